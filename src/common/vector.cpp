@@ -1,0 +1,226 @@
+#include "common/vector.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/exception.hpp"
+
+namespace lakestream {
+
+// ---- StringHeap ----
+
+char* StringHeap::Allocate(idx_t len) {
+  if (blocks_.empty() || block_used_ + len > block_size_) {
+    idx_t size = std::max<idx_t>(len, block_size_ == 0 ? 4096 : std::min<idx_t>(block_size_ * 2, 1 << 20));
+    blocks_.push_back(std::make_unique<char[]>(size));
+    block_size_ = size;
+    block_used_ = 0;
+  }
+  char* ptr = blocks_.back().get() + block_used_;
+  block_used_ += len;
+  total_ += len;
+  return ptr;
+}
+
+string_t StringHeap::Add(std::string_view s) {
+  if (s.empty()) return string_t();
+  char* ptr = Allocate(s.size());
+  std::memcpy(ptr, s.data(), s.size());
+  return string_t(ptr, s.size());
+}
+
+// ---- Vector ----
+
+Vector::Vector(LogicalType type, idx_t capacity) : type_(std::move(type)) {
+  if (type_.id() == TypeId::STRUCT) {
+    for (auto& [name, child_type] : type_.children()) {
+      children_.push_back(std::make_unique<Vector>(child_type, capacity));
+    }
+  } else if (type_.id() == TypeId::LIST || type_.id() == TypeId::MAP) {
+    children_.push_back(std::make_unique<Vector>(type_.ListChild(), capacity));
+  }
+  Allocate(capacity);
+}
+
+void Vector::Allocate(idx_t capacity) {
+  capacity_ = std::max<idx_t>(capacity, 1);
+  idx_t width = type_.PhysicalSize();
+  if (width > 0) {
+    data_.reset(new uint8_t[width * capacity_]);
+    std::memset(data_.get(), 0, width * capacity_);
+  }
+  validity_.assign(capacity_, 1);
+}
+
+void Vector::Resize(idx_t new_capacity) {
+  if (new_capacity <= capacity_) return;
+  idx_t width = type_.PhysicalSize();
+  if (width > 0) {
+    std::unique_ptr<uint8_t[]> fresh(new uint8_t[width * new_capacity]);
+    std::memcpy(fresh.get(), data_.get(), width * capacity_);
+    std::memset(fresh.get() + width * capacity_, 0, width * (new_capacity - capacity_));
+    data_ = std::move(fresh);
+  }
+  validity_.resize(new_capacity, 1);
+  if (type_.id() == TypeId::STRUCT) {
+    for (auto& child : children_) child->Resize(new_capacity);
+  }
+  capacity_ = new_capacity;
+}
+
+void Vector::SetAllValid(idx_t count) { std::fill(validity_.begin(), validity_.begin() + std::min(count, capacity_), 1); }
+
+StringHeap& Vector::Heap() {
+  if (!heap_) heap_ = std::make_shared<StringHeap>();
+  return *heap_;
+}
+
+string_t Vector::AddString(std::string_view s) { return Heap().Add(s); }
+
+void Vector::AddHeapReference(const Vector& other) {
+  if (&other == this) return;
+  if (other.heap_) {
+    bool present = other.heap_ == heap_ ||
+                   std::find(foreign_heaps_.begin(), foreign_heaps_.end(), other.heap_) != foreign_heaps_.end();
+    if (!present) foreign_heaps_.push_back(other.heap_);
+  }
+  for (auto& h : other.foreign_heaps_) {
+    if (h != heap_ && std::find(foreign_heaps_.begin(), foreign_heaps_.end(), h) == foreign_heaps_.end()) {
+      foreign_heaps_.push_back(h);
+    }
+  }
+}
+
+idx_t Vector::ListAppendElement(const Value& element) {
+  Vector& child = *children_[0];
+  if (list_size_ >= child.Capacity()) child.Resize(std::max<idx_t>(list_size_ * 2, STANDARD_VECTOR_SIZE));
+  child.SetValue(list_size_, element);
+  return list_size_++;
+}
+
+Value Vector::GetValue(idx_t row) const {
+  if (!IsValid(row)) return Value(type_);
+  switch (type_.id()) {
+    case TypeId::BOOLEAN: return Value::BOOLEAN(GetData<bool>()[row]);
+    case TypeId::INTEGER: return Value::INTEGER(GetData<int32_t>()[row]);
+    case TypeId::BIGINT: return Value::BIGINT(GetData<int64_t>()[row]);
+    case TypeId::DOUBLE: return Value::DOUBLE(GetData<double>()[row]);
+    case TypeId::DECIMAL: return Value::DECIMAL(GetData<hugeint_t>()[row], type_.width(), type_.scale());
+    case TypeId::VARCHAR: return Value::VARCHAR(std::string(GetData<string_t>()[row]));
+    case TypeId::DATE: return Value::DATE(GetData<date_t>()[row]);
+    case TypeId::TIMESTAMP: return Value::TIMESTAMP(GetData<timestamp_t>()[row]);
+    case TypeId::SQLNULL: return Value();
+    case TypeId::STRUCT: {
+      std::vector<Value> fields;
+      for (auto& child : children_) fields.push_back(child->GetValue(row));
+      return Value::STRUCT(type_, std::move(fields));
+    }
+    case TypeId::LIST:
+    case TypeId::MAP: {
+      auto entry = GetData<list_entry_t>()[row];
+      std::vector<Value> elements;
+      for (idx_t i = 0; i < entry.length; i++) elements.push_back(children_[0]->GetValue(entry.offset + i));
+      return Value::LIST(type_, std::move(elements));
+    }
+    case TypeId::INVALID: break;
+  }
+  throw InternalError("GetValue on a vector of type " + type_.ToString());
+}
+
+void Vector::SetValue(idx_t row, const Value& input) {
+  if (input.IsNull()) {
+    SetValid(row, false);
+    return;
+  }
+  const Value& v = input.type() == type_ ? input : input.CastAs(type_);
+  SetValid(row, true);
+  switch (type_.id()) {
+    case TypeId::BOOLEAN: GetData<bool>()[row] = v.GetBoolean(); return;
+    case TypeId::INTEGER: GetData<int32_t>()[row] = v.GetInteger(); return;
+    case TypeId::BIGINT: GetData<int64_t>()[row] = v.GetBigint(); return;
+    case TypeId::DOUBLE: GetData<double>()[row] = v.GetDouble(); return;
+    case TypeId::DECIMAL: GetData<hugeint_t>()[row] = v.GetHugeint(); return;
+    case TypeId::VARCHAR: GetData<string_t>()[row] = AddString(v.GetString()); return;
+    case TypeId::DATE: GetData<date_t>()[row] = v.GetDate(); return;
+    case TypeId::TIMESTAMP: GetData<timestamp_t>()[row] = v.GetTimestamp(); return;
+    case TypeId::STRUCT:
+      for (idx_t i = 0; i < children_.size(); i++) children_[i]->SetValue(row, v.Children()[i]);
+      return;
+    case TypeId::LIST:
+    case TypeId::MAP: {
+      list_entry_t entry{list_size_, v.Children().size()};
+      for (auto& element : v.Children()) ListAppendElement(element);
+      GetData<list_entry_t>()[row] = entry;
+      return;
+    }
+    default: break;
+  }
+  throw InternalError("SetValue on a vector of type " + type_.ToString());
+}
+
+void Vector::Copy(const Vector& src, const sel_t* sel, idx_t count, idx_t src_offset, idx_t dst_offset) {
+  if (dst_offset + count > capacity_) Resize(std::max(dst_offset + count, capacity_ * 2));
+  if (type_.IsNested() || src.type_ != type_) {
+    for (idx_t i = 0; i < count; i++) SetValue(dst_offset + i, src.GetValue(sel ? sel[i] : src_offset + i));
+    return;
+  }
+  idx_t width = type_.PhysicalSize();
+  if (type_.id() == TypeId::VARCHAR) AddHeapReference(src);
+  if (sel) {
+    for (idx_t i = 0; i < count; i++) {
+      validity_[dst_offset + i] = src.validity_[sel[i]];
+      std::memcpy(data_.get() + (dst_offset + i) * width, src.data_.get() + sel[i] * width, width);
+    }
+  } else {
+    std::memcpy(validity_.data() + dst_offset, src.validity_.data() + src_offset, count);
+    std::memcpy(data_.get() + dst_offset * width, src.data_.get() + src_offset * width, count * width);
+  }
+}
+
+void Vector::Reset() {
+  std::fill(validity_.begin(), validity_.end(), 1);
+  heap_.reset();
+  foreign_heaps_.clear();
+  list_size_ = 0;
+  for (auto& child : children_) child->Reset();
+}
+
+// ---- DataChunk ----
+
+void DataChunk::Initialize(const std::vector<LogicalType>& types, idx_t capacity) {
+  data.clear();
+  data.reserve(types.size());
+  for (auto& t : types) data.emplace_back(t, capacity);
+  count_ = 0;
+}
+
+std::vector<LogicalType> DataChunk::GetTypes() const {
+  std::vector<LogicalType> types;
+  for (auto& v : data) types.push_back(v.GetType());
+  return types;
+}
+
+void DataChunk::Reset() {
+  for (auto& v : data) v.Reset();
+  count_ = 0;
+}
+
+void DataChunk::Append(const DataChunk& other, const sel_t* sel, idx_t count) {
+  idx_t n = sel ? count : other.size();
+  for (idx_t c = 0; c < data.size(); c++) data[c].Copy(other.data[c], sel, n, 0, count_);
+  count_ += n;
+}
+
+std::string DataChunk::ToString() const {
+  std::ostringstream out;
+  for (idx_t r = 0; r < count_; r++) {
+    for (idx_t c = 0; c < data.size(); c++) {
+      if (c) out << '\t';
+      out << data[c].GetValue(r).ToString();
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace lakestream

@@ -1,0 +1,87 @@
+// Scalar functions and operators: lower(), round(), date_trunc(), `+`, `=`, ...
+//
+// A function is registered under one or more names with a bind callback. The
+// binder calls Bind with the argument types (and the values of arguments that
+// are constants, e.g. the unit of date_trunc); the callback either returns a
+// BoundScalarFunction (the argument types the binder must cast to, the return
+// type, and the vectorized kernel) or throws BinderError naming the function,
+// the argument types it got and the signatures it accepts.
+//
+// Kernels run a vector at a time: `args` holds one vector per argument, already
+// cast to the bound argument types, with `count` rows; the kernel writes
+// `result` (of the bound return type) for all `count` rows, including its
+// validity. Unless a function says otherwise, NULL in -> NULL out. Runtime
+// failures (overflow, bad input) throw ConversionError/InvalidInputError
+// naming the function and the value.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/vector.hpp"
+
+namespace lakestream {
+
+// Per-query state a kernel may need (the statement's start time for current_timestamp()).
+struct FunctionContext {
+  timestamp_t statement_start = 0;
+};
+
+using scalar_kernel_t = std::function<void(DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx)>;
+
+struct BoundScalarFunction {
+  std::string name;
+  std::vector<LogicalType> argument_types;  // the binder casts each argument to these
+  LogicalType return_type;
+  scalar_kernel_t kernel;
+  // False for current_timestamp() and similar: never constant-folded and
+  // marks a view as needing recompute-and-diff.
+  bool deterministic = true;
+  // True when the kernel handles NULL inputs itself (coalesce, concat, to_json);
+  // otherwise the caller may rely on NULL in -> NULL out.
+  bool handles_nulls = false;
+};
+
+struct ScalarBindInput {
+  const std::string& name;  // lower-cased name the user called
+  const std::vector<LogicalType>& argument_types;
+  // For each argument: the value when it is a constant, else nullptr.
+  const std::vector<const Value*>& constant_arguments;
+  // Field names for struct(...) / named_struct(...) built from columns
+  // (the argument's column name or alias), "" where unknown.
+  const std::vector<std::string>& argument_names;
+};
+
+using scalar_bind_t = std::function<BoundScalarFunction(const ScalarBindInput& input)>;
+
+class ScalarFunctionRegistry {
+ public:
+  // The process-wide registry with every built-in function.
+  static const ScalarFunctionRegistry& Get();
+
+  void Register(const std::string& name, scalar_bind_t bind);
+  bool Exists(const std::string& name) const;
+  // Throws BinderError "Scalar function foo(INTEGER) does not exist" (with a
+  // hint for close names) when the name is unknown.
+  BoundScalarFunction Bind(const std::string& name, const std::vector<LogicalType>& argument_types,
+                           const std::vector<const Value*>& constant_arguments,
+                           const std::vector<std::string>& argument_names) const;
+  std::vector<std::string> Names() const;
+
+ private:
+  std::unordered_map<std::string, scalar_bind_t> functions_;
+};
+
+// Each file under function/scalar/ registers its family through one of these;
+// scalar_function.cpp calls them all when building the registry.
+void RegisterArithmeticFunctions(ScalarFunctionRegistry& registry);  // + - * / % negate, abs, round, floor, ceil, mod, ...
+void RegisterComparisonFunctions(ScalarFunctionRegistry& registry);  // = <> < <= > >= (operator names)
+void RegisterStringFunctions(ScalarFunctionRegistry& registry);      // lower, upper, length, substring, concat, ||, trim, replace, split_part, like, ...
+void RegisterDateFunctions(ScalarFunctionRegistry& registry);        // current_timestamp, date_trunc, date_part/extract, year, date_add, datediff, ...
+void RegisterNestedFunctions(ScalarFunctionRegistry& registry);      // struct, named_struct, to_json
+void RegisterGenericFunctions(ScalarFunctionRegistry& registry);     // coalesce, nullif, ifnull, greatest, least, hash
+
+}  // namespace lakestream

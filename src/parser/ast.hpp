@@ -1,0 +1,428 @@
+// The parse tree: what the user wrote, before any name is resolved.
+// The parser (parser.hpp) produces it; the binder (planner/) consumes it.
+//
+// Identifiers keep the spelling the user wrote (quotes removed); every
+// comparison of names is case-insensitive and happens in the binder/catalog.
+// `location` fields are byte offsets into the SQL text, for error carets.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/types.hpp"
+#include "common/value.hpp"
+
+namespace lakestream {
+
+struct QueryNode;
+struct TableRef;
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExpressionType : uint8_t {
+  CONSTANT,    // value
+  COLUMN_REF,  // names: ["col"] or ["tbl", "col"] (or longer)
+  STAR,        // names: [] for *, ["tbl"] for tbl.*
+  FUNCTION,    // function_name(children...); distinct; star_argument for count(*);
+               // arg_names[i] is the name of a named argument (`format => 'json'`), "" otherwise
+  CAST,        // CAST(children[0] AS cast_type), try_cast for TRY_CAST, also expr::type
+  CASE,        // children: [when1, then1, when2, then2, ..., else]; has_else says whether the last one is ELSE.
+               // The simple form CASE x WHEN v THEN ... is rewritten by the parser to x = v conditions.
+  // Comparisons: children[0] op children[1].
+  COMPARE_EQ, COMPARE_NE, COMPARE_LT, COMPARE_LE, COMPARE_GT, COMPARE_GE,
+  COMPARE_DISTINCT_FROM, COMPARE_NOT_DISTINCT_FROM,
+  AND, OR,     // two or more children
+  NOT,         // children[0]
+  NEGATE,      // unary minus
+  ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO,
+  CONCAT,      // ||
+  IS_NULL, IS_NOT_NULL,        // children[0]
+  IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE,
+  IN_LIST, NOT_IN_LIST,        // children[0] IN (children[1..])
+  BETWEEN, NOT_BETWEEN,        // children[0] BETWEEN children[1] AND children[2]
+  LIKE, NOT_LIKE, ILIKE, NOT_ILIKE,  // children[0] LIKE children[1] [ESCAPE children[2]]
+  SUBQUERY_SCALAR,             // (subquery)
+  SUBQUERY_IN, SUBQUERY_NOT_IN,        // children[0] IN (subquery)
+  SUBQUERY_EXISTS, SUBQUERY_NOT_EXISTS,
+};
+
+const char* ExpressionTypeToString(ExpressionType type);
+
+struct ParsedExpression {
+  explicit ParsedExpression(ExpressionType type_p, uint32_t location_p = 0) : type(type_p), location(location_p) {}
+
+  ExpressionType type;
+  uint32_t location;
+  std::string alias;  // AS name in a select list
+
+  std::vector<std::unique_ptr<ParsedExpression>> children;
+  Value value;                     // CONSTANT
+  std::vector<std::string> names;  // COLUMN_REF / STAR qualifier
+  std::string function_name;       // FUNCTION (as written, e.g. "SYSTEM$STREAM_HAS_DATA", "to_json")
+  std::vector<std::string> arg_names;  // FUNCTION: per child; "" for positional
+  bool distinct = false;           // FUNCTION: count(DISTINCT x)
+  bool star_argument = false;      // FUNCTION: count(*)
+  LogicalType cast_type;           // CAST
+  bool try_cast = false;           // CAST
+  bool has_else = false;           // CASE
+  std::unique_ptr<QueryNode> subquery;  // SUBQUERY_*
+
+  // Re-creates SQL text for the expression; used as the default column name
+  // (e.g. "sum(amount)", "(a + 1)") and in error messages.
+  std::string ToString() const;
+  std::unique_ptr<ParsedExpression> Copy() const;
+};
+
+using ExprPtr = std::unique_ptr<ParsedExpression>;
+
+// ---------------------------------------------------------------- names
+
+// A possibly qualified object name: orders, LIVE.silver, db.orders.
+struct QualifiedName {
+  std::vector<std::string> parts;
+  uint32_t location = 0;
+  const std::string& Name() const { return parts.back(); }
+  std::string ToString() const;  // parts joined with '.'
+};
+
+// Ordered key/value properties: TBLPROPERTIES, WITH PROPERTIES, sink WITH (...),
+// COPY options. Keys are as written (unquoted); values are the text of the
+// literal (true/false/numbers as their text).
+using PropertyList = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------- table refs
+
+enum class TableRefType : uint8_t { BASE_TABLE, SUBQUERY, JOIN, TABLE_FUNCTION };
+enum class JoinType : uint8_t { INNER, LEFT, RIGHT, FULL, CROSS };
+
+struct TableRef {
+  explicit TableRef(TableRefType type_p) : type(type_p) {}
+  TableRefType type;
+  uint32_t location = 0;
+  std::string alias;
+  std::vector<std::string> column_aliases;  // AS t(a, b)
+
+  // BASE_TABLE
+  QualifiedName name;
+  bool stream_function = false;  // STREAM(name) / STREAM name in pipelines
+  std::optional<int64_t> version_as_of;
+  std::optional<std::string> timestamp_as_of;
+
+  // SUBQUERY
+  std::unique_ptr<QueryNode> subquery;
+
+  // JOIN
+  std::unique_ptr<TableRef> left;
+  std::unique_ptr<TableRef> right;
+  JoinType join_type = JoinType::INNER;
+  ExprPtr condition;                       // ON
+  std::vector<std::string> using_columns;  // USING (a, b)
+
+  // TABLE_FUNCTION: a FUNCTION expression (table_changes(...), read_parquet(...), read_files(...))
+  ExprPtr function;
+
+  std::unique_ptr<TableRef> Copy() const;
+};
+
+// ---------------------------------------------------------------- queries
+
+enum class QueryNodeType : uint8_t { SELECT_NODE, SET_OPERATION_NODE, VALUES_NODE };
+enum class SetOperationType : uint8_t { UNION_ALL, UNION, EXCEPT, INTERSECT };
+
+struct OrderByItem {
+  ExprPtr expression;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC (as Spark/Postgres)
+};
+
+struct CommonTableExpression {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::unique_ptr<QueryNode> query;
+};
+
+struct QueryNode {
+  explicit QueryNode(QueryNodeType type_p) : type(type_p) {}
+  QueryNodeType type;
+  uint32_t location = 0;
+
+  std::vector<CommonTableExpression> ctes;  // WITH ...
+
+  // SELECT_NODE
+  std::vector<ExprPtr> select_list;
+  bool distinct = false;
+  std::unique_ptr<TableRef> from;  // null when there is no FROM
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  bool group_by_all = false;  // GROUP BY ALL
+  ExprPtr having;
+
+  // SET_OPERATION_NODE
+  SetOperationType set_op = SetOperationType::UNION_ALL;
+  std::unique_ptr<QueryNode> left;
+  std::unique_ptr<QueryNode> right;
+
+  // VALUES_NODE: rows of expressions
+  std::vector<std::vector<ExprPtr>> values;
+
+  // Any node
+  std::vector<OrderByItem> order_by;
+  ExprPtr limit;
+  ExprPtr offset;
+
+  std::unique_ptr<QueryNode> Copy() const;
+};
+
+// ---------------------------------------------------------------- statements
+
+enum class StatementType : uint8_t {
+  SELECT,
+  EXPLAIN,
+  CREATE_TABLE,
+  CREATE_VIEW,  // materialized view, live table, streaming table, plain view
+  CREATE_STREAM,
+  CREATE_SINK,
+  DROP,
+  INSERT,
+  UPDATE,
+  DELETE,
+  MERGE,
+  ALTER_TABLE,
+  SHOW,
+  DESCRIBE,
+  COPY,
+  REFRESH,
+  RUN_SINK,
+  OPTIMIZE,
+  VACUUM,
+  SET,
+  TRANSACTION,
+};
+
+struct SQLStatement {
+  explicit SQLStatement(StatementType type_p) : type(type_p) {}
+  virtual ~SQLStatement() = default;
+  StatementType type;
+  uint32_t location = 0;  // byte offset of the statement in the input
+  std::string text;       // the statement's own SQL text (without the trailing ';')
+};
+
+struct SelectStatement : SQLStatement {
+  SelectStatement() : SQLStatement(StatementType::SELECT) {}
+  std::unique_ptr<QueryNode> node;
+};
+
+struct ExplainStatement : SQLStatement {
+  ExplainStatement() : SQLStatement(StatementType::EXPLAIN) {}
+  std::unique_ptr<SQLStatement> statement;
+};
+
+struct ColumnDefinition {
+  std::string name;
+  LogicalType type;
+  bool not_null = false;
+  ExprPtr default_value;
+  std::string comment;
+  uint32_t location = 0;
+};
+
+struct CreateTableStatement : SQLStatement {
+  CreateTableStatement() : SQLStatement(StatementType::CREATE_TABLE) {}
+  QualifiedName name;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  std::vector<ColumnDefinition> columns;    // empty for CTAS without a column list
+  std::vector<std::string> primary_key;     // PRIMARY KEY (a, b) or a column's PRIMARY KEY
+  std::vector<std::string> partitioned_by;  // PARTITIONED BY (a, b)
+  PropertyList properties;                  // TBLPROPERTIES (...) / WITH PROPERTIES (...)
+  std::optional<std::string> location_path;  // LOCATION '...'
+  std::string using_format;                 // USING DELTA (accepted, only delta)
+  std::string comment;                      // COMMENT '...'
+  std::unique_ptr<QueryNode> as_query;      // CREATE TABLE ... AS SELECT
+  std::string as_query_text;
+};
+
+enum class ViewKind : uint8_t { VIEW, MATERIALIZED_VIEW, LIVE_TABLE, STREAMING_TABLE };
+
+struct CreateViewStatement : SQLStatement {
+  CreateViewStatement() : SQLStatement(StatementType::CREATE_VIEW) {}
+  ViewKind kind = ViewKind::MATERIALIZED_VIEW;
+  QualifiedName name;
+  bool or_replace = false;
+  bool or_refresh = false;  // CREATE OR REFRESH ...
+  bool if_not_exists = false;
+  std::vector<ColumnDefinition> columns;  // optional declared schema (streaming tables)
+  std::vector<std::string> partitioned_by;
+  PropertyList properties;  // TBLPROPERTIES
+  std::string comment;
+  std::unique_ptr<QueryNode> query;
+  std::string query_text;  // the SQL after AS, stored in the catalog and re-parsed on open
+};
+
+struct CreateStreamStatement : SQLStatement {
+  CreateStreamStatement() : SQLStatement(StatementType::CREATE_STREAM) {}
+  QualifiedName name;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  QualifiedName table;  // ON TABLE t / ON VIEW v
+  std::optional<int64_t> version_as_of;
+  std::optional<std::string> timestamp_as_of;
+  // Normalised: keys upper-cased; APPEND_ONLY = TRUE becomes TABLE_STREAM_MODE = APPEND_ONLY,
+  // SHOW_INITIAL_ROWS = TRUE stays SHOW_INITIAL_ROWS = true.
+  PropertyList properties;
+  std::string comment;
+};
+
+enum class SinkTarget : uint8_t { KAFKA, FILE };
+
+struct CreateSinkStatement : SQLStatement {
+  CreateSinkStatement() : SQLStatement(StatementType::CREATE_SINK) {}
+  QualifiedName name;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  QualifiedName source;
+  SinkTarget target = SinkTarget::KAFKA;
+  std::string file_path;  // INTO FILE 'path'
+  PropertyList options;   // WITH (...)
+};
+
+enum class ObjectType : uint8_t { TABLE, VIEW, MATERIALIZED_VIEW, STREAMING_TABLE, STREAM, SINK };
+const char* ObjectTypeToString(ObjectType type);
+
+struct DropStatement : SQLStatement {
+  DropStatement() : SQLStatement(StatementType::DROP) {}
+  ObjectType object_type = ObjectType::TABLE;
+  QualifiedName name;
+  bool if_exists = false;
+};
+
+struct InsertStatement : SQLStatement {
+  InsertStatement() : SQLStatement(StatementType::INSERT) {}
+  QualifiedName table;
+  bool overwrite = false;            // INSERT OVERWRITE
+  std::vector<std::string> columns;  // optional column list
+  std::unique_ptr<QueryNode> query;  // VALUES_NODE or a query
+};
+
+struct SetClause {
+  std::vector<std::string> column;  // t.a or a
+  ExprPtr value;
+};
+
+struct UpdateStatement : SQLStatement {
+  UpdateStatement() : SQLStatement(StatementType::UPDATE) {}
+  QualifiedName table;
+  std::string alias;
+  std::vector<SetClause> set;
+  ExprPtr where;
+};
+
+struct DeleteStatement : SQLStatement {
+  DeleteStatement() : SQLStatement(StatementType::DELETE) {}
+  QualifiedName table;
+  std::string alias;
+  ExprPtr where;
+};
+
+enum class MergeMatch : uint8_t { MATCHED, NOT_MATCHED, NOT_MATCHED_BY_SOURCE };
+enum class MergeAction : uint8_t { UPDATE, UPDATE_STAR, DELETE, INSERT, INSERT_STAR };
+
+struct MergeClause {
+  MergeMatch match = MergeMatch::MATCHED;
+  ExprPtr condition;  // WHEN MATCHED AND <condition>
+  MergeAction action = MergeAction::UPDATE;
+  std::vector<SetClause> set;             // UPDATE SET
+  std::vector<std::string> insert_columns;  // INSERT (cols)
+  std::vector<ExprPtr> insert_values;     // VALUES (...)
+};
+
+struct MergeStatement : SQLStatement {
+  MergeStatement() : SQLStatement(StatementType::MERGE) {}
+  QualifiedName target;
+  std::string target_alias;
+  std::unique_ptr<TableRef> source;  // a table, a stream or a (subquery) with its alias
+  ExprPtr condition;                 // ON
+  std::vector<MergeClause> clauses;  // in the order written
+};
+
+enum class AlterType : uint8_t { SET_PROPERTIES, UNSET_PROPERTIES, ADD_COLUMN, RENAME_TABLE };
+
+struct AlterTableStatement : SQLStatement {
+  AlterTableStatement() : SQLStatement(StatementType::ALTER_TABLE) {}
+  QualifiedName table;
+  AlterType alter_type = AlterType::SET_PROPERTIES;
+  PropertyList properties;              // SET TBLPROPERTIES / SET PROPERTIES
+  std::vector<std::string> unset_keys;  // UNSET TBLPROPERTIES [IF EXISTS] (...)
+  bool if_exists = false;
+  std::vector<ColumnDefinition> new_columns;  // ADD COLUMN(S)
+  QualifiedName new_name;                     // RENAME TO
+};
+
+enum class ShowType : uint8_t { TABLES, STREAMS, SINKS, MATERIALIZED_VIEWS, VIEWS, TBLPROPERTIES, COLUMNS };
+
+struct ShowStatement : SQLStatement {
+  ShowStatement() : SQLStatement(StatementType::SHOW) {}
+  ShowType show_type = ShowType::TABLES;
+  QualifiedName name;  // SHOW TBLPROPERTIES t / SHOW COLUMNS FROM t
+};
+
+enum class DescribeType : uint8_t { TABLE, QUERY, HISTORY, DETAIL, STREAM, MATERIALIZED_VIEW, SINK };
+
+struct DescribeStatement : SQLStatement {
+  DescribeStatement() : SQLStatement(StatementType::DESCRIBE) {}
+  DescribeType describe_type = DescribeType::TABLE;
+  QualifiedName name;
+  std::unique_ptr<QueryNode> query;  // DESCRIBE SELECT ...
+  std::optional<int64_t> limit;      // DESCRIBE HISTORY t LIMIT n
+};
+
+struct CopyStatement : SQLStatement {
+  CopyStatement() : SQLStatement(StatementType::COPY) {}
+  std::unique_ptr<QueryNode> query;  // COPY (query) TO / COPY t TO (as SELECT * FROM t)
+  QualifiedName table;               // COPY t FROM 'file' (load)
+  bool is_from = false;
+  std::string path;
+  PropertyList options;  // (FORMAT parquet, COMPRESSION zstd, HEADER true)
+};
+
+struct RefreshStatement : SQLStatement {
+  RefreshStatement() : SQLStatement(StatementType::REFRESH) {}
+  QualifiedName name;
+  bool full = false;
+};
+
+struct RunSinkStatement : SQLStatement {
+  RunSinkStatement() : SQLStatement(StatementType::RUN_SINK) {}
+  QualifiedName name;
+};
+
+struct OptimizeStatement : SQLStatement {
+  OptimizeStatement() : SQLStatement(StatementType::OPTIMIZE) {}
+  QualifiedName table;
+};
+
+struct VacuumStatement : SQLStatement {
+  VacuumStatement() : SQLStatement(StatementType::VACUUM) {}
+  QualifiedName table;
+  std::optional<double> retain_hours;
+  bool dry_run = false;
+};
+
+struct SetStatement : SQLStatement {
+  SetStatement() : SQLStatement(StatementType::SET) {}
+  std::string name;
+  std::string value;
+};
+
+enum class TransactionType : uint8_t { BEGIN, COMMIT, ROLLBACK };
+
+struct TransactionStatement : SQLStatement {
+  TransactionStatement() : SQLStatement(StatementType::TRANSACTION) {}
+  TransactionType transaction_type = TransactionType::BEGIN;
+};
+
+}  // namespace lakestream

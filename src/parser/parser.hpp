@@ -1,0 +1,37 @@
+// Hand-written recursive-descent parser for lakestream SQL: Databricks/Spark
+// SQL plus the Snowflake/ClickZetta stream dialect (DESIGN.md section 4).
+//
+// Contract:
+// - Parse() returns every statement of the input in order (';' separates;
+//   empty statements are skipped).
+// - A syntax error throws ParserError whose message names the problem, the
+//   line and column, and shows the offending line with a caret under the
+//   token, e.g.
+//     syntax error at or near "FORM" (line 1, column 10)
+//     SELECT * FORM t
+//              ^
+// - Statements whose feature is not built yet still parse; the binder or the
+//   executor reports "not supported yet: <feature>".
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+
+namespace lakestream {
+
+class Parser {
+ public:
+  static std::vector<std::unique_ptr<SQLStatement>> Parse(const std::string& sql);
+  // Parses a single expression (for stored defaults, tests).
+  static ExprPtr ParseExpression(const std::string& sql);
+  // Parses a standalone query (stored view definitions).
+  static std::unique_ptr<QueryNode> ParseQuery(const std::string& sql);
+  // For the shell: true when `sql` ends with a ';' outside quotes and comments
+  // (or holds only whitespace and comments), i.e. it is ready to run.
+  static bool IsComplete(const std::string& sql);
+};
+
+}  // namespace lakestream
