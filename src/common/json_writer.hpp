@@ -1,0 +1,34 @@
+// JSON text for engine values: one encoder for to_json(), the shell's -json
+// mode and the sinks, so every place encodes a type the same way.
+//
+//   BOOLEAN -> true/false; INTEGER/BIGINT -> number; DOUBLE -> number
+//   (NaN/Infinity as strings "NaN"/"Infinity"/"-Infinity");
+//   DECIMAL -> string "12.30" when decimal_as_string, else number 12.30;
+//   VARCHAR -> string with JSON escapes (control characters as \u00XX, UTF-8 kept);
+//   DATE -> "YYYY-MM-DD"; TIMESTAMP -> ISO-8601 UTC "2024-01-31T10:00:00Z"
+//   (or "2024-01-31 10:00:00" when timestamp_iso is false);
+//   STRUCT -> object; LIST -> array; MAP -> object (keys as strings); NULL -> null.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/vector.hpp"
+
+namespace lakestream {
+
+struct JsonOptions {
+  bool decimal_as_string = false;
+  bool timestamp_iso = true;
+};
+
+void AppendJsonString(std::string& out, std::string_view s);
+void AppendJsonValue(std::string& out, const Value& value, const JsonOptions& options = {});
+// One row of a vector, without going through Value for flat types.
+void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, const JsonOptions& options = {});
+// {"name1": v1, "name2": v2} for one row of `columns`.
+void AppendJsonObject(std::string& out, const std::vector<std::string>& names, const std::vector<const Vector*>& columns,
+                      idx_t row, const JsonOptions& options = {});
+
+}  // namespace lakestream
