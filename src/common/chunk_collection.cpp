@@ -1,0 +1,28 @@
+#include "common/chunk_collection.hpp"
+
+#include <algorithm>
+
+namespace lakestream {
+
+void ChunkCollection::Append(const DataChunk& chunk) {
+  if (types_.empty()) types_ = chunk.GetTypes();
+  idx_t offset = 0;
+  while (offset < chunk.size()) {
+    if (chunks_.empty() || chunks_.back()->size() == STANDARD_VECTOR_SIZE) {
+      chunks_.push_back(std::make_unique<DataChunk>());
+      chunks_.back()->Initialize(types_);
+    }
+    DataChunk& last = *chunks_.back();
+    idx_t n = std::min(STANDARD_VECTOR_SIZE - last.size(), chunk.size() - offset);
+    for (idx_t c = 0; c < types_.size(); c++) last.data[c].Copy(chunk.data[c], nullptr, n, offset, last.size());
+    last.SetCardinality(last.size() + n);
+    offset += n;
+    count_ += n;
+  }
+}
+
+Value ChunkCollection::GetValue(idx_t column, idx_t row) const {
+  return chunks_[row / STANDARD_VECTOR_SIZE]->GetValue(column, row % STANDARD_VECTOR_SIZE);
+}
+
+}  // namespace lakestream

@@ -1,0 +1,39 @@
+// ChunkCollection: an in-memory list of DataChunks of one schema, for
+// materialised intermediate results (sort input, hash join build side, DML rows).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/vector.hpp"
+
+namespace lakestream {
+
+class ChunkCollection {
+ public:
+  ChunkCollection() = default;
+  explicit ChunkCollection(std::vector<LogicalType> types) : types_(std::move(types)) {}
+
+  const std::vector<LogicalType>& Types() const { return types_; }
+  void SetTypes(std::vector<LogicalType> types) { types_ = std::move(types); }
+  idx_t Count() const { return count_; }
+  idx_t ChunkCount() const { return chunks_.size(); }
+  DataChunk& Chunk(idx_t i) { return *chunks_[i]; }
+  const DataChunk& Chunk(idx_t i) const { return *chunks_[i]; }
+
+  // Copies the rows of `chunk` in, filling the last chunk before starting a new
+  // one, so row r lives in chunk r / STANDARD_VECTOR_SIZE at r % STANDARD_VECTOR_SIZE.
+  void Append(const DataChunk& chunk);
+  Value GetValue(idx_t column, idx_t row) const;
+  void Clear() {
+    chunks_.clear();
+    count_ = 0;
+  }
+
+ private:
+  std::vector<LogicalType> types_;
+  std::vector<std::unique_ptr<DataChunk>> chunks_;
+  idx_t count_ = 0;
+};
+
+}  // namespace lakestream

@@ -1,0 +1,230 @@
+#include "execution/expression_executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+
+namespace lakestream {
+
+static void SliceChunk(DataChunk& input, const std::vector<sel_t>& sel, idx_t count, DataChunk& out) {
+  out.Initialize(input.GetTypes(), std::max<idx_t>(count, 1));
+  out.Append(input, sel.data(), count);
+}
+
+void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  if (result.Capacity() < count) result.Resize(count);
+  switch (expr.type) {
+    case BoundExpressionType::CONSTANT: {
+      if (expr.value.IsNull()) {
+        for (idx_t i = 0; i < count; i++) result.SetValid(i, false);
+        return;
+      }
+      if (count == 0) return;
+      result.SetValue(0, expr.value);
+      if (result.GetType().IsNested()) {
+        for (idx_t i = 1; i < count; i++) result.SetValue(i, expr.value);
+        return;
+      }
+      // Broadcast the first slot's bytes: strings share the bytes in the heap.
+      idx_t width = result.GetType().PhysicalSize();
+      auto* data = result.GetData<uint8_t>();
+      for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      result.SetAllValid(count);
+      return;
+    }
+    case BoundExpressionType::COLUMN_REF:
+      result.Copy(input.data[expr.column_index], nullptr, count, 0, 0);
+      return;
+    case BoundExpressionType::CAST: {
+      Vector child(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+      Execute(*expr.children[0], input, child);
+      CastVector(child, result, count, expr.try_cast);
+      return;
+    }
+    case BoundExpressionType::FUNCTION: {
+      DataChunk args;
+      std::vector<LogicalType> types;
+      for (auto& c : expr.children) types.push_back(c->return_type);
+      args.Initialize(types, std::max<idx_t>(count, 1));
+      for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
+      args.SetCardinality(count);
+      expr.function.kernel(args, result, count, context_);
+      return;
+    }
+    case BoundExpressionType::AND:
+    case BoundExpressionType::OR:
+      ExecuteConjunction(expr, input, result);
+      return;
+    case BoundExpressionType::NOT: {
+      Vector child(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+      Execute(*expr.children[0], input, child);
+      auto* in = child.GetData<bool>();
+      auto* out = result.GetData<bool>();
+      for (idx_t i = 0; i < count; i++) {
+        out[i] = !in[i];
+        result.SetValid(i, child.IsValid(i));
+      }
+      return;
+    }
+    case BoundExpressionType::IS_NULL:
+    case BoundExpressionType::IS_NOT_NULL: {
+      Vector child(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+      Execute(*expr.children[0], input, child);
+      bool want_null = expr.type == BoundExpressionType::IS_NULL;
+      auto* out = result.GetData<bool>();
+      for (idx_t i = 0; i < count; i++) {
+        out[i] = child.IsValid(i) != want_null;
+        result.SetValid(i, true);
+      }
+      return;
+    }
+    case BoundExpressionType::CASE:
+      ExecuteCase(expr, input, result);
+      return;
+    case BoundExpressionType::IN_LIST:
+      ExecuteInList(expr, input, result);
+      return;
+  }
+  throw InternalError("unknown bound expression type");
+}
+
+// Three-valued logic: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL wins.
+void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  bool is_and = expr.type == BoundExpressionType::AND;
+  Execute(*expr.children[0], input, result);
+  Vector other(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  auto* out = result.GetData<bool>();
+  for (idx_t c = 1; c < expr.children.size(); c++) {
+    Execute(*expr.children[c], input, other);
+    auto* in = other.GetData<bool>();
+    for (idx_t i = 0; i < count; i++) {
+      bool lv = result.IsValid(i), rv = other.IsValid(i);
+      bool l = out[i], r = in[i];
+      if (is_and) {
+        if ((lv && !l) || (rv && !r)) {
+          out[i] = false;
+          result.SetValid(i, true);
+        } else if (lv && rv) {
+          out[i] = true;
+        } else {
+          result.SetValid(i, false);
+        }
+      } else {
+        if ((lv && l) || (rv && r)) {
+          out[i] = true;
+          result.SetValid(i, true);
+        } else if (lv && rv) {
+          out[i] = false;
+        } else {
+          result.SetValid(i, false);
+        }
+      }
+    }
+  }
+}
+
+// Branches run only on the rows that reach them, so an error in a branch
+// that no row takes (e.g. a cast) is never raised.
+void ExpressionExecutor::ExecuteCase(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  std::vector<sel_t> remaining(count);
+  for (idx_t i = 0; i < count; i++) remaining[i] = static_cast<sel_t>(i);
+  idx_t remaining_count = count;
+  size_t pairs = (expr.children.size() - 1) / 2;
+  for (size_t p = 0; p < pairs && remaining_count > 0; p++) {
+    DataChunk slice;
+    SliceChunk(input, remaining, remaining_count, slice);
+    std::vector<sel_t> taken;
+    idx_t taken_count = Select(*expr.children[2 * p], slice, taken);
+    if (taken_count == 0) continue;
+    DataChunk branch_input;
+    SliceChunk(slice, taken, taken_count, branch_input);
+    Vector branch(expr.return_type, std::max<idx_t>(taken_count, 1));
+    Execute(*expr.children[2 * p + 1], branch_input, branch);
+    std::vector<bool> is_taken(remaining_count, false);
+    for (idx_t i = 0; i < taken_count; i++) {
+      result.Copy(branch, nullptr, 1, i, remaining[taken[i]]);
+      is_taken[taken[i]] = true;
+    }
+    idx_t n = 0;
+    for (idx_t i = 0; i < remaining_count; i++) {
+      if (!is_taken[i]) remaining[n++] = remaining[i];
+    }
+    remaining_count = n;
+  }
+  if (remaining_count > 0) {
+    DataChunk slice;
+    SliceChunk(input, remaining, remaining_count, slice);
+    Vector branch(expr.return_type, std::max<idx_t>(remaining_count, 1));
+    Execute(*expr.children.back(), slice, branch);
+    for (idx_t i = 0; i < remaining_count; i++) result.Copy(branch, nullptr, 1, i, remaining[i]);
+  }
+}
+
+void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  Vector probe(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+  Execute(*expr.children[0], input, probe);
+  // Every list element is evaluated per row (they may reference columns).
+  std::vector<std::unique_ptr<Vector>> items;
+  for (size_t c = 1; c < expr.children.size(); c++) {
+    items.push_back(std::make_unique<Vector>(expr.children[c]->return_type, std::max<idx_t>(count, 1)));
+    Execute(*expr.children[c], input, *items.back());
+  }
+  auto* out = result.GetData<bool>();
+  for (idx_t i = 0; i < count; i++) {
+    if (!probe.IsValid(i)) {
+      result.SetValid(i, false);
+      continue;
+    }
+    Value v = probe.GetValue(i);
+    bool found = false, saw_null = false;
+    for (auto& item : items) {
+      if (!item->IsValid(i)) {
+        saw_null = true;
+        continue;
+      }
+      if (v.Compare(item->GetValue(i)) == 0) {
+        found = true;
+        break;
+      }
+    }
+    if (found) {
+      out[i] = !expr.negated;
+      result.SetValid(i, true);
+    } else if (saw_null) {
+      result.SetValid(i, false);
+    } else {
+      out[i] = expr.negated;
+      result.SetValid(i, true);
+    }
+  }
+}
+
+idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
+  idx_t count = input.size();
+  Vector mask(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  Execute(predicate, input, mask);
+  sel.resize(count);
+  auto* m = mask.GetData<bool>();
+  idx_t n = 0;
+  for (idx_t i = 0; i < count; i++) {
+    if (mask.IsValid(i) && m[i]) sel[n++] = static_cast<sel_t>(i);
+  }
+  return n;
+}
+
+Value ExpressionExecutor::EvaluateConstant(const BoundExpression& expr) {
+  DataChunk dummy;
+  dummy.Initialize({TypeId::BOOLEAN}, 1);
+  dummy.SetCardinality(1);
+  Vector result(expr.return_type, 1);
+  Execute(expr, dummy, result);
+  return result.GetValue(0);
+}
+
+}  // namespace lakestream

@@ -1,0 +1,27 @@
+#include "execution/operator/physical_chunk_scan.hpp"
+
+namespace lakestream {
+
+PhysicalChunkScan::PhysicalChunkScan(std::shared_ptr<ChunkCollection> rows, std::string label)
+    : PhysicalOperator(rows->Types()), rows_(std::move(rows)), label_(std::move(label)) {}
+
+bool PhysicalChunkScan::Next(ExecutionContext&, DataChunk& out) {
+  if (position_ >= rows_->ChunkCount()) return false;
+  const DataChunk& chunk = rows_->Chunk(position_++);
+  out.Reset();
+  for (idx_t c = 0; c < out.ColumnCount(); c++) out.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
+  out.SetCardinality(chunk.size());
+  return true;
+}
+
+std::shared_ptr<ChunkCollection> MakeSingleRow() {
+  auto rows = std::make_shared<ChunkCollection>(std::vector<LogicalType>{TypeId::BOOLEAN});
+  DataChunk chunk;
+  chunk.Initialize({TypeId::BOOLEAN}, 1);
+  chunk.SetValue(0, 0, Value::BOOLEAN(true));
+  chunk.SetCardinality(1);
+  rows->Append(chunk);
+  return rows;
+}
+
+}  // namespace lakestream

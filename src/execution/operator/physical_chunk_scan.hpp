@@ -1,0 +1,27 @@
+#pragma once
+
+#include <memory>
+
+#include "common/chunk_collection.hpp"
+#include "execution/operator/physical_operator.hpp"
+
+namespace lakestream {
+
+// Emits the rows of a materialised ChunkCollection (VALUES, table functions,
+// a constant row for SELECT without FROM).
+class PhysicalChunkScan : public PhysicalOperator {
+ public:
+  PhysicalChunkScan(std::shared_ptr<ChunkCollection> rows, std::string label = "CHUNK_SCAN");
+  bool Next(ExecutionContext& context, DataChunk& out) override;
+  std::string Name() const override { return label_; }
+
+ private:
+  std::shared_ptr<ChunkCollection> rows_;
+  std::string label_;
+  idx_t position_ = 0;
+};
+
+// The single empty row of `SELECT 1` (no FROM): one row, no columns that matter.
+std::shared_ptr<ChunkCollection> MakeSingleRow();
+
+}  // namespace lakestream

@@ -1,0 +1,24 @@
+#include "execution/operator/physical_filter.hpp"
+
+namespace lakestream {
+
+PhysicalFilter::PhysicalFilter(PhysicalOperatorPtr child, BoundExprPtr predicate)
+    : PhysicalOperator(child->types), predicate_(std::move(predicate)) {
+  children.push_back(std::move(child));
+  children[0]->InitializeChunk(input_);
+}
+
+bool PhysicalFilter::Next(ExecutionContext& context, DataChunk& out) {
+  ExpressionExecutor executor(context.function_context);
+  while (children[0]->Next(context, input_)) {
+    if (input_.size() == 0) continue;
+    idx_t n = executor.Select(*predicate_, input_, sel_);
+    if (n == 0) continue;
+    out.Reset();
+    out.Append(input_, sel_.data(), n);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace lakestream

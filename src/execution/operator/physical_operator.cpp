@@ -1,0 +1,26 @@
+#include "execution/operator/physical_operator.hpp"
+
+#include "common/chunk_collection.hpp"
+
+namespace lakestream {
+
+std::string PhysicalOperator::ToString(int indent) const {
+  std::string s(indent * 2, ' ');
+  s += Name();
+  std::string details = Details();
+  if (!details.empty()) s += " [" + details + "]";
+  s += "\n";
+  for (auto& child : children) s += child->ToString(indent + 1);
+  return s;
+}
+
+void DrainOperator(ExecutionContext& context, PhysicalOperator& op, ChunkCollection& sink) {
+  if (sink.Types().empty()) sink.SetTypes(op.types);
+  DataChunk chunk;
+  op.InitializeChunk(chunk);
+  while (op.Next(context, chunk)) {
+    if (chunk.size() > 0) sink.Append(chunk);
+  }
+}
+
+}  // namespace lakestream

@@ -1,0 +1,48 @@
+// Physical operators: a pull-based tree. The consumer calls Next() with a
+// chunk initialised to the operator's `types`; the operator fills it (up to
+// STANDARD_VECTOR_SIZE rows) and returns true, or returns false when it is
+// exhausted. A true return may carry 0 rows; consumers skip those.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/vector.hpp"
+#include "execution/expression_executor.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+
+struct ExecutionContext {
+  ClientContext* client = nullptr;
+  FunctionContext function_context;
+};
+
+class PhysicalOperator {
+ public:
+  explicit PhysicalOperator(std::vector<LogicalType> types_p) : types(std::move(types_p)) {}
+  virtual ~PhysicalOperator() = default;
+
+  virtual bool Next(ExecutionContext& context, DataChunk& out) = 0;
+  virtual std::string Name() const = 0;
+  // Extra detail for EXPLAIN (filters, keys, ...).
+  virtual std::string Details() const { return ""; }
+  // Indented tree, one operator per line.
+  std::string ToString(int indent = 0) const;
+
+  // Convenience for children: initialises a chunk of this operator's types.
+  void InitializeChunk(DataChunk& chunk) const { chunk.Initialize(types); }
+
+  std::vector<LogicalType> types;
+  std::vector<std::unique_ptr<PhysicalOperator>> children;
+};
+
+using PhysicalOperatorPtr = std::unique_ptr<PhysicalOperator>;
+
+// Runs `op` to the end, appending every row to `sink`.
+class ChunkCollection;
+void DrainOperator(ExecutionContext& context, PhysicalOperator& op, ChunkCollection& sink);
+
+}  // namespace lakestream

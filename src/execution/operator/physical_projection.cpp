@@ -1,0 +1,35 @@
+#include "execution/operator/physical_projection.hpp"
+
+namespace lakestream {
+
+static std::vector<LogicalType> TypesOf(const std::vector<BoundExprPtr>& expressions) {
+  std::vector<LogicalType> types;
+  for (auto& e : expressions) types.push_back(e->return_type);
+  return types;
+}
+
+PhysicalProjection::PhysicalProjection(PhysicalOperatorPtr child, std::vector<BoundExprPtr> expressions)
+    : PhysicalOperator(TypesOf(expressions)), expressions_(std::move(expressions)) {
+  children.push_back(std::move(child));
+  children[0]->InitializeChunk(input_);
+}
+
+std::string PhysicalProjection::Details() const {
+  std::string d;
+  for (auto& e : expressions_) d += (d.empty() ? "" : ", ") + e->ToString();
+  return d;
+}
+
+bool PhysicalProjection::Next(ExecutionContext& context, DataChunk& out) {
+  ExpressionExecutor executor(context.function_context);
+  while (children[0]->Next(context, input_)) {
+    if (input_.size() == 0) continue;
+    out.Reset();
+    for (idx_t i = 0; i < expressions_.size(); i++) executor.Execute(*expressions_[i], input_, out.data[i]);
+    out.SetCardinality(input_.size());
+    return true;
+  }
+  return false;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,71 @@
+#include "execution/operator/physical_table_scan.hpp"
+
+namespace lakestream {
+
+PhysicalTableScan::PhysicalTableScan(std::string table_name, DataTable& table, std::vector<idx_t> column_ids,
+                                     std::vector<LogicalType> types, std::vector<BoundExprPtr> filters, bool emit_row_ids)
+    : PhysicalOperator(std::move(types)),
+      table_name_(std::move(table_name)),
+      table_(table),
+      column_ids_(std::move(column_ids)),
+      filters_(std::move(filters)),
+      emit_row_ids_(emit_row_ids) {}
+
+std::string PhysicalTableScan::Details() const {
+  std::string d = table_name_;
+  for (auto& f : filters_) d += ", filter: " + f->ToString();
+  return d;
+}
+
+bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
+  if (!scan_) {
+    scan_ = table_.Scan(column_ids_);
+    std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
+    scan_chunk_.Initialize(scan_types);
+    if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
+  }
+  ExpressionExecutor executor(context.function_context);
+  std::vector<sel_t> sel;
+  while (true) {
+    if (!scan_->Next(scan_chunk_, row_ids_.get())) return false;
+    if (scan_chunk_.size() == 0) continue;
+    out.Reset();
+    idx_t width = column_ids_.size();
+    if (filters_.empty()) {
+      for (idx_t c = 0; c < width; c++) out.data[c].Copy(scan_chunk_.data[c], nullptr, scan_chunk_.size(), 0, 0);
+      if (emit_row_ids_) out.data[width].Copy(*row_ids_, nullptr, scan_chunk_.size(), 0, 0);
+      out.SetCardinality(scan_chunk_.size());
+      return true;
+    }
+    // Apply the filters one after the other on the shrinking selection.
+    DataChunk current;
+    current.Initialize(scan_chunk_.GetTypes(), scan_chunk_.size());
+    current.Append(scan_chunk_);
+    std::vector<int64_t> ids;
+    if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
+    for (auto& filter : filters_) {
+      idx_t n = executor.Select(*filter, current, sel);
+      if (n == current.size()) continue;
+      DataChunk next;
+      next.Initialize(current.GetTypes(), std::max<idx_t>(n, 1));
+      next.Append(current, sel.data(), n);
+      if (emit_row_ids_) {
+        for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
+        ids.resize(n);
+      }
+      current = std::move(next);
+      if (n == 0) break;
+    }
+    if (current.size() == 0) continue;
+    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current.data[c], nullptr, current.size(), 0, 0);
+    if (emit_row_ids_) {
+      auto* dst = out.data[width].GetData<int64_t>();
+      for (idx_t i = 0; i < current.size(); i++) dst[i] = ids[i];
+      out.data[width].SetAllValid(current.size());
+    }
+    out.SetCardinality(current.size());
+    return true;
+  }
+}
+
+}  // namespace lakestream

@@ -1,0 +1,241 @@
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <string>
+#include <unordered_set>
+
+#include "common/decimal.hpp"
+#include "common/exception.hpp"
+#include "execution/vector_operations.hpp"
+#include "function/aggregate_function.hpp"
+
+namespace lakestream {
+
+namespace {
+
+class CountStarState : public AggregateState {
+ public:
+  void Resize(idx_t n) override { counts_.resize(n, 0); }
+  void Update(const Vector*, const uint32_t* gids, idx_t count) override {
+    for (idx_t i = 0; i < count; i++) counts_[gids[i]]++;
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override {
+    auto* out = result.GetData<int64_t>();
+    for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
+    result.SetAllValid(count);
+  }
+
+ protected:
+  std::vector<int64_t> counts_;
+};
+
+class CountState : public CountStarState {
+ public:
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    const uint8_t* valid = input->Validity();
+    for (idx_t i = 0; i < count; i++) counts_[gids[i]] += valid[i];
+  }
+};
+
+class CountDistinctState : public AggregateState {
+ public:
+  void Resize(idx_t n) override { sets_.resize(n); }
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    std::string key;
+    for (idx_t i = 0; i < count; i++) {
+      if (!input->IsValid(i)) continue;
+      key.clear();
+      EncodeKey(*input, i, key);
+      sets_[gids[i]].insert(key);
+    }
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override {
+    auto* out = result.GetData<int64_t>();
+    for (idx_t i = 0; i < count; i++) out[i] = static_cast<int64_t>(sets_[first + i].size());
+    result.SetAllValid(count);
+  }
+
+ private:
+  std::vector<std::unordered_set<std::string>> sets_;
+};
+
+// SUM over BIGINT (inputs widened by the binder) and DECIMAL accumulate in
+// 128 bits; overflow is reported when the result type cannot hold the total.
+template <class INPUT>
+class HugeSumState : public AggregateState {
+ public:
+  HugeSumState(LogicalType result_type, bool average) : result_type_(std::move(result_type)), average_(average) {}
+  void Resize(idx_t n) override {
+    sums_.resize(n, 0);
+    counts_.resize(n, 0);
+  }
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    const INPUT* data = input->GetData<INPUT>();
+    const uint8_t* valid = input->Validity();
+    for (idx_t i = 0; i < count; i++) {
+      if (!valid[i]) continue;
+      sums_[gids[i]] += static_cast<hugeint_t>(data[i]);
+      counts_[gids[i]]++;
+    }
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override {
+    for (idx_t i = 0; i < count; i++) {
+      idx_t g = first + i;
+      if (counts_[g] == 0) {
+        result.SetValid(i, false);
+        continue;
+      }
+      result.SetValid(i, true);
+      if (average_) {
+        result.GetData<double>()[i] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]) / scale_divisor_;
+      } else if (result_type_.id() == TypeId::BIGINT) {
+        if (sums_[g] > std::numeric_limits<int64_t>::max() || sums_[g] < std::numeric_limits<int64_t>::min()) {
+          throw ConversionError("Overflow in sum(): the total " + Decimal::HugeintToString(sums_[g]) +
+                                " does not fit in BIGINT; cast the argument to DECIMAL(38,0) or DOUBLE");
+        }
+        result.GetData<int64_t>()[i] = static_cast<int64_t>(sums_[g]);
+      } else {
+        if (!Decimal::FitsWidth(sums_[g], result_type_.width())) {
+          throw ConversionError("Overflow in sum(): the total does not fit in " + result_type_.ToString());
+        }
+        result.GetData<hugeint_t>()[i] = sums_[g];
+      }
+    }
+  }
+  double scale_divisor_ = 1.0;
+
+ private:
+  LogicalType result_type_;
+  bool average_;
+  std::vector<hugeint_t> sums_;
+  std::vector<int64_t> counts_;
+};
+
+class DoubleSumState : public AggregateState {
+ public:
+  explicit DoubleSumState(bool average) : average_(average) {}
+  void Resize(idx_t n) override {
+    sums_.resize(n, 0);
+    counts_.resize(n, 0);
+  }
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    const double* data = input->GetData<double>();
+    const uint8_t* valid = input->Validity();
+    for (idx_t i = 0; i < count; i++) {
+      if (!valid[i]) continue;
+      sums_[gids[i]] += data[i];
+      counts_[gids[i]]++;
+    }
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override {
+    auto* out = result.GetData<double>();
+    for (idx_t i = 0; i < count; i++) {
+      idx_t g = first + i;
+      result.SetValid(i, counts_[g] > 0);
+      if (counts_[g] > 0) out[i] = average_ ? sums_[g] / static_cast<double>(counts_[g]) : sums_[g];
+    }
+  }
+
+ private:
+  bool average_;
+  std::vector<double> sums_;
+  std::vector<int64_t> counts_;
+};
+
+// MIN / MAX / ANY_VALUE keep the current value per group in a vector of the
+// input type; strings are copied into the state's own heap.
+template <class T, int MODE>  // MODE: -1 min, +1 max, 0 any_value
+class ExtremeState : public AggregateState {
+ public:
+  explicit ExtremeState(const LogicalType& type) : values_(type, 1) {}
+  void Resize(idx_t n) override {
+    values_.Resize(n);
+    has_.resize(n, 0);
+  }
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    const T* data = input->GetData<T>();
+    const uint8_t* valid = input->Validity();
+    T* state = values_.GetData<T>();
+    for (idx_t i = 0; i < count; i++) {
+      if (!valid[i]) continue;
+      uint32_t g = gids[i];
+      bool take;
+      if (!has_[g]) {
+        take = true;
+      } else if constexpr (MODE < 0) {
+        take = Less(data[i], state[g]);
+      } else if constexpr (MODE > 0) {
+        take = Less(state[g], data[i]);
+      } else {
+        take = false;
+      }
+      if (!take) continue;
+      has_[g] = 1;
+      if constexpr (std::is_same_v<T, string_t>) {
+        state[g] = values_.AddString(data[i]);
+      } else {
+        state[g] = data[i];
+      }
+    }
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override {
+    for (idx_t i = 0; i < count; i++) {
+      idx_t g = first + i;
+      result.SetValid(i, has_[g]);
+    }
+    result.Copy(values_, nullptr, count, first, 0);
+    for (idx_t i = 0; i < count; i++) result.SetValid(i, has_[first + i]);
+  }
+
+ private:
+  static bool Less(const T& a, const T& b) {
+    if constexpr (std::is_same_v<T, double>) {
+      if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+    }
+    return a < b;
+  }
+  Vector values_;
+  std::vector<uint8_t> has_;
+};
+
+template <int MODE>
+std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::BOOLEAN: return std::make_unique<ExtremeState<bool, MODE>>(type);
+    case TypeId::INTEGER:
+    case TypeId::DATE: return std::make_unique<ExtremeState<int32_t, MODE>>(type);
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP: return std::make_unique<ExtremeState<int64_t, MODE>>(type);
+    case TypeId::DOUBLE: return std::make_unique<ExtremeState<double, MODE>>(type);
+    case TypeId::DECIMAL: return std::make_unique<ExtremeState<hugeint_t, MODE>>(type);
+    case TypeId::VARCHAR: return std::make_unique<ExtremeState<string_t, MODE>>(type);
+    default: throw NotImplementedError("min/max/any_value over " + type.ToString());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& sig) {
+  switch (sig.kind) {
+    case AggregateKind::COUNT_STAR: return std::make_unique<CountStarState>();
+    case AggregateKind::COUNT: return std::make_unique<CountState>();
+    case AggregateKind::COUNT_DISTINCT: return std::make_unique<CountDistinctState>();
+    case AggregateKind::SUM:
+    case AggregateKind::AVG: {
+      bool average = sig.kind == AggregateKind::AVG;
+      if (sig.input_type.id() == TypeId::DOUBLE) return std::make_unique<DoubleSumState>(average);
+      if (sig.input_type.id() == TypeId::DECIMAL) {
+        auto state = std::make_unique<HugeSumState<hugeint_t>>(sig.return_type, average);
+        state->scale_divisor_ = static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()));
+        return state;
+      }
+      return std::make_unique<HugeSumState<int64_t>>(sig.return_type, average);
+    }
+    case AggregateKind::MIN: return MakeExtreme<-1>(sig.input_type);
+    case AggregateKind::MAX: return MakeExtreme<1>(sig.input_type);
+    case AggregateKind::ANY_VALUE: return MakeExtreme<0>(sig.input_type);
+  }
+  throw InternalError("unknown aggregate kind");
+}
+
+}  // namespace lakestream

@@ -1,0 +1,57 @@
+// Bound expressions: names resolved to column positions, types checked,
+// functions bound to kernels. Produced by the binder, evaluated by
+// execution/expression_executor a vector at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/vector.hpp"
+#include "function/scalar_function.hpp"
+
+namespace lakestream {
+
+enum class BoundExpressionType : uint8_t {
+  CONSTANT,      // value
+  COLUMN_REF,    // column_index into the input chunk
+  FUNCTION,      // function(children)
+  CAST,          // CAST(children[0] AS return_type), try_cast
+  CASE,          // children: when1, then1, ..., else (always present; NULL constant when omitted)
+  AND,
+  OR,
+  NOT,
+  IS_NULL,
+  IS_NOT_NULL,
+  IN_LIST,       // children[0] IN (children[1..]); negated for NOT IN
+};
+
+struct BoundExpression {
+  BoundExpression(BoundExpressionType type_p, LogicalType return_type_p)
+      : type(type_p), return_type(std::move(return_type_p)) {}
+
+  BoundExpressionType type;
+  LogicalType return_type;
+  std::vector<std::unique_ptr<BoundExpression>> children;
+  Value value;              // CONSTANT
+  idx_t column_index = 0;   // COLUMN_REF
+  BoundScalarFunction function;  // FUNCTION
+  bool try_cast = false;    // CAST
+  bool negated = false;     // IN_LIST
+  std::string name;         // column name this expression produces (for result headers)
+
+  bool IsConstant() const { return type == BoundExpressionType::CONSTANT; }
+  // True when no column reference (and nothing non-deterministic) appears inside.
+  bool IsFoldable() const;
+  std::unique_ptr<BoundExpression> Copy() const;
+  std::string ToString() const;
+};
+
+using BoundExprPtr = std::unique_ptr<BoundExpression>;
+
+BoundExprPtr MakeConstant(Value value);
+BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name = "");
+// CAST(expr AS target) unless it already has that type. Constants are cast right away.
+BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast = false);
+
+}  // namespace lakestream

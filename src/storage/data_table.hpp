@@ -1,0 +1,68 @@
+// DataTable: the storage interface behind every catalog table. The in-memory
+// table implements it now; the Delta table (storage/delta) implements it with
+// copy-on-write Parquet files and a change data feed.
+//
+// Row ids identify a row within the snapshot a scan read, so that UPDATE,
+// DELETE and MERGE can name the rows they change. They are only valid for
+// the snapshot they came from.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+
+namespace lakestream {
+
+using row_t = int64_t;
+
+struct TableColumn {
+  std::string name;
+  LogicalType type;
+  bool not_null = false;
+};
+
+class TableScan {
+ public:
+  virtual ~TableScan() = default;
+  // Fills `out` (initialised with the projected column types) with the next
+  // rows and, when `row_ids` is given, their row ids (a BIGINT vector).
+  // Returns false when the scan is exhausted (out.size() == 0).
+  virtual bool Next(DataChunk& out, Vector* row_ids) = 0;
+};
+
+// One atomic change to a table: what a single DML statement commits.
+struct TableCommit {
+  std::string operation;  // WRITE, UPDATE, DELETE, MERGE, CREATE TABLE AS SELECT, ...
+  bool overwrite = false;  // INSERT OVERWRITE: every existing row is deleted
+  std::vector<row_t> deleted_rows;
+  std::vector<row_t> updated_row_ids;  // row i of `updated` replaces updated_row_ids[i]
+  ChunkCollection updated;
+  ChunkCollection inserted;
+  idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
+};
+
+class DataTable {
+ public:
+  virtual ~DataTable() = default;
+  // `column_ids` index into the table's columns.
+  virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) = 0;
+  // Applies the commit atomically: all of it becomes visible, or none.
+  virtual void Commit(TableCommit& commit) = 0;
+  virtual idx_t RowCount() = 0;
+};
+
+// All rows in memory, in a ChunkCollection; row id = position.
+class InMemoryTable : public DataTable {
+ public:
+  explicit InMemoryTable(std::vector<LogicalType> types) : rows_(std::move(types)) {}
+  std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
+  void Commit(TableCommit& commit) override;
+  idx_t RowCount() override { return rows_.Count(); }
+
+ private:
+  ChunkCollection rows_;
+};
+
+}  // namespace lakestream

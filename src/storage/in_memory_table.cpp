@@ -1,0 +1,72 @@
+#include <algorithm>
+
+#include "storage/data_table.hpp"
+
+namespace lakestream {
+
+namespace {
+
+class InMemoryScan : public TableScan {
+ public:
+  InMemoryScan(const ChunkCollection& rows, std::vector<idx_t> column_ids) : rows_(rows), column_ids_(std::move(column_ids)) {}
+
+  bool Next(DataChunk& out, Vector* row_ids) override {
+    out.Reset();
+    if (chunk_index_ >= rows_.ChunkCount()) return false;
+    const DataChunk& chunk = rows_.Chunk(chunk_index_);
+    for (idx_t i = 0; i < column_ids_.size(); i++) out.data[i].Copy(chunk.data[column_ids_[i]], nullptr, chunk.size(), 0, 0);
+    out.SetCardinality(chunk.size());
+    if (row_ids) {
+      auto* ids = row_ids->GetData<int64_t>();
+      for (idx_t i = 0; i < chunk.size(); i++) ids[i] = static_cast<int64_t>(chunk_index_ * STANDARD_VECTOR_SIZE + i);
+      row_ids->SetAllValid(chunk.size());
+    }
+    chunk_index_++;
+    return true;
+  }
+
+ private:
+  const ChunkCollection& rows_;
+  std::vector<idx_t> column_ids_;
+  idx_t chunk_index_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<TableScan> InMemoryTable::Scan(const std::vector<idx_t>& column_ids) {
+  return std::make_unique<InMemoryScan>(rows_, column_ids);
+}
+
+void InMemoryTable::Commit(TableCommit& commit) {
+  // Updates first, in place: row ids refer to the current layout.
+  for (idx_t i = 0; i < commit.updated_row_ids.size(); i++) {
+    row_t id = commit.updated_row_ids[i];
+    DataChunk& target = rows_.Chunk(static_cast<idx_t>(id) / STANDARD_VECTOR_SIZE);
+    idx_t offset = static_cast<idx_t>(id) % STANDARD_VECTOR_SIZE;
+    const DataChunk& source = commit.updated.Chunk(i / STANDARD_VECTOR_SIZE);
+    idx_t source_row = i % STANDARD_VECTOR_SIZE;
+    for (idx_t c = 0; c < target.ColumnCount(); c++) target.data[c].Copy(source.data[c], nullptr, 1, source_row, offset);
+  }
+  if (commit.overwrite || !commit.deleted_rows.empty()) {
+    std::vector<bool> deleted(rows_.Count(), commit.overwrite);
+    for (row_t id : commit.deleted_rows) deleted[static_cast<idx_t>(id)] = true;
+    ChunkCollection kept(rows_.Types());
+    std::vector<sel_t> sel(STANDARD_VECTOR_SIZE);
+    for (idx_t c = 0; c < rows_.ChunkCount(); c++) {
+      DataChunk& chunk = rows_.Chunk(c);
+      idx_t n = 0;
+      for (idx_t r = 0; r < chunk.size(); r++) {
+        if (!deleted[c * STANDARD_VECTOR_SIZE + r]) sel[n++] = static_cast<sel_t>(r);
+      }
+      if (n == 0) continue;
+      DataChunk part;
+      part.Initialize(rows_.Types(), n);
+      part.Append(chunk, sel.data(), n);
+      kept.Append(part);
+    }
+    rows_ = std::move(kept);
+  }
+  for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) rows_.Append(commit.inserted.Chunk(c));
+}
+
+}  // namespace lakestream
