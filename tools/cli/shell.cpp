@@ -1,0 +1,302 @@
+#include "shell.hpp"
+
+#include <editline/readline.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "parser/parser.hpp"
+
+#ifndef LAKESTREAM_VERSION
+#define LAKESTREAM_VERSION "dev"  // the build defines it; this keeps ad-hoc compiles working
+#endif
+
+namespace lakestream {
+
+namespace {
+
+bool IsBlank(const std::string& s) {
+  return s.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+std::string TrimLeft(const std::string& s) {
+  size_t start = s.find_first_not_of(" \t\r");
+  return start == std::string::npos ? "" : s.substr(start);
+}
+
+// Splits a dot command into words; "double" or 'single' quotes group words
+// so file names with spaces work in .read.
+std::vector<std::string> SplitWords(const std::string& line) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) i++;
+    if (i >= line.size()) break;
+    std::string word;
+    if (line[i] == '"' || line[i] == '\'') {
+      char quote = line[i++];
+      while (i < line.size() && line[i] != quote) word += line[i++];
+      i++;
+    } else {
+      while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) word += line[i++];
+    }
+    words.push_back(word);
+  }
+  return words;
+}
+
+const char* kHelp =
+    ".exit [CODE]             Exit the shell (same as .quit)\n"
+    ".help                    Show this message\n"
+    ".maxrows N               Rows a box table shows before it elides the middle (0 = all)\n"
+    ".maxwidth N              Width of box tables (0 = the terminal width)\n"
+    ".mode [box|csv|json|line] Set the output mode (no argument: show it)\n"
+    ".quit [CODE]             Exit the shell\n"
+    ".read FILE               Run the SQL and dot commands in FILE\n"
+    ".schema [TABLE]          Show the columns of TABLE (DESCRIBE), or of every table\n"
+    ".tables                  List the tables (SHOW TABLES)\n"
+    ".timer on|off            Print the run time of every statement\n";
+
+}  // namespace
+
+Shell::Shell(const std::string& db_path, DatabaseOptions options) {
+  db_ = std::make_unique<Database>(db_path, options);
+  con_ = std::make_unique<Connection>(*db_);
+}
+
+Shell::~Shell() = default;
+
+uint64_t Shell::TerminalWidth() const {
+  if (const char* columns = std::getenv("COLUMNS")) {
+    long n = std::strtol(columns, nullptr, 10);
+    if (n > 0) return static_cast<uint64_t>(n);
+  }
+  struct winsize ws {};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 120;
+}
+
+void Shell::PrintResult(const QueryResult& result) {
+  RenderOptions options = render_;
+  if (options.max_width == 0) options.max_width = TerminalWidth();
+  RenderResult(result, options, std::cout);
+  std::cout.flush();
+}
+
+bool Shell::RunSql(const std::string& sql) {
+  if (IsBlank(sql)) return true;
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<QueryResult>> results;
+  try {
+    results = con_->QueryAll(sql);
+  } catch (std::exception& e) {
+    // Query promises not to throw for SQL errors; anything else still must
+    // not take the shell down with a half-typed session.
+    std::cerr << e.what() << std::endl;
+    return false;
+  }
+  bool ok = true;
+  for (auto& result : results) {
+    if (result->HasError()) {
+      std::cerr << result->GetError() << std::endl;
+      ok = false;
+      break;
+    }
+    PrintResult(*result);
+  }
+  if (timer_) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "Run Time: %.3f s\n", seconds);
+    std::cout << buf << std::flush;
+  }
+  return ok;
+}
+
+bool Shell::ShowSchema(const std::string& table) {
+  if (!table.empty()) return RunSql("DESCRIBE " + table + ";");
+  // Every table: list them first, then DESCRIBE each by name.
+  auto tables = con_->Query("SHOW TABLES");
+  if (tables->HasError()) {
+    std::cerr << tables->GetError() << std::endl;
+    return false;
+  }
+  idx_t name_col = 0;
+  for (idx_t c = 0; c < tables->ColumnCount(); c++) {
+    const auto& n = tables->Names()[c];
+    if (n == "name" || n == "table_name" || n == "tableName") name_col = c;
+  }
+  bool ok = true;
+  for (idx_t r = 0; r < tables->RowCount(); r++) {
+    std::string name = tables->GetValue(name_col, r).ToString();
+    std::cout << name << ":\n";
+    ok = RunSql("DESCRIBE " + name + ";") && ok;
+  }
+  return ok;
+}
+
+bool Shell::RunDotCommand(const std::string& line) {
+  auto words = SplitWords(line);
+  if (words.empty()) return true;
+  const std::string& cmd = words[0];
+  auto arg = [&](size_t i) { return i < words.size() ? words[i] : std::string(); };
+
+  if (cmd == ".quit" || cmd == ".exit") {
+    quit_ = true;
+    quit_code_ = words.size() > 1 ? std::atoi(words[1].c_str()) : 0;
+    return true;
+  }
+  if (cmd == ".help") {
+    std::cout << kHelp << std::flush;
+    return true;
+  }
+  if (cmd == ".mode") {
+    if (words.size() == 1) {
+      std::cout << "current output mode: " << RenderModeName(render_.mode) << std::endl;
+      return true;
+    }
+    auto mode = ParseRenderMode(words[1]);
+    if (!mode) {
+      std::cerr << "Error: unknown mode \"" << words[1] << "\"; use one of box, csv, json, line" << std::endl;
+      return false;
+    }
+    render_.mode = *mode;
+    return true;
+  }
+  if (cmd == ".tables") return RunSql("SHOW TABLES;");
+  if (cmd == ".schema") return ShowSchema(arg(1));
+  if (cmd == ".timer") {
+    if (arg(1) == "on" || arg(1) == "off") {
+      timer_ = arg(1) == "on";
+      return true;
+    }
+    std::cerr << "Error: usage: .timer on|off" << std::endl;
+    return false;
+  }
+  if (cmd == ".read") {
+    if (words.size() != 2) {
+      std::cerr << "Error: usage: .read FILE" << std::endl;
+      return false;
+    }
+    return RunFile(words[1], true);
+  }
+  if (cmd == ".maxrows" || cmd == ".maxwidth") {
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(arg(1).c_str(), &end, 10);
+    if (words.size() != 2 || end == arg(1).c_str() || *end != '\0') {
+      std::cerr << "Error: usage: " << cmd << " N" << std::endl;
+      return false;
+    }
+    (cmd == ".maxrows" ? render_.max_rows : render_.max_width) = n;
+    return true;
+  }
+  std::cerr << "Error: unknown command \"" << cmd << "\". Enter \".help\" to list the commands." << std::endl;
+  return false;
+}
+
+bool Shell::RunScript(std::istream& in, const std::string& name, bool stop_on_error) {
+  std::string buffer;
+  std::string line;
+  bool ok = true;
+  while (!quit_ && std::getline(in, line)) {
+    if (IsBlank(buffer)) {
+      std::string trimmed = TrimLeft(line);
+      if (!trimmed.empty() && trimmed[0] == '.') {
+        buffer.clear();
+        if (!RunDotCommand(trimmed)) {
+          ok = false;
+          if (stop_on_error) return false;
+        }
+        continue;
+      }
+    }
+    buffer += line;
+    buffer += '\n';
+    if (Parser::IsComplete(buffer)) {
+      bool statement_ok = RunSql(buffer);
+      buffer.clear();
+      if (!statement_ok) {
+        ok = false;
+        if (stop_on_error) return false;
+      }
+    }
+  }
+  // A last statement without ';' still runs; the parser reports it if it is
+  // really cut off.
+  if (!quit_ && !IsBlank(buffer) && !RunSql(buffer)) ok = false;
+  return ok;
+}
+
+bool Shell::RunFile(const std::string& path, bool stop_on_error) {
+  if (read_depth_ >= 16) {
+    std::cerr << "Error: .read nested too deeply at \"" << path << "\" (does the file read itself?)" << std::endl;
+    return false;
+  }
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "Error: cannot open \"" << path << "\": " << std::strerror(errno) << std::endl;
+    return false;
+  }
+  read_depth_++;
+  bool ok = RunScript(in, path, stop_on_error);
+  read_depth_--;
+  return ok;
+}
+
+int Shell::Repl() {
+  std::string history_path;
+  if (const char* home = std::getenv("HOME")) history_path = std::string(home) + "/.lakestream_history";
+  using_history();
+  stifle_history(2000);
+  if (!history_path.empty()) read_history(history_path.c_str());
+
+  std::cout << "lakestream " << LAKESTREAM_VERSION << "\n"
+            << "Enter \".help\" for usage hints."
+            << (db_->Path().empty() ? "\nConnected to a transient in-memory database." : "") << std::endl;
+
+  std::string buffer;
+  while (!quit_) {
+    char* raw = readline(buffer.empty() ? "lakestream> " : "      ...> ");
+    if (!raw) break;  // Ctrl-D
+    std::string line(raw);
+    std::free(raw);
+    if (buffer.empty()) {
+      std::string trimmed = TrimLeft(line);
+      if (trimmed.empty()) continue;
+      if (trimmed[0] == '.') {
+        add_history(trimmed.c_str());
+        RunDotCommand(trimmed);
+        if (!history_path.empty()) write_history(history_path.c_str());
+        continue;
+      }
+    }
+    buffer += line;
+    buffer += '\n';
+    if (!Parser::IsComplete(buffer)) continue;
+    // One history entry per statement, on one line, so Up brings back the
+    // whole statement rather than its last line.
+    std::string entry = buffer;
+    for (auto& c : entry) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    while (!entry.empty() && entry.back() == ' ') entry.pop_back();
+    add_history(entry.c_str());
+    if (!history_path.empty()) write_history(history_path.c_str());
+    RunSql(buffer);
+    buffer.clear();
+  }
+  if (!quit_) std::cout << std::endl;  // leave the prompt line after Ctrl-D
+  return quit_ ? quit_code_ : 0;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,20 @@
+// Subcommands of the `lakestream` binary other than the SQL shell.
+//
+// main() hands over when argv[1] is "run" or "sink"; argv is passed whole
+// (argv[0] is the program, argv[1] the subcommand name) so each subcommand
+// parses its own options. The return value is the process exit code.
+//
+// Placeholders for now: each prints
+//   lakestream <name>: not supported yet: <feature> (issue N)
+// to stderr and returns 2. The issues that build pipelines and sinks replace
+// the bodies in subcommands.cpp (or move them to their own files).
+#pragma once
+
+namespace lakestream {
+
+// `lakestream run PIPELINE.sql [--continuous]`: runs a DLT-style pipeline.
+int RunPipelineCommand(int argc, char** argv);
+// `lakestream sink ...`: runs a sink.
+int RunSinkCommand(int argc, char** argv);
+
+}  // namespace lakestream
