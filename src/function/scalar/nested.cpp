@@ -1,0 +1,5 @@
+// Nested functions (being filled in).
+#include "function/scalar/executor.hpp"
+namespace lakestream {
+void RegisterNestedFunctions(ScalarFunctionRegistry&) {}
+}  // namespace lakestream
