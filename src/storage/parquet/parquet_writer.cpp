@@ -1,0 +1,918 @@
+#include "storage/parquet/parquet_writer.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "common/decimal.hpp"
+#include "storage/parquet/parquet_codec.hpp"
+#include "storage/parquet/parquet_encoding.hpp"
+#include "storage/parquet/parquet_metadata.hpp"
+
+#ifndef LAKESTREAM_VERSION
+#define LAKESTREAM_VERSION "0.1.0"
+#endif
+
+namespace lakestream {
+
+using namespace parquet;  // NOLINT
+
+bool ParquetCodecFromName(const std::string& name, ParquetCodec& out) {
+  std::string n;
+  for (char c : name) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (n == "zstd") out = ParquetCodec::kZstd;
+  else if (n == "snappy") out = ParquetCodec::kSnappy;
+  else if (n == "gzip") out = ParquetCodec::kGzip;
+  else if (n == "lz4" || n == "lz4_raw") out = ParquetCodec::kLz4Raw;
+  else if (n == "uncompressed" || n == "none") out = ParquetCodec::kUncompressed;
+  else return false;
+  return true;
+}
+
+namespace {
+
+Codec ToCodec(ParquetCodec c) {
+  switch (c) {
+    case ParquetCodec::kUncompressed: return Codec::UNCOMPRESSED;
+    case ParquetCodec::kSnappy: return Codec::SNAPPY;
+    case ParquetCodec::kGzip: return Codec::GZIP;
+    case ParquetCodec::kZstd: return Codec::ZSTD;
+    case ParquetCodec::kLz4Raw: return Codec::LZ4_RAW;
+  }
+  return Codec::ZSTD;
+}
+
+int DecimalBytes(int precision) {
+  // Smallest n with 2^(8n-1) > 10^precision.
+  for (int n = 1; n <= 16; n++) {
+    double max = std::pow(2.0, 8 * n - 1);
+    if (max > std::pow(10.0, precision)) return n;
+  }
+  return 16;
+}
+
+inline uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+inline uint64_t HashBytes(std::string_view s) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = Mix(h ^ w);
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  return Mix(h ^ tail);
+}
+
+enum class WKind { BOOL, I32, I64, DOUBLE, DEC32, DEC64, DECFLBA, STR };
+
+struct LeafWriter {
+  std::vector<std::string> path;
+  WKind kind;
+  PhysicalType physical;
+  int flba_len = 0;
+  int max_def = 0, max_rep = 0;
+  LogicalType type;
+  bool top_level_flat = false;
+
+  // Current page.
+  std::vector<uint8_t> defs, reps;
+  std::string plain;
+  std::vector<uint8_t> bools;
+  std::vector<uint32_t> ids;
+  int64_t page_entries = 0;
+  int64_t page_rows = 0;
+
+  // Dictionary of the current column chunk.
+  bool dict_enabled = true;
+  bool dict_active = true;
+  std::vector<uint32_t> slots;  // index + 1; 0 = empty
+  std::vector<uint64_t> keys64;
+  std::vector<hugeint_t> keys128;
+  std::vector<std::string_view> keys_str;
+  std::vector<std::unique_ptr<char[]>> arena;
+  size_t arena_used = 0, arena_cap = 0;
+  std::string dict_plain;
+  bool used_dict_pages = false, used_plain_pages = false;
+
+  // Column chunk.
+  std::string chunk;
+  int64_t chunk_values = 0;
+  int64_t chunk_uncompressed = 0;
+  int64_t chunk_nulls = 0;
+  bool has_minmax = false;
+  int64_t min_i = 0, max_i = 0;
+  double min_d = 0, max_d = 0;
+  hugeint_t min_h = 0, max_h = 0;
+  std::string min_s, max_s;
+
+  size_t DictCount() const {
+    return kind == WKind::STR ? keys_str.size() : (kind == WKind::DECFLBA ? keys128.size() : keys64.size());
+  }
+
+  void ResetDict() {
+    slots.assign(1024, 0);
+    keys64.clear();
+    keys128.clear();
+    keys_str.clear();
+    arena.clear();
+    arena_used = arena_cap = 0;
+    dict_plain.clear();
+    dict_active = dict_enabled && kind != WKind::BOOL;
+  }
+
+  void Grow() {
+    std::vector<uint32_t> fresh(slots.size() * 2, 0);
+    size_t mask = fresh.size() - 1;
+    for (uint32_t s : slots) {
+      if (!s) continue;
+      uint64_t h = HashOf(s - 1);
+      size_t i = h & mask;
+      while (fresh[i]) i = (i + 1) & mask;
+      fresh[i] = s;
+    }
+    slots.swap(fresh);
+  }
+
+  uint64_t HashOf(uint32_t idx) const {
+    if (kind == WKind::STR) return HashBytes(keys_str[idx]);
+    if (kind == WKind::DECFLBA) {
+      auto u = static_cast<unsigned __int128>(keys128[idx]);
+      return Mix(static_cast<uint64_t>(u) ^ Mix(static_cast<uint64_t>(u >> 64)));
+    }
+    return Mix(keys64[idx]);
+  }
+
+  // Returns the dictionary id, or UINT32_MAX when the dictionary is full.
+  uint32_t LookupU64(uint64_t key, size_t value_bytes) {
+    size_t mask = slots.size() - 1;
+    size_t i = Mix(key) & mask;
+    while (uint32_t s = slots[i]) {
+      if (keys64[s - 1] == key) return s - 1;
+      i = (i + 1) & mask;
+    }
+    if (dict_plain.size() + value_bytes > dict_max) return UINT32_MAX;
+    uint32_t id = static_cast<uint32_t>(keys64.size());
+    keys64.push_back(key);
+    slots[i] = id + 1;
+    dict_plain.append(reinterpret_cast<const char*>(&key), value_bytes);
+    if (keys64.size() * 2 > slots.size()) Grow();
+    return id;
+  }
+
+  uint32_t LookupU128(hugeint_t key) {
+    size_t mask = slots.size() - 1;
+    auto u = static_cast<unsigned __int128>(key);
+    size_t i = Mix(static_cast<uint64_t>(u) ^ Mix(static_cast<uint64_t>(u >> 64))) & mask;
+    while (uint32_t s = slots[i]) {
+      if (keys128[s - 1] == key) return s - 1;
+      i = (i + 1) & mask;
+    }
+    if (dict_plain.size() + flba_len > dict_max) return UINT32_MAX;
+    uint32_t id = static_cast<uint32_t>(keys128.size());
+    keys128.push_back(key);
+    slots[i] = id + 1;
+    AppendFlba(dict_plain, key);
+    if (keys128.size() * 2 > slots.size()) Grow();
+    return id;
+  }
+
+  uint32_t LookupStr(std::string_view key) {
+    size_t mask = slots.size() - 1;
+    size_t i = HashBytes(key) & mask;
+    while (uint32_t s = slots[i]) {
+      if (keys_str[s - 1] == key) return s - 1;
+      i = (i + 1) & mask;
+    }
+    if (dict_plain.size() + 4 + key.size() > dict_max) return UINT32_MAX;
+    if (arena_used + key.size() > arena_cap) {
+      arena_cap = std::max<size_t>(key.size(), 64 << 10);
+      arena.push_back(std::make_unique<char[]>(arena_cap));
+      arena_used = 0;
+    }
+    char* p = arena.back().get() + arena_used;
+    if (!key.empty()) std::memcpy(p, key.data(), key.size());
+    arena_used += key.size();
+    uint32_t id = static_cast<uint32_t>(keys_str.size());
+    keys_str.emplace_back(p, key.size());
+    slots[i] = id + 1;
+    uint32_t len = static_cast<uint32_t>(key.size());
+    dict_plain.append(reinterpret_cast<const char*>(&len), 4);
+    dict_plain.append(key.data(), key.size());
+    if (keys_str.size() * 2 > slots.size()) Grow();
+    return id;
+  }
+
+  void AppendFlba(std::string& out, hugeint_t v) const {
+    auto u = static_cast<unsigned __int128>(v);
+    for (int b = flba_len - 1; b >= 0; b--) out.push_back(static_cast<char>((u >> (8 * b)) & 0xff));
+  }
+
+  size_t dict_max = 1 << 20;
+
+  size_t PageBytesEstimate() const {
+    return plain.size() + bools.size() / 8 + ids.size() * 2 + defs.size() / 4 + reps.size() / 4;
+  }
+};
+
+struct WNode {
+  enum Kind { LEAF, STRUCT, LIST } kind = LEAF;
+  int def_level = 0;
+  int rep_def = 0, rep_level = 0;
+  bool required = false;
+  idx_t leaf = 0;
+  idx_t leaf_begin = 0, leaf_end = 0;
+  std::vector<std::unique_ptr<WNode>> children;
+};
+
+}  // namespace
+
+struct ParquetWriter::Impl {
+  std::string path;
+  int fd = -1;
+  ParquetWriterOptions opt;
+  Codec codec = Codec::ZSTD;
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  std::vector<SchemaElement> schema;
+  std::vector<LeafWriter> leaves;
+  std::vector<std::unique_ptr<WNode>> roots;
+  std::vector<RowGroup> row_groups;
+  uint64_t offset = 0;
+  int64_t rg_rows = 0;
+  int64_t total_rows = 0;
+  std::vector<ParquetColumnInfo> info;
+  std::string page_body, page_comp, header;
+  std::string error;
+  bool finished = false;
+
+  ~Impl() {
+    if (fd >= 0) ::close(fd);
+  }
+
+  Status WriteAll(const std::string& data) {
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Status::IOError(path + ": write failed: " + std::strerror(errno));
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    offset += data.size();
+    return Status::OK();
+  }
+
+  Status BuildSchema(const std::string& name, const LogicalType& t, bool required, int def, int rep,
+                     std::vector<std::string> path_prefix, std::unique_ptr<WNode>& out) {
+    auto node = std::make_unique<WNode>();
+    node->required = required;
+    int my_def = def + (required ? 0 : 1);
+    node->def_level = my_def;
+    node->leaf_begin = leaves.size();
+    path_prefix.push_back(name);
+    SchemaElement e;
+    e.name = name;
+    e.repetition = required ? Repetition::REQUIRED : Repetition::OPTIONAL;
+    switch (t.id()) {
+      case TypeId::STRUCT: {
+        if (t.children().empty()) return Status::InvalidArgument(path + ": STRUCT column '" + name + "' has no fields");
+        node->kind = WNode::STRUCT;
+        e.num_children = static_cast<int32_t>(t.children().size());
+        schema.push_back(e);
+        for (auto& [cn, ct] : t.children()) {
+          std::unique_ptr<WNode> child;
+          LS_RETURN_NOT_OK(BuildSchema(cn, ct, false, my_def, rep, path_prefix, child));
+          node->children.push_back(std::move(child));
+        }
+        break;
+      }
+      case TypeId::LIST:
+      case TypeId::MAP: {
+        bool is_map = t.id() == TypeId::MAP;
+        node->kind = WNode::LIST;
+        node->rep_def = my_def + 1;
+        node->rep_level = rep + 1;
+        e.num_children = 1;
+        e.converted_type = is_map ? ConvertedType::MAP : ConvertedType::LIST;
+        e.logical.kind = is_map ? LogicalTypeAnnotation::MAP : LogicalTypeAnnotation::LIST;
+        schema.push_back(e);
+        SchemaElement r;
+        r.name = is_map ? "key_value" : "list";
+        r.repetition = Repetition::REPEATED;
+        r.num_children = is_map ? 2 : 1;
+        schema.push_back(r);
+        path_prefix.push_back(r.name);
+        std::unique_ptr<WNode> elem;
+        if (is_map) {
+          // The repeated group is the (key, value) struct itself.
+          auto kv = std::make_unique<WNode>();
+          kv->kind = WNode::STRUCT;
+          kv->required = true;
+          kv->def_level = my_def + 1;
+          kv->leaf_begin = leaves.size();
+          const auto& entry = t.ListChild();
+          std::unique_ptr<WNode> k, v;
+          LS_RETURN_NOT_OK(BuildSchema("key", entry.children()[0].second, true, my_def + 1, rep + 1, path_prefix, k));
+          LS_RETURN_NOT_OK(BuildSchema("value", entry.children()[1].second, false, my_def + 1, rep + 1, path_prefix, v));
+          kv->children.push_back(std::move(k));
+          kv->children.push_back(std::move(v));
+          kv->leaf_end = leaves.size();
+          elem = std::move(kv);
+        } else {
+          LS_RETURN_NOT_OK(BuildSchema("element", t.ListChild(), false, my_def + 1, rep + 1, path_prefix, elem));
+        }
+        node->children.push_back(std::move(elem));
+        break;
+      }
+      default: {
+        LeafWriter lw;
+        lw.path = path_prefix;
+        lw.type = t;
+        lw.max_def = my_def;
+        lw.max_rep = rep;
+        lw.top_level_flat = path_prefix.size() == 1;
+        switch (t.id()) {
+          case TypeId::BOOLEAN: lw.kind = WKind::BOOL; lw.physical = PhysicalType::BOOLEAN; break;
+          case TypeId::INTEGER: lw.kind = WKind::I32; lw.physical = PhysicalType::INT32; break;
+          case TypeId::BIGINT: lw.kind = WKind::I64; lw.physical = PhysicalType::INT64; break;
+          case TypeId::DOUBLE: lw.kind = WKind::DOUBLE; lw.physical = PhysicalType::DOUBLE; break;
+          case TypeId::DATE:
+            lw.kind = WKind::I32;
+            lw.physical = PhysicalType::INT32;
+            e.converted_type = ConvertedType::DATE;
+            e.logical.kind = LogicalTypeAnnotation::DATE;
+            break;
+          case TypeId::TIMESTAMP:
+            lw.kind = WKind::I64;
+            lw.physical = PhysicalType::INT64;
+            e.converted_type = ConvertedType::TIMESTAMP_MICROS;
+            e.logical.kind = LogicalTypeAnnotation::TIMESTAMP;
+            e.logical.adjusted_to_utc = true;
+            e.logical.unit = 2;
+            break;
+          case TypeId::VARCHAR:
+            lw.kind = WKind::STR;
+            lw.physical = PhysicalType::BYTE_ARRAY;
+            e.converted_type = ConvertedType::UTF8;
+            e.logical.kind = LogicalTypeAnnotation::STRING;
+            break;
+          case TypeId::DECIMAL: {
+            int p = t.width(), s = t.scale();
+            if (p < 1 || p > 38) return Status::InvalidArgument(path + ": bad DECIMAL width for '" + name + "'");
+            e.converted_type = ConvertedType::DECIMAL;
+            e.precision = p;
+            e.scale = s;
+            e.logical.kind = LogicalTypeAnnotation::DECIMAL;
+            e.logical.precision = p;
+            e.logical.scale = s;
+            if (p <= 9) {
+              lw.kind = WKind::DEC32;
+              lw.physical = PhysicalType::INT32;
+            } else if (p <= 18) {
+              lw.kind = WKind::DEC64;
+              lw.physical = PhysicalType::INT64;
+            } else {
+              lw.kind = WKind::DECFLBA;
+              lw.physical = PhysicalType::FIXED_LEN_BYTE_ARRAY;
+              lw.flba_len = DecimalBytes(p);
+              e.type_length = lw.flba_len;
+            }
+            break;
+          }
+          default:
+            return Status::InvalidArgument(path + ": cannot write column '" + name + "' of type " + t.ToString() +
+                                           " to Parquet");
+        }
+        e.type = lw.physical;
+        schema.push_back(e);
+        lw.dict_enabled = opt.dictionary;
+        lw.dict_max = opt.dictionary_max_bytes;
+        lw.ResetDict();
+        node->kind = WNode::LEAF;
+        node->leaf = leaves.size();
+        leaves.push_back(std::move(lw));
+        break;
+      }
+    }
+    node->leaf_end = leaves.size();
+    out = std::move(node);
+    return Status::OK();
+  }
+
+  // ---- value appends ----
+
+  template <bool kFlat>
+  void AddValue(LeafWriter& lw, const Vector& v, idx_t row) {
+    switch (lw.kind) {
+      case WKind::BOOL: {
+        bool b = v.GetData<bool>()[row];
+        lw.bools.push_back(b);
+        int64_t x = b;
+        UpdateMinMaxI(lw, x);
+        return;
+      }
+      case WKind::I32:
+      case WKind::DEC32: {
+        int32_t x = lw.kind == WKind::I32 ? v.GetData<int32_t>()[row] : static_cast<int32_t>(v.GetData<hugeint_t>()[row]);
+        UpdateMinMaxI(lw, x);
+        if (lw.dict_active) {
+          uint32_t id = lw.LookupU64(static_cast<uint32_t>(x), 4);
+          if (id != UINT32_MAX) {
+            lw.ids.push_back(id);
+            return;
+          }
+          FallBack(lw);
+        }
+        lw.plain.append(reinterpret_cast<const char*>(&x), 4);
+        return;
+      }
+      case WKind::I64:
+      case WKind::DEC64:
+      case WKind::DOUBLE: {
+        int64_t x;
+        if (lw.kind == WKind::I64) x = v.GetData<int64_t>()[row];
+        else if (lw.kind == WKind::DEC64) x = static_cast<int64_t>(v.GetData<hugeint_t>()[row]);
+        else std::memcpy(&x, v.GetData<double>() + row, 8);
+        if (lw.kind == WKind::DOUBLE) UpdateMinMaxD(lw, v.GetData<double>()[row]);
+        else UpdateMinMaxI(lw, x);
+        if (lw.dict_active) {
+          uint32_t id = lw.LookupU64(static_cast<uint64_t>(x), 8);
+          if (id != UINT32_MAX) {
+            lw.ids.push_back(id);
+            return;
+          }
+          FallBack(lw);
+        }
+        lw.plain.append(reinterpret_cast<const char*>(&x), 8);
+        return;
+      }
+      case WKind::DECFLBA: {
+        hugeint_t x = v.GetData<hugeint_t>()[row];
+        if (!lw.has_minmax) {
+          lw.min_h = lw.max_h = x;
+          lw.has_minmax = true;
+        } else {
+          lw.min_h = std::min(lw.min_h, x);
+          lw.max_h = std::max(lw.max_h, x);
+        }
+        if (lw.dict_active) {
+          uint32_t id = lw.LookupU128(x);
+          if (id != UINT32_MAX) {
+            lw.ids.push_back(id);
+            return;
+          }
+          FallBack(lw);
+        }
+        lw.AppendFlba(lw.plain, x);
+        return;
+      }
+      case WKind::STR: {
+        string_t s = v.GetData<string_t>()[row];
+        if (!lw.has_minmax) {
+          lw.min_s.assign(s);
+          lw.max_s.assign(s);
+          lw.has_minmax = true;
+        } else {
+          if (s < std::string_view(lw.min_s)) lw.min_s.assign(s);
+          if (s > std::string_view(lw.max_s)) lw.max_s.assign(s);
+        }
+        if (lw.dict_active) {
+          uint32_t id = lw.LookupStr(s);
+          if (id != UINT32_MAX) {
+            lw.ids.push_back(id);
+            return;
+          }
+          FallBack(lw);
+        }
+        uint32_t len = static_cast<uint32_t>(s.size());
+        lw.plain.append(reinterpret_cast<const char*>(&len), 4);
+        lw.plain.append(s.data(), s.size());
+        return;
+      }
+    }
+  }
+
+  template <class T>
+  static void UpdateMinMaxI(LeafWriter& lw, T x) {
+    int64_t v = x;
+    if (!lw.has_minmax) {
+      lw.min_i = lw.max_i = v;
+      lw.has_minmax = true;
+    } else {
+      lw.min_i = std::min(lw.min_i, v);
+      lw.max_i = std::max(lw.max_i, v);
+    }
+  }
+  static void UpdateMinMaxD(LeafWriter& lw, double d) {
+    if (std::isnan(d)) return;
+    if (d == 0) d = 0.0;  // +0 / -0
+    if (!lw.has_minmax) {
+      lw.min_d = lw.max_d = d;
+      lw.has_minmax = true;
+    } else {
+      lw.min_d = std::min(lw.min_d, d);
+      lw.max_d = std::max(lw.max_d, d);
+    }
+  }
+
+  // The dictionary is full: finish the current page with dictionary ids, and
+  // write PLAIN from now on (until the next column chunk).
+  void FallBack(LeafWriter& lw) {
+    // The value being added goes to the next (PLAIN) page, so the levels of the
+    // current entry (already pushed) must move with it.
+    uint8_t d = 0, r = 0;
+    bool moved = false;
+    if (lw.page_entries > 0 && (!lw.defs.empty() || !lw.reps.empty() || true)) {
+      if (!lw.defs.empty()) d = lw.defs.back(), lw.defs.pop_back();
+      if (!lw.reps.empty()) r = lw.reps.back(), lw.reps.pop_back();
+      lw.page_entries--;
+      moved = true;
+    }
+    FlushPage(lw);
+    lw.dict_active = false;
+    if (moved) {
+      if (lw.max_def > 0) lw.defs.push_back(d);
+      if (lw.max_rep > 0) lw.reps.push_back(r);
+      lw.page_entries++;
+    }
+  }
+
+  void AddLevels(LeafWriter& lw, int rep, int def) {
+    if (lw.max_def > 0) lw.defs.push_back(static_cast<uint8_t>(def));
+    if (lw.max_rep > 0) lw.reps.push_back(static_cast<uint8_t>(rep));
+    lw.page_entries++;
+    lw.chunk_values++;
+  }
+
+  void AppendFlat(LeafWriter& lw, const Vector& v, idx_t offset, idx_t count) {
+    const uint8_t* valid = v.Validity();
+    for (idx_t i = 0; i < count; i++) {
+      idx_t row = offset + i;
+      bool ok = valid[row] != 0;
+      if (lw.max_def > 0) lw.defs.push_back(static_cast<uint8_t>(ok ? lw.max_def : lw.max_def - 1));
+      lw.page_entries++;
+      if (ok) AddValue<true>(lw, v, row);
+      else lw.chunk_nulls++;
+    }
+    lw.chunk_values += count;
+    lw.page_rows += count;
+    if (lw.PageBytesEstimate() >= opt.page_size) FlushPage(lw);
+  }
+
+  // Nested shredding.
+  void EmitNull(const WNode& n, int rep, int def) {
+    for (idx_t l = n.leaf_begin; l < n.leaf_end; l++) {
+      AddLevels(leaves[l], rep, def);
+      leaves[l].chunk_nulls++;
+    }
+  }
+
+  void Emit(const WNode& n, const Vector& v, idx_t row, int rep, int def) {
+    if (!v.IsValid(row)) {
+      if (n.required) error = "NULL map key";
+      EmitNull(n, rep, def);
+      return;
+    }
+    switch (n.kind) {
+      case WNode::LEAF: {
+        LeafWriter& lw = leaves[n.leaf];
+        AddLevels(lw, rep, n.def_level);
+        AddValue<false>(lw, v, row);
+        return;
+      }
+      case WNode::STRUCT:
+        for (idx_t i = 0; i < n.children.size(); i++) Emit(*n.children[i], v.Child(i), row, rep, n.def_level);
+        return;
+      case WNode::LIST: {
+        auto e = v.GetData<list_entry_t>()[row];
+        if (e.length == 0) {
+          for (idx_t l = n.leaf_begin; l < n.leaf_end; l++) AddLevels(leaves[l], rep, n.def_level);
+          return;
+        }
+        for (idx_t i = 0; i < e.length; i++)
+          Emit(*n.children[0], v.Child(0), e.offset + i, i == 0 ? rep : n.rep_level, n.rep_def);
+        return;
+      }
+    }
+  }
+
+  // ---- pages and row groups ----
+
+  void FlushPage(LeafWriter& lw) {
+    if (lw.page_entries == 0) return;
+    page_body.clear();
+    if (lw.max_rep > 0) LevelsRle(lw.reps, lw.max_rep);
+    if (lw.max_def > 0) LevelsRle(lw.defs, lw.max_def);
+    Encoding enc;
+    if (lw.kind == WKind::BOOL) {
+      size_t n = lw.bools.size();
+      size_t base = page_body.size();
+      page_body.resize(base + (n + 7) / 8, 0);
+      for (size_t i = 0; i < n; i++) page_body[base + i / 8] |= static_cast<char>(lw.bools[i] << (i % 8));
+      enc = Encoding::PLAIN;
+      lw.used_plain_pages = true;
+    } else if (lw.dict_active) {
+      int width = BitWidth(lw.DictCount() > 0 ? lw.DictCount() - 1 : 0);
+      page_body.push_back(static_cast<char>(width));
+      RleBpEncode(lw.ids.data(), lw.ids.size(), width, page_body);
+      enc = Encoding::RLE_DICTIONARY;
+      lw.used_dict_pages = true;
+    } else {
+      page_body.append(lw.plain);
+      enc = Encoding::PLAIN;
+      lw.used_plain_pages = true;
+    }
+    PageHeader ph;
+    ph.type = PageType::DATA_PAGE;
+    auto& dh = ph.data_page_header.emplace();
+    dh.num_values = static_cast<int32_t>(lw.page_entries);
+    dh.encoding = enc;
+    dh.definition_level_encoding = Encoding::RLE;
+    dh.repetition_level_encoding = Encoding::RLE;
+    WritePage(lw, ph, page_body);
+    lw.defs.clear();
+    lw.reps.clear();
+    lw.plain.clear();
+    lw.bools.clear();
+    lw.ids.clear();
+    lw.page_entries = 0;
+    lw.page_rows = 0;
+  }
+
+  void LevelsRle(const std::vector<uint8_t>& levels, int max_level) {
+    size_t len_pos = page_body.size();
+    page_body.append(4, '\0');
+    RleBpEncode(levels.data(), levels.size(), BitWidth(max_level), page_body);
+    uint32_t len = static_cast<uint32_t>(page_body.size() - len_pos - 4);
+    std::memcpy(page_body.data() + len_pos, &len, 4);
+  }
+
+  void WritePage(LeafWriter& lw, PageHeader& ph, const std::string& body) {
+    page_comp.clear();
+    if (!Compress(codec, reinterpret_cast<const uint8_t*>(body.data()), body.size(), page_comp, opt.compression_level)) {
+      error = "compression failed";
+      return;
+    }
+    ph.uncompressed_page_size = static_cast<int32_t>(body.size());
+    ph.compressed_page_size = static_cast<int32_t>(page_comp.size());
+    header.clear();
+    TWriter w(header);
+    WritePageHeader(w, ph);
+    lw.chunk.append(header);
+    lw.chunk.append(page_comp);
+    lw.chunk_uncompressed += header.size() + body.size();
+  }
+
+  std::string StatBytes(const LeafWriter& lw, bool max) const {
+    std::string out;
+    switch (lw.kind) {
+      case WKind::BOOL: out.push_back(static_cast<char>(max ? lw.max_i : lw.min_i)); break;
+      case WKind::I32:
+      case WKind::DEC32: {
+        int32_t v = static_cast<int32_t>(max ? lw.max_i : lw.min_i);
+        out.assign(reinterpret_cast<const char*>(&v), 4);
+        break;
+      }
+      case WKind::I64:
+      case WKind::DEC64: {
+        int64_t v = max ? lw.max_i : lw.min_i;
+        out.assign(reinterpret_cast<const char*>(&v), 8);
+        break;
+      }
+      case WKind::DOUBLE: {
+        double v = max ? lw.max_d : lw.min_d;
+        if (v == 0) v = max ? 0.0 : -0.0;
+        out.assign(reinterpret_cast<const char*>(&v), 8);
+        break;
+      }
+      case WKind::DECFLBA: lw.AppendFlba(out, max ? lw.max_h : lw.min_h); break;
+      case WKind::STR: out = max ? lw.max_s : lw.min_s; break;
+    }
+    return out;
+  }
+
+  Value StatValue(const LeafWriter& lw, bool max) const {
+    switch (lw.type.id()) {
+      case TypeId::BOOLEAN: return Value::BOOLEAN((max ? lw.max_i : lw.min_i) != 0);
+      case TypeId::INTEGER: return Value::INTEGER(static_cast<int32_t>(max ? lw.max_i : lw.min_i));
+      case TypeId::DATE: return Value::DATE(static_cast<date_t>(max ? lw.max_i : lw.min_i));
+      case TypeId::BIGINT: return Value::BIGINT(max ? lw.max_i : lw.min_i);
+      case TypeId::TIMESTAMP: return Value::TIMESTAMP(max ? lw.max_i : lw.min_i);
+      case TypeId::DOUBLE: return Value::DOUBLE(max ? lw.max_d : lw.min_d);
+      case TypeId::DECIMAL: {
+        hugeint_t h = lw.kind == WKind::DECFLBA ? (max ? lw.max_h : lw.min_h) : (max ? lw.max_i : lw.min_i);
+        return Value::DECIMAL(h, lw.type.width(), lw.type.scale());
+      }
+      case TypeId::VARCHAR: return Value::VARCHAR(max ? lw.max_s : lw.min_s);
+      default: return Value(lw.type);
+    }
+  }
+
+  Status FlushRowGroup() {
+    if (rg_rows == 0) return Status::OK();
+    RowGroup rg;
+    rg.num_rows = rg_rows;
+    rg.file_offset = static_cast<int64_t>(offset);
+    int64_t total_comp = 0;
+    for (auto& lw : leaves) {
+      FlushPage(lw);
+      if (!error.empty()) return Status::IOError(path + ": " + error);
+      ColumnChunk cc;
+      auto& m = cc.meta_data.emplace();
+      m.type = lw.physical;
+      m.path_in_schema = lw.path;
+      m.codec = codec;
+      m.num_values = lw.chunk_values;
+      int64_t start = static_cast<int64_t>(offset);
+      std::string dict_page;
+      if (lw.used_dict_pages) {
+        PageHeader ph;
+        ph.type = PageType::DICTIONARY_PAGE;
+        auto& dh = ph.dictionary_page_header.emplace();
+        dh.num_values = static_cast<int32_t>(lw.DictCount());
+        dh.encoding = Encoding::PLAIN;
+        std::string saved;
+        saved.swap(lw.chunk);
+        int64_t unc = lw.chunk_uncompressed;
+        WritePage(lw, ph, lw.dict_plain);
+        dict_page.swap(lw.chunk);
+        lw.chunk.swap(saved);
+        (void)unc;
+        m.dictionary_page_offset = start;
+        m.data_page_offset = start + static_cast<int64_t>(dict_page.size());
+        m.encodings.push_back(Encoding::PLAIN);
+        m.encodings.push_back(Encoding::RLE);
+        m.encodings.push_back(Encoding::RLE_DICTIONARY);
+      } else {
+        m.data_page_offset = start;
+        m.encodings.push_back(Encoding::PLAIN);
+        m.encodings.push_back(Encoding::RLE);
+      }
+      m.total_compressed_size = static_cast<int64_t>(dict_page.size() + lw.chunk.size());
+      m.total_uncompressed_size = lw.chunk_uncompressed;
+      auto& st = m.statistics.emplace();
+      st.null_count = lw.chunk_nulls;
+      if (lw.has_minmax) {
+        st.min_value = StatBytes(lw, false);
+        st.max_value = StatBytes(lw, true);
+      }
+      if (!dict_page.empty()) LS_RETURN_NOT_OK(WriteAll(dict_page));
+      LS_RETURN_NOT_OK(WriteAll(lw.chunk));
+      total_comp += m.total_compressed_size;
+      rg.total_byte_size += m.total_uncompressed_size;
+      cc.file_offset = start;
+      rg.columns.push_back(std::move(cc));
+      // Reset the chunk.
+      lw.chunk.clear();
+      lw.chunk.shrink_to_fit();
+      lw.chunk_values = lw.chunk_uncompressed = lw.chunk_nulls = 0;
+      lw.used_dict_pages = lw.used_plain_pages = false;
+      lw.has_minmax = false;
+      lw.ResetDict();
+    }
+    rg.total_compressed_size = total_comp;
+    row_groups.push_back(std::move(rg));
+    rg_rows = 0;
+    return Status::OK();
+  }
+
+  void MergeInfo() {
+    // Called before a row group's leaves are reset: fold leaf min/max into info.
+    for (idx_t c = 0; c < roots.size(); c++) {
+      const WNode& n = *roots[c];
+      if (n.kind != WNode::LEAF) continue;
+      LeafWriter& lw = leaves[n.leaf];
+      if (!lw.has_minmax) continue;
+      Value mn = StatValue(lw, false), mx = StatValue(lw, true);
+      if (info[c].min.IsNull() || mn.Compare(info[c].min) < 0) info[c].min = mn;
+      if (info[c].max.IsNull() || mx.Compare(info[c].max) > 0) info[c].max = mx;
+    }
+  }
+};
+
+ParquetWriter::ParquetWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ParquetWriter::~ParquetWriter() = default;
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& path,
+                                                             const std::vector<std::string>& names,
+                                                             const std::vector<LogicalType>& types,
+                                                             const ParquetWriterOptions& options) {
+  if (names.size() != types.size())
+    return Status::InvalidArgument(path + ": " + std::to_string(names.size()) + " column names for " +
+                                   std::to_string(types.size()) + " types");
+  if (names.empty()) return Status::InvalidArgument(path + ": a Parquet file needs at least one column");
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->opt = options;
+  if (impl->opt.row_group_rows == 0) impl->opt.row_group_rows = 1;
+  if (impl->opt.page_size == 0) impl->opt.page_size = 1;
+  impl->codec = ToCodec(options.codec);
+  impl->names = names;
+  impl->types = types;
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = static_cast<int32_t>(names.size());
+  impl->schema.push_back(root);
+  for (idx_t i = 0; i < names.size(); i++) {
+    std::unique_ptr<WNode> node;
+    LS_RETURN_NOT_OK(impl->BuildSchema(names[i], types[i], false, 0, 0, {}, node));
+    impl->roots.push_back(std::move(node));
+    impl->info.push_back(ParquetColumnInfo{Value(types[i]), Value(types[i]), 0});
+  }
+  impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
+  LS_RETURN_NOT_OK(impl->WriteAll("PAR1"));
+  return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
+}
+
+Status ParquetWriter::Append(const DataChunk& chunk) {
+  auto& im = *impl_;
+  if (im.finished) return Status::InvalidArgument(im.path + ": Append after Finish");
+  if (chunk.ColumnCount() != im.types.size())
+    return Status::InvalidArgument(im.path + ": chunk has " + std::to_string(chunk.ColumnCount()) +
+                                   " columns, the file has " + std::to_string(im.types.size()));
+  for (idx_t c = 0; c < im.types.size(); c++)
+    if (chunk.data[c].GetType() != im.types[c])
+      return Status::InvalidArgument(im.path + ": column '" + im.names[c] + "' has type " + im.types[c].ToString() +
+                                     ", the chunk has " + chunk.data[c].GetType().ToString());
+  idx_t done = 0;
+  while (done < chunk.size()) {
+    idx_t n = std::min<idx_t>(chunk.size() - done, im.opt.row_group_rows - im.rg_rows);
+    for (idx_t c = 0; c < im.types.size(); c++) {
+      const WNode& node = *im.roots[c];
+      const Vector& v = chunk.data[c];
+      for (idx_t r = done; r < done + n; r++)
+        if (!v.IsValid(r)) im.info[c].null_count++;
+      if (node.kind == WNode::LEAF) {
+        im.AppendFlat(im.leaves[node.leaf], v, done, n);
+      } else {
+        for (idx_t r = done; r < done + n; r++) im.Emit(node, v, r, 0, 0);
+        for (idx_t l = node.leaf_begin; l < node.leaf_end; l++)
+          if (im.leaves[l].PageBytesEstimate() >= im.opt.page_size) im.FlushPage(im.leaves[l]);
+      }
+      if (!im.error.empty()) return Status::InvalidArgument(im.path + ": column '" + im.names[c] + "': " + im.error);
+    }
+    im.rg_rows += n;
+    im.total_rows += n;
+    done += n;
+    size_t est = 0;
+    for (auto& lw : im.leaves) est += lw.chunk.size() + lw.PageBytesEstimate();
+    if (static_cast<idx_t>(im.rg_rows) >= im.opt.row_group_rows || est >= im.opt.row_group_bytes) {
+      im.MergeInfo();
+      LS_RETURN_NOT_OK(im.FlushRowGroup());
+    }
+  }
+  return Status::OK();
+}
+
+Result<ParquetFileInfo> ParquetWriter::Finish() {
+  auto& im = *impl_;
+  if (im.finished) return Status::InvalidArgument(im.path + ": Finish called twice");
+  im.finished = true;
+  im.MergeInfo();
+  LS_RETURN_NOT_OK(im.FlushRowGroup());
+  FileMetaData md;
+  md.version = 1;
+  md.schema = im.schema;
+  md.num_rows = im.total_rows;
+  md.row_groups = std::move(im.row_groups);
+  for (auto& [k, v] : im.opt.key_value_metadata) md.key_value_metadata.push_back(KeyValue{k, v});
+  md.created_by = std::string("lakestream version ") + LAKESTREAM_VERSION;
+  md.num_column_orders = static_cast<int32_t>(im.leaves.size());
+  std::string footer;
+  TWriter w(footer);
+  WriteFileMetaData(w, md);
+  uint32_t len = static_cast<uint32_t>(footer.size());
+  footer.append(reinterpret_cast<const char*>(&len), 4);
+  footer.append("PAR1");
+  LS_RETURN_NOT_OK(im.WriteAll(footer));
+  if (::close(im.fd) != 0) {
+    im.fd = -1;
+    return Status::IOError(im.path + ": close failed: " + std::strerror(errno));
+  }
+  im.fd = -1;
+  ParquetFileInfo info;
+  info.file_size = im.offset;
+  info.row_count = im.total_rows;
+  info.columns = im.info;
+  return info;
+}
+
+}  // namespace lakestream
