@@ -24,10 +24,15 @@ struct TableRef;
 // ---------------------------------------------------------------- expressions
 
 enum class ExpressionType : uint8_t {
-  CONSTANT,    // value
+  CONSTANT,    // value. Literals: integers are INTEGER, else BIGINT, else DECIMAL(38,0);
+               // 1.50 is DECIMAL(3,2); 1e3 is DOUBLE; -<number> is folded into one constant;
+               // DATE '...' / TIMESTAMP '...' are CASTs of a VARCHAR constant.
   COLUMN_REF,  // names: ["col"] or ["tbl", "col"] (or longer)
   STAR,        // names: [] for *, ["tbl"] for tbl.*
-  FUNCTION,    // function_name(children...); distinct; star_argument for count(*);
+  FUNCTION,    // function_name(children...); distinct; star_argument for count(*) and struct(*)
+               // (any f(*) sets star_argument and has no children; struct(t.*) has a STAR child);
+               // EXTRACT(field FROM x) is date_part('field', x) with the field lower-cased;
+               // current_timestamp / current_date without parentheses are calls with no arguments;
                // arg_names[i] is the name of a named argument (`format => 'json'`), "" otherwise
   CAST,        // CAST(children[0] AS cast_type), try_cast for TRY_CAST, also expr::type
   CASE,        // children: [when1, then1, when2, then2, ..., else]; has_else says whether the last one is ELSE.
@@ -291,6 +296,7 @@ struct CreateSinkStatement : SQLStatement {
 };
 
 enum class ObjectType : uint8_t { TABLE, VIEW, MATERIALIZED_VIEW, STREAMING_TABLE, STREAM, SINK };
+// Lower-case, for messages: "table", "materialized view", "stream", ...
 const char* ObjectTypeToString(ObjectType type);
 
 struct DropStatement : SQLStatement {

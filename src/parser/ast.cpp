@@ -1,0 +1,267 @@
+// ToString and deep copies for the parse tree (ast.hpp).
+#include "parser/ast.hpp"
+
+namespace lakestream {
+
+const char* ExpressionTypeToString(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::CONSTANT: return "CONSTANT";
+    case ExpressionType::COLUMN_REF: return "COLUMN_REF";
+    case ExpressionType::STAR: return "STAR";
+    case ExpressionType::FUNCTION: return "FUNCTION";
+    case ExpressionType::CAST: return "CAST";
+    case ExpressionType::CASE: return "CASE";
+    case ExpressionType::COMPARE_EQ: return "COMPARE_EQ";
+    case ExpressionType::COMPARE_NE: return "COMPARE_NE";
+    case ExpressionType::COMPARE_LT: return "COMPARE_LT";
+    case ExpressionType::COMPARE_LE: return "COMPARE_LE";
+    case ExpressionType::COMPARE_GT: return "COMPARE_GT";
+    case ExpressionType::COMPARE_GE: return "COMPARE_GE";
+    case ExpressionType::COMPARE_DISTINCT_FROM: return "COMPARE_DISTINCT_FROM";
+    case ExpressionType::COMPARE_NOT_DISTINCT_FROM: return "COMPARE_NOT_DISTINCT_FROM";
+    case ExpressionType::AND: return "AND";
+    case ExpressionType::OR: return "OR";
+    case ExpressionType::NOT: return "NOT";
+    case ExpressionType::NEGATE: return "NEGATE";
+    case ExpressionType::ADD: return "ADD";
+    case ExpressionType::SUBTRACT: return "SUBTRACT";
+    case ExpressionType::MULTIPLY: return "MULTIPLY";
+    case ExpressionType::DIVIDE: return "DIVIDE";
+    case ExpressionType::MODULO: return "MODULO";
+    case ExpressionType::CONCAT: return "CONCAT";
+    case ExpressionType::IS_NULL: return "IS_NULL";
+    case ExpressionType::IS_NOT_NULL: return "IS_NOT_NULL";
+    case ExpressionType::IS_TRUE: return "IS_TRUE";
+    case ExpressionType::IS_FALSE: return "IS_FALSE";
+    case ExpressionType::IS_NOT_TRUE: return "IS_NOT_TRUE";
+    case ExpressionType::IS_NOT_FALSE: return "IS_NOT_FALSE";
+    case ExpressionType::IN_LIST: return "IN_LIST";
+    case ExpressionType::NOT_IN_LIST: return "NOT_IN_LIST";
+    case ExpressionType::BETWEEN: return "BETWEEN";
+    case ExpressionType::NOT_BETWEEN: return "NOT_BETWEEN";
+    case ExpressionType::LIKE: return "LIKE";
+    case ExpressionType::NOT_LIKE: return "NOT_LIKE";
+    case ExpressionType::ILIKE: return "ILIKE";
+    case ExpressionType::NOT_ILIKE: return "NOT_ILIKE";
+    case ExpressionType::SUBQUERY_SCALAR: return "SUBQUERY_SCALAR";
+    case ExpressionType::SUBQUERY_IN: return "SUBQUERY_IN";
+    case ExpressionType::SUBQUERY_NOT_IN: return "SUBQUERY_NOT_IN";
+    case ExpressionType::SUBQUERY_EXISTS: return "SUBQUERY_EXISTS";
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return "SUBQUERY_NOT_EXISTS";
+  }
+  return "UNKNOWN";
+}
+
+const char* ObjectTypeToString(ObjectType type) {
+  switch (type) {
+    case ObjectType::TABLE: return "table";
+    case ObjectType::VIEW: return "view";
+    case ObjectType::MATERIALIZED_VIEW: return "materialized view";
+    case ObjectType::STREAMING_TABLE: return "streaming table";
+    case ObjectType::STREAM: return "stream";
+    case ObjectType::SINK: return "sink";
+  }
+  return "object";
+}
+
+std::string QualifiedName::ToString() const {
+  std::string result;
+  for (size_t i = 0; i < parts.size(); i++) {
+    if (i) result += '.';
+    result += parts[i];
+  }
+  return result;
+}
+
+namespace {
+
+const char* BinaryOperator(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_EQ: return " = ";
+    case ExpressionType::COMPARE_NE: return " <> ";
+    case ExpressionType::COMPARE_LT: return " < ";
+    case ExpressionType::COMPARE_LE: return " <= ";
+    case ExpressionType::COMPARE_GT: return " > ";
+    case ExpressionType::COMPARE_GE: return " >= ";
+    case ExpressionType::COMPARE_DISTINCT_FROM: return " IS DISTINCT FROM ";
+    case ExpressionType::COMPARE_NOT_DISTINCT_FROM: return " IS NOT DISTINCT FROM ";
+    case ExpressionType::ADD: return " + ";
+    case ExpressionType::SUBTRACT: return " - ";
+    case ExpressionType::MULTIPLY: return " * ";
+    case ExpressionType::DIVIDE: return " / ";
+    case ExpressionType::MODULO: return " % ";
+    case ExpressionType::CONCAT: return " || ";
+    case ExpressionType::LIKE: return " LIKE ";
+    case ExpressionType::NOT_LIKE: return " NOT LIKE ";
+    case ExpressionType::ILIKE: return " ILIKE ";
+    case ExpressionType::NOT_ILIKE: return " NOT ILIKE ";
+    default: return nullptr;
+  }
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string result;
+  for (size_t i = 0; i < names.size(); i++) {
+    if (i) result += '.';
+    result += names[i];
+  }
+  return result;
+}
+
+std::vector<ExprPtr> CopyList(const std::vector<ExprPtr>& list) {
+  std::vector<ExprPtr> result;
+  result.reserve(list.size());
+  for (auto& e : list) result.push_back(e ? e->Copy() : nullptr);
+  return result;
+}
+
+}  // namespace
+
+std::string ParsedExpression::ToString() const {
+  auto child = [&](size_t i) { return i < children.size() && children[i] ? children[i]->ToString() : std::string("?"); };
+  if (const char* op = BinaryOperator(type)) {
+    std::string s = "(" + child(0) + op + child(1);
+    if (children.size() > 2) s += " ESCAPE " + child(2);
+    return s + ")";
+  }
+  switch (type) {
+    case ExpressionType::CONSTANT:
+      return value.ToSQLString();
+    case ExpressionType::COLUMN_REF:
+      return JoinNames(names);
+    case ExpressionType::STAR:
+      return names.empty() ? "*" : JoinNames(names) + ".*";
+    case ExpressionType::FUNCTION: {
+      std::string s = function_name + "(";
+      if (distinct) s += "DISTINCT ";
+      if (star_argument) s += "*";
+      for (size_t i = 0; i < children.size(); i++) {
+        if (i) s += ", ";
+        if (i < arg_names.size() && !arg_names[i].empty()) s += arg_names[i] + " => ";
+        s += child(i);
+      }
+      return s + ")";
+    }
+    case ExpressionType::CAST:
+      return std::string(try_cast ? "TRY_CAST(" : "CAST(") + child(0) + " AS " + cast_type.ToString() + ")";
+    case ExpressionType::CASE: {
+      std::string s = "CASE";
+      size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; i++) s += " WHEN " + child(2 * i) + " THEN " + child(2 * i + 1);
+      if (has_else) s += " ELSE " + child(children.size() - 1);
+      return s + " END";
+    }
+    case ExpressionType::AND:
+    case ExpressionType::OR: {
+      std::string s = "(";
+      for (size_t i = 0; i < children.size(); i++) {
+        if (i) s += type == ExpressionType::AND ? " AND " : " OR ";
+        s += child(i);
+      }
+      return s + ")";
+    }
+    case ExpressionType::NOT:
+      return "(NOT " + child(0) + ")";
+    case ExpressionType::NEGATE:
+      return "-" + child(0);
+    case ExpressionType::IS_NULL: return "(" + child(0) + " IS NULL)";
+    case ExpressionType::IS_NOT_NULL: return "(" + child(0) + " IS NOT NULL)";
+    case ExpressionType::IS_TRUE: return "(" + child(0) + " IS TRUE)";
+    case ExpressionType::IS_FALSE: return "(" + child(0) + " IS FALSE)";
+    case ExpressionType::IS_NOT_TRUE: return "(" + child(0) + " IS NOT TRUE)";
+    case ExpressionType::IS_NOT_FALSE: return "(" + child(0) + " IS NOT FALSE)";
+    case ExpressionType::IN_LIST:
+    case ExpressionType::NOT_IN_LIST: {
+      std::string s = "(" + child(0) + (type == ExpressionType::IN_LIST ? " IN (" : " NOT IN (");
+      for (size_t i = 1; i < children.size(); i++) {
+        if (i > 1) s += ", ";
+        s += child(i);
+      }
+      return s + "))";
+    }
+    case ExpressionType::BETWEEN:
+    case ExpressionType::NOT_BETWEEN:
+      return "(" + child(0) + (type == ExpressionType::BETWEEN ? " BETWEEN " : " NOT BETWEEN ") + child(1) +
+             " AND " + child(2) + ")";
+    // Query nodes have no SQL printer; the placeholder keeps names readable.
+    case ExpressionType::SUBQUERY_SCALAR: return "(SELECT ...)";
+    case ExpressionType::SUBQUERY_IN: return "(" + child(0) + " IN (SELECT ...))";
+    case ExpressionType::SUBQUERY_NOT_IN: return "(" + child(0) + " NOT IN (SELECT ...))";
+    case ExpressionType::SUBQUERY_EXISTS: return "EXISTS(SELECT ...)";
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return "NOT EXISTS(SELECT ...)";
+    default:
+      break;
+  }
+  return ExpressionTypeToString(type);
+}
+
+std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
+  auto result = std::make_unique<ParsedExpression>(type, location);
+  result->alias = alias;
+  result->children = CopyList(children);
+  result->value = value;
+  result->names = names;
+  result->function_name = function_name;
+  result->arg_names = arg_names;
+  result->distinct = distinct;
+  result->star_argument = star_argument;
+  result->cast_type = cast_type;
+  result->try_cast = try_cast;
+  result->has_else = has_else;
+  if (subquery) result->subquery = subquery->Copy();
+  return result;
+}
+
+std::unique_ptr<TableRef> TableRef::Copy() const {
+  auto result = std::make_unique<TableRef>(type);
+  result->location = location;
+  result->alias = alias;
+  result->column_aliases = column_aliases;
+  result->name = name;
+  result->stream_function = stream_function;
+  result->version_as_of = version_as_of;
+  result->timestamp_as_of = timestamp_as_of;
+  if (subquery) result->subquery = subquery->Copy();
+  if (left) result->left = left->Copy();
+  if (right) result->right = right->Copy();
+  result->join_type = join_type;
+  if (condition) result->condition = condition->Copy();
+  result->using_columns = using_columns;
+  if (function) result->function = function->Copy();
+  return result;
+}
+
+std::unique_ptr<QueryNode> QueryNode::Copy() const {
+  auto result = std::make_unique<QueryNode>(type);
+  result->location = location;
+  for (auto& cte : ctes) {
+    CommonTableExpression copy;
+    copy.name = cte.name;
+    copy.column_aliases = cte.column_aliases;
+    if (cte.query) copy.query = cte.query->Copy();
+    result->ctes.push_back(std::move(copy));
+  }
+  result->select_list = CopyList(select_list);
+  result->distinct = distinct;
+  if (from) result->from = from->Copy();
+  if (where) result->where = where->Copy();
+  result->group_by = CopyList(group_by);
+  result->group_by_all = group_by_all;
+  if (having) result->having = having->Copy();
+  result->set_op = set_op;
+  if (left) result->left = left->Copy();
+  if (right) result->right = right->Copy();
+  for (auto& row : values) result->values.push_back(CopyList(row));
+  for (auto& item : order_by) {
+    OrderByItem copy;
+    copy.expression = item.expression ? item.expression->Copy() : nullptr;
+    copy.descending = item.descending;
+    copy.nulls_first = item.nulls_first;
+    result->order_by.push_back(std::move(copy));
+  }
+  if (limit) result->limit = limit->Copy();
+  if (offset) result->offset = offset->Copy();
+  return result;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,199 @@
+#include "parser/lexer.hpp"
+
+#include <cstring>
+
+#include "common/exception.hpp"
+
+namespace lakestream {
+
+std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::string& message) {
+  if (offset > sql.size()) offset = static_cast<uint32_t>(sql.size());
+  size_t line_start = 0;
+  size_t line = 1;
+  for (size_t i = 0; i < offset; i++) {
+    if (sql[i] == '\n') {
+      line++;
+      line_start = i + 1;
+    }
+  }
+  size_t line_end = sql.find('\n', line_start);
+  if (line_end == std::string::npos) line_end = sql.size();
+  std::string source_line = sql.substr(line_start, line_end - line_start);
+  if (!source_line.empty() && source_line.back() == '\r') source_line.pop_back();
+  std::string caret;
+  for (size_t i = line_start; i < offset; i++) caret += sql[i] == '\t' ? '\t' : ' ';
+  caret += '^';
+  return message + " (line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1) +
+         ")\n" + source_line + "\n" + caret;
+}
+
+void ThrowParserErrorAt(const std::string& sql, uint32_t offset, const std::string& message) {
+  throw ParserError(FormatErrorAt(sql, offset, message));
+}
+
+namespace {
+
+bool IsIdentStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || (c >= '0' && c <= '9') || c == '$'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Two-character operators first so "<=" is not lexed as "<" "=".
+const char* const kTwoCharOps[] = {"==", "!=", "<>", "<=", ">=", "||", "::", "=>"};
+const char kOneCharOps[] = "=<>+-*/%(),.;[]{}:";
+
+}  // namespace
+
+std::vector<Token> Lexer::Tokenize(const std::string& sql) {
+  std::vector<Token> tokens;
+  const size_t n = sql.size();
+  size_t i = 0;
+  auto push = [&](TokenType type, std::string text, size_t begin, size_t end) {
+    Token t;
+    t.type = type;
+    t.text = std::move(text);
+    t.offset = static_cast<uint32_t>(begin);
+    t.end = static_cast<uint32_t>(end);
+    tokens.push_back(std::move(t));
+  };
+  while (i < n) {
+    char c = sql[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      i++;
+      continue;
+    }
+    if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+      while (i < n && sql[i] != '\n') i++;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      size_t close = sql.find("*/", i + 2);
+      if (close == std::string::npos) {
+        ThrowParserErrorAt(sql, static_cast<uint32_t>(i), "unterminated /* comment");
+      }
+      i = close + 2;
+      continue;
+    }
+    size_t begin = i;
+    if (c == '\'' || c == '"' || c == '`') {
+      // Strings and quoted identifiers: the quote character doubled is an
+      // escaped quote ('it''s', "a""b", `a``b`).
+      std::string value;
+      i++;
+      bool closed = false;
+      while (i < n) {
+        if (sql[i] == c) {
+          if (i + 1 < n && sql[i + 1] == c) {
+            value += c;
+            i += 2;
+            continue;
+          }
+          i++;
+          closed = true;
+          break;
+        }
+        value += sql[i++];
+      }
+      if (!closed) {
+        ThrowParserErrorAt(sql, static_cast<uint32_t>(begin),
+                           c == '\'' ? "unterminated quoted string" : "unterminated quoted identifier");
+      }
+      if (c != '\'' && value.empty()) {
+        ThrowParserErrorAt(sql, static_cast<uint32_t>(begin), "zero-length quoted identifier");
+      }
+      push(c == '\'' ? TokenType::STRING : TokenType::QUOTED_IDENTIFIER, std::move(value), begin, i);
+      continue;
+    }
+    if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(sql[i + 1]))) {
+      while (i < n && IsDigit(sql[i])) i++;
+      if (i < n && sql[i] == '.') {
+        i++;
+        while (i < n && IsDigit(sql[i])) i++;
+      }
+      // An exponent only when digits follow, so "1e" stays NUMBER + IDENTIFIER.
+      if (i < n && (sql[i] == 'e' || sql[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (sql[j] == '+' || sql[j] == '-')) j++;
+        if (j < n && IsDigit(sql[j])) {
+          i = j;
+          while (i < n && IsDigit(sql[i])) i++;
+        }
+      }
+      push(TokenType::NUMBER, sql.substr(begin, i - begin), begin, i);
+      continue;
+    }
+    if (IsIdentStart(static_cast<unsigned char>(c))) {
+      while (i < n && IsIdentChar(static_cast<unsigned char>(sql[i]))) i++;
+      push(TokenType::IDENTIFIER, sql.substr(begin, i - begin), begin, i);
+      continue;
+    }
+    bool matched = false;
+    if (i + 1 < n) {
+      for (const char* op : kTwoCharOps) {
+        if (sql[i] == op[0] && sql[i + 1] == op[1]) {
+          push(TokenType::OPERATOR, op, begin, i + 2);
+          i += 2;
+          matched = true;
+          break;
+        }
+      }
+    }
+    if (matched) continue;
+    if (std::strchr(kOneCharOps, c) != nullptr) {
+      push(TokenType::OPERATOR, std::string(1, c), begin, i + 1);
+      i++;
+      continue;
+    }
+    // Show the whole UTF-8 sequence, not half a character.
+    size_t len = 1;
+    while (begin + len < n && (static_cast<unsigned char>(sql[begin + len]) & 0xC0) == 0x80) len++;
+    ThrowParserErrorAt(sql, static_cast<uint32_t>(begin),
+                       "syntax error at or near \"" + sql.substr(begin, len) + "\"");
+  }
+  push(TokenType::END_OF_INPUT, "", n, n);
+  return tokens;
+}
+
+bool Lexer::IsComplete(const std::string& sql) {
+  // A small scanner of its own: it must not throw on half-typed input, and it
+  // only needs to know whether the last significant character is a ';'.
+  const size_t n = sql.size();
+  size_t i = 0;
+  char last = 0;  // last significant character outside comments
+  while (i < n) {
+    char c = sql[i];
+    if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+      while (i < n && sql[i] != '\n') i++;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      size_t close = sql.find("*/", i + 2);
+      if (close == std::string::npos) return false;
+      i = close + 2;
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`') {
+      i++;
+      bool closed = false;
+      while (i < n) {
+        if (sql[i] == c) {
+          if (i + 1 < n && sql[i + 1] == c) {
+            i += 2;
+            continue;
+          }
+          closed = true;
+          i++;
+          break;
+        }
+        i++;
+      }
+      if (!closed) return false;
+      last = c;
+      continue;
+    }
+    if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v')) last = c;
+    i++;
+  }
+  return last == 0 || last == ';';
+}
+
+}  // namespace lakestream

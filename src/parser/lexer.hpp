@@ -1,0 +1,49 @@
+// Lexer for lakestream SQL: turns the input into a flat vector of tokens.
+//
+// Keywords are not a token type of their own: a bare word is an IDENTIFIER
+// and the parser decides, case-insensitively, whether it is a keyword where a
+// keyword may appear. That keeps the dialect open (Spark, Snowflake and
+// ClickZetta reserve different words) and lets users name a column `comment`
+// or `timestamp` without quoting. Quoted identifiers are never keywords.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lakestream {
+
+enum class TokenType : uint8_t {
+  IDENTIFIER,         // bare word (keyword or name); may contain '$' after the first char
+  QUOTED_IDENTIFIER,  // `name` or "name"; text has the quotes removed and doubled quotes collapsed
+  STRING,             // 'text'; text is the unescaped value
+  NUMBER,             // 42, 1.50, .5, 1e3; text as written
+  OPERATOR,           // = == != <> < <= > >= + - * / % || :: => ( ) , . ; [ ] : etc.
+  END_OF_INPUT,
+};
+
+struct Token {
+  TokenType type = TokenType::END_OF_INPUT;
+  std::string text;
+  uint32_t offset = 0;  // byte offset of the first character
+  uint32_t end = 0;     // byte offset one past the last character
+};
+
+class Lexer {
+ public:
+  // Tokenizes all of `sql`; the last token is always END_OF_INPUT (offset =
+  // sql.size()). Throws ParserError for an unterminated string, quoted
+  // identifier or comment, and for characters that start no token.
+  static std::vector<Token> Tokenize(const std::string& sql);
+  // True when `sql` ends with ';' outside strings, quoted identifiers and
+  // comments, or holds nothing but whitespace and comments. Never throws.
+  static bool IsComplete(const std::string& sql);
+};
+
+// "<message> (line L, column C)\n<source line>\n<spaces>^" for a byte offset.
+// Line and column are 1-based; the column counts bytes, the caret line copies
+// tabs so the caret stays under the token in a terminal.
+std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
+[[noreturn]] void ThrowParserErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
+
+}  // namespace lakestream

@@ -1,0 +1,409 @@
+// DDL: CREATE TABLE / VIEW family / STREAM / SINK, DROP, ALTER TABLE, and the
+// property lists they share.
+#include "common/exception.hpp"
+#include "parser/parser_impl.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// Column and property names sit where no clause keyword can appear, so any
+// word is accepted there (a column may be called `comment` or `timestamp`).
+bool IsAnyName(const Token& t) { return t.type == TokenType::IDENTIFIER || t.type == TokenType::QUOTED_IDENTIFIER; }
+
+}  // namespace
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
+  ExpectKeyword("CREATE");
+  bool or_replace = false;
+  bool or_refresh = false;
+  if (AcceptKeyword("OR")) {
+    if (AcceptKeyword("REPLACE")) {
+      or_replace = true;
+    } else if (AcceptKeyword("REFRESH")) {
+      or_refresh = true;
+    } else {
+      SyntaxError(Peek(), "expected REPLACE or REFRESH after OR");
+    }
+  }
+  if (IsKeyword("TEMP") || IsKeyword("TEMPORARY")) ErrorAt(Peek().offset, "not supported yet: temporary objects");
+  if (IsKeyword("TABLE") && IsKeyword("STREAM", 1) && !IsOp("(", 2)) {
+    // CREATE TABLE STREAM s ON TABLE t: `stream` followed by a name, not a column list.
+    if (IsIdentifierLike(2) || IsKeyword("IF", 2)) {
+      Next();
+      Next();
+      return ParseCreateTableStream(or_replace);
+    }
+  }
+  if (AcceptKeyword("TABLE")) {
+    if (or_refresh) ErrorAt(Peek().offset, "CREATE OR REFRESH needs LIVE TABLE, STREAMING TABLE or MATERIALIZED VIEW");
+    return ParseCreateTable(or_replace);
+  }
+  if (AcceptKeyword("STREAM")) return ParseCreateSnowflakeStream(or_replace);
+  if (AcceptKeyword("SINK")) return ParseCreateSink(or_replace);
+  if (AcceptKeywords({"MATERIALIZED", "VIEW"})) return ParseCreateView(ViewKind::MATERIALIZED_VIEW, or_replace, or_refresh);
+  if (AcceptKeywords({"LIVE", "TABLE"})) return ParseCreateView(ViewKind::LIVE_TABLE, or_replace, or_refresh);
+  if (AcceptKeywords({"STREAMING", "LIVE", "TABLE"}) || AcceptKeywords({"STREAMING", "TABLE"})) {
+    return ParseCreateView(ViewKind::STREAMING_TABLE, or_replace, or_refresh);
+  }
+  if (AcceptKeyword("VIEW")) return ParseCreateView(ViewKind::VIEW, or_replace, or_refresh);
+  SyntaxError(Peek(), "expected TABLE, TABLE STREAM, STREAM, SINK, VIEW, MATERIALIZED VIEW, LIVE TABLE or STREAMING TABLE");
+}
+
+ColumnDefinition ParserImpl::ParseColumnDefinition(std::vector<std::string>* primary_key, bool type_optional) {
+  ColumnDefinition column;
+  column.location = Peek().offset;
+  if (!IsAnyName(Peek())) SyntaxError(Peek(), "expected a column name");
+  column.name = Next().text;
+  if (type_optional && (IsOp(",") || IsOp(")"))) return column;
+  column.type = ParseType();
+  while (true) {
+    if (AcceptKeywords({"NOT", "NULL"})) {
+      column.not_null = true;
+    } else if (AcceptKeyword("NULL")) {
+      column.not_null = false;
+    } else if (AcceptKeywords({"PRIMARY", "KEY"})) {
+      if (!primary_key) ErrorAt(PreviousEnd(), "PRIMARY KEY is not allowed here");
+      primary_key->push_back(column.name);
+      column.not_null = true;
+    } else if (AcceptKeyword("DEFAULT")) {
+      column.default_value = ParseExpression();
+    } else if (AcceptKeyword("COMMENT")) {
+      column.comment = ParseStringLiteral("the column comment");
+    } else if (IsKeyword("GENERATED") || IsKeyword("REFERENCES") || IsKeyword("CHECK") || IsKeyword("UNIQUE")) {
+      ErrorAt(Peek().offset, "not supported yet: column constraint " + ToUpperAscii(Peek().text));
+    } else {
+      return column;
+    }
+  }
+}
+
+std::string ParserImpl::ParsePropertyValue() {
+  const Token& t = Peek();
+  if (t.type == TokenType::STRING) return Next().text;
+  if (t.type == TokenType::NUMBER) return Next().text;
+  if (IsOp("-") && Peek(1).type == TokenType::NUMBER) {
+    Next();
+    return "-" + Next().text;
+  }
+  if (IsKeyword("TRUE") || IsKeyword("FALSE")) return ToLowerAscii(Next().text);
+  // Bare words: COPY options (FORMAT parquet), SET k = v, delta-style values.
+  if (IsAnyName(t)) return Next().text;
+  SyntaxError(t, "expected a property value (a string, a number, TRUE or FALSE)");
+}
+
+PropertyList ParserImpl::ParsePropertyList(bool equals_optional) {
+  PropertyList properties;
+  ExpectOp("(");
+  if (AcceptOp(")")) return properties;
+  do {
+    std::string key;
+    if (Peek().type == TokenType::STRING) {
+      key = Next().text;
+    } else if (IsAnyName(Peek())) {
+      // delta.enableChangeDataFeed: dotted, unquoted.
+      key = Next().text;
+      while (IsOp(".") && IsAnyName(Peek(1))) {
+        Next();
+        key += "." + Next().text;
+      }
+    } else {
+      SyntaxError(Peek(), "expected a property name");
+    }
+    if (!AcceptOp("=") && !equals_optional) SyntaxError(Peek(), "expected '=' after the property name");
+    if (equals_optional && (IsOp(",") || IsOp(")"))) {
+      properties.emplace_back(std::move(key), "true");  // COPY ... (HEADER)
+      continue;
+    }
+    properties.emplace_back(std::move(key), ParsePropertyValue());
+  } while (AcceptOp(","));
+  if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the property list");
+  return properties;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseAsQuery(std::string& query_text) {
+  if (!IsQueryStart() && !IsOp("(")) SyntaxError(Peek(), "expected a query (SELECT, WITH or VALUES) after AS");
+  uint32_t begin = Peek().offset;
+  auto query = ParseQuery();
+  query_text = SourceText(begin, PreviousEnd());
+  return query;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTable(bool or_replace) {
+  auto statement = std::make_unique<CreateTableStatement>();
+  statement->or_replace = or_replace;
+  statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
+  statement->name = ParseQualifiedName("a table name");
+  if (IsOp("(") && !IsQueryStart(1)) {
+    Next();
+    do {
+      if (AcceptKeyword("CONSTRAINT")) ParseIdentifier("a constraint name");
+      if (AcceptKeywords({"PRIMARY", "KEY"})) {
+        auto keys = ParseIdentifierList("a column name");
+        statement->primary_key.insert(statement->primary_key.end(), keys.begin(), keys.end());
+        continue;
+      }
+      statement->columns.push_back(ParseColumnDefinition(&statement->primary_key, false));
+    } while (AcceptOp(","));
+    if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' after the column definition");
+  }
+  // Table options, in any order.
+  while (true) {
+    if (AcceptKeyword("USING")) {
+      if (!IsAnyName(Peek())) SyntaxError(Peek(), "expected a table format such as DELTA");
+      statement->using_format = Next().text;
+    } else if (AcceptKeywords({"PARTITIONED", "BY"})) {
+      statement->partitioned_by = ParseIdentifierList("a partition column");
+    } else if (AcceptKeyword("LOCATION")) {
+      statement->location_path = ParseStringLiteral("the location");
+    } else if (AcceptKeyword("COMMENT")) {
+      AcceptOp("=");
+      statement->comment = ParseStringLiteral("the comment");
+    } else if (AcceptKeyword("TBLPROPERTIES") || AcceptKeywords({"WITH", "PROPERTIES"}) ||
+               (IsKeyword("WITH") && IsOp("(", 1) && (Next(), true))) {
+      auto props = ParsePropertyList(false);
+      statement->properties.insert(statement->properties.end(), props.begin(), props.end());
+    } else if (IsKeyword("CLUSTER")) {
+      ErrorAt(Peek().offset, "not supported yet: CLUSTER BY");
+    } else {
+      break;
+    }
+  }
+  if (AcceptKeyword("AS")) statement->as_query = ParseAsQuery(statement->as_query_text);
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or_replace, bool or_refresh) {
+  auto statement = std::make_unique<CreateViewStatement>();
+  statement->kind = kind;
+  statement->or_replace = or_replace;
+  statement->or_refresh = or_refresh;
+  statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
+  statement->name = ParseQualifiedName("a view name");
+  if (IsOp("(") && !IsQueryStart(1)) {
+    Next();
+    do {
+      if (IsKeyword("CONSTRAINT")) ErrorAt(Peek().offset, "not supported yet: pipeline expectations (CONSTRAINT ... EXPECT)");
+      // Plain views list names only; streaming tables may declare types.
+      statement->columns.push_back(ParseColumnDefinition(nullptr, true));
+    } while (AcceptOp(","));
+    if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' after the column definition");
+  }
+  while (true) {
+    if (AcceptKeywords({"PARTITIONED", "BY"})) {
+      statement->partitioned_by = ParseIdentifierList("a partition column");
+    } else if (AcceptKeyword("COMMENT")) {
+      AcceptOp("=");
+      statement->comment = ParseStringLiteral("the comment");
+    } else if (AcceptKeyword("TBLPROPERTIES") || AcceptKeywords({"WITH", "PROPERTIES"})) {
+      auto props = ParsePropertyList(false);
+      statement->properties.insert(statement->properties.end(), props.begin(), props.end());
+    } else {
+      break;
+    }
+  }
+  if (!AcceptKeyword("AS")) SyntaxError(Peek(), "expected AS followed by the view's query");
+  statement->query = ParseAsQuery(statement->query_text);
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTableStream(bool or_replace) {
+  // ClickZetta: CREATE TABLE STREAM s ON TABLE t [VERSION AS OF n | TIMESTAMP AS OF '..']
+  //             [COMMENT '..'] [WITH PROPERTIES ('TABLE_STREAM_MODE' = 'APPEND_ONLY', ...)]
+  auto statement = std::make_unique<CreateStreamStatement>();
+  statement->or_replace = or_replace;
+  statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
+  statement->name = ParseQualifiedName("a stream name");
+  ExpectKeyword("ON");
+  if (!AcceptKeyword("TABLE") && !AcceptKeyword("VIEW") && !AcceptKeywords({"MATERIALIZED", "VIEW"})) {
+    SyntaxError(Peek(), "expected TABLE or VIEW after ON");
+  }
+  statement->table = ParseQualifiedName("a table name");
+  while (true) {
+    if (ParseTimeTravel(statement->version_as_of, statement->timestamp_as_of)) continue;
+    if (AcceptKeyword("COMMENT")) {
+      AcceptOp("=");
+      statement->comment = ParseStringLiteral("the comment");
+    } else if (AcceptKeywords({"WITH", "PROPERTIES"}) || AcceptKeyword("PROPERTIES") ||
+               (IsKeyword("WITH") && IsOp("(", 1) && (Next(), true))) {
+      for (auto& [key, value] : ParsePropertyList(false)) {
+        std::string upper = ToUpperAscii(key);
+        statement->properties.emplace_back(upper, upper == "TABLE_STREAM_MODE" ? ToUpperAscii(value) : value);
+      }
+    } else {
+      break;
+    }
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreateSnowflakeStream(bool or_replace) {
+  // Snowflake: CREATE [OR REPLACE] STREAM [IF NOT EXISTS] s ON TABLE|VIEW t
+  //   [AT|BEFORE (VERSION => n | TIMESTAMP => '..')] [APPEND_ONLY = TRUE]
+  //   [SHOW_INITIAL_ROWS = TRUE] [COMMENT = '..']
+  // Normalised into the ClickZetta property names (ast.hpp).
+  auto statement = std::make_unique<CreateStreamStatement>();
+  statement->or_replace = or_replace;
+  statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
+  statement->name = ParseQualifiedName("a stream name");
+  ExpectKeyword("ON");
+  if (!AcceptKeyword("TABLE") && !AcceptKeyword("VIEW") && !AcceptKeywords({"MATERIALIZED", "VIEW"})) {
+    SyntaxError(Peek(), "expected TABLE or VIEW after ON");
+  }
+  statement->table = ParseQualifiedName("a table name");
+  while (true) {
+    if (ParseTimeTravel(statement->version_as_of, statement->timestamp_as_of)) continue;
+    if (IsKeyword("AT") || IsKeyword("BEFORE")) {
+      if (IsKeyword("BEFORE")) ErrorAt(Peek().offset, "not supported yet: BEFORE (use AT)");
+      Next();
+      ExpectOp("(");
+      if (AcceptKeyword("VERSION")) {
+        ExpectOp("=>");
+        statement->version_as_of = ParseIntegerLiteral("the version");
+      } else if (AcceptKeyword("TIMESTAMP")) {
+        ExpectOp("=>");
+        statement->timestamp_as_of = ParseStringLiteral("the timestamp");
+      } else {
+        SyntaxError(Peek(), "expected VERSION => n or TIMESTAMP => '...'");
+      }
+      ExpectOp(")");
+    } else if (IsKeyword("APPEND_ONLY") || IsKeyword("SHOW_INITIAL_ROWS") || IsKeyword("INSERT_ONLY")) {
+      std::string key = ToUpperAscii(Next().text);
+      ExpectOp("=");
+      std::string value = ToLowerAscii(ParsePropertyValue());
+      if (key == "SHOW_INITIAL_ROWS") {
+        statement->properties.emplace_back(key, value);
+      } else if (value == "true") {
+        statement->properties.emplace_back("TABLE_STREAM_MODE", "APPEND_ONLY");
+      } else {
+        statement->properties.emplace_back("TABLE_STREAM_MODE", "STANDARD");
+      }
+    } else if (AcceptKeyword("COMMENT")) {
+      AcceptOp("=");
+      statement->comment = ParseStringLiteral("the comment");
+    } else if (AcceptKeywords({"WITH", "PROPERTIES"})) {
+      for (auto& [key, value] : ParsePropertyList(false)) {
+        std::string upper = ToUpperAscii(key);
+        statement->properties.emplace_back(upper, upper == "TABLE_STREAM_MODE" ? ToUpperAscii(value) : value);
+      }
+    } else {
+      break;
+    }
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCreateSink(bool or_replace) {
+  auto statement = std::make_unique<CreateSinkStatement>();
+  statement->or_replace = or_replace;
+  statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
+  statement->name = ParseQualifiedName("a sink name");
+  ExpectKeyword("FROM");
+  statement->source = ParseQualifiedName("the source table, view or stream");
+  ExpectKeyword("INTO");
+  if (AcceptKeyword("KAFKA")) {
+    statement->target = SinkTarget::KAFKA;
+  } else if (AcceptKeyword("FILE")) {
+    statement->target = SinkTarget::FILE;
+    statement->file_path = ParseStringLiteral("the file path");
+  } else {
+    SyntaxError(Peek(), "expected KAFKA or FILE after INTO");
+  }
+  if (AcceptKeyword("WITH")) {
+    AcceptKeyword("PROPERTIES");
+    statement->options = ParsePropertyList(false);
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseDrop() {
+  ExpectKeyword("DROP");
+  auto statement = std::make_unique<DropStatement>();
+  if (AcceptKeywords({"TABLE", "STREAM"})) {
+    statement->object_type = ObjectType::STREAM;
+  } else if (AcceptKeyword("TABLE")) {
+    statement->object_type = ObjectType::TABLE;
+  } else if (AcceptKeywords({"MATERIALIZED", "VIEW"}) || AcceptKeywords({"LIVE", "TABLE"})) {
+    statement->object_type = ObjectType::MATERIALIZED_VIEW;
+  } else if (AcceptKeywords({"STREAMING", "LIVE", "TABLE"}) || AcceptKeywords({"STREAMING", "TABLE"})) {
+    statement->object_type = ObjectType::STREAMING_TABLE;
+  } else if (AcceptKeyword("VIEW")) {
+    statement->object_type = ObjectType::VIEW;
+  } else if (AcceptKeyword("STREAM")) {
+    statement->object_type = ObjectType::STREAM;
+  } else if (AcceptKeyword("SINK")) {
+    statement->object_type = ObjectType::SINK;
+  } else {
+    SyntaxError(Peek(), "expected TABLE, VIEW, MATERIALIZED VIEW, STREAMING TABLE, STREAM or SINK");
+  }
+  statement->if_exists = AcceptKeywords({"IF", "EXISTS"});
+  statement->name = ParseQualifiedName("a name");
+  if (IsKeyword("CASCADE") || IsKeyword("RESTRICT")) Next();
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseAlter() {
+  ExpectKeyword("ALTER");
+  if (!AcceptKeyword("TABLE")) {
+    if (IsKeyword("STREAM") || IsKeyword("VIEW") || IsKeyword("MATERIALIZED") || IsKeyword("SINK")) {
+      ErrorAt(Peek().offset, "not supported yet: ALTER " + ToUpperAscii(Peek().text));
+    }
+    SyntaxError(Peek(), "expected TABLE after ALTER");
+  }
+  auto statement = std::make_unique<AlterTableStatement>();
+  statement->table = ParseQualifiedName("a table name");
+  if (AcceptKeyword("SET")) {
+    if (!AcceptKeyword("TBLPROPERTIES") && !AcceptKeyword("PROPERTIES")) {
+      SyntaxError(Peek(), "expected TBLPROPERTIES or PROPERTIES after SET");
+    }
+    statement->alter_type = AlterType::SET_PROPERTIES;
+    statement->properties = ParsePropertyList(false);
+  } else if (AcceptKeyword("UNSET")) {
+    if (!AcceptKeyword("TBLPROPERTIES") && !AcceptKeyword("PROPERTIES")) {
+      SyntaxError(Peek(), "expected TBLPROPERTIES or PROPERTIES after UNSET");
+    }
+    statement->alter_type = AlterType::UNSET_PROPERTIES;
+    statement->if_exists = AcceptKeywords({"IF", "EXISTS"});
+    ExpectOp("(");
+    do {
+      std::string key;
+      if (Peek().type == TokenType::STRING) {
+        key = Next().text;
+      } else if (IsAnyName(Peek())) {
+        key = Next().text;
+        while (IsOp(".") && IsAnyName(Peek(1))) {
+          Next();
+          key += "." + Next().text;
+        }
+      } else {
+        SyntaxError(Peek(), "expected a property name");
+      }
+      statement->unset_keys.push_back(std::move(key));
+    } while (AcceptOp(","));
+    ExpectOp(")");
+  } else if (AcceptKeyword("ADD")) {
+    statement->alter_type = AlterType::ADD_COLUMN;
+    if (!AcceptKeyword("COLUMNS")) AcceptKeyword("COLUMN");
+    statement->if_exists = false;
+    if (AcceptOp("(")) {
+      do {
+        statement->new_columns.push_back(ParseColumnDefinition(nullptr, false));
+      } while (AcceptOp(","));
+      ExpectOp(")");
+    } else {
+      do {
+        statement->new_columns.push_back(ParseColumnDefinition(nullptr, false));
+      } while (AcceptOp(","));
+    }
+  } else if (AcceptKeywords({"RENAME", "TO"})) {
+    statement->alter_type = AlterType::RENAME_TABLE;
+    statement->new_name = ParseQualifiedName("the new table name");
+  } else if (IsKeyword("DROP") || IsKeyword("ALTER") || IsKeyword("RENAME")) {
+    ErrorAt(Peek().offset, "not supported yet: ALTER TABLE ... " + ToUpperAscii(Peek().text) + " COLUMN");
+  } else {
+    SyntaxError(Peek(), "expected SET, UNSET, ADD COLUMN or RENAME TO");
+  }
+  return statement;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,581 @@
+// Expressions, literals and type names.
+//
+// Precedence, lowest first (one function per level):
+//   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || < + - < * / %
+//   < unary - < :: cast < primary
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "common/exception.hpp"
+#include "parser/parser_impl.hpp"
+
+namespace lakestream {
+
+namespace {
+
+ExprPtr MakeExpr(ExpressionType type, uint32_t location) { return std::make_unique<ParsedExpression>(type, location); }
+
+ExprPtr MakeBinary(ExpressionType type, ExprPtr left, ExprPtr right, uint32_t location) {
+  auto expr = MakeExpr(type, location);
+  expr->children.push_back(std::move(left));
+  expr->children.push_back(std::move(right));
+  return expr;
+}
+
+ExprPtr MakeConstant(Value value, uint32_t location) {
+  auto expr = MakeExpr(ExpressionType::CONSTANT, location);
+  expr->value = std::move(value);
+  return expr;
+}
+
+// Parses a run of decimal digits into a hugeint; the caller limits the length to 38.
+hugeint_t DigitsToHugeint(const std::string& digits) {
+  hugeint_t v = 0;
+  for (char c : digits) v = v * 10 + (c - '0');
+  return v;
+}
+
+std::string StripLeadingZeros(const std::string& digits) {
+  size_t i = 0;
+  while (i < digits.size() && digits[i] == '0') i++;
+  return digits.substr(i);
+}
+
+}  // namespace
+
+bool ParserImpl::IsQueryStart(size_t k) const {
+  return IsKeyword("SELECT", k) || IsKeyword("WITH", k) || IsKeyword("VALUES", k);
+}
+
+ExprPtr ParserImpl::ParseExpression() {
+  DepthGuard guard(*this);
+  return ParseOr();
+}
+
+// AND / OR chains become one node with n children, which keeps deep
+// `a OR b OR c ...` lists flat for the binder and for ToString.
+ExprPtr ParserImpl::ParseOr() {
+  auto left = ParseAnd();
+  if (!IsKeyword("OR")) return left;
+  auto expr = MakeExpr(ExpressionType::OR, left->location);
+  expr->children.push_back(std::move(left));
+  while (AcceptKeyword("OR")) expr->children.push_back(ParseAnd());
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseAnd() {
+  auto left = ParseNot();
+  if (!IsKeyword("AND")) return left;
+  auto expr = MakeExpr(ExpressionType::AND, left->location);
+  expr->children.push_back(std::move(left));
+  while (AcceptKeyword("AND")) expr->children.push_back(ParseNot());
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseNot() {
+  if (IsKeyword("NOT")) {
+    DepthGuard guard(*this);
+    uint32_t location = Next().offset;
+    if (IsKeyword("EXISTS")) return ParseExists(true, Next().offset);
+    auto expr = MakeExpr(ExpressionType::NOT, location);
+    expr->children.push_back(ParseNot());
+    return expr;
+  }
+  return ParsePredicate();
+}
+
+ExprPtr ParserImpl::ParsePredicate() {
+  auto left = ParseConcat();
+  while (true) {
+    const Token& t = Peek();
+    uint32_t location = t.offset;
+    if (t.type == TokenType::OPERATOR) {
+      ExpressionType type;
+      if (t.text == "=" || t.text == "==") {
+        type = ExpressionType::COMPARE_EQ;
+      } else if (t.text == "!=" || t.text == "<>") {
+        type = ExpressionType::COMPARE_NE;
+      } else if (t.text == "<") {
+        type = ExpressionType::COMPARE_LT;
+      } else if (t.text == "<=") {
+        type = ExpressionType::COMPARE_LE;
+      } else if (t.text == ">") {
+        type = ExpressionType::COMPARE_GT;
+      } else if (t.text == ">=") {
+        type = ExpressionType::COMPARE_GE;
+      } else {
+        return left;
+      }
+      Next();
+      left = MakeBinary(type, std::move(left), ParseConcat(), location);
+      continue;
+    }
+    if (IsKeyword("IS")) {
+      Next();
+      bool negated = AcceptKeyword("NOT");
+      ExpressionType type;
+      if (AcceptKeyword("NULL")) {
+        type = negated ? ExpressionType::IS_NOT_NULL : ExpressionType::IS_NULL;
+      } else if (AcceptKeyword("TRUE")) {
+        type = negated ? ExpressionType::IS_NOT_TRUE : ExpressionType::IS_TRUE;
+      } else if (AcceptKeyword("FALSE")) {
+        type = negated ? ExpressionType::IS_NOT_FALSE : ExpressionType::IS_FALSE;
+      } else if (AcceptKeyword("DISTINCT")) {
+        ExpectKeyword("FROM");
+        type = negated ? ExpressionType::COMPARE_NOT_DISTINCT_FROM : ExpressionType::COMPARE_DISTINCT_FROM;
+        left = MakeBinary(type, std::move(left), ParseConcat(), location);
+        continue;
+      } else {
+        SyntaxError(Peek(), "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
+      }
+      auto expr = MakeExpr(type, location);
+      expr->children.push_back(std::move(left));
+      left = std::move(expr);
+      continue;
+    }
+    // [NOT] IN / BETWEEN / LIKE / ILIKE
+    bool negated = false;
+    size_t k = 0;
+    if (IsKeyword("NOT") &&
+        (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1) || IsKeyword("LIKE", 1) || IsKeyword("ILIKE", 1))) {
+      negated = true;
+      k = 1;
+    }
+    if (IsKeyword("IN", k)) {
+      for (size_t i = 0; i <= k; i++) Next();
+      ExpectOp("(");
+      if (IsQueryStart()) {
+        auto expr = MakeExpr(negated ? ExpressionType::SUBQUERY_NOT_IN : ExpressionType::SUBQUERY_IN, location);
+        expr->children.push_back(std::move(left));
+        expr->subquery = ParseQuery();
+        ExpectOp(")");
+        left = std::move(expr);
+        continue;
+      }
+      auto expr = MakeExpr(negated ? ExpressionType::NOT_IN_LIST : ExpressionType::IN_LIST, location);
+      expr->children.push_back(std::move(left));
+      do {
+        expr->children.push_back(ParseExpression());
+      } while (AcceptOp(","));
+      if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the IN list");
+      left = std::move(expr);
+      continue;
+    }
+    if (IsKeyword("BETWEEN", k)) {
+      for (size_t i = 0; i <= k; i++) Next();
+      auto expr = MakeExpr(negated ? ExpressionType::NOT_BETWEEN : ExpressionType::BETWEEN, location);
+      expr->children.push_back(std::move(left));
+      expr->children.push_back(ParseConcat());
+      ExpectKeyword("AND");
+      expr->children.push_back(ParseConcat());
+      left = std::move(expr);
+      continue;
+    }
+    if (IsKeyword("LIKE", k) || IsKeyword("ILIKE", k)) {
+      bool ilike = IsKeyword("ILIKE", k);
+      for (size_t i = 0; i <= k; i++) Next();
+      ExpressionType type = ilike ? (negated ? ExpressionType::NOT_ILIKE : ExpressionType::ILIKE)
+                                  : (negated ? ExpressionType::NOT_LIKE : ExpressionType::LIKE);
+      auto expr = MakeBinary(type, std::move(left), ParseConcat(), location);
+      if (AcceptKeyword("ESCAPE")) expr->children.push_back(ParseConcat());
+      left = std::move(expr);
+      continue;
+    }
+    return left;
+  }
+}
+
+ExprPtr ParserImpl::ParseConcat() {
+  auto left = ParseAdditive();
+  while (IsOp("||")) {
+    uint32_t location = Next().offset;
+    left = MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location);
+  }
+  return left;
+}
+
+ExprPtr ParserImpl::ParseAdditive() {
+  auto left = ParseMultiplicative();
+  while (IsOp("+") || IsOp("-")) {
+    const Token& op = Next();
+    auto type = op.text == "+" ? ExpressionType::ADD : ExpressionType::SUBTRACT;
+    left = MakeBinary(type, std::move(left), ParseMultiplicative(), op.offset);
+  }
+  return left;
+}
+
+ExprPtr ParserImpl::ParseMultiplicative() {
+  auto left = ParseUnary();
+  while (IsOp("*") || IsOp("/") || IsOp("%")) {
+    const Token& op = Next();
+    auto type = op.text == "*" ? ExpressionType::MULTIPLY
+                               : (op.text == "/" ? ExpressionType::DIVIDE : ExpressionType::MODULO);
+    left = MakeBinary(type, std::move(left), ParseUnary(), op.offset);
+  }
+  return left;
+}
+
+ExprPtr ParserImpl::ParseUnary() {
+  if (IsOp("+")) {
+    Next();
+    return ParseUnary();
+  }
+  if (!IsOp("-")) return ParsePostfix();
+  DepthGuard guard(*this);
+  uint32_t location = Next().offset;
+  auto child = ParseUnary();
+  // Fold -<numeric literal> into a constant so `-1` is the INTEGER -1 and
+  // `-2147483648` still fits INTEGER, as users expect from a literal.
+  if (child->type == ExpressionType::CONSTANT && !child->value.IsNull()) {
+    const Value& v = child->value;
+    switch (v.type().id()) {
+      case TypeId::INTEGER:
+        return MakeConstant(Value::INTEGER(-v.GetInteger()), location);
+      case TypeId::BIGINT: {
+        int64_t n = -v.GetBigint();
+        if (n >= std::numeric_limits<int32_t>::min() && n <= std::numeric_limits<int32_t>::max()) {
+          return MakeConstant(Value::INTEGER(static_cast<int32_t>(n)), location);
+        }
+        return MakeConstant(Value::BIGINT(n), location);
+      }
+      case TypeId::DECIMAL: {
+        hugeint_t n = -v.GetHugeint();
+        // 9223372036854775808 was too big for BIGINT, its negation is not.
+        if (v.type().scale() == 0 && v.type().width() == 38 && n == static_cast<hugeint_t>(std::numeric_limits<int64_t>::min())) {
+          return MakeConstant(Value::BIGINT(std::numeric_limits<int64_t>::min()), location);
+        }
+        return MakeConstant(Value::DECIMAL(n, v.type().width(), v.type().scale()), location);
+      }
+      case TypeId::DOUBLE:
+        return MakeConstant(Value::DOUBLE(-v.GetDouble()), location);
+      default:
+        break;
+    }
+  }
+  auto expr = MakeExpr(ExpressionType::NEGATE, location);
+  expr->children.push_back(std::move(child));
+  return expr;
+}
+
+ExprPtr ParserImpl::ParsePostfix() {
+  auto expr = ParsePrimary();
+  while (IsOp("::")) {
+    uint32_t location = Next().offset;
+    auto cast = MakeExpr(ExpressionType::CAST, location);
+    cast->children.push_back(std::move(expr));
+    cast->cast_type = ParseType();
+    expr = std::move(cast);
+  }
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseNumber(const Token& token) {
+  const std::string& text = token.text;
+  uint32_t location = token.offset;
+  if (text.find_first_of("eE") != std::string::npos) {
+    double d = std::strtod(text.c_str(), nullptr);
+    if (!std::isfinite(d)) ErrorAt(location, "numeric literal " + text + " is out of range for DOUBLE");
+    return MakeConstant(Value::DOUBLE(d), location);
+  }
+  size_t dot = text.find('.');
+  if (dot == std::string::npos) {
+    std::string digits = StripLeadingZeros(text);
+    if (digits.size() <= 38) {
+      hugeint_t v = DigitsToHugeint(digits);
+      if (v <= std::numeric_limits<int32_t>::max()) return MakeConstant(Value::INTEGER(static_cast<int32_t>(v)), location);
+      if (v <= std::numeric_limits<int64_t>::max()) return MakeConstant(Value::BIGINT(static_cast<int64_t>(v)), location);
+      return MakeConstant(Value::DECIMAL(v, 38, 0), location);
+    }
+    // Beyond DECIMAL(38): keep the magnitude as a DOUBLE (as DuckDB does).
+    return MakeConstant(Value::DOUBLE(std::strtod(text.c_str(), nullptr)), location);
+  }
+  // 1.50 -> DECIMAL(3,2): width counts the significant integer digits plus the
+  // fraction digits; the scale is the number of fraction digits as written.
+  std::string integer_part = StripLeadingZeros(text.substr(0, dot));
+  std::string fraction = text.substr(dot + 1);
+  size_t scale = fraction.size();
+  size_t width = integer_part.size() + scale;
+  if (width == 0) width = 1;
+  if (width > 38) return MakeConstant(Value::DOUBLE(std::strtod(text.c_str(), nullptr)), location);
+  hugeint_t unscaled = DigitsToHugeint(integer_part + fraction);
+  return MakeConstant(Value::DECIMAL(unscaled, static_cast<uint8_t>(width), static_cast<uint8_t>(scale)), location);
+}
+
+ExprPtr ParserImpl::ParsePrimary() {
+  DepthGuard guard(*this);
+  const Token& t = Peek();
+  uint32_t location = t.offset;
+  switch (t.type) {
+    case TokenType::NUMBER:
+      return ParseNumber(Next());
+    case TokenType::STRING:
+      return MakeConstant(Value::VARCHAR(Next().text), location);
+    case TokenType::END_OF_INPUT:
+      SyntaxError(t, "expected an expression");
+    case TokenType::OPERATOR: {
+      if (t.text == "*") {
+        Next();
+        return MakeExpr(ExpressionType::STAR, location);
+      }
+      if (t.text != "(") SyntaxError(t, "expected an expression");
+      Next();
+      if (IsQueryStart()) {
+        auto expr = MakeExpr(ExpressionType::SUBQUERY_SCALAR, location);
+        expr->subquery = ParseQuery();
+        ExpectOp(")");
+        return expr;
+      }
+      auto expr = ParseExpression();
+      if (IsOp(",")) ErrorAt(Peek().offset, "not supported yet: row values (a, b, ...) in an expression");
+      if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')'");
+      return expr;
+    }
+    case TokenType::IDENTIFIER:
+    case TokenType::QUOTED_IDENTIFIER:
+      break;
+  }
+  if (t.type == TokenType::IDENTIFIER) {
+    if (AcceptKeyword("NULL")) return MakeConstant(Value(), location);
+    if (AcceptKeyword("TRUE")) return MakeConstant(Value::BOOLEAN(true), location);
+    if (AcceptKeyword("FALSE")) return MakeConstant(Value::BOOLEAN(false), location);
+    if (AcceptKeyword("CASE")) return ParseCase(location);
+    if (IsKeyword("CAST") && IsOp("(", 1)) {
+      Next();
+      return ParseCast(false, location);
+    }
+    if (IsKeyword("TRY_CAST") && IsOp("(", 1)) {
+      Next();
+      return ParseCast(true, location);
+    }
+    if (IsKeyword("EXTRACT") && IsOp("(", 1)) {
+      Next();
+      return ParseExtract(location);
+    }
+    if (IsKeyword("EXISTS") && IsOp("(", 1)) {
+      Next();
+      return ParseExists(false, location);
+    }
+    if (IsKeyword("INTERVAL") && !IsOp("(", 1) && !IsOp(".", 1)) {
+      ErrorAt(location, "not supported yet: INTERVAL literals (use date_add or arithmetic on dates instead)");
+    }
+    // Typed literals: DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00'.
+    if ((IsKeyword("DATE") || IsKeyword("TIMESTAMP")) && Peek(1).type == TokenType::STRING) {
+      auto cast = MakeExpr(ExpressionType::CAST, location);
+      cast->cast_type = IsKeyword("DATE") ? LogicalType(TypeId::DATE) : LogicalType(TypeId::TIMESTAMP);
+      Next();
+      const Token& s = Next();
+      cast->children.push_back(MakeConstant(Value::VARCHAR(s.text), s.offset));
+      return cast;
+    }
+    // Niladic functions of the SQL standard, usable without parentheses.
+    if ((IsKeyword("CURRENT_TIMESTAMP") || IsKeyword("CURRENT_DATE")) && !IsOp("(", 1)) {
+      auto expr = MakeExpr(ExpressionType::FUNCTION, location);
+      expr->function_name = ToLowerAscii(Next().text);
+      return expr;
+    }
+    // LEFT(s, n) / RIGHT(s, n) are functions even though LEFT/RIGHT are join words.
+    bool reserved_function = (IsKeyword("LEFT") || IsKeyword("RIGHT")) && IsOp("(", 1);
+    if (IsReservedWord(t) && !reserved_function) SyntaxError(t, "expected an expression");
+  }
+  // A name: column, tbl.column, tbl.*, or a function call.
+  std::vector<std::string> names;
+  names.push_back(Next().text);
+  while (IsOp(".")) {
+    if (IsOp("*", 1)) {
+      Next();
+      Next();
+      auto star = MakeExpr(ExpressionType::STAR, location);
+      star->names = std::move(names);
+      return star;
+    }
+    if (!IsIdentifierLike(1)) SyntaxError(Peek(1), "expected a name after '.'");
+    Next();
+    names.push_back(Next().text);
+  }
+  if (IsOp("(")) {
+    std::string name = names[0];
+    for (size_t i = 1; i < names.size(); i++) name += "." + names[i];
+    return ParseFunctionCall(std::move(name), location);
+  }
+  auto column = MakeExpr(ExpressionType::COLUMN_REF, location);
+  column->names = std::move(names);
+  return column;
+}
+
+ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
+  ExpectOp("(");
+  auto expr = MakeExpr(ExpressionType::FUNCTION, location);
+  expr->function_name = std::move(name);
+  if (AcceptOp(")")) return expr;
+  if (AcceptKeyword("DISTINCT")) {
+    expr->distinct = true;
+  } else {
+    AcceptKeyword("ALL");
+  }
+  // f(*): count(*) and struct(*) both set star_argument (see ast.hpp).
+  if (IsOp("*") && IsOp(")", 1)) {
+    Next();
+    Next();
+    expr->star_argument = true;
+    return expr;
+  }
+  do {
+    std::string arg_name;
+    if (IsIdentifierLike() && IsOp("=>", 1)) {
+      arg_name = Next().text;
+      Next();
+    }
+    expr->children.push_back(ParseExpression());
+    expr->arg_names.push_back(std::move(arg_name));
+  } while (AcceptOp(","));
+  if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");
+  if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
+  if (IsKeyword("OVER")) ErrorAt(Peek().offset, "not supported yet: window functions (OVER)");
+  if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseCase(uint32_t location) {
+  auto expr = MakeExpr(ExpressionType::CASE, location);
+  ExprPtr operand;
+  if (!IsKeyword("WHEN")) operand = ParseExpression();
+  if (!IsKeyword("WHEN")) SyntaxError(Peek(), "expected WHEN in CASE");
+  while (IsKeyword("WHEN")) {
+    uint32_t when_location = Next().offset;
+    auto condition = ParseExpression();
+    if (operand) {
+      // Simple CASE: rewrite `CASE x WHEN v` into `x = v` (see ast.hpp).
+      condition = MakeBinary(ExpressionType::COMPARE_EQ, operand->Copy(), std::move(condition), when_location);
+    }
+    expr->children.push_back(std::move(condition));
+    ExpectKeyword("THEN");
+    expr->children.push_back(ParseExpression());
+  }
+  if (AcceptKeyword("ELSE")) {
+    expr->children.push_back(ParseExpression());
+    expr->has_else = true;
+  }
+  if (!AcceptKeyword("END")) SyntaxError(Peek(), "expected WHEN, ELSE or END in CASE");
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseCast(bool try_cast, uint32_t location) {
+  ExpectOp("(");
+  auto expr = MakeExpr(ExpressionType::CAST, location);
+  expr->try_cast = try_cast;
+  expr->children.push_back(ParseExpression());
+  ExpectKeyword("AS");
+  expr->cast_type = ParseType();
+  ExpectOp(")");
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseExtract(uint32_t location) {
+  // EXTRACT(field FROM x) -> date_part('field', x); the field is lower-cased.
+  ExpectOp("(");
+  const Token& field = Peek();
+  if (field.type != TokenType::IDENTIFIER && field.type != TokenType::STRING &&
+      field.type != TokenType::QUOTED_IDENTIFIER) {
+    SyntaxError(field, "expected a date part such as YEAR, MONTH or DAY");
+  }
+  Next();
+  auto expr = MakeExpr(ExpressionType::FUNCTION, location);
+  expr->function_name = "date_part";
+  expr->children.push_back(MakeConstant(Value::VARCHAR(ToLowerAscii(field.text)), field.offset));
+  ExpectKeyword("FROM");
+  expr->children.push_back(ParseExpression());
+  expr->arg_names.assign(2, "");
+  ExpectOp(")");
+  return expr;
+}
+
+ExprPtr ParserImpl::ParseExists(bool negated, uint32_t location) {
+  ExpectOp("(");
+  if (!IsQueryStart()) SyntaxError(Peek(), "expected a subquery after EXISTS");
+  auto expr = MakeExpr(negated ? ExpressionType::SUBQUERY_NOT_EXISTS : ExpressionType::SUBQUERY_EXISTS, location);
+  expr->subquery = ParseQuery();
+  ExpectOp(")");
+  return expr;
+}
+
+// ------------------------------------------------------------------ types
+
+LogicalType ParserImpl::ParseType() {
+  DepthGuard guard(*this);
+  const Token& t = Peek();
+  if (t.type != TokenType::IDENTIFIER && t.type != TokenType::QUOTED_IDENTIFIER) {
+    SyntaxError(t, "expected a type name");
+  }
+  std::string name = ToUpperAscii(Next().text);
+  LogicalType type;
+  if (name == "ARRAY" && AcceptOp("<")) {
+    type = LogicalType::List(ParseType());
+    ExpectOp(">");
+  } else if (name == "MAP" && AcceptOp("<")) {
+    LogicalType key = ParseType();
+    ExpectOp(",");
+    LogicalType value = ParseType();
+    ExpectOp(">");
+    type = LogicalType::Map(key, value);
+  } else if (name == "STRUCT" && (IsOp("<") || IsOp("("))) {
+    // STRUCT<a: INT, b STRING> (Spark) and STRUCT(a INT, b STRING) (DuckDB).
+    const char* close = IsOp("<") ? ">" : ")";
+    Next();
+    child_list_t fields;
+    if (!IsOp(close)) {
+      do {
+        std::string field = ParseIdentifier("a field name");
+        AcceptOp(":");
+        fields.emplace_back(std::move(field), ParseType());
+      } while (AcceptOp(","));
+    }
+    ExpectOp(close);
+    type = LogicalType::Struct(std::move(fields));
+  } else if (name == "DECIMAL" || name == "NUMERIC" || name == "DEC" || name == "NUMBER") {
+    // Spark's default precision when none is given.
+    int64_t width = 10;
+    int64_t scale = 0;
+    if (AcceptOp("(")) {
+      uint32_t at = Peek().offset;
+      width = ParseIntegerLiteral("the DECIMAL precision");
+      if (AcceptOp(",")) scale = ParseIntegerLiteral("the DECIMAL scale");
+      ExpectOp(")");
+      if (width < 1 || width > 38) ErrorAt(at, "DECIMAL precision must be between 1 and 38, got " + std::to_string(width));
+      if (scale < 0 || scale > width) {
+        ErrorAt(at, "DECIMAL scale must be between 0 and the precision " + std::to_string(width) + ", got " +
+                        std::to_string(scale));
+      }
+    }
+    type = LogicalType::Decimal(static_cast<uint8_t>(width), static_cast<uint8_t>(scale));
+  } else {
+    if (name == "DOUBLE") AcceptKeyword("PRECISION");
+    if ((name == "CHARACTER" || name == "CHAR") && AcceptKeyword("VARYING")) name = "VARCHAR";
+    if (name == "CHARACTER") name = "CHAR";
+    type = TypeFromName(name);
+    if (type.id() == TypeId::INVALID) {
+      ErrorAt(t.offset, "type \"" + t.text +
+                            "\" does not exist (use INT, BIGINT, DOUBLE, DECIMAL(p,s), STRING, BOOLEAN, DATE, "
+                            "TIMESTAMP, ARRAY<...>, MAP<...> or STRUCT<...>)");
+    }
+    // VARCHAR(n), CHAR(n): the length is accepted and ignored (strings are unbounded).
+    if (type.id() == TypeId::VARCHAR && AcceptOp("(")) {
+      ParseIntegerLiteral("the string length");
+      ExpectOp(")");
+    }
+    if (type.id() == TypeId::TIMESTAMP && IsKeyword("WITH") && IsKeyword("TIME", 1) && IsKeyword("ZONE", 2)) {
+      Next();
+      Next();
+      Next();
+    }
+  }
+  // INT[] / INT[][]
+  while (IsOp("[") && IsOp("]", 1)) {
+    Next();
+    Next();
+    type = LogicalType::List(type);
+  }
+  return type;
+}
+
+}  // namespace lakestream

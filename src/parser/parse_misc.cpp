@@ -1,0 +1,222 @@
+// SHOW, DESCRIBE, COPY, REFRESH, RUN SINK, OPTIMIZE, VACUUM, SET,
+// transactions and EXPLAIN.
+#include "common/exception.hpp"
+#include "parser/parser_impl.hpp"
+
+namespace lakestream {
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseShow() {
+  ExpectKeyword("SHOW");
+  auto statement = std::make_unique<ShowStatement>();
+  if (AcceptKeyword("TABLES")) {
+    statement->show_type = ShowType::TABLES;
+  } else if (AcceptKeyword("STREAMS") || AcceptKeywords({"TABLE", "STREAMS"})) {
+    statement->show_type = ShowType::STREAMS;
+  } else if (AcceptKeyword("SINKS")) {
+    statement->show_type = ShowType::SINKS;
+  } else if (AcceptKeywords({"MATERIALIZED", "VIEWS"})) {
+    statement->show_type = ShowType::MATERIALIZED_VIEWS;
+  } else if (AcceptKeyword("VIEWS")) {
+    statement->show_type = ShowType::VIEWS;
+  } else if (AcceptKeyword("TBLPROPERTIES") || AcceptKeyword("PROPERTIES")) {
+    statement->show_type = ShowType::TBLPROPERTIES;
+    statement->name = ParseQualifiedName("a table name");
+  } else if (AcceptKeyword("COLUMNS")) {
+    statement->show_type = ShowType::COLUMNS;
+    if (!AcceptKeyword("FROM") && !AcceptKeyword("IN")) SyntaxError(Peek(), "expected FROM or IN after SHOW COLUMNS");
+    statement->name = ParseQualifiedName("a table name");
+  } else {
+    SyntaxError(Peek(), "expected TABLES, STREAMS, SINKS, MATERIALIZED VIEWS, VIEWS, TBLPROPERTIES or COLUMNS");
+  }
+  // SHOW TABLES LIKE '...' / IN db: not needed yet, but say so clearly.
+  if (IsKeyword("LIKE") || (statement->name.parts.empty() && (IsKeyword("IN") || IsKeyword("FROM")))) {
+    ErrorAt(Peek().offset, "not supported yet: SHOW ... " + ToUpperAscii(Peek().text));
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseDescribe() {
+  Next();  // DESCRIBE / DESC
+  auto statement = std::make_unique<DescribeStatement>();
+  if (IsQueryStart() || IsOp("(")) {
+    statement->describe_type = DescribeType::QUERY;
+    statement->query = ParseQuery();
+    return statement;
+  }
+  // A keyword counts only when a name follows it, so a table called
+  // `history` can still be described with DESCRIBE history.
+  auto kind_then_name = [&](const char* keyword) { return IsKeyword(keyword) && IsIdentifierLike(1); };
+  if (kind_then_name("HISTORY")) {
+    Next();
+    statement->describe_type = DescribeType::HISTORY;
+    statement->name = ParseQualifiedName("a table name");
+    if (AcceptKeyword("LIMIT")) statement->limit = ParseIntegerLiteral("the LIMIT");
+    return statement;
+  }
+  if (kind_then_name("DETAIL")) {
+    Next();
+    statement->describe_type = DescribeType::DETAIL;
+  } else if (IsKeyword("TABLE") && IsKeyword("STREAM", 1) && IsIdentifierLike(2)) {
+    Next();
+    Next();
+    statement->describe_type = DescribeType::STREAM;
+  } else if (kind_then_name("STREAM")) {
+    Next();
+    statement->describe_type = DescribeType::STREAM;
+  } else if (IsKeyword("MATERIALIZED") && IsKeyword("VIEW", 1)) {
+    Next();
+    Next();
+    statement->describe_type = DescribeType::MATERIALIZED_VIEW;
+  } else if (kind_then_name("SINK")) {
+    Next();
+    statement->describe_type = DescribeType::SINK;
+  } else {
+    if (kind_then_name("TABLE") || kind_then_name("EXTENDED") || kind_then_name("FORMATTED")) Next();
+    statement->describe_type = DescribeType::TABLE;
+  }
+  statement->name = ParseQualifiedName("a name");
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseCopy() {
+  ExpectKeyword("COPY");
+  auto statement = std::make_unique<CopyStatement>();
+  if (IsKeyword("INTO")) ErrorAt(Peek().offset, "not supported yet: COPY INTO (use INSERT INTO ... SELECT * FROM read_files(...))");
+  if (AcceptOp("(")) {
+    statement->query = ParseQuery();
+    ExpectOp(")");
+    ExpectKeyword("TO");
+  } else {
+    statement->table = ParseQualifiedName("a table name");
+    if (AcceptKeyword("FROM")) {
+      statement->is_from = true;
+    } else {
+      ExpectKeyword("TO");
+      // COPY t TO ...: the same as COPY (SELECT * FROM t) TO ...
+      auto node = std::make_unique<QueryNode>(QueryNodeType::SELECT_NODE);
+      node->location = statement->table.location;
+      node->select_list.push_back(std::make_unique<ParsedExpression>(ExpressionType::STAR, statement->table.location));
+      auto from = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
+      from->location = statement->table.location;
+      from->name = statement->table;
+      node->from = std::move(from);
+      statement->query = std::move(node);
+    }
+  }
+  statement->path = ParseStringLiteral("the file path");
+  // (FORMAT parquet, COMPRESSION zstd) and/or WITH (...): both are option lists.
+  while (true) {
+    if (IsOp("(")) {
+      auto options = ParsePropertyList(true);
+      statement->options.insert(statement->options.end(), options.begin(), options.end());
+    } else if (IsKeyword("WITH") && IsOp("(", 1)) {
+      Next();
+      auto options = ParsePropertyList(true);
+      statement->options.insert(statement->options.end(), options.begin(), options.end());
+    } else {
+      break;
+    }
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseRefresh() {
+  ExpectKeyword("REFRESH");
+  auto statement = std::make_unique<RefreshStatement>();
+  if (!AcceptKeywords({"MATERIALIZED", "VIEW"}) && !AcceptKeywords({"LIVE", "TABLE"}) &&
+      !AcceptKeywords({"STREAMING", "TABLE"})) {
+    AcceptKeyword("TABLE");
+  }
+  statement->name = ParseQualifiedName("a view name");
+  statement->full = AcceptKeyword("FULL");
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseRun() {
+  ExpectKeyword("RUN");
+  ExpectKeyword("SINK");
+  auto statement = std::make_unique<RunSinkStatement>();
+  statement->name = ParseQualifiedName("a sink name");
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseOptimize() {
+  ExpectKeyword("OPTIMIZE");
+  auto statement = std::make_unique<OptimizeStatement>();
+  AcceptKeyword("TABLE");
+  statement->table = ParseQualifiedName("a table name");
+  if (IsKeyword("ZORDER") || IsKeyword("WHERE")) ErrorAt(Peek().offset, "not supported yet: OPTIMIZE ... " + ToUpperAscii(Peek().text));
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseVacuum() {
+  ExpectKeyword("VACUUM");
+  auto statement = std::make_unique<VacuumStatement>();
+  AcceptKeyword("TABLE");
+  statement->table = ParseQualifiedName("a table name");
+  while (true) {
+    if (AcceptKeyword("RETAIN")) {
+      const Token& t = Peek();
+      if (t.type != TokenType::NUMBER) SyntaxError(t, "expected the number of hours after RETAIN");
+      Next();
+      statement->retain_hours = std::stod(t.text);
+      if (!AcceptKeyword("HOURS") && !AcceptKeyword("HOUR")) SyntaxError(Peek(), "expected HOURS after the retention");
+    } else if (AcceptKeywords({"DRY", "RUN"})) {
+      statement->dry_run = true;
+    } else {
+      break;
+    }
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
+  ExpectKeyword("SET");
+  auto statement = std::make_unique<SetStatement>();
+  if (Peek().type == TokenType::STRING) {
+    statement->name = Next().text;
+  } else {
+    if (!IsIdentifierLike()) SyntaxError(Peek(), "expected a setting name");
+    statement->name = Next().text;
+    while (IsOp(".") && IsIdentifierLike(1)) {
+      Next();
+      statement->name += "." + Next().text;
+    }
+  }
+  if (!AcceptOp("=") && !AcceptKeyword("TO")) SyntaxError(Peek(), "expected '=' or TO after the setting name");
+  statement->value = ParsePropertyValue();
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseTransaction() {
+  auto statement = std::make_unique<TransactionStatement>();
+  if (AcceptKeyword("BEGIN")) {
+    statement->transaction_type = TransactionType::BEGIN;
+    if (!AcceptKeyword("TRANSACTION")) AcceptKeyword("WORK");
+  } else if (AcceptKeyword("START")) {
+    statement->transaction_type = TransactionType::BEGIN;
+    ExpectKeyword("TRANSACTION");
+  } else if (AcceptKeyword("COMMIT")) {
+    statement->transaction_type = TransactionType::COMMIT;
+    if (!AcceptKeyword("TRANSACTION")) AcceptKeyword("WORK");
+  } else {
+    Next();  // ROLLBACK / ABORT
+    statement->transaction_type = TransactionType::ROLLBACK;
+    if (!AcceptKeyword("TRANSACTION")) AcceptKeyword("WORK");
+  }
+  return statement;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseExplain() {
+  ExpectKeyword("EXPLAIN");
+  auto statement = std::make_unique<ExplainStatement>();
+  if (IsKeyword("ANALYZE")) ErrorAt(Peek().offset, "not supported yet: EXPLAIN ANALYZE");
+  uint32_t begin = Peek().offset;
+  if (IsKeyword("EXPLAIN")) SyntaxError(Peek());
+  statement->statement = ParseStatement();
+  statement->statement->location = begin;
+  statement->statement->text = SourceText(begin, PreviousEnd());
+  return statement;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,343 @@
+// Queries: WITH, SELECT, VALUES, set operations, ORDER BY / LIMIT, and the
+// FROM clause (tables, time travel, table functions, STREAM(...), joins).
+#include "common/exception.hpp"
+#include "parser/parser_impl.hpp"
+
+namespace lakestream {
+
+namespace {
+
+bool HasOrderOrLimit(const QueryNode& node) { return !node.order_by.empty() || node.limit || node.offset; }
+
+// SELECT * FROM (<node>): used when a parenthesised query that already has
+// its own ORDER BY/LIMIT gets another one, so neither is lost.
+std::unique_ptr<QueryNode> WrapInSelectStar(std::unique_ptr<QueryNode> node) {
+  auto wrapper = std::make_unique<QueryNode>(QueryNodeType::SELECT_NODE);
+  wrapper->location = node->location;
+  wrapper->select_list.push_back(std::make_unique<ParsedExpression>(ExpressionType::STAR, node->location));
+  auto from = std::make_unique<TableRef>(TableRefType::SUBQUERY);
+  from->location = node->location;
+  from->subquery = std::move(node);
+  wrapper->from = std::move(from);
+  return wrapper;
+}
+
+}  // namespace
+
+std::unique_ptr<QueryNode> ParserImpl::ParseQuery() {
+  DepthGuard guard(*this);
+  uint32_t location = Peek().offset;
+  std::vector<CommonTableExpression> ctes;
+  if (AcceptKeyword("WITH")) {
+    if (IsKeyword("RECURSIVE")) ErrorAt(Peek().offset, "not supported yet: WITH RECURSIVE");
+    do {
+      CommonTableExpression cte;
+      cte.name = ParseIdentifier("a name for the common table expression");
+      if (IsOp("(")) cte.column_aliases = ParseIdentifierList("a column name");
+      ExpectKeyword("AS");
+      AcceptKeyword("MATERIALIZED");
+      ExpectOp("(");
+      cte.query = ParseQuery();
+      ExpectOp(")");
+      ctes.push_back(std::move(cte));
+    } while (AcceptOp(","));
+  }
+  auto node = ParseSetOperation();
+  if (IsKeyword("ORDER") || IsKeyword("LIMIT") || IsKeyword("OFFSET")) {
+    if (HasOrderOrLimit(*node)) node = WrapInSelectStar(std::move(node));
+    ParseOrderLimit(*node);
+  }
+  if (!ctes.empty()) {
+    if (!node->ctes.empty()) node = WrapInSelectStar(std::move(node));
+    node->ctes = std::move(ctes);
+    node->location = location;
+  }
+  return node;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseSetOperation() {
+  auto left = ParseQueryTerm();
+  while (IsKeyword("UNION") || IsKeyword("EXCEPT") || IsKeyword("INTERSECT") || IsKeyword("MINUS")) {
+    const Token& op = Next();
+    bool all = AcceptKeyword("ALL");
+    if (!all) AcceptKeyword("DISTINCT");
+    auto node = std::make_unique<QueryNode>(QueryNodeType::SET_OPERATION_NODE);
+    node->location = left->location;
+    if (EqualsIgnoreCase(op.text, "UNION")) {
+      node->set_op = all ? SetOperationType::UNION_ALL : SetOperationType::UNION;
+    } else {
+      if (all) ErrorAt(op.offset, "not supported yet: " + ToUpperAscii(op.text) + " ALL");
+      node->set_op = EqualsIgnoreCase(op.text, "INTERSECT") ? SetOperationType::INTERSECT : SetOperationType::EXCEPT;
+    }
+    node->left = std::move(left);
+    node->right = ParseQueryTerm();
+    left = std::move(node);
+  }
+  return left;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseQueryTerm() {
+  if (IsKeyword("SELECT")) return ParseSelectNode();
+  if (IsKeyword("VALUES")) return ParseValuesNode();
+  if (IsOp("(")) {
+    Next();
+    auto node = ParseQuery();
+    if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')'");
+    return node;
+  }
+  if (IsKeyword("WITH")) return ParseQuery();
+  SyntaxError(Peek(), "expected SELECT, VALUES or '('");
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseValuesNode() {
+  auto node = std::make_unique<QueryNode>(QueryNodeType::VALUES_NODE);
+  node->location = Peek().offset;
+  ExpectKeyword("VALUES");
+  do {
+    ExpectOp("(");
+    std::vector<ExprPtr> row;
+    do {
+      row.push_back(ParseExpression());
+    } while (AcceptOp(","));
+    if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the VALUES row");
+    node->values.push_back(std::move(row));
+  } while (AcceptOp(","));
+  return node;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
+  auto node = std::make_unique<QueryNode>(QueryNodeType::SELECT_NODE);
+  node->location = Peek().offset;
+  ExpectKeyword("SELECT");
+  if (AcceptKeyword("DISTINCT")) {
+    if (IsKeyword("ON")) ErrorAt(Peek().offset, "not supported yet: DISTINCT ON");
+    node->distinct = true;
+  } else {
+    AcceptKeyword("ALL");
+  }
+  do {
+    auto expr = ParseExpression();
+    if (AcceptKeyword("AS")) {
+      if (Peek().type == TokenType::STRING) {
+        expr->alias = Next().text;  // Spark/Snowflake accept AS 'alias'
+      } else if (IsIdentifierLike()) {
+        expr->alias = Next().text;  // after AS any word is a name (AS count, AS date)
+      } else {
+        SyntaxError(Peek(), "expected an alias after AS");
+      }
+    } else if (expr->type != ExpressionType::STAR && IsIdentifierLike() && !IsReservedWord(Peek())) {
+      // No implicit alias after *, so `SELECT * FORM t` points at FORM.
+      expr->alias = Next().text;
+    }
+    if (!expr->alias.empty() && expr->type == ExpressionType::STAR) {
+      ErrorAt(expr->location, "a * in the select list cannot have an alias");
+    }
+    node->select_list.push_back(std::move(expr));
+  } while (AcceptOp(","));
+  if (AcceptKeyword("FROM")) node->from = ParseTableRef();
+  if (AcceptKeyword("WHERE")) node->where = ParseExpression();
+  if (IsKeyword("GROUP")) {
+    Next();
+    ExpectKeyword("BY");
+    if (AcceptKeyword("ALL")) {
+      node->group_by_all = true;
+    } else {
+      do {
+        node->group_by.push_back(ParseExpression());
+      } while (AcceptOp(","));
+    }
+  }
+  if (AcceptKeyword("HAVING")) node->having = ParseExpression();
+  if (IsKeyword("QUALIFY") || IsKeyword("WINDOW")) ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(Peek().text));
+  return node;
+}
+
+void ParserImpl::ParseOrderLimit(QueryNode& node) {
+  if (IsKeyword("ORDER")) {
+    Next();
+    ExpectKeyword("BY");
+    do {
+      OrderByItem item;
+      item.expression = ParseExpression();
+      if (AcceptKeyword("DESC")) {
+        item.descending = true;
+      } else {
+        AcceptKeyword("ASC");
+      }
+      if (AcceptKeyword("NULLS")) {
+        if (AcceptKeyword("FIRST")) {
+          item.nulls_first = true;
+        } else if (AcceptKeyword("LAST")) {
+          item.nulls_first = false;
+        } else {
+          SyntaxError(Peek(), "expected FIRST or LAST after NULLS");
+        }
+      }
+      node.order_by.push_back(std::move(item));
+    } while (AcceptOp(","));
+  }
+  // LIMIT n [OFFSET m], OFFSET m [LIMIT n], and LIMIT m, n (MySQL) are all common.
+  for (int i = 0; i < 2; i++) {
+    if (!node.limit && IsKeyword("LIMIT")) {
+      Next();
+      if (AcceptKeyword("ALL")) continue;
+      node.limit = ParseExpression();
+      if (!node.offset && AcceptOp(",")) {
+        node.offset = std::move(node.limit);
+        node.limit = ParseExpression();
+      }
+    } else if (!node.offset && IsKeyword("OFFSET")) {
+      Next();
+      node.offset = ParseExpression();
+      if (!AcceptKeyword("ROWS")) AcceptKeyword("ROW");
+    }
+  }
+}
+
+// ------------------------------------------------------------------ FROM
+
+std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
+  DepthGuard guard(*this);
+  auto left = ParseTableRefPrimary();
+  while (true) {
+    uint32_t location = Peek().offset;
+    JoinType join_type;
+    bool needs_condition = true;
+    if (AcceptOp(",")) {
+      join_type = JoinType::CROSS;
+      needs_condition = false;
+    } else if (AcceptKeywords({"CROSS", "JOIN"})) {
+      join_type = JoinType::CROSS;
+      needs_condition = false;
+    } else if (AcceptKeyword("JOIN") || AcceptKeywords({"INNER", "JOIN"})) {
+      join_type = JoinType::INNER;
+    } else if (IsKeyword("LEFT") || IsKeyword("RIGHT") || IsKeyword("FULL")) {
+      const Token& side = Next();
+      join_type = EqualsIgnoreCase(side.text, "LEFT")    ? JoinType::LEFT
+                  : EqualsIgnoreCase(side.text, "RIGHT") ? JoinType::RIGHT
+                                                         : JoinType::FULL;
+      if (IsKeyword("SEMI") || IsKeyword("ANTI")) {
+        ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(Peek().text) + " JOIN (use EXISTS / NOT EXISTS)");
+      }
+      AcceptKeyword("OUTER");
+      ExpectKeyword("JOIN");
+    } else if (IsKeyword("NATURAL")) {
+      ErrorAt(location, "not supported yet: NATURAL JOIN (use JOIN ... USING (columns))");
+    } else {
+      return left;
+    }
+    auto join = std::make_unique<TableRef>(TableRefType::JOIN);
+    join->location = location;
+    join->join_type = join_type;
+    join->left = std::move(left);
+    join->right = ParseTableRefPrimary();
+    if (needs_condition) {
+      if (AcceptKeyword("ON")) {
+        join->condition = ParseExpression();
+      } else if (AcceptKeyword("USING")) {
+        join->using_columns = ParseIdentifierList("a column name");
+      } else if (join_type != JoinType::INNER) {
+        SyntaxError(Peek(), "expected ON or USING after the joined table");
+      }
+    }
+    left = std::move(join);
+  }
+}
+
+bool ParserImpl::ParseTimeTravel(std::optional<int64_t>& version, std::optional<std::string>& timestamp) {
+  size_t k = IsKeyword("FOR") ? 1 : 0;
+  bool is_version = IsKeyword("VERSION", k);
+  bool is_timestamp = IsKeyword("TIMESTAMP", k);
+  if (!(is_version || is_timestamp) || !IsKeyword("AS", k + 1) || !IsKeyword("OF", k + 2)) {
+    if (k == 1 && (is_version || is_timestamp)) SyntaxError(Peek(k + 1), "expected AS OF");
+    return false;
+  }
+  for (size_t i = 0; i < k + 3; i++) Next();
+  if (is_version) {
+    version = ParseIntegerLiteral("the version");
+  } else {
+    timestamp = ParseStringLiteral("the timestamp");
+  }
+  return true;
+}
+
+void ParserImpl::ParseTableAlias(TableRef& ref) {
+  if (AcceptKeyword("AS")) {
+    ref.alias = ParseIdentifier("an alias");
+  } else if (IsIdentifierLike() && !IsReservedWord(Peek(), true)) {
+    ref.alias = Next().text;
+  } else {
+    return;
+  }
+  if (IsOp("(")) ref.column_aliases = ParseIdentifierList("a column alias");
+}
+
+std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
+  DepthGuard guard(*this);
+  uint32_t location = Peek().offset;
+  if (IsOp("(")) {
+    if (IsQueryStart(1) || IsOp("(", 1)) {
+      // (SELECT ...) / (VALUES ...) / ((SELECT ...) UNION ...) with an alias.
+      Next();
+      auto ref = std::make_unique<TableRef>(TableRefType::SUBQUERY);
+      ref->location = location;
+      ref->subquery = ParseQuery();
+      if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')' after the subquery");
+      ParseTableAlias(*ref);
+      return ref;
+    }
+    // A parenthesised join: (a JOIN b ON ...).
+    Next();
+    auto ref = ParseTableRef();
+    ExpectOp(")");
+    if (IsKeyword("AS") || (IsIdentifierLike() && !IsReservedWord(Peek(), true))) {
+      ErrorAt(Peek().offset, "an alias for a parenthesised join is not supported; alias the tables inside it");
+    }
+    return ref;
+  }
+  if (IsKeyword("LATERAL")) ErrorAt(location, "not supported yet: LATERAL");
+  // STREAM(LIVE.t) / STREAM(t) / STREAM LIVE.t: an incremental read in a pipeline.
+  if (IsKeyword("STREAM") && (IsOp("(", 1) || (IsIdentifierLike(1) && !IsReservedWord(Peek(1), true)))) {
+    Next();
+    auto ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
+    ref->location = location;
+    ref->stream_function = true;
+    if (AcceptOp("(")) {
+      ref->name = ParseQualifiedName("a table name");
+      ExpectOp(")");
+    } else {
+      ref->name = ParseQualifiedName("a table name");
+    }
+    ParseTableAlias(*ref);
+    return ref;
+  }
+  if (IsKeyword("VALUES")) {
+    auto ref = std::make_unique<TableRef>(TableRefType::SUBQUERY);
+    ref->location = location;
+    ref->subquery = ParseValuesNode();
+    ParseTableAlias(*ref);
+    return ref;
+  }
+  if (!IsIdentifierLike() || (Peek().type == TokenType::IDENTIFIER && IsReservedWord(Peek()))) {
+    SyntaxError(Peek(), "expected a table name, a table function or a subquery");
+  }
+  QualifiedName name = ParseQualifiedName("a table name");
+  if (IsOp("(")) {
+    // Table function: table_changes('t', 2, 5), read_files('dir', format => 'json').
+    auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
+    ref->location = location;
+    ref->function = ParseFunctionCall(name.ToString(), location);
+    ParseTableAlias(*ref);
+    return ref;
+  }
+  auto ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
+  ref->location = location;
+  ref->name = std::move(name);
+  // Time travel may come before or after the alias (Delta accepts both orders).
+  bool travelled = ParseTimeTravel(ref->version_as_of, ref->timestamp_as_of);
+  ParseTableAlias(*ref);
+  if (!travelled) ParseTimeTravel(ref->version_as_of, ref->timestamp_as_of);
+  return ref;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,304 @@
+// Entry points (parser.hpp), token helpers shared by every rule, and the
+// statement dispatcher.
+#include "parser/parser.hpp"
+
+#include <cctype>
+#include <cstring>
+
+#include "common/exception.hpp"
+#include "parser/parser_impl.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// Nesting deeper than this is almost certainly generated or hostile input;
+// fail cleanly long before the stack would.
+constexpr int kMaxDepth = 500;
+
+// Words that end or join clauses: they can never be an implicit alias
+// (`FROM t WHERE ...`) nor start a column reference (`SELECT FROM t`).
+// Everything else stays usable as a name without quotes.
+const char* const kReservedWords[] = {
+    "ALL",     "AND",    "ANTI",      "AS",     "ASC",    "BETWEEN", "BY",     "CASE",   "CROSS",
+    "DESC",    "DISTINCT", "ELSE",    "END",    "ESCAPE", "EXCEPT",  "EXISTS", "FOR",    "FROM",
+    "FULL",    "GROUP",  "HAVING",    "ILIKE",  "IN",     "INNER",   "INTERSECT", "INTO", "IS",
+    "JOIN",    "LATERAL", "LEFT",     "LIKE",   "LIMIT",  "MINUS",   "NATURAL", "NOT",   "NULLS",
+    "OFFSET",  "ON",     "OR",        "ORDER",  "OUTER",  "QUALIFY", "RIGHT",  "SELECT", "SEMI",
+    "SET",     "THEN",   "UNION",     "USING",  "VALUES", "WHEN",    "WHERE",  "WINDOW", "WITH",
+    "OVER",
+};
+
+// Also not an implicit table alias: `t VERSION AS OF 3`, `t TIMESTAMP AS OF ...`.
+// They stay usable as column names.
+const char* const kAliasOnlyReservedWords[] = {"VERSION", "TIMESTAMP", "RETAIN", "DRY", "FULL", "ANTI", "SEMI"};
+
+}  // namespace
+
+bool EqualsIgnoreCase(const std::string& a, const char* b) {
+  size_t n = std::strlen(b);
+  if (a.size() != n) return false;
+  for (size_t i = 0; i < n; i++) {
+    if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+std::string ToUpperAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string ToLowerAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+ParserImpl::ParserImpl(const std::string& sql) : sql_(sql), tokens_(Lexer::Tokenize(sql)) {}
+
+ParserImpl::DepthGuard::DepthGuard(ParserImpl& parser) : parser_(parser) {
+  if (++parser_.depth_ > kMaxDepth) {
+    parser_.depth_--;
+    parser_.ErrorAt(parser_.Peek().offset, "statement is nested too deeply (more than 500 levels)");
+  }
+}
+
+const Token& ParserImpl::Peek(size_t k) const {
+  size_t i = pos_ + k;
+  return i < tokens_.size() ? tokens_[i] : tokens_.back();
+}
+
+const Token& ParserImpl::Next() {
+  const Token& t = tokens_[pos_];
+  if (pos_ + 1 < tokens_.size()) pos_++;
+  return t;
+}
+
+bool ParserImpl::IsKeyword(const char* keyword, size_t k) const {
+  const Token& t = Peek(k);
+  return t.type == TokenType::IDENTIFIER && EqualsIgnoreCase(t.text, keyword);
+}
+
+bool ParserImpl::AcceptKeyword(const char* keyword) {
+  if (!IsKeyword(keyword)) return false;
+  Next();
+  return true;
+}
+
+bool ParserImpl::AcceptKeywords(std::initializer_list<const char*> keywords) {
+  size_t k = 0;
+  for (const char* kw : keywords) {
+    if (!IsKeyword(kw, k++)) return false;
+  }
+  for (size_t i = 0; i < keywords.size(); i++) Next();
+  return true;
+}
+
+void ParserImpl::ExpectKeyword(const char* keyword) {
+  if (!AcceptKeyword(keyword)) SyntaxError(Peek(), std::string("expected ") + keyword);
+}
+
+bool ParserImpl::IsOp(const char* op, size_t k) const {
+  const Token& t = Peek(k);
+  return t.type == TokenType::OPERATOR && t.text == op;
+}
+
+bool ParserImpl::AcceptOp(const char* op) {
+  if (!IsOp(op)) return false;
+  Next();
+  return true;
+}
+
+void ParserImpl::ExpectOp(const char* op) {
+  if (!AcceptOp(op)) SyntaxError(Peek(), std::string("expected '") + op + "'");
+}
+
+bool ParserImpl::AtStatementEnd() const {
+  return Peek().type == TokenType::END_OF_INPUT || IsOp(";");
+}
+
+bool ParserImpl::IsReservedWord(const Token& token, bool for_alias) const {
+  if (token.type != TokenType::IDENTIFIER) return false;
+  for (const char* word : kReservedWords) {
+    if (EqualsIgnoreCase(token.text, word)) return true;
+  }
+  if (for_alias) {
+    for (const char* word : kAliasOnlyReservedWords) {
+      if (EqualsIgnoreCase(token.text, word)) return true;
+    }
+  }
+  return false;
+}
+
+bool ParserImpl::IsIdentifierLike(size_t k) const {
+  const Token& t = Peek(k);
+  return t.type == TokenType::IDENTIFIER || t.type == TokenType::QUOTED_IDENTIFIER;
+}
+
+void ParserImpl::SyntaxError(const Token& token, const std::string& hint) const {
+  std::string message;
+  if (token.type == TokenType::END_OF_INPUT) {
+    message = "syntax error at end of input";
+  } else {
+    message = "syntax error at or near \"" + sql_.substr(token.offset, token.end - token.offset) + "\"";
+  }
+  std::string formatted = FormatErrorAt(sql_, token.offset, message);
+  if (!hint.empty()) {
+    // The hint goes on the first line, after the position, so the first line
+    // alone says what is wrong and what was expected.
+    size_t eol = formatted.find('\n');
+    formatted.insert(eol, ": " + hint);
+  }
+  throw ParserError(formatted);
+}
+
+void ParserImpl::ErrorAt(uint32_t offset, const std::string& message) const {
+  ThrowParserErrorAt(sql_, offset, message);
+}
+
+std::string ParserImpl::ParseIdentifier(const char* what) {
+  const Token& t = Peek();
+  if (t.type == TokenType::QUOTED_IDENTIFIER || (t.type == TokenType::IDENTIFIER && !IsReservedWord(t))) {
+    return Next().text;
+  }
+  SyntaxError(t, std::string("expected ") + what);
+}
+
+std::vector<std::string> ParserImpl::ParseDottedName(const char* what) {
+  std::vector<std::string> parts;
+  parts.push_back(ParseIdentifier(what));
+  while (IsOp(".") && IsIdentifierLike(1)) {
+    Next();
+    // After a dot any word is a name part (db.order is fine).
+    parts.push_back(Next().text);
+  }
+  return parts;
+}
+
+QualifiedName ParserImpl::ParseQualifiedName(const char* what) {
+  QualifiedName name;
+  name.location = Peek().offset;
+  name.parts = ParseDottedName(what);
+  return name;
+}
+
+std::vector<std::string> ParserImpl::ParseIdentifierList(const char* what) {
+  std::vector<std::string> names;
+  ExpectOp("(");
+  do {
+    names.push_back(ParseIdentifier(what));
+  } while (AcceptOp(","));
+  ExpectOp(")");
+  return names;
+}
+
+std::string ParserImpl::ParseStringLiteral(const char* what) {
+  if (Peek().type != TokenType::STRING) SyntaxError(Peek(), std::string("expected ") + what + " as a quoted string");
+  return Next().text;
+}
+
+int64_t ParserImpl::ParseIntegerLiteral(const char* what) {
+  bool negative = false;
+  if (IsOp("-") && Peek(1).type == TokenType::NUMBER) {
+    negative = true;
+    Next();
+  }
+  const Token& t = Peek();
+  if (t.type != TokenType::NUMBER || t.text.find_first_not_of("0123456789") != std::string::npos) {
+    SyntaxError(t, std::string("expected ") + what + " as an integer");
+  }
+  if (t.text.size() > 18) ErrorAt(t.offset, std::string(what) + " " + t.text + " is out of range");
+  int64_t v = std::stoll(t.text);
+  Next();
+  return negative ? -v : v;
+}
+
+uint32_t ParserImpl::PreviousEnd() const { return pos_ == 0 ? 0 : tokens_[pos_ - 1].end; }
+
+std::string ParserImpl::SourceText(uint32_t begin, uint32_t end) const {
+  if (end <= begin) return "";
+  return sql_.substr(begin, end - begin);
+}
+
+// ------------------------------------------------------------------ statements
+
+std::vector<std::unique_ptr<SQLStatement>> ParserImpl::ParseStatements() {
+  std::vector<std::unique_ptr<SQLStatement>> statements;
+  while (Peek().type != TokenType::END_OF_INPUT) {
+    if (AcceptOp(";")) continue;  // empty statement
+    uint32_t begin = Peek().offset;
+    auto statement = ParseStatement();
+    if (!AtStatementEnd()) SyntaxError(Peek());
+    statement->location = begin;
+    statement->text = SourceText(begin, PreviousEnd());
+    statements.push_back(std::move(statement));
+  }
+  return statements;
+}
+
+std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
+  const Token& t = Peek();
+  if (IsQueryStart() || IsOp("(")) {
+    auto statement = std::make_unique<SelectStatement>();
+    statement->node = ParseQuery();
+    return statement;
+  }
+  if (t.type != TokenType::IDENTIFIER) SyntaxError(t);
+  if (IsKeyword("CREATE")) return ParseCreate();
+  if (IsKeyword("DROP")) return ParseDrop();
+  if (IsKeyword("INSERT")) return ParseInsert();
+  if (IsKeyword("UPDATE")) return ParseUpdate();
+  if (IsKeyword("DELETE")) return ParseDelete();
+  if (IsKeyword("MERGE")) return ParseMerge();
+  if (IsKeyword("ALTER")) return ParseAlter();
+  if (IsKeyword("SHOW")) return ParseShow();
+  if (IsKeyword("DESCRIBE") || IsKeyword("DESC")) return ParseDescribe();
+  if (IsKeyword("COPY")) return ParseCopy();
+  if (IsKeyword("REFRESH")) return ParseRefresh();
+  if (IsKeyword("RUN")) return ParseRun();
+  if (IsKeyword("OPTIMIZE")) return ParseOptimize();
+  if (IsKeyword("VACUUM")) return ParseVacuum();
+  if (IsKeyword("SET")) return ParseSet();
+  if (IsKeyword("BEGIN") || IsKeyword("START") || IsKeyword("COMMIT") || IsKeyword("ROLLBACK") ||
+      IsKeyword("ABORT")) {
+    return ParseTransaction();
+  }
+  if (IsKeyword("EXPLAIN")) return ParseExplain();
+  SyntaxError(t);
+}
+
+ExprPtr ParserImpl::ParseSingleExpression() {
+  auto expr = ParseExpression();
+  AcceptOp(";");
+  if (Peek().type != TokenType::END_OF_INPUT) SyntaxError(Peek());
+  return expr;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseSingleQuery() {
+  if (!IsQueryStart() && !IsOp("(")) SyntaxError(Peek(), "expected a query (SELECT, WITH or VALUES)");
+  auto node = ParseQuery();
+  AcceptOp(";");
+  if (Peek().type != TokenType::END_OF_INPUT) SyntaxError(Peek());
+  return node;
+}
+
+// ------------------------------------------------------------------ public API
+
+std::vector<std::unique_ptr<SQLStatement>> Parser::Parse(const std::string& sql) {
+  ParserImpl parser(sql);
+  return parser.ParseStatements();
+}
+
+ExprPtr Parser::ParseExpression(const std::string& sql) {
+  ParserImpl parser(sql);
+  return parser.ParseSingleExpression();
+}
+
+std::unique_ptr<QueryNode> Parser::ParseQuery(const std::string& sql) {
+  ParserImpl parser(sql);
+  return parser.ParseSingleQuery();
+}
+
+bool Parser::IsComplete(const std::string& sql) { return Lexer::IsComplete(sql); }
+
+}  // namespace lakestream

@@ -1,0 +1,142 @@
+// Internal to src/parser: the recursive-descent parser's state and rules.
+// The public entry points are in parser.hpp; the rules are split over
+// parse_expression.cpp, parse_query.cpp, parse_ddl.cpp, parse_dml.cpp and
+// parse_misc.cpp by statement family, and share the token helpers below.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+#include "parser/lexer.hpp"
+
+namespace lakestream {
+
+class ParserImpl {
+ public:
+  explicit ParserImpl(const std::string& sql);
+
+  std::vector<std::unique_ptr<SQLStatement>> ParseStatements();
+  ExprPtr ParseSingleExpression();
+  std::unique_ptr<QueryNode> ParseSingleQuery();
+
+  // ------------------------------------------------------------ tokens (parser.cpp)
+  const Token& Peek(size_t k = 0) const;
+  const Token& Next();
+  // Keywords: unquoted identifiers, compared case-insensitively.
+  bool IsKeyword(const char* keyword, size_t k = 0) const;
+  bool AcceptKeyword(const char* keyword);
+  // Accepts the whole sequence or nothing (e.g. "IF", "NOT", "EXISTS").
+  bool AcceptKeywords(std::initializer_list<const char*> keywords);
+  void ExpectKeyword(const char* keyword);
+  bool IsOp(const char* op, size_t k = 0) const;
+  bool AcceptOp(const char* op);
+  void ExpectOp(const char* op);
+  bool AtStatementEnd() const;  // ';' or end of input
+  // True for a word that may not be used as an implicit alias / column name.
+  // for_alias adds words that may name a column but not follow a table as its alias.
+  bool IsReservedWord(const Token& token, bool for_alias = false) const;
+  bool IsIdentifierLike(size_t k = 0) const;  // identifier or quoted identifier
+  // `syntax error at or near "X" (line, column)` with an optional hint appended
+  // after the position; "at end of input" for the END_OF_INPUT token.
+  [[noreturn]] void SyntaxError(const Token& token, const std::string& hint = "") const;
+  [[noreturn]] void ErrorAt(uint32_t offset, const std::string& message) const;
+
+  // Names and literals shared by every statement family.
+  std::string ParseIdentifier(const char* what);
+  QualifiedName ParseQualifiedName(const char* what);
+  std::vector<std::string> ParseDottedName(const char* what);   // a.b.c as parts
+  std::vector<std::string> ParseIdentifierList(const char* what);  // "(a, b)"
+  std::string ParseStringLiteral(const char* what);
+  int64_t ParseIntegerLiteral(const char* what);
+  uint32_t PreviousEnd() const;  // end offset of the last consumed token
+  std::string SourceText(uint32_t begin, uint32_t end) const;
+
+  // Recursion guard: deeply nested input must fail with an error, not a stack overflow.
+  struct DepthGuard {
+    explicit DepthGuard(ParserImpl& parser);
+    ~DepthGuard() { parser_.depth_--; }
+    ParserImpl& parser_;
+  };
+
+  // ------------------------------------------------------------ expressions
+  ExprPtr ParseExpression();
+  ExprPtr ParseOr();
+  ExprPtr ParseAnd();
+  ExprPtr ParseNot();
+  ExprPtr ParsePredicate();
+  ExprPtr ParseConcat();
+  ExprPtr ParseAdditive();
+  ExprPtr ParseMultiplicative();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePostfix();
+  ExprPtr ParsePrimary();
+  ExprPtr ParseFunctionCall(std::string name, uint32_t location);
+  ExprPtr ParseCase(uint32_t location);
+  ExprPtr ParseCast(bool try_cast, uint32_t location);
+  ExprPtr ParseExtract(uint32_t location);
+  ExprPtr ParseExists(bool negated, uint32_t location);
+  ExprPtr ParseNumber(const Token& token);
+  LogicalType ParseType();
+  bool IsQueryStart(size_t k = 0) const;  // SELECT, WITH, VALUES
+
+  // ------------------------------------------------------------ queries
+  std::unique_ptr<QueryNode> ParseQuery();
+  std::unique_ptr<QueryNode> ParseSetOperation();
+  std::unique_ptr<QueryNode> ParseQueryTerm();
+  std::unique_ptr<QueryNode> ParseSelectNode();
+  std::unique_ptr<QueryNode> ParseValuesNode();
+  void ParseOrderLimit(QueryNode& node);
+  std::unique_ptr<TableRef> ParseTableRef();
+  std::unique_ptr<TableRef> ParseTableRefPrimary();
+  void ParseTableAlias(TableRef& ref);
+  bool ParseTimeTravel(std::optional<int64_t>& version, std::optional<std::string>& timestamp);
+
+  // ------------------------------------------------------------ statements
+  std::unique_ptr<SQLStatement> ParseStatement();
+  // DDL (parse_ddl.cpp)
+  std::unique_ptr<SQLStatement> ParseCreate();
+  std::unique_ptr<SQLStatement> ParseCreateTable(bool or_replace);
+  std::unique_ptr<SQLStatement> ParseCreateView(ViewKind kind, bool or_replace, bool or_refresh);
+  std::unique_ptr<SQLStatement> ParseCreateTableStream(bool or_replace);
+  std::unique_ptr<SQLStatement> ParseCreateSnowflakeStream(bool or_replace);
+  std::unique_ptr<SQLStatement> ParseCreateSink(bool or_replace);
+  std::unique_ptr<SQLStatement> ParseDrop();
+  std::unique_ptr<SQLStatement> ParseAlter();
+  ColumnDefinition ParseColumnDefinition(std::vector<std::string>* primary_key, bool type_optional);
+  // "(key = value, ...)"; keys_only for UNSET TBLPROPERTIES.
+  PropertyList ParsePropertyList(bool equals_optional);
+  std::string ParsePropertyValue();
+  std::unique_ptr<QueryNode> ParseAsQuery(std::string& query_text);
+  // DML (parse_dml.cpp)
+  std::unique_ptr<SQLStatement> ParseInsert();
+  std::unique_ptr<SQLStatement> ParseUpdate();
+  std::unique_ptr<SQLStatement> ParseDelete();
+  std::unique_ptr<SQLStatement> ParseMerge();
+  std::vector<SetClause> ParseSetClauses();
+  // The rest (parse_misc.cpp)
+  std::unique_ptr<SQLStatement> ParseShow();
+  std::unique_ptr<SQLStatement> ParseDescribe();
+  std::unique_ptr<SQLStatement> ParseCopy();
+  std::unique_ptr<SQLStatement> ParseRefresh();
+  std::unique_ptr<SQLStatement> ParseRun();
+  std::unique_ptr<SQLStatement> ParseOptimize();
+  std::unique_ptr<SQLStatement> ParseVacuum();
+  std::unique_ptr<SQLStatement> ParseSet();
+  std::unique_ptr<SQLStatement> ParseTransaction();
+  std::unique_ptr<SQLStatement> ParseExplain();
+
+ private:
+  const std::string& sql_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+// Case-insensitive ASCII comparison used for keywords and option names.
+bool EqualsIgnoreCase(const std::string& a, const char* b);
+std::string ToUpperAscii(std::string s);
+std::string ToLowerAscii(std::string s);
+
+}  // namespace lakestream
