@@ -27,7 +27,7 @@ Q="SELECT 1 AS a, 'x' AS b"
 check "csv" $'a,b\n1,x\n' "$BIN" -csv -c "$Q"
 check "json" $'[{"a":1,"b":"x"}]\n' "$BIN" -json -c "$Q"
 check "line" $'a = 1\nb = x\n' "$BIN" -line -c "$Q"
-check "box (default)" "┌─────────┬─────────┐
+BOX_1X="┌─────────┬─────────┐
 │    a    │    b    │
 │ integer │ varchar │
 ├─────────┼─────────┤
@@ -35,8 +35,10 @@ check "box (default)" "┌─────────┬────────
 ├─────────┴─────────┤
 │ 1 row             │
 └───────────────────┘
-" "$BIN" -c "$Q"
-check "-box flag" "$("$BIN" -c "$Q" 2>/dev/null || true)" "$BIN" -box -c "$Q"
+"
+check "box (default)" "$BOX_1X" "$BIN" -c "$Q"
+check "-box flag" "$BOX_1X" "$BIN" -box -c "$Q"
+check ".mode box after csv" "$BOX_1X" "$BIN" -csv -c ".mode box" -c "$Q"
 check "--csv spelling" $'a,b\n1,x\n' "$BIN" --csv -c "$Q"
 
 check "csv quoting and NULL" $'s,n\n"a,b",\n"say ""hi""",2\n' \
