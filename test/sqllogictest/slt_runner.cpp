@@ -106,10 +106,18 @@ class Runner {
     }
   }
 
+  // " (i=3, j=0)" inside loops, so a failure names the iteration.
+  std::string LoopContext() const {
+    if (vars_.empty()) return "";
+    std::string out = " (";
+    for (auto& [name, value] : vars_) out += (out.size() > 2 ? ", " : "") + name + "=" + value;
+    return out + ")";
+  }
+
   void Fail(const Record& rec, const std::string& sql, const std::string& what) {
     summary_.failed++;
     std::cout << "================================================================\n"
-              << file_.path << ":" << rec.line << ": " << what << "\n";
+              << file_.path << ":" << rec.line << LoopContext() << ": " << what << "\n";
     if (!sql.empty()) std::cout << "---- SQL ----\n" << sql << (sql.back() == '\n' ? "" : "\n");
   }
 
