@@ -25,6 +25,11 @@ class ChunkCollection {
   // one, so row r lives in chunk r / STANDARD_VECTOR_SIZE at r % STANDARD_VECTOR_SIZE.
   void Append(const DataChunk& chunk);
   Value GetValue(idx_t column, idx_t row) const;
+  // Moves the chunks out (the collection is left empty).
+  std::vector<std::unique_ptr<DataChunk>> TakeChunks() {
+    count_ = 0;
+    return std::move(chunks_);
+  }
   void Clear() {
     chunks_.clear();
     count_ = 0;

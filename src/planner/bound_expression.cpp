@@ -17,6 +17,7 @@ BoundExprPtr BoundExpression::Copy() const {
   auto copy = std::make_unique<BoundExpression>(type, return_type);
   for (auto& c : children) copy->children.push_back(c->Copy());
   copy->value = value;
+  copy->binding = binding;
   copy->column_index = column_index;
   copy->function = function;
   copy->try_cast = try_cast;
@@ -58,6 +59,18 @@ BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name) {
   expr->column_index = index;
   expr->name = std::move(name);
   return expr;
+}
+
+BoundExprPtr MakeBindingRef(ColumnBinding binding, LogicalType type, std::string name) {
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::COLUMN_REF, std::move(type));
+  expr->binding = binding;
+  expr->name = std::move(name);
+  return expr;
+}
+
+void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpression&)>& fn) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) fn(expr);
+  for (auto& c : expr.children) VisitColumnRefs(*c, fn);
 }
 
 BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast) {

@@ -3,6 +3,7 @@
 // execution/expression_executor a vector at a time.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,21 @@
 #include "function/scalar_function.hpp"
 
 namespace lakestream {
+
+// A column as the binder names it: (table_index, column_index) of the plan
+// node that produces it. The physical planner resolves bindings to positions
+// in the input chunk (column_index below) once the plan is final.
+struct ColumnBinding {
+  idx_t table_index = 0;
+  idx_t column_index = 0;
+  bool operator==(const ColumnBinding& o) const { return table_index == o.table_index && column_index == o.column_index; }
+  bool operator<(const ColumnBinding& o) const {
+    return table_index != o.table_index ? table_index < o.table_index : column_index < o.column_index;
+  }
+};
+
+// The column index of a scan's row id binding.
+constexpr idx_t ROW_ID_COLUMN = static_cast<idx_t>(-1);
 
 enum class BoundExpressionType : uint8_t {
   CONSTANT,      // value
@@ -34,7 +50,8 @@ struct BoundExpression {
   LogicalType return_type;
   std::vector<std::unique_ptr<BoundExpression>> children;
   Value value;              // CONSTANT
-  idx_t column_index = 0;   // COLUMN_REF
+  ColumnBinding binding;    // COLUMN_REF, as bound
+  idx_t column_index = 0;   // COLUMN_REF, resolved position in the input chunk
   BoundScalarFunction function;  // FUNCTION
   bool try_cast = false;    // CAST
   bool negated = false;     // IN_LIST
@@ -51,6 +68,9 @@ using BoundExprPtr = std::unique_ptr<BoundExpression>;
 
 BoundExprPtr MakeConstant(Value value);
 BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name = "");
+BoundExprPtr MakeBindingRef(ColumnBinding binding, LogicalType type, std::string name = "");
+// Calls `fn` on every COLUMN_REF inside `expr` (mutable, to resolve or rewrite).
+void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpression&)>& fn);
 // CAST(expr AS target) unless it already has that type. Constants are cast right away.
 BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast = false);
 

@@ -21,6 +21,7 @@ struct TableColumn {
   std::string name;
   LogicalType type;
   bool not_null = false;
+  Value default_value;  // used when INSERT does not name the column (NULL unless DEFAULT was given)
 };
 
 class TableScan {

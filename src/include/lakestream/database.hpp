@@ -26,6 +26,7 @@ class Database {
 
   Connection Connect();
   DatabaseInstance& Instance() { return *instance_; }
+  std::shared_ptr<DatabaseInstance> InstancePtr() { return instance_; }
   // "" for an in-memory database.
   const std::string& Path() const;
 

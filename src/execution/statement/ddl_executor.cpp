@@ -1,0 +1,256 @@
+// CREATE TABLE, DROP, ALTER TABLE, SHOW and DESCRIBE.
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "execution/expression_executor.hpp"
+#include "execution/statement/statement_executor.hpp"
+#include "main/client_context.hpp"
+#include "planner/binder.hpp"
+
+namespace lakestream {
+
+// change_tracking (ClickZetta/Snowflake) and delta.enableChangeDataFeed
+// (Delta) are one setting: writing either writes both.
+static const char* kChangeTracking = "change_tracking";
+static const char* kChangeDataFeed = "delta.enableChangeDataFeed";
+
+static void ApplyProperty(TableCatalogEntry& table, const std::string& key, const std::string& raw_value) {
+  std::string value = raw_value;
+  if (StringUtil::CIEquals(key, kChangeTracking) || StringUtil::CIEquals(key, kChangeDataFeed) ||
+      StringUtil::CIEquals(key, "delta.appendOnly")) {
+    std::string lower = StringUtil::Lower(value);
+    if (lower != "true" && lower != "false") {
+      throw InvalidInputError("Property " + key + " of table " + table.name + " must be 'true' or 'false', got '" + value + "'");
+    }
+    value = lower;
+  }
+  if (StringUtil::CIEquals(key, kChangeTracking) || StringUtil::CIEquals(key, kChangeDataFeed)) {
+    table.SetProperty(kChangeDataFeed, value);
+    table.SetProperty(kChangeTracking, value);
+    return;
+  }
+  table.SetProperty(key, value);
+}
+
+static Value EvaluateDefault(ClientContext& context, const ColumnDefinition& column, const std::string& table) {
+  if (!column.default_value) return Value(column.type);
+  Binder binder(context);
+  BindContext empty;
+  auto bound = binder.BindExpression(*column.default_value, empty, "DEFAULT");
+  if (!bound->IsFoldable()) {
+    throw BinderError("DEFAULT of column " + table + "." + column.name + " must be a constant expression");
+  }
+  FunctionContext fctx;
+  fctx.statement_start = context.StatementStart();
+  return ExpressionExecutor(fctx).EvaluateConstant(*bound).CastAs(column.type);
+}
+
+std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTableStatement& stmt) {
+  Catalog& catalog = context.GetCatalog();
+  std::string name = stmt.name.Name();
+  if (stmt.location_path) {
+    throw NotImplementedError("CREATE TABLE ... LOCATION (attaching Delta tables; issue 4)");
+  }
+  if (!stmt.using_format.empty() && !StringUtil::CIEquals(stmt.using_format, "delta")) {
+    throw InvalidInputError("Table " + name + ": USING " + stmt.using_format + " is not supported; lakestream tables are Delta tables (USING DELTA)");
+  }
+  if (catalog.FindTable(name) && stmt.if_not_exists) return MakeEmptyResult();
+  auto entry = std::make_unique<TableCatalogEntry>();
+  entry->name = name;
+  ChunkCollection rows;
+  if (stmt.as_query) {
+    Binder binder(context);
+    BoundQuery query = binder.BindQuery(*stmt.as_query);
+    if (!stmt.columns.empty()) throw NotImplementedError("a column list together with CREATE TABLE ... AS SELECT");
+    rows = context.ExecutePlan(std::move(query.plan));
+    for (idx_t i = 0; i < query.names.size(); i++) {
+      LogicalType type = query.types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::INTEGER) : query.types[i];
+      for (auto& existing : entry->columns) {
+        if (StringUtil::CIEquals(existing.name, query.names[i])) {
+          throw BinderError("CREATE TABLE " + name + " AS SELECT: the query has two columns named " + query.names[i] +
+                            "; give one of them an alias");
+        }
+      }
+      entry->columns.push_back({query.names[i], type, false, Value(type)});
+    }
+  } else {
+    if (stmt.columns.empty()) throw BinderError("CREATE TABLE " + name + " needs at least one column, or AS SELECT");
+    for (auto& column : stmt.columns) {
+      if (entry->ColumnIndex(column.name) >= 0) {
+        throw BinderError("Column " + column.name + " is defined twice in CREATE TABLE " + name);
+      }
+      if (column.type.id() == TypeId::INVALID) throw BinderError("Column " + column.name + " has no type");
+      entry->columns.push_back({column.name, column.type, column.not_null, EvaluateDefault(context, column, name)});
+    }
+  }
+  for (auto& key : stmt.primary_key) {
+    int64_t idx = entry->ColumnIndex(key);
+    if (idx < 0) throw BinderError("PRIMARY KEY column " + key + " is not a column of table " + name);
+    entry->columns[idx].not_null = true;
+    entry->primary_key.push_back(entry->columns[idx].name);
+  }
+  for (auto& part : stmt.partitioned_by) {
+    if (entry->ColumnIndex(part) < 0) throw BinderError("PARTITIONED BY column " + part + " is not a column of table " + name);
+  }
+  for (auto& [key, value] : stmt.properties) ApplyProperty(*entry, key, value);
+  entry->storage = std::make_unique<InMemoryTable>(entry->Types());
+  TableCatalogEntry& table = catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
+  if (stmt.as_query && rows.Count() > 0) {
+    TableCommit commit;
+    commit.operation = "CREATE TABLE AS SELECT";
+    commit.inserted.SetTypes(table.Types());
+    for (idx_t c = 0; c < rows.ChunkCount(); c++) commit.inserted.Append(rows.Chunk(c));
+    table.storage->Commit(commit);
+  }
+  return MakeEmptyResult();
+}
+
+std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& stmt) {
+  switch (stmt.object_type) {
+    case ObjectType::TABLE: context.GetCatalog().DropTable(stmt.name.Name(), stmt.if_exists); return MakeEmptyResult();
+    case ObjectType::STREAM: throw NotImplementedError("DROP STREAM: table streams (issue 5)");
+    case ObjectType::SINK: throw NotImplementedError("DROP SINK: sinks (issue 7)");
+    case ObjectType::STREAMING_TABLE: throw NotImplementedError("DROP STREAMING TABLE: streaming tables (issue 8)");
+    default: throw NotImplementedError(std::string("DROP ") + ObjectTypeToString(stmt.object_type) + " (issue 6)");
+  }
+}
+
+std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt) {
+  TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  switch (stmt.alter_type) {
+    case AlterType::SET_PROPERTIES:
+      for (auto& [key, value] : stmt.properties) ApplyProperty(table, key, value);
+      return MakeEmptyResult();
+    case AlterType::UNSET_PROPERTIES:
+      for (auto& key : stmt.unset_keys) {
+        bool is_cdf = StringUtil::CIEquals(key, kChangeTracking) || StringUtil::CIEquals(key, kChangeDataFeed);
+        bool removed = is_cdf ? (table.UnsetProperty(kChangeTracking) | table.UnsetProperty(kChangeDataFeed))
+                              : table.UnsetProperty(key);
+        if (!removed && !stmt.if_exists) {
+          throw InvalidInputError("Property " + key + " is not set on table " + table.name +
+                                  "; use UNSET TBLPROPERTIES IF EXISTS to ignore missing keys");
+        }
+      }
+      return MakeEmptyResult();
+    case AlterType::RENAME_TABLE: context.GetCatalog().RenameTable(table.name, stmt.new_name.Name()); return MakeEmptyResult();
+    case AlterType::ADD_COLUMN: {
+      std::vector<TableColumn> columns = table.columns;
+      for (auto& def : stmt.new_columns) {
+        for (auto& c : columns) {
+          if (StringUtil::CIEquals(c.name, def.name)) {
+            throw CatalogError("Column " + def.name + " already exists in table " + table.name);
+          }
+        }
+        if (def.not_null) {
+          throw ConstraintError("Cannot add NOT NULL column " + def.name + " to table " + table.name +
+                                ": existing rows would hold NULL; add it nullable");
+        }
+        columns.push_back({def.name, def.type, false, EvaluateDefault(context, def, table.name)});
+      }
+      // Rewrite the rows with the new columns filled with their defaults.
+      std::vector<LogicalType> types;
+      for (auto& c : columns) types.push_back(c.type);
+      auto storage = std::make_unique<InMemoryTable>(types);
+      TableCommit commit;
+      commit.operation = "ADD COLUMNS";
+      commit.inserted.SetTypes(types);
+      std::vector<idx_t> ids;
+      for (idx_t i = 0; i < table.columns.size(); i++) ids.push_back(i);
+      auto scan = table.storage->Scan(ids);
+      DataChunk old_rows, new_rows;
+      old_rows.Initialize(table.Types());
+      new_rows.Initialize(types);
+      while (scan->Next(old_rows, nullptr)) {
+        new_rows.Reset();
+        for (idx_t c = 0; c < table.columns.size(); c++) new_rows.data[c].Copy(old_rows.data[c], nullptr, old_rows.size(), 0, 0);
+        for (idx_t c = table.columns.size(); c < columns.size(); c++) {
+          for (idx_t r = 0; r < old_rows.size(); r++) new_rows.data[c].SetValue(r, columns[c].default_value);
+        }
+        new_rows.SetCardinality(old_rows.size());
+        commit.inserted.Append(new_rows);
+      }
+      storage->Commit(commit);
+      table.columns = std::move(columns);
+      table.storage = std::move(storage);
+      return MakeEmptyResult();
+    }
+  }
+  throw InternalError("unknown ALTER TABLE");
+}
+
+// Builds a VARCHAR-column result from rows of strings (NULL for empty optional values).
+static std::unique_ptr<QueryResult> TextResult(std::vector<std::string> names, const std::vector<std::vector<Value>>& rows) {
+  std::vector<LogicalType> types(names.size(), TypeId::VARCHAR);
+  ChunkCollection collection(types);
+  DataChunk chunk;
+  chunk.Initialize(types);
+  for (auto& row : rows) {
+    for (idx_t c = 0; c < row.size(); c++) chunk.SetValue(c, chunk.size(), row[c]);
+    chunk.SetCardinality(chunk.size() + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      collection.Append(chunk);
+      chunk.Reset();
+    }
+  }
+  collection.Append(chunk);
+  return MakeResult(std::move(names), collection);
+}
+
+std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt) {
+  switch (stmt.show_type) {
+    case ShowType::TABLES: {
+      std::vector<std::vector<Value>> rows;
+      for (auto& name : context.GetCatalog().TableNames()) rows.push_back({Value(name)});
+      return TextResult({"name"}, rows);
+    }
+    case ShowType::TBLPROPERTIES: {
+      auto& table = context.GetCatalog().GetTable(stmt.name.Name());
+      std::vector<std::vector<Value>> rows;
+      for (auto& [k, v] : table.properties) rows.push_back({Value(k), Value(v)});
+      return TextResult({"key", "value"}, rows);
+    }
+    case ShowType::COLUMNS: {
+      auto& table = context.GetCatalog().GetTable(stmt.name.Name());
+      std::vector<std::vector<Value>> rows;
+      for (auto& c : table.columns) rows.push_back({Value(c.name)});
+      return TextResult({"col_name"}, rows);
+    }
+    case ShowType::STREAMS: throw NotImplementedError("SHOW STREAMS: table streams (issue 5)");
+    case ShowType::SINKS: throw NotImplementedError("SHOW SINKS: sinks (issue 7)");
+    case ShowType::MATERIALIZED_VIEWS: throw NotImplementedError("SHOW MATERIALIZED VIEWS (issue 6)");
+    case ShowType::VIEWS: throw NotImplementedError("SHOW VIEWS (issue 6)");
+  }
+  throw InternalError("unknown SHOW");
+}
+
+std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt) {
+  switch (stmt.describe_type) {
+    case DescribeType::TABLE: {
+      auto& table = context.GetCatalog().GetTable(stmt.name.Name());
+      std::vector<std::vector<Value>> rows;
+      for (auto& c : table.columns) {
+        bool key = false;
+        for (auto& k : table.primary_key) key |= StringUtil::CIEquals(k, c.name);
+        rows.push_back({Value(c.name), Value(c.type.ToString()), Value(c.not_null ? "NO" : "YES"),
+                        key ? Value("PRI") : Value(LogicalType(TypeId::VARCHAR)),
+                        c.default_value.IsNull() ? Value(LogicalType(TypeId::VARCHAR)) : Value(c.default_value.ToSQLString())});
+      }
+      return TextResult({"column_name", "column_type", "null", "key", "default"}, rows);
+    }
+    case DescribeType::QUERY: {
+      Binder binder(context);
+      BoundQuery query = binder.BindQuery(*stmt.query);
+      std::vector<std::vector<Value>> rows;
+      for (idx_t i = 0; i < query.names.size(); i++) rows.push_back({Value(query.names[i]), Value(query.types[i].ToString())});
+      return TextResult({"column_name", "column_type"}, rows);
+    }
+    case DescribeType::HISTORY: throw NotImplementedError("DESCRIBE HISTORY: table history needs Delta storage (issue 4)");
+    case DescribeType::DETAIL: throw NotImplementedError("DESCRIBE DETAIL: needs Delta storage (issue 4)");
+    case DescribeType::STREAM: throw NotImplementedError("DESCRIBE STREAM: table streams (issue 5)");
+    case DescribeType::MATERIALIZED_VIEW: throw NotImplementedError("DESCRIBE MATERIALIZED VIEW (issue 6)");
+    case DescribeType::SINK: throw NotImplementedError("DESCRIBE SINK: sinks (issue 7)");
+  }
+  throw InternalError("unknown DESCRIBE");
+}
+
+}  // namespace lakestream

@@ -1,0 +1,56 @@
+// SELECT and EXPLAIN, and the result helpers every executor uses.
+#include "execution/statement/statement_executor.hpp"
+#include "main/client_context.hpp"
+#include "planner/binder.hpp"
+#include "planner/optimizer.hpp"
+#include "planner/physical_planner.hpp"
+
+namespace lakestream {
+
+std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows) {
+  auto result = std::make_unique<QueryResult>(std::move(names), rows.Types());
+  for (auto& chunk : rows.TakeChunks()) result->Append(std::move(chunk));
+  return result;
+}
+
+std::unique_ptr<QueryResult> MakeCountResult(const std::string& name, int64_t count) {
+  ChunkCollection rows({TypeId::BIGINT});
+  DataChunk chunk;
+  chunk.Initialize({TypeId::BIGINT}, 1);
+  chunk.SetValue(0, 0, Value::BIGINT(count));
+  chunk.SetCardinality(1);
+  rows.Append(chunk);
+  return MakeResult({name}, rows);
+}
+
+std::unique_ptr<QueryResult> MakeEmptyResult() {
+  return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{});
+}
+
+std::unique_ptr<QueryResult> ExecuteSelect(ClientContext& context, SelectStatement& statement) {
+  Binder binder(context);
+  BoundQuery query = binder.BindQuery(*statement.node);
+  ChunkCollection rows = context.ExecutePlan(std::move(query.plan));
+  rows.SetTypes(query.types);
+  return MakeResult(std::move(query.names), rows);
+}
+
+std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainStatement& statement) {
+  if (statement.statement->type != StatementType::SELECT) {
+    throw NotImplementedError("EXPLAIN of statements other than SELECT");
+  }
+  auto& select = static_cast<SelectStatement&>(*statement.statement);
+  Binder binder(context);
+  BoundQuery query = binder.BindQuery(*select.node);
+  auto plan = OptimizePlan(std::move(query.plan));
+  auto physical = CreatePhysicalPlan(*plan);
+  ChunkCollection rows({TypeId::VARCHAR});
+  DataChunk chunk;
+  chunk.Initialize({TypeId::VARCHAR}, 1);
+  chunk.SetValue(0, 0, Value::VARCHAR(physical->ToString()));
+  chunk.SetCardinality(1);
+  rows.Append(chunk);
+  return MakeResult({"physical_plan"}, rows);
+}
+
+}  // namespace lakestream

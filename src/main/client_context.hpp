@@ -1,0 +1,38 @@
+// ClientContext: one connection's session. Parses, binds, plans and runs
+// statements; turns every exception into an error result.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "lakestream/result.hpp"
+#include "main/database_instance.hpp"
+#include "parser/ast.hpp"
+#include "planner/logical_plan.hpp"
+
+namespace lakestream {
+
+class ClientContext {
+ public:
+  explicit ClientContext(std::shared_ptr<DatabaseInstance> db);
+
+  // Runs the statements of `sql` in order; stops after the first error.
+  std::vector<std::unique_ptr<QueryResult>> Query(const std::string& sql);
+
+  DatabaseInstance& Database() { return *db_; }
+  Catalog& GetCatalog() { return db_->GetCatalog(); }
+  timestamp_t StatementStart() const { return statement_start_; }
+
+  // Optimises, plans and runs a bound plan to completion.
+  ChunkCollection ExecutePlan(LogicalOperatorPtr plan);
+
+ private:
+  std::unique_ptr<QueryResult> RunStatement(SQLStatement& statement);
+
+  std::shared_ptr<DatabaseInstance> db_;
+  timestamp_t statement_start_ = 0;
+};
+
+}  // namespace lakestream

@@ -1,0 +1,43 @@
+#include "lakestream/connection.hpp"
+#include "lakestream/database.hpp"
+#include "main/client_context.hpp"
+#include "main/database_instance.hpp"
+
+namespace lakestream {
+
+DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
+    : path_(std::move(path)), options_(options) {}
+
+Database::Database(const std::string& path, DatabaseOptions options) {
+  std::string p = path == ":memory:" ? "" : path;
+  if (!p.empty()) {
+    throw NotImplementedError("persistent databases (opening " + p +
+                              "): Delta Lake storage lands with issue 4; run without a directory for an in-memory database");
+  }
+  instance_ = std::make_shared<DatabaseInstance>(p, options);
+}
+
+Database::~Database() = default;
+
+Connection Database::Connect() { return Connection(*this); }
+
+const std::string& Database::Path() const { return instance_->Path(); }
+
+Connection::Connection(Database& db) {
+  // The shared_ptr keeps the instance alive as long as any connection uses it.
+  context_ = std::make_unique<ClientContext>(db.InstancePtr());
+}
+
+Connection::~Connection() = default;
+Connection::Connection(Connection&&) noexcept = default;
+Connection& Connection::operator=(Connection&&) noexcept = default;
+
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
+  auto results = context_->Query(sql);
+  if (results.empty()) return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{});
+  return std::move(results.back());
+}
+
+std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) { return context_->Query(sql); }
+
+}  // namespace lakestream

@@ -1,0 +1,95 @@
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "planner/binder.hpp"
+
+namespace lakestream {
+
+void BindContext::Add(BindEntry entry) {
+  for (auto& e : entries_) {
+    if (!entry.alias.empty() && StringUtil::CIEquals(e.alias, entry.alias)) {
+      throw BinderError("Duplicate alias \"" + entry.alias +
+                        "\" in FROM: give one of the tables another alias (e.g. FROM t AS a JOIN t AS b)");
+    }
+  }
+  entries_.push_back(std::move(entry));
+}
+
+void BindContext::Merge(const BindContext& other) {
+  for (auto& e : other.entries_) Add(e);
+}
+
+BoundExprPtr BindContext::Resolve(const std::vector<std::string>& names, bool optional) const {
+  const std::string& column = names.back();
+  std::string qualifier = names.size() >= 2 ? names[names.size() - 2] : "";
+  const BindEntry* found_entry = nullptr;
+  idx_t found_index = 0;
+  int matches = 0;
+  for (auto& entry : entries_) {
+    if (!qualifier.empty() && !StringUtil::CIEquals(entry.alias, qualifier)) continue;
+    for (idx_t i = 0; i < entry.names.size(); i++) {
+      if (StringUtil::CIEquals(entry.names[i], column)) {
+        if (!found_entry || found_entry != &entry) matches++;
+        found_entry = &entry;
+        found_index = i;
+        break;
+      }
+    }
+  }
+  if (matches > 1) {
+    throw BinderError("Ambiguous reference to column name \"" + column +
+                      "\": it exists in more than one table; qualify it, e.g. t." + column);
+  }
+  if (!found_entry) {
+    if (optional) return nullptr;
+    std::string full = StringUtil::Join(names, ".");
+    if (!qualifier.empty()) {
+      bool qualifier_known = false;
+      for (auto& e : entries_) qualifier_known |= StringUtil::CIEquals(e.alias, qualifier);
+      if (!qualifier_known) {
+        throw BinderError("Referenced table \"" + qualifier + "\" not found in FROM (in column " + full + ")");
+      }
+    }
+    std::vector<std::string> candidates;
+    for (auto& e : entries_) {
+      for (auto& n : e.names) candidates.push_back(n);
+    }
+    std::string message = "Referenced column \"" + full + "\" not found in FROM clause!";
+    std::string hint = StringUtil::ClosestMatch(column, candidates);
+    if (!hint.empty()) {
+      message += " Did you mean \"" + hint + "\"?";
+    } else if (!candidates.empty()) {
+      message += " Candidates: " + StringUtil::Join(candidates, ", ");
+    }
+    throw BinderError(message);
+  }
+  return MakeBindingRef(found_entry->bindings[found_index], found_entry->types[found_index], found_entry->names[found_index]);
+}
+
+std::vector<std::pair<std::string, BoundExprPtr>> BindContext::ExpandStar(const std::vector<std::string>& qualifier) const {
+  std::vector<std::pair<std::string, BoundExprPtr>> result;
+  bool matched = false;
+  for (auto& entry : entries_) {
+    if (!qualifier.empty() && !StringUtil::CIEquals(entry.alias, qualifier.back())) continue;
+    matched = true;
+    for (idx_t i = 0; i < entry.names.size(); i++) {
+      result.emplace_back(entry.names[i], MakeBindingRef(entry.bindings[i], entry.types[i], entry.names[i]));
+    }
+  }
+  if (!qualifier.empty() && !matched) {
+    throw BinderError("Referenced table \"" + qualifier.back() + "\" not found in FROM (in " + qualifier.back() + ".*)");
+  }
+  if (qualifier.empty() && entries_.empty()) {
+    throw BinderError("SELECT * needs a FROM clause: name the table to read, e.g. SELECT * FROM t");
+  }
+  return result;
+}
+
+void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {
+  if (expr->type == BoundExpressionType::AND) {
+    for (auto& c : expr->children) SplitConjunctions(std::move(c), out);
+    return;
+  }
+  out.push_back(std::move(expr));
+}
+
+}  // namespace lakestream

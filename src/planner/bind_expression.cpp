@@ -1,0 +1,371 @@
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "execution/expression_executor.hpp"
+#include "function/aggregate_function.hpp"
+#include "main/client_context.hpp"
+#include "planner/binder.hpp"
+
+namespace lakestream {
+
+static const char* OperatorFunctionName(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_EQ: return "=";
+    case ExpressionType::COMPARE_NE: return "<>";
+    case ExpressionType::COMPARE_LT: return "<";
+    case ExpressionType::COMPARE_LE: return "<=";
+    case ExpressionType::COMPARE_GT: return ">";
+    case ExpressionType::COMPARE_GE: return ">=";
+    case ExpressionType::COMPARE_DISTINCT_FROM: return "is_distinct_from";
+    case ExpressionType::COMPARE_NOT_DISTINCT_FROM: return "is_not_distinct_from";
+    case ExpressionType::ADD: return "+";
+    case ExpressionType::SUBTRACT: return "-";
+    case ExpressionType::MULTIPLY: return "*";
+    case ExpressionType::DIVIDE: return "/";
+    case ExpressionType::MODULO: return "%";
+    case ExpressionType::CONCAT: return "||";
+    case ExpressionType::NEGATE: return "negate";
+    case ExpressionType::LIKE: return "like";
+    case ExpressionType::NOT_LIKE: return "not_like";
+    case ExpressionType::ILIKE: return "ilike";
+    case ExpressionType::NOT_ILIKE: return "not_ilike";
+    default: return nullptr;
+  }
+}
+
+BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
+  if (expr->type == BoundExpressionType::CONSTANT || !expr->IsFoldable()) return expr;
+  FunctionContext fctx;
+  fctx.statement_start = context_.StatementStart();
+  ExpressionExecutor executor(fctx);
+  auto name = expr->name;
+  auto folded = MakeConstant(executor.EvaluateConstant(*expr));
+  folded->name = name;
+  return folded;
+}
+
+BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location) {
+  // A string literal next to a typed value takes that value's type (id = '3', d > '2024-01-01').
+  if (children.size() == 2) {
+    for (int side = 0; side < 2; side++) {
+      auto& lit = children[side];
+      auto& other = children[1 - side];
+      if (lit->IsConstant() && lit->return_type.id() == TypeId::VARCHAR && other->return_type.id() != TypeId::VARCHAR &&
+          other->return_type.id() != TypeId::SQLNULL && name != "||" && name != "like" && name != "ilike" &&
+          name != "not_like" && name != "not_ilike") {
+        lit = AddCast(std::move(lit), other->return_type);
+      }
+    }
+  }
+  std::vector<LogicalType> types;
+  std::vector<const Value*> constants;
+  std::vector<std::string> names;
+  for (auto& c : children) {
+    types.push_back(c->return_type);
+    constants.push_back(c->IsConstant() ? &c->value : nullptr);
+    names.push_back(c->name);
+  }
+  BoundScalarFunction fn = ScalarFunctionRegistry::Get().Bind(name, types, constants, names);
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::FUNCTION, fn.return_type);
+  for (idx_t i = 0; i < children.size(); i++) {
+    LogicalType target = i < fn.argument_types.size() ? fn.argument_types[i] : children[i]->return_type;
+    expr->children.push_back(AddCast(std::move(children[i]), target));
+  }
+  expr->function = std::move(fn);
+  return FoldConstant(std::move(expr));
+}
+
+BoundExprPtr Binder::BindExpression(const ParsedExpression& expr, const BindContext& scope, const char* clause) {
+  return Bind(expr, scope, nullptr, clause);
+}
+
+static BoundExprPtr MakeBoolean(BoundExpressionType type, std::vector<BoundExprPtr> children) {
+  auto e = std::make_unique<BoundExpression>(type, TypeId::BOOLEAN);
+  e->children = std::move(children);
+  return e;
+}
+
+static BoundExprPtr RequireBoolean(BoundExprPtr e, const char* what) {
+  if (e->return_type.id() == TypeId::BOOLEAN) return e;
+  if (e->return_type.id() == TypeId::SQLNULL) return AddCast(std::move(e), TypeId::BOOLEAN);
+  throw BinderError(std::string(what) + " must be a BOOLEAN expression, but " + e->ToString() + " is " +
+                    e->return_type.ToString() + "; compare it with something, e.g. " + e->ToString() + " > 0");
+}
+
+BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                          const char* clause) {
+  if (aggregate) {
+    // An expression that is a GROUP BY expression reads the group column.
+    std::string key = StringUtil::Lower(expr.ToString());
+    for (idx_t g = 0; g < aggregate->group_strings.size(); g++) {
+      if (aggregate->group_strings[g] == key) {
+        auto ref = MakeBindingRef({aggregate->group_index, g}, aggregate->groups[g]->return_type, expr.ToString());
+        if (expr.type == ExpressionType::COLUMN_REF) ref->name = expr.names.back();
+        return ref;
+      }
+    }
+  }
+  auto bind_child = [&](const ParsedExpression& child) { return Bind(child, scope, aggregate, clause); };
+  switch (expr.type) {
+    case ExpressionType::CONSTANT: {
+      auto c = MakeConstant(expr.value);
+      c->name = expr.ToString();
+      return c;
+    }
+    case ExpressionType::COLUMN_REF: {
+      auto ref = scope.Resolve(expr.names);
+      if (aggregate) {
+        throw BinderError("column \"" + StringUtil::Join(expr.names, ".") +
+                          "\" must appear in the GROUP BY clause or be used in an aggregate function "
+                          "(e.g. add it to GROUP BY, or use any_value(" + expr.names.back() + "))");
+      }
+      return ref;
+    }
+    case ExpressionType::STAR:
+      throw BinderError("* can only be used in the SELECT list or inside count(*)");
+    case ExpressionType::FUNCTION: return BindFunction(expr, scope, aggregate, clause);
+    case ExpressionType::CAST: {
+      auto child = bind_child(*expr.children[0]);
+      if (!CastIsPossible(child->return_type, expr.cast_type)) {
+        throw BinderError("Cannot cast " + child->ToString() + " of type " + child->return_type.ToString() + " to " +
+                          expr.cast_type.ToString() + ": no conversion exists");
+      }
+      auto cast = AddCast(std::move(child), expr.cast_type, expr.try_cast);
+      cast->name = expr.ToString();
+      return cast;
+    }
+    case ExpressionType::CASE: return BindCase(expr, scope, aggregate, clause);
+    case ExpressionType::AND:
+    case ExpressionType::OR: {
+      std::vector<BoundExprPtr> children;
+      for (auto& c : expr.children) children.push_back(RequireBoolean(bind_child(*c), expr.type == ExpressionType::AND ? "AND operand" : "OR operand"));
+      auto e = MakeBoolean(expr.type == ExpressionType::AND ? BoundExpressionType::AND : BoundExpressionType::OR, std::move(children));
+      e->name = expr.ToString();
+      return FoldConstant(std::move(e));
+    }
+    case ExpressionType::NOT: {
+      std::vector<BoundExprPtr> children;
+      children.push_back(RequireBoolean(bind_child(*expr.children[0]), "NOT operand"));
+      auto e = MakeBoolean(BoundExpressionType::NOT, std::move(children));
+      e->name = expr.ToString();
+      return FoldConstant(std::move(e));
+    }
+    case ExpressionType::IS_NULL:
+    case ExpressionType::IS_NOT_NULL: {
+      std::vector<BoundExprPtr> children;
+      children.push_back(bind_child(*expr.children[0]));
+      auto e = MakeBoolean(expr.type == ExpressionType::IS_NULL ? BoundExpressionType::IS_NULL : BoundExpressionType::IS_NOT_NULL,
+                           std::move(children));
+      e->name = expr.ToString();
+      return FoldConstant(std::move(e));
+    }
+    case ExpressionType::IS_TRUE:
+    case ExpressionType::IS_FALSE:
+    case ExpressionType::IS_NOT_TRUE:
+    case ExpressionType::IS_NOT_FALSE: {
+      bool want = expr.type == ExpressionType::IS_TRUE || expr.type == ExpressionType::IS_NOT_TRUE;
+      bool negated = expr.type == ExpressionType::IS_NOT_TRUE || expr.type == ExpressionType::IS_NOT_FALSE;
+      std::vector<BoundExprPtr> children;
+      children.push_back(RequireBoolean(bind_child(*expr.children[0]), "IS TRUE/FALSE operand"));
+      children.push_back(MakeConstant(Value::BOOLEAN(want)));
+      auto e = BindOperator(negated ? "is_distinct_from" : "is_not_distinct_from", std::move(children), expr.location);
+      e->name = expr.ToString();
+      return e;
+    }
+    case ExpressionType::IN_LIST:
+    case ExpressionType::NOT_IN_LIST: {
+      std::vector<BoundExprPtr> children;
+      LogicalType common = TypeId::SQLNULL;
+      for (auto& c : expr.children) {
+        children.push_back(bind_child(*c));
+      }
+      // String literals in the list take the probe's type.
+      for (idx_t i = 1; i < children.size(); i++) {
+        if (children[i]->IsConstant() && children[i]->return_type.id() == TypeId::VARCHAR &&
+            children[0]->return_type.id() != TypeId::VARCHAR && children[0]->return_type.id() != TypeId::SQLNULL) {
+          children[i] = AddCast(std::move(children[i]), children[0]->return_type);
+        }
+      }
+      for (auto& c : children) {
+        LogicalType next = MaxLogicalType(common, c->return_type);
+        if (next.id() == TypeId::INVALID) {
+          throw BinderError("Cannot compare " + children[0]->return_type.ToString() + " with " + c->return_type.ToString() +
+                            " in IN list " + expr.ToString() + "; cast one side explicitly");
+        }
+        common = next;
+      }
+      auto e = std::make_unique<BoundExpression>(BoundExpressionType::IN_LIST, TypeId::BOOLEAN);
+      for (auto& c : children) e->children.push_back(AddCast(std::move(c), common));
+      e->negated = expr.type == ExpressionType::NOT_IN_LIST;
+      e->name = expr.ToString();
+      return FoldConstant(std::move(e));
+    }
+    case ExpressionType::BETWEEN:
+    case ExpressionType::NOT_BETWEEN: {
+      std::vector<BoundExprPtr> low, high;
+      low.push_back(bind_child(*expr.children[0]));
+      low.push_back(bind_child(*expr.children[1]));
+      high.push_back(bind_child(*expr.children[0]));
+      high.push_back(bind_child(*expr.children[2]));
+      std::vector<BoundExprPtr> both;
+      both.push_back(BindOperator(">=", std::move(low), expr.location));
+      both.push_back(BindOperator("<=", std::move(high), expr.location));
+      auto e = MakeBoolean(BoundExpressionType::AND, std::move(both));
+      if (expr.type == ExpressionType::NOT_BETWEEN) {
+        std::vector<BoundExprPtr> inner;
+        inner.push_back(std::move(e));
+        e = MakeBoolean(BoundExpressionType::NOT, std::move(inner));
+      }
+      e->name = expr.ToString();
+      return FoldConstant(std::move(e));
+    }
+    case ExpressionType::SUBQUERY_SCALAR:
+    case ExpressionType::SUBQUERY_IN:
+    case ExpressionType::SUBQUERY_NOT_IN:
+    case ExpressionType::SUBQUERY_EXISTS:
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return BindSubquery(expr, scope, aggregate, clause);
+    default: break;
+  }
+  const char* op = OperatorFunctionName(expr.type);
+  if (!op) throw NotImplementedError(std::string("expression type ") + ExpressionTypeToString(expr.type));
+  std::vector<BoundExprPtr> children;
+  for (auto& c : expr.children) children.push_back(bind_child(*c));
+  auto e = BindOperator(op, std::move(children), expr.location);
+  e->name = expr.ToString();
+  return e;
+}
+
+BoundExprPtr Binder::BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                              const char* clause) {
+  std::vector<BoundExprPtr> conditions, results;
+  size_t n = expr.children.size();
+  size_t pairs = expr.has_else ? (n - 1) / 2 : n / 2;
+  for (size_t i = 0; i < pairs; i++) {
+    conditions.push_back(RequireBoolean(Bind(*expr.children[2 * i], scope, aggregate, clause), "CASE WHEN condition"));
+    results.push_back(Bind(*expr.children[2 * i + 1], scope, aggregate, clause));
+  }
+  BoundExprPtr else_expr = expr.has_else ? Bind(*expr.children.back(), scope, aggregate, clause) : MakeConstant(Value());
+  LogicalType type = else_expr->return_type;
+  for (auto& r : results) {
+    LogicalType next = MaxLogicalType(type, r->return_type);
+    if (next.id() == TypeId::INVALID) {
+      throw BinderError("CASE branches have incompatible types " + type.ToString() + " and " + r->return_type.ToString() +
+                        " in " + expr.ToString() + "; CAST one branch to the other's type");
+    }
+    type = next;
+  }
+  if (type.id() == TypeId::SQLNULL) type = TypeId::INTEGER;
+  auto e = std::make_unique<BoundExpression>(BoundExpressionType::CASE, type);
+  for (size_t i = 0; i < pairs; i++) {
+    e->children.push_back(std::move(conditions[i]));
+    e->children.push_back(AddCast(std::move(results[i]), type));
+  }
+  e->children.push_back(AddCast(std::move(else_expr), type));
+  e->name = expr.ToString();
+  return FoldConstant(std::move(e));
+}
+
+BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                                  const char* clause) {
+  std::string name = StringUtil::Lower(expr.function_name);
+  if (IsAggregateFunction(name)) {
+    if (!aggregate) {
+      throw BinderError(std::string("aggregate function ") + name + "() is not allowed in " + clause +
+                        (std::string(clause) == "WHERE" ? "; filter groups with HAVING instead" : ""));
+    }
+    std::string key = StringUtil::Lower(expr.ToString());
+    for (idx_t i = 0; i < aggregate->aggregate_strings.size(); i++) {
+      if (aggregate->aggregate_strings[i] == key) {
+        return MakeBindingRef({aggregate->aggregate_index, i}, aggregate->aggregates[i].signature.return_type, expr.ToString());
+      }
+    }
+    std::vector<BoundExprPtr> args;
+    std::vector<LogicalType> types;
+    for (auto& c : expr.children) {
+      if (c->type == ExpressionType::STAR) continue;  // count(*) spelled with a STAR child
+      auto arg = Bind(*c, scope, nullptr, "an aggregate function's argument (aggregates cannot be nested)");
+      types.push_back(arg->return_type);
+      args.push_back(std::move(arg));
+    }
+    bool star = expr.star_argument || (args.empty() && name == "count");
+    BoundAggregate bound;
+    bound.signature = BindAggregate(name, types, expr.distinct, star);
+    if (!args.empty() && bound.signature.kind != AggregateKind::COUNT_STAR) {
+      bound.argument = AddCast(std::move(args[0]), bound.signature.input_type);
+    }
+    idx_t index = aggregate->aggregates.size();
+    LogicalType type = bound.signature.return_type;
+    aggregate->aggregates.push_back(std::move(bound));
+    aggregate->aggregate_strings.push_back(key);
+    return MakeBindingRef({aggregate->aggregate_index, index}, type, expr.ToString());
+  }
+  if (name == "stream_has_data" || name == "system$stream_has_data") {
+    throw NotImplementedError("stream_has_data(): table streams (issue 5)");
+  }
+  std::vector<BoundExprPtr> children;
+  for (auto& c : expr.children) {
+    if (c->type == ExpressionType::STAR) {
+      // struct(*) packs every column of the FROM clause.
+      for (auto& [col_name, ref] : scope.ExpandStar(c->names)) {
+        ref->name = col_name;
+        children.push_back(std::move(ref));
+      }
+      continue;
+    }
+    auto child = Bind(*c, scope, aggregate, clause);
+    if (c->type == ExpressionType::COLUMN_REF) child->name = c->names.back();
+    if (!c->alias.empty()) child->name = c->alias;
+    children.push_back(std::move(child));
+  }
+  if (expr.star_argument && name != "count") {
+    for (auto& [col_name, ref] : scope.ExpandStar({})) {
+      ref->name = col_name;
+      children.push_back(std::move(ref));
+    }
+  }
+  auto e = BindOperator(name, std::move(children), expr.location);
+  e->name = expr.ToString();
+  return e;
+}
+
+BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                                  const char* clause) {
+  // Uncorrelated subqueries only: run them now and use the result as constants.
+  Binder sub(context_, this);
+  BoundQuery query = sub.BindQuery(*expr.subquery);
+  ChunkCollection rows = context_.ExecutePlan(std::move(query.plan));
+  if (expr.type == ExpressionType::SUBQUERY_EXISTS || expr.type == ExpressionType::SUBQUERY_NOT_EXISTS) {
+    bool exists = rows.Count() > 0;
+    return MakeConstant(Value::BOOLEAN(expr.type == ExpressionType::SUBQUERY_EXISTS ? exists : !exists));
+  }
+  if (query.types.size() != 1) {
+    throw BinderError("Subquery returns " + std::to_string(query.types.size()) +
+                      " columns but is used as a single value; select exactly one column");
+  }
+  if (expr.type == ExpressionType::SUBQUERY_SCALAR) {
+    if (rows.Count() > 1) {
+      throw InvalidInputError("More than one row returned by a subquery used as an expression; add LIMIT 1 or an aggregate");
+    }
+    auto c = MakeConstant(rows.Count() == 0 ? Value(query.types[0]) : rows.GetValue(0, 0));
+    c->name = expr.ToString();
+    return c;
+  }
+  auto probe = Bind(*expr.children[0], scope, aggregate, clause);
+  LogicalType common = MaxLogicalType(probe->return_type, query.types[0]);
+  if (common.id() == TypeId::INVALID) {
+    throw BinderError("Cannot compare " + probe->return_type.ToString() + " with subquery column of type " +
+                      query.types[0].ToString() + " in IN (subquery); cast one side explicitly");
+  }
+  auto e = std::make_unique<BoundExpression>(BoundExpressionType::IN_LIST, TypeId::BOOLEAN);
+  e->children.push_back(AddCast(std::move(probe), common));
+  for (idx_t r = 0; r < rows.Count(); r++) e->children.push_back(MakeConstant(rows.GetValue(0, r).CastAs(common)));
+  e->negated = expr.type == ExpressionType::SUBQUERY_NOT_IN;
+  e->name = expr.ToString();
+  if (e->children.size() == 1) {
+    // x IN (empty set) is FALSE, even for NULL x.
+    return MakeConstant(Value::BOOLEAN(e->negated));
+  }
+  return FoldConstant(std::move(e));
+}
+
+}  // namespace lakestream

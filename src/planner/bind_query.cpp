@@ -1,0 +1,205 @@
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "planner/binder.hpp"
+
+namespace lakestream {
+
+Binder::Binder(ClientContext& context, Binder* parent) : context_(context), parent_(parent) {}
+
+idx_t Binder::NextTableIndex() {
+  // One counter per statement: child binders share the root's.
+  if (parent_) return parent_->NextTableIndex();
+  return next_table_index_++;
+}
+
+void Binder::AddCTEs(const QueryNode& node) {
+  for (auto& cte : node.ctes) ctes_[StringUtil::Lower(cte.name)] = &cte;
+}
+
+const CommonTableExpression* Binder::FindCTE(const std::string& name) const {
+  auto it = ctes_.find(StringUtil::Lower(name));
+  if (it != ctes_.end()) return it->second;
+  return parent_ ? parent_->FindCTE(name) : nullptr;
+}
+
+int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what) {
+  if (!expr) return -1;
+  BindContext empty;
+  auto bound = binder.BindExpression(*expr, empty, what);
+  if (!bound->IsConstant() || !(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
+    throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
+  }
+  if (bound->value.IsNull()) return -1;
+  int64_t v = bound->value.AsBigint();
+  if (v < 0) throw BinderError(std::string(what) + " must not be negative, got " + std::to_string(v));
+  return v;
+}
+
+// ORDER BY / LIMIT that apply on top of a bound query (set operations, VALUES):
+// ORDER BY may name output columns or their positions.
+static LogicalOperatorPtr AddOrderAndLimit(Binder& binder, const QueryNode& node, BoundQuery& query, LogicalOperatorPtr plan) {
+  if (!node.order_by.empty()) {
+    BindContext scope;
+    BindEntry entry;
+    entry.names = query.names;
+    entry.types = query.types;
+    entry.bindings = plan->GetBindings();
+    scope.Add(entry);
+    auto order = std::make_unique<LogicalOperator>(LogicalOperatorType::ORDER);
+    for (auto& item : node.order_by) {
+      BoundOrder bo;
+      if (item.expression->type == ExpressionType::CONSTANT && item.expression->value.type().IsIntegral()) {
+        int64_t k = item.expression->value.AsBigint();
+        if (k < 1 || k > static_cast<int64_t>(query.names.size())) {
+          throw BinderError("ORDER BY position " + std::to_string(k) + " is not in the select list (1 to " +
+                            std::to_string(query.names.size()) + ")");
+        }
+        bo.expression = MakeBindingRef(entry.bindings[k - 1], entry.types[k - 1], entry.names[k - 1]);
+      } else {
+        bo.expression = binder.BindExpression(*item.expression, scope, "ORDER BY");
+      }
+      bo.descending = item.descending;
+      bo.nulls_first = item.nulls_first.value_or(item.descending);
+      order->orders.push_back(std::move(bo));
+    }
+    order->children.push_back(std::move(plan));
+    plan = std::move(order);
+  }
+  if (node.limit || node.offset) {
+    auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
+    limit->limit = BindLimitValue(binder, node.limit.get(), "LIMIT");
+    limit->offset = std::max<int64_t>(0, BindLimitValue(binder, node.offset.get(), "OFFSET"));
+    limit->children.push_back(std::move(plan));
+    plan = std::move(limit);
+  }
+  return plan;
+}
+
+BoundQuery Binder::BindQuery(const QueryNode& node) {
+  AddCTEs(node);
+  switch (node.type) {
+    case QueryNodeType::SELECT_NODE: return BindSelectNode(node);
+    case QueryNodeType::SET_OPERATION_NODE: return BindSetOperation(node);
+    case QueryNodeType::VALUES_NODE: return BindValues(node);
+  }
+  throw InternalError("unknown query node");
+}
+
+LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std::vector<LogicalType>& types,
+                              const std::vector<std::string>& names) {
+  auto current = plan->GetTypes();
+  if (current == types) return plan;
+  auto bindings = plan->GetBindings();
+  auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
+  projection->table_index = binder.NextTableIndex();
+  for (idx_t i = 0; i < types.size(); i++) {
+    projection->expressions.push_back(AddCast(MakeBindingRef(bindings[i], current[i], i < names.size() ? names[i] : ""), types[i]));
+  }
+  projection->children.push_back(std::move(plan));
+  return projection;
+}
+
+BoundQuery Binder::BindSetOperation(const QueryNode& node) {
+  if (node.set_op == SetOperationType::EXCEPT || node.set_op == SetOperationType::INTERSECT) {
+    throw NotImplementedError(node.set_op == SetOperationType::EXCEPT ? "EXCEPT" : "INTERSECT");
+  }
+  Binder left_binder(context_, this);
+  Binder right_binder(context_, this);
+  BoundQuery left = left_binder.BindQuery(*node.left);
+  BoundQuery right = right_binder.BindQuery(*node.right);
+  if (left.types.size() != right.types.size()) {
+    throw BinderError("Set operations need the same number of columns on both sides: the left side has " +
+                      std::to_string(left.types.size()) + ", the right side " + std::to_string(right.types.size()));
+  }
+  std::vector<LogicalType> types;
+  for (idx_t i = 0; i < left.types.size(); i++) {
+    LogicalType t = MaxLogicalType(left.types[i], right.types[i]);
+    if (t.id() == TypeId::INVALID) {
+      throw BinderError("UNION column " + std::to_string(i + 1) + " (" + left.names[i] + ") has type " +
+                        left.types[i].ToString() + " on the left and " + right.types[i].ToString() +
+                        " on the right; CAST one side");
+    }
+    if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
+    types.push_back(t);
+  }
+  auto un = std::make_unique<LogicalOperator>(LogicalOperatorType::UNION);
+  un->table_index = NextTableIndex();
+  un->union_types = types;
+  un->children.push_back(CastPlanTo(*this, std::move(left.plan), types, left.names));
+  un->children.push_back(CastPlanTo(*this, std::move(right.plan), types, left.names));
+  BoundQuery result;
+  result.names = left.names;
+  result.types = types;
+  LogicalOperatorPtr plan = std::move(un);
+  if (node.set_op == SetOperationType::UNION) {
+    // UNION = UNION ALL + DISTINCT (a group-by on every column).
+    auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
+    distinct->table_index = NextTableIndex();
+    distinct->aggregate_index = NextTableIndex();
+    auto bindings = plan->GetBindings();
+    for (idx_t i = 0; i < types.size(); i++) distinct->expressions.push_back(MakeBindingRef(bindings[i], types[i], result.names[i]));
+    distinct->children.push_back(std::move(plan));
+    plan = std::move(distinct);
+  }
+  result.plan = AddOrderAndLimit(*this, node, result, std::move(plan));
+  return result;
+}
+
+BoundQuery Binder::BindValues(const QueryNode& node) {
+  BindContext empty;
+  std::vector<std::vector<BoundExprPtr>> rows;
+  std::vector<LogicalType> types;
+  for (auto& row : node.values) {
+    std::vector<BoundExprPtr> bound;
+    for (auto& e : row) bound.push_back(BindExpression(*e, empty, "VALUES"));
+    if (!rows.empty() && bound.size() != types.size()) {
+      throw BinderError("VALUES lists must all have the same length: the first has " + std::to_string(types.size()) +
+                        " values, another has " + std::to_string(bound.size()));
+    }
+    if (rows.empty()) {
+      for (auto& b : bound) types.push_back(b->return_type);
+    } else {
+      for (idx_t i = 0; i < bound.size(); i++) {
+        LogicalType t = MaxLogicalType(types[i], bound[i]->return_type);
+        if (t.id() == TypeId::INVALID) {
+          throw BinderError("VALUES column " + std::to_string(i + 1) + " mixes " + types[i].ToString() + " and " +
+                            bound[i]->return_type.ToString() + "; CAST the values to one type");
+        }
+        types[i] = t;
+      }
+    }
+    rows.push_back(std::move(bound));
+  }
+  for (auto& t : types) {
+    if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
+  }
+  auto collection = std::make_shared<ChunkCollection>(types);
+  DataChunk chunk;
+  chunk.Initialize(types);
+  FunctionContext fctx;
+  fctx.statement_start = context_.StatementStart();
+  ExpressionExecutor executor(fctx);
+  for (auto& row : rows) {
+    for (idx_t i = 0; i < row.size(); i++) {
+      Value v = row[i]->IsConstant() ? row[i]->value : executor.EvaluateConstant(*row[i]);
+      chunk.SetValue(i, chunk.size(), v.CastAs(types[i]));
+    }
+    chunk.SetCardinality(chunk.size() + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      collection->Append(chunk);
+      chunk.Reset();
+    }
+  }
+  if (chunk.size() > 0) collection->Append(chunk);
+  BoundQuery result;
+  for (idx_t i = 0; i < types.size(); i++) result.names.push_back("col" + std::to_string(i));
+  result.types = types;
+  auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
+  get->table_index = NextTableIndex();
+  get->collection = collection;
+  result.plan = AddOrderAndLimit(*this, node, result, std::move(get));
+  return result;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,166 @@
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "planner/binder.hpp"
+#include "planner/table_function.hpp"
+
+namespace lakestream {
+
+// LIVE.x (pipeline syntax) names the table x of this database.
+static std::string ResolveTableName(const QualifiedName& name) {
+  if (name.parts.size() == 2 && StringUtil::CIEquals(name.parts[0], "live")) return name.parts[1];
+  if (name.parts.size() > 1) {
+    throw BinderError("Table name " + name.ToString() + " has a schema or catalog qualifier; lakestream has one schema "
+                      "per database: use " + name.parts.back() + " (or LIVE." + name.parts.back() + " in pipelines)");
+  }
+  return name.parts[0];
+}
+
+LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope) {
+  switch (ref.type) {
+    case TableRefType::BASE_TABLE: return BindBaseTable(ref, scope);
+    case TableRefType::SUBQUERY: return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, scope);
+    case TableRefType::TABLE_FUNCTION: return BindTableFunction(ref, scope);
+    case TableRefType::JOIN: break;
+  }
+  BindContext left_scope, right_scope;
+  auto left = BindTableRef(*ref.left, left_scope);
+  auto right = BindTableRef(*ref.right, right_scope);
+  auto join = std::make_unique<LogicalOperator>(LogicalOperatorType::JOIN);
+  switch (ref.join_type) {
+    case JoinType::INNER: join->join_type = LogicalJoinType::INNER; break;
+    case JoinType::CROSS: join->join_type = LogicalJoinType::CROSS; break;
+    case JoinType::LEFT: join->join_type = LogicalJoinType::LEFT; break;
+    case JoinType::RIGHT:
+      // A RIGHT join is a LEFT join with the sides swapped; SELECT * still
+      // lists the left table's columns first (the scope keeps the written order).
+      join->join_type = LogicalJoinType::LEFT;
+      break;
+    case JoinType::FULL: throw NotImplementedError("FULL OUTER JOIN");
+  }
+  scope.Merge(left_scope);
+  scope.Merge(right_scope);
+  BindContext both;
+  both.Merge(left_scope);
+  both.Merge(right_scope);
+  if (ref.condition) {
+    auto condition = BindExpression(*ref.condition, both, "JOIN ... ON");
+    if (condition->return_type.id() != TypeId::BOOLEAN) {
+      throw BinderError("JOIN condition must be a BOOLEAN expression, but " + ref.condition->ToString() + " is " +
+                        condition->return_type.ToString());
+    }
+    SplitConjunctions(std::move(condition), join->expressions);
+  }
+  for (auto& column : ref.using_columns) {
+    auto l = left_scope.Resolve({column});
+    auto r = right_scope.Resolve({column});
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(l));
+    args.push_back(std::move(r));
+    join->expressions.push_back(BindOperator("=", std::move(args), ref.location));
+  }
+  if (join->join_type == LogicalJoinType::CROSS && !join->expressions.empty()) join->join_type = LogicalJoinType::INNER;
+  if (ref.join_type == JoinType::RIGHT) {
+    join->children.push_back(std::move(right));
+    join->children.push_back(std::move(left));
+  } else {
+    join->children.push_back(std::move(left));
+    join->children.push_back(std::move(right));
+  }
+  return join;
+}
+
+LogicalOperatorPtr Binder::BindSubqueryRef(const QueryNode& query, const std::string& alias,
+                                           const std::vector<std::string>& column_aliases, BindContext& scope) {
+  Binder sub(context_, this);
+  BoundQuery bound = sub.BindQuery(query);
+  BindEntry entry;
+  entry.alias = alias;
+  entry.names = bound.names;
+  if (column_aliases.size() > bound.names.size()) {
+    throw BinderError("Alias " + alias + " names " + std::to_string(column_aliases.size()) + " columns but the subquery has " +
+                      std::to_string(bound.names.size()));
+  }
+  for (idx_t i = 0; i < column_aliases.size(); i++) entry.names[i] = column_aliases[i];
+  entry.types = bound.types;
+  entry.bindings = bound.plan->GetBindings();
+  scope.Add(std::move(entry));
+  return std::move(bound.plan);
+}
+
+LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope) {
+  std::string name = ResolveTableName(ref.name);
+  if (ref.name.parts.size() == 1) {
+    if (const CommonTableExpression* cte = FindCTE(name)) {
+      if (ref.version_as_of || ref.timestamp_as_of) {
+        throw BinderError("Time travel (VERSION/TIMESTAMP AS OF) applies to tables, not to the CTE " + name);
+      }
+      std::vector<std::string> aliases = cte->column_aliases;
+      for (idx_t i = 0; i < ref.column_aliases.size(); i++) {
+        if (i < aliases.size()) {
+          aliases[i] = ref.column_aliases[i];
+        } else {
+          aliases.push_back(ref.column_aliases[i]);
+        }
+      }
+      return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope);
+    }
+  }
+  if (ref.stream_function) throw NotImplementedError("STREAM(" + ref.name.ToString() + ") streaming reads (issue 8)");
+  TableCatalogEntry& table = context_.GetCatalog().GetTable(name);
+  if (ref.version_as_of || ref.timestamp_as_of) {
+    throw NotImplementedError("time travel (VERSION AS OF / TIMESTAMP AS OF) on table " + table.name +
+                              ": it needs Delta storage (open a database directory; issue 4)");
+  }
+  auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::GET);
+  get->table_index = NextTableIndex();
+  get->table = &table;
+  get->storage = table.storage.get();
+  get->table_name = table.name;
+  get->source_types = table.Types();
+  for (idx_t i = 0; i < table.columns.size(); i++) get->column_ids.push_back(i);
+  BindEntry entry;
+  entry.alias = ref.alias.empty() ? table.name : ref.alias;
+  entry.names = table.Names();
+  for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
+  entry.types = table.Types();
+  for (idx_t i = 0; i < table.columns.size(); i++) entry.bindings.push_back({get->table_index, i});
+  scope.Add(std::move(entry));
+  return get;
+}
+
+LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {
+  const ParsedExpression& call = *ref.function;
+  std::string name = StringUtil::Lower(call.function_name);
+  // Arguments must be constants (paths, table names, versions, options).
+  std::vector<Value> arguments;
+  std::vector<std::string> argument_names;
+  BindContext empty;
+  for (idx_t i = 0; i < call.children.size(); i++) {
+    auto bound = BindExpression(*call.children[i], empty, "a table function argument");
+    if (!bound->IsConstant()) {
+      throw BinderError("Argument " + std::to_string(i + 1) + " of " + name + "() must be a constant, got " +
+                        call.children[i]->ToString());
+    }
+    arguments.push_back(bound->value);
+    argument_names.push_back(i < call.arg_names.size() ? StringUtil::Lower(call.arg_names[i]) : "");
+  }
+  TableFunctionBinding binding = BindTableFunctionCall(context_, name, arguments, argument_names);
+  auto source = std::make_unique<LogicalOperator>(LogicalOperatorType::SOURCE);
+  source->table_index = NextTableIndex();
+  source->table_name = name;
+  source->source_types = binding.types;
+  source->source_factory = std::move(binding.factory);
+  for (idx_t i = 0; i < binding.types.size(); i++) source->column_ids.push_back(i);
+  BindEntry entry;
+  entry.alias = ref.alias.empty() ? name : ref.alias;
+  entry.names = binding.names;
+  for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
+  entry.types = binding.types;
+  for (idx_t i = 0; i < binding.types.size(); i++) entry.bindings.push_back({source->table_index, i});
+  scope.Add(std::move(entry));
+  return source;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,109 @@
+// Binder: resolves names against the catalog and the FROM clause, checks types,
+// and builds the logical plan of a query (DuckDB's binder is the model).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parser/ast.hpp"
+#include "planner/logical_plan.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+
+// The columns visible in a scope: one entry per FROM item (table, subquery, CTE).
+struct BindEntry {
+  std::string alias;
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  std::vector<ColumnBinding> bindings;
+};
+
+class BindContext {
+ public:
+  // Throws BinderError when the alias is already used in this scope.
+  void Add(BindEntry entry);
+  // Resolves a (possibly qualified) column name, or throws BinderError naming
+  // the column and listing candidates. Returns nullptr (no throw) when
+  // `optional` and nothing matches.
+  BoundExprPtr Resolve(const std::vector<std::string>& names, bool optional = false) const;
+  // Columns for * (qualifier empty) or t.*.
+  std::vector<std::pair<std::string, BoundExprPtr>> ExpandStar(const std::vector<std::string>& qualifier) const;
+  const std::vector<BindEntry>& Entries() const { return entries_; }
+  void Merge(const BindContext& other);
+
+ private:
+  std::vector<BindEntry> entries_;
+};
+
+struct BoundQuery {
+  LogicalOperatorPtr plan;
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+};
+
+// State for binding the select list, HAVING and ORDER BY of an aggregate query.
+struct AggregateBindState {
+  std::vector<std::string> group_strings;  // parsed ToString() of each group, lower-case
+  std::vector<BoundExprPtr> groups;
+  std::vector<BoundAggregate> aggregates;
+  std::vector<std::string> aggregate_strings;
+  idx_t group_index = 0;
+  idx_t aggregate_index = 0;
+};
+
+class Binder {
+ public:
+  explicit Binder(ClientContext& context, Binder* parent = nullptr);
+
+  BoundQuery BindQuery(const QueryNode& node);
+  // Binds an expression that must not contain aggregates (`clause` names the
+  // place for the error message, e.g. "WHERE").
+  BoundExprPtr BindExpression(const ParsedExpression& expr, const BindContext& scope, const char* clause);
+  LogicalOperatorPtr BindTableRef(const TableRef& ref, BindContext& scope);
+
+  idx_t NextTableIndex();
+  ClientContext& Context() { return context_; }
+
+ private:
+  BoundQuery BindSelectNode(const QueryNode& node);
+  BoundQuery BindSetOperation(const QueryNode& node);
+  BoundQuery BindValues(const QueryNode& node);
+  void AddCTEs(const QueryNode& node);
+  const CommonTableExpression* FindCTE(const std::string& name) const;
+
+  BoundExprPtr Bind(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                    const char* clause);
+  BoundExprPtr BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                            const char* clause);
+  BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location);
+  BoundExprPtr BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                            const char* clause);
+  BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                        const char* clause);
+  BoundExprPtr FoldConstant(BoundExprPtr expr);
+  LogicalOperatorPtr BindTableFunction(const TableRef& ref, BindContext& scope);
+  LogicalOperatorPtr BindBaseTable(const TableRef& ref, BindContext& scope);
+  LogicalOperatorPtr BindSubqueryRef(const QueryNode& query, const std::string& alias,
+                                     const std::vector<std::string>& column_aliases, BindContext& scope);
+
+  ClientContext& context_;
+  Binder* parent_;
+  idx_t next_table_index_ = 0;
+  std::map<std::string, const CommonTableExpression*> ctes_;  // lower-case name
+};
+
+// Wraps `plan` in a projection that casts its columns to `types` (no-op when equal).
+LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std::vector<LogicalType>& types,
+                              const std::vector<std::string>& names);
+
+// LIMIT/OFFSET value: a constant non-negative integer; -1 when absent or NULL.
+int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what);
+
+// Splits AND trees into their conjuncts.
+void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
+
+}  // namespace lakestream

@@ -1,0 +1,95 @@
+// The logical plan: what to compute, with columns named by ColumnBinding.
+// The binder builds it, the optimizer (optimizer.hpp) rewrites it (filter
+// pushdown, column pruning), and the physical planner turns it into
+// operators, resolving bindings into chunk positions.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "execution/operator/physical_hash_aggregate.hpp"
+#include "planner/bound_expression.hpp"
+
+namespace lakestream {
+
+struct TableCatalogEntry;
+class DataTable;
+class PhysicalOperator;
+
+enum class LogicalOperatorType : uint8_t {
+  GET,          // scan of a catalog table
+  CHUNK_GET,    // materialised rows (VALUES, folded subqueries, table function results)
+  SOURCE,       // any other producer, built by a factory (table functions)
+  FILTER,
+  PROJECTION,
+  AGGREGATE,
+  JOIN,
+  ORDER,
+  LIMIT,
+  UNION,
+};
+
+enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
+
+struct BoundOrder {
+  BoundExprPtr expression;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct LogicalOperator {
+  explicit LogicalOperator(LogicalOperatorType type_p) : type(type_p) {}
+
+  LogicalOperatorType type;
+  std::vector<std::unique_ptr<LogicalOperator>> children;
+
+  // FILTER: conjuncts; PROJECTION: outputs; AGGREGATE: groups.
+  std::vector<BoundExprPtr> expressions;
+  idx_t table_index = 0;  // GET, CHUNK_GET, SOURCE, PROJECTION, UNION, AGGREGATE (groups)
+
+  // GET
+  TableCatalogEntry* table = nullptr;
+  DataTable* storage = nullptr;  // the snapshot to scan (time travel may pick an older one)
+  std::string table_name;
+  std::vector<idx_t> column_ids;  // the columns read, in output order
+  std::vector<BoundExprPtr> table_filters;
+  bool emit_row_ids = false;
+
+  // CHUNK_GET
+  std::shared_ptr<ChunkCollection> collection;
+
+  // SOURCE
+  std::vector<LogicalType> source_types;
+  std::function<std::unique_ptr<PhysicalOperator>(const std::vector<idx_t>& projected)> source_factory;
+
+  // AGGREGATE
+  idx_t aggregate_index = 0;
+  std::vector<BoundAggregate> aggregates;
+
+  // JOIN: left_keys[i] = right_keys[i]; then `residual` (may be null).
+  LogicalJoinType join_type = LogicalJoinType::INNER;
+  std::vector<BoundExprPtr> left_keys;
+  std::vector<BoundExprPtr> right_keys;
+  BoundExprPtr residual;
+
+  // ORDER
+  std::vector<BoundOrder> orders;
+
+  // LIMIT (-1: none)
+  int64_t limit = -1;
+  int64_t offset = 0;
+
+  // UNION: output types (children are already cast to them)
+  std::vector<LogicalType> union_types;
+
+  std::vector<ColumnBinding> GetBindings() const;
+  std::vector<LogicalType> GetTypes() const;
+  std::string ToString(int indent = 0) const;
+};
+
+using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+}  // namespace lakestream

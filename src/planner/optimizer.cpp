@@ -1,0 +1,144 @@
+#include "planner/optimizer.hpp"
+
+#include <set>
+
+namespace lakestream {
+
+static void CollectTables(const BoundExpression& expr, std::set<idx_t>& tables) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
+  for (auto& c : expr.children) CollectTables(*c, tables);
+}
+
+static std::set<idx_t> ProducedTables(const LogicalOperator& op) {
+  std::set<idx_t> tables;
+  for (auto& b : op.GetBindings()) tables.insert(b.table_index);
+  return tables;
+}
+
+static bool SubsetOf(const std::set<idx_t>& a, const std::set<idx_t>& b) {
+  for (idx_t x : a) {
+    if (!b.count(x)) return false;
+  }
+  return true;
+}
+
+static LogicalOperatorPtr WrapFilter(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
+  if (filters.empty()) return op;
+  auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
+  filter->expressions = std::move(filters);
+  filter->children.push_back(std::move(op));
+  return filter;
+}
+
+static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
+  switch (op->type) {
+    case LogicalOperatorType::FILTER: {
+      for (auto& e : op->expressions) filters.push_back(std::move(e));
+      return Pushdown(std::move(op->children[0]), std::move(filters));
+    }
+    case LogicalOperatorType::GET: {
+      std::set<idx_t> mine = {op->table_index};
+      std::vector<BoundExprPtr> rest;
+      for (auto& f : filters) {
+        std::set<idx_t> tables;
+        CollectTables(*f, tables);
+        if (SubsetOf(tables, mine)) {
+          op->table_filters.push_back(std::move(f));
+        } else {
+          rest.push_back(std::move(f));
+        }
+      }
+      return WrapFilter(std::move(op), std::move(rest));
+    }
+    case LogicalOperatorType::JOIN: {
+      auto left_tables = ProducedTables(*op->children[0]);
+      auto right_tables = ProducedTables(*op->children[1]);
+      std::vector<BoundExprPtr> left_filters, right_filters, above;
+      bool inner = op->join_type != LogicalJoinType::LEFT;
+      if (inner) {
+        // ON conjuncts of an inner join are filters like any other.
+        for (auto& e : op->expressions) filters.push_back(std::move(e));
+        op->expressions.clear();
+      } else {
+        std::vector<BoundExprPtr> kept;
+        for (auto& e : op->expressions) {
+          std::set<idx_t> tables;
+          CollectTables(*e, tables);
+          if (!tables.empty() && SubsetOf(tables, right_tables)) {
+            right_filters.push_back(std::move(e));
+          } else {
+            kept.push_back(std::move(e));
+          }
+        }
+        op->expressions = std::move(kept);
+      }
+      for (auto& f : filters) {
+        std::set<idx_t> tables;
+        CollectTables(*f, tables);
+        if (SubsetOf(tables, left_tables) && !tables.empty()) {
+          left_filters.push_back(std::move(f));
+        } else if (inner && SubsetOf(tables, right_tables) && !tables.empty()) {
+          right_filters.push_back(std::move(f));
+        } else if (inner) {
+          op->expressions.push_back(std::move(f));
+        } else {
+          above.push_back(std::move(f));
+        }
+      }
+      if (op->join_type == LogicalJoinType::CROSS && !op->expressions.empty()) op->join_type = LogicalJoinType::INNER;
+      op->children[0] = Pushdown(std::move(op->children[0]), std::move(left_filters));
+      op->children[1] = Pushdown(std::move(op->children[1]), std::move(right_filters));
+      return WrapFilter(std::move(op), std::move(above));
+    }
+    default: {
+      for (auto& child : op->children) child = Pushdown(std::move(child), {});
+      return WrapFilter(std::move(op), std::move(filters));
+    }
+  }
+}
+
+static void CollectExpressionRefs(const BoundExpression& expr, std::set<ColumnBinding>& refs) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) refs.insert(expr.binding);
+  for (auto& c : expr.children) CollectExpressionRefs(*c, refs);
+}
+
+static void CollectReferences(const LogicalOperator& op, std::set<ColumnBinding>& refs) {
+  for (auto& e : op.expressions) CollectExpressionRefs(*e, refs);
+  for (auto& e : op.table_filters) CollectExpressionRefs(*e, refs);
+  for (auto& a : op.aggregates) {
+    if (a.argument) CollectExpressionRefs(*a.argument, refs);
+  }
+  for (auto& o : op.orders) CollectExpressionRefs(*o.expression, refs);
+  if (op.residual) CollectExpressionRefs(*op.residual, refs);
+  if (op.type == LogicalOperatorType::UNION) {
+    // A union passes every column of its children through by position.
+    for (auto& c : op.children) {
+      for (auto& b : c->GetBindings()) refs.insert(b);
+    }
+  }
+  for (auto& c : op.children) CollectReferences(*c, refs);
+}
+
+static void PruneColumns(LogicalOperator& op, const std::set<ColumnBinding>& refs) {
+  if ((op.type == LogicalOperatorType::GET || op.type == LogicalOperatorType::SOURCE) && !op.column_ids.empty()) {
+    std::vector<idx_t> kept;
+    for (idx_t c : op.column_ids) {
+      if (refs.count({op.table_index, c})) kept.push_back(c);
+    }
+    // count(*) reads no column, but the scan still has to produce rows.
+    if (kept.empty()) kept.push_back(op.column_ids[0]);
+    op.column_ids = std::move(kept);
+  }
+  for (auto& c : op.children) PruneColumns(*c, refs);
+}
+
+LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
+  plan = Pushdown(std::move(plan), {});
+  std::set<ColumnBinding> refs;
+  CollectReferences(*plan, refs);
+  for (auto& b : plan->GetBindings()) refs.insert(b);
+  PruneColumns(*plan, refs);
+  return plan;
+}
+
+}  // namespace lakestream

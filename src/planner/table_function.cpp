@@ -1,0 +1,22 @@
+#include "planner/table_function.hpp"
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+TableFunctionBinding BindTableFunctionCall(ClientContext& context, const std::string& name,
+                                           const std::vector<Value>& arguments,
+                                           const std::vector<std::string>& argument_names) {
+  if (name == "table_changes") throw NotImplementedError("table_changes(): the change data feed needs Delta storage (issue 4)");
+  if (name == "read_files") throw NotImplementedError("read_files(): incremental file ingestion (issue 8)");
+  if (name == "read_kafka") throw NotImplementedError("read_kafka(): Kafka sources (issue 8)");
+  if (name == "read_parquet") throw NotImplementedError("read_parquet(): the Parquet reader (issue 3)");
+  std::vector<std::string> known = {"read_parquet", "table_changes", "read_files", "read_kafka"};
+  std::string message = "Table Function with name " + name + " does not exist!";
+  std::string hint = StringUtil::ClosestMatch(name, known);
+  if (!hint.empty()) message += " Did you mean \"" + hint + "\"?";
+  throw CatalogError(message);
+}
+
+}  // namespace lakestream
