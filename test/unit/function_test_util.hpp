@@ -33,13 +33,14 @@ inline ScalarRun RunRows(const std::string& name, const std::vector<LogicalType>
                          const std::vector<std::string>& names = {}, timestamp_t now = 0) {
   ScalarRun run;
   run.bound = ScalarFunctionRegistry::Get().Bind(name, types, constants, names);
+  idx_t capacity = std::max<idx_t>(rows.size(), STANDARD_VECTOR_SIZE);
   DataChunk args;
-  args.Initialize(run.bound.argument_types);
+  args.Initialize(run.bound.argument_types, capacity);
   for (idx_t r = 0; r < rows.size(); r++) {
     for (idx_t c = 0; c < rows[r].size(); c++) args.SetValue(c, r, rows[r][c].CastAs(run.bound.argument_types[c]));
   }
   args.SetCardinality(rows.size());
-  Vector result(run.bound.return_type);
+  Vector result(run.bound.return_type, capacity);
   // Dirty the result so kernels must write every row's validity.
   for (idx_t r = 0; r < rows.size(); r++) result.SetValid(r, r % 2 == 0);
   FunctionContext ctx;
