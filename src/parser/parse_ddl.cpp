@@ -29,7 +29,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
   if (IsKeyword("TEMP") || IsKeyword("TEMPORARY")) ErrorAt(Peek().offset, "not supported yet: temporary objects");
   if (IsKeyword("TABLE") && IsKeyword("STREAM", 1) && !IsOp("(", 2)) {
     // CREATE TABLE STREAM s ON TABLE t: `stream` followed by a name, not a column list.
-    if (IsIdentifierLike(2) || IsKeyword("IF", 2)) {
+    if ((IsIdentifierLike(2) && !IsKeyword("AS", 2)) || IsKeyword("IF", 2)) {
       Next();
       Next();
       return ParseCreateTableStream(or_replace);

@@ -525,7 +525,8 @@ LogicalType ParserImpl::ParseType() {
     child_list_t fields;
     if (!IsOp(close)) {
       do {
-        std::string field = ParseIdentifier("a field name");
+        if (!IsIdentifierLike()) SyntaxError(Peek(), "expected a field name");
+        std::string field = Next().text;  // any word: STRUCT<key: STRING, value: INT>
         AcceptOp(":");
         fields.emplace_back(std::move(field), ParseType());
       } while (AcceptOp(","));

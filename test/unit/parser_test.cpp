@@ -788,3 +788,61 @@ TEST(ParserLexing, IsComplete) {
   EXPECT_FALSE(Parser::IsComplete("SELECT 1 -- ;"));
   EXPECT_TRUE(Parser::IsComplete("SELECT 'it''s';"));
 }
+
+// ------------------------------------------------------------------ DESIGN.md section 4, verbatim
+
+TEST(ParserDesignExamples, AllParse) {
+  const char* script = R"sql(
+    CREATE TABLE orders (id INT, name STRING, amount DECIMAL(10,2), status STRING,
+                         PRIMARY KEY (id));
+    ALTER TABLE orders SET PROPERTIES ('change_tracking' = 'true');
+    ALTER TABLE orders SET TBLPROPERTIES (delta.enableChangeDataFeed = true);
+    CREATE TABLE t (a INT) TBLPROPERTIES ('delta.appendOnly' = 'true');
+    INSERT INTO orders VALUES (1, 'Alice', 1000.00, 'active');
+    UPDATE orders SET amount = 1500.00 WHERE id = 1;
+    DELETE FROM orders WHERE id = 3;
+    MERGE INTO target t USING src s ON t.id = s.id
+      WHEN MATCHED AND s.op = 'D' THEN DELETE
+      WHEN MATCHED THEN UPDATE SET *      -- or SET t.a = s.a, ...
+      WHEN NOT MATCHED THEN INSERT *;     -- or INSERT (cols) VALUES (...)
+    SELECT * FROM table_changes('orders', 2, 5);          -- Delta CDF
+    CREATE TABLE STREAM orders_stream ON TABLE orders
+      WITH PROPERTIES ('TABLE_STREAM_MODE' = 'STANDARD');  -- or APPEND_ONLY
+    CREATE STREAM s2 ON TABLE orders APPEND_ONLY = TRUE;   -- Snowflake form
+    SELECT * FROM orders_stream WHERE `__change_type` IN ('INSERT', 'UPDATE_AFTER');
+    CREATE MATERIALIZED VIEW gold AS
+      SELECT category, SUM(amount) AS total_amount, COUNT(*) AS transaction_count
+      FROM silver GROUP BY category;
+    CREATE OR REFRESH LIVE TABLE gold AS SELECT category, count(*) FROM LIVE.silver GROUP BY category;
+    CREATE OR REFRESH STREAMING TABLE bronze AS
+      SELECT * FROM read_files('landing/', format => 'json');
+    CREATE SINK gold_out FROM gold INTO KAFKA WITH (
+      'bootstrap.servers' = 'localhost:9092', 'topic' = 'gold',
+      'format' = 'upsert', 'key' = 'category');
+    SELECT * FROM orders VERSION AS OF 3;  DESCRIBE HISTORY orders;
+    SHOW TABLES; SHOW STREAMS; SHOW SINKS; DESCRIBE orders;
+    SELECT to_json(struct(*)), named_struct('a', 1), current_timestamp(), coalesce(a, 0),
+           CASE WHEN a > 1 THEN 'x' END, CAST(a AS STRING), count(DISTINCT b)
+      FROM t LEFT JOIN u ON t.id = u.id WHERE stream_has_data('s') OR SYSTEM$STREAM_HAS_DATA('s');
+  )sql";
+  auto statements = Parser::Parse(script);
+  EXPECT_EQ(statements.size(), 23u);
+  auto& stream = static_cast<CreateStreamStatement&>(*statements[9]);
+  EXPECT_EQ(stream.properties.at(0), (std::pair<std::string, std::string>{"TABLE_STREAM_MODE", "STANDARD"}));
+  auto& snow = static_cast<CreateStreamStatement&>(*statements[10]);
+  EXPECT_EQ(snow.properties.at(0), (std::pair<std::string, std::string>{"TABLE_STREAM_MODE", "APPEND_ONLY"}));
+  EXPECT_EQ(statements[7]->text.substr(0, 10), "MERGE INTO");
+  EXPECT_EQ(statements[7]->text.back(), '*');  // trailing comment and ';' are not part of the text
+}
+
+TEST(ParserMisc, NamesThatLookLikeKeywords) {
+  auto q = Select("SELECT timestamp, date, version, comment, key, value FROM t");
+  EXPECT_EQ(q->select_list.size(), 6u);
+  EXPECT_EQ(q->select_list[0]->names, std::vector<std::string>{"timestamp"});
+  auto table = ParseAs<CreateTableStatement>("CREATE TABLE stream (a INT)", StatementType::CREATE_TABLE);
+  EXPECT_EQ(table->name.ToString(), "stream");
+  auto ctas = ParseAs<CreateTableStatement>("CREATE TABLE stream AS SELECT 1", StatementType::CREATE_TABLE);
+  ASSERT_TRUE(ctas->as_query);
+  EXPECT_EQ(Parser::ParseExpression("CAST(x AS STRUCT<key: STRING, value: INT>)")->cast_type.children().size(), 2u);
+  EXPECT_EQ(Select("SELECT count(*) AS count FROM t")->select_list[0]->alias, "count");
+}
