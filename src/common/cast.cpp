@@ -317,6 +317,23 @@ void CastVector(const Vector& source, Vector& result, idx_t count, bool try_cast
     std::memcpy(result.Validity(), source.Validity(), count);
     return;
   }
+  if (to.id() == TypeId::VARCHAR && (from.IsIntegral() || from.id() == TypeId::DATE)) {
+    auto* out = result.GetData<string_t>();
+    char buf[32];
+    for (idx_t i = 0; i < count; i++) {
+      bool valid = source.IsValid(i);
+      result.SetValid(i, valid);
+      if (!valid) continue;
+      if (from.id() == TypeId::DATE) {
+        out[i] = result.AddString(Date::ToString(source.GetData<date_t>()[i]));
+        continue;
+      }
+      int64_t v = from.id() == TypeId::INTEGER ? source.GetData<int32_t>()[i] : source.GetData<int64_t>()[i];
+      auto res = std::to_chars(buf, buf + sizeof(buf), v);
+      out[i] = result.AddString(std::string_view(buf, res.ptr - buf));
+    }
+    return;
+  }
   // General path: one value at a time through the shared rules.
   std::string error;
   for (idx_t i = 0; i < count; i++) {

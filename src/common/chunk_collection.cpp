@@ -21,6 +21,21 @@ void ChunkCollection::Append(const DataChunk& chunk) {
   }
 }
 
+void ChunkCollection::Merge(ChunkCollection&& other) {
+  if (types_.empty()) types_ = other.types_;
+  bool movable = chunks_.empty() || chunks_.back()->size() == STANDARD_VECTOR_SIZE;
+  for (idx_t i = 0; i + 1 < other.chunks_.size() && movable; i++) movable = other.chunks_[i]->size() == STANDARD_VECTOR_SIZE;
+  if (!movable) {
+    for (auto& chunk : other.chunks_) Append(*chunk);
+  } else {
+    for (auto& chunk : other.chunks_) {
+      count_ += chunk->size();
+      chunks_.push_back(std::move(chunk));
+    }
+  }
+  other.Clear();
+}
+
 Value ChunkCollection::GetValue(idx_t column, idx_t row) const {
   return chunks_[row / STANDARD_VECTOR_SIZE]->GetValue(column, row % STANDARD_VECTOR_SIZE);
 }

@@ -24,6 +24,9 @@ class ChunkCollection {
   // Copies the rows of `chunk` in, filling the last chunk before starting a new
   // one, so row r lives in chunk r / STANDARD_VECTOR_SIZE at r % STANDARD_VECTOR_SIZE.
   void Append(const DataChunk& chunk);
+  // Appends all of `other`'s rows, moving its chunks instead of copying them
+  // when the layout allows (this collection's last chunk is full).
+  void Merge(ChunkCollection&& other);
   Value GetValue(idx_t column, idx_t row) const;
   // Moves the chunks out (the collection is left empty).
   std::vector<std::unique_ptr<DataChunk>> TakeChunks() {

@@ -12,7 +12,7 @@ namespace lakestream {
 char* StringHeap::Allocate(idx_t len) {
   if (blocks_.empty() || block_used_ + len > block_size_) {
     idx_t size = std::max<idx_t>(len, block_size_ == 0 ? 4096 : std::min<idx_t>(block_size_ * 2, 1 << 20));
-    blocks_.push_back(std::make_unique<char[]>(size));
+    blocks_.push_back(std::unique_ptr<char[]>(new char[size]));  // no zero-fill: every byte is written before use
     block_size_ = size;
     block_used_ = 0;
   }
@@ -46,8 +46,8 @@ void Vector::Allocate(idx_t capacity) {
   capacity_ = std::max<idx_t>(capacity, 1);
   idx_t width = type_.PhysicalSize();
   if (width > 0) {
+    // Not zero-filled: a slot is written before it is read, and NULL slots are never read.
     data_.reset(new uint8_t[width * capacity_]);
-    std::memset(data_.get(), 0, width * capacity_);
   }
   validity_.assign(capacity_, 1);
 }
@@ -58,7 +58,6 @@ void Vector::Resize(idx_t new_capacity) {
   if (width > 0) {
     std::unique_ptr<uint8_t[]> fresh(new uint8_t[width * new_capacity]);
     std::memcpy(fresh.get(), data_.get(), width * capacity_);
-    std::memset(fresh.get() + width * capacity_, 0, width * (new_capacity - capacity_));
     data_ = std::move(fresh);
   }
   validity_.resize(new_capacity, 1);
@@ -79,6 +78,12 @@ string_t Vector::AddString(std::string_view s) { return Heap().Add(s); }
 
 void Vector::AddHeapReference(const Vector& other) {
   if (&other == this) return;
+  if (!heap_ && foreign_heaps_.empty()) {
+    // Nothing to deduplicate against: take other's heaps wholesale (O(n), not O(n^2)).
+    if (other.heap_) foreign_heaps_.push_back(other.heap_);
+    foreign_heaps_.insert(foreign_heaps_.end(), other.foreign_heaps_.begin(), other.foreign_heaps_.end());
+    return;
+  }
   if (other.heap_) {
     bool present = other.heap_ == heap_ ||
                    std::find(foreign_heaps_.begin(), foreign_heaps_.end(), other.heap_) != foreign_heaps_.end();

@@ -13,6 +13,19 @@ static void SliceChunk(DataChunk& input, const std::vector<sel_t>& sel, idx_t co
   out.Append(input, sel.data(), count);
 }
 
+DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count) {
+  auto& slot = scratch_[&expr];
+  if (!slot || slot->data.empty() || slot->data[0].Capacity() < count) {
+    std::vector<LogicalType> types;
+    for (auto& c : expr.children) types.push_back(c->return_type);
+    slot = std::make_unique<DataChunk>();
+    slot->Initialize(types, std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
+  } else {
+    slot->Reset();
+  }
+  return *slot;
+}
+
 void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, Vector& result) {
   idx_t count = input.size();
   if (result.Capacity() < count) result.Resize(count);
@@ -39,16 +52,13 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       result.Copy(input.data[expr.column_index], nullptr, count, 0, 0);
       return;
     case BoundExpressionType::CAST: {
-      Vector child(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+      Vector& child = Scratch(expr, count).data[0];
       Execute(*expr.children[0], input, child);
       CastVector(child, result, count, expr.try_cast);
       return;
     }
     case BoundExpressionType::FUNCTION: {
-      DataChunk args;
-      std::vector<LogicalType> types;
-      for (auto& c : expr.children) types.push_back(c->return_type);
-      args.Initialize(types, std::max<idx_t>(count, 1));
+      DataChunk& args = Scratch(expr, count);
       for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
       args.SetCardinality(count);
       expr.function.kernel(args, result, count, context_);
@@ -59,7 +69,7 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       ExecuteConjunction(expr, input, result);
       return;
     case BoundExpressionType::NOT: {
-      Vector child(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+      Vector& child = Scratch(expr, count).data[0];
       Execute(*expr.children[0], input, child);
       auto* in = child.GetData<bool>();
       auto* out = result.GetData<bool>();
@@ -71,7 +81,7 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
     }
     case BoundExpressionType::IS_NULL:
     case BoundExpressionType::IS_NOT_NULL: {
-      Vector child(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+      Vector& child = Scratch(expr, count).data[0];
       Execute(*expr.children[0], input, child);
       bool want_null = expr.type == BoundExpressionType::IS_NULL;
       auto* out = result.GetData<bool>();
@@ -96,7 +106,7 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
   idx_t count = input.size();
   bool is_and = expr.type == BoundExpressionType::AND;
   Execute(*expr.children[0], input, result);
-  Vector other(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  Vector& other = Scratch(expr, count).data[1];
   auto* out = result.GetData<bool>();
   for (idx_t c = 1; c < expr.children.size(); c++) {
     Execute(*expr.children[c], input, other);

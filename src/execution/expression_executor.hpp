@@ -1,11 +1,16 @@
 // Evaluates bound expressions over a DataChunk, one vector at a time.
 #pragma once
 
+#include <memory>
+#include <unordered_map>
+
 #include "common/vector.hpp"
 #include "planner/bound_expression.hpp"
 
 namespace lakestream {
 
+// An executor keeps scratch vectors per expression node between calls, so an
+// operator that owns one evaluates chunk after chunk without allocating.
 class ExpressionExecutor {
  public:
   explicit ExpressionExecutor(FunctionContext context = {}) : context_(context) {}
@@ -26,7 +31,11 @@ class ExpressionExecutor {
   void ExecuteInList(const BoundExpression& expr, DataChunk& input, Vector& result);
   void ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result);
 
+  // Scratch chunk for the children of `expr`, sized for `count` rows.
+  DataChunk& Scratch(const BoundExpression& expr, idx_t count);
+
   FunctionContext context_;
+  std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
 };
 
 }  // namespace lakestream

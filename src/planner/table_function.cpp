@@ -2,17 +2,19 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "function/table/table_functions.hpp"
 
 namespace lakestream {
 
 TableFunctionBinding BindTableFunctionCall(ClientContext& context, const std::string& name,
                                            const std::vector<Value>& arguments,
                                            const std::vector<std::string>& argument_names) {
+  if (name == "range" || name == "generate_series") return BindRange(name, arguments);
   if (name == "table_changes") throw NotImplementedError("table_changes(): the change data feed needs Delta storage (issue 4)");
   if (name == "read_files") throw NotImplementedError("read_files(): incremental file ingestion (issue 8)");
   if (name == "read_kafka") throw NotImplementedError("read_kafka(): Kafka sources (issue 8)");
   if (name == "read_parquet") throw NotImplementedError("read_parquet(): the Parquet reader (issue 3)");
-  std::vector<std::string> known = {"read_parquet", "table_changes", "read_files", "read_kafka"};
+  std::vector<std::string> known = {"range", "generate_series", "read_parquet", "table_changes", "read_files", "read_kafka"};
   std::string message = "Table Function with name " + name + " does not exist!";
   std::string hint = StringUtil::ClosestMatch(name, known);
   if (!hint.empty()) message += " Did you mean \"" + hint + "\"?";

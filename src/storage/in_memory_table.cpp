@@ -66,7 +66,7 @@ void InMemoryTable::Commit(TableCommit& commit) {
     }
     rows_ = std::move(kept);
   }
-  for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) rows_.Append(commit.inserted.Chunk(c));
+  rows_.Merge(std::move(commit.inserted));
 }
 
 }  // namespace lakestream

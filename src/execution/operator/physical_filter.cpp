@@ -9,7 +9,7 @@ PhysicalFilter::PhysicalFilter(PhysicalOperatorPtr child, BoundExprPtr predicate
 }
 
 bool PhysicalFilter::Next(ExecutionContext& context, DataChunk& out) {
-  ExpressionExecutor executor(context.function_context);
+  ExpressionExecutor& executor = Executor(context);
   while (children[0]->Next(context, input_)) {
     if (input_.size() == 0) continue;
     idx_t n = executor.Select(*predicate_, input_, sel_);

@@ -1,6 +1,7 @@
 #include "execution/operator/physical_hash_join.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "common/exception.hpp"
 
@@ -28,7 +29,9 @@ PhysicalHashJoin::PhysicalHashJoin(PhysicalOperatorPtr left, PhysicalOperatorPtr
   std::vector<LogicalType> key_types;
   for (auto& k : left_keys_) key_types.push_back(k->return_type);
   probe_keys_.Initialize(key_types);
-  pending_.SetTypes(types);
+  joined_.Initialize(types);
+  pair_probe_.resize(STANDARD_VECTOR_SIZE);
+  pair_build_.resize(STANDARD_VECTOR_SIZE);
 }
 
 std::string PhysicalHashJoin::Details() const {
@@ -41,7 +44,7 @@ std::string PhysicalHashJoin::Details() const {
 }
 
 void PhysicalHashJoin::Build(ExecutionContext& context) {
-  ExpressionExecutor executor(context.function_context);
+  ExpressionExecutor& executor = Executor(context);
   auto build_types = children[1]->types;
   for (auto& k : right_keys_) build_types.push_back(k->return_type);
   build_.SetTypes(build_types);
@@ -62,107 +65,161 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   while (buckets < rows * 2) buckets <<= 1;
   mask_ = buckets - 1;
   heads_.assign(buckets, 0);
-  next_.assign(rows, 0);
-  build_hashes_.assign(rows, 0);
+  entries_.assign(rows, Entry{0, 0, 0});
+  TypeId key_type = right_keys_.size() == 1 ? right_keys_[0]->return_type.id() : TypeId::INVALID;
+  inline_key_ = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
+                key_type == TypeId::TIMESTAMP;
+  std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
   for (idx_t c = 0; c < build_.ChunkCount(); c++) {
     DataChunk& chunk = build_.Chunk(c);
-    uint64_t* hashes = build_hashes_.data() + c * STANDARD_VECTOR_SIZE;
-    for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes, k > 0);
+    for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) continue;  // NULL never equals anything
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
+      Entry& entry = entries_[row];
+      entry.hash = hashes[r];
+      if (inline_key_) {
+        const Vector& key = chunk.data[right_width_];
+        entry.key = key_type == TypeId::BIGINT || key_type == TypeId::TIMESTAMP ? key.GetData<int64_t>()[r]
+                                                                                : key.GetData<int32_t>()[r];
+      }
       uint64_t bucket = hashes[r] & mask_;
-      next_[row] = heads_[bucket];
+      entry.next = heads_[bucket];
       heads_[bucket] = static_cast<uint32_t>(row + 1);
     }
   }
 }
 
-void PhysicalHashJoin::EmitPairs(ExecutionContext& context, const std::vector<sel_t>& probe_rows,
-                                 const std::vector<uint32_t>& build_rows, std::vector<bool>& matched) {
-  idx_t n = probe_rows.size();
-  if (n == 0) return;
-  DataChunk joined;
-  joined.Initialize(types, n);
-  for (idx_t c = 0; c < left_width_; c++) joined.data[c].Copy(probe_.data[c], probe_rows.data(), n, 0, 0);
-  for (idx_t i = 0; i < n; i++) {
-    uint32_t row = build_rows[i];
-    const DataChunk& chunk = build_.Chunk(row / STANDARD_VECTOR_SIZE);
-    for (idx_t c = 0; c < right_width_; c++) joined.data[left_width_ + c].Copy(chunk.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-  }
-  joined.SetCardinality(n);
-  if (!residual_) {
-    for (auto r : probe_rows) matched[r] = true;
-    pending_.Append(joined);
-    return;
-  }
-  ExpressionExecutor executor(context.function_context);
-  std::vector<sel_t> sel;
-  idx_t kept = executor.Select(*residual_, joined, sel);
-  if (kept == 0) return;
-  DataChunk filtered;
-  filtered.Initialize(types, kept);
-  filtered.Append(joined, sel.data(), kept);
-  for (idx_t i = 0; i < kept; i++) matched[probe_rows[sel[i]]] = true;
-  pending_.Append(filtered);
-}
-
-void PhysicalHashJoin::Probe(ExecutionContext& context) {
-  ExpressionExecutor executor(context.function_context);
+void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
+  ExpressionExecutor& executor = Executor(context);
   idx_t count = probe_.size();
   probe_keys_.Reset();
   for (idx_t k = 0; k < left_keys_.size(); k++) executor.Execute(*left_keys_[k], probe_, probe_keys_.data[k]);
   probe_keys_.SetCardinality(count);
-  std::vector<uint64_t> hashes(count);
-  for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, hashes.data(), k > 0);
-  std::vector<bool> matched(count, false);
-  std::vector<sel_t> probe_rows;
-  std::vector<uint32_t> build_rows;
-  probe_rows.reserve(STANDARD_VECTOR_SIZE);
-  build_rows.reserve(STANDARD_VECTOR_SIZE);
+  probe_hashes_.resize(count);
+  for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
+  probe_skip_.assign(count, 0);
+  for (idx_t k = 0; k < left_keys_.size(); k++) {
+    const uint8_t* valid = probe_keys_.data[k].Validity();
+    for (idx_t i = 0; i < count; i++) probe_skip_[i] |= !valid[i];
+  }
+  matched_.assign(count, 0);
+  probe_row_ = 0;
+  row_started_ = false;
+  have_probe_ = true;
+}
+
+idx_t PhysicalHashJoin::CollectPairs() {
+  idx_t pairs = 0;
+  idx_t count = probe_.size();
   idx_t key_count = left_keys_.size();
-  for (idx_t i = 0; i < count; i++) {
-    bool has_null = false;
-    for (idx_t k = 0; k < key_count; k++) has_null |= !probe_keys_.data[k].IsValid(i);
-    if (has_null) continue;
-    for (uint32_t entry = heads_[hashes[i] & mask_]; entry; entry = next_[entry - 1]) {
-      uint32_t row = entry - 1;
-      if (build_hashes_[row] != hashes[i]) continue;
+  while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
+    if (!row_started_) {
+      chain_ = probe_skip_[probe_row_] ? 0 : heads_[probe_hashes_[probe_row_] & mask_];
+      row_started_ = true;
+    }
+    uint64_t hash = probe_hashes_[probe_row_];
+    if (inline_key_) {
+      const Vector& key = probe_keys_.data[0];
+      TypeId type = key.GetType().id();
+      int64_t probe_key = type == TypeId::BIGINT || type == TypeId::TIMESTAMP ? key.GetData<int64_t>()[probe_row_]
+                                                                              : key.GetData<int32_t>()[probe_row_];
+      while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
+        uint32_t row = chain_ - 1;
+        const Entry& entry = entries_[row];
+        chain_ = entry.next;
+        if (entry.hash != hash || entry.key != probe_key) continue;
+        pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
+        pair_build_[pairs] = row;
+        pairs++;
+      }
+    }
+    while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
+      uint32_t row = chain_ - 1;
+      chain_ = entries_[row].next;
+      if (entries_[row].hash != hash) continue;
       const DataChunk& chunk = build_.Chunk(row / STANDARD_VECTOR_SIZE);
       idx_t offset = row % STANDARD_VECTOR_SIZE;
       bool equal = true;
       for (idx_t k = 0; k < key_count && equal; k++) {
-        equal = key_equal_[k](probe_keys_.data[k], i, chunk.data[right_width_ + k], offset);
+        equal = key_equal_[k](probe_keys_.data[k], probe_row_, chunk.data[right_width_ + k], offset);
       }
       if (!equal) continue;
-      probe_rows.push_back(static_cast<sel_t>(i));
-      build_rows.push_back(row);
-      if (probe_rows.size() == STANDARD_VECTOR_SIZE) {
-        EmitPairs(context, probe_rows, build_rows, matched);
-        probe_rows.clear();
-        build_rows.clear();
-      }
+      pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
+      pair_build_[pairs] = row;
+      pairs++;
+    }
+    if (!chain_) {
+      probe_row_++;
+      row_started_ = false;
     }
   }
-  EmitPairs(context, probe_rows, build_rows, matched);
-  if (left_join_) {
-    std::vector<sel_t> unmatched;
-    for (idx_t i = 0; i < count; i++) {
-      if (!matched[i]) unmatched.push_back(static_cast<sel_t>(i));
-    }
-    if (!unmatched.empty()) {
-      DataChunk padded;
-      padded.Initialize(types, unmatched.size());
-      for (idx_t c = 0; c < left_width_; c++) padded.data[c].Copy(probe_.data[c], unmatched.data(), unmatched.size(), 0, 0);
-      for (idx_t c = 0; c < right_width_; c++) {
-        for (idx_t i = 0; i < unmatched.size(); i++) padded.data[left_width_ + c].SetValid(i, false);
-      }
-      padded.SetCardinality(unmatched.size());
-      pending_.Append(padded);
-    }
+  return pairs;
+}
+
+// Gathers build rows of one column into `out` with a typed loop.
+template <class T>
+static void GatherColumn(const ChunkCollection& build, idx_t column, const uint32_t* rows, idx_t count, Vector& out) {
+  T* dst = out.GetData<T>();
+  uint8_t* valid = out.Validity();
+  for (idx_t i = 0; i < count; i++) {
+    const Vector& src = build.Chunk(rows[i] / STANDARD_VECTOR_SIZE).data[column];
+    idx_t offset = rows[i] % STANDARD_VECTOR_SIZE;
+    dst[i] = src.GetData<T>()[offset];
+    valid[i] = src.Validity()[offset];
   }
+}
+
+static void Gather(const ChunkCollection& build, idx_t column, const uint32_t* rows, idx_t count, Vector& out) {
+  switch (out.GetType().id()) {
+    case TypeId::BOOLEAN: return GatherColumn<bool>(build, column, rows, count, out);
+    case TypeId::INTEGER:
+    case TypeId::DATE: return GatherColumn<int32_t>(build, column, rows, count, out);
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP: return GatherColumn<int64_t>(build, column, rows, count, out);
+    case TypeId::DOUBLE: return GatherColumn<double>(build, column, rows, count, out);
+    case TypeId::DECIMAL: return GatherColumn<hugeint_t>(build, column, rows, count, out);
+    case TypeId::VARCHAR: {
+      GatherColumn<string_t>(build, column, rows, count, out);
+      // Keep the build side's string bytes alive as long as `out` lives.
+      for (idx_t c = 0; c < build.ChunkCount(); c++) out.AddHeapReference(build.Chunk(c).data[column]);
+      return;
+    }
+    default:
+      for (idx_t i = 0; i < count; i++) {
+        out.Copy(build.Chunk(rows[i] / STANDARD_VECTOR_SIZE).data[column], nullptr, 1, rows[i] % STANDARD_VECTOR_SIZE, i);
+      }
+  }
+}
+
+void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out) {
+  DataChunk& target = residual_ ? joined_ : out;
+  target.Reset();
+  for (idx_t c = 0; c < left_width_; c++) target.data[c].Copy(probe_.data[c], pair_probe_.data(), pairs, 0, 0);
+  for (idx_t c = 0; c < right_width_; c++) Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
+  target.SetCardinality(pairs);
+  if (!residual_) {
+    for (idx_t i = 0; i < pairs; i++) matched_[pair_probe_[i]] = 1;
+    return;
+  }
+  out.Reset();
+  idx_t kept = Executor(context).Select(*residual_, joined_, sel_);
+  for (idx_t i = 0; i < kept; i++) matched_[pair_probe_[sel_[i]]] = 1;
+  out.Append(joined_, sel_.data(), kept);
+}
+
+void PhysicalHashJoin::EmitUnmatched(DataChunk& out) {
+  out.Reset();
+  std::vector<sel_t> unmatched;
+  for (idx_t i = 0; i < probe_.size(); i++) {
+    if (!matched_[i]) unmatched.push_back(static_cast<sel_t>(i));
+  }
+  idx_t n = unmatched.size();
+  for (idx_t c = 0; c < left_width_; c++) out.data[c].Copy(probe_.data[c], unmatched.data(), n, 0, 0);
+  for (idx_t c = 0; c < right_width_; c++) std::memset(out.data[left_width_ + c].Validity(), 0, n);
+  out.SetCardinality(n);
 }
 
 bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
@@ -170,18 +227,25 @@ bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
     Build(context);
     built_ = true;
   }
-  while (pending_position_ >= pending_.ChunkCount()) {
-    pending_.Clear();
-    pending_position_ = 0;
-    if (!children[0]->Next(context, probe_)) return false;
-    if (probe_.size() == 0) continue;
-    Probe(context);
+  while (true) {
+    if (!have_probe_) {
+      if (!children[0]->Next(context, probe_)) return false;
+      if (probe_.size() == 0) continue;
+      StartProbe(context);
+    }
+    idx_t pairs = CollectPairs();
+    if (pairs > 0) {
+      EmitPairs(context, pairs, out);
+      if (out.size() > 0) return true;
+      continue;
+    }
+    // This probe chunk is exhausted.
+    have_probe_ = false;
+    if (left_join_) {
+      EmitUnmatched(out);
+      if (out.size() > 0) return true;
+    }
   }
-  DataChunk& chunk = pending_.Chunk(pending_position_++);
-  out.Reset();
-  for (idx_t c = 0; c < out.ColumnCount(); c++) out.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
-  out.SetCardinality(chunk.size());
-  return true;
 }
 
 }  // namespace lakestream

@@ -1,7 +1,8 @@
 // Hash join on equality keys (NULL keys never match), INNER or LEFT, with an
 // optional residual predicate over the joined row. The right child is the
 // build side: it is read fully into a chained hash table; the left child then
-// streams through it. Output: left columns, then right columns.
+// streams through it, a chunk at a time, and each Next() emits up to
+// STANDARD_VECTOR_SIZE joined rows. Output: left columns, then right columns.
 #pragma once
 
 #include "common/chunk_collection.hpp"
@@ -20,10 +21,13 @@ class PhysicalHashJoin : public PhysicalOperator {
 
  private:
   void Build(ExecutionContext& context);
-  // Joins the current probe chunk into pending_.
-  void Probe(ExecutionContext& context);
-  void EmitPairs(ExecutionContext& context, const std::vector<sel_t>& probe_rows, const std::vector<uint32_t>& build_rows,
-                 std::vector<bool>& matched);
+  // Prepares keys and hashes of a fresh probe chunk.
+  void StartProbe(ExecutionContext& context);
+  // Collects up to one vector of matching (probe row, build row) pairs.
+  idx_t CollectPairs();
+  // Writes the collected pairs into `out`, applying the residual predicate.
+  void EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out);
+  void EmitUnmatched(DataChunk& out);
 
   std::vector<BoundExprPtr> left_keys_;
   std::vector<BoundExprPtr> right_keys_;
@@ -32,18 +36,42 @@ class PhysicalHashJoin : public PhysicalOperator {
   idx_t left_width_;
   idx_t right_width_;
 
+  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
+  ExpressionExecutor& Executor(ExecutionContext& context) {
+    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
+    return *executor_;
+  }
+  std::unique_ptr<ExpressionExecutor> executor_;
+
   bool built_ = false;
   ChunkCollection build_;        // right columns + key columns
   std::vector<uint32_t> heads_;  // bucket -> build row + 1
-  std::vector<uint32_t> next_;   // build row -> next build row + 1 in the chain
-  std::vector<uint64_t> build_hashes_;
+  // One entry per build row, so a chain step touches one cache line. For a
+  // single integer key the key is stored inline and compared without a call.
+  struct Entry {
+    uint64_t hash;
+    int64_t key;
+    uint32_t next;  // next build row + 1 in the chain
+  };
+  std::vector<Entry> entries_;
+  bool inline_key_ = false;
   uint64_t mask_ = 0;
   std::vector<row_equal_t> key_equal_;
 
+  // Probe state, kept across Next() calls.
+  bool have_probe_ = false;
   DataChunk probe_;
   DataChunk probe_keys_;
-  ChunkCollection pending_;
-  idx_t pending_position_ = 0;
+  std::vector<uint64_t> probe_hashes_;
+  std::vector<uint8_t> probe_skip_;  // a NULL key: never matches
+  std::vector<uint8_t> matched_;
+  idx_t probe_row_ = 0;
+  bool row_started_ = false;
+  uint32_t chain_ = 0;
+  std::vector<sel_t> pair_probe_;
+  std::vector<uint32_t> pair_build_;
+  DataChunk joined_;  // pairs before the residual predicate
+  std::vector<sel_t> sel_;
 };
 
 }  // namespace lakestream

@@ -18,7 +18,7 @@ PhysicalNestedLoopJoin::PhysicalNestedLoopJoin(PhysicalOperatorPtr left, Physica
 }
 
 void PhysicalNestedLoopJoin::JoinProbeChunk(ExecutionContext& context) {
-  ExpressionExecutor executor(context.function_context);
+  ExpressionExecutor& executor = Executor(context);
   idx_t left_width = children[0]->types.size();
   idx_t right_width = children[1]->types.size();
   std::vector<bool> matched(probe_.size(), false);

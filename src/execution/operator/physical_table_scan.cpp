@@ -24,7 +24,7 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
   }
-  ExpressionExecutor executor(context.function_context);
+  ExpressionExecutor& executor = Executor(context);
   std::vector<sel_t> sel;
   while (true) {
     if (!scan_->Next(scan_chunk_, row_ids_.get())) return false;

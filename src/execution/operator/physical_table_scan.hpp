@@ -18,6 +18,12 @@ class PhysicalTableScan : public PhysicalOperator {
   std::string Details() const override;
 
  private:
+  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
+  ExpressionExecutor& Executor(ExecutionContext& context) {
+    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
+    return *executor_;
+  }
+  std::unique_ptr<ExpressionExecutor> executor_;
   std::string table_name_;
   DataTable& table_;
   std::vector<idx_t> column_ids_;

@@ -98,8 +98,8 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   if (stmt.as_query && rows.Count() > 0) {
     TableCommit commit;
     commit.operation = "CREATE TABLE AS SELECT";
+    commit.inserted = std::move(rows);
     commit.inserted.SetTypes(table.Types());
-    for (idx_t c = 0; c < rows.ChunkCount(); c++) commit.inserted.Append(rows.Chunk(c));
     table.storage->Commit(commit);
   }
   return MakeEmptyResult();
