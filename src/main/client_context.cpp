@@ -69,7 +69,7 @@ std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement
     case StatementType::INSERT: return ExecuteInsert(*this, static_cast<InsertStatement&>(statement));
     case StatementType::UPDATE: return ExecuteUpdate(*this, static_cast<UpdateStatement&>(statement));
     case StatementType::DELETE: return ExecuteDelete(*this, static_cast<DeleteStatement&>(statement));
-    case StatementType::MERGE: return NotYet("MERGE INTO (issue 4)");
+    case StatementType::MERGE: return ExecuteMerge(*this, static_cast<MergeStatement&>(statement));
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
       if (view.kind == ViewKind::STREAMING_TABLE) return NotYet("streaming tables (issue 8)");

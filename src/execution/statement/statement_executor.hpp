@@ -23,6 +23,7 @@ std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeSta
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& statement);
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& statement);
+std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& statement);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
