@@ -15,7 +15,7 @@ const rows = Number(process.argv[3] ?? 10000000);
 const inst = await duck.DuckDBInstance.create(':memory:');
 const con = await inst.connect();
 await con.run('SET threads = 1');
-await con.run(`CREATE TABLE t AS SELECT i::BIGINT AS a, i * 0.5 AS b,
+await con.run(`CREATE TABLE t AS SELECT i::BIGINT AS a, (i * 0.5)::DOUBLE AS b,
   'user_' || lpad(((i * 7919) % 10000000)::VARCHAR, 11, '0') AS s,
   DATE '2000-01-01' + (i % 10000)::INTEGER AS d FROM range(${rows}) r(i)`);
 let t0 = performance.now();
