@@ -46,13 +46,16 @@ BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
 
 BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location) {
   // A string literal next to a typed value takes that value's type (id = '3', d > '2024-01-01').
-  if (children.size() == 2) {
+  static const char* kCoercing[] = {"=", "<>", "!=", "<", "<=", ">", ">=", "is_distinct_from", "is_not_distinct_from",
+                                    "+", "-", "*", "/", "%"};
+  bool coercing = false;
+  for (const char* op : kCoercing) coercing |= name == op;
+  if (coercing && children.size() == 2) {
     for (int side = 0; side < 2; side++) {
       auto& lit = children[side];
       auto& other = children[1 - side];
       if (lit->IsConstant() && lit->return_type.id() == TypeId::VARCHAR && other->return_type.id() != TypeId::VARCHAR &&
-          other->return_type.id() != TypeId::SQLNULL && name != "||" && name != "like" && name != "ilike" &&
-          name != "not_like" && name != "not_ilike") {
+          other->return_type.id() != TypeId::SQLNULL) {
         lit = AddCast(std::move(lit), other->return_type);
       }
     }

@@ -61,6 +61,7 @@ const char* kHelp =
     ".maxrows N               Rows a box table shows before it elides the middle (0 = all)\n"
     ".maxwidth N              Width of box tables (0 = the terminal width)\n"
     ".mode [box|csv|json|line] Set the output mode (no argument: show it)\n"
+    ".print TEXT              Print TEXT (for scripts and tours)\n"
     ".quit [CODE]             Exit the shell\n"
     ".read FILE               Run the SQL and dot commands in FILE\n"
     ".schema [TABLE]          Show the columns of TABLE (DESCRIBE), or of every table\n"
@@ -154,6 +155,13 @@ bool Shell::RunDotCommand(const std::string& line) {
   if (cmd == ".quit" || cmd == ".exit") {
     quit_ = true;
     quit_code_ = words.size() > 1 ? std::atoi(words[1].c_str()) : 0;
+    return true;
+  }
+  if (cmd == ".print") {
+    // The rest of the line, as written (quotes are not needed).
+    std::string text = line.size() > 6 ? line.substr(line.find(".print") + 6) : "";
+    size_t start = text.find_first_not_of(' ');
+    std::cout << (start == std::string::npos ? "" : text.substr(start)) << std::endl;
     return true;
   }
   if (cmd == ".help") {
