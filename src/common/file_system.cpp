@@ -1,0 +1,368 @@
+#include "common/file_system.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+
+namespace lakestream {
+
+namespace {
+
+Status PosixError(const std::string& context, int err) {
+  std::string msg = context + ": " + std::strerror(err);
+  if (err == ENOENT) return Status::NotFound(msg);
+  if (err == EEXIST) return Status::AlreadyExists(msg);
+  return Status::IOError(msg);
+}
+
+// Retries on EINTR; returns false with errno set on failure.
+bool WriteAll(int fd, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+class PosixFileSystem : public FileSystem {
+ public:
+  Result<std::string> ReadFile(const std::string& path) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError("cannot open " + path, errno);
+    std::string out;
+    char buf[64 * 1024];
+    while (true) {
+      ssize_t r = ::read(fd, buf, sizeof(buf));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        return PosixError("cannot read " + path, err);
+      }
+      if (r == 0) break;
+      out.append(buf, static_cast<size_t>(r));
+    }
+    ::close(fd);
+    return out;
+  }
+
+  Status WriteFile(const std::string& path, const std::string& contents) override {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError("cannot create " + path, errno);
+    if (!WriteAll(fd, contents.data(), contents.size())) {
+      int err = errno;
+      ::close(fd);
+      return PosixError("cannot write " + path, err);
+    }
+    if (::close(fd) != 0) return PosixError("cannot close " + path, errno);
+    return Status::OK();
+  }
+
+  Result<std::vector<std::string>> ListDirectory(const std::string& dir) override {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return PosixError("cannot list " + dir, errno);
+    std::vector<std::string> names;
+    errno = 0;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    int err = errno;
+    ::closedir(d);
+    if (err != 0) return PosixError("cannot list " + dir, err);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Status CreateDirectories(const std::string& dir) override {
+    if (dir.empty()) return Status::OK();
+    struct stat st;
+    if (::stat(dir.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) return Status::OK();
+      return Status::IOError("cannot create directory " + dir + ": a file of that name exists");
+    }
+    std::string parent = ParentDirectory(dir);
+    if (parent != dir && parent != "." && parent != "/") LS_RETURN_NOT_OK(CreateDirectories(parent));
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return PosixError("cannot create directory " + dir, errno);
+    return Status::OK();
+  }
+
+  bool FileExists(const std::string& path) override {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+  }
+
+  Result<uint64_t> FileSize(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return PosixError("cannot stat " + path, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  Result<int64_t> ModificationTime(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return PosixError("cannot stat " + path, errno);
+    return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  }
+
+  Status RemoveFile(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return PosixError("cannot remove " + path, errno);
+    return Status::OK();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return PosixError("cannot rename " + from + " to " + to, errno);
+    return Status::OK();
+  }
+
+  Status Link(const std::string& from, const std::string& to) override {
+    if (::link(from.c_str(), to.c_str()) != 0) {
+      int err = errno;
+      if (err == EEXIST) return Status::AlreadyExists(to + " already exists");
+      return PosixError("cannot link " + from + " to " + to, err);
+    }
+    return Status::OK();
+  }
+
+  Status Fsync(const std::string& path) override { return SyncPath(path, O_RDONLY); }
+  Status FsyncDirectory(const std::string& dir) override { return SyncPath(dir, O_RDONLY | O_DIRECTORY); }
+
+ private:
+  static Status SyncPath(const std::string& path, int flags) {
+    int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+    if (fd < 0) return PosixError("cannot open " + path + " for fsync", errno);
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0) return PosixError("cannot fsync " + path, err);
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+FileSystem* FileSystem::Default() {
+  static PosixFileSystem* fs = new PosixFileSystem();
+  return fs;
+}
+
+std::string JoinPath(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  if (a.back() == '/') return a + b;
+  return a + "/" + b;
+}
+
+std::string ParentDirectory(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  size_t slash = p.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string FileSystem::TempPathFor(const std::string& path) {
+  // pid + a process-wide counter + randomness: unique across threads, across
+  // processes and across restarts of a process that reuses a pid.
+  static std::atomic<uint64_t> counter{0};
+  static const uint64_t nonce = std::random_device{}();
+  std::string name = "." + BaseName(path) + "." + std::to_string(::getpid()) + "-" +
+                     std::to_string(counter.fetch_add(1)) + "-" + std::to_string(nonce % 1000000007ULL) + ".tmp";
+  return JoinPath(ParentDirectory(path), name);
+}
+
+bool FileSystem::IsTempFileName(const std::string& name) {
+  return name.size() > 5 && name[0] == '.' && name.compare(name.size() - 4, 4, ".tmp") == 0;
+}
+
+Status FileSystem::PutIfAbsent(const std::string& path, const std::string& contents) {
+  std::string temp = TempPathFor(path);
+  Status s = WriteFile(temp, contents);
+  if (s.ok()) s = Fsync(temp);
+  if (s.ok()) s = Link(temp, path);
+  // The temp name is garbage from here on, whatever happened: it never
+  // carries meaning, so failing to remove it is harmless (VACUUM-style cleanup
+  // can find it by IsTempFileName).
+  (void)RemoveFile(temp);
+  if (!s.ok()) return s;
+  return FsyncDirectory(ParentDirectory(path));
+}
+
+Status FileSystem::WriteFileAtomic(const std::string& path, const std::string& contents) {
+  std::string temp = TempPathFor(path);
+  Status s = WriteFile(temp, contents);
+  if (s.ok()) s = Fsync(temp);
+  if (s.ok()) s = Rename(temp, path);
+  if (!s.ok()) {
+    (void)RemoveFile(temp);
+    return s;
+  }
+  return FsyncDirectory(ParentDirectory(path));
+}
+
+// ---------------------------------------------------------------------------
+// FaultInjectionFileSystem
+
+struct FaultInjectionFileSystem::State {
+  mutable std::mutex mu;
+  std::map<Op, int> fail_in;  // op -> calls left until the failing one
+  std::map<Op, int64_t> counts;
+  std::set<std::string> dirty;                   // written since last fsync
+  std::map<std::string, std::string> synced;     // contents at last fsync
+  std::set<std::string> new_names;               // created since parent dir fsync
+};
+
+FaultInjectionFileSystem::FaultInjectionFileSystem(FileSystem* base) : base_(base), state_(new State()) {}
+FaultInjectionFileSystem::~FaultInjectionFileSystem() = default;
+
+void FaultInjectionFileSystem::FailAfter(Op op, int n) {
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->fail_in[op] = n;
+}
+
+void FaultInjectionFileSystem::ClearFaults() {
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->fail_in.clear();
+}
+
+int64_t FaultInjectionFileSystem::Count(Op op) const {
+  std::lock_guard<std::mutex> l(state_->mu);
+  auto it = state_->counts.find(op);
+  return it == state_->counts.end() ? 0 : it->second;
+}
+
+Status FaultInjectionFileSystem::Tick(Op op, const std::string& what) {
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->counts[op]++;
+  auto it = state_->fail_in.find(op);
+  if (it == state_->fail_in.end()) return Status::OK();
+  if (--it->second > 0) return Status::OK();
+  state_->fail_in.erase(it);
+  return Status::IOError("injected fault: " + what);
+}
+
+Status FaultInjectionFileSystem::SimulateCrash() {
+  std::lock_guard<std::mutex> l(state_->mu);
+  for (const auto& path : state_->dirty) {
+    auto it = state_->synced.find(path);
+    if (it != state_->synced.end()) {
+      LS_RETURN_NOT_OK(base_->WriteFile(path, it->second));
+    } else if (base_->FileExists(path)) {
+      LS_RETURN_NOT_OK(base_->RemoveFile(path));
+    }
+  }
+  for (const auto& path : state_->new_names) {
+    if (base_->FileExists(path)) LS_RETURN_NOT_OK(base_->RemoveFile(path));
+  }
+  state_->dirty.clear();
+  state_->synced.clear();
+  state_->new_names.clear();
+  state_->fail_in.clear();
+  return Status::OK();
+}
+
+Result<std::string> FaultInjectionFileSystem::ReadFile(const std::string& path) { return base_->ReadFile(path); }
+
+Status FaultInjectionFileSystem::WriteFile(const std::string& path, const std::string& contents) {
+  LS_RETURN_NOT_OK(Tick(Op::kWrite, "write " + path));
+  bool existed = base_->FileExists(path);
+  Status s = base_->WriteFile(path, contents);
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->dirty.insert(path);
+  if (!existed) state_->new_names.insert(path);
+  return s;
+}
+
+Result<std::vector<std::string>> FaultInjectionFileSystem::ListDirectory(const std::string& dir) {
+  return base_->ListDirectory(dir);
+}
+Status FaultInjectionFileSystem::CreateDirectories(const std::string& dir) { return base_->CreateDirectories(dir); }
+bool FaultInjectionFileSystem::FileExists(const std::string& path) { return base_->FileExists(path); }
+Result<uint64_t> FaultInjectionFileSystem::FileSize(const std::string& path) { return base_->FileSize(path); }
+Result<int64_t> FaultInjectionFileSystem::ModificationTime(const std::string& path) {
+  return base_->ModificationTime(path);
+}
+
+Status FaultInjectionFileSystem::RemoveFile(const std::string& path) {
+  Status s = base_->RemoveFile(path);
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->dirty.erase(path);
+  state_->synced.erase(path);
+  state_->new_names.erase(path);
+  return s;
+}
+
+Status FaultInjectionFileSystem::Rename(const std::string& from, const std::string& to) {
+  LS_RETURN_NOT_OK(Tick(Op::kRename, "rename " + from + " to " + to));
+  LS_RETURN_NOT_OK(base_->Rename(from, to));
+  std::lock_guard<std::mutex> l(state_->mu);
+  // The contents travel with the inode.
+  if (state_->dirty.erase(from)) state_->dirty.insert(to); else state_->dirty.erase(to);
+  auto it = state_->synced.find(from);
+  if (it != state_->synced.end()) {
+    state_->synced[to] = it->second;
+    state_->synced.erase(it);
+  } else {
+    state_->synced.erase(to);
+  }
+  state_->new_names.erase(from);
+  state_->new_names.insert(to);
+  return Status::OK();
+}
+
+Status FaultInjectionFileSystem::Link(const std::string& from, const std::string& to) {
+  LS_RETURN_NOT_OK(Tick(Op::kLink, "link " + from + " to " + to));
+  LS_RETURN_NOT_OK(base_->Link(from, to));
+  std::lock_guard<std::mutex> l(state_->mu);
+  if (state_->dirty.count(from)) state_->dirty.insert(to);
+  auto it = state_->synced.find(from);
+  if (it != state_->synced.end()) state_->synced[to] = it->second;
+  state_->new_names.insert(to);
+  return Status::OK();
+}
+
+Status FaultInjectionFileSystem::Fsync(const std::string& path) {
+  LS_RETURN_NOT_OK(Tick(Op::kFsync, "fsync " + path));
+  LS_RETURN_NOT_OK(base_->Fsync(path));
+  auto contents = base_->ReadFile(path);
+  if (!contents.ok()) return contents.status();
+  std::lock_guard<std::mutex> l(state_->mu);
+  state_->dirty.erase(path);
+  state_->synced[path] = contents.take();
+  return Status::OK();
+}
+
+Status FaultInjectionFileSystem::FsyncDirectory(const std::string& dir) {
+  LS_RETURN_NOT_OK(Tick(Op::kFsync, "fsync directory " + dir));
+  LS_RETURN_NOT_OK(base_->FsyncDirectory(dir));
+  std::lock_guard<std::mutex> l(state_->mu);
+  for (auto it = state_->new_names.begin(); it != state_->new_names.end();) {
+    if (ParentDirectory(*it) == dir) it = state_->new_names.erase(it);
+    else ++it;
+  }
+  return Status::OK();
+}
+
+}  // namespace lakestream

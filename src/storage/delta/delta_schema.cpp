@@ -1,0 +1,253 @@
+#include "storage/delta/delta_schema.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "common/date.hpp"
+#include "common/decimal.hpp"
+
+namespace lakestream::delta {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+Result<LogicalType> TypeFromJson(const json& t, const std::string& column);
+
+Result<LogicalType> PrimitiveType(const std::string& name, const std::string& column) {
+  if (name == "integer" || name == "short" || name == "byte") return LogicalType(TypeId::INTEGER);
+  if (name == "long") return LogicalType(TypeId::BIGINT);
+  if (name == "float" || name == "double") return LogicalType(TypeId::DOUBLE);
+  if (name == "string" || name == "binary") return LogicalType(TypeId::VARCHAR);
+  if (name == "boolean") return LogicalType(TypeId::BOOLEAN);
+  if (name == "date") return LogicalType(TypeId::DATE);
+  if (name == "timestamp" || name == "timestamp_ntz") return LogicalType(TypeId::TIMESTAMP);
+  if (name.rfind("decimal", 0) == 0) {
+    int p = 10, s = 0;  // Spark's bare "decimal" is decimal(10,0)
+    if (name != "decimal" && std::sscanf(name.c_str(), "decimal(%d,%d)", &p, &s) != 2 &&
+        std::sscanf(name.c_str(), "decimal(%d, %d)", &p, &s) != 2)
+      return Status::InvalidArgument("column " + column + ": malformed type '" + name + "'");
+    if (p < 1 || p > 38 || s < 0 || s > p)
+      return Status::NotSupported("column " + column + ": " + name + " is out of range (precision 1..38)");
+    return LogicalType::Decimal(static_cast<uint8_t>(p), static_cast<uint8_t>(s));
+  }
+  return Status::NotSupported("column " + column + " has Delta type '" + name + "', which lakestream cannot read");
+}
+
+Result<LogicalType> StructFromJson(const json& t, const std::string& column) {
+  const json* fields = t.contains("fields") ? &t["fields"] : nullptr;
+  if (!fields || !fields->is_array()) return Status::InvalidArgument("column " + column + ": struct without fields");
+  child_list_t children;
+  for (const auto& f : *fields) {
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("type"))
+      return Status::InvalidArgument("column " + column + ": malformed struct field");
+    std::string name = f["name"].get<std::string>();
+    auto child = TypeFromJson(f["type"], column + "." + name);
+    if (!child.ok()) return child.status();
+    children.emplace_back(name, child.take());
+  }
+  return LogicalType::Struct(std::move(children));
+}
+
+Result<LogicalType> TypeFromJson(const json& t, const std::string& column) {
+  if (t.is_string()) return PrimitiveType(t.get<std::string>(), column);
+  if (!t.is_object() || !t.contains("type") || !t["type"].is_string())
+    return Status::InvalidArgument("column " + column + ": malformed type " + t.dump());
+  std::string kind = t["type"].get<std::string>();
+  if (kind == "struct") return StructFromJson(t, column);
+  if (kind == "array") {
+    if (!t.contains("elementType")) return Status::InvalidArgument("column " + column + ": array without elementType");
+    auto e = TypeFromJson(t["elementType"], column + ".element");
+    if (!e.ok()) return e.status();
+    return LogicalType::List(e.value());
+  }
+  if (kind == "map") {
+    if (!t.contains("keyType") || !t.contains("valueType"))
+      return Status::InvalidArgument("column " + column + ": map without keyType/valueType");
+    auto k = TypeFromJson(t["keyType"], column + ".key");
+    if (!k.ok()) return k.status();
+    auto v = TypeFromJson(t["valueType"], column + ".value");
+    if (!v.ok()) return v.status();
+    return LogicalType::Map(k.value(), v.value());
+  }
+  return Status::NotSupported("column " + column + " has Delta type '" + kind + "', which lakestream cannot read");
+}
+
+Result<ojson> TypeToJson(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::BOOLEAN: return ojson("boolean");
+    case TypeId::INTEGER: return ojson("integer");
+    case TypeId::BIGINT: return ojson("long");
+    case TypeId::DOUBLE: return ojson("double");
+    case TypeId::VARCHAR: return ojson("string");
+    case TypeId::DATE: return ojson("date");
+    case TypeId::TIMESTAMP: return ojson("timestamp");
+    case TypeId::DECIMAL:
+      return ojson("decimal(" + std::to_string(type.width()) + "," + std::to_string(type.scale()) + ")");
+    case TypeId::STRUCT: {
+      ojson fields = ojson::array();
+      for (const auto& [name, child] : type.children()) {
+        auto c = TypeToJson(child);
+        if (!c.ok()) return c.status();
+        fields.push_back(ojson{{"name", name}, {"type", c.take()}, {"nullable", true}, {"metadata", ojson::object()}});
+      }
+      return ojson{{"type", "struct"}, {"fields", fields}};
+    }
+    case TypeId::LIST: {
+      auto e = TypeToJson(type.ListChild());
+      if (!e.ok()) return e.status();
+      return ojson{{"type", "array"}, {"elementType", e.take()}, {"containsNull", true}};
+    }
+    case TypeId::MAP: {
+      const auto& kv = type.ListChild().children();
+      auto k = TypeToJson(kv[0].second);
+      if (!k.ok()) return k.status();
+      auto v = TypeToJson(kv[1].second);
+      if (!v.ok()) return v.status();
+      return ojson{{"type", "map"}, {"keyType", k.take()}, {"valueType", v.take()}, {"valueContainsNull", true}};
+    }
+    default: return Status::InvalidArgument("type " + type.ToString() + " has no Delta Lake equivalent");
+  }
+}
+
+bool ParseInt64(std::string_view s, int64_t& out) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size() && !s.empty();
+}
+
+}  // namespace
+
+Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_string) {
+  std::vector<DeltaColumn> columns;
+  if (schema_string.empty()) return columns;
+  json j = json::parse(schema_string, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::InvalidArgument("schemaString is not valid JSON");
+  if (!j.is_object() || j.value("type", "") != "struct" || !j.contains("fields") || !j["fields"].is_array())
+    return Status::InvalidArgument("schemaString is not a struct schema");
+  for (const auto& f : j["fields"]) {
+    if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("type"))
+      return Status::InvalidArgument("schemaString has a malformed field: " + f.dump());
+    DeltaColumn c;
+    c.name = f["name"].get<std::string>();
+    auto t = TypeFromJson(f["type"], c.name);
+    if (!t.ok()) return t.status();
+    c.type = t.take();
+    c.nullable = f.contains("nullable") && f["nullable"].is_boolean() ? f["nullable"].get<bool>() : true;
+    c.metadata_json = f.contains("metadata") && f["metadata"].is_object() ? f["metadata"].dump() : "{}";
+    c.delta_type = f["type"].dump();
+    columns.push_back(std::move(c));
+  }
+  return columns;
+}
+
+Result<std::string> DeltaTypeJson(const LogicalType& type) {
+  auto j = TypeToJson(type);
+  if (!j.ok()) return j.status();
+  return j.value().is_string() ? j.value().get<std::string>() : j.value().dump();
+}
+
+Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
+  ojson fields = ojson::array();
+  for (const auto& c : columns) {
+    ojson type;
+    bool kept = false;
+    if (!c.delta_type.empty()) {
+      // Keep the original type while it still means the same engine type.
+      ojson original = ojson::parse(c.delta_type, nullptr, false);
+      if (!original.is_discarded()) {
+        auto mapped = TypeFromJson(json::parse(c.delta_type, nullptr, false), c.name);
+        if (mapped.ok() && mapped.value() == c.type) {
+          type = original;
+          kept = true;
+        }
+      }
+    }
+    if (!kept) {
+      auto t = TypeToJson(c.type);
+      if (!t.ok()) return Status::InvalidArgument("column " + c.name + ": " + t.status().message());
+      type = t.take();
+    }
+    ojson metadata = ojson::parse(c.metadata_json.empty() ? "{}" : c.metadata_json, nullptr, false);
+    if (metadata.is_discarded() || !metadata.is_object()) metadata = ojson::object();
+    fields.push_back(ojson{{"name", c.name}, {"type", type}, {"nullable", c.nullable}, {"metadata", metadata}});
+  }
+  return ojson{{"type", "struct"}, {"fields", fields}}.dump();
+}
+
+Result<Value> ParsePartitionValue(const std::optional<std::string>& text, const LogicalType& type) {
+  if (!text || text->empty()) return Value(type);
+  const std::string& s = *text;
+  auto bad = [&]() {
+    return Status::InvalidArgument("partition value '" + s + "' is not a valid " + type.ToString());
+  };
+  switch (type.id()) {
+    case TypeId::VARCHAR: return Value::VARCHAR(s);
+    case TypeId::BOOLEAN: {
+      std::string l;
+      for (char c : s) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (l == "true") return Value::BOOLEAN(true);
+      if (l == "false") return Value::BOOLEAN(false);
+      return bad();
+    }
+    case TypeId::INTEGER: {
+      int64_t v;
+      if (!ParseInt64(s, v) || v < INT32_MIN || v > INT32_MAX) return bad();
+      return Value::INTEGER(static_cast<int32_t>(v));
+    }
+    case TypeId::BIGINT: {
+      int64_t v;
+      if (!ParseInt64(s, v)) return bad();
+      return Value::BIGINT(v);
+    }
+    case TypeId::DOUBLE: {
+      char* end = nullptr;
+      double d = std::strtod(s.c_str(), &end);
+      if (end != s.c_str() + s.size()) return bad();
+      return Value::DOUBLE(d);
+    }
+    case TypeId::DECIMAL: {
+      hugeint_t v;
+      if (!Decimal::TryParse(s, type.width(), type.scale(), v)) return bad();
+      return Value::DECIMAL(v, type.width(), type.scale());
+    }
+    case TypeId::DATE: {
+      date_t d;
+      if (!Date::TryParse(s, d)) return bad();
+      return Value::DATE(d);
+    }
+    case TypeId::TIMESTAMP: {
+      timestamp_t t;
+      if (!Timestamp::TryParse(s, t)) return bad();
+      return Value::TIMESTAMP(t);
+    }
+    default: return Status::NotSupported("partition column of type " + type.ToString() + " is not supported");
+  }
+}
+
+std::optional<std::string> FormatPartitionValue(const Value& value) {
+  if (value.IsNull()) return std::nullopt;
+  switch (value.type().id()) {
+    case TypeId::VARCHAR: return value.GetString();
+    case TypeId::BOOLEAN: return std::string(value.GetBoolean() ? "true" : "false");
+    case TypeId::INTEGER: return std::to_string(value.GetInteger());
+    case TypeId::BIGINT: return std::to_string(value.GetBigint());
+    case TypeId::DOUBLE: {
+      char buf[64];
+      auto r = std::to_chars(buf, buf + sizeof(buf), value.GetDouble());
+      return std::string(buf, r.ptr);
+    }
+    case TypeId::DECIMAL: return Decimal::ToString(value.GetHugeint(), value.type().scale());
+    case TypeId::DATE: return Date::ToString(value.GetDate());
+    case TypeId::TIMESTAMP: return Timestamp::ToString(value.GetTimestamp());
+    default: return value.ToString();
+  }
+}
+
+}  // namespace lakestream::delta
