@@ -13,28 +13,28 @@ Value::Value(const char* s) : Value(Value::VARCHAR(s)) {}
 Value::Value(const std::string& s) : Value(Value::VARCHAR(s)) {}
 
 Value Value::BOOLEAN(bool v) {
-  Value r(LogicalType(TypeId::BOOLEAN));
+  Value r{LogicalType(TypeId::BOOLEAN)};
   r.is_null_ = false;
   r.u_.boolean = v;
   return r;
 }
 
 Value Value::INTEGER(int32_t v) {
-  Value r(LogicalType(TypeId::INTEGER));
+  Value r{LogicalType(TypeId::INTEGER)};
   r.is_null_ = false;
   r.u_.integer = v;
   return r;
 }
 
 Value Value::BIGINT(int64_t v) {
-  Value r(LogicalType(TypeId::BIGINT));
+  Value r{LogicalType(TypeId::BIGINT)};
   r.is_null_ = false;
   r.u_.bigint = v;
   return r;
 }
 
 Value Value::DOUBLE(double v) {
-  Value r(LogicalType(TypeId::DOUBLE));
+  Value r{LogicalType(TypeId::DOUBLE)};
   r.is_null_ = false;
   r.u_.dbl = v;
   return r;
@@ -48,21 +48,21 @@ Value Value::DECIMAL(hugeint_t unscaled, uint8_t width, uint8_t scale) {
 }
 
 Value Value::VARCHAR(std::string v) {
-  Value r(LogicalType(TypeId::VARCHAR));
+  Value r{LogicalType(TypeId::VARCHAR)};
   r.is_null_ = false;
   r.str_ = std::move(v);
   return r;
 }
 
 Value Value::DATE(date_t days) {
-  Value r(LogicalType(TypeId::DATE));
+  Value r{LogicalType(TypeId::DATE)};
   r.is_null_ = false;
   r.u_.integer = days;
   return r;
 }
 
 Value Value::TIMESTAMP(timestamp_t micros) {
-  Value r(LogicalType(TypeId::TIMESTAMP));
+  Value r{LogicalType(TypeId::TIMESTAMP)};
   r.is_null_ = false;
   r.u_.bigint = micros;
   return r;

@@ -78,7 +78,7 @@ std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement
     }
     case StatementType::CREATE_STREAM: return NotYet("table streams (issue 5)");
     case StatementType::CREATE_SINK: return NotYet("sinks (issue 7)");
-    case StatementType::COPY: return NotYet("COPY (issue 3)");
+    case StatementType::COPY: return ExecuteCopy(*this, static_cast<CopyStatement&>(statement));
     case StatementType::REFRESH: return NotYet("REFRESH MATERIALIZED VIEW (issue 6)");
     case StatementType::RUN_SINK: return NotYet("RUN SINK (issue 7)");
     case StatementType::OPTIMIZE: return NotYet("OPTIMIZE (issue 4)");

@@ -13,7 +13,7 @@ TableFunctionBinding BindTableFunctionCall(ClientContext& context, const std::st
   if (name == "table_changes") throw NotImplementedError("table_changes(): the change data feed needs Delta storage (issue 4)");
   if (name == "read_files") throw NotImplementedError("read_files(): incremental file ingestion (issue 8)");
   if (name == "read_kafka") throw NotImplementedError("read_kafka(): Kafka sources (issue 8)");
-  if (name == "read_parquet") throw NotImplementedError("read_parquet(): the Parquet reader (issue 3)");
+  if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(arguments, argument_names);
   std::vector<std::string> known = {"range", "generate_series", "read_parquet", "table_changes", "read_files", "read_kafka"};
   std::string message = "Table Function with name " + name + " does not exist!";
   std::string hint = StringUtil::ClosestMatch(name, known);

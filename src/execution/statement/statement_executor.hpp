@@ -24,6 +24,7 @@ std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStateme
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& statement);
 std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& statement);
+std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& statement);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);

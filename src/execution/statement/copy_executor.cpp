@@ -1,0 +1,70 @@
+// COPY (query) TO 'file.parquet' [(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE n)]
+// COPY table TO 'file.parquet' ...
+// COPY table FROM 'file.parquet' | 'glob'   (appends the rows)
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "execution/statement/statement_executor.hpp"
+#include "main/client_context.hpp"
+#include "parser/parser.hpp"
+#include "planner/binder.hpp"
+#include "storage/parquet/parquet_writer.hpp"
+
+namespace lakestream {
+
+static ParquetWriterOptions ParseCopyOptions(const CopyStatement& stmt) {
+  ParquetWriterOptions options;
+  for (auto& [raw_key, value] : stmt.options) {
+    std::string key = StringUtil::Lower(raw_key);
+    if (key == "format") {
+      if (!StringUtil::CIEquals(value, "parquet")) {
+        throw NotImplementedError("COPY ... (FORMAT " + value + "); only FORMAT parquet is supported");
+      }
+    } else if (key == "compression" || key == "codec") {
+      if (!ParquetCodecFromName(value, options.codec)) {
+        throw InvalidInputError("COPY: unknown COMPRESSION '" + value + "'; use zstd, snappy, gzip, lz4 or uncompressed");
+      }
+    } else if (key == "row_group_size") {
+      try {
+        options.row_group_rows = std::stoull(value);
+      } catch (...) {
+        throw InvalidInputError("COPY: ROW_GROUP_SIZE must be a positive number of rows, got '" + value + "'");
+      }
+      if (options.row_group_rows == 0) throw InvalidInputError("COPY: ROW_GROUP_SIZE must be positive");
+    } else if (key == "compression_level") {
+      options.compression_level = std::atoi(value.c_str());
+    } else {
+      throw InvalidInputError("COPY: unknown option " + raw_key + "; known options: FORMAT, COMPRESSION, ROW_GROUP_SIZE, COMPRESSION_LEVEL");
+    }
+  }
+  return options;
+}
+
+std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& stmt) {
+  if (stmt.is_from) {
+    // COPY t FROM 'path' is INSERT INTO t SELECT * FROM read_parquet('path').
+    std::string sql = "INSERT INTO " + stmt.table.ToString() + " SELECT * FROM read_parquet(" + Value(stmt.path).ToSQLString() + ")";
+    auto statements = Parser::Parse(sql);
+    return ExecuteInsert(context, static_cast<InsertStatement&>(*statements[0]));
+  }
+  ParquetWriterOptions options = ParseCopyOptions(stmt);
+  Binder binder(context);
+  BoundQuery query = binder.BindQuery(*stmt.query);
+  ChunkCollection rows = context.ExecutePlan(std::move(query.plan));
+  // Parquet needs concrete types; an untyped NULL column is written as INTEGER.
+  std::vector<LogicalType> types = query.types;
+  for (auto& t : types) {
+    if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
+  }
+  auto writer = ParquetWriter::Create(stmt.path, query.names, types, options);
+  if (!writer.ok()) writer.status().Throw();
+  for (idx_t c = 0; c < rows.ChunkCount(); c++) {
+    Status s = writer.value()->Append(rows.Chunk(c));
+    if (!s.ok()) s.Throw();
+  }
+  auto info = writer.value()->Finish();
+  if (!info.ok()) info.status().Throw();
+  return MakeCountResult("Count", static_cast<int64_t>(rows.Count()));
+}
+
+}  // namespace lakestream

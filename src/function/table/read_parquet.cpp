@@ -1,0 +1,114 @@
+// read_parquet('file.parquet' | 'dir/*.parquet' | ['a.parquet', 'b.parquet']):
+// the rows of Parquet files. The schema comes from the first file; every file
+// must have the same column names and types. Only the columns the query reads
+// are decoded.
+#include <glob.h>
+
+#include <algorithm>
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "execution/operator/physical_operator.hpp"
+#include "function/table/table_functions.hpp"
+#include "storage/parquet/parquet_reader.hpp"
+
+namespace lakestream {
+
+namespace {
+
+class PhysicalParquetScan : public PhysicalOperator {
+ public:
+  PhysicalParquetScan(std::vector<std::string> files, std::vector<idx_t> column_ids, std::vector<LogicalType> types)
+      : PhysicalOperator(std::move(types)), files_(std::move(files)), column_ids_(std::move(column_ids)) {}
+
+  bool Next(ExecutionContext&, DataChunk& out) override {
+    while (true) {
+      if (!reader_) {
+        if (next_file_ >= files_.size()) return false;
+        auto opened = ParquetReader::Open(files_[next_file_++]);
+        if (!opened.ok()) opened.status().Throw();
+        reader_ = opened.take();
+        Status s = reader_->Scan(column_ids_);
+        if (!s.ok()) s.Throw();
+      }
+      Status s = reader_->ReadChunk(out);
+      if (!s.ok()) s.Throw();
+      if (out.size() > 0) return true;
+      reader_.reset();
+    }
+  }
+  std::string Name() const override { return "PARQUET_SCAN"; }
+  std::string Details() const override { return std::to_string(files_.size()) + " file(s)"; }
+
+ private:
+  std::vector<std::string> files_;
+  std::vector<idx_t> column_ids_;
+  std::unique_ptr<ParquetReader> reader_;
+  idx_t next_file_ = 0;
+};
+
+std::vector<std::string> ExpandGlob(const std::string& pattern) {
+  glob_t result{};
+  int rc = ::glob(pattern.c_str(), GLOB_NOSORT, nullptr, &result);
+  std::vector<std::string> files;
+  if (rc == 0) {
+    for (size_t i = 0; i < result.gl_pathc; i++) files.emplace_back(result.gl_pathv[i]);
+  }
+  globfree(&result);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> ResolveFileArgument(const std::string& function, const Value& argument) {
+  std::vector<std::string> patterns;
+  if (argument.type().id() == TypeId::LIST) {
+    for (auto& v : argument.Children()) patterns.push_back(v.ToString());
+  } else if (argument.type().id() == TypeId::VARCHAR && !argument.IsNull()) {
+    patterns.push_back(argument.GetString());
+  } else {
+    throw BinderError(function + "() expects a file path, a glob or a list of paths as its first argument, got " +
+                      argument.ToSQLString());
+  }
+  std::vector<std::string> files;
+  for (auto& p : patterns) {
+    auto matched = ExpandGlob(p);
+    if (matched.empty()) {
+      throw IOError(function + "(): no file matches '" + p + "'; check the path (relative paths start at the current directory)");
+    }
+    files.insert(files.end(), matched.begin(), matched.end());
+  }
+  return files;
+}
+
+TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::vector<std::string>& arg_names) {
+  if (args.empty()) throw BinderError("read_parquet() needs a file path, e.g. read_parquet('data/*.parquet')");
+  for (idx_t i = 1; i < args.size(); i++) {
+    throw BinderError("read_parquet() got an unknown option " + (arg_names[i].empty() ? args[i].ToSQLString() : arg_names[i]) +
+                      "; it takes only the path");
+  }
+  auto files = ResolveFileArgument("read_parquet", args[0]);
+  auto first = ParquetReader::Open(files[0]);
+  if (!first.ok()) first.status().Throw();
+  TableFunctionBinding binding;
+  binding.names = first.value()->ColumnNames();
+  binding.types = first.value()->ColumnTypes();
+  for (idx_t f = 1; f < files.size(); f++) {
+    auto other = ParquetReader::Open(files[f]);
+    if (!other.ok()) other.status().Throw();
+    if (other.value()->ColumnNames() != binding.names || other.value()->ColumnTypes() != binding.types) {
+      throw InvalidInputError("read_parquet(): " + files[f] + " has a different schema than " + files[0] +
+                              "; read the files separately and combine them with UNION ALL and casts");
+    }
+  }
+  auto types = binding.types;
+  binding.factory = [files, types](const std::vector<idx_t>& projected) {
+    std::vector<LogicalType> projected_types;
+    for (idx_t c : projected) projected_types.push_back(types[c]);
+    return std::make_unique<PhysicalParquetScan>(files, projected, projected_types);
+  };
+  return binding;
+}
+
+}  // namespace lakestream
