@@ -1,0 +1,67 @@
+// Delta checkpoints: Parquet files holding the whole reconciled state of a
+// version (PROTOCOL.md "Checkpoints", "Checkpoint Schema"), and the
+// `_delta_log/_last_checkpoint` pointer.
+//
+// Reading handles classic (`%020d.checkpoint.parquet`) and multi-part
+// (`%020d.checkpoint.%010d.%010d.parquet`) V1 checkpoints written by Spark,
+// delta-rs or us: top-level struct columns add, remove, metaData, protocol,
+// txn are looked up by name (others, e.g. cdc or domainMetadata, ignored);
+// partitionValues is a MAP, tags a MAP, stats a JSON string.
+//
+// Writing produces one classic checkpoint with Spark's column layout:
+//   txn      STRUCT(appId, version, lastUpdated)
+//   add      STRUCT(path, partitionValues MAP, size, modificationTime,
+//                   dataChange, tags MAP, stats)
+//   remove   STRUCT(path, deletionTimestamp, dataChange, extendedFileMetadata,
+//                   partitionValues MAP, size)
+//   metaData STRUCT(id, name, description, format STRUCT(provider, options MAP),
+//                   schemaString, partitionColumns LIST, configuration MAP, createdTime)
+//   protocol STRUCT(minReaderVersion, minWriterVersion, readerFeatures LIST,
+//                   writerFeatures LIST)
+// one action per row, Snappy-compressed, written under a temp name, fsynced
+// and renamed into place, so a reader never sees a partial checkpoint.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "storage/delta/delta_snapshot.hpp"
+
+namespace lakestream::delta {
+
+// Contents of _last_checkpoint.
+struct LastCheckpoint {
+  int64_t version = -1;
+  int64_t size = 0;                  // actions (rows) in the checkpoint
+  std::optional<int64_t> parts;      // multi-part checkpoints only
+  std::optional<int64_t> size_in_bytes;
+  std::optional<int64_t> num_of_add_files;
+};
+
+// Parses _last_checkpoint JSON. Corruption naming `file_name` when it is not
+// an object with an integer "version".
+Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const std::string& file_name);
+std::string SerializeLastCheckpoint(const LastCheckpoint& info);
+
+// Reads the actions of a checkpoint made of `part_paths` (one path for a
+// classic checkpoint). Actions come in file order: protocol, metaData, txn,
+// add and remove as found. Corruption naming the file on bad content.
+Result<std::vector<Action>> ReadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths);
+
+// Writes `snapshot` as the classic checkpoint `log_dir/%020d.checkpoint.parquet`
+// (temp file + fsync + rename + directory fsync). Tombstones older than the
+// table's delta.deletedFileRetentionDuration (relative to `now_ms`) are
+// dropped, as the protocol allows. Returns what _last_checkpoint should say.
+// The caller updates _last_checkpoint (DeltaLog::WriteCheckpoint does both).
+Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snapshot,
+                                           int64_t now_ms);
+
+// File names in _delta_log.
+std::string CommitFileName(int64_t version);               // 00000000000000000007.json
+std::string CheckpointFileName(int64_t version);           // 00000000000000000007.checkpoint.parquet
+std::string CheckpointPartFileName(int64_t version, int64_t part, int64_t parts);
+
+}  // namespace lakestream::delta

@@ -1,0 +1,126 @@
+// DeltaLog: one Delta table's transaction log (`<table>/_delta_log/`):
+// loading snapshots (from checkpoints + JSON commits), reading single
+// commits, time travel, history, optimistic commits and checkpoints.
+//
+//   auto log = delta::DeltaLog::Open(FileSystem::Default(), "/db/orders").take();
+//   auto snap = log->LoadSnapshot();                 // latest
+//   if (!snap.ok()) return snap.status();
+//   for (const auto& [path, add] : snap.value().files) ...
+//
+//   // writer loop (optimistic concurrency):
+//   while (true) {
+//     int64_t v = snap.value().version + 1;
+//     Status s = log->Commit(v, actions);
+//     if (!s.IsAlreadyExists()) break;               // OK, or a real error
+//     snap = log->UpdateSnapshot(snap.value());      // someone won v: re-check, retry
+//   }
+//
+// A DeltaLog holds no mutable state beyond its path and file system, so it is
+// thread-safe, and any number of DeltaLogs (in any processes) may share a
+// table: the file system's put-if-absent is the only arbiter of commits.
+//
+// The listing of _delta_log is authoritative: _last_checkpoint is a hint that
+// is read and checked, and a missing, corrupt or stale one (pointing at a
+// missing checkpoint) only adds a warning to the snapshot. A checkpoint that
+// cannot be read is skipped (older checkpoint or full JSON replay) when the
+// JSON commits allow it, with a warning; otherwise its error is returned.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "storage/delta/delta_actions.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
+#include "storage/delta/delta_snapshot.hpp"
+
+namespace lakestream::delta {
+
+struct LoadOptions {
+  // false: ignore checkpoints and replay JSON commits from version 0 (tests,
+  // and recovery when a checkpoint is suspect).
+  bool use_checkpoint = true;
+};
+
+// One row of DESCRIBE HISTORY.
+struct HistoryEntry {
+  int64_t version = 0;
+  int64_t timestamp_ms = 0;  // commitInfo.timestamp, else the commit file's mtime
+  std::string operation;     // "" when the commit has no commitInfo
+  StringMap operation_parameters;
+  std::optional<std::string> engine_info;
+  std::optional<bool> is_blind_append;
+  std::optional<int64_t> read_version;
+};
+
+class DeltaLog {
+ public:
+  // Does not touch the disk: a table that does not exist yet can be opened
+  // and then created with Commit(0, ...). `fs` must outlive the DeltaLog.
+  static Result<std::unique_ptr<DeltaLog>> Open(FileSystem* fs, const std::string& table_path);
+
+  const std::string& table_path() const { return table_path_; }
+  const std::string& log_path() const { return log_path_; }
+  FileSystem* file_system() const { return fs_; }
+
+  // True when _delta_log holds at least one commit or checkpoint.
+  bool Exists();
+  // Newest version (JSON commit or checkpoint); -1 when the table has none.
+  Result<int64_t> LatestVersion();
+
+  // The snapshot at `version` (default: latest). Errors:
+  //   NotFound        the table has no Delta log;
+  //   InvalidArgument `version` does not exist or cannot be reconstructed
+  //                   (its commits were cleaned up), naming the available range;
+  //   Corruption      a commit or checkpoint is malformed (names the file);
+  //   NotSupported    the protocol needs a reader feature we lack (CheckReadable).
+  Result<Snapshot> LoadSnapshot(std::optional<int64_t> version = std::nullopt, const LoadOptions& options = {});
+  // `base` moved forward to the latest version by replaying the commits after
+  // base.version (cheap when few are new); `base` itself when nothing is new.
+  Result<Snapshot> UpdateSnapshot(const Snapshot& base);
+
+  // The actions of one JSON commit, in file order (for the change data feed
+  // and history). NotFound when the commit file does not exist.
+  Result<std::vector<Action>> ReadCommit(int64_t version);
+  // commitInfo.timestamp of the commit, or its file's mtime when absent.
+  Result<int64_t> CommitTimestamp(int64_t version);
+  // For TIMESTAMP AS OF: the newest version committed at or before
+  // `timestamp_ms`. InvalidArgument, naming the earliest and latest available
+  // versions and their timestamps, when the timestamp is before the earliest
+  // reconstructable version or after the latest commit (as Spark).
+  Result<int64_t> VersionAtOrBefore(int64_t timestamp_ms);
+  // DESCRIBE HISTORY: every JSON commit still in the log, newest first, at
+  // most `limit` entries.
+  Result<std::vector<HistoryEntry>> History(std::optional<size_t> limit = std::nullopt);
+
+  // Atomically writes commit `version` (put-if-absent). AlreadyExists when
+  // another writer committed that version first: re-read (UpdateSnapshot),
+  // check for conflicts, retry with the next version. InvalidArgument when
+  // version - 1 does not exist (that would leave a gap). An IOError means the
+  // outcome is unknown only if it came from the final directory fsync (the
+  // commit is then visible); any earlier failure leaves no commit behind.
+  // Creates _delta_log when needed.
+  Status Commit(int64_t version, const std::vector<Action>& actions);
+
+  // Writes the classic checkpoint of `snapshot` and then _last_checkpoint
+  // (unless it already points at a newer checkpoint).
+  Result<LastCheckpoint> WriteCheckpoint(const Snapshot& snapshot);
+  // _last_checkpoint as written. NotFound when absent; Corruption naming the
+  // file when malformed.
+  Result<LastCheckpoint> ReadLastCheckpoint();
+
+ private:
+  DeltaLog(FileSystem* fs, std::string table_path);
+  struct Listing;
+  Result<Listing> List();
+  Result<Snapshot> Replay(const Listing& listing, int64_t target, const LoadOptions& options);
+
+  FileSystem* fs_;
+  std::string table_path_;
+  std::string log_path_;
+};
+
+}  // namespace lakestream::delta

@@ -1,0 +1,176 @@
+#include "storage/delta/delta_snapshot.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "common/file_system.hpp"
+
+namespace lakestream::delta {
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "interval 1 week", "interval 36 hours", "7 days" -> ms; nullopt if unparsable.
+std::optional<int64_t> ParseIntervalMs(const std::string& text) {
+  std::string s = Lower(text);
+  if (s.rfind("interval", 0) == 0) s = s.substr(8);
+  long long n = 0;
+  char unit[32] = {0};
+  if (std::sscanf(s.c_str(), " %lld %31s", &n, unit) != 2) return std::nullopt;
+  std::string u = unit;
+  if (!u.empty() && u.back() == 's') u.pop_back();
+  int64_t ms = 0;
+  if (u == "week") ms = 7LL * 86400000;
+  else if (u == "day") ms = 86400000;
+  else if (u == "hour") ms = 3600000;
+  else if (u == "minute") ms = 60000;
+  else if (u == "second") ms = 1000;
+  else if (u == "millisecond") ms = 1;
+  else return std::nullopt;
+  return n * ms;
+}
+
+}  // namespace
+
+void Snapshot::Apply(int64_t v, const std::vector<Action>& actions, std::optional<int64_t> commit_timestamp_ms) {
+  for (const auto& action : actions) {
+    if (auto* add = std::get_if<AddFile>(&action)) {
+      tombstones.erase(add->path);
+      files[add->path] = *add;
+    } else if (auto* rm = std::get_if<RemoveFile>(&action)) {
+      files.erase(rm->path);
+      tombstones[rm->path] = *rm;
+    } else if (auto* p = std::get_if<Protocol>(&action)) {
+      protocol = *p;
+    } else if (auto* m = std::get_if<Metadata>(&action)) {
+      metadata = *m;
+    } else if (auto* t = std::get_if<Txn>(&action)) {
+      txns[t->app_id] = *t;
+    }
+  }
+  if (commit_timestamp_ms) commit_timestamps[v] = *commit_timestamp_ms;
+  version = v;
+}
+
+Status Snapshot::ParseSchema() {
+  auto cols = ParseSchemaString(metadata.schema_string);
+  if (!cols.ok()) return Status(cols.status().code() == Status::Code::kNotSupported
+                                    ? Status::NotSupported("table " + table_path + ": " + cols.status().message())
+                                    : Status::Corruption("table " + table_path + ": " + cols.status().message()));
+  schema = cols.take();
+  return Status::OK();
+}
+
+std::optional<int64_t> Snapshot::NumRecords() const {
+  int64_t total = 0;
+  for (const auto& [path, add] : files) {
+    auto n = add.NumRecords();
+    if (!n) return std::nullopt;
+    total += *n;
+  }
+  return total;
+}
+
+int64_t Snapshot::TotalBytes() const {
+  int64_t total = 0;
+  for (const auto& [path, add] : files) total += add.size;
+  return total;
+}
+
+std::optional<int64_t> Snapshot::TxnVersion(const std::string& app_id) const {
+  auto it = txns.find(app_id);
+  if (it == txns.end()) return std::nullopt;
+  return it->second.version;
+}
+
+std::string Snapshot::Property(const std::string& key, const std::string& fallback) const {
+  auto it = metadata.configuration.find(key);
+  return it == metadata.configuration.end() ? fallback : it->second;
+}
+
+bool Snapshot::ChangeDataFeedEnabled() const { return Lower(Property("delta.enableChangeDataFeed")) == "true"; }
+bool Snapshot::AppendOnly() const { return Lower(Property("delta.appendOnly")) == "true"; }
+
+int64_t Snapshot::CheckpointInterval() const {
+  std::string v = Property("delta.checkpointInterval");
+  char* end = nullptr;
+  long long n = std::strtoll(v.c_str(), &end, 10);
+  return (!v.empty() && *end == '\0' && n > 0) ? n : 10;
+}
+
+int64_t Snapshot::DeletedFileRetentionMs() const {
+  auto ms = ParseIntervalMs(Property("delta.deletedFileRetentionDuration"));
+  return ms.value_or(7LL * 86400000);
+}
+
+std::string Snapshot::FilePath(const std::string& log_path) const {
+  if (log_path.rfind("file://", 0) == 0) return log_path.substr(7);
+  if (log_path.rfind("file:", 0) == 0) return log_path.substr(5);
+  if (!log_path.empty() && log_path[0] == '/') return log_path;
+  return JoinPath(table_path, log_path);
+}
+
+bool IsSupportedReaderFeature(const std::string& feature) {
+  return feature == "timestampNtz" || feature == "vacuumProtocolCheck";
+}
+
+Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata) {
+  if (protocol.min_reader_version > 3)
+    return Status::NotSupported("table " + table + " requires Delta reader version " +
+                                std::to_string(protocol.min_reader_version) +
+                                "; lakestream reads versions 1 to 3");
+  if (protocol.min_reader_version == 3 && protocol.reader_features) {
+    for (const auto& f : *protocol.reader_features)
+      if (!IsSupportedReaderFeature(f))
+        return Status::NotSupported("table " + table + " uses the Delta reader feature '" + f +
+                                    "', which lakestream does not support yet");
+  }
+  auto mode = metadata.configuration.find("delta.columnMapping.mode");
+  if (protocol.min_reader_version >= 2 && mode != metadata.configuration.end() && Lower(mode->second) != "none")
+    return Status::NotSupported("table " + table + " uses the Delta reader feature 'columnMapping' (mode " +
+                                mode->second + "), which lakestream does not support yet");
+  return Status::OK();
+}
+
+Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
+  LS_RETURN_NOT_OK(CheckReadable(table, snapshot.protocol, snapshot.metadata));
+  const Protocol& p = snapshot.protocol;
+  auto refuse = [&](const std::string& feature) {
+    return Status::NotSupported("table " + table + " uses the Delta writer feature '" + feature +
+                                "', which lakestream cannot write yet");
+  };
+  if (p.min_writer_version > 7)
+    return Status::NotSupported("table " + table + " requires Delta writer version " +
+                                std::to_string(p.min_writer_version) + "; lakestream writes versions 1 to 7");
+  static const std::set<std::string> kWriterFeatures = {
+      "appendOnly", "changeDataFeed", "timestampNtz",   "invariants",
+      "checkConstraints", "generatedColumns", "identityColumns"};
+  if (p.min_writer_version == 7 && p.writer_features) {
+    for (const auto& f : *p.writer_features)
+      if (!kWriterFeatures.count(f)) return refuse(f);
+  }
+  // Legacy features implied by writer versions 2-6 (or listed at 7) are
+  // harmless unless used; refuse the ones we would not enforce.
+  for (const auto& [key, value] : snapshot.metadata.configuration)
+    if (key.rfind("delta.constraints.", 0) == 0) return refuse("checkConstraints");
+  auto mode = snapshot.metadata.configuration.find("delta.columnMapping.mode");
+  if (mode != snapshot.metadata.configuration.end() && Lower(mode->second) != "none") return refuse("columnMapping");
+  for (const auto& c : snapshot.schema) {
+    auto md = nlohmann::json::parse(c.metadata_json, nullptr, false);
+    if (!md.is_object()) continue;
+    if (md.contains("delta.invariants")) return refuse("invariants");
+    if (md.contains("delta.generationExpression")) return refuse("generatedColumns");
+    for (auto it = md.begin(); it != md.end(); ++it)
+      if (it.key().rfind("delta.identity.", 0) == 0) return refuse("identityColumns");
+  }
+  return Status::OK();
+}
+
+}  // namespace lakestream::delta

@@ -1,0 +1,120 @@
+#include "storage/delta/delta_stats.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "common/date.hpp"
+#include "common/decimal.hpp"
+
+namespace lakestream::delta {
+
+namespace {
+
+constexpr size_t kStringPrefix = 32;
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+// Byte offsets of code points; false for invalid UTF-8.
+bool Utf8Prefix(std::string_view s, size_t max_chars, size_t& prefix_bytes, bool& truncated) {
+  size_t i = 0, chars = 0;
+  prefix_bytes = s.size();
+  truncated = false;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    for (size_t k = 1; k < len; k++)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    if (chars == max_chars && !truncated) {
+      prefix_bytes = i;
+      truncated = true;
+    }
+    i += len;
+    chars++;
+  }
+  return true;
+}
+
+// The JSON text of a stats value, or "" when none should be written.
+std::string StatValue(const Value& v, bool is_max) {
+  if (v.IsNull()) return "";
+  switch (v.type().id()) {
+    case TypeId::INTEGER: return std::to_string(v.GetInteger());
+    case TypeId::BIGINT: return std::to_string(v.GetBigint());
+    case TypeId::DOUBLE: {
+      double d = v.GetDouble();
+      if (!std::isfinite(d)) return "";
+      char buf[64];
+      auto r = std::to_chars(buf, buf + sizeof(buf), d);
+      return std::string(buf, r.ptr);
+    }
+    case TypeId::DECIMAL: return Decimal::ToString(v.GetHugeint(), v.type().scale());
+    case TypeId::DATE: return "\"" + Date::ToString(v.GetDate()) + "\"";
+    case TypeId::TIMESTAMP: {
+      timestamp_t ts = v.GetTimestamp();
+      timestamp_t ms = (ts >= 0 ? ts / 1000 : (ts - 999) / 1000);  // floor to ms
+      date_t day = Timestamp::GetDate(ms * 1000);
+      int64_t in_day = ms * 1000 - Timestamp::FromDate(day);
+      int64_t secs = in_day / 1000000, millis = (in_day / 1000) % 1000;
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "\"%sT%02lld:%02lld:%02lld.%03lldZ\"", Date::ToString(day).c_str(),
+                    static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                    static_cast<long long>(secs % 60), static_cast<long long>(millis));
+      return buf;
+    }
+    case TypeId::VARCHAR: {
+      size_t prefix;
+      bool truncated;
+      if (!Utf8Prefix(v.GetString(), kStringPrefix, prefix, truncated)) return "";
+      if (truncated && is_max) return "";
+      std::string out;
+      AppendJsonString(out, std::string_view(v.GetString()).substr(0, prefix));
+      return out;
+    }
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::string MakeStatsJson(const std::vector<std::string>& names, const std::vector<LogicalType>& types,
+                          const ParquetFileInfo& info) {
+  std::string mins, maxs, nulls;
+  for (size_t i = 0; i < names.size() && i < types.size() && i < info.columns.size(); i++) {
+    if (types[i].IsNested()) continue;
+    std::string key;
+    AppendJsonString(key, names[i]);
+    auto add = [&](std::string& obj, const std::string& value) {
+      if (value.empty()) return;
+      obj += obj.empty() ? "" : ",";
+      obj += key + ":" + value;
+    };
+    add(mins, StatValue(info.columns[i].min, false));
+    add(maxs, StatValue(info.columns[i].max, true));
+    add(nulls, std::to_string(info.columns[i].null_count));
+  }
+  return "{\"numRecords\":" + std::to_string(info.row_count) + ",\"minValues\":{" + mins + "},\"maxValues\":{" +
+         maxs + "},\"nullCount\":{" + nulls + "}}";
+}
+
+}  // namespace lakestream::delta

@@ -1,0 +1,31 @@
+// Per-file statistics of add actions (PROTOCOL.md "Per-file Statistics"):
+// the JSON string {"numRecords":N,"minValues":{...},"maxValues":{...},
+// "nullCount":{...}} that readers use for data skipping.
+//
+// What MakeStatsJson writes, per top-level non-nested column (nested columns
+// and partition columns are left out; pass only the file's data columns):
+//   * nullCount: always;
+//   * INTEGER/BIGINT/DOUBLE (finite): numbers; DECIMAL: exact decimal numbers
+//     ("12.34", written by hand, not through a double);
+//   * DATE: "YYYY-MM-DD"; TIMESTAMP: ISO-8601 UTC truncated to milliseconds,
+//     "2024-01-31T10:00:00.123Z" (the protocol allows the truncation; readers
+//     widen max by 1 ms);
+//   * VARCHAR: min truncated to 32 characters (a prefix is <= every value);
+//     max omitted when longer than 32 characters (rather than guessing a
+//     bumped prefix); strings that are not valid UTF-8 get no min/max;
+//   * BOOLEAN: no min/max (as Spark).
+// Missing min/max only costs skipping power, never correctness.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "storage/parquet/parquet_writer.hpp"
+
+namespace lakestream::delta {
+
+// `names`/`types` describe the columns of `info.columns` (same order).
+std::string MakeStatsJson(const std::vector<std::string>& names, const std::vector<LogicalType>& types,
+                          const ParquetFileInfo& info);
+
+}  // namespace lakestream::delta
