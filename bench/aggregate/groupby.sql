@@ -1,0 +1,1 @@
+SELECT g, SUM(v), COUNT(*), MIN(s) FROM t GROUP BY g;

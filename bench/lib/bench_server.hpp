@@ -1,0 +1,118 @@
+// The lakestream side of a paired benchmark (see docs/benchmarks.md).
+//
+// A benchmark driver process speaks a line protocol on stdin/stdout, so that
+// bench/lib/pairrun can interleave repetitions of lakestream and its peer while
+// both keep their data loaded in memory:
+//
+//   run <label> <sql-file>   runs every statement of the file; replies
+//                            "ok <seconds> <rows> <checksum>" (the result of the
+//                            last statement) or "error <message>"
+//   version                  replies "ok <version string>"
+//   quit                     exits
+//
+// <seconds> covers Connection::Query until the result is fully materialised;
+// the checksum is computed afterwards and is not timed. The checksum is the
+// same function as in bench/lib/duckdb_server.mjs: every value rendered as
+// text (DOUBLE/DECIMAL as round(x * 1000)), joined by '|' per row, hashed
+// with a polynomial hash mod 1e9+7, and the row hashes summed mod 1e9+7, so
+// row order does not matter.
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "lakestream/connection.hpp"
+#include "lakestream/database.hpp"
+#include "lakestream/result.hpp"
+
+namespace lakestream_bench {
+
+constexpr uint64_t kMod = 1000000007ULL;
+
+inline std::string CanonicalValue(const lakestream::Value& v) {
+  using lakestream::TypeId;
+  if (v.IsNull()) return "NULL";
+  switch (v.type().id()) {
+    case TypeId::DOUBLE:
+    case TypeId::DECIMAL:
+      return std::to_string(std::llround(v.AsDouble() * 1000.0));
+    case TypeId::BOOLEAN:
+      return v.GetBoolean() ? "true" : "false";
+    case TypeId::INTEGER:
+    case TypeId::BIGINT:
+      return std::to_string(v.AsBigint());
+    case TypeId::VARCHAR:
+      return v.GetString();
+    default:
+      return v.ToString();
+  }
+}
+
+inline std::string Checksum(const lakestream::QueryResult& result) {
+  uint64_t total = 0;
+  for (lakestream::idx_t row = 0; row < result.RowCount(); row++) {
+    uint64_t h = 0;
+    for (lakestream::idx_t col = 0; col < result.ColumnCount(); col++) {
+      std::string text = CanonicalValue(result.GetValue(col, row));
+      if (col > 0) h = (h * 31 + '|') % kMod;
+      for (unsigned char c : text) h = (h * 31 + c) % kMod;
+    }
+    total = (total + h) % kMod;
+  }
+  return "rows:" + std::to_string(result.RowCount()) + ",hash:" + std::to_string(total);
+}
+
+inline std::string OneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return s;
+}
+
+// Runs the protocol until "quit" or end of input. `setup` (optional) runs once
+// on the connection before the first command, for benchmark-specific settings.
+inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}) {
+  lakestream::Database db("");
+  lakestream::Connection con(db);
+  if (setup) setup(con);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::istringstream in(line);
+    std::string cmd;
+    in >> cmd;
+    if (cmd == "quit") break;
+    if (cmd == "version") {
+      std::cout << "ok lakestream " << LAKESTREAM_VERSION << std::endl;
+      continue;
+    }
+    if (cmd != "run") {
+      std::cout << "error unknown command: " << OneLine(line) << std::endl;
+      continue;
+    }
+    std::string label, path;
+    in >> label >> path;
+    std::ifstream file(path);
+    if (!file) {
+      std::cout << "error cannot read " << path << std::endl;
+      continue;
+    }
+    std::stringstream sql;
+    sql << file.rdbuf();
+    auto start = std::chrono::steady_clock::now();
+    auto result = con.Query(sql.str());
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (result->HasError()) {
+      std::cout << "error " << label << ": " << OneLine(result->GetError()) << std::endl;
+      continue;
+    }
+    std::cout << "ok " << seconds << " " << result->RowCount() << " " << Checksum(*result) << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace lakestream_bench
