@@ -226,8 +226,8 @@ LogicalType DecimalArgument(const LogicalType& t, const LogicalType& other) {
   return DecimalForIntegral(t);
 }
 
-// DATE +/- INTEGER, DATE - DATE, TIMESTAMP - TIMESTAMP; nullopt-like empty
-// kernel when the arguments are not temporal.
+// DATE +/- INTEGER, DATE - DATE, TIMESTAMP - TIMESTAMP. Returns false when
+// neither argument is temporal (the numeric rules apply then).
 bool BindTemporal(const ScalarBindInput& input, bool subtract, BoundScalarFunction& out) {
   auto& t = input.argument_types;
   if (t.size() != 2) return false;
@@ -264,7 +264,7 @@ bool BindTemporal(const ScalarBindInput& input, bool subtract, BoundScalarFuncti
     out = Bound({TypeId::DATE, TypeId::DATE}, TypeId::INTEGER,
                 [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
                   BinaryExecuteFlat<date_t, date_t, int32_t>(args.data[0], args.data[1], result, count,
-                                                             [](date_t x, date_t y) { return x - y; });
+                                                             [](date_t x, date_t y) { return static_cast<int32_t>(static_cast<int64_t>(x) - y); });
                 });
     return true;
   }

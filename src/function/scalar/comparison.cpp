@@ -47,7 +47,7 @@ struct Ge {
 template <class T, class OP>
 void CompareLoop(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
   auto op = [](const T& a, const T& b) { return OP::Op(a, b); };
-  if constexpr (std::is_same_v<T, string_t>) {
+  if constexpr (std::is_same_v<T, string_t> || std::is_same_v<T, bool>) {
     BinaryExecute<T, T, bool>(args.data[0], args.data[1], result, count, op);
   } else {
     BinaryExecuteFlat<T, T, bool>(args.data[0], args.data[1], result, count, op);

@@ -61,10 +61,12 @@ inline void BinaryExecute(const Vector& left, const Vector& right, Vector& resul
   }
 }
 
-// Branch-free variant for cheap, total operations on fixed-width types
-// (comparisons): the operation also runs on NULL rows, whose bytes are always
-// initialised for fixed-width vectors, and only the validity says NULL. Not for
-// strings: a NULL row's string_t may point into a heap that was released.
+// Branch-free variant for cheap, total operations (comparisons) on types for
+// which every bit pattern is a valid value: integers, DATE/TIMESTAMP, DOUBLE,
+// hugeint_t. The operation also runs on NULL rows, whose slots may hold stale
+// or never-written bytes (vectors are not zero-filled); the result there is
+// discarded by the validity. Not for bool (a stale byte is not a valid bool)
+// nor strings (a NULL row's string_t may point into a released heap).
 template <class L, class R, class OUT, class OP>
 inline void BinaryExecuteFlat(const Vector& left, const Vector& right, Vector& result, idx_t count, OP&& op) {
   const L* l = left.GetData<L>();
