@@ -74,6 +74,10 @@ struct LogicalOperator {
   std::vector<BoundExprPtr> left_keys;
   std::vector<BoundExprPtr> right_keys;
   BoundExprPtr residual;
+  // Which output columns anything above reads (set by the optimizer); the
+  // join leaves the others unfilled. Empty: all are needed.
+  std::vector<bool> left_needed;
+  std::vector<bool> right_needed;
 
   // ORDER
   std::vector<BoundOrder> orders;

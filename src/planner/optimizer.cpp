@@ -1,5 +1,6 @@
 #include "planner/optimizer.hpp"
 
+#include <map>
 #include <set>
 
 namespace lakestream {
@@ -97,12 +98,14 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
   }
 }
 
-static void CollectExpressionRefs(const BoundExpression& expr, std::set<ColumnBinding>& refs) {
-  if (expr.type == BoundExpressionType::COLUMN_REF) refs.insert(expr.binding);
+using RefCounts = std::map<ColumnBinding, idx_t>;
+
+static void CollectExpressionRefs(const BoundExpression& expr, RefCounts& refs) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) refs[expr.binding]++;
   for (auto& c : expr.children) CollectExpressionRefs(*c, refs);
 }
 
-static void CollectReferences(const LogicalOperator& op, std::set<ColumnBinding>& refs) {
+static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
   for (auto& e : op.expressions) CollectExpressionRefs(*e, refs);
   for (auto& e : op.table_filters) CollectExpressionRefs(*e, refs);
   for (auto& a : op.aggregates) {
@@ -113,13 +116,13 @@ static void CollectReferences(const LogicalOperator& op, std::set<ColumnBinding>
   if (op.type == LogicalOperatorType::UNION) {
     // A union passes every column of its children through by position.
     for (auto& c : op.children) {
-      for (auto& b : c->GetBindings()) refs.insert(b);
+      for (auto& b : c->GetBindings()) refs[b]++;
     }
   }
   for (auto& c : op.children) CollectReferences(*c, refs);
 }
 
-static void PruneColumns(LogicalOperator& op, const std::set<ColumnBinding>& refs) {
+static void PruneColumns(LogicalOperator& op, const RefCounts& refs) {
   if ((op.type == LogicalOperatorType::GET || op.type == LogicalOperatorType::SOURCE) && !op.column_ids.empty()) {
     std::vector<idx_t> kept;
     for (idx_t c : op.column_ids) {
@@ -132,12 +135,31 @@ static void PruneColumns(LogicalOperator& op, const std::set<ColumnBinding>& ref
   for (auto& c : op.children) PruneColumns(*c, refs);
 }
 
+// A join's output column is needed when something other than the join's own
+// condition reads it (the condition is evaluated on the join's inputs).
+static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
+  for (auto& c : op.children) MarkJoinOutputs(*c, refs);
+  if (op.type != LogicalOperatorType::JOIN) return;
+  RefCounts own;
+  for (auto& e : op.expressions) CollectExpressionRefs(*e, own);
+  auto needed = [&](const ColumnBinding& b) {
+    auto total = refs.find(b);
+    auto mine = own.find(b);
+    return total != refs.end() && total->second > (mine == own.end() ? 0 : mine->second);
+  };
+  op.left_needed.clear();
+  op.right_needed.clear();
+  for (auto& b : op.children[0]->GetBindings()) op.left_needed.push_back(needed(b));
+  for (auto& b : op.children[1]->GetBindings()) op.right_needed.push_back(needed(b));
+}
+
 LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = Pushdown(std::move(plan), {});
-  std::set<ColumnBinding> refs;
+  RefCounts refs;
   CollectReferences(*plan, refs);
-  for (auto& b : plan->GetBindings()) refs.insert(b);
+  for (auto& b : plan->GetBindings()) refs[b]++;
   PruneColumns(*plan, refs);
+  MarkJoinOutputs(*plan, refs);
   return plan;
 }
 

@@ -88,8 +88,11 @@ static PhysicalOperatorPtr PlanJoin(LogicalOperator& op) {
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
-  return std::make_unique<PhysicalHashJoin>(std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
-                                            std::move(residual_expr), left_join);
+  auto join = std::make_unique<PhysicalHashJoin>(std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
+                                                 std::move(residual_expr), left_join);
+  // The residual predicate reads the joined row, so it needs every column.
+  if (!join->HasResidual()) join->SetNeededOutputs(op.left_needed, op.right_needed);
+  return join;
 }
 
 PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {

@@ -105,6 +105,14 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
     const uint8_t* valid = probe_keys_.data[k].Validity();
     for (idx_t i = 0; i < count; i++) probe_skip_[i] |= !valid[i];
   }
+  // Load every row's bucket head before walking any chain, with prefetches,
+  // so the cache misses of a chunk overlap instead of queueing up.
+  probe_heads_.resize(count);
+  for (idx_t i = 0; i < count; i++) __builtin_prefetch(&heads_[probe_hashes_[i] & mask_]);
+  for (idx_t i = 0; i < count; i++) probe_heads_[i] = probe_skip_[i] ? 0 : heads_[probe_hashes_[i] & mask_];
+  for (idx_t i = 0; i < count; i++) {
+    if (probe_heads_[i]) __builtin_prefetch(&entries_[probe_heads_[i] - 1]);
+  }
   matched_.assign(count, 0);
   probe_row_ = 0;
   row_started_ = false;
@@ -117,7 +125,7 @@ idx_t PhysicalHashJoin::CollectPairs() {
   idx_t key_count = left_keys_.size();
   while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
     if (!row_started_) {
-      chain_ = probe_skip_[probe_row_] ? 0 : heads_[probe_hashes_[probe_row_] & mask_];
+      chain_ = probe_heads_[probe_row_];
       row_started_ = true;
     }
     uint64_t hash = probe_hashes_[probe_row_];
@@ -197,8 +205,20 @@ static void Gather(const ChunkCollection& build, idx_t column, const uint32_t* r
 void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out) {
   DataChunk& target = residual_ ? joined_ : out;
   target.Reset();
-  for (idx_t c = 0; c < left_width_; c++) target.data[c].Copy(probe_.data[c], pair_probe_.data(), pairs, 0, 0);
-  for (idx_t c = 0; c < right_width_; c++) Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
+  for (idx_t c = 0; c < left_width_; c++) {
+    if (!left_needed_.empty() && !left_needed_[c]) {
+      std::memset(target.data[c].Validity(), 0, pairs);
+      continue;
+    }
+    target.data[c].Copy(probe_.data[c], pair_probe_.data(), pairs, 0, 0);
+  }
+  for (idx_t c = 0; c < right_width_; c++) {
+    if (!right_needed_.empty() && !right_needed_[c]) {
+      std::memset(target.data[left_width_ + c].Validity(), 0, pairs);
+      continue;
+    }
+    Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
+  }
   target.SetCardinality(pairs);
   if (!residual_) {
     for (idx_t i = 0; i < pairs; i++) matched_[pair_probe_[i]] = 1;

@@ -17,6 +17,13 @@ class PhysicalHashJoin : public PhysicalOperator {
                    std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, bool left_join);
   bool Next(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return left_join_ ? "HASH_JOIN (LEFT)" : "HASH_JOIN"; }
+  bool HasResidual() const { return residual_ != nullptr; }
+  // Output columns no operator above reads are left NULL instead of being
+  // copied (empty vector: all needed).
+  void SetNeededOutputs(std::vector<bool> left, std::vector<bool> right) {
+    left_needed_ = std::move(left);
+    right_needed_ = std::move(right);
+  }
   std::string Details() const override;
 
  private:
@@ -35,6 +42,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool left_join_;
   idx_t left_width_;
   idx_t right_width_;
+  std::vector<bool> left_needed_;
+  std::vector<bool> right_needed_;
 
   // Created on first use, kept so its scratch vectors are reused chunk after chunk.
   ExpressionExecutor& Executor(ExecutionContext& context) {
@@ -64,6 +73,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   DataChunk probe_keys_;
   std::vector<uint64_t> probe_hashes_;
   std::vector<uint8_t> probe_skip_;  // a NULL key: never matches
+  std::vector<uint32_t> probe_heads_;  // first chain entry of each probe row, loaded with prefetching
   std::vector<uint8_t> matched_;
   idx_t probe_row_ = 0;
   bool row_started_ = false;
