@@ -380,7 +380,14 @@ Result<std::optional<Action>> ParseAction(std::string_view line) {
   json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption("malformed JSON");
   try {
-    return ParseActionJson(j);
+    std::optional<Action> action = ParseActionJson(j);
+    if (action && std::holds_alternative<CommitInfo>(*action)) {
+      // Keep the writer's field order in the preserved object.
+      ojson ordered = ojson::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+      if (ordered.is_object() && ordered.contains("commitInfo"))
+        std::get<CommitInfo>(*action).json = ordered["commitInfo"].dump(-1, ' ', false, ojson::error_handler_t::replace);
+    }
+    return action;
   } catch (const ParseError& e) {
     return Status::Corruption(e.message);
   } catch (const json::exception& e) {
