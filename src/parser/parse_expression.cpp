@@ -427,6 +427,8 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       Next();
     }
     expr->children.push_back(ParseExpression());
+    // struct(x AS name): Spark names a struct field with an alias.
+    if (AcceptKeyword("AS")) expr->children.back()->alias = ParseIdentifier("a field name after AS");
     expr->arg_names.push_back(std::move(arg_name));
   } while (AcceptOp(","));
   if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");

@@ -27,6 +27,7 @@ BoundExprPtr BindContext::Resolve(const std::vector<std::string>& names, bool op
   for (auto& entry : entries_) {
     if (!qualifier.empty() && !StringUtil::CIEquals(entry.alias, qualifier)) continue;
     for (idx_t i = 0; i < entry.names.size(); i++) {
+      if (qualifier.empty() && entry.IsMerged(i)) continue;
       if (StringUtil::CIEquals(entry.names[i], column)) {
         if (!found_entry || found_entry != &entry) matches++;
         found_entry = &entry;
@@ -72,6 +73,7 @@ std::vector<std::pair<std::string, BoundExprPtr>> BindContext::ExpandStar(const 
     if (!qualifier.empty() && !StringUtil::CIEquals(entry.alias, qualifier.back())) continue;
     matched = true;
     for (idx_t i = 0; i < entry.names.size(); i++) {
+      if (qualifier.empty() && entry.IsMerged(i)) continue;
       result.emplace_back(entry.names[i], MakeBindingRef(entry.bindings[i], entry.types[i], entry.names[i]));
     }
   }
@@ -82,6 +84,16 @@ std::vector<std::pair<std::string, BoundExprPtr>> BindContext::ExpandStar(const 
     throw BinderError("SELECT * needs a FROM clause: name the table to read, e.g. SELECT * FROM t");
   }
   return result;
+}
+
+void BindContext::MarkMerged(const std::string& name) {
+  for (auto& entry : entries_) {
+    for (idx_t i = 0; i < entry.names.size(); i++) {
+      if (!StringUtil::CIEquals(entry.names[i], name)) continue;
+      entry.merged.resize(entry.names.size(), false);
+      entry.merged[i] = true;
+    }
+  }
 }
 
 void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {

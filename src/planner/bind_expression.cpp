@@ -44,7 +44,26 @@ BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
   return folded;
 }
 
-BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location) {
+BoundExprPtr Binder::ResolveColumn(const std::vector<std::string>& names, const BindContext& scope) {
+  if (auto ref = scope.Resolve(names, true)) return ref;
+  for (Binder* b = this; b; b = b->parent_) {
+    if (!b->outer_scope_) continue;
+    bool outer = false;
+    try {
+      outer = b->outer_scope_->Resolve(names, true) != nullptr;
+    } catch (const BinderError&) {
+      outer = true;  // ambiguous there, but it does name an outer column
+    }
+    if (outer) {
+      throw NotImplementedError("correlated subqueries: " + StringUtil::Join(names, ".") +
+                                " refers to the outer query; rewrite the subquery as a JOIN (or a CTE joined in)");
+    }
+  }
+  return scope.Resolve(names);  // throws the usual "not found" error with hints
+}
+
+BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location,
+                                  const std::vector<std::string>* argument_names) {
   // A string literal next to a typed value takes that value's type (id = '3', d > '2024-01-01').
   static const char* kCoercing[] = {"=", "<>", "!=", "<", "<=", ">", ">=", "is_distinct_from", "is_not_distinct_from",
                                     "+", "-", "*", "/", "%"};
@@ -63,10 +82,11 @@ BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExpr
   std::vector<LogicalType> types;
   std::vector<const Value*> constants;
   std::vector<std::string> names;
-  for (auto& c : children) {
+  for (idx_t i = 0; i < children.size(); i++) {
+    auto& c = children[i];
     types.push_back(c->return_type);
     constants.push_back(c->IsConstant() ? &c->value : nullptr);
-    names.push_back(c->name);
+    names.push_back(argument_names ? (*argument_names)[i] : c->name);
   }
   BoundScalarFunction fn = ScalarFunctionRegistry::Get().Bind(name, types, constants, names);
   auto expr = std::make_unique<BoundExpression>(BoundExpressionType::FUNCTION, fn.return_type);
@@ -116,7 +136,7 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
       return c;
     }
     case ExpressionType::COLUMN_REF: {
-      auto ref = scope.Resolve(expr.names);
+      auto ref = ResolveColumn(expr.names, scope);
       if (aggregate) {
         throw BinderError("column \"" + StringUtil::Join(expr.names, ".") +
                           "\" must appear in the GROUP BY clause or be used in an aggregate function "
@@ -306,27 +326,31 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
     throw NotImplementedError("stream_has_data(): table streams (issue 5)");
   }
   std::vector<BoundExprPtr> children;
+  // Field names for struct(): a column's name or an alias; "" lets the function pick colN.
+  std::vector<std::string> argument_names;
   for (auto& c : expr.children) {
     if (c->type == ExpressionType::STAR) {
       // struct(*) packs every column of the FROM clause.
       for (auto& [col_name, ref] : scope.ExpandStar(c->names)) {
-        ref->name = col_name;
+        argument_names.push_back(col_name);
         children.push_back(std::move(ref));
       }
       continue;
     }
     auto child = Bind(*c, scope, aggregate, clause);
-    if (c->type == ExpressionType::COLUMN_REF) child->name = c->names.back();
-    if (!c->alias.empty()) child->name = c->alias;
+    std::string field;
+    if (c->type == ExpressionType::COLUMN_REF) field = c->names.back();
+    if (!c->alias.empty()) field = c->alias;
+    argument_names.push_back(field);
     children.push_back(std::move(child));
   }
   if (expr.star_argument && name != "count") {
     for (auto& [col_name, ref] : scope.ExpandStar({})) {
-      ref->name = col_name;
+      argument_names.push_back(col_name);
       children.push_back(std::move(ref));
     }
   }
-  auto e = BindOperator(name, std::move(children), expr.location);
+  auto e = BindOperator(name, std::move(children), expr.location, &argument_names);
   e->name = expr.ToString();
   return e;
 }
@@ -335,6 +359,7 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
                                   const char* clause) {
   // Uncorrelated subqueries only: run them now and use the result as constants.
   Binder sub(context_, this);
+  sub.outer_scope_ = &scope;
   BoundQuery query = sub.BindQuery(*expr.subquery);
   ChunkCollection rows = context_.ExecutePlan(std::move(query.plan));
   if (expr.type == ExpressionType::SUBQUERY_EXISTS || expr.type == ExpressionType::SUBQUERY_NOT_EXISTS) {

@@ -26,7 +26,12 @@ const CommonTableExpression* Binder::FindCTE(const std::string& name) const {
 int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what) {
   if (!expr) return -1;
   BindContext empty;
-  auto bound = binder.BindExpression(*expr, empty, what);
+  BoundExprPtr bound;
+  try {
+    bound = binder.BindExpression(*expr, empty, what);
+  } catch (const BinderError&) {
+    throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
+  }
   if (!bound->IsConstant() || !(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
     throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
   }

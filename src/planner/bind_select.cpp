@@ -22,12 +22,40 @@ static std::string DerivedName(const ParsedExpression& expr) {
 }
 
 namespace {
+struct SelectItem;
+}
+
+// HAVING and ORDER BY may name select-list aliases inside expressions
+// (HAVING total >= 10): a copy of the expression with each such alias
+// replaced by the aliased select expression. Names of FROM columns win.
+static ExprPtr ExpandSelectAliases(const ParsedExpression& expr, const std::vector<SelectItem>& items, const BindContext& scope);
+
+namespace {
 struct SelectItem {
   const ParsedExpression* expr = nullptr;  // null for columns expanded from *
   BoundExprPtr expanded;
   std::string name;
 };
 }  // namespace
+
+static ExprPtr ExpandSelectAliases(const ParsedExpression& expr, const std::vector<SelectItem>& items, const BindContext& scope) {
+  if (expr.type == ExpressionType::COLUMN_REF && expr.names.size() == 1 && !scope.Resolve(expr.names, true)) {
+    for (auto& item : items) {
+      if (item.expr && !item.expr->alias.empty() && StringUtil::CIEquals(item.expr->alias, expr.names[0])) {
+        auto copy = item.expr->Copy();
+        copy->alias.clear();
+        return copy;
+      }
+    }
+  }
+  auto copy = expr.Copy();
+  if (expr.type == ExpressionType::SUBQUERY_SCALAR || expr.type == ExpressionType::SUBQUERY_EXISTS ||
+      expr.type == ExpressionType::SUBQUERY_NOT_EXISTS) {
+    return copy;
+  }
+  for (idx_t i = 0; i < expr.children.size(); i++) copy->children[i] = ExpandSelectAliases(*expr.children[i], items, scope);
+  return copy;
+}
 
 BoundQuery Binder::BindSelectNode(const QueryNode& node) {
   BindContext scope;
@@ -153,7 +181,8 @@ BoundQuery Binder::BindSelectNode(const QueryNode& node) {
   }
   BoundExprPtr having;
   if (node.having) {
-    having = Bind(*node.having, scope, agg, "HAVING");
+    auto expanded = ExpandSelectAliases(*node.having, items, scope);
+    having = Bind(*expanded, scope, agg, "HAVING");
     if (having->return_type.id() != TypeId::BOOLEAN) {
       throw BinderError("HAVING clause must be a BOOLEAN expression, but " + node.having->ToString() + " is " +
                         having->return_type.ToString());
@@ -193,7 +222,8 @@ BoundQuery Binder::BindSelectNode(const QueryNode& node) {
         if (node.distinct) {
           throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: " + e.ToString());
         }
-        projections.push_back(Bind(e, scope, agg, "ORDER BY"));
+        auto expanded = ExpandSelectAliases(e, items, scope);
+        projections.push_back(Bind(*expanded, scope, agg, "ORDER BY"));
         target = projections.size() - 1;
       }
     }

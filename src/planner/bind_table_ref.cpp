@@ -39,8 +39,6 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
       break;
     case JoinType::FULL: throw NotImplementedError("FULL OUTER JOIN");
   }
-  scope.Merge(left_scope);
-  scope.Merge(right_scope);
   BindContext both;
   both.Merge(left_scope);
   both.Merge(right_scope);
@@ -59,7 +57,13 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
     args.push_back(std::move(l));
     args.push_back(std::move(r));
     join->expressions.push_back(BindOperator("=", std::move(args), ref.location));
+    // USING merges the two columns into one: the side whose value survives the
+    // join (left, or right for a RIGHT join) keeps the bare name.
+    BindContext& hidden = ref.join_type == JoinType::RIGHT ? left_scope : right_scope;
+    hidden.MarkMerged(column);
   }
+  scope.Merge(left_scope);
+  scope.Merge(right_scope);
   if (join->join_type == LogicalJoinType::CROSS && !join->expressions.empty()) join->join_type = LogicalJoinType::INNER;
   if (ref.join_type == JoinType::RIGHT) {
     join->children.push_back(std::move(right));

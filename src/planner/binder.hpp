@@ -20,6 +20,10 @@ struct BindEntry {
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   std::vector<ColumnBinding> bindings;
+  // Columns merged into the other side of a JOIN ... USING: reachable only
+  // qualified (q.id), skipped by an unqualified *. Empty: none.
+  std::vector<bool> merged;
+  bool IsMerged(idx_t i) const { return i < merged.size() && merged[i]; }
 };
 
 class BindContext {
@@ -33,6 +37,8 @@ class BindContext {
   // Columns for * (qualifier empty) or t.*.
   std::vector<std::pair<std::string, BoundExprPtr>> ExpandStar(const std::vector<std::string>& qualifier) const;
   const std::vector<BindEntry>& Entries() const { return entries_; }
+  // JOIN ... USING: hides the (unqualified) column `name` of this scope.
+  void MarkMerged(const std::string& name);
   void Merge(const BindContext& other);
 
  private:
@@ -79,7 +85,12 @@ class Binder {
                     const char* clause);
   BoundExprPtr BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
-  BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location);
+  // `argument_names`: field names for struct()-like functions ("" = unknown);
+  // defaults to each child's column name.
+  BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location,
+                            const std::vector<std::string>* argument_names = nullptr);
+  // Resolves a column, explaining correlated references to an outer query.
+  BoundExprPtr ResolveColumn(const std::vector<std::string>& names, const BindContext& scope);
   BoundExprPtr BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
   BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
@@ -92,6 +103,9 @@ class Binder {
 
   ClientContext& context_;
   Binder* parent_;
+  // The scope of the query this binder's subquery sits in (for error messages only:
+  // correlated subqueries are not supported).
+  const BindContext* outer_scope_ = nullptr;
   idx_t next_table_index_ = 0;
   std::map<std::string, const CommonTableExpression*> ctes_;  // lower-case name
 };

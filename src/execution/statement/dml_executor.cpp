@@ -32,8 +32,28 @@ static void CheckAppendOnly(const TableCatalogEntry& table, const char* operatio
   }
 }
 
+// INSERT ... VALUES (1, DEFAULT): DEFAULT stands for the column's default value.
+static void ReplaceDefaultKeywords(const TableCatalogEntry& table, InsertStatement& stmt) {
+  if (!stmt.query || stmt.query->type != QueryNodeType::VALUES_NODE) return;
+  for (auto& row : stmt.query->values) {
+    for (idx_t j = 0; j < row.size(); j++) {
+      auto& e = row[j];
+      if (e->type != ExpressionType::COLUMN_REF || e->names.size() != 1 || !StringUtil::CIEquals(e->names[0], "default")) {
+        continue;
+      }
+      int64_t column = stmt.columns.empty() ? static_cast<int64_t>(j) : table.ColumnIndex(stmt.columns[j < stmt.columns.size() ? j : 0]);
+      if (column < 0 || column >= static_cast<int64_t>(table.columns.size())) continue;  // reported by the binder below
+      const TableColumn& target = table.columns[column];
+      auto constant = std::make_unique<ParsedExpression>(ExpressionType::CONSTANT, e->location);
+      constant->value = target.default_value.IsNull() ? Value(target.type) : target.default_value;
+      e = std::move(constant);
+    }
+  }
+}
+
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  ReplaceDefaultKeywords(table, stmt);
   Binder binder(context);
   BoundQuery query = binder.BindQuery(*stmt.query);
   std::vector<int64_t> source_of(table.columns.size(), -1);
