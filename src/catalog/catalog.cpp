@@ -72,7 +72,10 @@ TableCatalogEntry* Catalog::FindTable(const std::string& name) {
 }
 
 TableCatalogEntry& Catalog::GetTable(const std::string& name) {
-  if (auto* entry = FindTable(name)) return *entry;
+  if (auto* entry = FindTable(name)) {
+    if (!entry->storage) throw IOError("Table " + entry->name + " cannot be used: " + entry->load_error);
+    return *entry;
+  }
   std::string message = "Table with name " + name + " does not exist!";
   std::string hint = StringUtil::ClosestMatch(name, TableNames());
   if (!hint.empty()) {

@@ -18,6 +18,13 @@ struct TableCatalogEntry {
   std::vector<std::string> primary_key;
   std::vector<std::pair<std::string, std::string>> properties;  // in the order set
   std::unique_ptr<DataTable> storage;
+  // Persistent databases: where the Delta table lives, and whether DROP
+  // deletes it (managed) or leaves it (attached with LOCATION).
+  std::string location;
+  bool managed = true;
+  std::vector<std::string> partition_columns;
+  // Set when the table's storage could not be opened; using the table reports it.
+  std::string load_error;
 
   // Index of the column named `name` (case-insensitive), or -1.
   int64_t ColumnIndex(const std::string& column_name) const;

@@ -27,6 +27,7 @@ std::vector<std::unique_ptr<QueryResult>> ClientContext::Query(const std::string
     try {
       std::lock_guard<std::mutex> guard(db_->StatementLock());
       statement_start_ = Timestamp::Now();
+      db_->RefreshTables();
       result = RunStatement(*statement);
     } catch (const Exception& e) {
       result = QueryResult::FromError(e.Type(), e.what());
@@ -58,6 +59,18 @@ ChunkCollection ClientContext::ExecutePlan(LogicalOperatorPtr plan) {
 static std::unique_ptr<QueryResult> NotYet(const std::string& feature) { throw NotImplementedError(feature); }
 
 std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement) {
+  switch (statement.type) {
+    case StatementType::SELECT:
+    case StatementType::EXPLAIN:
+    case StatementType::SHOW:
+    case StatementType::DESCRIBE:
+    case StatementType::SET:
+    case StatementType::TRANSACTION: break;
+    case StatementType::COPY:
+      if (static_cast<CopyStatement&>(statement).is_from) db_->RequireWritable("COPY ... FROM");
+      break;
+    default: db_->RequireWritable("this statement");
+  }
   switch (statement.type) {
     case StatementType::SELECT: return ExecuteSelect(*this, static_cast<SelectStatement&>(statement));
     case StatementType::EXPLAIN: return ExecuteExplain(*this, static_cast<ExplainStatement&>(statement));

@@ -5,15 +5,8 @@
 
 namespace lakestream {
 
-DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
-    : path_(std::move(path)), options_(options) {}
-
 Database::Database(const std::string& path, DatabaseOptions options) {
   std::string p = path == ":memory:" ? "" : path;
-  if (!p.empty()) {
-    throw NotImplementedError("persistent databases (opening " + p +
-                              "): Delta Lake storage lands with issue 4; run without a directory for an in-memory database");
-  }
   instance_ = std::make_shared<DatabaseInstance>(p, options);
 }
 

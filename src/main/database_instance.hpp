@@ -1,28 +1,60 @@
-// The shared state of one open database: its catalog and (later) storage.
+// The shared state of one open database: its catalog and its storage.
+//
+// Without a path the database lives in memory (InMemoryTable). With a path it
+// is a directory: `_lakestream/` holds the catalog (catalog/catalog_store.hpp)
+// and every table is a Delta table (storage/table/delta_table.hpp).
 #pragma once
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/catalog.hpp"
+#include "catalog/catalog_store.hpp"
 #include "lakestream/database.hpp"
 
 namespace lakestream {
 
+class DeltaTable;
+
 class DatabaseInstance {
  public:
+  // Opens (creating if needed) the database; throws IOError when another
+  // process holds its write lock, CorruptionError for a damaged catalog.
   DatabaseInstance(std::string path, DatabaseOptions options);
   const std::string& Path() const { return path_; }
   bool InMemory() const { return path_.empty(); }
   const DatabaseOptions& Options() const { return options_; }
   Catalog& GetCatalog() { return catalog_; }
+  FileSystem* Fs() const { return fs_; }
   // Statements run one at a time per database (single writer).
   std::mutex& StatementLock() { return statement_lock_; }
 
+  // Gives a new catalog entry its storage: an InMemoryTable, a new Delta table
+  // at <db>/<name> (or `location`), or the existing Delta table at `location`
+  // (then `entry.columns` may be empty and are read from its log).
+  void CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location, const std::string& comment);
+  // Deletes a managed table's files (attached tables keep theirs).
+  void DropTableStorage(TableCatalogEntry& entry);
+  // Persists the catalog (names, locations, keys, defaults). No-op in memory.
+  void SaveCatalog();
+  // Moves every Delta table to its latest version (before each statement, so
+  // other writers' commits are seen) and re-reads columns and properties.
+  void RefreshTables();
+  // Re-reads an entry's columns and properties from its Delta snapshot.
+  static void SyncFromDelta(TableCatalogEntry& entry);
+  static DeltaTable* AsDelta(TableCatalogEntry& entry);
+  void RequireWritable(const std::string& what) const;
+
  private:
+  void LoadTables();
+
   std::string path_;
   DatabaseOptions options_;
+  FileSystem* fs_;
+  std::unique_ptr<CatalogStore> store_;
+  CatalogRecord record_;
   Catalog catalog_;
   std::mutex statement_lock_;
 };

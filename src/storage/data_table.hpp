@@ -41,6 +41,10 @@ struct TableCommit {
   std::vector<row_t> updated_row_ids;  // row i of `updated` replaces updated_row_ids[i]
   ChunkCollection updated;
   ChunkCollection inserted;
+  // Application transaction ids (app id -> version) recorded atomically with
+  // the change (Delta txn actions): how streams and pipelines make their
+  // progress part of the same commit.
+  std::vector<std::pair<std::string, int64_t>> txns;
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 

@@ -6,6 +6,7 @@
 #include "execution/statement/statement_executor.hpp"
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
+#include "storage/table/delta_table.hpp"
 
 namespace lakestream {
 
@@ -48,9 +49,6 @@ static Value EvaluateDefault(ClientContext& context, const ColumnDefinition& col
 std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTableStatement& stmt) {
   Catalog& catalog = context.GetCatalog();
   std::string name = stmt.name.Name();
-  if (stmt.location_path) {
-    throw NotImplementedError("CREATE TABLE ... LOCATION (attaching Delta tables; issue 4)");
-  }
   if (!stmt.using_format.empty() && !StringUtil::CIEquals(stmt.using_format, "delta")) {
     throw InvalidInputError("Table " + name + ": USING " + stmt.using_format + " is not supported; lakestream tables are Delta tables (USING DELTA)");
   }
@@ -74,7 +72,9 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
       entry->columns.push_back({query.names[i], type, false, Value(type)});
     }
   } else {
-    if (stmt.columns.empty()) throw BinderError("CREATE TABLE " + name + " needs at least one column, or AS SELECT");
+    if (stmt.columns.empty() && !stmt.location_path) {
+      throw BinderError("CREATE TABLE " + name + " needs at least one column, or AS SELECT, or LOCATION of an existing Delta table");
+    }
     for (auto& column : stmt.columns) {
       if (entry->ColumnIndex(column.name) >= 0) {
         throw BinderError("Column " + column.name + " is defined twice in CREATE TABLE " + name);
@@ -90,11 +90,28 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     entry->primary_key.push_back(entry->columns[idx].name);
   }
   for (auto& part : stmt.partitioned_by) {
-    if (entry->ColumnIndex(part) < 0) throw BinderError("PARTITIONED BY column " + part + " is not a column of table " + name);
+    int64_t idx = entry->ColumnIndex(part);
+    if (idx < 0) throw BinderError("PARTITIONED BY column " + part + " is not a column of table " + name);
+    entry->partition_columns.push_back(entry->columns[idx].name);
   }
   for (auto& [key, value] : stmt.properties) ApplyProperty(*entry, key, value);
-  entry->storage = std::make_unique<InMemoryTable>(entry->Types());
+  DatabaseInstance& db = context.Database();
+  if (!stmt.or_replace && catalog.FindTable(name)) {
+    throw CatalogError("Table with name " + name + " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
+  }
+  if (stmt.or_replace) {
+    if (TableCatalogEntry* old = catalog.FindTable(name)) {
+      db.DropTableStorage(*old);
+      catalog.DropTable(name, true);
+    }
+  }
+  db.CreateTableStorage(*entry, stmt.location_path, stmt.comment);
+  for (auto& key : entry->primary_key) {
+    int64_t idx = entry->ColumnIndex(key);
+    if (idx >= 0) entry->columns[idx].not_null = true;
+  }
   TableCatalogEntry& table = catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
+  db.SaveCatalog();
   if (stmt.as_query && rows.Count() > 0) {
     TableCommit commit;
     commit.operation = "CREATE TABLE AS SELECT";
@@ -107,7 +124,23 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
 
 std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& stmt) {
   switch (stmt.object_type) {
-    case ObjectType::TABLE: context.GetCatalog().DropTable(stmt.name.Name(), stmt.if_exists); return MakeEmptyResult();
+    case ObjectType::TABLE: {
+      TableCatalogEntry* entry = context.GetCatalog().FindTable(stmt.name.Name());
+      if (!entry) {
+        context.GetCatalog().DropTable(stmt.name.Name(), stmt.if_exists);  // throws with a hint unless IF EXISTS
+        return MakeEmptyResult();
+      }
+      context.Database().RequireWritable("DROP TABLE");
+      // Forget the table first: a crash between the two steps leaves files, never a dangling entry.
+      auto doomed = std::make_unique<TableCatalogEntry>();
+      doomed->name = entry->name;
+      doomed->location = entry->location;
+      doomed->managed = entry->managed;
+      context.GetCatalog().DropTable(entry->name, false);
+      context.Database().SaveCatalog();
+      context.Database().DropTableStorage(*doomed);
+      return MakeEmptyResult();
+    }
     case ObjectType::STREAM: throw NotImplementedError("DROP STREAM: table streams (issue 5)");
     case ObjectType::SINK: throw NotImplementedError("DROP SINK: sinks (issue 7)");
     case ObjectType::STREAMING_TABLE: throw NotImplementedError("DROP STREAMING TABLE: streaming tables (issue 8)");
@@ -117,9 +150,17 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
 
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  DeltaTable* delta = DatabaseInstance::AsDelta(table);
+  if (delta) context.Database().RequireWritable("ALTER TABLE");
   switch (stmt.alter_type) {
     case AlterType::SET_PROPERTIES:
       for (auto& [key, value] : stmt.properties) ApplyProperty(table, key, value);
+      if (delta) {
+        std::map<std::string, std::string> properties;
+        for (auto& [k, v] : table.properties) properties[k] = v;
+        delta->SetProperties(properties);
+        DatabaseInstance::SyncFromDelta(table);
+      }
       return MakeEmptyResult();
     case AlterType::UNSET_PROPERTIES:
       for (auto& key : stmt.unset_keys) {
@@ -131,8 +172,22 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
                                   "; use UNSET TBLPROPERTIES IF EXISTS to ignore missing keys");
         }
       }
+      if (delta) {
+        std::vector<std::string> keys = stmt.unset_keys;
+        for (auto& key : stmt.unset_keys) {
+          if (StringUtil::CIEquals(key, kChangeTracking) || StringUtil::CIEquals(key, kChangeDataFeed)) {
+            keys.push_back(kChangeTracking);
+            keys.push_back(kChangeDataFeed);
+          }
+        }
+        delta->UnsetProperties(keys);
+        DatabaseInstance::SyncFromDelta(table);
+      }
       return MakeEmptyResult();
-    case AlterType::RENAME_TABLE: context.GetCatalog().RenameTable(table.name, stmt.new_name.Name()); return MakeEmptyResult();
+    case AlterType::RENAME_TABLE:
+      context.GetCatalog().RenameTable(table.name, stmt.new_name.Name());
+      context.Database().SaveCatalog();
+      return MakeEmptyResult();
     case AlterType::ADD_COLUMN: {
       std::vector<TableColumn> columns = table.columns;
       for (auto& def : stmt.new_columns) {
@@ -146,6 +201,19 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
                                 ": existing rows would hold NULL; add it nullable");
         }
         columns.push_back({def.name, def.type, false, EvaluateDefault(context, def, table.name)});
+      }
+      if (delta) {
+        // Delta adds columns without rewriting files: old files read them as NULL.
+        for (auto& c : columns) {
+          if (!c.default_value.IsNull() && table.ColumnIndex(c.name) < 0) {
+            throw NotImplementedError("ADD COLUMN ... DEFAULT on a Delta table (existing rows would stay NULL); add the column without DEFAULT");
+          }
+        }
+        std::vector<TableColumn> added(columns.begin() + static_cast<int64_t>(table.columns.size()), columns.end());
+        delta->AddColumns(added);
+        DatabaseInstance::SyncFromDelta(table);
+        context.Database().SaveCatalog();
+        return MakeEmptyResult();
       }
       // Rewrite the rows with the new columns filled with their defaults.
       std::vector<LogicalType> types;

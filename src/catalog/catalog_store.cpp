@@ -1,0 +1,101 @@
+#include "catalog/catalog_store.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+namespace lakestream {
+
+static std::string MetaDir(const std::string& db) { return db + "/_lakestream"; }
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const std::string& db_path, bool read_only) {
+  std::unique_ptr<CatalogStore> store(new CatalogStore(fs, db_path));
+  if (read_only) {
+    if (!fs->FileExists(MetaDir(db_path))) {
+      return Status::NotFound("No lakestream database at " + db_path + " (no _lakestream directory); open it read-write once to create it");
+    }
+    return store;
+  }
+  LS_RETURN_NOT_OK(fs->CreateDirectories(MetaDir(db_path)));
+  std::string lock_path = MetaDir(db_path) + "/LOCK";
+  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    char buf[32] = {0};
+    ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
+    ::close(fd);
+    std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "another process";
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    return Status::IOError("Database " + db_path + " is already open for writing by process " + holder +
+                           "; close that process first, or open this one read-only");
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only informational; the flock is what excludes other writers.
+  }
+  store->lock_fd_ = fd;
+  return store;
+}
+
+CatalogStore::~CatalogStore() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+}
+
+Result<CatalogRecord> CatalogStore::Load() {
+  std::string path = MetaDir(db_path_) + "/catalog.json";
+  auto contents = fs_->ReadFile(path);
+  if (!contents.ok()) {
+    if (contents.status().IsNotFound()) return CatalogRecord{};
+    return contents.status();
+  }
+  CatalogRecord record;
+  try {
+    auto json = nlohmann::json::parse(contents.value());
+    if (json.value("format", 0) != 1) {
+      return Status::Corruption(path + ": unknown catalog format " + json.value("format", nlohmann::json(0)).dump() +
+                                "; it was written by a newer lakestream");
+    }
+    record.version = json.at("version").get<int64_t>();
+    for (auto& t : json.at("tables")) {
+      CatalogTableRecord table;
+      table.name = t.at("name").get<std::string>();
+      table.path = t.at("path").get<std::string>();
+      table.managed = t.value("managed", true);
+      for (auto& k : t.value("primary_key", nlohmann::json::array())) table.primary_key.push_back(k.get<std::string>());
+      for (auto& [col, literal] : t.value("defaults", nlohmann::json::object()).items()) {
+        table.defaults.emplace_back(col, literal.get<std::string>());
+      }
+      record.tables.push_back(std::move(table));
+    }
+  } catch (const std::exception& e) {
+    return Status::Corruption(path + ": the catalog is not valid (" + std::string(e.what()) +
+                              "); restore it from a backup, or move it away to re-attach the tables with CREATE TABLE ... LOCATION");
+  }
+  return record;
+}
+
+Status CatalogStore::Save(CatalogRecord& record) {
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; the catalog cannot change");
+  record.version++;
+  nlohmann::json json;
+  json["format"] = 1;
+  json["version"] = record.version;
+  json["tables"] = nlohmann::json::array();
+  for (auto& t : record.tables) {
+    nlohmann::json defaults = nlohmann::json::object();
+    for (auto& [col, literal] : t.defaults) defaults[col] = literal;
+    json["tables"].push_back({{"name", t.name},
+                              {"path", t.path},
+                              {"managed", t.managed},
+                              {"primary_key", t.primary_key},
+                              {"defaults", defaults}});
+  }
+  return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
+}
+
+}  // namespace lakestream

@@ -1,0 +1,63 @@
+// CatalogStore: the persistent half of the catalog of a database directory.
+//
+//   <db>/_lakestream/catalog.json   the catalog (grammar below)
+//   <db>/_lakestream/LOCK           held (flock) by the one process that writes the database
+//
+// Each table's schema, properties and data live in its own Delta log; the
+// catalog only names the tables and what Delta cannot hold:
+//
+//   catalog  := { "format": 1, "version": <n>, "tables": [ table* ] }
+//   table    := { "name": <str>, "path": <str>, "managed": <bool>,
+//                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> } }
+//
+// `path` is relative to the database directory for managed tables, absolute
+// for attached ones (CREATE TABLE ... LOCATION). The file is replaced
+// atomically (temp file, fsync, rename, fsync of the directory), so a crash
+// leaves the old or the new catalog, never a torn one; `version` counts the
+// replacements.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "common/status.hpp"
+
+namespace lakestream {
+
+struct CatalogTableRecord {
+  std::string name;
+  std::string path;
+  bool managed = true;
+  std::vector<std::string> primary_key;
+  std::vector<std::pair<std::string, std::string>> defaults;  // column -> SQL literal
+};
+
+struct CatalogRecord {
+  int64_t version = 0;
+  std::vector<CatalogTableRecord> tables;
+};
+
+class CatalogStore {
+ public:
+  // Creates <db>/_lakestream when missing and takes the write lock (unless
+  // read_only). IOError naming the holder's pid when another process has it.
+  static Result<std::unique_ptr<CatalogStore>> Open(FileSystem* fs, const std::string& db_path, bool read_only);
+  ~CatalogStore();
+
+  // The stored catalog; an empty one for a new database. Corruption names the file.
+  Result<CatalogRecord> Load();
+  // Replaces the stored catalog (record.version is incremented first).
+  Status Save(CatalogRecord& record);
+
+  const std::string& DatabasePath() const { return db_path_; }
+
+ private:
+  CatalogStore(FileSystem* fs, std::string db_path) : fs_(fs), db_path_(std::move(db_path)) {}
+  FileSystem* fs_;
+  std::string db_path_;
+  int lock_fd_ = -1;
+};
+
+}  // namespace lakestream

@@ -1,0 +1,146 @@
+#include "storage/table/delta_file_writer.hpp"
+
+#include <cstdio>
+#include <random>
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "storage/delta/delta_schema.hpp"
+#include "storage/delta/delta_stats.hpp"
+#include "storage/parquet/parquet_writer.hpp"
+
+namespace lakestream {
+
+std::string NewUuid() {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  uint64_t a = rng(), b = rng();
+  a = (a & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;  // version 4
+  b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;  // variant 1
+  char buf[40];
+  snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+           static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xffff), static_cast<unsigned>(b >> 48),
+           static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+// Directory names escape the characters Hive-style partition paths escape.
+static std::string EscapePartitionValue(const std::string& value) {
+  std::string out;
+  for (unsigned char c : value) {
+    if (c < 0x20 || c == '"' || c == '#' || c == '%' || c == '\'' || c == '*' || c == '/' || c == ':' || c == '=' ||
+        c == '?' || c == '\\' || c == 0x7f || c == '{' || c == '[' || c == ']' || c == '^') {
+      char buf[4];
+      snprintf(buf, sizeof(buf), "%%%02X", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
+                                 std::vector<std::string> partition_columns, bool change_data)
+    : fs_(fs), table_path_(std::move(table_path)), columns_(std::move(columns)), change_data_(change_data) {
+  for (idx_t i = 0; i < columns_.size(); i++) {
+    bool is_partition = false;
+    for (auto& p : partition_columns) is_partition |= StringUtil::CIEquals(p, columns_[i].name);
+    if (is_partition) {
+      partition_indexes_.push_back(i);
+    } else {
+      data_indexes_.push_back(i);
+      data_names_.push_back(columns_[i].name);
+      data_types_.push_back(columns_[i].type);
+    }
+  }
+  if (change_data_) {
+    data_indexes_.push_back(columns_.size());
+    data_names_.push_back("_change_type");
+    data_types_.push_back(TypeId::VARCHAR);
+  }
+}
+
+void DeltaFileWriter::Append(const DataChunk& rows) {
+  if (rows.size() == 0) return;
+  row_count_ += rows.size();
+  DataChunk data;
+  data.Initialize(data_types_, rows.size());
+  if (partition_indexes_.empty()) {
+    for (idx_t c = 0; c < data_indexes_.size(); c++) data.data[c].Copy(rows.data[data_indexes_[c]], nullptr, rows.size(), 0, 0);
+    data.SetCardinality(rows.size());
+    auto& partition = partitions_[""];
+    partition.rows.SetTypes(data_types_);
+    partition.rows.Append(data);
+    return;
+  }
+  // Group the rows by their partition values.
+  std::map<std::string, std::vector<sel_t>> groups;
+  std::map<std::string, delta::PartitionValues> values;
+  for (idx_t r = 0; r < rows.size(); r++) {
+    std::string key;
+    delta::PartitionValues pv;
+    for (idx_t p : partition_indexes_) {
+      auto text = delta::FormatPartitionValue(rows.data[p].GetValue(r));
+      pv[columns_[p].name] = text;
+      key += columns_[p].name + "=" + (text ? EscapePartitionValue(*text) : "__HIVE_DEFAULT_PARTITION__") + "/";
+    }
+    groups[key].push_back(static_cast<sel_t>(r));
+    values.emplace(key, std::move(pv));
+  }
+  for (auto& [key, sel] : groups) {
+    DataChunk part;
+    part.Initialize(data_types_, sel.size());
+    for (idx_t c = 0; c < data_indexes_.size(); c++) part.data[c].Copy(rows.data[data_indexes_[c]], sel.data(), sel.size(), 0, 0);
+    part.SetCardinality(sel.size());
+    auto& partition = partitions_[key];
+    partition.values = values[key];
+    partition.directory = key;
+    partition.rows.SetTypes(data_types_);
+    partition.rows.Append(part);
+  }
+}
+
+std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms) {
+  std::vector<delta::Action> actions;
+  int file_number = 0;
+  for (auto& [key, partition] : partitions_) {
+    if (partition.rows.Count() == 0) continue;
+    char prefix[32];
+    snprintf(prefix, sizeof(prefix), "%s-%05d-", change_data_ ? "cdc" : "part", file_number++);
+    std::string relative = (change_data_ ? "_change_data/" : "") + partition.directory + prefix + NewUuid() + ".c000.zstd.parquet";
+    std::string full = table_path_ + "/" + relative;
+    std::string dir = full.substr(0, full.rfind('/'));
+    Status s = fs_->CreateDirectories(dir);
+    if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
+    auto writer = ParquetWriter::Create(full, data_names_, data_types_);
+    if (!writer.ok()) throw IOError("Cannot write data file " + full + ": " + writer.status().message());
+    for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) {
+      Status a = writer.value()->Append(partition.rows.Chunk(c));
+      if (!a.ok()) throw IOError("Cannot write data file " + full + ": " + a.message());
+    }
+    auto info = writer.value()->Finish();
+    if (!info.ok()) throw IOError("Cannot finish data file " + full + ": " + info.status().message());
+    // Data files must be durable before the commit that names them.
+    Status f = fs_->Fsync(full);
+    if (!f.ok()) throw IOError("Cannot fsync data file " + full + ": " + f.message());
+    if (change_data_) {
+      delta::CdcFile cdc;
+      cdc.path = relative;
+      cdc.partition_values = partition.values;
+      cdc.size = static_cast<int64_t>(info.value().file_size);
+      actions.emplace_back(std::move(cdc));
+    } else {
+      delta::AddFile add;
+      add.path = relative;
+      add.partition_values = partition.values;
+      add.size = static_cast<int64_t>(info.value().file_size);
+      add.modification_time = now_ms;
+      add.data_change = true;
+      add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
+      actions.emplace_back(std::move(add));
+    }
+  }
+  return actions;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,57 @@
+// DeltaFileWriter: turns rows of a Delta table into Parquet files and the
+// add (data) or cdc (change data) actions that name them.
+//
+// Rows are grouped by their partition values; partition columns are not
+// stored in the files (Delta convention) but in the action's partitionValues
+// and in the directory name (`col=value/`). Change data files live under
+// `_change_data/` and carry an extra `_change_type` column. Files are invisible
+// until a commit names them, so they are written in place; files of a failed
+// commit are orphans that VACUUM removes.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "common/file_system.hpp"
+#include "storage/data_table.hpp"
+#include "storage/delta/delta_actions.hpp"
+
+namespace lakestream {
+
+class DeltaFileWriter {
+ public:
+  // `columns`: every table column in table order. For change data, rows carry
+  // one more VARCHAR column, the change type.
+  DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
+                  std::vector<std::string> partition_columns, bool change_data);
+
+  void Append(const DataChunk& rows);
+  idx_t RowCount() const { return row_count_; }
+  // Writes the files; returns one add (or cdc) action per file.
+  std::vector<delta::Action> Finish(int64_t now_ms);
+
+ private:
+  struct Partition {
+    delta::PartitionValues values;
+    std::string directory;  // "a=1/b=x/" or ""
+    ChunkCollection rows;   // data columns (+ _change_type)
+  };
+
+  FileSystem* fs_;
+  std::string table_path_;
+  std::vector<TableColumn> columns_;
+  std::vector<idx_t> partition_indexes_;  // positions of partition columns in columns_
+  std::vector<idx_t> data_indexes_;       // positions of the other columns (+ change type)
+  std::vector<std::string> data_names_;
+  std::vector<LogicalType> data_types_;
+  bool change_data_;
+  std::map<std::string, Partition> partitions_;
+  idx_t row_count_ = 0;
+};
+
+// A random version-4 UUID in its canonical text form.
+std::string NewUuid();
+
+}  // namespace lakestream

@@ -1,0 +1,149 @@
+// DeltaTable::Scan: the active files of one snapshot, projected by name.
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "storage/delta/delta_schema.hpp"
+#include "storage/parquet/parquet_reader.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+namespace {
+
+class DeltaScan : public TableScan {
+ public:
+  DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
+      : state_(std::move(state)), column_ids_(std::move(column_ids)), file_list_(std::move(files)) {
+    if (file_list_.empty()) {
+      for (uint64_t i = 0; i < state_->files.size(); i++) file_list_.push_back(i);
+    }
+  }
+
+  bool Next(DataChunk& out, Vector* row_ids) override {
+    while (true) {
+      if (!reader_ && !OpenNextFile()) {
+        out.Reset();
+        return false;
+      }
+      Status s = reader_->ReadChunk(file_chunk_);
+      if (!s.ok()) s.Throw();
+      idx_t n = file_chunk_.size();
+      if (n == 0) {
+        reader_.reset();
+        continue;
+      }
+      out.Reset();
+      for (idx_t i = 0; i < column_ids_.size(); i++) {
+        Vector& target = out.data[i];
+        if (source_[i] >= 0) {
+          target.Copy(file_chunk_.data[source_[i]], nullptr, n, 0, 0);
+        } else {
+          for (idx_t r = 0; r < n; r++) target.SetValue(r, constants_[i]);
+        }
+      }
+      out.SetCardinality(n);
+      if (row_ids) {
+        auto* ids = row_ids->GetData<int64_t>();
+        for (idx_t r = 0; r < n; r++) ids[r] = static_cast<int64_t>((file_index_ << 32) | (row_in_file_ + r));
+        row_ids->SetAllValid(n);
+      }
+      row_in_file_ += n;
+      return true;
+    }
+  }
+
+ private:
+  // Opens the next file and maps each projected table column to a file column
+  // (by name) or to a constant (partition value, or NULL for a column the
+  // file predates).
+  bool OpenNextFile() {
+    const auto& files = state_->files;
+    if (next_file_ >= file_list_.size()) return false;
+    file_index_ = file_list_[next_file_++];
+    row_in_file_ = 0;
+    const delta::AddFile& add = *files[file_index_];
+    const auto& snapshot = state_->snapshot;
+    std::string path = snapshot.FilePath(add.path);
+    auto opened = ParquetReader::Open(path);
+    if (!opened.ok()) {
+      if (opened.status().IsNotFound() || opened.status().IsIOError()) {
+        throw IOError("Table " + snapshot.table_path + " is missing its data file " + path +
+                      " (listed at version " + std::to_string(snapshot.version) +
+                      "); the files were deleted outside lakestream. Restore them, or time-travel to a version that does not need them");
+      }
+      opened.status().Throw();
+    }
+    reader_ = opened.take();
+    const auto& columns = state_->columns;
+    const auto& file_names = reader_->ColumnNames();
+    std::vector<idx_t> file_columns;
+    source_.assign(column_ids_.size(), -1);
+    constants_.assign(column_ids_.size(), Value());
+    for (idx_t i = 0; i < column_ids_.size(); i++) {
+      const TableColumn& column = columns[column_ids_[i]];
+      bool is_partition = false;
+      for (auto& p : snapshot.partition_columns()) is_partition |= StringUtil::CIEquals(p, column.name);
+      if (is_partition) {
+        std::optional<std::string> text;
+        for (auto& [k, v] : add.partition_values) {
+          if (StringUtil::CIEquals(k, column.name)) text = v;
+        }
+        auto value = delta::ParsePartitionValue(text, column.type);
+        if (!value.ok()) value.status().Throw();
+        constants_[i] = value.take();
+        continue;
+      }
+      for (idx_t f = 0; f < file_names.size(); f++) {
+        if (!StringUtil::CIEquals(file_names[f], column.name)) continue;
+        if (reader_->ColumnTypes()[f] != column.type) {
+          throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
+                                reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
+                                column.type.ToString());
+        }
+        source_[i] = static_cast<int64_t>(file_columns.size());
+        file_columns.push_back(f);
+        break;
+      }
+      if (source_[i] < 0) constants_[i] = Value(column.type);  // added after this file was written
+    }
+    if (file_columns.empty() && !file_names.empty()) file_columns.push_back(0);  // rows still need counting
+    Status s = reader_->Scan(file_columns);
+    if (!s.ok()) s.Throw();
+    file_chunk_.Initialize(reader_->ProjectedTypes());
+    return true;
+  }
+
+  std::shared_ptr<const DeltaSnapshotState> state_;
+  std::vector<idx_t> column_ids_;
+  std::vector<uint64_t> file_list_;
+  idx_t next_file_ = 0;
+  uint64_t file_index_ = 0;
+  uint64_t row_in_file_ = 0;
+  std::unique_ptr<ParquetReader> reader_;
+  DataChunk file_chunk_;
+  std::vector<int64_t> source_;
+  std::vector<Value> constants_;
+};
+
+}  // namespace
+
+std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids,
+                                         std::vector<uint64_t> files) {
+  return std::make_unique<DeltaScan>(std::move(state), std::move(column_ids), std::move(files));
+}
+
+std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids) {
+  return MakeDeltaScan(state_, column_ids);
+}
+
+idx_t DeltaTable::RowCount() {
+  auto n = state_->snapshot.NumRecords();
+  if (n) return static_cast<idx_t>(*n);
+  idx_t count = 0;
+  auto scan = Scan({0});
+  DataChunk chunk;
+  chunk.Initialize({state_->columns[0].type});
+  while (scan->Next(chunk, nullptr)) count += chunk.size();
+  return count;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,362 @@
+#include "storage/table/delta_table.hpp"
+
+#include <chrono>
+#include <set>
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "storage/delta/delta_schema.hpp"
+#include "storage/table/delta_file_writer.hpp"
+
+namespace lakestream {
+
+static const char* kEngineInfo = "lakestream/" LAKESTREAM_VERSION;
+
+int64_t DeltaTable::NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema) {
+  std::vector<TableColumn> columns;
+  for (auto& c : schema) columns.push_back({c.name, c.type, !c.nullable, Value(c.type)});
+  return columns;
+}
+
+// A failed Status from the log layer, as the SQL layer's typed error, naming the table.
+[[noreturn]] static void ThrowFor(const std::string& table, const Status& s) {
+  std::string message = "Delta table " + table + ": " + s.message();
+  if (s.IsCorruption()) throw CorruptionError(message);
+  if (s.code() == Status::Code::kNotSupported) throw NotImplementedError(message);
+  if (s.code() == Status::Code::kInvalidArgument) throw InvalidInputError(message);
+  throw IOError(message);
+}
+
+DeltaTable::DeltaTable(FileSystem* fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log)
+    : fs_(fs), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)) {}
+
+void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
+  auto state = std::make_shared<DeltaSnapshotState>();
+  state->snapshot = std::move(snapshot);
+  for (auto& [path, add] : state->snapshot.files) state->files.push_back(&add);
+  state->columns = ColumnsFromDeltaSchema(state->snapshot.schema);
+  state_ = std::move(state);
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& name, const std::string& path,
+                                             std::optional<int64_t> version) {
+  auto log = delta::DeltaLog::Open(fs, path);
+  if (!log.ok()) ThrowFor(name, log.status());
+  if (!log.value()->Exists()) {
+    throw CatalogError("No Delta table at " + path + " (for table " + name +
+                       "): the directory has no _delta_log. Check the path, or create the table with CREATE TABLE");
+  }
+  auto snapshot = log.value()->LoadSnapshot(version);
+  if (!snapshot.ok()) ThrowFor(name, snapshot.status());
+  if (snapshot.value().schema.empty()) {
+    throw NotImplementedError("Delta table " + name + " at " + path + " has no schema in its log (version " +
+                              std::to_string(snapshot.value().version) + "); tables without a schemaString cannot be read");
+  }
+  std::unique_ptr<DeltaTable> table(new DeltaTable(fs, name, path, log.take()));
+  table->SetSnapshot(snapshot.take());
+  table->read_only_ = version.has_value();
+  return table;
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string& name, const std::string& path,
+                                               const DeltaTableDefinition& definition) {
+  auto log = delta::DeltaLog::Open(fs, path);
+  if (!log.ok()) ThrowFor(name, log.status());
+  if (log.value()->Exists()) {
+    throw CatalogError("A Delta table already exists at " + path + "; attach it with CREATE TABLE " + name +
+                       " LOCATION '" + path + "', or choose another location");
+  }
+  std::vector<delta::DeltaColumn> schema;
+  for (auto& c : definition.columns) {
+    delta::DeltaColumn column;
+    column.name = c.name;
+    column.type = c.type;
+    column.nullable = !c.not_null;
+    schema.push_back(std::move(column));
+  }
+  auto schema_string = delta::SchemaToString(schema);
+  if (!schema_string.ok()) ThrowFor(name, schema_string.status());
+  delta::Metadata metadata;
+  metadata.id = NewUuid();
+  metadata.name = name;
+  if (!definition.description.empty()) metadata.description = definition.description;
+  metadata.schema_string = schema_string.take();
+  metadata.partition_columns = definition.partition_columns;
+  for (auto& [k, v] : definition.properties) metadata.configuration[k] = v;
+  metadata.created_time = NowMs();
+  delta::Protocol protocol;
+  protocol.min_reader_version = 1;
+  // Writer version 4 makes other writers produce change data files too.
+  bool cdf = StringUtil::Lower(metadata.configuration["delta.enableChangeDataFeed"]) == "true";
+  if (!cdf) metadata.configuration.erase("delta.enableChangeDataFeed");
+  protocol.min_writer_version = cdf ? 4 : 2;
+  delta::StringMap parameters;
+  parameters["isManaged"] = "true";
+  parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
+  auto info = delta::CommitInfo::Make(NowMs(), "CREATE TABLE", parameters, true);
+  info.engine_info = kEngineInfo;
+  std::vector<delta::Action> actions = {info, protocol, metadata};
+  Status s = log.value()->Commit(0, actions);
+  if (s.IsAlreadyExists()) {
+    throw ConflictError("Another writer created a Delta table at " + path + " while CREATE TABLE " + name +
+                        " ran; attach it with LOCATION, or choose another location");
+  }
+  if (!s.ok()) ThrowFor(name, s);
+  return Open(fs, name, path);
+}
+
+void DeltaTable::Refresh() {
+  if (read_only_) return;
+  auto updated = log_->UpdateSnapshot(state_->snapshot);
+  if (!updated.ok()) ThrowFor(name_, updated.status());
+  if (updated.value().version != state_->snapshot.version) SetSnapshot(updated.take());
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::AtVersion(int64_t version) const {
+  if (version < 0) throw InvalidInputError("VERSION AS OF " + std::to_string(version) + " on table " + name_ + ": versions start at 0");
+  if (version > state_->snapshot.version) {
+    throw InvalidInputError("Table " + name_ + " has no version " + std::to_string(version) + "; the latest version is " +
+                            std::to_string(state_->snapshot.version) + " (see DESCRIBE HISTORY " + name_ + ")");
+  }
+  return Open(fs_, name_, path_, version);
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::AtTimestamp(timestamp_t timestamp) const {
+  auto version = log_->VersionAtOrBefore(timestamp / 1000);
+  if (!version.ok()) ThrowFor(name_, version.status());
+  return Open(fs_, name_, path_, version.value());
+}
+
+int64_t DeltaTable::CommitActions(std::vector<delta::Action> actions, const std::vector<std::string>& removed_paths,
+                                  const std::string& operation) {
+  if (read_only_) throw InvalidInputError("Table " + name_ + " is opened at an older version (time travel) and cannot be written");
+  Status writable = delta::CheckWritable(name_, state_->snapshot);
+  if (!writable.ok()) ThrowFor(name_, writable);
+  delta::Snapshot base = state_->snapshot;
+  for (int attempt = 0; attempt < 1000; attempt++) {
+    int64_t version = base.version + 1;
+    Status s = log_->Commit(version, actions);
+    if (s.ok()) {
+      auto updated = log_->UpdateSnapshot(base);
+      if (!updated.ok()) ThrowFor(name_, updated.status());
+      SetSnapshot(updated.take());
+      int64_t interval = state_->snapshot.CheckpointInterval();
+      if (interval > 0 && version > 0 && version % interval == 0) {
+        // A failed checkpoint costs only speed; the commit itself stands.
+        (void)log_->WriteCheckpoint(state_->snapshot);
+      }
+      return version;
+    }
+    if (!s.IsAlreadyExists()) ThrowFor(name_, s);
+    // Another writer committed `version` first: is our change still valid on top of it?
+    auto newer = log_->UpdateSnapshot(base);
+    if (!newer.ok()) ThrowFor(name_, newer.status());
+    for (int64_t v = base.version + 1; v <= newer.value().version; v++) {
+      std::string winner = "a concurrent commit";
+      auto history = log_->ReadCommit(v);
+      if (history.ok()) {
+        for (auto& a : history.value()) {
+          if (auto* info = std::get_if<delta::CommitInfo>(&a)) winner = info->operation.value_or(winner) + " (version " + std::to_string(v) + ")";
+        }
+      }
+      if (!(newer.value().metadata == base.metadata)) {
+        throw ConflictError(operation + " on table " + name_ + " conflicts with " + winner +
+                            ", which changed the table's schema or properties; run the statement again");
+      }
+      for (auto& path : removed_paths) {
+        if (!newer.value().files.count(path)) {
+          throw ConflictError(operation + " on table " + name_ + " conflicts with " + winner +
+                              ", which rewrote or removed data files this statement changes; run the statement again");
+        }
+      }
+    }
+    base = newer.take();
+  }
+  throw ConflictError(operation + " on table " + name_ + " lost the race to commit 1000 times in a row; try again later");
+}
+
+void DeltaTable::Commit(TableCommit& commit) {
+  auto state_holder = state_;  // the snapshot the statement read, kept alive across the commit
+  const DeltaSnapshotState& state = *state_holder;
+  const auto& snapshot = state.snapshot;
+  bool cdf = snapshot.ChangeDataFeedEnabled();
+  int64_t now = NowMs();
+  std::vector<TableColumn> columns = state.columns;
+  std::vector<LogicalType> types;
+  for (auto& c : columns) types.push_back(c.type);
+  std::vector<LogicalType> change_types = types;
+  change_types.push_back(TypeId::VARCHAR);
+
+  DeltaFileWriter data(fs_, path_, columns, snapshot.partition_columns(), false);
+  DeltaFileWriter changes(fs_, path_, columns, snapshot.partition_columns(), true);
+  // Change rows: the table row plus its _change_type.
+  auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, const char* type) {
+    if (!cdf || count == 0) return;
+    DataChunk out;
+    out.Initialize(change_types, count);
+    for (idx_t c = 0; c < types.size(); c++) out.data[c].Copy(rows.data[c], sel, count, 0, 0);
+    for (idx_t r = 0; r < count; r++) out.data[types.size()].SetValue(r, Value(type));
+    out.SetCardinality(count);
+    changes.Append(out);
+  };
+
+  // Which rows of which files change: file index -> (row in file -> new row index or -1 for delete).
+  std::map<uint64_t, std::map<uint64_t, int64_t>> touched;
+  if (commit.overwrite) {
+    for (uint64_t f = 0; f < state.files.size(); f++) touched[f];
+  }
+  for (row_t id : commit.deleted_rows) touched[static_cast<uint64_t>(id) >> 32][static_cast<uint64_t>(id) & 0xffffffffULL] = -1;
+  for (idx_t i = 0; i < commit.updated_row_ids.size(); i++) {
+    uint64_t id = static_cast<uint64_t>(commit.updated_row_ids[i]);
+    touched[id >> 32][id & 0xffffffffULL] = static_cast<int64_t>(i);
+  }
+
+  std::vector<delta::Action> actions;
+  std::vector<std::string> removed_paths;
+  std::vector<idx_t> all_columns;
+  for (idx_t c = 0; c < columns.size(); c++) all_columns.push_back(c);
+  for (auto& [file_index, rows] : touched) {
+    if (file_index >= state.files.size()) throw InternalError("row id names a file the snapshot does not have");
+    const delta::AddFile& add = *state.files[file_index];
+    // Read the whole file and split its rows.
+    auto file_scan = MakeDeltaScan(state_, all_columns, {file_index});
+    DataChunk chunk;
+    chunk.Initialize(types);
+    Vector row_ids(TypeId::BIGINT);
+    uint64_t position = 0;
+    while (file_scan->Next(chunk, &row_ids)) {
+      std::vector<sel_t> kept, deleted, preimage;
+      for (idx_t r = 0; r < chunk.size(); r++, position++) {
+        auto it = rows.find(position);
+        if (commit.overwrite && it == rows.end()) {
+          deleted.push_back(static_cast<sel_t>(r));
+        } else if (it == rows.end()) {
+          kept.push_back(static_cast<sel_t>(r));
+        } else if (it->second < 0) {
+          deleted.push_back(static_cast<sel_t>(r));
+        } else {
+          preimage.push_back(static_cast<sel_t>(r));
+        }
+      }
+      if (!kept.empty()) {
+        DataChunk keep;
+        keep.Initialize(types, kept.size());
+        keep.Append(chunk, kept.data(), kept.size());
+        data.Append(keep);
+      }
+      add_change(chunk, deleted.data(), deleted.size(), "delete");
+      add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
+    }
+    delta::RemoveFile remove;
+    remove.path = add.path;
+    remove.deletion_timestamp = now;
+    remove.data_change = true;
+    remove.extended_file_metadata = true;
+    remove.partition_values = add.partition_values;
+    remove.size = add.size;
+    actions.emplace_back(std::move(remove));
+    removed_paths.push_back(add.path);
+  }
+  // New versions of updated rows, then inserted rows.
+  for (idx_t c = 0; c < commit.updated.ChunkCount(); c++) {
+    const DataChunk& chunk = commit.updated.Chunk(c);
+    data.Append(chunk);
+    add_change(chunk, nullptr, chunk.size(), "update_postimage");
+  }
+  bool has_changes = changes.RowCount() > 0;
+  for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) {
+    const DataChunk& chunk = commit.inserted.Chunk(c);
+    data.Append(chunk);
+    // A version with cdc files is read only from them, so inserts of a
+    // MERGE must be in them too; a pure insert needs none (adds are inserts).
+    if (has_changes) add_change(chunk, nullptr, chunk.size(), "insert");
+  }
+  auto adds = data.Finish(now);
+  auto cdcs = changes.Finish(now);
+  delta::StringMap parameters;
+  if (commit.overwrite) parameters["mode"] = "Overwrite";
+  else if (commit.operation == "WRITE") parameters["mode"] = "Append";
+  bool blind = removed_paths.empty();
+  auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
+  info.engine_info = kEngineInfo;
+  std::vector<delta::Action> all = {info};
+  all.insert(all.end(), actions.begin(), actions.end());
+  all.insert(all.end(), adds.begin(), adds.end());
+  all.insert(all.end(), cdcs.begin(), cdcs.end());
+  for (auto& [app_id, version] : commit.txns) {
+    delta::Txn txn;
+    txn.app_id = app_id;
+    txn.version = version;
+    txn.last_updated = now;
+    all.emplace_back(std::move(txn));
+  }
+  CommitActions(std::move(all), removed_paths, commit.operation);
+}
+
+void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters) {
+  std::vector<delta::Action> actions;
+  auto info = delta::CommitInfo::Make(NowMs(), operation, std::move(parameters), false, state_->snapshot.version);
+  info.engine_info = kEngineInfo;
+  actions.emplace_back(info);
+  bool cdf = StringUtil::Lower(metadata.configuration.count("delta.enableChangeDataFeed") ? metadata.configuration["delta.enableChangeDataFeed"] : "") == "true";
+  delta::Protocol protocol = state_->snapshot.protocol;
+  if (cdf && protocol.min_writer_version < 4) {
+    protocol.min_writer_version = 4;
+    actions.emplace_back(protocol);
+  }
+  actions.emplace_back(std::move(metadata));
+  CommitActions(std::move(actions), {}, operation);
+}
+
+void DeltaTable::SetProperties(const std::map<std::string, std::string>& properties) {
+  delta::Metadata metadata = state_->snapshot.metadata;
+  delta::StringMap parameters;
+  std::string list;
+  for (auto& [k, v] : properties) {
+    metadata.configuration[k] = v;
+    list += (list.empty() ? "" : ",") + std::string("\"") + k + "\":\"" + v + "\"";
+  }
+  parameters["properties"] = "{" + list + "}";
+  CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
+}
+
+void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
+  delta::Metadata metadata = state_->snapshot.metadata;
+  for (auto& key : keys) {
+    for (auto it = metadata.configuration.begin(); it != metadata.configuration.end(); ++it) {
+      if (StringUtil::CIEquals(it->first, key)) {
+        metadata.configuration.erase(it);
+        break;
+      }
+    }
+  }
+  delta::StringMap parameters;
+  parameters["propertyKeys"] = "[" + StringUtil::Join(keys, ",") + "]";
+  CommitMetadata(std::move(metadata), "UNSET TBLPROPERTIES", parameters);
+}
+
+void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {
+  std::vector<delta::DeltaColumn> schema = state_->snapshot.schema;
+  for (auto& c : new_columns) {
+    delta::DeltaColumn column;
+    column.name = c.name;
+    column.type = c.type;
+    column.nullable = !c.not_null;
+    schema.push_back(std::move(column));
+  }
+  auto schema_string = delta::SchemaToString(schema);
+  if (!schema_string.ok()) ThrowFor(name_, schema_string.status());
+  delta::Metadata metadata = state_->snapshot.metadata;
+  metadata.schema_string = schema_string.take();
+  std::vector<std::string> names;
+  for (auto& c : new_columns) names.push_back(c.name);
+  delta::StringMap parameters;
+  parameters["columns"] = "[" + StringUtil::Join(names, ",") + "]";
+  CommitMetadata(std::move(metadata), "ADD COLUMNS", parameters);
+}
+
+}  // namespace lakestream

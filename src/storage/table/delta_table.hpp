@@ -1,0 +1,107 @@
+// DeltaTable: a catalog table stored as a Delta Lake table (DataTable over
+// storage/delta's log and storage/parquet's files).
+//
+// Reads see the snapshot loaded at the start of the statement (Refresh()).
+// Row ids are (index of the file in that snapshot << 32) | row in the file,
+// so UPDATE/DELETE/MERGE can name the rows they change.
+//
+// Commit() is copy-on-write: every data file holding a changed row is read
+// and rewritten without it (remove + add), inserted rows go to new files, and
+// with the change data feed on, the rows changed by UPDATE/DELETE/MERGE go to
+// `_change_data/` files with `_change_type` in the same commit. Commits use
+// optimistic concurrency: a lost race re-reads the log and retries unless a
+// concurrent commit removed a file this one rewrites (ConflictError).
+// A checkpoint is written every delta.checkpointInterval commits.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "storage/data_table.hpp"
+#include "storage/delta/delta_log.hpp"
+#include "storage/delta/delta_snapshot.hpp"
+
+namespace lakestream {
+
+// What CREATE TABLE decides about a new Delta table.
+struct DeltaTableDefinition {
+  std::vector<TableColumn> columns;
+  std::vector<std::string> partition_columns;
+  std::map<std::string, std::string> properties;  // metaData.configuration
+  std::string description;
+};
+
+// One snapshot with its files in a fixed order (the row id's file index).
+struct DeltaSnapshotState {
+  delta::Snapshot snapshot;
+  std::vector<const delta::AddFile*> files;
+  std::vector<TableColumn> columns;
+};
+
+class DeltaTable : public DataTable {
+ public:
+  // Opens the Delta table at `path` (its latest version, or `version`).
+  // Throws IOError/CorruptionError/NotImplementedError naming the table.
+  static std::unique_ptr<DeltaTable> Open(FileSystem* fs, const std::string& name, const std::string& path,
+                                          std::optional<int64_t> version = std::nullopt);
+  // Creates a new Delta table at `path` (version 0: protocol + metaData).
+  // Throws CatalogError when a Delta table already exists there.
+  static std::unique_ptr<DeltaTable> Create(FileSystem* fs, const std::string& name, const std::string& path,
+                                            const DeltaTableDefinition& definition);
+
+  std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
+  void Commit(TableCommit& commit) override;
+  idx_t RowCount() override;
+
+  // Moves to the latest version on disk (cheap when nothing changed).
+  void Refresh();
+  // A read-only view of the table as of an older version / time (time travel).
+  std::unique_ptr<DeltaTable> AtVersion(int64_t version) const;
+  std::unique_ptr<DeltaTable> AtTimestamp(timestamp_t timestamp) const;
+
+  // Metadata changes, each one commit.
+  void SetProperties(const std::map<std::string, std::string>& properties);
+  void UnsetProperties(const std::vector<std::string>& keys);
+  void AddColumns(const std::vector<TableColumn>& columns);
+
+  const std::string& Name() const { return name_; }
+  const std::string& Path() const { return path_; }
+  const delta::Snapshot& Snapshot() const { return state_->snapshot; }
+  std::shared_ptr<const DeltaSnapshotState> State() const { return state_; }
+  const std::vector<TableColumn>& Columns() const { return state_->columns; }
+  int64_t Version() const { return state_->snapshot.version; }
+  delta::DeltaLog& Log() { return *log_; }
+  FileSystem* Fs() const { return fs_; }
+  // Milliseconds since the epoch, overridable by tests.
+  static int64_t NowMs();
+
+ private:
+  DeltaTable(FileSystem* fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log);
+  void SetSnapshot(delta::Snapshot snapshot);
+  // Commits `actions` as the next version, retrying lost races while no
+  // concurrent commit removed one of `removed_paths` or changed the metadata.
+  int64_t CommitActions(std::vector<delta::Action> actions, const std::vector<std::string>& removed_paths,
+                        const std::string& operation);
+  void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
+
+  FileSystem* fs_;
+  std::string name_;
+  std::string path_;
+  std::unique_ptr<delta::DeltaLog> log_;
+  std::shared_ptr<const DeltaSnapshotState> state_;
+  bool read_only_ = false;
+};
+
+// A scan of the given files of a snapshot state (all files when `files` is
+// empty); row ids use the file's index in state->files.
+std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids,
+                                         std::vector<uint64_t> files = {});
+
+// Engine columns of a Delta schema (nullable=false -> NOT NULL).
+std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
+
+}  // namespace lakestream
