@@ -4,6 +4,8 @@
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
 #include "planner/table_function.hpp"
+#include "common/date.hpp"
+#include "storage/table/delta_table.hpp"
 
 namespace lakestream {
 
@@ -113,23 +115,47 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
   }
   if (ref.stream_function) throw NotImplementedError("STREAM(" + ref.name.ToString() + ") streaming reads (issue 8)");
   TableCatalogEntry& table = context_.GetCatalog().GetTable(name);
-  if (ref.version_as_of || ref.timestamp_as_of) {
-    throw NotImplementedError("time travel (VERSION AS OF / TIMESTAMP AS OF) on table " + table.name +
-                              ": it needs Delta storage (open a database directory; issue 4)");
-  }
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::GET);
   get->table_index = NextTableIndex();
   get->table = &table;
   get->storage = table.storage.get();
   get->table_name = table.name;
   get->source_types = table.Types();
-  for (idx_t i = 0; i < table.columns.size(); i++) get->column_ids.push_back(i);
+  std::vector<std::string> column_names = table.Names();
+  if (ref.version_as_of || ref.timestamp_as_of) {
+    DeltaTable* delta = DatabaseInstance::AsDelta(table);
+    if (!delta) {
+      throw NotImplementedError("time travel (VERSION AS OF / TIMESTAMP AS OF) on table " + table.name +
+                                ": it needs Delta storage; open a database directory (lakestream DB_DIR)");
+    }
+    std::shared_ptr<DeltaTable> past;
+    if (ref.version_as_of) {
+      past = delta->AtVersion(*ref.version_as_of);
+    } else {
+      timestamp_t ts;
+      if (!Timestamp::TryParse(*ref.timestamp_as_of, ts)) {
+        throw BinderError("TIMESTAMP AS OF '" + *ref.timestamp_as_of + "' on table " + table.name +
+                          " is not a timestamp; write it as 'YYYY-MM-DD HH:MM:SS'");
+      }
+      past = delta->AtTimestamp(ts);
+    }
+    // The schema may have changed since that version.
+    get->source_types.clear();
+    column_names.clear();
+    for (auto& c : past->Columns()) {
+      get->source_types.push_back(c.type);
+      column_names.push_back(c.name);
+    }
+    get->storage = past.get();
+    get->owned_storage = std::move(past);
+  }
+  for (idx_t i = 0; i < column_names.size(); i++) get->column_ids.push_back(i);
   BindEntry entry;
   entry.alias = ref.alias.empty() ? table.name : ref.alias;
-  entry.names = table.Names();
+  entry.names = column_names;
   for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
-  entry.types = table.Types();
-  for (idx_t i = 0; i < table.columns.size(); i++) entry.bindings.push_back({get->table_index, i});
+  entry.types = get->source_types;
+  for (idx_t i = 0; i < column_names.size(); i++) entry.bindings.push_back({get->table_index, i});
   scope.Add(std::move(entry));
   return get;
 }

@@ -53,6 +53,7 @@ struct LogicalOperator {
   // GET
   TableCatalogEntry* table = nullptr;
   DataTable* storage = nullptr;  // the snapshot to scan (time travel may pick an older one)
+  std::shared_ptr<DataTable> owned_storage;  // keeps a time-travel snapshot alive
   std::string table_name;
   std::vector<idx_t> column_ids;  // the columns read, in output order
   std::vector<BoundExprPtr> table_filters;

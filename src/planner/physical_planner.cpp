@@ -100,8 +100,10 @@ PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
     case LogicalOperatorType::GET: {
       auto bindings = op.GetBindings();
       for (auto& f : op.table_filters) ResolveColumns(*f, bindings);
-      return std::make_unique<PhysicalTableScan>(op.table_name, *op.storage, op.column_ids, op.GetTypes(),
-                                                 std::move(op.table_filters), op.emit_row_ids);
+      auto scan = std::make_unique<PhysicalTableScan>(op.table_name, *op.storage, op.column_ids, op.GetTypes(),
+                                                      std::move(op.table_filters), op.emit_row_ids);
+      scan->KeepAlive(op.owned_storage);
+      return scan;
     }
     case LogicalOperatorType::CHUNK_GET: return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
     case LogicalOperatorType::SOURCE: return op.source_factory(op.column_ids);

@@ -14,6 +14,8 @@ class PhysicalTableScan : public PhysicalOperator {
                     std::vector<LogicalType> types, std::vector<BoundExprPtr> filters, bool emit_row_ids = false);
 
   bool Next(ExecutionContext& context, DataChunk& out) override;
+  // Owns a table object that exists only for this query (a time-travel snapshot).
+  void KeepAlive(std::shared_ptr<DataTable> table) { owned_ = std::move(table); }
   std::string Name() const override { return "TABLE_SCAN"; }
   std::string Details() const override;
 
@@ -25,6 +27,7 @@ class PhysicalTableScan : public PhysicalOperator {
   }
   std::unique_ptr<ExpressionExecutor> executor_;
   std::string table_name_;
+  std::shared_ptr<DataTable> owned_;
   DataTable& table_;
   std::vector<idx_t> column_ids_;
   std::vector<BoundExprPtr> filters_;

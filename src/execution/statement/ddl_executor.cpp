@@ -291,6 +291,84 @@ std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& 
   throw InternalError("unknown SHOW");
 }
 
+static DeltaTable& RequireDelta(ClientContext& context, const std::string& name, const char* what) {
+  auto& table = context.GetCatalog().GetTable(name);
+  DeltaTable* delta = DatabaseInstance::AsDelta(table);
+  if (!delta) {
+    throw NotImplementedError(std::string(what) + " on table " + table.name +
+                              ": it needs Delta storage; open a database directory (lakestream DB_DIR)");
+  }
+  return *delta;
+}
+
+static std::unique_ptr<QueryResult> DescribeHistory(ClientContext& context, DescribeStatement& stmt) {
+  DeltaTable& delta = RequireDelta(context, stmt.name.Name(), "DESCRIBE HISTORY");
+  std::optional<size_t> limit;
+  if (stmt.limit) limit = static_cast<size_t>(*stmt.limit);
+  auto history = delta.Log().History(limit);
+  if (!history.ok()) history.status().Throw();
+  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::TIMESTAMP, TypeId::VARCHAR, TypeId::VARCHAR,
+                                    TypeId::BIGINT, TypeId::BOOLEAN,   TypeId::VARCHAR};
+  ChunkCollection rows(types);
+  DataChunk chunk;
+  chunk.Initialize(types);
+  for (auto& h : history.value()) {
+    idx_t r = chunk.size();
+    chunk.SetValue(0, r, Value::BIGINT(h.version));
+    chunk.SetValue(1, r, Value::TIMESTAMP(h.timestamp_ms * 1000));
+    chunk.SetValue(2, r, Value(h.operation));
+    std::string params = "{";
+    for (auto& [k, v] : h.operation_parameters) {
+      if (params.size() > 1) params += ",";
+      params += "\"" + k + "\":\"" + v + "\"";
+    }
+    chunk.SetValue(3, r, Value(params + "}"));
+    chunk.SetValue(4, r, h.read_version ? Value::BIGINT(*h.read_version) : Value(LogicalType(TypeId::BIGINT)));
+    chunk.SetValue(5, r, h.is_blind_append ? Value::BOOLEAN(*h.is_blind_append) : Value(LogicalType(TypeId::BOOLEAN)));
+    chunk.SetValue(6, r, h.engine_info ? Value(*h.engine_info) : Value(LogicalType(TypeId::VARCHAR)));
+    chunk.SetCardinality(r + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      rows.Append(chunk);
+      chunk.Reset();
+    }
+  }
+  rows.Append(chunk);
+  return MakeResult({"version", "timestamp", "operation", "operationParameters", "readVersion", "isBlindAppend", "engineInfo"}, rows);
+}
+
+static std::unique_ptr<QueryResult> DescribeDetail(ClientContext& context, DescribeStatement& stmt) {
+  DeltaTable& delta = RequireDelta(context, stmt.name.Name(), "DESCRIBE DETAIL");
+  const auto& snap = delta.Snapshot();
+  std::string properties = "{";
+  for (auto& [k, v] : snap.metadata.configuration) {
+    if (properties.size() > 1) properties += ",";
+    properties += "\"" + k + "\":\"" + v + "\"";
+  }
+  properties += "}";
+  auto last = snap.commit_timestamps.empty() ? std::optional<int64_t>() : std::optional<int64_t>(snap.commit_timestamps.rbegin()->second);
+  std::vector<std::vector<Value>> rows = {{
+      Value("delta"), Value(snap.metadata.id), Value(delta.Name()),
+      Value(snap.metadata.description.value_or("")), Value(delta.Path()),
+      snap.metadata.created_time ? Value::TIMESTAMP(*snap.metadata.created_time * 1000) : Value(LogicalType(TypeId::TIMESTAMP)),
+      last ? Value::TIMESTAMP(*last * 1000) : Value(LogicalType(TypeId::TIMESTAMP)),
+      Value("[" + StringUtil::Join(snap.partition_columns(), ",") + "]"),
+      Value::BIGINT(static_cast<int64_t>(snap.files.size())), Value::BIGINT(snap.TotalBytes()), Value(properties),
+      Value::INTEGER(snap.protocol.min_reader_version), Value::INTEGER(snap.protocol.min_writer_version),
+      Value::BIGINT(snap.version)}};
+  std::vector<std::string> names = {"format", "id", "name", "description", "location", "createdAt", "lastModified",
+                                    "partitionColumns", "numFiles", "sizeInBytes", "properties", "minReaderVersion",
+                                    "minWriterVersion", "version"};
+  std::vector<LogicalType> types;
+  for (auto& v : rows[0]) types.push_back(v.type());
+  ChunkCollection collection(types);
+  DataChunk chunk;
+  chunk.Initialize(types, 1);
+  for (idx_t c = 0; c < types.size(); c++) chunk.SetValue(c, 0, rows[0][c]);
+  chunk.SetCardinality(1);
+  collection.Append(chunk);
+  return MakeResult(names, collection);
+}
+
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt) {
   switch (stmt.describe_type) {
     case DescribeType::TABLE: {
@@ -312,8 +390,8 @@ std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeSta
       for (idx_t i = 0; i < query.names.size(); i++) rows.push_back({Value(query.names[i]), Value(query.types[i].ToString())});
       return TextResult({"column_name", "column_type"}, rows);
     }
-    case DescribeType::HISTORY: throw NotImplementedError("DESCRIBE HISTORY: table history needs Delta storage (issue 4)");
-    case DescribeType::DETAIL: throw NotImplementedError("DESCRIBE DETAIL: needs Delta storage (issue 4)");
+    case DescribeType::HISTORY: return DescribeHistory(context, stmt);
+    case DescribeType::DETAIL: return DescribeDetail(context, stmt);
     case DescribeType::STREAM: throw NotImplementedError("DESCRIBE STREAM: table streams (issue 5)");
     case DescribeType::MATERIALIZED_VIEW: throw NotImplementedError("DESCRIBE MATERIALIZED VIEW (issue 6)");
     case DescribeType::SINK: throw NotImplementedError("DESCRIBE SINK: sinks (issue 7)");

@@ -11,6 +11,9 @@ namespace lakestream {
 TableFunctionBinding BindRange(const std::string& name, const std::vector<Value>& arguments);
 TableFunctionBinding BindReadParquet(const std::vector<Value>& arguments, const std::vector<std::string>& argument_names);
 
+class ClientContext;
+TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<Value>& arguments);
+
 // Expands a path, a glob or a list of paths (a table function's first
 // argument) into the sorted list of existing files; IOError when nothing matches.
 std::vector<std::string> ResolveFileArgument(const std::string& function, const Value& argument);

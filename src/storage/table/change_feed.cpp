@@ -1,0 +1,146 @@
+#include "storage/table/change_feed.hpp"
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "storage/delta/delta_actions.hpp"
+
+namespace lakestream {
+
+ChangeFeedSchema GetChangeFeedSchema(const DeltaTable& table) {
+  ChangeFeedSchema schema;
+  for (auto& c : table.Columns()) {
+    schema.names.push_back(c.name);
+    schema.types.push_back(c.type);
+  }
+  schema.names.insert(schema.names.end(), {"_change_type", "_commit_version", "_commit_timestamp"});
+  schema.types.insert(schema.types.end(), {TypeId::VARCHAR, TypeId::BIGINT, TypeId::TIMESTAMP});
+  return schema;
+}
+
+static bool CdfOn(const delta::Metadata& metadata) {
+  auto it = metadata.configuration.find("delta.enableChangeDataFeed");
+  return it != metadata.configuration.end() && StringUtil::Lower(it->second) == "true";
+}
+
+// Reads `files` (AddFile entries, cdc files included) with the table's columns
+// plus, when `with_change_type`, the files' own _change_type column, and appends
+// the rows to `out` with the commit columns filled in.
+static void AppendFiles(const DeltaTable& table, std::vector<delta::AddFile> files, bool with_change_type,
+                        const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out) {
+  if (files.empty()) return;
+  auto state = std::make_shared<DeltaSnapshotState>();
+  state->snapshot.table_path = table.Snapshot().table_path;
+  state->snapshot.version = version;
+  state->snapshot.metadata.partition_columns = table.Snapshot().partition_columns();
+  state->columns = table.Columns();
+  if (with_change_type) state->columns.push_back({"_change_type", TypeId::VARCHAR, false, Value(LogicalType(TypeId::VARCHAR))});
+  for (auto& f : files) state->files.push_back(&f);
+  std::vector<idx_t> ids;
+  std::vector<LogicalType> types;
+  for (idx_t i = 0; i < state->columns.size(); i++) {
+    ids.push_back(i);
+    types.push_back(state->columns[i].type);
+  }
+  auto scan = MakeDeltaScan(state, ids);
+  DataChunk chunk, row;
+  chunk.Initialize(types);
+  row.Initialize(out.Types());
+  idx_t width = table.Columns().size();
+  while (scan->Next(chunk, nullptr)) {
+    row.Reset();
+    for (idx_t c = 0; c < width; c++) row.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      if (with_change_type) {
+        row.data[width].Copy(chunk.data[width], nullptr, 1, r, r);
+      } else {
+        row.data[width].SetValue(r, Value(change_type));
+      }
+      row.data[width + 1].SetValue(r, Value::BIGINT(version));
+      row.data[width + 2].SetValue(r, Value::TIMESTAMP(commit_ts));
+    }
+    row.SetCardinality(chunk.size());
+    out.Append(row);
+  }
+}
+
+void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out) {
+  const std::string& name = table.Name();
+  int64_t latest = table.Version();
+  if (start < 0) throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): versions start at 0");
+  if (start > latest) {
+    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): start version " +
+                            std::to_string(start) + " is after the latest version " + std::to_string(latest) + " of " + name);
+  }
+  if (end > latest) {
+    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
+                            "): end version " + std::to_string(end) + " is after the latest version " + std::to_string(latest));
+  }
+  if (end < start) {
+    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
+                            "): the end version is before the start version");
+  }
+  // The metadata in force at `start`: the snapshot just before it, then each commit's own.
+  delta::Metadata metadata;
+  if (start > 0) {
+    auto before = table.Log().LoadSnapshot(start - 1);
+    if (!before.ok()) {
+      throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): version " +
+                              std::to_string(start - 1) + " can no longer be reconstructed (" + before.status().message() + ")");
+    }
+    metadata = before.value().metadata;
+  }
+  for (int64_t v = start; v <= end; v++) {
+    auto actions = table.Log().ReadCommit(v);
+    if (!actions.ok()) {
+      throw InvalidInputError("table_changes('" + name + "'): the commit of version " + std::to_string(v) +
+                              " is no longer in the log (" + actions.status().message() + ")");
+    }
+    std::vector<delta::AddFile> cdc, added, removed;
+    for (auto& action : actions.value()) {
+      if (auto* m = std::get_if<delta::Metadata>(&action)) metadata = *m;
+      if (auto* c = std::get_if<delta::CdcFile>(&action)) {
+        delta::AddFile f;
+        f.path = c->path;
+        f.partition_values = c->partition_values;
+        cdc.push_back(std::move(f));
+      }
+      if (auto* a = std::get_if<delta::AddFile>(&action); a && a->data_change) added.push_back(*a);
+      if (auto* r = std::get_if<delta::RemoveFile>(&action); r && r->data_change) {
+        delta::AddFile f;
+        f.path = r->path;
+        if (r->partition_values) f.partition_values = *r->partition_values;
+        removed.push_back(std::move(f));
+      }
+    }
+    if (!CdfOn(metadata)) {
+      throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
+                              "): the change data feed was not enabled at version " + std::to_string(v) + " of " + name +
+                              ". Changes are recorded only after ALTER TABLE " + name +
+                              " SET TBLPROPERTIES (delta.enableChangeDataFeed = true); read a range after that version");
+    }
+    auto ts = table.Log().CommitTimestamp(v);
+    timestamp_t commit_ts = ts.ok() ? ts.value() * 1000 : 0;
+    if (!cdc.empty()) {
+      AppendFiles(table, std::move(cdc), true, nullptr, v, commit_ts, out);
+    } else {
+      AppendFiles(table, std::move(removed), false, "delete", v, commit_ts, out);
+      AppendFiles(table, std::move(added), false, "insert", v, commit_ts, out);
+    }
+  }
+}
+
+int64_t LastVersionAtOrBefore(DeltaTable& table, timestamp_t timestamp) {
+  auto v = table.Log().VersionAtOrBefore(timestamp / 1000);
+  if (!v.ok()) throw InvalidInputError("Table " + table.Name() + ": " + v.status().message());
+  return v.value();
+}
+
+int64_t FirstVersionAtOrAfter(DeltaTable& table, timestamp_t timestamp) {
+  auto v = table.Log().VersionAtOrBefore(timestamp / 1000);
+  if (!v.ok()) return 0;  // before the first commit: the range starts at the beginning
+  auto ts = table.Log().CommitTimestamp(v.value());
+  if (ts.ok() && ts.value() * 1000 >= timestamp) return v.value();
+  return v.value() + 1;
+}
+
+}  // namespace lakestream

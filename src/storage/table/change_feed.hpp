@@ -1,0 +1,39 @@
+// The change data feed of a Delta table (PROTOCOL.md "Reader Requirements
+// for AddCDCFile"): for each version in a range, the rows of its cdc files
+// when it has any, otherwise its added rows as inserts and its removed
+// files' rows as deletes (only actions with dataChange = true).
+//
+// Output columns: the table's columns (as of the newest version read), then
+//   _change_type       VARCHAR   insert | update_preimage | update_postimage | delete
+//   _commit_version    BIGINT
+//   _commit_timestamp  TIMESTAMP
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+struct ChangeFeedSchema {
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+};
+
+ChangeFeedSchema GetChangeFeedSchema(const DeltaTable& table);
+
+// Reads versions [start, end] (inclusive) into `out` (initialised by the
+// caller with GetChangeFeedSchema types). Throws InvalidInputError naming the
+// table and version when the range is outside the table's history or when the
+// change data feed was off at a version in it (with the statement that turns
+// it on), IOError naming a data file that is gone.
+void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out);
+
+// The first version committed at or after `timestamp` (for a range start).
+int64_t FirstVersionAtOrAfter(DeltaTable& table, timestamp_t timestamp);
+// The last version committed at or before `timestamp` (for a range end).
+int64_t LastVersionAtOrBefore(DeltaTable& table, timestamp_t timestamp);
+
+}  // namespace lakestream
