@@ -94,8 +94,8 @@ std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement
     case StatementType::COPY: return ExecuteCopy(*this, static_cast<CopyStatement&>(statement));
     case StatementType::REFRESH: return NotYet("REFRESH MATERIALIZED VIEW (issue 6)");
     case StatementType::RUN_SINK: return NotYet("RUN SINK (issue 7)");
-    case StatementType::OPTIMIZE: return NotYet("OPTIMIZE (issue 4)");
-    case StatementType::VACUUM: return NotYet("VACUUM (issue 4)");
+    case StatementType::OPTIMIZE: return ExecuteOptimize(*this, static_cast<OptimizeStatement&>(statement));
+    case StatementType::VACUUM: return ExecuteVacuum(*this, static_cast<VacuumStatement&>(statement));
     case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
     case StatementType::TRANSACTION:
       return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");

@@ -25,6 +25,8 @@ std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStateme
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& statement);
 std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& statement);
 std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& statement);
+std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& statement);
+std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& statement);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);

@@ -455,12 +455,12 @@ class ColumnChunkReader {
       }
       case Conv::COPY4:
         LS_RETURN_NOT_OK(Need(4ULL * m));
-        std::memcpy(dst.GetData<int32_t>() + off, vp_, 4ULL * m);
+        if (m > 0) std::memcpy(dst.GetData<int32_t>() + off, vp_, 4ULL * m);  // vp_ may be null for an empty page
         vp_ += 4ULL * m;
         return Status::OK();
       case Conv::COPY8:
         LS_RETURN_NOT_OK(Need(8ULL * m));
-        std::memcpy(dst.GetData<int64_t>() + off, vp_, 8ULL * m);
+        if (m > 0) std::memcpy(dst.GetData<int64_t>() + off, vp_, 8ULL * m);
         vp_ += 8ULL * m;
         return Status::OK();
       case Conv::I32_TO_I64:

@@ -135,7 +135,7 @@ std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms) {
       add.partition_values = partition.values;
       add.size = static_cast<int64_t>(info.value().file_size);
       add.modification_time = now_ms;
-      add.data_change = true;
+      add.data_change = data_change_;
       add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
       actions.emplace_back(std::move(add));
     }

@@ -28,6 +28,8 @@ class DeltaFileWriter {
                   std::vector<std::string> partition_columns, bool change_data);
 
   void Append(const DataChunk& rows);
+  // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
+  void SetDataChange(bool data_change) { data_change_ = data_change; }
   idx_t RowCount() const { return row_count_; }
   // Writes the files; returns one add (or cdc) action per file.
   std::vector<delta::Action> Finish(int64_t now_ms);
@@ -47,6 +49,7 @@ class DeltaFileWriter {
   std::vector<std::string> data_names_;
   std::vector<LogicalType> data_types_;
   bool change_data_;
+  bool data_change_ = true;
   std::map<std::string, Partition> partitions_;
   idx_t row_count_ = 0;
 };

@@ -63,6 +63,14 @@ class DeltaTable : public DataTable {
   std::unique_ptr<DeltaTable> AtVersion(int64_t version) const;
   std::unique_ptr<DeltaTable> AtTimestamp(timestamp_t timestamp) const;
 
+  // OPTIMIZE: rewrites each partition's files into one (dataChange = false,
+  // so the change data feed sees nothing). Returns {files removed, files added}.
+  std::pair<int64_t, int64_t> Optimize();
+  // VACUUM: deletes files the current version does not use that were removed
+  // (or, for files no commit names, written) longer than `retain_ms` ago, and
+  // leftover temp files; with dry_run only lists them. Returns the paths.
+  std::vector<std::string> Vacuum(std::optional<int64_t> retain_ms, bool dry_run);
+
   // Metadata changes, each one commit.
   void SetProperties(const std::map<std::string, std::string>& properties);
   void UnsetProperties(const std::vector<std::string>& keys);
@@ -86,6 +94,7 @@ class DeltaTable : public DataTable {
   // concurrent commit removed one of `removed_paths` or changed the metadata.
   int64_t CommitActions(std::vector<delta::Action> actions, const std::vector<std::string>& removed_paths,
                         const std::string& operation);
+  friend class DeltaMaintenance;
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
 
   FileSystem* fs_;

@@ -1,0 +1,57 @@
+// OPTIMIZE and VACUUM.
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "execution/statement/statement_executor.hpp"
+#include "main/client_context.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+static DeltaTable& MaintainedTable(ClientContext& context, const std::string& name, const char* what) {
+  auto& entry = context.GetCatalog().GetTable(name);
+  DeltaTable* delta = DatabaseInstance::AsDelta(entry);
+  if (!delta) {
+    throw NotImplementedError(std::string(what) + " on table " + entry.name +
+                              ": in-memory tables have no files to compact or clean; open a database directory (lakestream DB_DIR)");
+  }
+  return *delta;
+}
+
+std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& stmt) {
+  DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "OPTIMIZE");
+  auto [removed, added] = table.Optimize();
+  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::BIGINT};
+  ChunkCollection rows(types);
+  DataChunk chunk;
+  chunk.Initialize(types, 1);
+  chunk.SetValue(0, 0, Value::BIGINT(removed));
+  chunk.SetValue(1, 0, Value::BIGINT(added));
+  chunk.SetCardinality(1);
+  rows.Append(chunk);
+  return MakeResult({"num_files_removed", "num_files_added"}, rows);
+}
+
+std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt) {
+  DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "VACUUM");
+  std::optional<int64_t> retain_ms;
+  if (stmt.retain_hours) {
+    if (*stmt.retain_hours < 0) throw InvalidInputError("VACUUM " + table.Name() + " RETAIN: hours must not be negative");
+    retain_ms = static_cast<int64_t>(*stmt.retain_hours * 3600.0 * 1000.0);
+  }
+  auto files = table.Vacuum(retain_ms, stmt.dry_run);
+  ChunkCollection rows({TypeId::VARCHAR});
+  DataChunk chunk;
+  chunk.Initialize({TypeId::VARCHAR});
+  for (auto& f : files) {
+    chunk.SetValue(0, chunk.size(), Value(f));
+    chunk.SetCardinality(chunk.size() + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      rows.Append(chunk);
+      chunk.Reset();
+    }
+  }
+  rows.Append(chunk);
+  return MakeResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, rows);
+}
+
+}  // namespace lakestream

@@ -1,0 +1,116 @@
+// OPTIMIZE and VACUUM of Delta tables.
+#include <filesystem>
+#include <set>
+
+#include "common/exception.hpp"
+#include "storage/table/delta_file_writer.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+std::pair<int64_t, int64_t> DeltaTable::Optimize() {
+  auto state = state_;
+  const auto& snapshot = state->snapshot;
+  // Files grouped by partition: only partitions with more than one file change.
+  std::map<std::string, std::vector<uint64_t>> partitions;
+  for (uint64_t i = 0; i < state->files.size(); i++) {
+    std::string key;
+    for (auto& [k, v] : state->files[i]->partition_values) key += k + "=" + v.value_or("\x01") + "/";
+    partitions[key].push_back(i);
+  }
+  std::vector<idx_t> all_columns;
+  std::vector<LogicalType> types;
+  for (idx_t c = 0; c < state->columns.size(); c++) {
+    all_columns.push_back(c);
+    types.push_back(state->columns[c].type);
+  }
+  int64_t now = NowMs();
+  DeltaFileWriter writer(fs_, path_, state->columns, snapshot.partition_columns(), false);
+  writer.SetDataChange(false);
+  std::vector<delta::Action> actions;
+  std::vector<std::string> removed;
+  for (auto& [key, files] : partitions) {
+    if (files.size() < 2) continue;
+    auto scan = MakeDeltaScan(state, all_columns, files);
+    DataChunk chunk;
+    chunk.Initialize(types);
+    while (scan->Next(chunk, nullptr)) writer.Append(chunk);
+    for (uint64_t f : files) {
+      const delta::AddFile& add = *state->files[f];
+      delta::RemoveFile remove;
+      remove.path = add.path;
+      remove.deletion_timestamp = now;
+      remove.data_change = false;
+      remove.extended_file_metadata = true;
+      remove.partition_values = add.partition_values;
+      remove.size = add.size;
+      actions.emplace_back(std::move(remove));
+      removed.push_back(add.path);
+    }
+  }
+  if (removed.empty()) return {0, 0};
+  auto adds = writer.Finish(now);
+  int64_t added = static_cast<int64_t>(adds.size());
+  delta::StringMap parameters;
+  parameters["predicate"] = "[]";
+  auto info = delta::CommitInfo::Make(now, "OPTIMIZE", parameters, false, snapshot.version);
+  info.engine_info = "lakestream/" LAKESTREAM_VERSION;
+  std::vector<delta::Action> all = {info};
+  all.insert(all.end(), actions.begin(), actions.end());
+  all.insert(all.end(), adds.begin(), adds.end());
+  CommitActions(std::move(all), removed, "OPTIMIZE");
+  return {static_cast<int64_t>(removed.size()), added};
+}
+
+std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bool dry_run) {
+  Refresh();
+  const auto& snapshot = state_->snapshot;
+  int64_t retention = retain_ms.value_or(snapshot.DeletedFileRetentionMs());
+  int64_t cutoff = NowMs() - retention;
+  std::set<std::string> active;
+  for (auto& [path, add] : snapshot.files) active.insert(snapshot.FilePath(path));
+  std::map<std::string, int64_t> removed_at;
+  for (auto& [path, remove] : snapshot.tombstones) {
+    if (remove.deletion_timestamp) removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
+  }
+  std::vector<std::string> doomed;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(path_, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec)) {
+    const auto& p = it->path();
+    std::string name = p.filename().string();
+    if (it->is_directory()) {
+      if (name == "_delta_log") it.disable_recursion_pending();
+      continue;
+    }
+    std::string full = p.string();
+    bool temp = FileSystem::IsTempFileName(name);
+    if (!temp && (name.size() < 8 || name.substr(name.size() - 8) != ".parquet")) continue;
+    if (active.count(full)) continue;
+    auto mtime = fs_->ModificationTime(full);
+    if (!mtime.ok()) continue;
+    auto removed = removed_at.find(full);
+    int64_t age_from = removed != removed_at.end() ? removed->second : mtime.value();
+    if (age_from >= cutoff) continue;
+    doomed.push_back(full);
+  }
+  // Leftover temp files of crashed commits in the log.
+  auto log_entries = fs_->ListDirectory(path_ + "/_delta_log");
+  if (log_entries.ok()) {
+    for (auto& name : log_entries.value()) {
+      if (!FileSystem::IsTempFileName(name)) continue;
+      std::string full = path_ + "/_delta_log/" + name;
+      auto mtime = fs_->ModificationTime(full);
+      if (mtime.ok() && mtime.value() < cutoff) doomed.push_back(full);
+    }
+  }
+  if (!dry_run) {
+    for (auto& f : doomed) {
+      Status s = fs_->RemoveFile(f);
+      if (!s.ok() && !s.IsNotFound()) throw IOError("VACUUM of table " + name_ + " could not delete " + f + ": " + s.message());
+    }
+  }
+  return doomed;
+}
+
+}  // namespace lakestream
