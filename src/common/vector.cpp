@@ -23,7 +23,9 @@ char* StringHeap::Allocate(idx_t len) {
 }
 
 string_t StringHeap::Add(std::string_view s) {
-  if (s.empty()) return string_t();
+  // A non-null pointer even for "": callers may memcpy from it.
+  static const char kEmpty[] = "";
+  if (s.empty()) return string_t(kEmpty, 0);
   char* ptr = Allocate(s.size());
   std::memcpy(ptr, s.data(), s.size());
   return string_t(ptr, s.size());

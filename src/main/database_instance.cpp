@@ -112,7 +112,9 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   }
   RequireWritable("CREATE TABLE");
   entry.managed = !location.has_value();
-  entry.location = location ? Absolute(path_, *location) : path_ + "/" + entry.name;
+  // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
+  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + entry.name;
+  while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
   auto log = delta::DeltaLog::Open(fs_, entry.location);
   bool exists = log.ok() && log.value()->Exists();
   if (exists) {

@@ -198,7 +198,7 @@ struct LeafWriter {
       i = (i + 1) & mask;
     }
     if (dict_plain.size() + 4 + key.size() > dict_max) return UINT32_MAX;
-    if (arena_used + key.size() > arena_cap) {
+    if (arena.empty() || arena_used + key.size() > arena_cap) {
       arena_cap = std::max<size_t>(key.size(), 64 << 10);
       arena.push_back(std::make_unique<char[]>(arena_cap));
       arena_used = 0;

@@ -79,16 +79,14 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
                             "): the end version is before the start version");
   }
-  // The metadata in force at `start`: the snapshot just before it, then each commit's own.
-  delta::Metadata metadata;
-  if (start > 0) {
-    auto before = table.Log().LoadSnapshot(start - 1);
-    if (!before.ok()) {
-      throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): version " +
-                              std::to_string(start - 1) + " can no longer be reconstructed (" + before.status().message() + ")");
-    }
-    metadata = before.value().metadata;
+  // The metadata in force at `start` (a checkpoint may be where the log now
+  // begins), then each later commit's own.
+  auto at_start = table.Log().LoadSnapshot(start);
+  if (!at_start.ok()) {
+    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): version " + std::to_string(start) +
+                            " can no longer be read (" + at_start.status().message() + ")");
   }
+  delta::Metadata metadata = at_start.value().metadata;
   for (int64_t v = start; v <= end; v++) {
     auto actions = table.Log().ReadCommit(v);
     if (!actions.ok()) {

@@ -1,0 +1,1 @@
+SELECT category, SUM(amount) AS t, COUNT(*) FROM silver WHERE x IN (1,2) GROUP BY 1 HAVING t > 0 ORDER BY 2 DESC NULLS LAST LIMIT 5;

@@ -1,0 +1,1 @@
+CREATE TABLE d (a INT, b STRING)

@@ -1,0 +1,1 @@
+CREATE TABLE customers (id INT, name STRING, city STRING)

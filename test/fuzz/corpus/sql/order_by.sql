@@ -1,0 +1,1 @@
+CREATE TABLE o (id INT, g STRING, v INT, d DOUBLE)

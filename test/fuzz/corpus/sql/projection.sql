@@ -1,0 +1,1 @@
+CREATE TABLE p (id INT, name STRING, price DECIMAL(6,2))

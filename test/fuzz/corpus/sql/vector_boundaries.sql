@@ -1,0 +1,1 @@
+CREATE TABLE big AS SELECT range AS i FROM range(10000)

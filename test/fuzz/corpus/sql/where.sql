@@ -1,0 +1,1 @@
+CREATE TABLE w (id INT, cat STRING, qty INT, price DOUBLE)

@@ -1,0 +1,1 @@
+CREATE TABLE emp (id INT, dept STRING, salary INT)
