@@ -22,7 +22,7 @@ void Status::Throw() const {
     case Code::kNotSupported: throw NotImplementedError(message_);
     case Code::kAlreadyExists: throw ConflictError(message_);
     case Code::kOk: throw InternalError("Status::Throw called on OK status");
-    default: throw IOError(message_);
+    default: throw ::lakestream::IOError(message_);  // qualified: Status::IOError is the factory
   }
 }
 

@@ -48,10 +48,19 @@ struct TableCommit {
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 
+struct BoundExpression;
+
 class DataTable {
  public:
   virtual ~DataTable() = default;
-  // `column_ids` index into the table's columns.
+  // `column_ids` index into the table's columns. `filters` (optional) are
+  // predicates over the projected columns (COLUMN_REF i = column_ids[i]) that
+  // the caller applies to every row anyway: storage may use them only to skip
+  // data that cannot match (partitions, min/max statistics).
+  virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
+                                          const std::vector<const BoundExpression*>& filters) {
+    return Scan(column_ids);
+  }
   virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) = 0;
   // Applies the commit atomically: all of it becomes visible, or none.
   virtual void Commit(TableCommit& commit) = 0;

@@ -19,7 +19,9 @@ std::string PhysicalTableScan::Details() const {
 
 bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
   if (!scan_) {
-    scan_ = table_.Scan(column_ids_);
+    std::vector<const BoundExpression*> filters;
+    for (auto& f : filters_) filters.push_back(f.get());
+    scan_ = table_.Scan(column_ids_, filters);
     std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);

@@ -59,6 +59,7 @@ class DeltaScan : public TableScan {
     const auto& files = state_->files;
     if (next_file_ >= file_list_.size()) return false;
     file_index_ = file_list_[next_file_++];
+    if (file_index_ >= files.size()) return false;  // the "no file can match" marker
     row_in_file_ = 0;
     const delta::AddFile& add = *files[file_index_];
     const auto& snapshot = state_->snapshot;

@@ -54,6 +54,9 @@ class DeltaTable : public DataTable {
                                             const DeltaTableDefinition& definition);
 
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
+  // Skips files whose partition values or min/max statistics prove no row can match.
+  std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
+                                  const std::vector<const BoundExpression*>& filters) override;
   void Commit(TableCommit& commit) override;
   idx_t RowCount() override;
 
@@ -109,6 +112,12 @@ class DeltaTable : public DataTable {
 // empty); row ids use the file's index in state->files.
 std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids,
                                          std::vector<uint64_t> files = {});
+
+// Data skipping: can the file `add` hold a row for which every filter (over
+// the projected columns `column_ids`) is true? False only when its partition
+// values or statistics prove not.
+bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
+                  const std::vector<const BoundExpression*>& filters);
 
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
