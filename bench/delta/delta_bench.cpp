@@ -1,0 +1,163 @@
+// lakestream side of bench/delta (see docs/benchmarks.md and bench/delta/driver).
+//
+//   lakestream_bench_delta serve DB_DIR     the bench line protocol of
+//       bench/lib/bench_server.hpp over the persistent database DB_DIR, plus
+//         commits <n> <table> <latency-file>
+//       which runs n single-row INSERT statements into <table> (each its own
+//       Delta commit), appends each one's latency in seconds to <latency-file>
+//       and replies "ok <seconds for all n> <rows> <checksum>", the checksum of
+//       SELECT COUNT(*), SUM(a) FROM <table> (untimed, after the commits).
+//   lakestream_bench_delta commitrun DB_DIR <table> <n>
+//       opens DB_DIR, runs n single-row INSERTs into <table> (created when
+//       missing) and exits: the process bench/delta/driver runs under strace to
+//       count fsyncs per commit.
+//   lakestream_bench_delta open DB_DIR <table> [SQL]
+//       times opening DB_DIR and the first query SELECT COUNT(*) FROM <table>
+//       (or SQL, with {T} standing for the table; Database construction +
+//       Connection + query, in a fresh process) and prints
+//       "ok <seconds> <rows> <checksum>".
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "bench_server.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+const char* kCreate =
+    "CREATE TABLE IF NOT EXISTS {T} (a BIGINT, b DOUBLE, s VARCHAR, d DATE) "
+    "TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')";
+
+std::string WithTable(std::string sql, const std::string& table) {
+  for (size_t p; (p = sql.find("{T}")) != std::string::npos;) sql.replace(p, 3, table);
+  return sql;
+}
+
+// One single-row INSERT: row i of the same shape as the bulk data.
+std::string InsertRow(const std::string& table, long long i) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), "INSERT INTO %s VALUES (%lld, %lld.5, 'user_%011lld', DATE '2000-01-01')",
+                table.c_str(), i, i / 2, (i * 7919) % 10000000);
+  return buf;
+}
+
+// Runs n single-row commits; returns the error, or "" when all succeeded.
+std::string Commits(lakestream::Connection& con, const std::string& table, long long n, std::ostream* latencies,
+                    double* total) {
+  auto created = con.Query(WithTable(kCreate, table));
+  if (created->HasError()) return created->GetError();
+  auto count = con.Query("SELECT COUNT(*) FROM " + table);
+  if (count->HasError()) return count->GetError();
+  long long base = count->GetValue(0, 0).AsBigint();
+  auto start = Clock::now();
+  for (long long k = 0; k < n; k++) {
+    auto t0 = Clock::now();
+    auto r = con.Query(InsertRow(table, base + k));
+    double s = Since(t0);
+    if (r->HasError()) return "commit " + std::to_string(base + k) + ": " + r->GetError();
+    if (latencies) *latencies << s << '\n';
+  }
+  if (total) *total = Since(start);
+  return "";
+}
+
+int ServeDir(const std::string& dir) {
+  lakestream::Database db(dir);
+  lakestream::Connection con(db);
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::istringstream in(line);
+    std::string cmd;
+    in >> cmd;
+    if (cmd == "quit") break;
+    if (cmd == "version") {
+      std::cout << "ok lakestream " << LAKESTREAM_VERSION << std::endl;
+      continue;
+    }
+    if (cmd == "commits") {
+      long long n = 0;
+      std::string table, path;
+      in >> n >> table >> path;
+      std::ofstream lat(path, std::ios::app);
+      double total = 0;
+      std::string err = Commits(con, table, n, &lat, &total);
+      if (!err.empty()) {
+        std::cout << "error " << lakestream_bench::OneLine(err) << std::endl;
+        continue;
+      }
+      lat.flush();
+      auto check = con.Query("SELECT COUNT(*), SUM(a) FROM " + table);
+      if (check->HasError()) {
+        std::cout << "error " << lakestream_bench::OneLine(check->GetError()) << std::endl;
+        continue;
+      }
+      std::cout << "ok " << total << " " << check->RowCount() << " " << lakestream_bench::Checksum(*check) << std::endl;
+      continue;
+    }
+    if (cmd != "run") {
+      std::cout << "error unknown command: " << lakestream_bench::OneLine(line) << std::endl;
+      continue;
+    }
+    std::string label, path;
+    in >> label >> path;
+    std::ifstream file(path);
+    if (!file) {
+      std::cout << "error cannot read " << path << std::endl;
+      continue;
+    }
+    std::stringstream sql;
+    sql << file.rdbuf();
+    auto start = Clock::now();
+    auto result = con.Query(sql.str());
+    double seconds = Since(start);
+    if (result->HasError()) {
+      std::cout << "error " << label << ": " << lakestream_bench::OneLine(result->GetError()) << std::endl;
+      continue;
+    }
+    std::cout << "ok " << seconds << " " << result->RowCount() << " " << lakestream_bench::Checksum(*result)
+              << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode = argc > 1 ? argv[1] : "";
+  try {
+    if (mode == "serve" && argc == 3) return ServeDir(argv[2]);
+    if (mode == "commitrun" && argc == 5) {
+      lakestream::Database db(argv[2]);
+      lakestream::Connection con(db);
+      std::string err = Commits(con, argv[3], std::atoll(argv[4]), nullptr, nullptr);
+      if (!err.empty()) return std::fprintf(stderr, "%s\n", err.c_str()), 1;
+      return 0;
+    }
+    if (mode == "open" && (argc == 4 || argc == 5)) {
+      std::string sql = argc == 5 ? WithTable(argv[4], argv[3]) : std::string("SELECT COUNT(*) FROM ") + argv[3];
+      auto start = Clock::now();
+      lakestream::Database db(argv[2]);
+      lakestream::Connection con(db);
+      auto r = con.Query(sql);
+      double seconds = Since(start);
+      if (r->HasError()) return std::printf("error %s\n", lakestream_bench::OneLine(r->GetError()).c_str()), 1;
+      std::printf("ok %.9f %llu %s\n", seconds, static_cast<unsigned long long>(r->RowCount()),
+                  lakestream_bench::Checksum(*r).c_str());
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error %s\n", e.what());
+    std::printf("error %s\n", lakestream_bench::OneLine(e.what()).c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "usage: %s serve DB_DIR | commitrun DB_DIR TABLE N | open DB_DIR TABLE [SQL]\n", argv[0]);
+  return 2;
+}

@@ -1,0 +1,1 @@
+COPY (SELECT range AS a, CAST(range * 0.5 AS DOUBLE) AS b, 'user_' || lpad(CAST((range * 7919) % 10000000 AS VARCHAR), 11, '0') AS s, DATE '2000-01-01' + CAST(range % 10000 AS INTEGER) AS d FROM range({{N}})) TO '{{FILE}}' (FORMAT parquet, COMPRESSION zstd);

@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(a), SUM(b), SUM(LENGTH(s)), MAX(s), CAST(MIN(d) AS VARCHAR), CAST(MAX(d) AS VARCHAR) FROM read_parquet('{{FILE}}');

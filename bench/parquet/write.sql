@@ -1,0 +1,1 @@
+COPY t TO '{{FILE}}' (FORMAT parquet, COMPRESSION zstd);
