@@ -66,8 +66,11 @@ Result<CatalogRecord> CatalogStore::Load() {
       table.name = t.at("name").get<std::string>();
       table.path = t.at("path").get<std::string>();
       table.managed = t.value("managed", true);
-      for (auto& k : t.value("primary_key", nlohmann::json::array())) table.primary_key.push_back(k.get<std::string>());
-      for (auto& [col, literal] : t.value("defaults", nlohmann::json::object()).items()) {
+      // Named locals: items() of a temporary would dangle.
+      nlohmann::json keys = t.value("primary_key", nlohmann::json::array());
+      for (auto& k : keys) table.primary_key.push_back(k.get<std::string>());
+      nlohmann::json defaults = t.value("defaults", nlohmann::json::object());
+      for (auto& [col, literal] : defaults.items()) {
         table.defaults.emplace_back(col, literal.get<std::string>());
       }
       record.tables.push_back(std::move(table));

@@ -253,6 +253,7 @@ template <class SRC, class DST>
 static void WidenLoop(const Vector& source, Vector& result, idx_t count) {
   auto* in = source.GetData<SRC>();
   auto* out = result.GetData<DST>();
+  // NULL slots hold arbitrary bytes; converting them is harmless for these widening casts.
   for (idx_t i = 0; i < count; i++) out[i] = static_cast<DST>(in[i]);
   std::memcpy(result.Validity(), source.Validity(), count);
 }
@@ -271,7 +272,7 @@ void CastVector(const Vector& source, Vector& result, idx_t count, bool try_cast
   if (from.id() == TypeId::DATE && to.id() == TypeId::TIMESTAMP) {
     auto* in = source.GetData<date_t>();
     auto* out = result.GetData<timestamp_t>();
-    for (idx_t i = 0; i < count; i++) out[i] = Timestamp::FromDate(in[i]);
+    for (idx_t i = 0; i < count; i++) out[i] = source.IsValid(i) ? Timestamp::FromDate(in[i]) : 0;
     std::memcpy(result.Validity(), source.Validity(), count);
     return;
   }
@@ -304,7 +305,7 @@ void CastVector(const Vector& source, Vector& result, idx_t count, bool try_cast
     auto* out = result.GetData<hugeint_t>();
     bool widening = to.width() - to.scale() >= from.width() - from.scale();
     if (widening) {
-      for (idx_t i = 0; i < count; i++) out[i] = in[i] * factor;
+      for (idx_t i = 0; i < count; i++) out[i] = source.IsValid(i) ? in[i] * factor : 0;
       std::memcpy(result.Validity(), source.Validity(), count);
       return;
     }
@@ -313,7 +314,7 @@ void CastVector(const Vector& source, Vector& result, idx_t count, bool try_cast
     auto* in = source.GetData<hugeint_t>();
     auto* out = result.GetData<double>();
     double div = static_cast<double>(Decimal::PowerOfTen(from.scale()));
-    for (idx_t i = 0; i < count; i++) out[i] = static_cast<double>(in[i]) / div;
+    for (idx_t i = 0; i < count; i++) out[i] = source.IsValid(i) ? static_cast<double>(in[i]) / div : 0;
     std::memcpy(result.Validity(), source.Validity(), count);
     return;
   }

@@ -74,8 +74,10 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       auto* in = child.GetData<bool>();
       auto* out = result.GetData<bool>();
       for (idx_t i = 0; i < count; i++) {
-        out[i] = !in[i];
-        result.SetValid(i, child.IsValid(i));
+        // NULL slots hold arbitrary bytes: never load them as bool.
+        bool valid = child.IsValid(i);
+        out[i] = valid && !in[i];
+        result.SetValid(i, valid);
       }
       return;
     }
@@ -113,7 +115,7 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
     auto* in = other.GetData<bool>();
     for (idx_t i = 0; i < count; i++) {
       bool lv = result.IsValid(i), rv = other.IsValid(i);
-      bool l = out[i], r = in[i];
+      bool l = lv && out[i], r = rv && in[i];  // NULL slots are never loaded as bool
       if (is_and) {
         if ((lv && !l) || (rv && !r)) {
           out[i] = false;

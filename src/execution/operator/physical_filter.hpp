@@ -13,12 +13,6 @@ class PhysicalFilter : public PhysicalOperator {
   std::string Details() const override { return predicate_->ToString(); }
 
  private:
-  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
-  ExpressionExecutor& Executor(ExecutionContext& context) {
-    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
-    return *executor_;
-  }
-  std::unique_ptr<ExpressionExecutor> executor_;
   BoundExprPtr predicate_;
   DataChunk input_;
   std::vector<sel_t> sel_;

@@ -45,12 +45,6 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::vector<bool> left_needed_;
   std::vector<bool> right_needed_;
 
-  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
-  ExpressionExecutor& Executor(ExecutionContext& context) {
-    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
-    return *executor_;
-  }
-  std::unique_ptr<ExpressionExecutor> executor_;
 
   bool built_ = false;
   ChunkCollection build_;        // right columns + key columns

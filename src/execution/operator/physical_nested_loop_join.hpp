@@ -15,12 +15,6 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
   std::string Details() const override { return condition_ ? condition_->ToString() : ""; }
 
  private:
-  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
-  ExpressionExecutor& Executor(ExecutionContext& context) {
-    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
-    return *executor_;
-  }
-  std::unique_ptr<ExpressionExecutor> executor_;
   void JoinProbeChunk(ExecutionContext& context);
 
   BoundExprPtr condition_;

@@ -37,6 +37,17 @@ class PhysicalOperator {
 
   std::vector<LogicalType> types;
   std::vector<std::unique_ptr<PhysicalOperator>> children;
+
+ protected:
+  // The operator's expression executor, created on first use and kept so its
+  // scratch vectors are reused chunk after chunk.
+  ExpressionExecutor& Executor(ExecutionContext& context) {
+    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
+    return *executor_;
+  }
+
+ private:
+  std::unique_ptr<ExpressionExecutor> executor_;
 };
 
 using PhysicalOperatorPtr = std::unique_ptr<PhysicalOperator>;

@@ -13,12 +13,6 @@ class PhysicalProjection : public PhysicalOperator {
   std::string Details() const override;
 
  private:
-  // Created on first use, kept so its scratch vectors are reused chunk after chunk.
-  ExpressionExecutor& Executor(ExecutionContext& context) {
-    if (!executor_) executor_ = std::make_unique<ExpressionExecutor>(context.function_context);
-    return *executor_;
-  }
-  std::unique_ptr<ExpressionExecutor> executor_;
   std::vector<BoundExprPtr> expressions_;
   DataChunk input_;
 };

@@ -73,7 +73,7 @@ inline uint64_t HashBytes(std::string_view s) {
     h = Mix(h ^ w);
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
+  if (s.size() > i) std::memcpy(&tail, s.data() + i, s.size() - i);  // s.data() may be null when empty
   return Mix(h ^ tail);
 }
 

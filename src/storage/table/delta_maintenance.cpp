@@ -37,14 +37,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     while (scan->Next(chunk, nullptr)) writer.Append(chunk);
     for (uint64_t f : files) {
       const delta::AddFile& add = *state->files[f];
-      delta::RemoveFile remove;
-      remove.path = add.path;
-      remove.deletion_timestamp = now;
-      remove.data_change = false;
-      remove.extended_file_metadata = true;
-      remove.partition_values = add.partition_values;
-      remove.size = add.size;
-      actions.emplace_back(std::move(remove));
+      actions.emplace_back(RemoveFor(add, now, false));
       removed.push_back(add.path);
     }
   }

@@ -16,6 +16,17 @@ int64_t DeltaTable::NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data_change) {
+  delta::RemoveFile remove;
+  remove.path = add.path;
+  remove.deletion_timestamp = now_ms;
+  remove.data_change = data_change;
+  remove.extended_file_metadata = true;
+  remove.partition_values = add.partition_values;
+  remove.size = add.size;
+  return remove;
+}
+
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema) {
   std::vector<TableColumn> columns;
   for (auto& c : schema) columns.push_back({c.name, c.type, !c.nullable, Value(c.type)});
@@ -251,14 +262,7 @@ void DeltaTable::Commit(TableCommit& commit) {
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
     }
-    delta::RemoveFile remove;
-    remove.path = add.path;
-    remove.deletion_timestamp = now;
-    remove.data_change = true;
-    remove.extended_file_metadata = true;
-    remove.partition_values = add.partition_values;
-    remove.size = add.size;
-    actions.emplace_back(std::move(remove));
+    actions.emplace_back(RemoveFor(add, now, true));
     removed_paths.push_back(add.path);
   }
   // New versions of updated rows, then inserted rows.

@@ -119,6 +119,9 @@ std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotStat
 bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
                   const std::vector<const BoundExpression*>& filters);
 
+// The remove action that retires `add` (with extended file metadata, as Spark writes it).
+delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data_change);
+
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
 
