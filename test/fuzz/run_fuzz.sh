@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target with clang (ASan+UBSan) and runs it briefly on
-# its seed corpus. Usage: test/fuzz/run_fuzz.sh TARGET SECONDS BUILD_DIR
+# its seed corpus. Usage: test/fuzz/run_fuzz.sh TARGET RUNS BUILD_DIR
 #   TARGET: parquet | sql_parser | delta_log
+# A fixed seed and a fixed number of runs keep CI runs reproducible (the same
+# inputs on every machine); longer runs explore more: RUNS=-1 runs until stopped.
 # Exit 0 when the run finds nothing; non-zero with the crashing input saved
 # in BUILD_DIR/fuzz/ otherwise. Skipped (77) when clang++ is missing.
 set -euo pipefail
 target=$1
-seconds=${2:-20}
+runs=${2:-10000}
 build=${3:-build/fuzz}
 cd "$(dirname "$0")/../.."
 command -v clang++ >/dev/null || { echo "clang++ not installed: fuzzing skipped"; exit 77; }
@@ -32,4 +34,4 @@ fi
 work="$out/${target}_corpus"
 mkdir -p "$work"
 cp -n "$corpus"/* "$work"/ 2>/dev/null || true
-"$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$out/${target}-" "$work" 2>&1 | tail -5
+"$binary" -seed=1 -runs="$runs" -max_total_time=300 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$out/${target}-" "$work" 2>&1 | tail -5

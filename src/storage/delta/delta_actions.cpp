@@ -190,7 +190,8 @@ Action ParseCommitInfo(const json& o) {
   c.json = o.dump(-1, ' ', false, json::error_handler_t::replace);
   // Provenance is free-form: a mistyped field is ignored rather than failing
   // the whole commit.
-  if (auto f = Field(o, "timestamp"); f && f->is_number()) c.timestamp = f->get<int64_t>();
+  // Integers only: a float (say 1e58) does not fit int64 (found by fuzz/delta_log).
+  if (auto f = Field(o, "timestamp"); f && f->is_number_integer()) c.timestamp = f->get<int64_t>();
   if (auto f = Field(o, "operation"); f && f->is_string()) c.operation = f->get<std::string>();
   if (auto f = Field(o, "operationParameters"); f && f->is_object()) {
     for (auto it = f->begin(); it != f->end(); ++it)

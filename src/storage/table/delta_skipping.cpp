@@ -69,13 +69,14 @@ static bool StatsFilterMayMatch(const DeltaSnapshotState& state, const nlohmann:
   if (constant->value.IsNull()) return false;  // a comparison with NULL is never true
   auto num_records = stats.find("numRecords");
   auto nulls = stats.find("nullCount");
-  if (num_records != stats.end() && nulls != stats.end() && nulls->contains(name) && (*nulls)[name].is_number() &&
+  if (num_records != stats.end() && num_records->is_number_integer() && nulls != stats.end() && nulls->is_object() &&
+      nulls->contains(name) && (*nulls)[name].is_number_integer() &&
       (*nulls)[name].get<int64_t>() == num_records->get<int64_t>()) {
     return false;  // every value is NULL
   }
   auto bound = [&](const char* key, Value& out) {
     auto section = stats.find(key);
-    if (section == stats.end() || !section->contains(name)) return false;
+    if (section == stats.end() || !section->is_object() || !section->contains(name)) return false;
     const auto& j = (*section)[name];
     Value raw;
     if (j.is_string()) raw = Value(j.get<std::string>());

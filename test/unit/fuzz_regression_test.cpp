@@ -1,0 +1,39 @@
+// Inputs the fuzzers found, replayed under the normal (and sanitizer) test run.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "storage/delta/delta_actions.hpp"
+
+namespace lakestream {
+namespace {
+
+std::string ReadRepoFile(const std::string& relative) {
+  std::ifstream in(std::string(LAKESTREAM_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// fuzz/delta_log: a commitInfo timestamp far outside int64 (a float in JSON)
+// was converted to int64 (undefined behaviour). It must simply be ignored.
+TEST(FuzzRegression, DeltaCommitInfoTimestampOutOfRange) {
+  std::string contents = ReadRepoFile("test/fuzz/regressions/delta_log_float_timestamp.json");
+  ASSERT_FALSE(contents.empty());
+  auto actions = delta::ParseCommit(contents, "regression.json");
+  if (!actions.ok()) {
+    EXPECT_TRUE(actions.status().IsCorruption()) << actions.status().ToString();
+    return;
+  }
+  for (auto& a : actions.value()) {
+    if (auto* info = std::get_if<delta::CommitInfo>(&a)) EXPECT_FALSE(info->timestamp.has_value());
+  }
+  auto direct = delta::ParseAction(R"({"commitInfo":{"timestamp":1.5e58,"operation":"WRITE"}})");
+  ASSERT_TRUE(direct.ok());
+  ASSERT_TRUE(direct.value().has_value());
+  EXPECT_FALSE(std::get<delta::CommitInfo>(*direct.value()).timestamp.has_value());
+}
+
+}  // namespace
+}  // namespace lakestream
