@@ -38,5 +38,12 @@ SELECT o.id, upper(o.customer) AS customer, s.spent,
 FROM orders o JOIN spend s ON o.customer = s.customer
 ORDER BY o.id;
 .print
-.print -- 5. Errors name the object, the problem and the fix.
+.print -- 5. The table is a Delta table: every change above is in its change data feed,
+.print --    and every version can be read again (time travel).
+SELECT id, customer, amount, _change_type, _commit_version
+FROM table_changes('orders', 1) ORDER BY _commit_version, id, _change_type;
+SELECT * FROM orders VERSION AS OF 1 ORDER BY id;
+DESCRIBE HISTORY orders;
+.print
+.print -- 6. Errors name the object, the problem and the fix.
 .print SELECT amout FROM orders;   ->
