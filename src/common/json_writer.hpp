@@ -31,4 +31,18 @@ void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, co
 void AppendJsonObject(std::string& out, const std::vector<std::string>& names, const std::vector<const Vector*>& columns,
                       idx_t row, const JsonOptions& options = {});
 
+// {"k1":"v1",...} with both keys and values escaped; `pairs` is any range of
+// (string, string) pairs (a std::map, a vector of pairs).
+template <class PAIRS>
+std::string JsonObjectOfStrings(const PAIRS& pairs) {
+  std::string out = "{";
+  for (const auto& [key, value] : pairs) {
+    if (out.size() > 1) out += ',';
+    AppendJsonString(out, key);
+    out += ':';
+    AppendJsonString(out, value);
+  }
+  return out + "}";
+}
+
 }  // namespace lakestream

@@ -207,6 +207,15 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   return statement;
 }
 
+// Stream properties are normalised as ast.hpp says: keys upper-cased, and the
+// TABLE_STREAM_MODE value too.
+static void AppendStreamProperties(const PropertyList& parsed, PropertyList& out) {
+  for (auto& [key, value] : parsed) {
+    std::string upper = ToUpperAscii(key);
+    out.emplace_back(upper, upper == "TABLE_STREAM_MODE" ? ToUpperAscii(value) : value);
+  }
+}
+
 std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTableStream(bool or_replace) {
   // ClickZetta: CREATE TABLE STREAM s ON TABLE t [VERSION AS OF n | TIMESTAMP AS OF '..']
   //             [COMMENT '..'] [WITH PROPERTIES ('TABLE_STREAM_MODE' = 'APPEND_ONLY', ...)]
@@ -226,10 +235,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTableStream(bool or_replace
       statement->comment = ParseStringLiteral("the comment");
     } else if (AcceptKeywords({"WITH", "PROPERTIES"}) || AcceptKeyword("PROPERTIES") ||
                (IsKeyword("WITH") && IsOp("(", 1) && (Next(), true))) {
-      for (auto& [key, value] : ParsePropertyList(false)) {
-        std::string upper = ToUpperAscii(key);
-        statement->properties.emplace_back(upper, upper == "TABLE_STREAM_MODE" ? ToUpperAscii(value) : value);
-      }
+      AppendStreamProperties(ParsePropertyList(false), statement->properties);
     } else {
       break;
     }
@@ -282,10 +288,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateSnowflakeStream(bool or_rep
       AcceptOp("=");
       statement->comment = ParseStringLiteral("the comment");
     } else if (AcceptKeywords({"WITH", "PROPERTIES"})) {
-      for (auto& [key, value] : ParsePropertyList(false)) {
-        std::string upper = ToUpperAscii(key);
-        statement->properties.emplace_back(upper, upper == "TABLE_STREAM_MODE" ? ToUpperAscii(value) : value);
-      }
+      AppendStreamProperties(ParsePropertyList(false), statement->properties);
     } else {
       break;
     }

@@ -2,6 +2,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "common/json_writer.hpp"
 #include "execution/expression_executor.hpp"
 #include "execution/statement/statement_executor.hpp"
 #include "main/client_context.hpp"
@@ -246,22 +247,10 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
   throw InternalError("unknown ALTER TABLE");
 }
 
-// Builds a VARCHAR-column result from rows of strings (NULL for empty optional values).
+// A VARCHAR-column result (introspection output).
 static std::unique_ptr<QueryResult> TextResult(std::vector<std::string> names, const std::vector<std::vector<Value>>& rows) {
   std::vector<LogicalType> types(names.size(), TypeId::VARCHAR);
-  ChunkCollection collection(types);
-  DataChunk chunk;
-  chunk.Initialize(types);
-  for (auto& row : rows) {
-    for (idx_t c = 0; c < row.size(); c++) chunk.SetValue(c, chunk.size(), row[c]);
-    chunk.SetCardinality(chunk.size() + 1);
-    if (chunk.size() == STANDARD_VECTOR_SIZE) {
-      collection.Append(chunk);
-      chunk.Reset();
-    }
-  }
-  collection.Append(chunk);
-  return MakeResult(std::move(names), collection);
+  return MakeRowsResult(std::move(names), std::move(types), rows);
 }
 
 std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt) {
@@ -307,44 +296,24 @@ static std::unique_ptr<QueryResult> DescribeHistory(ClientContext& context, Desc
   if (stmt.limit) limit = static_cast<size_t>(*stmt.limit);
   auto history = delta.Log().History(limit);
   if (!history.ok()) history.status().Throw();
-  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::TIMESTAMP, TypeId::VARCHAR, TypeId::VARCHAR,
-                                    TypeId::BIGINT, TypeId::BOOLEAN,   TypeId::VARCHAR};
-  ChunkCollection rows(types);
-  DataChunk chunk;
-  chunk.Initialize(types);
+  std::vector<std::vector<Value>> rows;
   for (auto& h : history.value()) {
-    idx_t r = chunk.size();
-    chunk.SetValue(0, r, Value::BIGINT(h.version));
-    chunk.SetValue(1, r, Value::TIMESTAMP(h.timestamp_ms * 1000));
-    chunk.SetValue(2, r, Value(h.operation));
-    std::string params = "{";
-    for (auto& [k, v] : h.operation_parameters) {
-      if (params.size() > 1) params += ",";
-      params += "\"" + k + "\":\"" + v + "\"";
-    }
-    chunk.SetValue(3, r, Value(params + "}"));
-    chunk.SetValue(4, r, h.read_version ? Value::BIGINT(*h.read_version) : Value(LogicalType(TypeId::BIGINT)));
-    chunk.SetValue(5, r, h.is_blind_append ? Value::BOOLEAN(*h.is_blind_append) : Value(LogicalType(TypeId::BOOLEAN)));
-    chunk.SetValue(6, r, h.engine_info ? Value(*h.engine_info) : Value(LogicalType(TypeId::VARCHAR)));
-    chunk.SetCardinality(r + 1);
-    if (chunk.size() == STANDARD_VECTOR_SIZE) {
-      rows.Append(chunk);
-      chunk.Reset();
-    }
+    rows.push_back({Value::BIGINT(h.version), Value::TIMESTAMP(h.timestamp_ms * 1000), Value(h.operation),
+                    Value(JsonObjectOfStrings(h.operation_parameters)),
+                    h.read_version ? Value::BIGINT(*h.read_version) : Value(LogicalType(TypeId::BIGINT)),
+                    h.is_blind_append ? Value::BOOLEAN(*h.is_blind_append) : Value(LogicalType(TypeId::BOOLEAN)),
+                    h.engine_info ? Value(*h.engine_info) : Value(LogicalType(TypeId::VARCHAR))});
   }
-  rows.Append(chunk);
-  return MakeResult({"version", "timestamp", "operation", "operationParameters", "readVersion", "isBlindAppend", "engineInfo"}, rows);
+  return MakeRowsResult({"version", "timestamp", "operation", "operationParameters", "readVersion", "isBlindAppend", "engineInfo"},
+                        {TypeId::BIGINT, TypeId::TIMESTAMP, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT,
+                         TypeId::BOOLEAN, TypeId::VARCHAR},
+                        rows);
 }
 
 static std::unique_ptr<QueryResult> DescribeDetail(ClientContext& context, DescribeStatement& stmt) {
   DeltaTable& delta = RequireDelta(context, stmt.name.Name(), "DESCRIBE DETAIL");
   const auto& snap = delta.Snapshot();
-  std::string properties = "{";
-  for (auto& [k, v] : snap.metadata.configuration) {
-    if (properties.size() > 1) properties += ",";
-    properties += "\"" + k + "\":\"" + v + "\"";
-  }
-  properties += "}";
+  std::string properties = JsonObjectOfStrings(snap.metadata.configuration);
   auto last = snap.commit_timestamps.empty() ? std::optional<int64_t>() : std::optional<int64_t>(snap.commit_timestamps.rbegin()->second);
   std::vector<std::vector<Value>> rows = {{
       Value("delta"), Value(snap.metadata.id), Value(delta.Name()),
@@ -360,13 +329,7 @@ static std::unique_ptr<QueryResult> DescribeDetail(ClientContext& context, Descr
                                     "minWriterVersion", "version"};
   std::vector<LogicalType> types;
   for (auto& v : rows[0]) types.push_back(v.type());
-  ChunkCollection collection(types);
-  DataChunk chunk;
-  chunk.Initialize(types, 1);
-  for (idx_t c = 0; c < types.size(); c++) chunk.SetValue(c, 0, rows[0][c]);
-  chunk.SetCardinality(1);
-  collection.Append(chunk);
-  return MakeResult(names, collection);
+  return MakeRowsResult(names, types, rows);
 }
 
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt) {

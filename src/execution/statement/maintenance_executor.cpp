@@ -20,15 +20,8 @@ static DeltaTable& MaintainedTable(ClientContext& context, const std::string& na
 std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& stmt) {
   DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "OPTIMIZE");
   auto [removed, added] = table.Optimize();
-  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::BIGINT};
-  ChunkCollection rows(types);
-  DataChunk chunk;
-  chunk.Initialize(types, 1);
-  chunk.SetValue(0, 0, Value::BIGINT(removed));
-  chunk.SetValue(1, 0, Value::BIGINT(added));
-  chunk.SetCardinality(1);
-  rows.Append(chunk);
-  return MakeResult({"num_files_removed", "num_files_added"}, rows);
+  return MakeRowsResult({"num_files_removed", "num_files_added"}, {TypeId::BIGINT, TypeId::BIGINT},
+                        {{Value::BIGINT(removed), Value::BIGINT(added)}});
 }
 
 std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt) {
@@ -39,19 +32,9 @@ std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStateme
     retain_ms = static_cast<int64_t>(*stmt.retain_hours * 3600.0 * 1000.0);
   }
   auto files = table.Vacuum(retain_ms, stmt.dry_run);
-  ChunkCollection rows({TypeId::VARCHAR});
-  DataChunk chunk;
-  chunk.Initialize({TypeId::VARCHAR});
-  for (auto& f : files) {
-    chunk.SetValue(0, chunk.size(), Value(f));
-    chunk.SetCardinality(chunk.size() + 1);
-    if (chunk.size() == STANDARD_VECTOR_SIZE) {
-      rows.Append(chunk);
-      chunk.Reset();
-    }
-  }
-  rows.Append(chunk);
-  return MakeResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, rows);
+  std::vector<std::vector<Value>> rows;
+  for (auto& f : files) rows.push_back({Value(f)});
+  return MakeRowsResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, {TypeId::VARCHAR}, rows);
 }
 
 }  // namespace lakestream

@@ -201,17 +201,10 @@ std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement
     }
   }
   if (commit.ChangedRows() > 0) table.storage->Commit(commit);
-  std::vector<LogicalType> types(4, TypeId::BIGINT);
-  ChunkCollection result(types);
-  DataChunk counts;
-  counts.Initialize(types, 1);
-  counts.SetValue(0, 0, Value::BIGINT(updated + deleted + inserted));
-  counts.SetValue(1, 0, Value::BIGINT(updated));
-  counts.SetValue(2, 0, Value::BIGINT(deleted));
-  counts.SetValue(3, 0, Value::BIGINT(inserted));
-  counts.SetCardinality(1);
-  result.Append(counts);
-  return MakeResult({"num_affected_rows", "num_updated_rows", "num_deleted_rows", "num_inserted_rows"}, result);
+  return MakeRowsResult({"num_affected_rows", "num_updated_rows", "num_deleted_rows", "num_inserted_rows"},
+                        std::vector<LogicalType>(4, TypeId::BIGINT),
+                        {{Value::BIGINT(updated + deleted + inserted), Value::BIGINT(updated), Value::BIGINT(deleted),
+                          Value::BIGINT(inserted)}});
 }
 
 }  // namespace lakestream

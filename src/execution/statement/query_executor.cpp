@@ -13,14 +13,25 @@ std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCol
   return result;
 }
 
-std::unique_ptr<QueryResult> MakeCountResult(const std::string& name, int64_t count) {
-  ChunkCollection rows({TypeId::BIGINT});
+std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, std::vector<LogicalType> types,
+                                            const std::vector<std::vector<Value>>& rows) {
+  ChunkCollection collection(types);
   DataChunk chunk;
-  chunk.Initialize({TypeId::BIGINT}, 1);
-  chunk.SetValue(0, 0, Value::BIGINT(count));
-  chunk.SetCardinality(1);
-  rows.Append(chunk);
-  return MakeResult({name}, rows);
+  chunk.Initialize(types);
+  for (auto& row : rows) {
+    for (idx_t c = 0; c < row.size(); c++) chunk.SetValue(c, chunk.size(), row[c]);
+    chunk.SetCardinality(chunk.size() + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      collection.Append(chunk);
+      chunk.Reset();
+    }
+  }
+  collection.Append(chunk);
+  return MakeResult(std::move(names), collection);
+}
+
+std::unique_ptr<QueryResult> MakeCountResult(const std::string& name, int64_t count) {
+  return MakeRowsResult({name}, {TypeId::BIGINT}, {{Value::BIGINT(count)}});
 }
 
 std::unique_ptr<QueryResult> MakeEmptyResult() {
@@ -44,13 +55,7 @@ std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainState
   BoundQuery query = binder.BindQuery(*select.node);
   auto plan = OptimizePlan(std::move(query.plan));
   auto physical = CreatePhysicalPlan(*plan);
-  ChunkCollection rows({TypeId::VARCHAR});
-  DataChunk chunk;
-  chunk.Initialize({TypeId::VARCHAR}, 1);
-  chunk.SetValue(0, 0, Value::VARCHAR(physical->ToString()));
-  chunk.SetCardinality(1);
-  rows.Append(chunk);
-  return MakeResult({"physical_plan"}, rows);
+  return MakeRowsResult({"physical_plan"}, {TypeId::VARCHAR}, {{Value::VARCHAR(physical->ToString())}});
 }
 
 }  // namespace lakestream

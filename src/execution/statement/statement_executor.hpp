@@ -30,6 +30,9 @@ std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStateme
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
+// A result from rows of Values of the given types (for introspection and DML counts).
+std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, std::vector<LogicalType> types,
+                                            const std::vector<std::vector<Value>>& rows);
 // A one-column BIGINT result (num_affected_rows) for DML.
 std::unique_ptr<QueryResult> MakeCountResult(const std::string& name, int64_t count);
 // A result with no columns (DDL).

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/exception.hpp"
+#include "common/json_writer.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -319,12 +320,8 @@ void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& ope
 void DeltaTable::SetProperties(const std::map<std::string, std::string>& properties) {
   delta::Metadata metadata = state_->snapshot.metadata;
   delta::StringMap parameters;
-  std::string list;
-  for (auto& [k, v] : properties) {
-    metadata.configuration[k] = v;
-    list += (list.empty() ? "" : ",") + std::string("\"") + k + "\":\"" + v + "\"";
-  }
-  parameters["properties"] = "{" + list + "}";
+  for (auto& [k, v] : properties) metadata.configuration[k] = v;
+  parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }
 
