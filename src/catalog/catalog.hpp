@@ -1,6 +1,8 @@
-// The database catalog: named tables (and, as later issues land, streams,
-// views and sinks). Names are case-insensitive; the spelling given at
-// creation is kept for display.
+// The database catalog: tables (including materialized views and streaming
+// tables, which are tables whose contents a query defines), table streams and
+// sinks. Names are case-insensitive; the spelling given at creation is kept
+// for display. Tables and streams share one namespace (both are read with
+// FROM name); sinks have their own.
 #pragma once
 
 #include <map>
@@ -8,12 +10,24 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "storage/data_table.hpp"
 
 namespace lakestream {
 
+enum class TableKind : uint8_t { TABLE, MATERIALIZED_VIEW, STREAMING_TABLE };
+// "table", "materialized view", "streaming table" (for messages).
+const char* TableKindToString(TableKind kind);
+
 struct TableCatalogEntry {
   std::string name;
+  TableKind kind = TableKind::TABLE;
+  // MATERIALIZED_VIEW and STREAMING_TABLE: the defining query (the SQL after
+  // AS), and state owned by the module that maintains the table (src/ivm,
+  // src/pipeline), persisted in the catalog as-is.
+  std::string definition;
+  nlohmann::json state = nlohmann::json::object();
   std::vector<TableColumn> columns;
   std::vector<std::string> primary_key;
   std::vector<std::pair<std::string, std::string>> properties;  // in the order set
@@ -36,6 +50,40 @@ struct TableCatalogEntry {
   bool UnsetProperty(const std::string& key);
 };
 
+// A table stream: a cursor over the change feed of a table or materialized
+// view (src/stream/). Its offset moves only when a DML statement that read it
+// commits (stream/stream_offsets.hpp says how that stays atomic).
+struct StreamCatalogEntry {
+  std::string name;
+  std::string id;      // unique per creation; names the stream's Delta txn appId
+  std::string source;  // the table or materialized view it reads
+  bool append_only = false;
+  bool show_initial_rows = false;
+  // Every change up to and including this version has been consumed; the
+  // stream returns the changes of versions (offset, latest]. With
+  // show_initial_rows and nothing consumed yet, `initial_pending` is true and
+  // the first read returns the rows of the source as of `offset` as inserts.
+  int64_t offset = -1;
+  bool initial_pending = false;
+  timestamp_t created_at = 0;
+  std::string comment;
+  // Set while a consuming statement commits: the table it commits to and the
+  // source version it read. Reconciled on open (see stream_offsets.hpp).
+  std::string pending_target;
+  int64_t pending_version = -1;
+};
+
+// A sink: delivers the changes of a table, view or stream to Kafka or a file
+// (src/sink/). `state` (progress, last error) is owned by src/sink.
+struct SinkCatalogEntry {
+  std::string name;
+  std::string source;
+  std::string target;     // "kafka" | "file"
+  std::string file_path;  // INTO FILE 'path'
+  std::vector<std::pair<std::string, std::string>> options;  // WITH (...), in the order given
+  nlohmann::json state = nlohmann::json::object();
+};
+
 class Catalog {
  public:
   // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
@@ -47,9 +95,31 @@ class Catalog {
   bool DropTable(const std::string& name, bool if_exists);
   void RenameTable(const std::string& from, const std::string& to);
   std::vector<std::string> TableNames() const;  // sorted
+  // Names of the tables of one kind, sorted.
+  std::vector<std::string> TableNames(TableKind kind) const;
+  // GetTable for a statement that writes rows (`what`, e.g. "UPDATE"): a
+  // CatalogError when `name` is a stream or a materialized view.
+  TableCatalogEntry& GetTableForWrite(const std::string& name, const std::string& what);
+
+  // Streams. CreateStream throws when a table or stream has the name (unless or_replace for a stream).
+  StreamCatalogEntry& CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace);
+  StreamCatalogEntry* FindStream(const std::string& name);
+  // Throws CatalogError "Stream with name x does not exist!" with a hint.
+  StreamCatalogEntry& GetStream(const std::string& name);
+  bool DropStream(const std::string& name, bool if_exists);
+  std::vector<std::string> StreamNames() const;  // sorted
+
+  // Sinks.
+  SinkCatalogEntry& CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace);
+  SinkCatalogEntry* FindSink(const std::string& name);
+  SinkCatalogEntry& GetSink(const std::string& name);
+  bool DropSink(const std::string& name, bool if_exists);
+  std::vector<std::string> SinkNames() const;  // sorted
 
  private:
   std::map<std::string, std::unique_ptr<TableCatalogEntry>> tables_;  // key: lower-case name
+  std::map<std::string, std::unique_ptr<StreamCatalogEntry>> streams_;
+  std::map<std::string, std::unique_ptr<SinkCatalogEntry>> sinks_;
 };
 
 }  // namespace lakestream

@@ -73,7 +73,41 @@ Result<CatalogRecord> CatalogStore::Load() {
       for (auto& [col, literal] : defaults.items()) {
         table.defaults.emplace_back(col, literal.get<std::string>());
       }
+      std::string kind = t.value("kind", std::string("table"));
+      table.kind = kind == "materialized view" ? TableKind::MATERIALIZED_VIEW
+                   : kind == "streaming table" ? TableKind::STREAMING_TABLE
+                                               : TableKind::TABLE;
+      table.definition = t.value("definition", std::string());
+      table.state = t.value("state", nlohmann::json::object());
       record.tables.push_back(std::move(table));
+    }
+    nlohmann::json streams = json.value("streams", nlohmann::json::array());
+    for (auto& st : streams) {
+      StreamCatalogEntry stream;
+      stream.name = st.at("name").get<std::string>();
+      stream.id = st.at("id").get<std::string>();
+      stream.source = st.at("source").get<std::string>();
+      stream.append_only = st.value("append_only", false);
+      stream.show_initial_rows = st.value("show_initial_rows", false);
+      stream.offset = st.at("offset").get<int64_t>();
+      stream.initial_pending = st.value("initial_pending", false);
+      stream.created_at = st.value("created_at", int64_t(0));
+      stream.comment = st.value("comment", std::string());
+      stream.pending_target = st.value("pending_target", std::string());
+      stream.pending_version = st.value("pending_version", int64_t(-1));
+      record.streams.push_back(std::move(stream));
+    }
+    nlohmann::json sinks = json.value("sinks", nlohmann::json::array());
+    for (auto& sk : sinks) {
+      SinkCatalogEntry sink;
+      sink.name = sk.at("name").get<std::string>();
+      sink.source = sk.at("source").get<std::string>();
+      sink.target = sk.at("target").get<std::string>();
+      sink.file_path = sk.value("file_path", std::string());
+      nlohmann::json options = sk.value("options", nlohmann::json::array());
+      for (auto& kv : options) sink.options.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
+      sink.state = sk.value("state", nlohmann::json::object());
+      record.sinks.push_back(std::move(sink));
     }
   } catch (const std::exception& e) {
     return Status::Corruption(path + ": the catalog is not valid (" + std::string(e.what()) +
@@ -96,7 +130,35 @@ Status CatalogStore::Save(CatalogRecord& record) {
                               {"path", t.path},
                               {"managed", t.managed},
                               {"primary_key", t.primary_key},
-                              {"defaults", defaults}});
+                              {"defaults", defaults},
+                              {"kind", TableKindToString(t.kind)},
+                              {"definition", t.definition},
+                              {"state", t.state}});
+  }
+  json["streams"] = nlohmann::json::array();
+  for (auto& st : record.streams) {
+    json["streams"].push_back({{"name", st.name},
+                               {"id", st.id},
+                               {"source", st.source},
+                               {"append_only", st.append_only},
+                               {"show_initial_rows", st.show_initial_rows},
+                               {"offset", st.offset},
+                               {"initial_pending", st.initial_pending},
+                               {"created_at", st.created_at},
+                               {"comment", st.comment},
+                               {"pending_target", st.pending_target},
+                               {"pending_version", st.pending_version}});
+  }
+  json["sinks"] = nlohmann::json::array();
+  for (auto& sk : record.sinks) {
+    nlohmann::json options = nlohmann::json::array();
+    for (auto& [k, v] : sk.options) options.push_back({k, v});
+    json["sinks"].push_back({{"name", sk.name},
+                             {"source", sk.source},
+                             {"target", sk.target},
+                             {"file_path", sk.file_path},
+                             {"options", options},
+                             {"state", sk.state}});
   }
   return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
 }

@@ -6,9 +6,22 @@
 // Each table's schema, properties and data live in its own Delta log; the
 // catalog only names the tables and what Delta cannot hold:
 //
-//   catalog  := { "format": 1, "version": <n>, "tables": [ table* ] }
+//   catalog  := { "format": 1, "version": <n>, "tables": [ table* ],
+//                 "streams": [ stream* ], "sinks": [ sink* ] }
 //   table    := { "name": <str>, "path": <str>, "managed": <bool>,
-//                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> } }
+//                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> },
+//                 "kind": "table" | "materialized view" | "streaming table",
+//                 "definition": <sql>, "state": <json object> }
+//   stream   := { "name": <str>, "id": <str>, "source": <str>, "append_only": <bool>,
+//                 "show_initial_rows": <bool>, "offset": <version>, "initial_pending": <bool>,
+//                 "created_at": <micros>, "comment": <str>,
+//                 "pending_target": <str>, "pending_version": <version> }
+//   sink     := { "name": <str>, "source": <str>, "target": "kafka" | "file", "file_path": <str>,
+//                 "options": [ [ <key>, <value> ]* ], "state": <json object> }
+//
+// Missing members take their defaults, so catalogs written before streams,
+// views and sinks existed still load. `state` objects belong to the module
+// that maintains the object (views: src/ivm, sinks: src/sink).
 //
 // `path` is relative to the database directory for managed tables, absolute
 // for attached ones (CREATE TABLE ... LOCATION). The file is replaced
@@ -21,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.hpp"
 #include "common/file_system.hpp"
 #include "common/status.hpp"
 
@@ -32,11 +46,16 @@ struct CatalogTableRecord {
   bool managed = true;
   std::vector<std::string> primary_key;
   std::vector<std::pair<std::string, std::string>> defaults;  // column -> SQL literal
+  TableKind kind = TableKind::TABLE;
+  std::string definition;
+  nlohmann::json state = nlohmann::json::object();
 };
 
 struct CatalogRecord {
   int64_t version = 0;
   std::vector<CatalogTableRecord> tables;
+  std::vector<StreamCatalogEntry> streams;
+  std::vector<SinkCatalogEntry> sinks;
 };
 
 class CatalogStore {

@@ -29,6 +29,7 @@ std::vector<std::unique_ptr<QueryResult>> ClientContext::Query(const std::string
       statement_start_ = Timestamp::Now();
       db_->RefreshTables();
       result = RunStatement(*statement);
+      if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(*this);
     } catch (const Exception& e) {
       result = QueryResult::FromError(e.Type(), e.what());
     } catch (const std::bad_alloc&) {
@@ -85,15 +86,15 @@ std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement
     case StatementType::MERGE: return ExecuteMerge(*this, static_cast<MergeStatement&>(statement));
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
-      if (view.kind == ViewKind::STREAMING_TABLE) return NotYet("streaming tables (issue 8)");
-      if (view.kind == ViewKind::VIEW) return NotYet("plain views (CREATE VIEW); use CREATE MATERIALIZED VIEW once issue 6 lands, or a CTE");
-      return NotYet("materialized views (issue 6)");
+      if (view.kind == ViewKind::STREAMING_TABLE) return ExecuteCreateStreamingTable(*this, view);
+      if (view.kind == ViewKind::VIEW) return NotYet("plain views (CREATE VIEW); use CREATE MATERIALIZED VIEW, or a CTE");
+      return ExecuteCreateMaterializedView(*this, view);
     }
-    case StatementType::CREATE_STREAM: return NotYet("table streams (issue 5)");
-    case StatementType::CREATE_SINK: return NotYet("sinks (issue 7)");
+    case StatementType::CREATE_STREAM: return ExecuteCreateStream(*this, static_cast<CreateStreamStatement&>(statement));
+    case StatementType::CREATE_SINK: return ExecuteCreateSink(*this, static_cast<CreateSinkStatement&>(statement));
     case StatementType::COPY: return ExecuteCopy(*this, static_cast<CopyStatement&>(statement));
-    case StatementType::REFRESH: return NotYet("REFRESH MATERIALIZED VIEW (issue 6)");
-    case StatementType::RUN_SINK: return NotYet("RUN SINK (issue 7)");
+    case StatementType::REFRESH: return ExecuteRefresh(*this, static_cast<RefreshStatement&>(statement));
+    case StatementType::RUN_SINK: return ExecuteRunSink(*this, static_cast<RunSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(*this, static_cast<OptimizeStatement&>(statement));
     case StatementType::VACUUM: return ExecuteVacuum(*this, static_cast<VacuumStatement&>(statement));
     case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");

@@ -60,6 +60,9 @@ void DatabaseInstance::LoadTables() {
     entry->location = Absolute(path_, record.path);
     entry->managed = record.managed;
     entry->primary_key = record.primary_key;
+    entry->kind = record.kind;
+    entry->definition = record.definition;
+    entry->state = record.state;
     try {
       entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
       SyncFromDelta(*entry);
@@ -76,6 +79,8 @@ void DatabaseInstance::LoadTables() {
     }
     catalog_.CreateTable(std::move(entry), false, true);
   }
+  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true);
+  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true);
 }
 
 void DatabaseInstance::SaveCatalog() {
@@ -93,8 +98,13 @@ void DatabaseInstance::SaveCatalog() {
     for (auto& c : entry->columns) {
       if (!c.default_value.IsNull()) t.defaults.emplace_back(c.name, c.default_value.ToSQLString());
     }
+    t.kind = entry->kind;
+    t.definition = entry->definition;
+    t.state = entry->state;
     record.tables.push_back(std::move(t));
   }
+  for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
+  for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
   Status s = store_->Save(record);
   if (!s.ok()) throw IOError("Cannot save the catalog of database " + path_ + ": " + s.message());
   record_ = std::move(record);

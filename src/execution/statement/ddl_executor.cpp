@@ -131,6 +131,10 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
         context.GetCatalog().DropTable(stmt.name.Name(), stmt.if_exists);  // throws with a hint unless IF EXISTS
         return MakeEmptyResult();
       }
+      if (entry->kind != TableKind::TABLE) {
+        throw CatalogError(entry->name + " is a " + TableKindToString(entry->kind) + ", not a table; drop it with DROP " +
+                           StringUtil::Upper(TableKindToString(entry->kind)) + " " + entry->name);
+      }
       context.Database().RequireWritable("DROP TABLE");
       // Forget the table first: a crash between the two steps leaves files, never a dangling entry.
       auto doomed = std::make_unique<TableCatalogEntry>();
@@ -142,11 +146,14 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
       context.Database().DropTableStorage(*doomed);
       return MakeEmptyResult();
     }
-    case ObjectType::STREAM: throw NotImplementedError("DROP STREAM: table streams (issue 5)");
-    case ObjectType::SINK: throw NotImplementedError("DROP SINK: sinks (issue 7)");
-    case ObjectType::STREAMING_TABLE: throw NotImplementedError("DROP STREAMING TABLE: streaming tables (issue 8)");
-    default: throw NotImplementedError(std::string("DROP ") + ObjectTypeToString(stmt.object_type) + " (issue 6)");
+    case ObjectType::STREAM: return ExecuteDropStream(context, stmt);
+    case ObjectType::SINK: return ExecuteDropSink(context, stmt);
+    case ObjectType::STREAMING_TABLE: return ExecuteDropStreamingTable(context, stmt);
+    case ObjectType::MATERIALIZED_VIEW: return ExecuteDropMaterializedView(context, stmt);
+    case ObjectType::VIEW:
+      throw NotImplementedError("DROP VIEW: plain views do not exist yet; for a materialized view use DROP MATERIALIZED VIEW");
   }
+  throw InternalError("unknown DROP");
 }
 
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt) {
@@ -272,10 +279,10 @@ std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& 
       for (auto& c : table.columns) rows.push_back({Value(c.name)});
       return TextResult({"col_name"}, rows);
     }
-    case ShowType::STREAMS: throw NotImplementedError("SHOW STREAMS: table streams (issue 5)");
-    case ShowType::SINKS: throw NotImplementedError("SHOW SINKS: sinks (issue 7)");
-    case ShowType::MATERIALIZED_VIEWS: throw NotImplementedError("SHOW MATERIALIZED VIEWS (issue 6)");
-    case ShowType::VIEWS: throw NotImplementedError("SHOW VIEWS (issue 6)");
+    case ShowType::STREAMS: return ExecuteShowStreams(context, stmt);
+    case ShowType::SINKS: return ExecuteShowSinks(context, stmt);
+    case ShowType::MATERIALIZED_VIEWS: return ExecuteShowMaterializedViews(context, stmt);
+    case ShowType::VIEWS: return ExecuteShowMaterializedViews(context, stmt);
   }
   throw InternalError("unknown SHOW");
 }
@@ -355,9 +362,9 @@ std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeSta
     }
     case DescribeType::HISTORY: return DescribeHistory(context, stmt);
     case DescribeType::DETAIL: return DescribeDetail(context, stmt);
-    case DescribeType::STREAM: throw NotImplementedError("DESCRIBE STREAM: table streams (issue 5)");
-    case DescribeType::MATERIALIZED_VIEW: throw NotImplementedError("DESCRIBE MATERIALIZED VIEW (issue 6)");
-    case DescribeType::SINK: throw NotImplementedError("DESCRIBE SINK: sinks (issue 7)");
+    case DescribeType::STREAM: return ExecuteDescribeStream(context, stmt);
+    case DescribeType::MATERIALIZED_VIEW: return ExecuteDescribeMaterializedView(context, stmt);
+    case DescribeType::SINK: return ExecuteDescribeSink(context, stmt);
   }
   throw InternalError("unknown DESCRIBE");
 }

@@ -52,7 +52,7 @@ static void ReplaceDefaultKeywords(const TableCatalogEntry& table, InsertStateme
 }
 
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& stmt) {
-  TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), stmt.overwrite ? "INSERT OVERWRITE" : "INSERT");
   ReplaceDefaultKeywords(table, stmt);
   Binder binder(context);
   BoundQuery query = binder.BindQuery(*stmt.query);
@@ -139,7 +139,7 @@ static std::vector<row_t> ExtractRowIds(const ChunkCollection& rows, idx_t colum
 }
 
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& stmt) {
-  TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), "UPDATE");
   CheckAppendOnly(table, "UPDATE");
   Binder binder(context);
   BindContext scope;
@@ -190,7 +190,7 @@ std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStateme
 }
 
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& stmt) {
-  TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
+  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), "DELETE");
   Binder binder(context);
   BindContext scope;
   auto plan = BindTarget(binder, stmt.table, stmt.alias, scope);

@@ -38,7 +38,7 @@ static BoundExprPtr SourceColumnFor(const BindContext& source_scope, const std::
 }
 
 std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& stmt) {
-  TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.target.Name());
+  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.target.Name(), "MERGE");
   for (auto& clause : stmt.clauses) {
     if (clause.match == MergeMatch::NOT_MATCHED_BY_SOURCE) throw NotImplementedError("MERGE ... WHEN NOT MATCHED BY SOURCE");
   }

@@ -28,6 +28,36 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
 std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& statement);
 std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& statement);
 
+// Table streams (stream_executor.cpp, issue 5).
+std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateStreamStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDropStream(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, DescribeStatement& statement);
+
+// Materialized views (view_executor.cpp, issue 6): CREATE [OR REPLACE] MATERIALIZED VIEW,
+// CREATE OR REFRESH LIVE TABLE / MATERIALIZED VIEW, REFRESH, DROP, SHOW, DESCRIBE.
+std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& statement);
+std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& statement);
+// Called after every statement that succeeded and may have committed to a
+// table: brings the views in `auto` refresh mode up to date, each as its own
+// commit. Must be cheap when nothing changed.
+void MaintainViewsAfterStatement(ClientContext& context);
+
+// Sinks (sink_executor.cpp, issue 7).
+std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement);
+std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, DescribeStatement& statement);
+
+// Streaming tables (streaming_table_executor.cpp, issue 8):
+// CREATE OR REFRESH STREAMING TABLE ... AS SELECT ... FROM read_files(...) / STREAM(t).
+std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& statement);
+
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
 // A result from rows of Values of the given types (for introspection and DML counts).
