@@ -8,6 +8,7 @@
 #include "parser/parser.hpp"
 #include "planner/optimizer.hpp"
 #include "planner/physical_planner.hpp"
+#include "stream/stream_reader.hpp"
 
 namespace lakestream {
 
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<QueryResult>> ClientContext::Query(const std::string
     try {
       std::lock_guard<std::mutex> guard(db_->StatementLock());
       statement_start_ = Timestamp::Now();
+      stream_reads_.clear();
       db_->RefreshTables();
       result = RunStatement(*statement);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(*this);

@@ -2,6 +2,7 @@
 // statements; turns every exception into an error result.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "planner/logical_plan.hpp"
 
 namespace lakestream {
+
+struct StreamChanges;
 
 class ClientContext {
  public:
@@ -28,11 +31,17 @@ class ClientContext {
   // Optimises, plans and runs a bound plan to completion.
   ChunkCollection ExecutePlan(LogicalOperatorPtr plan);
 
+  // The streams the current statement read (lower-case name -> what it saw):
+  // one snapshot per stream per statement, and what a DML statement consumes
+  // (stream/stream_offsets.hpp). Cleared when a statement starts.
+  std::map<std::string, std::shared_ptr<const StreamChanges>>& StreamReads() { return stream_reads_; }
+
  private:
   std::unique_ptr<QueryResult> RunStatement(SQLStatement& statement);
 
   std::shared_ptr<DatabaseInstance> db_;
   timestamp_t statement_start_ = 0;
+  std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
 };
 
 }  // namespace lakestream

@@ -6,6 +6,7 @@
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
 #include "storage/table/delta_table.hpp"
+#include "stream/stream_offsets.hpp"
 
 namespace lakestream {
 
@@ -20,6 +21,7 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   if (!record.ok()) record.status().Throw();
   record_ = record.take();
   LoadTables();
+  if (!options_.read_only) ReconcileStreamOffsets(*this);
 }
 
 DeltaTable* DatabaseInstance::AsDelta(TableCatalogEntry& entry) { return dynamic_cast<DeltaTable*>(entry.storage.get()); }

@@ -5,6 +5,7 @@
 #include "function/aggregate_function.hpp"
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
+#include "stream/stream_reader.hpp"
 
 namespace lakestream {
 
@@ -288,9 +289,28 @@ BoundExprPtr Binder::BindCase(const ParsedExpression& expr, const BindContext& s
   return FoldConstant(std::move(e));
 }
 
+// stream_has_data('s') / SYSTEM$STREAM_HAS_DATA('s'): answered when the
+// statement is bound (the catalog is not reachable from expression evaluation).
+BoundExprPtr Binder::BindStreamHasData(const ParsedExpression& expr) {
+  BindContext empty;
+  if (expr.children.size() != 1) {
+    throw BinderError(expr.function_name + "() takes one argument, the stream's name: " + expr.function_name + "('orders_stream')");
+  }
+  auto argument = Bind(*expr.children[0], empty, nullptr, "the argument of stream_has_data()");
+  if (!argument->IsConstant() || argument->return_type.id() != TypeId::VARCHAR || argument->value.IsNull()) {
+    throw BinderError(expr.function_name + "() takes the stream's name as a string constant, e.g. " + expr.function_name +
+                      "('orders_stream')");
+  }
+  std::string stream_name = argument->value.GetString();
+  if (stream_name.size() > 5 && StringUtil::CIEquals(stream_name.substr(0, 5), "live.")) stream_name = stream_name.substr(5);
+  StreamCatalogEntry& stream = context_.GetCatalog().GetStream(stream_name);
+  return MakeConstant(Value::BOOLEAN(StreamHasData(context_, stream)));
+}
+
 BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
   std::string name = StringUtil::Lower(expr.function_name);
+  if (name == "stream_has_data" || name == "system$stream_has_data") return BindStreamHasData(expr);
   if (IsAggregateFunction(name)) {
     if (!aggregate) {
       throw BinderError(std::string("aggregate function ") + name + "() is not allowed in " + clause +

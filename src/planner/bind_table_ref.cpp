@@ -3,6 +3,8 @@
 #include "common/string_util.hpp"
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
+#include "execution/operator/physical_chunk_scan.hpp"
+#include "stream/stream_reader.hpp"
 #include "planner/table_function.hpp"
 #include "common/date.hpp"
 #include "storage/table/delta_table.hpp"
@@ -114,6 +116,7 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
     }
   }
   if (ref.stream_function) throw NotImplementedError("STREAM(" + ref.name.ToString() + ") streaming reads (issue 8)");
+  if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) return BindStreamRef(ref, *stream, scope);
   TableCatalogEntry& table = context_.GetCatalog().GetTable(name);
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::GET);
   get->table_index = NextTableIndex();
@@ -158,6 +161,32 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
   for (idx_t i = 0; i < column_names.size(); i++) entry.bindings.push_back({get->table_index, i});
   scope.Add(std::move(entry));
   return get;
+}
+
+LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry& stream, BindContext& scope) {
+  if (ref.version_as_of || ref.timestamp_as_of) {
+    throw BinderError("Time travel (VERSION/TIMESTAMP AS OF) applies to tables, not to the stream " + stream.name +
+                      "; read the source's history with SELECT ... FROM " + stream.source + " VERSION AS OF n, or table_changes('" +
+                      stream.source + "', ...)");
+  }
+  std::shared_ptr<const StreamChanges> changes = ReadStreamChanges(context_, stream);
+  auto source = std::make_unique<LogicalOperator>(LogicalOperatorType::SOURCE);
+  source->table_index = NextTableIndex();
+  source->table_name = stream.name;
+  source->source_types = changes->types;
+  source->source_factory = [changes](const std::vector<idx_t>& projected) {
+    std::shared_ptr<const ChunkCollection> rows(changes, &changes->rows);
+    return std::make_unique<PhysicalChunkScan>(rows, projected, "STREAM_SCAN");
+  };
+  for (idx_t i = 0; i < changes->types.size(); i++) source->column_ids.push_back(i);
+  BindEntry entry;
+  entry.alias = ref.alias.empty() ? stream.name : ref.alias;
+  entry.names = changes->names;
+  for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
+  entry.types = changes->types;
+  for (idx_t i = 0; i < changes->types.size(); i++) entry.bindings.push_back({source->table_index, i});
+  scope.Add(std::move(entry));
+  return source;
 }
 
 LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {

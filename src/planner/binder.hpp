@@ -12,6 +12,8 @@
 
 namespace lakestream {
 
+struct StreamCatalogEntry;
+
 class ClientContext;
 
 // The columns visible in a scope: one entry per FROM item (table, subquery, CTE).
@@ -97,6 +99,9 @@ class Binder {
                         const char* clause);
   BoundExprPtr FoldConstant(BoundExprPtr expr);
   LogicalOperatorPtr BindTableFunction(const TableRef& ref, BindContext& scope);
+  // FROM a table stream: its pending changes, read once per statement (src/stream/).
+  LogicalOperatorPtr BindStreamRef(const TableRef& ref, StreamCatalogEntry& stream, BindContext& scope);
+  BoundExprPtr BindStreamHasData(const ParsedExpression& expr);
   LogicalOperatorPtr BindBaseTable(const TableRef& ref, BindContext& scope);
   LogicalOperatorPtr BindSubqueryRef(const QueryNode& query, const std::string& alias,
                                      const std::vector<std::string>& column_aliases, BindContext& scope);

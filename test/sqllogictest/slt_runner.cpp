@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <regex>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -263,7 +264,21 @@ class Runner {
       std::sort(expected.begin(), expected.end());
       std::sort(actual.begin(), actual.end());
     }
+    MatchRegexCells(expected, actual);
     if (expected != actual) ReportMismatch(rec, sql, expected, actual, *result);
+  }
+
+  // An expected cell `<REGEX>:pattern` matches an actual cell the whole
+  // pattern matches (times, ids); it then compares as equal.
+  static void MatchRegexCells(std::vector<Row>& expected, const std::vector<Row>& actual) {
+    static const std::string prefix = "<REGEX>:";
+    for (size_t k = 0; k < expected.size() && k < actual.size(); k++) {
+      for (size_t c = 0; c < expected[k].size() && c < actual[k].size(); c++) {
+        const std::string& cell = expected[k][c];
+        if (cell.compare(0, prefix.size(), prefix) != 0) continue;
+        if (std::regex_match(actual[k][c], std::regex(cell.substr(prefix.size())))) expected[k][c] = actual[k][c];
+      }
+    }
   }
 
   void ReportMismatch(const Record& rec, const std::string& sql, const std::vector<Row>& expected,

@@ -6,8 +6,10 @@
 #include "execution/expression_executor.hpp"
 #include "execution/statement/statement_executor.hpp"
 #include "main/client_context.hpp"
+#include "stream/stream_offsets.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
+#include "stream/stream_reader.hpp"
 
 namespace lakestream {
 
@@ -113,12 +115,12 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   }
   TableCatalogEntry& table = catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
   db.SaveCatalog();
-  if (stmt.as_query && rows.Count() > 0) {
+  if (stmt.as_query && (rows.Count() > 0 || !context.StreamReads().empty())) {
     TableCommit commit;
     commit.operation = "CREATE TABLE AS SELECT";
     commit.inserted = std::move(rows);
     commit.inserted.SetTypes(table.Types());
-    table.storage->Commit(commit);
+    CommitStatementChanges(context, table, commit);
   }
   return MakeEmptyResult();
 }
@@ -339,9 +341,22 @@ static std::unique_ptr<QueryResult> DescribeDetail(ClientContext& context, Descr
   return MakeRowsResult(names, types, rows);
 }
 
+// DESCRIBE on a stream: its columns (the source's, then the metadata columns).
+static std::unique_ptr<QueryResult> DescribeStreamColumns(ClientContext& context, StreamCatalogEntry& stream) {
+  TableCatalogEntry* source = nullptr;
+  StreamSource(context, stream, &source);
+  std::vector<std::string> names = source->Names();
+  std::vector<LogicalType> types = source->Types();
+  AddStreamMetadataColumns(names, types);
+  std::vector<std::vector<Value>> rows;
+  for (idx_t i = 0; i < names.size(); i++) rows.push_back({Value(names[i]), Value(types[i].ToString())});
+  return TextResult({"column_name", "column_type"}, rows);
+}
+
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt) {
   switch (stmt.describe_type) {
     case DescribeType::TABLE: {
+      if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(stmt.name.Name())) return DescribeStreamColumns(context, *stream);
       auto& table = context.GetCatalog().GetTable(stmt.name.Name());
       std::vector<std::vector<Value>> rows;
       for (auto& c : table.columns) {

@@ -5,6 +5,7 @@
 #include "common/string_util.hpp"
 #include "execution/statement/statement_executor.hpp"
 #include "main/client_context.hpp"
+#include "stream/stream_offsets.hpp"
 #include "planner/binder.hpp"
 
 namespace lakestream {
@@ -101,7 +102,7 @@ std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStateme
   int64_t count = static_cast<int64_t>(rows.Count());
   commit.inserted = std::move(rows);
   commit.inserted.SetTypes(table.Types());
-  table.storage->Commit(commit);
+  CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }
 
@@ -185,7 +186,7 @@ std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStateme
   }
   CheckNotNull(table, commit.updated);
   int64_t count = static_cast<int64_t>(commit.updated_row_ids.size());
-  if (count > 0) table.storage->Commit(commit);
+  if (count > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }
 
@@ -205,11 +206,9 @@ std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStateme
   commit.operation = "DELETE";
   commit.deleted_rows = ExtractRowIds(rows, 0);
   int64_t count = static_cast<int64_t>(commit.deleted_rows.size());
-  if (count > 0) {
-    // Appending is always allowed; removing rows is not, on an append-only table.
-    CheckAppendOnly(table, "DELETE");
-    table.storage->Commit(commit);
-  }
+  // Appending is always allowed; removing rows is not, on an append-only table.
+  if (count > 0) CheckAppendOnly(table, "DELETE");
+  if (count > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }
 

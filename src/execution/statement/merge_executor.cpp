@@ -13,6 +13,7 @@
 #include "common/string_util.hpp"
 #include "execution/statement/statement_executor.hpp"
 #include "main/client_context.hpp"
+#include "stream/stream_offsets.hpp"
 #include "planner/binder.hpp"
 
 namespace lakestream {
@@ -200,7 +201,7 @@ std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement
       }
     }
   }
-  if (commit.ChangedRows() > 0) table.storage->Commit(commit);
+  if (commit.ChangedRows() > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
   return MakeRowsResult({"num_affected_rows", "num_updated_rows", "num_deleted_rows", "num_inserted_rows"},
                         std::vector<LogicalType>(4, TypeId::BIGINT),
                         {{Value::BIGINT(updated + deleted + inserted), Value::BIGINT(updated), Value::BIGINT(deleted),

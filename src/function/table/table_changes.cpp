@@ -50,20 +50,9 @@ TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<
   binding.types = schema.types;
   auto types = schema.types;
   binding.factory = [table, start, end, types](const std::vector<idx_t>& projected) {
-    ChunkCollection rows(types);
-    ReadChangeFeed(*table, start, end, rows);
-    std::vector<LogicalType> projected_types;
-    for (idx_t c : projected) projected_types.push_back(types[c]);
-    auto out = std::make_shared<ChunkCollection>(projected_types);
-    for (idx_t k = 0; k < rows.ChunkCount(); k++) {
-      const DataChunk& chunk = rows.Chunk(k);
-      DataChunk part;
-      part.Initialize(projected_types, chunk.size());
-      for (idx_t i = 0; i < projected.size(); i++) part.data[i].Copy(chunk.data[projected[i]], nullptr, chunk.size(), 0, 0);
-      part.SetCardinality(chunk.size());
-      out->Append(part);
-    }
-    return std::make_unique<PhysicalChunkScan>(out, "TABLE_CHANGES");
+    auto rows = std::make_shared<ChunkCollection>(types);
+    ReadChangeFeed(*table, start, end, *rows);
+    return std::make_unique<PhysicalChunkScan>(std::shared_ptr<const ChunkCollection>(rows), projected, "TABLE_CHANGES");
   };
   return binding;
 }

@@ -55,13 +55,35 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   return {static_cast<int64_t>(removed.size()), added};
 }
 
-std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bool dry_run) {
+// Files that the change feed of versions (version, latest] reads (adds,
+// removes and cdc files), plus the files of `version` itself.
+static void AddFilesNeededForChanges(const DeltaTable& table, int64_t version, std::set<std::string>& keep) {
+  const auto& snapshot = table.Snapshot();
+  if (version >= 0) {
+    auto past = table.AtVersion(version);
+    for (auto& [path, add] : past->Snapshot().files) keep.insert(snapshot.FilePath(path));
+  }
+  auto& log = const_cast<DeltaTable&>(table).Log();
+  for (int64_t v = version + 1; v <= snapshot.version; v++) {
+    auto actions = log.ReadCommit(v);
+    if (!actions.ok()) continue;  // history already gone: the stream is stale anyway
+    for (auto& action : actions.value()) {
+      if (auto* add = std::get_if<delta::AddFile>(&action)) keep.insert(snapshot.FilePath(add->path));
+      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) keep.insert(snapshot.FilePath(remove->path));
+      if (auto* cdc = std::get_if<delta::CdcFile>(&action)) keep.insert(snapshot.FilePath(cdc->path));
+    }
+  }
+}
+
+std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bool dry_run,
+                                            std::optional<int64_t> keep_changes_after) {
   Refresh();
   const auto& snapshot = state_->snapshot;
   int64_t retention = retain_ms.value_or(snapshot.DeletedFileRetentionMs());
   int64_t cutoff = NowMs() - retention;
   std::set<std::string> active;
   for (auto& [path, add] : snapshot.files) active.insert(snapshot.FilePath(path));
+  if (keep_changes_after) AddFilesNeededForChanges(*this, *keep_changes_after, active);
   std::map<std::string, int64_t> removed_at;
   for (auto& [path, remove] : snapshot.tombstones) {
     if (remove.deletion_timestamp) removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;

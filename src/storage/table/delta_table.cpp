@@ -231,6 +231,10 @@ void DeltaTable::Commit(TableCommit& commit) {
   std::vector<std::string> removed_paths;
   std::vector<idx_t> all_columns;
   for (idx_t c = 0; c < columns.size(); c++) all_columns.push_back(c);
+  // Update postimages are written in the order of their preimages, so that
+  // readers of the change feed without a key (table streams) can pair the
+  // i-th update_preimage of a version with its i-th update_postimage.
+  std::vector<int64_t> postimage_order;
   for (auto& [file_index, rows] : touched) {
     if (file_index >= state.files.size()) throw InternalError("row id names a file the snapshot does not have");
     const delta::AddFile& add = *state.files[file_index];
@@ -252,6 +256,7 @@ void DeltaTable::Commit(TableCommit& commit) {
           deleted.push_back(static_cast<sel_t>(r));
         } else {
           preimage.push_back(static_cast<sel_t>(r));
+          postimage_order.push_back(it->second);
         }
       }
       if (!kept.empty()) {
@@ -266,9 +271,20 @@ void DeltaTable::Commit(TableCommit& commit) {
     actions.emplace_back(RemoveFor(add, now, true));
     removed_paths.push_back(add.path);
   }
-  // New versions of updated rows, then inserted rows.
+  // New versions of updated rows (in preimage order), then inserted rows.
+  if (postimage_order.size() != commit.updated.Count()) throw InternalError("update row ids do not match the updated rows");
+  std::vector<std::pair<idx_t, sel_t>> updated_position;  // updated row index -> (chunk, row)
   for (idx_t c = 0; c < commit.updated.ChunkCount(); c++) {
-    const DataChunk& chunk = commit.updated.Chunk(c);
+    for (idx_t r = 0; r < commit.updated.Chunk(c).size(); r++) updated_position.emplace_back(c, static_cast<sel_t>(r));
+  }
+  for (idx_t begin = 0; begin < postimage_order.size(); begin += STANDARD_VECTOR_SIZE) {
+    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, postimage_order.size() - begin);
+    DataChunk chunk;
+    chunk.Initialize(types, count);
+    for (idx_t i = 0; i < count; i++) {
+      auto [c, r] = updated_position[static_cast<idx_t>(postimage_order[begin + i])];
+      chunk.Append(commit.updated.Chunk(c), &r, 1);
+    }
     data.Append(chunk);
     add_change(chunk, nullptr, chunk.size(), "update_postimage");
   }

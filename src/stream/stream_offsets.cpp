@@ -1,0 +1,98 @@
+#include "stream/stream_offsets.hpp"
+
+#include "common/crash_point.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "storage/table/delta_table.hpp"
+#include "stream/stream_reader.hpp"
+
+namespace lakestream {
+
+std::string StreamAppId(const StreamCatalogEntry& stream) { return "lakestream.stream." + stream.id; }
+
+void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
+  stream.offset = version;
+  stream.initial_pending = false;
+  stream.pending_target.clear();
+  stream.pending_version = -1;
+  context.Database().SaveCatalog();
+}
+
+void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
+  std::vector<std::pair<StreamCatalogEntry*, int64_t>> consumed;
+  for (auto& [name, changes] : context.StreamReads()) {
+    StreamCatalogEntry* stream = context.GetCatalog().FindStream(changes->stream);
+    if (stream) consumed.emplace_back(stream, changes->read_version);
+  }
+  if (consumed.empty()) {
+    target.storage->Commit(commit);
+    return;
+  }
+  if (commit.ChangedRows() == 0 && !commit.overwrite) {
+    for (auto& [stream, version] : consumed) stream->offset = version, stream->initial_pending = false;
+    context.Database().SaveCatalog();
+    return;
+  }
+  for (auto& [stream, version] : consumed) {
+    stream->pending_target = target.name;
+    stream->pending_version = version;
+    commit.txns.emplace_back(StreamAppId(*stream), version);
+  }
+  context.Database().SaveCatalog();
+  CrashPoint("stream.before_target_commit");
+  try {
+    target.storage->Commit(commit);
+  } catch (...) {
+    for (auto& [stream, version] : consumed) stream->pending_target.clear(), stream->pending_version = -1;
+    try {
+      context.Database().SaveCatalog();
+    } catch (...) {
+      // The pending record stays; the next open settles it against the target's log.
+    }
+    throw;
+  }
+  CrashPoint("stream.after_target_commit");
+  for (auto& [stream, version] : consumed) {
+    stream->offset = version;
+    stream->initial_pending = false;
+    stream->pending_target.clear();
+    stream->pending_version = -1;
+  }
+  context.Database().SaveCatalog();
+}
+
+void ReconcileStreamOffsets(DatabaseInstance& db) {
+  bool changed = false;
+  Catalog& catalog = db.GetCatalog();
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry& stream = *catalog.FindStream(name);
+    if (stream.pending_target.empty()) continue;
+    TableCatalogEntry* target = catalog.FindTable(stream.pending_target);
+    DeltaTable* delta = target && target->storage ? DatabaseInstance::AsDelta(*target) : nullptr;
+    if (target && !delta) continue;  // cannot tell yet; settled on an open where the target loads
+    if (delta) {
+      auto recorded = delta->Snapshot().TxnVersion(StreamAppId(stream));
+      if (recorded && *recorded == stream.pending_version) {
+        stream.offset = stream.pending_version;
+        stream.initial_pending = false;
+      }
+    }
+    stream.pending_target.clear();
+    stream.pending_version = -1;
+    changed = true;
+  }
+  if (changed) db.SaveCatalog();
+}
+
+std::optional<int64_t> OldestStreamOffset(Catalog& catalog, const std::string& table) {
+  std::optional<int64_t> oldest;
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry& stream = *catalog.FindStream(name);
+    if (!StringUtil::CIEquals(stream.source, table)) continue;
+    if (!oldest || stream.offset < *oldest) oldest = stream.offset;
+  }
+  return oldest;
+}
+
+}  // namespace lakestream

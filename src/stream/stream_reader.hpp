@@ -1,0 +1,54 @@
+// Reading a table stream (ClickZetta/Snowflake semantics, DESIGN.md section 5).
+//
+// A stream over table T with offset O shows the changes of T's versions
+// (O, latest]: STANDARD streams their net change (stream/net_changes.hpp),
+// APPEND_ONLY streams the inserted rows. With SHOW_INITIAL_ROWS, until the
+// first consumption the rows of T as of O come first, as inserts.
+//
+// Columns: T's columns, then
+//   __change_type       VARCHAR    INSERT | UPDATE_BEFORE | UPDATE_AFTER | DELETE
+//   __commit_version    BIGINT     the version of the row's last change
+//   __commit_timestamp  TIMESTAMP  that version's commit time
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "common/chunk_collection.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+class DeltaTable;
+
+struct StreamChanges {
+  std::string stream;  // the stream's name, as created
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  ChunkCollection rows;
+  int64_t read_version = -1;  // the source version the rows reach
+};
+
+// Appends the stream metadata columns' names and types.
+void AddStreamMetadataColumns(std::vector<std::string>& names, std::vector<LogicalType>& types);
+
+// The stream's pending changes as of the source version the statement sees.
+// Within one statement every call for a stream returns the same rows (and
+// records the read in the context, so that a DML statement consumes it).
+// Throws CatalogError when the stream is stale, with the fix.
+std::shared_ptr<const StreamChanges> ReadStreamChanges(ClientContext& context, StreamCatalogEntry& stream);
+
+// Whether the stream has changes pending. Cheap (reads no data file): like
+// Snowflake's SYSTEM$STREAM_HAS_DATA it may say true when the pending
+// changes cancel out (a row inserted and deleted again).
+bool StreamHasData(ClientContext& context, StreamCatalogEntry& stream);
+
+// "" for a usable stream; otherwise why it is stale and how to fix it.
+std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream);
+
+// The Delta table the stream reads; throws CatalogError (stale) when its source is gone.
+DeltaTable& StreamSource(ClientContext& context, StreamCatalogEntry& stream, TableCatalogEntry** entry = nullptr);
+
+}  // namespace lakestream
