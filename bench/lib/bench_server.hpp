@@ -76,8 +76,9 @@ inline std::string OneLine(std::string s) {
 
 // Runs the protocol until "quit" or end of input. `setup` (optional) runs once
 // on the connection before the first command, for benchmark-specific settings.
-inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}) {
-  lakestream::Database db("");
+// `path`: a database directory ("" = in memory).
+inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}, const std::string& path = "") {
+  lakestream::Database db(path);
   lakestream::Connection con(db);
   if (setup) setup(con);
   std::string line;

@@ -378,6 +378,9 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
 BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
   // Uncorrelated subqueries only: run them now and use the result as constants.
+  Binder* outermost = this;
+  while (outermost->parent_) outermost = outermost->parent_;
+  outermost->bound_subquery_expression_ = true;
   Binder sub(context_, this);
   sub.outer_scope_ = &scope;
   BoundQuery query = sub.BindQuery(*expr.subquery);

@@ -75,6 +75,10 @@ class Binder {
 
   idx_t NextTableIndex();
   ClientContext& Context() { return context_; }
+  // True when a subquery used as a value (IN/EXISTS/scalar) was bound and
+  // folded into constants anywhere in this query: its rows are read at bind
+  // time, so materialized views cannot maintain such a query incrementally.
+  bool BoundSubqueryExpression() const { return bound_subquery_expression_; }
 
  private:
   BoundQuery BindSelectNode(const QueryNode& node);
@@ -111,6 +115,7 @@ class Binder {
   // The scope of the query this binder's subquery sits in (for error messages only:
   // correlated subqueries are not supported).
   const BindContext* outer_scope_ = nullptr;
+  bool bound_subquery_expression_ = false;  // set on the outermost binder
   idx_t next_table_index_ = 0;
   std::map<std::string, const CommonTableExpression*> ctes_;  // lower-case name
 };

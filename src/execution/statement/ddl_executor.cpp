@@ -376,7 +376,12 @@ std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeSta
       return TextResult({"column_name", "column_type"}, rows);
     }
     case DescribeType::HISTORY: return DescribeHistory(context, stmt);
-    case DescribeType::DETAIL: return DescribeDetail(context, stmt);
+    case DescribeType::DETAIL: {
+      // DESCRIBE DETAIL of a materialized view also says how it is maintained (issue 6).
+      TableCatalogEntry* entry = context.GetCatalog().FindTable(stmt.name.Name());
+      if (entry && entry->kind == TableKind::MATERIALIZED_VIEW) return ExecuteDescribeMaterializedView(context, stmt);
+      return DescribeDetail(context, stmt);
+    }
     case DescribeType::STREAM: return ExecuteDescribeStream(context, stmt);
     case DescribeType::MATERIALIZED_VIEW: return ExecuteDescribeMaterializedView(context, stmt);
     case DescribeType::SINK: return ExecuteDescribeSink(context, stmt);

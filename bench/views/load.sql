@@ -1,0 +1,6 @@
+-- bench/views: N source rows in 1,000 groups, and the gold view over them
+-- (manual refresh, so the driver times REFRESH alone).
+CREATE TABLE src (id BIGINT, g BIGINT, v DECIMAL(12,2)) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true');
+INSERT INTO src SELECT range AS id, range % 1000 AS g, CAST((range * 7919 % 10007) / 100.0 AS DECIMAL(12,2)) AS v FROM range({{N}});
+CREATE MATERIALIZED VIEW gold TBLPROPERTIES ('refresh' = 'manual') AS SELECT g, SUM(v) AS total, COUNT(*) AS n FROM src GROUP BY g;
+SELECT COUNT(*) FROM gold;

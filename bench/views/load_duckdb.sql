@@ -1,0 +1,2 @@
+CREATE TABLE src AS SELECT range AS id, range % 1000 AS g, CAST((range * 7919 % 10007) / 100.0 AS DECIMAL(12,2)) AS v FROM range({{N}});
+SELECT COUNT(*) FROM src;

@@ -1,0 +1,321 @@
+#include "ivm/aggregate_maintainer.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.hpp"
+#include "common/decimal.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "storage/parquet/parquet_reader.hpp"
+#include "storage/parquet/parquet_writer.hpp"
+
+namespace lakestream {
+
+static const char* kSourcesKey = "lakestream.ivm.sources";
+
+AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis)
+    : context_(context), view_(view), analysis_(analysis) {
+  Binder binder(context);
+  BoundQuery query = BindViewQuery(binder, view.definition);
+  LogicalOperatorPtr* slot = FindAggregateSlot(query.plan);
+  if (!slot) throw InternalError("materialized view " + view.name + ": no aggregate in an aggregate view");
+  const LogicalOperator& aggregate = **slot;
+  group_count_ = aggregate.expressions.size();
+  for (auto& g : aggregate.expressions) state_types_.push_back(g->return_type);
+  state_types_.push_back(TypeId::BIGINT);  // count(*)
+  AggregateSignature count = BindAggregate("count", {TypeId::BIGINT}, false, false);
+  for (idx_t j = 0; j < aggregate.aggregates.size(); j++) {
+    const AggregateSignature& sig = aggregate.aggregates[j].signature;
+    view_aggregates_.push_back(sig);
+    auto add = [&](AggregateSignature s) {
+      if (s.kind == AggregateKind::COUNT) s.input_type = sig.input_type;
+      subs_.push_back({s, j});
+      state_types_.push_back(s.return_type);
+    };
+    switch (sig.kind) {
+      case AggregateKind::COUNT_STAR: break;
+      case AggregateKind::SUM: add(sig); add(count); break;
+      case AggregateKind::AVG: add(BindAggregate("sum", {sig.input_type}, false, false)); add(count); break;
+      case AggregateKind::COUNT:
+      case AggregateKind::MIN:
+      case AggregateKind::MAX:
+      case AggregateKind::COUNT_DISTINCT: add(sig); break;
+      case AggregateKind::ANY_VALUE: throw InternalError("any_value in an incrementally maintained view");
+    }
+  }
+}
+
+LogicalOperatorPtr AggregateMaintainer::BuildStatePlan(Binder& binder) const {
+  BoundQuery query = BindViewQuery(binder, view_.definition);
+  LogicalOperator& aggregate = **FindAggregateSlot(query.plan);
+  auto op = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
+  op->table_index = aggregate.table_index;
+  op->aggregate_index = aggregate.aggregate_index;
+  op->expressions = std::move(aggregate.expressions);
+  op->aggregates.push_back({BindAggregate("count", {}, false, true), nullptr});
+  for (auto& sub : subs_) {
+    BoundAggregate a;
+    a.signature = sub.signature;
+    a.argument = AddCast(aggregate.aggregates[sub.aggregate].argument->Copy(), sub.signature.input_type);
+    op->aggregates.push_back(std::move(a));
+  }
+  op->children = std::move(aggregate.children);
+  return op;
+}
+
+std::vector<Row> AggregateMaintainer::RunStatePlan() {
+  Binder binder(context_);
+  return CollectRows(context_.ExecutePlan(BuildStatePlan(binder)));
+}
+
+static std::vector<idx_t> Prefix(idx_t n) {
+  std::vector<idx_t> out;
+  for (idx_t i = 0; i < n; i++) out.push_back(i);
+  return out;
+}
+
+// a + sign * b over BIGINT or DECIMAL (NULL counts as 0).
+static Value AddSigned(const Value& a, const Value& b, int sign, const LogicalType& type) {
+  if (b.IsNull()) return a;
+  if (type.id() == TypeId::DECIMAL) {
+    hugeint_t x = a.IsNull() ? 0 : a.GetHugeint();
+    return Value::DECIMAL(x + sign * b.GetHugeint(), type.width(), type.scale());
+  }
+  int64_t x = a.IsNull() ? 0 : a.AsBigint();
+  return Value::BIGINT(x + sign * b.AsBigint());
+}
+
+void AggregateMaintainer::AddPartial(const Row& partial, int sign, std::map<std::string, Group>& groups,
+                                     std::vector<std::string>& touched) {
+  std::string key = EncodeRow(partial, Prefix(group_count_));
+  auto it = groups.find(key);
+  if (it == groups.end()) {
+    Group fresh;
+    fresh.values.assign(partial.begin(), partial.begin() + group_count_);
+    fresh.values.push_back(Value::BIGINT(0));
+    for (auto& sub : subs_) {
+      bool counter = sub.signature.kind == AggregateKind::COUNT || sub.signature.kind == AggregateKind::COUNT_DISTINCT;
+      fresh.values.push_back(counter ? Value::BIGINT(0) : Value(sub.signature.return_type));
+    }
+    it = groups.emplace(key, std::move(fresh)).first;
+  }
+  touched.push_back(key);
+  Group& group = it->second;
+  group.values[group_count_] = AddSigned(group.values[group_count_], partial[group_count_], sign, TypeId::BIGINT);
+  for (idx_t s = 0; s < subs_.size(); s++) {
+    idx_t col = group_count_ + 1 + s;
+    const Value& v = partial[col];
+    Value& cur = group.values[col];
+    switch (subs_[s].signature.kind) {
+      case AggregateKind::COUNT:
+      case AggregateKind::SUM: cur = AddSigned(cur, v, sign, subs_[s].signature.return_type); break;
+      case AggregateKind::MIN:
+      case AggregateKind::MAX: {
+        if (v.IsNull()) break;
+        int order = subs_[s].signature.kind == AggregateKind::MIN ? 1 : -1;  // >0: v is worse than cur
+        if (sign > 0) {
+          if (cur.IsNull() || v.Compare(cur) * order < 0) cur = v;
+        } else if (cur.IsNull() || v.Compare(cur) * order <= 0) {
+          // The current extreme (or something at least as extreme) left: only a
+          // recomputation of the group knows the next one.
+          group.recompute = true;
+        }
+        break;
+      }
+      case AggregateKind::COUNT_DISTINCT: group.recompute = true; break;
+      default: break;
+    }
+  }
+}
+
+std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>& states) {
+  std::vector<LogicalType> types(state_types_.begin(), state_types_.begin() + group_count_);
+  for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
+  std::vector<idx_t> first_sub(view_aggregates_.size(), 0);
+  for (idx_t s = subs_.size(); s-- > 0;) first_sub[subs_[s].aggregate] = s;
+  std::vector<Row> finals;
+  for (const Row* state : states) {
+    Row row(state->begin(), state->begin() + group_count_);
+    for (idx_t j = 0; j < view_aggregates_.size(); j++) {
+      const AggregateSignature& sig = view_aggregates_[j];
+      const Value* sub = &(*state)[group_count_ + 1 + first_sub[j]];
+      switch (sig.kind) {
+        case AggregateKind::COUNT_STAR: row.push_back((*state)[group_count_]); break;
+        case AggregateKind::SUM: row.push_back(sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0]); break;
+        case AggregateKind::AVG: {
+          int64_t n = sub[1].AsBigint();
+          if (n == 0) {
+            row.push_back(Value(sig.return_type));
+            break;
+          }
+          // The same arithmetic as avg() itself, so both give the same double.
+          hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
+          double divisor = sig.input_type.id() == TypeId::DECIMAL
+                               ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
+                               : 1.0;
+          row.push_back(Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor));
+          break;
+        }
+        default: row.push_back(sub[0]); break;
+      }
+    }
+    finals.push_back(std::move(row));
+  }
+  // The view's own plan, with its aggregate reading these rows: HAVING and the
+  // select list then apply exactly as in a full computation.
+  Binder binder(context_);
+  BoundQuery query = BindViewQuery(binder, view_.definition);
+  LogicalOperatorPtr& slot = *FindAggregateSlot(query.plan);
+  auto rows = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
+  rows->table_index = binder.NextTableIndex();
+  rows->collection = std::make_shared<ChunkCollection>(MakeCollection(types, finals));
+  auto replacement = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
+  replacement->table_index = slot->table_index;
+  replacement->aggregate_index = slot->aggregate_index;
+  for (idx_t g = 0; g < group_count_; g++) {
+    replacement->expressions.push_back(MakeBindingRef({rows->table_index, g}, types[g]));
+  }
+  for (idx_t j = 0; j < view_aggregates_.size(); j++) {
+    const LogicalType& type = types[group_count_ + j];
+    replacement->aggregates.push_back(
+        {BindAggregate("any_value", {type}, false, false), MakeBindingRef({rows->table_index, group_count_ + j}, type)});
+  }
+  replacement->children.push_back(std::move(rows));
+  slot = std::move(replacement);
+  return CollectRows(context_.ExecutePlan(std::move(query.plan)));
+}
+
+idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit) {
+  ChunkCollection plus, minus;
+  RunDeltaRule(context_, [this](Binder& binder) { return BuildStatePlan(binder); }, deltas, plus, minus);
+  std::vector<std::string> touched;
+  // The minus side first: a deleted extreme is judged against the old extreme.
+  for (auto& row : CollectRows(minus)) AddPartial(row, -1, state_, touched);
+  for (auto& row : CollectRows(plus)) AddPartial(row, +1, state_, touched);
+  std::set<std::string> keys(touched.begin(), touched.end());
+  std::set<std::string> recompute;
+  for (auto& key : keys) {
+    Group& group = state_.at(key);
+    int64_t count = group.values[group_count_].AsBigint();
+    if (count < 0) {
+      throw InternalError("materialized view " + view_.name + ": a group's row count fell below zero; "
+                          "run REFRESH MATERIALIZED VIEW " + view_.name + " FULL");
+    }
+    if (count == 0) {
+      state_.erase(key);
+    } else if (group.recompute) {
+      recompute.insert(key);
+    }
+  }
+  if (!recompute.empty()) {
+    for (auto& row : RunStatePlan()) {
+      std::string key = EncodeRow(row, Prefix(group_count_));
+      if (recompute.count(key)) state_[key] = Group{row, false};
+    }
+  }
+  std::vector<const Row*> states;
+  for (auto& key : keys) {
+    auto it = state_.find(key);
+    if (it != state_.end()) states.push_back(&it->second.values);
+  }
+  std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
+  ViewRows old_rows = ScanViewRows(*view_.storage, view_.Types(), analysis_.key_columns,
+                                   [&](const std::string& key) { return keys.count(key) > 0; });
+  DiffRows(old_rows, new_rows, analysis_.key_columns, view_.Types(), commit);
+  return keys.size();
+}
+
+void AggregateMaintainer::RebuildState() {
+  state_.clear();
+  for (auto& row : RunStatePlan()) {
+    std::string key = EncodeRow(row, Prefix(group_count_));
+    state_[key] = Group{std::move(row), false};
+  }
+}
+
+std::string AggregateMaintainer::StateDirectory(ClientContext& context, const std::string& view_name) {
+  return context.Database().Path() + "/_lakestream/ivm/" + StringUtil::Lower(view_name);
+}
+
+std::string AggregateMaintainer::StatePath(int64_t view_version) const {
+  return StateDirectory(context_, view_.name) + "/state-" + std::to_string(view_version) + ".parquet";
+}
+
+static std::vector<std::string> StateNames(idx_t groups, idx_t subs) {
+  std::vector<std::string> names;
+  for (idx_t i = 0; i < groups; i++) names.push_back("k" + std::to_string(i));
+  names.push_back("__count");
+  for (idx_t i = 0; i < subs; i++) names.push_back("s" + std::to_string(i));
+  return names;
+}
+
+void AggregateMaintainer::SaveState(int64_t view_version, const std::map<std::string, int64_t>& versions) {
+  FileSystem* fs = context_.Database().Fs();
+  std::string dir = StateDirectory(context_, view_.name);
+  Status s = fs->CreateDirectories(dir);
+  if (!s.ok()) s.Throw();
+  std::string path = StatePath(view_version);
+  std::string tmp = path + ".tmp";
+  ParquetWriterOptions options;
+  options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions).dump()});
+  auto writer = ParquetWriter::Create(tmp, StateNames(group_count_, subs_.size()), state_types_, options);
+  if (!writer.ok()) writer.status().Throw();
+  std::vector<Row> rows;
+  rows.reserve(state_.size());
+  for (auto& [key, group] : state_) rows.push_back(group.values);
+  ChunkCollection data = MakeCollection(state_types_, rows);
+  for (idx_t k = 0; k < data.ChunkCount(); k++) {
+    Status a = writer.value()->Append(data.Chunk(k));
+    if (!a.ok()) a.Throw();
+  }
+  auto done = writer.value()->Finish();
+  if (!done.ok()) done.status().Throw();
+  for (Status step : {fs->Fsync(tmp), fs->Rename(tmp, path), fs->FsyncDirectory(dir)}) {
+    if (!step.ok()) step.Throw();
+  }
+  versions_ = versions;
+}
+
+void AggregateMaintainer::PruneStates(int64_t keep_version) {
+  std::string dir = StateDirectory(context_, view_.name);
+  std::string keep = "state-" + std::to_string(keep_version) + ".parquet";
+  std::error_code ec;
+  for (auto& file : std::filesystem::directory_iterator(dir, ec)) {
+    if (file.path().filename() != keep) std::filesystem::remove(file.path(), ec);
+  }
+}
+
+bool AggregateMaintainer::LoadState() {
+  DeltaTable* delta = DatabaseInstance::AsDelta(view_);
+  std::string path = StatePath(delta->Version());
+  if (!std::filesystem::exists(path)) return false;
+  auto reader = ParquetReader::Open(path);
+  if (!reader.ok()) return false;  // a torn or foreign file: rebuild rather than fail
+  ParquetReader& r = *reader.value();
+  if (r.ColumnTypes().size() != state_types_.size()) return false;
+  versions_.clear();
+  for (auto& [k, v] : r.KeyValueMetadata()) {
+    if (k == kSourcesKey) versions_ = nlohmann::json::parse(v).get<std::map<std::string, int64_t>>();
+  }
+  if (!r.Scan(Prefix(state_types_.size())).ok()) return false;
+  state_.clear();
+  while (true) {
+    DataChunk chunk;
+    chunk.Initialize(r.ProjectedTypes());
+    if (!r.ReadChunk(chunk).ok()) return false;
+    if (chunk.size() == 0) break;
+    for (idx_t row = 0; row < chunk.size(); row++) {
+      Row values;
+      for (idx_t c = 0; c < state_types_.size(); c++) values.push_back(chunk.GetValue(c, row).CastAs(state_types_[c]));
+      std::string key = EncodeRow(values, Prefix(group_count_));
+      state_[key] = Group{std::move(values), false};
+    }
+  }
+  return true;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,138 @@
+#include "ivm/delta_rule.hpp"
+
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "ivm/view_analysis.hpp"
+#include "main/client_context.hpp"
+#include "storage/table/change_feed.hpp"
+
+namespace lakestream {
+
+SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
+  SourceDelta delta;
+  delta.from_version = from;
+  delta.to_version = to;
+  delta.table = &table;
+  ChangeFeedSchema schema = GetChangeFeedSchema(table);
+  idx_t width = schema.types.size() - 3;  // _change_type, _commit_version, _commit_timestamp follow the columns
+  std::vector<LogicalType> types(schema.types.begin(), schema.types.begin() + width);
+  delta.plus = std::make_shared<ChunkCollection>(types);
+  delta.minus = std::make_shared<ChunkCollection>(types);
+  if (to <= from) return delta;
+  ChunkCollection feed(schema.types);
+  ReadChangeFeed(table, from + 1, to, feed);
+  for (idx_t k = 0; k < feed.ChunkCount(); k++) {
+    DataChunk& chunk = feed.Chunk(k);
+    std::vector<sel_t> plus_rows, minus_rows;
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      std::string type = chunk.GetValue(width, r).GetString();
+      if (type == "insert" || type == "update_postimage") {
+        plus_rows.push_back(static_cast<sel_t>(r));
+      } else {
+        minus_rows.push_back(static_cast<sel_t>(r));
+      }
+    }
+    DataChunk columns;
+    columns.Initialize(types, chunk.size());
+    for (idx_t c = 0; c < width; c++) columns.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
+    columns.SetCardinality(chunk.size());
+    auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
+      if (sel.empty()) return;
+      DataChunk part;
+      part.Initialize(types, sel.size());
+      part.Append(columns, sel.data(), sel.size());
+      out.Append(part);
+    };
+    append(*delta.plus, plus_rows);
+    append(*delta.minus, minus_rows);
+  }
+  return delta;
+}
+
+// Replaces the scan in `slot` by the rows of `rows` (same columns, same binding).
+static void ReplaceScanWithRows(LogicalOperatorPtr& slot, std::shared_ptr<ChunkCollection> rows) {
+  LogicalOperator& get = *slot;
+  if (get.emit_row_ids || get.column_ids.size() != rows->Types().size()) {
+    throw InternalError("materialized view maintenance: the scan of " + get.table_name + " reads " +
+                        std::to_string(get.column_ids.size()) + " columns but its change feed has " +
+                        std::to_string(rows->Types().size()));
+  }
+  for (idx_t i = 0; i < get.column_ids.size(); i++) {
+    if (get.column_ids[i] != i) throw InternalError("materialized view maintenance: a scan with reordered columns");
+  }
+  auto chunk = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
+  chunk->table_index = get.table_index;
+  chunk->collection = std::move(rows);
+  slot = std::move(chunk);
+}
+
+// UNION ALL is linear in the sum of its inputs, not in each: in the term for
+// one scan, the branches of a union that do not hold that scan contribute
+// nothing. They are cut off with LIMIT 0 (same bindings, no rows). Returns
+// whether `op` holds `target`.
+static bool KeepOnlyBranchesOf(LogicalOperator& op, const LogicalOperator* target) {
+  if (&op == target) return true;
+  std::vector<bool> holds;
+  bool any = false;
+  for (auto& child : op.children) {
+    holds.push_back(KeepOnlyBranchesOf(*child, target));
+    any = any || holds.back();
+  }
+  if (op.type == LogicalOperatorType::UNION && any) {
+    for (idx_t c = 0; c < op.children.size(); c++) {
+      if (holds[c]) continue;
+      auto nothing = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
+      nothing->limit = 0;
+      nothing->children.push_back(std::move(op.children[c]));
+      op.children[c] = std::move(nothing);
+    }
+  }
+  return any;
+}
+
+static void Append(ChunkCollection& out, ChunkCollection&& rows) {
+  if (out.Types().empty()) out.SetTypes(rows.Types());
+  out.Merge(std::move(rows));
+}
+
+void RunDeltaRule(ClientContext& context, const PlanBuilder& build, const std::map<std::string, SourceDelta>& deltas,
+                  ChunkCollection& plus, ChunkCollection& minus) {
+  // Number the scans once to know how many terms there are.
+  idx_t scan_count;
+  {
+    Binder binder(context);
+    auto plan = build(binder);
+    std::vector<LogicalOperatorPtr*> scans;
+    CollectScans(plan, scans);
+    scan_count = scans.size();
+  }
+  for (idx_t i = 0; i < scan_count; i++) {
+    for (int sign = 0; sign < 2; sign++) {
+      Binder binder(context);
+      auto plan = build(binder);
+      std::vector<LogicalOperatorPtr*> scans;
+      CollectScans(plan, scans);
+      auto it = deltas.find(StringUtil::Lower((*scans[i])->table_name));
+      if (it == deltas.end()) break;
+      const SourceDelta& delta = it->second;
+      const auto& rows = sign == 0 ? delta.plus : delta.minus;
+      if (rows->Count() == 0) continue;
+      // Inputs after i read their old version; inputs before i stay at the new one.
+      for (idx_t j = i + 1; j < scans.size(); j++) {
+        LogicalOperator& get = **scans[j];
+        auto other = deltas.find(StringUtil::Lower(get.table_name));
+        if (other == deltas.end()) continue;
+        std::shared_ptr<DeltaTable> old = other->second.table->AtVersion(other->second.from_version);
+        get.storage = old.get();
+        get.owned_storage = std::move(old);
+      }
+      KeepOnlyBranchesOf(*plan, scans[i]->get());
+      ReplaceScanWithRows(*scans[i], rows);
+      ChunkCollection out = context.ExecutePlan(std::move(plan));
+      Append(sign == 0 ? plus : minus, std::move(out));
+    }
+  }
+}
+
+}  // namespace lakestream

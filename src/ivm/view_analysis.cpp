@@ -1,0 +1,188 @@
+#include "ivm/view_analysis.hpp"
+
+#include <algorithm>
+
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "parser/parser.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+const char* MaintenanceKindToString(MaintenanceKind kind) {
+  switch (kind) {
+    case MaintenanceKind::ROWS: return "incremental";
+    case MaintenanceKind::AGGREGATE: return "incremental";
+    case MaintenanceKind::RECOMPUTE: return "recompute-and-diff";
+  }
+  return "recompute-and-diff";
+}
+
+BoundQuery BindViewQuery(Binder& binder, const std::string& definition) {
+  auto node = Parser::ParseQuery(definition);
+  return binder.BindQuery(*node);
+}
+
+LogicalOperatorPtr* FindAggregateSlot(LogicalOperatorPtr& root) {
+  if (root->type == LogicalOperatorType::AGGREGATE) return &root;
+  for (auto& child : root->children) {
+    if (auto* slot = FindAggregateSlot(child)) return slot;
+  }
+  return nullptr;
+}
+
+void CollectScans(LogicalOperatorPtr& root, std::vector<LogicalOperatorPtr*>& out) {
+  if (root->type == LogicalOperatorType::GET) out.push_back(&root);
+  for (auto& child : root->children) CollectScans(child, out);
+}
+
+namespace {
+
+// Walks a plan and records the first construct that rules out incremental maintenance.
+class Analyzer {
+ public:
+  explicit Analyzer(ViewAnalysis& result) : result_(result) {}
+
+  void Fail(const std::string& reason) {
+    if (result_.reason.empty()) result_.reason = reason;
+  }
+
+  void CheckExpression(const BoundExpression& e) {
+    if (e.type == BoundExpressionType::FUNCTION && !e.function.deterministic) {
+      Fail("the non-deterministic function " + e.function.name + "() (its value changes without a source change)");
+    }
+    for (auto& c : e.children) CheckExpression(*c);
+  }
+
+  void CheckExpressions(const LogicalOperator& op) {
+    for (auto& e : op.expressions) CheckExpression(*e);
+    for (auto& a : op.aggregates) {
+      if (a.argument) CheckExpression(*a.argument);
+    }
+    for (auto& e : op.left_keys) CheckExpression(*e);
+    for (auto& e : op.right_keys) CheckExpression(*e);
+    if (op.residual) CheckExpression(*op.residual);
+    for (auto& o : op.orders) CheckExpression(*o.expression);
+  }
+
+  // The part of the plan the delta rule handles: linear operators over scans.
+  void CheckLinear(const LogicalOperator& op) {
+    CheckExpressions(op);
+    switch (op.type) {
+      case LogicalOperatorType::GET: {
+        if (op.owned_storage) Fail("time travel (VERSION/TIMESTAMP AS OF " + op.table_name + ") in the query");
+        if (op.table && op.table->kind == TableKind::TABLE &&
+            StringUtil::Lower(op.table->GetProperty("delta.enableChangeDataFeed")) != "true") {
+          Fail("its source " + op.table_name + " has no change data feed; turn it on with ALTER TABLE " + op.table_name +
+               " SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+        }
+        return;
+      }
+      case LogicalOperatorType::CHUNK_GET: return;
+      case LogicalOperatorType::SOURCE: Fail("a table function in FROM (its rows have no change data feed)"); return;
+      case LogicalOperatorType::LIMIT: Fail("LIMIT/OFFSET (a top-N depends on rows outside the change)"); break;
+      case LogicalOperatorType::AGGREGATE:
+        Fail("an aggregate below a join, a union or another aggregate (nested aggregation)");
+        break;
+      case LogicalOperatorType::JOIN:
+        if (op.join_type == LogicalJoinType::LEFT) Fail("an outer join (LEFT/RIGHT JOIN)");
+        break;
+      case LogicalOperatorType::FILTER:
+      case LogicalOperatorType::PROJECTION:
+      case LogicalOperatorType::ORDER:
+      case LogicalOperatorType::UNION: break;
+    }
+    for (auto& child : op.children) CheckLinear(*child);
+  }
+
+  // Output column of the view holding each GROUP BY key (empty when one is missing).
+  std::vector<idx_t> GroupKeyColumns(const LogicalOperator& root, const LogicalOperator& aggregate) {
+    const LogicalOperator* op = &root;
+    while (op->type == LogicalOperatorType::ORDER || op->type == LogicalOperatorType::FILTER) op = op->children[0].get();
+    std::vector<idx_t> keys;
+    if (op == &aggregate) {
+      for (idx_t g = 0; g < aggregate.expressions.size(); g++) keys.push_back(g);
+      return keys;
+    }
+    if (op->type != LogicalOperatorType::PROJECTION) return {};
+    for (idx_t g = 0; g < aggregate.expressions.size(); g++) {
+      bool found = false;
+      for (idx_t i = 0; i < op->expressions.size() && !found; i++) {
+        const BoundExpression& e = *op->expressions[i];
+        if (e.type == BoundExpressionType::COLUMN_REF && e.binding == ColumnBinding{aggregate.table_index, g}) {
+          keys.push_back(i);
+          found = true;
+        }
+      }
+      if (!found) return {};
+    }
+    return keys;
+  }
+
+  void Analyze(LogicalOperatorPtr& root) {
+    LogicalOperatorPtr* slot = FindAggregateSlot(root);
+    if (!slot) {
+      CheckLinear(*root);
+      if (result_.reason.empty()) result_.kind = MaintenanceKind::ROWS;
+      return;
+    }
+    const LogicalOperator& aggregate = **slot;
+    // Above the aggregate: a chain of projections, filters (HAVING) and ORDER BY.
+    bool chain = true;
+    for (const LogicalOperator* op = root.get(); op != &aggregate; op = op->children[0].get()) {
+      CheckExpressions(*op);
+      if (op->type == LogicalOperatorType::LIMIT) Fail("ORDER BY ... LIMIT (a top-N depends on rows outside the change)");
+      if (op->children.size() != 1) {
+        Fail("an aggregate joined with or unioned to other rows");
+        chain = false;
+        break;
+      }
+    }
+    CheckExpressions(aggregate);
+    for (auto& child : aggregate.children) CheckLinear(*child);
+    if (aggregate.expressions.empty()) Fail("an aggregate without GROUP BY (a global aggregate)");
+    for (auto& a : aggregate.aggregates) {
+      AggregateKind kind = a.signature.kind;
+      if (kind == AggregateKind::ANY_VALUE) Fail("any_value()/first(), whose result is not determined by the rows");
+      if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && a.signature.input_type.id() == TypeId::DOUBLE) {
+        Fail(a.signature.name + "() over DOUBLE (floating-point sums cannot be updated exactly; use DECIMAL)");
+      }
+    }
+    // The keys also pair old and new rows in recompute-and-diff, so look for them either way.
+    if (chain && !aggregate.expressions.empty()) {
+      result_.key_columns = GroupKeyColumns(*root, aggregate);
+      if (result_.key_columns.empty()) Fail("a GROUP BY key that is not a column of the view (select every GROUP BY key)");
+    }
+    if (result_.reason.empty()) result_.kind = MaintenanceKind::AGGREGATE;
+  }
+
+ private:
+  ViewAnalysis& result_;
+};
+
+}  // namespace
+
+ViewAnalysis AnalyzeView(ClientContext& context, const std::string& definition) {
+  ViewAnalysis result;
+  Binder binder(context);
+  BoundQuery query = BindViewQuery(binder, definition);
+  Analyzer analyzer(result);
+  if (binder.BoundSubqueryExpression()) {
+    analyzer.Fail("a subquery used as a value (IN/EXISTS/scalar subquery): it reads rows outside the change");
+  }
+  std::vector<LogicalOperatorPtr*> scans;
+  CollectScans(query.plan, scans);
+  for (auto* scan : scans) {
+    const std::string& name = (*scan)->table ? (*scan)->table->name : (*scan)->table_name;
+    bool seen = false;
+    for (auto& s : result.sources) seen = seen || StringUtil::CIEquals(s, name);
+    if (!seen) result.sources.push_back(name);
+  }
+  analyzer.Analyze(query.plan);
+  if (!result.reason.empty()) result.kind = MaintenanceKind::RECOMPUTE;
+  return result;
+}
+
+}  // namespace lakestream

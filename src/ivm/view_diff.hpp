@@ -1,0 +1,52 @@
+// The diff that makes a view's change feed hold only real changes: given what
+// the view holds and what it should hold (all of it, or the part a refresh
+// touched), it builds the TableCommit that changes exactly the rows that
+// differ. A row that stays equal emits nothing; a row whose key (the GROUP BY
+// keys) stays but whose values change becomes one update (Delta writes the
+// update_preimage/update_postimage pair); the rest are inserts and deletes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "storage/data_table.hpp"
+
+namespace lakestream {
+
+using Row = std::vector<Value>;
+
+// An unambiguous encoding of the values of `columns` (all when empty) of a row,
+// for hashing rows and keys (NULL equals NULL, as in GROUP BY).
+std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
+
+// The rows of a collection as Values.
+std::vector<Row> CollectRows(const ChunkCollection& rows);
+// Rows of Values as a collection of the given types.
+ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<Row>& rows);
+
+// Rows of a view with their row ids (valid for the snapshot scanned).
+struct ViewRows {
+  std::vector<Row> rows;
+  std::vector<row_t> ids;
+};
+
+// Scans the view (its columns are `types`); when `keep` is set, only the rows
+// whose encoded `key_columns` it accepts are returned.
+ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
+                      const std::function<bool(const std::string&)>& keep = nullptr);
+
+// Adds to `commit` what turns `old_rows` into `new_rows`. With key columns,
+// old and new rows pair by key (keys must be unique on each side; otherwise
+// rows pair as a whole).
+void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
+              const std::vector<LogicalType>& types, TableCommit& commit);
+
+// Adds to `commit` a bag change: one view row equal to each row of `minus`
+// goes, each row of `plus` comes (a row in both cancels out). Removals and
+// additions with the same key become updates. Returns false when the view
+// does not hold a row `minus` names (then the caller recomputes instead).
+bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
+                    const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit);
+
+}  // namespace lakestream

@@ -1,0 +1,156 @@
+#include "ivm/view_refresh.hpp"
+
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "ivm/aggregate_maintainer.hpp"
+#include "ivm/delta_rule.hpp"
+#include "ivm/view_analysis.hpp"
+#include "ivm/view_diff.hpp"
+#include "main/client_context.hpp"
+
+namespace lakestream {
+
+using VersionMap = std::map<std::string, int64_t>;  // lower-case source name -> version
+
+std::string SourceTxnAppId(const std::string& source) { return "lakestream.view.source." + StringUtil::Lower(source); }
+
+std::string ViewRefreshMode(const TableCatalogEntry& view) { return view.state.value("refresh", std::string("auto")); }
+
+static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& view, const std::string& source) {
+  TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
+  DeltaTable* delta = entry ? DatabaseInstance::AsDelta(*entry) : nullptr;
+  if (!delta) {
+    throw CatalogError("materialized view " + view.name + " reads " + source +
+                       ", which no longer exists; recreate " + source + " or DROP MATERIALIZED VIEW " + view.name);
+  }
+  return *delta;
+}
+
+// What the view's rows reflect: the newer of its last commit's txn actions and
+// the catalog's record (see the header).
+static VersionMap ReflectedVersions(TableCatalogEntry& view, DeltaTable& storage, const ViewAnalysis& analysis) {
+  VersionMap out;
+  const auto& recorded = view.state.value("sources", nlohmann::json::object());
+  for (auto& source : analysis.sources) {
+    std::string key = StringUtil::Lower(source);
+    int64_t version = -1;
+    if (recorded.contains(key)) version = recorded[key].get<int64_t>();
+    if (auto txn = storage.Snapshot().TxnVersion(SourceTxnAppId(source))) version = std::max(version, *txn);
+    if (version >= 0) out[key] = version;
+  }
+  return out;
+}
+
+// The change of every source from `base` to `current`; false when a source is
+// not covered (no base, or a source that went back in time: it was recreated).
+static bool ReadDeltas(ClientContext& context, TableCatalogEntry& view, const VersionMap& base, const VersionMap& current,
+                       std::map<std::string, SourceDelta>& deltas) {
+  for (auto& [source, version] : current) {
+    auto it = base.find(source);
+    if (it == base.end() || it->second > version) return false;
+    if (it->second == version) continue;
+    deltas[source] = ReadSourceDelta(SourceTable(context, view, source), it->second, version);
+  }
+  return true;
+}
+
+RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full) {
+  DeltaTable* storage = DatabaseInstance::AsDelta(view);
+  if (!storage) throw NotImplementedError("materialized views need a database directory (view " + view.name + ")");
+  ViewAnalysis analysis = AnalyzeView(context, view.definition);
+  VersionMap current;
+  for (auto& source : analysis.sources) current[StringUtil::Lower(source)] = SourceTable(context, view, source).Version();
+
+  RefreshOutcome outcome;
+  TableCommit commit;
+  commit.operation = "REFRESH MATERIALIZED VIEW";
+  std::unique_ptr<AggregateMaintainer> aggregate;
+  if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, analysis);
+  std::string fallback;  // why an incremental view was recomputed this time
+  bool done = false;
+  if (!full && analysis.kind != MaintenanceKind::RECOMPUTE) {
+    VersionMap base;
+    bool have_base = true;
+    if (aggregate) {
+      have_base = aggregate->LoadState();
+      base = aggregate->StateVersions();
+    } else {
+      base = ReflectedVersions(view, *storage, analysis);
+    }
+    std::map<std::string, SourceDelta> deltas;
+    try {
+      if (!have_base || !ReadDeltas(context, view, base, current, deltas)) {
+        fallback = "no incremental state matched the view's version";
+      } else if (deltas.empty()) {
+        outcome.path = "up to date";
+        done = true;
+      } else if (aggregate) {
+        aggregate->ApplyChanges(deltas, commit);
+        done = true;
+      } else {
+        ChunkCollection plus, minus;
+        const std::string& definition = view.definition;
+        RunDeltaRule(
+            context, [&](Binder& binder) { return BindViewQuery(binder, definition).plan; }, deltas, plus, minus);
+        done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), {}, commit);
+        if (!done) fallback = "the view did not hold a row its sources' change removed";
+      }
+    } catch (const InvalidInputError& e) {
+      // The change feed cannot be read (history vacuumed, feed turned off for a while).
+      fallback = e.what();
+    } catch (const IOError& e) {
+      fallback = e.what();
+    }
+    if (done && outcome.path.empty()) outcome.path = "incremental";
+  }
+  if (!done) {
+    commit = TableCommit();
+    commit.operation = "REFRESH MATERIALIZED VIEW";
+    outcome.path = "recompute-and-diff";
+    Binder binder(context);
+    std::vector<Row> rows = CollectRows(context.ExecutePlan(BindViewQuery(binder, view.definition).plan));
+    ViewRows old_rows = ScanViewRows(*view.storage, view.Types(), {});
+    DiffRows(old_rows, rows, analysis.key_columns, view.Types(), commit);
+    if (aggregate) aggregate->RebuildState();
+  }
+  for (auto& [source, version] : current) commit.txns.push_back({SourceTxnAppId(source), version});
+  outcome.inserted = static_cast<int64_t>(commit.inserted.Count());
+  outcome.updated = static_cast<int64_t>(commit.updated.Count());
+  outcome.deleted = static_cast<int64_t>(commit.deleted_rows.size());
+  int64_t before = storage->Version();
+  if (commit.ChangedRows() > 0) {
+    // The state goes first, under the version the commit creates (see aggregate_maintainer.hpp).
+    if (aggregate) aggregate->SaveState(before + 1, current);
+    view.storage->Commit(commit);
+  } else if (aggregate && (outcome.path != "up to date" || aggregate->StateVersions() != current)) {
+    aggregate->SaveState(before, current);
+  }
+  if (aggregate) aggregate->PruneStates(storage->Version());
+
+  nlohmann::json& state = view.state;
+  state["maintenance"] = MaintenanceKindToString(analysis.kind);
+  state["shape"] = analysis.kind == MaintenanceKind::AGGREGATE ? "aggregate" : analysis.kind == MaintenanceKind::ROWS ? "rows" : "query";
+  state["reason"] = analysis.reason;
+  state["sources"] = current;
+  state["last_refresh"] = {{"path", outcome.path},
+                           {"fallback", fallback},
+                           {"view_version", storage->Version()},
+                           {"inserted", outcome.inserted},
+                           {"updated", outcome.updated},
+                           {"deleted", outcome.deleted}};
+  context.Database().SaveCatalog();
+  return outcome;
+}
+
+bool ViewIsStale(ClientContext& context, TableCatalogEntry& view) {
+  if (!view.state.contains("sources")) return true;
+  for (auto& [source, version] : view.state["sources"].items()) {
+    TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
+    DeltaTable* delta = entry ? DatabaseInstance::AsDelta(*entry) : nullptr;
+    if (!delta || delta->Version() != version.get<int64_t>()) return true;
+  }
+  return false;
+}
+
+}  // namespace lakestream

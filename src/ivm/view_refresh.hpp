@@ -1,0 +1,50 @@
+// Bringing a materialized view up to date: the refresh driver behind CREATE,
+// REFRESH MATERIALIZED VIEW and the automatic refresh after each statement.
+//
+// A refresh reads each source's current version, picks a path and commits
+// the view's difference as one Delta commit that also records, per source, a
+// txn action (appId "lakestream.view.source.<source>", version = the source
+// version reflected). The paths:
+//   incremental ROWS       the delta rule over the sources' change feeds;
+//   incremental AGGREGATE  aggregate state + delta rule (aggregate_maintainer.hpp);
+//   recompute-and-diff     the whole query, diffed against the stored rows
+//                          (views that cannot be incremental, REFRESH ... FULL,
+//                          and recovery when history or state is missing).
+// Where a view's rows reflect the sources: the txn actions of its last
+// commit, or the catalog's record when a later refresh found nothing to
+// change (whichever is newer; the catalog is saved only after the commit).
+// So a crash between commit and catalog save never replays a change.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace lakestream {
+
+class ClientContext;
+struct TableCatalogEntry;
+
+struct RefreshOutcome {
+  std::string path;  // "incremental", "recompute-and-diff", or "up to date"
+  int64_t inserted = 0;
+  int64_t updated = 0;
+  int64_t deleted = 0;
+};
+
+// The txn appId under which a view records the version of `source` it reflects.
+std::string SourceTxnAppId(const std::string& source);
+
+// Refreshes `view` (a materialized view with Delta storage); `full` forces
+// recompute-and-diff. Saves the catalog.
+RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full);
+
+// True when a source has a version the view does not reflect yet (cheap: it
+// compares recorded and current versions).
+bool ViewIsStale(ClientContext& context, TableCatalogEntry& view);
+
+// "auto" or "manual".
+std::string ViewRefreshMode(const TableCatalogEntry& view);
+
+}  // namespace lakestream

@@ -1,0 +1,17 @@
+# Materialized views (issue 6): differential test and the SIGKILL refresh test.
+add_executable(lakestream_ivm_differential ${CMAKE_CURRENT_LIST_DIR}/ivm_differential.cpp)
+target_link_libraries(lakestream_ivm_differential PRIVATE lakestream_lib)
+foreach(seed 7 20240601)
+  add_test(NAME integration/ivm_differential_${seed}
+    COMMAND lakestream_ivm_differential ${CMAKE_BINARY_DIR}/ivm_differential_${seed}.db 1000 ${seed})
+  set_tests_properties(integration/ivm_differential_${seed} PROPERTIES LABELS integration TIMEOUT 1800)
+endforeach()
+
+# SIGKILL during refreshes, at least 50 times (uses the Delta crash test's writer).
+if(LAKESTREAM_PYTHON3)
+  add_test(NAME integration/ivm_kill
+    COMMAND ${LAKESTREAM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/view_kill_test.py
+            --shell $<TARGET_FILE:lakestream> --writer $<TARGET_FILE:lakestream_crash_writer> --kills 50
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(integration/ivm_kill PROPERTIES LABELS integration TIMEOUT 1800)
+endif()
