@@ -24,7 +24,7 @@ namespace {
 const char* kUsage =
     "Usage: lakestream [OPTIONS] [DB_DIR [SQL]]\n"
     "       lakestream run PIPELINE.sql [--continuous]\n"
-    "       lakestream sink ...\n"
+    "       lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]\n"
     "\n"
     "Opens the database in DB_DIR (in memory when omitted) and runs SQL: from\n"
     "-c, -f, the SQL argument or piped stdin, else in an interactive shell.\n"

@@ -11,9 +11,4 @@ int RunPipelineCommand(int argc, char** argv) {
   return 2;
 }
 
-int RunSinkCommand(int argc, char** argv) {
-  std::fprintf(stderr, "lakestream sink: not supported yet: sinks (issue 7)\n");
-  return 2;
-}
-
 }  // namespace lakestream

@@ -14,7 +14,7 @@ namespace lakestream {
 
 // `lakestream run PIPELINE.sql [--continuous]`: runs a DLT-style pipeline.
 int RunPipelineCommand(int argc, char** argv);
-// `lakestream sink ...`: runs a sink.
+// `lakestream sink DB_DIR NAME [--follow]`: runs a sink (sink_command.cpp).
 int RunSinkCommand(int argc, char** argv);
 
 }  // namespace lakestream

@@ -1,0 +1,422 @@
+#include "sink/sink_runner.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "common/date.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "sink/kafka_producer.hpp"
+#include "sink/kafka_tail.hpp"
+#include "sink/sink_encoder.hpp"
+#include "sink/sink_target.hpp"
+#include "storage/table/change_feed.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// Progress is recorded at a version boundary once this many messages wait for it.
+constexpr int64_t kMessagesPerProgress = 20000;
+// Versions read from the change feed at once while versions are small.
+constexpr int64_t kVersionsPerRead = 16;
+constexpr idx_t kRowsForSingleVersionReads = 10000;
+
+std::mutex g_mutex;
+// The targets (producers) of this process, by sink id: they outlive one RUN
+// SINK so `lakestream sink --follow` keeps its connection.
+std::map<std::string, std::unique_ptr<SinkWriter>> g_targets;
+SinkProgressListener g_listener;
+
+struct SinkSource {
+  TableCatalogEntry* table = nullptr;
+  DeltaTable* delta = nullptr;
+};
+
+SinkSource ResolveSource(ClientContext& context, const SinkCatalogEntry& sink) {
+  Catalog& catalog = context.GetCatalog();
+  SinkSource source;
+  if (catalog.FindStream(sink.source)) {
+    throw NotImplementedError("sinks on table streams (sink " + sink.name + " reads stream " + sink.source +
+                              "); create the sink FROM the stream's table or materialized view instead");
+  }
+  source.table = catalog.FindTable(sink.source);
+  if (!source.table) {
+    throw CatalogError("Sink " + sink.name + " reads " + sink.source +
+                       ", which does not exist (any more); DROP SINK " + sink.name + " or create " + sink.source + " again");
+  }
+  if (!source.table->load_error.empty()) {
+    throw IOError("Sink " + sink.name + ": its source " + sink.source + " cannot be opened: " + source.table->load_error);
+  }
+  source.delta = DatabaseInstance::AsDelta(*source.table);
+  if (!source.delta) {
+    throw InvalidInputError("Sink " + sink.name + ": " + sink.source +
+                            " is not a Delta table; sinks read the change data feed, which needs a database directory "
+                            "(start lakestream with DB_DIR)");
+  }
+  return source;
+}
+
+bool ChangeFeedOn(const TableCatalogEntry& table) {
+  return StringUtil::Lower(table.GetProperty("delta.enableChangeDataFeed")) == "true";
+}
+
+ChangeKind ParseKind(string_t text) {
+  if (text == "insert") return ChangeKind::INSERT;
+  if (text == "update_preimage") return ChangeKind::UPDATE_BEFORE;
+  if (text == "update_postimage") return ChangeKind::UPDATE_AFTER;
+  if (text == "delete") return ChangeKind::DELETE;
+  throw CorruptionError("unknown _change_type '" + std::string(text) + "' in a change data feed");
+}
+
+std::string SinkTargetName(const SinkCatalogEntry& sink, const SinkOptions& options) {
+  return options.kafka ? "Kafka topic " + options.topic : "file " + sink.file_path;
+}
+
+SinkWriter& GetTarget(const SinkCatalogEntry& sink, const SinkOptions& options) {
+  std::string id = sink.state.value("id", sink.name);
+  std::lock_guard<std::mutex> guard(g_mutex);
+  auto& slot = g_targets[id];
+  if (!slot) {
+    auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, sink.file_path);
+    slot = target.ValueOrThrow();
+  }
+  return *slot;
+}
+
+void DropTarget(const std::string& id) {
+  std::lock_guard<std::mutex> guard(g_mutex);
+  g_targets.erase(id);
+}
+
+// One run of one sink: reads pending versions, hands their messages to the
+// target, and records progress after each durable flush.
+class SinkRun {
+ public:
+  SinkRun(ClientContext& context, SinkCatalogEntry& sink)
+      : context_(context), sink_(sink), options_(ParseSinkOptions(sink)), source_(ResolveSource(context, sink)) {
+    id_ = sink.state.value("id", sink.name);
+  }
+
+  SinkRunResult Run() {
+    SinkRunResult result;
+    int64_t latest = source_.delta->Version();
+    int64_t delivered = sink_.state.value("delivered_version", latest);
+    bool snapshot = sink_.state.value("snapshot_pending", false);
+    result.delivered_version = delivered;
+    if (delivered >= latest && !snapshot) {
+      if (!sink_.state.value("last_error", std::string()).empty()) ClearError();
+      return result;
+    }
+    latest_ = latest;
+    committed_version_ = delivered;
+    SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
+                                          source_.table->primary_key);
+    SinkEncoder encoder(options_, schema);
+    target_ = &GetTarget(sink_, options_);
+    target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
+    struct Reset {
+      SinkWriter* t;
+      ~Reset() { t->SetWaitCallback(nullptr); }
+    } reset{target_};
+    int64_t skipped_before = target_->Skipped();
+    try {
+      Check(target_->Resume(sink_.state));
+      if (snapshot) DeliverSnapshot(encoder);
+      int64_t next = delivered + 1;
+      int64_t per_read = kVersionsPerRead;
+      while (next <= latest) {
+        int64_t end = std::min(latest, next + per_read - 1);
+        auto feed_schema = GetChangeFeedSchema(*source_.delta);
+        ChunkCollection feed(feed_schema.types);
+        ReadChangeFeed(*source_.delta, next, end, feed);
+        per_read = feed.Count() > kRowsForSingleVersionReads ? 1 : kVersionsPerRead;
+        DeliverFeed(encoder, feed, feed_schema.names.size() - 3);
+        produced_version_ = end;
+        Commit(false);
+        next = end + 1;
+      }
+      Commit(true);
+    } catch (const Exception& e) {
+      // Keep what the target already made durable before the failure.
+      if (!target_failed_ && produced_version_ > committed_version_) {
+        if (target_->Flush().ok()) RecordProgress();
+      }
+      if (target_failed_) DropTarget(id_);
+      RecordError(e.what());
+      throw;
+    }
+    result.messages = run_messages_;
+    result.skipped_changes = skipped_changes_;
+    result.resumed_skips = target_->Skipped() - skipped_before;
+    result.delivered_version = committed_version_;
+    ClearError();
+    return result;
+  }
+
+ private:
+  void Check(const Status& status) {
+    if (status.ok()) return;
+    target_failed_ = true;
+    throw IOError("Sink " + sink_.name + " could not deliver to " + SinkTargetName(sink_, options_) + ": " +
+                  status.message() + ". Progress is kept at version " + std::to_string(committed_version_) +
+                  "; RUN SINK " + sink_.name + " again once the target is reachable");
+  }
+
+  void Emit(SinkMessage& m) {
+    if (target_->AlreadyDelivered(m)) return;
+    Check(target_->Write(m));
+    run_messages_++;
+    uncommitted_messages_++;
+    if (g_listener && (run_messages_ & 0x3fff) == 0) Report("");
+  }
+
+  void DeliverVersion(SinkEncoder& encoder, int64_t version, timestamp_t ts, const std::vector<ChangeRow>& rows) {
+    Check(target_->BeginVersion());
+    skipped_changes_ += encoder.EncodeVersion(version, ts, rows, [this](SinkMessage& m) { Emit(m); });
+    Check(target_->EndVersion());
+    produced_version_ = version;
+    if (target_->CommitsEachVersion()) Commit(true);
+  }
+
+  void DeliverSnapshot(SinkEncoder& encoder) {
+    int64_t version = sink_.state.value("start_version", static_cast<int64_t>(0));
+    auto table = source_.delta->AtVersion(version);
+    std::vector<idx_t> columns;
+    for (idx_t i = 0; i < table->Columns().size(); i++) columns.push_back(i);
+    ChunkCollection rows(source_.table->Types());
+    auto scan = table->Scan(columns);
+    DataChunk chunk;
+    chunk.Initialize(source_.table->Types());
+    while (scan->Next(chunk, nullptr)) {
+      rows.Append(chunk);
+      chunk.Reset();
+    }
+    std::vector<ChangeRow> changes;
+    for (idx_t c = 0; c < rows.ChunkCount(); c++) {
+      const DataChunk& ch = rows.Chunk(c);
+      for (idx_t r = 0; r < ch.size(); r++) changes.push_back({&ch, r, ChangeKind::SNAPSHOT});
+    }
+    DeliverVersion(encoder, version, sink_.state.value("created_at", static_cast<int64_t>(0)), changes);
+    Check(target_->Flush());
+    sink_.state["snapshot_pending"] = false;
+    RecordProgress();
+  }
+
+  // `width`: the source's columns; then _change_type, _commit_version, _commit_timestamp.
+  void DeliverFeed(SinkEncoder& encoder, ChunkCollection& feed, idx_t width) {
+    std::vector<ChangeRow> rows;
+    int64_t version = -1;
+    timestamp_t ts = 0;
+    for (idx_t c = 0; c < feed.ChunkCount(); c++) {
+      const DataChunk& chunk = feed.Chunk(c);
+      auto* types = chunk.data[width].GetData<string_t>();
+      auto* versions = chunk.data[width + 1].GetData<int64_t>();
+      auto* stamps = chunk.data[width + 2].GetData<timestamp_t>();
+      for (idx_t r = 0; r < chunk.size(); r++) {
+        if (versions[r] != version) {
+          if (!rows.empty()) DeliverVersion(encoder, version, ts, rows);
+          rows.clear();
+          version = versions[r];
+          ts = stamps[r];
+        }
+        rows.push_back({&chunk, r, ParseKind(types[r])});
+      }
+    }
+    if (!rows.empty()) DeliverVersion(encoder, version, ts, rows);
+  }
+
+  // Records progress when enough messages wait for it (or `force`).
+  void Commit(bool force) {
+    if (produced_version_ <= committed_version_) return;
+    if (!force && uncommitted_messages_ < kMessagesPerProgress) return;
+    Check(target_->Flush());
+    RecordProgress();
+  }
+
+  void RecordProgress() {
+    nlohmann::json& state = sink_.state;
+    state["delivered_version"] = produced_version_;
+    target_->RecordProgress(state);
+    state["messages"] = state.value("messages", static_cast<int64_t>(0)) + uncommitted_messages_;
+    state["skipped_changes"] = state.value("skipped_changes", static_cast<int64_t>(0)) + skipped_changes_ - saved_skipped_;
+    state["updated_at"] = Timestamp::Now();
+    saved_skipped_ = skipped_changes_;
+    uncommitted_messages_ = 0;
+    committed_version_ = produced_version_;
+    context_.Database().SaveCatalog();
+    Report("");
+  }
+
+  void RecordError(const std::string& message) {
+    sink_.state["last_error"] = message;
+    sink_.state["last_error_at"] = Timestamp::Now();
+    try {
+      context_.Database().SaveCatalog();
+    } catch (const Exception&) {
+      // The original error matters more than a failed save of its record.
+    }
+  }
+
+  void ClearError() {
+    if (!sink_.state.contains("last_error")) return;
+    sink_.state.erase("last_error");
+    sink_.state.erase("last_error_at");
+    context_.Database().SaveCatalog();
+  }
+
+  // While the target waits on an unreachable broker, SHOW SINKS (from any
+  // process) says so; the note goes away when deliveries flow again.
+  void OnWait(const std::string& error) {
+    if (!error.empty() && error != outage_) {
+      outage_ = error;
+      RecordError("Kafka broker unreachable, retrying (progress kept at version " + std::to_string(committed_version_) +
+                  "): " + error);
+    } else if (error.empty() && !outage_.empty()) {
+      outage_.clear();
+      ClearError();
+    }
+    Report(error);
+  }
+
+  void Report(const std::string& error) {
+    if (!g_listener) return;
+    SinkProgress p;
+    p.sink = sink_.name;
+    p.messages = run_messages_;
+    p.delivered_version = committed_version_;
+    p.latest_version = latest_;
+    p.error = error;
+    g_listener(p);
+  }
+
+  ClientContext& context_;
+  SinkCatalogEntry& sink_;
+  SinkOptions options_;
+  SinkSource source_;
+  std::string id_;
+  SinkWriter* target_ = nullptr;
+  bool target_failed_ = false;
+  int64_t latest_ = -1;
+  int64_t committed_version_ = -1;
+  int64_t produced_version_ = -1;
+  int64_t run_messages_ = 0;
+  int64_t uncommitted_messages_ = 0;
+  int64_t skipped_changes_ = 0;
+  int64_t saved_skipped_ = 0;
+  std::string outage_;
+};
+
+}  // namespace
+
+void SetSinkProgressListener(SinkProgressListener listener) {
+  std::lock_guard<std::mutex> guard(g_mutex);
+  g_listener = std::move(listener);
+}
+
+void InitializeSink(ClientContext& context, SinkCatalogEntry& sink) {
+  SinkOptions options = ParseSinkOptions(sink);
+  std::vector<int64_t> offsets;
+  SinkSource source = ResolveSource(context, sink);
+  if (!ChangeFeedOn(*source.table)) {
+    throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +
+                            sink.source + " does not record its changes; turn the change data feed on with ALTER TABLE " +
+                            sink.source + " SET PROPERTIES ('change_tracking' = 'true') and create the sink again");
+  }
+  ResolveSinkSchema(sink.name, options, sink.source, source.table->Names(), source.table->Types(), source.table->primary_key);
+  if (options.kafka) {
+    auto partitions = KafkaTopicPartitions(options, 10000);
+    if (!partitions.ok()) {
+      if (partitions.status().IsNotFound()) {
+        throw InvalidInputError("Sink " + sink.name + ": " + partitions.status().message() +
+                                "; create the topic first (kafka-topics --create --topic " + options.topic +
+                                ") or correct 'topic'");
+      }
+      throw IOError("Sink " + sink.name + ": " + partitions.status().message() +
+                    "; check 'bootstrap.servers' and that the broker is running");
+    }
+    // The first resume scan starts at today's end of the topic, not at its beginning.
+    std::vector<int64_t> from_end(partitions.value(), INT64_MAX);
+    auto tails = ReadSinkTail(options, sink.name, partitions.value(), from_end, 10000);
+    if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
+    std::vector<int64_t> ends;
+    for (auto& t : tails.value()) ends.push_back(t.end_offset);
+    offsets = ends;
+  }
+  timestamp_t now = Timestamp::Now();
+  int64_t version = source.delta->Version();
+  nlohmann::json state = nlohmann::json::object();
+  state["id"] = sink.name + "-" + std::to_string(now);
+  state["created_at"] = now;
+  state["start_version"] = version;
+  state["delivered_version"] = version;
+  state["snapshot_pending"] = options.start_earliest;
+  state["messages"] = 0;
+  state["skipped_changes"] = 0;
+  if (options.kafka) state["partition_offsets"] = offsets;
+  if (!options.kafka) {
+    // Lines already in the file stay; the sink appends after them.
+    FILE* f = std::fopen(sink.file_path.c_str(), "a");
+    if (!f) {
+      throw IOError("Sink " + sink.name + ": cannot open file " + sink.file_path + " for appending: " + std::strerror(errno) +
+                    "; check that its directory exists and is writable");
+    }
+    std::fseek(f, 0, SEEK_END);
+    state["file_size"] = static_cast<int64_t>(std::ftell(f));
+    std::fclose(f);
+  }
+  sink.state = state;
+}
+
+SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink) {
+  SinkRun run(context, sink);
+  return run.Run();
+}
+
+SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
+  SinkStatus status;
+  if (context.GetCatalog().FindStream(sink.source)) {
+    status.source_kind = "stream";
+    return status;
+  }
+  TableCatalogEntry* table = context.GetCatalog().FindTable(sink.source);
+  if (!table) return status;
+  status.source_kind = TableKindToString(table->kind);
+  DeltaTable* delta = DatabaseInstance::AsDelta(*table);
+  if (!delta) return status;
+  status.latest_version = delta->Version();
+  int64_t delivered = sink.state.value("delivered_version", status.latest_version);
+  status.pending_versions = std::max<int64_t>(0, status.latest_version - delivered);
+  int64_t rows = 0;
+  if (sink.state.value("snapshot_pending", false)) {
+    status.pending_versions++;
+    rows += static_cast<int64_t>(delta->AtVersion(sink.state.value("start_version", static_cast<int64_t>(0)))->RowCount());
+  }
+  try {
+    if (status.latest_version > delivered) {
+      auto schema = GetChangeFeedSchema(*delta);
+      ChunkCollection feed(schema.types);
+      ReadChangeFeed(*delta, delivered + 1, status.latest_version, feed);
+      idx_t type_column = schema.names.size() - 3;
+      for (idx_t c = 0; c < feed.ChunkCount(); c++) {
+        const DataChunk& chunk = feed.Chunk(c);
+        auto* types = chunk.data[type_column].GetData<string_t>();
+        for (idx_t r = 0; r < chunk.size(); r++) rows += types[r] != "update_preimage";
+      }
+    }
+    status.pending_rows = rows;
+  } catch (const Exception&) {
+    // The feed may be gone (VACUUM) or unreadable; RUN SINK reports why.
+  }
+  return status;
+}
+
+void ForgetSinkSession(const SinkCatalogEntry& sink) { DropTarget(sink.state.value("id", sink.name)); }
+
+}  // namespace lakestream

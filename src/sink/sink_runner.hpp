@@ -1,0 +1,71 @@
+// Delivery of a sink's pending changes, with progress recorded only after the
+// target made them durable (docs/sinks.md, "Delivery").
+//
+// Sink state (SinkCatalogEntry::state, persisted in catalog.json):
+//   state := { "id": <str>,                 unique per CREATE SINK; tags our Kafka messages
+//              "created_at": <micros>,
+//              "start_version": <n>,        the source version at CREATE SINK
+//              "snapshot_pending": <bool>,  'start' = 'earliest' and the rows as of
+//                                           start_version are not delivered yet
+//              "delivered_version": <n>,    every change up to here is durable in the target
+//              "partition_offsets": [<n>*], Kafka: where the next resume scan starts
+//              "file_size": <n>,            FILE: the file's durable size
+//              "messages": <n>, "skipped_changes": <n>, "resumed_skips": <n>,
+//              "last_error": <str>, "last_error_at": <micros>, "updated_at": <micros> }
+//
+// Sources: a table or materialized view (its Delta change data feed, versions
+// (delivered_version, latest]); table streams are not supported yet.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+
+struct SinkRunResult {
+  int64_t messages = 0;         // delivered by this run
+  int64_t skipped_changes = 0;  // append + on_change=skip
+  int64_t resumed_skips = 0;    // found already on the topic after a crash
+  int64_t delivered_version = -1;
+};
+
+// What `lakestream sink --follow` shows while a run is under way.
+struct SinkProgress {
+  std::string sink;
+  int64_t messages = 0;  // delivered by the current run so far (queued to the target)
+  int64_t delivered_version = -1;
+  int64_t latest_version = -1;
+  std::string error;  // the target's current transport error, "" when healthy
+};
+using SinkProgressListener = std::function<void(const SinkProgress&)>;
+// One listener per process (the shell's sink command); nullptr removes it.
+void SetSinkProgressListener(SinkProgressListener listener);
+
+// CREATE SINK: checks the source, the options and the target (the topic must
+// exist on a reachable broker), and writes the initial state. Throws
+// CatalogError/InvalidInputError/IOError naming the sink and the fix.
+void InitializeSink(ClientContext& context, SinkCatalogEntry& sink);
+
+// RUN SINK: delivers every pending change. On failure the error is recorded in
+// the state (SHOW SINKS shows it), progress made so far is kept, and the
+// error is thrown (IOError for the target, InvalidInputError for a change the
+// format cannot carry).
+SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink);
+
+struct SinkStatus {
+  std::string source_kind;  // "table", "materialized view", "stream"
+  int64_t latest_version = -1;
+  int64_t pending_versions = 0;
+  std::optional<int64_t> pending_rows;  // unknown when the change feed cannot be read
+};
+SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink);
+
+// DROP SINK / CREATE OR REPLACE: closes the sink's producer if this process has one.
+void ForgetSinkSession(const SinkCatalogEntry& sink);
+
+}  // namespace lakestream

@@ -1,0 +1,106 @@
+"""Shared helpers of the Kafka sink tests: a mock broker per test, the
+lakestream shell, and kcat (a client we did not write) to read topics back."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+class MockBroker:
+    """lakestream-mock-kafka on an ephemeral loopback port."""
+
+    def __init__(self, binary, topics):
+        self.dir = tempfile.mkdtemp(prefix="mock-kafka-")
+        bootstrap_file = os.path.join(self.dir, "bootstrap")
+        args = [binary, "--bootstrap-file", bootstrap_file]
+        for name, partitions in topics:
+            args += ["--topic", "%s:%d" % (name, partitions)]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 10
+        while not os.path.exists(bootstrap_file):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError("mock broker did not start: " + self.proc.stderr.read().decode())
+            time.sleep(0.02)
+        with open(bootstrap_file) as f:
+            self.bootstrap = f.read().strip()
+
+    def down(self):
+        self.proc.send_signal(signal.SIGUSR1)
+
+    def up(self):
+        self.proc.send_signal(signal.SIGUSR2)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def read_topic(bootstrap, topic):
+    """Every message of `topic` (all partitions) via kcat -J, as dicts with
+    partition, offset, key, value (None for a tombstone) and headers (a dict)."""
+    out = subprocess.run(["kcat", "-C", "-b", bootstrap, "-t", topic, "-e", "-J", "-q"],
+                         check=True, capture_output=True, timeout=120).stdout.decode()
+    messages = []
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        m = json.loads(line)
+        h = m.get("headers") or []
+        headers = {h[i]: h[i + 1] for i in range(0, len(h), 2)}
+        messages.append({"partition": m["partition"], "offset": m["offset"], "key": m.get("key"),
+                         "value": m.get("payload"), "headers": headers})
+    messages.sort(key=lambda m: (m["partition"], m["offset"]))
+    return messages
+
+
+class Shell:
+    """Runs SQL in a database directory with the lakestream binary."""
+
+    def __init__(self, binary, db):
+        self.binary = binary
+        self.db = db
+
+    def run(self, sql, check=True, readonly=False):
+        args = [self.binary] + (["-readonly"] if readonly else []) + ["-csv", self.db, "-c", sql]
+        p = subprocess.run(args, capture_output=True, timeout=300)
+        if check and p.returncode != 0:
+            raise AssertionError("SQL failed (%d): %s\n%s" % (p.returncode, sql, p.stderr.decode()))
+        return p
+
+    def rows(self, sql, readonly=False):
+        """CSV rows of the last result, header dropped."""
+        out = self.run(sql, readonly=readonly).stdout.decode().splitlines()
+        return [line.split(",") for line in out[1:]]
+
+
+class Checker:
+    def __init__(self):
+        self.failures = 0
+
+    def eq(self, name, got, want):
+        if got == want:
+            print("PASS: " + name)
+        else:
+            self.failures += 1
+            print("FAIL: %s\n  want: %r\n  got:  %r" % (name, want, got))
+
+    def true(self, name, cond, detail=""):
+        if cond:
+            print("PASS: " + name)
+        else:
+            self.failures += 1
+            print("FAIL: %s %s" % (name, detail))
+
+    def exit(self):
+        print("%d failure(s)" % self.failures)
+        sys.exit(1 if self.failures else 0)

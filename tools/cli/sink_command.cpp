@@ -1,0 +1,189 @@
+// `lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]`: runs a sink
+// from the shell.
+//
+// Without --follow it delivers everything pending (as RUN SINK does) and
+// exits: 0 on success, 1 on a delivery error (printed, and recorded in SHOW
+// SINKS), 2 for a bad command line. With --follow it keeps going: after each
+// pass it releases the database (other processes write the source meanwhile),
+// waits --interval seconds (default 1) and delivers what arrived; the Kafka
+// producer stays connected across passes. A broker that cannot be reached is
+// retried with exponential backoff (1 s doubling to 30 s), with the error in
+// SHOW SINKS while it lasts; an error that retrying cannot fix (an update for
+// an append sink, a dropped source) stops the command with exit code 1
+// instead of looping. SIGINT/SIGTERM stop it after the current pass.
+//
+// The progress line (stderr; redrawn in place on a terminal, one line per
+// second otherwise):
+//   sink NAME: M messages, R msg/s, delivered up to version V, lag L versions[, error: ...]
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "lakestream/connection.hpp"
+#include "lakestream/database.hpp"
+#include "main/client_context.hpp"
+#include "sink/sink_runner.hpp"
+#include "subcommands.hpp"
+
+namespace lakestream {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+void OnSignal(int) { g_stop = true; }
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]\n"
+               "  delivers the pending changes of sink NAME of database DB_DIR; --follow keeps delivering\n");
+  return 2;
+}
+
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::string name) : name_(std::move(name)), tty_(isatty(STDERR_FILENO)), start_(Clock::now()) {}
+
+  void Update(int64_t total_messages, int64_t delivered, int64_t lag, const std::string& error, bool force) {
+    auto now = Clock::now();
+    if (!force && now - last_ < std::chrono::milliseconds(tty_ ? 200 : 1000)) return;
+    last_ = now;
+    double seconds = std::chrono::duration<double>(now - start_).count();
+    double rate = seconds > 0 ? static_cast<double>(total_messages) / seconds : 0;
+    std::string line = "sink " + name_ + ": " + std::to_string(total_messages) + " messages, " +
+                       std::to_string(static_cast<int64_t>(rate)) + " msg/s, delivered up to version " +
+                       std::to_string(delivered) + ", lag " + std::to_string(lag) + " versions";
+    if (!error.empty()) line += ", error: " + error;
+    if (tty_) {
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    } else {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    std::fflush(stderr);
+  }
+  void Finish() {
+    if (tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::string name_;
+  bool tty_;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+};
+
+std::string Quote(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Sleeps up to `seconds`, waking early on a stop request.
+void Sleep(double seconds) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!g_stop && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+}  // namespace
+
+int RunSinkCommand(int argc, char** argv) {
+  std::string db_dir, name;
+  bool follow = false;
+  double interval = 1.0;
+  for (int i = 2; i < argc; i++) {
+    std::string arg = argv[i];
+    if (arg == "--follow" || arg == "-follow" || arg == "-f") {
+      follow = true;
+    } else if (arg == "--interval" && i + 1 < argc) {
+      interval = std::atof(argv[++i]);
+      if (interval <= 0) return Usage();
+    } else if (arg == "-h" || arg == "--help") {
+      Usage();
+      return 0;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "lakestream sink: unknown option %s\n", arg.c_str());
+      return Usage();
+    } else if (db_dir.empty()) {
+      db_dir = arg;
+    } else if (name.empty()) {
+      name = arg;
+    } else {
+      return Usage();
+    }
+  }
+  if (db_dir.empty() || name.empty()) return Usage();
+
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  ProgressLine progress(name);
+  int64_t total = 0, delivered = -1, lag = 0;
+  SetSinkProgressListener([&](const SinkProgress& p) {
+    delivered = p.delivered_version;
+    lag = p.latest_version >= 0 && p.delivered_version >= 0 ? p.latest_version - p.delivered_version : 0;
+    progress.Update(total + p.messages, delivered, lag, p.error, false);
+  });
+  double backoff = 1.0;
+  int exit_code = 0;
+  bool waiting_for_lock = false;
+  while (!g_stop) {
+    std::string error;
+    bool retry = false;
+    try {
+      // The database is open only for one pass, so other writers get their turn.
+      Database db(db_dir);
+      waiting_for_lock = false;
+      Connection con(db);
+      auto result = con.Query("RUN SINK " + Quote(name));
+      if (result->HasError()) {
+        error = result->GetError();
+        retry = result->GetErrorType() == ExceptionType::IO;
+      } else {
+        total += result->GetValue(0, 0).GetBigint();
+        delivered = result->GetValue(2, 0).GetBigint();
+        SinkCatalogEntry* sink = con.Context().GetCatalog().FindSink(name);
+        lag = sink ? GetSinkStatus(con.Context(), *sink).pending_versions : 0;
+        backoff = 1.0;
+      }
+    } catch (const Exception& e) {
+      // Opening failed: another process holds the write lock (retry), or the database is damaged (stop).
+      error = e.what();
+      retry = e.Type() == ExceptionType::IO;
+      if (retry && follow && !waiting_for_lock) {
+        waiting_for_lock = true;
+      }
+    }
+    if (!error.empty()) {
+      progress.Update(total, delivered, lag, error, true);
+      if (!follow || !retry) {
+        progress.Finish();
+        std::fprintf(stderr, "lakestream sink: %s\n", error.c_str());
+        exit_code = 1;
+        break;
+      }
+      Sleep(backoff);
+      backoff = std::min(backoff * 2, 30.0);
+      continue;
+    }
+    progress.Update(total, delivered, lag, "", true);
+    if (!follow) break;
+    Sleep(interval);
+  }
+  progress.Finish();
+  SetSinkProgressListener(nullptr);
+  if (!follow && exit_code == 0) std::printf("%lld\n", static_cast<long long>(total));
+  return exit_code;
+}
+
+}  // namespace lakestream
