@@ -16,6 +16,9 @@
 #include "sink/sink_encoder.hpp"
 #include "sink/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
+#include "stream/net_changes.hpp"
+#include "stream/stream_offsets.hpp"
+#include "stream/stream_reader.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -35,16 +38,24 @@ std::map<std::string, std::unique_ptr<SinkWriter>> g_targets;
 SinkProgressListener g_listener;
 
 struct SinkSource {
-  TableCatalogEntry* table = nullptr;
+  TableCatalogEntry* table = nullptr;  // for a stream: the stream's source
   DeltaTable* delta = nullptr;
+  StreamCatalogEntry* stream = nullptr;
 };
 
 SinkSource ResolveSource(ClientContext& context, const SinkCatalogEntry& sink) {
   Catalog& catalog = context.GetCatalog();
   SinkSource source;
-  if (catalog.FindStream(sink.source)) {
-    throw NotImplementedError("sinks on table streams (sink " + sink.name + " reads stream " + sink.source +
-                              "); create the sink FROM the stream's table or materialized view instead");
+  if (StreamCatalogEntry* stream = catalog.FindStream(sink.source)) {
+    std::string stale = StreamStaleReason(context, *stream);
+    if (!stale.empty()) throw CatalogError("Sink " + sink.name + ": " + stale);
+    if (stream->initial_pending) {
+      throw NotImplementedError("sinks on a stream with SHOW_INITIAL_ROWS that was never read (sink " + sink.name +
+                                "); create the sink FROM the table with 'start' = 'earliest' instead");
+    }
+    source.stream = stream;
+    source.delta = &StreamSource(context, *stream, &source.table);
+    return source;
   }
   source.table = catalog.FindTable(sink.source);
   if (!source.table) {
@@ -72,6 +83,11 @@ ChangeKind ParseKind(string_t text) {
   if (text == "update_preimage") return ChangeKind::UPDATE_BEFORE;
   if (text == "update_postimage") return ChangeKind::UPDATE_AFTER;
   if (text == "delete") return ChangeKind::DELETE;
+  // Table streams' spelling.
+  if (text == "INSERT") return ChangeKind::INSERT;
+  if (text == "UPDATE_BEFORE") return ChangeKind::UPDATE_BEFORE;
+  if (text == "UPDATE_AFTER") return ChangeKind::UPDATE_AFTER;
+  if (text == "DELETE") return ChangeKind::DELETE;
   throw CorruptionError("unknown _change_type '" + std::string(text) + "' in a change data feed");
 }
 
@@ -105,6 +121,7 @@ class SinkRun {
   }
 
   SinkRunResult Run() {
+    if (source_.stream) return RunStream();
     SinkRunResult result;
     int64_t latest = source_.delta->Version();
     int64_t delivered = sink_.state.value("delivered_version", latest);
@@ -161,6 +178,85 @@ class SinkRun {
   }
 
  private:
+  // A stream source: its offset is the sink's progress. The batch's end
+  // version is saved before anything is sent, so a restart re-reads the same
+  // window, computes the same net changes and the same message identities
+  // (version = the batch's end, seq = index), and skips what the topic holds.
+  SinkRunResult RunStream() {
+    SinkRunResult result;
+    StreamCatalogEntry& stream = *source_.stream;
+    int64_t offset = stream.offset;
+    int64_t latest = source_.delta->Version();
+    int64_t batch = sink_.state.value("stream_batch", static_cast<int64_t>(-1));
+    if (batch <= offset) batch = latest;
+    result.delivered_version = offset;
+    if (batch <= offset) {
+      if (!sink_.state.value("last_error", std::string()).empty()) ClearError();
+      return result;
+    }
+    latest_ = latest;
+    committed_version_ = offset;
+    sink_.state["stream_batch"] = batch;
+    context_.Database().SaveCatalog();
+    std::vector<idx_t> keys;
+    for (auto& k : source_.table->primary_key) {
+      int64_t idx = source_.table->ColumnIndex(k);
+      if (idx >= 0) keys.push_back(static_cast<idx_t>(idx));
+    }
+    SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
+                                          source_.table->primary_key);
+    SinkEncoder encoder(options_, schema);
+    target_ = &GetTarget(sink_, options_);
+    target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
+    struct Reset {
+      SinkWriter* t;
+      ~Reset() { t->SetWaitCallback(nullptr); }
+    } reset{target_};
+    int64_t skipped_before = target_->Skipped();
+    try {
+      Check(target_->Resume(sink_.state));
+      auto feed_schema = GetChangeFeedSchema(*source_.delta);
+      ChunkCollection feed(feed_schema.types);
+      ReadChangeFeed(*source_.delta, offset + 1, batch, feed);
+      idx_t width = feed_schema.names.size() - 3;
+      std::vector<LogicalType> types(feed_schema.types.begin(), feed_schema.types.begin() + width);
+      types.insert(types.end(), {TypeId::VARCHAR, TypeId::BIGINT, TypeId::TIMESTAMP});
+      ChunkCollection changes(types);
+      if (stream.append_only) {
+        ComputeAppendOnlyChanges(feed, width, changes);
+      } else {
+        ComputeNetChanges(feed, width, keys, changes);
+      }
+      std::vector<ChangeRow> rows;
+      timestamp_t ts = 0;
+      for (idx_t c = 0; c < changes.ChunkCount(); c++) {
+        const DataChunk& chunk = changes.Chunk(c);
+        auto* kinds = chunk.data[width].GetData<string_t>();
+        auto* stamps = chunk.data[width + 2].GetData<timestamp_t>();
+        for (idx_t r = 0; r < chunk.size(); r++) {
+          rows.push_back({&chunk, r, ParseKind(kinds[r])});
+          ts = std::max(ts, stamps[r]);
+        }
+      }
+      DeliverVersion(encoder, batch, ts, rows);
+      Check(target_->Flush());
+      // Deliver, then advance: the offset moves only after the broker acknowledged.
+      AdvanceStreamOffset(context_, stream, batch);
+      sink_.state.erase("stream_batch");
+      RecordProgress();
+    } catch (const Exception& e) {
+      if (target_failed_) DropTarget(id_);
+      RecordError(e.what());
+      throw;
+    }
+    result.messages = run_messages_;
+    result.skipped_changes = skipped_changes_;
+    result.resumed_skips = target_->Skipped() - skipped_before;
+    result.delivered_version = batch;
+    ClearError();
+    return result;
+  }
+
   void Check(const Status& status) {
     if (status.ok()) return;
     target_failed_ = true;
@@ -324,7 +420,7 @@ void InitializeSink(ClientContext& context, SinkCatalogEntry& sink) {
   SinkOptions options = ParseSinkOptions(sink);
   std::vector<int64_t> offsets;
   SinkSource source = ResolveSource(context, sink);
-  if (!ChangeFeedOn(*source.table)) {
+  if (!source.stream && !ChangeFeedOn(*source.table)) {
     throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +
                             sink.source + " does not record its changes; turn the change data feed on with ALTER TABLE " +
                             sink.source + " SET PROPERTIES ('change_tracking' = 'true') and create the sink again");
@@ -350,7 +446,11 @@ void InitializeSink(ClientContext& context, SinkCatalogEntry& sink) {
     offsets = ends;
   }
   timestamp_t now = Timestamp::Now();
-  int64_t version = source.delta->Version();
+  int64_t version = source.stream ? source.stream->offset : source.delta->Version();
+  if (source.stream && options.start_earliest) {
+    throw InvalidInputError("Sink " + sink.name + ": 'start' does not apply to a stream, which starts at its own offset; "
+                            "create the sink FROM the stream's table for 'start' = 'earliest'");
+  }
   nlohmann::json state = nlohmann::json::object();
   state["id"] = sink.name + "-" + std::to_string(now);
   state["created_at"] = now;
@@ -381,8 +481,14 @@ SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink) {
 
 SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
   SinkStatus status;
-  if (context.GetCatalog().FindStream(sink.source)) {
+  if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(sink.source)) {
     status.source_kind = "stream";
+    try {
+      status.latest_version = StreamSource(context, *stream).Version();
+      status.pending_versions = std::max<int64_t>(0, status.latest_version - stream->offset);
+    } catch (const Exception&) {
+      // A stale stream: RUN SINK says why.
+    }
     return status;
   }
   TableCatalogEntry* table = context.GetCatalog().FindTable(sink.source);
