@@ -16,6 +16,7 @@
 namespace lakestream {
 
 struct StreamChanges;
+struct IngestionScope;
 
 class ClientContext {
  public:
@@ -35,6 +36,10 @@ class ClientContext {
   // one snapshot per stream per statement, and what a DML statement consumes
   // (stream/stream_offsets.hpp). Cleared when a statement starts.
   std::map<std::string, std::shared_ptr<const StreamChanges>>& StreamReads() { return stream_reads_; }
+
+  // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
+  // read_files() and STREAM(t) then read only what the table has not ingested.
+  IngestionScope* ingestion_scope = nullptr;
 
  private:
   std::unique_ptr<QueryResult> RunStatement(SQLStatement& statement);

@@ -261,6 +261,7 @@ struct CreateViewStatement : SQLStatement {
   bool or_refresh = false;  // CREATE OR REFRESH ...
   bool if_not_exists = false;
   std::vector<ColumnDefinition> columns;  // optional declared schema (streaming tables)
+  std::vector<std::string> primary_key;   // streaming tables: PRIMARY KEY (a, b) or a INT PRIMARY KEY
   std::vector<std::string> partitioned_by;
   PropertyList properties;  // TBLPROPERTIES
   std::string comment;

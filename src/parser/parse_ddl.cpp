@@ -184,8 +184,15 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
     Next();
     do {
       if (IsKeyword("CONSTRAINT")) ErrorAt(Peek().offset, "not supported yet: pipeline expectations (CONSTRAINT ... EXPECT)");
-      // Plain views list names only; streaming tables may declare types.
-      statement->columns.push_back(ParseColumnDefinition(nullptr, true));
+      // Plain views list names only; streaming tables may declare types and
+      // a primary key (rows then upsert by key).
+      if (kind == ViewKind::STREAMING_TABLE && AcceptKeywords({"PRIMARY", "KEY"})) {
+        auto keys = ParseIdentifierList("a column name");
+        statement->primary_key.insert(statement->primary_key.end(), keys.begin(), keys.end());
+        continue;
+      }
+      statement->columns.push_back(
+          ParseColumnDefinition(kind == ViewKind::STREAMING_TABLE ? &statement->primary_key : nullptr, true));
     } while (AcceptOp(","));
     if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' after the column definition");
   }

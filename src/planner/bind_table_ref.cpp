@@ -6,10 +6,14 @@
 #include "execution/operator/physical_chunk_scan.hpp"
 #include "stream/stream_reader.hpp"
 #include "planner/table_function.hpp"
+#include "pipeline/stream_read.hpp"
 #include "common/date.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
+
+static LogicalOperatorPtr MakeSource(idx_t table_index, const std::string& name, const std::string& alias,
+                              TableFunctionBinding binding, const TableRef& ref, BindContext& scope);
 
 // LIVE.x (pipeline syntax) names the table x of this database.
 static std::string ResolveTableName(const QualifiedName& name) {
@@ -115,9 +119,19 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope);
     }
   }
-  if (ref.stream_function) throw NotImplementedError("STREAM(" + ref.name.ToString() + ") streaming reads (issue 8)");
-  if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) return BindStreamRef(ref, *stream, scope);
+  if (!ref.stream_function) {
+    if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) return BindStreamRef(ref, *stream, scope);
+  }
   TableCatalogEntry& table = context_.GetCatalog().GetTable(name);
+  // STREAM(t) in a streaming table reads what t gained since the last refresh
+  // (pipeline/stream_read.hpp); anywhere else it reads like t.
+  if (ref.stream_function && context_.ingestion_scope) {
+    if (ref.version_as_of || ref.timestamp_as_of) {
+      throw BinderError("STREAM(" + table.name + ") reads from where the streaming table stopped; it takes no VERSION/TIMESTAMP AS OF");
+    }
+    return MakeSource(NextTableIndex(), "stream(" + table.name + ")", ref.alias.empty() ? table.name : ref.alias,
+                      BindStreamRead(context_, table), ref, scope);
+  }
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::GET);
   get->table_index = NextTableIndex();
   get->table = &table;
@@ -206,14 +220,21 @@ LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& s
     argument_names.push_back(i < call.arg_names.size() ? StringUtil::Lower(call.arg_names[i]) : "");
   }
   TableFunctionBinding binding = BindTableFunctionCall(context_, name, arguments, argument_names);
+  return MakeSource(NextTableIndex(), name, ref.alias.empty() ? name : ref.alias, std::move(binding), ref, scope);
+}
+
+// A SOURCE operator over a bound table function (or a stream read), with its
+// columns added to `scope` under `alias`.
+static LogicalOperatorPtr MakeSource(idx_t table_index, const std::string& name, const std::string& alias,
+                              TableFunctionBinding binding, const TableRef& ref, BindContext& scope) {
   auto source = std::make_unique<LogicalOperator>(LogicalOperatorType::SOURCE);
-  source->table_index = NextTableIndex();
+  source->table_index = table_index;
   source->table_name = name;
   source->source_types = binding.types;
   source->source_factory = std::move(binding.factory);
   for (idx_t i = 0; i < binding.types.size(); i++) source->column_ids.push_back(i);
   BindEntry entry;
-  entry.alias = ref.alias.empty() ? name : ref.alias;
+  entry.alias = alias;
   entry.names = binding.names;
   for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
   entry.types = binding.types;

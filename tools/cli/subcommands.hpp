@@ -12,7 +12,8 @@
 
 namespace lakestream {
 
-// `lakestream run PIPELINE.sql [--continuous]`: runs a DLT-style pipeline.
+// `lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s]`:
+// runs a DLT-style pipeline (run_command.cpp).
 int RunPipelineCommand(int argc, char** argv);
 // `lakestream sink DB_DIR NAME [--follow]`: runs a sink (sink_command.cpp).
 int RunSinkCommand(int argc, char** argv);

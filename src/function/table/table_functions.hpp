@@ -13,6 +13,9 @@ TableFunctionBinding BindReadParquet(const std::vector<Value>& arguments, const 
 
 class ClientContext;
 TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<Value>& arguments);
+// read_files(path, format => ..., ...): JSON, CSV and Parquet files (read_files.cpp).
+TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
+                                   const std::vector<std::string>& argument_names);
 
 // Expands a path, a glob or a list of paths (a table function's first
 // argument) into the sorted list of existing files; IOError when nothing matches.

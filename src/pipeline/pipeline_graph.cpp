@@ -1,0 +1,210 @@
+#include "pipeline/pipeline_graph.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "parser/parser.hpp"
+
+namespace lakestream {
+
+const char* FlowKindName(FlowKind kind) {
+  switch (kind) {
+    case FlowKind::STREAMING_TABLE: return "streaming table";
+    case FlowKind::MATERIALIZED_VIEW: return "materialized view";
+    case FlowKind::SINK: return "sink";
+    case FlowKind::TABLE: return "table";
+    case FlowKind::STREAM: return "stream";
+  }
+  return "flow";
+}
+
+namespace {
+
+std::string BaseName(const QualifiedName& name) {
+  return StringUtil::Lower(name.parts.empty() ? std::string() : name.parts.back());
+}
+
+void CollectQuery(const QueryNode& node, std::set<std::string> ctes, std::vector<std::string>& out);
+
+void CollectExpression(const ParsedExpression& expr, const std::set<std::string>& ctes, std::vector<std::string>& out) {
+  if (expr.subquery) CollectQuery(*expr.subquery, ctes, out);
+  for (auto& child : expr.children) {
+    if (child) CollectExpression(*child, ctes, out);
+  }
+}
+
+void CollectRef(const TableRef& ref, const std::set<std::string>& ctes, std::vector<std::string>& out) {
+  switch (ref.type) {
+    case TableRefType::BASE_TABLE: {
+      std::string name = BaseName(ref.name);
+      if (ref.name.parts.size() == 1 && ctes.count(name)) return;
+      out.push_back(name);
+      return;
+    }
+    case TableRefType::SUBQUERY:
+      if (ref.subquery) CollectQuery(*ref.subquery, ctes, out);
+      return;
+    case TableRefType::JOIN:
+      if (ref.left) CollectRef(*ref.left, ctes, out);
+      if (ref.right) CollectRef(*ref.right, ctes, out);
+      if (ref.condition) CollectExpression(*ref.condition, ctes, out);
+      return;
+    case TableRefType::TABLE_FUNCTION:
+      // table_changes('t', ...) reads t.
+      if (ref.function && StringUtil::CIEquals(ref.function->function_name, "table_changes") &&
+          !ref.function->children.empty() && ref.function->children[0]->type == ExpressionType::CONSTANT &&
+          ref.function->children[0]->value.type().id() == TypeId::VARCHAR) {
+        std::string name = StringUtil::Lower(ref.function->children[0]->value.GetString());
+        if (StringUtil::StartsWith(name, "live.")) name = name.substr(5);
+        out.push_back(name);
+      }
+      return;
+  }
+}
+
+void CollectQuery(const QueryNode& node, std::set<std::string> ctes, std::vector<std::string>& out) {
+  for (auto& cte : node.ctes) {
+    if (cte.query) CollectQuery(*cte.query, ctes, out);
+    ctes.insert(StringUtil::Lower(cte.name));
+  }
+  if (node.from) CollectRef(*node.from, ctes, out);
+  if (node.left) CollectQuery(*node.left, ctes, out);
+  if (node.right) CollectQuery(*node.right, ctes, out);
+  for (auto* list : {&node.select_list, &node.group_by}) {
+    for (auto& e : *list) {
+      if (e) CollectExpression(*e, ctes, out);
+    }
+  }
+  if (node.where) CollectExpression(*node.where, ctes, out);
+  if (node.having) CollectExpression(*node.having, ctes, out);
+}
+
+// The statement's text with the declaration made idempotent: `pattern`
+// (case-insensitive, at the start) is replaced by `replacement` unless the
+// text already matches `already`.
+std::string Rewrite(const std::string& text, const std::string& pattern, const std::string& replacement,
+                    const std::string& already) {
+  std::regex done("^\\s*" + already, std::regex::icase);
+  if (std::regex_search(text, done)) return text;
+  std::regex re("^\\s*" + pattern, std::regex::icase);
+  return std::regex_replace(text, re, replacement, std::regex_constants::format_first_only);
+}
+
+uint32_t LineOf(const std::string& sql, uint32_t offset) {
+  uint32_t line = 1;
+  for (uint32_t i = 0; i < offset && i < sql.size(); i++) line += sql[i] == '\n';
+  // The statement starts at the first non-blank character after `offset`.
+  for (uint32_t i = offset; i < sql.size() && (sql[i] == ' ' || sql[i] == '\n' || sql[i] == '\t' || sql[i] == '\r'); i++) {
+    line += sql[i] == '\n';
+  }
+  return line;
+}
+
+}  // namespace
+
+std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) {
+  auto statements = Parser::Parse(sql);
+  std::vector<Flow> flows;
+  std::map<std::string, idx_t> by_name;
+  for (auto& statement : statements) {
+    Flow flow;
+    flow.line = LineOf(sql, statement->location);
+    const std::string& text = statement->text;
+    switch (statement->type) {
+      case StatementType::CREATE_VIEW: {
+        auto& view = static_cast<CreateViewStatement&>(*statement);
+        if (view.kind == ViewKind::VIEW) {
+          throw InvalidInputError(file + " line " + std::to_string(flow.line) +
+                                  ": plain views are not supported yet in pipelines; declare a MATERIALIZED VIEW");
+        }
+        flow.name = view.name.parts.back();
+        flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
+        if (view.query) CollectQuery(*view.query, {}, flow.inputs);
+        // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
+        flow.statements.push_back(view.or_refresh ? text
+                                                  : Rewrite(text, "CREATE\\s+(OR\\s+REPLACE\\s+)?", "CREATE OR REFRESH ",
+                                                            "CREATE\\s+OR\\s+REFRESH\\b"));
+        break;
+      }
+      case StatementType::CREATE_SINK: {
+        auto& sink = static_cast<CreateSinkStatement&>(*statement);
+        flow.name = sink.name.parts.back();
+        flow.kind = FlowKind::SINK;
+        flow.inputs.push_back(BaseName(sink.source));
+        flow.statements.push_back(sink.if_not_exists || sink.or_replace
+                                      ? text
+                                      : Rewrite(text, "CREATE\\s+SINK\\s+", "CREATE SINK IF NOT EXISTS ", "$^"));
+        flow.statements.push_back("RUN SINK " + flow.name);
+        break;
+      }
+      case StatementType::CREATE_TABLE: {
+        auto& table = static_cast<CreateTableStatement&>(*statement);
+        flow.name = table.name.parts.back();
+        flow.kind = FlowKind::TABLE;
+        if (table.as_query) CollectQuery(*table.as_query, {}, flow.inputs);
+        flow.statements.push_back(table.if_not_exists || table.or_replace
+                                      ? text
+                                      : Rewrite(text, "CREATE\\s+TABLE\\s+", "CREATE TABLE IF NOT EXISTS ", "$^"));
+        break;
+      }
+      case StatementType::CREATE_STREAM: {
+        auto& stream = static_cast<CreateStreamStatement&>(*statement);
+        flow.name = stream.name.parts.back();
+        flow.kind = FlowKind::STREAM;
+        flow.inputs.push_back(BaseName(stream.table));
+        flow.statements.push_back(stream.if_not_exists || stream.or_replace
+                                      ? text
+                                      : Rewrite(text, "CREATE\\s+((TABLE\\s+)?STREAM)\\s+", "CREATE $1 IF NOT EXISTS ", "$^"));
+        break;
+      }
+      default:
+        throw InvalidInputError(file + " line " + std::to_string(flow.line) +
+                                ": a pipeline holds declarations only (CREATE [OR REFRESH] STREAMING TABLE, MATERIALIZED "
+                                "VIEW or LIVE TABLE, CREATE SINK, CREATE TABLE, CREATE STREAM); run other statements "
+                                "with lakestream -c or -f");
+    }
+    std::string key = StringUtil::Lower(flow.name);
+    if (by_name.count(key)) {
+      throw InvalidInputError(file + " line " + std::to_string(flow.line) + ": " + flow.name + " is declared twice (first on line " +
+                              std::to_string(flows[by_name[key]].line) + "); give one of them another name");
+    }
+    // A flow does not depend on itself (a view named like its source is a cycle, caught below).
+    std::sort(flow.inputs.begin(), flow.inputs.end());
+    flow.inputs.erase(std::unique(flow.inputs.begin(), flow.inputs.end()), flow.inputs.end());
+    by_name[key] = flows.size();
+    flows.push_back(std::move(flow));
+  }
+  // Depth-first topological sort in file order; a grey node reached again is a cycle.
+  std::vector<int> color(flows.size(), 0);
+  std::vector<idx_t> order, path;
+  std::function<void(idx_t)> visit = [&](idx_t i) {
+    if (color[i] == 2) return;
+    if (color[i] == 1) {
+      auto start = std::find(path.begin(), path.end(), i);
+      std::string cycle;
+      for (auto it = start; it != path.end(); ++it) cycle += flows[*it].name + " -> ";
+      throw InvalidInputError(file + ": the pipeline has a cycle: " + cycle + flows[i].name +
+                              "; a dataset cannot read itself through other flows. Break the cycle");
+    }
+    color[i] = 1;
+    path.push_back(i);
+    for (auto& input : flows[i].inputs) {
+      auto it = by_name.find(input);
+      if (it != by_name.end()) visit(it->second);
+    }
+    path.pop_back();
+    color[i] = 2;
+    order.push_back(i);
+  };
+  for (idx_t i = 0; i < flows.size(); i++) visit(i);
+  std::vector<Flow> sorted;
+  for (idx_t i : order) sorted.push_back(std::move(flows[i]));
+  return sorted;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,139 @@
+#include "pipeline/pipeline_runner.hpp"
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "common/string_util.hpp"
+#include "execution/statement/statement_executor.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// The first column of `result` whose name is one of `names`, as a number.
+std::optional<int64_t> Number(const QueryResult& result, std::initializer_list<const char*> names) {
+  if (result.RowCount() == 0) return std::nullopt;
+  for (const char* name : names) {
+    for (idx_t c = 0; c < result.ColumnCount(); c++) {
+      if (!StringUtil::CIEquals(result.Names()[c], name)) continue;
+      int64_t total = 0;
+      bool any = false;
+      for (idx_t r = 0; r < result.RowCount(); r++) {
+        Value v = result.GetValue(c, r);
+        if (v.IsNull()) continue;
+        Value n;
+        if (!v.TryCastAs(TypeId::BIGINT, n)) continue;
+        total += n.GetBigint();
+        any = true;
+      }
+      if (any) return total;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop)
+    : db_(db), con_(db), flows_(std::move(flows)), display_(display), stop_(stop) {
+  for (auto& flow : flows_) {
+    FlowProgress p;
+    p.name = flow.name;
+    p.kind = flow.kind;
+    progress_.push_back(p);
+  }
+}
+
+bool PipelineRunner::RunFlow(idx_t i) {
+  const Flow& flow = flows_[i];
+  FlowProgress& p = progress_[i];
+  p.state = "running";
+  p.error.clear();
+  display_.Update(progress_, pass_, "");
+  bool changed = false;
+  for (auto& sql : flow.statements) {
+    if (Stopping()) {
+      p.state = "stopped";
+      return true;
+    }
+    auto result = con_.Query(sql);
+    if (result->HasError()) {
+      p.state = "failed";
+      p.error = result->GetError();
+      display_.FlowDone(progress_, p, pass_);
+      return false;
+    }
+    int64_t files = Number(*result, {"files"}).value_or(0);
+    int64_t in = Number(*result, {"rows_read", "rows_in", "changes_read", "changes"}).value_or(0);
+    int64_t out = Number(*result, {"rows_written", "rows_out", "messages", "messages_sent", "rows_delivered", "delivered"})
+                      .value_or(0);
+    p.files += files;
+    p.rows_in += in;
+    p.rows_out += out;
+    if (auto v = Number(*result, {"version", "table_version"})) p.version = v;
+    if (auto lag = Number(*result, {"lag_ms"})) p.lag_ms = lag;
+    changed = changed || files > 0 || out > 0;
+  }
+  if (changed) p.commits++;
+  p.state = changed ? "updated" : "up to date";
+  display_.FlowDone(progress_, p, pass_);
+  return true;
+}
+
+bool PipelineRunner::RunPass() {
+  pass_++;
+  bool ok = true;
+  std::map<std::string, std::string> failed;  // lower-case name -> the failed input it stands for
+  for (idx_t i = 0; i < flows_.size(); i++) {
+    if (Stopping()) {
+      progress_[i].state = "stopped";
+      continue;
+    }
+    std::string blocked;
+    for (auto& input : flows_[i].inputs) {
+      if (failed.count(input)) blocked = failed[input];
+    }
+    if (!blocked.empty()) {
+      progress_[i].state = "skipped";
+      progress_[i].error = "not run: its input " + blocked + " failed";
+      failed[StringUtil::Lower(flows_[i].name)] = blocked;
+      display_.FlowDone(progress_, progress_[i], pass_);
+      ok = false;
+      continue;
+    }
+    if (!RunFlow(i)) {
+      ok = false;
+      failed[StringUtil::Lower(flows_[i].name)] = flows_[i].name;
+    }
+  }
+  display_.Update(progress_, pass_, Stopping() ? "stopped" : "");
+  return ok;
+}
+
+void PipelineRunner::RunContinuously(int64_t interval_ms) {
+  while (!Stopping()) {
+    auto start = std::chrono::steady_clock::now();
+    RunPass();
+    auto deadline = start + std::chrono::milliseconds(interval_ms);
+    while (!Stopping() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+}
+
+std::unique_ptr<QueryResult> PipelineRunner::Summary() const {
+  std::vector<std::vector<Value>> rows;
+  for (auto& p : progress_) {
+    rows.push_back({Value(p.name), Value(FlowKindName(p.kind)), Value(p.state), Value::BIGINT(p.files),
+                    Value::BIGINT(p.rows_in), Value::BIGINT(p.rows_out),
+                    p.version ? Value::BIGINT(*p.version) : Value(LogicalType(TypeId::BIGINT)),
+                    p.error.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(p.error)});
+  }
+  return MakeRowsResult({"flow", "kind", "state", "files", "rows_in", "rows_out", "version", "error"},
+                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT,
+                         TypeId::BIGINT, TypeId::VARCHAR},
+                        rows);
+}
+
+}  // namespace lakestream

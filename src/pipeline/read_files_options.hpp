@@ -1,0 +1,71 @@
+// read_files() arguments: the path (a file, a directory or a glob) and the
+// named options that say how to read the files. Shared by the readers, schema
+// inference and the streaming-table executor.
+//
+//   read_files('landing/', format => 'json' | 'csv' | 'parquet',
+//              header => true, delimiter => ';', quote => '"',
+//              schema => 'id BIGINT, name STRING', schemaHints => 'amount DECIMAL(10,2)',
+//              rescue => true, rescuedDataColumn => '_rescued_data',
+//              inferColumnTypes => true, multiLine => false)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/value.hpp"
+
+namespace lakestream {
+
+enum class FileFormat : uint8_t { UNKNOWN, JSON, CSV, PARQUET };
+const char* FileFormatName(FileFormat format);
+
+// Column names and types of the rows read from files (without the rescue column).
+struct FileSchema {
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+
+  idx_t size() const { return names.size(); }
+  bool empty() const { return names.empty(); }
+  // Index of `name` (case-insensitive), or -1.
+  int64_t Find(const std::string& name) const;
+  // [{"name": "id", "type": "BIGINT"}, ...] (the streaming table's state keeps it).
+  nlohmann::json ToJson() const;
+  static FileSchema FromJson(const nlohmann::json& json);
+  // "id BIGINT, name VARCHAR" (for messages).
+  std::string ToString() const;
+};
+
+// Parses a column list such as "id BIGINT, name STRING"; BinderError naming
+// `what` (e.g. "read_files() option schema") when it is not one.
+FileSchema ParseSchemaString(const std::string& text, const std::string& what);
+
+struct ReadFilesOptions {
+  std::string path_argument;  // the first argument as written (messages, state keys)
+  std::vector<std::string> patterns;
+  FileFormat format = FileFormat::UNKNOWN;  // UNKNOWN: from the first file's extension
+  // CSV
+  bool header = false;
+  char delimiter = ',';
+  char quote = '"';
+  // JSON: the whole file is one value (an object or an array of objects)
+  // instead of one object per line. Files starting with '[' are read whole anyway.
+  bool multi_line = false;
+  // Declared schema (replaces inference) and hints (override inferred types).
+  FileSchema schema;
+  FileSchema hints;
+  bool infer_types = true;  // false: every inferred column is VARCHAR
+  // The column that receives what does not fit the schema; "" = off (a bad
+  // record is an error naming the file and line).
+  std::string rescue_column;
+};
+
+// Reads the arguments of a read_files() call. Throws BinderError for an
+// unknown option (with the list of known ones) or a bad value.
+ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& arguments, const std::vector<std::string>& names);
+
+// The format of `path` from its extension, or UNKNOWN.
+FileFormat FormatFromExtension(const std::string& path);
+
+}  // namespace lakestream

@@ -1,0 +1,7 @@
+# Pipeline runner tests (issue 8): shell scripts driving `lakestream run`.
+foreach(name idempotent_test kill_rerun_test continuous_test)
+  add_test(NAME pipeline/${name}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh $<TARGET_FILE:lakestream>
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(pipeline/${name} PROPERTIES LABELS integration TIMEOUT 180)
+endforeach()
