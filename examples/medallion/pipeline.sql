@@ -30,17 +30,24 @@ AS SELECT order_id, trim(customer) AS customer, lower(category) AS category, amo
 
 -- Gold: total amount and count of live orders per category, maintained
 -- incrementally; its change feed holds only categories that changed.
-CREATE OR REFRESH MATERIALIZED VIEW gold_category_totals AS
+-- 'manual': the pipeline refreshes it in its place in the flow order.
+CREATE OR REFRESH MATERIALIZED VIEW gold_category_totals
+TBLPROPERTIES ('refresh' = 'manual') AS
 SELECT category, SUM(amount) AS total_amount, COUNT(*) AS order_count
 FROM LIVE.silver_orders
 WHERE status <> 'cancelled'
 GROUP BY category;
 
--- Sinks run last: gold's changes to Kafka (upsert: key = category) and to a file.
+-- Sinks run last: gold's changes to Kafka (upsert: key = category) and to a
+-- JSON-lines file, starting with gold's first rows ('start' = 'earliest').
 CREATE SINK gold_to_kafka FROM gold_category_totals INTO KAFKA WITH (
   'bootstrap.servers' = 'localhost:9092',
   'topic' = 'gold_category_totals',
   'format' = 'upsert',
-  'key' = 'category');
+  'key' = 'category',
+  'start' = 'earliest');
 
-CREATE SINK gold_to_file FROM gold_category_totals INTO FILE 'out/gold_changes.jsonl';
+CREATE SINK gold_to_file FROM gold_category_totals INTO FILE 'out/gold_changes.jsonl' WITH (
+  'format' = 'upsert',
+  'key' = 'category',
+  'start' = 'earliest');

@@ -125,6 +125,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.name = view.name.parts.back();
         flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
         if (view.query) CollectQuery(*view.query, {}, flow.inputs);
+        if (flow.kind == FlowKind::MATERIALIZED_VIEW) flow.definition = view.query_text;
         // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
         flow.statements.push_back(view.or_refresh ? text
                                                   : Rewrite(text, "CREATE\\s+(OR\\s+REPLACE\\s+)?", "CREATE OR REFRESH ",

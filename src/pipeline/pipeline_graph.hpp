@@ -25,6 +25,10 @@ struct Flow {
   // ..., CREATE ... IF NOT EXISTS), then for sinks "RUN SINK name".
   std::vector<std::string> statements;
   std::vector<std::string> inputs;  // names of the datasets it reads (lower case)
+  // Materialized views: the query text after AS. While the stored view has
+  // this definition the runner refreshes it with REFRESH MATERIALIZED VIEW
+  // (which reports what changed) instead of re-running the declaration.
+  std::string definition;
   uint32_t line = 0;                // 1-based line of the declaration in the file
 };
 

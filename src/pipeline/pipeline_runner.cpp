@@ -4,7 +4,9 @@
 #include <map>
 #include <thread>
 
+#include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
+#include "main/client_context.hpp"
 #include "execution/statement/statement_executor.hpp"
 
 namespace lakestream {
@@ -33,6 +35,13 @@ std::optional<int64_t> Number(const QueryResult& result, std::initializer_list<c
   return std::nullopt;
 }
 
+// The sum of the columns of `result` named in `names`.
+int64_t Sum(const QueryResult& result, std::initializer_list<const char*> names) {
+  int64_t total = 0;
+  for (const char* name : names) total += Number(result, {name}).value_or(0);
+  return total;
+}
+
 }  // namespace
 
 PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop)
@@ -52,7 +61,14 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  for (auto& sql : flow.statements) {
+  std::vector<std::string> statements = flow.statements;
+  if (flow.kind == FlowKind::MATERIALIZED_VIEW) {
+    TableCatalogEntry* view = con_.Context().GetCatalog().FindTable(flow.name);
+    if (view && view->kind == TableKind::MATERIALIZED_VIEW && view->definition == flow.definition) {
+      statements = {"REFRESH MATERIALIZED VIEW " + flow.name};
+    }
+  }
+  for (auto& sql : statements) {
     if (Stopping()) {
       p.state = "stopped";
       return true;
@@ -66,12 +82,11 @@ bool PipelineRunner::RunFlow(idx_t i) {
     }
     int64_t files = Number(*result, {"files"}).value_or(0);
     int64_t in = Number(*result, {"rows_read", "rows_in", "changes_read", "changes"}).value_or(0);
-    int64_t out = Number(*result, {"rows_written", "rows_out", "messages", "messages_sent", "rows_delivered", "delivered"})
-                      .value_or(0);
+    int64_t out = Sum(*result, {"rows_written", "messages", "num_inserted_rows", "num_updated_rows", "num_deleted_rows"});
     p.files += files;
     p.rows_in += in;
     p.rows_out += out;
-    if (auto v = Number(*result, {"version", "table_version"})) p.version = v;
+    if (auto v = Number(*result, {"version", "delivered_version"})) p.version = v;
     if (auto lag = Number(*result, {"lag_ms"})) p.lag_ms = lag;
     changed = changed || files > 0 || out > 0;
   }
