@@ -25,6 +25,12 @@ struct Chain {
   RowRef last;  // the change that carries the version and timestamp to report
 };
 
+// Change type names point at literals, which outlive every vector.
+void SetChangeType(Vector& v, idx_t row, string_t type) {
+  v.GetData<string_t>()[row] = type;
+  v.SetValid(row, true);
+}
+
 enum class ChangeKind : uint8_t { INSERT, DELETE, PREIMAGE, POSTIMAGE };
 
 ChangeKind ParseChangeKind(string_t type) {
@@ -197,7 +203,7 @@ class NetChangeBuilder {
 
   int64_t VersionOf(RowRef ref) const { return feed_.Chunk(ref.chunk).data[column_count_ + 1].GetData<int64_t>()[ref.row]; }
 
-  void Append(DataChunk& chunk, ChunkCollection& out, RowRef row, const char* type, RowRef change) {
+  void Append(DataChunk& chunk, ChunkCollection& out, RowRef row, string_t type, RowRef change) {
     if (chunk.size() == STANDARD_VECTOR_SIZE) {
       out.Append(chunk);
       chunk.Reset();
@@ -206,7 +212,7 @@ class NetChangeBuilder {
     const DataChunk& source = feed_.Chunk(row.chunk);
     sel_t sel = static_cast<sel_t>(row.row);
     for (idx_t c = 0; c < column_count_; c++) chunk.data[c].Copy(source.data[c], &sel, 1, 0, at);
-    chunk.data[column_count_].SetValue(at, Value(type));
+    SetChangeType(chunk.data[column_count_], at, type);
     const DataChunk& meta = feed_.Chunk(change.chunk);
     sel_t meta_sel = static_cast<sel_t>(change.row);
     chunk.data[column_count_ + 1].Copy(meta.data[column_count_ + 1], &meta_sel, 1, 0, at);
@@ -224,13 +230,13 @@ class NetChangeBuilder {
 };
 
 // Copies feed rows [selected] with their change type renamed as streams name it.
-void AppendRenamed(const DataChunk& source, idx_t column_count, const std::vector<sel_t>& selected, const char* type,
+void AppendRenamed(const DataChunk& source, idx_t column_count, const std::vector<sel_t>& selected, string_t type,
                    ChunkCollection& out) {
   if (selected.empty()) return;
   DataChunk chunk;
   chunk.Initialize(out.Types(), selected.size());
   for (idx_t c = 0; c < column_count; c++) chunk.data[c].Copy(source.data[c], selected.data(), selected.size(), 0, 0);
-  for (idx_t r = 0; r < selected.size(); r++) chunk.data[column_count].SetValue(r, Value(type));
+  for (idx_t r = 0; r < selected.size(); r++) SetChangeType(chunk.data[column_count], r, type);
   chunk.data[column_count + 1].Copy(source.data[column_count + 1], selected.data(), selected.size(), 0, 0);
   chunk.data[column_count + 2].Copy(source.data[column_count + 2], selected.data(), selected.size(), 0, 0);
   chunk.SetCardinality(selected.size());
@@ -250,7 +256,16 @@ bool OnlyInserts(const ChunkCollection& feed, idx_t column_count) {
 
 }  // namespace
 
-void ComputeAppendOnlyChanges(const ChunkCollection& feed, idx_t column_count, ChunkCollection& out) {
+void ComputeAppendOnlyChanges(ChunkCollection& feed, idx_t column_count, ChunkCollection& out) {
+  if (OnlyInserts(feed, column_count)) {
+    // Every row stays: rename the change type in place and hand the chunks over.
+    for (idx_t k = 0; k < feed.ChunkCount(); k++) {
+      DataChunk& chunk = feed.Chunk(k);
+      for (idx_t r = 0; r < chunk.size(); r++) SetChangeType(chunk.data[column_count], r, "INSERT");
+    }
+    out.Merge(std::move(feed));
+    return;
+  }
   for (idx_t k = 0; k < feed.ChunkCount(); k++) {
     const DataChunk& chunk = feed.Chunk(k);
     const string_t* types = chunk.data[column_count].GetData<string_t>();
@@ -262,7 +277,7 @@ void ComputeAppendOnlyChanges(const ChunkCollection& feed, idx_t column_count, C
   }
 }
 
-void ComputeNetChanges(const ChunkCollection& feed, idx_t column_count, const std::vector<idx_t>& key_columns,
+void ComputeNetChanges(ChunkCollection& feed, idx_t column_count, const std::vector<idx_t>& key_columns,
                        ChunkCollection& out) {
   // A window of pure appends (the common case) nets to itself.
   if (OnlyInserts(feed, column_count)) {

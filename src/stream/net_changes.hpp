@@ -32,12 +32,13 @@ namespace lakestream {
 // _commit_timestamp (TIMESTAMP), as ReadChangeFeed produces them.
 // `out`: initialised with the source column types + __change_type VARCHAR,
 // __commit_version BIGINT, __commit_timestamp TIMESTAMP; rows are appended
-// in commit order, an UPDATE_BEFORE right before its UPDATE_AFTER.
-void ComputeNetChanges(const ChunkCollection& feed, idx_t column_count, const std::vector<idx_t>& key_columns,
+// in commit order, an UPDATE_BEFORE right before its UPDATE_AFTER. The feed
+// is consumed (its chunks may be moved into `out`).
+void ComputeNetChanges(ChunkCollection& feed, idx_t column_count, const std::vector<idx_t>& key_columns,
                        ChunkCollection& out);
 
 // APPEND_ONLY streams: every row inserted in the window (whatever happened
 // to it afterwards), as INSERT.
-void ComputeAppendOnlyChanges(const ChunkCollection& feed, idx_t column_count, ChunkCollection& out);
+void ComputeAppendOnlyChanges(ChunkCollection& feed, idx_t column_count, ChunkCollection& out);
 
 }  // namespace lakestream

@@ -1,0 +1,1 @@
+SELECT id, g, v, __commit_version FROM s;

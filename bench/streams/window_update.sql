@@ -1,0 +1,1 @@
+UPDATE w SET v = v + 1 WHERE id % {{MOD}} = {{K}};
