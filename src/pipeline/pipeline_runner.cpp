@@ -61,9 +61,13 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
+  Catalog& catalog = con_.Context().GetCatalog();
+  bool existed = flow.kind == FlowKind::SINK ? catalog.FindSink(flow.name) != nullptr
+                 : flow.kind == FlowKind::STREAM ? catalog.FindStream(flow.name) != nullptr
+                                                 : catalog.FindTable(flow.name) != nullptr;
   std::vector<std::string> statements = flow.statements;
   if (flow.kind == FlowKind::MATERIALIZED_VIEW) {
-    TableCatalogEntry* view = con_.Context().GetCatalog().FindTable(flow.name);
+    TableCatalogEntry* view = catalog.FindTable(flow.name);
     if (view && view->kind == TableKind::MATERIALIZED_VIEW && view->definition == flow.definition) {
       statements = {"REFRESH MATERIALIZED VIEW " + flow.name};
     }
@@ -90,8 +94,8 @@ bool PipelineRunner::RunFlow(idx_t i) {
     if (auto lag = Number(*result, {"lag_ms"})) p.lag_ms = lag;
     changed = changed || files > 0 || out > 0;
   }
-  if (changed) p.commits++;
-  p.state = changed ? "updated" : "up to date";
+  if (changed || !existed) p.commits++;
+  p.state = !existed ? "created" : changed ? "updated" : "up to date";
   display_.FlowDone(progress_, p, pass_);
   return true;
 }

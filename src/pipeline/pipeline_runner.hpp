@@ -26,7 +26,8 @@ namespace lakestream {
 struct FlowProgress {
   std::string name;
   FlowKind kind = FlowKind::TABLE;
-  std::string state = "waiting";  // waiting, running, updated, up to date, failed, skipped, stopped
+  // waiting, running, created (first run), updated, up to date, failed, skipped, stopped
+  std::string state = "waiting";
   int64_t files = 0;              // totals over the whole run
   int64_t rows_in = 0;
   int64_t rows_out = 0;

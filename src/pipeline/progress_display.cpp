@@ -53,7 +53,7 @@ void ProgressDisplay::FlowDone(const std::vector<FlowProgress>& flows, const Flo
   if (pass > 1 && flow.state == "up to date") return;
   std::ostringstream line;
   line << Clock() << " pass " << pass << " " << flow.name << " (" << FlowKindName(flow.kind) << "): " << flow.state;
-  if (flow.state == "updated" || flow.state == "up to date") {
+  if (flow.state == "updated" || flow.state == "up to date" || flow.state == "created") {
     line << ", files " << flow.files << ", rows in " << flow.rows_in << ", rows out " << flow.rows_out;
     if (flow.version) line << ", version " << *flow.version;
     if (flow.lag_ms) line << ", lag " << Lag(flow);
@@ -76,7 +76,7 @@ void ProgressDisplay::Redraw(const std::vector<FlowProgress>& flows, int64_t pas
   for (auto& f : flows) {
     block << "  " << std::left << std::setw(16) << Cut(f.name, 15) << std::setw(19) << FlowKindName(f.kind);
     std::string state = f.state;
-    const char* color = state == "failed" ? "\x1b[31m" : state == "updated" ? "\x1b[32m" : state == "running" ? "\x1b[33m" : "";
+    const char* color = state == "failed" ? "\x1b[31m" : (state == "updated" || state == "created") ? "\x1b[32m" : state == "running" ? "\x1b[33m" : "";
     block << color << std::setw(12) << state << (color[0] ? "\x1b[0m" : "") << std::right << std::setw(7) << f.files
           << std::setw(10) << f.rows_in << std::setw(10) << f.rows_out << std::setw(9)
           << (f.version ? std::to_string(*f.version) : std::string("-")) << std::setw(10) << Lag(f) << "\n";

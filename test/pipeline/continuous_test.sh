@@ -8,6 +8,7 @@ WORK=$(mktemp -d /tmp/lakestream-pipeline-cont.XXXXXX)
 pid=""
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$WORK"' EXIT
 cp "$(dirname "$0")/pipeline.sql" "$WORK/"
+mkdir -p "$WORK/out"
 mkdir -p "$WORK/landing"
 make_file "$WORK/landing" first.json 0 10
 
@@ -20,10 +21,11 @@ wait_for() {  # wait_for PATTERN SECONDS
   done
   cat "$WORK/run.log"; fail "timed out waiting for '$1'"
 }
-wait_for "pass 1 big_orders" 30
+wait_for "pass 1 gold_file" 30
 make_file "$WORK/landing" dropped.json 100 5 2
 wait_for "bronze (streaming table): updated, files 2, rows in 15" 30
 wait_for "silver (streaming table): updated, files 0, rows in 15" 30
+wait_for "gold_file (sink): updated" 30
 kill -TERM $pid
 status=0
 wait $pid || status=$?
@@ -31,4 +33,8 @@ pid=""
 [ $status = 0 ] || { cat "$WORK/run.log"; fail "SIGTERM should stop the runner with exit code 0, got $status"; }
 grep -q "stopped after" "$WORK/run.log" || fail "the runner should say it stopped"
 [ "$(query "$WORK/db" 'SELECT count(*) FROM bronze')" = 15 ] || fail "bronze should hold 15 rows"
+# The dropped file's rows reached gold and the sink's file.
+[ "$(query "$WORK/db" 'SELECT sum(n), sum(total) FROM gold')" = "$(query "$WORK/db" 'SELECT count(*), sum(amount) FROM silver')" ] \
+  || fail "gold should reflect every silver row"
+tail -n 1 "$WORK/out/gold.jsonl" | grep -q '"key"' || fail "the sink's file should hold gold's changes"
 echo "continuous_test: ok"

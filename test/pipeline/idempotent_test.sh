@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib.sh"
 WORK=$(mktemp -d /tmp/lakestream-pipeline-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cp "$(dirname "$0")/pipeline.sql" "$WORK/"
+mkdir -p "$WORK/out"
 make_file "$WORK/landing" a.json 0 40
 make_file "$WORK/landing" b.json 40 40
 
@@ -14,11 +15,14 @@ make_file "$WORK/landing" b.json 40 40
 [ "$(query "$WORK/db" 'SELECT count(*) FROM bronze')" = 80 ] || fail "bronze should hold 80 rows"
 [ "$(query "$WORK/db" 'SELECT count(*) FROM silver')" = 50 ] || fail "silver should hold 50 ids"
 before=$(versions "$WORK/db")
+lines=$(wc -l < "$WORK/out/gold.jsonl")
+[ "$lines" = 4 ] || fail "the file sink should hold one upsert per group, has $lines lines"
 
 "$LS" run "$WORK/pipeline.sql" --db "$WORK/db" --once > "$WORK/run2.log" || { cat "$WORK/run2.log"; fail "second run"; }
 after=$(versions "$WORK/db")
 [ "$before" = "$after" ] || fail "the second run committed: before [$before] after [$after]"
-grep -q "up to date" "$WORK/run2.log" || { cat "$WORK/run2.log"; fail "the second run should report flows up to date"; }
+[ "$(grep -c "pass 1 .*: up to date" "$WORK/run2.log")" = 5 ] || { cat "$WORK/run2.log"; fail "the second run should report all 5 flows up to date"; }
+[ "$(wc -l < "$WORK/out/gold.jsonl")" = "$lines" ] || fail "the second run delivered to the sink again"
 
 # Files added between runs are ingested once, even over several runs.
 make_file "$WORK/landing/more" c.json 80 30 2

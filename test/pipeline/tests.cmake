@@ -5,3 +5,8 @@ foreach(name idempotent_test kill_rerun_test continuous_test)
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(pipeline/${name} PROPERTIES LABELS integration TIMEOUT 180)
 endforeach()
+
+# The demo (`make demo`) runs in CI and checks what it shows.
+add_test(NAME pipeline/demo COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/demo ${CMAKE_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(pipeline/demo PROPERTIES LABELS integration TIMEOUT 120)
