@@ -23,7 +23,7 @@ namespace {
 
 const char* kUsage =
     "Usage: lakestream [OPTIONS] [DB_DIR [SQL]]\n"
-    "       lakestream run PIPELINE.sql [--continuous]\n"
+    "       lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s]\n"
     "       lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]\n"
     "\n"
     "Opens the database in DB_DIR (in memory when omitted) and runs SQL: from\n"
