@@ -12,7 +12,7 @@ TableFunctionBinding BindTableFunctionCall(ClientContext& context, const std::st
   if (name == "range" || name == "generate_series") return BindRange(name, arguments);
   if (name == "table_changes") return BindTableChanges(context, arguments);
   if (name == "read_files") return BindReadFiles(context, arguments, argument_names);
-  if (name == "read_kafka") throw NotImplementedError("read_kafka(): Kafka sources (issue 8)");
+  if (name == "read_kafka") return BindReadKafka(context, arguments, argument_names);
   if (name == "read_parquet" || name == "parquet_scan") return BindReadParquet(arguments, argument_names);
   std::vector<std::string> known = {"range", "generate_series", "read_parquet", "table_changes", "read_files", "read_kafka"};
   std::string message = "Table Function with name " + name + " does not exist!";

@@ -10,3 +10,9 @@ endforeach()
 add_test(NAME pipeline/demo COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/demo ${CMAKE_BINARY_DIR}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(pipeline/demo PROPERTIES LABELS integration TIMEOUT 120)
+
+# read_kafka() against the local broker (skipped without kcat).
+add_test(NAME pipeline/read_kafka_test
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/read_kafka_test.sh $<TARGET_FILE:lakestream> $<TARGET_FILE:lakestream-mock-kafka>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(pipeline/read_kafka_test PROPERTIES LABELS integration TIMEOUT 120 SKIP_RETURN_CODE 77)

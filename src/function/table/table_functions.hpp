@@ -16,6 +16,9 @@ TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<
 // read_files(path, format => ..., ...): JSON, CSV and Parquet files (read_files.cpp).
 TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
                                    const std::vector<std::string>& argument_names);
+// read_kafka(bootstrap, topic, ...): a topic's messages (read_kafka.cpp).
+TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Value>& arguments,
+                                   const std::vector<std::string>& argument_names);
 
 // Expands a path, a glob or a list of paths (a table function's first
 // argument) into the sorted list of existing files; IOError when nothing matches.
