@@ -146,18 +146,8 @@ TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& s
       ReadIncrement(*table, *offset, end, *scope, rows);
     }
     *scope->rows_read += static_cast<int64_t>(rows.Count());
-    std::vector<LogicalType> projected_types;
-    for (idx_t c : projected) projected_types.push_back(types[c]);
-    auto out = std::make_shared<ChunkCollection>(projected_types);
-    for (idx_t k = 0; k < rows.ChunkCount(); k++) {
-      const DataChunk& chunk = rows.Chunk(k);
-      DataChunk part;
-      part.Initialize(projected_types, chunk.size());
-      for (idx_t i = 0; i < projected.size(); i++) part.data[i].Copy(chunk.data[projected[i]], nullptr, chunk.size(), 0, 0);
-      part.SetCardinality(chunk.size());
-      out->Append(part);
-    }
-    return std::make_unique<PhysicalChunkScan>(out, "STREAM_SCAN");
+    auto shared = std::make_shared<const ChunkCollection>(std::move(rows));
+    return std::make_unique<PhysicalChunkScan>(shared, projected, "STREAM_SCAN");
   };
   return binding;
 }

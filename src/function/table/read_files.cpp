@@ -108,24 +108,15 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   auto types = binding.types;
   std::shared_ptr<int64_t> counter = scope ? scope->rows_read : std::make_shared<int64_t>(0);
   binding.factory = [files, format, options, schema, types, counter](const std::vector<idx_t>& projected) {
-    std::vector<LogicalType> projected_types;
-    for (idx_t c : projected) projected_types.push_back(types[c]);
-    auto out = std::make_shared<ChunkCollection>(projected_types);
+    auto rows = std::make_shared<ChunkCollection>(types);
     for (auto& file : files) {
       RecordBuilder builder(schema, options.rescue_column, file.path);
       ReadFileRecords(file.path, format, options, builder);
-      ChunkCollection rows = builder.TakeRows();
-      *counter += static_cast<int64_t>(rows.Count());
-      for (idx_t k = 0; k < rows.ChunkCount(); k++) {
-        const DataChunk& chunk = rows.Chunk(k);
-        DataChunk part;
-        part.Initialize(projected_types, chunk.size());
-        for (idx_t i = 0; i < projected.size(); i++) part.data[i].Copy(chunk.data[projected[i]], nullptr, chunk.size(), 0, 0);
-        part.SetCardinality(chunk.size());
-        out->Append(part);
-      }
+      ChunkCollection part = builder.TakeRows();
+      *counter += static_cast<int64_t>(part.Count());
+      rows->Merge(std::move(part));
     }
-    return std::make_unique<PhysicalChunkScan>(out, "READ_FILES");
+    return std::make_unique<PhysicalChunkScan>(std::shared_ptr<const ChunkCollection>(rows), projected, "READ_FILES");
   };
   return binding;
 }
