@@ -9,7 +9,7 @@ endforeach()
 # The demo (`make demo`) runs in CI and checks what it shows.
 add_test(NAME pipeline/demo COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/demo ${CMAKE_BINARY_DIR}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(pipeline/demo PROPERTIES LABELS integration TIMEOUT 120)
+set_tests_properties(pipeline/demo PROPERTIES LABELS integration TIMEOUT 120 ENVIRONMENT LAKESTREAM_DEMO_REQUIRE_KAFKA=1)
 
 # read_kafka() against the local broker (skipped without kcat).
 add_test(NAME pipeline/read_kafka_test
