@@ -81,9 +81,11 @@ class NetChangeBuilder {
   }
 
  private:
-  std::string Identity(RowRef ref) const { return Encode(ref, key_columns_); }
-  std::string Encode(RowRef ref, const std::vector<idx_t>& columns) const {
-    std::string key;
+  // The row's identity, encoded into a buffer reused across calls (lookups
+  // then allocate nothing; only keys that enter a map are copied).
+  const std::string& Identity(RowRef ref) { return EncodeInto(ref, key_columns_, identity_); }
+  const std::string& EncodeInto(RowRef ref, const std::vector<idx_t>& columns, std::string& key) const {
+    key.clear();
     const DataChunk& chunk = feed_.Chunk(ref.chunk);
     for (idx_t c : columns) EncodeKey(chunk.data[c], ref.row, key);
     return key;
@@ -97,7 +99,7 @@ class NetChangeBuilder {
     it->second.pop_back();
     return chain;
   }
-  void PutLive(const std::string& identity, int64_t chain) { live_[identity].push_back(chain); }
+  void PutLive(const std::string& identity, int64_t chain) { live_.try_emplace(identity).first->second.push_back(chain); }
 
   int64_t NewChain() {
     chains_.emplace_back();
@@ -105,7 +107,7 @@ class NetChangeBuilder {
   }
 
   void Remove(RowRef before) {
-    std::string identity = Identity(before);
+    const std::string& identity = Identity(before);
     int64_t chain = TakeLive(identity);
     if (chain < 0) {
       chain = NewChain();
@@ -114,7 +116,7 @@ class NetChangeBuilder {
     }
     chains_[chain].exists_after = false;
     chains_[chain].last = before;
-    if (keyed_) gone_[identity].push_back(chain);
+    if (keyed_) gone_.try_emplace(identity).first->second.push_back(chain);
   }
 
   void Replace(RowRef before, RowRef after) {
@@ -128,7 +130,7 @@ class NetChangeBuilder {
   }
 
   void Add(RowRef after) {
-    std::string identity = Identity(after);
+    const std::string& identity = Identity(after);
     int64_t chain = -1;
     if (keyed_) {
       // With a key, a key removed earlier in the window and added again is the same row.
@@ -186,6 +188,7 @@ class NetChangeBuilder {
     std::stable_sort(order.begin(), order.end());
     DataChunk chunk;
     chunk.Initialize(out.Types());
+    std::string before, after;
     for (auto& [version, i] : order) {
       const Chain& c = chains_[i];
       if (!c.existed_before && c.exists_after) {
@@ -193,7 +196,7 @@ class NetChangeBuilder {
       } else if (c.existed_before && !c.exists_after) {
         Append(chunk, out, c.origin, "DELETE", c.last);
       } else if (c.existed_before && c.exists_after) {
-        if (Encode(c.origin, all_columns) == Encode(c.current, all_columns)) continue;
+        if (EncodeInto(c.origin, all_columns, before) == EncodeInto(c.current, all_columns, after)) continue;
         Append(chunk, out, c.origin, "UPDATE_BEFORE", c.last);
         Append(chunk, out, c.current, "UPDATE_AFTER", c.last);
       }
@@ -227,6 +230,7 @@ class NetChangeBuilder {
   std::vector<Chain> chains_;
   std::unordered_map<std::string, std::vector<int64_t>> live_;  // identity -> chains whose row has it now
   std::unordered_map<std::string, std::vector<int64_t>> gone_;  // keyed: key -> chains deleted in the window
+  std::string identity_;
 };
 
 // Copies feed rows [selected] with their change type renamed as streams name it.
