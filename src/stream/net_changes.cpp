@@ -97,6 +97,7 @@ class NetChangeBuilder {
     if (it == live_.end() || it->second.empty()) return -1;
     int64_t chain = it->second.back();
     it->second.pop_back();
+    if (it->second.empty()) live_.erase(it);  // the index holds only rows that exist now
     return chain;
   }
   void PutLive(const std::string& identity, int64_t chain) { live_.try_emplace(identity).first->second.push_back(chain); }
