@@ -112,6 +112,20 @@ void DatabaseInstance::SaveCatalog() {
   record_ = std::move(record);
 }
 
+// A crash between creating a managed table's Delta log and saving the
+// catalog (CREATE TABLE, a materialized view, a streaming table) leaves a
+// table that holds only its first commit (protocol and metadata, no rows) and
+// that no catalog entry names: nothing is lost by creating it again.
+bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
+  for (auto& name : catalog_.TableNames()) {
+    if (catalog_.GetTable(name).location == location) return false;
+  }
+  auto log = delta::DeltaLog::Open(fs_, location);
+  if (!log.ok()) return false;
+  auto latest = log.value()->LatestVersion();
+  return latest.ok() && latest.value() == 0;
+}
+
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
                                           const std::string& comment) {
   if (InMemory()) {
@@ -129,6 +143,11 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
   auto log = delta::DeltaLog::Open(fs_, entry.location);
   bool exists = log.ok() && log.value()->Exists();
+  if (exists && entry.managed && IsCreationLeftover(entry.location)) {
+    std::error_code ec;
+    std::filesystem::remove_all(entry.location, ec);
+    exists = false;
+  }
   if (exists) {
     if (entry.managed) {
       throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +

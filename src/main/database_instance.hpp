@@ -49,6 +49,7 @@ class DatabaseInstance {
 
  private:
   void LoadTables();
+  bool IsCreationLeftover(const std::string& location);
 
   std::string path_;
   DatabaseOptions options_;

@@ -114,29 +114,6 @@ std::unique_ptr<TableCatalogEntry> NewEntry(CreateViewStatement& stmt, const std
   return entry;
 }
 
-// Marks the Delta tables of streaming tables (metaData.configuration).
-constexpr const char* kMarker = "lakestream.streamingTable";
-
-// Creates the Delta table, or adopts the one a crash left behind between its
-// creation and the catalog save (it is ours when it carries the marker).
-void CreateStorage(DatabaseInstance& db, TableCatalogEntry& entry, const std::string& comment) {
-  entry.SetProperty(kMarker, "true");
-  if (!db.InMemory()) {
-    std::string path = db.Path() + "/" + entry.name;
-    auto log = delta::DeltaLog::Open(db.Fs(), path);
-    if (log.ok() && log.value()->Exists()) {
-      auto snapshot = log.value()->LoadSnapshot();
-      if (snapshot.ok() && snapshot.value().Property(kMarker) == "true") {
-        entry.columns.clear();
-        db.CreateTableStorage(entry, path, comment);
-        entry.managed = true;
-        return;
-      }
-    }
-  }
-  db.CreateTableStorage(entry, std::nullopt, comment);
-}
-
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
@@ -192,7 +169,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
       // Create the table before reading: its columns come from the bound query.
       auto entry = NewEntry(stmt, query.names, query.types);
       entry->state = state;
-      CreateStorage(db, *entry, stmt.comment);
+      db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
       for (auto& key : entry->primary_key) entry->columns[entry->ColumnIndex(key)].not_null = true;
       table = &catalog.CreateTable(std::move(entry), false, false);
       scope.state_changed = false;
