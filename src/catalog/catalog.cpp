@@ -62,7 +62,7 @@ const char* TableKindToString(TableKind kind) {
 
 TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace) {
   std::string key = StringUtil::Lower(entry->name);
-  if (streams_.count(key)) {
+  if (streams_.Find(entry->name)) {
     throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
                        ": a stream with that name exists; drop it with DROP STREAM " + entry->name + ", or pick another name.");
   }
@@ -150,88 +150,28 @@ TableCatalogEntry& Catalog::GetTableForWrite(const std::string& name, const std:
 // ---- streams ----
 
 StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace) {
-  std::string key = StringUtil::Lower(entry->name);
   if (auto* table = FindTable(entry->name)) {
     throw CatalogError("Cannot create stream " + entry->name + ": a " + TableKindToString(table->kind) +
                        " with that name exists; pick another name for the stream.");
   }
-  if (streams_.count(key) && !or_replace) {
-    throw CatalogError("Stream with name " + entry->name +
-                       " already exists! Use CREATE OR REPLACE STREAM to replace it (its offset starts over), or pick another name.");
-  }
-  auto& slot = streams_[key];
-  slot = std::move(entry);
-  return *slot;
+  return streams_.Put(std::move(entry), or_replace,
+                      "Use CREATE OR REPLACE STREAM to replace it (its offset starts over), or pick another name.");
 }
 
-StreamCatalogEntry* Catalog::FindStream(const std::string& name) {
-  auto it = streams_.find(StringUtil::Lower(name));
-  return it == streams_.end() ? nullptr : it->second.get();
-}
-
-StreamCatalogEntry& Catalog::GetStream(const std::string& name) {
-  if (auto* entry = FindStream(name)) return *entry;
-  std::string message = "Stream with name " + name + " does not exist!";
-  std::string hint = StringUtil::ClosestMatch(name, StreamNames());
-  message += hint.empty() ? " Run SHOW STREAMS to list streams." : " Did you mean \"" + hint + "\"?";
-  throw CatalogError(message);
-}
-
-bool Catalog::DropStream(const std::string& name, bool if_exists) {
-  auto it = streams_.find(StringUtil::Lower(name));
-  if (it == streams_.end()) {
-    if (if_exists) return false;
-    GetStream(name);  // throws with a hint
-  }
-  streams_.erase(it);
-  return true;
-}
-
-std::vector<std::string> Catalog::StreamNames() const {
-  std::vector<std::string> names;
-  for (auto& [key, entry] : streams_) names.push_back(entry->name);
-  return names;
-}
+StreamCatalogEntry* Catalog::FindStream(const std::string& name) { return streams_.Find(name); }
+StreamCatalogEntry& Catalog::GetStream(const std::string& name) { return streams_.Get(name); }
+bool Catalog::DropStream(const std::string& name, bool if_exists) { return streams_.Drop(name, if_exists); }
+std::vector<std::string> Catalog::StreamNames() const { return streams_.Names(); }
 
 // ---- sinks ----
 
 SinkCatalogEntry& Catalog::CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace) {
-  std::string key = StringUtil::Lower(entry->name);
-  if (sinks_.count(key) && !or_replace) {
-    throw CatalogError("Sink with name " + entry->name + " already exists! Use CREATE OR REPLACE SINK to replace it, or pick another name.");
-  }
-  auto& slot = sinks_[key];
-  slot = std::move(entry);
-  return *slot;
+  return sinks_.Put(std::move(entry), or_replace, "Use CREATE OR REPLACE SINK to replace it, or pick another name.");
 }
 
-SinkCatalogEntry* Catalog::FindSink(const std::string& name) {
-  auto it = sinks_.find(StringUtil::Lower(name));
-  return it == sinks_.end() ? nullptr : it->second.get();
-}
-
-SinkCatalogEntry& Catalog::GetSink(const std::string& name) {
-  if (auto* entry = FindSink(name)) return *entry;
-  std::string message = "Sink with name " + name + " does not exist!";
-  std::string hint = StringUtil::ClosestMatch(name, SinkNames());
-  message += hint.empty() ? " Run SHOW SINKS to list sinks." : " Did you mean \"" + hint + "\"?";
-  throw CatalogError(message);
-}
-
-bool Catalog::DropSink(const std::string& name, bool if_exists) {
-  auto it = sinks_.find(StringUtil::Lower(name));
-  if (it == sinks_.end()) {
-    if (if_exists) return false;
-    GetSink(name);
-  }
-  sinks_.erase(it);
-  return true;
-}
-
-std::vector<std::string> Catalog::SinkNames() const {
-  std::vector<std::string> names;
-  for (auto& [key, entry] : sinks_) names.push_back(entry->name);
-  return names;
-}
+SinkCatalogEntry* Catalog::FindSink(const std::string& name) { return sinks_.Find(name); }
+SinkCatalogEntry& Catalog::GetSink(const std::string& name) { return sinks_.Get(name); }
+bool Catalog::DropSink(const std::string& name, bool if_exists) { return sinks_.Drop(name, if_exists); }
+std::vector<std::string> Catalog::SinkNames() const { return sinks_.Names(); }
 
 }  // namespace lakestream

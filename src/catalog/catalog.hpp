@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "storage/data_table.hpp"
 
 namespace lakestream {
@@ -84,6 +86,57 @@ struct SinkCatalogEntry {
   nlohmann::json state = nlohmann::json::object();
 };
 
+// Catalog entries of one kind (streams, sinks) keyed by lower-case name.
+template <class Entry>
+class CatalogSet {
+ public:
+  // `kind`: "Stream"; `list_hint`: what to run to list them, for "does not exist" errors.
+  CatalogSet(const char* kind, const char* list_hint) : kind_(kind), list_hint_(list_hint) {}
+
+  Entry* Find(const std::string& name) {
+    auto it = entries_.find(StringUtil::Lower(name));
+    return it == entries_.end() ? nullptr : it->second.get();
+  }
+  // Throws CatalogError "<Kind> with name x does not exist!" with a "Did you mean" hint.
+  Entry& Get(const std::string& name) {
+    if (Entry* entry = Find(name)) return *entry;
+    std::string message = std::string(kind_) + " with name " + name + " does not exist!";
+    std::string hint = StringUtil::ClosestMatch(name, Names());
+    message += hint.empty() ? " " + std::string(list_hint_) : " Did you mean \"" + hint + "\"?";
+    throw CatalogError(message);
+  }
+  // Throws CatalogError "... already exists! <replace_hint>" unless or_replace.
+  Entry& Put(std::unique_ptr<Entry> entry, bool or_replace, const std::string& replace_hint) {
+    std::string key = StringUtil::Lower(entry->name);
+    if (entries_.count(key) && !or_replace) {
+      throw CatalogError(std::string(kind_) + " with name " + entry->name + " already exists! " + replace_hint);
+    }
+    auto& slot = entries_[key];
+    slot = std::move(entry);
+    return *slot;
+  }
+  // False when absent and if_exists; throws (with a hint) when absent otherwise.
+  bool Drop(const std::string& name, bool if_exists) {
+    auto it = entries_.find(StringUtil::Lower(name));
+    if (it == entries_.end()) {
+      if (if_exists) return false;
+      Get(name);
+    }
+    entries_.erase(it);
+    return true;
+  }
+  std::vector<std::string> Names() const {  // sorted
+    std::vector<std::string> names;
+    for (auto& [key, entry] : entries_) names.push_back(entry->name);
+    return names;
+  }
+
+ private:
+  const char* kind_;
+  const char* list_hint_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;
+};
+
 class Catalog {
  public:
   // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
@@ -118,8 +171,8 @@ class Catalog {
 
  private:
   std::map<std::string, std::unique_ptr<TableCatalogEntry>> tables_;  // key: lower-case name
-  std::map<std::string, std::unique_ptr<StreamCatalogEntry>> streams_;
-  std::map<std::string, std::unique_ptr<SinkCatalogEntry>> sinks_;
+  CatalogSet<StreamCatalogEntry> streams_{"Stream", "Run SHOW STREAMS to list streams."};
+  CatalogSet<SinkCatalogEntry> sinks_{"Sink", "Run SHOW SINKS to list sinks."};
 };
 
 }  // namespace lakestream
