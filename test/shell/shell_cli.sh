@@ -45,9 +45,9 @@ expect_err "unknown option exits 2" 2 "unknown option --no-such-option"
 run "$BIN" -c
 expect_err "-c without SQL exits 2" 2 "-c needs"
 run "$BIN" run pipeline.sql
-expect_err "run subcommand placeholder" 2 "lakestream run: not supported yet: pipelines"
+expect_err "run names a missing pipeline file" 1 "lakestream run: cannot read pipeline.sql; check the path"
 run "$BIN" sink
-expect_err "sink subcommand placeholder" 2 "not supported yet"
+expect_err "sink without arguments prints its usage" 2 "usage: lakestream sink DB_DIR NAME"
 run "$BIN" -c ".nonsense"
 expect_err "unknown dot command" 1 '.help'
 run "$BIN" -c ".mode html"
