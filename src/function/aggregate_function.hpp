@@ -37,6 +37,12 @@ class AggregateState {
   // Folds rows [0, count) of `input` into the groups named by group_ids
   // (input is unused for count(*)).
   virtual void Update(const Vector* input, const uint32_t* group_ids, idx_t count) = 0;
+  // Update with every row in group 0 (an aggregate without GROUP BY);
+  // `zero_ids` holds `count` zeros for states without a faster loop. States
+  // override it to keep the running value in a register.
+  virtual void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) {
+    Update(input, zero_ids, count);
+  }
   // Writes the results of groups [first, first + count) into result[0, count).
   virtual void Finalize(idx_t first, idx_t count, Vector& result) = 0;
 };

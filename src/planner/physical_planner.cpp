@@ -124,8 +124,12 @@ PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
       for (auto& a : op.aggregates) {
         if (a.argument) ResolveColumns(*a.argument, bindings);
       }
-      return std::make_unique<PhysicalHashAggregate>(CreatePhysicalPlan(*op.children[0]), std::move(op.expressions),
-                                                     std::move(op.aggregates));
+      auto child = CreatePhysicalPlan(*op.children[0]);
+      bool count_only = PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
+      auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
+                                                               std::move(op.aggregates));
+      if (count_only) aggregate->CountFromTable();
+      return aggregate;
     }
     case LogicalOperatorType::JOIN: return PlanJoin(op);
     case LogicalOperatorType::ORDER: {

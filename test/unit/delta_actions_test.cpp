@@ -199,5 +199,24 @@ TEST(DeltaStats, StatsJson) {
   EXPECT_EQ(a.NumRecords(), 3);
 }
 
+TEST(DeltaStats, NumRecordsOnlyFromTheTopLevel) {
+  auto num = [](const std::string& stats) {
+    AddFile a;
+    a.stats = stats;
+    return a.NumRecords();
+  };
+  EXPECT_EQ(num(R"({"numRecords":42})"), 42);
+  EXPECT_EQ(num(R"({ "numRecords" : 7 , "minValues":{}})"), 7);
+  // A column named numRecords, or the text inside a string, is not the count.
+  EXPECT_EQ(num(R"({"minValues":{"numRecords":5},"numRecords":9})"), 9);
+  EXPECT_EQ(num(R"({"minValues":{"s":"\",\"numRecords\":5"},"numRecords":9})"), 9);
+  EXPECT_EQ(num(R"({"minValues":{"numRecords":5}})"), std::nullopt);
+  // Not an integer, or not JSON: no count.
+  EXPECT_EQ(num(R"({"numRecords":1.5})"), std::nullopt);
+  EXPECT_EQ(num(R"({"numRecords":3,"minValues":{)"), std::nullopt);
+  EXPECT_EQ(num(R"({"numRecords":3,"s":"unterminated})"), std::nullopt);
+  EXPECT_EQ(num("not json"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace lakestream::delta

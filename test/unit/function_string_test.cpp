@@ -15,6 +15,11 @@ TEST(FunctionString, CaseAndLength) {
   EXPECT_EQ(Eval("length", {S("héllo")}), I(5));
   EXPECT_EQ(Eval("char_length", {S("日本語")}), I(3));
   EXPECT_EQ(Eval("length", {S("")}), I(0));
+  // Eight-byte ASCII blocks are counted at once; what follows them character by character.
+  EXPECT_EQ(Eval("length", {S("abcdefgh")}), I(8));
+  EXPECT_EQ(Eval("length", {S("abcdefghijklmnopq")}), I(17));
+  EXPECT_EQ(Eval("length", {S("abcdefgh日本語xyz")}), I(14));
+  EXPECT_EQ(Eval("length", {S("abcdefgé01234567")}), I(16));
   EXPECT_TRUE(Eval("length", {Null(TypeId::VARCHAR)}).IsNull());
   EXPECT_EQ(Eval("length", {I(12345)}), I(5));  // implicit cast to VARCHAR
   EXPECT_EQ(EvalType("length", {TypeId::VARCHAR}), LogicalType(TypeId::INTEGER));

@@ -171,6 +171,47 @@ TEST(ParquetRoundTrip, DictionaryFallbackToPlain) {
   ExpectSame(rows, ReadAll(path));
 }
 
+TEST(ParquetRoundTrip, DictionaryOnlyWhereItPays) {
+  // Distinct keys, doubles and strings are written PLAIN (ids + dictionary
+  // would be larger); a low-cardinality column keeps its dictionary. With
+  // NULLs between the values, and over several pages and row groups.
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 30000; i++) {
+    rows.push_back({i % 11 == 0 ? Value(TypeId::BIGINT) : Value::BIGINT(i), Value::DOUBLE(i * 0.5),
+                    Value("user_" + std::to_string(i * 7919 % 100000)), Value::DATE(static_cast<date_t>(i % 100)),
+                    i % 13 == 0 ? Value(LogicalType::Decimal(38, 2)) : Value::DECIMAL(i, 38, 2)});
+  }
+  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::DOUBLE, TypeId::VARCHAR, TypeId::DATE,
+                                    LogicalType::Decimal(38, 2)};
+  ParquetWriterOptions opt;
+  opt.page_size = 16384;
+  opt.row_group_rows = 12000;
+  std::string path = TempPath("dict_choice.parquet");
+  WriteRows(path, {"a", "b", "s", "d", "m"}, types, rows, opt);
+  ExpectSame(rows, ReadAll(path));
+  for (size_t c : {0, 1, 2, 4}) EXPECT_FALSE(testing::HasDictionaryPage(path, c)) << "column " << c;
+  EXPECT_TRUE(testing::HasDictionaryPage(path, 3));
+}
+
+TEST(ParquetRoundTrip, DictionaryThatPaysFirstThenOverflows) {
+  // The first pages repeat a few values (the dictionary pays), then every
+  // value is new until the dictionary overflows: dictionary pages, then PLAIN
+  // pages in the same column chunk.
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 20000; i++) {
+    int64_t v = i < 5000 ? i % 7 : i;
+    rows.push_back({Value::BIGINT(v), Value("k" + std::to_string(v))});
+  }
+  ParquetWriterOptions opt;
+  opt.page_size = 4096;
+  opt.dictionary_max_bytes = 20000;
+  std::string path = TempPath("dict_overflow.parquet");
+  WriteRows(path, {"i", "s"}, {TypeId::BIGINT, TypeId::VARCHAR}, rows, opt);
+  ExpectSame(rows, ReadAll(path));
+  EXPECT_TRUE(testing::HasDictionaryPage(path, 0));
+  EXPECT_TRUE(testing::HasDictionaryPage(path, 1));
+}
+
 TEST(ParquetRoundTrip, NestedStructListMap) {
   LogicalType inner = LogicalType::Struct({{"a", TypeId::INTEGER}, {"b", TypeId::VARCHAR}});
   LogicalType list_of_struct = LogicalType::List(inner);

@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "storage/parquet/parquet_metadata.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
@@ -74,6 +78,23 @@ inline ParquetFileInfo WriteRows(const std::string& path, const std::vector<std:
   auto info = w.value()->Finish();
   EXPECT_TRUE(info.ok()) << info.status().ToString();
   return info.ok() ? info.value() : ParquetFileInfo{};
+}
+
+// Whether column chunk `column` of the first row group has a dictionary page
+// (read from the footer). False, with a test failure, when the footer does not parse.
+inline bool HasDictionaryPage(const std::string& path, size_t column) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 12) return ADD_FAILURE() << path << ": too short", false;
+  uint32_t footer_len;
+  std::memcpy(&footer_len, bytes.data() + bytes.size() - 8, 4);
+  if (footer_len > bytes.size() - 12) return ADD_FAILURE() << path << ": bad footer length", false;
+  parquet::TReader r(reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - 8 - footer_len, footer_len);
+  parquet::FileMetaData md;
+  if (!parquet::ReadFileMetaData(r, md) || md.row_groups.empty() || md.row_groups[0].columns.size() <= column ||
+      !md.row_groups[0].columns[column].meta_data)
+    return ADD_FAILURE() << path << ": footer does not parse", false;
+  return md.row_groups[0].columns[column].meta_data->dictionary_page_offset.has_value();
 }
 
 }  // namespace lakestream::testing

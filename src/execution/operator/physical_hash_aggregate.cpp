@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "execution/operator/physical_table_scan.hpp"
+
 namespace lakestream {
 
 static std::vector<LogicalType> AggregateOutputTypes(const std::vector<BoundExprPtr>& groups,
@@ -38,7 +40,19 @@ std::string PhysicalHashAggregate::Details() const {
   for (auto& a : aggregates_) {
     d += (d.empty() ? "" : ", ") + a.signature.name + "(" + (a.argument ? a.argument->ToString() : "*") + ")";
   }
+  if (count_from_table_) d += " [row count from table metadata]";
   return d;
+}
+
+bool PhysicalHashAggregate::CanCountFromTable(const std::vector<BoundExprPtr>& groups,
+                                              const std::vector<BoundAggregate>& aggregates,
+                                              const PhysicalOperator& child) {
+  if (!groups.empty() || aggregates.empty()) return false;
+  for (auto& a : aggregates) {
+    if (a.signature.kind != AggregateKind::COUNT_STAR) return false;
+  }
+  auto* scan = dynamic_cast<const PhysicalTableScan*>(&child);
+  return scan && scan->CountsWithoutReading();
 }
 
 void PhysicalHashAggregate::Grow() {
@@ -115,6 +129,11 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
     arguments.push_back(a.argument ? std::make_unique<Vector>(a.argument->return_type) : nullptr);
   }
   std::vector<uint32_t> group_ids(STANDARD_VECTOR_SIZE, 0);
+  if (count_from_table_) {
+    idx_t rows = static_cast<PhysicalTableScan&>(*children[0]).RowCount();
+    for (auto& s : states_) s->UpdateSingle(nullptr, nullptr, rows);
+    return;
+  }
   while (children[0]->Next(context, input)) {
     idx_t count = input.size();
     if (count == 0) continue;
@@ -130,13 +149,11 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
       if (arg) {
         // A bare column reference needs no copy.
         auto& expr = *aggregates_[a].argument;
-        if (expr.type == BoundExpressionType::COLUMN_REF) {
-          states_[a]->Update(&input.data[expr.column_index], group_ids.data(), count);
-          continue;
-        }
-        executor.Execute(expr, input, *arg);
+        if (expr.type == BoundExpressionType::COLUMN_REF) arg = &input.data[expr.column_index];
+        else executor.Execute(expr, input, *arg);
       }
-      states_[a]->Update(arg, group_ids.data(), count);
+      if (groups_.empty()) states_[a]->UpdateSingle(arg, group_ids.data(), count);
+      else states_[a]->Update(arg, group_ids.data(), count);
     }
   }
 }

@@ -22,6 +22,13 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool Next(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "HASH_GROUP_BY"; }
   std::string Details() const override;
+  // SELECT COUNT(*) [, COUNT(*)...] FROM t without WHERE or GROUP BY: the
+  // planner lets the aggregate take the count from the child scan's table
+  // metadata instead of reading the rows (opening a large Delta table for a
+  // count then costs its log, not its data files).
+  static bool CanCountFromTable(const std::vector<BoundExprPtr>& groups, const std::vector<BoundAggregate>& aggregates,
+                                const PhysicalOperator& child);
+  void CountFromTable() { count_from_table_ = true; }
 
  private:
   void Consume(ExecutionContext& context);
@@ -41,6 +48,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<uint64_t> slot_hashes_;
   uint64_t mask_ = 0;
 
+  bool count_from_table_ = false;
   bool consumed_ = false;
   idx_t emitted_ = 0;
 };

@@ -17,6 +17,12 @@ class PhysicalTableScan : public PhysicalOperator {
   // Owns a table object that exists only for this query (a time-travel snapshot).
   void KeepAlive(std::shared_ptr<DataTable> table) { owned_ = std::move(table); }
   std::string Name() const override { return "TABLE_SCAN"; }
+  // Whether RowCount() may stand in for reading every row: no filters and no
+  // row ids (a COUNT(*) without WHERE).
+  bool CountsWithoutReading() const { return filters_.empty() && !emit_row_ids_; }
+  // The table's row count from its metadata (Delta: numRecords of the files'
+  // stats; the files are read only when some file has none).
+  idx_t RowCount() { return table_.RowCount(); }
   std::string Details() const override;
 
  private:

@@ -19,6 +19,7 @@ class CountStarState : public AggregateState {
   void Update(const Vector*, const uint32_t* gids, idx_t count) override {
     for (idx_t i = 0; i < count; i++) counts_[gids[i]]++;
   }
+  void UpdateSingle(const Vector*, const uint32_t*, idx_t count) override { counts_[0] += count; }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     auto* out = result.GetData<int64_t>();
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
@@ -34,6 +35,12 @@ class CountState : public CountStarState {
   void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
     const uint8_t* valid = input->Validity();
     for (idx_t i = 0; i < count; i++) counts_[gids[i]] += valid[i];
+  }
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+    const uint8_t* valid = input->Validity();
+    int64_t n = 0;
+    for (idx_t i = 0; i < count; i++) n += valid[i];
+    counts_[0] += n;
   }
 };
 
@@ -77,6 +84,18 @@ class HugeSumState : public AggregateState {
       sums_[gids[i]] += static_cast<hugeint_t>(data[i]);
       counts_[gids[i]]++;
     }
+  }
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+    const INPUT* data = input->GetData<INPUT>();
+    const uint8_t* valid = input->Validity();
+    hugeint_t sum = 0;
+    int64_t n = 0;
+    for (idx_t i = 0; i < count; i++) {
+      sum += valid[i] ? static_cast<hugeint_t>(data[i]) : 0;
+      n += valid[i];
+    }
+    sums_[0] += sum;
+    counts_[0] += n;
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     for (idx_t i = 0; i < count; i++) {
@@ -127,6 +146,20 @@ class DoubleSumState : public AggregateState {
       counts_[gids[i]]++;
     }
   }
+  // Adds in row order, as Update does, so the rounding is the same.
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+    const double* data = input->GetData<double>();
+    const uint8_t* valid = input->Validity();
+    double sum = sums_[0];
+    int64_t n = 0;
+    for (idx_t i = 0; i < count; i++) {
+      if (!valid[i]) continue;
+      sum += data[i];
+      n++;
+    }
+    sums_[0] = sum;
+    counts_[0] += n;
+  }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     auto* out = result.GetData<double>();
     for (idx_t i = 0; i < count; i++) {
@@ -175,6 +208,29 @@ class ExtremeState : public AggregateState {
         state[g] = values_.AddString(data[i]);
       } else {
         state[g] = data[i];
+      }
+    }
+  }
+  // Finds the chunk's extreme first, so a string is copied at most once per chunk.
+  void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) override {
+    if constexpr (MODE == 0) {
+      Update(input, zero_ids, count);
+    } else {
+      const T* data = input->GetData<T>();
+      const uint8_t* valid = input->Validity();
+      idx_t best = count;
+      for (idx_t i = 0; i < count; i++) {
+        if (!valid[i]) continue;
+        if (best == count || (MODE < 0 ? Less(data[i], data[best]) : Less(data[best], data[i]))) best = i;
+      }
+      if (best == count) return;
+      T* state = values_.GetData<T>();
+      if (has_[0] && !(MODE < 0 ? Less(data[best], state[0]) : Less(state[0], data[best]))) return;
+      has_[0] = 1;
+      if constexpr (std::is_same_v<T, string_t>) {
+        state[0] = values_.AddString(data[best]);
+      } else {
+        state[0] = data[best];
       }
     }
   }

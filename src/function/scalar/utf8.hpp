@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -31,10 +32,18 @@ inline bool IsAscii(std::string_view s) {
   return true;
 }
 
-// Number of characters.
+// Number of characters. ASCII prefixes are counted 8 bytes at a time (each
+// byte is a character there); the rest character by character.
 inline int64_t Length(std::string_view s) {
-  int64_t n = 0;
-  for (size_t i = 0; i < s.size(); i = Next(s, i)) n++;
+  size_t i = 0;
+  while (i + 8 <= s.size()) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & 0x8080808080808080ULL) break;
+    i += 8;
+  }
+  int64_t n = static_cast<int64_t>(i);
+  for (; i < s.size(); i = Next(s, i)) n++;
   return n;
 }
 

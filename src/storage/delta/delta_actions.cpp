@@ -345,8 +345,50 @@ int HexValue(char c) {
 
 }  // namespace
 
+namespace {
+
+// numRecords of a stats object by a single pass over the text: the key at
+// depth 1 (outside strings) followed by a plain integer, in an object whose
+// brackets and strings balance. nullopt when the text is not that simple (the
+// caller then parses the JSON in full). Counting the rows of a large table
+// reads one of these per file, so it must be cheap.
+std::optional<int64_t> ScanNumRecords(std::string_view s) {
+  static constexpr std::string_view kKey = "\"numRecords\"";
+  std::optional<int64_t> found;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); i++) {
+    char c = s[i];
+    if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      if (--depth < 0) return std::nullopt;
+    } else if (c == '"') {
+      if (depth == 1 && !found && s.compare(i, kKey.size(), kKey) == 0) {
+        size_t p = i + kKey.size();
+        while (p < s.size() && (s[p] == ' ' || s[p] == ':')) p++;
+        int64_t n = 0;
+        size_t digits = 0;
+        while (p < s.size() && s[p] >= '0' && s[p] <= '9' && digits < 18) n = n * 10 + (s[p++] - '0'), digits++;
+        if (digits == 0 || p >= s.size() || (s[p] != ',' && s[p] != '}' && s[p] != ' ')) return std::nullopt;
+        found = n;
+        i = p - 1;
+        continue;
+      }
+      for (i++; i < s.size() && s[i] != '"'; i++) {
+        if (s[i] == '\\') i++;  // skip the escaped character
+      }
+      if (i >= s.size()) return std::nullopt;  // unterminated string
+    }
+  }
+  if (depth != 0) return std::nullopt;
+  return found;
+}
+
+}  // namespace
+
 std::optional<int64_t> AddFile::NumRecords() const {
   if (!stats) return std::nullopt;
+  if (auto fast = ScanNumRecords(*stats)) return fast;
   json j = json::parse(*stats, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return std::nullopt;
   auto it = j.find("numRecords");

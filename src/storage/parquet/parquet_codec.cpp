@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <memory>
 
 namespace lakestream::parquet {
 
@@ -92,7 +93,11 @@ bool Decompress(Codec codec, const uint8_t* src, size_t src_len, uint8_t* dst, s
     }
     case Codec::GZIP: return GzipDecompress(src, src_len, dst, dst_len);
     case Codec::ZSTD: {
-      size_t n = ZSTD_decompress(dst, dst_len, src, src_len);
+      // One context per thread: ZSTD_decompress would allocate and set up a
+      // fresh one for every page.
+      thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+      if (!dctx) return false;
+      size_t n = ZSTD_decompressDCtx(dctx.get(), dst, dst_len, src, src_len);
       return !ZSTD_isError(n) && n == dst_len;
     }
     case Codec::LZ4_RAW: return Lz4RawDecompress(src, src_len, dst, dst_len);

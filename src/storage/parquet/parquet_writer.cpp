@@ -615,8 +615,64 @@ struct ParquetWriter::Impl {
 
   // ---- pages and row groups ----
 
+  // Whether the chunk's first dictionary page should be written PLAIN instead,
+  // with the dictionary dropped: as parquet-mr decides, when ids plus
+  // dictionary take at least as many bytes as the PLAIN values (nearly all
+  // values distinct, e.g. keys, measurements, unique strings). Zstd does not
+  // win this back: bit-packed ids of distinct values compress worse than
+  // their PLAIN bytes.
+  bool DictionaryIneffective(const LeafWriter& lw) const {
+    if (lw.used_dict_pages || lw.ids.empty()) return false;
+    size_t width = static_cast<size_t>(BitWidth(lw.DictCount() > 0 ? lw.DictCount() - 1 : 0));
+    size_t dict_bytes = lw.ids.size() * width / 8 + lw.dict_plain.size();
+    return dict_bytes >= PlainBytesOfIds(lw);
+  }
+
+  size_t PlainBytesOfIds(const LeafWriter& lw) const {
+    switch (lw.kind) {
+      case WKind::I32:
+      case WKind::DEC32: return lw.ids.size() * 4;
+      case WKind::I64:
+      case WKind::DEC64:
+      case WKind::DOUBLE: return lw.ids.size() * 8;
+      case WKind::DECFLBA: return lw.ids.size() * static_cast<size_t>(lw.flba_len);
+      case WKind::STR: {
+        size_t n = 0;
+        for (uint32_t id : lw.ids) n += 4 + lw.keys_str[id].size();
+        return n;
+      }
+      case WKind::BOOL: break;
+    }
+    return 0;
+  }
+
+  // Rewrites the page's dictionary ids as PLAIN values and stops using the
+  // dictionary for this column (this chunk and the file's later chunks).
+  void AbandonDictionary(LeafWriter& lw) {
+    lw.plain.clear();
+    lw.plain.reserve(PlainBytesOfIds(lw));
+    if (lw.kind == WKind::STR) {
+      for (uint32_t id : lw.ids) {
+        std::string_view v = lw.keys_str[id];
+        uint32_t len = static_cast<uint32_t>(v.size());
+        lw.plain.append(reinterpret_cast<const char*>(&len), 4);
+        lw.plain.append(v.data(), v.size());
+      }
+    } else if (lw.kind == WKind::DECFLBA) {
+      for (uint32_t id : lw.ids) lw.AppendFlba(lw.plain, lw.keys128[id]);
+    } else {
+      // Fixed-width values sit in dict_plain in id order.
+      size_t w = lw.dict_plain.size() / std::max<size_t>(lw.DictCount(), 1);
+      for (uint32_t id : lw.ids) lw.plain.append(lw.dict_plain.data() + id * w, w);
+    }
+    lw.ids.clear();
+    lw.dict_enabled = false;
+    lw.ResetDict();  // dict_active = false from here on
+  }
+
   void FlushPage(LeafWriter& lw) {
     if (lw.page_entries == 0) return;
+    if (lw.dict_active && DictionaryIneffective(lw)) AbandonDictionary(lw);
     page_body.clear();
     if (lw.max_rep > 0) LevelsRle(lw.reps, lw.max_rep);
     if (lw.max_def > 0) LevelsRle(lw.defs, lw.max_def);
