@@ -1,5 +1,6 @@
 #include "storage/delta/delta_checkpoint.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -280,6 +281,7 @@ Result<std::vector<Action>> ReadCheckpoint(FileSystem* fs, const std::vector<std
     }
     if (ids.empty()) return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
     LS_RETURN_NOT_OK(reader.Scan(ids));
+    actions.reserve(actions.size() + static_cast<size_t>(std::max<int64_t>(reader.RowCount(), 0)));
     DataChunk chunk;
     chunk.Initialize(reader.ProjectedTypes());
     while (true) {

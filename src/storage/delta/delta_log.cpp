@@ -111,7 +111,10 @@ Result<DeltaLog::Listing> DeltaLog::List() {
   return listing;
 }
 
+bool DeltaLog::CommitExists(int64_t version) { return fs_->FileExists(JoinPath(log_path_, CommitFileName(version))); }
+
 bool DeltaLog::Exists() {
+  if (CommitExists(0)) return true;  // the common case, without listing a long log
   auto listing = List();
   return listing.ok() && listing.value().Latest() >= 0;
 }
@@ -168,7 +171,7 @@ Result<Snapshot> DeltaLog::Replay(const Listing& listing, int64_t target, const 
         if (checkpoint_error.ok()) checkpoint_error = actions.status();
         continue;
       }
-      snap.Apply(cv, actions.value(), std::nullopt);
+      snap.Apply(cv, actions.take(), std::nullopt);
       snap.checkpoint_version = cv;
       started = true;
       break;
@@ -225,6 +228,9 @@ Result<Snapshot> DeltaLog::LoadSnapshot(std::optional<int64_t> version, const Lo
 }
 
 Result<Snapshot> DeltaLog::UpdateSnapshot(const Snapshot& base) {
+  // Every new version adds its commit file, so without base.version + 1
+  // nothing is newer (and a long log need not be listed).
+  if (base.version >= 0 && !CommitExists(base.version + 1)) return base;
   auto listing_or = List();
   if (!listing_or.ok()) return listing_or.status();
   const Listing& listing = listing_or.value();

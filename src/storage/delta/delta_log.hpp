@@ -68,6 +68,8 @@ class DeltaLog {
 
   // True when _delta_log holds at least one commit or checkpoint.
   bool Exists();
+  // True when the commit file of `version` exists (a stat, no listing).
+  bool CommitExists(int64_t version);
   // Newest version (JSON commit or checkpoint); -1 when the table has none.
   Result<int64_t> LatestVersion();
 

@@ -39,14 +39,17 @@ std::optional<int64_t> ParseIntervalMs(const std::string& text) {
 
 }  // namespace
 
-void Snapshot::Apply(int64_t v, const std::vector<Action>& actions, std::optional<int64_t> commit_timestamp_ms) {
-  for (const auto& action : actions) {
+void Snapshot::Apply(int64_t v, std::vector<Action> actions, std::optional<int64_t> commit_timestamp_ms) {
+  for (auto& action : actions) {
     if (auto* add = std::get_if<AddFile>(&action)) {
-      tombstones.erase(add->path);
-      files[add->path] = *add;
+      // Moved, not copied: a checkpoint hands over every active file here.
+      if (!tombstones.empty()) tombstones.erase(add->path);
+      std::string key = add->path;
+      files.insert_or_assign(std::move(key), std::move(*add));
     } else if (auto* rm = std::get_if<RemoveFile>(&action)) {
       files.erase(rm->path);
-      tombstones[rm->path] = *rm;
+      std::string key = rm->path;
+      tombstones.insert_or_assign(std::move(key), std::move(*rm));
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       protocol = *p;
     } else if (auto* m = std::get_if<Metadata>(&action)) {

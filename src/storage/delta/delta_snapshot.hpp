@@ -44,7 +44,9 @@ struct Snapshot {
 
   // Applies one commit's actions in order (for version `version`).
   // `commit_timestamp_ms` is recorded in commit_timestamps when given.
-  void Apply(int64_t version, const std::vector<Action>& actions, std::optional<int64_t> commit_timestamp_ms);
+  // Pass the actions as an rvalue when they are not needed afterwards: their
+  // files are then moved into the snapshot instead of copied.
+  void Apply(int64_t version, std::vector<Action> actions, std::optional<int64_t> commit_timestamp_ms);
   // Re-derives `schema` from metadata.schema_string (after replay).
   Status ParseSchema();
 

@@ -123,6 +123,9 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
 
 void DeltaTable::Refresh() {
   if (read_only_) return;
+  // Nothing newer: skip UpdateSnapshot's copy of the snapshot (every query
+  // refreshes, and a large table's snapshot holds thousands of files).
+  if (state_->snapshot.version >= 0 && !log_->CommitExists(state_->snapshot.version + 1)) return;
   auto updated = log_->UpdateSnapshot(state_->snapshot);
   if (!updated.ok()) ThrowFor(name_, updated.status());
   if (updated.value().version != state_->snapshot.version) SetSnapshot(updated.take());
