@@ -41,6 +41,10 @@ struct TableCatalogEntry {
   std::vector<std::string> partition_columns;
   // Set when the table's storage could not be opened; using the table reports it.
   std::string load_error;
+  // Never persisted: what the maintaining module keeps in memory between
+  // statements (src/ivm: a view's aggregate state). Dies with the entry, so a
+  // dropped or replaced view never sees its predecessor's.
+  std::shared_ptr<void> runtime;
 
   // Index of the column named `name` (case-insensitive), or -1.
   int64_t ColumnIndex(const std::string& column_name) const;

@@ -16,6 +16,23 @@
 namespace lakestream {
 
 static const char* kSourcesKey = "lakestream.ivm.sources";
+// When a refresh writes the state file (besides after a rebuild): after this
+// many refreshes kept it in memory only, or once the source change read since
+// the file exceeds kSaveRows and kSaveRowsPerGroup per group. A restart then
+// re-reads at most that much change; the file's cost (a write of every
+// group, two fsyncs) is spread over many refreshes.
+static constexpr idx_t kSaveEveryRefreshes = 16;
+static constexpr idx_t kSaveRows = 1000000;
+static constexpr idx_t kSaveRowsPerGroup = 16;
+
+struct AggregateMaintainer::Cache {
+  std::string definition;  // a replaced definition never reuses the state
+  int64_t view_version = -1;
+  std::map<std::string, Group> state;
+  std::map<std::string, int64_t> versions;
+  idx_t refreshes_unsaved = 0;
+  idx_t rows_unsaved = 0;
+};
 
 AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis)
     : context_(context), view_(view), analysis_(analysis) {
@@ -253,7 +270,7 @@ static std::vector<std::string> StateNames(idx_t groups, idx_t subs) {
   return names;
 }
 
-void AggregateMaintainer::SaveState(int64_t view_version, const std::map<std::string, int64_t>& versions) {
+void AggregateMaintainer::SaveState(int64_t view_version) {
   FileSystem* fs = context_.Database().Fs();
   std::string dir = StateDirectory(context_, view_.name);
   Status s = fs->CreateDirectories(dir);
@@ -261,7 +278,7 @@ void AggregateMaintainer::SaveState(int64_t view_version, const std::map<std::st
   std::string path = StatePath(view_version);
   std::string tmp = path + ".tmp";
   ParquetWriterOptions options;
-  options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions).dump()});
+  options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions_).dump()});
   auto writer = ParquetWriter::Create(tmp, StateNames(group_count_, subs_.size()), state_types_, options);
   if (!writer.ok()) writer.status().Throw();
   std::vector<Row> rows;
@@ -274,10 +291,11 @@ void AggregateMaintainer::SaveState(int64_t view_version, const std::map<std::st
   }
   auto done = writer.value()->Finish();
   if (!done.ok()) done.status().Throw();
+  // Durable before the older files go (PruneStates), so some state file always survives.
   for (Status step : {fs->Fsync(tmp), fs->Rename(tmp, path), fs->FsyncDirectory(dir)}) {
     if (!step.ok()) step.Throw();
   }
-  versions_ = versions;
+  PruneStates(view_version);
 }
 
 void AggregateMaintainer::PruneStates(int64_t keep_version) {
@@ -289,10 +307,58 @@ void AggregateMaintainer::PruneStates(int64_t keep_version) {
   }
 }
 
+void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string, int64_t>& versions, idx_t change_rows,
+                               bool rebuilt) {
+  if (versions != versions_ || rebuilt) refreshes_unsaved_++;
+  rows_unsaved_ += change_rows;
+  versions_ = versions;
+  if (rebuilt || refreshes_unsaved_ >= kSaveEveryRefreshes ||
+      rows_unsaved_ >= std::max<idx_t>(kSaveRows, kSaveRowsPerGroup * state_.size())) {
+    SaveState(view_version);
+    refreshes_unsaved_ = 0;
+    rows_unsaved_ = 0;
+  }
+  auto cache = std::make_shared<Cache>();
+  cache->definition = view_.definition;
+  cache->view_version = view_version;
+  cache->state = std::move(state_);
+  cache->versions = versions_;
+  cache->refreshes_unsaved = refreshes_unsaved_;
+  cache->rows_unsaved = rows_unsaved_;
+  view_.runtime = std::move(cache);
+}
+
 bool AggregateMaintainer::LoadState() {
-  DeltaTable* delta = DatabaseInstance::AsDelta(view_);
-  std::string path = StatePath(delta->Version());
-  if (!std::filesystem::exists(path)) return false;
+  int64_t version = DatabaseInstance::AsDelta(view_)->Version();
+  auto cache = std::static_pointer_cast<Cache>(std::move(view_.runtime));
+  view_.runtime.reset();
+  if (cache && cache->definition == view_.definition && cache->view_version == version) {
+    state_ = std::move(cache->state);
+    versions_ = std::move(cache->versions);
+    refreshes_unsaved_ = cache->refreshes_unsaved;
+    rows_unsaved_ = cache->rows_unsaved;
+    return true;
+  }
+  // The newest file not newer than the view (a newer one, left by a crash
+  // before its commit, reflects changes the view does not hold).
+  int64_t best = -1;
+  std::error_code ec;
+  for (auto& file : std::filesystem::directory_iterator(StateDirectory(context_, view_.name), ec)) {
+    std::string name = file.path().filename().string();
+    // state-<digits>.parquet (not the .tmp of an interrupted write)
+    if (name.size() <= 14 || !StringUtil::StartsWith(name, "state-") || name.substr(name.size() - 8) != ".parquet") continue;
+    std::string digits = name.substr(6, name.size() - 14);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    int64_t v = std::stoll(digits);
+    if (v <= version && v > best) best = v;
+  }
+  refreshes_unsaved_ = 0;
+  rows_unsaved_ = 0;
+  return best >= 0 && LoadStateFile(best);
+}
+
+bool AggregateMaintainer::LoadStateFile(int64_t view_version) {
+  std::string path = StatePath(view_version);
   auto reader = ParquetReader::Open(path);
   if (!reader.ok()) return false;  // a torn or foreign file: rebuild rather than fail
   ParquetReader& r = *reader.value();

@@ -14,11 +14,18 @@
 // are then rebuilt from their state through the view's own HAVING and
 // select list, and diffed against the stored rows.
 //
-// The state lives in <db>/_lakestream/ivm/<view>/state-<view version>.parquet
-// (the source versions it reflects in its footer). It is written before the
-// view commit it belongs to, under the version that commit will create, so a
-// crash on either side of the commit leaves a state that matches the view:
-// the newer file is picked only when the commit happened.
+// Where the state lives: in memory between refreshes (in the view's catalog
+// entry, TableCatalogEntry::runtime), and now and then in
+// <db>/_lakestream/ivm/<view>/state-<view version>.parquet, with the source
+// versions it reflects in its footer. A state file is written only after the
+// view commit it belongs to (or when a refresh changed no view row), so it
+// never reflects more than the view does. Any state not newer than the view
+// is usable: a refresh applies the sources' changes since the state's source
+// versions, rebuilds the touched groups' rows and diffs them against the
+// stored rows, and a group untouched since the state was saved has the same
+// row in the view. So a process that dies (or skips writing the state) costs
+// a longer catch-up from the change feeds on the next start, never a wrong
+// row; with no usable state the view is recomputed and diffed.
 #pragma once
 
 #include <map>
@@ -38,8 +45,12 @@ class AggregateMaintainer {
  public:
   AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis);
 
-  // Loads the state matching the view's current Delta version. False when
-  // there is none (first refresh, or a crash before the state was written).
+  // Takes the state: the one kept in memory since this process last
+  // refreshed the view, if the view has not moved since, else the newest state
+  // file not newer than the view. False when there is none (first refresh, a
+  // crash before any state was written): the caller recomputes. The view
+  // keeps no state in memory until Keep(), so a refresh that fails halfway
+  // leaves none half-updated.
   bool LoadState();
   // The source versions the loaded state reflects (lower-case name -> version).
   const std::map<std::string, int64_t>& StateVersions() const { return versions_; }
@@ -50,10 +61,12 @@ class AggregateMaintainer {
   // Recomputes the state of every group from the sources (recompute-and-diff
   // refreshes keep the state of an aggregate view current this way).
   void RebuildState();
-  // Writes the state under `view_version` with the given source versions, and
-  // removes the state files of other versions when `prune`.
-  void SaveState(int64_t view_version, const std::map<std::string, int64_t>& versions);
-  void PruneStates(int64_t keep_version);
+  // After the refresh left the view at `view_version` reflecting `versions`
+  // (call only once the view's commit succeeded): keeps the state in memory
+  // for the next refresh and writes it to a file when it was `rebuilt` or
+  // enough change went by since the last file (`change_rows`: the source
+  // change rows this refresh read), so a restart's catch-up stays bounded.
+  void Keep(int64_t view_version, const std::map<std::string, int64_t>& versions, idx_t change_rows, bool rebuilt);
 
   // The directory holding a view's state files.
   static std::string StateDirectory(ClientContext& context, const std::string& view_name);
@@ -68,6 +81,13 @@ class AggregateMaintainer {
     bool recompute = false;
   };
 
+  // What a view keeps in memory between refreshes (TableCatalogEntry::runtime).
+  struct Cache;
+
+  // Writes the state file of `view_version` (fsynced, then the other state files go).
+  void SaveState(int64_t view_version);
+  void PruneStates(int64_t keep_version);
+  bool LoadStateFile(int64_t view_version);
   LogicalOperatorPtr BuildStatePlan(Binder& binder) const;
   void AddPartial(const Row& partial, int sign, std::map<std::string, Group>& groups,
                   std::vector<std::string>& touched);
@@ -85,6 +105,9 @@ class AggregateMaintainer {
   std::vector<LogicalType> state_types_;
   std::map<std::string, Group> state_;  // encoded group keys -> state
   std::map<std::string, int64_t> versions_;
+  // Refreshes and source change rows since the state file was written.
+  idx_t refreshes_unsaved_ = 0;
+  idx_t rows_unsaved_ = 0;
 };
 
 }  // namespace lakestream

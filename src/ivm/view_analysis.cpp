@@ -121,10 +121,47 @@ class Analyzer {
     return keys;
   }
 
+  // A view of the rows of one table with a PRIMARY KEY (projections, filters,
+  // ORDER BY, LIMIT over its scan): the output columns holding the key, so a
+  // changed row pairs into one update like a changed group does. Empty when a
+  // key column is not selected as it is (then rows match as a whole).
+  std::vector<idx_t> RowKeyColumns(const LogicalOperator& root) {
+    std::vector<const LogicalOperator*> chain;  // root first
+    const LogicalOperator* op = &root;
+    while (op->type != LogicalOperatorType::GET) {
+      bool passes = op->type == LogicalOperatorType::PROJECTION || op->type == LogicalOperatorType::FILTER ||
+                    op->type == LogicalOperatorType::ORDER || op->type == LogicalOperatorType::LIMIT;
+      if (!passes || op->children.size() != 1) return {};
+      chain.push_back(op);
+      op = op->children[0].get();
+    }
+    const LogicalOperator& get = *op;
+    if (!get.table || get.table->primary_key.empty()) return {};
+    std::vector<idx_t> keys;
+    for (auto& name : get.table->primary_key) {
+      int64_t column = get.table->ColumnIndex(name);
+      auto at = std::find(get.column_ids.begin(), get.column_ids.end(), static_cast<idx_t>(column));
+      if (column < 0 || at == get.column_ids.end()) return {};
+      // Follow the key column up through the projections to the view's output.
+      ColumnBinding binding{get.table_index, static_cast<idx_t>(at - get.column_ids.begin())};
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        if ((*it)->type != LogicalOperatorType::PROJECTION) continue;
+        const auto& exprs = (*it)->expressions;
+        idx_t i = 0;
+        while (i < exprs.size() && !(exprs[i]->type == BoundExpressionType::COLUMN_REF && exprs[i]->binding == binding)) i++;
+        if (i == exprs.size()) return {};
+        binding = {(*it)->table_index, i};
+      }
+      keys.push_back(binding.column_index);
+    }
+    return keys;
+  }
+
   void Analyze(LogicalOperatorPtr& root) {
     LogicalOperatorPtr* slot = FindAggregateSlot(root);
     if (!slot) {
       CheckLinear(*root);
+      result_.key_columns = RowKeyColumns(*root);
       if (result_.reason.empty()) result_.kind = MaintenanceKind::ROWS;
       return;
     }

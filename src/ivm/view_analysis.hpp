@@ -33,9 +33,10 @@ struct ViewAnalysis {
   std::string reason;
   // The tables and views the query reads, catalog spelling, first-seen order.
   std::vector<std::string> sources;
-  // Output columns that identify a row of the view (the GROUP BY keys), so a
-  // changed row is published as one update_preimage/update_postimage pair.
-  // Empty: rows are matched as a whole (a change is a delete plus an insert).
+  // Output columns that identify a row of the view (the GROUP BY keys, or the
+  // PRIMARY KEY of the one table a row view reads), so a changed row is
+  // published as one update_preimage/update_postimage pair. Empty: rows are
+  // matched as a whole (a change is a delete plus an insert).
   std::vector<idx_t> key_columns;
 };
 

@@ -27,19 +27,28 @@ static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& 
   return *delta;
 }
 
-// What the view's rows reflect: the newer of its last commit's txn actions and
-// the catalog's record (see the header).
-static VersionMap ReflectedVersions(TableCatalogEntry& view, DeltaTable& storage, const ViewAnalysis& analysis) {
+static VersionMap ReflectedVersions(TableCatalogEntry& view, const std::vector<std::string>& sources) {
   VersionMap out;
   const auto& recorded = view.state.value("sources", nlohmann::json::object());
-  for (auto& source : analysis.sources) {
+  DeltaTable* storage = DatabaseInstance::AsDelta(view);
+  for (auto& source : sources) {
     std::string key = StringUtil::Lower(source);
     int64_t version = -1;
     if (recorded.contains(key)) version = recorded[key].get<int64_t>();
-    if (auto txn = storage.Snapshot().TxnVersion(SourceTxnAppId(source))) version = std::max(version, *txn);
+    if (storage) {
+      if (auto txn = storage->Snapshot().TxnVersion(SourceTxnAppId(source))) version = std::max(version, *txn);
+    }
     if (version >= 0) out[key] = version;
   }
   return out;
+}
+
+std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view) {
+  std::vector<std::string> sources;
+  if (view.state.contains("sources")) {
+    for (auto& [source, version] : view.state["sources"].items()) sources.push_back(source);
+  }
+  return ReflectedVersions(view, sources);
 }
 
 // The change of every source from `base` to `current`; false when a source is
@@ -68,6 +77,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   std::unique_ptr<AggregateMaintainer> aggregate;
   if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, analysis);
   std::string fallback;  // why an incremental view was recomputed this time
+  idx_t change_rows = 0;  // source change rows read
   bool done = false;
   if (!full && analysis.kind != MaintenanceKind::RECOMPUTE) {
     VersionMap base;
@@ -76,11 +86,13 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
       have_base = aggregate->LoadState();
       base = aggregate->StateVersions();
     } else {
-      base = ReflectedVersions(view, *storage, analysis);
+      base = ReflectedVersions(view, analysis.sources);
     }
     std::map<std::string, SourceDelta> deltas;
     try {
-      if (!have_base || !ReadDeltas(context, view, base, current, deltas)) {
+      bool covered = have_base && ReadDeltas(context, view, base, current, deltas);
+      for (auto& [source, delta] : deltas) change_rows += delta.plus->Count() + delta.minus->Count();
+      if (!covered) {
         fallback = "no incremental state matched the view's version";
       } else if (deltas.empty()) {
         outcome.path = "up to date";
@@ -93,7 +105,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         const std::string& definition = view.definition;
         RunDeltaRule(
             context, [&](Binder& binder) { return BindViewQuery(binder, definition).plan; }, deltas, plus, minus);
-        done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), {}, commit);
+        done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), analysis.key_columns,
+                              commit);
         if (!done) fallback = "the view did not hold a row its sources' change removed";
       }
     } catch (const InvalidInputError& e) {
@@ -118,17 +131,13 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   outcome.inserted = static_cast<int64_t>(commit.inserted.Count());
   outcome.updated = static_cast<int64_t>(commit.updated.Count());
   outcome.deleted = static_cast<int64_t>(commit.deleted_rows.size());
-  int64_t before = storage->Version();
-  if (commit.ChangedRows() > 0) {
-    // The state goes first, under the version the commit creates (see aggregate_maintainer.hpp).
-    if (aggregate) aggregate->SaveState(before + 1, current);
-    view.storage->Commit(commit);
-  } else if (aggregate && (outcome.path != "up to date" || aggregate->StateVersions() != current)) {
-    aggregate->SaveState(before, current);
-  }
-  if (aggregate) aggregate->PruneStates(storage->Version());
+  bool committed = commit.ChangedRows() > 0;
+  if (committed) view.storage->Commit(commit);
+  // Only now, so the state never reflects a commit that did not happen.
+  if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");
 
   nlohmann::json& state = view.state;
+  nlohmann::json recorded = state;
   state["maintenance"] = MaintenanceKindToString(analysis.kind);
   state["shape"] = analysis.kind == MaintenanceKind::AGGREGATE ? "aggregate" : analysis.kind == MaintenanceKind::ROWS ? "rows" : "query";
   state["reason"] = analysis.reason;
@@ -139,16 +148,28 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
                            {"inserted", outcome.inserted},
                            {"updated", outcome.updated},
                            {"deleted", outcome.deleted}};
-  context.Database().SaveCatalog();
+  // The catalog is saved (three fsyncs) only when it has to say something the
+  // view's Delta log does not: a commit's txn actions already record its
+  // source versions (readers take the newer of the two), so only versions
+  // reached without a commit, a new shape, or a new set of sources need it.
+  // last_refresh alone is informational and rides along with the next save.
+  bool same_shape = true;
+  for (const char* key : {"maintenance", "shape", "reason"}) same_shape = same_shape && recorded.contains(key) && recorded[key] == state[key];
+  bool same_sources = recorded.contains("sources") && recorded["sources"].size() == current.size();
+  for (auto& [source, version] : current) {
+    same_sources = same_sources && recorded["sources"].contains(source) &&
+                   (committed || recorded["sources"][source].get<int64_t>() == version);
+  }
+  if (!same_shape || !same_sources) context.Database().SaveCatalog();
   return outcome;
 }
 
 bool ViewIsStale(ClientContext& context, TableCatalogEntry& view) {
   if (!view.state.contains("sources")) return true;
-  for (auto& [source, version] : view.state["sources"].items()) {
+  for (auto& [source, version] : ViewSourceVersions(view)) {
     TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
     DeltaTable* delta = entry ? DatabaseInstance::AsDelta(*entry) : nullptr;
-    if (!delta || delta->Version() != version.get<int64_t>()) return true;
+    if (!delta || delta->Version() != version) return true;
   }
   return false;
 }

@@ -12,8 +12,9 @@
 //                          and recovery when history or state is missing).
 // Where a view's rows reflect the sources: the txn actions of its last
 // commit, or the catalog's record when a later refresh found nothing to
-// change (whichever is newer; the catalog is saved only after the commit).
-// So a crash between commit and catalog save never replays a change.
+// change (whichever is newer). A refresh that commits does not save the
+// catalog at all (the txn actions say it); one that moves the versions
+// without a commit saves it. So no crash can make a change apply twice.
 #pragma once
 
 #include <map>
@@ -37,8 +38,12 @@ struct RefreshOutcome {
 std::string SourceTxnAppId(const std::string& source);
 
 // Refreshes `view` (a materialized view with Delta storage); `full` forces
-// recompute-and-diff. Saves the catalog.
+// recompute-and-diff. Saves the catalog when it must (see above).
 RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full);
+
+// The source versions the view reflects (lower-case source name -> version):
+// the newer of the catalog's record and the view's txn actions.
+std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view);
 
 // True when a source has a version the view does not reflect yet (cheap: it
 // compares recorded and current versions).

@@ -170,11 +170,9 @@ std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context,
   return MakeEmptyResult();
 }
 
-static std::string SourceList(const TableCatalogEntry& view) {
+static std::string SourceList(TableCatalogEntry& view) {
   std::vector<std::string> out;
-  if (view.state.contains("sources")) {
-    for (auto& [source, version] : view.state["sources"].items()) out.push_back(source + "@" + std::to_string(version.get<int64_t>()));
-  }
+  for (auto& [source, version] : ViewSourceVersions(view)) out.push_back(source + "@" + std::to_string(version));
   return StringUtil::Join(out, ", ");
 }
 
