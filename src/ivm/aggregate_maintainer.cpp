@@ -314,9 +314,15 @@ void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string,
   versions_ = versions;
   if (rebuilt || refreshes_unsaved_ >= kSaveEveryRefreshes ||
       rows_unsaved_ >= std::max<idx_t>(kSaveRows, kSaveRowsPerGroup * state_.size())) {
-    SaveState(view_version);
-    refreshes_unsaved_ = 0;
-    rows_unsaved_ = 0;
+    try {
+      SaveState(view_version);
+      refreshes_unsaved_ = 0;
+      rows_unsaved_ = 0;
+    } catch (const IOError&) {
+      // The view's commit stands; the state is a cache, kept in memory, and
+      // the next refresh tries the file again (a restart meanwhile catches up
+      // from the older file, or recomputes).
+    }
   }
   auto cache = std::make_shared<Cache>();
   cache->definition = view_.definition;
