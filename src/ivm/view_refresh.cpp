@@ -27,6 +27,8 @@ static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& 
   return *delta;
 }
 
+// What the view's rows reflect for `sources`: the newer of its last commit's
+// txn actions and the catalog's record (see the header).
 static VersionMap ReflectedVersions(TableCatalogEntry& view, const std::vector<std::string>& sources) {
   VersionMap out;
   const auto& recorded = view.state.value("sources", nlohmann::json::object());
