@@ -1,37 +1,82 @@
 #!/usr/bin/env bash
-# Builds one libFuzzer target with clang (ASan+UBSan) and runs it briefly on
-# its seed corpus. Usage: test/fuzz/run_fuzz.sh TARGET RUNS BUILD_DIR
-#   TARGET: parquet | sql_parser | delta_log
-# A fixed seed and a fixed number of runs keep CI runs reproducible (the same
-# inputs on every machine); longer runs explore more: RUNS=-1 runs until stopped.
-# Exit 0 when the run finds nothing; non-zero with the crashing input saved
-# in BUILD_DIR/fuzz/ otherwise. Skipped (77) when clang++ is missing.
+# Builds one libFuzzer target with clang (ASan+UBSan) and runs it for a fixed
+# time on its seed corpus.
+#
+#   test/fuzz/run_fuzz.sh TARGET [SECONDS] [BUILD_DIR]
+#     TARGET     parquet | sql_parser | delta_log | delta_checkpoint
+#     SECONDS    how long to fuzz (libFuzzer -max_total_time; default 60)
+#     BUILD_DIR  where build/fuzz/ objects, binaries, the working corpus and
+#                crash artifacts go (default build/fuzz)
+#
+# The run is bounded by time, not by a run count: an input costs very different
+# amounts on a quiet and on a busy machine, and CI needs a predictable duration.
+# The seed is fixed (-seed=1), so runs explore the same sequence of inputs and
+# differ only in how far they get. Objects are compiled in parallel and shared
+# between targets; only changed sources are recompiled.
+#
+# Exit 0 when the run finds nothing; non-zero with the crashing input saved as
+# BUILD_DIR/fuzz/TARGET-crash-* (or -leak-, -timeout-, -oom-) otherwise: add it
+# to test/fuzz/regressions/ with a test in test/unit/fuzz_regression_test.cpp.
+# Skipped (exit 77) when clang++ is missing.
 set -euo pipefail
 target=$1
-runs=${2:-10000}
+seconds=${2:-60}
 build=${3:-build/fuzz}
 cd "$(dirname "$0")/../.."
 command -v clang++ >/dev/null || { echo "clang++ not installed: fuzzing skipped"; exit 77; }
 out="$build/fuzz"
-mkdir -p "$out"
+mkdir -p "$out/obj"
+
 common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/exception.cpp src/common/status.cpp
         src/common/types.cpp src/common/value.cpp src/common/vector.cpp src/common/string_util.cpp"
+delta="$common src/common/file_system.cpp src/storage/parquet/*.cpp src/storage/delta/*.cpp"
 case "$target" in
   parquet) sources="$common src/storage/parquet/*.cpp"; corpus=test/parquet/corpus ;;
   sql_parser) sources="$common src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
-  delta_log) sources="$common src/common/file_system.cpp src/storage/parquet/*.cpp src/storage/delta/*.cpp"; corpus=test/fuzz/corpus/delta_log ;;
+  delta_log) sources="$delta"; corpus=test/fuzz/corpus/delta_log ;;
+  delta_checkpoint) sources="$delta"; corpus=test/fuzz/corpus/delta_checkpoint ;;
   *) echo "unknown fuzz target $target"; exit 2 ;;
 esac
+# shellcheck disable=SC2206
+sources=($sources "test/fuzz/${target}_fuzz.cpp")
+
+flags=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+       -fno-sanitize-recover=undefined -DLAKESTREAM_VERSION='"fuzz"' -Isrc -Isrc/include)
+# An object is stale when its source or any header under src/ is newer.
+newest_header=$(ls -t src/*/*.hpp src/*/*/*.hpp | head -1)
+stale=()
+objects=()
+for src in "${sources[@]}"; do
+  obj="$out/obj/${src//\//_}.o"
+  objects+=("$obj")
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then stale+=("$src"); fi
+done
 binary="$out/${target}_fuzz"
-newest=$(ls -t $sources test/fuzz/${target}_fuzz.cpp src/*/*.hpp src/storage/*/*.hpp | head -1)
-if [ ! -x "$binary" ] || [ "$newest" -nt "$binary" ]; then
-  echo "building $binary"
-  # shellcheck disable=SC2086
-  clang++ -std=gnu++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DLAKESTREAM_VERSION='"fuzz"' -Isrc -Isrc/include $sources "test/fuzz/${target}_fuzz.cpp" \
-    -lzstd -lsnappy -llz4 -lz -pthread -o "$binary"
+if [ ${#stale[@]} -gt 0 ]; then
+  echo "compiling ${#stale[@]} sources for $binary"
+  # Each object is written under a temporary name and renamed, so two targets
+  # compiling the same source at once (ctest -j) cannot leave a torn object.
+  export out
+  printf '%s\n' "${stale[@]}" |
+    xargs -P "$(nproc)" -I{} bash -c 'o="$out/obj/$(echo "$1" | tr / _).o"; clang++ "${@:2}" -c "$1" -o "$o.$$" && mv "$o.$$" "$o"' \
+      _ {} "${flags[@]}"
 fi
+if [ ${#stale[@]} -gt 0 ] || [ ! -x "$binary" ]; then
+  clang++ -fsanitize=fuzzer,address,undefined "${objects[@]}" -lzstd -lsnappy -llz4 -lz -pthread -o "$binary.$$"
+  mv "$binary.$$" "$binary"
+fi
+
 work="$out/${target}_corpus"
 mkdir -p "$work"
 cp -n "$corpus"/* "$work"/ 2>/dev/null || true
-"$binary" -seed=1 -runs="$runs" -max_total_time=300 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$out/${target}-" "$work" 2>&1 | tail -5
+log="$out/${target}.log"
+echo "fuzzing $target for ${seconds}s (corpus $work, log $log)"
+status=0
+"$binary" -seed=1 -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$out/${target}-" "$work" >"$log" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  tail -60 "$log"
+  echo "fuzz/$target FAILED (exit $status); the input is in $out/${target}-*"
+  exit "$status"
+fi
+grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" || tail -3 "$log"

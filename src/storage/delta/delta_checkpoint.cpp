@@ -260,41 +260,48 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info) {
   return j.dump();
 }
 
+Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions) {
+  static const char* kColumns[] = {"protocol", "metaData", "txn", "add", "remove"};
+  auto opened = ParquetReader::OpenBuffer(path, std::move(bytes));
+  if (!opened.ok()) return Status::Corruption("checkpoint " + opened.status().message());
+  ParquetReader& reader = *opened.value();
+  std::vector<idx_t> ids;
+  std::vector<std::string> names;
+  for (const char* want : kColumns) {
+    for (idx_t i = 0; i < reader.ColumnNames().size(); i++) {
+      if (reader.ColumnNames()[i] == want && reader.ColumnTypes()[i].id() == TypeId::STRUCT) {
+        ids.push_back(i);
+        names.push_back(want);
+      }
+    }
+  }
+  if (ids.empty()) return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
+  LS_RETURN_NOT_OK(reader.Scan(ids));
+  // The footer's row count is a claim until the rows are read: reserve for at
+  // most a million actions up front, so a corrupt footer cannot ask for terabytes.
+  actions.reserve(actions.size() + static_cast<size_t>(std::clamp<int64_t>(reader.RowCount(), 0, int64_t{1} << 20)));
+  DataChunk chunk;
+  chunk.Initialize(reader.ProjectedTypes());
+  while (true) {
+    Status s = reader.ReadChunk(chunk);
+    if (!s.ok()) return Status::Corruption("checkpoint " + s.message());
+    if (chunk.size() == 0) break;
+    for (idx_t row = 0; row < chunk.size(); row++) {
+      for (idx_t c = 0; c < ids.size(); c++) {
+        if (!chunk.data[c].IsValid(row)) continue;
+        LS_RETURN_NOT_OK(ConvertRow(names[c], chunk.GetValue(c, row), path, actions));
+      }
+    }
+  }
+  return Status::OK();
+}
+
 Result<std::vector<Action>> ReadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths) {
   std::vector<Action> actions;
-  static const char* kColumns[] = {"protocol", "metaData", "txn", "add", "remove"};
   for (const auto& path : part_paths) {
     auto bytes = fs->ReadFile(path);
     if (!bytes.ok()) return bytes.status();
-    auto opened = ParquetReader::OpenBuffer(path, bytes.take());
-    if (!opened.ok()) return Status::Corruption("checkpoint " + opened.status().message());
-    ParquetReader& reader = *opened.value();
-    std::vector<idx_t> ids;
-    std::vector<std::string> names;
-    for (const char* want : kColumns) {
-      for (idx_t i = 0; i < reader.ColumnNames().size(); i++) {
-        if (reader.ColumnNames()[i] == want && reader.ColumnTypes()[i].id() == TypeId::STRUCT) {
-          ids.push_back(i);
-          names.push_back(want);
-        }
-      }
-    }
-    if (ids.empty()) return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
-    LS_RETURN_NOT_OK(reader.Scan(ids));
-    actions.reserve(actions.size() + static_cast<size_t>(std::max<int64_t>(reader.RowCount(), 0)));
-    DataChunk chunk;
-    chunk.Initialize(reader.ProjectedTypes());
-    while (true) {
-      Status s = reader.ReadChunk(chunk);
-      if (!s.ok()) return Status::Corruption("checkpoint " + s.message());
-      if (chunk.size() == 0) break;
-      for (idx_t row = 0; row < chunk.size(); row++) {
-        for (idx_t c = 0; c < ids.size(); c++) {
-          if (!chunk.data[c].IsValid(row)) continue;
-          LS_RETURN_NOT_OK(ConvertRow(names[c], chunk.GetValue(c, row), path, actions));
-        }
-      }
-    }
+    LS_RETURN_NOT_OK(DecodeCheckpointPart(path, bytes.take(), actions));
   }
   return actions;
 }

@@ -51,6 +51,10 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info);
 // add and remove as found. Corruption naming the file on bad content.
 Result<std::vector<Action>> ReadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths);
 
+// Decodes one checkpoint part already in memory (`path` names it in errors),
+// appending its actions to `actions`. What ReadCheckpoint does per part.
+Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions);
+
 // Writes `snapshot` as the classic checkpoint `log_dir/%020d.checkpoint.parquet`
 // (temp file + fsync + rename + directory fsync). Tombstones older than the
 // table's delta.deletedFileRetentionDuration (relative to `now_ms`) are
