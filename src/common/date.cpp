@@ -149,7 +149,7 @@ bool Timestamp::TryParse(std::string_view text, timestamp_t& result) {
       }
     }
     if (hh > 23 || mm > 59 || ss > 60) return false;
-    micros += (static_cast<int64_t>(hh) * 3600 + mm * 60 + ss) * MICROS_PER_SECOND;
+    micros += (static_cast<int64_t>(hh) * 3600 + static_cast<int64_t>(mm) * 60 + ss) * MICROS_PER_SECOND;
     // Time zone: Z, UTC, +HH[:MM], -HH[:MM].
     while (pos < s.size() && s[pos] == ' ') pos++;
     if (pos < s.size()) {
@@ -164,7 +164,7 @@ bool Timestamp::TryParse(std::string_view text, timestamp_t& result) {
         if (!ParseDigits(s, pos, 2, oh)) return false;
         if (pos < s.size() && s[pos] == ':') pos++;
         ParseDigits(s, pos, 2, om);
-        micros -= sign * (static_cast<int64_t>(oh) * 3600 + om * 60) * MICROS_PER_SECOND;
+        micros -= sign * (static_cast<int64_t>(oh) * 3600 + static_cast<int64_t>(om) * 60) * MICROS_PER_SECOND;
       }
     }
   }

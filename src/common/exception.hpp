@@ -40,7 +40,7 @@ class Exception : public std::runtime_error {
 };
 
 #define LAKESTREAM_DEFINE_EXCEPTION(NAME, TYPE) \
-  class NAME : public Exception {               \
+  class NAME : public Exception { /* NOLINT(bugprone-macro-parentheses): a class name */ \
    public:                                      \
     explicit NAME(const std::string& msg) : Exception(ExceptionType::TYPE, msg) {} \
   };

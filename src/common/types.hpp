@@ -98,7 +98,7 @@ class LogicalType {
 // DOUBLE, FLOAT, REAL, DECIMAL(p,s), NUMERIC, STRING, VARCHAR, TEXT, BOOLEAN,
 // BOOL, DATE, TIMESTAMP, TIMESTAMP_NTZ, ...). Parameters for DECIMAL are passed
 // separately. Returns INVALID for an unknown name.
-LogicalType TypeFromName(const std::string& name);
+LogicalType TypeFromName(const std::string& raw);
 
 // The smallest type both sides can be converted to without loss, for
 // arithmetic, comparisons, UNION ALL and CASE branches. Returns INVALID when

@@ -25,7 +25,7 @@ char* StringHeap::Allocate(idx_t len) {
 string_t StringHeap::Add(std::string_view s) {
   // A non-null pointer even for "": callers may memcpy from it.
   static const char kEmpty[] = "";
-  if (s.empty()) return string_t(kEmpty, 0);
+  if (s.empty()) return string_t(kEmpty, 0);  // NOLINT(bugprone-string-constructor): empty on purpose, non-null data
   char* ptr = Allocate(s.size());
   std::memcpy(ptr, s.data(), s.size());
   return string_t(ptr, s.size());

@@ -78,7 +78,7 @@ class Vector {
   void SetListSize(idx_t size) { list_size_ = size; }
 
   Value GetValue(idx_t row) const;
-  void SetValue(idx_t row, const Value& value);
+  void SetValue(idx_t row, const Value& input);
 
   // Copies rows: for i in [0, count): this[dst_offset + i] = src[sel ? sel[i] : src_offset + i].
   // The vector grows when needed.

@@ -30,8 +30,8 @@ class LikeMatcher {
     TokenKind kind;
     std::string text;
   };
-  bool MatchFolded(std::string_view input) const;
-  bool MatchGeneral(std::string_view input) const;
+  bool MatchFolded(std::string_view s) const;
+  bool MatchGeneral(std::string_view s) const;
 
   Shape shape_ = Shape::GENERAL;
   bool case_insensitive_;

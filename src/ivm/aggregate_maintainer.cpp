@@ -292,9 +292,11 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   auto done = writer.value()->Finish();
   if (!done.ok()) done.status().Throw();
   // Durable before the older files go (PruneStates), so some state file always survives.
-  for (Status step : {fs->Fsync(tmp), fs->Rename(tmp, path), fs->FsyncDirectory(dir)}) {
-    if (!step.ok()) step.Throw();
-  }
+  // One step after the other: no rename of a file whose fsync failed.
+  Status step = fs->Fsync(tmp);
+  if (step.ok()) step = fs->Rename(tmp, path);
+  if (step.ok()) step = fs->FsyncDirectory(dir);
+  if (!step.ok()) step.Throw();
   PruneStates(view_version);
 }
 

@@ -62,7 +62,7 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
   while (true) {
     DataChunk chunk;
     chunk.Initialize(types);
-    Vector row_ids(LogicalType(TypeId::BIGINT));
+    Vector row_ids{LogicalType(TypeId::BIGINT)};
     if (!scan->Next(chunk, &row_ids)) break;
     const int64_t* rid = row_ids.GetData<int64_t>();
     for (idx_t r = 0; r < chunk.size(); r++) {

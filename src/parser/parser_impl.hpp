@@ -54,9 +54,12 @@ class ParserImpl {
   std::string SourceText(uint32_t begin, uint32_t end) const;
 
   // Recursion guard: deeply nested input must fail with an error, not a stack overflow.
-  struct DepthGuard {
+  class DepthGuard {
+   public:
     explicit DepthGuard(ParserImpl& parser);
     ~DepthGuard() { parser_.depth_--; }
+
+   private:
     ParserImpl& parser_;
   };
 

@@ -157,6 +157,7 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
   std::vector<LogicalType> types;
   for (auto& row : node.values) {
     std::vector<BoundExprPtr> bound;
+    bound.reserve(row.size());
     for (auto& e : row) bound.push_back(BindExpression(*e, empty, "VALUES"));
     if (!rows.empty() && bound.size() != types.size()) {
       throw BinderError("VALUES lists must all have the same length: the first has " + std::to_string(types.size()) +

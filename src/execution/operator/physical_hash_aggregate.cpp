@@ -9,6 +9,7 @@ namespace lakestream {
 static std::vector<LogicalType> AggregateOutputTypes(const std::vector<BoundExprPtr>& groups,
                                                      const std::vector<BoundAggregate>& aggregates) {
   std::vector<LogicalType> types;
+  types.reserve(groups.size() + aggregates.size());
   for (auto& g : groups) types.push_back(g->return_type);
   for (auto& a : aggregates) types.push_back(a.signature.return_type);
   return types;

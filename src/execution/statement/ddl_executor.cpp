@@ -227,6 +227,7 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
       }
       // Rewrite the rows with the new columns filled with their defaults.
       std::vector<LogicalType> types;
+      types.reserve(columns.size());
       for (auto& c : columns) types.push_back(c.type);
       auto storage = std::make_unique<InMemoryTable>(types);
       TableCommit commit;

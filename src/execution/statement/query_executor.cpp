@@ -13,7 +13,7 @@ std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCol
   return result;
 }
 
-std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, std::vector<LogicalType> types,
+std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, const std::vector<LogicalType>& types,
                                             const std::vector<std::vector<Value>>& rows) {
   ChunkCollection collection(types);
   DataChunk chunk;

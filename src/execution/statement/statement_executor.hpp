@@ -15,11 +15,11 @@ class ClientContext;
 
 std::unique_ptr<QueryResult> ExecuteSelect(ClientContext& context, SelectStatement& statement);
 std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainStatement& statement);
-std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTableStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& statement);
-std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& statement);
-std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& statement);
+std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTableStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& statement);
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& statement);
@@ -29,10 +29,10 @@ std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeSta
 std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& statement);
 
 // Table streams (stream_executor.cpp, issue 5).
-std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateStreamStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDropStream(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateStreamStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDropStream(ClientContext& context, DropStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, DescribeStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, DescribeStatement& stmt);
 
 // Materialized views (view_executor.cpp, issue 6): CREATE [OR REPLACE] MATERIALIZED VIEW,
 // CREATE OR REFRESH LIVE TABLE / MATERIALIZED VIEW, REFRESH, DROP, SHOW, DESCRIBE.
@@ -61,7 +61,7 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
 // A result from rows of Values of the given types (for introspection and DML counts).
-std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, std::vector<LogicalType> types,
+std::unique_ptr<QueryResult> MakeRowsResult(std::vector<std::string> names, const std::vector<LogicalType>& types,
                                             const std::vector<std::vector<Value>>& rows);
 // A one-column BIGINT result (num_affected_rows) for DML.
 std::unique_ptr<QueryResult> MakeCountResult(const std::string& name, int64_t count);

@@ -132,6 +132,7 @@ static std::vector<Value> StreamRow(ClientContext& context, StreamCatalogEntry& 
 
 static std::unique_ptr<QueryResult> StreamRows(ClientContext& context, const std::vector<StreamCatalogEntry*>& streams) {
   std::vector<std::vector<Value>> rows;
+  rows.reserve(streams.size());
   for (auto* stream : streams) rows.push_back(StreamRow(context, *stream));
   return MakeRowsResult({"name", "table_name", "source_type", "mode", "offset_version", "has_data", "stale", "stale_reason",
                          "show_initial_rows", "created_on", "comment"},

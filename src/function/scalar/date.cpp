@@ -200,7 +200,7 @@ BoundScalarFunction BindDatePart(const ScalarBindInput& input) {
   return f;
 }
 
-scalar_bind_t BindField(Field field, std::string name) {
+scalar_bind_t BindField(Field field, const std::string& name) {
   return [field, name](const ScalarBindInput& input) {
     RequireArgs(input, {IsTemporalOrText}, 1, name + "(TIMESTAMP), " + name + "(DATE)");
     return FieldFunction(field, 0);
@@ -232,7 +232,7 @@ date_t SubDays(date_t d, int64_t n) {
 date_t AddMonths(date_t d, int64_t n) {
   int32_t y, m, day;
   Date::ToCivil(d, y, m, day);
-  if (n > 12 * 200000 || n < -12 * 200000) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
+  if (n > int64_t{12} * 200000 || n < int64_t{-12} * 200000) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
   int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + n;
   int32_t ny = static_cast<int32_t>(total >= 0 ? total / 12 : (total - 11) / 12);
   int32_t nm = static_cast<int32_t>(total - static_cast<int64_t>(ny) * 12) + 1;

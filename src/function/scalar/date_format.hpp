@@ -21,8 +21,8 @@ class DateFormat {
   explicit DateFormat(std::string_view pattern);
 
   void Format(timestamp_t ts, std::string& out) const;
-  // False when `text` does not match the pattern or names an invalid date.
-  bool Parse(std::string_view text, timestamp_t& result) const;
+  // False when `s` does not match the pattern or names an invalid date.
+  bool Parse(std::string_view s, timestamp_t& result) const;
 
  private:
   struct Token {

@@ -13,7 +13,7 @@ namespace {
     TType ft;                                                \
     while ((r).ok() && (r).ReadFieldBegin(id, ft)) {         \
       switch (id) {                                          \
-        FIELDS                                               \
+        FIELDS /* NOLINT(bugprone-macro-parentheses): case labels */ \
         default: (r).Skip(ft); break;                        \
       }                                                      \
     }                                                        \

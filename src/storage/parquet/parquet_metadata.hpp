@@ -138,8 +138,8 @@ struct PageHeader {
 };
 
 // Readers: return false (with r.error()) on malformed input.
-bool ReadFileMetaData(TReader& r, FileMetaData& out);
-bool ReadPageHeader(TReader& r, PageHeader& out);
+bool ReadFileMetaData(TReader& r, FileMetaData& md);
+bool ReadPageHeader(TReader& r, PageHeader& ph);
 
 void WriteFileMetaData(TWriter& w, const FileMetaData& md);
 void WritePageHeader(TWriter& w, const PageHeader& ph);

@@ -41,7 +41,7 @@ static std::string EscapePartitionValue(const std::string& value) {
 }
 
 DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
-                                 std::vector<std::string> partition_columns, bool change_data)
+                                 const std::vector<std::string>& partition_columns, bool change_data)
     : fs_(fs), table_path_(std::move(table_path)), columns_(std::move(columns)), change_data_(change_data) {
   for (idx_t i = 0; i < columns_.size(); i++) {
     bool is_partition = false;

@@ -25,7 +25,7 @@ class DeltaFileWriter {
   // `columns`: every table column in table order. For change data, rows carry
   // one more VARCHAR column, the change type.
   DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
-                  std::vector<std::string> partition_columns, bool change_data);
+                  const std::vector<std::string>& partition_columns, bool change_data);
 
   void Append(const DataChunk& rows);
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.

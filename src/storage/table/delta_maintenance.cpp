@@ -51,7 +51,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   std::vector<delta::Action> all = {info};
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
-  CommitActions(std::move(all), removed, "OPTIMIZE");
+  CommitActions(all, removed, "OPTIMIZE");
   return {static_cast<int64_t>(removed.size()), added};
 }
 

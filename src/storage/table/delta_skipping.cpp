@@ -26,6 +26,7 @@ static bool PartitionFilterMayMatch(const DeltaSnapshotState& state, const delta
                                     const std::vector<idx_t>& column_ids, const BoundExpression& filter) {
   DataChunk row;
   std::vector<LogicalType> types;
+  types.reserve(column_ids.size());
   for (idx_t c : column_ids) types.push_back(state.columns[c].type);
   row.Initialize(types, 1);
   for (idx_t i = 0; i < column_ids.size(); i++) {

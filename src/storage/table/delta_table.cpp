@@ -30,6 +30,7 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
 
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema) {
   std::vector<TableColumn> columns;
+  columns.reserve(schema.size());
   for (auto& c : schema) columns.push_back({c.name, c.type, !c.nullable, Value(c.type)});
   return columns;
 }
@@ -146,7 +147,7 @@ std::unique_ptr<DeltaTable> DeltaTable::AtTimestamp(timestamp_t timestamp) const
   return Open(fs_, name_, path_, version.value());
 }
 
-int64_t DeltaTable::CommitActions(std::vector<delta::Action> actions, const std::vector<std::string>& removed_paths,
+int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
                                   const std::string& operation) {
   if (read_only_) throw InvalidInputError("Table " + name_ + " is opened at an older version (time travel) and cannot be written");
   Status writable = delta::CheckWritable(name_, state_->snapshot);
@@ -202,6 +203,7 @@ void DeltaTable::Commit(TableCommit& commit) {
   int64_t now = NowMs();
   std::vector<TableColumn> columns = state.columns;
   std::vector<LogicalType> types;
+  types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
   std::vector<LogicalType> change_types = types;
   change_types.push_back(TypeId::VARCHAR);
@@ -318,7 +320,7 @@ void DeltaTable::Commit(TableCommit& commit) {
     txn.last_updated = now;
     all.emplace_back(std::move(txn));
   }
-  CommitActions(std::move(all), removed_paths, commit.operation);
+  CommitActions(all, removed_paths, commit.operation);
 }
 
 void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters) {
@@ -333,7 +335,7 @@ void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& ope
     actions.emplace_back(protocol);
   }
   actions.emplace_back(std::move(metadata));
-  CommitActions(std::move(actions), {}, operation);
+  CommitActions(actions, {}, operation);
 }
 
 void DeltaTable::SetProperties(const std::map<std::string, std::string>& properties) {
@@ -373,6 +375,7 @@ void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {
   delta::Metadata metadata = state_->snapshot.metadata;
   metadata.schema_string = schema_string.take();
   std::vector<std::string> names;
+  names.reserve(new_columns.size());
   for (auto& c : new_columns) names.push_back(c.name);
   delta::StringMap parameters;
   parameters["columns"] = "[" + StringUtil::Join(names, ",") + "]";

@@ -99,7 +99,7 @@ class DeltaTable : public DataTable {
   void SetSnapshot(delta::Snapshot snapshot);
   // Commits `actions` as the next version, retrying lost races while no
   // concurrent commit removed one of `removed_paths` or changed the metadata.
-  int64_t CommitActions(std::vector<delta::Action> actions, const std::vector<std::string>& removed_paths,
+  int64_t CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
                         const std::string& operation);
   friend class DeltaMaintenance;
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
