@@ -5,7 +5,7 @@ SAN_BUILD_DIR ?= build/sanitize
 JOBS ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-sanitize demo test test-sanitize bench clean
+.PHONY: all deps build build-sanitize demo test test-sanitize bench bench-quick fuzz tidy clean
 
 all: build
 
@@ -36,6 +36,22 @@ test-sanitize: build-sanitize
 
 bench: build
 	@bench/run $(BUILD_DIR)
+
+# Every benchmark at small sizes (CI): fails only if a benchmark errors.
+bench-quick: build
+	@bench/run $(BUILD_DIR) --quick
+
+# Every libFuzzer target (clang, ASan+UBSan) for FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := parquet sql_parser delta_log delta_checkpoint
+fuzz: deps
+	@for t in $(FUZZ_TARGETS); do test/fuzz/run_fuzz.sh $$t $(FUZZ_SECONDS) $(BUILD_DIR) || exit 1; done
+
+# clang-tidy (.clang-tidy) over src/ and tools/; fails on any warning.
+# TIDY_FILES=changed checks only the files changed since the merge base with main.
+TIDY_FILES ?= all
+tidy: build
+	@scripts/tidy $(BUILD_DIR) $(TIDY_FILES)
 
 clean:
 	rm -rf build
