@@ -16,7 +16,6 @@
 #include "sink/sink_encoder.hpp"
 #include "sink/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
-#include "stream/net_changes.hpp"
 #include "stream/stream_offsets.hpp"
 #include "stream/stream_reader.hpp"
 #include "storage/table/delta_table.hpp"
@@ -198,11 +197,6 @@ class SinkRun {
     committed_version_ = offset;
     sink_.state["stream_batch"] = batch;
     context_.Database().SaveCatalog();
-    std::vector<idx_t> keys;
-    for (auto& k : source_.table->primary_key) {
-      int64_t idx = source_.table->ColumnIndex(k);
-      if (idx >= 0) keys.push_back(static_cast<idx_t>(idx));
-    }
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
@@ -215,18 +209,12 @@ class SinkRun {
     int64_t skipped_before = target_->Skipped();
     try {
       Check(target_->Resume(sink_.state));
-      auto feed_schema = GetChangeFeedSchema(*source_.delta);
-      ChunkCollection feed(feed_schema.types);
-      ReadChangeFeed(*source_.delta, offset + 1, batch, feed);
-      idx_t width = feed_schema.names.size() - 3;
-      std::vector<LogicalType> types(feed_schema.types.begin(), feed_schema.types.begin() + width);
-      types.insert(types.end(), {TypeId::VARCHAR, TypeId::BIGINT, TypeId::TIMESTAMP});
+      idx_t width = source_.table->columns.size();
+      std::vector<LogicalType> types = source_.table->Types();
+      std::vector<std::string> names = source_.table->Names();
+      AddStreamMetadataColumns(names, types);
       ChunkCollection changes(types);
-      if (stream.append_only) {
-        ComputeAppendOnlyChanges(feed, width, changes);
-      } else {
-        ComputeNetChanges(feed, width, keys, changes);
-      }
+      ComputeStreamChanges(context_, stream, batch, changes);
       std::vector<ChangeRow> rows;
       timestamp_t ts = 0;
       for (idx_t c = 0; c < changes.ChunkCount(); c++) {

@@ -104,6 +104,33 @@ static void AppendInitialRows(DeltaTable& source, int64_t version, idx_t column_
   }
 }
 
+void ComputeStreamChanges(ClientContext& context, StreamCatalogEntry& stream, int64_t end_version, ChunkCollection& out) {
+  TableCatalogEntry* entry = nullptr;
+  DeltaTable& source = StreamSource(context, stream, &entry);
+  idx_t column_count = entry->columns.size();
+  ChangeFeedSchema schema = GetChangeFeedSchema(source);
+  ChunkCollection feed(schema.types);
+  if (stream.initial_pending) AppendInitialRows(source, stream.offset, column_count, feed);
+  if (stream.offset < end_version) {
+    try {
+      ReadChangeFeed(source, stream.offset + 1, end_version, feed);
+    } catch (const Exception& e) {
+      throw CatalogError("Stream " + stream.name + " is stale: the changes of " + entry->name + " after version " +
+                         std::to_string(stream.offset) + " can no longer be read (" + e.what() + "); " + RecreateHint(stream));
+    }
+  }
+  if (stream.append_only) {
+    ComputeAppendOnlyChanges(feed, column_count, out);
+  } else {
+    std::vector<idx_t> keys;
+    for (auto& k : entry->primary_key) {
+      int64_t idx = entry->ColumnIndex(k);
+      if (idx >= 0) keys.push_back(static_cast<idx_t>(idx));
+    }
+    ComputeNetChanges(feed, column_count, keys, out);
+  }
+}
+
 std::shared_ptr<const StreamChanges> ReadStreamChanges(ClientContext& context, StreamCatalogEntry& stream) {
   auto& reads = context.StreamReads();
   std::string key = StringUtil::Lower(stream.name);
@@ -121,29 +148,7 @@ std::shared_ptr<const StreamChanges> ReadStreamChanges(ClientContext& context, S
   AddStreamMetadataColumns(changes->names, changes->types);
   changes->rows.SetTypes(changes->types);
   changes->read_version = source.Version();
-
-  idx_t column_count = entry->columns.size();
-  ChangeFeedSchema schema = GetChangeFeedSchema(source);
-  ChunkCollection feed(schema.types);
-  if (stream.initial_pending) AppendInitialRows(source, stream.offset, column_count, feed);
-  if (stream.offset < source.Version()) {
-    try {
-      ReadChangeFeed(source, stream.offset + 1, source.Version(), feed);
-    } catch (const Exception& e) {
-      throw CatalogError("Stream " + stream.name + " is stale: the changes of " + entry->name + " after version " +
-                         std::to_string(stream.offset) + " can no longer be read (" + e.what() + "); " + RecreateHint(stream));
-    }
-  }
-  if (stream.append_only) {
-    ComputeAppendOnlyChanges(feed, column_count, changes->rows);
-  } else {
-    std::vector<idx_t> keys;
-    for (auto& k : entry->primary_key) {
-      int64_t idx = entry->ColumnIndex(k);
-      if (idx >= 0) keys.push_back(static_cast<idx_t>(idx));
-    }
-    ComputeNetChanges(feed, column_count, keys, changes->rows);
-  }
+  ComputeStreamChanges(context, stream, changes->read_version, changes->rows);
   reads[key] = changes;
   return changes;
 }

@@ -40,6 +40,12 @@ void AddStreamMetadataColumns(std::vector<std::string>& names, std::vector<Logic
 // Throws CatalogError when the stream is stale, with the fix.
 std::shared_ptr<const StreamChanges> ReadStreamChanges(ClientContext& context, StreamCatalogEntry& stream);
 
+// The computation behind ReadStreamChanges for source versions (offset,
+// end_version] (and the initial rows while they are pending), appended to
+// `out` (initialised with the stream's types), for readers that pin their own
+// end version (a sink on a stream delivers a saved batch). Records no read.
+void ComputeStreamChanges(ClientContext& context, StreamCatalogEntry& stream, int64_t end_version, ChunkCollection& out);
+
 // Whether the stream has changes pending. Cheap (reads no data file): like
 // Snowflake's SYSTEM$STREAM_HAS_DATA it may say true when the pending
 // changes cancel out (a row inserted and deleted again).
