@@ -11,11 +11,20 @@ namespace lakestream {
 
 std::string StreamAppId(const StreamCatalogEntry& stream) { return "lakestream.stream." + stream.id; }
 
-void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
-  stream.offset = version;
-  stream.initial_pending = false;
+static void ClearPending(StreamCatalogEntry& stream) {
   stream.pending_target.clear();
   stream.pending_version = -1;
+}
+
+// Everything up to `version` is consumed (in memory; the caller saves the catalog).
+static void MarkConsumed(StreamCatalogEntry& stream, int64_t version) {
+  stream.offset = version;
+  stream.initial_pending = false;
+  ClearPending(stream);
+}
+
+void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
+  MarkConsumed(stream, version);
   context.Database().SaveCatalog();
 }
 
@@ -30,7 +39,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     return;
   }
   if (commit.ChangedRows() == 0 && !commit.overwrite) {
-    for (auto& [stream, version] : consumed) stream->offset = version, stream->initial_pending = false;
+    for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
     context.Database().SaveCatalog();
     return;
   }
@@ -44,7 +53,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   try {
     target.storage->Commit(commit);
   } catch (...) {
-    for (auto& [stream, version] : consumed) stream->pending_target.clear(), stream->pending_version = -1;
+    for (auto& [stream, version] : consumed) ClearPending(*stream);
     try {
       context.Database().SaveCatalog();
     } catch (...) {
@@ -53,12 +62,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     throw;
   }
   CrashPoint("stream.after_target_commit");
-  for (auto& [stream, version] : consumed) {
-    stream->offset = version;
-    stream->initial_pending = false;
-    stream->pending_target.clear();
-    stream->pending_version = -1;
-  }
+  for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
   context.Database().SaveCatalog();
 }
 
@@ -73,13 +77,9 @@ void ReconcileStreamOffsets(DatabaseInstance& db) {
     if (target && !delta) continue;  // cannot tell yet; settled on an open where the target loads
     if (delta) {
       auto recorded = delta->Snapshot().TxnVersion(StreamAppId(stream));
-      if (recorded && *recorded == stream.pending_version) {
-        stream.offset = stream.pending_version;
-        stream.initial_pending = false;
-      }
+      if (recorded && *recorded == stream.pending_version) MarkConsumed(stream, stream.pending_version);
     }
-    stream.pending_target.clear();
-    stream.pending_version = -1;
+    ClearPending(stream);
     changed = true;
   }
   if (changed) db.SaveCatalog();
