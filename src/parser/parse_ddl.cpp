@@ -283,7 +283,9 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateSnowflakeStream(bool or_rep
     } else if (IsKeyword("APPEND_ONLY") || IsKeyword("SHOW_INITIAL_ROWS") || IsKeyword("INSERT_ONLY")) {
       std::string key = ToUpperAscii(Next().text);
       ExpectOp("=");
+      Token value_token = Peek();
       std::string value = ToLowerAscii(ParsePropertyValue());
+      if (value != "true" && value != "false") SyntaxError(value_token, key + " must be TRUE or FALSE");
       if (key == "SHOW_INITIAL_ROWS") {
         statement->properties.emplace_back(key, value);
       } else if (value == "true") {
