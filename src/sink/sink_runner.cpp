@@ -511,6 +511,15 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
   return status;
 }
 
+std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink) {
+  const nlohmann::json& state = sink.state;
+  if (!state.contains("delivered_version") || !state["delivered_version"].is_number_integer()) return std::nullopt;
+  int64_t delivered = state["delivered_version"].get<int64_t>();
+  // The snapshot reads the rows as of start_version (not after delivered_version when they differ).
+  if (state.value("snapshot_pending", false)) delivered = std::min(delivered, state.value("start_version", delivered));
+  return delivered;
+}
+
 void ForgetSinkSession(const SinkCatalogEntry& sink) { DropTarget(sink.state.value("id", sink.name)); }
 
 }  // namespace lakestream

@@ -65,6 +65,12 @@ struct SinkStatus {
 };
 SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink);
 
+// For a sink that reads a table or materialized view: the source version
+// after which it still needs the change feed (its delivered version; with a
+// pending 'start' = 'earliest' snapshot that is also the version whose rows
+// it reads). Nothing for a sink on a stream, whose stream's offset says it.
+std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink);
+
 // DROP SINK / CREATE OR REPLACE: closes the sink's producer if this process has one.
 void ForgetSinkSession(const SinkCatalogEntry& sink);
 

@@ -4,6 +4,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "main/client_context.hpp"
+#include "sink/sink_runner.hpp"
 #include "storage/table/delta_table.hpp"
 #include "stream/stream_reader.hpp"
 
@@ -85,12 +86,20 @@ void ReconcileStreamOffsets(DatabaseInstance& db) {
   if (changed) db.SaveCatalog();
 }
 
-std::optional<int64_t> OldestStreamOffset(Catalog& catalog, const std::string& table) {
+std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table) {
   std::optional<int64_t> oldest;
+  auto need = [&](int64_t version) {
+    if (!oldest || version < *oldest) oldest = version;
+  };
   for (auto& name : catalog.StreamNames()) {
     StreamCatalogEntry& stream = *catalog.FindStream(name);
-    if (!StringUtil::CIEquals(stream.source, table)) continue;
-    if (!oldest || stream.offset < *oldest) oldest = stream.offset;
+    if (StringUtil::CIEquals(stream.source, table)) need(stream.offset);
+  }
+  for (auto& name : catalog.SinkNames()) {
+    SinkCatalogEntry& sink = *catalog.FindSink(name);
+    if (catalog.FindStream(sink.source)) continue;  // counted with its stream
+    if (!StringUtil::CIEquals(sink.source, table)) continue;
+    if (auto version = SinkNeedsChangesAfter(sink)) need(*version);
   }
   return oldest;
 }

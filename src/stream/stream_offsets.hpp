@@ -41,8 +41,12 @@ void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int
 // Called when a database opens for writing.
 void ReconcileStreamOffsets(DatabaseInstance& db);
 
-// The oldest offset among the streams on `table` (VACUUM keeps what they
-// still need), or nothing when no stream reads it.
-std::optional<int64_t> OldestStreamOffset(Catalog& catalog, const std::string& table);
+// The oldest version of `table` whose later changes a reader still needs:
+// the offsets of the streams on it, and the progress (delivered version) of
+// the sinks that read it directly; a sink on a stream reads at that stream's
+// offset. VACUUM keeps every file the change feed after that version reads,
+// and the files of that version itself (a stream's initial rows, a sink's
+// pending 'start' = 'earliest' snapshot). Nothing when no stream or sink reads it.
+std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table);
 
 }  // namespace lakestream

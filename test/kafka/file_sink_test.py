@@ -65,6 +65,25 @@ def main():
         check.eq("earliest: 2 snapshot rows + 1 update", sh.rows("RUN SINK early")[0][0], "3")
         ops = [(m["op"], (m["after"] or {}).get("id")) for m in lines(early)]
         check.eq("earliest: snapshot as op r, then the update", sorted(ops[:2]) + ops[2:], [("r", 2), ("r", 3), ("u", 3)])
+
+        # VACUUM RETAIN 0 HOURS between a change and its delivery keeps what
+        # the sinks still need (an undelivered snapshot, removed files, change
+        # files): the lines are the ones a sink run before the VACUUM writes.
+        late = os.path.join(tmp, "late.jsonl")
+        sh.run("CREATE SINK late FROM t INTO FILE '%s' WITH ('format' = 'debezium', 'start' = 'earliest')" % late)
+        sh.run("UPDATE t SET name = 'c2' WHERE id = 3")
+        sh.run("DELETE FROM t WHERE id = 2")
+        sh.run("VACUUM t RETAIN 0 HOURS")
+        sh.run("RUN SINK upsert")
+        sh.run("RUN SINK late")
+        r3 = {"id": 3, "name": "c", "d": None, "ts": None, "amount": "1.00", "ok": True}
+        r3x = dict(r3, name="c2")
+        check.eq("after VACUUM: upsert delivers the update and the delete", lines(paths["upsert"])[-2:],
+                 [{"key": "3", "value": r3x}, {"key": "2", "value": None}])
+        ops = [(m["op"], m["before"], m["after"]) for m in lines(late)]
+        check.eq("after VACUUM: the snapshot of the removed files, then the update and the delete",
+                 sorted(ops[:2], key=lambda o: o[2]["id"]) + ops[2:],
+                 [("r", None, r2x), ("r", None, r3), ("u", r3, r3x), ("d", r2x, None)])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     check.exit()

@@ -32,8 +32,8 @@ std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStateme
     if (*stmt.retain_hours < 0) throw InvalidInputError("VACUUM " + table.Name() + " RETAIN: hours must not be negative");
     retain_ms = static_cast<int64_t>(*stmt.retain_hours * 3600.0 * 1000.0);
   }
-  // Files that a stream has not consumed yet stay, whatever the retention.
-  auto files = table.Vacuum(retain_ms, stmt.dry_run, OldestStreamOffset(context.GetCatalog(), table.Name()));
+  // Files whose changes a stream or a sink has not consumed yet stay, whatever the retention.
+  auto files = table.Vacuum(retain_ms, stmt.dry_run, OldestVersionStillNeeded(context.GetCatalog(), table.Name()));
   std::vector<std::vector<Value>> rows;
   for (auto& f : files) rows.push_back({Value(f)});
   return MakeRowsResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, {TypeId::VARCHAR}, rows);

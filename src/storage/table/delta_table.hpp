@@ -72,7 +72,7 @@ class DeltaTable : public DataTable {
   // VACUUM: deletes files the current version does not use that were removed
   // (or, for files no commit names, written) longer than `retain_ms` ago, and
   // leftover temp files; with dry_run only lists them. Returns the paths.
-  // `keep_changes_after` (the oldest offset of a stream not yet consumed)
+  // `keep_changes_after` (the oldest version a stream or sink still reads after)
   // keeps every file the change feed of the later versions reads, and the
   // files of that version itself (a stream's initial rows).
   std::vector<std::string> Vacuum(std::optional<int64_t> retain_ms, bool dry_run,
