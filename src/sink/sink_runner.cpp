@@ -48,10 +48,6 @@ SinkSource ResolveSource(ClientContext& context, const SinkCatalogEntry& sink) {
   if (StreamCatalogEntry* stream = catalog.FindStream(sink.source)) {
     std::string stale = StreamStaleReason(context, *stream);
     if (!stale.empty()) throw CatalogError("Sink " + sink.name + ": " + stale);
-    if (stream->initial_pending) {
-      throw NotImplementedError("sinks on a stream with SHOW_INITIAL_ROWS that was never read (sink " + sink.name +
-                                "); create the sink FROM the table with 'start' = 'earliest' instead");
-    }
     source.stream = stream;
     source.delta = &StreamSource(context, *stream, &source.table);
     return source;
@@ -186,10 +182,16 @@ class SinkRun {
     StreamCatalogEntry& stream = *source_.stream;
     int64_t offset = stream.offset;
     int64_t latest = source_.delta->Version();
-    int64_t batch = sink_.state.value("stream_batch", static_cast<int64_t>(-1));
-    if (batch <= offset) batch = latest;
+    // SHOW_INITIAL_ROWS and never read: the rows as of the offset come first,
+    // as inserts, in the same batch (so a batch may end at the offset itself).
+    bool initial = stream.initial_pending;
+    int64_t batch = latest;
+    if (sink_.state.contains("stream_batch")) {
+      int64_t saved = sink_.state["stream_batch"].get<int64_t>();
+      if (saved > offset || (initial && saved == offset)) batch = saved;
+    }
     result.delivered_version = offset;
-    if (batch <= offset) {
+    if (batch <= offset && !initial) {
       if (!sink_.state.value("last_error", std::string()).empty()) ClearError();
       return result;
     }
@@ -473,7 +475,7 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
     status.source_kind = "stream";
     try {
       status.latest_version = StreamSource(context, *stream).Version();
-      status.pending_versions = std::max<int64_t>(0, status.latest_version - stream->offset);
+      status.pending_versions = std::max<int64_t>(0, status.latest_version - stream->offset) + (stream->initial_pending ? 1 : 0);
     } catch (const Exception&) {
       // A stale stream: RUN SINK says why.
     }

@@ -14,7 +14,9 @@
 //              "last_error": <str>, "last_error_at": <micros>, "updated_at": <micros> }
 //
 // Sources: a table or materialized view (its Delta change data feed, versions
-// (delivered_version, latest]); table streams are not supported yet.
+// (delivered_version, latest]), or a table stream (its net changes or inserts
+// after its offset, with SHOW_INITIAL_ROWS never read the rows as of the
+// offset first; the stream's offset is the progress).
 #pragma once
 
 #include <functional>
