@@ -35,13 +35,35 @@ std::string Decimal::HugeintToString(hugeint_t value) {
   return digits;
 }
 
-std::string Decimal::ToString(hugeint_t value, uint8_t scale) {
+size_t Decimal::Format(hugeint_t value, uint8_t scale, char* out) {
   bool negative = value < 0;
-  std::string digits = HugeintToString(negative ? -value : value);
-  if (scale == 0) return (negative ? "-" : "") + digits;
-  if (digits.size() <= scale) digits.insert(0, scale - digits.size() + 1, '0');
-  digits.insert(digits.size() - scale, ".");
-  return (negative ? "-" : "") + digits;
+  // Unsigned magnitude, so the minimum value does not overflow.
+  unsigned __int128 v = negative ? ~static_cast<unsigned __int128>(value) + 1 : static_cast<unsigned __int128>(value);
+  char digits[48];
+  size_t n = 0;
+  while (v > 0xFFFFFFFFFFFFFFFFull) {
+    digits[n++] = static_cast<char>('0' + static_cast<int>(v % 10));
+    v /= 10;
+  }
+  auto small = static_cast<uint64_t>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + static_cast<int>(small % 10));
+    small /= 10;
+  } while (small > 0);
+  // Leading zeros so that one digit stands before the point: 5 with scale 2 -> "0.05".
+  while (n <= scale) digits[n++] = '0';
+  size_t len = 0;
+  if (negative) out[len++] = '-';
+  for (size_t i = n; i-- > 0;) {
+    out[len++] = digits[i];
+    if (i == scale && scale > 0) out[len++] = '.';
+  }
+  return len;
+}
+
+std::string Decimal::ToString(hugeint_t value, uint8_t scale) {
+  char buf[kMaxTextSize];
+  return std::string(buf, Format(value, scale, buf));
 }
 
 hugeint_t Decimal::Rescale(hugeint_t value, uint8_t from_scale, uint8_t to_scale) {

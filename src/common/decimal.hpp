@@ -16,6 +16,10 @@ struct Decimal {
   static bool FitsWidth(hugeint_t value, uint8_t width);
   // 1234 with scale 2 -> "12.34"; always prints `scale` fraction digits.
   static std::string ToString(hugeint_t value, uint8_t scale);
+  // The same text written to `out` (at least kMaxTextSize bytes), without
+  // allocating; returns its length.
+  static constexpr size_t kMaxTextSize = 48;
+  static size_t Format(hugeint_t value, uint8_t scale, char* out);
   // Parses "12.3", "-0.5", "1e3" into DECIMAL(width, scale), rounding half away
   // from zero past `scale`. False on bad input or overflow.
   static bool TryParse(std::string_view text, uint8_t width, uint8_t scale, hugeint_t& result);

@@ -3,6 +3,9 @@
 // types recurse over child vectors, so no Value is built on the vector path.
 #include "common/json_writer.hpp"
 
+#include <array>
+#include <charconv>
+#include <cstring>
 #include <cmath>
 
 #include "common/cast.hpp"
@@ -11,31 +14,76 @@
 
 namespace lakestream {
 
-void AppendJsonString(std::string& out, std::string_view s) {
+// Characters that need an escape: '"', '\\' and control characters.
+static constexpr auto kNeedsEscape = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; c++) table[c] = true;
+  table['"'] = true;
+  table['\\'] = true;
+  return table;
+}();
+
+char* WriteJsonString(char* out, std::string_view s) {
   static const char* kHex = "0123456789abcdef";
-  out.reserve(out.size() + s.size() + 2);
-  out.push_back('"');
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  *out++ = '"';
+  while (p < end) {
+    // Runs of characters that need no escape go in one copy.
+    const auto* run = p;
+    while (p < end && !kNeedsEscape[*p]) p++;
+    if (p > run) {
+      std::memcpy(out, run, static_cast<size_t>(p - run));
+      out += p - run;
+    }
+    if (p == end) break;
+    unsigned char c = *p++;
+    *out++ = '\\';
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[c >> 4]);
-          out.push_back(kHex[c & 0xF]);
-        } else {
-          out.push_back(ch);  // UTF-8 bytes are kept as they are
-        }
+      case '"': *out++ = '"'; break;
+      case '\\': *out++ = '\\'; break;
+      case '\b': *out++ = 'b'; break;
+      case '\f': *out++ = 'f'; break;
+      case '\n': *out++ = 'n'; break;
+      case '\r': *out++ = 'r'; break;
+      case '\t': *out++ = 't'; break;
+      default:  // other control characters; UTF-8 bytes are kept as they are
+        *out++ = 'u';
+        *out++ = '0';
+        *out++ = '0';
+        *out++ = kHex[c >> 4];
+        *out++ = kHex[c & 0xF];
     }
   }
-  out.push_back('"');
+  *out++ = '"';
+  return out;
+}
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end && !kNeedsEscape[*p]) p++;
+  size_t at = out.size();
+  if (p == end) {
+    // The common case: nothing to escape, one copy between the quotes.
+    out.resize(at + s.size() + 2);
+    char* dst = out.data() + at;
+    dst[0] = '"';
+    if (!s.empty()) std::memcpy(dst + 1, s.data(), s.size());
+    dst[s.size() + 1] = '"';
+    return;
+  }
+  out.resize(at + 6 * s.size() + 2);
+  char* end_written = WriteJsonString(out.data() + at, s);
+  out.resize(static_cast<size_t>(end_written - out.data()));
+}
+
+// Integers without a temporary std::string.
+template <class T>
+static void AppendInteger(std::string& out, T v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, static_cast<size_t>(r.ptr - buf));
 }
 
 static void AppendDouble(std::string& out, double v) {
@@ -49,10 +97,15 @@ static void AppendDouble(std::string& out, double v) {
 }
 
 static void AppendDecimal(std::string& out, hugeint_t v, uint8_t scale, const JsonOptions& options) {
+  // Digits, '-' and '.' need no JSON escape; the quotes go around them in the same append.
+  char buf[Decimal::kMaxTextSize + 2];
+  size_t n = Decimal::Format(v, scale, buf + 1);
   if (options.decimal_as_string) {
-    AppendJsonString(out, Decimal::ToString(v, scale));
+    buf[0] = '"';
+    buf[n + 1] = '"';
+    out.append(buf, n + 2);
   } else {
-    out += Decimal::ToString(v, scale);
+    out.append(buf + 1, n);
   }
 }
 
@@ -124,8 +177,8 @@ void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, co
   const LogicalType& type = vector.GetType();
   switch (type.id()) {
     case TypeId::BOOLEAN: out += vector.GetData<bool>()[row] ? "true" : "false"; return;
-    case TypeId::INTEGER: out += std::to_string(vector.GetData<int32_t>()[row]); return;
-    case TypeId::BIGINT: out += std::to_string(vector.GetData<int64_t>()[row]); return;
+    case TypeId::INTEGER: AppendInteger(out, vector.GetData<int32_t>()[row]); return;
+    case TypeId::BIGINT: AppendInteger(out, vector.GetData<int64_t>()[row]); return;
     case TypeId::DOUBLE: AppendDouble(out, vector.GetData<double>()[row]); return;
     case TypeId::DECIMAL: AppendDecimal(out, vector.GetData<hugeint_t>()[row], type.scale(), options); return;
     case TypeId::VARCHAR: AppendJsonString(out, vector.GetData<string_t>()[row]); return;

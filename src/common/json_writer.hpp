@@ -24,6 +24,9 @@ struct JsonOptions {
 };
 
 void AppendJsonString(std::string& out, std::string_view s);
+// The same text written at `out`, which has room for 6 * s.size() + 2 bytes
+// (the longest escaping); returns the end of what was written.
+char* WriteJsonString(char* out, std::string_view s);
 void AppendJsonValue(std::string& out, const Value& value, const JsonOptions& options = {});
 // One row of a vector, without going through Value for flat types.
 void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, const JsonOptions& options = {});

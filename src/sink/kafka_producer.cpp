@@ -2,6 +2,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstring>
 
@@ -173,14 +174,16 @@ void KafkaProducer::Wait(int timeout_ms) {
 }
 
 Status KafkaProducer::Produce(const SinkMessage& message, int32_t partition) {
-  std::string version = std::to_string(message.version);
-  std::string seq = std::to_string(message.seq);
+  char version[24];
+  char seq[24];
+  auto version_end = std::to_chars(version, version + sizeof(version), message.version).ptr;
+  auto seq_end = std::to_chars(seq, seq + sizeof(seq), message.seq).ptr;
   while (true) {
     rd_kafka_headers_t* headers = rd_kafka_headers_new(4);
-    rd_kafka_header_add(headers, "lakestream.table", -1, source_.data(), static_cast<ssize_t>(source_.size()));
-    rd_kafka_header_add(headers, "lakestream.version", -1, version.data(), static_cast<ssize_t>(version.size()));
-    rd_kafka_header_add(headers, "lakestream.seq", -1, seq.data(), static_cast<ssize_t>(seq.size()));
-    rd_kafka_header_add(headers, "lakestream.sink", -1, sink_id_.data(), static_cast<ssize_t>(sink_id_.size()));
+    rd_kafka_header_add(headers, "lakestream.table", 16, source_.data(), static_cast<ssize_t>(source_.size()));
+    rd_kafka_header_add(headers, "lakestream.version", 18, version, version_end - version);
+    rd_kafka_header_add(headers, "lakestream.seq", 14, seq, seq_end - seq);
+    rd_kafka_header_add(headers, "lakestream.sink", 15, sink_id_.data(), static_cast<ssize_t>(sink_id_.size()));
     rd_kafka_resp_err_t err = rd_kafka_producev(
         rk_, RD_KAFKA_V_RKT(topic_), RD_KAFKA_V_PARTITION(partition),
         RD_KAFKA_V_KEY(message.has_key ? message.key.data() : nullptr, message.has_key ? message.key.size() : 0),
@@ -196,8 +199,13 @@ Status KafkaProducer::Produce(const SinkMessage& message, int32_t partition) {
     Wait(100);
     LS_RETURN_NOT_OK(PendingFailure());
   }
-  // Delivery reports are served as we go so the queue drains steadily.
-  rd_kafka_poll(rk_, 0);
+  // Delivery reports are served as we go so the queue drains steadily: every
+  // kProducesPerPoll messages, which serves the reports that arrived
+  // meanwhile in one go instead of looking for them after every message.
+  if (++produced_since_poll_ >= kProducesPerPoll) {
+    produced_since_poll_ = 0;
+    rd_kafka_poll(rk_, 0);
+  }
   return Status::OK();
 }
 

@@ -80,6 +80,9 @@ class KafkaProducer {
   Status PendingFailure();
   void Wait(int timeout_ms);
 
+  // Produce() serves delivery reports (rd_kafka_poll) once per this many messages.
+  static constexpr int kProducesPerPoll = 64;
+  int produced_since_poll_ = 0;
   rd_kafka_s* rk_ = nullptr;
   rd_kafka_topic_s* topic_ = nullptr;
   std::string source_;

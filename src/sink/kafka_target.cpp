@@ -33,14 +33,21 @@ class KafkaTarget : public SinkWriter {
     auto tails = ReadSinkTail(options_, sink_id_, producer_->Partitions(), start_offsets, kKafkaRequestTimeoutMs);
     if (!tails.ok()) return tails.status();
     tails_ = tails.take();
+    cached_version_ = cached_seq_ = -1;
     committed_offsets_ = start_offsets;
     committed_offsets_.resize(producer_->Partitions(), -1);
     return Status::OK();
   }
 
-  int32_t PartitionOf(const SinkMessage& m) const {
+  // AlreadyDelivered and Write ask for the same message in turn: the
+  // partition (a murmur2 of the key) is computed once per (version, seq).
+  int32_t PartitionOf(const SinkMessage& m) {
+    if (m.version == cached_version_ && m.seq == cached_seq_) return cached_partition_;
     int32_t n = producer_->Partitions();
-    return m.has_key ? KafkaPartition(m.key, n) : KafkaPartitionForVersion(m.version, n);
+    cached_partition_ = m.has_key ? KafkaPartition(m.key, n) : KafkaPartitionForVersion(m.version, n);
+    cached_version_ = m.version;
+    cached_seq_ = m.seq;
+    return cached_partition_;
   }
 
   bool AlreadyDelivered(const SinkMessage& m) override {
@@ -76,6 +83,9 @@ class KafkaTarget : public SinkWriter {
   std::unique_ptr<KafkaProducer> producer_;
   std::vector<PartitionTail> tails_;
   std::vector<int64_t> committed_offsets_;
+  int64_t cached_version_ = -1;
+  int64_t cached_seq_ = -1;
+  int32_t cached_partition_ = 0;
 };
 
 }  // namespace

@@ -1,7 +1,10 @@
 #include "sink/sink_encoder.hpp"
 
+#include <charconv>
+#include <cstring>
 #include <unordered_map>
 
+#include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -52,7 +55,25 @@ SinkSchema ResolveSinkSchema(const std::string& sink_name, const SinkOptions& op
 SinkEncoder::SinkEncoder(const SinkOptions& options, SinkSchema schema) : options_(options), schema_(std::move(schema)) {
   json_.decimal_as_string = options.decimal_as_string;
   json_.timestamp_iso = true;
-  for (idx_t c : schema_.value_columns) value_names_.push_back(schema_.names[c]);
+  for (idx_t c : schema_.value_columns) {
+    std::string prefix = value_names_.empty() ? "{" : ",";
+    value_names_.push_back(schema_.names[c]);
+    AppendJsonString(prefix, value_names_.back());
+    prefix.push_back(':');
+    fixed_row_bound_ += prefix.size();
+    value_prefixes_.push_back(std::move(prefix));
+    switch (schema_.types[c].id()) {
+      case TypeId::BOOLEAN:
+      case TypeId::INTEGER:
+      case TypeId::BIGINT:
+        fixed_row_bound_ += 24;
+        break;
+      case TypeId::DECIMAL: fixed_row_bound_ += Decimal::kMaxTextSize + 2; break;
+      case TypeId::VARCHAR: fixed_row_bound_ += 4; break;  // "null"; the text itself is added per row
+      default: flat_values_ = false;
+    }
+  }
+  fixed_row_bound_ += 2;
   AppendJsonString(source_json_, schema_.source);
 }
 
@@ -66,12 +87,11 @@ void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, std::string& out)
         out.append(s.data(), s.size());
         return;
       }
-      if (id == TypeId::INTEGER) {
-        out += std::to_string(v.GetData<int32_t>()[row]);
-        return;
-      }
-      if (id == TypeId::BIGINT) {
-        out += std::to_string(v.GetData<int64_t>()[row]);
+      if (id == TypeId::INTEGER || id == TypeId::BIGINT) {
+        char buf[24];
+        int64_t n = id == TypeId::INTEGER ? v.GetData<int32_t>()[row] : v.GetData<int64_t>()[row];
+        auto r = std::to_chars(buf, buf + sizeof(buf), n);
+        out.append(buf, static_cast<size_t>(r.ptr - buf));
         return;
       }
     }
@@ -88,14 +108,69 @@ void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, std::string& out)
 }
 
 void SinkEncoder::EncodeRow(const DataChunk& chunk, idx_t row, std::string& out) const {
-  out.push_back('{');
+  if (flat_values_ && EncodeFlatRow(chunk, row, out)) return;
+  if (value_prefixes_.empty()) out.push_back('{');
   for (idx_t i = 0; i < schema_.value_columns.size(); i++) {
-    if (i) out.push_back(',');
-    AppendJsonString(out, value_names_[i]);
-    out.push_back(':');
+    out += value_prefixes_[i];
     AppendJsonVectorValue(out, chunk.data[schema_.value_columns[i]], row, json_);
   }
   out.push_back('}');
+}
+
+namespace {
+
+// Writers into a buffer the caller sized; each returns the new end. They
+// write exactly what AppendJsonVectorValue appends for the same value.
+char* WriteBytes(char* p, const char* s, size_t n) {
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+template <class T>
+char* WriteInteger(char* p, T v) {
+  return std::to_chars(p, p + 24, v).ptr;
+}
+
+}  // namespace
+
+bool SinkEncoder::EncodeFlatRow(const DataChunk& chunk, idx_t row, std::string& out) const {
+  // Room for the row at its longest: VARCHAR escapes at most 6 bytes per byte.
+  constexpr size_t kBufferSize = 4096;
+  size_t bound = fixed_row_bound_;
+  for (idx_t c : schema_.value_columns) {
+    const Vector& v = chunk.data[c];
+    if (v.GetType().id() == TypeId::VARCHAR && v.IsValid(row)) bound += 6 * v.GetData<string_t>()[row].size() + 2;
+  }
+  if (bound > kBufferSize) return false;
+  char buffer[kBufferSize];
+  char* p = buffer;
+  if (value_prefixes_.empty()) *p++ = '{';
+  for (idx_t i = 0; i < schema_.value_columns.size(); i++) {
+    p = WriteBytes(p, value_prefixes_[i].data(), value_prefixes_[i].size());
+    const Vector& v = chunk.data[schema_.value_columns[i]];
+    if (!v.IsValid(row)) {
+      p = WriteBytes(p, "null", 4);
+      continue;
+    }
+    const LogicalType& type = v.GetType();
+    switch (type.id()) {
+      case TypeId::BOOLEAN:
+        p = v.GetData<bool>()[row] ? WriteBytes(p, "true", 4) : WriteBytes(p, "false", 5);
+        break;
+      case TypeId::INTEGER: p = WriteInteger(p, v.GetData<int32_t>()[row]); break;
+      case TypeId::BIGINT: p = WriteInteger(p, v.GetData<int64_t>()[row]); break;
+      case TypeId::DECIMAL:
+        if (json_.decimal_as_string) *p++ = '"';
+        p += Decimal::Format(v.GetData<hugeint_t>()[row], type.scale(), p);
+        if (json_.decimal_as_string) *p++ = '"';
+        break;
+      case TypeId::VARCHAR: p = WriteJsonString(p, v.GetData<string_t>()[row]); break;
+      default: return false;  // not reached: flat_values_ says every column is one of the above
+    }
+  }
+  *p++ = '}';
+  out.append(buffer, static_cast<size_t>(p - buffer));
+  return true;
 }
 
 void SinkEncoder::EncodeDebezium(const ChangeRow* before, const ChangeRow* after, const char* op, int64_t version,
@@ -120,7 +195,7 @@ void SinkEncoder::EncodeDebezium(const ChangeRow* before, const ChangeRow* after
 }
 
 int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const std::vector<ChangeRow>& rows,
-                                   const std::function<void(SinkMessage&)>& emit) {
+                                   const std::function<void(SinkMessage&)>& emit, int64_t first_seq) {
   bool has_key = !schema_.key_columns.empty();
   int64_t skipped = 0;
   if (options_.format == SinkFormat::APPEND && !options_.skip_changes) {
@@ -155,7 +230,7 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
 
   SinkMessage m;
   m.version = version;
-  int64_t seq = 0;
+  int64_t seq = first_seq;
   auto start = [&](bool value) {
     m.seq = seq++;
     m.has_key = has_key;

@@ -46,14 +46,21 @@ class SinkEncoder {
   // order, calling `emit` once per message with seq 0, 1, ... Returns the
   // number of changes skipped (append with on_change=skip). Validates the
   // whole version before emitting anything, so an error leaves no partial version.
+  // `first_seq`: the seq of the first message, for a version encoded in
+  // parts (a snapshot read chunk by chunk: one message per row, in order).
   int64_t EncodeVersion(int64_t version, timestamp_t commit_ts, const std::vector<ChangeRow>& rows,
-                        const std::function<void(SinkMessage&)>& emit);
+                        const std::function<void(SinkMessage&)>& emit, int64_t first_seq = 0);
 
   // The key of a row as it is sent (see above).
   void EncodeKey(const DataChunk& chunk, idx_t row, std::string& out) const;
 
  private:
   void EncodeRow(const DataChunk& chunk, idx_t row, std::string& out) const;
+  // EncodeRow for rows whose value columns are all BOOLEAN, INTEGER, BIGINT,
+  // DECIMAL or VARCHAR: written into a stack buffer, then appended once.
+  // False (nothing written) when a column has another type or the row may
+  // not fit the buffer.
+  bool EncodeFlatRow(const DataChunk& chunk, idx_t row, std::string& out) const;
   void EncodeDebezium(const ChangeRow* before, const ChangeRow* after, const char* op, int64_t version,
                       timestamp_t commit_ts, std::string& out) const;
 
@@ -61,6 +68,9 @@ class SinkEncoder {
   SinkSchema schema_;
   JsonOptions json_;
   std::vector<std::string> value_names_;
+  std::vector<std::string> value_prefixes_;
+  bool flat_values_ = true;  // every value column has a type EncodeFlatRow writes
+  size_t fixed_row_bound_ = 0;  // the prefixes, braces and non-VARCHAR values at their longest  // "{\"name\":" for the first column, ",\"name\":" after it
   std::string source_json_;  // the source name as a JSON string
 };
 

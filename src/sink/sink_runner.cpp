@@ -271,25 +271,32 @@ class SinkRun {
     if (target_->CommitsEachVersion()) Commit(true);
   }
 
+  // The rows as of start_version, as one version of SNAPSHOT changes. They
+  // are encoded chunk by chunk as the scan reads them (one message per row,
+  // seq = the row's position in the scan), not collected first.
   void DeliverSnapshot(SinkEncoder& encoder) {
     int64_t version = sink_.state.value("start_version", static_cast<int64_t>(0));
+    timestamp_t ts = sink_.state.value("created_at", static_cast<int64_t>(0));
     auto table = source_.delta->AtVersion(version);
     std::vector<idx_t> columns;
     for (idx_t i = 0; i < table->Columns().size(); i++) columns.push_back(i);
-    ChunkCollection rows(source_.table->Types());
     auto scan = table->Scan(columns);
     DataChunk chunk;
     chunk.Initialize(source_.table->Types());
+    std::vector<ChangeRow> changes;
+    int64_t seq = 0;
+    auto emit = [this](SinkMessage& m) { Emit(m); };
+    Check(target_->BeginVersion());
     while (scan->Next(chunk, nullptr)) {
-      rows.Append(chunk);
+      changes.clear();
+      for (idx_t r = 0; r < chunk.size(); r++) changes.push_back({&chunk, r, ChangeKind::SNAPSHOT});
+      skipped_changes_ += encoder.EncodeVersion(version, ts, changes, emit, seq);
+      seq += static_cast<int64_t>(chunk.size());
       chunk.Reset();
     }
-    std::vector<ChangeRow> changes;
-    for (idx_t c = 0; c < rows.ChunkCount(); c++) {
-      const DataChunk& ch = rows.Chunk(c);
-      for (idx_t r = 0; r < ch.size(); r++) changes.push_back({&ch, r, ChangeKind::SNAPSHOT});
-    }
-    DeliverVersion(encoder, version, sink_.state.value("created_at", static_cast<int64_t>(0)), changes);
+    Check(target_->EndVersion());
+    produced_version_ = version;
+    if (target_->CommitsEachVersion()) Commit(true);
     Check(target_->Flush());
     sink_.state["snapshot_pending"] = false;
     RecordProgress();
