@@ -128,18 +128,8 @@ class SinkRun {
     }
     latest_ = latest;
     committed_version_ = delivered;
-    SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
-                                          source_.table->primary_key);
-    SinkEncoder encoder(options_, schema);
-    target_ = &GetTarget(sink_, options_);
-    target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
-    struct Reset {
-      SinkWriter* t;
-      ~Reset() { t->SetWaitCallback(nullptr); }
-    } reset{target_};
-    int64_t skipped_before = target_->Skipped();
-    try {
-      Check(target_->Resume(sink_.state));
+    // On failure, keep what the target already made durable.
+    DeliverWithTarget(/*keep_partial_progress=*/true, [&](SinkEncoder& encoder) {
       if (snapshot) DeliverSnapshot(encoder);
       int64_t next = delivered + 1;
       int64_t per_read = kVersionsPerRead;
@@ -155,21 +145,8 @@ class SinkRun {
         next = end + 1;
       }
       Commit(true);
-    } catch (const Exception& e) {
-      // Keep what the target already made durable before the failure.
-      if (!target_failed_ && produced_version_ > committed_version_) {
-        if (target_->Flush().ok()) RecordProgress();
-      }
-      if (target_failed_) DropTarget(id_);
-      RecordError(e.what());
-      throw;
-    }
-    result.messages = run_messages_;
-    result.skipped_changes = skipped_changes_;
-    result.resumed_skips = target_->Skipped() - skipped_before;
-    result.delivered_version = committed_version_;
-    ClearError();
-    return result;
+    });
+    return Finish(committed_version_);
   }
 
  private:
@@ -199,18 +176,8 @@ class SinkRun {
     committed_version_ = offset;
     sink_.state["stream_batch"] = batch;
     context_.Database().SaveCatalog();
-    SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
-                                          source_.table->primary_key);
-    SinkEncoder encoder(options_, schema);
-    target_ = &GetTarget(sink_, options_);
-    target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
-    struct Reset {
-      SinkWriter* t;
-      ~Reset() { t->SetWaitCallback(nullptr); }
-    } reset{target_};
-    int64_t skipped_before = target_->Skipped();
-    try {
-      Check(target_->Resume(sink_.state));
+    // A batch is all or nothing for the offset: no partial progress to keep.
+    DeliverWithTarget(/*keep_partial_progress=*/false, [&](SinkEncoder& encoder) {
       idx_t width = source_.table->columns.size();
       std::vector<LogicalType> types = source_.table->Types();
       std::vector<std::string> names = source_.table->Names();
@@ -234,15 +201,46 @@ class SinkRun {
       AdvanceStreamOffset(context_, stream, batch);
       sink_.state.erase("stream_batch");
       RecordProgress();
+    });
+    return Finish(batch);
+  }
+
+  // What both sources' runs share: the encoder, the target (with the wait
+  // callback that reports outages), Resume, then `deliver`. On failure the
+  // error is recorded and a failed target dropped so the next run reconnects;
+  // with keep_partial_progress, versions the target already acknowledged are
+  // recorded first.
+  template <typename Deliver>
+  void DeliverWithTarget(bool keep_partial_progress, Deliver&& deliver) {
+    SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
+                                          source_.table->primary_key);
+    SinkEncoder encoder(options_, schema);
+    target_ = &GetTarget(sink_, options_);
+    target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
+    struct Reset {
+      SinkWriter* t;
+      ~Reset() { t->SetWaitCallback(nullptr); }
+    } reset{target_};
+    skipped_before_ = target_->Skipped();
+    try {
+      Check(target_->Resume(sink_.state));
+      deliver(encoder);
     } catch (const Exception& e) {
+      if (keep_partial_progress && !target_failed_ && produced_version_ > committed_version_) {
+        if (target_->Flush().ok()) RecordProgress();
+      }
       if (target_failed_) DropTarget(id_);
       RecordError(e.what());
       throw;
     }
+  }
+
+  SinkRunResult Finish(int64_t delivered_version) {
+    SinkRunResult result;
     result.messages = run_messages_;
     result.skipped_changes = skipped_changes_;
-    result.resumed_skips = target_->Skipped() - skipped_before;
-    result.delivered_version = batch;
+    result.resumed_skips = target_->Skipped() - skipped_before_;
+    result.delivered_version = delivered_version;
     ClearError();
     return result;
   }
@@ -399,6 +397,7 @@ class SinkRun {
   int64_t latest_ = -1;
   int64_t committed_version_ = -1;
   int64_t produced_version_ = -1;
+  int64_t skipped_before_ = 0;  // the target's resume skips before this run
   int64_t run_messages_ = 0;
   int64_t uncommitted_messages_ = 0;
   int64_t skipped_changes_ = 0;
