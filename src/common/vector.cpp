@@ -22,6 +22,17 @@ char* StringHeap::Allocate(idx_t len) {
   return ptr;
 }
 
+void StringHeap::Recycle() {
+  if (blocks_.size() > 1) {
+    // Blocks grow geometrically: the last is the largest.
+    std::unique_ptr<char[]> largest = std::move(blocks_.back());
+    blocks_.clear();
+    blocks_.push_back(std::move(largest));
+  }
+  block_used_ = 0;
+  total_ = 0;
+}
+
 string_t StringHeap::Add(std::string_view s) {
   // A non-null pointer even for "": callers may memcpy from it.
   static const char kEmpty[] = "";

@@ -28,6 +28,10 @@ class StringHeap {
   // Reserves `len` bytes, to be filled by the caller (for building strings in place).
   char* Allocate(idx_t len);
   idx_t SizeInBytes() const { return total_; }
+  // Forgets every string and keeps the largest block for the next Allocate
+  // calls. Only for a heap nothing points into any more (see
+  // Vector::HeapShared).
+  void Recycle();
 
  private:
   std::vector<std::unique_ptr<char[]>> blocks_;
@@ -64,6 +68,9 @@ class Vector {
   // Copies `s` into this vector's heap.
   string_t AddString(std::string_view s);
   StringHeap& Heap();
+  // Whether another vector keeps this vector's own heap alive (and so may
+  // hold strings pointing into it).
+  bool HeapShared() const { return heap_ && heap_.use_count() > 1; }
   // Keeps `other`'s string heaps alive as long as this vector lives.
   void AddHeapReference(const Vector& other);
 

@@ -59,12 +59,59 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return q;
 }
 
+// Decompression buffers of one leaf column, kept across its column chunks:
+// a reader per row group would otherwise allocate, zero and fault in fresh
+// pages for every chunk (a tenth of a full scan's time). Two buffers, used in
+// turn, so the previous page stays readable while the next is inflated.
+class PageScratch {
+ public:
+  uint8_t* Get(size_t size) {
+    flip_ ^= 1;
+    if (capacity_[flip_] < size) {
+      // Not value-initialised: every byte handed out is written before it is read.
+      buffers_[flip_].reset(new uint8_t[size]);
+      capacity_[flip_] = size;
+    }
+    return buffers_[flip_].get();
+  }
+
+  // A buffer of `size` bytes in the heap of a VARCHAR vector, for a page whose
+  // strings the decoded vectors point into (they reference that heap). A
+  // pooled heap is reused once no vector references it any more.
+  uint8_t* GetForStrings(size_t size, Vector*& owner) {
+    Vector* reusable = nullptr;
+    for (auto& v : string_pages_) {
+      if (!v->HeapShared()) {
+        reusable = v.get();
+        break;
+      }
+    }
+    if (!reusable) {
+      // Every pooled heap is still referenced: the oldest is left to its
+      // references and a fresh vector takes its place in the pool.
+      if (string_pages_.size() >= kStringPagePool) string_pages_.erase(string_pages_.begin());
+      string_pages_.push_back(std::make_unique<Vector>(LogicalType(TypeId::VARCHAR), 1));
+      reusable = string_pages_.back().get();
+    }
+    reusable->Heap().Recycle();
+    owner = reusable;
+    return reinterpret_cast<uint8_t*>(reusable->Heap().Allocate(std::max<size_t>(size, 1)));
+  }
+
+ private:
+  static constexpr size_t kStringPagePool = 4;
+  std::vector<std::unique_ptr<Vector>> string_pages_;
+  std::unique_ptr<uint8_t[]> buffers_[2];
+  size_t capacity_[2] = {0, 0};
+  int flip_ = 0;
+};
+
 // Reads the values of one column chunk page by page.
 class ColumnChunkReader {
  public:
   ColumnChunkReader(const std::string& file, const LeafDesc& leaf, Codec codec, const uint8_t* begin,
-                    const uint8_t* end)
-      : file_(file), leaf_(leaf), codec_(codec), pos_(begin), end_(end) {}
+                    const uint8_t* end, PageScratch& scratch)
+      : file_(file), leaf_(leaf), codec_(codec), pos_(begin), end_(end), scratch_(scratch) {}
 
   bool HasMorePages() const { return values_left_ > 0 || pos_ < end_; }
   int64_t values_left() const { return values_left_; }
@@ -154,13 +201,8 @@ class ColumnChunkReader {
   // Returns a buffer of `size` bytes that lives as long as the values decoded
   // from it need it (in a heap that output vectors reference for strings).
   uint8_t* PageBuffer(size_t size, bool for_strings) {
-    if (for_strings) {
-      page_heap_ = std::make_unique<Vector>(LogicalType(TypeId::VARCHAR), 1);
-      return reinterpret_cast<uint8_t*>(page_heap_->Heap().Allocate(std::max<size_t>(size, 1)));
-    }
-    auto& buf = scratch_pages_[scratch_flip_ ^= 1];
-    if (buf.size() < size) buf.resize(size);
-    return buf.data();
+    if (for_strings) return scratch_.GetForStrings(size, page_heap_);
+    return scratch_.Get(size);
   }
 
   Status NextPage() {
@@ -582,9 +624,8 @@ class ColumnChunkReader {
   bool dict_mode_ = false;
   std::unique_ptr<Vector> dict_;
   uint32_t dict_size_ = 0;
-  std::unique_ptr<Vector> page_heap_;
-  std::vector<uint8_t> scratch_pages_[2];
-  int scratch_flip_ = 0;
+  Vector* page_heap_ = nullptr;  // in scratch_'s pool: the current page's strings
+  PageScratch& scratch_;
   std::vector<uint8_t> plain_alt_;
   std::vector<uint32_t> id_buf_;
 };
@@ -622,6 +663,7 @@ struct ParquetReader::Impl {
   std::vector<LogicalType> types;
 
   // Scan state.
+  std::vector<std::unique_ptr<PageScratch>> page_scratch;  // per leaf; outlives the chunk readers in cols
   struct ColumnState {
     idx_t column;
     const ENode* node;
@@ -691,8 +733,10 @@ struct ParquetReader::Impl {
   std::unique_ptr<ColumnChunkReader> ChunkReader(idx_t rg, idx_t leaf) {
     auto& m = *md.row_groups[rg].columns[leaf].meta_data;
     int64_t start = ChunkStart(m);
+    if (page_scratch.size() <= leaf) page_scratch.resize(schema.leaves.size());
+    if (!page_scratch[leaf]) page_scratch[leaf] = std::make_unique<PageScratch>();
     return std::make_unique<ColumnChunkReader>(path, schema.leaves[leaf], m.codec, file.data + start,
-                                               file.data + start + m.total_compressed_size);
+                                               file.data + start + m.total_compressed_size, *page_scratch[leaf]);
   }
 
   // Stats decoding.
