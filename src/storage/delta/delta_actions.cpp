@@ -495,6 +495,7 @@ std::string EncodePath(std::string_view path) {
 }
 
 Result<std::string> DecodePath(std::string_view encoded) {
+  if (encoded.find('%') == std::string_view::npos) return std::string(encoded);  // the usual case
   std::string out;
   out.reserve(encoded.size());
   for (size_t i = 0; i < encoded.size(); i++) {

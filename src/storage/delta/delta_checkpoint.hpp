@@ -46,13 +46,19 @@ struct LastCheckpoint {
 Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const std::string& file_name);
 std::string SerializeLastCheckpoint(const LastCheckpoint& info);
 
-// Reads the actions of a checkpoint made of `part_paths` (one path for a
-// classic checkpoint). Actions come in file order: protocol, metaData, txn,
-// add and remove as found. Corruption naming the file on bad content.
-Result<std::vector<Action>> ReadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths);
+// Loads the checkpoint of `version` made of `part_paths` (one path for a
+// classic checkpoint) into `snapshot`, which must be fresh: its files,
+// tombstones, txns, protocol and metadata are what the checkpoint's actions
+// give when applied in file order, and its version is `version`. Corruption
+// naming the file on bad content; `snapshot` is then partly filled and must
+// be discarded. Only the fields the actions model are decoded
+// (delta_checkpoint_read.cpp).
+Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
+                      Snapshot& snapshot);
 
 // Decodes one checkpoint part already in memory (`path` names it in errors),
-// appending its actions to `actions`. What ReadCheckpoint does per part.
+// appending its actions to `actions`: per row, protocol, metaData, txn, add
+// and remove as found. The same decoding as LoadCheckpoint.
 Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions);
 
 // Writes `snapshot` as the classic checkpoint `log_dir/%020d.checkpoint.parquet`

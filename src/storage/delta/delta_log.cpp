@@ -165,13 +165,16 @@ Result<Snapshot> DeltaLog::Replay(const Listing& listing, int64_t target, const 
       if (cv > target || !listing.CommitsCover(cv + 1, target)) continue;
       std::vector<std::string> paths;
       for (const auto& f : it->second) paths.push_back(JoinPath(log_path_, f));
-      auto actions = ReadCheckpoint(fs_, paths);
-      if (!actions.ok()) {
-        snap.warnings.push_back("skipped unreadable checkpoint: " + actions.status().message());
-        if (checkpoint_error.ok()) checkpoint_error = actions.status();
+      Snapshot base;
+      Status loaded = LoadCheckpoint(fs_, paths, cv, base);
+      if (!loaded.ok()) {
+        snap.warnings.push_back("skipped unreadable checkpoint: " + loaded.message());
+        if (checkpoint_error.ok()) checkpoint_error = loaded;
         continue;
       }
-      snap.Apply(cv, actions.take(), std::nullopt);
+      base.table_path = table_path_;
+      base.warnings = std::move(snap.warnings);
+      snap = std::move(base);
       snap.checkpoint_version = cv;
       started = true;
       break;
@@ -203,7 +206,33 @@ Result<Snapshot> DeltaLog::Replay(const Listing& listing, int64_t target, const 
   return snap;
 }
 
+std::optional<Snapshot> DeltaLog::LoadLatestFromLastCheckpoint(const LoadOptions& options) {
+  // More parts than this is not a checkpoint we would want to trust unlisted.
+  constexpr int64_t kMaxParts = 100000;
+  auto lc = ReadLastCheckpoint();
+  if (!lc.ok()) return std::nullopt;
+  int64_t cv = lc.value().version;
+  Listing listing;
+  std::vector<std::string>& names = listing.checkpoints[cv];
+  if (std::optional<int64_t> parts = lc.value().parts) {
+    if (*parts < 1 || *parts > kMaxParts) return std::nullopt;
+    for (int64_t part = 1; part <= *parts; part++) names.push_back(CheckpointPartFileName(cv, part, *parts));
+  } else {
+    names.push_back(CheckpointFileName(cv));
+  }
+  listing.has_last_checkpoint = true;
+  // A missing part shows up as NotFound when Replay reads it.
+  for (int64_t v = cv + 1; CommitExists(v); v++) listing.commits.insert(v);
+  auto snap = Replay(listing, listing.Latest(), options);
+  // Replay would have fallen back to an older checkpoint or the JSON commits
+  // had it seen them; with this partial listing only a clean load counts.
+  if (!snap.ok() || !snap.value().warnings.empty()) return std::nullopt;
+  return snap.take();
+}
+
 Result<Snapshot> DeltaLog::LoadSnapshot(std::optional<int64_t> version, const LoadOptions& options) {
+  if (!version && options.use_checkpoint)
+    if (auto snap = LoadLatestFromLastCheckpoint(options)) return std::move(*snap);
   auto listing_or = List();
   if (!listing_or.ok()) return listing_or.status();
   const Listing& listing = listing_or.value();

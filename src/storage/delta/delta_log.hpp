@@ -19,9 +19,13 @@
 // thread-safe, and any number of DeltaLogs (in any processes) may share a
 // table: the file system's put-if-absent is the only arbiter of commits.
 //
-// The listing of _delta_log is authoritative: _last_checkpoint is a hint that
-// is read and checked, and a missing, corrupt or stale one (pointing at a
-// missing checkpoint) only adds a warning to the snapshot. A checkpoint that
+// Loading the latest snapshot does not list _delta_log when _last_checkpoint
+// names a checkpoint that loads: the commits after it are probed one by one
+// (version + 1, + 2, ... until one is missing), as commits are contiguous.
+// Listing a long log would otherwise be a large part of opening a table.
+// Otherwise (no, corrupt or stale _last_checkpoint, unreadable checkpoint,
+// time travel) the listing of _delta_log is authoritative: a bad
+// _last_checkpoint only adds a warning to the snapshot, and a checkpoint that
 // cannot be read is skipped (older checkpoint or full JSON replay) when the
 // JSON commits allow it, with a warning; otherwise its error is returned.
 #pragma once
@@ -119,6 +123,9 @@ class DeltaLog {
   struct Listing;
   Result<Listing> List();
   Result<Snapshot> Replay(const Listing& listing, int64_t target, const LoadOptions& options);
+  // The latest snapshot from _last_checkpoint and probed commits, without a
+  // listing; nullopt when that does not work out (the caller then lists).
+  std::optional<Snapshot> LoadLatestFromLastCheckpoint(const LoadOptions& options);
 
   FileSystem* fs_;
   std::string table_path_;

@@ -47,6 +47,11 @@ struct Snapshot {
   // Pass the actions as an rvalue when they are not needed afterwards: their
   // files are then moved into the snapshot instead of copied.
   void Apply(int64_t version, std::vector<Action> actions, std::optional<int64_t> commit_timestamp_ms);
+  // One add / remove of Apply: the file becomes active (its tombstone, if
+  // any, dropped) / a tombstone. Cheapest when files arrive in path order,
+  // as a checkpoint we wrote lists them (any order is correct).
+  void ApplyAdd(AddFile add);
+  void ApplyRemove(RemoveFile remove);
   // Re-derives `schema` from metadata.schema_string (after replay).
   Status ParseSchema();
 

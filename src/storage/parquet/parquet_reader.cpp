@@ -671,6 +671,8 @@ struct ParquetReader::Impl {
     std::vector<LeafData> leaves;  // nested: indexed by leaf - node->leaf_begin
   };
   std::vector<ColumnState> cols;
+  // Narrowed copies of struct columns (ScanProjected) that `cols` point at.
+  std::vector<std::unique_ptr<ENode>> narrowed;
   std::vector<ParquetFilter> filters;
   bool scanning = false;
   idx_t next_rg = 0;
@@ -841,8 +843,14 @@ struct ParquetReader::Impl {
     return out;
   }
 
+  static void CollectLeaves(const ENode& node, std::vector<idx_t>& out) {
+    if (node.kind == ENode::LEAF) out.push_back(node.leaf);
+    for (auto& c : node.children) CollectLeaves(*c, out);
+  }
+
   Status OpenRowGroup(idx_t rg) {
     rows_left = md.row_groups[rg].num_rows;
+    std::vector<idx_t> leaf_ids;
     for (auto& cs : cols) {
       const ENode& node = *cs.node;
       cs.flat.reset();
@@ -851,12 +859,21 @@ struct ParquetReader::Impl {
         cs.flat = ChunkReader(rg, node.leaf);
         continue;
       }
+      // A narrowed struct spans leaves it does not use: those stay empty.
       cs.leaves.resize(node.leaf_end - node.leaf_begin);
-      for (idx_t l = node.leaf_begin; l < node.leaf_end; l++) {
+      leaf_ids.clear();
+      CollectLeaves(node, leaf_ids);
+      for (idx_t l : leaf_ids) {
         LeafData& ld = cs.leaves[l - node.leaf_begin];
         const LeafDesc& desc = schema.leaves[l];
         auto reader = ChunkReader(rg, l);
-        ld.values = std::make_unique<Vector>(desc.type, 64);
+        // Sized for the chunk's level count (its values are at most that many)
+        // so the values are not copied on every doubling; capped, as the
+        // footer's count is only a claim.
+        int64_t expected = std::clamp<int64_t>(md.row_groups[rg].columns[l].meta_data->num_values, 64, 1 << 20);
+        ld.values = std::make_unique<Vector>(desc.type, static_cast<idx_t>(expected));
+        ld.def.reserve(static_cast<size_t>(expected));
+        ld.rep.reserve(static_cast<size_t>(expected));
         int64_t rows = 0;
         while (reader->HasMorePages()) {
           if (reader->values_left() == 0) {
@@ -1089,6 +1106,64 @@ Status ParquetReader::Scan(const std::vector<idx_t>& column_ids, const std::vect
   im.rows_left = 0;
   im.skipped = 0;
   im.scanning = true;
+  return Status::OK();
+}
+
+namespace {
+std::unique_ptr<ENode> CloneNode(const ENode& n) {
+  auto c = std::make_unique<ENode>();
+  c->kind = n.kind;
+  c->type = n.type;
+  c->name = n.name;
+  c->def_level = n.def_level;
+  c->rep_def = n.rep_def;
+  c->rep_level = n.rep_level;
+  c->leaf = n.leaf;
+  c->leaf_begin = n.leaf_begin;
+  c->leaf_end = n.leaf_end;
+  for (auto& child : n.children) c->children.push_back(CloneNode(*child));
+  return c;
+}
+}  // namespace
+
+Status ParquetReader::ScanProjected(const std::vector<ParquetProjection>& columns,
+                                    const std::vector<ParquetFilter>& filters) {
+  auto& im = *impl_;
+  std::vector<idx_t> ids;
+  for (const auto& p : columns) ids.push_back(p.column);
+  LS_RETURN_NOT_OK(Scan(ids, filters));
+  im.narrowed.clear();
+  for (idx_t i = 0; i < columns.size(); i++) {
+    const auto& fields = columns[i].fields;
+    if (fields.empty()) continue;
+    const ENode& node = *im.cols[i].node;
+    if (node.kind != ENode::STRUCT) {
+      im.scanning = false;
+      return Status::InvalidArgument(im.path + ": column '" + im.names[columns[i].column] +
+                                     "' is not a struct; it has no fields to project");
+    }
+    auto narrow = std::make_unique<ENode>();
+    narrow->kind = ENode::STRUCT;
+    narrow->name = node.name;
+    narrow->def_level = node.def_level;
+    child_list_t kept;
+    for (idx_t c = 0; c < node.children.size(); c++) {
+      const std::string& name = node.type.children()[c].first;
+      if (std::find(fields.begin(), fields.end(), name) == fields.end()) continue;
+      kept.emplace_back(name, node.children[c]->type);
+      narrow->children.push_back(CloneNode(*node.children[c]));
+    }
+    if (narrow->children.empty()) {
+      im.scanning = false;
+      return Status::InvalidArgument(im.path + ": column '" + im.names[columns[i].column] +
+                                     "' has none of the projected fields");
+    }
+    narrow->type = LogicalType::Struct(std::move(kept));
+    narrow->leaf_begin = narrow->children.front()->leaf_begin;
+    narrow->leaf_end = narrow->children.back()->leaf_end;
+    im.cols[i].node = narrow.get();
+    im.narrowed.push_back(std::move(narrow));
+  }
   return Status::OK();
 }
 

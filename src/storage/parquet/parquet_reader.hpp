@@ -53,6 +53,16 @@ struct ParquetFilter {
   Value value;
 };
 
+// A top-level column to scan, and for a STRUCT column optionally only some of
+// its fields: `fields` names them (in any order; the scan keeps the file's
+// order, and names the file lacks are ignored); empty means all fields. Only
+// the leaves of the kept fields are decompressed and decoded, so a caller
+// that needs two fields of a wide struct pays for two.
+struct ParquetProjection {
+  idx_t column;
+  std::vector<std::string> fields;
+};
+
 struct ParquetColumnStats {
   // min/max as engine Values of the column's type; NULL Values when the file
   // has no (usable) statistics. Only for non-nested columns.
@@ -91,6 +101,11 @@ class ParquetReader {
   // Row groups that `filters` prove empty are skipped. InvalidArgument for an
   // unknown column index.
   Status Scan(const std::vector<idx_t>& column_ids, const std::vector<ParquetFilter>& filters = {});
+  // The same, with struct columns narrowed to some of their fields
+  // (ProjectedTypes() then gives the narrowed STRUCT types). InvalidArgument
+  // when `fields` is given for a column that is not a STRUCT, or names none of
+  // its fields.
+  Status ScanProjected(const std::vector<ParquetProjection>& columns, const std::vector<ParquetFilter>& filters = {});
   // Types of the columns of the current scan, for DataChunk::Initialize.
   std::vector<LogicalType> ProjectedTypes() const;
   // Fills `out` with the next up to STANDARD_VECTOR_SIZE rows. `out` must have

@@ -1,0 +1,328 @@
+// Reading Delta checkpoints (delta_checkpoint.hpp).
+//
+// A checkpoint holds one row per active file, so a table with many files has
+// a long one, and opening the table reads all of it. The fields lakestream
+// keeps are therefore read straight from the Parquet reader's vectors into
+// the actions (or the snapshot), and only those fields are decoded at all
+// (ParquetReader::ScanProjected): no engine Value is built per row, and
+// columns other writers add (add.stats_parsed, add.clusteringProvider,
+// remove.stats, ...) are never decompressed.
+//
+// Field lookups follow the protocol's names and types; a field that is
+// missing, NULL or of another type reads as absent, so e.g. an INTEGER where
+// a BIGINT is expected is accepted, a VARCHAR is not.
+#include <algorithm>
+
+#include "storage/delta/delta_checkpoint.hpp"
+#include "storage/parquet/parquet_reader.hpp"
+
+namespace lakestream::delta {
+
+namespace {
+
+enum class Column { kProtocol, kMetaData, kTxn, kAdd, kRemove };
+
+struct ColumnSpec {
+  Column column;
+  const char* name;
+  std::vector<std::string> fields;  // the fields read; any others are skipped
+};
+
+// In the order a row's actions are emitted (protocol first, as in a commit).
+const std::vector<ColumnSpec>& Specs() {
+  static const std::vector<ColumnSpec> specs = {
+      {Column::kProtocol, "protocol", {"minReaderVersion", "minWriterVersion", "readerFeatures", "writerFeatures"}},
+      {Column::kMetaData,
+       "metaData",
+       {"id", "name", "description", "format", "schemaString", "partitionColumns", "configuration", "createdTime"}},
+      {Column::kTxn, "txn", {"appId", "version", "lastUpdated"}},
+      {Column::kAdd,
+       "add",
+       {"path", "partitionValues", "size", "modificationTime", "dataChange", "stats", "tags", "deletionVector",
+        "baseRowId", "defaultRowCommitVersion"}},
+      {Column::kRemove,
+       "remove",
+       {"path", "deletionTimestamp", "dataChange", "extendedFileMetadata", "partitionValues", "size", "tags"}},
+  };
+  return specs;
+}
+
+// The child vector of STRUCT vector `s` named `name` when its type is one of
+// `types` (any type when `types` is empty); nullptr otherwise.
+const Vector* Field(const Vector* s, std::string_view name, std::initializer_list<TypeId> types = {}) {
+  if (!s) return nullptr;
+  const auto& kids = s->GetType().children();
+  for (idx_t i = 0; i < kids.size(); i++) {
+    if (kids[i].first != name) continue;
+    if (types.size() == 0 || std::find(types.begin(), types.end(), kids[i].second.id()) != types.end())
+      return &s->Child(i);
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const Vector* StrField(const Vector* s, std::string_view name) { return Field(s, name, {TypeId::VARCHAR}); }
+const Vector* LongField(const Vector* s, std::string_view name) {
+  return Field(s, name, {TypeId::BIGINT, TypeId::INTEGER});
+}
+const Vector* BoolField(const Vector* s, std::string_view name) { return Field(s, name, {TypeId::BOOLEAN}); }
+const Vector* MapField(const Vector* s, std::string_view name) { return Field(s, name, {TypeId::MAP}); }
+const Vector* ListField(const Vector* s, std::string_view name) { return Field(s, name, {TypeId::LIST}); }
+
+bool Has(const Vector* v, idx_t row) { return v && v->IsValid(row); }
+
+std::optional<std::string> Str(const Vector* v, idx_t row) {
+  if (!Has(v, row)) return std::nullopt;
+  return std::string(v->GetData<string_t>()[row]);
+}
+
+std::optional<int64_t> Long(const Vector* v, idx_t row) {
+  if (!Has(v, row)) return std::nullopt;
+  if (v->GetType().id() == TypeId::BIGINT) return v->GetData<int64_t>()[row];
+  return v->GetData<int32_t>()[row];
+}
+
+std::optional<bool> Bool(const Vector* v, idx_t row) {
+  if (!Has(v, row)) return std::nullopt;
+  return v->GetData<bool>()[row];
+}
+
+// A map key, map value or list element as text (Spark writes strings; other
+// types are rendered as the SQL layer would show them).
+std::string Text(const Vector& v, idx_t i) {
+  if (v.GetType().id() == TypeId::VARCHAR) return std::string(v.GetData<string_t>()[i]);
+  return v.GetValue(i).ToString();
+}
+
+// A MAP of strings; entries with a NULL key are dropped, NULL values kept.
+std::optional<PartitionValues> PvMap(const Vector* m, idx_t row) {
+  if (!Has(m, row)) return std::nullopt;
+  PartitionValues out;
+  const Vector& entries = m->Child(0);
+  if (entries.ChildCount() != 2) return out;
+  const Vector& keys = entries.Child(0);
+  const Vector& values = entries.Child(1);
+  list_entry_t e = m->GetData<list_entry_t>()[row];
+  for (idx_t i = e.offset; i < e.offset + e.length; i++) {
+    if (!entries.IsValid(i) || !keys.IsValid(i)) continue;
+    out[Text(keys, i)] = values.IsValid(i) ? std::optional<std::string>(Text(values, i)) : std::nullopt;
+  }
+  return out;
+}
+
+// The same, NULL values dropped (tags, configuration, format options).
+std::optional<StringMap> SMap(const Vector* m, idx_t row) {
+  auto pv = PvMap(m, row);
+  if (!pv) return std::nullopt;
+  StringMap out;
+  for (auto& [k, v] : *pv)
+    if (v) out.emplace_hint(out.end(), k, std::move(*v));
+  return out;
+}
+
+std::optional<std::vector<std::string>> StrList(const Vector* l, idx_t row) {
+  if (!Has(l, row)) return std::nullopt;
+  std::vector<std::string> out;
+  const Vector& elements = l->Child(0);
+  list_entry_t e = l->GetData<list_entry_t>()[row];
+  for (idx_t i = e.offset; i < e.offset + e.length; i++)
+    if (elements.IsValid(i)) out.push_back(Text(elements, i));
+  return out;
+}
+
+Result<std::string> PathOf(const Vector* v, idx_t row, const std::string& file, const char* action) {
+  if (!Has(v, row)) return Status::Corruption(file + ": checkpoint " + action + " row without a path");
+  auto decoded = DecodePath(v->GetData<string_t>()[row]);
+  if (!decoded.ok()) return Status::Corruption(file + ": " + decoded.status().message());
+  return decoded;
+}
+
+// Where decoded actions go: a list of actions, or straight into a snapshot
+// (skipping a second move of every file).
+struct Sink {
+  std::vector<Action>* actions = nullptr;
+  Snapshot* snapshot = nullptr;
+
+  void Put(AddFile a) { snapshot ? snapshot->ApplyAdd(std::move(a)) : actions->push_back(std::move(a)); }
+  void Put(RemoveFile r) { snapshot ? snapshot->ApplyRemove(std::move(r)) : actions->push_back(std::move(r)); }
+  void Put(Protocol p) { snapshot ? void(snapshot->protocol = std::move(p)) : actions->push_back(std::move(p)); }
+  void Put(Metadata m) { snapshot ? void(snapshot->metadata = std::move(m)) : actions->push_back(std::move(m)); }
+  void Put(Txn t) {
+    if (!snapshot) return actions->push_back(std::move(t));
+    std::string app = t.app_id;
+    snapshot->txns[app] = std::move(t);
+  }
+};
+
+// The field vectors of one projected action column in the current chunk.
+struct AddReader {
+  const Vector *path, *pv, *size, *mtime, *data_change, *stats, *tags, *dv, *row_id, *row_version;
+  explicit AddReader(const Vector& s)
+      : path(StrField(&s, "path")), pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")),
+        mtime(LongField(&s, "modificationTime")), data_change(BoolField(&s, "dataChange")),
+        stats(StrField(&s, "stats")), tags(MapField(&s, "tags")), dv(Field(&s, "deletionVector")),
+        row_id(LongField(&s, "baseRowId")), row_version(LongField(&s, "defaultRowCommitVersion")) {}
+
+  Status Read(idx_t row, const std::string& file, Sink& sink) const {
+    AddFile a;
+    auto p = PathOf(path, row, file, "add");
+    if (!p.ok()) return p.status();
+    a.path = p.take();
+    if (Has(pv, row)) a.partition_values = *PvMap(pv, row);
+    a.size = Long(size, row).value_or(0);
+    a.modification_time = Long(mtime, row).value_or(0);
+    a.data_change = Bool(data_change, row).value_or(false);
+    a.stats = Str(stats, row);
+    a.tags = SMap(tags, row);
+    if (Has(dv, row)) a.deletion_vector = dv->GetValue(row).ToString();  // kept verbatim; such tables are refused
+    a.base_row_id = Long(row_id, row);
+    a.default_row_commit_version = Long(row_version, row);
+    sink.Put(std::move(a));
+    return Status::OK();
+  }
+};
+
+struct RemoveReader {
+  const Vector *path, *deleted, *data_change, *extended, *pv, *size, *tags;
+  explicit RemoveReader(const Vector& s)
+      : path(StrField(&s, "path")), deleted(LongField(&s, "deletionTimestamp")),
+        data_change(BoolField(&s, "dataChange")), extended(BoolField(&s, "extendedFileMetadata")),
+        pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")), tags(MapField(&s, "tags")) {}
+
+  Status Read(idx_t row, const std::string& file, Sink& sink) const {
+    RemoveFile r;
+    auto p = PathOf(path, row, file, "remove");
+    if (!p.ok()) return p.status();
+    r.path = p.take();
+    r.deletion_timestamp = Long(deleted, row);
+    r.data_change = Bool(data_change, row).value_or(false);
+    r.extended_file_metadata = Bool(extended, row);
+    r.partition_values = PvMap(pv, row);
+    r.size = Long(size, row);
+    r.tags = SMap(tags, row);
+    sink.Put(std::move(r));
+    return Status::OK();
+  }
+};
+
+// metaData, protocol and txn rows are few: their fields are looked up per row.
+Status ReadMetadata(const Vector& s, idx_t row, const std::string& file, Sink& sink) {
+  Metadata m;
+  auto id = Str(StrField(&s, "id"), row);
+  if (!id) return Status::Corruption(file + ": checkpoint metaData row without an id");
+  m.id = *id;
+  m.name = Str(StrField(&s, "name"), row);
+  m.description = Str(StrField(&s, "description"), row);
+  const Vector* format = Field(&s, "format", {TypeId::STRUCT});
+  if (Has(format, row)) {
+    m.format.provider = Str(StrField(format, "provider"), row).value_or("parquet");
+    m.format.options = SMap(MapField(format, "options"), row).value_or(StringMap{});
+  }
+  m.schema_string = Str(StrField(&s, "schemaString"), row).value_or("");
+  m.partition_columns = StrList(ListField(&s, "partitionColumns"), row).value_or(std::vector<std::string>{});
+  m.configuration = SMap(MapField(&s, "configuration"), row).value_or(StringMap{});
+  m.created_time = Long(LongField(&s, "createdTime"), row);
+  sink.Put(std::move(m));
+  return Status::OK();
+}
+
+Status ReadProtocol(const Vector& s, idx_t row, const std::string& file, Sink& sink) {
+  Protocol p;
+  auto r = Long(LongField(&s, "minReaderVersion"), row);
+  auto w = Long(LongField(&s, "minWriterVersion"), row);
+  if (!r || !w) return Status::Corruption(file + ": checkpoint protocol row without versions");
+  p.min_reader_version = static_cast<int32_t>(*r);
+  p.min_writer_version = static_cast<int32_t>(*w);
+  p.reader_features = StrList(ListField(&s, "readerFeatures"), row);
+  p.writer_features = StrList(ListField(&s, "writerFeatures"), row);
+  sink.Put(std::move(p));
+  return Status::OK();
+}
+
+Status ReadTxn(const Vector& s, idx_t row, const std::string& file, Sink& sink) {
+  Txn t;
+  auto app = Str(StrField(&s, "appId"), row);
+  auto version = Long(LongField(&s, "version"), row);
+  if (!app || !version) return Status::Corruption(file + ": checkpoint txn row without appId/version");
+  t.app_id = *app;
+  t.version = *version;
+  t.last_updated = Long(LongField(&s, "lastUpdated"), row);
+  sink.Put(std::move(t));
+  return Status::OK();
+}
+
+Status DecodePart(const std::string& path, std::string bytes, Sink& sink) {
+  auto opened = ParquetReader::OpenBuffer(path, std::move(bytes));
+  if (!opened.ok()) return Status::Corruption("checkpoint " + opened.status().message());
+  ParquetReader& reader = *opened.value();
+  std::vector<ParquetProjection> projection;
+  std::vector<Column> columns;
+  for (const ColumnSpec& spec : Specs()) {
+    for (idx_t i = 0; i < reader.ColumnNames().size(); i++) {
+      const LogicalType& type = reader.ColumnTypes()[i];
+      if (reader.ColumnNames()[i] != spec.name || type.id() != TypeId::STRUCT) continue;
+      ParquetProjection p{i, {}};
+      for (const auto& [name, child] : type.children())
+        if (std::find(spec.fields.begin(), spec.fields.end(), name) != spec.fields.end()) p.fields.push_back(name);
+      // None of the protocol's fields: read it whole, so that a row in it is
+      // still seen (and refused, having no path / id / versions).
+      projection.push_back(std::move(p));
+      columns.push_back(spec.column);
+    }
+  }
+  if (projection.empty())
+    return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
+  LS_RETURN_NOT_OK(reader.ScanProjected(projection));
+  if (sink.actions)  // the footer's count is a claim: reserve for at most a million actions
+    sink.actions->reserve(sink.actions->size() +
+                          static_cast<size_t>(std::clamp<int64_t>(reader.RowCount(), 0, int64_t{1} << 20)));
+  DataChunk chunk;
+  chunk.Initialize(reader.ProjectedTypes());
+  while (true) {
+    Status s = reader.ReadChunk(chunk);
+    if (!s.ok()) return Status::Corruption("checkpoint " + s.message());
+    if (chunk.size() == 0) break;
+    // Field vectors are resolved once per chunk, not per row.
+    std::vector<std::optional<AddReader>> adds(columns.size());
+    std::vector<std::optional<RemoveReader>> removes(columns.size());
+    for (idx_t c = 0; c < columns.size(); c++) {
+      if (columns[c] == Column::kAdd) adds[c].emplace(chunk.data[c]);
+      if (columns[c] == Column::kRemove) removes[c].emplace(chunk.data[c]);
+    }
+    for (idx_t row = 0; row < chunk.size(); row++) {
+      for (idx_t c = 0; c < columns.size(); c++) {
+        const Vector& v = chunk.data[c];
+        if (!v.IsValid(row)) continue;
+        switch (columns[c]) {
+          case Column::kAdd: LS_RETURN_NOT_OK(adds[c]->Read(row, path, sink)); break;
+          case Column::kRemove: LS_RETURN_NOT_OK(removes[c]->Read(row, path, sink)); break;
+          case Column::kMetaData: LS_RETURN_NOT_OK(ReadMetadata(v, row, path, sink)); break;
+          case Column::kProtocol: LS_RETURN_NOT_OK(ReadProtocol(v, row, path, sink)); break;
+          case Column::kTxn: LS_RETURN_NOT_OK(ReadTxn(v, row, path, sink)); break;
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions) {
+  Sink sink{&actions, nullptr};
+  return DecodePart(path, std::move(bytes), sink);
+}
+
+Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
+                      Snapshot& snapshot) {
+  Sink sink{nullptr, &snapshot};
+  for (const auto& path : part_paths) {
+    auto bytes = fs->ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    LS_RETURN_NOT_OK(DecodePart(path, bytes.take(), sink));
+  }
+  snapshot.version = version;
+  return Status::OK();
+}
+
+}  // namespace lakestream::delta
