@@ -44,10 +44,16 @@ class PosixFileSystem : public FileSystem {
   Result<std::string> ReadFile(const std::string& path) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return PosixError("cannot open " + path, errno);
-    std::string out;
-    char buf[64 * 1024];
+    // Read straight into a string of the file's size (plus room to see that
+    // it ended), not through a bounce buffer into a doubling string: a large
+    // file (a checkpoint) is then written to memory once.
+    struct stat st;
+    size_t expected = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
+    std::string out(expected + 1, '\0');
+    size_t have = 0;
     while (true) {
-      ssize_t r = ::read(fd, buf, sizeof(buf));
+      if (have == out.size()) out.resize(out.size() * 2);  // the file grew while we read
+      ssize_t r = ::read(fd, out.data() + have, out.size() - have);
       if (r < 0) {
         if (errno == EINTR) continue;
         int err = errno;
@@ -55,9 +61,10 @@ class PosixFileSystem : public FileSystem {
         return PosixError("cannot read " + path, err);
       }
       if (r == 0) break;
-      out.append(buf, static_cast<size_t>(r));
+      have += static_cast<size_t>(r);
     }
     ::close(fd);
+    out.resize(have);
     return out;
   }
 

@@ -873,7 +873,10 @@ struct ParquetReader::Impl {
         int64_t expected = std::clamp<int64_t>(md.row_groups[rg].columns[l].meta_data->num_values, 64, 1 << 20);
         ld.values = std::make_unique<Vector>(desc.type, static_cast<idx_t>(expected));
         ld.def.reserve(static_cast<size_t>(expected));
-        ld.rep.reserve(static_cast<size_t>(expected));
+        // Repetition levels only exist under a list or map; elsewhere every
+        // entry starts a row and none are stored.
+        const bool reps = desc.max_rep > 0;
+        if (reps) ld.rep.reserve(static_cast<size_t>(expected));
         int64_t rows = 0;
         while (reader->HasMorePages()) {
           if (reader->values_left() == 0) {
@@ -882,18 +885,18 @@ struct ParquetReader::Impl {
             uint16_t d0, r0;
             idx_t before = ld.def.size();
             ld.def.push_back(0);
-            ld.rep.push_back(0);
+            if (reps) ld.rep.push_back(0);
             Status s = reader->Read(1, &d0, &r0, *ld.values, ld.count, dummy);
             if (!s.ok()) {
               if (s.IsCorruption() && !reader->HasMorePages() && s.message().find("ran out of pages") != std::string::npos) {
                 ld.def.resize(before);
-                ld.rep.resize(before);
+                if (reps) ld.rep.resize(before);
                 break;
               }
               return s;
             }
             ld.def[before] = desc.max_def > 0 ? d0 : 0;
-            ld.rep[before] = desc.max_rep > 0 ? r0 : 0;
+            if (reps) ld.rep[before] = r0;
             ld.count += dummy;
             continue;
           }
@@ -902,13 +905,17 @@ struct ParquetReader::Impl {
             return Status::NotSupported(path + ": nested column '" + desc.path + "' has too many values in one row group");
           idx_t base = ld.def.size();
           ld.def.resize(base + k);
-          ld.rep.resize(base + k);
+          if (reps) ld.rep.resize(base + k);
           uint32_t nn;
           LS_RETURN_NOT_OK(reader->Read(static_cast<uint32_t>(k), desc.max_def > 0 ? ld.def.data() + base : nullptr,
-                                        desc.max_rep > 0 ? ld.rep.data() + base : nullptr, *ld.values, ld.count, nn));
+                                        reps ? ld.rep.data() + base : nullptr, *ld.values, ld.count, nn));
           ld.count += nn;
         }
-        for (auto r : ld.rep) rows += r == 0;
+        if (reps) {
+          for (auto r : ld.rep) rows += r == 0;
+        } else {
+          rows = static_cast<int64_t>(ld.def.size());
+        }
         if (rows != rows_left)
           return Corrupt("column '" + desc.path + "' has " + std::to_string(rows) + " rows in a row group of " +
                          std::to_string(rows_left));
