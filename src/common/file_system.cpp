@@ -13,6 +13,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <thread>
 
 namespace lakestream {
 
@@ -148,6 +149,33 @@ class PosixFileSystem : public FileSystem {
   Status Fsync(const std::string& path) override { return SyncPath(path, O_RDONLY); }
   Status FsyncDirectory(const std::string& dir) override { return SyncPath(dir, O_RDONLY | O_DIRECTORY); }
 
+  Status FsyncAll(const DurableSet& paths) override {
+    std::vector<std::pair<const std::string*, int>> todo;
+    for (auto& f : paths.files) todo.emplace_back(&f, O_RDONLY);
+    for (auto& d : paths.directories) todo.emplace_back(&d, O_RDONLY | O_DIRECTORY);
+    if (todo.size() <= 1) return FileSystem::FsyncAll(paths);
+    // One thread per path (at most kMaxThreads), the caller being one of
+    // them: fsyncs that wait on the same journal commit cost one flush.
+    constexpr size_t kMaxThreads = 16;
+    std::atomic<size_t> next{0};
+    std::mutex mu;
+    Status first_error;
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
+        Status s = SyncPath(*todo[i].first, todo[i].second);
+        if (!s.ok()) {
+          std::lock_guard<std::mutex> l(mu);
+          if (first_error.ok()) first_error = s;
+        }
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < std::min(todo.size(), kMaxThreads); t++) helpers.emplace_back(work);
+    work();
+    for (auto& t : helpers) t.join();
+    return first_error;
+  }
+
  private:
   static Status SyncPath(const std::string& path, int flags) {
     int fd = ::open(path.c_str(), flags | O_CLOEXEC);
@@ -204,10 +232,20 @@ bool FileSystem::IsTempFileName(const std::string& name) {
   return name.size() > 5 && name[0] == '.' && name.compare(name.size() - 4, 4, ".tmp") == 0;
 }
 
-Status FileSystem::PutIfAbsent(const std::string& path, const std::string& contents) {
+Status FileSystem::FsyncAll(const DurableSet& paths) {
+  for (auto& f : paths.files) LS_RETURN_NOT_OK(Fsync(f));
+  for (auto& d : paths.directories) LS_RETURN_NOT_OK(FsyncDirectory(d));
+  return Status::OK();
+}
+
+Status FileSystem::PutIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first) {
   std::string temp = TempPathFor(path);
   Status s = WriteFile(temp, contents);
-  if (s.ok()) s = Fsync(temp);
+  if (s.ok()) {
+    DurableSet round = first;
+    round.files.insert(temp);
+    s = FsyncAll(round);
+  }
   if (s.ok()) s = Link(temp, path);
   // The temp name is garbage from here on, whatever happened: it never
   // carries meaning, so failing to remove it is harmless (VACUUM-style cleanup

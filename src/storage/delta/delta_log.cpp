@@ -361,7 +361,7 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
   return out;
 }
 
-Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions) {
+Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first) {
   if (version < 0) return Status::InvalidArgument("cannot commit negative version " + std::to_string(version));
   if (actions.empty()) return Status::InvalidArgument("cannot commit an empty list of actions");
   LS_RETURN_NOT_OK(fs_->CreateDirectories(log_path_));
@@ -370,7 +370,7 @@ Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions) {
     return Status::InvalidArgument("cannot commit version " + std::to_string(version) + " of table " + table_path_ +
                                    ": version " + std::to_string(version - 1) + " does not exist");
   std::string path = JoinPath(log_path_, CommitFileName(version));
-  Status s = fs_->PutIfAbsent(path, SerializeCommit(actions));
+  Status s = fs_->PutIfAbsent(path, SerializeCommit(actions), first);
   if (s.IsAlreadyExists())
     return Status::AlreadyExists("version " + std::to_string(version) + " of table " + table_path_ +
                                  " was already committed by another writer");

@@ -108,8 +108,10 @@ class DeltaLog {
   // version - 1 does not exist (that would leave a gap). An IOError means the
   // outcome is unknown only if it came from the final directory fsync (the
   // commit is then visible); any earlier failure leaves no commit behind.
-  // Creates _delta_log when needed.
-  Status Commit(int64_t version, const std::vector<Action>& actions);
+  // Creates _delta_log when needed. `first`: the new data and change data
+  // files the actions name (and their directories), made durable together
+  // with the commit's temp file, before the commit becomes visible.
+  Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {});
 
   // Writes the classic checkpoint of `snapshot` and then _last_checkpoint
   // (unless it already points at a newer checkpoint).

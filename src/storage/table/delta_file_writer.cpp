@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <random>
-#include <set>
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -101,9 +100,8 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
   }
 }
 
-std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms) {
+std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms, DurableSet& durable) {
   std::vector<delta::Action> actions;
-  std::set<std::string> directories;
   int file_number = 0;
   for (auto& [key, partition] : partitions_) {
     if (partition.rows.Count() == 0) continue;
@@ -123,10 +121,13 @@ std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms) {
     auto info = writer.value()->Finish();
     if (!info.ok()) throw IOError("Cannot finish data file " + full + ": " + info.status().message());
     // Data files must be durable before the commit that names them: the file,
-    // and its name in the directory (and a new partition directory's name in its parent).
-    Status f = fs_->Fsync(full);
-    if (!f.ok()) throw IOError("Cannot fsync data file " + full + ": " + f.message());
-    directories.insert(dir);
+    // and its name in the directory (and a new partition directory's name in
+    // its parent, up to the table root).
+    durable.files.insert(full);
+    for (std::string d = dir; d.size() >= table_path_.size(); d = d.substr(0, d.rfind('/'))) {
+      durable.directories.insert(d);
+      if (d == table_path_ || d.rfind('/') == std::string::npos) break;
+    }
     if (change_data_) {
       delta::CdcFile cdc;
       cdc.path = relative;
@@ -143,18 +144,6 @@ std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms) {
       add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
       actions.emplace_back(std::move(add));
     }
-  }
-  // Each directory once, deepest first, up to the table root.
-  std::set<std::string> to_sync;
-  for (const auto& dir : directories) {
-    for (std::string d = dir; d.size() >= table_path_.size(); d = d.substr(0, d.rfind('/'))) {
-      to_sync.insert(d);
-      if (d == table_path_ || d.rfind('/') == std::string::npos) break;
-    }
-  }
-  for (auto it = to_sync.rbegin(); it != to_sync.rend(); ++it) {
-    Status s = fs_->FsyncDirectory(*it);
-    if (!s.ok()) throw IOError("Cannot fsync directory " + *it + ": " + s.message());
   }
   return actions;
 }

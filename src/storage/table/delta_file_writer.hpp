@@ -6,7 +6,9 @@
 // and in the directory name (`col=value/`). Change data files live under
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
 // until a commit names them, so they are written in place; files of a failed
-// commit are orphans that VACUUM removes.
+// commit are orphans that VACUUM removes. The writer does not fsync: Finish()
+// lists what must be durable before the commit, and the commit makes all of
+// a commit's files durable at once (DeltaLog::Commit's `first`).
 #pragma once
 
 #include <map>
@@ -31,8 +33,11 @@ class DeltaFileWriter {
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
   idx_t RowCount() const { return row_count_; }
-  // Writes the files; returns one add (or cdc) action per file.
-  std::vector<delta::Action> Finish(int64_t now_ms);
+  // Writes the files; returns one add (or cdc) action per file. Adds to
+  // `durable` each file written and every directory from the file's up to the
+  // table root (its name, or a new subdirectory's name, is new there), which
+  // the caller must make durable before a commit names the files.
+  std::vector<delta::Action> Finish(int64_t now_ms, DurableSet& durable);
 
  private:
   struct Partition {

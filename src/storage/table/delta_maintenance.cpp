@@ -42,7 +42,8 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     }
   }
   if (removed.empty()) return {0, 0};
-  auto adds = writer.Finish(now);
+  DurableSet new_files;
+  auto adds = writer.Finish(now, new_files);
   int64_t added = static_cast<int64_t>(adds.size());
   delta::StringMap parameters;
   parameters["predicate"] = "[]";
@@ -51,7 +52,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   std::vector<delta::Action> all = {info};
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
-  CommitActions(all, removed, "OPTIMIZE");
+  CommitActions(all, removed, "OPTIMIZE", new_files);
   return {static_cast<int64_t>(removed.size()), added};
 }
 

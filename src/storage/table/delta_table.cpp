@@ -113,7 +113,10 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
   auto info = delta::CommitInfo::Make(NowMs(), "CREATE TABLE", parameters, true);
   info.engine_info = kEngineInfo;
   std::vector<delta::Action> actions = {info, protocol, metadata};
-  Status s = log.value()->Commit(0, actions);
+  // The table root too: it holds the name of the new _delta_log directory.
+  DurableSet first;
+  first.directories.insert(log.value()->table_path());
+  Status s = log.value()->Commit(0, actions, first);
   if (s.IsAlreadyExists()) {
     throw ConflictError("Another writer created a Delta table at " + path + " while CREATE TABLE " + name +
                         " ran; attach it with LOCATION, or choose another location");
@@ -148,18 +151,30 @@ std::unique_ptr<DeltaTable> DeltaTable::AtTimestamp(timestamp_t timestamp) const
 }
 
 int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
-                                  const std::string& operation) {
+                                  const std::string& operation, const DurableSet& new_files) {
   if (read_only_) throw InvalidInputError("Table " + name_ + " is opened at an older version (time travel) and cannot be written");
   Status writable = delta::CheckWritable(name_, state_->snapshot);
   if (!writable.ok()) ThrowFor(name_, writable);
   delta::Snapshot base = state_->snapshot;
   for (int attempt = 0; attempt < 1000; attempt++) {
     int64_t version = base.version + 1;
-    Status s = log_->Commit(version, actions);
+    Status s = log_->Commit(version, actions, new_files);
     if (s.ok()) {
-      auto updated = log_->UpdateSnapshot(base);
-      if (!updated.ok()) ThrowFor(name_, updated.status());
-      SetSnapshot(updated.take());
+      // The new version is `base` plus these actions: applied here rather
+      // than re-listed and re-read from the log (a commit by another writer
+      // after ours is picked up by the next Refresh()).
+      std::optional<int64_t> timestamp;
+      bool new_metadata = false;
+      for (auto& a : actions) {
+        if (auto* info = std::get_if<delta::CommitInfo>(&a)) timestamp = info->timestamp;
+        new_metadata = new_metadata || std::holds_alternative<delta::Metadata>(a);
+      }
+      base.warnings.clear();
+      base.Apply(version, actions, timestamp);
+      Status readable = delta::CheckReadable(path_, base.protocol, base.metadata);
+      if (readable.ok() && new_metadata) readable = base.ParseSchema();
+      if (!readable.ok()) ThrowFor(name_, readable);
+      SetSnapshot(std::move(base));
       int64_t interval = state_->snapshot.CheckpointInterval();
       if (interval > 0 && version > 0 && version % interval == 0) {
         // A failed checkpoint costs only speed; the commit itself stands.
@@ -301,8 +316,9 @@ void DeltaTable::Commit(TableCommit& commit) {
     // MERGE must be in them too; a pure insert needs none (adds are inserts).
     if (has_changes) add_change(chunk, nullptr, chunk.size(), "insert");
   }
-  auto adds = data.Finish(now);
-  auto cdcs = changes.Finish(now);
+  DurableSet new_files;
+  auto adds = data.Finish(now, new_files);
+  auto cdcs = changes.Finish(now, new_files);
   delta::StringMap parameters;
   if (commit.overwrite) parameters["mode"] = "Overwrite";
   else if (commit.operation == "WRITE") parameters["mode"] = "Append";
@@ -320,7 +336,7 @@ void DeltaTable::Commit(TableCommit& commit) {
     txn.last_updated = now;
     all.emplace_back(std::move(txn));
   }
-  CommitActions(all, removed_paths, commit.operation);
+  CommitActions(all, removed_paths, commit.operation, new_files);
 }
 
 void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters) {

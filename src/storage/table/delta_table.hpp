@@ -99,8 +99,10 @@ class DeltaTable : public DataTable {
   void SetSnapshot(delta::Snapshot snapshot);
   // Commits `actions` as the next version, retrying lost races while no
   // concurrent commit removed one of `removed_paths` or changed the metadata.
+  // `new_files`: what DeltaFileWriter::Finish listed for the files the
+  // actions add, made durable before the commit is visible.
   int64_t CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
-                        const std::string& operation);
+                        const std::string& operation, const DurableSet& new_files = {});
   friend class DeltaMaintenance;
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
 
