@@ -63,6 +63,36 @@ static void AppendFiles(const DeltaTable& table, std::vector<delta::AddFile> fil
   }
 }
 
+// The metadata in force at `start` (its commit applied), given the commits
+// of [start, end]. The table's current metadata when no commit after `start`
+// changed it: (start, end] is at hand and (end, latest] is usually empty (a
+// view or stream reads up to the latest version), so this costs no snapshot
+// load. Otherwise the snapshot of `start` (a checkpoint may be where the log
+// now begins).
+static delta::Metadata MetadataAt(DeltaTable& table, int64_t start, int64_t end,
+                                  const std::vector<std::vector<delta::Action>>& commits) {
+  constexpr int64_t kMaxNewerCommits = 16;  // beyond this many, loading the snapshot is cheaper
+  auto changes_metadata = [](const std::vector<delta::Action>& actions) {
+    for (auto& a : actions) {
+      if (std::holds_alternative<delta::Metadata>(a)) return true;
+    }
+    return false;
+  };
+  bool current = table.Version() - end <= kMaxNewerCommits;
+  for (size_t i = 1; current && i < commits.size(); i++) current = !changes_metadata(commits[i]);
+  for (int64_t v = end + 1; current && v <= table.Version(); v++) {
+    auto actions = table.Log().ReadCommit(v);
+    current = actions.ok() && !changes_metadata(actions.value());
+  }
+  if (current) return table.Snapshot().metadata;
+  auto at_start = table.Log().LoadSnapshot(start);
+  if (!at_start.ok()) {
+    throw InvalidInputError("table_changes('" + table.Name() + "', " + std::to_string(start) + "): version " +
+                            std::to_string(start) + " can no longer be read (" + at_start.status().message() + ")");
+  }
+  return at_start.value().metadata;
+}
+
 void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out) {
   const std::string& name = table.Name();
   int64_t latest = table.Version();
@@ -79,22 +109,22 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
                             "): the end version is before the start version");
   }
-  // The metadata in force at `start` (a checkpoint may be where the log now
-  // begins), then each later commit's own.
-  auto at_start = table.Log().LoadSnapshot(start);
-  if (!at_start.ok()) {
-    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + "): version " + std::to_string(start) +
-                            " can no longer be read (" + at_start.status().message() + ")");
-  }
-  delta::Metadata metadata = at_start.value().metadata;
+  std::vector<std::vector<delta::Action>> commits;  // of versions [start, end]
   for (int64_t v = start; v <= end; v++) {
     auto actions = table.Log().ReadCommit(v);
     if (!actions.ok()) {
       throw InvalidInputError("table_changes('" + name + "'): the commit of version " + std::to_string(v) +
                               " is no longer in the log (" + actions.status().message() + ")");
     }
+    commits.push_back(actions.take());
+  }
+  delta::Metadata metadata = MetadataAt(table, start, end, commits);
+  for (int64_t v = start; v <= end; v++) {
+    const std::vector<delta::Action>& actions = commits[static_cast<size_t>(v - start)];
+    std::optional<int64_t> commit_ms;
     std::vector<delta::AddFile> cdc, added, removed;
-    for (auto& action : actions.value()) {
+    for (auto& action : actions) {
+      if (auto* info = std::get_if<delta::CommitInfo>(&action)) commit_ms = info->timestamp;
       if (auto* m = std::get_if<delta::Metadata>(&action)) metadata = *m;
       if (auto* c = std::get_if<delta::CdcFile>(&action)) {
         delta::AddFile f;
@@ -116,8 +146,11 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
                               ". Changes are recorded only after ALTER TABLE " + name +
                               " SET TBLPROPERTIES (delta.enableChangeDataFeed = true); read a range after that version");
     }
-    auto ts = table.Log().CommitTimestamp(v);
-    timestamp_t commit_ts = ts.ok() ? ts.value() * 1000 : 0;
+    if (!commit_ms) {  // no commitInfo timestamp: the commit file's mtime
+      auto ts = table.Log().CommitTimestamp(v);
+      if (ts.ok()) commit_ms = ts.value();
+    }
+    timestamp_t commit_ts = commit_ms.value_or(0) * 1000;
     if (!cdc.empty()) {
       AppendFiles(table, std::move(cdc), true, nullptr, v, commit_ts, out);
     } else {
