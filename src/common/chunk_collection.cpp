@@ -21,6 +21,20 @@ void ChunkCollection::Append(const DataChunk& chunk) {
   }
 }
 
+bool ChunkCollection::Append(DataChunk&& chunk) {
+  if (types_.empty()) types_ = chunk.GetTypes();
+  bool movable = (chunks_.empty() || chunks_.back()->size() == STANDARD_VECTOR_SIZE) && chunk.size() > 0 &&
+                 chunk.size() <= STANDARD_VECTOR_SIZE && chunk.ColumnCount() == types_.size();
+  for (idx_t c = 0; movable && c < types_.size(); c++) movable = chunk.data[c].GetType() == types_[c];
+  if (!movable) {
+    Append(static_cast<const DataChunk&>(chunk));
+    return false;
+  }
+  count_ += chunk.size();
+  chunks_.push_back(std::make_unique<DataChunk>(std::move(chunk)));
+  return true;
+}
+
 void ChunkCollection::Merge(ChunkCollection&& other) {
   if (types_.empty()) types_ = other.types_;
   bool movable = chunks_.empty() || chunks_.back()->size() == STANDARD_VECTOR_SIZE;

@@ -24,6 +24,11 @@ class ChunkCollection {
   // Copies the rows of `chunk` in, filling the last chunk before starting a new
   // one, so row r lives in chunk r / STANDARD_VECTOR_SIZE at r % STANDARD_VECTOR_SIZE.
   void Append(const DataChunk& chunk);
+  // The same, but takes over `chunk` itself instead of copying its rows when
+  // the layout allows (this collection's last chunk is full and `chunk` holds
+  // 1 to STANDARD_VECTOR_SIZE rows of the collection's types). Returns true
+  // when it did: `chunk` is then moved-from and must be initialized again.
+  bool Append(DataChunk&& chunk);
   // Appends all of `other`'s rows, moving its chunks instead of copying them
   // when the layout allows (this collection's last chunk is full).
   void Merge(ChunkCollection&& other);

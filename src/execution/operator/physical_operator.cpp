@@ -19,7 +19,9 @@ void DrainOperator(ExecutionContext& context, PhysicalOperator& op, ChunkCollect
   DataChunk chunk;
   op.InitializeChunk(chunk);
   while (op.Next(context, chunk)) {
-    if (chunk.size() > 0) sink.Append(chunk);
+    if (chunk.size() == 0) continue;
+    // Hand the chunk over when the sink can take it whole (no copy of the rows).
+    if (sink.Append(std::move(chunk))) op.InitializeChunk(chunk);
   }
 }
 

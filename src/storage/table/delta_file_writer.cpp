@@ -63,14 +63,21 @@ DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_path, std::ve
 void DeltaFileWriter::Append(const DataChunk& rows) {
   if (rows.size() == 0) return;
   row_count_ += rows.size();
-  DataChunk data;
-  data.Initialize(data_types_, rows.size());
   if (partition_indexes_.empty()) {
-    for (idx_t c = 0; c < data_indexes_.size(); c++) data.data[c].Copy(rows.data[data_indexes_[c]], nullptr, rows.size(), 0, 0);
-    data.SetCardinality(rows.size());
-    auto& partition = partitions_[""];
-    partition.rows.SetTypes(data_types_);
-    partition.rows.Append(data);
+    // Every column is a data column, in order: the chunk is written as it is
+    // (converted first in the rare case a column's type differs in detail).
+    if (!stream_) stream_ = Open("");
+    bool same_types = rows.ColumnCount() == data_types_.size();
+    for (idx_t c = 0; same_types && c < data_types_.size(); c++) same_types = rows.data[c].GetType() == data_types_[c];
+    if (same_types) {
+      Write(*stream_, rows);
+    } else {
+      DataChunk data;
+      data.Initialize(data_types_, rows.size());
+      for (idx_t c = 0; c < data_indexes_.size(); c++) data.data[c].Copy(rows.data[data_indexes_[c]], nullptr, rows.size(), 0, 0);
+      data.SetCardinality(rows.size());
+      Write(*stream_, data);
+    }
     return;
   }
   // Group the rows by their partition values.
@@ -96,55 +103,74 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
     partition.values = values[key];
     partition.directory = key;
     partition.rows.SetTypes(data_types_);
-    partition.rows.Append(part);
+    partition.rows.Append(std::move(part));  // taken whole when the layout allows, else copied
   }
+}
+
+DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
+  char prefix[32];
+  snprintf(prefix, sizeof(prefix), "%s-%05d-", change_data_ ? "cdc" : "part", file_number_++);
+  OpenFile file;
+  file.relative = (change_data_ ? "_change_data/" : "") + directory + prefix + NewUuid() + ".c000.zstd.parquet";
+  file.full = table_path_ + "/" + file.relative;
+  std::string dir = file.full.substr(0, file.full.rfind('/'));
+  Status s = fs_->CreateDirectories(dir);
+  if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
+  auto writer = ParquetWriter::Create(file.full, data_names_, data_types_);
+  if (!writer.ok()) throw IOError("Cannot write data file " + file.full + ": " + writer.status().message());
+  file.writer = writer.take();
+  return file;
+}
+
+void DeltaFileWriter::Write(OpenFile& file, const DataChunk& rows) {
+  Status a = file.writer->Append(rows);
+  if (!a.ok()) throw IOError("Cannot write data file " + file.full + ": " + a.message());
+}
+
+delta::Action DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms,
+                                     DurableSet& durable) {
+  auto info = file.writer->Finish();
+  if (!info.ok()) throw IOError("Cannot finish data file " + file.full + ": " + info.status().message());
+  file.writer.reset();
+  // Data files must be durable before the commit that names them: the file,
+  // and its name in the directory (and a new partition directory's name in
+  // its parent, up to the table root).
+  durable.files.insert(file.full);
+  for (std::string d = file.full.substr(0, file.full.rfind('/')); d.size() >= table_path_.size();
+       d = d.substr(0, d.rfind('/'))) {
+    durable.directories.insert(d);
+    if (d == table_path_ || d.rfind('/') == std::string::npos) break;
+  }
+  if (change_data_) {
+    delta::CdcFile cdc;
+    cdc.path = file.relative;
+    cdc.partition_values = values;
+    cdc.size = static_cast<int64_t>(info.value().file_size);
+    return cdc;
+  }
+  delta::AddFile add;
+  add.path = file.relative;
+  add.partition_values = values;
+  add.size = static_cast<int64_t>(info.value().file_size);
+  add.modification_time = now_ms;
+  add.data_change = data_change_;
+  add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
+  return add;
 }
 
 std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms, DurableSet& durable) {
   std::vector<delta::Action> actions;
-  int file_number = 0;
+  if (stream_) {
+    actions.push_back(Close(*stream_, {}, now_ms, durable));
+    stream_.reset();
+  }
   for (auto& [key, partition] : partitions_) {
     if (partition.rows.Count() == 0) continue;
-    char prefix[32];
-    snprintf(prefix, sizeof(prefix), "%s-%05d-", change_data_ ? "cdc" : "part", file_number++);
-    std::string relative = (change_data_ ? "_change_data/" : "") + partition.directory + prefix + NewUuid() + ".c000.zstd.parquet";
-    std::string full = table_path_ + "/" + relative;
-    std::string dir = full.substr(0, full.rfind('/'));
-    Status s = fs_->CreateDirectories(dir);
-    if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
-    auto writer = ParquetWriter::Create(full, data_names_, data_types_);
-    if (!writer.ok()) throw IOError("Cannot write data file " + full + ": " + writer.status().message());
-    for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) {
-      Status a = writer.value()->Append(partition.rows.Chunk(c));
-      if (!a.ok()) throw IOError("Cannot write data file " + full + ": " + a.message());
-    }
-    auto info = writer.value()->Finish();
-    if (!info.ok()) throw IOError("Cannot finish data file " + full + ": " + info.status().message());
-    // Data files must be durable before the commit that names them: the file,
-    // and its name in the directory (and a new partition directory's name in
-    // its parent, up to the table root).
-    durable.files.insert(full);
-    for (std::string d = dir; d.size() >= table_path_.size(); d = d.substr(0, d.rfind('/'))) {
-      durable.directories.insert(d);
-      if (d == table_path_ || d.rfind('/') == std::string::npos) break;
-    }
-    if (change_data_) {
-      delta::CdcFile cdc;
-      cdc.path = relative;
-      cdc.partition_values = partition.values;
-      cdc.size = static_cast<int64_t>(info.value().file_size);
-      actions.emplace_back(std::move(cdc));
-    } else {
-      delta::AddFile add;
-      add.path = relative;
-      add.partition_values = partition.values;
-      add.size = static_cast<int64_t>(info.value().file_size);
-      add.modification_time = now_ms;
-      add.data_change = data_change_;
-      add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
-      actions.emplace_back(std::move(add));
-    }
+    OpenFile file = Open(partition.directory);
+    for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) Write(file, partition.rows.Chunk(c));
+    actions.push_back(Close(file, partition.values, now_ms, durable));
   }
+  partitions_.clear();
   return actions;
 }
 

@@ -6,12 +6,17 @@
 // and in the directory name (`col=value/`). Change data files live under
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
 // until a commit names them, so they are written in place; files of a failed
-// commit are orphans that VACUUM removes. The writer does not fsync: Finish()
+// commit are orphans that VACUUM removes. Rows of an unpartitioned table go
+// straight into the Parquet writer as they are appended (no copy of them is
+// kept); a partitioned table's rows are buffered per partition until
+// Finish(), so each partition gets one file. The writer does not fsync: Finish()
 // lists what must be durable before the commit, and the commit makes all of
 // a commit's files durable at once (DeltaLog::Commit's `first`).
 #pragma once
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +24,7 @@
 #include "common/file_system.hpp"
 #include "storage/data_table.hpp"
 #include "storage/delta/delta_actions.hpp"
+#include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream {
 
@@ -29,6 +35,7 @@ class DeltaFileWriter {
   DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
                   const std::vector<std::string>& partition_columns, bool change_data);
 
+  // `rows`: every table column in table order (+ the change type).
   void Append(const DataChunk& rows);
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
@@ -42,9 +49,20 @@ class DeltaFileWriter {
  private:
   struct Partition {
     delta::PartitionValues values;
-    std::string directory;  // "a=1/b=x/" or ""
+    std::string directory;  // "a=1/b=x/"
     ChunkCollection rows;   // data columns (+ _change_type)
   };
+  struct OpenFile {
+    std::string relative;  // the path the action names
+    std::string full;
+    std::unique_ptr<ParquetWriter> writer;
+  };
+
+  // Creates the next file in the partition `directory` ("" for the root).
+  OpenFile Open(const std::string& directory);
+  void Write(OpenFile& file, const DataChunk& rows);
+  // Finishes the file: its add or cdc action, and what must be made durable.
+  delta::Action Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms, DurableSet& durable);
 
   FileSystem* fs_;
   std::string table_path_;
@@ -55,7 +73,9 @@ class DeltaFileWriter {
   std::vector<LogicalType> data_types_;
   bool change_data_;
   bool data_change_ = true;
-  std::map<std::string, Partition> partitions_;
+  std::map<std::string, Partition> partitions_;  // partitioned tables
+  std::optional<OpenFile> stream_;               // unpartitioned tables: the file being written
+  int file_number_ = 0;
   idx_t row_count_ = 0;
 };
 
