@@ -215,6 +215,23 @@ class ExtremeState : public AggregateState {
   void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) override {
     if constexpr (MODE == 0) {
       Update(input, zero_ids, count);
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // Branch-free so the compiler vectorizes it: a NULL row contributes the
+      // identity of the fold (the type's max for MIN, its lowest for MAX).
+      const T* data = input->GetData<T>();
+      const uint8_t* valid = input->Validity();
+      constexpr T kIdentity = MODE < 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+      T best = kIdentity;
+      uint8_t any = 0;
+      for (idx_t i = 0; i < count; i++) {
+        T x = valid[i] ? data[i] : kIdentity;
+        best = MODE < 0 ? std::min(best, x) : std::max(best, x);
+        any |= valid[i];
+      }
+      if (!any) return;
+      T* state = values_.GetData<T>();
+      if (!has_[0] || (MODE < 0 ? best < state[0] : state[0] < best)) state[0] = best;
+      has_[0] = 1;
     } else {
       const T* data = input->GetData<T>();
       const uint8_t* valid = input->Validity();
