@@ -115,6 +115,16 @@ class RleBpDecoder {
     return done;
   }
 
+  // Skips the next `n` values when they all lie in one RLE run of `value`
+  // and returns true; otherwise consumes nothing and returns false. Lets a
+  // reader skip materialising the levels of a page without NULLs.
+  bool SkipRun(uint32_t n, uint32_t value) {
+    if (rle_left_ == 0 && bp_left_ == 0 && !NextRun()) return false;
+    if (bp_left_ > 0 || rle_left_ < n || rle_value_ != value) return false;
+    rle_left_ -= n;
+    return true;
+  }
+
  private:
   template <class T>
   void UnpackFromRun(T* out, uint32_t k) {

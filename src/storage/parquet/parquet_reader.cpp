@@ -127,10 +127,15 @@ class ColumnChunkReader {
       uint32_t nn = k;
       if (leaf_.max_rep > 0) LS_RETURN_NOT_OK(ReadLevels(rep_dec_, rep_pre_, rep_pre_pos_, reps, k, leaf_.max_rep));
       if (leaf_.max_def > 0) {
-        LS_RETURN_NOT_OK(ReadLevels(def_dec_, def_pre_, def_pre_pos_, defs, k, leaf_.max_def));
-        nn = 0;
         const uint16_t md = static_cast<uint16_t>(leaf_.max_def);
-        for (uint32_t i = 0; i < k; i++) nn += defs[i] == md;
+        if (def_pre_.empty() && def_dec_.SkipRun(k, md)) {
+          // All k values present (a column without NULLs has one such run per page).
+          std::fill_n(defs, k, md);
+        } else {
+          LS_RETURN_NOT_OK(ReadLevels(def_dec_, def_pre_, def_pre_pos_, defs, k, leaf_.max_def));
+          nn = 0;
+          for (uint32_t i = 0; i < k; i++) nn += defs[i] == md;
+        }
       }
       if (dst_offset + nn > dst.Capacity()) dst.Resize(std::max<idx_t>(dst_offset + nn, dst.Capacity() * 2));
       LS_RETURN_NOT_OK(DecodeDense(nn, dst, dst_offset));
