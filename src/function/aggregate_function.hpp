@@ -26,7 +26,7 @@ struct AggregateSignature {
 // Resolves name + argument types (+ DISTINCT) or throws BinderError naming the
 // function and the types it accepts. Returns false when `name` is not an aggregate.
 bool IsAggregateFunction(const std::string& lower_name);
-AggregateSignature BindAggregate(const std::string& lower_name, const std::vector<LogicalType>& argument_types,
+AggregateSignature BindAggregate(const std::string& name, const std::vector<LogicalType>& args,
                                  bool distinct, bool star_argument);
 
 class AggregateState {

@@ -204,6 +204,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
   };
   for (idx_t i = 0; i < flows.size(); i++) visit(i);
   std::vector<Flow> sorted;
+  sorted.reserve(order.size());
   for (idx_t i : order) sorted.push_back(std::move(flows[i]));
   return sorted;
 }

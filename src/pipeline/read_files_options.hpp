@@ -63,7 +63,7 @@ struct ReadFilesOptions {
 
 // Reads the arguments of a read_files() call. Throws BinderError for an
 // unknown option (with the list of known ones) or a bad value.
-ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& arguments, const std::vector<std::string>& names);
+ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names);
 
 // The format of `path` from its extension, or UNKNOWN.
 FileFormat FormatFromExtension(const std::string& path);

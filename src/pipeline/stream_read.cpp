@@ -13,7 +13,7 @@ namespace lakestream {
 namespace {
 
 // The rows of `files` (add actions of `table`), all columns.
-void ReadAddedFiles(DeltaTable& table, std::vector<delta::AddFile> files, ChunkCollection& out) {
+void ReadAddedFiles(DeltaTable& table, const std::vector<delta::AddFile>& files, ChunkCollection& out) {
   if (files.empty()) return;
   auto state = std::make_shared<DeltaSnapshotState>();
   state->snapshot.table_path = table.Snapshot().table_path;
@@ -79,7 +79,7 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
       if (auto* info = std::get_if<delta::CommitInfo>(&action); info && info->operation) operation = *info->operation;
     }
     if (!non_append) {
-      ReadAddedFiles(table, std::move(added), out);
+      ReadAddedFiles(table, added, out);
       continue;
     }
     switch (scope.non_append) {
@@ -91,7 +91,7 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
             "(TBLPROPERTIES ('pipelines.stream.onChange' = 'cdf'), the default) or skip them ('skip')");
       case NonAppendMode::SKIP: {
         ChunkCollection ignored(out.Types());
-        ReadAddedFiles(table, std::move(added), ignored);
+        ReadAddedFiles(table, added, ignored);
         scope.skipped_changes += static_cast<int64_t>(ignored.Count());
         break;
       }

@@ -246,6 +246,7 @@ BoundQuery Binder::BindSelectNode(const QueryNode& node) {
     }
   }
   std::vector<LogicalType> types;
+  types.reserve(projections.size());
   for (auto& p : projections) types.push_back(p->return_type);
   auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
   projection->table_index = NextTableIndex();

@@ -85,7 +85,7 @@ static const char* OperatorName(LogicalOperatorType type) {
 }
 
 std::string LogicalOperator::ToString(int indent) const {
-  std::string s(indent * 2, ' ');
+  std::string s(static_cast<size_t>(indent) * 2, ' ');
   s += OperatorName(type);
   if (type == LogicalOperatorType::GET) s += " " + table_name;
   s += "\n";

@@ -4,11 +4,13 @@ namespace lakestream {
 
 PhysicalChunkScan::PhysicalChunkScan(std::shared_ptr<ChunkCollection> rows, std::string label)
     : PhysicalOperator(rows->Types()), rows_(std::move(rows)), label_(std::move(label)) {
+  projected_.reserve(types.size());
   for (idx_t c = 0; c < types.size(); c++) projected_.push_back(c);
 }
 
 static std::vector<LogicalType> ProjectTypes(const ChunkCollection& rows, const std::vector<idx_t>& projected) {
   std::vector<LogicalType> types;
+  types.reserve(projected.size());
   for (idx_t c : projected) types.push_back(rows.Types()[c]);
   return types;
 }

@@ -5,7 +5,7 @@
 namespace lakestream {
 
 std::string PhysicalOperator::ToString(int indent) const {
-  std::string s(indent * 2, ' ');
+  std::string s(static_cast<size_t>(indent) * 2, ' ');
   s += Name();
   std::string details = Details();
   if (!details.empty()) s += " [" + details + "]";

@@ -35,6 +35,7 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
     keys_.Append(keys);
   }
   std::vector<row_compare_t> compare;
+  compare.reserve(key_types.size());
   for (auto& t : key_types) compare.push_back(GetRowCompareFunction(t));
   permutation_.resize(rows_.Count());
   for (idx_t i = 0; i < permutation_.size(); i++) permutation_[i] = i;

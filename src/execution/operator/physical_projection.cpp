@@ -4,6 +4,7 @@ namespace lakestream {
 
 static std::vector<LogicalType> TypesOf(const std::vector<BoundExprPtr>& expressions) {
   std::vector<LogicalType> types;
+  types.reserve(expressions.size());
   for (auto& e : expressions) types.push_back(e->return_type);
   return types;
 }

@@ -260,7 +260,7 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
 // A VARCHAR-column result (introspection output).
 static std::unique_ptr<QueryResult> TextResult(std::vector<std::string> names, const std::vector<std::vector<Value>>& rows) {
   std::vector<LogicalType> types(names.size(), TypeId::VARCHAR);
-  return MakeRowsResult(std::move(names), std::move(types), rows);
+  return MakeRowsResult(std::move(names), types, rows);
 }
 
 std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt) {

@@ -35,6 +35,7 @@ std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStateme
   // Files whose changes a stream or a sink has not consumed yet stay, whatever the retention.
   auto files = table.Vacuum(retain_ms, stmt.dry_run, OldestVersionStillNeeded(context.GetCatalog(), table.Name()));
   std::vector<std::vector<Value>> rows;
+  rows.reserve(files.size());
   for (auto& f : files) rows.push_back({Value(f)});
   return MakeRowsResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, {TypeId::VARCHAR}, rows);
 }

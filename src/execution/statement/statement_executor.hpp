@@ -20,13 +20,13 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt);
-std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& statement);
-std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& statement);
-std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& statement);
-std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& statement);
-std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& statement);
-std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& statement);
+std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt);
 
 // Table streams (stream_executor.cpp, issue 5).
 std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateStreamStatement& stmt);
@@ -36,11 +36,11 @@ std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, Descr
 
 // Materialized views (view_executor.cpp, issue 6): CREATE [OR REPLACE] MATERIALIZED VIEW,
 // CREATE OR REFRESH LIVE TABLE / MATERIALIZED VIEW, REFRESH, DROP, SHOW, DESCRIBE.
-std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& statement);
-std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context, DropStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& statement);
+std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& stmt);
 // Called after every statement that succeeded and may have committed to a
 // table: brings the views in `auto` refresh mode up to date, each as its own
 // commit. Must be cheap when nothing changed.
@@ -55,8 +55,8 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
 
 // Streaming tables (streaming_table_executor.cpp, issue 8):
 // CREATE OR REFRESH STREAMING TABLE ... AS SELECT ... FROM read_files(...) / STREAM(t).
-std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& statement);
-std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& statement);
+std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);

@@ -13,6 +13,7 @@ bool IsAggregateFunction(const std::string& name) {
 
 static std::string TypeList(const std::vector<LogicalType>& types) {
   std::vector<std::string> names;
+  names.reserve(types.size());
   for (auto& t : types) names.push_back(t.ToString());
   return StringUtil::Join(names, ", ");
 }

@@ -106,7 +106,7 @@ class HugeSumState : public AggregateState {
       }
       result.SetValid(i, true);
       if (average_) {
-        result.GetData<double>()[i] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]) / scale_divisor_;
+        result.GetData<double>()[i] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]) / scale_divisor;
       } else if (result_type_.id() == TypeId::BIGINT) {
         if (sums_[g] > std::numeric_limits<int64_t>::max() || sums_[g] < std::numeric_limits<int64_t>::min()) {
           throw ConversionError("Overflow in sum(): the total " + Decimal::HugeintToString(sums_[g]) +
@@ -121,7 +121,7 @@ class HugeSumState : public AggregateState {
       }
     }
   }
-  double scale_divisor_ = 1.0;
+  double scale_divisor = 1.0;
 
  private:
   LogicalType result_type_;
@@ -299,7 +299,7 @@ std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& s
       if (sig.input_type.id() == TypeId::DOUBLE) return std::make_unique<DoubleSumState>(average);
       if (sig.input_type.id() == TypeId::DECIMAL) {
         auto state = std::make_unique<HugeSumState<hugeint_t>>(sig.return_type, average);
-        state->scale_divisor_ = static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()));
+        state->scale_divisor = static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()));
         return state;
       }
       return std::make_unique<HugeSumState<int64_t>>(sig.return_type, average);

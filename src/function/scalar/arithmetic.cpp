@@ -93,7 +93,7 @@ scalar_kernel_t DoubleKernel() {
 // DECIMAL + and -: both sides rescaled to the result scale, then checked
 // against the result width (the int128 itself can also overflow at 38 digits).
 template <class OP>
-scalar_kernel_t DecimalAddSubKernel(LogicalType left, LogicalType right, LogicalType ret) {
+scalar_kernel_t DecimalAddSubKernel(const LogicalType& left, const LogicalType& right, LogicalType ret) {
   hugeint_t lf = Decimal::PowerOfTen(ret.scale() - left.scale());
   hugeint_t rf = Decimal::PowerOfTen(ret.scale() - right.scale());
   return [=](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
@@ -123,26 +123,26 @@ scalar_kernel_t DecimalMulKernel(LogicalType left, LogicalType right, LogicalTyp
   };
 }
 
-using u128 = unsigned __int128;
+using uint128_t = unsigned __int128;
 
 // |a| * 10^e / |b| rounded half away from zero, by schoolbook long division so
 // no intermediate exceeds 128 bits. False when the quotient passes 38 digits.
 bool DivideScaled(hugeint_t a, hugeint_t b, int e, hugeint_t& out) {
   bool negative = (a < 0) != (b < 0);
-  u128 ua = a < 0 ? static_cast<u128>(-a) : static_cast<u128>(a);
-  u128 ub = b < 0 ? static_cast<u128>(-b) : static_cast<u128>(b);
-  const u128 limit = static_cast<u128>(Decimal::PowerOfTen(38));
-  u128 q = ua / ub, r = ua % ub;
+  uint128_t ua = a < 0 ? static_cast<uint128_t>(-a) : static_cast<uint128_t>(a);
+  uint128_t ub = b < 0 ? static_cast<uint128_t>(-b) : static_cast<uint128_t>(b);
+  const uint128_t limit = static_cast<uint128_t>(Decimal::PowerOfTen(38));
+  uint128_t q = ua / ub, r = ua % ub;
   // r * 10 fits in 128 bits while r < 2^128 / 10; beyond that, add r ten times.
-  const bool small_divisor = ub < static_cast<u128>(Decimal::PowerOfTen(37));
+  const bool small_divisor = ub < static_cast<uint128_t>(Decimal::PowerOfTen(37));
   for (int k = 0; k < e; k++) {
-    u128 digit;
+    uint128_t digit;
     if (small_divisor) {
-      u128 r10 = r * 10;
+      uint128_t r10 = r * 10;
       digit = r10 / ub;
       r = r10 % ub;
     } else {
-      u128 acc = 0;
+      uint128_t acc = 0;
       digit = 0;
       for (int t = 0; t < 10; t++) {
         acc += r;

@@ -164,7 +164,7 @@ BoundScalarFunction BindFloorCeil(const ScalarBindInput& input) {
 
 // DOUBLE -> DOUBLE functions; `fn` returns NaN for out-of-domain input, which becomes NULL.
 template <double (*FN)(double)>
-scalar_bind_t UnaryDouble(std::string accepted) {
+scalar_bind_t UnaryDouble(const std::string& accepted) {
   return [accepted](const ScalarBindInput& input) {
     NumericArgument(input, 1, accepted);
     return Bound({TypeId::DOUBLE}, TypeId::DOUBLE, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {

@@ -105,6 +105,7 @@ TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::
   auto types = binding.types;
   binding.factory = [files, types](const std::vector<idx_t>& projected) {
     std::vector<LogicalType> projected_types;
+    projected_types.reserve(projected.size());
     for (idx_t c : projected) projected_types.push_back(types[c]);
     return std::make_unique<PhysicalParquetScan>(files, projected, projected_types);
   };

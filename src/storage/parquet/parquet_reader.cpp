@@ -1142,6 +1142,7 @@ Status ParquetReader::ScanProjected(const std::vector<ParquetProjection>& column
                                     const std::vector<ParquetFilter>& filters) {
   auto& im = *impl_;
   std::vector<idx_t> ids;
+  ids.reserve(columns.size());
   for (const auto& p : columns) ids.push_back(p.column);
   LS_RETURN_NOT_OK(Scan(ids, filters));
   im.narrowed.clear();

@@ -89,13 +89,13 @@ class ParquetReader {
   const std::vector<LogicalType>& ColumnTypes() const;
   int64_t RowCount() const;
   idx_t RowGroupCount() const;
-  int64_t RowGroupRowCount(idx_t row_group) const;
+  int64_t RowGroupRowCount(idx_t rg) const;
   const std::string& CreatedBy() const;
   // Key/value metadata of the footer, e.g. Spark's schema JSON.
   std::vector<std::pair<std::string, std::string>> KeyValueMetadata() const;
   // Statistics of a top-level column in a row group (NULL min/max for nested
   // columns, or when the writer wrote none or only unreliable legacy ones).
-  ParquetColumnStats ColumnStatistics(idx_t row_group, idx_t column) const;
+  ParquetColumnStats ColumnStatistics(idx_t rg, idx_t column) const;
 
   // Starts (or restarts) a scan of the given top-level columns in that order.
   // Row groups that `filters` prove empty are skipped. InvalidArgument for an

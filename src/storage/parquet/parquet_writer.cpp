@@ -418,7 +418,6 @@ struct ParquetWriter::Impl {
 
   // ---- value appends ----
 
-  template <bool kFlat>
   void AddValue(LeafWriter& lw, const Vector& v, idx_t row) {
     switch (lw.kind) {
       case WKind::BOOL: {
@@ -539,7 +538,7 @@ struct ParquetWriter::Impl {
     // current entry (already pushed) must move with it.
     uint8_t d = 0, r = 0;
     bool moved = false;
-    if (lw.page_entries > 0 && (!lw.defs.empty() || !lw.reps.empty() || true)) {
+    if (lw.page_entries > 0) {
       if (!lw.defs.empty()) d = lw.defs.back(), lw.defs.pop_back();
       if (!lw.reps.empty()) r = lw.reps.back(), lw.reps.pop_back();
       lw.page_entries--;
@@ -568,7 +567,7 @@ struct ParquetWriter::Impl {
       bool ok = valid[row] != 0;
       if (lw.max_def > 0) lw.defs.push_back(static_cast<uint8_t>(ok ? lw.max_def : lw.max_def - 1));
       lw.page_entries++;
-      if (ok) AddValue<true>(lw, v, row);
+      if (ok) AddValue(lw, v, row);
       else lw.chunk_nulls++;
     }
     lw.chunk_values += count;
@@ -594,7 +593,7 @@ struct ParquetWriter::Impl {
       case WNode::LEAF: {
         LeafWriter& lw = leaves[n.leaf];
         AddLevels(lw, rep, n.def_level);
-        AddValue<false>(lw, v, row);
+        AddValue(lw, v, row);
         return;
       }
       case WNode::STRUCT:

@@ -25,7 +25,7 @@ static bool CdfOn(const delta::Metadata& metadata) {
 // Reads `files` (AddFile entries, cdc files included) with the table's columns
 // plus, when `with_change_type`, the files' own _change_type column, and appends
 // the rows to `out` with the commit columns filled in.
-static void AppendFiles(const DeltaTable& table, std::vector<delta::AddFile> files, bool with_change_type,
+static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, bool with_change_type,
                         const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out) {
   if (files.empty()) return;
   auto state = std::make_shared<DeltaSnapshotState>();
@@ -152,10 +152,10 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     }
     timestamp_t commit_ts = commit_ms.value_or(0) * 1000;
     if (!cdc.empty()) {
-      AppendFiles(table, std::move(cdc), true, nullptr, v, commit_ts, out);
+      AppendFiles(table, cdc, true, nullptr, v, commit_ts, out);
     } else {
-      AppendFiles(table, std::move(removed), false, "delete", v, commit_ts, out);
-      AppendFiles(table, std::move(added), false, "insert", v, commit_ts, out);
+      AppendFiles(table, removed, false, "delete", v, commit_ts, out);
+      AppendFiles(table, added, false, "insert", v, commit_ts, out);
     }
   }
 }
