@@ -14,22 +14,7 @@ namespace {
 
 // The rows of `files` (add actions of `table`), all columns.
 void ReadAddedFiles(DeltaTable& table, const std::vector<delta::AddFile>& files, ChunkCollection& out) {
-  if (files.empty()) return;
-  auto state = std::make_shared<DeltaSnapshotState>();
-  state->snapshot.table_path = table.Snapshot().table_path;
-  state->snapshot.version = table.Version();
-  state->snapshot.metadata.partition_columns = table.Snapshot().partition_columns();
-  state->columns = table.Columns();
-  for (auto& f : files) state->files.push_back(&f);
-  std::vector<idx_t> ids;
-  for (idx_t i = 0; i < state->columns.size(); i++) ids.push_back(i);
-  auto scan = MakeDeltaScan(state, ids);
-  DataChunk chunk;
-  chunk.Initialize(out.Types());
-  while (scan->Next(chunk, nullptr)) {
-    out.Append(chunk);
-    chunk.Reset();
-  }
+  ScanTableFiles(table, files, table.Version(), /*with_change_type=*/false, [&](DataChunk& chunk) { out.Append(chunk); });
 }
 
 // Inserted and updated rows of version `v` from the change feed.

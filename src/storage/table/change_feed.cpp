@@ -22,11 +22,8 @@ static bool CdfOn(const delta::Metadata& metadata) {
   return it != metadata.configuration.end() && StringUtil::Lower(it->second) == "true";
 }
 
-// Reads `files` (AddFile entries, cdc files included) with the table's columns
-// plus, when `with_change_type`, the files' own _change_type column, and appends
-// the rows to `out` with the commit columns filled in.
-static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, bool with_change_type,
-                        const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out) {
+void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, int64_t version,
+                    bool with_change_type, const std::function<void(DataChunk&)>& consume) {
   if (files.empty()) return;
   auto state = std::make_shared<DeltaSnapshotState>();
   state->snapshot.table_path = table.Snapshot().table_path;
@@ -37,16 +34,29 @@ static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFil
   for (auto& f : files) state->files.push_back(&f);
   std::vector<idx_t> ids;
   std::vector<LogicalType> types;
+  ids.reserve(state->columns.size());
+  types.reserve(state->columns.size());
   for (idx_t i = 0; i < state->columns.size(); i++) {
     ids.push_back(i);
     types.push_back(state->columns[i].type);
   }
   auto scan = MakeDeltaScan(state, ids);
-  DataChunk chunk, row;
+  DataChunk chunk;
   chunk.Initialize(types);
+  while (scan->Next(chunk, nullptr)) {
+    consume(chunk);
+    chunk.Reset();
+  }
+}
+
+// The rows of `files` appended to `out` with the commit columns filled in:
+// the files' own _change_type (cdc files) or `change_type` for every row.
+static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, bool with_change_type,
+                        const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out) {
+  DataChunk row;
   row.Initialize(out.Types());
   idx_t width = table.Columns().size();
-  while (scan->Next(chunk, nullptr)) {
+  ScanTableFiles(table, files, version, with_change_type, [&](DataChunk& chunk) {
     row.Reset();
     for (idx_t c = 0; c < width; c++) row.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
@@ -60,7 +70,7 @@ static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFil
     }
     row.SetCardinality(chunk.size());
     out.Append(row);
-  }
+  });
 }
 
 // The metadata in force at `start` (its commit applied), given the commits

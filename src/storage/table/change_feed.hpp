@@ -9,6 +9,7 @@
 //   _commit_timestamp  TIMESTAMP
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct ChangeFeedSchema {
 };
 
 ChangeFeedSchema GetChangeFeedSchema(const DeltaTable& table);
+
+// Reads the rows of `files` (add or cdc entries of `table`, as of `version`)
+// with the table's columns, plus the files' own _change_type column last when
+// `with_change_type` (cdc files), and hands each chunk to `consume`.
+void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, int64_t version,
+                    bool with_change_type, const std::function<void(DataChunk&)>& consume);
 
 // Reads versions [start, end] (inclusive) into `out` (initialised by the
 // caller with GetChangeFeedSchema types). Throws InvalidInputError naming the
