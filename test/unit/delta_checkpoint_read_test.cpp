@@ -9,23 +9,13 @@
 
 #include "storage/delta/delta_log.hpp"
 #include "storage/parquet/parquet_reader.hpp"
-
-#ifndef LAKESTREAM_SHARED_DIR
-#define LAKESTREAM_SHARED_DIR "/work/shared"
-#endif
+#include "temp_dir_util.hpp"
 
 namespace lakestream::delta {
 namespace {
 
-std::string Shared(const std::string& table) { return std::string(LAKESTREAM_SHARED_DIR) + "/delta-tables/" + table; }
-
-std::string CopyShared(const std::string& table) {
-  auto dir = std::filesystem::temp_directory_path() / ("lakestream_cpread_" + std::to_string(::getpid())) / table;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir.parent_path());
-  std::filesystem::copy(Shared(table), dir, std::filesystem::copy_options::recursive);
-  return dir.string();
-}
+using testing::CopySharedDeltaTable;
+using testing::SharedDeltaTable;
 
 // simple_table_with_checkpoint came without _last_checkpoint: point it at
 // its checkpoint so that the unlisted path is the one taken.
@@ -163,14 +153,14 @@ void ExpectDecodersAgree(const std::string& checkpoint) {
 }
 
 TEST(DeltaCheckpointRead, DirectDecoderMatchesValueDecoderOnSparkCheckpoints) {
-  ExpectDecodersAgree(Shared("checkpoint-cdf-table") + "/_delta_log/00000000000000000003.checkpoint.parquet");
-  ExpectDecodersAgree(Shared("simple_table_with_checkpoint") + "/_delta_log/00000000000000000010.checkpoint.parquet");
+  ExpectDecodersAgree(SharedDeltaTable("checkpoint-cdf-table") + "/_delta_log/00000000000000000003.checkpoint.parquet");
+  ExpectDecodersAgree(SharedDeltaTable("simple_table_with_checkpoint") + "/_delta_log/00000000000000000010.checkpoint.parquet");
 }
 
 TEST(DeltaCheckpointRead, DirectDecoderMatchesValueDecoderOnOurCheckpoint) {
   // Our own checkpoint of the partitioned cdf-table (maps with values, a
   // remove with partition values, tags) read back both ways.
-  std::string dir = CopyShared("cdf-table");
+  std::string dir = CopySharedDeltaTable("cdf-table");
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   auto snap = log->LoadSnapshot();
   ASSERT_TRUE(snap.ok());
@@ -200,7 +190,7 @@ void ExpectSameAsJsonReplay(DeltaLog& log, const Snapshot& snap) {
 }
 
 TEST(DeltaCheckpointRead, CommitsAfterTheCheckpointAreProbed) {
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   PointAtCheckpoint10(dir);
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   auto base = log->LoadSnapshot();
@@ -222,7 +212,7 @@ TEST(DeltaCheckpointRead, CommitsAfterTheCheckpointAreProbed) {
 }
 
 TEST(DeltaCheckpointRead, MissingLastCheckpointUsesTheListing) {
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   std::filesystem::remove(dir + "/_delta_log/_last_checkpoint");
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   auto snap = log->LoadSnapshot();
@@ -235,7 +225,7 @@ TEST(DeltaCheckpointRead, MissingLastCheckpointUsesTheListing) {
 TEST(DeltaCheckpointRead, StaleLastCheckpointStillReachesTheLatestVersion) {
   // _last_checkpoint names an older checkpoint that exists: the commits after
   // it are replayed up to the latest one; a newer checkpoint is not needed.
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   auto v5 = log->LoadSnapshot(5);
   ASSERT_TRUE(v5.ok());
@@ -251,7 +241,7 @@ TEST(DeltaCheckpointRead, StaleLastCheckpointStillReachesTheLatestVersion) {
 
 TEST(DeltaCheckpointRead, LogBeforeTheCheckpointCleanedUp) {
   // Commits 0..9 gone (log cleanup): only the checkpoint and later commits.
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   PointAtCheckpoint10(dir);
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   auto before = log->LoadSnapshot();
@@ -270,7 +260,7 @@ TEST(DeltaCheckpointRead, LogBeforeTheCheckpointCleanedUp) {
 
 TEST(DeltaCheckpointRead, MultiPartCheckpointNamedByLastCheckpoint) {
   // The classic checkpoint renamed as part 1 of 1, as _last_checkpoint says.
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   std::string log_dir = dir + "/_delta_log";
   std::filesystem::rename(log_dir + "/" + CheckpointFileName(10), log_dir + "/" + CheckpointPartFileName(10, 1, 1));
   ASSERT_TRUE(FileSystem::Default()->WriteFile(log_dir + "/_last_checkpoint", R"({"version":10,"size":13,"parts":1})").ok());
@@ -289,7 +279,7 @@ TEST(DeltaCheckpointRead, MultiPartCheckpointNamedByLastCheckpoint) {
 }
 
 TEST(DeltaCheckpointRead, CorruptCheckpointWithoutJsonToReplayNamesTheFile) {
-  std::string dir = CopyShared("checkpoint-cdf-table");
+  std::string dir = CopySharedDeltaTable("checkpoint-cdf-table");
   std::string cp = dir + "/_delta_log/" + CheckpointFileName(3);
   auto bytes = FileSystem::Default()->ReadFile(cp).take();
   // Keep the footer, break the data: the decoder must fail cleanly.
@@ -304,7 +294,7 @@ TEST(DeltaCheckpointRead, CorruptCheckpointWithoutJsonToReplayNamesTheFile) {
 }
 
 TEST(DeltaCheckpointRead, ProjectionKeepsOnlyTheNamedFields) {
-  auto reader = ParquetReader::Open(Shared("checkpoint-cdf-table") + "/_delta_log/00000000000000000003.checkpoint.parquet").take();
+  auto reader = ParquetReader::Open(SharedDeltaTable("checkpoint-cdf-table") + "/_delta_log/00000000000000000003.checkpoint.parquet").take();
   idx_t add = 0;
   while (reader->ColumnNames()[add] != "add") add++;
   ASSERT_TRUE(reader->ScanProjected({{add, {"size", "path", "no-such-field"}}}).ok());

@@ -10,20 +10,12 @@
 
 #include "common/exception.hpp"
 #include "storage/table/delta_table.hpp"
+#include "temp_dir_util.hpp"
 
 namespace lakestream {
 namespace {
 
 using Op = FaultInjectionFileSystem::Op;
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/lakestream_durability_XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 ChunkCollection Rows(int64_t from, int64_t count) {
   std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::BIGINT};
@@ -63,7 +55,7 @@ TableCommit UpdateOneRow() {
 }
 
 TEST(DeltaCommitDurability, EachFileAndDirectoryFsyncedOnce) {
-  TempDir dir;
+  testing::ScopedTempDir dir("lakestream_durability");
   FaultInjectionFileSystem fs(FileSystem::Default());
   auto table = MakeTable(&fs, dir.path + "/t");
   int64_t before = fs.Count(Op::kFsync);
@@ -77,7 +69,7 @@ TEST(DeltaCommitDurability, EachFileAndDirectoryFsyncedOnce) {
 
 TEST(DeltaCommitDurability, FailedFsyncBeforeTheLinkLeavesNoCommit) {
   for (int n = 1; n <= 6; n++) {
-    TempDir dir;
+    testing::ScopedTempDir dir("lakestream_durability");
     FaultInjectionFileSystem fs(FileSystem::Default());
     auto table = MakeTable(&fs, dir.path + "/t");
     int64_t links = fs.Count(Op::kLink);

@@ -8,10 +8,7 @@
 #include <thread>
 
 #include "storage/delta/delta_log.hpp"
-
-#ifndef LAKESTREAM_SHARED_DIR
-#define LAKESTREAM_SHARED_DIR "/work/shared"
-#endif
+#include "temp_dir_util.hpp"
 
 namespace lakestream::delta {
 namespace {
@@ -23,12 +20,7 @@ std::string TempTable(const std::string& name) {
   return dir.string();
 }
 
-std::string CopyShared(const std::string& table) {
-  std::string dst = TempTable(table);
-  std::filesystem::copy(std::string(LAKESTREAM_SHARED_DIR) + "/delta-tables/" + table, dst,
-                        std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
-  return dst;
-}
+using testing::CopySharedDeltaTable;
 
 std::vector<Action> CreateActions() {
   Protocol p;
@@ -153,7 +145,7 @@ TEST(DeltaCommit, FaultInjectionLeavesCommittedPrefix) {
 }
 
 TEST(DeltaCommit, CorruptLogsGiveClearErrors) {
-  std::string dir = CopyShared("cdf-table-non-partitioned");
+  std::string dir = CopySharedDeltaTable("cdf-table-non-partitioned");
   std::string log_dir = dir + "/_delta_log";
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   // Truncated last commit: a torn line.
@@ -171,7 +163,7 @@ TEST(DeltaCommit, CorruptLogsGiveClearErrors) {
 }
 
 TEST(DeltaCommit, BadLastCheckpointFallsBackToListing) {
-  std::string dir = CopyShared("simple_table_with_checkpoint");
+  std::string dir = CopySharedDeltaTable("simple_table_with_checkpoint");
   auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
   ASSERT_TRUE(FileSystem::Default()->WriteFile(dir + "/_delta_log/_last_checkpoint", "{garbage").ok());
   auto lc = log->ReadLastCheckpoint();
@@ -234,7 +226,7 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
 TEST(DeltaCheckpoint, WrittenCheckpointReloadsIdentically) {
   for (const char* table : {"cdf-table", "simple_table_with_checkpoint", "checkpoint-cdf-table"}) {
     SCOPED_TRACE(table);
-    std::string dir = CopyShared(table);
+    std::string dir = CopySharedDeltaTable(table);
     auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
     LoadOptions no_cp;
     no_cp.use_checkpoint = std::string(table) == "checkpoint-cdf-table";  // its JSON starts at 3

@@ -7,18 +7,10 @@
 #include <random>
 
 #include "lakestream.hpp"
+#include "temp_dir_util.hpp"
 
 namespace lakestream {
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/lakestream_delta_table_XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 int64_t Count(Connection& con, const std::string& sql) {
   auto r = con.Query(sql);
@@ -28,7 +20,7 @@ int64_t Count(Connection& con, const std::string& sql) {
 }
 
 TEST(DeltaTable, DataSkippingKeepsEveryMatchingRow) {
-  TempDir dir;
+  testing::ScopedTempDir dir("lakestream_delta_table");
   Database db(dir.path);
   Connection con(db);
   ASSERT_FALSE(con.Query("CREATE TABLE t (p INT, id BIGINT, d DOUBLE, s STRING, ts TIMESTAMP) PARTITIONED BY (p)")->HasError());
@@ -59,7 +51,7 @@ TEST(DeltaTable, DataSkippingKeepsEveryMatchingRow) {
 }
 
 TEST(DeltaTable, SkippedFilesAreNotRead) {
-  TempDir dir;
+  testing::ScopedTempDir dir("lakestream_delta_table");
   Database db(dir.path);
   Connection con(db);
   ASSERT_FALSE(con.Query("CREATE TABLE ev (day DATE, id BIGINT) PARTITIONED BY (day)")->HasError());
@@ -78,7 +70,7 @@ TEST(DeltaTable, SkippedFilesAreNotRead) {
 }
 
 TEST(DeltaTable, SecondWriterGetsAClearError) {
-  TempDir dir;
+  testing::ScopedTempDir dir("lakestream_delta_table");
   Database first(dir.path);
   try {
     Database second(dir.path);
