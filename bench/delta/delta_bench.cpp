@@ -7,6 +7,12 @@
 //       Delta commit), appends each one's latency in seconds to <latency-file>
 //       and replies "ok <seconds for all n> <rows> <checksum>", the checksum of
 //       SELECT COUNT(*), SUM(a) FROM <table> (untimed, after the commits).
+//       and
+//         updates <n> <table> <latency-file>
+//       the same with single-row UPDATEs of a gold-style table of 1,000 keys
+//       in 10 files (created with them when missing): every commit rewrites
+//       one data file, so the table keeps its size while its log grows;
+//       the checksum is of SELECT COUNT(*), SUM(total).
 //   lakestream_bench_delta commitrun DB_DIR <table> <n>
 //       opens DB_DIR, runs n single-row INSERTs into <table> (created when
 //       missing) and exits: the process bench/delta/driver runs under strace to
@@ -69,6 +75,44 @@ std::string Commits(lakestream::Connection& con, const std::string& table, long 
   return "";
 }
 
+const char* kCreateGold =
+    "CREATE TABLE IF NOT EXISTS {T} (k BIGINT, total BIGINT) "
+    "TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')";
+constexpr long long kGoldKeys = 1000, kGoldFiles = 10;
+
+// Runs n single-row UPDATE commits on the gold table (creating and filling
+// it first when empty); returns the error, or "" when all succeeded.
+std::string Updates(lakestream::Connection& con, const std::string& table, long long n, std::ostream* latencies,
+                    double* total) {
+  auto created = con.Query(WithTable(kCreateGold, table));
+  if (created->HasError()) return created->GetError();
+  auto count = con.Query(WithTable("SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {T}", table));
+  if (count->HasError()) return count->GetError();
+  long long rows = count->GetValue(0, 0).AsBigint();
+  long long done = count->GetValue(1, 0).AsBigint();  // every UPDATE adds 1 to one total
+  if (rows == 0) {
+    for (long long f = 0; f < kGoldFiles; f++) {  // one INSERT, hence one data file, per key range
+      long long per = kGoldKeys / kGoldFiles;
+      auto r = con.Query(WithTable("INSERT INTO {T} SELECT range + " + std::to_string(f * per) +
+                                       ", 0 FROM range(" + std::to_string(per) + ")",
+                                   table));
+      if (r->HasError()) return r->GetError();
+    }
+  }
+  auto start = Clock::now();
+  for (long long i = 0; i < n; i++) {
+    auto t0 = Clock::now();
+    auto r = con.Query(WithTable("UPDATE {T} SET total = total + 1 WHERE k = " +
+                                     std::to_string((done + i) * 7919 % kGoldKeys),
+                                 table));
+    double s = Since(t0);
+    if (r->HasError()) return "update " + std::to_string(done + i) + ": " + r->GetError();
+    if (latencies) *latencies << s << '\n';
+  }
+  if (total) *total = Since(start);
+  return "";
+}
+
 int ServeDir(const std::string& dir) {
   lakestream::Database db(dir);
   lakestream::Connection con(db);
@@ -82,19 +126,19 @@ int ServeDir(const std::string& dir) {
       std::cout << "ok lakestream " << LAKESTREAM_VERSION << std::endl;
       continue;
     }
-    if (cmd == "commits") {
+    if (cmd == "commits" || cmd == "updates") {
       long long n = 0;
       std::string table, path;
       in >> n >> table >> path;
       std::ofstream lat(path, std::ios::app);
       double total = 0;
-      std::string err = Commits(con, table, n, &lat, &total);
+      std::string err = cmd == "commits" ? Commits(con, table, n, &lat, &total) : Updates(con, table, n, &lat, &total);
       if (!err.empty()) {
         std::cout << "error " << lakestream_bench::OneLine(err) << std::endl;
         continue;
       }
       lat.flush();
-      auto check = con.Query("SELECT COUNT(*), SUM(a) FROM " + table);
+      auto check = con.Query(std::string(cmd == "commits" ? "SELECT COUNT(*), SUM(a) FROM " : "SELECT COUNT(*), SUM(total) FROM ") + table);
       if (check->HasError()) {
         std::cout << "error " << lakestream_bench::OneLine(check->GetError()) << std::endl;
         continue;

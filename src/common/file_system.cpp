@@ -42,6 +42,8 @@ bool WriteAll(int fd, const char* data, size_t n) {
 
 class PosixFileSystem : public FileSystem {
  public:
+  bool ReadsInPlace() const override { return true; }
+
   Result<std::string> ReadFile(const std::string& path) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return PosixError("cannot open " + path, errno);

@@ -37,6 +37,11 @@ class FileSystem {
 
   // Whole-file read. NotFound when the file does not exist.
   virtual Result<std::string> ReadFile(const std::string& path) = 0;
+  // May a reader open `path` itself (memory-map it) instead of calling
+  // ReadFile? True only for the POSIX file system: a wrapper (fault
+  // injection) must see every read. Mapping a large file reuses the page
+  // cache; reading it fills fresh memory, which costs one page fault per page.
+  virtual bool ReadsInPlace() const { return false; }
   // Creates or truncates `path` and writes `contents`. NOT durable until
   // Fsync(path) (and FsyncDirectory(parent) for a new name) succeed.
   virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;

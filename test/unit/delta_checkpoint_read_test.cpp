@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "storage/delta/delta_log.hpp"
@@ -15,6 +16,7 @@ namespace lakestream::delta {
 namespace {
 
 using testing::CopySharedDeltaTable;
+using testing::ScopedTempDir;
 using testing::SharedDeltaTable;
 
 // simple_table_with_checkpoint came without _last_checkpoint: point it at
@@ -314,6 +316,139 @@ TEST(DeltaCheckpointRead, ProjectionKeepsOnlyTheNamedFields) {
     }
   EXPECT_EQ(adds, 9);
   EXPECT_EQ(reader->ScanProjected({{add, {"no-such-field"}}}).code(), Status::Code::kInvalidArgument);
+}
+
+// ---- tombstones, read from a checkpoint only when needed ----
+
+AddFile Add(const std::string& path) {
+  AddFile a;
+  a.path = path;
+  a.size = 10;
+  a.stats = R"({"numRecords":1})";
+  return a;
+}
+
+RemoveFile Remove(const std::string& path, int64_t deleted_ms) {
+  RemoveFile r;
+  r.path = path;
+  r.deletion_timestamp = deleted_ms;
+  return r;
+}
+
+// Deletion times within the retention period (7 days), so checkpoints keep them.
+const int64_t kNowMs =
+    std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+const int64_t kDeletedA = kNowMs - 1000, kDeletedC = kNowMs - 500;
+
+// Versions: 0 creates files a, b, c; 1 removes a and b; (checkpoint of 1);
+// 2 adds b again; 3 removes c.
+std::unique_ptr<DeltaLog> TableWithCheckpointedTombstones(const std::string& dir) {
+  auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
+  Metadata m;
+  m.id = "tombstone-test";
+  m.schema_string = SchemaToString({{"id", TypeId::BIGINT}}).value();
+  EXPECT_TRUE(log->Commit(0, {CommitInfo::Make(1000, "CREATE TABLE", {}), Protocol(), m, Add("a"), Add("b"), Add("c")}).ok());
+  EXPECT_TRUE(log->Commit(1, {CommitInfo::Make(1001, "DELETE", {}), Remove("a", kDeletedA), Remove("b", kDeletedA)}).ok());
+  auto v1 = log->LoadSnapshot();
+  EXPECT_TRUE(v1.ok() && v1.value().unread_tombstone_parts.empty());  // replayed from JSON
+  EXPECT_TRUE(log->WriteCheckpoint(v1.value()).ok());
+  EXPECT_TRUE(log->Commit(2, {CommitInfo::Make(1002, "WRITE", {}), Add("b")}).ok());
+  EXPECT_TRUE(log->Commit(3, {CommitInfo::Make(1003, "DELETE", {}), Remove("c", kDeletedC)}).ok());
+  return log;
+}
+
+std::map<std::string, int64_t> DeletedAt(const std::map<std::string, RemoveFile>& tombstones) {
+  std::map<std::string, int64_t> out;
+  for (const auto& [path, r] : tombstones) out[path] = r.deletion_timestamp.value_or(-1);
+  return out;
+}
+
+TEST(DeltaCheckpointRead, TombstonesOfTheCheckpointAreReadOnlyWhenNeeded) {
+  ScopedTempDir dir;
+  auto log = TableWithCheckpointedTombstones(dir.path);
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().checkpoint_version, 1);
+  EXPECT_EQ(snap.value().unread_tombstone_parts.size(), 1u);
+  // Loading read only the tombstones after the checkpoint.
+  EXPECT_EQ(DeletedAt(snap.value().tombstones), (std::map<std::string, int64_t>{{"c", kDeletedC}}));
+  // All of them: a from the checkpoint, c after it; b was added again.
+  auto all = AllTombstones(FileSystem::Default(), snap.value());
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  std::map<std::string, int64_t> expected = {{"a", kDeletedA}, {"c", kDeletedC}};
+  EXPECT_EQ(DeletedAt(all.value()), expected);
+  // The same as replaying every JSON commit.
+  LoadOptions json_only;
+  json_only.use_checkpoint = false;
+  EXPECT_EQ(DeletedAt(log->LoadSnapshot(std::nullopt, json_only).value().tombstones), expected);
+  Snapshot s = snap.value();
+  ASSERT_TRUE(LoadCheckpointTombstones(FileSystem::Default(), s).ok());
+  EXPECT_TRUE(s.unread_tombstone_parts.empty());
+  EXPECT_EQ(DeletedAt(s.tombstones), expected);
+  // The next checkpoint carries them on, whether they were loaded (s) or not
+  // (snap: the checkpoint writer reads them itself).
+  for (const Snapshot* from : {&s, &snap.value()}) {
+    ASSERT_TRUE(log->WriteCheckpoint(*from).ok());
+    auto again = log->LoadSnapshot();
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again.value().checkpoint_version, 3);
+    EXPECT_TRUE(again.value().tombstones.empty());
+    EXPECT_EQ(DeletedAt(AllTombstones(FileSystem::Default(), again.value()).value()), expected);
+    EXPECT_EQ(again.value().files.size(), 1u);  // b
+  }
+}
+
+// Rows the reader's current scan returns; -1 on a read error.
+int64_t RowsOfScan(ParquetReader& reader) {
+  DataChunk chunk;
+  chunk.Initialize(reader.ProjectedTypes());
+  int64_t rows = 0;
+  while (true) {
+    if (!reader.ReadChunk(chunk).ok()) return -1;
+    if (chunk.size() == 0) return rows;
+    rows += static_cast<int64_t>(chunk.size());
+  }
+}
+
+TEST(DeltaCheckpointRead, TombstonesLiveInRowGroupsOfTheirOwn) {
+  // So that loading a table skips them, and reading them skips the files.
+  ScopedTempDir dir;
+  auto log = TableWithCheckpointedTombstones(dir.path);
+  auto reader = ParquetReader::Open(log->log_path() + "/" + CheckpointFileName(1)).take();
+  idx_t add = 0, remove = 0;
+  for (idx_t i = 0; i < reader->ColumnNames().size(); i++) {
+    if (reader->ColumnNames()[i] == "add") add = i;
+    if (reader->ColumnNames()[i] == "remove") remove = i;
+  }
+  ParquetFilter adds{0, CompareOp::kAnyNotNull, Value(), {{add, "path"}}};
+  ASSERT_TRUE(reader->ScanProjected({{add, {"path"}}}, {adds}).ok());
+  EXPECT_EQ(RowsOfScan(*reader), 3);           // protocol, metaData, c
+  EXPECT_EQ(reader->RowGroupsSkipped(), 1u);  // the tombstones' row group
+  ParquetFilter removes{0, CompareOp::kAnyNotNull, Value(), {{remove, "path"}}};
+  ASSERT_TRUE(reader->ScanProjected({{remove, {"path"}}}, {removes}).ok());
+  EXPECT_EQ(RowsOfScan(*reader), 2);           // a, b
+  EXPECT_EQ(reader->RowGroupsSkipped(), 1u);  // the state's row group
+  // Either action or the other: no row group is provably empty.
+  ParquetFilter either{0, CompareOp::kAnyNotNull, Value(), {{add, "path"}, {remove, "path"}}};
+  ASSERT_TRUE(reader->ScanProjected({{add, {"path"}}, {remove, {"path"}}}, {either}).ok());
+  EXPECT_EQ(RowsOfScan(*reader), 5);
+  EXPECT_EQ(reader->RowGroupsSkipped(), 0u);
+}
+
+TEST(DeltaCheckpointRead, CheckpointedTombstonesAfterReopenAndAMissingPart) {
+  // A fresh load (as in a new process) still dates a file removed before the
+  // checkpoint, for VACUUM.
+  ScopedTempDir dir;
+  auto log = TableWithCheckpointedTombstones(dir.path);
+  auto snap = log->LoadSnapshot().take();
+  auto all = AllTombstones(FileSystem::Default(), snap);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all.value().count("a"), 1u);
+  // A checkpoint part that vanished (log cleanup) is an error naming it, not silence.
+  std::filesystem::remove(log->log_path() + "/" + CheckpointFileName(1));
+  auto gone = AllTombstones(FileSystem::Default(), snap);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_NE(gone.status().message().find(CheckpointFileName(1)), std::string::npos) << gone.status().ToString();
 }
 
 }  // namespace

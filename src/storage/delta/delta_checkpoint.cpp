@@ -128,6 +128,15 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info) {
 Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snap,
                                            int64_t now_ms) {
   if (snap.version < 0) return Status::InvalidArgument("cannot checkpoint an empty snapshot");
+  // Those the snapshot left unread in its own checkpoint are read now: a
+  // checkpoint without them would lose them for VACUUM.
+  std::map<std::string, RemoveFile> read_now;
+  if (!snap.unread_tombstone_parts.empty()) {
+    auto all = AllTombstones(fs, snap);
+    if (!all.ok()) return all.status();
+    read_now = all.take();
+  }
+  const auto& tombstones = snap.unread_tombstone_parts.empty() ? snap.tombstones : read_now;
   const std::vector<std::string> names = {"txn", "add", "remove", "metaData", "protocol"};
   const std::vector<LogicalType> types = {TxnType(), AddType(), RemoveType(), MetadataType(), ProtocolType()};
   std::string final_path = JoinPath(log_dir, CheckpointFileName(snap.version));
@@ -180,8 +189,19 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                                      OptStr(a.stats)}));
     adds++;
   }
+  // Tombstones get row groups of their own: readers that need only the
+  // table's state (or only the tombstones) then skip the others by their
+  // statistics (delta_checkpoint_read.cpp), and a table that has seen many
+  // rewrites has far more tombstones than files.
+  if (row > 0) {
+    chunk.SetCardinality(row);
+    if (status.ok()) status = writer.Append(chunk);
+    chunk.Reset();
+    row = 0;
+  }
+  if (status.ok()) status = writer.EndRowGroup();
   int64_t horizon = now_ms - snap.DeletedFileRetentionMs();
-  for (const auto& [path, r] : snap.tombstones) {
+  for (const auto& [path, r] : tombstones) {
     if (r.deletion_timestamp && *r.deletion_timestamp < horizon) continue;  // expired tombstone
     emit(2, Value::STRUCT(types[2],
                           {Value::VARCHAR(EncodePath(r.path)), OptLongV(r.deletion_timestamp), Value::BOOLEAN(false),

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,21 +48,32 @@ Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const st
 std::string SerializeLastCheckpoint(const LastCheckpoint& info);
 
 // Loads the checkpoint of `version` made of `part_paths` (one path for a
-// classic checkpoint) into `snapshot`, which must be fresh: its files,
-// tombstones, txns, protocol and metadata are what the checkpoint's actions
-// give when applied in file order, and its version is `version`. Corruption
-// naming the file on bad content; `snapshot` is then partly filled and must
-// be discarded. Only the fields the actions model are decoded
-// (delta_checkpoint_read.cpp).
+// classic checkpoint) into `snapshot`, which must be fresh: its files, txns,
+// protocol and metadata are what the checkpoint's actions give when applied
+// in file order, and its version is `version`. The checkpoint's tombstones
+// are not read: `snapshot.unread_tombstone_parts` is set to `part_paths`
+// instead. Corruption naming the file on bad content; `snapshot` is then
+// partly filled and must be discarded. Only the fields the actions model are
+// decoded (delta_checkpoint_read.cpp).
 Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
                       Snapshot& snapshot);
+
+// Every tombstone of `snapshot`: its own plus those of the checkpoint parts
+// it left unread that no later commit superseded (by adding the path again
+// or removing it again). Corruption / IOError naming the part when one can no
+// longer be read (a log cleanup may have deleted it: load a newer snapshot).
+Result<std::map<std::string, RemoveFile>> AllTombstones(FileSystem* fs, const Snapshot& snapshot);
+// The same, stored into `snapshot` (unread_tombstone_parts then empty); a
+// no-op when nothing is unread.
+Status LoadCheckpointTombstones(FileSystem* fs, Snapshot& snapshot);
 
 // Decodes one checkpoint part already in memory (`path` names it in errors),
 // appending its actions to `actions`: per row, protocol, metaData, txn, add
 // and remove as found. The same decoding as LoadCheckpoint.
 Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions);
 
-// Writes `snapshot` as the classic checkpoint `log_dir/%020d.checkpoint.parquet`
+// Writes `snapshot` (with all its tombstones: AllTombstones when it left some
+// unread) as the classic checkpoint `log_dir/%020d.checkpoint.parquet`
 // (temp file + fsync + rename + directory fsync). Tombstones older than the
 // table's delta.deletedFileRetentionDuration (relative to `now_ms`) are
 // dropped, as the protocol allows. Returns what _last_checkpoint should say.

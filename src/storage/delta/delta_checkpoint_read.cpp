@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "storage/delta/delta_checkpoint.hpp"
+#include "common/file_system.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
 namespace lakestream::delta {
@@ -137,14 +138,25 @@ Result<std::string> PathOf(const Vector* v, idx_t row, const std::string& file, 
   return decoded;
 }
 
-// Where decoded actions go: a list of actions, or straight into a snapshot
-// (skipping a second move of every file).
+// Where decoded actions go: a list of actions, straight into a snapshot
+// (skipping a second move of every file), or, for the tombstones a snapshot
+// left unread, into a map of them.
 struct Sink {
   std::vector<Action>* actions = nullptr;
   Snapshot* snapshot = nullptr;
+  std::map<std::string, RemoveFile>* tombstones = nullptr;
 
   void Put(AddFile a) { snapshot ? snapshot->ApplyAdd(std::move(a)) : actions->push_back(std::move(a)); }
-  void Put(RemoveFile r) { snapshot ? snapshot->ApplyRemove(std::move(r)) : actions->push_back(std::move(r)); }
+  void Put(RemoveFile r) {
+    if (tombstones) {
+      std::string key = r.path;
+      tombstones->insert_or_assign(tombstones->end(), std::move(key), std::move(r));
+    } else if (snapshot) {
+      snapshot->ApplyRemove(std::move(r));
+    } else {
+      actions->push_back(std::move(r));
+    }
+  }
   void Put(Protocol p) { snapshot ? void(snapshot->protocol = std::move(p)) : actions->push_back(std::move(p)); }
   void Put(Metadata m) { snapshot ? void(snapshot->metadata = std::move(m)) : actions->push_back(std::move(m)); }
   void Put(Txn t) {
@@ -251,13 +263,35 @@ Status ReadTxn(const Vector& s, idx_t row, const std::string& file, Sink& sink) 
   return Status::OK();
 }
 
-Status DecodePart(const std::string& path, std::string bytes, Sink& sink) {
-  auto opened = ParquetReader::OpenBuffer(path, std::move(bytes));
-  if (!opened.ok()) return Status::Corruption("checkpoint " + opened.status().message());
-  ParquetReader& reader = *opened.value();
+// Which action columns a decode reads.
+enum class Columns { kAll, kAllButRemove, kOnlyRemove };
+
+bool Wanted(Columns wanted, Column column) {
+  if (wanted == Columns::kAll) return true;
+  return (column == Column::kRemove) == (wanted == Columns::kOnlyRemove);
+}
+
+// A checkpoint part, mapped in place when the file system allows it (a
+// large checkpoint is then not copied into fresh memory first).
+// Errors: NotFound / IOError as the file system gives them; anything wrong
+// with the content is Corruption naming the checkpoint.
+Result<std::unique_ptr<ParquetReader>> OpenPart(FileSystem* fs, const std::string& path) {
+  auto opened = [&]() -> Result<std::unique_ptr<ParquetReader>> {
+    if (fs->ReadsInPlace()) return ParquetReader::Open(path);
+    auto bytes = fs->ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    return ParquetReader::OpenBuffer(path, bytes.take());
+  }();
+  const Status& s = opened.status();
+  if (s.ok() || s.IsNotFound() || s.code() == Status::Code::kIOError) return opened;
+  return Status::Corruption("checkpoint " + s.message());
+}
+
+Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Columns wanted) {
   std::vector<ParquetProjection> projection;
   std::vector<Column> columns;
   for (const ColumnSpec& spec : Specs()) {
+    if (!Wanted(wanted, spec.column)) continue;
     for (idx_t i = 0; i < reader.ColumnNames().size(); i++) {
       const LogicalType& type = reader.ColumnTypes()[i];
       if (reader.ColumnNames()[i] != spec.name || type.id() != TypeId::STRUCT) continue;
@@ -270,9 +304,20 @@ Status DecodePart(const std::string& path, std::string bytes, Sink& sink) {
       columns.push_back(spec.column);
     }
   }
-  if (projection.empty())
+  if (projection.empty()) {
+    if (wanted == Columns::kOnlyRemove) return Status::OK();  // a checkpoint without tombstones
     return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
-  LS_RETURN_NOT_OK(reader.ScanProjected(projection));
+  }
+  // Row groups in which none of the wanted actions occurs are skipped by
+  // their statistics (our checkpoints keep tombstones in row groups of their
+  // own): judged by the field every such action must have. A row group could
+  // only be skipped wrongly by holding actions without it, which are corrupt.
+  ParquetFilter any_action{0, CompareOp::kAnyNotNull, Value(), {}};
+  for (idx_t i = 0; i < projection.size(); i++) {
+    static const char* const kRequired[] = {"minReaderVersion", "id", "appId", "path", "path"};
+    any_action.any_not_null.push_back({projection[i].column, kRequired[static_cast<int>(columns[i])]});
+  }
+  LS_RETURN_NOT_OK(reader.ScanProjected(projection, {any_action}));
   if (sink.actions)  // the footer's count is a claim: reserve for at most a million actions
     sink.actions->reserve(sink.actions->size() +
                           static_cast<size_t>(std::clamp<int64_t>(reader.RowCount(), 0, int64_t{1} << 20)));
@@ -309,19 +354,47 @@ Status DecodePart(const std::string& path, std::string bytes, Sink& sink) {
 }  // namespace
 
 Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vector<Action>& actions) {
+  auto opened = ParquetReader::OpenBuffer(path, std::move(bytes));
+  if (!opened.ok()) return Status::Corruption("checkpoint " + opened.status().message());
   Sink sink{&actions, nullptr};
-  return DecodePart(path, std::move(bytes), sink);
+  return DecodePart(*opened.value(), path, sink, Columns::kAll);
 }
 
 Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
                       Snapshot& snapshot) {
   Sink sink{nullptr, &snapshot};
   for (const auto& path : part_paths) {
-    auto bytes = fs->ReadFile(path);
-    if (!bytes.ok()) return bytes.status();
-    LS_RETURN_NOT_OK(DecodePart(path, bytes.take(), sink));
+    auto reader = OpenPart(fs, path);
+    if (!reader.ok()) return reader.status();
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
   }
   snapshot.version = version;
+  snapshot.unread_tombstone_parts = part_paths;
+  return Status::OK();
+}
+
+Result<std::map<std::string, RemoveFile>> AllTombstones(FileSystem* fs, const Snapshot& snapshot) {
+  std::map<std::string, RemoveFile> from_checkpoint;
+  Sink sink{nullptr, nullptr, &from_checkpoint};
+  for (const auto& path : snapshot.unread_tombstone_parts) {
+    auto reader = OpenPart(fs, path);
+    if (!reader.ok()) return reader.status();
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kOnlyRemove));
+  }
+  // Any action on a path after the checkpoint is newer than its tombstone
+  // there: an add made it active (in files), a remove is already here.
+  std::map<std::string, RemoveFile> all = snapshot.tombstones;
+  for (auto& [path, remove] : from_checkpoint)
+    if (!snapshot.files.count(path)) all.emplace(path, std::move(remove));
+  return all;
+}
+
+Status LoadCheckpointTombstones(FileSystem* fs, Snapshot& snapshot) {
+  if (snapshot.unread_tombstone_parts.empty()) return Status::OK();
+  auto all = AllTombstones(fs, snapshot);
+  if (!all.ok()) return all.status();
+  snapshot.tombstones = all.take();
+  snapshot.unread_tombstone_parts.clear();
   return Status::OK();
 }
 

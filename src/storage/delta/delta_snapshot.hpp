@@ -29,7 +29,15 @@ struct Snapshot {
   // Active files keyed by their decoded path: iteration order is by path, so
   // scans and tests see a deterministic order.
   std::map<std::string, AddFile> files;
-  std::map<std::string, RemoveFile> tombstones;  // removed files by path
+  // Removed files by path. Only VACUUM and the checkpoints we write need
+  // them, never a read, and a table that has seen many rewrites carries one
+  // per rewritten file in its checkpoint (until retention expires them), so a
+  // checkpoint's tombstones are read on demand: until then this holds only
+  // the removes replayed from the JSON commits after the checkpoint, and
+  // `unread_tombstone_parts` names the checkpoint parts still to read
+  // (AllTombstones / LoadCheckpointTombstones in delta_checkpoint.hpp).
+  std::map<std::string, RemoveFile> tombstones;
+  std::vector<std::string> unread_tombstone_parts;  // full paths; empty when `tombstones` is complete
   std::map<std::string, Txn> txns;               // latest txn per appId
   // Commit timestamp (commitInfo.timestamp, else the commit file's mtime) of
   // every version replayed from a JSON commit; versions covered only by the

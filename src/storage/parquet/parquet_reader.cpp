@@ -796,9 +796,35 @@ struct ParquetReader::Impl {
     return Value(leaf.type);
   }
 
+  // Might `ref` be non-NULL in some row of `rg`? A field is NULL wherever its
+  // struct is, so a field leaf that is NULL in every row says no. Only leaves
+  // that do not repeat are judged (a list leaf's null_count is per element).
+  bool MayHoldValues(idx_t rg, const ParquetColumnRef& ref) const {
+    if (ref.column >= schema.columns.size()) return true;
+    const ENode* n = schema.columns[ref.column].get();
+    if (!ref.field.empty()) {
+      const ENode* child = nullptr;
+      if (n->kind == ENode::STRUCT)
+        for (auto& c : n->children)
+          if (c->name == ref.field) child = c.get();
+      n = child;
+    }
+    if (!n || n->kind != ENode::LEAF || schema.leaves[n->leaf].max_rep != 0) return true;
+    auto& m = md.row_groups[rg].columns[n->leaf].meta_data;
+    if (!m || !m->statistics || !m->statistics->null_count) return true;
+    return *m->statistics->null_count != m->num_values || m->num_values == 0;
+  }
+
   bool RowGroupCanMatch(idx_t rg) const {
     for (auto& f : filters) {
-      if (f.column >= schema.columns.size() || f.value.IsNull()) continue;
+      if (f.op == CompareOp::kAnyNotNull) {
+        bool any = f.any_not_null.empty();
+        for (const auto& ref : f.any_not_null) any = any || MayHoldValues(rg, ref);
+        if (!any) return false;
+        continue;
+      }
+      if (f.column >= schema.columns.size()) continue;
+      if (f.value.IsNull()) continue;
       const ENode& n = *schema.columns[f.column];
       if (n.kind != ENode::LEAF) continue;
       ParquetColumnStats st = Stats(rg, f.column);
@@ -817,6 +843,7 @@ struct ParquetReader::Impl {
           case CompareOp::kLessEqual: if (cmin < 0) return false; break;
           case CompareOp::kGreater: if (cmax >= 0) return false; break;     // v >= max: no x > v
           case CompareOp::kGreaterEqual: if (cmax > 0) return false; break;
+          case CompareOp::kAnyNotNull: break;  // handled above
         }
       } catch (...) {
         continue;

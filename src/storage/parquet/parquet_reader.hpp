@@ -41,16 +41,25 @@
 
 namespace lakestream {
 
-enum class CompareOp { kEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
+enum class CompareOp { kEqual, kLess, kLessEqual, kGreater, kGreaterEqual, kAnyNotNull };
 
-// column < value etc., on a top-level column (index into ColumnNames()).
-// Filters only let the reader skip row groups whose statistics prove that no
-// row can match; the rows returned are NOT filtered (the caller must still
-// evaluate its predicate).
+// A top-level column (index into ColumnNames()), or with `field` one
+// non-nested field of a STRUCT column.
+struct ParquetColumnRef {
+  idx_t column;
+  std::string field;
+};
+
+// column < value etc., on a top-level column, or (kAnyNotNull; `column` and
+// `value` unused) "at least one of `any_not_null` IS NOT NULL". Filters only
+// let the reader skip row groups whose statistics prove that no row can
+// match; the rows returned are NOT filtered (the caller must still evaluate
+// its predicate).
 struct ParquetFilter {
   idx_t column;
   CompareOp op;
   Value value;
+  std::vector<ParquetColumnRef> any_not_null;
 };
 
 // A top-level column to scan, and for a STRUCT column optionally only some of

@@ -937,6 +937,14 @@ Status ParquetWriter::Append(const DataChunk& chunk) {
   return Status::OK();
 }
 
+Status ParquetWriter::EndRowGroup() {
+  auto& im = *impl_;
+  if (im.finished) return Status::InvalidArgument(im.path + ": EndRowGroup after Finish");
+  if (im.rg_rows == 0) return Status::OK();
+  im.MergeInfo();
+  return im.FlushRowGroup();
+}
+
 Result<ParquetFileInfo> ParquetWriter::Finish() {
   auto& im = *impl_;
   if (im.finished) return Status::InvalidArgument(im.path + ": Finish called twice");

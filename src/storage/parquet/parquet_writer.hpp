@@ -79,6 +79,10 @@ class ParquetWriter {
 
   // Appends the chunk's rows. Its column types must equal the writer's.
   Status Append(const DataChunk& chunk);
+  // Ends the current row group (when it has rows): rows appended next start a
+  // new one. For writers that group rows so readers can skip row groups by
+  // their statistics.
+  Status EndRowGroup();
   // Flushes the last row group, writes the footer and closes the file.
   Result<ParquetFileInfo> Finish();
 

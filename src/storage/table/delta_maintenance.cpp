@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/exception.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -85,8 +86,12 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   std::set<std::string> active;
   for (auto& [path, add] : snapshot.files) active.insert(snapshot.FilePath(path));
   if (keep_changes_after) AddFilesNeededForChanges(*this, *keep_changes_after, active);
+  auto tombstones = delta::AllTombstones(fs_, snapshot);
+  if (!tombstones.ok())  // e.g. a log cleanup removed the checkpoint since this snapshot was read
+    throw IOError("VACUUM of table " + name_ + " could not read the removed files of its checkpoint (" +
+                  tombstones.status().message() + "); nothing was deleted, run VACUUM again");
   std::map<std::string, int64_t> removed_at;
-  for (auto& [path, remove] : snapshot.tombstones) {
+  for (auto& [path, remove] : tombstones.value()) {
     if (remove.deletion_timestamp) removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
   }
   std::vector<std::string> doomed;

@@ -7,6 +7,7 @@
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
 #include "storage/table/delta_file_writer.hpp"
 
 namespace lakestream {
@@ -174,12 +175,15 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
       Status readable = delta::CheckReadable(path_, base.protocol, base.metadata);
       if (readable.ok() && new_metadata) readable = base.ParseSchema();
       if (!readable.ok()) ThrowFor(name_, readable);
+      int64_t interval = base.CheckpointInterval();
+      bool checkpoint_due = interval > 0 && version > 0 && version % interval == 0;
+      // A checkpoint lists every tombstone: those of the checkpoint this
+      // snapshot was loaded from are read now and kept from here on, so no
+      // later checkpoint depends on reading an older one.
+      // A failed checkpoint costs only speed; the commit itself stands.
+      if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(fs_, base).ok();
       SetSnapshot(std::move(base));
-      int64_t interval = state_->snapshot.CheckpointInterval();
-      if (interval > 0 && version > 0 && version % interval == 0) {
-        // A failed checkpoint costs only speed; the commit itself stands.
-        (void)log_->WriteCheckpoint(state_->snapshot);
-      }
+      if (checkpoint_due) (void)log_->WriteCheckpoint(state_->snapshot);
       return version;
     }
     if (!s.IsAlreadyExists()) ThrowFor(name_, s);
