@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/exception.hpp"
+#include "delta_table_util.hpp"
 #include "storage/table/delta_table.hpp"
 #include "temp_dir_util.hpp"
 
@@ -16,43 +17,8 @@ namespace lakestream {
 namespace {
 
 using Op = FaultInjectionFileSystem::Op;
-
-ChunkCollection Rows(int64_t from, int64_t count) {
-  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::BIGINT};
-  ChunkCollection rows(types);
-  DataChunk chunk;
-  chunk.Initialize(types, static_cast<idx_t>(count));
-  for (int64_t i = 0; i < count; i++) {
-    chunk.data[0].SetValue(static_cast<idx_t>(i), Value::BIGINT(from + i));
-    chunk.data[1].SetValue(static_cast<idx_t>(i), Value::BIGINT(i * 10));
-  }
-  chunk.SetCardinality(static_cast<idx_t>(count));
-  rows.Append(chunk);
-  return rows;
-}
-
-// A table with the change data feed on and one data file of 10 rows.
-std::unique_ptr<DeltaTable> MakeTable(FileSystem* fs, const std::string& path) {
-  DeltaTableDefinition definition;
-  definition.columns = {{"k", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))},
-                        {"v", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))}};
-  definition.properties["delta.enableChangeDataFeed"] = "true";
-  auto table = DeltaTable::Create(fs, "t", path, definition);
-  TableCommit insert;
-  insert.operation = "WRITE";
-  insert.inserted = Rows(0, 10);
-  table->Commit(insert);
-  return table;
-}
-
-// An UPDATE of row 3: rewrites the data file and writes a change data file.
-TableCommit UpdateOneRow() {
-  TableCommit update;
-  update.operation = "UPDATE";
-  update.updated_row_ids = {3};
-  update.updated = Rows(3, 1);
-  return update;
-}
+using testing::MakeTable;
+using testing::UpdateOneRow;
 
 TEST(DeltaCommitDurability, EachFileAndDirectoryFsyncedOnce) {
   testing::ScopedTempDir dir("lakestream_durability");

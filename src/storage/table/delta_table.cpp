@@ -156,33 +156,42 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
   if (read_only_) throw InvalidInputError("Table " + name_ + " is opened at an older version (time travel) and cannot be written");
   Status writable = delta::CheckWritable(name_, state_->snapshot);
   if (!writable.ok()) ThrowFor(name_, writable);
-  delta::Snapshot base = state_->snapshot;
+  // The snapshot the commit moves forward: the current one, or a newer one
+  // after losing a race to another writer.
+  std::optional<delta::Snapshot> newer_base;
   for (int attempt = 0; attempt < 1000; attempt++) {
+    const delta::Snapshot& base = newer_base ? *newer_base : state_->snapshot;
     int64_t version = base.version + 1;
     Status s = log_->Commit(version, actions, new_files);
     if (s.ok()) {
       // The new version is `base` plus these actions: applied here rather
       // than re-listed and re-read from the log (a commit by another writer
-      // after ours is picked up by the next Refresh()).
+      // after ours is picked up by the next Refresh()). Whether we can read
+      // the result is checked first, on the protocol and metadata alone, so
+      // that nothing below fails once `base` is taken.
       std::optional<int64_t> timestamp;
-      bool new_metadata = false;
+      delta::Protocol protocol = base.protocol;
+      const delta::Metadata* new_metadata = nullptr;
       for (auto& a : actions) {
         if (auto* info = std::get_if<delta::CommitInfo>(&a)) timestamp = info->timestamp;
-        new_metadata = new_metadata || std::holds_alternative<delta::Metadata>(a);
+        if (auto* p = std::get_if<delta::Protocol>(&a)) protocol = *p;
+        if (auto* m = std::get_if<delta::Metadata>(&a)) new_metadata = m;
       }
-      base.warnings.clear();
-      base.Apply(version, actions, timestamp);
-      Status readable = delta::CheckReadable(path_, base.protocol, base.metadata);
-      if (readable.ok() && new_metadata) readable = base.ParseSchema();
+      Status readable = delta::CheckReadable(path_, protocol, new_metadata ? *new_metadata : base.metadata);
+      if (readable.ok() && new_metadata) readable = delta::ParseSchemaString(new_metadata->schema_string).status();
       if (!readable.ok()) ThrowFor(name_, readable);
-      int64_t interval = base.CheckpointInterval();
+      delta::Snapshot next = newer_base ? std::move(*newer_base) : TakeSnapshotForCommit();
+      next.warnings.clear();
+      next.Apply(version, actions, timestamp);
+      if (new_metadata) (void)next.ParseSchema();  // cannot fail: its schema string parsed above
+      int64_t interval = next.CheckpointInterval();
       bool checkpoint_due = interval > 0 && version > 0 && version % interval == 0;
       // A checkpoint lists every tombstone: those of the checkpoint this
       // snapshot was loaded from are read now and kept from here on, so no
       // later checkpoint depends on reading an older one.
       // A failed checkpoint costs only speed; the commit itself stands.
-      if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(fs_, base).ok();
-      SetSnapshot(std::move(base));
+      if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(fs_, next).ok();
+      SetSnapshot(std::move(next));
       if (checkpoint_due) (void)log_->WriteCheckpoint(state_->snapshot);
       return version;
     }
@@ -209,9 +218,21 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
         }
       }
     }
-    base = newer.take();
+    newer_base = newer.take();
   }
   throw ConflictError(operation + " on table " + name_ + " lost the race to commit 1000 times in a row; try again later");
+}
+
+delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
+  // Statements run one at a time per database, so nothing can copy state_
+  // between this check and the move. A state held elsewhere (a scan still
+  // open, a time-travel read) is copied instead; ours is replaced right after.
+  if (state_.use_count() == 1) {
+    // The state was made non-const (SetSnapshot), so moving out of it is sound.
+    auto& owned = const_cast<DeltaSnapshotState&>(*state_);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    return std::move(owned.snapshot);
+  }
+  return state_->snapshot;
 }
 
 void DeltaTable::Commit(TableCommit& commit) {
@@ -340,6 +361,9 @@ void DeltaTable::Commit(TableCommit& commit) {
     txn.last_updated = now;
     all.emplace_back(std::move(txn));
   }
+  // Nothing below reads the statement's snapshot: let it go, so that the
+  // commit can move it forward instead of copying every file of the table.
+  state_holder.reset();
   CommitActions(all, removed_paths, commit.operation, new_files);
 }
 

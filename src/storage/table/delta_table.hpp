@@ -103,6 +103,11 @@ class DeltaTable : public DataTable {
   // actions add, made durable before the commit is visible.
   int64_t CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
                         const std::string& operation, const DurableSet& new_files = {});
+  // The current snapshot, to become the next version: moved out of state_
+  // when nothing else holds it (state_ must then be replaced before anyone
+  // reads it), copied otherwise. Copying a table of many files on every
+  // commit would cost more than the commit.
+  delta::Snapshot TakeSnapshotForCommit();
   friend class DeltaMaintenance;
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
 

@@ -1,0 +1,50 @@
+// A small Delta table for DeltaTable tests: MakeTable gives a table of
+// (k BIGINT, v BIGINT) with the change data feed on and one data file of 10
+// rows (versions 0 and 1); Rows and UpdateOneRow make commits for it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream::testing {
+
+// Rows (from + i, i * 10) for i in [0, count).
+inline ChunkCollection Rows(int64_t from, int64_t count) {
+  std::vector<LogicalType> types = {TypeId::BIGINT, TypeId::BIGINT};
+  ChunkCollection rows(types);
+  DataChunk chunk;
+  chunk.Initialize(types, static_cast<idx_t>(count));
+  for (int64_t i = 0; i < count; i++) {
+    chunk.data[0].SetValue(static_cast<idx_t>(i), Value::BIGINT(from + i));
+    chunk.data[1].SetValue(static_cast<idx_t>(i), Value::BIGINT(i * 10));
+  }
+  chunk.SetCardinality(static_cast<idx_t>(count));
+  rows.Append(chunk);
+  return rows;
+}
+
+inline std::unique_ptr<DeltaTable> MakeTable(FileSystem* fs, const std::string& path) {
+  DeltaTableDefinition definition;
+  definition.columns = {{"k", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))},
+                        {"v", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))}};
+  definition.properties["delta.enableChangeDataFeed"] = "true";
+  auto table = DeltaTable::Create(fs, "t", path, definition);
+  TableCommit insert;
+  insert.operation = "WRITE";
+  insert.inserted = Rows(0, 10);
+  table->Commit(insert);
+  return table;
+}
+
+// An UPDATE of row 3: rewrites the data file and writes a change data file.
+inline TableCommit UpdateOneRow() {
+  TableCommit update;
+  update.operation = "UPDATE";
+  update.updated_row_ids = {3};
+  update.updated = Rows(3, 1);
+  return update;
+}
+
+}  // namespace lakestream::testing
