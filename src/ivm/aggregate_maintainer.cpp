@@ -34,6 +34,12 @@ struct AggregateMaintainer::Cache {
   idx_t rows_unsaved = 0;
 };
 
+static std::vector<idx_t> Prefix(idx_t n) {
+  std::vector<idx_t> out;
+  for (idx_t i = 0; i < n; i++) out.push_back(i);
+  return out;
+}
+
 AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis)
     : context_(context), view_(view), analysis_(analysis) {
   Binder binder(context);
@@ -42,6 +48,7 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
   if (!slot) throw InternalError("materialized view " + view.name + ": no aggregate in an aggregate view");
   const LogicalOperator& aggregate = **slot;
   group_count_ = aggregate.expressions.size();
+  group_columns_ = Prefix(group_count_);
   for (auto& g : aggregate.expressions) state_types_.push_back(g->return_type);
   state_types_.push_back(TypeId::BIGINT);  // count(*)
   AggregateSignature count = BindAggregate("count", {TypeId::BIGINT}, false, false);
@@ -89,12 +96,6 @@ std::vector<Row> AggregateMaintainer::RunStatePlan() {
   return CollectRows(context_.ExecutePlan(BuildStatePlan(binder)));
 }
 
-static std::vector<idx_t> Prefix(idx_t n) {
-  std::vector<idx_t> out;
-  for (idx_t i = 0; i < n; i++) out.push_back(i);
-  return out;
-}
-
 // a + sign * b over BIGINT or DECIMAL (NULL counts as 0).
 static Value AddSigned(const Value& a, const Value& b, int sign, const LogicalType& type) {
   if (b.IsNull()) return a;
@@ -108,7 +109,7 @@ static Value AddSigned(const Value& a, const Value& b, int sign, const LogicalTy
 
 void AggregateMaintainer::AddPartial(const Row& partial, int sign, std::map<std::string, Group>& groups,
                                      std::vector<std::string>& touched) {
-  std::string key = EncodeRow(partial, Prefix(group_count_));
+  std::string key = EncodeRow(partial, group_columns_);
   auto it = groups.find(key);
   if (it == groups.end()) {
     Group fresh;
@@ -230,7 +231,7 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   }
   if (!recompute.empty()) {
     for (auto& row : RunStatePlan()) {
-      std::string key = EncodeRow(row, Prefix(group_count_));
+      std::string key = EncodeRow(row, group_columns_);
       if (recompute.count(key)) state_[key] = Group{row, false};
     }
   }
@@ -249,7 +250,7 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
 void AggregateMaintainer::RebuildState() {
   state_.clear();
   for (auto& row : RunStatePlan()) {
-    std::string key = EncodeRow(row, Prefix(group_count_));
+    std::string key = EncodeRow(row, group_columns_);
     state_[key] = Group{std::move(row), false};
   }
 }
@@ -385,7 +386,7 @@ bool AggregateMaintainer::LoadStateFile(int64_t view_version) {
     for (idx_t row = 0; row < chunk.size(); row++) {
       Row values;
       for (idx_t c = 0; c < state_types_.size(); c++) values.push_back(chunk.GetValue(c, row).CastAs(state_types_[c]));
-      std::string key = EncodeRow(values, Prefix(group_count_));
+      std::string key = EncodeRow(values, group_columns_);
       state_[key] = Group{std::move(values), false};
     }
   }

@@ -100,6 +100,7 @@ class AggregateMaintainer {
   TableCatalogEntry& view_;
   const ViewAnalysis& analysis_;
   idx_t group_count_ = 0;
+  std::vector<idx_t> group_columns_;  // 0 .. group_count_ - 1: the keys' columns in a state row
   std::vector<AggregateSignature> view_aggregates_;
   std::vector<SubAggregate> subs_;
   std::vector<LogicalType> state_types_;

@@ -1,23 +1,85 @@
 #include "ivm/view_diff.hpp"
 
+#include <cmath>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace lakestream {
 
+// One value: a tag, then its bytes (fixed width, or a length and the bytes).
+// Integers of any width share one form, DOUBLE -0 and 0 (and every NaN) are
+// one value each, as Value::Compare and GROUP BY see them; nested values
+// encode their elements the same way.
+static void AppendValue(const Value& v, std::string& out) {
+  auto raw = [&out](const auto& x) { out.append(reinterpret_cast<const char*>(&x), sizeof(x)); };
+  if (v.IsNull()) {
+    out.push_back('N');
+    return;
+  }
+  switch (v.type().id()) {
+    case TypeId::BOOLEAN:
+      out.push_back('B');
+      out.push_back(v.GetBoolean() ? 1 : 0);
+      return;
+    case TypeId::INTEGER:
+    case TypeId::BIGINT:
+      out.push_back('I');
+      raw(v.AsBigint());
+      return;
+    case TypeId::DOUBLE: {
+      double d = v.GetDouble();
+      if (d == 0.0) d = 0.0;
+      if (std::isnan(d)) d = NAN;
+      out.push_back('F');
+      raw(d);
+      return;
+    }
+    case TypeId::DECIMAL:
+      out.push_back('D');
+      out.push_back(static_cast<char>(v.type().scale()));
+      raw(v.GetHugeint());
+      return;
+    case TypeId::VARCHAR: {
+      const std::string& text = v.GetString();
+      out.push_back('S');
+      raw(static_cast<uint64_t>(text.size()));
+      out += text;
+      return;
+    }
+    case TypeId::DATE:
+      out.push_back('d');
+      raw(v.GetDate());
+      return;
+    case TypeId::TIMESTAMP:
+      out.push_back('t');
+      raw(v.GetTimestamp());
+      return;
+    case TypeId::STRUCT:
+    case TypeId::LIST:
+    case TypeId::MAP:
+      out.push_back('L');
+      raw(static_cast<uint64_t>(v.Children().size()));
+      for (auto& child : v.Children()) AppendValue(child, out);
+      return;
+    default: {
+      std::string text = v.ToSQLString();
+      out.push_back('X');
+      raw(static_cast<uint64_t>(text.size()));
+      out += text;
+    }
+  }
+}
+
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns) {
+  // Built in binary rather than as SQL text: refreshes encode every changed
+  // group's key several times, and formatting values was most of their cost.
   std::string key;
-  auto add = [&](const Value& v) {
-    // Length-prefixed SQL literals: NULL and the string 'NULL' differ, and no
-    // value can run into the next.
-    std::string text = v.IsNull() ? "N" : "V" + v.ToSQLString();
-    key += std::to_string(text.size());
-    key += ':';
-    key += text;
-  };
+  key.reserve(16 * (columns.empty() ? row.size() : columns.size()));
   if (columns.empty()) {
-    for (auto& v : row) add(v);
+    for (auto& v : row) AppendValue(v, key);
   } else {
-    for (idx_t c : columns) add(row[c]);
+    for (idx_t c : columns) AppendValue(row[c], key);
   }
   return key;
 }
@@ -77,37 +139,61 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
   return out;
 }
 
-static bool KeysUnique(const std::vector<Row>& rows, const std::vector<idx_t>& key_columns) {
-  std::unordered_map<std::string, int> seen;
-  for (auto& row : rows) {
-    if (seen[EncodeRow(row, key_columns)]++ > 0) return false;
+// The encoded `key_columns` of each row in `keys`; false when two rows share a key.
+static bool EncodeUniqueKeys(const std::vector<Row>& rows, const std::vector<idx_t>& key_columns,
+                             std::vector<std::string>& keys) {
+  keys.clear();
+  keys.reserve(rows.size());
+  for (auto& row : rows) keys.push_back(EncodeRow(row, key_columns));
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(keys.size());
+  for (auto& key : keys) {
+    if (!seen.insert(key).second) return false;
   }
   return true;
 }
 
 void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
               const std::vector<LogicalType>& types, TableCommit& commit) {
-  std::vector<idx_t> keys = key_columns;
-  if (!keys.empty() && (!KeysUnique(old_rows.rows, keys) || !KeysUnique(new_rows, keys))) keys.clear();
-  // key -> indexes of old rows not matched yet
-  std::unordered_map<std::string, std::vector<idx_t>> old_by_key;
-  for (idx_t i = 0; i < old_rows.rows.size(); i++) old_by_key[EncodeRow(old_rows.rows[i], keys)].push_back(i);
-  std::vector<Row> updated, inserted;
-  for (auto& row : new_rows) {
-    auto it = old_by_key.find(EncodeRow(row, keys));
-    if (it == old_by_key.end() || it->second.empty()) {
-      inserted.push_back(row);
-      continue;
-    }
-    idx_t old = it->second.back();
-    it->second.pop_back();
-    if (!keys.empty() && EncodeRow(old_rows.rows[old]) != EncodeRow(row)) {
-      commit.updated_row_ids.push_back(old_rows.ids[old]);
-      updated.push_back(row);
+  // Each row is encoded once: its key, or the whole row when the rows have no
+  // unique key (then equal rows pair up and nothing is an update).
+  std::vector<std::string> old_keys, new_keys;
+  bool keyed = !key_columns.empty() && EncodeUniqueKeys(old_rows.rows, key_columns, old_keys) &&
+               EncodeUniqueKeys(new_rows, key_columns, new_keys);
+  if (!keyed) {
+    EncodeUniqueKeys(old_rows.rows, {}, old_keys);
+    EncodeUniqueKeys(new_rows, {}, new_keys);
+  }
+  // key -> the old rows not matched yet: the last one, chained through `earlier`.
+  constexpr idx_t kNone = ~idx_t(0);
+  std::unordered_map<std::string_view, idx_t> unmatched;
+  unmatched.reserve(old_keys.size());
+  std::vector<idx_t> earlier(old_keys.size(), kNone);
+  for (idx_t i = 0; i < old_keys.size(); i++) {
+    auto [it, fresh] = unmatched.try_emplace(old_keys[i], i);
+    if (!fresh) {
+      earlier[i] = it->second;
+      it->second = i;
     }
   }
-  for (auto& [key, left] : old_by_key) {
-    for (idx_t i : left) commit.deleted_rows.push_back(old_rows.ids[i]);
+  std::vector<bool> matched(old_keys.size(), false);
+  std::vector<Row> updated, inserted;
+  for (idx_t n = 0; n < new_rows.size(); n++) {
+    auto it = unmatched.find(new_keys[n]);
+    if (it == unmatched.end() || it->second == kNone) {
+      inserted.push_back(new_rows[n]);
+      continue;
+    }
+    idx_t old = it->second;
+    it->second = earlier[old];
+    matched[old] = true;
+    if (keyed && old_rows.rows[old] != new_rows[n]) {
+      commit.updated_row_ids.push_back(old_rows.ids[old]);
+      updated.push_back(new_rows[n]);
+    }
+  }
+  for (idx_t i = 0; i < old_keys.size(); i++) {
+    if (!matched[i]) commit.deleted_rows.push_back(old_rows.ids[i]);
   }
   commit.updated = MakeCollection(types, updated);
   commit.inserted = MakeCollection(types, inserted);

@@ -16,8 +16,10 @@ namespace lakestream {
 
 using Row = std::vector<Value>;
 
-// An unambiguous encoding of the values of `columns` (all when empty) of a row,
-// for hashing rows and keys (NULL equals NULL, as in GROUP BY).
+// An unambiguous binary encoding of the values of `columns` (all when empty)
+// of a row, for hashing rows and keys. For rows of the same column types, two
+// encodings are equal exactly when the values are equal as Value::Compare
+// and GROUP BY see them (NULL equals NULL).
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 
 // The rows of a collection as Values.
