@@ -1,7 +1,8 @@
 #include "ivm/aggregate_maintainer.hpp"
 
 #include <filesystem>
-#include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +29,7 @@ static constexpr idx_t kSaveRowsPerGroup = 16;
 struct AggregateMaintainer::Cache {
   std::string definition;  // a replaced definition never reuses the state
   int64_t view_version = -1;
-  std::map<std::string, Group> state;
+  GroupMap state;
   std::map<std::string, int64_t> versions;
   idx_t refreshes_unsaved = 0;
   idx_t rows_unsaved = 0;
@@ -107,7 +108,7 @@ static Value AddSigned(const Value& a, const Value& b, int sign, const LogicalTy
   return Value::BIGINT(x + sign * b.AsBigint());
 }
 
-void AggregateMaintainer::AddPartial(const Row& partial, int sign, std::map<std::string, Group>& groups,
+void AggregateMaintainer::AddPartial(const Row& partial, int sign, GroupMap& groups,
                                      std::vector<std::string>& touched) {
   std::string key = EncodeRow(partial, group_columns_);
   auto it = groups.find(key);
@@ -121,7 +122,7 @@ void AggregateMaintainer::AddPartial(const Row& partial, int sign, std::map<std:
     }
     it = groups.emplace(key, std::move(fresh)).first;
   }
-  touched.push_back(key);
+  touched.push_back(std::move(key));
   Group& group = it->second;
   group.values[group_count_] = AddSigned(group.values[group_count_], partial[group_count_], sign, TypeId::BIGINT);
   for (idx_t s = 0; s < subs_.size(); s++) {
@@ -155,33 +156,49 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
   std::vector<idx_t> first_sub(view_aggregates_.size(), 0);
   for (idx_t s = subs_.size(); s-- > 0;) first_sub[subs_[s].aggregate] = s;
-  std::vector<Row> finals;
-  for (const Row* state : states) {
-    Row row(state->begin(), state->begin() + group_count_);
-    for (idx_t j = 0; j < view_aggregates_.size(); j++) {
-      const AggregateSignature& sig = view_aggregates_[j];
-      const Value* sub = &(*state)[group_count_ + 1 + first_sub[j]];
-      switch (sig.kind) {
-        case AggregateKind::COUNT_STAR: row.push_back((*state)[group_count_]); break;
-        case AggregateKind::SUM: row.push_back(sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0]); break;
-        case AggregateKind::AVG: {
-          int64_t n = sub[1].AsBigint();
-          if (n == 0) {
-            row.push_back(Value(sig.return_type));
+  // The groups' final aggregate values, written straight into chunks.
+  auto finals = std::make_shared<ChunkCollection>(types);
+  for (idx_t start = 0; start < states.size(); start += STANDARD_VECTOR_SIZE) {
+    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, states.size() - start);
+    DataChunk chunk;
+    chunk.Initialize(types, count);
+    for (idx_t r = 0; r < count; r++) {
+      const Row& state = *states[start + r];
+      auto set = [&](idx_t column, const Value& v) {
+        if (v.type() == types[column]) {
+          chunk.SetValue(column, r, v);
+        } else {
+          chunk.SetValue(column, r, v.CastAs(types[column]));
+        }
+      };
+      for (idx_t g = 0; g < group_count_; g++) set(g, state[g]);
+      for (idx_t j = 0; j < view_aggregates_.size(); j++) {
+        const AggregateSignature& sig = view_aggregates_[j];
+        const Value* sub = &state[group_count_ + 1 + first_sub[j]];
+        idx_t column = group_count_ + j;
+        switch (sig.kind) {
+          case AggregateKind::COUNT_STAR: set(column, state[group_count_]); break;
+          case AggregateKind::SUM: set(column, sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0]); break;
+          case AggregateKind::AVG: {
+            int64_t n = sub[1].AsBigint();
+            if (n == 0) {
+              set(column, Value(sig.return_type));
+              break;
+            }
+            // The same arithmetic as avg() itself, so both give the same double.
+            hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
+            double divisor = sig.input_type.id() == TypeId::DECIMAL
+                                 ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
+                                 : 1.0;
+            set(column, Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor));
             break;
           }
-          // The same arithmetic as avg() itself, so both give the same double.
-          hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
-          double divisor = sig.input_type.id() == TypeId::DECIMAL
-                               ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
-                               : 1.0;
-          row.push_back(Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor));
-          break;
+          default: set(column, sub[0]); break;
         }
-        default: row.push_back(sub[0]); break;
       }
     }
-    finals.push_back(std::move(row));
+    chunk.SetCardinality(count);
+    finals->Append(std::move(chunk));
   }
   // The view's own plan, with its aggregate reading these rows: HAVING and the
   // select list then apply exactly as in a full computation.
@@ -190,7 +207,7 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   LogicalOperatorPtr& slot = *FindAggregateSlot(query.plan);
   auto rows = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
   rows->table_index = binder.NextTableIndex();
-  rows->collection = std::make_shared<ChunkCollection>(MakeCollection(types, finals));
+  rows->collection = std::move(finals);
   auto replacement = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
   replacement->table_index = slot->table_index;
   replacement->aggregate_index = slot->aggregate_index;
@@ -207,15 +224,22 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   return CollectRows(context_.ExecutePlan(std::move(query.plan)));
 }
 
-idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit) {
+idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit,
+                                        DeltaFileRows& read) {
   ChunkCollection plus, minus;
   RunDeltaRule(context_, [this](Binder& binder) { return BuildStatePlan(binder); }, deltas, plus, minus);
   std::vector<std::string> touched;
   // The minus side first: a deleted extreme is judged against the old extreme.
   for (auto& row : CollectRows(minus)) AddPartial(row, -1, state_, touched);
   for (auto& row : CollectRows(plus)) AddPartial(row, +1, state_, touched);
-  std::set<std::string> keys(touched.begin(), touched.end());
-  std::set<std::string> recompute;
+  // The touched groups, each once, in the order the change first touched them.
+  std::vector<std::string> keys;
+  std::unordered_set<std::string_view> touched_keys;  // views into `touched`
+  touched_keys.reserve(touched.size());
+  for (auto& key : touched) {
+    if (touched_keys.insert(key).second) keys.push_back(key);
+  }
+  std::unordered_set<std::string> recompute;
   for (auto& key : keys) {
     Group& group = state_.at(key);
     int64_t count = group.values[group_count_].AsBigint();
@@ -242,8 +266,9 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   }
   std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
   ViewRows old_rows = ScanViewRows(*view_.storage, view_.Types(), analysis_.key_columns,
-                                   [&](const std::string& key) { return keys.count(key) > 0; });
+                                   [&](const std::string& key) { return touched_keys.count(key) > 0; });
   DiffRows(old_rows, new_rows, analysis_.key_columns, view_.Types(), commit);
+  read = std::move(old_rows.files);
   return keys.size();
 }
 

@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ivm/delta_rule.hpp"
@@ -56,8 +57,9 @@ class AggregateMaintainer {
   const std::map<std::string, int64_t>& StateVersions() const { return versions_; }
 
   // Incremental refresh: applies `deltas` to the state and adds the changed
-  // view rows to `commit`. Returns the number of groups touched.
-  idx_t ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit);
+  // view rows to `commit`; `read`: the view's files it read (for the commit).
+  // Returns the number of groups touched.
+  idx_t ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit, DeltaFileRows& read);
   // Recomputes the state of every group from the sources (recompute-and-diff
   // refreshes keep the state of an aggregate view current this way).
   void RebuildState();
@@ -80,6 +82,7 @@ class AggregateMaintainer {
     Row values;  // state layout: keys, count(*), sub-aggregates
     bool recompute = false;
   };
+  using GroupMap = std::unordered_map<std::string, Group>;  // encoded group keys -> state
 
   // What a view keeps in memory between refreshes (TableCatalogEntry::runtime).
   struct Cache;
@@ -89,7 +92,7 @@ class AggregateMaintainer {
   void PruneStates(int64_t keep_version);
   bool LoadStateFile(int64_t view_version);
   LogicalOperatorPtr BuildStatePlan(Binder& binder) const;
-  void AddPartial(const Row& partial, int sign, std::map<std::string, Group>& groups,
+  void AddPartial(const Row& partial, int sign, GroupMap& groups,
                   std::vector<std::string>& touched);
   // The view rows (output of the view's query) of the given groups.
   std::vector<Row> ViewRowsFor(const std::vector<const Row*>& states);
@@ -104,7 +107,7 @@ class AggregateMaintainer {
   std::vector<AggregateSignature> view_aggregates_;
   std::vector<SubAggregate> subs_;
   std::vector<LogicalType> state_types_;
-  std::map<std::string, Group> state_;  // encoded group keys -> state
+  GroupMap state_;
   std::map<std::string, int64_t> versions_;
   // Refreshes and source change rows since the state file was written.
   idx_t refreshes_unsaved_ = 0;

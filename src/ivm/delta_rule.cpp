@@ -25,8 +25,9 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
   for (idx_t k = 0; k < feed.ChunkCount(); k++) {
     DataChunk& chunk = feed.Chunk(k);
     std::vector<sel_t> plus_rows, minus_rows;
+    const Vector& change_types = chunk.data[width];
     for (idx_t r = 0; r < chunk.size(); r++) {
-      std::string type = chunk.GetValue(width, r).GetString();
+      string_t type = change_types.IsValid(r) ? change_types.GetData<string_t>()[r] : string_t();
       if (type == "insert" || type == "update_postimage") {
         plus_rows.push_back(static_cast<sel_t>(r));
       } else {

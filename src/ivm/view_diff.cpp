@@ -3,7 +3,6 @@
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace lakestream {
 
@@ -74,8 +73,7 @@ static void AppendValue(const Value& v, std::string& out) {
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns) {
   // Built in binary rather than as SQL text: refreshes encode every changed
   // group's key several times, and formatting values was most of their cost.
-  std::string key;
-  key.reserve(16 * (columns.empty() ? row.size() : columns.size()));
+  std::string key;  // a one-integer key (9 bytes) stays in the string's inline buffer
   if (columns.empty()) {
     for (auto& v : row) AppendValue(v, key);
   } else {
@@ -99,14 +97,24 @@ std::vector<Row> CollectRows(const ChunkCollection& rows) {
   return out;
 }
 
-ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<Row>& rows) {
+// The rows `row(0)` .. `row(count - 1)` as a collection of `types`.
+template <class RowAt>
+static ChunkCollection CollectionOf(const std::vector<LogicalType>& types, idx_t count, RowAt row) {
   ChunkCollection out(types);
-  for (idx_t start = 0; start < rows.size(); start += STANDARD_VECTOR_SIZE) {
-    idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, rows.size() - start);
+  for (idx_t start = 0; start < count; start += STANDARD_VECTOR_SIZE) {
+    idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, count - start);
     DataChunk chunk;
     chunk.Initialize(types, n);
     for (idx_t r = 0; r < n; r++) {
-      for (idx_t c = 0; c < types.size(); c++) chunk.SetValue(c, r, rows[start + r][c].CastAs(types[c]));
+      const Row& values = row(start + r);
+      for (idx_t c = 0; c < types.size(); c++) {
+        const Value& v = values[c];
+        if (v.type() == types[c]) {
+          chunk.SetValue(c, r, v);
+        } else {
+          chunk.SetValue(c, r, v.CastAs(types[c]));
+        }
+      }
     }
     chunk.SetCardinality(n);
     out.Append(chunk);
@@ -114,12 +122,37 @@ ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std:
   return out;
 }
 
+ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<Row>& rows) {
+  return CollectionOf(types, rows.size(), [&](idx_t i) -> const Row& { return rows[i]; });
+}
+
+ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<const Row*>& rows) {
+  return CollectionOf(types, rows.size(), [&](idx_t i) -> const Row& { return *rows[i]; });
+}
+
+// A file's rows are kept for the commit only up to this many: a larger file
+// that turns out to hold no wanted row would otherwise sit in memory whole.
+static constexpr idx_t kMaxKeptFileRows = 1 << 20;
+
 ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
                       const std::function<bool(const std::string&)>& keep) {
   std::vector<idx_t> ids;
   idx_t column_count = types.size();
   for (idx_t c = 0; c < column_count; c++) ids.push_back(c);
   ViewRows out;
+  auto* delta = dynamic_cast<DeltaTable*>(&view);
+  if (delta) out.files.state = delta->State();
+  // The file being read: its chunks so far, kept (for the commit) when one of
+  // its rows is wanted and they are the whole file in order.
+  constexpr uint64_t kNoFile = ~uint64_t(0);
+  uint64_t file = kNoFile;
+  uint64_t position = 0;  // the next row of `file` expected
+  ChunkCollection file_rows(types);
+  bool whole = false, wanted = false;
+  auto file_done = [&]() {
+    if (delta && file != kNoFile && whole && wanted) out.files.files.emplace(file, std::move(file_rows));
+    file_rows = ChunkCollection(types);
+  };
   auto scan = view.Scan(ids);
   while (true) {
     DataChunk chunk;
@@ -127,80 +160,120 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
     Vector row_ids{LogicalType(TypeId::BIGINT)};
     if (!scan->Next(chunk, &row_ids)) break;
     const int64_t* rid = row_ids.GetData<int64_t>();
+    Row key;
+    idx_t rows_before = out.rows.size();
     for (idx_t r = 0; r < chunk.size(); r++) {
+      if (keep) {
+        // The key first: rows the caller does not want are never built.
+        key.clear();
+        for (idx_t c : key_columns.empty() ? ids : key_columns) key.push_back(chunk.GetValue(c, r));
+        if (!keep(EncodeRow(key))) continue;
+      }
       Row row;
       row.reserve(column_count);
       for (idx_t c = 0; c < column_count; c++) row.push_back(chunk.GetValue(c, r));
-      if (keep && !keep(EncodeRow(row, key_columns))) continue;
       out.rows.push_back(std::move(row));
       out.ids.push_back(rid[r]);
     }
+    if (!delta || chunk.size() == 0) continue;
+    // A Delta scan's chunk holds rows of one file (row id: file << 32 | row).
+    auto first = static_cast<uint64_t>(rid[0]), last = static_cast<uint64_t>(rid[chunk.size() - 1]);
+    if (first >> 32 != file) {
+      file_done();
+      file = first >> 32;
+      position = 0;
+      whole = true;
+      wanted = false;
+    }
+    whole = whole && last >> 32 == file && (first & 0xffffffffULL) == position &&
+            (last & 0xffffffffULL) == position + chunk.size() - 1 && file_rows.Count() + chunk.size() <= kMaxKeptFileRows;
+    position += chunk.size();
+    wanted = wanted || out.rows.size() > rows_before;
+    if (whole) {
+      file_rows.Append(std::move(chunk));
+    } else {
+      file_rows.Clear();
+    }
   }
+  file_done();
   return out;
 }
 
-// The encoded `key_columns` of each row in `keys`; false when two rows share a key.
-static bool EncodeUniqueKeys(const std::vector<Row>& rows, const std::vector<idx_t>& key_columns,
-                             std::vector<std::string>& keys) {
-  keys.clear();
-  keys.reserve(rows.size());
-  for (auto& row : rows) keys.push_back(EncodeRow(row, key_columns));
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(keys.size());
-  for (auto& key : keys) {
-    if (!seen.insert(key).second) return false;
-  }
-  return true;
-}
+namespace {
+// How DiffRows pairs old and new rows.
+struct Pairing {
+  std::vector<row_t> updated_ids, deleted_ids;
+  std::vector<const Row*> updated, inserted;
+};
+}  // namespace
 
-void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
-              const std::vector<LogicalType>& types, TableCommit& commit) {
-  // Each row is encoded once: its key, or the whole row when the rows have no
-  // unique key (then equal rows pair up and nothing is an update).
-  std::vector<std::string> old_keys, new_keys;
-  bool keyed = !key_columns.empty() && EncodeUniqueKeys(old_rows.rows, key_columns, old_keys) &&
-               EncodeUniqueKeys(new_rows, key_columns, new_keys);
-  if (!keyed) {
-    EncodeUniqueKeys(old_rows.rows, {}, old_keys);
-    EncodeUniqueKeys(new_rows, {}, new_keys);
-  }
-  // key -> the old rows not matched yet: the last one, chained through `earlier`.
+// Pairs old and new rows by the encoding of `columns` (all when empty). With
+// `keyed`, a pair whose other columns differ is an update, and a key that
+// repeats on either side makes it return false; otherwise equal rows (which
+// may repeat) pair up and nothing is an update.
+static bool PairRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& columns,
+                     bool keyed, Pairing& out) {
+  std::vector<std::string> old_keys, new_keys;  // each row encoded once
+  old_keys.reserve(old_rows.rows.size());
+  for (auto& row : old_rows.rows) old_keys.push_back(EncodeRow(row, columns));
+  new_keys.reserve(new_rows.size());
+  for (auto& row : new_rows) new_keys.push_back(EncodeRow(row, columns));
+  // key -> the old rows not matched yet: the last one, chained through
+  // `earlier`; kNone once none is left (and, keyed, for a new row's key).
   constexpr idx_t kNone = ~idx_t(0);
   std::unordered_map<std::string_view, idx_t> unmatched;
-  unmatched.reserve(old_keys.size());
+  unmatched.reserve(old_keys.size() + new_keys.size());
   std::vector<idx_t> earlier(old_keys.size(), kNone);
   for (idx_t i = 0; i < old_keys.size(); i++) {
     auto [it, fresh] = unmatched.try_emplace(old_keys[i], i);
     if (!fresh) {
+      if (keyed) return false;
       earlier[i] = it->second;
       it->second = i;
     }
   }
   std::vector<bool> matched(old_keys.size(), false);
-  std::vector<Row> updated, inserted;
   for (idx_t n = 0; n < new_rows.size(); n++) {
-    auto it = unmatched.find(new_keys[n]);
-    if (it == unmatched.end() || it->second == kNone) {
-      inserted.push_back(new_rows[n]);
+    auto [it, fresh] = keyed ? unmatched.try_emplace(new_keys[n], kNone) : std::make_pair(unmatched.find(new_keys[n]), false);
+    if (fresh || it == unmatched.end()) {
+      out.inserted.push_back(&new_rows[n]);
+      continue;
+    }
+    if (it->second == kNone) {
+      if (keyed) return false;  // the key came before in new_rows
+      out.inserted.push_back(&new_rows[n]);
       continue;
     }
     idx_t old = it->second;
     it->second = earlier[old];
     matched[old] = true;
     if (keyed && old_rows.rows[old] != new_rows[n]) {
-      commit.updated_row_ids.push_back(old_rows.ids[old]);
-      updated.push_back(new_rows[n]);
+      out.updated_ids.push_back(old_rows.ids[old]);
+      out.updated.push_back(&new_rows[n]);
     }
   }
   for (idx_t i = 0; i < old_keys.size(); i++) {
-    if (!matched[i]) commit.deleted_rows.push_back(old_rows.ids[i]);
+    if (!matched[i]) out.deleted_ids.push_back(old_rows.ids[i]);
   }
-  commit.updated = MakeCollection(types, updated);
-  commit.inserted = MakeCollection(types, inserted);
+  return true;
+}
+
+void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
+              const std::vector<LogicalType>& types, TableCommit& commit) {
+  Pairing pairing;
+  if (key_columns.empty() || !PairRows(old_rows, new_rows, key_columns, true, pairing)) {
+    pairing = Pairing();
+    PairRows(old_rows, new_rows, {}, false, pairing);
+  }
+  commit.updated_row_ids.insert(commit.updated_row_ids.end(), pairing.updated_ids.begin(), pairing.updated_ids.end());
+  commit.deleted_rows.insert(commit.deleted_rows.end(), pairing.deleted_ids.begin(), pairing.deleted_ids.end());
+  commit.updated = MakeCollection(types, pairing.updated);
+  commit.inserted = MakeCollection(types, pairing.inserted);
 }
 
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
-                    const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit) {
+                    const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
+                    DeltaFileRows& read) {
   struct Net {
     int64_t count = 0;
     const Row* row = nullptr;
@@ -234,6 +307,7 @@ bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, cons
       if (left > 0) return false;
     }
     removals = std::move(candidates);
+    read = std::move(removals.files);
   }
   if (!key_columns.empty()) {
     // Pair a removal and an addition of one key into an update; DiffRows does

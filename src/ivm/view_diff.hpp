@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "storage/data_table.hpp"
+#include "storage/table/delta_table.hpp"
 
 namespace lakestream {
 
@@ -26,15 +27,19 @@ std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 std::vector<Row> CollectRows(const ChunkCollection& rows);
 // Rows of Values as a collection of the given types.
 ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<Row>& rows);
+ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<const Row*>& rows);
 
 // Rows of a view with their row ids (valid for the snapshot scanned).
 struct ViewRows {
   std::vector<Row> rows;
   std::vector<row_t> ids;
+  // The whole files that hold `rows` (a Delta view), for the refresh's
+  // commit to rewrite without reading them again (DeltaTable::Commit).
+  DeltaFileRows files;
 };
 
 // Scans the view (its columns are `types`); when `keep` is set, only the rows
-// whose encoded `key_columns` it accepts are returned.
+// whose encoded `key_columns` (all columns when empty) it accepts are returned.
 ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
                       const std::function<bool(const std::string&)>& keep = nullptr);
 
@@ -48,7 +53,9 @@ void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const 
 // goes, each row of `plus` comes (a row in both cancels out). Removals and
 // additions with the same key become updates. Returns false when the view
 // does not hold a row `minus` names (then the caller recomputes instead).
+// `read`: the view's files it read (see ViewRows::files).
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
-                    const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit);
+                    const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
+                    DeltaFileRows& read);
 
 }  // namespace lakestream

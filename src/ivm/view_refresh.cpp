@@ -75,6 +75,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
 
   RefreshOutcome outcome;
   TableCommit commit;
+  DeltaFileRows read;  // the view's files the refresh read, which the commit rewrites
   commit.operation = "REFRESH MATERIALIZED VIEW";
   std::unique_ptr<AggregateMaintainer> aggregate;
   if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, analysis);
@@ -100,7 +101,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         outcome.path = "up to date";
         done = true;
       } else if (aggregate) {
-        aggregate->ApplyChanges(deltas, commit);
+        aggregate->ApplyChanges(deltas, commit, read);
         done = true;
       } else {
         ChunkCollection plus, minus;
@@ -108,7 +109,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         RunDeltaRule(
             context, [&](Binder& binder) { return BindViewQuery(binder, definition).plan; }, deltas, plus, minus);
         done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), analysis.key_columns,
-                              commit);
+                              commit, read);
         if (!done) fallback = "the view did not hold a row its sources' change removed";
       }
     } catch (const InvalidInputError& e) {
@@ -127,6 +128,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     std::vector<Row> rows = CollectRows(context.ExecutePlan(BindViewQuery(binder, view.definition).plan));
     ViewRows old_rows = ScanViewRows(*view.storage, view.Types(), {});
     DiffRows(old_rows, rows, analysis.key_columns, view.Types(), commit);
+    read = std::move(old_rows.files);
     if (aggregate) aggregate->RebuildState();
   }
   for (auto& [source, version] : current) commit.txns.push_back({SourceTxnAppId(source), version});
@@ -134,7 +136,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   outcome.updated = static_cast<int64_t>(commit.updated.Count());
   outcome.deleted = static_cast<int64_t>(commit.deleted_rows.size());
   bool committed = commit.ChangedRows() > 0;
-  if (committed) view.storage->Commit(commit);
+  if (committed) storage->Commit(commit, read);
   // Only now, so the state never reflects a commit that did not happen.
   if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");
 

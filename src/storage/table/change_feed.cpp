@@ -1,5 +1,7 @@
 #include "storage/table/change_feed.hpp"
 
+#include <algorithm>
+
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_actions.hpp"
@@ -58,17 +60,22 @@ static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFil
   idx_t width = table.Columns().size();
   ScanTableFiles(table, files, version, with_change_type, [&](DataChunk& chunk) {
     row.Reset();
-    for (idx_t c = 0; c < width; c++) row.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
-    for (idx_t r = 0; r < chunk.size(); r++) {
-      if (with_change_type) {
-        row.data[width].Copy(chunk.data[width], nullptr, 1, r, r);
-      } else {
-        row.data[width].SetValue(r, Value(change_type));
-      }
-      row.data[width + 1].SetValue(r, Value::BIGINT(version));
-      row.data[width + 2].SetValue(r, Value::TIMESTAMP(commit_ts));
+    idx_t count = chunk.size();
+    for (idx_t c = 0; c < width; c++) row.data[c].Copy(chunk.data[c], nullptr, count, 0, 0);
+    // Whole columns rather than Values row by row (a view refresh reads its
+    // sources' changes through here).
+    if (with_change_type) {
+      row.data[width].Copy(chunk.data[width], nullptr, count, 0, 0);
+    } else {
+      string_t text = row.data[width].AddString(change_type);
+      std::fill_n(row.data[width].GetData<string_t>(), count, text);
+      row.data[width].SetAllValid(count);
     }
-    row.SetCardinality(chunk.size());
+    std::fill_n(row.data[width + 1].GetData<int64_t>(), count, version);
+    row.data[width + 1].SetAllValid(count);
+    std::fill_n(row.data[width + 2].GetData<timestamp_t>(), count, commit_ts);
+    row.data[width + 2].SetAllValid(count);
+    row.SetCardinality(count);
     out.Append(row);
   });
 }

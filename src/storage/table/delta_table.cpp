@@ -1,5 +1,6 @@
 #include "storage/table/delta_table.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -235,7 +236,9 @@ delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
   return state_->snapshot;
 }
 
-void DeltaTable::Commit(TableCommit& commit) {
+void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
+
+void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   auto state_holder = state_;  // the snapshot the statement read, kept alive across the commit
   const DeltaSnapshotState& state = *state_holder;
   const auto& snapshot = state.snapshot;
@@ -256,20 +259,40 @@ void DeltaTable::Commit(TableCommit& commit) {
     DataChunk out;
     out.Initialize(change_types, count);
     for (idx_t c = 0; c < types.size(); c++) out.data[c].Copy(rows.data[c], sel, count, 0, 0);
-    for (idx_t r = 0; r < count; r++) out.data[types.size()].SetValue(r, Value(type));
+    // The same string for every row: stored once in the vector's heap.
+    Vector& change_type = out.data[types.size()];
+    string_t text = change_type.AddString(type);
+    string_t* texts = change_type.GetData<string_t>();
+    for (idx_t r = 0; r < count; r++) texts[r] = text;
+    change_type.SetAllValid(count);
     out.SetCardinality(count);
     changes.Append(out);
   };
 
-  // Which rows of which files change: file index -> (row in file -> new row index or -1 for delete).
-  std::map<uint64_t, std::map<uint64_t, int64_t>> touched;
+  // Which rows of which files change: file index -> (row in file, new row
+  // index or -1 for delete), by row (a vector sorted once: cheaper than a map
+  // per file when a commit changes thousands of rows).
+  std::map<uint64_t, std::vector<std::pair<uint64_t, int64_t>>> touched;
   if (commit.overwrite) {
     for (uint64_t f = 0; f < state.files.size(); f++) touched[f];
   }
-  for (row_t id : commit.deleted_rows) touched[static_cast<uint64_t>(id) >> 32][static_cast<uint64_t>(id) & 0xffffffffULL] = -1;
+  for (row_t id : commit.deleted_rows) touched[static_cast<uint64_t>(id) >> 32].emplace_back(static_cast<uint64_t>(id) & 0xffffffffULL, -1);
   for (idx_t i = 0; i < commit.updated_row_ids.size(); i++) {
     uint64_t id = static_cast<uint64_t>(commit.updated_row_ids[i]);
-    touched[id >> 32][id & 0xffffffffULL] = static_cast<int64_t>(i);
+    touched[id >> 32].emplace_back(id & 0xffffffffULL, static_cast<int64_t>(i));
+  }
+  for (auto& [file_index, rows] : touched) {
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // A row named twice keeps its last entry (an update over a delete).
+    size_t kept = 0;
+    for (size_t i = 0; i < rows.size(); i++) {
+      if (kept > 0 && rows[kept - 1].first == rows[i].first) {
+        rows[kept - 1] = rows[i];
+      } else {
+        rows[kept++] = rows[i];
+      }
+    }
+    rows.resize(kept);
   }
 
   std::vector<delta::Action> actions;
@@ -283,25 +306,23 @@ void DeltaTable::Commit(TableCommit& commit) {
   for (auto& [file_index, rows] : touched) {
     if (file_index >= state.files.size()) throw InternalError("row id names a file the snapshot does not have");
     const delta::AddFile& add = *state.files[file_index];
-    // Read the whole file and split its rows.
-    auto file_scan = MakeDeltaScan(state_, all_columns, {file_index});
-    DataChunk chunk;
-    chunk.Initialize(types);
-    Vector row_ids(TypeId::BIGINT);
+    // Split the whole file's rows: kept, deleted, updated.
     uint64_t position = 0;
-    while (file_scan->Next(chunk, &row_ids)) {
+    size_t next = 0;  // the first changed row at or after `position`
+    auto split = [&](const DataChunk& chunk) {
       std::vector<sel_t> kept, deleted, preimage;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
-        auto it = rows.find(position);
-        if (commit.overwrite && it == rows.end()) {
+        while (next < rows.size() && rows[next].first < position) next++;
+        bool changed = next < rows.size() && rows[next].first == position;
+        if (commit.overwrite && !changed) {
           deleted.push_back(static_cast<sel_t>(r));
-        } else if (it == rows.end()) {
+        } else if (!changed) {
           kept.push_back(static_cast<sel_t>(r));
-        } else if (it->second < 0) {
+        } else if (rows[next].second < 0) {
           deleted.push_back(static_cast<sel_t>(r));
         } else {
           preimage.push_back(static_cast<sel_t>(r));
-          postimage_order.push_back(it->second);
+          postimage_order.push_back(rows[next].second);
         }
       }
       if (!kept.empty()) {
@@ -312,6 +333,16 @@ void DeltaTable::Commit(TableCommit& commit) {
       }
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
+    };
+    auto known = read.state == state_holder ? read.files.find(file_index) : read.files.end();
+    if (known != read.files.end() && known->second.Types() == types) {
+      for (idx_t c = 0; c < known->second.ChunkCount(); c++) split(known->second.Chunk(c));
+    } else {
+      auto file_scan = MakeDeltaScan(state_holder, all_columns, {file_index});
+      DataChunk chunk;
+      chunk.Initialize(types);
+      Vector row_ids(TypeId::BIGINT);
+      while (file_scan->Next(chunk, &row_ids)) split(chunk);
     }
     actions.emplace_back(RemoveFor(add, now, true));
     removed_paths.push_back(add.path);
@@ -326,9 +357,15 @@ void DeltaTable::Commit(TableCommit& commit) {
     idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, postimage_order.size() - begin);
     DataChunk chunk;
     chunk.Initialize(types, count);
-    for (idx_t i = 0; i < count; i++) {
-      auto [c, r] = updated_position[static_cast<idx_t>(postimage_order[begin + i])];
-      chunk.Append(commit.updated.Chunk(c), &r, 1);
+    // Runs of rows from one chunk of commit.updated are appended at once.
+    std::vector<sel_t> run;
+    for (idx_t i = 0; i < count;) {
+      idx_t c = updated_position[static_cast<idx_t>(postimage_order[begin + i])].first;
+      run.clear();
+      for (; i < count && updated_position[static_cast<idx_t>(postimage_order[begin + i])].first == c; i++) {
+        run.push_back(updated_position[static_cast<idx_t>(postimage_order[begin + i])].second);
+      }
+      chunk.Append(commit.updated.Chunk(c), run.data(), run.size());
     }
     data.Append(chunk);
     add_change(chunk, nullptr, chunk.size(), "update_postimage");

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/chunk_collection.hpp"
 #include "common/file_system.hpp"
 #include "storage/data_table.hpp"
 #include "storage/delta/delta_log.hpp"
@@ -42,6 +43,15 @@ struct DeltaSnapshotState {
   std::vector<TableColumn> columns;
 };
 
+// Whole data files a statement has already read (a view refresh scans the
+// view before it commits), so that Commit() rewrites them without reading
+// them again: file index in `state` -> every column of every row of that
+// file, in file order.
+struct DeltaFileRows {
+  std::shared_ptr<const DeltaSnapshotState> state;
+  std::map<uint64_t, ChunkCollection> files;
+};
+
 class DeltaTable : public DataTable {
  public:
   // Opens the Delta table at `path` (its latest version, or `version`).
@@ -58,6 +68,9 @@ class DeltaTable : public DataTable {
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
                                   const std::vector<const BoundExpression*>& filters) override;
   void Commit(TableCommit& commit) override;
+  // Commit() taking the rows of the files it rewrites from `read` where it
+  // holds them; ignored unless read from the snapshot the commit starts from.
+  void Commit(TableCommit& commit, const DeltaFileRows& read);
   idx_t RowCount() override;
 
   // Moves to the latest version on disk (cheap when nothing changed).
