@@ -230,10 +230,11 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   RunDeltaRule(context_, [this](Binder& binder) { return BuildStatePlan(binder); }, deltas, plus, minus);
   std::vector<std::string> touched;
   // The minus side first: a deleted extreme is judged against the old extreme.
-  for (auto& row : CollectRows(minus)) AddPartial(row, -1, state_, touched);
-  for (auto& row : CollectRows(plus)) AddPartial(row, +1, state_, touched);
+  ForEachRow(minus, [&](const Row& row) { AddPartial(row, -1, state_, touched); });
+  ForEachRow(plus, [&](const Row& row) { AddPartial(row, +1, state_, touched); });
   // The touched groups, each once, in the order the change first touched them.
   std::vector<std::string> keys;
+  keys.reserve(touched.size());
   std::unordered_set<std::string_view> touched_keys;  // views into `touched`
   touched_keys.reserve(touched.size());
   for (auto& key : touched) {

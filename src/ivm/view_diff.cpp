@@ -97,6 +97,18 @@ std::vector<Row> CollectRows(const ChunkCollection& rows) {
   return out;
 }
 
+void ForEachRow(const ChunkCollection& rows, const std::function<void(const Row&)>& fn) {
+  Row row;
+  for (idx_t k = 0; k < rows.ChunkCount(); k++) {
+    const DataChunk& chunk = rows.Chunk(k);
+    row.resize(chunk.ColumnCount());
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      for (idx_t c = 0; c < chunk.ColumnCount(); c++) row[c] = chunk.GetValue(c, r);
+      fn(row);
+    }
+  }
+}
+
 // The rows `row(0)` .. `row(count - 1)` as a collection of `types`.
 template <class RowAt>
 static ChunkCollection CollectionOf(const std::vector<LogicalType>& types, idx_t count, RowAt row) {

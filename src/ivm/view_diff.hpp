@@ -25,6 +25,9 @@ std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 
 // The rows of a collection as Values.
 std::vector<Row> CollectRows(const ChunkCollection& rows);
+// Calls `fn` with each row of a collection as Values, in one reused Row (for
+// rows that are read once: no vector of rows is built).
+void ForEachRow(const ChunkCollection& rows, const std::function<void(const Row&)>& fn);
 // Rows of Values as a collection of the given types.
 ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<Row>& rows);
 ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std::vector<const Row*>& rows);
