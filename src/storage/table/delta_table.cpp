@@ -303,7 +303,9 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   // readers of the change feed without a key (table streams) can pair the
   // i-th update_preimage of a version with its i-th update_postimage.
   std::vector<int64_t> postimage_order;
-  for (auto& [file_index, rows] : touched) {
+  for (auto& entry : touched) {
+    uint64_t file_index = entry.first;
+    const auto& rows = entry.second;  // not a structured binding: the lambda below captures it
     if (file_index >= state.files.size()) throw InternalError("row id names a file the snapshot does not have");
     const delta::AddFile& add = *state.files[file_index];
     // Split the whole file's rows: kept, deleted, updated.
