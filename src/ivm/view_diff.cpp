@@ -153,7 +153,7 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
   for (idx_t c = 0; c < column_count; c++) ids.push_back(c);
   ViewRows out;
   auto* delta = dynamic_cast<DeltaTable*>(&view);
-  if (delta) out.files.state = delta->State();
+  if (delta) out.files.version = delta->Version();
   // The file being read: its chunks so far, kept (for the commit) when one of
   // its rows is wanted and they are the whole file in order.
   constexpr uint64_t kNoFile = ~uint64_t(0);

@@ -336,7 +336,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
     };
-    auto known = read.state == state_holder ? read.files.find(file_index) : read.files.end();
+    auto known = read.version == snapshot.version ? read.files.find(file_index) : read.files.end();
     if (known != read.files.end() && known->second.Types() == types) {
       for (idx_t c = 0; c < known->second.ChunkCount(); c++) split(known->second.Chunk(c));
     } else {

@@ -45,10 +45,12 @@ struct DeltaSnapshotState {
 
 // Whole data files a statement has already read (a view refresh scans the
 // view before it commits), so that Commit() rewrites them without reading
-// them again: file index in `state` -> every column of every row of that
-// file, in file order.
+// them again: file index in the snapshot of `version` -> every column of
+// every row of that file, in file order. The version, not the snapshot
+// state, identifies them (a snapshot's files are ordered by path, so one
+// version always has the same indexes), so holding them keeps no state alive.
 struct DeltaFileRows {
-  std::shared_ptr<const DeltaSnapshotState> state;
+  int64_t version = -1;
   std::map<uint64_t, ChunkCollection> files;
 };
 
@@ -69,7 +71,7 @@ class DeltaTable : public DataTable {
                                   const std::vector<const BoundExpression*>& filters) override;
   void Commit(TableCommit& commit) override;
   // Commit() taking the rows of the files it rewrites from `read` where it
-  // holds them; ignored unless read from the snapshot the commit starts from.
+  // holds them; ignored unless read at the version the commit starts from.
   void Commit(TableCommit& commit, const DeltaFileRows& read);
   idx_t RowCount() override;
 
