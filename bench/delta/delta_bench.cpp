@@ -113,63 +113,27 @@ std::string Updates(lakestream::Connection& con, const std::string& table, long 
   return "";
 }
 
-int ServeDir(const std::string& dir) {
-  lakestream::Database db(dir);
-  lakestream::Connection con(db);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    std::istringstream in(line);
-    std::string cmd;
-    in >> cmd;
-    if (cmd == "quit") break;
-    if (cmd == "version") {
-      std::cout << "ok lakestream " << LAKESTREAM_VERSION << std::endl;
-      continue;
-    }
-    if (cmd == "commits" || cmd == "updates") {
-      long long n = 0;
-      std::string table, path;
-      in >> n >> table >> path;
-      std::ofstream lat(path, std::ios::app);
-      double total = 0;
-      std::string err = cmd == "commits" ? Commits(con, table, n, &lat, &total) : Updates(con, table, n, &lat, &total);
-      if (!err.empty()) {
-        std::cout << "error " << lakestream_bench::OneLine(err) << std::endl;
-        continue;
-      }
-      lat.flush();
-      auto check = con.Query(std::string(cmd == "commits" ? "SELECT COUNT(*), SUM(a) FROM " : "SELECT COUNT(*), SUM(total) FROM ") + table);
-      if (check->HasError()) {
-        std::cout << "error " << lakestream_bench::OneLine(check->GetError()) << std::endl;
-        continue;
-      }
-      std::cout << "ok " << total << " " << check->RowCount() << " " << lakestream_bench::Checksum(*check) << std::endl;
-      continue;
-    }
-    if (cmd != "run") {
-      std::cout << "error unknown command: " << lakestream_bench::OneLine(line) << std::endl;
-      continue;
-    }
-    std::string label, path;
-    in >> label >> path;
-    std::ifstream file(path);
-    if (!file) {
-      std::cout << "error cannot read " << path << std::endl;
-      continue;
-    }
-    std::stringstream sql;
-    sql << file.rdbuf();
-    auto start = Clock::now();
-    auto result = con.Query(sql.str());
-    double seconds = Since(start);
-    if (result->HasError()) {
-      std::cout << "error " << label << ": " << lakestream_bench::OneLine(result->GetError()) << std::endl;
-      continue;
-    }
-    std::cout << "ok " << seconds << " " << result->RowCount() << " " << lakestream_bench::Checksum(*result)
-              << std::endl;
+// The commits / updates commands of `serve` (see the top of this file).
+bool CommitCommands(lakestream::Connection& con, const std::string& cmd, std::istringstream& in) {
+  if (cmd != "commits" && cmd != "updates") return false;
+  long long n = 0;
+  std::string table, path;
+  in >> n >> table >> path;
+  std::ofstream lat(path, std::ios::app);
+  double total = 0;
+  std::string err = cmd == "commits" ? Commits(con, table, n, &lat, &total) : Updates(con, table, n, &lat, &total);
+  if (!err.empty()) {
+    std::cout << "error " << lakestream_bench::OneLine(err) << std::endl;
+    return true;
   }
-  return 0;
+  lat.flush();
+  auto check = con.Query(std::string(cmd == "commits" ? "SELECT COUNT(*), SUM(a) FROM " : "SELECT COUNT(*), SUM(total) FROM ") + table);
+  if (check->HasError()) {
+    std::cout << "error " << lakestream_bench::OneLine(check->GetError()) << std::endl;
+    return true;
+  }
+  std::cout << "ok " << total << " " << check->RowCount() << " " << lakestream_bench::Checksum(*check) << std::endl;
+  return true;
 }
 
 }  // namespace
@@ -177,7 +141,7 @@ int ServeDir(const std::string& dir) {
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   try {
-    if (mode == "serve" && argc == 3) return ServeDir(argv[2]);
+    if (mode == "serve" && argc == 3) return lakestream_bench::Serve({}, argv[2], CommitCommands);
     if (mode == "commitrun" && argc == 5) {
       lakestream::Database db(argv[2]);
       lakestream::Connection con(db);

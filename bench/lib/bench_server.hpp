@@ -74,10 +74,16 @@ inline std::string OneLine(std::string s) {
   return s;
 }
 
+// A benchmark's own commands: handles `cmd` (the rest of the line in `in`)
+// and writes its reply line, or returns false for an unknown command.
+using ExtraCommands = std::function<bool(lakestream::Connection&, const std::string& cmd, std::istringstream& in)>;
+
 // Runs the protocol until "quit" or end of input. `setup` (optional) runs once
 // on the connection before the first command, for benchmark-specific settings.
-// `path`: a database directory ("" = in memory).
-inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}, const std::string& path = "") {
+// `path`: a database directory ("" = in memory). `extra`: commands beyond
+// run / version / quit.
+inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}, const std::string& path = "",
+                 const ExtraCommands& extra = {}) {
   lakestream::Database db(path);
   lakestream::Connection con(db);
   if (setup) setup(con);
@@ -91,6 +97,7 @@ inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {},
       std::cout << "ok lakestream " << LAKESTREAM_VERSION << std::endl;
       continue;
     }
+    if (cmd != "run" && extra && extra(con, cmd, in)) continue;
     if (cmd != "run") {
       std::cout << "error unknown command: " << OneLine(line) << std::endl;
       continue;
