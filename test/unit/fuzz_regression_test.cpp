@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "storage/delta/delta_actions.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
 
 namespace lakestream {
 namespace {
@@ -33,6 +34,26 @@ TEST(FuzzRegression, DeltaCommitInfoTimestampOutOfRange) {
   ASSERT_TRUE(direct.ok());
   ASSERT_TRUE(direct.value().has_value());
   EXPECT_FALSE(std::get<delta::CommitInfo>(*direct.value()).timestamp.has_value());
+}
+
+// fuzz/delta_checkpoint: a checkpoint whose statistics say every action
+// column is NULL decodes to no actions (its row groups skipped); the target
+// then committed nothing and failed to parse the empty commit back. Decoding
+// must give no actions or a Corruption, never a crash.
+TEST(FuzzRegression, DeltaCheckpointWithoutActions) {
+  std::string contents = ReadRepoFile("test/fuzz/regressions/delta_checkpoint_no_actions.parquet");
+  ASSERT_FALSE(contents.empty());
+  std::vector<delta::Action> actions;
+  Status s = delta::DecodeCheckpointPart("regression.checkpoint.parquet", contents, actions);
+  if (!s.ok()) {
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    return;
+  }
+  if (!actions.empty()) {
+    auto again = delta::ParseCommit(delta::SerializeCommit(actions), "again.json");
+    ASSERT_TRUE(again.ok()) << again.status().ToString();
+    EXPECT_EQ(again.value().size(), actions.size());
+  }
 }
 
 }  // namespace
