@@ -9,6 +9,7 @@
 // DataChunk: a set of vectors of the same row count, the unit operators pass.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -64,6 +65,15 @@ class Vector {
   const uint8_t* Validity() const { return validity_.data(); }
   // Marks rows [0, count) valid.
   void SetAllValid(idx_t count);
+
+  // Rows [0, count) all `value` and valid: a constant column.
+  template <class T>
+  void Fill(T value, idx_t count) {
+    std::fill_n(GetData<T>(), count, value);
+    SetAllValid(count);
+  }
+  // The same with one string, stored once in this vector's heap.
+  void FillString(std::string_view s, idx_t count) { Fill(AddString(s), count); }
 
   // Copies `s` into this vector's heap.
   string_t AddString(std::string_view s);

@@ -153,6 +153,14 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   idx_t row = 0;
   int64_t rows = 0, adds = 0;
   Status status;
+  // Appends the rows filled so far to the writer.
+  auto flush = [&]() {
+    if (row == 0) return;
+    chunk.SetCardinality(row);
+    if (status.ok()) status = writer.Append(chunk);
+    chunk.Reset();
+    row = 0;
+  };
   // Fills one row: `col` gets `value`, every other column NULL.
   auto emit = [&](idx_t col, const Value& value) {
     for (idx_t c = 0; c < types.size(); c++) {
@@ -161,12 +169,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     }
     row++;
     rows++;
-    if (row == STANDARD_VECTOR_SIZE) {
-      chunk.SetCardinality(row);
-      if (status.ok()) status = writer.Append(chunk);
-      chunk.Reset();
-      row = 0;
-    }
+    if (row == STANDARD_VECTOR_SIZE) flush();
   };
 
   const Protocol& p = snap.protocol;
@@ -193,12 +196,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   // table's state (or only the tombstones) then skip the others by their
   // statistics (delta_checkpoint_read.cpp), and a table that has seen many
   // rewrites has far more tombstones than files.
-  if (row > 0) {
-    chunk.SetCardinality(row);
-    if (status.ok()) status = writer.Append(chunk);
-    chunk.Reset();
-    row = 0;
-  }
+  flush();
   if (status.ok()) status = writer.EndRowGroup();
   int64_t horizon = now_ms - snap.DeletedFileRetentionMs();
   for (const auto& [path, r] : tombstones) {
@@ -209,10 +207,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                            r.partition_values ? MapValue(*r.partition_values) : Value(MapType()),
                            OptLongV(r.size)}));
   }
-  if (row > 0) {
-    chunk.SetCardinality(row);
-    if (status.ok()) status = writer.Append(chunk);
-  }
+  flush();
   Result<ParquetFileInfo> info = status.ok() ? writer.Finish() : Result<ParquetFileInfo>(status);
   if (info.ok()) status = fs->Fsync(temp);
   else status = info.status();

@@ -26,23 +26,27 @@ enum class Column { kProtocol, kMetaData, kTxn, kAdd, kRemove };
 struct ColumnSpec {
   Column column;
   const char* name;
+  const char* required;             // a field every such action has: its row groups are found by it
   std::vector<std::string> fields;  // the fields read; any others are skipped
 };
 
 // In the order a row's actions are emitted (protocol first, as in a commit).
 const std::vector<ColumnSpec>& Specs() {
   static const std::vector<ColumnSpec> specs = {
-      {Column::kProtocol, "protocol", {"minReaderVersion", "minWriterVersion", "readerFeatures", "writerFeatures"}},
+      {Column::kProtocol, "protocol", "minReaderVersion", {"minReaderVersion", "minWriterVersion", "readerFeatures", "writerFeatures"}},
       {Column::kMetaData,
        "metaData",
+       "id",
        {"id", "name", "description", "format", "schemaString", "partitionColumns", "configuration", "createdTime"}},
-      {Column::kTxn, "txn", {"appId", "version", "lastUpdated"}},
+      {Column::kTxn, "txn", "appId", {"appId", "version", "lastUpdated"}},
       {Column::kAdd,
        "add",
+       "path",
        {"path", "partitionValues", "size", "modificationTime", "dataChange", "stats", "tags", "deletionVector",
         "baseRowId", "defaultRowCommitVersion"}},
       {Column::kRemove,
        "remove",
+       "path",
        {"path", "deletionTimestamp", "dataChange", "extendedFileMetadata", "partitionValues", "size", "tags"}},
   };
   return specs;
@@ -290,6 +294,11 @@ Result<std::unique_ptr<ParquetReader>> OpenPart(FileSystem* fs, const std::strin
 Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Columns wanted) {
   std::vector<ParquetProjection> projection;
   std::vector<Column> columns;
+  // Row groups in which none of the wanted actions occurs are skipped by
+  // their statistics (our checkpoints keep tombstones in row groups of their
+  // own): judged by the field every such action must have. A row group could
+  // only be skipped wrongly by holding actions without it, which are corrupt.
+  ParquetFilter any_action{0, CompareOp::kAnyNotNull, Value(), {}};
   for (const ColumnSpec& spec : Specs()) {
     if (!Wanted(wanted, spec.column)) continue;
     for (idx_t i = 0; i < reader.ColumnNames().size(); i++) {
@@ -302,20 +311,12 @@ Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Co
       // still seen (and refused, having no path / id / versions).
       projection.push_back(std::move(p));
       columns.push_back(spec.column);
+      any_action.any_not_null.push_back({i, spec.required});
     }
   }
   if (projection.empty()) {
     if (wanted == Columns::kOnlyRemove) return Status::OK();  // a checkpoint without tombstones
     return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
-  }
-  // Row groups in which none of the wanted actions occurs are skipped by
-  // their statistics (our checkpoints keep tombstones in row groups of their
-  // own): judged by the field every such action must have. A row group could
-  // only be skipped wrongly by holding actions without it, which are corrupt.
-  ParquetFilter any_action{0, CompareOp::kAnyNotNull, Value(), {}};
-  for (idx_t i = 0; i < projection.size(); i++) {
-    static const char* const kRequired[] = {"minReaderVersion", "id", "appId", "path", "path"};
-    any_action.any_not_null.push_back({projection[i].column, kRequired[static_cast<int>(columns[i])]});
   }
   LS_RETURN_NOT_OK(reader.ScanProjected(projection, {any_action}));
   if (sink.actions)  // the footer's count is a claim: reserve for at most a million actions

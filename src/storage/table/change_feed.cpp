@@ -1,7 +1,5 @@
 #include "storage/table/change_feed.hpp"
 
-#include <algorithm>
-
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_actions.hpp"
@@ -67,14 +65,10 @@ static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFil
     if (with_change_type) {
       row.data[width].Copy(chunk.data[width], nullptr, count, 0, 0);
     } else {
-      string_t text = row.data[width].AddString(change_type);
-      std::fill_n(row.data[width].GetData<string_t>(), count, text);
-      row.data[width].SetAllValid(count);
+      row.data[width].FillString(change_type, count);
     }
-    std::fill_n(row.data[width + 1].GetData<int64_t>(), count, version);
-    row.data[width + 1].SetAllValid(count);
-    std::fill_n(row.data[width + 2].GetData<timestamp_t>(), count, commit_ts);
-    row.data[width + 2].SetAllValid(count);
+    row.data[width + 1].Fill<int64_t>(version, count);
+    row.data[width + 2].Fill<timestamp_t>(commit_ts, count);
     row.SetCardinality(count);
     out.Append(row);
   });

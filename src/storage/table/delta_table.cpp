@@ -259,12 +259,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     DataChunk out;
     out.Initialize(change_types, count);
     for (idx_t c = 0; c < types.size(); c++) out.data[c].Copy(rows.data[c], sel, count, 0, 0);
-    // The same string for every row: stored once in the vector's heap.
-    Vector& change_type = out.data[types.size()];
-    string_t text = change_type.AddString(type);
-    string_t* texts = change_type.GetData<string_t>();
-    for (idx_t r = 0; r < count; r++) texts[r] = text;
-    change_type.SetAllValid(count);
+    out.data[types.size()].FillString(type, count);
     out.SetCardinality(count);
     changes.Append(out);
   };
