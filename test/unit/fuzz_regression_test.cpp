@@ -6,6 +6,7 @@
 
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
+#include "storage/parquet/parquet_schema.hpp"
 
 namespace lakestream {
 namespace {
@@ -54,6 +55,29 @@ TEST(FuzzRegression, DeltaCheckpointWithoutActions) {
     ASSERT_TRUE(again.ok()) << again.status().ToString();
     EXPECT_EQ(again.value().size(), actions.size());
   }
+}
+
+// fuzz/parquet (found by CI): a LIST whose repeated child is a group with no
+// children was read as the usual three-level list and its first grandchild
+// taken from an empty vector. It must be refused with an error naming the
+// column.
+TEST(FuzzRegression, ParquetListOfEmptyRepeatedGroup) {
+  using parquet::SchemaElement;
+  SchemaElement root, list, repeated;
+  root.name = "schema";
+  root.num_children = 1;
+  list.name = "tags";
+  list.repetition = parquet::Repetition::OPTIONAL;
+  list.converted_type = parquet::ConvertedType::LIST;
+  list.num_children = 1;
+  repeated.name = "list";
+  repeated.repetition = parquet::Repetition::REPEATED;
+  repeated.num_children = 0;
+  parquet::ParquetSchema schema;
+  Status s = parquet::BuildSchema("regression.parquet", {root, list, repeated}, schema);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.ToString().find("tags"), std::string::npos) << s.ToString();
 }
 
 }  // namespace

@@ -109,6 +109,8 @@ class Builder {
       std::unique_ptr<ENode> elem;
       bool is_map = IsMap(e);
       const SchemaElement& re = *rc.e;
+      if (!re.type.has_value() && rc.children.empty())
+        return Corrupt("LIST/MAP '" + path + "' has an empty repeated group '" + re.name + "'");
       bool elem_is_repeated_node = is_map || re.type.has_value() || rc.children.size() > 1 || re.name == "array" ||
                                    re.name == e.name + "_tuple";
       if (elem_is_repeated_node) {
