@@ -6,6 +6,7 @@
 
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
+#include "storage/parquet/parquet_reader.hpp"
 #include "storage/parquet/parquet_schema.hpp"
 
 namespace lakestream {
@@ -78,6 +79,27 @@ TEST(FuzzRegression, ParquetListOfEmptyRepeatedGroup) {
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(s.ToString().find("tags"), std::string::npos) << s.ToString();
+}
+
+// fuzz/parquet: a TIMESTAMP_MILLIS statistic of 70087269200953344 ms was
+// multiplied to microseconds in signed arithmetic (undefined behaviour). It
+// wraps, as the column's values do.
+TEST(FuzzRegression, ParquetMillisStatisticPastTheMicrosecondRange) {
+  std::string contents = ReadRepoFile("test/fuzz/regressions/parquet_stats_millis_overflow.parquet");
+  ASSERT_FALSE(contents.empty());
+  auto reader = ParquetReader::OpenBuffer("regression.parquet", contents);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const int64_t wrapped = static_cast<int64_t>(static_cast<uint64_t>(70087269200953344LL) * 1000);
+  bool seen = false;
+  for (idx_t rg = 0; rg < reader.value()->RowGroupCount(); rg++) {
+    for (idx_t c = 0; c < reader.value()->ColumnNames().size(); c++) {
+      ParquetColumnStats stats = reader.value()->ColumnStatistics(rg, c);
+      for (const Value* v : {&stats.min, &stats.max}) {
+        if (!v->IsNull() && v->type().id() == TypeId::TIMESTAMP && v->GetTimestamp() == wrapped) seen = true;
+      }
+    }
+  }
+  EXPECT_TRUE(seen);
 }
 
 }  // namespace

@@ -59,6 +59,10 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return q;
 }
 
+// Milliseconds past the microsecond range (about +-292,000 years) wrap, as in
+// other readers, instead of being undefined behaviour.
+inline int64_t MillisToMicros(int64_t millis) { return static_cast<int64_t>(static_cast<uint64_t>(millis) * 1000); }
+
 // Decompression buffers of one leaf column, kept across its column chunks:
 // a reader per row group would otherwise allocate, zero and fault in fresh
 // pages for every chunk (a tenth of a full scan's time). Two buffers, used in
@@ -538,7 +542,7 @@ class ColumnChunkReader {
         bool millis = leaf_.conv == Conv::I64_MILLIS_TO_MICROS;
         for (uint32_t i = 0; i < m; i++) {
           int64_t v = Load<int64_t>(vp_ + 8ULL * i);
-          out[i] = millis ? static_cast<int64_t>(static_cast<uint64_t>(v) * 1000) : FloorDiv(v, 1000);
+          out[i] = millis ? MillisToMicros(v) : FloorDiv(v, 1000);
         }
         vp_ += 8ULL * m;
         return Status::OK();
@@ -769,7 +773,7 @@ struct ParquetReader::Impl {
         if (size_is(4)) return Value::DOUBLE(Load<float>(reinterpret_cast<const uint8_t*>(b.data())));
         break;
       case Conv::I64_MILLIS_TO_MICROS:
-        if (size_is(8)) return Value::TIMESTAMP(Load<int64_t>(reinterpret_cast<const uint8_t*>(b.data())) * 1000);
+        if (size_is(8)) return Value::TIMESTAMP(MillisToMicros(Load<int64_t>(reinterpret_cast<const uint8_t*>(b.data()))));
         break;
       case Conv::I64_NANOS_TO_MICROS:
         if (size_is(8)) {
