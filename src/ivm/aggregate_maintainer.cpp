@@ -164,13 +164,7 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
     chunk.Initialize(types, count);
     for (idx_t r = 0; r < count; r++) {
       const Row& state = *states[start + r];
-      auto set = [&](idx_t column, const Value& v) {
-        if (v.type() == types[column]) {
-          chunk.SetValue(column, r, v);
-        } else {
-          chunk.SetValue(column, r, v.CastAs(types[column]));
-        }
-      };
+      auto set = [&](idx_t column, const Value& v) { chunk.SetValue(column, r, v); };  // casts to the column's type
       for (idx_t g = 0; g < group_count_; g++) set(g, state[g]);
       for (idx_t j = 0; j < view_aggregates_.size(); j++) {
         const AggregateSignature& sig = view_aggregates_[j];

@@ -119,14 +119,7 @@ static ChunkCollection CollectionOf(const std::vector<LogicalType>& types, idx_t
     chunk.Initialize(types, n);
     for (idx_t r = 0; r < n; r++) {
       const Row& values = row(start + r);
-      for (idx_t c = 0; c < types.size(); c++) {
-        const Value& v = values[c];
-        if (v.type() == types[c]) {
-          chunk.SetValue(c, r, v);
-        } else {
-          chunk.SetValue(c, r, v.CastAs(types[c]));
-        }
-      }
+      for (idx_t c = 0; c < types.size(); c++) chunk.SetValue(c, r, values[c]);  // casts to the column's type
     }
     chunk.SetCardinality(n);
     out.Append(chunk);

@@ -189,7 +189,7 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
   for (auto& row : rows) {
     for (idx_t i = 0; i < row.size(); i++) {
       Value v = row[i]->IsConstant() ? row[i]->value : executor.EvaluateConstant(*row[i]);
-      chunk.SetValue(i, chunk.size(), v.CastAs(types[i]));
+      chunk.SetValue(i, chunk.size(), v);  // casts to the column's type
     }
     chunk.SetCardinality(chunk.size() + 1);
     if (chunk.size() == STANDARD_VECTOR_SIZE) {
