@@ -86,6 +86,11 @@ class Runner {
  private:
   std::string Substitute(const std::string& s) const {
     std::string out = ReplaceAll(s, "__TEST_DIR__", test_dir_);
+    // The Spark-written Delta tables (test/CMakeLists.txt finds them), as an
+    // absolute path and as one relative to the working directory (which
+    // relative LOCATIONs resolve against).
+    out = ReplaceAll(out, "__SHARED_DIR_RELATIVE__", std::filesystem::relative(LAKESTREAM_SHARED_DIR).string());
+    out = ReplaceAll(out, "__SHARED_DIR__", LAKESTREAM_SHARED_DIR);
     for (auto& [name, value] : vars_) out = ReplaceAll(out, "${" + name + "}", value);
     return out;
   }
