@@ -1,5 +1,6 @@
 #include "catalog/catalog.hpp"
 
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -112,7 +113,15 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
 void Catalog::RenameTable(const std::string& from, const std::string& to) {
   auto it = tables_.find(StringUtil::Lower(from));
   if (it == tables_.end()) GetTable(from);
-  if (FindTable(to)) throw CatalogError("Cannot rename " + from + " to " + to + ": a table named " + to + " already exists.");
+  TableCatalogEntry* existing = FindTable(to);
+  if (existing && existing != it->second.get()) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a " + TableKindToString(existing->kind) + " named " +
+                       existing->name + " already exists; drop it or pick another name.");
+  }
+  if (StreamCatalogEntry* stream = FindStream(to)) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a stream named " + stream->name +
+                       " already exists; drop it or pick another name.");
+  }
   auto entry = std::move(it->second);
   tables_.erase(it);
   entry->name = to;
@@ -149,7 +158,8 @@ TableCatalogEntry& Catalog::GetTableForWrite(const std::string& name, const std:
 
 // ---- streams ----
 
-StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace) {
+StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace, bool check_name) {
+  if (check_name) CheckObjectName(entry->name, "stream");
   if (auto* table = FindTable(entry->name)) {
     throw CatalogError("Cannot create stream " + entry->name + ": a " + TableKindToString(table->kind) +
                        " with that name exists; pick another name for the stream.");
@@ -165,7 +175,8 @@ std::vector<std::string> Catalog::StreamNames() const { return streams_.Names();
 
 // ---- sinks ----
 
-SinkCatalogEntry& Catalog::CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace) {
+SinkCatalogEntry& Catalog::CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace, bool check_name) {
+  if (check_name) CheckObjectName(entry->name, "sink");
   return sinks_.Put(std::move(entry), or_replace, "Use CREATE OR REPLACE SINK to replace it, or pick another name.");
 }
 

@@ -1,7 +1,14 @@
 #include "main/database_instance.hpp"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
@@ -65,6 +72,7 @@ void DatabaseInstance::LoadTables() {
     entry->kind = record.kind;
     entry->definition = record.definition;
     entry->state = record.state;
+    if (!record.moved_from.empty()) FinishMove(*entry, Absolute(path_, record.moved_from));
     try {
       entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
       SyncFromDelta(*entry);
@@ -81,8 +89,8 @@ void DatabaseInstance::LoadTables() {
     }
     catalog_.CreateTable(std::move(entry), false, true);
   }
-  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true);
-  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true);
+  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true, false);
+  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true, false);
 }
 
 void DatabaseInstance::SaveCatalog() {
@@ -103,6 +111,7 @@ void DatabaseInstance::SaveCatalog() {
     t.kind = entry->kind;
     t.definition = entry->definition;
     t.state = entry->state;
+    if (!entry->moved_from.empty()) t.moved_from = entry->moved_from.substr(prefix.size());
     record.tables.push_back(std::move(t));
   }
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
@@ -112,13 +121,40 @@ void DatabaseInstance::SaveCatalog() {
   record_ = std::move(record);
 }
 
+// A crash between saving the catalog and the rename(2) of ALTER TABLE ...
+// RENAME leaves the folder under its old name: move it now.
+void DatabaseInstance::FinishMove(TableCatalogEntry& entry, const std::string& from) {
+  struct stat st;
+  if (!entry.managed || ::lstat(entry.location.c_str(), &st) == 0) return;
+  std::string folder = BaseName(entry.location);
+  bool own_place = ParentDirectory(entry.location) == path_ && folder != "." && folder != "..";
+  if (!options_.read_only && own_place && CheckOwnedFolder(path_, from).ok() &&
+      ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, entry.location.c_str(), RENAME_NOREPLACE) == 0) {
+    return;
+  }
+  entry.moved_from = from;  // keep it for the next writable open
+}
+
 // A crash between creating a managed table's Delta log and saving the
 // catalog (CREATE TABLE, a materialized view, a streaming table) leaves a
-// table that holds only its first commit (protocol and metadata, no rows) and
-// that no catalog entry names: nothing is lost by creating it again.
+// folder that holds only a log with only the first commit (protocol and
+// metadata, no rows) and that no catalog entry names: nothing is lost by
+// creating it again. Anything else in the folder, a folder that is not
+// directly inside the database directory, or a symlink, is not a leftover.
 bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   for (auto& name : catalog_.TableNames()) {
-    if (catalog_.GetTable(name).location == location) return false;
+    if (catalog_.FindTable(name)->location == location) return false;
+  }
+  if (!CheckOwnedFolder(path_, location).ok()) return false;
+  auto entries = fs_->ListDirectory(location);
+  if (!entries.ok() || entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  std::string log_dir = location + "/_delta_log";
+  struct stat st;
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs_->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (file != "00000000000000000000.json" && !FileSystem::IsTempFileName(file)) return false;
   }
   auto log = delta::DeltaLog::Open(fs_, location);
   if (!log.ok()) return false;
@@ -126,8 +162,28 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   return latest.ok() && latest.value() == 0;
 }
 
+// What a new managed table may find in its folder: nothing, or an empty
+// _delta_log (a creation that crashed before its first commit).
+static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
+  auto entries = fs->ListDirectory(folder);
+  if (!entries.ok()) return false;
+  if (entries.value().empty()) return true;
+  if (entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  struct stat st;
+  std::string log_dir = folder + "/_delta_log";
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (!FileSystem::IsTempFileName(file)) return false;
+  }
+  return true;
+}
+
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
                                           const std::string& comment) {
+  const char* kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
   if (InMemory()) {
     if (location) {
       throw NotImplementedError("CREATE TABLE ... LOCATION in an in-memory database; open a database directory "
@@ -139,21 +195,41 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   RequireWritable("CREATE TABLE");
   entry.managed = !location.has_value();
   // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
-  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + entry.name;
+  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + folder_name;
   while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
-  auto log = delta::DeltaLog::Open(fs_, entry.location);
-  bool exists = log.ok() && log.value()->Exists();
-  if (exists && entry.managed && IsCreationLeftover(entry.location)) {
-    std::error_code ec;
-    std::filesystem::remove_all(entry.location, ec);
-    exists = false;
-  }
-  if (exists) {
-    if (entry.managed) {
-      throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +
-                         entry.name + "?); attach it with CREATE TABLE " + entry.name + " LOCATION '" + entry.location +
-                         "', or remove that directory");
+  if (!entry.managed) {
+    std::string meta = path_ + "/_lakestream";
+    if (entry.location == meta || StringUtil::StartsWith(entry.location, meta + "/")) {
+      throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location + "': that is inside " + meta +
+                         ", which holds the database's catalog; pick a location outside it");
     }
+  }
+  if (entry.managed) {
+    // The folder is the table's own: a real directory directly inside the
+    // database directory, which holds nothing it did not write.
+    Status owned = CheckOwnedFolder(path_, entry.location);
+    if (!owned.ok() && !owned.IsNotFound()) {
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " is not a plain folder of this database (" + owned.message() +
+                         "); remove or rename that entry, or pick another name");
+    }
+    if (owned.ok() && IsCreationLeftover(entry.location)) {
+      Status removed = RemoveOwnedFolder(path_, entry.location);
+      if (!removed.ok()) throw IOError("Cannot remove the abandoned table folder " + entry.location + ": " + removed.message());
+    } else if (owned.ok() && !IsEmptyFolder(fs_, entry.location)) {
+      auto log = delta::DeltaLog::Open(fs_, entry.location);
+      if (log.ok() && log.value()->Exists()) {
+        throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +
+                           entry.name + "?); attach it with CREATE TABLE " + entry.name + " LOCATION '" + entry.location +
+                           "', or remove that directory");
+      }
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " already exists and holds files that belong to no table; move them away, or pick another name");
+    }
+  }
+  auto log = delta::DeltaLog::Open(fs_, entry.location);
+  bool exists = !entry.managed && log.ok() && log.value()->Exists();
+  if (exists) {
     if (!entry.columns.empty()) {
       throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
                          "': a Delta table already exists there; omit the column list to attach it with its own schema");
@@ -177,9 +253,65 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
 
 void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
   if (InMemory() || !entry.managed || entry.location.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(entry.location, ec);
-  if (ec) throw IOError("Table " + entry.name + " was dropped but its files at " + entry.location + " could not be deleted: " + ec.message());
+  std::string kind = TableKindToString(entry.kind);
+  for (auto& name : catalog_.TableNames()) {
+    TableCatalogEntry* other = catalog_.FindTable(name);
+    if (other && other != &entry && StringUtil::StartsWith(other->location, entry.location + "/")) {
+      throw IOError("The " + kind + " " + entry.name + " was dropped, but its folder " + entry.location +
+                    " was kept: table " + other->name + " is attached inside it (" + other->location +
+                    "); drop " + other->name + " first, then delete the folder yourself");
+    }
+  }
+  Status s = RemoveOwnedFolder(path_, entry.location);
+  if (!s.ok()) {
+    throw IOError("The " + kind + " " + entry.name + " was dropped, but its files at " + entry.location +
+                  " were left in place: " + s.message() + "; delete them yourself if they are no longer needed");
+  }
+}
+
+void DatabaseInstance::RenameTable(TableCatalogEntry& entry, const std::string& new_name) {
+  const char* kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(new_name, kind);
+  std::string old_name = entry.name;
+  std::string from = entry.location;
+  std::string to = path_ + "/" + folder_name;
+  bool move = !InMemory() && entry.managed && from != to && CheckOwnedFolder(path_, from).ok();
+  if (move) {
+    RequireWritable("ALTER TABLE ... RENAME");
+    struct stat st;
+    if (::lstat(to.c_str(), &st) == 0) {
+      throw CatalogError("Cannot rename " + std::string(kind) + " " + old_name + " to " + new_name + ": its new folder " + to +
+                         " already exists and belongs to no table; move it away, or pick another name");
+    }
+  }
+  catalog_.RenameTable(old_name, new_name);  // throws when new_name is taken
+  if (!move) {
+    SaveCatalog();
+    return;
+  }
+  entry.location = to;
+  entry.moved_from = from;
+  try {
+    SaveCatalog();
+  } catch (...) {
+    entry.location = from;
+    entry.moved_from.clear();
+    catalog_.RenameTable(new_name, old_name);
+    throw;
+  }
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
+    std::string reason = std::strerror(errno);
+    entry.location = from;
+    entry.moved_from.clear();
+    catalog_.RenameTable(new_name, old_name);
+    SaveCatalog();
+    throw IOError("Cannot rename " + std::string(kind) + " " + old_name + " to " + new_name + ": moving its folder " + from +
+                  " to " + to + " failed: " + reason + "; the table keeps its old name");
+  }
+  entry.moved_from.clear();
+  entry.storage = DeltaTable::Open(fs_, entry.name, entry.location);
+  SyncFromDelta(entry);
+  SaveCatalog();
 }
 
 void DatabaseInstance::RefreshTables() {
