@@ -1,6 +1,5 @@
 #include "catalog/catalog.hpp"
 
-#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -158,8 +157,7 @@ TableCatalogEntry& Catalog::GetTableForWrite(const std::string& name, const std:
 
 // ---- streams ----
 
-StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace, bool check_name) {
-  if (check_name) CheckObjectName(entry->name, "stream");
+StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace) {
   if (auto* table = FindTable(entry->name)) {
     throw CatalogError("Cannot create stream " + entry->name + ": a " + TableKindToString(table->kind) +
                        " with that name exists; pick another name for the stream.");
@@ -175,8 +173,7 @@ std::vector<std::string> Catalog::StreamNames() const { return streams_.Names();
 
 // ---- sinks ----
 
-SinkCatalogEntry& Catalog::CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace, bool check_name) {
-  if (check_name) CheckObjectName(entry->name, "sink");
+SinkCatalogEntry& Catalog::CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace) {
   return sinks_.Put(std::move(entry), or_replace, "Use CREATE OR REPLACE SINK to replace it, or pick another name.");
 }
 

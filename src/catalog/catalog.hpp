@@ -38,9 +38,6 @@ struct TableCatalogEntry {
   // deletes it (managed) or leaves it (attached with LOCATION).
   std::string location;
   bool managed = true;
-  // Set only while ALTER TABLE ... RENAME moves a managed table's folder
-  // (catalog_store.hpp): the folder's previous absolute path.
-  std::string moved_from;
   std::vector<std::string> partition_columns;
   // Set when the table's storage could not be opened; using the table reports it.
   std::string load_error;
@@ -153,7 +150,6 @@ class Catalog {
   TableCatalogEntry* FindTable(const std::string& name);
   // Returns false when absent and if_exists; throws otherwise.
   bool DropTable(const std::string& name, bool if_exists);
-  // Throws CatalogError when `to` names another table or a stream.
   void RenameTable(const std::string& from, const std::string& to);
   std::vector<std::string> TableNames() const;  // sorted
   // Names of the tables of one kind, sorted.
@@ -162,10 +158,8 @@ class Catalog {
   // CatalogError when `name` is a stream or a materialized view.
   TableCatalogEntry& GetTableForWrite(const std::string& name, const std::string& what);
 
-  // Streams. CreateStream throws when a table or stream has the name (unless
-  // or_replace for a stream), or (check_name) the name cannot be a name
-  // (CheckObjectName; not checked for entries loaded from disk).
-  StreamCatalogEntry& CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace, bool check_name = true);
+  // Streams. CreateStream throws when a table or stream has the name (unless or_replace for a stream).
+  StreamCatalogEntry& CreateStream(std::unique_ptr<StreamCatalogEntry> entry, bool or_replace);
   StreamCatalogEntry* FindStream(const std::string& name);
   // Throws CatalogError "Stream with name x does not exist!" with a hint.
   StreamCatalogEntry& GetStream(const std::string& name);
@@ -173,7 +167,7 @@ class Catalog {
   std::vector<std::string> StreamNames() const;  // sorted
 
   // Sinks.
-  SinkCatalogEntry& CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace, bool check_name = true);
+  SinkCatalogEntry& CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace);
   SinkCatalogEntry* FindSink(const std::string& name);
   SinkCatalogEntry& GetSink(const std::string& name);
   bool DropSink(const std::string& name, bool if_exists);

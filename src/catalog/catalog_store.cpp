@@ -78,7 +78,6 @@ Result<CatalogRecord> CatalogStore::Load() {
                    : kind == "streaming table" ? TableKind::STREAMING_TABLE
                                                : TableKind::TABLE;
       table.definition = t.value("definition", std::string());
-      table.moved_from = t.value("moved_from", std::string());
       table.state = t.value("state", nlohmann::json::object());
       record.tables.push_back(std::move(table));
     }
@@ -135,7 +134,6 @@ Status CatalogStore::Save(CatalogRecord& record) {
                               {"kind", TableKindToString(t.kind)},
                               {"definition", t.definition},
                               {"state", t.state}});
-    if (!t.moved_from.empty()) json["tables"].back()["moved_from"] = t.moved_from;
   }
   json["streams"] = nlohmann::json::array();
   for (auto& st : record.streams) {

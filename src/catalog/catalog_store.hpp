@@ -11,8 +11,7 @@
 //   table    := { "name": <str>, "path": <str>, "managed": <bool>,
 //                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> },
 //                 "kind": "table" | "materialized view" | "streaming table",
-//                 "definition": <sql>, "state": <json object>,
-//                 "moved_from": <str> }
+//                 "definition": <sql>, "state": <json object> }
 //   stream   := { "name": <str>, "id": <str>, "source": <str>, "append_only": <bool>,
 //                 "show_initial_rows": <bool>, "offset": <version>, "initial_pending": <bool>,
 //                 "created_at": <micros>, "comment": <str>,
@@ -25,10 +24,7 @@
 // that maintains the object (views: src/ivm, sinks: src/sink).
 //
 // `path` is relative to the database directory for managed tables, absolute
-// for attached ones (CREATE TABLE ... LOCATION). `moved_from` (managed
-// tables, present only while ALTER TABLE ... RENAME moves the folder) is the
-// folder's previous `path`: a crash between saving the catalog and the move
-// is finished on the next open (DatabaseInstance::LoadTables). The file is replaced
+// for attached ones (CREATE TABLE ... LOCATION). The file is replaced
 // atomically (temp file, fsync, rename, fsync of the directory), so a crash
 // leaves the old or the new catalog, never a torn one; `version` counts the
 // replacements.
@@ -53,7 +49,6 @@ struct CatalogTableRecord {
   TableKind kind = TableKind::TABLE;
   std::string definition;
   nlohmann::json state = nlohmann::json::object();
-  std::string moved_from;
 };
 
 struct CatalogRecord {

@@ -62,6 +62,29 @@ static std::string Absolute(const std::string& db, const std::string& path) {
   return db + "/" + path;
 }
 
+// ALTER TABLE ... RENAME of a managed table (MoveTableFolder in
+// ddl_executor.cpp) saves the catalog with the new location and the old one
+// in the entry's state as "moved_from" (relative to the database directory),
+// then moves the folder with rename(2). A crash between the two leaves the
+// folder under its old name: finish the move now. "moved_from" is dropped
+// once the folder is in place (the next catalog save forgets it).
+static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
+  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from")) {
+    return;
+  }
+  std::string from = db + "/" + entry.state["moved_from"].get<std::string>();
+  struct stat st;
+  if (::lstat(entry.location.c_str(), &st) != 0) {
+    std::string folder = BaseName(entry.location);
+    bool own_place = ParentDirectory(entry.location) == db && folder != "." && folder != "..";
+    if (read_only || !own_place || !CheckOwnedFolder(db, from).ok() ||
+        ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, entry.location.c_str(), RENAME_NOREPLACE) != 0) {
+      return;  // keep "moved_from" for the next writable open
+    }
+  }
+  entry.state.erase("moved_from");
+}
+
 void DatabaseInstance::LoadTables() {
   for (auto& record : record_.tables) {
     auto entry = std::make_unique<TableCatalogEntry>();
@@ -72,7 +95,7 @@ void DatabaseInstance::LoadTables() {
     entry->kind = record.kind;
     entry->definition = record.definition;
     entry->state = record.state;
-    if (!record.moved_from.empty()) FinishMove(*entry, Absolute(path_, record.moved_from));
+    FinishMove(path_, options_.read_only, *entry);
     try {
       entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
       SyncFromDelta(*entry);
@@ -89,8 +112,8 @@ void DatabaseInstance::LoadTables() {
     }
     catalog_.CreateTable(std::move(entry), false, true);
   }
-  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true, false);
-  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true, false);
+  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true);
+  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true);
 }
 
 void DatabaseInstance::SaveCatalog() {
@@ -111,7 +134,6 @@ void DatabaseInstance::SaveCatalog() {
     t.kind = entry->kind;
     t.definition = entry->definition;
     t.state = entry->state;
-    if (!entry->moved_from.empty()) t.moved_from = entry->moved_from.substr(prefix.size());
     record.tables.push_back(std::move(t));
   }
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
@@ -119,20 +141,6 @@ void DatabaseInstance::SaveCatalog() {
   Status s = store_->Save(record);
   if (!s.ok()) throw IOError("Cannot save the catalog of database " + path_ + ": " + s.message());
   record_ = std::move(record);
-}
-
-// A crash between saving the catalog and the rename(2) of ALTER TABLE ...
-// RENAME leaves the folder under its old name: move it now.
-void DatabaseInstance::FinishMove(TableCatalogEntry& entry, const std::string& from) {
-  struct stat st;
-  if (!entry.managed || ::lstat(entry.location.c_str(), &st) == 0) return;
-  std::string folder = BaseName(entry.location);
-  bool own_place = ParentDirectory(entry.location) == path_ && folder != "." && folder != "..";
-  if (!options_.read_only && own_place && CheckOwnedFolder(path_, from).ok() &&
-      ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, entry.location.c_str(), RENAME_NOREPLACE) == 0) {
-    return;
-  }
-  entry.moved_from = from;  // keep it for the next writable open
 }
 
 // A crash between creating a managed table's Delta log and saving the
@@ -267,51 +275,6 @@ void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
     throw IOError("The " + kind + " " + entry.name + " was dropped, but its files at " + entry.location +
                   " were left in place: " + s.message() + "; delete them yourself if they are no longer needed");
   }
-}
-
-void DatabaseInstance::RenameTable(TableCatalogEntry& entry, const std::string& new_name) {
-  const char* kind = TableKindToString(entry.kind);
-  std::string folder_name = ObjectFolderName(new_name, kind);
-  std::string old_name = entry.name;
-  std::string from = entry.location;
-  std::string to = path_ + "/" + folder_name;
-  bool move = !InMemory() && entry.managed && from != to && CheckOwnedFolder(path_, from).ok();
-  if (move) {
-    RequireWritable("ALTER TABLE ... RENAME");
-    struct stat st;
-    if (::lstat(to.c_str(), &st) == 0) {
-      throw CatalogError("Cannot rename " + std::string(kind) + " " + old_name + " to " + new_name + ": its new folder " + to +
-                         " already exists and belongs to no table; move it away, or pick another name");
-    }
-  }
-  catalog_.RenameTable(old_name, new_name);  // throws when new_name is taken
-  if (!move) {
-    SaveCatalog();
-    return;
-  }
-  entry.location = to;
-  entry.moved_from = from;
-  try {
-    SaveCatalog();
-  } catch (...) {
-    entry.location = from;
-    entry.moved_from.clear();
-    catalog_.RenameTable(new_name, old_name);
-    throw;
-  }
-  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
-    std::string reason = std::strerror(errno);
-    entry.location = from;
-    entry.moved_from.clear();
-    catalog_.RenameTable(new_name, old_name);
-    SaveCatalog();
-    throw IOError("Cannot rename " + std::string(kind) + " " + old_name + " to " + new_name + ": moving its folder " + from +
-                  " to " + to + " failed: " + reason + "; the table keeps its old name");
-  }
-  entry.moved_from.clear();
-  entry.storage = DeltaTable::Open(fs_, entry.name, entry.location);
-  SyncFromDelta(entry);
-  SaveCatalog();
 }
 
 void DatabaseInstance::RefreshTables() {

@@ -32,21 +32,11 @@ class DatabaseInstance {
   std::mutex& StatementLock() { return statement_lock_; }
 
   // Gives a new catalog entry its storage: an InMemoryTable, a new Delta table
-  // at <db>/<folder> (folder: ObjectFolderName of the name, never a path), or
-  // the existing Delta table at `location` (then `entry.columns` may be empty
-  // and are read from its log). A managed folder that already exists and is
-  // not an abandoned creation (IsCreationLeftover) is refused, so a managed
-  // table's folder holds only what the table wrote.
+  // at <db>/<name> (or `location`), or the existing Delta table at `location`
+  // (then `entry.columns` may be empty and are read from its log).
   void CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location, const std::string& comment);
-  // Deletes a managed table's folder, only when it is a real directory
-  // directly inside the database directory (object_folder.hpp) and no
-  // attached table lives inside it; attached tables keep their files.
-  // Throws IOError (after the entry is gone) when files had to be left.
+  // Deletes a managed table's files (attached tables keep theirs).
   void DropTableStorage(TableCatalogEntry& entry);
-  // ALTER TABLE ... RENAME: renames the catalog entry and moves a managed
-  // table's folder to the new name's folder (rename(2), crash-safe through
-  // the catalog's moved_from), then saves the catalog.
-  void RenameTable(TableCatalogEntry& entry, const std::string& new_name);
   // Persists the catalog (names, locations, keys, defaults). No-op in memory.
   void SaveCatalog();
   // Moves every Delta table to its latest version (before each statement, so
@@ -60,7 +50,6 @@ class DatabaseInstance {
  private:
   void LoadTables();
   bool IsCreationLeftover(const std::string& location);
-  void FinishMove(TableCatalogEntry& entry, const std::string& from);
 
   std::string path_;
   DatabaseOptions options_;

@@ -1,7 +1,14 @@
 // CREATE TABLE, DROP, ALTER TABLE, SHOW and DESCRIBE.
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 
 #include "catalog/catalog.hpp"
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "common/json_writer.hpp"
@@ -217,6 +224,60 @@ static void RequireNoDependents(ClientContext& context, TableCatalogEntry& table
                      (dependents.size() == 1 ? "it" : "them") + " again on " + new_name);
 }
 
+// Renames the entry and, like Spark, moves a managed table's folder to the
+// folder of the new name (docs/names.md), so the old name can be used again.
+// The catalog is saved first with the new location and "moved_from" in the
+// entry's state; a crash before the rename(2) is finished on the next open
+// (database_instance.cpp, FinishMove). A folder in a place this database
+// did not choose (an older catalog's) stays where it is.
+static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const std::string& new_name) {
+  DatabaseInstance& db = context.Database();
+  Catalog& catalog = context.GetCatalog();
+  std::string kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(new_name, kind.c_str());  // refuses what cannot be a name
+  std::string old_name = entry.name;
+  std::string from = entry.location;
+  std::string to = db.Path() + "/" + folder_name;
+  bool move = !db.InMemory() && entry.managed && from != to && CheckOwnedFolder(db.Path(), from).ok();
+  if (move) {
+    db.RequireWritable("ALTER TABLE ... RENAME");
+    struct stat st;
+    if (::lstat(to.c_str(), &st) == 0) {
+      throw CatalogError("Cannot rename " + kind + " " + old_name + " to " + new_name + ": its new folder " + to +
+                         " already exists and belongs to no table; move it away, or pick another name");
+    }
+  }
+  catalog.RenameTable(old_name, new_name);  // throws when new_name is taken
+  if (!move) {
+    db.SaveCatalog();
+    return;
+  }
+  auto undo = [&]() {
+    entry.location = from;
+    entry.state.erase("moved_from");
+    catalog.RenameTable(new_name, old_name);
+  };
+  entry.location = to;
+  entry.state["moved_from"] = BaseName(from);
+  try {
+    db.SaveCatalog();
+  } catch (...) {
+    undo();
+    throw;
+  }
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
+    std::string reason = std::strerror(errno);
+    undo();
+    db.SaveCatalog();
+    throw IOError("Cannot rename " + kind + " " + old_name + " to " + new_name + ": moving its folder " + from + " to " + to +
+                  " failed (" + reason + "); the table keeps its old name");
+  }
+  entry.state.erase("moved_from");
+  entry.storage = DeltaTable::Open(db.Fs(), entry.name, entry.location);
+  DatabaseInstance::SyncFromDelta(entry);
+  db.SaveCatalog();
+}
+
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
   DeltaTable* delta = DatabaseInstance::AsDelta(table);
@@ -255,7 +316,7 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
       return MakeEmptyResult();
     case AlterType::RENAME_TABLE:
       RequireNoDependents(context, table, stmt.new_name.Name());
-      context.Database().RenameTable(table, stmt.new_name.Name());
+      RenameTable(context, table, stmt.new_name.Name());
       return MakeEmptyResult();
     case AlterType::ADD_COLUMN: {
       std::vector<TableColumn> columns = table.columns;
