@@ -62,14 +62,15 @@ static std::string Absolute(const std::string& db, const std::string& path) {
   return db + "/" + path;
 }
 
-// ALTER TABLE ... RENAME of a managed table (MoveTableFolder in
+// ALTER TABLE ... RENAME of a managed table (RenameTable in
 // ddl_executor.cpp) saves the catalog with the new location and the old one
 // in the entry's state as "moved_from" (relative to the database directory),
 // then moves the folder with rename(2). A crash between the two leaves the
 // folder under its old name: finish the move now. "moved_from" is dropped
 // once the folder is in place (the next catalog save forgets it).
 static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
-  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from")) {
+  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from") ||
+      !entry.state["moved_from"].is_string()) {
     return;
   }
   std::string from = db + "/" + entry.state["moved_from"].get<std::string>();
