@@ -126,6 +126,23 @@ expect_err 'DROP through a symlinked folder leaves the files' 'symbolic link'
 exists 'the symlink target keeps its files' "$HOME_DIR/sibling/keep.txt"
 surroundings_kept 'symlinks'
 
+# A folder left by a CREATE that crashed before its catalog entry (a log with
+# only version 0) is replaced; one holding anything more is not a leftover.
+"$BIN" "$TMP/other" -c 'CREATE TABLE lo (a INT)' >/dev/null 2>&1
+cp -r "$TMP/other/lo" "$DB/lo"
+sql 'CREATE TABLE lo (b INT); SELECT * FROM lo'
+expect_out 'a creation leftover is replaced' 'b'
+cp -r "$TMP/other/lo" "$DB/lo2"; echo mine >"$DB/lo2/notes.txt"
+sql 'CREATE TABLE lo2 (b INT)'
+expect_err 'a leftover log beside other files is refused' 'A Delta table already exists at'
+exists 'the files beside the leftover log are kept' "$DB/lo2/notes.txt"
+cp -r "$TMP/other/lo" "$HOME_DIR/sibling/lo3"; ln -s ../sibling/lo3 "$DB/lo3"
+BEFORE=$(surroundings)
+sql 'CREATE TABLE lo3 (b INT)'
+expect_err 'a symlink to a leftover-looking table is refused' 'symbolic link'
+exists 'the leftover-looking table behind the symlink is kept' "$HOME_DIR/sibling/lo3/_delta_log/00000000000000000000.json"
+surroundings_kept 'leftovers'
+
 # A materialized view: its folder and its aggregate state, through a symlinked state folder.
 fresh
 sql 'CREATE TABLE o (k INT, v INT) TBLPROPERTIES (change_tracking = true); INSERT INTO o VALUES (1, 1), (1, 2)
