@@ -193,6 +193,17 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
                                           const std::string& comment) {
   const char* kind = TableKindToString(entry.kind);
   std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
+  // The catalog would refuse the entry after its folder was made: refuse
+  // first, so a failed CREATE leaves no folder behind.
+  TableCatalogEntry* existing = catalog_.FindTable(entry.name);
+  if (existing && existing != &entry) {
+    throw CatalogError("Table with name " + entry.name +
+                       " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
+  }
+  if (StreamCatalogEntry* stream = catalog_.FindStream(entry.name)) {
+    throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": a stream with that name exists; drop it with DROP STREAM " +
+                       stream->name + ", or pick another name.");
+  }
   if (InMemory()) {
     if (location) {
       throw NotImplementedError("CREATE TABLE ... LOCATION in an in-memory database; open a database directory "

@@ -19,6 +19,7 @@
 // A failure prints the seed and step; rerun with that seed to reproduce.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -133,12 +134,25 @@ class NameFuzzer {
       if (step_ % 50 == 49) Reopen();
     }
     Reopen();
+    std::printf("name fuzz seed %llu: %lld steps, %d created, %d refused, %d dropped, %d renamed\n",
+                static_cast<unsigned long long>(seed_), static_cast<long long>(steps), created_, refused_, dropped_, renamed_);
   }
 
  private:
+  int created_ = 0, refused_ = 0, dropped_ = 0, renamed_ = 0;
   // FILE sinks write where INTO FILE says: the one place outside the database that may change.
   fs::path Sinks() const { return fs::path(tmp_.path) / "sinks"; }
-  std::string Where() { return "seed " + std::to_string(seed_) + " step " + std::to_string(step_) + ": "; }
+  std::string Where() {
+    std::string out = "seed " + std::to_string(seed_) + " step " + std::to_string(step_) + ", after:\n";
+    for (size_t i = trail_.size() > 6 ? trail_.size() - 6 : 0; i < trail_.size(); i++) out += "  " + trail_[i] + "\n";
+    return out;
+  }
+  // Runs a statement, keeping it for Where().
+  std::unique_ptr<QueryResult> Exec(const std::string& sql) {
+    auto r = con_->Query(sql);
+    trail_.push_back(sql.substr(0, 200) + (r->HasError() ? "  -> " + r->GetError().substr(0, 160) : "  -> ok"));
+    return r;
+  }
 
   void Open() {
     db_handle_ = std::make_unique<Database>(db_.string());
@@ -151,7 +165,7 @@ class NameFuzzer {
     CheckAllRead();
   }
   void Must(const std::string& sql) {
-    auto r = con_->Query(sql);
+    auto r = Exec(sql);
     ASSERT_FALSE(r->HasError()) << Where() << sql << "\n" << r->GetError();
   }
 
@@ -224,7 +238,7 @@ class NameFuzzer {
               "' WITH ('format' = 'append')";
         break;
     }
-    auto r = con_->Query(sql);
+    auto r = Exec(sql);
     bool free = !live_.count(Key(kind, name)) && !(kind != Kind::SINK && AsciiLower(name) == "base");
     // The folder would be the symlink "outside": refused, never followed.
     if ((kind == Kind::TABLE || kind == Kind::VIEW) && name == "outside") free = false;
@@ -232,8 +246,10 @@ class NameFuzzer {
     ASSERT_EQ(!r->HasError(), want) << Where() << sql << "\n" << (r->HasError() ? r->GetError() : "succeeded");
     if (r->HasError()) {
       ASSERT_FALSE(r->GetError().empty());
+      refused_++;
       return;
     }
+    created_++;
     live_[Key(kind, name)] = Object{kind, name};
   }
 
@@ -241,9 +257,10 @@ class NameFuzzer {
     auto it = std::next(live_.begin(), static_cast<long>(Pick(live_.size())));
     Object obj = it->second;
     std::string sql = std::string("DROP ") + KindSql(obj.kind) + " " + Quote(obj.name);
-    auto r = con_->Query(sql);
+    auto r = Exec(sql);
     ASSERT_FALSE(r->HasError()) << Where() << sql << "\n" << r->GetError();
     live_.erase(it);
+    dropped_++;
     CheckAllRead();
   }
 
@@ -256,7 +273,7 @@ class NameFuzzer {
     Object obj = live_[tables[Pick(tables.size())]];
     std::string to = RandomName();
     std::string sql = "ALTER TABLE " + Quote(obj.name) + " RENAME TO " + Quote(to);
-    auto r = con_->Query(sql);
+    auto r = Exec(sql);
     bool same = AsciiLower(to) == AsciiLower(obj.name);
     bool free = same || (!live_.count(Key(Kind::TABLE, to)) && AsciiLower(to) != "base" && to != "outside");
     bool want = ValidName(to) && free && !same;
@@ -269,6 +286,7 @@ class NameFuzzer {
     if (r->HasError()) return;
     live_.erase(Key(Kind::TABLE, obj.name));
     live_[Key(Kind::TABLE, to)] = Object{Kind::TABLE, to};
+    renamed_++;
     CheckAllRead();
   }
 
@@ -282,7 +300,7 @@ class NameFuzzer {
       }
       Must("SELECT COUNT(*) FROM " + Quote(obj.name));
     }
-    auto r = con_->Query("SHOW SINKS");
+    auto r = Exec("SHOW SINKS");
     ASSERT_FALSE(r->HasError()) << Where() << r->GetError();
     ASSERT_EQ(r->RowCount(), sinks) << Where() << "SHOW SINKS";
   }
@@ -321,11 +339,12 @@ class NameFuzzer {
   std::unique_ptr<Database> db_handle_;
   std::unique_ptr<Connection> con_;
   std::map<std::string, Object> live_;
+  std::vector<std::string> trail_;
 };
 
 TEST(NameFuzz, DdlNeverTouchesFilesOutsideItsFolder) {
   uint64_t seed = static_cast<uint64_t>(EnvInt("LAKESTREAM_NAME_FUZZ_SEED", 20261201));
-  int64_t steps = EnvInt("LAKESTREAM_NAME_FUZZ_STEPS", 300);
+  int64_t steps = EnvInt("LAKESTREAM_NAME_FUZZ_STEPS", 200);
   NameFuzzer fuzzer(seed);
   fuzzer.Run(steps);
 }
