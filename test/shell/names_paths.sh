@@ -143,6 +143,21 @@ expect_err 'a symlink to a leftover-looking table is refused' 'symbolic link'
 exists 'the leftover-looking table behind the symlink is kept' "$HOME_DIR/sibling/lo3/_delta_log/00000000000000000000.json"
 surroundings_kept 'leftovers'
 
+# An attached table inside a managed folder, and LOCATION inside the catalog's folder.
+fresh
+sql 'CREATE TABLE host (v INT)'
+sql "CREATE TABLE guest (g INT) LOCATION '$DB/host/guest'; INSERT INTO guest VALUES (4)"
+expect_ok 'attach a table inside a managed folder'
+sql 'DROP TABLE host'
+expect_err 'DROP keeps a folder an attached table lives in' 'table guest is attached inside it'
+sql 'SELECT g FROM guest'
+expect_out 'the attached table still reads' $'g\n4'
+sql "CREATE TABLE cat (c INT) LOCATION '$DB/_lakestream/cat'"
+expect_err 'LOCATION inside _lakestream is refused' 'holds the database'"'"'s catalog'
+sql 'DROP TABLE guest'
+exists 'DROP of an attached table keeps its files' "$DB/host/guest/_delta_log"
+surroundings_kept 'attached tables'
+
 # A materialized view: its folder and its aggregate state, through a symlinked state folder.
 fresh
 sql 'CREATE TABLE o (k INT, v INT) TBLPROPERTIES (change_tracking = true); INSERT INTO o VALUES (1, 1), (1, 2)

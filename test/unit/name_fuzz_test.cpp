@@ -2,8 +2,8 @@
 // (dots, slashes, backslashes, NUL and control characters, non-ASCII,
 // reserved folder names, escapes that look like encodings, very long names,
 // case variants of live names) go through CREATE, DROP and ALTER TABLE ...
-// RENAME of tables, materialized views, streams and file sinks. After every
-// statement it checks that
+// RENAME of tables, materialized views, streaming tables, streams and file
+// sinks. After every statement it checks that
 //   * every file around the database (its parent and a sibling directory)
 //     is still there, unchanged, and nothing new appeared there;
 //   * CREATE succeeded exactly when the name is a valid name (a model of the
@@ -41,13 +41,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class Kind { TABLE, VIEW, STREAM, SINK };
+enum class Kind { TABLE, VIEW, STREAM, SINK, STREAMING_TABLE };
 const char* KindSql(Kind k) {
   switch (k) {
     case Kind::TABLE: return "TABLE";
     case Kind::VIEW: return "MATERIALIZED VIEW";
     case Kind::STREAM: return "STREAM";
     case Kind::SINK: return "SINK";
+    case Kind::STREAMING_TABLE: return "STREAMING TABLE";
   }
   return "";
 }
@@ -225,7 +226,7 @@ class NameFuzzer {
   }
 
   void Create() {
-    Kind kind = static_cast<Kind>(Pick(4));
+    Kind kind = static_cast<Kind>(Pick(5));
     std::string name = RandomName();
     std::string q = Quote(name);
     std::string sql;
@@ -233,6 +234,7 @@ class NameFuzzer {
       case Kind::TABLE: sql = "CREATE TABLE " + q + " (v INT); INSERT INTO " + q + " VALUES (1)"; break;
       case Kind::VIEW: sql = "CREATE MATERIALIZED VIEW " + q + " AS SELECT k, SUM(v) AS s FROM base GROUP BY k"; break;
       case Kind::STREAM: sql = "CREATE STREAM " + q + " ON TABLE base"; break;
+      case Kind::STREAMING_TABLE: sql = "CREATE OR REFRESH STREAMING TABLE " + q + " AS SELECT k, v FROM STREAM(base)"; break;
       case Kind::SINK:
         sql = "CREATE SINK " + q + " FROM base INTO FILE '" + (Sinks() / "out.jsonl").string() +
               "' WITH ('format' = 'append')";
@@ -241,7 +243,14 @@ class NameFuzzer {
     auto r = Exec(sql);
     bool free = !live_.count(Key(kind, name)) && !(kind != Kind::SINK && AsciiLower(name) == "base");
     // The folder would be the symlink "outside": refused, never followed.
-    if ((kind == Kind::TABLE || kind == Kind::VIEW) && name == "outside") free = false;
+    auto same = live_.find(Key(kind, name));
+    if (kind == Kind::STREAMING_TABLE && same != live_.end() && same->second.kind == Kind::STREAMING_TABLE) {
+      // CREATE OR REFRESH of a live streaming table refreshes it.
+      ASSERT_FALSE(r->HasError()) << Where() << sql << "\n" << r->GetError();
+      return;
+    }
+    bool has_folder = kind == Kind::TABLE || kind == Kind::VIEW || kind == Kind::STREAMING_TABLE;
+    if (has_folder && name == "outside") free = false;
     bool want = ValidName(name) && free;
     ASSERT_EQ(!r->HasError(), want) << Where() << sql << "\n" << (r->HasError() ? r->GetError() : "succeeded");
     if (r->HasError()) {
@@ -314,7 +323,7 @@ class NameFuzzer {
   void CheckFolders() {
     std::set<std::string> want = {"base", "_lakestream", "outside"};
     for (auto& [key, obj] : live_) {
-      if (obj.kind == Kind::TABLE || obj.kind == Kind::VIEW) want.insert(obj.name);
+      if (obj.kind == Kind::TABLE || obj.kind == Kind::VIEW || obj.kind == Kind::STREAMING_TABLE) want.insert(obj.name);
     }
     std::set<std::string> have;
     for (auto& entry : fs::directory_iterator(db_)) {
