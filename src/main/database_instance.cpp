@@ -201,8 +201,8 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
                        " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
   }
   if (StreamCatalogEntry* stream = catalog_.FindStream(entry.name)) {
-    throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": a stream with that name exists; drop it with DROP STREAM " +
-                       stream->name + ", or pick another name.");
+    throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name +
+                       ": a stream with that name exists; drop it with DROP STREAM " + stream->name + ", or pick another name.");
   }
   if (InMemory()) {
     if (location) {

@@ -190,9 +190,9 @@ static void RequireNoDependents(ClientContext& context, TableCatalogEntry& table
   Catalog& catalog = context.GetCatalog();
   if (table.kind != TableKind::TABLE) {
     std::string kind = TableKindToString(table.kind);
-    throw CatalogError("Cannot rename " + kind + " " + table.name + " to " + new_name + ": ALTER TABLE ... RENAME renames tables only; create the " +
-                       kind + " again under the new name (CREATE " + StringUtil::Upper(kind) + " " + new_name +
-                       " AS ...) and drop the old one");
+    throw CatalogError("Cannot rename " + kind + " " + table.name + " to " + new_name +
+                       ": ALTER TABLE ... RENAME renames tables only; create the " + kind + " again under the new name (CREATE " +
+                       StringUtil::Upper(kind) + " " + new_name + " AS ...) and drop the old one");
   }
   std::vector<std::string> dependents;
   for (auto& name : catalog.TableNames()) {
