@@ -112,7 +112,15 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
 void Catalog::RenameTable(const std::string& from, const std::string& to) {
   auto it = tables_.find(StringUtil::Lower(from));
   if (it == tables_.end()) GetTable(from);
-  if (FindTable(to)) throw CatalogError("Cannot rename " + from + " to " + to + ": a table named " + to + " already exists.");
+  TableCatalogEntry* existing = FindTable(to);
+  if (existing && existing != it->second.get()) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a " + TableKindToString(existing->kind) + " named " +
+                       existing->name + " already exists; drop it or pick another name.");
+  }
+  if (StreamCatalogEntry* stream = FindStream(to)) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a stream named " + stream->name +
+                       " already exists; drop it or pick another name.");
+  }
   auto entry = std::move(it->second);
   tables_.erase(it);
   entry->name = to;

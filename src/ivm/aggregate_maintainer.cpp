@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.hpp"
+#include "catalog/object_folder.hpp"
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -276,7 +277,8 @@ void AggregateMaintainer::RebuildState() {
 }
 
 std::string AggregateMaintainer::StateDirectory(ClientContext& context, const std::string& view_name) {
-  return context.Database().Path() + "/_lakestream/ivm/" + StringUtil::Lower(view_name);
+  // The lower-case name, escaped like a table's folder (object_folder.hpp).
+  return context.Database().Path() + "/_lakestream/ivm/" + ObjectFolderName(StringUtil::Lower(view_name), "materialized view");
 }
 
 std::string AggregateMaintainer::StatePath(int64_t view_version) const {
@@ -295,7 +297,12 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   FileSystem* fs = context_.Database().Fs();
   std::string dir = StateDirectory(context_, view_.name);
   Status s = fs->CreateDirectories(dir);
-  if (!s.ok()) s.Throw();
+  // Its files are pruned later: never through a symlink leading elsewhere.
+  if (s.ok()) s = CheckOwnedFolder(context_.Database().Path(), dir);
+  if (!s.ok()) {
+    throw IOError("Cannot keep the state of materialized view " + view_.name + " in " + dir + ": " + s.message() +
+                  "; make it a plain folder of the database (or remove it) and refresh the view");
+  }
   std::string path = StatePath(view_version);
   std::string tmp = path + ".tmp";
   ParquetWriterOptions options;

@@ -1,7 +1,14 @@
 #include "main/database_instance.hpp"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
@@ -55,6 +62,30 @@ static std::string Absolute(const std::string& db, const std::string& path) {
   return db + "/" + path;
 }
 
+// ALTER TABLE ... RENAME of a managed table (RenameTable in
+// ddl_executor.cpp) saves the catalog with the new location and the old one
+// in the entry's state as "moved_from" (relative to the database directory),
+// then moves the folder with rename(2). A crash between the two leaves the
+// folder under its old name: finish the move now. "moved_from" is dropped
+// once the folder is in place (the next catalog save forgets it).
+static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
+  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from") ||
+      !entry.state["moved_from"].is_string()) {
+    return;
+  }
+  std::string from = db + "/" + entry.state["moved_from"].get<std::string>();
+  struct stat st;
+  if (::lstat(entry.location.c_str(), &st) != 0) {
+    std::string folder = BaseName(entry.location);
+    bool own_place = ParentDirectory(entry.location) == db && folder != "." && folder != "..";
+    if (read_only || !own_place || !CheckOwnedFolder(db, from).ok() ||
+        ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, entry.location.c_str(), RENAME_NOREPLACE) != 0) {
+      return;  // keep "moved_from" for the next writable open
+    }
+  }
+  entry.state.erase("moved_from");
+}
+
 void DatabaseInstance::LoadTables() {
   for (auto& record : record_.tables) {
     auto entry = std::make_unique<TableCatalogEntry>();
@@ -65,6 +96,7 @@ void DatabaseInstance::LoadTables() {
     entry->kind = record.kind;
     entry->definition = record.definition;
     entry->state = record.state;
+    FinishMove(path_, options_.read_only, *entry);
     try {
       entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
       SyncFromDelta(*entry);
@@ -114,11 +146,24 @@ void DatabaseInstance::SaveCatalog() {
 
 // A crash between creating a managed table's Delta log and saving the
 // catalog (CREATE TABLE, a materialized view, a streaming table) leaves a
-// table that holds only its first commit (protocol and metadata, no rows) and
-// that no catalog entry names: nothing is lost by creating it again.
+// folder that holds only a log with only the first commit (protocol and
+// metadata, no rows) and that no catalog entry names: nothing is lost by
+// creating it again. Anything else in the folder, a folder that is not
+// directly inside the database directory, or a symlink, is not a leftover.
 bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   for (auto& name : catalog_.TableNames()) {
-    if (catalog_.GetTable(name).location == location) return false;
+    if (catalog_.FindTable(name)->location == location) return false;
+  }
+  if (!CheckOwnedFolder(path_, location).ok()) return false;
+  auto entries = fs_->ListDirectory(location);
+  if (!entries.ok() || entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  std::string log_dir = location + "/_delta_log";
+  struct stat st;
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs_->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (file != "00000000000000000000.json" && !FileSystem::IsTempFileName(file)) return false;
   }
   auto log = delta::DeltaLog::Open(fs_, location);
   if (!log.ok()) return false;
@@ -126,8 +171,39 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   return latest.ok() && latest.value() == 0;
 }
 
+// What a new managed table may find in its folder: nothing, or an empty
+// _delta_log (a creation that crashed before its first commit).
+static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
+  auto entries = fs->ListDirectory(folder);
+  if (!entries.ok()) return false;
+  if (entries.value().empty()) return true;
+  if (entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  struct stat st;
+  std::string log_dir = folder + "/_delta_log";
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (!FileSystem::IsTempFileName(file)) return false;
+  }
+  return true;
+}
+
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
                                           const std::string& comment) {
+  const char* kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
+  // The catalog would refuse the entry after its folder was made: refuse
+  // first, so a failed CREATE leaves no folder behind.
+  TableCatalogEntry* existing = catalog_.FindTable(entry.name);
+  if (existing && existing != &entry) {
+    throw CatalogError("Table with name " + entry.name +
+                       " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
+  }
+  if (StreamCatalogEntry* stream = catalog_.FindStream(entry.name)) {
+    throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name +
+                       ": a stream with that name exists; drop it with DROP STREAM " + stream->name + ", or pick another name.");
+  }
   if (InMemory()) {
     if (location) {
       throw NotImplementedError("CREATE TABLE ... LOCATION in an in-memory database; open a database directory "
@@ -139,21 +215,41 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   RequireWritable("CREATE TABLE");
   entry.managed = !location.has_value();
   // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
-  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + entry.name;
+  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + folder_name;
   while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
-  auto log = delta::DeltaLog::Open(fs_, entry.location);
-  bool exists = log.ok() && log.value()->Exists();
-  if (exists && entry.managed && IsCreationLeftover(entry.location)) {
-    std::error_code ec;
-    std::filesystem::remove_all(entry.location, ec);
-    exists = false;
-  }
-  if (exists) {
-    if (entry.managed) {
-      throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +
-                         entry.name + "?); attach it with CREATE TABLE " + entry.name + " LOCATION '" + entry.location +
-                         "', or remove that directory");
+  if (!entry.managed) {
+    std::string meta = path_ + "/_lakestream";
+    if (entry.location == meta || StringUtil::StartsWith(entry.location, meta + "/")) {
+      throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location + "': that is inside " + meta +
+                         ", which holds the database's catalog; pick a location outside it");
     }
+  }
+  if (entry.managed) {
+    // The folder is the table's own: a real directory directly inside the
+    // database directory, which holds nothing it did not write.
+    Status owned = CheckOwnedFolder(path_, entry.location);
+    if (!owned.ok() && !owned.IsNotFound()) {
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " is not a plain folder of this database (" + owned.message() +
+                         "); remove or rename that entry, or pick another name");
+    }
+    if (owned.ok() && IsCreationLeftover(entry.location)) {
+      Status removed = RemoveOwnedFolder(path_, entry.location);
+      if (!removed.ok()) throw IOError("Cannot remove the abandoned table folder " + entry.location + ": " + removed.message());
+    } else if (owned.ok() && !IsEmptyFolder(fs_, entry.location)) {
+      auto log = delta::DeltaLog::Open(fs_, entry.location);
+      if (log.ok() && log.value()->Exists()) {
+        throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +
+                           entry.name + "?); attach it with CREATE TABLE " + entry.name + " LOCATION '" + entry.location +
+                           "', or remove that directory");
+      }
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " already exists and holds files that belong to no table; move them away, or pick another name");
+    }
+  }
+  auto log = delta::DeltaLog::Open(fs_, entry.location);
+  bool exists = !entry.managed && log.ok() && log.value()->Exists();
+  if (exists) {
     if (!entry.columns.empty()) {
       throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
                          "': a Delta table already exists there; omit the column list to attach it with its own schema");
@@ -177,9 +273,20 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
 
 void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
   if (InMemory() || !entry.managed || entry.location.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(entry.location, ec);
-  if (ec) throw IOError("Table " + entry.name + " was dropped but its files at " + entry.location + " could not be deleted: " + ec.message());
+  std::string kind = TableKindToString(entry.kind);
+  for (auto& name : catalog_.TableNames()) {
+    TableCatalogEntry* other = catalog_.FindTable(name);
+    if (other && other != &entry && StringUtil::StartsWith(other->location, entry.location + "/")) {
+      throw IOError("The " + kind + " " + entry.name + " was dropped, but its folder " + entry.location +
+                    " was kept: table " + other->name + " is attached inside it (" + other->location +
+                    "); drop " + other->name + " first, then delete the folder yourself");
+    }
+  }
+  Status s = RemoveOwnedFolder(path_, entry.location);
+  if (!s.ok()) {
+    throw IOError("The " + kind + " " + entry.name + " was dropped, but its files at " + entry.location +
+                  " were left in place: " + s.message() + "; delete them yourself if they are no longer needed");
+  }
 }
 
 void DatabaseInstance::RefreshTables() {

@@ -1,5 +1,14 @@
 // CREATE TABLE, DROP, ALTER TABLE, SHOW and DESCRIBE.
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
 #include "catalog/catalog.hpp"
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "common/json_writer.hpp"
@@ -158,6 +167,117 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
   throw InternalError("unknown DROP");
 }
 
+// Does `sql` mention `name` as a whole identifier (case-insensitively)? A
+// textual test: it may see a column of that name too, which only makes a
+// rename refuse where it need not.
+static bool MentionsName(const std::string& sql, const std::string& name) {
+  std::string text = StringUtil::Lower(sql);
+  std::string word = StringUtil::Lower(name);
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    bool starts = at == 0 || !is_ident(text[at - 1]);
+    bool ends = at + word.size() == text.size() || !is_ident(text[at + word.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// ALTER TABLE ... RENAME renames a plain table whose name nothing else
+// holds: views, streaming tables, streams and sinks find their sources by
+// name, so a rename under them would leave them reading nothing (or a new
+// table that takes the old name).
+static void RequireNoDependents(ClientContext& context, TableCatalogEntry& table, const std::string& new_name) {
+  Catalog& catalog = context.GetCatalog();
+  if (table.kind != TableKind::TABLE) {
+    std::string kind = TableKindToString(table.kind);
+    throw CatalogError("Cannot rename " + kind + " " + table.name + " to " + new_name +
+                       ": ALTER TABLE ... RENAME renames tables only; create the " + kind + " again under the new name (CREATE " +
+                       StringUtil::Upper(kind) + " " + new_name + " AS ...) and drop the old one");
+  }
+  std::vector<std::string> dependents;
+  for (auto& name : catalog.TableNames()) {
+    TableCatalogEntry* other = catalog.FindTable(name);
+    if (!other || other == &table) continue;
+    bool reads = false;
+    if (other->kind == TableKind::MATERIALIZED_VIEW) {
+      reads = (other->state.contains("sources") && other->state["sources"].contains(StringUtil::Lower(table.name))) ||
+              MentionsName(other->definition, table.name);
+    } else if (other->kind == TableKind::STREAMING_TABLE) {
+      reads = MentionsName(other->definition, table.name);
+    }
+    if (reads) dependents.push_back(std::string(TableKindToString(other->kind)) + " " + other->name);
+  }
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry* stream = catalog.FindStream(name);
+    if (stream && StringUtil::CIEquals(stream->source, table.name)) dependents.push_back("stream " + stream->name);
+  }
+  for (auto& name : catalog.SinkNames()) {
+    SinkCatalogEntry* sink = catalog.FindSink(name);
+    if (sink && StringUtil::CIEquals(sink->source, table.name)) dependents.push_back("sink " + sink->name);
+  }
+  if (dependents.empty()) return;
+  std::string list;
+  for (auto& d : dependents) list += (list.empty() ? "" : ", ") + d;
+  throw CatalogError("Cannot rename table " + table.name + " to " + new_name + ": " + list + " read" +
+                     (dependents.size() == 1 ? "s" : "") + " it by name and would be left without a source; drop " +
+                     (dependents.size() == 1 ? "it" : "them") + " first, rename, then create " +
+                     (dependents.size() == 1 ? "it" : "them") + " again on " + new_name);
+}
+
+// Renames the entry and, like Spark, moves a managed table's folder to the
+// folder of the new name (docs/names.md), so the old name can be used again.
+// The catalog is saved first with the new location and "moved_from" in the
+// entry's state; a crash before the rename(2) is finished on the next open
+// (database_instance.cpp, FinishMove). A folder in a place this database
+// did not choose (an older catalog's) stays where it is.
+static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const std::string& new_name) {
+  DatabaseInstance& db = context.Database();
+  Catalog& catalog = context.GetCatalog();
+  std::string kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(new_name, kind.c_str());  // refuses what cannot be a name
+  std::string old_name = entry.name;
+  std::string from = entry.location;
+  std::string to = db.Path() + "/" + folder_name;
+  bool move = !db.InMemory() && entry.managed && from != to && CheckOwnedFolder(db.Path(), from).ok();
+  if (move) {
+    db.RequireWritable("ALTER TABLE ... RENAME");
+    struct stat st;
+    if (::lstat(to.c_str(), &st) == 0) {
+      throw CatalogError("Cannot rename " + kind + " " + old_name + " to " + new_name + ": its new folder " + to +
+                         " already exists and belongs to no table; move it away, or pick another name");
+    }
+  }
+  catalog.RenameTable(old_name, new_name);  // throws when new_name is taken
+  if (!move) {
+    db.SaveCatalog();
+    return;
+  }
+  auto undo = [&]() {
+    entry.location = from;
+    entry.state.erase("moved_from");
+    catalog.RenameTable(new_name, old_name);
+  };
+  entry.location = to;
+  entry.state["moved_from"] = BaseName(from);
+  try {
+    db.SaveCatalog();
+  } catch (...) {
+    undo();
+    throw;
+  }
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
+    std::string reason = std::strerror(errno);
+    undo();
+    db.SaveCatalog();
+    throw IOError("Cannot rename " + kind + " " + old_name + " to " + new_name + ": moving its folder " + from + " to " + to +
+                  " failed (" + reason + "); the table keeps its old name");
+  }
+  entry.state.erase("moved_from");
+  entry.storage = DeltaTable::Open(db.Fs(), entry.name, entry.location);
+  DatabaseInstance::SyncFromDelta(entry);
+  db.SaveCatalog();
+}
+
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTable(stmt.table.Name());
   DeltaTable* delta = DatabaseInstance::AsDelta(table);
@@ -195,8 +315,8 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
       }
       return MakeEmptyResult();
     case AlterType::RENAME_TABLE:
-      context.GetCatalog().RenameTable(table.name, stmt.new_name.Name());
-      context.Database().SaveCatalog();
+      RequireNoDependents(context, table, stmt.new_name.Name());
+      RenameTable(context, table, stmt.new_name.Name());
       return MakeEmptyResult();
     case AlterType::ADD_COLUMN: {
       std::vector<TableColumn> columns = table.columns;

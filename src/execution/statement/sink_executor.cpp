@@ -1,6 +1,7 @@
 // Sinks: CREATE/RUN/DROP/SHOW/DESCRIBE SINK (issue 7). Delivery itself lives
 // in src/sink (sink_runner.hpp); this file turns statements into calls and
 // results.
+#include "catalog/object_folder.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -46,6 +47,7 @@ static std::string TargetOf(const SinkCatalogEntry& sink) {
 std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement) {
   Catalog& catalog = context.GetCatalog();
   const std::string& name = statement.name.Name();
+  CheckObjectName(name, "sink");  // the same names as tables (docs/names.md)
   if (SinkCatalogEntry* existing = catalog.FindSink(name)) {
     if (statement.if_not_exists) return MakeEmptyResult();
     if (!statement.or_replace) {

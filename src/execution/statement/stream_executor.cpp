@@ -2,6 +2,7 @@
 // consuming streams lives in src/stream/.
 #include <random>
 
+#include "catalog/object_folder.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -36,6 +37,7 @@ static bool ParseBoolProperty(const std::string& stream, const std::string& key,
 
 std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateStreamStatement& stmt) {
   std::string name = ObjectName(stmt.name);
+  CheckObjectName(name, "stream");  // the same names as tables (docs/names.md)
   if (context.Database().InMemory()) {
     throw NotImplementedError("table streams in an in-memory database: streams read the Delta change data feed; "
                               "open a database directory (lakestream DB_DIR) to create stream " + name);

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "catalog/catalog.hpp"
+#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "execution/statement/statement_executor.hpp"
@@ -57,8 +58,8 @@ static void RemoveView(ClientContext& context, TableCatalogEntry& view) {
   context.GetCatalog().DropTable(view.name, false);
   context.Database().SaveCatalog();
   context.Database().DropTableStorage(*doomed);
-  std::error_code ec;
-  std::filesystem::remove_all(AggregateMaintainer::StateDirectory(context, doomed->name), ec);
+  // Best effort, and never through a symlink (object_folder.hpp).
+  (void)RemoveOwnedFolder(context.Database().Path(), AggregateMaintainer::StateDirectory(context, doomed->name));
 }
 
 std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
