@@ -1,6 +1,7 @@
 // Materialized views: CREATE/REFRESH/DROP/SHOW/DESCRIBE and automatic refresh
 // (issue 6). Maintenance itself lives in src/ivm (view_refresh.hpp).
 #include <filesystem>
+#include <set>
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
@@ -287,11 +288,20 @@ void CatchUpViewsBeforeStatement(ClientContext& context, SQLStatement& statement
 }
 
 void WarnAboutStaleViewReads(ClientContext& context) {
-  for (auto& name : context.ViewsRead()) {
+  // The views read, then the views they read (a view over a view that failed
+  // is current with respect to it, but behind the tables underneath).
+  std::vector<std::pair<std::string, std::string>> pending;  // view, the view read that led to it
+  for (auto& name : context.ViewsRead()) pending.emplace_back(name, "");
+  std::set<std::string> seen;
+  while (!pending.empty()) {
+    auto [name, via] = pending.back();
+    pending.pop_back();
     TableCatalogEntry* view = context.GetCatalog().FindTable(name);
-    if (!view || view->kind != TableKind::MATERIALIZED_VIEW) continue;
+    if (!view || view->kind != TableKind::MATERIALIZED_VIEW || !seen.insert(StringUtil::Lower(name)).second) continue;
     std::string report = ViewBehindReport(context, *view);
-    if (!report.empty()) context.AddWarning(report);
+    if (!report.empty()) context.AddWarning(via.empty() ? report : "materialized view " + via + " reads " + view->name + ": " + report);
+    const nlohmann::json sources = view->state.value("sources", nlohmann::json::object());
+    for (auto& [source, version] : sources.items()) pending.emplace_back(source, via.empty() ? view->name : via);
   }
 }
 
