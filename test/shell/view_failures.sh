@@ -47,7 +47,7 @@ sql "$DB" "CREATE TABLE raw (id INT, s STRING) TBLPROPERTIES (delta.enableChange
 check "setup" '[[ $RC == 0 ]]'
 
 sql "$DB" "INSERT INTO raw VALUES (2, 'abc')"
-check "the INSERT that committed exits 0" '[[ $RC == 0 && -z "$OUT" ]]'
+check "the INSERT that committed exits 0" '[[ $RC == 0 && "$OUT" == $'"'"'num_affected_rows\n1\n'"'"' ]]'
 check "its warning names the view and the error" \
   '[[ "$ERR" == "WARNING: materialized view typed could not be refreshed after the statement committed"* && "$ERR" == *abc* && "$ERR" == *"REFRESH MATERIALIZED VIEW typed"* ]]'
 
@@ -58,7 +58,7 @@ sql "$DB" "SHOW TABLES"
 check "SHOW TABLES still works" '[[ $RC == 0 && "$OUT" == *raw* && -z "$ERR" ]]'
 
 sql "$DB" "INSERT INTO other VALUES (1), (2); SELECT c FROM other_count"
-check "other writes and other views keep working, silently" '[[ $RC == 0 && "$OUT" == $'"'"'c\n2\n'"'"' && -z "$ERR" ]]'
+check "other writes and other views keep working, silently" '[[ $RC == 0 && "$OUT" == *$'"'"'c\n2\n'"'"' && -z "$ERR" ]]'
 
 sql "$DB" "SHOW MATERIALIZED VIEWS"
 check "SHOW MATERIALIZED VIEWS marks typed failed with the reason" \
@@ -88,7 +88,7 @@ sql "$DB" "DESCRIBE MATERIALIZED VIEW typed"
 check "the catch-up past the bad row and its fix is incremental" \
   '[[ "$OUT" == *$'"'"'\nlast_refresh,incremental\n'"'"'* && "$OUT" == *$'"'"'\nstatus,current\n'"'"'* && "$OUT" != *error* ]]'
 check "the view equals its query" 'same_rows "$DB" typed "SELECT id, CAST(s AS INT) AS n FROM raw"'
-sql "$DB" "SELECT * FROM typed"
+sql "$DB" "SELECT * FROM typed ORDER BY id"
 check "a read of the caught-up view is silent" '[[ $RC == 0 && "$OUT" == $'"'"'id,n\n1,10\n2,20\n3,30\n'"'"' && -z "$ERR" ]]'
 
 # --- the same with a manual view, fixed by deleting the bad row ---
@@ -155,7 +155,7 @@ sql "$DB" "CREATE TABLE t (g INT, v INT) TBLPROPERTIES (delta.enableChangeDataFe
            INSERT INTO t VALUES (1, 10), (2, 20);
            CREATE MATERIALIZED VIEW gold AS SELECT g, SUM(v) AS total FROM t GROUP BY g;
            CREATE MATERIALIZED VIEW gold_m TBLPROPERTIES ('refresh' = 'manual') AS SELECT g, SUM(v) AS total FROM t GROUP BY g"
-RC=0; LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE t SET v = v + 5" >/dev/null 2>&1 || RC=$?
+RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE t SET v = v + 5" >/dev/null) 2>/dev/null || RC=$?
 check "the process dies at the crash point" '[[ $RC == 137 ]]'
 sql "$DB" "SELECT SUM(v) AS s FROM t"
 check "the UPDATE committed" '[[ "$OUT" == $'"'"'s\n40\n'"'"' ]]'
@@ -178,7 +178,7 @@ sql "$DB" "CREATE TABLE bronze (g INT, v INT) TBLPROPERTIES (delta.enableChangeD
            INSERT INTO bronze VALUES (1, 10), (2, 20);
            CREATE MATERIALIZED VIEW silver AS SELECT g, v FROM bronze WHERE v > 0;
            CREATE MATERIALIZED VIEW gold AS SELECT g, SUM(v) AS total FROM silver GROUP BY g"
-RC=0; LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE bronze SET v = v + 5 WHERE g = 1" >/dev/null 2>&1 || RC=$?
+RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE bronze SET v = v + 5 WHERE g = 1" >/dev/null) 2>/dev/null || RC=$?
 check "the process dies before silver's refresh" '[[ $RC == 137 ]]'
 sql "$DB" "REFRESH MATERIALIZED VIEW gold"
 check "REFRESH gold does not answer up to date while silver was behind bronze" '[[ $RC == 0 && "$OUT" == *"incremental,0,1,0"* ]]'
