@@ -33,7 +33,8 @@ struct SourceDelta {
 
 // Reads the change feed of `table` for (from, to], as its net change: a row
 // that appears on both sides (inserted then deleted, updated and updated back)
-// cancels out. Throws what ReadChangeFeed throws (history gone, feed off at a
+// cancels out (over more than one version: one commit's change has no such
+// pairs that matter). Throws what ReadChangeFeed throws (history gone, feed off at a
 // version).
 SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to);
 
