@@ -42,6 +42,7 @@ DB=$TMP/typed
 sql "$DB" "CREATE TABLE raw (id INT, s STRING) TBLPROPERTIES (delta.enableChangeDataFeed = true);
            INSERT INTO raw VALUES (1, '10');
            CREATE MATERIALIZED VIEW typed AS SELECT id, CAST(s AS INT) AS n FROM raw;
+           CREATE MATERIALIZED VIEW typed_total AS SELECT SUM(n) AS t FROM typed;
            CREATE TABLE other (i INT);
            CREATE MATERIALIZED VIEW other_count AS SELECT COUNT(*) AS c FROM other"
 check "setup" '[[ $RC == 0 ]]'
@@ -69,6 +70,10 @@ check "a read serves the last good rows" '[[ $RC == 0 && "$OUT" == $'"'"'id,n\n1
 check "a read warns the view is behind and why" \
   '[[ "$ERR" == "WARNING: materialized view typed is behind its source raw (at version 1, source at 2): its last refresh failed: "*abc*"REFRESH MATERIALIZED VIEW typed"* ]]'
 
+sql "$DB" "SELECT t FROM typed_total"
+check "a read of a view over the failed view warns about the one underneath" \
+  '[[ $RC == 0 && "$OUT" == $'"'"'t\n10\n'"'"' && "$ERR" == "WARNING: materialized view typed_total reads typed: materialized view typed is behind its source raw"* ]]'
+
 sql "$DB" "INSERT INTO other VALUES (3)"
 check "a failed view is not retried while its sources stand still" '[[ $RC == 0 && -z "$ERR" ]]'
 
@@ -88,6 +93,8 @@ sql "$DB" "DESCRIBE MATERIALIZED VIEW typed"
 check "the catch-up past the bad row and its fix is incremental" \
   '[[ "$OUT" == *$'"'"'\nlast_refresh,incremental\n'"'"'* && "$OUT" == *$'"'"'\nstatus,current\n'"'"'* && "$OUT" != *error* ]]'
 check "the view equals its query" 'same_rows "$DB" typed "SELECT id, CAST(s AS INT) AS n FROM raw"'
+sql "$DB" "SELECT t FROM typed_total"
+check "the view over it caught up as well" '[[ $RC == 0 && "$OUT" == $'"'"'t\n60\n'"'"' && -z "$ERR" ]]'
 sql "$DB" "SELECT * FROM typed ORDER BY id"
 check "a read of the caught-up view is silent" '[[ $RC == 0 && "$OUT" == $'"'"'id,n\n1,10\n2,20\n3,30\n'"'"' && -z "$ERR" ]]'
 
@@ -155,7 +162,7 @@ sql "$DB" "CREATE TABLE t (g INT, v INT) TBLPROPERTIES (delta.enableChangeDataFe
            INSERT INTO t VALUES (1, 10), (2, 20);
            CREATE MATERIALIZED VIEW gold AS SELECT g, SUM(v) AS total FROM t GROUP BY g;
            CREATE MATERIALIZED VIEW gold_m TBLPROPERTIES ('refresh' = 'manual') AS SELECT g, SUM(v) AS total FROM t GROUP BY g"
-RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE t SET v = v + 5" >/dev/null) 2>/dev/null || RC=$?
+RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE t SET v = v + 5" >/dev/null; exit $?) 2>/dev/null || RC=$?
 check "the process dies at the crash point" '[[ $RC == 137 ]]'
 sql "$DB" "SELECT SUM(v) AS s FROM t"
 check "the UPDATE committed" '[[ "$OUT" == $'"'"'s\n40\n'"'"' ]]'
@@ -178,7 +185,7 @@ sql "$DB" "CREATE TABLE bronze (g INT, v INT) TBLPROPERTIES (delta.enableChangeD
            INSERT INTO bronze VALUES (1, 10), (2, 20);
            CREATE MATERIALIZED VIEW silver AS SELECT g, v FROM bronze WHERE v > 0;
            CREATE MATERIALIZED VIEW gold AS SELECT g, SUM(v) AS total FROM silver GROUP BY g"
-RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE bronze SET v = v + 5 WHERE g = 1" >/dev/null) 2>/dev/null || RC=$?
+RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE bronze SET v = v + 5 WHERE g = 1" >/dev/null; exit $?) 2>/dev/null || RC=$?
 check "the process dies before silver's refresh" '[[ $RC == 137 ]]'
 sql "$DB" "REFRESH MATERIALIZED VIEW gold"
 check "REFRESH gold does not answer up to date while silver was behind bronze" '[[ $RC == 0 && "$OUT" == *"incremental,0,1,0"* ]]'

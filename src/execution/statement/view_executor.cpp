@@ -265,8 +265,9 @@ static void MaintainViews(ClientContext& context, const std::string& skip, bool 
       } catch (const std::exception& e) {
         MarkViewFailed(context, *view, e.what());
         context.AddWarning("materialized view " + view->name + " could not be refreshed" +
-                           (after_statement ? " after the statement committed" : " before the statement ran") +
-                           " (the statement itself succeeded): " + e.what() +
+                           (after_statement ? " after the statement committed (the statement itself succeeded): "
+                                            : " while catching it up to its sources (this does not affect the statement): ") +
+                           e.what() +
                            ". The view keeps its rows as of its last refresh and shows as failed in SHOW MATERIALIZED VIEWS; "
                            "fix the cause and run REFRESH MATERIALIZED VIEW " + view->name);
       }
