@@ -164,6 +164,9 @@ sql "$DB" "CREATE TABLE t (g INT, v INT) TBLPROPERTIES (delta.enableChangeDataFe
            CREATE MATERIALIZED VIEW gold_m TBLPROPERTIES ('refresh' = 'manual') AS SELECT g, SUM(v) AS total FROM t GROUP BY g"
 RC=0; (LAKESTREAM_CRASH_POINT=view.after_source_commit "$BIN" "$DB" -c "UPDATE t SET v = v + 5" >/dev/null; exit $?) 2>/dev/null || RC=$?
 check "the process dies at the crash point" '[[ $RC == 137 ]]'
+run "$BIN" -readonly -csv "$DB" -c "SELECT SUM(total) AS s FROM gold"
+check "read-only, the auto view left behind is reported, not refreshed" \
+  '[[ $RC == 0 && "$OUT" == $'"'"'s\n30\n'"'"' && "$ERR" == *"gold is behind its source t (at version 1, source at 2): the database is open read-only"* ]]'
 sql "$DB" "SELECT SUM(v) AS s FROM t"
 check "the UPDATE committed" '[[ "$OUT" == $'"'"'s\n40\n'"'"' ]]'
 sql "$DB" "SELECT SUM(total) AS s FROM gold"
