@@ -1,13 +1,47 @@
 #include "ivm/delta_rule.hpp"
 
+#include <unordered_map>
+
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "ivm/view_analysis.hpp"
+#include "ivm/view_diff.hpp"
 #include "main/client_context.hpp"
 #include "storage/table/change_feed.hpp"
 
 namespace lakestream {
+
+// A row inserted and deleted again inside the range (or updated and then
+// updated back, or rewritten unchanged) is no change of the source. Cancelling
+// such pairs keeps the view's query from being evaluated on rows that are
+// gone: a bad row (one the query cannot compute) that was fixed or deleted
+// must not fail the refresh that catches up past its fix.
+static void CancelOpposites(SourceDelta& delta, const std::vector<LogicalType>& types) {
+  if (delta.plus->Count() == 0 || delta.minus->Count() == 0) return;
+  std::vector<Row> plus = CollectRows(*delta.plus);
+  std::vector<Row> minus = CollectRows(*delta.minus);
+  std::unordered_map<std::string, std::vector<idx_t>> minus_at;  // encoded row -> uncancelled minus rows
+  for (idx_t i = 0; i < minus.size(); i++) minus_at[EncodeRow(minus[i])].push_back(i);
+  std::vector<bool> cancelled(minus.size(), false);
+  std::vector<const Row*> kept_plus;
+  for (auto& row : plus) {
+    auto it = minus_at.find(EncodeRow(row));
+    if (it != minus_at.end() && !it->second.empty()) {
+      cancelled[it->second.back()] = true;
+      it->second.pop_back();
+    } else {
+      kept_plus.push_back(&row);
+    }
+  }
+  if (kept_plus.size() == plus.size()) return;
+  std::vector<const Row*> kept_minus;
+  for (idx_t i = 0; i < minus.size(); i++) {
+    if (!cancelled[i]) kept_minus.push_back(&minus[i]);
+  }
+  delta.plus = std::make_shared<ChunkCollection>(MakeCollection(types, kept_plus));
+  delta.minus = std::make_shared<ChunkCollection>(MakeCollection(types, kept_minus));
+}
 
 SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
   SourceDelta delta;
@@ -48,6 +82,9 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
     append(*delta.plus, plus_rows);
     append(*delta.minus, minus_rows);
   }
+  // One commit's change holds no row and its own undoing, so the common
+  // one-version refresh skips the pass.
+  if (to - from > 1) CancelOpposites(delta, types);
   return delta;
 }
 

@@ -31,8 +31,11 @@ struct SourceDelta {
   DeltaTable* table = nullptr;
 };
 
-// Reads the change feed of `table` for (from, to]. Throws what ReadChangeFeed
-// throws (history gone, feed off at a version).
+// Reads the change feed of `table` for (from, to], as its net change: a row
+// that appears on both sides (inserted then deleted, updated and updated back)
+// cancels out (over more than one version: one commit's change has no such
+// pairs that matter). Throws what ReadChangeFeed throws (history gone, feed off at a
+// version).
 SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to);
 
 // Builds a fresh bound plan (with `binder`) whose scans the delta rule

@@ -7,6 +7,7 @@
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
+#include "ivm/view_status.hpp"
 #include "main/client_context.hpp"
 
 namespace lakestream {
@@ -20,9 +21,15 @@ std::string ViewRefreshMode(const TableCatalogEntry& view) { return view.state.v
 static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& view, const std::string& source) {
   TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
   DeltaTable* delta = entry ? DatabaseInstance::AsDelta(*entry) : nullptr;
+  if (entry && !delta && !entry->load_error.empty()) {
+    throw IOError("materialized view " + view.name + " reads " + entry->name + ", which cannot be opened: " +
+                  entry->load_error + "; restore " + entry->name + "'s files, or DROP MATERIALIZED VIEW " + view.name);
+  }
   if (!delta) {
     throw CatalogError("materialized view " + view.name + " reads " + source +
-                       ", which no longer exists; recreate " + source + " or DROP MATERIALIZED VIEW " + view.name);
+                       ", which no longer exists (dropped or renamed); recreate " + source +
+                       ", point the view at its new name with CREATE OR REPLACE MATERIALIZED VIEW " + view.name +
+                       " AS ..., or DROP MATERIALIZED VIEW " + view.name);
   }
   return *delta;
 }
@@ -68,12 +75,29 @@ static bool ReadDeltas(ClientContext& context, TableCatalogEntry& view, const Ve
 
 RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full) {
   DeltaTable* storage = DatabaseInstance::AsDelta(view);
+  if (!storage && !view.load_error.empty()) {
+    throw IOError("materialized view " + view.name + " cannot be opened: " + view.load_error +
+                  "; DROP MATERIALIZED VIEW " + view.name + " and create it again");
+  }
   if (!storage) throw NotImplementedError("materialized views need a database directory (view " + view.name + ")");
+  // The recorded sources first: a dropped or renamed one is named as such,
+  // not as an unknown table in the view's query.
+  const nlohmann::json recorded_sources = view.state.value("sources", nlohmann::json::object());
+  for (auto& [source, version] : recorded_sources.items()) SourceTable(context, view, source);
   ViewAnalysis analysis = AnalyzeView(context, view.definition);
   VersionMap current;
   for (auto& source : analysis.sources) current[StringUtil::Lower(source)] = SourceTable(context, view, source).Version();
 
   RefreshOutcome outcome;
+  // "up to date" is decided by the versions the view reflects, not by an
+  // aggregate's state (which may be older: catching it up would answer
+  // "incremental" with nothing changed).
+  if (!full && analysis.kind != MaintenanceKind::RECOMPUTE && ReflectedVersions(view, analysis.sources) == current &&
+      view.state.value("maintenance", std::string()) == MaintenanceKindToString(analysis.kind)) {
+    if (ClearViewFailure(view.state)) context.Database().SaveCatalog();
+    outcome.path = "up to date";
+    return outcome;
+  }
   TableCommit commit;
   DeltaFileRows read;  // the view's files the refresh read, which the commit rewrites
   commit.operation = "REFRESH MATERIALIZED VIEW";
@@ -142,6 +166,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
 
   nlohmann::json& state = view.state;
   nlohmann::json recorded = state;
+  bool was_failed = ClearViewFailure(state);
   state["maintenance"] = MaintenanceKindToString(analysis.kind);
   state["shape"] = analysis.kind == MaintenanceKind::AGGREGATE ? "aggregate" : analysis.kind == MaintenanceKind::ROWS ? "rows" : "query";
   state["reason"] = analysis.reason;
@@ -164,7 +189,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     same_sources = same_sources && recorded["sources"].contains(source) &&
                    (committed || recorded["sources"][source].get<int64_t>() == version);
   }
-  if (!same_shape || !same_sources) context.Database().SaveCatalog();
+  if (!same_shape || !same_sources || was_failed) context.Database().SaveCatalog();
   return outcome;
 }
 

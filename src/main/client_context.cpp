@@ -29,8 +29,16 @@ std::vector<std::unique_ptr<QueryResult>> ClientContext::Query(const std::string
       std::lock_guard<std::mutex> guard(db_->StatementLock());
       statement_start_ = Timestamp::Now();
       stream_reads_.clear();
+      warnings_.clear();
+      views_read_.clear();
       db_->RefreshTables();
+      // A view can be behind without this process having changed its sources
+      // (a crash between a source's commit and the view's, another engine
+      // writing an attached source): auto views catch up before anything reads them.
+      CatchUpViewsBeforeStatement(*this, *statement);
+      views_read_.clear();
       result = RunStatement(*statement);
+      WarnAboutStaleViewReads(*this);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(*this);
     } catch (const Exception& e) {
       result = QueryResult::FromError(e.Type(), e.what());
@@ -41,6 +49,8 @@ std::vector<std::unique_ptr<QueryResult>> ClientContext::Query(const std::string
     } catch (const std::exception& e) {
       result = QueryResult::FromError(ExceptionType::INTERNAL, std::string("Internal Error: ") + e.what());
     }
+    for (auto& warning : warnings_) result->AddWarning(warning);
+    warnings_.clear();
     bool failed = result->HasError();
     results.push_back(std::move(result));
     if (failed) break;

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,14 @@ class ClientContext {
   // (stream/stream_offsets.hpp). Cleared when a statement starts.
   std::map<std::string, std::shared_ptr<const StreamChanges>>& StreamReads() { return stream_reads_; }
 
+  // Warnings for the current statement's result (QueryResult::Warnings);
+  // cleared when a statement starts.
+  void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
+  // The materialized views the current statement's queries read (the binder
+  // notes them; lower-case names), so a read of a view that is behind its
+  // sources can say so. Cleared when a statement starts.
+  std::set<std::string>& ViewsRead() { return views_read_; }
+
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.
   IngestionScope* ingestion_scope = nullptr;
@@ -47,6 +56,8 @@ class ClientContext {
   std::shared_ptr<DatabaseInstance> db_;
   timestamp_t statement_start_ = 0;
   std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> views_read_;
 };
 
 }  // namespace lakestream

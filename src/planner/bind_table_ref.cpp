@@ -132,6 +132,10 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
     return MakeSource(NextTableIndex(), "stream(" + table.name + ")", ref.alias.empty() ? table.name : ref.alias,
                       BindStreamRead(context_, table), ref, scope);
   }
+  // Noted so the statement's result can warn when the view is behind its sources.
+  if (table.kind == TableKind::MATERIALIZED_VIEW && !ref.version_as_of && !ref.timestamp_as_of) {
+    context_.ViewsRead().insert(StringUtil::Lower(table.name));
+  }
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::GET);
   get->table_index = NextTableIndex();
   get->table = &table;

@@ -15,3 +15,13 @@ if(LAKESTREAM_PYTHON3)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(integration/ivm_kill PROPERTIES LABELS integration TIMEOUT 1800)
 endif()
+
+# The one deterministic kill between a source's commit and its views' refresh
+# (issue 14): seconds, so it runs with the fast tests too.
+if(LAKESTREAM_PYTHON3)
+  add_test(NAME integration/ivm_kill_after_source_commit
+    COMMAND ${LAKESTREAM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/view_kill_test.py
+            --shell $<TARGET_FILE:lakestream> --writer $<TARGET_FILE:lakestream_crash_writer> --kills 0
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(integration/ivm_kill_after_source_commit PROPERTIES LABELS integration TIMEOUT 120)
+endif()

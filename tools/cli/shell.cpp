@@ -108,6 +108,8 @@ bool Shell::RunSql(const std::string& sql) {
   }
   bool ok = true;
   for (auto& result : results) {
+    // Warnings go to stderr with the errors: stdout stays the result alone.
+    for (auto& warning : result->Warnings()) std::cerr << "WARNING: " << warning << std::endl;
     if (result->HasError()) {
       std::cerr << result->GetError() << std::endl;
       ok = false;

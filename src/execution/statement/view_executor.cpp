@@ -1,6 +1,7 @@
 // Materialized views: CREATE/REFRESH/DROP/SHOW/DESCRIBE and automatic refresh
 // (issue 6). Maintenance itself lives in src/ivm (view_refresh.hpp).
 #include <filesystem>
+#include <set>
 
 #include "catalog/catalog.hpp"
 #include "catalog/object_folder.hpp"
@@ -10,6 +11,8 @@
 #include "ivm/aggregate_maintainer.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
+#include "ivm/view_status.hpp"
+#include "common/crash_point.hpp"
 #include "main/client_context.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -62,6 +65,19 @@ static void RemoveView(ClientContext& context, TableCatalogEntry& view) {
   (void)RemoveOwnedFolder(context.Database().Path(), AggregateMaintainer::StateDirectory(context, doomed->name));
 }
 
+// A refresh the user asked for: on failure the view is marked failed (it
+// keeps its last good rows) and the statement fails with the reason.
+static RefreshOutcome RefreshOrThrow(ClientContext& context, TableCatalogEntry& view, bool full, const std::string& what) {
+  try {
+    return RefreshView(context, view, full);
+  } catch (const Exception& e) {
+    MarkViewFailed(context, view, e.what());
+    throw Exception(e.Type(), what + " " + view.name + " failed: " + e.RawMessage() +
+                                  "; the view keeps its rows as of its last refresh. Fix the cause and run REFRESH MATERIALIZED VIEW " +
+                                  view.name + " again");
+  }
+}
+
 std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
   std::string name = stmt.name.Name();
   RequireDirectory(context, name);
@@ -95,7 +111,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
                          " already exists! Use CREATE OR REPLACE MATERIALIZED VIEW to replace it, or pick another name.");
     }
     if (stmt.or_refresh && existing->definition == stmt.query_text && ViewRefreshMode(*existing) == refresh) {
-      RefreshView(context, *existing, false);
+      RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW");
       return MakeEmptyResult();
     }
   }
@@ -150,7 +166,7 @@ std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshState
   std::string name = stmt.name.Name();
   TableCatalogEntry& view = GetView(context, name);
   RequireDirectory(context, name);
-  RefreshOutcome outcome = RefreshView(context, view, stmt.full);
+  RefreshOutcome outcome = RefreshOrThrow(context, view, stmt.full, "REFRESH MATERIALIZED VIEW");
   return MakeRowsResult({"refreshed_by", "num_inserted_rows", "num_updated_rows", "num_deleted_rows"},
                         {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
                         {{Value(outcome.path), Value::BIGINT(outcome.inserted), Value::BIGINT(outcome.updated),
@@ -181,21 +197,32 @@ std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context
   std::vector<std::vector<Value>> rows;
   for (auto& name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
     TableCatalogEntry& view = *context.GetCatalog().FindTable(name);
+    std::string failure = ViewFailure(view);
     rows.push_back({Value(view.name), Value(ViewRefreshMode(view)), Value(view.state.value("maintenance", std::string())),
-                    Value(SourceList(view))});
+                    Value(SourceList(view)), Value(ViewStatus(context, view)),
+                    failure.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(failure)});
   }
-  return MakeRowsResult({"name", "refresh", "maintenance", "sources"},
-                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR}, rows);
+  return MakeRowsResult({"name", "refresh", "maintenance", "sources", "status", "error"},
+                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR},
+                        rows);
 }
 
 std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& stmt) {
   TableCatalogEntry& view = GetView(context, stmt.name.Name());
   // The analysis is redone so the answer reflects the sources as they are now
   // (turning a source's change data feed on makes a view incremental).
-  ViewAnalysis analysis = AnalyzeView(context, view.definition);
-  std::string maintenance = MaintenanceKindToString(analysis.kind);
-  if (analysis.kind == MaintenanceKind::AGGREGATE) maintenance += " (GROUP BY aggregates)";
-  if (analysis.kind == MaintenanceKind::ROWS) maintenance += " (delta rule over the sources' change feeds)";
+  ViewAnalysis analysis;
+  std::string maintenance;
+  try {
+    analysis = AnalyzeView(context, view.definition);
+    maintenance = MaintenanceKindToString(analysis.kind);
+    if (analysis.kind == MaintenanceKind::AGGREGATE) maintenance += " (GROUP BY aggregates)";
+    if (analysis.kind == MaintenanceKind::ROWS) maintenance += " (delta rule over the sources' change feeds)";
+  } catch (const Exception&) {
+    // A source is gone: describe the view as last refreshed (its error row says why).
+    maintenance = view.state.value("maintenance", std::string());
+    analysis.reason = view.state.value("reason", std::string());
+  }
   const nlohmann::json last = view.state.value("last_refresh", nlohmann::json::object());
   DeltaTable* delta = DatabaseInstance::AsDelta(view);
   std::vector<std::vector<Value>> rows = {
@@ -207,14 +234,21 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
       {Value("sources"), Value(SourceList(view))},
       {Value("version"), Value(std::to_string(delta ? delta->Version() : 0))},
       {Value("last_refresh"), Value(last.value("path", std::string()))},
+      {Value("status"), Value(ViewStatus(context, view))},
   };
+  std::string failure = ViewFailure(view);
+  if (!failure.empty()) rows.push_back({Value("error"), Value(failure)});
   std::string fallback = last.value("fallback", std::string());
   if (!fallback.empty()) rows.push_back({Value("last_refresh_fallback"), Value(fallback)});
   return MakeRowsResult({"info_name", "info_value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
 }
 
-void MaintainViewsAfterStatement(ClientContext& context) {
-  if (context.Database().InMemory()) return;
+// Refreshes the auto views that are behind, each as its own commit, except
+// `skip`. A view that fails is marked failed and the statement is warned; it
+// is not tried again until a source moves. `after_statement`: the statement
+// just committed to a source (the crash point a kill test stops at).
+static void MaintainViews(ClientContext& context, const std::string& skip, bool after_statement) {
+  if (context.Database().InMemory() || context.Database().Options().read_only) return;
   Catalog& catalog = context.GetCatalog();
   auto names = catalog.TableNames(TableKind::MATERIALIZED_VIEW);
   // A view over a view goes stale when the inner one refreshes; rounds repeat
@@ -223,17 +257,53 @@ void MaintainViewsAfterStatement(ClientContext& context) {
     bool refreshed = false;
     for (auto& name : names) {
       TableCatalogEntry* view = catalog.FindTable(name);
-      if (!view || ViewRefreshMode(*view) != "auto" || !ViewIsStale(context, *view)) continue;
+      if (!view || StringUtil::CIEquals(view->name, skip) || ViewRefreshMode(*view) != "auto") continue;
+      if (!ViewIsStale(context, *view) || ViewFailedAtCurrentSources(context, *view)) continue;
+      if (after_statement) CrashPoint("view.after_source_commit");
       try {
         RefreshView(context, *view, false);
-      } catch (const Exception& e) {
-        throw Exception(e.Type(), std::string(e.what()) + " (while refreshing materialized view " + view->name +
-                                      " after the statement committed; fix the cause and run REFRESH MATERIALIZED VIEW " +
-                                      view->name + ")");
+        refreshed = true;
+      } catch (const std::exception& e) {
+        MarkViewFailed(context, *view, e.what());
+        context.AddWarning("materialized view " + view->name + " could not be refreshed" +
+                           (after_statement ? " after the statement committed (the statement itself succeeded): "
+                                            : " while catching it up to its sources (this does not affect the statement): ") +
+                           e.what() +
+                           ". The view keeps its rows as of its last refresh and shows as failed in SHOW MATERIALIZED VIEWS; "
+                           "fix the cause and run REFRESH MATERIALIZED VIEW " + view->name);
       }
-      refreshed = true;
     }
     if (!refreshed) break;
+  }
+}
+
+void MaintainViewsAfterStatement(ClientContext& context) { MaintainViews(context, "", true); }
+
+void CatchUpViewsBeforeStatement(ClientContext& context, SQLStatement& statement) {
+  // The view a statement refreshes, replaces or drops is left to it: a REFRESH
+  // reports what it caught up, and a DROP needs no refresh first.
+  std::string skip;
+  if (statement.type == StatementType::REFRESH) skip = static_cast<RefreshStatement&>(statement).name.Name();
+  if (statement.type == StatementType::DROP) skip = static_cast<DropStatement&>(statement).name.Name();
+  if (statement.type == StatementType::CREATE_VIEW) skip = static_cast<CreateViewStatement&>(statement).name.Name();
+  MaintainViews(context, skip, false);
+}
+
+void WarnAboutStaleViewReads(ClientContext& context) {
+  // The views read, then the views they read (a view over a view that failed
+  // is current with respect to it, but behind the tables underneath).
+  std::vector<std::pair<std::string, std::string>> pending;  // view, the view read that led to it
+  for (auto& name : context.ViewsRead()) pending.emplace_back(name, "");
+  std::set<std::string> seen;
+  while (!pending.empty()) {
+    auto [name, via] = pending.back();
+    pending.pop_back();
+    TableCatalogEntry* view = context.GetCatalog().FindTable(name);
+    if (!view || view->kind != TableKind::MATERIALIZED_VIEW || !seen.insert(StringUtil::Lower(name)).second) continue;
+    std::string report = ViewBehindReport(context, *view);
+    if (!report.empty()) context.AddWarning(via.empty() ? report : "materialized view " + via + " reads " + view->name + ": " + report);
+    const nlohmann::json sources = view->state.value("sources", nlohmann::json::object());
+    for (auto& [source, version] : sources.items()) pending.emplace_back(source, via.empty() ? view->name : via);
   }
 }
 

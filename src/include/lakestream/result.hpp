@@ -22,6 +22,14 @@ class QueryResult {
   const std::string& GetError() const { return error_; }
   ExceptionType GetErrorType() const { return error_type_; }
 
+  // Warnings: things the statement's caller should know although the
+  // statement itself succeeded (or failed for another reason), e.g. that a
+  // materialized view could not be refreshed after the statement committed,
+  // or that a view read is behind its sources. Each is one full sentence
+  // naming the object and the fix; the shell prints them to stderr.
+  const std::vector<std::string>& Warnings() const { return warnings_; }
+  void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
+
   const std::vector<std::string>& Names() const { return names_; }
   const std::vector<LogicalType>& Types() const { return types_; }
   idx_t ColumnCount() const { return types_.size(); }
@@ -41,6 +49,7 @@ class QueryResult {
   bool has_error_ = false;
   std::string error_;
   ExceptionType error_type_ = ExceptionType::INTERNAL;
+  std::vector<std::string> warnings_;
   std::vector<std::string> names_;
   std::vector<LogicalType> types_;
   std::vector<std::unique_ptr<DataChunk>> chunks_;
