@@ -111,6 +111,7 @@ class FileTarget : public SinkWriter {
     window_.clear();
     window_offset_ = cursor_;
     buffer_.clear();
+    end_checked_ = false;
     return Status::OK();
   }
 
@@ -138,6 +139,7 @@ class FileTarget : public SinkWriter {
   }
 
   Status Write(const SinkMessage& m) override {
+    if (!end_checked_) LS_RETURN_NOT_OK(CheckEndsInNewline());
     if (!Render(m, buffer_)) return Status::OK();
     if (buffer_.size() >= (1 << 20)) return WriteBuffer();
     return Status::OK();
@@ -200,6 +202,22 @@ class FileTarget : public SinkWriter {
     return std::string_view(window_).substr(from, static_cast<size_t>(std::max<int64_t>(0, end - offset)));
   }
 
+  // Our first line of a session must start a line of its own: a file that
+  // ends in an unfinished line (someone else's, or there before the sink)
+  // would swallow it. Ours are cut back in AlreadyDelivered, so this is not.
+  Status CheckEndsInNewline() {
+    end_checked_ = true;
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) return Status::IOError("cannot stat sink file " + path_ + ": " + Errno());
+    if (st.st_size == 0) return Status::OK();
+    std::string last;
+    LS_RETURN_NOT_OK(ReadAt(fd_, st.st_size - 1, 1, last));
+    if (last == "\n") return Status::OK();
+    return Status::InvalidArgument("file " + path_ + " ends in an unfinished line (no newline after byte " +
+                                   std::to_string(st.st_size) + ") that the sink did not write, and its next line "
+                                   "would be glued to it. End that line with a newline or remove it");
+  }
+
   Status WriteBuffer() {
     size_t done = 0;
     while (done < buffer_.size()) {
@@ -220,6 +238,7 @@ class FileTarget : public SinkWriter {
   int64_t cursor_ = 0;    // the end of the bytes known to be ours
   int64_t file_end_ = 0;  // the file's size when Resume looked
   bool matching_ = false;  // still comparing lines with the bytes after the recorded size
+  bool end_checked_ = false;
   std::string window_;
   int64_t window_offset_ = 0;
   std::string line_;

@@ -273,6 +273,10 @@ class SinkRun {
                     ". Restore the file, or keep it as it is now and continue after its end with ALTER SINK " +
                     sink_.name + " SET ('start' = 'version " + std::to_string(committed_version_ + 1) + "')");
     }
+    if (status.code() == Status::Code::kInvalidArgument) {
+      throw IOError("Sink " + sink_.name + ": " + status.message() + ", then RUN SINK " + sink_.name +
+                    " again; progress is kept at version " + std::to_string(committed_version_));
+    }
     throw IOError("Sink " + sink_.name + " could not deliver to " + SinkTargetName(sink_, options_) + ": " +
                   status.message() + ". Progress is kept at version " + std::to_string(committed_version_) +
                   "; RUN SINK " + sink_.name + " again once the target is reachable");
