@@ -80,6 +80,14 @@ class FileTarget : public SinkWriter {
 
   Status Resume(const nlohmann::json& state) override {
     int64_t committed = state.value("file_size", static_cast<int64_t>(-1));
+    struct stat open_st {}, path_st {};
+    if (fd_ >= 0 && (::fstat(fd_, &open_st) != 0 || ::stat(path_.c_str(), &path_st) != 0 ||
+                     open_st.st_dev != path_st.st_dev || open_st.st_ino != path_st.st_ino)) {
+      // The file was deleted, renamed or replaced since the last run of this
+      // process: writing through the old descriptor would lose the lines.
+      ::close(fd_);
+      fd_ = -1;
+    }
     if (fd_ < 0) {
       // A file that had our bytes and is gone is an error, not a fresh start.
       int flags = O_RDWR | O_APPEND | O_CLOEXEC | (committed > 0 ? 0 : O_CREAT);
@@ -139,8 +147,9 @@ class FileTarget : public SinkWriter {
   }
 
   Status Write(const SinkMessage& m) override {
+    if (!HasLine(m)) return Status::OK();
     if (!end_checked_) LS_RETURN_NOT_OK(CheckEndsInNewline());
-    if (!Render(m, buffer_)) return Status::OK();
+    Render(m, buffer_);
     if (buffer_.size() >= (1 << 20)) return WriteBuffer();
     return Status::OK();
   }
@@ -168,10 +177,13 @@ class FileTarget : public SinkWriter {
   }
 
  private:
+  // Tombstones are a Kafka compaction device: append and debezium files have no line for them.
+  bool HasLine(const SinkMessage& m) const { return m.has_value || options_.format == SinkFormat::UPSERT; }
+
   // Appends the line for `m` to `out`; false when the format writes none.
   bool Render(const SinkMessage& m, std::string& out) const {
+    if (!HasLine(m)) return false;
     if (options_.format == SinkFormat::APPEND || options_.format == SinkFormat::DEBEZIUM) {
-      if (!m.has_value) return false;  // tombstones are a Kafka compaction device
       out += m.value;
     } else {
       out += "{\"key\":";
@@ -270,7 +282,7 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 Status InitialFileState(const std::string& path, nlohmann::json& state) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);  // writable now, or say so now
   if (fd < 0) return Status::IOError("cannot open file " + path + " for appending: " + Errno());
   struct stat st {};
   Status status;

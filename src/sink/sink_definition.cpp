@@ -8,6 +8,7 @@
 // statement says 'start', so no pending change is dropped on the way: the
 // changes not yet delivered go out in the new format.
 #include <climits>
+#include <filesystem>
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
@@ -91,6 +92,20 @@ void CheckNoUncountedMessages(ClientContext& context, const SinkCatalogEntry& si
   }
 }
 
+// The database directory's files (Delta logs and data, the catalog) are
+// lakestream's own; a line appended to one of them corrupts it.
+void CheckOutsideDatabase(ClientContext& context, const SinkCatalogEntry& sink, const std::string& path) {
+  const std::string& db = context.Database().Path();
+  if (db.empty()) return;
+  std::error_code e1, e2;
+  std::string dir = std::filesystem::weakly_canonical(AbsoluteSinkPath(db), e1).string();
+  std::string file = std::filesystem::weakly_canonical(path, e2).string();
+  if (e1 || e2 || dir.empty() || file.compare(0, dir.size() + 1, dir + "/") != 0) return;
+  throw InvalidInputError("Sink " + sink.name + ": file " + path + " is inside the database directory " + dir +
+                          ", whose files (tables, their logs, the catalog) lakestream manages; write the sink's file "
+                          "outside it");
+}
+
 }  // namespace
 
 void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition) {
@@ -110,6 +125,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
     std::string path = previous && previous->target == "file" && previous->file_path == sink.file_path
                            ? SinkFilePath(*previous)
                            : AbsoluteSinkPath(sink.file_path);
+    CheckOutsideDatabase(context, sink, path);
     CheckFileOwner(context.GetCatalog(), sink, path);
     sink.state["file_path"] = path;
   }

@@ -82,6 +82,8 @@ ok "a relative path is accepted"
 sql "CREATE SINK r2 FROM t INTO FILE './sub/../rel.jsonl'"
 refused "another spelling of that relative path is refused" "already the target of sink r1"
 popd >/dev/null
+sql "CREATE SINK b FROM t INTO FILE '$DB/_lakestream/catalog.json'"
+refused "a file inside the database directory is refused" "Sink b: file $DB/_lakestream/catalog.json is inside the database directory"
 sql "CREATE SINK b FROM t INTO FILE '$D/A.jsonl'"
 ok "a different case is a different file on Linux"
 sql "DROP SINK b"
