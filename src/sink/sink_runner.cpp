@@ -32,8 +32,10 @@ constexpr int64_t kVersionsPerRead = 16;
 constexpr idx_t kRowsForSingleVersionReads = 10000;
 
 std::mutex g_mutex;
-// The targets (producers) of this process, by sink id: they outlive one RUN
-// SINK so `lakestream sink --follow` keeps its connection.
+// The targets (producers) of this process, by sink id and definition: they
+// outlive one RUN SINK so `lakestream sink --follow` keeps its connection.
+// The definition is part of the key because ALTER SINK keeps the id, and a
+// follower must not go on writing with the options it started with.
 std::map<std::string, std::unique_ptr<SinkWriter>> g_targets;
 SinkProgressListener g_listener;
 
@@ -106,20 +108,36 @@ std::string SinkTargetName(const SinkCatalogEntry& sink, const SinkOptions& opti
   return options.kafka ? "Kafka topic " + options.topic : "file " + SinkFilePath(sink);
 }
 
+std::string TargetKey(const SinkCatalogEntry& sink) {
+  return sink.state.value("id", sink.name) + "\n" + nlohmann::json(sink.options).dump() + "\n" + sink.target + " " +
+         SinkFilePath(sink);
+}
+
+// Erases every target of the sink with this id; g_mutex held.
+void EraseTargetsOf(const std::string& id) {
+  std::string prefix = id + "\n";
+  for (auto it = g_targets.lower_bound(prefix); it != g_targets.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    it = g_targets.erase(it);
+  }
+}
+
 SinkWriter& GetTarget(const SinkCatalogEntry& sink, const SinkOptions& options) {
   std::string id = sink.state.value("id", sink.name);
+  std::string key = TargetKey(sink);
   std::lock_guard<std::mutex> guard(g_mutex);
-  auto& slot = g_targets[id];
-  if (!slot) {
-    auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink));
-    slot = target.ValueOrThrow();
-  }
+  auto found = g_targets.find(key);
+  if (found != g_targets.end()) return *found->second;
+  EraseTargetsOf(id);  // one made for an earlier definition of the sink
+  auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink));
+  std::unique_ptr<SinkWriter> opened = target.ValueOrThrow();
+  auto& slot = g_targets[key];
+  slot = std::move(opened);
   return *slot;
 }
 
 void DropTarget(const std::string& id) {
   std::lock_guard<std::mutex> guard(g_mutex);
-  g_targets.erase(id);
+  EraseTargetsOf(id);
 }
 
 // One run of one sink: reads pending versions, hands their messages to the
