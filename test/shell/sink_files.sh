@@ -25,7 +25,7 @@ run() {
   OUT=$(cat "$TMP/stdout"; echo x); OUT=${OUT%x}
   ERR=$(cat "$TMP/stderr"; echo x); ERR=${ERR%x}
 }
-sql() { run "$BIN" "$DB" -csv -c "$1"; }
+sql() { run "$BIN" -csv "$DB" -c "$1"; }
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 ok() {  # ok NAME: the last statement succeeded
@@ -106,22 +106,26 @@ same "the other program's line is kept, ours follow it" "$(cat "$D/a.jsonl")" \
 {"note":"appended elsewhere"}
 {"id":2,"name":"y"}'
 
-printf '{"id":1,"name":"EDITED"}\n' >"$D/a.jsonl"
+# Someone edits a line the sink wrote (same length: only the recorded hash tells).
+sed -i 's/"name":"x"/"name":"X"/' "$D/a.jsonl"
+EDITED='{"id":1,"name":"X"}
+{"note":"appended elsewhere"}
+{"id":2,"name":"y"}'
 sql "INSERT INTO t VALUES (3, 'z')"  # version 3
 sql "RUN SINK a"
 refused "an edited file stops the sink, naming the file and the fix" "Sink a: " "file $D/a.jsonl" \
   "never truncates or overwrites bytes it did not write" "progress is kept at version 2" \
   "ALTER SINK a SET ('start' = 'version 3')"
-same "the edited file is untouched" "$(cat "$D/a.jsonl")" '{"id":1,"name":"EDITED"}'
+same "the edited file is untouched" "$(cat "$D/a.jsonl")" "$EDITED"
 same "SHOW SINKS shows the error" "$(show a last_error | grep -c 'never truncates')" "1"
 sql "RUN SINK a"
 refused "and again on the next run (nothing truncated meanwhile)" "file $D/a.jsonl"
-same "still untouched" "$(cat "$D/a.jsonl")" '{"id":1,"name":"EDITED"}'
+same "still untouched" "$(cat "$D/a.jsonl")" "$EDITED"
 sql "ALTER SINK a SET ('start' = 'version 3')"
 ok "following the fix: continue after the file as it is"
 sql "RUN SINK a"
-same "version 3 follows the edited content" "$(cat "$D/a.jsonl")" '{"id":1,"name":"EDITED"}
-{"id":3,"name":"z"}'
+same "version 3 follows the edited content" "$(cat "$D/a.jsonl")" "$EDITED
+{\"id\":3,\"name\":\"z\"}"
 
 : >"$D/a.jsonl"
 sql "INSERT INTO t VALUES (4, 'w')"  # version 4
