@@ -227,5 +227,39 @@ refused "a version without a change feed is refused at CREATE" "Sink bad: cannot
 sql "CREATE SINK bad FROM late INTO FILE '$D/bad.jsonl' WITH ('start' = 'version 3')"
 ok "the next version is a valid start"
 
+# --- a running follower picks up ALTER SINK between passes ---
+# wait_lines FILE N: waits up to 20 s for FILE to hold N lines.
+wait_lines() {
+  local i
+  for i in $(seq 1 200); do
+    [[ -f "$1" && $(wc -l <"$1") -ge $2 ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# The follower holds the database while a pass runs: statements retry then.
+sql_retry() {
+  local i
+  for i in $(seq 1 100); do
+    sql "$1"
+    [[ $RC != 0 && "$ERR" == *lock* ]] || return 0
+    sleep 0.1
+  done
+}
+sql "CREATE TABLE fo (id INT, v INT, PRIMARY KEY (id)) TBLPROPERTIES ('change_tracking' = 'true')"
+sql "CREATE SINK fol FROM fo INTO FILE '$D/fol.jsonl'"
+"$BIN" sink "$DB" fol --follow --interval 0.2 >/dev/null 2>"$TMP/follow.err" &
+FOLLOWER=$!
+sql_retry "INSERT INTO fo VALUES (1, 1)"
+wait_lines "$D/fol.jsonl" 1 || true
+sql_retry "ALTER SINK fol SET ('format' = 'upsert')"
+ok "ALTER SINK while a follower runs"
+sql_retry "UPDATE fo SET v = 2 WHERE id = 1"
+wait_lines "$D/fol.jsonl" 2 || true
+kill "$FOLLOWER"
+wait "$FOLLOWER" || true
+same "the follower wrote the update in the altered format" "$(cat "$D/fol.jsonl")" '{"id":1,"v":1}
+{"key":"1","value":{"id":1,"v":2}}'
+
 echo "$FAILURES failure(s)"
 [[ $FAILURES == 0 ]]
