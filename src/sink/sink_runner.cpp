@@ -286,10 +286,12 @@ class SinkRun {
     target_failed_ = true;
     if (status.IsCorruption()) {
       // Someone else changed the file: retrying cannot help, and truncating would destroy their bytes.
+      // A sink on a stream restarts from the stream's offset, which 'start' = 'latest' keeps.
+      std::string start = source_.stream ? "latest" : "version " + std::to_string(committed_version_ + 1);
       throw IOError("Sink " + sink_.name + ": " + status.message() + ". The sink never truncates or overwrites bytes it " +
                     "did not write, so it stopped; progress is kept at version " + std::to_string(committed_version_) +
                     ". Restore the file, or keep it as it is now and continue after its end with ALTER SINK " +
-                    sink_.name + " SET ('start' = 'version " + std::to_string(committed_version_ + 1) + "')");
+                    sink_.name + " SET ('start' = '" + start + "')");
     }
     if (status.code() == Status::Code::kInvalidArgument) {
       throw IOError("Sink " + sink_.name + ": " + status.message() + ", then RUN SINK " + sink_.name +
