@@ -107,6 +107,7 @@ std::unique_ptr<QueryResult> ClientContext::RunStatement(SQLStatement& statement
     case StatementType::COPY: return ExecuteCopy(*this, static_cast<CopyStatement&>(statement));
     case StatementType::REFRESH: return ExecuteRefresh(*this, static_cast<RefreshStatement&>(statement));
     case StatementType::RUN_SINK: return ExecuteRunSink(*this, static_cast<RunSinkStatement&>(statement));
+    case StatementType::ALTER_SINK: return ExecuteAlterSink(*this, static_cast<AlterSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(*this, static_cast<OptimizeStatement&>(statement));
     case StatementType::VACUUM: return ExecuteVacuum(*this, static_cast<VacuumStatement&>(statement));
     case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");

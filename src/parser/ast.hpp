@@ -202,6 +202,7 @@ enum class StatementType : uint8_t {
   COPY,
   REFRESH,
   RUN_SINK,
+  ALTER_SINK,
   OPTIMIZE,
   VACUUM,
   SET,
@@ -405,6 +406,13 @@ struct RefreshStatement : SQLStatement {
 struct RunSinkStatement : SQLStatement {
   RunSinkStatement() : SQLStatement(StatementType::RUN_SINK) {}
   QualifiedName name;
+};
+
+// ALTER SINK name SET [OPTIONS | PROPERTIES] ('key' = 'value', ...)
+struct AlterSinkStatement : SQLStatement {
+  AlterSinkStatement() : SQLStatement(StatementType::ALTER_SINK) {}
+  QualifiedName name;
+  PropertyList options;  // merged into the sink's WITH (...) options, key by key
 };
 
 struct OptimizeStatement : SQLStatement {

@@ -356,8 +356,16 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseDrop() {
 
 std::unique_ptr<SQLStatement> ParserImpl::ParseAlter() {
   ExpectKeyword("ALTER");
+  if (AcceptKeyword("SINK")) {
+    auto statement = std::make_unique<AlterSinkStatement>();
+    statement->name = ParseQualifiedName("a sink name");
+    if (!AcceptKeyword("SET")) SyntaxError(Peek(), "expected SET ('option' = 'value', ...) after ALTER SINK name");
+    if (!AcceptKeyword("OPTIONS")) AcceptKeyword("PROPERTIES");
+    statement->options = ParsePropertyList(false);
+    return statement;
+  }
   if (!AcceptKeyword("TABLE")) {
-    if (IsKeyword("STREAM") || IsKeyword("VIEW") || IsKeyword("MATERIALIZED") || IsKeyword("SINK")) {
+    if (IsKeyword("STREAM") || IsKeyword("VIEW") || IsKeyword("MATERIALIZED")) {
       ErrorAt(Peek().offset, "not supported yet: ALTER " + ToUpperAscii(Peek().text));
     }
     SyntaxError(Peek(), "expected TABLE after ALTER");

@@ -2,6 +2,10 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <cerrno>
+#include <cstdlib>
+
+#include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -56,6 +60,53 @@ static void CheckKafkaProperty(const SinkCatalogEntry& sink, const std::string& 
   }
 }
 
+static std::string Trim(const std::string& text) {
+  size_t b = text.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return text.substr(b, text.find_last_not_of(" \t") - b + 1);
+}
+
+static SinkStart ParseStart(const SinkCatalogEntry& sink, const std::string& value) {
+  SinkStart start;
+  std::string v = StringUtil::Lower(Trim(value));
+  if (v == "latest") return start;
+  if (v == "earliest") {
+    start.kind = SinkStartKind::EARLIEST;
+    return start;
+  }
+  if (StringUtil::StartsWith(v, "version ")) {
+    std::string number = Trim(v.substr(8));
+    char* end = nullptr;
+    errno = 0;
+    long long n = number.empty() ? -1 : std::strtoll(number.c_str(), &end, 10);
+    if (!number.empty() && errno == 0 && *end == '\0' && n >= 0) {
+      start.kind = SinkStartKind::VERSION;
+      start.version = n;
+      return start;
+    }
+  } else if (StringUtil::StartsWith(v, "timestamp ")) {
+    timestamp_t ts;
+    if (Timestamp::TryParse(Trim(Trim(value).substr(10)), ts)) {
+      start.kind = SinkStartKind::TIMESTAMP;
+      start.timestamp = ts;
+      return start;
+    }
+  }
+  throw InvalidInputError("Sink " + sink.name + ": option 'start' must be 'latest' (changes after this statement), "
+                          "'earliest' (the current rows first, as inserts), 'version N' (changes of version N and "
+                          "after, N >= 0) or 'timestamp YYYY-MM-DD[ HH:MM:SS]' (changes committed at or after it), "
+                          "not '" + value + "'");
+}
+
+std::string SinkOptions::EncodingSignature() const {
+  std::string out = SinkFormatToString(format);
+  out += "|key=" + StringUtil::Join(key_columns, ",") + "|value=" + StringUtil::Join(value_columns, ",");
+  out += skip_changes ? "|skip" : "|error";
+  out += tombstones ? "|tombstones" : "|no-tombstones";
+  out += decimal_as_string ? "|decimal-string" : "|decimal-number";
+  return out;
+}
+
 SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
   SinkOptions options;
   options.kafka = sink.target != "file";
@@ -82,12 +133,8 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
     } else if (key == "tombstones") {
       options.tombstones = ParseBool(sink, raw_key, value);
     } else if (key == "start") {
-      std::string v = StringUtil::Lower(value);
-      if (v != "earliest" && v != "latest") {
-        throw InvalidInputError("Sink " + sink.name + ": option 'start' must be 'earliest' (the current rows first, as "
-                                "inserts) or 'latest' (changes after CREATE SINK), not '" + value + "'");
-      }
-      options.start_earliest = v == "earliest";
+      options.start = ParseStart(sink, value);
+      options.start_given = true;
     } else if (key == "transactional") {
       options.transactional = ParseBool(sink, raw_key, value);
     } else if (key == "decimal.format") {

@@ -18,6 +18,19 @@ namespace lakestream {
 enum class SinkFormat : uint8_t { APPEND, UPSERT, DEBEZIUM };
 const char* SinkFormatToString(SinkFormat format);
 
+// 'start': where a new sink (or one repositioned by CREATE OR REPLACE / ALTER
+// SINK with 'start' given) begins. For a table or materialized view only.
+//   latest          changes committed after the statement
+//   earliest        the rows as of the statement first (as inserts), then changes
+//   version N       changes of versions N, N+1, ... (N may be the next version)
+//   timestamp TS    changes of the first version committed at or after TS
+enum class SinkStartKind : uint8_t { LATEST, EARLIEST, VERSION, TIMESTAMP };
+struct SinkStart {
+  SinkStartKind kind = SinkStartKind::LATEST;
+  int64_t version = -1;     // VERSION
+  timestamp_t timestamp = 0;  // TIMESTAMP (micros, UTC)
+};
+
 struct SinkOptions {
   bool kafka = true;  // false: INTO FILE
   SinkFormat format = SinkFormat::APPEND;
@@ -27,9 +40,14 @@ struct SinkOptions {
   std::vector<std::string> value_columns;  // 'value.columns'; empty: every column
   bool skip_changes = false;               // 'on_change' = 'skip' (append only)
   bool tombstones = true;                  // debezium: a tombstone after each delete
-  bool start_earliest = false;             // 'start' = 'earliest'
+  SinkStart start;                         // 'start' (default latest)
+  bool start_given = false;                // 'start' appears in the options
   bool transactional = false;
   bool decimal_as_string = true;           // 'decimal.format' = 'string' | 'number'
+  // Debezium/upsert/append with the same columns and types write the same
+  // bytes for a change: the options that shape a message (format, key,
+  // value.columns, on_change, tombstones, decimal.format), as text.
+  std::string EncodingSignature() const;
   // librdkafka properties, in the order given.
   std::vector<std::pair<std::string, std::string>> kafka_properties;
 };

@@ -14,6 +14,7 @@
 #include "sink/kafka_producer.hpp"
 #include "sink/kafka_tail.hpp"
 #include "sink/sink_encoder.hpp"
+#include "sink/sink_source.hpp"
 #include "sink/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
 #include "stream/stream_offsets.hpp"
@@ -31,18 +32,16 @@ constexpr int64_t kVersionsPerRead = 16;
 constexpr idx_t kRowsForSingleVersionReads = 10000;
 
 std::mutex g_mutex;
-// The targets (producers) of this process, by sink id: they outlive one RUN
-// SINK so `lakestream sink --follow` keeps its connection.
+// The targets (producers) of this process, by sink id and definition: they
+// outlive one RUN SINK so `lakestream sink --follow` keeps its connection.
+// The definition is part of the key because ALTER SINK keeps the id, and a
+// follower must not go on writing with the options it started with.
 std::map<std::string, std::unique_ptr<SinkWriter>> g_targets;
 SinkProgressListener g_listener;
 
-struct SinkSource {
-  TableCatalogEntry* table = nullptr;  // for a stream: the stream's source
-  DeltaTable* delta = nullptr;
-  StreamCatalogEntry* stream = nullptr;
-};
+}  // namespace
 
-SinkSource ResolveSource(ClientContext& context, const SinkCatalogEntry& sink) {
+SinkSource ResolveSinkSource(ClientContext& context, const SinkCatalogEntry& sink) {
   Catalog& catalog = context.GetCatalog();
   SinkSource source;
   if (StreamCatalogEntry* stream = catalog.FindStream(sink.source)) {
@@ -73,6 +72,25 @@ bool ChangeFeedOn(const TableCatalogEntry& table) {
   return StringUtil::Lower(table.GetProperty("delta.enableChangeDataFeed")) == "true";
 }
 
+std::string SinkFilePath(const SinkCatalogEntry& sink) {
+  if (sink.state.contains("file_path") && sink.state["file_path"].is_string()) return sink.state["file_path"].get<std::string>();
+  return AbsoluteSinkPath(sink.file_path);
+}
+
+void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::string& path) {
+  for (auto& name : catalog.SinkNames()) {
+    SinkCatalogEntry* other = catalog.FindSink(name);
+    if (!other || other->target != "file" || StringUtil::CIEquals(other->name, sink.name)) continue;
+    if (!SameFile(SinkFilePath(*other), path)) continue;
+    throw CatalogError("Sink " + sink.name + ": file " + path + " is already the target of sink " + other->name +
+                       " (INTO FILE '" + other->file_path + "'); a file belongs to one sink, whose progress counts the "
+                       "bytes it wrote there. Write sink " + sink.name + " INTO another FILE, or DROP SINK " + other->name +
+                       " first");
+  }
+}
+
+namespace {
+
 ChangeKind ParseKind(string_t text) {
   if (text == "insert") return ChangeKind::INSERT;
   if (text == "update_preimage") return ChangeKind::UPDATE_BEFORE;
@@ -87,23 +105,39 @@ ChangeKind ParseKind(string_t text) {
 }
 
 std::string SinkTargetName(const SinkCatalogEntry& sink, const SinkOptions& options) {
-  return options.kafka ? "Kafka topic " + options.topic : "file " + sink.file_path;
+  return options.kafka ? "Kafka topic " + options.topic : "file " + SinkFilePath(sink);
+}
+
+std::string TargetKey(const SinkCatalogEntry& sink) {
+  return sink.state.value("id", sink.name) + "\n" + nlohmann::json(sink.options).dump() + "\n" + sink.target + " " +
+         SinkFilePath(sink);
+}
+
+// Erases every target of the sink with this id; g_mutex held.
+void EraseTargetsOf(const std::string& id) {
+  std::string prefix = id + "\n";
+  for (auto it = g_targets.lower_bound(prefix); it != g_targets.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    it = g_targets.erase(it);
+  }
 }
 
 SinkWriter& GetTarget(const SinkCatalogEntry& sink, const SinkOptions& options) {
   std::string id = sink.state.value("id", sink.name);
+  std::string key = TargetKey(sink);
   std::lock_guard<std::mutex> guard(g_mutex);
-  auto& slot = g_targets[id];
-  if (!slot) {
-    auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, sink.file_path);
-    slot = target.ValueOrThrow();
-  }
+  auto found = g_targets.find(key);
+  if (found != g_targets.end()) return *found->second;
+  EraseTargetsOf(id);  // one made for an earlier definition of the sink
+  auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink));
+  std::unique_ptr<SinkWriter> opened = target.ValueOrThrow();
+  auto& slot = g_targets[key];
+  slot = std::move(opened);
   return *slot;
 }
 
 void DropTarget(const std::string& id) {
   std::lock_guard<std::mutex> guard(g_mutex);
-  g_targets.erase(id);
+  EraseTargetsOf(id);
 }
 
 // One run of one sink: reads pending versions, hands their messages to the
@@ -111,8 +145,10 @@ void DropTarget(const std::string& id) {
 class SinkRun {
  public:
   SinkRun(ClientContext& context, SinkCatalogEntry& sink)
-      : context_(context), sink_(sink), options_(ParseSinkOptions(sink)), source_(ResolveSource(context, sink)) {
+      : context_(context), sink_(sink), options_(ParseSinkOptions(sink)), source_(ResolveSinkSource(context, sink)) {
     id_ = sink.state.value("id", sink.name);
+    // Catalogs from before file ownership was checked may hold two sinks on one file.
+    if (!options_.kafka) CheckFileOwner(context.GetCatalog(), sink, SinkFilePath(sink));
   }
 
   SinkRunResult Run() {
@@ -248,6 +284,19 @@ class SinkRun {
   void Check(const Status& status) {
     if (status.ok()) return;
     target_failed_ = true;
+    if (status.IsCorruption()) {
+      // Someone else changed the file: retrying cannot help, and truncating would destroy their bytes.
+      // A sink on a stream restarts from the stream's offset, which 'start' = 'latest' keeps.
+      std::string start = source_.stream ? "latest" : "version " + std::to_string(committed_version_ + 1);
+      throw IOError("Sink " + sink_.name + ": " + status.message() + ". The sink never truncates or overwrites bytes it " +
+                    "did not write, so it stopped; progress is kept at version " + std::to_string(committed_version_) +
+                    ". Restore the file, or keep it as it is now and continue after its end with ALTER SINK " +
+                    sink_.name + " SET ('start' = '" + start + "')");
+    }
+    if (status.code() == Status::Code::kInvalidArgument) {
+      throw IOError("Sink " + sink_.name + ": " + status.message() + ", then RUN SINK " + sink_.name +
+                    " again; progress is kept at version " + std::to_string(committed_version_));
+    }
     throw IOError("Sink " + sink_.name + " could not deliver to " + SinkTargetName(sink_, options_) + ": " +
                   status.message() + ". Progress is kept at version " + std::to_string(committed_version_) +
                   "; RUN SINK " + sink_.name + " again once the target is reachable");
@@ -412,64 +461,6 @@ void SetSinkProgressListener(SinkProgressListener listener) {
   g_listener = std::move(listener);
 }
 
-void InitializeSink(ClientContext& context, SinkCatalogEntry& sink) {
-  SinkOptions options = ParseSinkOptions(sink);
-  std::vector<int64_t> offsets;
-  SinkSource source = ResolveSource(context, sink);
-  if (!source.stream && !ChangeFeedOn(*source.table)) {
-    throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +
-                            sink.source + " does not record its changes; turn the change data feed on with ALTER TABLE " +
-                            sink.source + " SET PROPERTIES ('change_tracking' = 'true') and create the sink again");
-  }
-  ResolveSinkSchema(sink.name, options, sink.source, source.table->Names(), source.table->Types(), source.table->primary_key);
-  if (options.kafka) {
-    auto partitions = KafkaTopicPartitions(options, 10000);
-    if (!partitions.ok()) {
-      if (partitions.status().IsNotFound()) {
-        throw InvalidInputError("Sink " + sink.name + ": " + partitions.status().message() +
-                                "; create the topic first (kafka-topics --create --topic " + options.topic +
-                                ") or correct 'topic'");
-      }
-      throw IOError("Sink " + sink.name + ": " + partitions.status().message() +
-                    "; check 'bootstrap.servers' and that the broker is running");
-    }
-    // The first resume scan starts at today's end of the topic, not at its beginning.
-    std::vector<int64_t> from_end(partitions.value(), INT64_MAX);
-    auto tails = ReadSinkTail(options, sink.name, partitions.value(), from_end, 10000);
-    if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
-    std::vector<int64_t> ends;
-    for (auto& t : tails.value()) ends.push_back(t.end_offset);
-    offsets = ends;
-  }
-  timestamp_t now = Timestamp::Now();
-  int64_t version = source.stream ? source.stream->offset : source.delta->Version();
-  if (source.stream && options.start_earliest) {
-    throw InvalidInputError("Sink " + sink.name + ": 'start' does not apply to a stream, which starts at its own offset; "
-                            "create the sink FROM the stream's table for 'start' = 'earliest'");
-  }
-  nlohmann::json state = nlohmann::json::object();
-  state["id"] = sink.name + "-" + std::to_string(now);
-  state["created_at"] = now;
-  state["start_version"] = version;
-  state["delivered_version"] = version;
-  state["snapshot_pending"] = options.start_earliest;
-  state["messages"] = 0;
-  state["skipped_changes"] = 0;
-  if (options.kafka) state["partition_offsets"] = offsets;
-  if (!options.kafka) {
-    // Lines already in the file stay; the sink appends after them.
-    FILE* f = std::fopen(sink.file_path.c_str(), "a");
-    if (!f) {
-      throw IOError("Sink " + sink.name + ": cannot open file " + sink.file_path + " for appending: " + std::strerror(errno) +
-                    "; check that its directory exists and is writable");
-    }
-    std::fseek(f, 0, SEEK_END);
-    state["file_size"] = static_cast<int64_t>(std::ftell(f));
-    std::fclose(f);
-  }
-  sink.state = state;
-}
-
 SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink) {
   SinkRun run(context, sink);
   return run.Run();
@@ -482,6 +473,7 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
     try {
       status.latest_version = StreamSource(context, *stream).Version();
       status.pending_versions = std::max<int64_t>(0, status.latest_version - stream->offset) + (stream->initial_pending ? 1 : 0);
+      status.next_version = stream->initial_pending ? stream->offset : stream->offset + 1;
     } catch (const Exception&) {
       // A stale stream: RUN SINK says why.
     }
@@ -495,8 +487,10 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
   status.latest_version = delta->Version();
   int64_t delivered = sink.state.value("delivered_version", status.latest_version);
   status.pending_versions = std::max<int64_t>(0, status.latest_version - delivered);
+  status.next_version = delivered + 1;
   int64_t rows = 0;
   if (sink.state.value("snapshot_pending", false)) {
+    status.next_version = sink.state.value("start_version", static_cast<int64_t>(0));
     status.pending_versions++;
     rows += static_cast<int64_t>(delta->AtVersion(sink.state.value("start_version", static_cast<int64_t>(0)))->RowCount());
   }

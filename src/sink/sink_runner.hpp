@@ -9,7 +9,9 @@
 //                                           start_version are not delivered yet
 //              "delivered_version": <n>,    every change up to here is durable in the target
 //              "partition_offsets": [<n>*], Kafka: where the next resume scan starts
+//              "file_path": <str>,          FILE: the file, absolute
 //              "file_size": <n>,            FILE: the file's durable size
+//              "file_tail_hash": <str>,     FILE: FNV-1a of the (up to) 4096 bytes before file_size
 //              "messages": <n>, "skipped_changes": <n>, "resumed_skips": <n>,
 //              "last_error": <str>, "last_error_at": <micros>, "updated_at": <micros> }
 //
@@ -48,10 +50,16 @@ using SinkProgressListener = std::function<void(const SinkProgress&)>;
 // One listener per process (the shell's sink command); nullptr removes it.
 void SetSinkProgressListener(SinkProgressListener listener);
 
-// CREATE SINK: checks the source, the options and the target (the topic must
-// exist on a reachable broker), and writes the initial state. Throws
-// CatalogError/InvalidInputError/IOError naming the sink and the fix.
-void InitializeSink(ClientContext& context, SinkCatalogEntry& sink);
+// CREATE SINK, CREATE OR REPLACE SINK and ALTER SINK (sink_definition.cpp):
+// checks `sink`'s source, options and target (the topic must exist on a
+// reachable broker; a file must not be another sink's) and sets its state.
+// `previous`: the sink being replaced or altered, or nullptr. Its position
+// (progress, Kafka message id, file state) is kept when the source stays the
+// same and `reposition` is false (the statement gave no 'start'); then a
+// different target (topic or file) is an error asking for 'start'. Otherwise
+// the sink starts where 'start' says. Throws CatalogError/InvalidInputError/
+// IOError naming the sink and the fix.
+void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition);
 
 // RUN SINK: delivers every pending change. On failure the error is recorded in
 // the state (SHOW SINKS shows it), progress made so far is kept, and the
@@ -63,6 +71,9 @@ struct SinkStatus {
   std::string source_kind;  // "table", "materialized view", "stream"
   int64_t latest_version = -1;
   int64_t pending_versions = 0;
+  // The sink's position: the first version it has not delivered yet (for a
+  // pending 'start' = 'earliest', the version whose rows it sends first).
+  std::optional<int64_t> next_version;
   std::optional<int64_t> pending_rows;  // unknown when the change feed cannot be read
 };
 SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink);

@@ -48,7 +48,21 @@ class SinkWriter {
 Result<std::unique_ptr<SinkWriter>> OpenKafkaTarget(const SinkOptions& options, const std::string& sink_id,
                                                     const std::string& source);
 // A JSON-lines file (docs/sinks.md has the line grammar). Exactly once by
-// truncating, on resume, whatever follows the size recorded with the last progress.
+// comparing, on resume, what follows the size recorded with the last progress
+// with the lines it would write (file_target.cpp). Resume() returns
+// Corruption when the recorded prefix of the file was changed by someone
+// else: the target never truncates or overwrites bytes it did not write.
 Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path);
+
+// `path` made absolute against the working directory, lexically normal
+// (symlinks are not resolved: the sink follows the link when it writes).
+std::string AbsoluteSinkPath(const std::string& path);
+// Do `a` and `b` name one file: the same inode, or, while either is missing,
+// the same path once relative parts and symlinked directories are resolved.
+bool SameFile(const std::string& a, const std::string& b);
+// A FILE sink's first state: creates `path` when missing and records its
+// size and the hash of its last bytes (file_size, file_tail_hash), so what
+// was there before the sink is kept and checked like the sink's own lines.
+Status InitialFileState(const std::string& path, nlohmann::json& state);
 
 }  // namespace lakestream

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """FILE sinks: the exact JSON lines of each format, and exactly-once resume
-(bytes past the durable size, as a crash mid-write leaves them, are cut off
-and written again once).
+(the start of the sink's own line past the durable size, as a crash
+mid-write leaves it, is cut back and written again once).
 
 Usage: file_sink_test.py LAKESTREAM [MOCK_KAFKA (unused)]"""
 import json
@@ -48,9 +48,11 @@ def main():
         check.eq("debezium lines (no tombstones in files)", ops,
                  [("c", None, r1, 1), ("c", None, r2, 1), ("u", r2, r2x, 2), ("d", r1, None, 3)])
 
-        # A crash after writing but before the progress write leaves extra bytes; they are replaced, not kept.
+        # A crash in the middle of a write leaves the start of the sink's next
+        # line after the recorded size: those bytes are the sink's own, so they
+        # are cut back and the line is written whole, once.
         with open(paths["upsert"], "a") as f:
-            f.write('{"key":"9","value":{"torn":')
+            f.write('{"key":"3","value":{"id":3,"na')
         sh.run("INSERT INTO t VALUES (3, 'c', NULL, NULL, 1.00, false)")
         check.eq("resume after a torn tail: one more message", sh.rows("RUN SINK upsert"), [["1", "0", "4"]])
         got = lines(paths["upsert"])

@@ -494,6 +494,19 @@ TEST(ParserDDL, CreateSink) {
   EXPECT_EQ(f->options.size(), 1u);
 }
 
+TEST(ParserDDL, AlterSink) {
+  auto a = ParseAs<AlterSinkStatement>("ALTER SINK s SET ('format' = 'upsert', 'start' = 'version 3')",
+                                       StatementType::ALTER_SINK);
+  EXPECT_EQ(a->name.ToString(), "s");
+  ASSERT_EQ(a->options.size(), 2u);
+  EXPECT_EQ(a->options[1].first, "start");
+  EXPECT_EQ(a->options[1].second, "version 3");
+  EXPECT_EQ(ParseAs<AlterSinkStatement>("ALTER SINK s SET OPTIONS (format = 'debezium')", StatementType::ALTER_SINK)
+                ->options.size(),
+            1u);
+  EXPECT_THROW(Parser::Parse("ALTER SINK s RESET ('format')"), ParserError);
+}
+
 TEST(ParserDDL, Drop) {
   struct Case {
     const char* sql;

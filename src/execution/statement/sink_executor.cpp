@@ -44,15 +44,29 @@ static std::string TargetOf(const SinkCatalogEntry& sink) {
   return "kafka";
 }
 
+// Does the statement's own option list say 'start'? Only then is a replaced
+// or altered sink repositioned; a 'start' kept from the original CREATE is history.
+static bool SaysStart(const PropertyList& options) {
+  for (auto& [k, v] : options) {
+    if (StringUtil::CIEquals(k, "start")) return true;
+  }
+  return false;
+}
+
+// CREATE OR REPLACE keeps the replaced sink's position (delivered version,
+// Kafka message id and offsets, file state) unless the statement says
+// 'start' or reads another source (sink_runner.hpp, DefineSink).
 std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement) {
   Catalog& catalog = context.GetCatalog();
   const std::string& name = statement.name.Name();
   CheckObjectName(name, "sink");  // the same names as tables (docs/names.md)
-  if (SinkCatalogEntry* existing = catalog.FindSink(name)) {
+  SinkCatalogEntry* existing = catalog.FindSink(name);
+  if (existing) {
     if (statement.if_not_exists) return MakeEmptyResult();
     if (!statement.or_replace) {
       throw CatalogError("Sink with name " + existing->name +
-                         " already exists! Use CREATE OR REPLACE SINK to replace it, or pick another name.");
+                         " already exists! Use CREATE OR REPLACE SINK to replace it (it keeps its position), "
+                         "ALTER SINK " + existing->name + " SET (...) to change its options, or pick another name.");
     }
   }
   auto entry = std::make_unique<SinkCatalogEntry>();
@@ -61,9 +75,33 @@ std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSin
   entry->target = statement.target == SinkTarget::FILE ? "file" : "kafka";
   entry->file_path = statement.file_path;
   entry->options = statement.options;
-  InitializeSink(context, *entry);
-  if (SinkCatalogEntry* existing = catalog.FindSink(name)) ForgetSinkSession(*existing);
+  DefineSink(context, *entry, existing, SaysStart(statement.options));
+  if (existing) ForgetSinkSession(*existing);
   catalog.CreateSink(std::move(entry), statement.or_replace);
+  context.Database().SaveCatalog();
+  return MakeEmptyResult();
+}
+
+// ALTER SINK name SET (...): the options merged key by key (case-insensitive),
+// checked exactly as CREATE SINK checks them, the position kept unless
+// 'start' is among them.
+std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkStatement& statement) {
+  SinkCatalogEntry& sink = context.GetCatalog().GetSink(statement.name.Name());
+  SinkCatalogEntry altered = sink;
+  for (auto& [key, value] : statement.options) {
+    bool replaced = false;
+    for (auto& [k, v] : altered.options) {
+      if (StringUtil::CIEquals(k, key)) {
+        v = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) altered.options.emplace_back(key, value);
+  }
+  DefineSink(context, altered, &sink, SaysStart(statement.options));
+  ForgetSinkSession(sink);
+  sink.options = std::move(altered.options);
+  sink.state = std::move(altered.state);
   context.Database().SaveCatalog();
   return MakeEmptyResult();
 }
@@ -93,12 +131,13 @@ std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatem
     rows.push_back({Value(sink.name), Value(sink.source), Value(TargetOf(sink)), Value(FormatOf(sink)),
                     OptionalBigint(sink.state, "delivered_version"), Value::BIGINT(status.pending_versions),
                     status.pending_rows ? Value::BIGINT(*status.pending_rows) : Value(LogicalType(TypeId::BIGINT)),
-                    OptionalBigint(sink.state, "messages"), OptionalText(sink.state, "last_error")});
+                    OptionalBigint(sink.state, "messages"), OptionalText(sink.state, "last_error"),
+                    status.next_version ? Value::BIGINT(*status.next_version) : Value(LogicalType(TypeId::BIGINT))});
   }
   return MakeRowsResult({"name", "source", "target", "format", "delivered_version", "pending_versions", "pending_rows",
-                         "messages", "last_error"},
+                         "messages", "last_error", "next_version"},
                         {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT,
-                         TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::VARCHAR},
+                         TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::VARCHAR, TypeId::BIGINT},
                         rows);
 }
 
@@ -122,6 +161,7 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
     }
   }
   add("latest_version", std::to_string(status.latest_version));
+  if (status.next_version) add("next_version", std::to_string(*status.next_version));
   add("pending_versions", std::to_string(status.pending_versions));
   if (status.pending_rows) add("pending_rows", std::to_string(*status.pending_rows));
   return MakeRowsResult({"property", "value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);

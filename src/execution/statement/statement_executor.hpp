@@ -60,6 +60,7 @@ void WarnAboutStaleViewReads(ClientContext& context);
 // Sinks (sink_executor.cpp, issue 7).
 std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement);
 std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkStatement& statement);
+std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStatement& statement);
 std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, DescribeStatement& statement);

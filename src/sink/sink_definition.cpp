@@ -1,0 +1,204 @@
+// CREATE SINK, CREATE OR REPLACE SINK and ALTER SINK: checking a sink's
+// definition and deciding where it starts (docs/sinks.md, "Where a sink
+// starts" and "Changing a sink").
+//
+// A sink's position is its progress (delivered_version, a pending snapshot,
+// the Kafka partition offsets or the file's recorded size) plus the id that
+// tags its Kafka messages. Redefining a sink keeps all of it unless the
+// statement says 'start', so no pending change is dropped on the way: the
+// changes not yet delivered go out in the new format.
+#include <climits>
+#include <filesystem>
+
+#include "common/date.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/client_context.hpp"
+#include "sink/kafka_producer.hpp"
+#include "sink/kafka_tail.hpp"
+#include "sink/sink_encoder.hpp"
+#include "sink/sink_runner.hpp"
+#include "sink/sink_source.hpp"
+#include "sink/sink_target.hpp"
+#include "storage/table/change_feed.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+namespace {
+
+constexpr int kKafkaRequestTimeoutMs = 10000;
+
+std::string OptionValue(const SinkCatalogEntry& sink, const char* key) {
+  for (auto& [k, v] : sink.options) {
+    if (StringUtil::CIEquals(k, key)) return v;
+  }
+  return "";
+}
+
+// "Kafka topic t" / "file /abs/x.jsonl", for messages.
+std::string TargetText(const SinkCatalogEntry& sink) {
+  return sink.target == "file" ? "file " + SinkFilePath(sink) : "Kafka topic " + OptionValue(sink, "topic");
+}
+
+bool SameTarget(const SinkCatalogEntry& a, const SinkCatalogEntry& b) {
+  if (a.target != b.target) return false;
+  if (a.target == "file") return SameFile(SinkFilePath(a), SinkFilePath(b));
+  return OptionValue(a, "topic") == OptionValue(b, "topic");
+}
+
+// The first version a new position delivers, from 'start' (not 'earliest').
+int64_t FirstVersion(const SinkCatalogEntry& sink, const SinkStart& start, DeltaTable& delta) {
+  int64_t latest = delta.Version();
+  if (start.kind == SinkStartKind::LATEST) return latest + 1;
+  int64_t first = start.kind == SinkStartKind::VERSION ? start.version : FirstVersionAtOrAfter(delta, start.timestamp);
+  if (first > latest + 1) {
+    throw InvalidInputError("Sink " + sink.name + ": 'start' = 'version " + std::to_string(first) + "' is after " +
+                            sink.source + "'s next version " + std::to_string(latest + 1) + "; use a version up to " +
+                            std::to_string(latest + 1) + " or 'latest'");
+  }
+  if (first <= latest) {
+    // The change feed must still hold the first version (VACUUM, feed turned on later).
+    try {
+      ChunkCollection probe(GetChangeFeedSchema(delta).types);
+      ReadChangeFeed(delta, first, first, probe);
+    } catch (const Exception& e) {
+      throw InvalidInputError("Sink " + sink.name + ": cannot start at version " + std::to_string(first) + " of " +
+                              sink.source + ": " + e.what() + "; pick a later 'start' version, or 'earliest' for the "
+                              "current rows");
+    }
+  }
+  return first;
+}
+
+// A Kafka sink whose messages change shape must not meet messages of its own
+// that its progress does not count (an interrupted run): the resume scan
+// would compare identities across two encodings and skip or repeat some.
+void CheckNoUncountedMessages(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
+                              int32_t partitions) {
+  std::vector<int64_t> offsets;
+  if (sink.state.contains("partition_offsets")) offsets = sink.state["partition_offsets"].get<std::vector<int64_t>>();
+  int64_t counted = sink.state.value("delivered_version", static_cast<int64_t>(-1));
+  if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(sink.source)) counted = stream->offset;
+  auto tails = ReadSinkTail(options, sink.state.value("id", sink.name), partitions, offsets, kKafkaRequestTimeoutMs);
+  if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
+  for (auto& tail : tails.value()) {
+    if (tail.version > counted) {
+      throw InvalidInputError("Sink " + sink.name + ": topic " + options.topic + " holds messages of version " +
+                              std::to_string(tail.version) + " from an interrupted run that the sink's progress (version " +
+                              std::to_string(counted) + ") does not count yet, in the old format. RUN SINK " + sink.name +
+                              " once as it is so its progress counts them, then change its format");
+    }
+  }
+}
+
+// The database directory's files (Delta logs and data, the catalog) are
+// lakestream's own; a line appended to one of them corrupts it.
+void CheckOutsideDatabase(ClientContext& context, const SinkCatalogEntry& sink, const std::string& path) {
+  const std::string& db = context.Database().Path();
+  if (db.empty()) return;
+  std::error_code e1, e2;
+  std::string dir = std::filesystem::weakly_canonical(AbsoluteSinkPath(db), e1).string();
+  std::string file = std::filesystem::weakly_canonical(path, e2).string();
+  if (e1 || e2 || dir.empty() || file.compare(0, dir.size() + 1, dir + "/") != 0) return;
+  throw InvalidInputError("Sink " + sink.name + ": file " + path + " is inside the database directory " + dir +
+                          ", whose files (tables, their logs, the catalog) lakestream manages; write the sink's file "
+                          "outside it");
+}
+
+}  // namespace
+
+void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition) {
+  SinkOptions options = ParseSinkOptions(sink);
+  SinkSource source = ResolveSinkSource(context, sink);
+  if (!source.stream && !ChangeFeedOn(*source.table)) {
+    throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +
+                            sink.source + " does not record its changes; turn the change data feed on with ALTER TABLE " +
+                            sink.source + " SET PROPERTIES ('change_tracking' = 'true') and create the sink again");
+  }
+  if (source.stream && options.start.kind != SinkStartKind::LATEST) {
+    throw InvalidInputError("Sink " + sink.name + ": 'start' does not apply to a stream, which starts at its own offset; "
+                            "create the sink FROM the stream's table for 'start' = 'earliest', 'version N' or 'timestamp ...'");
+  }
+  ResolveSinkSchema(sink.name, options, sink.source, source.table->Names(), source.table->Types(), source.table->primary_key);
+  if (!options.kafka) {
+    std::string path = previous && previous->target == "file" && previous->file_path == sink.file_path
+                           ? SinkFilePath(*previous)
+                           : AbsoluteSinkPath(sink.file_path);
+    CheckOutsideDatabase(context, sink, path);
+    CheckFileOwner(context.GetCatalog(), sink, path);
+    sink.state["file_path"] = path;
+  }
+  int32_t partitions = 0;
+  if (options.kafka) {
+    auto count = KafkaTopicPartitions(options, kKafkaRequestTimeoutMs);
+    if (!count.ok()) {
+      if (count.status().IsNotFound()) {
+        throw InvalidInputError("Sink " + sink.name + ": " + count.status().message() +
+                                "; create the topic first (kafka-topics --create --topic " + options.topic +
+                                ") or correct 'topic'");
+      }
+      throw IOError("Sink " + sink.name + ": " + count.status().message() +
+                    "; check 'bootstrap.servers' and that the broker is running");
+    }
+    partitions = count.value();
+  }
+
+  bool keep = previous && !reposition && StringUtil::CIEquals(previous->source, sink.source);
+  if (keep && !SameTarget(*previous, sink)) {
+    int64_t next = previous->state.value("delivered_version", static_cast<int64_t>(-1)) + 1;
+    throw InvalidInputError("Sink " + sink.name + ": its target would change from " + TargetText(*previous) + " to " +
+                            TargetText(sink) + ", which holds none of what the sink delivered so far; say where to "
+                            "start there: 'start' = 'version " + std::to_string(next) + "' (from where it stopped), "
+                            "'latest' (new changes only), 'earliest' (the current rows first) or 'timestamp ...'");
+  }
+  if (keep) {
+    std::string path = sink.state.value("file_path", std::string());
+    sink.state = previous->state;
+    if (!path.empty()) sink.state["file_path"] = path;
+    sink.state.erase("last_error");  // the new definition gets a fresh try
+    sink.state.erase("last_error_at");
+    if (options.kafka && options.EncodingSignature() != ParseSinkOptions(*previous).EncodingSignature()) {
+      CheckNoUncountedMessages(context, sink, options, partitions);
+    }
+    return;
+  }
+
+  // A new position: what CREATE SINK does.
+  timestamp_t now = Timestamp::Now();
+  int64_t version = source.stream ? source.stream->offset : source.delta->Version();
+  bool snapshot = false;
+  int64_t delivered = version;
+  if (!source.stream) {
+    snapshot = options.start.kind == SinkStartKind::EARLIEST;
+    if (!snapshot) delivered = FirstVersion(sink, options.start, *source.delta) - 1;
+  }
+  nlohmann::json state = nlohmann::json::object();
+  state["id"] = sink.name + "-" + std::to_string(now);
+  state["created_at"] = now;
+  state["start_version"] = version;
+  state["delivered_version"] = delivered;
+  state["snapshot_pending"] = snapshot;
+  state["messages"] = 0;
+  state["skipped_changes"] = 0;
+  if (options.kafka) {
+    // The first resume scan starts at today's end of the topic, not at its beginning.
+    std::vector<int64_t> from_end(partitions, INT64_MAX);
+    auto tails = ReadSinkTail(options, sink.name, partitions, from_end, kKafkaRequestTimeoutMs);
+    if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
+    std::vector<int64_t> ends;
+    for (auto& t : tails.value()) ends.push_back(t.end_offset);
+    state["partition_offsets"] = ends;
+  } else {
+    // Lines already in the file stay; the sink appends after them.
+    std::string path = sink.state["file_path"].get<std::string>();
+    state["file_path"] = path;
+    Status status = InitialFileState(path, state);
+    if (!status.ok()) {
+      throw IOError("Sink " + sink.name + ": " + status.message() + "; check that its directory exists and is writable");
+    }
+  }
+  sink.state = state;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,35 @@
+// What the sink code shares between running a sink (sink_runner.cpp) and
+// defining one (sink_definition.cpp): its resolved source and its file.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+class DeltaTable;
+
+struct SinkSource {
+  TableCatalogEntry* table = nullptr;  // for a stream: the stream's source
+  DeltaTable* delta = nullptr;
+  StreamCatalogEntry* stream = nullptr;
+};
+
+// The sink's source, opened. Throws CatalogError/IOError/InvalidInputError
+// naming the sink when it is gone, unreadable or not a Delta table.
+SinkSource ResolveSinkSource(ClientContext& context, const SinkCatalogEntry& sink);
+
+bool ChangeFeedOn(const TableCatalogEntry& table);
+
+// A FILE sink's file as it writes it: absolute, fixed at CREATE SINK so the
+// working directory of a later process does not move it.
+std::string SinkFilePath(const SinkCatalogEntry& sink);
+
+// A file belongs to one sink: throws CatalogError naming the other sink when
+// one already writes `path` (the same file by any name: relative, ./x, a
+// symlink, a hard link).
+void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::string& path);
+
+}  // namespace lakestream
