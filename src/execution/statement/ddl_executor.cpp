@@ -104,6 +104,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   }
   if (stmt.or_replace) {
     if (TableCatalogEntry* old = catalog.FindTable(name)) {
+      CheckRowsRemovable(*old, stmt.as_query ? "CREATE OR REPLACE TABLE ... AS SELECT" : "CREATE OR REPLACE TABLE");
       db.DropTableStorage(*old);
       catalog.DropTable(name, true);
     }
