@@ -69,8 +69,8 @@ struct DeltaLog::Listing {
     auto it = checkpoints.upper_bound(target);
     if (it != checkpoints.begin()) {
       start = std::prev(it)->first + 1;
-    } else if (!checkpoints.empty()) {
-      return std::nullopt;  // every checkpoint is newer: versions before it were cleaned up
+    } else if (!commits.count(0) && !checkpoints.empty()) {
+      return std::nullopt;  // the history before the oldest checkpoint was cleaned up
     }
     for (int64_t v = start; v <= target; v++)
       if (!commits.count(v)) return v;
