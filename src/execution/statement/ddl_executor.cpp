@@ -130,7 +130,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
       doomed->name = table.name;
       doomed->location = table.location;
       doomed->managed = table.managed;
-      catalog.DropTable(table.name, true);
+      catalog.DropTable(doomed->name, true);
       try {
         db.SaveCatalog();
         db.DropTableStorage(*doomed);
