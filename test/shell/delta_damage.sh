@@ -90,7 +90,7 @@ expect_err "torn last commit" 1 "Corruption Error" "commit file of version 2 is 
 fresh stale_last_checkpoint
 printf '{"version":1,"size":4}\n' >"$LOG/_last_checkpoint"
 sql "SELECT count(*) FROM t"
-expect "stale _last_checkpoint falls back to the listing" 0 $'count_star()\n3\n'
+expect "stale _last_checkpoint falls back to the listing" 0 $'count(*)\n3\n'
 
 # --- a checkpoint file removed: the JSON commits still rebuild the table ---
 DB=$TMP/db_checkpoint
@@ -99,7 +99,7 @@ CHECKPOINT=$DB/t/_delta_log/00000000000000000002.checkpoint.parquet
 if [[ -f "$CHECKPOINT" ]]; then pass "checkpoint written"; else fail "checkpoint written" "$(ls "$DB/t/_delta_log")"; fi
 rm -f "$CHECKPOINT"
 sql "SELECT count(*) FROM t"
-expect "missing checkpoint falls back to the commits" 0 $'count_star()\n3\n'
+expect "missing checkpoint falls back to the commits" 0 $'count(*)\n3\n'
 
 if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
 echo "all passed"
