@@ -76,7 +76,7 @@ fresh gap
 rm "$V1"
 sql "SELECT count(*) FROM t"
 expect_err "missing 001.json" 1 "Corruption Error" "has a gap" "version 1 ($V1) is missing" "Restore $V1 from a backup" \
-  "VERSION AS OF 0"
+  "(version 0 is intact)"
 if [[ "$ERR" == *"cleaned up"* ]]; then fail "gap is not called a cleanup" "$ERR"; else pass "gap is not called a cleanup"; fi
 
 # --- a torn (half written) last commit: corruption naming it, not silently skipped ---
@@ -84,7 +84,7 @@ fresh torn
 V2=$LOG/00000000000000000002.json
 head -c 60 "$V2" >"$TMP/torn" && cp "$TMP/torn" "$V2"
 sql "SELECT count(*) FROM t"
-expect_err "torn last commit" 1 "Corruption Error" "commit file of version 2 is damaged" "$V2" "VERSION AS OF 1"
+expect_err "torn last commit" 1 "Corruption Error" "commit file of version 2 is damaged" "$V2" "versions 0 to 1 are intact"
 
 # --- _last_checkpoint naming a checkpoint that is gone: the log is listed instead ---
 fresh stale_last_checkpoint

@@ -28,10 +28,11 @@ int64_t NowMs() {
 
 std::string FormatMs(int64_t ms) { return Timestamp::ToIsoString(ms * 1000); }
 
-// The second half of a fix for a log that cannot be read at `version`.
+// What is still sound when the log cannot be read from `version` on.
 std::string OlderVersionHint(int64_t version) {
   if (version <= 0) return "";
-  return ", or read the table as it was before with VERSION AS OF " + std::to_string(version - 1);
+  if (version == 1) return " (version 0 is intact)";
+  return " (versions 0 to " + std::to_string(version - 1) + " are intact)";
 }
 
 }  // namespace
