@@ -143,20 +143,34 @@ std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids
 // file that is gone (one stat per file: far cheaper than reading the footers)
 // nor from statistics that contradict themselves.
 idx_t DeltaTable::RowCount() {
-  const delta::Snapshot& snapshot = state_->snapshot;
-  std::optional<int64_t> total = 0;
-  for (const delta::AddFile* add : state_->files) {
+  auto state = state_;
+  const delta::Snapshot& snapshot = state->snapshot;
+  for (const delta::AddFile* add : state->files) {
     std::string path = snapshot.FilePath(add->path);
     if (!fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
-    auto n = delta::CheckedNumRecords(add->stats, path);
-    if (!n.ok()) {
-      throw CorruptionError("Table " + name_ + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
-                            ". Rewrite the table from a good copy, or time-travel to a version that does not list the file");
-    }
-    if (!n.value()) total.reset();
-    if (total) *total += *n.value();
   }
-  if (total) return static_cast<idx_t>(*total);
+  DeltaSnapshotState::CheckedCount counted;
+  {
+    std::lock_guard<std::mutex> lock(state->count_mutex);
+    if (!state->checked_count) {
+      DeltaSnapshotState::CheckedCount check;
+      check.total = 0;
+      for (const delta::AddFile* add : state->files) {
+        auto n = delta::CheckedNumRecords(add->stats, snapshot.FilePath(add->path));
+        if (!n.ok()) {
+          check.error = "Table " + name_ + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
+                        ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
+          break;
+        }
+        if (!n.value()) check.total.reset();
+        if (check.total) *check.total += *n.value();
+      }
+      state->checked_count = std::move(check);
+    }
+    counted = *state->checked_count;
+  }
+  if (!counted.error.empty()) throw CorruptionError(counted.error);
+  if (counted.total) return static_cast<idx_t>(*counted.total);
   idx_t count = 0;
   auto scan = Scan({0});
   DataChunk chunk;

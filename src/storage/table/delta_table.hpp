@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,16 @@ struct DeltaSnapshotState {
   delta::Snapshot snapshot;
   std::vector<const delta::AddFile*> files;
   std::vector<TableColumn> columns;
+  // COUNT(*)'s checked statistics (RowCount): the sum of numRecords (nullopt
+  // when some file has none) or why the stats cannot be trusted, worked out
+  // once per snapshot, since a file's stats never change (parsing them is
+  // most of a count's cost). Whether the files still exist is checked anew.
+  struct CheckedCount {
+    std::optional<int64_t> total;
+    std::string error;
+  };
+  mutable std::mutex count_mutex;
+  mutable std::optional<CheckedCount> checked_count;
 };
 
 // Whole data files a statement has already read (a view refresh scans the
