@@ -334,6 +334,7 @@ struct DeleteStatement : SQLStatement {
   QualifiedName table;
   std::string alias;
   ExprPtr where;
+  bool truncate = false;  // TRUNCATE [TABLE] t: every row, committed as operation TRUNCATE
 };
 
 enum class MergeMatch : uint8_t { MATCHED, NOT_MATCHED, NOT_MATCHED_BY_SOURCE };

@@ -1,4 +1,4 @@
-// DML: INSERT, UPDATE, DELETE, MERGE INTO.
+// DML: INSERT, UPDATE, DELETE, TRUNCATE, MERGE INTO.
 #include "common/exception.hpp"
 #include "parser/parser_impl.hpp"
 
@@ -50,7 +50,16 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseUpdate() {
   return statement;
 }
 
+// DELETE FROM t [[AS] alias] [WHERE cond], or TRUNCATE [TABLE] t (every row).
 std::unique_ptr<SQLStatement> ParserImpl::ParseDelete() {
+  if (AcceptKeyword("TRUNCATE")) {
+    AcceptKeyword("TABLE");
+    auto statement = std::make_unique<DeleteStatement>();
+    statement->truncate = true;
+    statement->table = ParseQualifiedName("a table name");
+    if (IsKeyword("PARTITION")) ErrorAt(Peek().offset, "not supported yet: TRUNCATE TABLE ... PARTITION (use DELETE FROM ... WHERE)");
+    return statement;
+  }
   ExpectKeyword("DELETE");
   ExpectKeyword("FROM");
   auto statement = std::make_unique<DeleteStatement>();

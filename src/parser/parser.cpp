@@ -248,7 +248,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
   if (IsKeyword("DROP")) return ParseDrop();
   if (IsKeyword("INSERT")) return ParseInsert();
   if (IsKeyword("UPDATE")) return ParseUpdate();
-  if (IsKeyword("DELETE")) return ParseDelete();
+  if (IsKeyword("DELETE") || IsKeyword("TRUNCATE")) return ParseDelete();
   if (IsKeyword("MERGE")) return ParseMerge();
   if (IsKeyword("ALTER")) return ParseAlter();
   if (IsKeyword("SHOW")) return ParseShow();

@@ -29,7 +29,24 @@ void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int
   context.Database().SaveCatalog();
 }
 
+bool TableIsAppendOnly(TableCatalogEntry& table) {
+  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return delta->AppendOnly();
+  return StringUtil::Lower(table.GetProperty("delta.appendOnly")) == "true";
+}
+
+void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation) {
+  if (!TableIsAppendOnly(table)) return;
+  throw ConstraintError(operation + " on table " + table.name +
+                        " is not allowed: it has delta.appendOnly = true, which allows only inserts, and " + operation +
+                        " removes or rewrites rows. To allow it run ALTER TABLE " + table.name +
+                        " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
+}
+
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
+  // The executors refused earlier; this catches any path that did not.
+  if (commit.overwrite || !commit.deleted_rows.empty() || !commit.updated_row_ids.empty()) {
+    CheckRowsRemovable(target, commit.operation);
+  }
   std::vector<std::pair<StreamCatalogEntry*, int64_t>> consumed;
   for (auto& [name, changes] : context.StreamReads()) {
     StreamCatalogEntry* stream = context.GetCatalog().FindStream(changes->stream);

@@ -32,7 +32,16 @@ std::string StreamAppId(const StreamCatalogEntry& stream);
 // Commits `commit` to `target` (when it changes rows) and moves the offset of
 // every stream the current statement read, atomically as described above.
 // Every DML executor commits through here.
+// Refuses a commit that removes rows of an append-only table (see below).
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit);
+
+// delta.appendOnly = true on `table`: read from its Delta snapshot (what other
+// engines see), from the catalog's properties for an in-memory table.
+bool TableIsAppendOnly(TableCatalogEntry& table);
+// Throws ConstraintError naming the table, `operation` and the fix when
+// `table` is append-only. Every statement that removes or rewrites rows calls
+// it before it computes or writes anything; the commit path checks again.
+void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation);
 
 // Moves a stream's offset with nothing else to commit (sinks, empty DML) and saves the catalog.
 void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version);

@@ -41,17 +41,14 @@ std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream
     return "its offset (version " + std::to_string(stream.offset) + ") is past the latest version of " + entry->name +
            " (" + std::to_string(delta->Version()) + "; was the table replaced?); " + RecreateHint(stream);
   }
-  if (stream.offset < delta->Version()) {
-    auto first = delta->Log().ReadCommit(stream.offset + 1);
-    if (!first.ok()) {
-      return "the commit of version " + std::to_string(stream.offset + 1) + " of " + entry->name +
-             ", which it has not consumed yet, is no longer in the log; " + RecreateHint(stream);
-    }
-  }
   if (!delta->Snapshot().ChangeDataFeedEnabled()) {
     return "change tracking is off on " + entry->name + "; turn it on again with ALTER TABLE " + entry->name +
            " SET PROPERTIES ('change_tracking' = 'true') and " + RecreateHint(stream);
   }
+  // The versions it has not consumed must be readable as the read will read
+  // them (commits still in the log, the feed on at each): the same function.
+  std::string unreadable = ChangeFeedUnreadableReason(*delta, stream.offset + 1, delta->Version());
+  if (!unreadable.empty()) return unreadable + "; " + RecreateHint(stream);
   return "";
 }
 

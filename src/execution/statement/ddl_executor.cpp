@@ -113,6 +113,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   }
   if (stmt.or_replace) {
     if (TableCatalogEntry* old = catalog.FindTable(name)) {
+      CheckRowsRemovable(*old, stmt.as_query ? "CREATE OR REPLACE TABLE ... AS SELECT" : "CREATE OR REPLACE TABLE");
       db.DropTableStorage(*old);
       catalog.DropTable(name, true);
     }
@@ -129,7 +130,24 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     commit.operation = "CREATE TABLE AS SELECT";
     commit.inserted = std::move(rows);
     commit.inserted.SetTypes(table.Types());
-    CommitStatementChanges(context, table, commit);
+    try {
+      CommitStatementChanges(context, table, commit);
+    } catch (...) {
+      // One statement: a table whose rows could not be written (a full disk)
+      // is not left behind empty. Forgotten first, as DROP TABLE does.
+      auto doomed = std::make_unique<TableCatalogEntry>();
+      doomed->name = table.name;
+      doomed->location = table.location;
+      doomed->managed = table.managed;
+      catalog.DropTable(doomed->name, true);
+      try {
+        db.SaveCatalog();
+        db.DropTableStorage(*doomed);
+      } catch (...) {
+        // The statement's own error says more; what is left is an orphan folder.
+      }
+      throw;
+    }
   }
   return MakeEmptyResult();
 }

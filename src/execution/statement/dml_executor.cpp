@@ -25,14 +25,6 @@ static void CheckNotNull(const TableCatalogEntry& table, const ChunkCollection& 
   }
 }
 
-static void CheckAppendOnly(const TableCatalogEntry& table, const char* operation) {
-  if (StringUtil::Lower(table.GetProperty("delta.appendOnly")) == "true") {
-    throw ConstraintError(std::string(operation) + " on table " + table.name +
-                          " is not allowed: it has delta.appendOnly = true. To allow it run "
-                          "ALTER TABLE " + table.name + " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
-  }
-}
-
 // INSERT ... VALUES (1, DEFAULT): DEFAULT stands for the column's default value.
 static void ReplaceDefaultKeywords(const TableCatalogEntry& table, InsertStatement& stmt) {
   if (!stmt.query || stmt.query->type != QueryNodeType::VALUES_NODE) return;
@@ -54,6 +46,7 @@ static void ReplaceDefaultKeywords(const TableCatalogEntry& table, InsertStateme
 
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), stmt.overwrite ? "INSERT OVERWRITE" : "INSERT");
+  if (stmt.overwrite) CheckRowsRemovable(table, "INSERT OVERWRITE");
   ReplaceDefaultKeywords(table, stmt);
   Binder binder(context);
   BoundQuery query = binder.BindQuery(*stmt.query);
@@ -141,7 +134,7 @@ static std::vector<row_t> ExtractRowIds(const ChunkCollection& rows, idx_t colum
 
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& stmt) {
   TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), "UPDATE");
-  CheckAppendOnly(table, "UPDATE");
+  CheckRowsRemovable(table, "UPDATE");
   Binder binder(context);
   BindContext scope;
   auto plan = BindTarget(binder, stmt.table, stmt.alias, scope);
@@ -191,7 +184,22 @@ std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStateme
 }
 
 std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStatement& stmt) {
-  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), "DELETE");
+  const char* operation = stmt.truncate ? "TRUNCATE" : "DELETE";
+  TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.table.Name(), operation);
+  // Refused whether or not a row matches, as Delta does: the outcome must not
+  // depend on the data.
+  CheckRowsRemovable(table, operation);
+  if (stmt.truncate) {
+    // An overwrite with nothing: every file removed, every row a delete in the
+    // change data feed, without planning a scan for row ids.
+    int64_t count = static_cast<int64_t>(table.storage->RowCount());
+    TableCommit commit;
+    commit.operation = operation;
+    commit.overwrite = true;
+    commit.inserted.SetTypes(table.Types());
+    CommitStatementChanges(context, table, commit);
+    return MakeCountResult("num_affected_rows", count);
+  }
   Binder binder(context);
   BindContext scope;
   auto plan = BindTarget(binder, stmt.table, stmt.alias, scope);
@@ -203,11 +211,9 @@ std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStateme
   projection->children.push_back(std::move(plan));
   ChunkCollection rows = context.ExecutePlan(std::move(projection));
   TableCommit commit;
-  commit.operation = "DELETE";
+  commit.operation = operation;
   commit.deleted_rows = ExtractRowIds(rows, 0);
   int64_t count = static_cast<int64_t>(commit.deleted_rows.size());
-  // Appending is always allowed; removing rows is not, on an append-only table.
-  if (count > 0) CheckAppendOnly(table, "DELETE");
   if (count > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }

@@ -42,6 +42,11 @@ std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement
   TableCatalogEntry& table = context.GetCatalog().GetTableForWrite(stmt.target.Name(), "MERGE");
   for (auto& clause : stmt.clauses) {
     if (clause.match == MergeMatch::NOT_MATCHED_BY_SOURCE) throw NotImplementedError("MERGE ... WHEN NOT MATCHED BY SOURCE");
+    // An insert-only MERGE is an append; one that may update or delete is
+    // refused before it runs, whatever the source holds.
+    if (clause.action != MergeAction::INSERT && clause.action != MergeAction::INSERT_STAR) {
+      CheckRowsRemovable(table, clause.action == MergeAction::DELETE ? "MERGE ... THEN DELETE" : "MERGE ... THEN UPDATE");
+    }
   }
   Binder binder(context);
   BindContext source_scope, target_scope, scope;
@@ -183,11 +188,6 @@ std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement
         break;
       }
     }
-  }
-  if (updated + deleted > 0 && StringUtil::Lower(table.GetProperty("delta.appendOnly")) == "true") {
-    throw ConstraintError("MERGE on table " + table.name + " would " + (deleted ? "delete" : "update") +
-                          " rows, which delta.appendOnly = true forbids. To allow it run ALTER TABLE " + table.name +
-                          " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
   }
   for (idx_t c = 0; c < table.columns.size(); c++) {
     if (!table.columns[c].not_null) continue;

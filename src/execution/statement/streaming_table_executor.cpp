@@ -21,6 +21,7 @@
 #include "pipeline/streaming_write.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
+#include "stream/stream_offsets.hpp"
 
 namespace lakestream {
 
@@ -131,6 +132,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
                        " already exists! Use CREATE OR REFRESH STREAMING TABLE to bring it up to date");
   }
   if (table && stmt.or_replace) {
+    CheckRowsRemovable(*table, "CREATE OR REPLACE STREAMING TABLE");
     db.DropTableStorage(*table);
     catalog.DropTable(table->name, true);
     table = nullptr;

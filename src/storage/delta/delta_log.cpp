@@ -28,6 +28,13 @@ int64_t NowMs() {
 
 std::string FormatMs(int64_t ms) { return Timestamp::ToIsoString(ms * 1000); }
 
+// What is still sound when the log cannot be read from `version` on.
+std::string OlderVersionHint(int64_t version) {
+  if (version <= 0) return "";
+  if (version == 1) return " (version 0 is intact)";
+  return " (versions 0 to " + std::to_string(version - 1) + " are intact)";
+}
+
 }  // namespace
 
 struct DeltaLog::Listing {
@@ -53,6 +60,22 @@ struct DeltaLog::Listing {
     for (int64_t v = from; v <= to; v++)
       if (!commits.count(v)) return false;
     return true;
+  }
+  // A commit missing between where a replay of `target` would start (the
+  // newest checkpoint at or before it, else version 0) and `target`: a gap,
+  // which no log cleanup leaves (cleanup removes only commits older than a
+  // checkpoint). nullopt when the history was merely cleaned up.
+  std::optional<int64_t> FirstGap(int64_t target) const {
+    int64_t start = 0;
+    auto it = checkpoints.upper_bound(target);
+    if (it != checkpoints.begin()) {
+      start = std::prev(it)->first + 1;
+    } else if (!commits.count(0) && !checkpoints.empty()) {
+      return std::nullopt;  // the history before the oldest checkpoint was cleaned up
+    }
+    for (int64_t v = start; v <= target; v++)
+      if (!commits.count(v)) return v;
+    return std::nullopt;
   }
 };
 
@@ -135,7 +158,16 @@ Result<std::vector<Action>> DeltaLog::ReadCommit(int64_t version) {
                               " has no commit file (" + path + ")");
     return contents.status();
   }
-  return ParseCommit(contents.value(), path);
+  auto actions = ParseCommit(contents.value(), path);
+  if (!actions.ok() && actions.status().IsCorruption()) {
+    // Commits are created whole (put-if-absent of a fsynced temp file), so a
+    // torn or garbled one is damage done after its commit, not a commit in
+    // progress: it is not skipped, and reading stops with the file named.
+    return Status::Corruption("the commit file of version " + std::to_string(version) + " is damaged: " +
+                              actions.status().message() + ". Restore " + path +
+                              " from a backup" + OlderVersionHint(version));
+  }
+  return actions;
 }
 
 namespace {
@@ -183,6 +215,14 @@ Result<Snapshot> DeltaLog::Replay(const Listing& listing, int64_t target, const 
   if (!started) {
     if (!listing.CommitsCover(0, target)) {
       if (!checkpoint_error.ok()) return checkpoint_error;
+      if (std::optional<int64_t> missing = listing.FirstGap(target)) {
+        std::string path = JoinPath(log_path_, CommitFileName(*missing));
+        return Status::Corruption("the log of table " + table_path_ + " has a gap: the commit file of version " +
+                                  std::to_string(*missing) + " (" + path + ") is missing, while later versions up to " +
+                                  std::to_string(listing.Latest()) + " exist, so version " + std::to_string(target) +
+                                  " cannot be reconstructed. Restore " + path + " from a backup" +
+                                  OlderVersionHint(*missing));
+      }
       return Status::InvalidArgument("cannot load version " + std::to_string(target) + " of table " + table_path_ +
                                      ": its log was cleaned up; available versions are " +
                                      std::to_string(listing.Earliest()) + " to " + std::to_string(listing.Latest()));
@@ -222,7 +262,11 @@ std::optional<Snapshot> DeltaLog::LoadLatestFromLastCheckpoint(const LoadOptions
   }
   listing.has_last_checkpoint = true;
   // A missing part shows up as NotFound when Replay reads it.
-  for (int64_t v = cv + 1; CommitExists(v); v++) listing.commits.insert(v);
+  int64_t v = cv + 1;
+  for (; CommitExists(v); v++) listing.commits.insert(v);
+  // A commit after the missing one means a gap, not the end of the log: the
+  // listing path names it (one more stat, not a listing).
+  if (CommitExists(v + 1)) return std::nullopt;
   auto snap = Replay(listing, listing.Latest(), options);
   // Replay would have fallen back to an older checkpoint or the JSON commits
   // had it seen them; with this partial listing only a clean load counts.

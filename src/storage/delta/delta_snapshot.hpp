@@ -100,7 +100,8 @@ Status CheckReadable(const std::string& table, const Protocol& protocol, const M
 // legacy writer features we do not enforce actually in use (column
 // invariants, CHECK constraints, generated and identity columns, column
 // mapping). NotSupported naming the table and the feature otherwise.
-// Append-only tables are writable; enforcing delta.appendOnly is the caller's job.
+// Append-only tables are writable; delta.appendOnly is enforced above this
+// layer (DeltaTable::CommitActions refuses removes with dataChange = true).
 Status CheckWritable(const std::string& table, const Snapshot& snapshot);
 
 }  // namespace lakestream::delta

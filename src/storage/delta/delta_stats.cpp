@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 
@@ -115,6 +117,46 @@ std::string MakeStatsJson(const std::vector<std::string>& names, const std::vect
   }
   return "{\"numRecords\":" + std::to_string(info.row_count) + ",\"minValues\":{" + mins + "},\"maxValues\":{" +
          maxs + "},\"nullCount\":{" + nulls + "}}";
+}
+
+namespace {
+
+// Every count in a nullCount object (nested for struct columns) is an
+// integer in [0, num_records]; the first one that is not, by column path.
+std::optional<std::string> BadNullCount(const nlohmann::json& counts, int64_t num_records, const std::string& prefix) {
+  for (auto it = counts.begin(); it != counts.end(); ++it) {
+    std::string column = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (it->is_object()) {
+      if (auto bad = BadNullCount(*it, num_records, column)) return bad;
+      continue;
+    }
+    if (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > num_records) {
+      return "nullCount of column " + column + " is " + it->dump() + ", but the file has " + std::to_string(num_records) + " rows";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string>& stats, const std::string& file) {
+  if (!stats || stats->empty()) return std::optional<int64_t>();
+  auto bad = [&](const std::string& why) {
+    return Status::Corruption("the statistics of data file " + file + " in the log are invalid: " + why +
+                              " (stats: " + stats->substr(0, 200) + ")");
+  };
+  nlohmann::json j = nlohmann::json::parse(*stats, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return bad("they are not a JSON object");
+  auto n = j.find("numRecords");
+  if (n == j.end() || n->is_null()) return std::optional<int64_t>();
+  if (!n->is_number_integer() || n->get<int64_t>() < 0) return bad("numRecords is not a non-negative integer");
+  int64_t records = n->get<int64_t>();
+  auto nulls = j.find("nullCount");
+  if (nulls != j.end() && !nulls->is_null()) {
+    if (!nulls->is_object()) return bad("nullCount is not an object");
+    if (auto why = BadNullCount(*nulls, records, "")) return bad(*why);
+  }
+  return std::optional<int64_t>(records);
 }
 
 }  // namespace lakestream::delta

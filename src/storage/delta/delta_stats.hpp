@@ -17,9 +17,11 @@
 // Missing min/max only costs skipping power, never correctness.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/status.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream::delta {
@@ -27,5 +29,13 @@ namespace lakestream::delta {
 // `names`/`types` describe the columns of `info.columns` (same order).
 std::string MakeStatsJson(const std::vector<std::string>& names, const std::vector<LogicalType>& types,
                           const ParquetFileInfo& info);
+
+// The numRecords of an add's stats, checked, for answering COUNT(*) from the
+// log: nullopt when there are no stats or they omit numRecords (the rows must
+// then be counted). Corruption naming `file` when the stats are not a JSON
+// object, numRecords is not a non-negative integer, or a nullCount is not a
+// non-negative integer no larger than numRecords: stats that lie must not
+// become an answer.
+Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string>& stats, const std::string& file);
 
 }  // namespace lakestream::delta

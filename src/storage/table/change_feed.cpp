@@ -104,6 +104,53 @@ static delta::Metadata MetadataAt(DeltaTable& table, int64_t start, int64_t end,
   return at_start.value().metadata;
 }
 
+namespace {
+
+// What the change feed of [start, end] needs from the log: its commits, and
+// why it cannot be read ("" when it can).
+struct FeedCommits {
+  std::vector<std::vector<delta::Action>> commits;  // of versions [start, end]
+  std::string unreadable;
+};
+
+}  // namespace
+
+static FeedCommits ReadFeedCommits(DeltaTable& table, int64_t start, int64_t end) {
+  const std::string& name = table.Name();
+  FeedCommits feed;
+  for (int64_t v = start; v <= end; v++) {
+    auto actions = table.Log().ReadCommit(v);
+    if (!actions.ok()) {
+      feed.unreadable = "the commit of version " + std::to_string(v) + " of " + name + " is no longer in the log (" +
+                        actions.status().message() + ")";
+      return feed;
+    }
+    feed.commits.push_back(actions.take());
+  }
+  delta::Metadata metadata = MetadataAt(table, start, end, feed.commits);
+  for (int64_t v = start; v <= end; v++) {
+    for (auto& action : feed.commits[static_cast<size_t>(v - start)]) {
+      if (auto* m = std::get_if<delta::Metadata>(&action)) metadata = *m;
+    }
+    if (!CdfOn(metadata)) {
+      feed.unreadable = "the change data feed was not enabled at version " + std::to_string(v) + " of " + name +
+                        ". Changes are recorded only after ALTER TABLE " + name +
+                        " SET TBLPROPERTIES (delta.enableChangeDataFeed = true); read a range after that version";
+      return feed;
+    }
+  }
+  return feed;
+}
+
+std::string ChangeFeedUnreadableReason(DeltaTable& table, int64_t start, int64_t end) {
+  if (start > end) return "";
+  try {
+    return ReadFeedCommits(table, start, end).unreadable;
+  } catch (const Exception& e) {
+    return e.what();  // the metadata at `start` cannot be loaded
+  }
+}
+
 void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out) {
   const std::string& name = table.Name();
   int64_t latest = table.Version();
@@ -120,23 +167,18 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
                             "): the end version is before the start version");
   }
-  std::vector<std::vector<delta::Action>> commits;  // of versions [start, end]
-  for (int64_t v = start; v <= end; v++) {
-    auto actions = table.Log().ReadCommit(v);
-    if (!actions.ok()) {
-      throw InvalidInputError("table_changes('" + name + "'): the commit of version " + std::to_string(v) +
-                              " is no longer in the log (" + actions.status().message() + ")");
-    }
-    commits.push_back(actions.take());
+  FeedCommits feed = ReadFeedCommits(table, start, end);
+  if (!feed.unreadable.empty()) {
+    throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
+                            "): " + feed.unreadable);
   }
-  delta::Metadata metadata = MetadataAt(table, start, end, commits);
+  const auto& commits = feed.commits;
   for (int64_t v = start; v <= end; v++) {
     const std::vector<delta::Action>& actions = commits[static_cast<size_t>(v - start)];
     std::optional<int64_t> commit_ms;
     std::vector<delta::AddFile> cdc, added, removed;
     for (auto& action : actions) {
       if (auto* info = std::get_if<delta::CommitInfo>(&action)) commit_ms = info->timestamp;
-      if (auto* m = std::get_if<delta::Metadata>(&action)) metadata = *m;
       if (auto* c = std::get_if<delta::CdcFile>(&action)) {
         delta::AddFile f;
         f.path = c->path;
@@ -150,12 +192,6 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
         if (r->partition_values) f.partition_values = *r->partition_values;
         removed.push_back(std::move(f));
       }
-    }
-    if (!CdfOn(metadata)) {
-      throw InvalidInputError("table_changes('" + name + "', " + std::to_string(start) + ", " + std::to_string(end) +
-                              "): the change data feed was not enabled at version " + std::to_string(v) + " of " + name +
-                              ". Changes are recorded only after ALTER TABLE " + name +
-                              " SET TBLPROPERTIES (delta.enableChangeDataFeed = true); read a range after that version");
     }
     if (!commit_ms) {  // no commitInfo timestamp: the commit file's mtime
       auto ts = table.Log().CommitTimestamp(v);

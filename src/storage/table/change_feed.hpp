@@ -38,6 +38,12 @@ void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& 
 // it on), IOError naming a data file that is gone.
 void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out);
 
+// Why ReadChangeFeed(table, start, end) would fail, without reading any data
+// file: "" when it can read the range, otherwise the reason (a commit that is
+// gone, a version where the change data feed was off), as its error says it.
+// SHOW STREAMS and the stream read decide staleness with this one function.
+std::string ChangeFeedUnreadableReason(DeltaTable& table, int64_t start, int64_t end);
+
 // The first version committed at or after `timestamp` (for a range start).
 int64_t FirstVersionAtOrAfter(DeltaTable& table, timestamp_t timestamp);
 // The last version committed at or before `timestamp` (for a range end).

@@ -116,6 +116,9 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   std::string dir = file.full.substr(0, file.full.rfind('/'));
   Status s = fs_->CreateDirectories(dir);
   if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
+  // Recorded before the file exists: a Create that fails half way (a full
+  // disk) may still leave it behind.
+  created_.push_back(file.full);
   auto writer = ParquetWriter::Create(file.full, data_names_, data_types_);
   if (!writer.ok()) throw IOError("Cannot write data file " + file.full + ": " + writer.status().message());
   file.writer = writer.take();
@@ -156,6 +159,13 @@ delta::Action DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValue
   add.data_change = data_change_;
   add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
   return add;
+}
+
+void DeltaFileWriter::Abort() {
+  stream_.reset();  // closes a file still being written
+  partitions_.clear();
+  for (auto& path : created_) (void)fs_->RemoveFile(path);
+  created_.clear();
 }
 
 std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms, DurableSet& durable) {

@@ -5,8 +5,9 @@
 // stored in the files (Delta convention) but in the action's partitionValues
 // and in the directory name (`col=value/`). Change data files live under
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
-// until a commit names them, so they are written in place; files of a failed
-// commit are orphans that VACUUM removes. Rows of an unpartitioned table go
+// until a commit names them, so they are written in place; a statement that
+// fails before its commit is visible deletes them with Abort() (VACUUM only
+// removes what a crash left behind). Rows of an unpartitioned table go
 // straight into the Parquet writer as they are appended (no copy of them is
 // kept); a partitioned table's rows are buffered per partition until
 // Finish(), so each partition gets one file. The writer does not fsync: Finish()
@@ -45,6 +46,10 @@ class DeltaFileWriter {
   // table root (its name, or a new subdirectory's name, is new there), which
   // the caller must make durable before a commit names the files.
   std::vector<delta::Action> Finish(int64_t now_ms, DurableSet& durable);
+  // Deletes every file this writer created, finished or half written. Only
+  // for a commit that is known not to be visible. Best effort: a file that
+  // cannot be deleted is left for VACUUM.
+  void Abort();
 
  private:
   struct Partition {
@@ -76,6 +81,7 @@ class DeltaFileWriter {
   std::map<std::string, Partition> partitions_;  // partitioned tables
   std::optional<OpenFile> stream_;               // unpartitioned tables: the file being written
   int file_number_ = 0;
+  std::vector<std::string> created_;  // full paths of every file Open() created
   idx_t row_count_ = 0;
 };
 

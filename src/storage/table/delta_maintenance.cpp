@@ -28,6 +28,8 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   int64_t now = NowMs();
   DeltaFileWriter writer(fs_, path_, state->columns, snapshot.partition_columns(), false);
   writer.SetDataChange(false);
+  bool visible = false;
+  AbortUnlessCommitted cleanup({&writer}, visible);
   std::vector<delta::Action> actions;
   std::vector<std::string> removed;
   for (auto& [key, files] : partitions) {
@@ -53,7 +55,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   std::vector<delta::Action> all = {info};
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
-  CommitActions(all, removed, "OPTIMIZE", new_files);
+  CommitActions(all, removed, "OPTIMIZE", new_files, &visible);
   return {static_cast<int64_t>(removed.size()), added};
 }
 

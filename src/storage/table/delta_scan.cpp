@@ -2,10 +2,17 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
+
+[[noreturn]] static void ThrowMissingDataFile(const delta::Snapshot& snapshot, const std::string& path) {
+  throw IOError("Table " + snapshot.table_path + " is missing its data file " + path + " (listed at version " +
+                std::to_string(snapshot.version) +
+                "); the files were deleted outside lakestream. Restore them, or time-travel to a version that does not need them");
+}
 
 namespace {
 
@@ -66,11 +73,7 @@ class DeltaScan : public TableScan {
     std::string path = snapshot.FilePath(add.path);
     auto opened = ParquetReader::Open(path);
     if (!opened.ok()) {
-      if (opened.status().IsNotFound() || opened.status().IsIOError()) {
-        throw IOError("Table " + snapshot.table_path + " is missing its data file " + path +
-                      " (listed at version " + std::to_string(snapshot.version) +
-                      "); the files were deleted outside lakestream. Restore them, or time-travel to a version that does not need them");
-      }
+      if (opened.status().IsNotFound() || opened.status().IsIOError()) ThrowMissingDataFile(snapshot, path);
       opened.status().Throw();
     }
     reader_ = opened.take();
@@ -136,9 +139,38 @@ std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids
   return MakeDeltaScan(state_, column_ids);
 }
 
+// COUNT(*) is answered from numRecords, as Spark and DuckDB do, but never for a
+// file that is gone (one stat per file: far cheaper than reading the footers)
+// nor from statistics that contradict themselves.
 idx_t DeltaTable::RowCount() {
-  auto n = state_->snapshot.NumRecords();
-  if (n) return static_cast<idx_t>(*n);
+  auto state = state_;
+  const delta::Snapshot& snapshot = state->snapshot;
+  for (const delta::AddFile* add : state->files) {
+    std::string path = snapshot.FilePath(add->path);
+    if (!fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+  }
+  DeltaSnapshotState::CheckedCount counted;
+  {
+    std::lock_guard<std::mutex> lock(state->count_mutex);
+    if (!state->checked_count) {
+      DeltaSnapshotState::CheckedCount check;
+      check.total = 0;
+      for (const delta::AddFile* add : state->files) {
+        auto n = delta::CheckedNumRecords(add->stats, snapshot.FilePath(add->path));
+        if (!n.ok()) {
+          check.error = "Table " + name_ + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
+                        ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
+          break;
+        }
+        if (!n.value()) check.total.reset();
+        if (check.total) *check.total += *n.value();
+      }
+      state->checked_count = std::move(check);
+    }
+    counted = *state->checked_count;
+  }
+  if (!counted.error.empty()) throw CorruptionError(counted.error);
+  if (counted.total) return static_cast<idx_t>(*counted.total);
   idx_t count = 0;
   auto scan = Scan({0});
   DataChunk chunk;

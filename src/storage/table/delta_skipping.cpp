@@ -5,6 +5,7 @@
 #include "execution/expression_executor.hpp"
 #include "planner/bound_expression.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/delta_stats.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -118,7 +119,9 @@ bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, co
     }
     if (!add.stats) continue;
     if (!stats_parsed) {
-      stats = nlohmann::json::parse(*add.stats, nullptr, false);
+      // Statistics that contradict themselves (see CheckedNumRecords) prove
+      // nothing: the file is read, so the answer stays right.
+      if (delta::CheckedNumRecords(add.stats, add.path).ok()) stats = nlohmann::json::parse(*add.stats, nullptr, false);
       stats_parsed = true;
     }
     if (stats.is_discarded() || !stats.is_object()) continue;

@@ -15,6 +15,11 @@ namespace lakestream {
 
 static const char* kEngineInfo = "lakestream/" LAKESTREAM_VERSION;
 
+AbortUnlessCommitted::~AbortUnlessCommitted() {
+  if (visible_) return;
+  for (auto* writer : writers_) writer->Abort();
+}
+
 int64_t DeltaTable::NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -152,11 +157,27 @@ std::unique_ptr<DeltaTable> DeltaTable::AtTimestamp(timestamp_t timestamp) const
   return Open(fs_, name_, path_, version.value());
 }
 
+// PROTOCOL.md "Append-only Tables": new log entries must not change or remove
+// data; a remove with dataChange = false (OPTIMIZE) only rearranges it. This is
+// the check no writer can go around, whatever the statement above it checked.
+static void CheckAppendOnly(const std::string& table, const delta::Snapshot& base, const std::vector<delta::Action>& actions,
+                            const std::string& operation) {
+  if (!base.AppendOnly()) return;
+  for (auto& a : actions) {
+    auto* remove = std::get_if<delta::RemoveFile>(&a);
+    if (!remove || !remove->data_change) continue;
+    throw ConstraintError(operation + " on table " + table + " is not allowed: it has delta.appendOnly = true, which allows "
+                          "only inserts, and this commit would remove rows (data file " + remove->path +
+                          "). To allow it run ALTER TABLE " + table + " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
+  }
+}
+
 int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
-                                  const std::string& operation, const DurableSet& new_files) {
+                                  const std::string& operation, const DurableSet& new_files, bool* visible) {
   if (read_only_) throw InvalidInputError("Table " + name_ + " is opened at an older version (time travel) and cannot be written");
   Status writable = delta::CheckWritable(name_, state_->snapshot);
   if (!writable.ok()) ThrowFor(name_, writable);
+  CheckAppendOnly(name_, state_->snapshot, actions, operation);
   // The snapshot the commit moves forward: the current one, or a newer one
   // after losing a race to another writer.
   std::optional<delta::Snapshot> newer_base;
@@ -164,6 +185,9 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     const delta::Snapshot& base = newer_base ? *newer_base : state_->snapshot;
     int64_t version = base.version + 1;
     Status s = log_->Commit(version, actions, new_files);
+    // A failure after the link (the final directory fsync) leaves the commit
+    // visible; when the file is there, it may be ours.
+    if (visible && (s.ok() || (!s.IsAlreadyExists() && log_->CommitExists(version)))) *visible = true;
     if (s.ok()) {
       // The new version is `base` plus these actions: applied here rather
       // than re-listed and re-read from the log (a commit by another writer
@@ -208,6 +232,7 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
           if (auto* info = std::get_if<delta::CommitInfo>(&a)) winner = info->operation.value_or(winner) + " (version " + std::to_string(v) + ")";
         }
       }
+      CheckAppendOnly(name_, newer.value(), actions, operation);
       if (!(newer.value().metadata == base.metadata)) {
         throw ConflictError(operation + " on table " + name_ + " conflicts with " + winner +
                             ", which changed the table's schema or properties; run the statement again");
@@ -253,6 +278,10 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
 
   DeltaFileWriter data(fs_, path_, columns, snapshot.partition_columns(), false);
   DeltaFileWriter changes(fs_, path_, columns, snapshot.partition_columns(), true);
+  // A statement that fails (a full disk, a data file that is gone, a lost
+  // conflict) deletes what it wrote, unless its commit may be visible.
+  bool visible = false;
+  AbortUnlessCommitted cleanup({&data, &changes}, visible);
   // Change rows: the table row plus its _change_type.
   auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, const char* type) {
     if (!cdf || count == 0) return;
@@ -398,7 +427,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   // Nothing below reads the statement's snapshot: let it go, so that the
   // commit can move it forward instead of copying every file of the table.
   state_holder.reset();
-  CommitActions(all, removed_paths, commit.operation, new_files);
+  CommitActions(all, removed_paths, commit.operation, new_files, &visible);
 }
 
 void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters) {

@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "storage/delta/delta_snapshot.hpp"
 
 namespace lakestream {
+
+class DeltaFileWriter;
 
 // What CREATE TABLE decides about a new Delta table.
 struct DeltaTableDefinition {
@@ -41,6 +44,16 @@ struct DeltaSnapshotState {
   delta::Snapshot snapshot;
   std::vector<const delta::AddFile*> files;
   std::vector<TableColumn> columns;
+  // COUNT(*)'s checked statistics (RowCount): the sum of numRecords (nullopt
+  // when some file has none) or why the stats cannot be trusted, worked out
+  // once per snapshot, since a file's stats never change (parsing them is
+  // most of a count's cost). Whether the files still exist is checked anew.
+  struct CheckedCount {
+    std::optional<int64_t> total;
+    std::string error;
+  };
+  mutable std::mutex count_mutex;
+  mutable std::optional<CheckedCount> checked_count;
 };
 
 // Whole data files a statement has already read (a view refresh scans the
@@ -73,7 +86,13 @@ class DeltaTable : public DataTable {
   // Commit() taking the rows of the files it rewrites from `read` where it
   // holds them; ignored unless read at the version the commit starts from.
   void Commit(TableCommit& commit, const DeltaFileRows& read);
+  // From the files' numRecords stats when every file has them (after checking
+  // each file still exists and its stats are sane: CorruptionError or IOError
+  // naming the file and version otherwise), else by reading the files.
   idx_t RowCount() override;
+  // delta.appendOnly = true at the current snapshot: the one place the SQL
+  // layer and the commit path learn whether rows may be removed.
+  bool AppendOnly() const { return state_->snapshot.AppendOnly(); }
 
   // Moves to the latest version on disk (cheap when nothing changed).
   void Refresh();
@@ -116,8 +135,12 @@ class DeltaTable : public DataTable {
   // concurrent commit removed one of `removed_paths` or changed the metadata.
   // `new_files`: what DeltaFileWriter::Finish listed for the files the
   // actions add, made durable before the commit is visible.
+  // Refuses (ConstraintError) a commit that removes a file with dataChange =
+  // true while the base it commits on has delta.appendOnly = true.
+  // `*visible` (when given) becomes true once the commit may be visible: from
+  // then on the files it names must not be deleted, even if this throws.
   int64_t CommitActions(const std::vector<delta::Action>& actions, const std::vector<std::string>& removed_paths,
-                        const std::string& operation, const DurableSet& new_files = {});
+                        const std::string& operation, const DurableSet& new_files = {}, bool* visible = nullptr);
   // The current snapshot, to become the next version: moved out of state_
   // when nothing else holds it (state_ must then be replaced before anyone
   // reads it), copied otherwise. Copying a table of many files on every
@@ -132,6 +155,21 @@ class DeltaTable : public DataTable {
   std::unique_ptr<delta::DeltaLog> log_;
   std::shared_ptr<const DeltaSnapshotState> state_;
   bool read_only_ = false;
+};
+
+// Deletes the files of `writers` when it goes out of scope before `visible`
+// became true (the commit naming them failed or was never attempted).
+class AbortUnlessCommitted {
+ public:
+  AbortUnlessCommitted(std::vector<DeltaFileWriter*> writers, const bool& visible)
+      : writers_(std::move(writers)), visible_(visible) {}
+  ~AbortUnlessCommitted();
+  AbortUnlessCommitted(const AbortUnlessCommitted&) = delete;
+  AbortUnlessCommitted& operator=(const AbortUnlessCommitted&) = delete;
+
+ private:
+  std::vector<DeltaFileWriter*> writers_;
+  const bool& visible_;
 };
 
 // A scan of the given files of a snapshot state (all files when `files` is

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Shell tests: a Delta table damaged by hand (statistics edited, a data file
+# or a commit deleted, a commit torn, a checkpoint gone) is reported with the
+# file, the version and the fix, never answered from what is left.
+# Usage: delta_damage.sh PATH/TO/lakestream
+set -euo pipefail
+BIN=${1:?usage: $0 PATH/TO/lakestream}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export COLUMNS=200
+FAILURES=0
+
+run() {
+  RC=0
+  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
+  OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
+  ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
+}
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
+expect() {
+  if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
+    fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
+      "stderr: $(printf '%q' "$ERR")"
+  fi
+}
+# expect_err NAME WANT_RC PART...: stderr contains every PART.
+expect_err() {
+  local name=$1 rc=$2 ok=1; shift 2
+  [[ "$RC" == "$rc" ]] || ok=0
+  for part in "$@"; do [[ "$ERR" == *"$part"* ]] || ok=0; done
+  if [[ $ok == 1 ]]; then pass "$name"; else
+    fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
+  fi
+}
+sql() { run "$BIN" -csv "$DB" -c "$1"; }
+# A fresh database with table t: version 0 create, 1 (k = 1, 2), 2 (k = 3).
+fresh() {
+  DB=$TMP/db$1
+  run "$BIN" "$DB" -c "CREATE TABLE t (k INT, v STRING); INSERT INTO t VALUES (1, 'a'), (2, NULL); INSERT INTO t VALUES (3, 'c')"
+  [[ $RC == 0 ]] || fail "setup $1" "$ERR"
+  LOG=$DB/t/_delta_log
+  V1=$LOG/00000000000000000001.json
+  FILE1=$(grep -o '"path":"[^"]*"' "$V1" | head -1 | cut -d'"' -f4)
+}
+
+# --- statistics that lie: COUNT(*) refuses instead of answering from them ---
+fresh stats_negative
+sed -i 's/\\"numRecords\\":2/\\"numRecords\\":-5/' "$V1"
+sql "SELECT count(*) FROM t"
+expect_err "numRecords -5" 1 "Corruption Error" "Table t (version 2)" "$FILE1" "numRecords is not a non-negative integer"
+
+fresh stats_nullcount
+sed -i 's/\\"v\\":1/\\"v\\":7/' "$V1"
+sql "SELECT count(*) FROM t"
+expect_err "nullCount above numRecords" 1 "Corruption Error" "$FILE1" "nullCount of column v is 7, but the file has 2 rows"
+# a filtered read does not skip on them: the rows are still found
+sql "SELECT k FROM t WHERE v IS NULL OR k > 0 ORDER BY k"
+expect "filtered read ignores bad stats" 0 $'k\n1\n2\n3\n'
+
+fresh stats_garbled
+sed -i 's/\\"numRecords\\":2/\\"numRecords\\":2x/' "$V1"
+sql "SELECT count(*) FROM t"
+expect_err "unparsable stats" 1 "Corruption Error" "$FILE1" "are not a JSON object"
+
+# --- a data file deleted outside lakestream: COUNT(*) names it like SELECT * ---
+fresh missing_file
+rm "$DB/t/$FILE1"
+sql "SELECT count(*) FROM t"
+expect_err "count(*) with a missing data file" 1 "IO Error" "missing its data file $DB/t/$FILE1" "version 2" "Restore them"
+sql "SELECT * FROM t"
+expect_err "SELECT * with a missing data file" 1 "IO Error" "missing its data file $DB/t/$FILE1"
+
+# --- a commit missing from the middle of the log: a gap, named ---
+fresh gap
+rm "$V1"
+sql "SELECT count(*) FROM t"
+expect_err "missing 001.json" 1 "Corruption Error" "has a gap" "version 1 ($V1) is missing" "Restore $V1 from a backup" \
+  "(version 0 is intact)"
+if [[ "$ERR" == *"cleaned up"* ]]; then fail "gap is not called a cleanup" "$ERR"; else pass "gap is not called a cleanup"; fi
+
+# --- a torn (half written) last commit: corruption naming it, not silently skipped ---
+fresh torn
+V2=$LOG/00000000000000000002.json
+head -c 60 "$V2" >"$TMP/torn" && cp "$TMP/torn" "$V2"
+sql "SELECT count(*) FROM t"
+expect_err "torn last commit" 1 "Corruption Error" "commit file of version 2 is damaged" "$V2" "versions 0 to 1 are intact"
+
+# --- _last_checkpoint naming a checkpoint that is gone: the log is listed instead ---
+fresh stale_last_checkpoint
+printf '{"version":1,"size":4}\n' >"$LOG/_last_checkpoint"
+sql "SELECT count(*) FROM t"
+expect "stale _last_checkpoint falls back to the listing" 0 $'count(*)\n3\n'
+
+# --- a checkpoint file removed: the JSON commits still rebuild the table ---
+DB=$TMP/db_checkpoint
+run "$BIN" "$DB" -c "CREATE TABLE t (k INT) TBLPROPERTIES ('delta.checkpointInterval' = '2'); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); INSERT INTO t VALUES (3)"
+CHECKPOINT=$DB/t/_delta_log/00000000000000000002.checkpoint.parquet
+if [[ -f "$CHECKPOINT" ]]; then pass "checkpoint written"; else fail "checkpoint written" "$(ls "$DB/t/_delta_log")"; fi
+rm -f "$CHECKPOINT"
+sql "SELECT count(*) FROM t"
+expect "missing checkpoint falls back to the commits" 0 $'count(*)\n3\n'
+
+if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
+echo "all passed"
