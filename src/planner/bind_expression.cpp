@@ -1,5 +1,6 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/aggregate_function.hpp"
@@ -118,6 +119,7 @@ static BoundExprPtr RequireBoolean(BoundExprPtr e, const char* what) {
 
 BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                           const char* clause) {
+  if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage(std::string("an expression in ") + (clause ? clause : "the statement") + " is too deep"));
   if (aggregate) {
     // An expression that is a GROUP BY expression reads the group column.
     std::string key = StringUtil::Lower(expr.ToString());
