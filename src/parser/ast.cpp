@@ -215,6 +215,7 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->has_else = has_else;
   if (subquery) result->subquery = subquery->Copy();
   result->height = height;
+  result->expanded_size = expanded_size;
   return result;
 }
 

@@ -79,6 +79,9 @@ struct ParsedExpression {
   // the parser keeps it at most kMaxNestingDepth (parser.hpp) so every
   // recursive pass over the tree, its destructor included, has bounded depth.
   uint32_t height = 1;
+  // Nodes the binder builds from this tree: BETWEEN binds its operand twice,
+  // so a chain of them doubles at each link; the parser bounds this too.
+  uint64_t expanded_size = 1;
 
   // Re-creates SQL text for the expression; used as the default column name
   // (e.g. "sum(amount)", "(a + 1)") and in error messages.

@@ -452,6 +452,7 @@ ExprPtr ParserImpl::ParseCase(uint32_t location) {
   ExprPtr operand;
   if (!IsKeyword("WHEN")) operand = ParseExpression();
   if (!IsKeyword("WHEN")) SyntaxError(Peek(), "expected WHEN in CASE");
+  uint64_t size = 1;
   while (IsKeyword("WHEN")) {
     uint32_t when_location = Next().offset;
     auto condition = ParseExpression();
@@ -459,6 +460,10 @@ ExprPtr ParserImpl::ParseCase(uint32_t location) {
       // Simple CASE: rewrite `CASE x WHEN v` into `x = v` (see ast.hpp).
       condition = Finish(MakeBinary(ExpressionType::COMPARE_EQ, operand->Copy(), std::move(condition), when_location));
     }
+    // Each WHEN copies the operand: check the growth as it happens, not
+    // only once the whole CASE has been read.
+    size += condition->expanded_size;
+    CheckExpandedSize(size, when_location);
     expr->children.push_back(std::move(condition));
     ExpectKeyword("THEN");
     expr->children.push_back(ParseExpression());

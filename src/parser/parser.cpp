@@ -70,6 +70,14 @@ void ParserImpl::NestingError(uint32_t offset) const {
                       "of alternatives as x IN (...)");
 }
 
+void ParserImpl::CheckExpandedSize(uint64_t size, uint32_t offset) const {
+  if (size <= kMaxExpandedSize) return;
+  ErrorAt(offset, "statement is too large: this expression would expand to more than " +
+                      std::to_string(kMaxExpandedSize) +
+                      " terms (BETWEEN and CASE x WHEN ... repeat their first operand); simplify it: compute the "
+                      "repeated operand once in a subquery and refer to it by name");
+}
+
 namespace {
 
 uint32_t HeightOf(const ParsedExpression* e) { return e ? e->height : 0; }
@@ -88,6 +96,12 @@ ExprPtr ParserImpl::Finish(ExprPtr expr) {
   uint32_t h = std::max(MaxHeight(expr->children), HeightOf(expr->subquery.get())) + 1;
   if (h > kMaxNestingDepth) NestingError(expr->location);
   expr->height = h;
+  uint64_t size = 1;
+  for (auto& c : expr->children) size += c->expanded_size;
+  bool between = expr->type == ExpressionType::BETWEEN || expr->type == ExpressionType::NOT_BETWEEN;
+  if (between && !expr->children.empty()) size += expr->children[0]->expanded_size;
+  CheckExpandedSize(size, expr->location);
+  expr->expanded_size = size;
   return expr;
 }
 

@@ -34,6 +34,9 @@ namespace lakestream {
 // stack (the binder's frames are the largest); realistic SQL, generated
 // SQL included, stays far below it.
 constexpr uint32_t kMaxNestingDepth = 1000;
+// Nodes one expression may grow to once BETWEEN and `CASE x WHEN` have
+// repeated their operand (ParsedExpression::expanded_size).
+constexpr uint64_t kMaxExpandedSize = 1000000;
 
 class Parser {
  public:

@@ -70,6 +70,8 @@ class ParserImpl {
   void Finish(QueryNode& node);
   void Finish(TableRef& ref);
   [[noreturn]] void NestingError(uint32_t offset) const;
+  // Fails when an expression would grow past kMaxExpandedSize nodes.
+  void CheckExpandedSize(uint64_t size, uint32_t offset) const;
 
   // ------------------------------------------------------------ expressions
   ExprPtr ParseExpression();
