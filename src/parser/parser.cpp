@@ -65,9 +65,8 @@ ParserImpl::DepthGuard::DepthGuard(ParserImpl& parser) : parser_(parser) {
 
 void ParserImpl::NestingError(uint32_t offset) const {
   ErrorAt(offset, "statement is nested too deeply (more than " + std::to_string(kMaxNestingDepth) +
-                      " levels of parentheses, calls, subqueries or chained operators); simplify it: split a long "
-                      "chain like a + b + c + ... into parts computed in a subquery or view, and write long lists "
-                      "of alternatives as x IN (...)");
+                      " levels); simplify it: compute parts of a long chain such as a + b + c + ... in a subquery "
+                      "or view, and write long lists of alternatives as x IN (...)");
 }
 
 void ParserImpl::CheckExpandedSize(uint64_t size, uint32_t offset) const {
