@@ -119,7 +119,9 @@ std::vector<Shape> Shapes() {
       {"order_by", [one_row](int n) { return "SELECT x" + one_row + " ORDER BY x" + Repeat(" * 1", n) + " DESC LIMIT 1"; },
        [](int) { return std::string("3"); }},
       {"having",
-       [one_row](int n) { return "SELECT count(*)" + one_row + " HAVING count(*)" + Repeat(" + 0", n) + " = 3"; },
+       [one_row](int n) {
+         return "SELECT count(*)" + one_row + " GROUP BY x > 0 HAVING count(*)" + Repeat(" + 0", n) + " = 3";
+       },
        [](int) { return std::string("3"); }},
       {"union_all",
        [](int n) { return "SELECT count(*) FROM (SELECT 1 AS x" + Repeat(" UNION ALL SELECT 1", n - 1) + ") s"; },
