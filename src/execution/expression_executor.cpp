@@ -18,7 +18,13 @@ DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count)
   auto& slot = scratch_[&expr];
   if (!slot || slot->data.empty() || slot->data[0].Capacity() < count) {
     std::vector<LogicalType> types;
-    for (auto& c : expr.children) types.push_back(c->return_type);
+    if (expr.type == BoundExpressionType::AND || expr.type == BoundExpressionType::OR) {
+      // A conjunction folds its operands into the result one at a time and
+      // needs one vector, not one per operand (there may be 100,000).
+      types.assign(2, LogicalType(TypeId::BOOLEAN));
+    } else {
+      for (auto& c : expr.children) types.push_back(c->return_type);
+    }
     slot = std::make_unique<DataChunk>();
     slot->Initialize(types, std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
   } else {
