@@ -457,6 +457,8 @@ ExprPtr ParserImpl::ParseCase(uint32_t location) {
     uint32_t when_location = Next().offset;
     auto condition = ParseExpression();
     if (operand) {
+      // Check before copying, so a runaway CASE stops before it allocates.
+      CheckExpandedSize(size + operand->expanded_size, when_location);
       // Simple CASE: rewrite `CASE x WHEN v` into `x = v` (see ast.hpp).
       condition = Finish(MakeBinary(ExpressionType::COMPARE_EQ, operand->Copy(), std::move(condition), when_location));
     }
