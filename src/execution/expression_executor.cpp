@@ -5,6 +5,7 @@
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 
 namespace lakestream {
 
@@ -17,7 +18,13 @@ DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count)
   auto& slot = scratch_[&expr];
   if (!slot || slot->data.empty() || slot->data[0].Capacity() < count) {
     std::vector<LogicalType> types;
-    for (auto& c : expr.children) types.push_back(c->return_type);
+    if (expr.type == BoundExpressionType::AND || expr.type == BoundExpressionType::OR) {
+      // A conjunction folds its operands into the result one at a time and
+      // needs one vector, not one per operand (there may be 100,000).
+      types.assign(2, LogicalType(TypeId::BOOLEAN));
+    } else {
+      for (auto& c : expr.children) types.push_back(c->return_type);
+    }
     slot = std::make_unique<DataChunk>();
     slot->Initialize(types, std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
   } else {
@@ -27,6 +34,9 @@ DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count)
 }
 
 void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  // The parser bounds the trees it builds; this catches trees built later
+  // (rewrites, stored definitions) on a thread with a small stack.
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to evaluate"));
   idx_t count = input.size();
   if (result.Capacity() < count) result.Resize(count);
   switch (expr.type) {
@@ -181,6 +191,42 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
   idx_t count = input.size();
   Vector probe(expr.children[0]->return_type, std::max<idx_t>(count, 1));
   Execute(*expr.children[0], input, probe);
+  bool all_constant = std::all_of(expr.children.begin() + 1, expr.children.end(),
+                                  [](const BoundExprPtr& c) { return c->type == BoundExpressionType::CONSTANT; });
+  if (all_constant) {
+    // The common case, `x IN (1, 2, ...)` with thousands of literals: a
+    // sorted list probed by binary search, not a column of values per item.
+    std::vector<Value> constants;
+    bool has_null = false;
+    for (size_t c = 1; c < expr.children.size(); c++) {
+      const Value& v = expr.children[c]->value;
+      if (v.IsNull()) {
+        has_null = true;
+      } else {
+        constants.push_back(v);
+      }
+    }
+    auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
+    std::sort(constants.begin(), constants.end(), less);
+    auto* out = result.GetData<bool>();
+    for (idx_t i = 0; i < count; i++) {
+      if (!probe.IsValid(i)) {
+        result.SetValid(i, false);
+        continue;
+      }
+      Value v = probe.GetValue(i);
+      if (std::binary_search(constants.begin(), constants.end(), v, less)) {
+        out[i] = !expr.negated;
+        result.SetValid(i, true);
+      } else if (has_null) {
+        result.SetValid(i, false);
+      } else {
+        out[i] = expr.negated;
+        result.SetValid(i, true);
+      }
+    }
+    return;
+  }
   // Every list element is evaluated per row (they may reference columns).
   std::vector<std::unique_ptr<Vector>> items;
   for (size_t c = 1; c < expr.children.size(); c++) {

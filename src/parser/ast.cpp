@@ -1,6 +1,9 @@
 // ToString and deep copies for the parse tree (ast.hpp).
 #include "parser/ast.hpp"
 
+#include "common/exception.hpp"
+#include "common/stack_depth.hpp"
+
 namespace lakestream {
 
 const char* ExpressionTypeToString(ExpressionType type) {
@@ -118,6 +121,7 @@ std::vector<ExprPtr> CopyList(const std::vector<ExprPtr>& list) {
 }  // namespace
 
 std::string ParsedExpression::ToString() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to print"));
   auto child = [&](size_t i) { return i < children.size() && children[i] ? children[i]->ToString() : std::string("?"); };
   if (const char* op = BinaryOperator(type)) {
     std::string s = "(" + child(0) + op + child(1);
@@ -196,6 +200,7 @@ std::string ParsedExpression::ToString() const {
 }
 
 std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to copy"));
   auto result = std::make_unique<ParsedExpression>(type, location);
   result->alias = alias;
   result->children = CopyList(children);
@@ -209,6 +214,8 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->try_cast = try_cast;
   result->has_else = has_else;
   if (subquery) result->subquery = subquery->Copy();
+  result->height = height;
+  result->expanded_size = expanded_size;
   return result;
 }
 
@@ -228,6 +235,7 @@ std::unique_ptr<TableRef> TableRef::Copy() const {
   if (condition) result->condition = condition->Copy();
   result->using_columns = using_columns;
   if (function) result->function = function->Copy();
+  result->height = height;
   return result;
 }
 
@@ -261,6 +269,7 @@ std::unique_ptr<QueryNode> QueryNode::Copy() const {
   }
   if (limit) result->limit = limit->Copy();
   if (offset) result->offset = offset->Copy();
+  result->height = height;
   return result;
 }
 

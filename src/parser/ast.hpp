@@ -75,6 +75,13 @@ struct ParsedExpression {
   bool try_cast = false;           // CAST
   bool has_else = false;           // CASE
   std::unique_ptr<QueryNode> subquery;  // SUBQUERY_*
+  // Levels of nesting in this tree, itself included, through subqueries too;
+  // the parser keeps it at most kMaxNestingDepth (parser.hpp) so every
+  // recursive pass over the tree, its destructor included, has bounded depth.
+  uint32_t height = 1;
+  // Nodes the binder builds from this tree: BETWEEN binds its operand twice,
+  // so a chain of them doubles at each link; the parser bounds this too.
+  uint64_t expanded_size = 1;
 
   // Re-creates SQL text for the expression; used as the default column name
   // (e.g. "sum(amount)", "(a + 1)") and in error messages.
@@ -130,6 +137,8 @@ struct TableRef {
   // TABLE_FUNCTION: a FUNCTION expression (table_changes(...), read_parquet(...), read_files(...))
   ExprPtr function;
 
+  uint32_t height = 1;  // as ParsedExpression::height
+
   std::unique_ptr<TableRef> Copy() const;
 };
 
@@ -178,6 +187,8 @@ struct QueryNode {
   std::vector<OrderByItem> order_by;
   ExprPtr limit;
   ExprPtr offset;
+
+  uint32_t height = 1;  // as ParsedExpression::height
 
   std::unique_ptr<QueryNode> Copy() const;
 };

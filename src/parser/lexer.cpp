@@ -1,5 +1,6 @@
 #include "parser/lexer.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/exception.hpp"
@@ -18,10 +19,16 @@ std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::st
   }
   size_t line_end = sql.find('\n', line_start);
   if (line_end == std::string::npos) line_end = sql.size();
-  std::string source_line = sql.substr(line_start, line_end - line_start);
-  if (!source_line.empty() && source_line.back() == '\r') source_line.pop_back();
-  std::string caret;
-  for (size_t i = line_start; i < offset; i++) caret += sql[i] == '\t' ? '\t' : ' ';
+  if (line_end > line_start && sql[line_end - 1] == '\r') line_end--;
+  // A generated statement may be one line of megabytes: show a window of it
+  // around the offset, marked with "...", so the message stays readable.
+  constexpr size_t kContext = 60;
+  size_t show_begin = offset > line_start + kContext ? offset - kContext : line_start;
+  size_t show_end = std::min(line_end, std::max<size_t>(offset, show_begin) + kContext);
+  std::string prefix = show_begin > line_start ? "..." : "";
+  std::string source_line = prefix + sql.substr(show_begin, show_end - show_begin) + (show_end < line_end ? "..." : "");
+  std::string caret(prefix.size(), ' ');
+  for (size_t i = show_begin; i < offset; i++) caret += sql[i] == '\t' ? '\t' : ' ';
   caret += '^';
   return message + " (line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1) +
          ")\n" + source_line + "\n" + caret;

@@ -61,7 +61,7 @@ ExprPtr ParserImpl::ParseOr() {
   auto expr = MakeExpr(ExpressionType::OR, left->location);
   expr->children.push_back(std::move(left));
   while (AcceptKeyword("OR")) expr->children.push_back(ParseAnd());
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseAnd() {
@@ -70,7 +70,7 @@ ExprPtr ParserImpl::ParseAnd() {
   auto expr = MakeExpr(ExpressionType::AND, left->location);
   expr->children.push_back(std::move(left));
   while (AcceptKeyword("AND")) expr->children.push_back(ParseNot());
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseNot() {
@@ -80,7 +80,7 @@ ExprPtr ParserImpl::ParseNot() {
     if (IsKeyword("EXISTS")) return ParseExists(true, Next().offset);
     auto expr = MakeExpr(ExpressionType::NOT, location);
     expr->children.push_back(ParseNot());
-    return expr;
+    return Finish(std::move(expr));
   }
   return ParsePredicate();
 }
@@ -108,7 +108,7 @@ ExprPtr ParserImpl::ParsePredicate() {
         return left;
       }
       Next();
-      left = MakeBinary(type, std::move(left), ParseConcat(), location);
+      left = Finish(MakeBinary(type, std::move(left), ParseConcat(), location));
       continue;
     }
     if (IsKeyword("IS")) {
@@ -124,14 +124,14 @@ ExprPtr ParserImpl::ParsePredicate() {
       } else if (AcceptKeyword("DISTINCT")) {
         ExpectKeyword("FROM");
         type = negated ? ExpressionType::COMPARE_NOT_DISTINCT_FROM : ExpressionType::COMPARE_DISTINCT_FROM;
-        left = MakeBinary(type, std::move(left), ParseConcat(), location);
+        left = Finish(MakeBinary(type, std::move(left), ParseConcat(), location));
         continue;
       } else {
         SyntaxError(Peek(), "expected NULL, TRUE, FALSE or DISTINCT FROM after IS");
       }
       auto expr = MakeExpr(type, location);
       expr->children.push_back(std::move(left));
-      left = std::move(expr);
+      left = Finish(std::move(expr));
       continue;
     }
     // [NOT] IN / BETWEEN / LIKE / ILIKE
@@ -150,7 +150,7 @@ ExprPtr ParserImpl::ParsePredicate() {
         expr->children.push_back(std::move(left));
         expr->subquery = ParseQuery();
         ExpectOp(")");
-        left = std::move(expr);
+        left = Finish(std::move(expr));
         continue;
       }
       auto expr = MakeExpr(negated ? ExpressionType::NOT_IN_LIST : ExpressionType::IN_LIST, location);
@@ -159,7 +159,7 @@ ExprPtr ParserImpl::ParsePredicate() {
         expr->children.push_back(ParseExpression());
       } while (AcceptOp(","));
       if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the IN list");
-      left = std::move(expr);
+      left = Finish(std::move(expr));
       continue;
     }
     if (IsKeyword("BETWEEN", k)) {
@@ -169,7 +169,7 @@ ExprPtr ParserImpl::ParsePredicate() {
       expr->children.push_back(ParseConcat());
       ExpectKeyword("AND");
       expr->children.push_back(ParseConcat());
-      left = std::move(expr);
+      left = Finish(std::move(expr));
       continue;
     }
     if (IsKeyword("LIKE", k) || IsKeyword("ILIKE", k)) {
@@ -179,7 +179,7 @@ ExprPtr ParserImpl::ParsePredicate() {
                                   : (negated ? ExpressionType::NOT_LIKE : ExpressionType::LIKE);
       auto expr = MakeBinary(type, std::move(left), ParseConcat(), location);
       if (AcceptKeyword("ESCAPE")) expr->children.push_back(ParseConcat());
-      left = std::move(expr);
+      left = Finish(std::move(expr));
       continue;
     }
     return left;
@@ -190,7 +190,7 @@ ExprPtr ParserImpl::ParseConcat() {
   auto left = ParseAdditive();
   while (IsOp("||")) {
     uint32_t location = Next().offset;
-    left = MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location);
+    left = Finish(MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location));
   }
   return left;
 }
@@ -200,7 +200,7 @@ ExprPtr ParserImpl::ParseAdditive() {
   while (IsOp("+") || IsOp("-")) {
     const Token& op = Next();
     auto type = op.text == "+" ? ExpressionType::ADD : ExpressionType::SUBTRACT;
-    left = MakeBinary(type, std::move(left), ParseMultiplicative(), op.offset);
+    left = Finish(MakeBinary(type, std::move(left), ParseMultiplicative(), op.offset));
   }
   return left;
 }
@@ -211,29 +211,38 @@ ExprPtr ParserImpl::ParseMultiplicative() {
     const Token& op = Next();
     auto type = op.text == "*" ? ExpressionType::MULTIPLY
                                : (op.text == "/" ? ExpressionType::DIVIDE : ExpressionType::MODULO);
-    left = MakeBinary(type, std::move(left), ParseUnary(), op.offset);
+    left = Finish(MakeBinary(type, std::move(left), ParseUnary(), op.offset));
   }
   return left;
 }
 
 ExprPtr ParserImpl::ParseUnary() {
-  if (IsOp("+")) {
-    Next();
-    return ParseUnary();
+  // A run of signs is read in a loop and applied innermost first, so
+  // `- - - ... 1` needs no recursion; unary plus is a no-op.
+  std::vector<uint32_t> minus_locations;
+  while (IsOp("+") || IsOp("-")) {
+    const Token& sign = Next();
+    if (sign.text == "-") minus_locations.push_back(sign.offset);
   }
-  if (!IsOp("-")) return ParsePostfix();
-  DepthGuard guard(*this);
-  uint32_t location = Next().offset;
-  auto child = ParseUnary();
+  auto expr = ParsePostfix();
+  for (auto it = minus_locations.rbegin(); it != minus_locations.rend(); ++it) expr = Negate(std::move(expr), *it);
+  return expr;
+}
+
+ExprPtr ParserImpl::Negate(ExprPtr child, uint32_t location) {
   // Fold -<numeric literal> into a constant so `-1` is the INTEGER -1 and
   // `-2147483648` still fits INTEGER, as users expect from a literal.
   if (child->type == ExpressionType::CONSTANT && !child->value.IsNull()) {
     const Value& v = child->value;
     switch (v.type().id()) {
       case TypeId::INTEGER:
-        return MakeConstant(Value::INTEGER(-v.GetInteger()), location);
       case TypeId::BIGINT: {
-        int64_t n = -v.GetBigint();
+        // Negating in a wider type: `- -2147483648` is the BIGINT 2147483648.
+        int64_t x = v.type().id() == TypeId::INTEGER ? v.GetInteger() : v.GetBigint();
+        if (x == std::numeric_limits<int64_t>::min()) {
+          return MakeConstant(Value::DECIMAL(-static_cast<hugeint_t>(x), 38, 0), location);
+        }
+        int64_t n = -x;
         if (n >= std::numeric_limits<int32_t>::min() && n <= std::numeric_limits<int32_t>::max()) {
           return MakeConstant(Value::INTEGER(static_cast<int32_t>(n)), location);
         }
@@ -255,7 +264,7 @@ ExprPtr ParserImpl::ParseUnary() {
   }
   auto expr = MakeExpr(ExpressionType::NEGATE, location);
   expr->children.push_back(std::move(child));
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParsePostfix() {
@@ -265,7 +274,7 @@ ExprPtr ParserImpl::ParsePostfix() {
     auto cast = MakeExpr(ExpressionType::CAST, location);
     cast->children.push_back(std::move(expr));
     cast->cast_type = ParseType();
-    expr = std::move(cast);
+    expr = Finish(std::move(cast));
   }
   return expr;
 }
@@ -324,7 +333,7 @@ ExprPtr ParserImpl::ParsePrimary() {
         auto expr = MakeExpr(ExpressionType::SUBQUERY_SCALAR, location);
         expr->subquery = ParseQuery();
         ExpectOp(")");
-        return expr;
+        return Finish(std::move(expr));
       }
       auto expr = ParseExpression();
       if (IsOp(",")) ErrorAt(Peek().offset, "not supported yet: row values (a, b, ...) in an expression");
@@ -366,7 +375,7 @@ ExprPtr ParserImpl::ParsePrimary() {
       Next();
       const Token& s = Next();
       cast->children.push_back(MakeConstant(Value::VARCHAR(s.text), s.offset));
-      return cast;
+      return Finish(std::move(cast));
     }
     // Niladic functions of the SQL standard, usable without parentheses.
     if ((IsKeyword("CURRENT_TIMESTAMP") || IsKeyword("CURRENT_DATE")) && !IsOp("(", 1)) {
@@ -435,7 +444,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
   if (IsKeyword("OVER")) ErrorAt(Peek().offset, "not supported yet: window functions (OVER)");
   if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseCase(uint32_t location) {
@@ -443,13 +452,20 @@ ExprPtr ParserImpl::ParseCase(uint32_t location) {
   ExprPtr operand;
   if (!IsKeyword("WHEN")) operand = ParseExpression();
   if (!IsKeyword("WHEN")) SyntaxError(Peek(), "expected WHEN in CASE");
+  uint64_t size = 1;
   while (IsKeyword("WHEN")) {
     uint32_t when_location = Next().offset;
     auto condition = ParseExpression();
     if (operand) {
+      // Check before copying, so a runaway CASE stops before it allocates.
+      CheckExpandedSize(size + operand->expanded_size, when_location);
       // Simple CASE: rewrite `CASE x WHEN v` into `x = v` (see ast.hpp).
-      condition = MakeBinary(ExpressionType::COMPARE_EQ, operand->Copy(), std::move(condition), when_location);
+      condition = Finish(MakeBinary(ExpressionType::COMPARE_EQ, operand->Copy(), std::move(condition), when_location));
     }
+    // Each WHEN copies the operand: check the growth as it happens, not
+    // only once the whole CASE has been read.
+    size += condition->expanded_size;
+    CheckExpandedSize(size, when_location);
     expr->children.push_back(std::move(condition));
     ExpectKeyword("THEN");
     expr->children.push_back(ParseExpression());
@@ -459,7 +475,7 @@ ExprPtr ParserImpl::ParseCase(uint32_t location) {
     expr->has_else = true;
   }
   if (!AcceptKeyword("END")) SyntaxError(Peek(), "expected WHEN, ELSE or END in CASE");
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseCast(bool try_cast, uint32_t location) {
@@ -470,7 +486,7 @@ ExprPtr ParserImpl::ParseCast(bool try_cast, uint32_t location) {
   ExpectKeyword("AS");
   expr->cast_type = ParseType();
   ExpectOp(")");
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseExtract(uint32_t location) {
@@ -489,7 +505,7 @@ ExprPtr ParserImpl::ParseExtract(uint32_t location) {
   expr->children.push_back(ParseExpression());
   expr->arg_names.assign(2, "");
   ExpectOp(")");
-  return expr;
+  return Finish(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseExists(bool negated, uint32_t location) {
@@ -498,7 +514,7 @@ ExprPtr ParserImpl::ParseExists(bool negated, uint32_t location) {
   auto expr = MakeExpr(negated ? ExpressionType::SUBQUERY_NOT_EXISTS : ExpressionType::SUBQUERY_EXISTS, location);
   expr->subquery = ParseQuery();
   ExpectOp(")");
-  return expr;
+  return Finish(std::move(expr));
 }
 
 // ------------------------------------------------------------------ types

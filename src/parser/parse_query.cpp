@@ -17,7 +17,9 @@ std::unique_ptr<QueryNode> WrapInSelectStar(std::unique_ptr<QueryNode> node) {
   wrapper->select_list.push_back(std::make_unique<ParsedExpression>(ExpressionType::STAR, node->location));
   auto from = std::make_unique<TableRef>(TableRefType::SUBQUERY);
   from->location = node->location;
+  from->height = node->height + 1;
   from->subquery = std::move(node);
+  wrapper->height = from->height + 1;  // the caller's Finish checks it
   wrapper->from = std::move(from);
   return wrapper;
 }
@@ -52,6 +54,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseQuery() {
     node->ctes = std::move(ctes);
     node->location = location;
   }
+  Finish(*node);
   return node;
 }
 
@@ -71,6 +74,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSetOperation() {
     }
     node->left = std::move(left);
     node->right = ParseQueryTerm();
+    Finish(*node);
     left = std::move(node);
   }
   return left;
@@ -102,6 +106,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseValuesNode() {
     if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the VALUES row");
     node->values.push_back(std::move(row));
   } while (AcceptOp(","));
+  Finish(*node);
   return node;
 }
 
@@ -149,6 +154,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
   }
   if (AcceptKeyword("HAVING")) node->having = ParseExpression();
   if (IsKeyword("QUALIFY") || IsKeyword("WINDOW")) ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(Peek().text));
+  Finish(*node);
   return node;
 }
 
@@ -240,6 +246,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
         SyntaxError(Peek(), "expected ON or USING after the joined table");
       }
     }
+    Finish(*join);
     left = std::move(join);
   }
 }
@@ -284,6 +291,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
       ref->subquery = ParseQuery();
       if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')' after the subquery");
       ParseTableAlias(*ref);
+      Finish(*ref);
       return ref;
     }
     // A parenthesised join: (a JOIN b ON ...).
@@ -316,6 +324,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     ref->location = location;
     ref->subquery = ParseValuesNode();
     ParseTableAlias(*ref);
+    Finish(*ref);
     return ref;
   }
   if (!IsIdentifierLike() || (Peek().type == TokenType::IDENTIFIER && IsReservedWord(Peek()))) {
@@ -328,6 +337,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     ref->location = location;
     ref->function = ParseFunctionCall(name.ToString(), location);
     ParseTableAlias(*ref);
+    Finish(*ref);
     return ref;
   }
   auto ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);

@@ -2,19 +2,17 @@
 // statement dispatcher.
 #include "parser/parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
 
 namespace {
-
-// Nesting deeper than this is almost certainly generated or hostile input;
-// fail cleanly long before the stack would.
-constexpr int kMaxDepth = 500;
 
 // Words that end or join clauses: they can never be an implicit alias
 // (`FROM t WHERE ...`) nor start a column reference (`SELECT FROM t`).
@@ -57,10 +55,71 @@ std::string ToLowerAscii(std::string s) {
 ParserImpl::ParserImpl(const std::string& sql) : sql_(sql), tokens_(Lexer::Tokenize(sql)) {}
 
 ParserImpl::DepthGuard::DepthGuard(ParserImpl& parser) : parser_(parser) {
-  if (++parser_.depth_ > kMaxDepth) {
+  // The stack check matters on threads with small stacks, where the fixed
+  // limit alone would come too late.
+  if (++parser_.depth_ > static_cast<int>(kMaxNestingDepth) || StackNearlyExhausted()) {
     parser_.depth_--;
-    parser_.ErrorAt(parser_.Peek().offset, "statement is nested too deeply (more than 500 levels)");
+    parser_.NestingError(parser_.Peek().offset);
   }
+}
+
+void ParserImpl::NestingError(uint32_t offset) const {
+  ErrorAt(offset, "statement is nested too deeply (more than " + std::to_string(kMaxNestingDepth) +
+                      " levels); simplify it: compute parts of a long chain such as a + b + c + ... in a subquery "
+                      "or view, and write long lists of alternatives as x IN (...)");
+}
+
+void ParserImpl::CheckExpandedSize(uint64_t size, uint32_t offset) const {
+  if (size <= kMaxExpandedSize) return;
+  ErrorAt(offset, "statement is too large: this expression would expand to more than " +
+                      std::to_string(kMaxExpandedSize) +
+                      " terms (BETWEEN and CASE x WHEN ... repeat their first operand); simplify it: compute the "
+                      "repeated operand once in a subquery and refer to it by name");
+}
+
+namespace {
+
+uint32_t HeightOf(const ParsedExpression* e) { return e ? e->height : 0; }
+uint32_t HeightOf(const QueryNode* q) { return q ? q->height : 0; }
+uint32_t HeightOf(const TableRef* t) { return t ? t->height : 0; }
+
+uint32_t MaxHeight(const std::vector<ExprPtr>& list) {
+  uint32_t h = 0;
+  for (auto& e : list) h = std::max(h, HeightOf(e.get()));
+  return h;
+}
+
+}  // namespace
+
+ExprPtr ParserImpl::Finish(ExprPtr expr) {
+  uint32_t h = std::max(MaxHeight(expr->children), HeightOf(expr->subquery.get())) + 1;
+  if (h > kMaxNestingDepth) NestingError(expr->location);
+  expr->height = h;
+  uint64_t size = 1;
+  for (auto& c : expr->children) size += c->expanded_size;
+  bool between = expr->type == ExpressionType::BETWEEN || expr->type == ExpressionType::NOT_BETWEEN;
+  if (between && !expr->children.empty()) size += expr->children[0]->expanded_size;
+  CheckExpandedSize(size, expr->location);
+  expr->expanded_size = size;
+  return expr;
+}
+
+void ParserImpl::Finish(QueryNode& node) {
+  uint32_t h = std::max({MaxHeight(node.select_list), HeightOf(node.from.get()), HeightOf(node.where.get()),
+                         MaxHeight(node.group_by), HeightOf(node.having.get()), HeightOf(node.left.get()),
+                         HeightOf(node.right.get()), HeightOf(node.limit.get()), HeightOf(node.offset.get())});
+  for (auto& cte : node.ctes) h = std::max(h, HeightOf(cte.query.get()));
+  for (auto& row : node.values) h = std::max(h, MaxHeight(row));
+  for (auto& item : node.order_by) h = std::max(h, HeightOf(item.expression.get()));
+  if (++h > kMaxNestingDepth) NestingError(node.location);
+  node.height = h;
+}
+
+void ParserImpl::Finish(TableRef& ref) {
+  uint32_t h = std::max({HeightOf(ref.subquery.get()), HeightOf(ref.left.get()), HeightOf(ref.right.get()),
+                         HeightOf(ref.condition.get()), HeightOf(ref.function.get())}) + 1;
+  if (h > kMaxNestingDepth) NestingError(ref.location);
+  ref.height = h;
 }
 
 const Token& ParserImpl::Peek(size_t k) const {

@@ -63,6 +63,16 @@ class ParserImpl {
     ParserImpl& parser_;
   };
 
+  // Height bookkeeping (ParsedExpression::height): each sets the node's height
+  // from its parts, which must be complete, and fails with "nested too
+  // deeply" past kMaxNestingDepth. Every rule calls it on each node it builds.
+  ExprPtr Finish(ExprPtr expr);
+  void Finish(QueryNode& node);
+  void Finish(TableRef& ref);
+  [[noreturn]] void NestingError(uint32_t offset) const;
+  // Fails when an expression would grow past kMaxExpandedSize nodes.
+  void CheckExpandedSize(uint64_t size, uint32_t offset) const;
+
   // ------------------------------------------------------------ expressions
   ExprPtr ParseExpression();
   ExprPtr ParseOr();
@@ -73,6 +83,7 @@ class ParserImpl {
   ExprPtr ParseAdditive();
   ExprPtr ParseMultiplicative();
   ExprPtr ParseUnary();
+  ExprPtr Negate(ExprPtr child, uint32_t location);  // folds -<literal>
   ExprPtr ParsePostfix();
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);

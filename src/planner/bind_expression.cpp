@@ -1,5 +1,6 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 #include "execution/expression_executor.hpp"
 #include "function/aggregate_function.hpp"
@@ -109,6 +110,32 @@ static BoundExprPtr MakeBoolean(BoundExpressionType type, std::vector<BoundExprP
   return e;
 }
 
+// Generated SQL often spells a list as `x = 1 OR x = 2 OR ...` with
+// thousands of terms; bound as x IN (1, 2, ...) it is one node probed by
+// binary search rather than a comparison (and its scratch vectors) per term.
+// Null when `operands` is not such a list.
+static BoundExprPtr EqualityListAsInList(std::vector<BoundExprPtr>& operands) {
+  if (operands.size() < 3) return nullptr;
+  const BoundExpression* probe = nullptr;
+  for (auto& e : operands) {
+    if (e->type != BoundExpressionType::FUNCTION || e->function.name != "=" || e->children.size() != 2) return nullptr;
+    const BoundExpression& column = *e->children[0];
+    const BoundExpression& constant = *e->children[1];
+    if (column.type != BoundExpressionType::COLUMN_REF || !constant.IsConstant()) return nullptr;
+    if (!(constant.return_type == column.return_type)) return nullptr;
+    if (!probe) {
+      probe = &column;
+    } else if (!(column.binding == probe->binding) || column.column_index != probe->column_index ||
+               !(column.return_type == probe->return_type)) {
+      return nullptr;
+    }
+  }
+  auto in_list = std::make_unique<BoundExpression>(BoundExpressionType::IN_LIST, TypeId::BOOLEAN);
+  in_list->children.push_back(std::move(operands[0]->children[0]));
+  for (auto& e : operands) in_list->children.push_back(std::move(e->children[1]));
+  return in_list;
+}
+
 static BoundExprPtr RequireBoolean(BoundExprPtr e, const char* what) {
   if (e->return_type.id() == TypeId::BOOLEAN) return e;
   if (e->return_type.id() == TypeId::SQLNULL) return AddCast(std::move(e), TypeId::BOOLEAN);
@@ -118,6 +145,7 @@ static BoundExprPtr RequireBoolean(BoundExprPtr e, const char* what) {
 
 BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                           const char* clause) {
+  if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage(std::string("an expression in ") + (clause ? clause : "the statement") + " is too deep"));
   if (aggregate) {
     // An expression that is a GROUP BY expression reads the group column.
     std::string key = StringUtil::Lower(expr.ToString());
@@ -163,7 +191,11 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     case ExpressionType::OR: {
       std::vector<BoundExprPtr> children;
       for (auto& c : expr.children) children.push_back(RequireBoolean(bind_child(*c), expr.type == ExpressionType::AND ? "AND operand" : "OR operand"));
-      auto e = MakeBoolean(expr.type == ExpressionType::AND ? BoundExpressionType::AND : BoundExpressionType::OR, std::move(children));
+      BoundExprPtr e = expr.type == ExpressionType::OR ? EqualityListAsInList(children) : nullptr;
+      if (!e) {
+        e = MakeBoolean(expr.type == ExpressionType::AND ? BoundExpressionType::AND : BoundExpressionType::OR,
+                        std::move(children));
+      }
       e->name = expr.ToString();
       return FoldConstant(std::move(e));
     }

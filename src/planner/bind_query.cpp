@@ -1,4 +1,5 @@
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
@@ -82,6 +83,7 @@ static LogicalOperatorPtr AddOrderAndLimit(Binder& binder, const QueryNode& node
 }
 
 BoundQuery Binder::BindQuery(const QueryNode& node) {
+  if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage("too many levels of subqueries, CTEs or set operations"));
   AddCTEs(node);
   switch (node.type) {
     case QueryNodeType::SELECT_NODE: return BindSelectNode(node);

@@ -1,5 +1,6 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 #include "main/client_context.hpp"
 #include "planner/binder.hpp"
@@ -26,6 +27,7 @@ static std::string ResolveTableName(const QualifiedName& name) {
 }
 
 LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope) {
+  if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage("too many joins and subqueries in FROM"));
   switch (ref.type) {
     case TableRefType::BASE_TABLE: return BindBaseTable(ref, scope);
     case TableRefType::SUBQUERY: return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, scope);
@@ -84,8 +86,10 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
 }
 
 LogicalOperatorPtr Binder::BindSubqueryRef(const QueryNode& query, const std::string& alias,
-                                           const std::vector<std::string>& column_aliases, BindContext& scope) {
+                                           const std::vector<std::string>& column_aliases, BindContext& scope,
+                                           const CommonTableExpression* cte) {
   Binder sub(context_, this);
+  sub.binding_cte_ = cte;
   BoundQuery bound = sub.BindQuery(query);
   BindEntry entry;
   entry.alias = alias;
@@ -116,7 +120,14 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
           aliases.push_back(ref.column_aliases[i]);
         }
       }
-      return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope);
+      for (const Binder* b = this; b; b = b->parent_) {
+        if (b->binding_cte_ == cte) {
+          throw BinderError("common table expression \"" + cte->name +
+                            "\" reads itself, directly or through another CTE; recursive CTEs (WITH RECURSIVE) "
+                            "are not supported yet, so a CTE may only read tables and CTEs that do not read it");
+        }
+      }
+      return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope, cte);
     }
   }
   if (!ref.stream_function) {

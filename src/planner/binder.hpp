@@ -107,8 +107,10 @@ class Binder {
   LogicalOperatorPtr BindStreamRef(const TableRef& ref, StreamCatalogEntry& stream, BindContext& scope);
   BoundExprPtr BindStreamHasData(const ParsedExpression& expr);
   LogicalOperatorPtr BindBaseTable(const TableRef& ref, BindContext& scope);
+  // `cte`: the common table expression whose body `query` is, if any.
   LogicalOperatorPtr BindSubqueryRef(const QueryNode& query, const std::string& alias,
-                                     const std::vector<std::string>& column_aliases, BindContext& scope);
+                                     const std::vector<std::string>& column_aliases, BindContext& scope,
+                                     const CommonTableExpression* cte = nullptr);
 
   ClientContext& context_;
   Binder* parent_;
@@ -118,6 +120,9 @@ class Binder {
   bool bound_subquery_expression_ = false;  // set on the outermost binder
   idx_t next_table_index_ = 0;
   std::map<std::string, const CommonTableExpression*> ctes_;  // lower-case name
+  // The CTE whose body this binder binds: a CTE met again on the way up the
+  // parent chain reads itself, which would otherwise recurse without end.
+  const CommonTableExpression* binding_cte_ = nullptr;
 };
 
 // Wraps `plan` in a projection that casts its columns to `types` (no-op when equal).

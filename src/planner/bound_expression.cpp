@@ -1,5 +1,7 @@
 #include "planner/bound_expression.hpp"
 
+#include "common/exception.hpp"
+#include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream {
@@ -14,6 +16,7 @@ bool BoundExpression::IsFoldable() const {
 }
 
 BoundExprPtr BoundExpression::Copy() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to copy"));
   auto copy = std::make_unique<BoundExpression>(type, return_type);
   for (auto& c : children) copy->children.push_back(c->Copy());
   copy->value = value;
@@ -27,6 +30,7 @@ BoundExprPtr BoundExpression::Copy() const {
 }
 
 std::string BoundExpression::ToString() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to print"));
   switch (type) {
     case BoundExpressionType::CONSTANT: return value.ToSQLString();
     case BoundExpressionType::COLUMN_REF: return name.empty() ? "#" + std::to_string(column_index) : name;
