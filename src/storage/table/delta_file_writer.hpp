@@ -6,7 +6,8 @@
 // and in the directory name (`col=value/`). Change data files live under
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
 // until a commit names them, so they are written in place; files of a failed
-// commit are orphans that VACUUM removes. Rows of an unpartitioned table go
+// commit are orphans that VACUUM removes; files of a writer that fails, or is
+// destroyed before Finish() returns, are removed by the writer. Rows of an unpartitioned table go
 // straight into the Parquet writer as they are appended (no copy of them is
 // kept); a partitioned table's rows are buffered per partition until
 // Finish(), so each partition gets one file. The writer does not fsync: Finish()
@@ -31,11 +32,19 @@ namespace lakestream {
 class DeltaFileWriter {
  public:
   // `columns`: every table column in table order. For change data, rows carry
-  // one more VARCHAR column, the change type.
-  DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
+  // one more VARCHAR column, the change type. `table_name` names the table
+  // in errors.
+  DeltaFileWriter(FileSystem* fs, std::string table_name, std::string table_path, std::vector<TableColumn> columns,
                   const std::vector<std::string>& partition_columns, bool change_data);
+  // Removes the files written but not yet handed out by Finish().
+  ~DeltaFileWriter();
+  DeltaFileWriter(const DeltaFileWriter&) = delete;
+  DeltaFileWriter& operator=(const DeltaFileWriter&) = delete;
 
   // `rows`: every table column in table order (+ the change type).
+  // InvalidInputError when a value cannot be stored (one larger than the
+  // largest value a Parquet file of lakestream's holds, ...; see
+  // ParquetWriter::Append), IOError when a file cannot be written.
   void Append(const DataChunk& rows);
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
@@ -60,11 +69,14 @@ class DeltaFileWriter {
 
   // Creates the next file in the partition `directory` ("" for the root).
   OpenFile Open(const std::string& directory);
+  // Removes `file` (its writer failed), and throws the error for `s`.
+  [[noreturn]] void Fail(OpenFile& file, const Status& s);
   void Write(OpenFile& file, const DataChunk& rows);
   // Finishes the file: its add or cdc action, and what must be made durable.
   delta::Action Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms, DurableSet& durable);
 
   FileSystem* fs_;
+  std::string table_name_;
   std::string table_path_;
   std::vector<TableColumn> columns_;
   std::vector<idx_t> partition_indexes_;  // positions of partition columns in columns_
@@ -77,6 +89,7 @@ class DeltaFileWriter {
   std::optional<OpenFile> stream_;               // unpartitioned tables: the file being written
   int file_number_ = 0;
   idx_t row_count_ = 0;
+  std::vector<std::string> written_;  // full paths of files not yet handed out by Finish()
 };
 
 // A random version-4 UUID in its canonical text form.

@@ -251,8 +251,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   std::vector<LogicalType> change_types = types;
   change_types.push_back(TypeId::VARCHAR);
 
-  DeltaFileWriter data(fs_, path_, columns, snapshot.partition_columns(), false);
-  DeltaFileWriter changes(fs_, path_, columns, snapshot.partition_columns(), true);
+  DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
+  DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
   // Change rows: the table row plus its _change_type.
   auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, const char* type) {
     if (!cdf || count == 0) return;
