@@ -41,18 +41,18 @@ expect "create" "CREATE TABLE h (id INTEGER, s VARCHAR); INSERT INTO h VALUES (1
 files=$(data_files)
 
 refused "a 256 MiB value is refused" "INSERT INTO h SELECT 2, repeat('a', 268435456)" \
-  "column s of table h: a value of 268,435,456 bytes exceeds the largest value lakestream stores (67,108,864 bytes); store the value outside the table"
+  "column s of table h: a value of 268,435,456 bytes exceeds the largest value lakestream stores (268,434,432 bytes); store the value outside the table"
 expect "the table still reads" "SELECT count(*) AS n, max(s) AS s FROM h" $'n,s\n1,one'
 if [[ $(data_files) == "$files" ]]; then pass "no data file left behind"; else
   fail "no data file left behind" "before: $files, after: $(data_files)"; fi
-refused "UPDATE to a too large value is refused" "UPDATE h SET s = repeat('u', 67108865)" \
-  "column s of table h: a value of 67,108,865 bytes exceeds"
+refused "UPDATE to a too large value is refused" "UPDATE h SET s = repeat('u', 268434433)" \
+  "column s of table h: a value of 268,434,433 bytes exceeds"
 expect "the row keeps its value" "SELECT id, s FROM h" $'id,s\n1,one'
 
-# At the limit: stored and read back whole.
-expect "a value at the limit is stored" "INSERT INTO h SELECT 3, repeat('b', 67108864)" ""
-expect "and reads back" "SELECT id, length(s) AS len, substr(s, 67108860) AS tail FROM h ORDER BY id" \
-  $'id,len,tail\n1,3,\n3,67108864,bbbbb'
+# A large value below the limit: stored whole, in a page of its own.
+expect "a 100 MB value is stored" "INSERT INTO h SELECT 3, repeat('b', 100000000)" ""
+expect "and reads back" "SELECT id, length(s) AS len, substr(s, 99999996) AS tail FROM h ORDER BY id" \
+  $'id,len,tail\n1,3,\n3,100000000,bbbbb'
 
 # Many mid-size values in one statement (270 MB: once one page past the
 # reader's limit): pages are split by size.

@@ -71,8 +71,8 @@ TEST(DeltaValueLimits, AValuePastTheLimitIsRefusedBeforeTheCommit) {
     h.Insert({"three", big});
     FAIL() << "the commit of a value past the limit succeeded";
   } catch (const InvalidInputError& e) {
-    EXPECT_EQ(e.RawMessage().rfind("column s of table h: a value of 67,108,865 bytes exceeds the largest value "
-                                   "lakestream stores (67,108,864 bytes); ",
+    EXPECT_EQ(e.RawMessage().rfind("column s of table h: a value of 268,434,433 bytes exceeds the largest value "
+                                   "lakestream stores (268,434,432 bytes); ",
                                    0),
               0u)
         << e.RawMessage();

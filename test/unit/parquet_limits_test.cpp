@@ -2,10 +2,12 @@
 // each limit, input just below, at and past it either reads back exactly or
 // is refused by Append before any of it is written, and what was written
 // before still reads. Limits that would take hundreds of MB to reach are
-// lowered through ParquetWriterOptions; the value limit is also tested once
-// at its real size (about 300 MB at peak, a second or two).
+// lowered through ParquetWriterOptions; a value past the real value limit
+// is refused once at its real size (256 MiB), and LAKESTREAM_PARQUET_BIG=1
+// also writes and reads one at the limit (about 1 GB).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -117,26 +119,34 @@ TEST(ParquetLimits, ValuesBelowAtAndPastTheValueLimit) {
   EXPECT_EQ(back[3].GetString(), "after");
 }
 
+// The option cannot raise the limit past what a readable page holds. A
+// value at the real limit takes about 1 GB to write and read back: that
+// round trip runs with LAKESTREAM_PARQUET_BIG=1 (the refusal always runs).
 TEST(ParquetLimits, ValueLimitIsCappedByTheFormatLimit) {
   ParquetWriterOptions opt;
   opt.max_value_bytes = UINT64_MAX;  // asks for more than any readable page holds
   std::string path = TempPath("value_cap.parquet");
-  // One buffer for both: at the limit, and one byte past it.
+  // One buffer for both: one byte past the limit, and at it.
   std::string big(parquet::kMaxValueBytes + 1, 'x');
   big[0] = 'y';
-  {
-    auto w = ParquetWriter::Create(path, {"s"}, {TypeId::VARCHAR}, opt);
-    ASSERT_TRUE(w.ok());
-    Status s = w.value()->Append(StringChunk({std::string_view(big)}));
-    ASSERT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
-    EXPECT_NE(s.message().find("a value of 67,108,865 bytes exceeds the largest value lakestream stores "
-                               "(67,108,864 bytes)"),
-              std::string::npos)
-        << s.message();
-    ASSERT_TRUE(w.value()->Append(StringChunk({std::string_view(big).substr(0, parquet::kMaxValueBytes), "z"})).ok());
+  auto w = ParquetWriter::Create(path, {"s"}, {TypeId::VARCHAR}, opt);
+  ASSERT_TRUE(w.ok());
+  Status s = w.value()->Append(StringChunk({std::string_view(big)}));
+  ASSERT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("a value of 268,434,433 bytes exceeds the largest value lakestream stores "
+                             "(268,434,432 bytes)"),
+            std::string::npos)
+      << s.message();
+  if (!std::getenv("LAKESTREAM_PARQUET_BIG")) {
+    ASSERT_TRUE(w.value()->Append(StringChunk({"z"})).ok());
     ASSERT_TRUE(w.value()->Finish().ok());
+    EXPECT_EQ(ReadAll(path).size(), 1u);
+    return;
   }
-  EXPECT_LE(LargestDataPage(Pages(path, 0)), static_cast<int64_t>(parquet::kMaxValueBytes + 64));
+  ASSERT_TRUE(w.value()->Append(StringChunk({std::string_view(big).substr(0, parquet::kMaxValueBytes), "z"})).ok());
+  ASSERT_TRUE(w.value()->Finish().ok());
+  big.resize(parquet::kMaxValueBytes);
+  EXPECT_LE(LargestDataPage(Pages(path, 0)), static_cast<int64_t>(parquet::kMaxPageBytes));
   auto r = ParquetReader::Open(path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_TRUE(r.value()->Scan({0}).ok());
@@ -146,7 +156,7 @@ TEST(ParquetLimits, ValueLimitIsCappedByTheFormatLimit) {
   ASSERT_EQ(out.size(), 2u);
   string_t first = out.data[0].GetData<string_t>()[0];
   ASSERT_EQ(first.size(), parquet::kMaxValueBytes);
-  EXPECT_TRUE(first == std::string_view(big).substr(0, parquet::kMaxValueBytes));
+  EXPECT_TRUE(first == std::string_view(big));
   EXPECT_EQ(out.data[0].GetData<string_t>()[1], "z");
 }
 
@@ -198,7 +208,8 @@ TEST(ParquetLimits, PagesAreSplitByEntryCount) {
     chunk.Initialize({TypeId::BOOLEAN});
     for (idx_t done = 0; done < rows; done += STANDARD_VECTOR_SIZE) {
       idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, rows - done);
-      for (idx_t r = 0; r < n; r++) chunk.data[0].SetValue(r, r % 3 ? Value(LogicalType(TypeId::BOOLEAN)) : Value::BOOLEAN(true));
+      for (idx_t r = 0; r < n; r++)
+        chunk.data[0].SetValue(r, (done + r) % 3 ? Value(LogicalType(TypeId::BOOLEAN)) : Value::BOOLEAN(true));
       chunk.SetCardinality(n);
       ASSERT_TRUE(w.value()->Append(chunk).ok());
     }

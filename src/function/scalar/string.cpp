@@ -299,7 +299,7 @@ void ReverseKernel(DataChunk& args, Vector& result, idx_t count, const FunctionC
 
 // The longest string repeat() builds. Strings are string_views, so the
 // engine has no hard limit; this one keeps a typo in a count from asking for
-// terabytes. (A table stores values up to 64 MiB: parquet_limits.hpp.)
+// terabytes. (A table stores values up to 256 MiB: parquet_limits.hpp.)
 constexpr uint64_t kMaxRepeatBytes = 1ULL << 30;
 
 void RepeatKernel(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {

@@ -46,11 +46,13 @@ inline constexpr uint64_t kMaxFooterBytes = UINT32_MAX;
 // ---- what the writer writes (each within the reader's limits) ----
 
 // The largest single value (the bytes of one string) the writer stores. A
-// value cannot span pages, so it must fit the reader's page limit with room
-// to spare: 64 MiB keeps the cost of one value bounded (writer and reader
-// each hold its page about twice: plain bytes and page body, compressed and
-// decompressed) and leaves the reader's 256 MiB page limit a 4x margin.
-inline constexpr uint64_t kMaxValueBytes = 64ULL << 20;
+// value cannot span pages; one larger than the target page size gets a page
+// of its own, which holds its 4-byte length and its entry's levels (a few
+// bytes) besides: 1 KiB below the page limit leaves room for both. So every
+// value the reader reads, the writer writes back (an UPDATE may rewrite a
+// file of another writer).
+inline constexpr uint64_t kValuePageOverheadBytes = 1024;
+inline constexpr uint64_t kMaxValueBytes = kMaxPageBytes - kValuePageOverheadBytes;
 // The largest target page size a writer option may ask for. A page ends
 // before the value that would take it past the target (flat columns), or
 // after the row that took it there (nested columns; a nested row that
@@ -70,9 +72,10 @@ inline constexpr uint64_t kMaxDictionaryBytes = 64ULL << 20;
 // stays small and skipping loses little.
 inline constexpr size_t kMaxStatisticsValueBytes = 4096;
 
-// Twice the target (a nested row's page), plus one largest value, plus the
-// levels and ids of its entries, stays within the reader's limit.
-static_assert(2 * kMaxTargetPageBytes + kMaxValueBytes + 4 + kPageSlackBytes <= kMaxPageBytes);
+// A page holds either entries whose PLAIN bytes stay within twice the
+// target (a nested row's page; the levels and ids of its entries add at
+// most the slack), or one value larger than that, alone.
+static_assert(2 * kMaxTargetPageBytes + kPageSlackBytes <= kMaxPageBytes);
 static_assert(kMaxDictionaryBytes <= kMaxPageBytes);
 static_assert(kMaxWriterPageValues <= kMaxPageValues);
 static_assert(kMaxPageBytes + (kMaxPageBytes >> 3) < INT32_MAX, "page sizes must fit the header's int32 fields");

@@ -94,6 +94,7 @@ struct LeafWriter {
   std::string plain;
   std::vector<uint8_t> bools;
   std::vector<uint32_t> ids;
+  size_t ids_plain = 0;  // PLAIN bytes of the values behind `ids`
   int64_t page_entries = 0;
 
   // Dictionary of the current column chunk.
@@ -223,8 +224,12 @@ struct LeafWriter {
 
   size_t dict_max = 1 << 20;
 
+  // Until the chunk's first dictionary page is written, the page may still
+  // be rewritten PLAIN (AbandonDictionary): its ids count at that size, so
+  // the page meets the target either way.
   size_t PageBytesEstimate() const {
-    return plain.size() + bools.size() / 8 + ids.size() * 2 + defs.size() / 4 + reps.size() / 4;
+    size_t id_bytes = used_dict_pages ? ids.size() * 2 : std::max(ids.size() * 2, ids_plain);
+    return plain.size() + bools.size() / 8 + id_bytes + defs.size() / 4 + reps.size() / 4;
   }
 };
 
@@ -466,6 +471,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU64(static_cast<uint32_t>(x), 4);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 4;
             return;
           }
           FallBack(lw);
@@ -486,6 +492,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU64(static_cast<uint64_t>(x), 8);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 8;
             return;
           }
           FallBack(lw);
@@ -506,6 +513,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU128(x);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += static_cast<size_t>(lw.flba_len);
             return;
           }
           FallBack(lw);
@@ -527,6 +535,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupStr(s);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 4 + s.size();
             return;
           }
           FallBack(lw);
@@ -739,6 +748,7 @@ struct ParquetWriter::Impl {
       for (uint32_t id : lw.ids) lw.plain.append(lw.dict_plain.data() + id * w, w);
     }
     lw.ids.clear();
+    lw.ids_plain = 0;
     lw.dict_enabled = false;
     lw.ResetDict();  // dict_active = false from here on
   }
@@ -786,6 +796,7 @@ struct ParquetWriter::Impl {
     lw.plain.clear();
     lw.bools.clear();
     lw.ids.clear();
+    lw.ids_plain = 0;
     lw.page_entries = 0;
   }
 
