@@ -4,7 +4,7 @@
 // before still reads. Limits that would take hundreds of MB to reach are
 // lowered through ParquetWriterOptions; a value past the real value limit
 // is refused once at its real size (256 MiB), and LAKESTREAM_PARQUET_BIG=1
-// also writes and reads one at the limit (about 1 GB).
+// also writes and reads one at the limit (about 2 GB, 30 s).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -120,7 +120,7 @@ TEST(ParquetLimits, ValuesBelowAtAndPastTheValueLimit) {
 }
 
 // The option cannot raise the limit past what a readable page holds. A
-// value at the real limit takes about 1 GB to write and read back: that
+// value at the real limit takes about 2 GB to write and read back: that
 // round trip runs with LAKESTREAM_PARQUET_BIG=1 (the refusal always runs).
 TEST(ParquetLimits, ValueLimitIsCappedByTheFormatLimit) {
   ParquetWriterOptions opt;

@@ -310,9 +310,12 @@ void RepeatKernel(DataChunk& args, Vector& result, idx_t count, const FunctionCo
                               "-byte string would take more than 1 GiB (" + std::to_string(kMaxRepeatBytes) +
                               " bytes), the longest string repeat builds; repeat fewer times");
     }
-    char* p = result.Heap().Allocate(s.size() * n);
-    for (int64_t k = 0; k < n; k++) std::memcpy(p + k * s.size(), s.data(), s.size());
-    return string_t(p, s.size() * n);
+    size_t total = s.size() * static_cast<size_t>(n);
+    char* p = result.Heap().Allocate(total);
+    // Doubling copies: a few large memcpys rather than n small ones.
+    std::memcpy(p, s.data(), s.size());
+    for (size_t filled = s.size(); filled < total; filled *= 2) std::memcpy(p + filled, p, std::min(filled, total - filled));
+    return string_t(p, total);
   });
 }
 
