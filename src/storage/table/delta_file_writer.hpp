@@ -6,13 +6,14 @@
 // and in the directory name (`col=value/`). Change data files live under
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
 // until a commit names them, so they are written in place; files of a failed
-// commit are orphans that VACUUM removes; files of a writer that fails, or is
-// destroyed before Finish() returns, are removed by the writer. Rows of an unpartitioned table go
-// straight into the Parquet writer as they are appended (no copy of them is
-// kept); a partitioned table's rows are buffered per partition until
-// Finish(), so each partition gets one file. The writer does not fsync: Finish()
-// lists what must be durable before the commit, and the commit makes all of
-// a commit's files durable at once (DeltaLog::Commit's `first`).
+// commit are orphans that VACUUM removes, and files of a writer that fails
+// (or is destroyed before Finish() returns) are removed by the writer. Rows
+// of an unpartitioned table go straight into the Parquet writer as they are
+// appended (no copy of them is kept); a partitioned table's rows are
+// buffered per partition until Finish(), so each partition gets one file.
+// The writer does not fsync: Finish() lists what must be durable before the
+// commit, and the commit makes all of a commit's files durable at once
+// (DeltaLog::Commit's `first`).
 #pragma once
 
 #include <map>
