@@ -334,6 +334,31 @@ TEST(ParquetLimits, NestedValues) {
   }
 }
 
+// A NULL map key is refused with the chunk, before any of it is written.
+TEST(ParquetLimits, NullMapKeyRefusesTheChunk) {
+  auto map_type = LogicalType::Map(TypeId::VARCHAR, TypeId::INTEGER);
+  auto entry = [&](Value key, int v) { return Value::STRUCT(map_type.ListChild(), {std::move(key), Value::INTEGER(v)}); };
+  std::string path = TempPath("null_map_key.parquet");
+  ParquetWriterOptions opt;
+  opt.label = "table h";
+  auto w = ParquetWriter::Create(path, {"m"}, {map_type}, opt);
+  ASSERT_TRUE(w.ok());
+  DataChunk chunk;
+  chunk.Initialize({map_type});
+  chunk.SetValue(0, 0, Value::LIST(map_type, {entry(Value::VARCHAR("a"), 1)}));
+  chunk.SetValue(0, 1, Value::LIST(map_type, {entry(Value(LogicalType(TypeId::VARCHAR)), 2)}));
+  chunk.SetCardinality(2);
+  Status s = w.value()->Append(chunk);
+  ASSERT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(s.message(), "column m of table h: a map has a NULL key; give every entry a key or leave the entry out");
+  chunk.SetCardinality(1);
+  ASSERT_TRUE(w.value()->Append(chunk).ok());
+  ASSERT_TRUE(w.value()->Finish().ok());
+  auto back = ReadAll(path);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0][0] == Value::LIST(map_type, {entry(Value::VARCHAR("a"), 1)}));
+}
+
 // Pages of a nested column end between rows, unless one row would take a
 // page past twice the target: then its entries span pages.
 TEST(ParquetLimits, NestedRowLargerThanAPageSpansPages) {
