@@ -88,6 +88,8 @@ TEST(FunctionString, PredicatesPadsAndSearch) {
   EXPECT_EQ(Eval("reverse", {S("abé日")}), S("日éba"));
   EXPECT_EQ(Eval("repeat", {S("ab"), I(3)}), S("ababab"));
   EXPECT_EQ(Eval("repeat", {S("ab"), I(-1)}), S(""));
+  EXPECT_EQ(Eval("repeat", {S("abc"), I(5)}), S("abcabcabcabcabc"));
+  EXPECT_EQ(Eval("repeat", {S("x"), I(1)}), S("x"));
   EXPECT_EQ(Eval("instr", {S("héllo"), S("llo")}), I(3));
   EXPECT_EQ(Eval("strpos", {S("hello"), S("z")}), I(0));
   EXPECT_EQ(Eval("position", {S("l"), S("héllo")}), I(3));

@@ -297,15 +297,25 @@ void ReverseKernel(DataChunk& args, Vector& result, idx_t count, const FunctionC
   });
 }
 
+// The longest string repeat() builds. Strings are string_views, so the
+// engine has no hard limit; this one keeps a typo in a count from asking for
+// terabytes. (A table stores values up to 256 MiB: parquet_limits.hpp.)
+constexpr uint64_t kMaxRepeatBytes = 1ULL << 30;
+
 void RepeatKernel(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
   BinaryExecute<string_t, int64_t, string_t>(args.data[0], args.data[1], result, count, [&](string_t s, int64_t n) {
     if (n <= 0 || s.empty()) return string_t();
-    if (static_cast<double>(s.size()) * static_cast<double>(n) > (1 << 30)) {
-      throw InvalidInputError("repeat: result of " + std::to_string(n) + " copies would exceed 1 GiB");
+    if (static_cast<double>(s.size()) * static_cast<double>(n) > static_cast<double>(kMaxRepeatBytes)) {
+      throw InvalidInputError("repeat: " + std::to_string(n) + " copies of a " + std::to_string(s.size()) +
+                              "-byte string would take more than 1 GiB (" + std::to_string(kMaxRepeatBytes) +
+                              " bytes), the longest string repeat builds; repeat fewer times");
     }
-    char* p = result.Heap().Allocate(s.size() * n);
-    for (int64_t k = 0; k < n; k++) std::memcpy(p + k * s.size(), s.data(), s.size());
-    return string_t(p, s.size() * n);
+    size_t total = s.size() * static_cast<size_t>(n);
+    char* p = result.Heap().Allocate(total);
+    // Doubling copies: a few large memcpys rather than n small ones.
+    std::memcpy(p, s.data(), s.size());
+    for (size_t filled = s.size(); filled < total; filled *= 2) std::memcpy(p + filled, p, std::min(filled, total - filled));
+    return string_t(p, total);
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "storage/parquet/parquet_codec.hpp"
 #include "storage/parquet/parquet_encoding.hpp"
+#include "storage/parquet/parquet_limits.hpp"
 #include "storage/parquet/parquet_metadata.hpp"
 #include "storage/parquet/parquet_schema.hpp"
 
@@ -20,8 +21,6 @@ using namespace parquet;  // NOLINT
 
 namespace {
 
-constexpr int64_t kMaxNestedEntries = 1LL << 26;   // levels per nested column chunk
-constexpr int64_t kMaxPageValues = 1LL << 28;
 constexpr int64_t kJulianEpoch = 2440588;
 
 // Memory image of the file: mmap'ed or owned.

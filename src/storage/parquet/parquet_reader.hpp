@@ -27,7 +27,8 @@
 // file's path; unsupported features (e.g. LZO, BROTLI) give Status::NotSupported.
 // Hostile input never crashes the process, never reads outside the file and
 // never allocates more than a bounded multiple of the file size (a page may
-// claim at most kMaxPageBytes uncompressed bytes).
+// claim at most kMaxPageBytes uncompressed bytes). The limits it enforces are
+// those of parquet_limits.hpp, which ParquetWriter honours.
 #pragma once
 
 #include <memory>
@@ -38,6 +39,7 @@
 #include "common/status.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "storage/parquet/parquet_limits.hpp"
 
 namespace lakestream {
 
@@ -82,7 +84,7 @@ struct ParquetColumnStats {
 
 class ParquetReader {
  public:
-  static constexpr uint64_t kMaxPageBytes = 256ULL << 20;
+  static constexpr uint64_t kMaxPageBytes = parquet::kMaxPageBytes;
 
   // Opens `path` (memory-mapped) and parses its footer and schema.
   static Result<std::unique_ptr<ParquetReader>> Open(const std::string& path);

@@ -1,5 +1,7 @@
 #include "storage/parquet/parquet_schema.hpp"
 
+#include "storage/parquet/parquet_limits.hpp"
+
 namespace lakestream::parquet {
 
 namespace {
@@ -9,7 +11,6 @@ struct SNode {
   std::vector<SNode> children;
 };
 
-constexpr int kMaxNesting = 48;
 
 class Builder {
  public:
@@ -36,7 +37,7 @@ class Builder {
   Status Corrupt(const std::string& m) { return Status::Corruption(file_ + ": invalid Parquet schema: " + m); }
 
   Status Parse(size_t& pos, SNode& node, int depth) {
-    if (depth > kMaxNesting) return Corrupt("nesting too deep");
+    if (depth > kMaxSchemaDepth) return Corrupt("nesting too deep");
     if (pos >= el_.size()) return Corrupt("num_children past the end of the schema");
     node.e = &el_[pos++];
     if (node.e->type.has_value()) return Status::OK();
@@ -58,7 +59,7 @@ class Builder {
   // strip_repeated: the caller already accounted for this node being REPEATED.
   Status Build(const SNode& s, int def, int rep, bool strip_repeated, const std::string& prefix,
                std::unique_ptr<ENode>& out, int depth) {
-    if (depth > kMaxNesting) return Corrupt("nesting too deep");
+    if (depth > kMaxSchemaDepth) return Corrupt("nesting too deep");
     const SchemaElement& e = *s.e;
     std::string path = prefix.empty() ? e.name : prefix + "." + e.name;
     Repetition r = e.repetition.value_or(Repetition::OPTIONAL);
@@ -159,7 +160,7 @@ class Builder {
     int scale = lt.kind == LogicalTypeAnnotation::DECIMAL ? lt.scale : e.scale;
     auto decimal = [&](Conv conv, int max_p) -> Status {
       if (precision <= 0) precision = max_p;
-      if (precision > 38) return Status::NotSupported(file_ + ": DECIMAL(" + std::to_string(precision) + ") column '" +
+      if (precision > kMaxDecimalPrecision) return Status::NotSupported(file_ + ": DECIMAL(" + std::to_string(precision) + ") column '" +
                                                       leaf.path + "' is wider than 38 digits");
       if (scale < 0 || scale > precision) return Corrupt("bad DECIMAL scale for '" + leaf.path + "'");
       leaf.type = LogicalType::Decimal(static_cast<uint8_t>(precision), static_cast<uint8_t>(scale));
@@ -212,7 +213,7 @@ class Builder {
       case PhysicalType::DOUBLE: leaf.type = TypeId::DOUBLE; leaf.conv = Conv::COPY8; return Status::OK();
       case PhysicalType::BYTE_ARRAY:
       case PhysicalType::FIXED_LEN_BYTE_ARRAY:
-        if (leaf.physical == PhysicalType::FIXED_LEN_BYTE_ARRAY && (e.type_length <= 0 || e.type_length > (1 << 20)))
+        if (leaf.physical == PhysicalType::FIXED_LEN_BYTE_ARRAY && (e.type_length <= 0 || e.type_length > kMaxFixedLength))
           return Corrupt("bad type_length for '" + leaf.path + "'");
         if (is_decimal) return decimal(Conv::BIN_DEC, 38);
         leaf.type = TypeId::VARCHAR;

@@ -11,6 +11,7 @@
 #include "common/decimal.hpp"
 #include "storage/parquet/parquet_codec.hpp"
 #include "storage/parquet/parquet_encoding.hpp"
+#include "storage/parquet/parquet_limits.hpp"
 #include "storage/parquet/parquet_metadata.hpp"
 
 #ifndef LAKESTREAM_VERSION
@@ -93,8 +94,8 @@ struct LeafWriter {
   std::string plain;
   std::vector<uint8_t> bools;
   std::vector<uint32_t> ids;
+  size_t ids_plain = 0;  // PLAIN bytes of the values behind `ids`
   int64_t page_entries = 0;
-  int64_t page_rows = 0;
 
   // Dictionary of the current column chunk.
   bool dict_enabled = true;
@@ -223,8 +224,12 @@ struct LeafWriter {
 
   size_t dict_max = 1 << 20;
 
+  // Until the chunk's first dictionary page is written, the page may still
+  // be rewritten PLAIN (AbandonDictionary): its ids count at that size, so
+  // the page meets the target either way.
   size_t PageBytesEstimate() const {
-    return plain.size() + bools.size() / 8 + ids.size() * 2 + defs.size() / 4 + reps.size() / 4;
+    size_t id_bytes = used_dict_pages ? ids.size() * 2 : std::max(ids.size() * 2, ids_plain);
+    return plain.size() + bools.size() / 8 + id_bytes + defs.size() / 4 + reps.size() / 4;
   }
 };
 
@@ -258,6 +263,34 @@ struct ParquetWriter::Impl {
   std::string page_body, page_comp, header;
   std::string error;
   bool finished = false;
+  // Per column, for the chunk being appended: each row's level entries (an
+  // upper bound per leaf; nested columns only).
+  std::vector<std::vector<int64_t>> row_entries;
+
+  // "column s of table h" (or of the file): how user errors name a column.
+  std::string ColumnLabel(idx_t c) const {
+    return "column " + names[c] + " of " + (opt.label.empty() ? path : opt.label);
+  }
+
+  // How many of the `n` rows from `done` fit the current row group without a
+  // leaf of a nested column passing opt.max_nested_entries level entries.
+  idx_t RowsThatFit(idx_t done, idx_t n) const {
+    for (idx_t c = 0; c < roots.size(); c++) {
+      const WNode& node = *roots[c];
+      if (node.kind == WNode::LEAF) continue;  // read flat: no such limit
+      int64_t used = 0;
+      for (idx_t l = node.leaf_begin; l < node.leaf_end; l++) used = std::max(used, leaves[l].chunk_values);
+      const auto& entries = row_entries[c];
+      for (idx_t r = 0; r < n; r++) {
+        used += entries[done + r];
+        if (used > opt.max_nested_entries) {
+          n = r;
+          break;
+        }
+      }
+    }
+    return n;
+  }
 
   ~Impl() {
     if (fd >= 0) ::close(fd);
@@ -375,7 +408,10 @@ struct ParquetWriter::Impl {
             break;
           case TypeId::DECIMAL: {
             int p = t.width(), s = t.scale();
-            if (p < 1 || p > 38) return Status::InvalidArgument(path + ": bad DECIMAL width for '" + name + "'");
+            if (p < 1 || p > kMaxDecimalPrecision || s > p)
+              return Status::InvalidArgument(path + ": column '" + name + "' has type " + t.ToString() +
+                                             "; Parquet DECIMAL needs 1 to " + std::to_string(kMaxDecimalPrecision) +
+                                             " digits and a scale of at most its precision");
             e.converted_type = ConvertedType::DECIMAL;
             e.precision = p;
             e.scale = s;
@@ -435,6 +471,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU64(static_cast<uint32_t>(x), 4);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 4;
             return;
           }
           FallBack(lw);
@@ -455,6 +492,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU64(static_cast<uint64_t>(x), 8);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 8;
             return;
           }
           FallBack(lw);
@@ -475,6 +513,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupU128(x);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += static_cast<size_t>(lw.flba_len);
             return;
           }
           FallBack(lw);
@@ -496,6 +535,7 @@ struct ParquetWriter::Impl {
           uint32_t id = lw.LookupStr(s);
           if (id != UINT32_MAX) {
             lw.ids.push_back(id);
+            lw.ids_plain += 4 + s.size();
             return;
           }
           FallBack(lw);
@@ -553,7 +593,34 @@ struct ParquetWriter::Impl {
     }
   }
 
-  void AddLevels(LeafWriter& lw, int rep, int def) {
+  // The PLAIN bytes value `row` of `v` adds to a page (at most, for a
+  // dictionary id).
+  static size_t ValueBytes(const LeafWriter& lw, const Vector& v, idx_t row) {
+    switch (lw.kind) {
+      case WKind::STR: return 4 + v.GetData<string_t>()[row].size();
+      case WKind::BOOL: return 1;
+      case WKind::I32:
+      case WKind::DEC32: return 4;
+      case WKind::DECFLBA: return static_cast<size_t>(lw.flba_len);
+      default: return 8;
+    }
+  }
+
+  // Ends the page before an entry of `incoming` value bytes when the entry
+  // would take it past `budget` bytes or kMaxWriterPageValues entries: a
+  // value larger than the budget gets a page of its own, and no page
+  // outgrows what the reader accepts (kMaxPageBytes).
+  void MakeRoom(LeafWriter& lw, size_t incoming, size_t budget) {
+    if (lw.page_entries == 0) return;
+    if (lw.page_entries >= kMaxWriterPageValues || lw.PageBytesEstimate() + incoming > budget) FlushPage(lw);
+  }
+
+  // `value_bytes`: of the value that follows the entry (0 for none). Pages
+  // of nested columns end between rows (Append), unless one row would take
+  // a page past twice the target: its entries then span pages, as data
+  // pages v1 allow.
+  void AddLevels(LeafWriter& lw, int rep, int def, size_t value_bytes) {
+    MakeRoom(lw, value_bytes, 2 * opt.page_size);
     if (lw.max_def > 0) lw.defs.push_back(static_cast<uint8_t>(def));
     if (lw.max_rep > 0) lw.reps.push_back(static_cast<uint8_t>(rep));
     lw.page_entries++;
@@ -562,23 +629,39 @@ struct ParquetWriter::Impl {
 
   void AppendFlat(LeafWriter& lw, const Vector& v, idx_t offset, idx_t count) {
     const uint8_t* valid = v.Validity();
+    // Fixed-width values are checked against the page size once per run of
+    // rows that cannot fill the page: a row adds at most its width plus 4
+    // estimated bytes (an id's 2, and rounding of levels and booleans).
+    const bool strings = lw.kind == WKind::STR;
+    const size_t row_bytes = strings ? 0 : ValueBytes(lw, v, 0) + 4;
+    idx_t unchecked = 0;
     for (idx_t i = 0; i < count; i++) {
       idx_t row = offset + i;
       bool ok = valid[row] != 0;
+      if (unchecked > 0) {
+        unchecked--;
+      } else {
+        MakeRoom(lw, ok ? ValueBytes(lw, v, row) : 0, opt.page_size);
+        if (!strings) {
+          size_t est = lw.PageBytesEstimate();
+          idx_t fit = est < opt.page_size ? (opt.page_size - est) / row_bytes : 0;
+          idx_t entries_left = static_cast<idx_t>(kMaxWriterPageValues - lw.page_entries - 1);
+          unchecked = std::min(fit, entries_left);
+          if (unchecked > 0) unchecked--;  // this row is one of them
+        }
+      }
       if (lw.max_def > 0) lw.defs.push_back(static_cast<uint8_t>(ok ? lw.max_def : lw.max_def - 1));
       lw.page_entries++;
       if (ok) AddValue(lw, v, row);
       else lw.chunk_nulls++;
     }
     lw.chunk_values += count;
-    lw.page_rows += count;
-    if (lw.PageBytesEstimate() >= opt.page_size) FlushPage(lw);
   }
 
   // Nested shredding.
   void EmitNull(const WNode& n, int rep, int def) {
     for (idx_t l = n.leaf_begin; l < n.leaf_end; l++) {
-      AddLevels(leaves[l], rep, def);
+      AddLevels(leaves[l], rep, def, 0);
       leaves[l].chunk_nulls++;
     }
   }
@@ -592,7 +675,7 @@ struct ParquetWriter::Impl {
     switch (n.kind) {
       case WNode::LEAF: {
         LeafWriter& lw = leaves[n.leaf];
-        AddLevels(lw, rep, n.def_level);
+        AddLevels(lw, rep, n.def_level, ValueBytes(lw, v, row));
         AddValue(lw, v, row);
         return;
       }
@@ -602,7 +685,7 @@ struct ParquetWriter::Impl {
       case WNode::LIST: {
         auto e = v.GetData<list_entry_t>()[row];
         if (e.length == 0) {
-          for (idx_t l = n.leaf_begin; l < n.leaf_end; l++) AddLevels(leaves[l], rep, n.def_level);
+          for (idx_t l = n.leaf_begin; l < n.leaf_end; l++) AddLevels(leaves[l], rep, n.def_level, 0);
           return;
         }
         for (idx_t i = 0; i < e.length; i++)
@@ -665,6 +748,7 @@ struct ParquetWriter::Impl {
       for (uint32_t id : lw.ids) lw.plain.append(lw.dict_plain.data() + id * w, w);
     }
     lw.ids.clear();
+    lw.ids_plain = 0;
     lw.dict_enabled = false;
     lw.ResetDict();  // dict_active = false from here on
   }
@@ -694,6 +778,11 @@ struct ParquetWriter::Impl {
       enc = Encoding::PLAIN;
       lw.used_plain_pages = true;
     }
+    if (page_body.size() > kMaxPageBytes) {
+      // MakeRoom keeps pages far smaller: reaching this is a bug.
+      error = "internal error: a page of " + GroupDigits(page_body.size()) + " bytes exceeds the reader's limit";
+      return;
+    }
     PageHeader ph;
     ph.type = PageType::DATA_PAGE;
     auto& dh = ph.data_page_header.emplace();
@@ -707,8 +796,8 @@ struct ParquetWriter::Impl {
     lw.plain.clear();
     lw.bools.clear();
     lw.ids.clear();
+    lw.ids_plain = 0;
     lw.page_entries = 0;
-    lw.page_rows = 0;
   }
 
   void LevelsRle(const std::vector<uint8_t>& levels, int max_level) {
@@ -733,6 +822,12 @@ struct ParquetWriter::Impl {
     lw.chunk.append(header);
     lw.chunk.append(page_comp);
     lw.chunk_uncompressed += header.size() + body.size();
+  }
+
+  // Whether the chunk's min and max are short enough for the footer.
+  static bool StatisticsFit(const LeafWriter& lw) {
+    return lw.kind != WKind::STR ||
+           (lw.min_s.size() <= kMaxStatisticsValueBytes && lw.max_s.size() <= kMaxStatisticsValueBytes);
   }
 
   std::string StatBytes(const LeafWriter& lw, bool max) const {
@@ -824,7 +919,7 @@ struct ParquetWriter::Impl {
       m.total_uncompressed_size = lw.chunk_uncompressed;
       auto& st = m.statistics.emplace();
       st.null_count = lw.chunk_nulls;
-      if (lw.has_minmax) {
+      if (lw.has_minmax && StatisticsFit(lw)) {
         st.min_value = StatBytes(lw, false);
         st.max_value = StatBytes(lw, true);
       }
@@ -876,8 +971,12 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->opt = options;
-  if (impl->opt.row_group_rows == 0) impl->opt.row_group_rows = 1;
-  if (impl->opt.page_size == 0) impl->opt.page_size = 1;
+  auto& opt = impl->opt;
+  if (opt.row_group_rows == 0) opt.row_group_rows = 1;
+  opt.page_size = std::clamp<idx_t>(opt.page_size, 1, kMaxTargetPageBytes);
+  opt.dictionary_max_bytes = std::min<idx_t>(opt.dictionary_max_bytes, kMaxDictionaryBytes);
+  opt.max_value_bytes = std::min<uint64_t>(opt.max_value_bytes, kMaxValueBytes);
+  opt.max_nested_entries = std::clamp<int64_t>(opt.max_nested_entries, 1, kMaxNestedEntries);
   impl->codec = ToCodec(options.codec);
   impl->names = names;
   impl->types = types;
@@ -886,11 +985,17 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
   root.num_children = static_cast<int32_t>(names.size());
   impl->schema.push_back(root);
   for (idx_t i = 0; i < names.size(); i++) {
+    int depth = SchemaDepth(types[i]);
+    if (depth > kMaxSchemaDepth)
+      return Status::InvalidArgument(impl->ColumnLabel(i) + ": its type " + types[i].ToString() + " nests " +
+                                     std::to_string(depth) + " levels deep in Parquet, more than the " +
+                                     std::to_string(kMaxSchemaDepth) + " lakestream reads; nest fewer levels");
     std::unique_ptr<WNode> node;
     LS_RETURN_NOT_OK(impl->BuildSchema(names[i], types[i], false, 0, 0, {}, node));
     impl->roots.push_back(std::move(node));
     impl->info.push_back(ParquetColumnInfo{Value(types[i]), Value(types[i]), 0});
   }
+  impl->row_entries.resize(names.size());
   impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
   LS_RETURN_NOT_OK(impl->WriteAll("PAR1"));
@@ -907,9 +1012,23 @@ Status ParquetWriter::Append(const DataChunk& chunk) {
     if (chunk.data[c].GetType() != im.types[c])
       return Status::InvalidArgument(im.path + ": column '" + im.names[c] + "' has type " + im.types[c].ToString() +
                                      ", the chunk has " + chunk.data[c].GetType().ToString());
+  // Every value is checked before any is written, so a refused chunk leaves
+  // the file as it was.
+  for (idx_t c = 0; c < im.types.size(); c++) {
+    Status s = CheckColumnLimits(im.types[c], chunk.data[c], chunk.size(), im.opt.max_value_bytes,
+                                 im.opt.max_nested_entries, &im.row_entries[c]);
+    if (!s.ok()) return Status::InvalidArgument(im.ColumnLabel(c) + ": " + s.message());
+  }
   idx_t done = 0;
   while (done < chunk.size()) {
-    idx_t n = std::min<idx_t>(chunk.size() - done, im.opt.row_group_rows - im.rg_rows);
+    idx_t n = im.RowsThatFit(done, std::min<idx_t>(chunk.size() - done, im.opt.row_group_rows - im.rg_rows));
+    if (n == 0) {
+      // A nested column's row group is full: the rows go to the next one.
+      if (im.rg_rows == 0) return Status::InvalidArgument(im.path + ": internal error: a row passes the entry limit");
+      im.MergeInfo();
+      LS_RETURN_NOT_OK(im.FlushRowGroup());
+      continue;
+    }
     for (idx_t c = 0; c < im.types.size(); c++) {
       const WNode& node = *im.roots[c];
       const Vector& v = chunk.data[c];
@@ -918,11 +1037,13 @@ Status ParquetWriter::Append(const DataChunk& chunk) {
       if (node.kind == WNode::LEAF) {
         im.AppendFlat(im.leaves[node.leaf], v, done, n);
       } else {
-        for (idx_t r = done; r < done + n; r++) im.Emit(node, v, r, 0, 0);
-        for (idx_t l = node.leaf_begin; l < node.leaf_end; l++)
-          if (im.leaves[l].PageBytesEstimate() >= im.opt.page_size) im.FlushPage(im.leaves[l]);
+        for (idx_t r = done; r < done + n; r++) {
+          im.Emit(node, v, r, 0, 0);
+          for (idx_t l = node.leaf_begin; l < node.leaf_end; l++)
+            if (im.leaves[l].PageBytesEstimate() >= im.opt.page_size) im.FlushPage(im.leaves[l]);
+        }
       }
-      if (!im.error.empty()) return Status::InvalidArgument(im.path + ": column '" + im.names[c] + "': " + im.error);
+      if (!im.error.empty()) return Status::InvalidArgument(im.ColumnLabel(c) + ": " + im.error);
     }
     im.rg_rows += n;
     im.total_rows += n;
@@ -962,6 +1083,9 @@ Result<ParquetFileInfo> ParquetWriter::Finish() {
   std::string footer;
   TWriter w(footer);
   WriteFileMetaData(w, md);
+  if (footer.size() > kMaxFooterBytes)
+    return Status::InvalidArgument(im.path + ": the footer takes " + GroupDigits(footer.size()) +
+                                   " bytes, more than a Parquet footer holds; write fewer row groups or columns");
   uint32_t len = static_cast<uint32_t>(footer.size());
   footer.append(reinterpret_cast<const char*>(&len), 4);
   footer.append("PAR1");

@@ -13,8 +13,14 @@
 // Layout: data pages v1 (PLAIN or RLE_DICTIONARY values, RLE levels); one
 // dictionary page per column chunk, abandoned for PLAIN in the rest of the
 // chunk once it grows past `dictionary_max_bytes`; statistics
-// (min_value/max_value/null_count) for every non-nested leaf; column_orders
+// (min_value/max_value/null_count) for every non-nested leaf (min/max left
+// out when longer than parquet::kMaxStatisticsValueBytes); column_orders
 // (TYPE_ORDER); created_by "lakestream version <LAKESTREAM_VERSION>".
+// Every file stays within the limits ParquetReader enforces
+// (parquet_limits.hpp): pages are split by size and entry count, row
+// groups end before a nested leaf holds too many entries, and values no
+// readable page can hold are refused by Append. Create refuses a type
+// nested deeper than parquet::kMaxSchemaDepth.
 //
 // Types: BOOLEAN; INTEGER -> INT32; BIGINT -> INT64; DOUBLE; VARCHAR ->
 // BYTE_ARRAY (STRING); DATE -> INT32 (DATE); TIMESTAMP -> INT64
@@ -32,6 +38,7 @@
 #include "common/status.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "storage/parquet/parquet_limits.hpp"
 
 namespace lakestream {
 
@@ -41,15 +48,27 @@ enum class ParquetCodec { kUncompressed, kSnappy, kGzip, kZstd, kLz4Raw };
 // (case-insensitive). False for an unknown name.
 bool ParquetCodecFromName(const std::string& name, ParquetCodec& out);
 
+// Sizes beyond the limits of parquet_limits.hpp are lowered to them.
 struct ParquetWriterOptions {
   ParquetCodec codec = ParquetCodec::kZstd;
   int compression_level = 0;              // 0 = the codec's default (ZSTD: 3)
   idx_t row_group_rows = 1'000'000;       // a row group ends at this many rows...
   idx_t row_group_bytes = 128ULL << 20;   // ...or this many (uncompressed, estimated) bytes
-  idx_t page_size = 1ULL << 20;           // target uncompressed data page size
+  // Target uncompressed data page size (<= parquet::kMaxTargetPageBytes): a
+  // page ends before the value that would take it past the target, so only
+  // a single larger value makes a larger page.
+  idx_t page_size = 1ULL << 20;
   bool dictionary = true;
   idx_t dictionary_max_bytes = 1ULL << 20;  // PLAIN fallback beyond this dictionary size
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
+  // How errors about values name the file's owner ("column s of table h");
+  // empty: by the file's path.
+  std::string label;
+  // Append refuses a string longer than this, and a row of a nested column
+  // with more level entries than this; a row group ends before its nested
+  // columns pass it. Tests lower them; the defaults are the format's limits.
+  uint64_t max_value_bytes = parquet::kMaxValueBytes;
+  int64_t max_nested_entries = parquet::kMaxNestedEntries;
 };
 
 struct ParquetColumnInfo {
@@ -78,6 +97,11 @@ class ParquetWriter {
   ParquetWriter& operator=(const ParquetWriter&) = delete;
 
   // Appends the chunk's rows. Its column types must equal the writer's.
+  // InvalidArgument, with nothing of the chunk written, when a value is
+  // beyond the limits no Parquet file of lakestream's may pass (a string
+  // longer than max_value_bytes, a row of a nested column with more than
+  // max_nested_entries entries, a NULL map key); the message names the
+  // column ("column s of <label>: ...") and the limit.
   Status Append(const DataChunk& chunk);
   // Ends the current row group (when it has rows): rows appended next start a
   // new one. For writers that group rows so readers can skip row groups by

@@ -39,9 +39,14 @@ static std::string EscapePartitionValue(const std::string& value) {
   return out;
 }
 
-DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
-                                 const std::vector<std::string>& partition_columns, bool change_data)
-    : fs_(fs), table_path_(std::move(table_path)), columns_(std::move(columns)), change_data_(change_data) {
+DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_name, std::string table_path,
+                                 std::vector<TableColumn> columns, const std::vector<std::string>& partition_columns,
+                                 bool change_data)
+    : fs_(fs),
+      table_name_(std::move(table_name)),
+      table_path_(std::move(table_path)),
+      columns_(std::move(columns)),
+      change_data_(change_data) {
   for (idx_t i = 0; i < columns_.size(); i++) {
     bool is_partition = false;
     for (auto& p : partition_columns) is_partition |= StringUtil::CIEquals(p, columns_[i].name);
@@ -116,24 +121,34 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   std::string dir = file.full.substr(0, file.full.rfind('/'));
   Status s = fs_->CreateDirectories(dir);
   if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
+  ParquetWriterOptions options;
+  options.label = "table " + table_name_;
   // Recorded before the file exists: a Create that fails half way (a full
-  // disk) may still leave it behind.
+  // disk) may still leave it behind, and Abort() removes it.
   created_.push_back(file.full);
-  auto writer = ParquetWriter::Create(file.full, data_names_, data_types_);
-  if (!writer.ok()) throw IOError("Cannot write data file " + file.full + ": " + writer.status().message());
+  auto writer = ParquetWriter::Create(file.full, data_names_, data_types_, options);
+  if (!writer.ok()) Fail(file, writer.status());
   file.writer = writer.take();
   return file;
 }
 
+void DeltaFileWriter::Fail(OpenFile& file, const Status& s) {
+  // The file stays in created_: the statement's Abort() removes it.
+  file.writer.reset();
+  // A value no file can hold is the statement's input: nothing was written.
+  if (s.code() == Status::Code::kInvalidArgument) throw InvalidInputError(s.message());
+  throw IOError("Cannot write data file " + file.full + " of table " + table_name_ + ": " + s.message());
+}
+
 void DeltaFileWriter::Write(OpenFile& file, const DataChunk& rows) {
   Status a = file.writer->Append(rows);
-  if (!a.ok()) throw IOError("Cannot write data file " + file.full + ": " + a.message());
+  if (!a.ok()) Fail(file, a);
 }
 
 delta::Action DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms,
                                      DurableSet& durable) {
   auto info = file.writer->Finish();
-  if (!info.ok()) throw IOError("Cannot finish data file " + file.full + ": " + info.status().message());
+  if (!info.ok()) Fail(file, info.status());
   file.writer.reset();
   // Data files must be durable before the commit that names them: the file,
   // and its name in the directory (and a new partition directory's name in

@@ -32,11 +32,17 @@ namespace lakestream {
 class DeltaFileWriter {
  public:
   // `columns`: every table column in table order. For change data, rows carry
-  // one more VARCHAR column, the change type.
-  DeltaFileWriter(FileSystem* fs, std::string table_path, std::vector<TableColumn> columns,
+  // one more VARCHAR column, the change type. `table_name` names the table
+  // in errors.
+  DeltaFileWriter(FileSystem* fs, std::string table_name, std::string table_path, std::vector<TableColumn> columns,
                   const std::vector<std::string>& partition_columns, bool change_data);
+  DeltaFileWriter(const DeltaFileWriter&) = delete;
+  DeltaFileWriter& operator=(const DeltaFileWriter&) = delete;
 
   // `rows`: every table column in table order (+ the change type).
+  // InvalidInputError when a value cannot be stored (one larger than the
+  // largest value a Parquet file of lakestream's holds, ...; see
+  // ParquetWriter::Append), IOError when a file cannot be written.
   void Append(const DataChunk& rows);
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
@@ -65,11 +71,14 @@ class DeltaFileWriter {
 
   // Creates the next file in the partition `directory` ("" for the root).
   OpenFile Open(const std::string& directory);
+  // Closes `file` (its writer failed) and throws the error for `s`.
+  [[noreturn]] void Fail(OpenFile& file, const Status& s);
   void Write(OpenFile& file, const DataChunk& rows);
   // Finishes the file: its add or cdc action, and what must be made durable.
   delta::Action Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms, DurableSet& durable);
 
   FileSystem* fs_;
+  std::string table_name_;
   std::string table_path_;
   std::vector<TableColumn> columns_;
   std::vector<idx_t> partition_indexes_;  // positions of partition columns in columns_

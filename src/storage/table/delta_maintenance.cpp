@@ -26,7 +26,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     types.push_back(state->columns[c].type);
   }
   int64_t now = NowMs();
-  DeltaFileWriter writer(fs_, path_, state->columns, snapshot.partition_columns(), false);
+  DeltaFileWriter writer(fs_, name_, path_, state->columns, snapshot.partition_columns(), false);
   writer.SetDataChange(false);
   bool visible = false;
   AbortUnlessCommitted cleanup({&writer}, visible);

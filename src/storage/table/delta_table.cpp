@@ -276,8 +276,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   std::vector<LogicalType> change_types = types;
   change_types.push_back(TypeId::VARCHAR);
 
-  DeltaFileWriter data(fs_, path_, columns, snapshot.partition_columns(), false);
-  DeltaFileWriter changes(fs_, path_, columns, snapshot.partition_columns(), true);
+  DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
+  DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
   // A statement that fails (a full disk, a data file that is gone, a lost
   // conflict) deletes what it wrote, unless its commit may be visible.
   bool visible = false;
