@@ -464,7 +464,8 @@ class Soak:
                 n, killed, how = self.run_writer(done)
                 self.kill += killed
                 self.stats["runs that finished before their kill"] += not killed
-                self.where = (f"run {runs}, kill {how}; statements {done}..{done + n - 1} acknowledged; in flight "
+                acked = f"statements {done}..{done + n - 1} acknowledged" if n else f"none acknowledged from {done}"
+                self.where = (f"run {runs}, kill {how}; {acked}; in flight "
                               f"{done + n}: {self.wl.stmts[done + n][:200] if done + n < len(self.wl.stmts) else '-'}")
                 k = self.check(done + n, killed)
                 if killed and done + n < len(self.wl.kinds):
