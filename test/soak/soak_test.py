@@ -448,7 +448,7 @@ class Soak:
             self.fail("sink exactly once", f"{name} (delivered version {delivered}, {sum(got.values())} lines, "
                       f"{sum(want.values())} changes): duplicates {dup}; not in the feed {extra}; missing {missing}",
                       fatal=False)
-        self.stats[f"sink {name} messages checked"] += sum(got.values())
+        self.stats[f"sink {name} lines checked (summed over checks)"] += sum(got.values())
 
     # --- the run ----------------------------------------------------------
     def run(self):
