@@ -12,8 +12,8 @@ over `src`). The writer (test/integration/crash_writer, public C++ API)
 acknowledges each statement after it returns. The statements that did not
 commit before a kill are run again by the next writer, so the database always
 follows one deterministic history. Kills land after a random delay (from the
-writer's start, which also hits open and recovery, or from its first
-statement), or at the stream consumption's crash points
+writer's start, which also hits open and recovery, or from the moment it has
+opened the database), or at the stream consumption's crash points
 (LAKESTREAM_CRASH_POINT, src/common/crash_point.hpp).
 
 After each kill:
@@ -467,7 +467,10 @@ class Soak:
                 acked = f"statements {done}..{done + n - 1} acknowledged" if n else f"none acknowledged from {done}"
                 self.where = (f"run {runs}, kill {how}; {acked}; in flight "
                               f"{done + n}: {self.wl.stmts[done + n][:200] if done + n < len(self.wl.stmts) else '-'}")
-                k = self.check(done + n, killed)
+                try:
+                    k = self.check(done + n, killed)
+                except (RuntimeError, subprocess.TimeoutExpired, OSError, ValueError) as e:
+                    self.fail("database reopens and answers", str(e)[-1500:])
                 if killed and done + n < len(self.wl.kinds):
                     self.stats["kills while running a " + self.wl.kinds[done + n]] += 1
                 done = k
@@ -475,11 +478,14 @@ class Soak:
                     print(f"kill {self.kill}: {self.where}; ok at statement {k}", flush=True)
             # Finally a clean pass consumes the stream and drains both sinks.
             self.where = "final clean pass"
-            run_plain(self.args.shell, self.dbp, CONSUME)
-            self.wl.end_with_consume(done)
-            for name in SINKS:
-                run_plain(self.args.shell, self.dbp, f"RUN SINK {name}")
-            self.check(done + 1, False, final=True)
+            try:
+                run_plain(self.args.shell, self.dbp, CONSUME)
+                self.wl.end_with_consume(done)
+                for name in SINKS:
+                    run_plain(self.args.shell, self.dbp, f"RUN SINK {name}")
+                self.check(done + 1, False, final=True)
+            except (RuntimeError, subprocess.TimeoutExpired, OSError, ValueError) as e:
+                self.fail("final clean pass", str(e)[-1500:])
         except StopIteration:
             pass
         took = time.time() - start
