@@ -45,6 +45,10 @@ struct TableCommit {
   // the change (Delta txn actions): how streams and pipelines make their
   // progress part of the same commit.
   std::vector<std::pair<std::string, int64_t>> txns;
+  // CREATE OR REPLACE TABLE of a Delta table: its new definition. The commit
+  // sets it, removes every existing row and adds `inserted` (in the new
+  // columns), as one version; the old rows stay in the table's history.
+  const struct DeltaTableDefinition* replace = nullptr;
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 

@@ -32,7 +32,7 @@ common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/commo
 delta="$common src/common/file_system.cpp src/storage/parquet/*.cpp src/storage/delta/*.cpp"
 case "$target" in
   parquet) sources="$common src/storage/parquet/*.cpp"; corpus=test/parquet/corpus ;;
-  sql_parser) sources="$common src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
+  sql_parser) sources="$common src/common/stack_depth.cpp src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
   delta_log) sources="$delta"; corpus=test/fuzz/corpus/delta_log ;;
   delta_checkpoint) sources="$delta"; corpus=test/fuzz/corpus/delta_checkpoint ;;
   *) echo "unknown fuzz target $target"; exit 2 ;;

@@ -2,14 +2,10 @@
 # feed, a stream consumed by MERGE, an auto-refreshed view, FILE sinks)
 # SIGKILLed at random points; every invariant checked after each restart.
 # ctest runs a short soak; the long run (500 kills) is in docs/ci.md.
-# --skip-view-staleness: a view left behind by a kill between its source's
-# commit and its refresh is a known bug being fixed; it is counted, not
-# failed. Remove the flag when views catch up after a kill.
 if(LAKESTREAM_PYTHON3)
   add_test(NAME integration/crash_soak
     COMMAND ${LAKESTREAM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/soak_test.py
             --shell $<TARGET_FILE:lakestream> --writer $<TARGET_FILE:lakestream_crash_writer> --kills 30
-            --skip-view-staleness
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(integration/crash_soak PROPERTIES LABELS integration TIMEOUT 600)
 endif()

@@ -236,8 +236,9 @@ class NameFuzzer {
       case Kind::STREAM: sql = "CREATE STREAM " + q + " ON TABLE base"; break;
       case Kind::STREAMING_TABLE: sql = "CREATE OR REFRESH STREAMING TABLE " + q + " AS SELECT k, v FROM STREAM(base)"; break;
       case Kind::SINK:
-        sql = "CREATE SINK " + q + " FROM base INTO FILE '" + (Sinks() / "out.jsonl").string() +
-              "' WITH ('format' = 'append')";
+        // A file belongs to one sink: each CREATE names a file of its own.
+        sql = "CREATE SINK " + q + " FROM base INTO FILE '" +
+              (Sinks() / ("out" + std::to_string(sink_files_++) + ".jsonl")).string() + "' WITH ('format' = 'append')";
         break;
     }
     auto r = Exec(sql);
@@ -348,6 +349,7 @@ class NameFuzzer {
   std::unique_ptr<Database> db_handle_;
   std::unique_ptr<Connection> con_;
   std::map<std::string, Object> live_;
+  int sink_files_ = 0;  // the next FILE sink's file: out<N>.jsonl
   std::vector<std::string> trail_;
 };
 

@@ -58,6 +58,36 @@ static Value EvaluateDefault(ClientContext& context, const ColumnDefinition& col
   return ExpressionExecutor(fctx).EvaluateConstant(*bound).CastAs(column.type);
 }
 
+// CREATE OR REPLACE TABLE over a managed Delta table of this database: one
+// Delta commit with the new definition and rows (DeltaTable::CommitReplace),
+// so a statement that fails half way leaves the old table whole, and its rows
+// stay in the history. False when `old` is not such a table (in memory,
+// attached with LOCATION, a view or streaming table, or a new LOCATION is
+// given): the caller drops and creates instead.
+static bool ReplaceInPlace(ClientContext& context, TableCatalogEntry& old, TableCatalogEntry& replacement,
+                           CreateTableStatement& stmt, ChunkCollection& rows) {
+  DeltaTable* delta = DatabaseInstance::AsDelta(old);
+  if (!delta || !old.managed || old.kind != TableKind::TABLE || stmt.location_path) return false;
+  DeltaTableDefinition definition;
+  definition.columns = replacement.columns;
+  definition.partition_columns = replacement.partition_columns;
+  for (auto& [k, v] : replacement.properties) definition.properties[k] = v;
+  definition.description = stmt.comment;
+  TableCommit commit;
+  commit.operation = stmt.as_query ? "CREATE OR REPLACE TABLE AS SELECT" : "CREATE OR REPLACE TABLE";
+  commit.replace = &definition;
+  commit.inserted = std::move(rows);
+  commit.inserted.SetTypes(replacement.Types());
+  CommitStatementChanges(context, old, commit);
+  old.columns = replacement.columns;
+  old.primary_key = replacement.primary_key;
+  old.partition_columns = replacement.partition_columns;
+  old.properties = replacement.properties;
+  DatabaseInstance::SyncFromDelta(old);
+  context.Database().SaveCatalog();
+  return true;
+}
+
 std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTableStatement& stmt) {
   Catalog& catalog = context.GetCatalog();
   std::string name = stmt.name.Name();
@@ -114,6 +144,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   if (stmt.or_replace) {
     if (TableCatalogEntry* old = catalog.FindTable(name)) {
       CheckRowsRemovable(*old, stmt.as_query ? "CREATE OR REPLACE TABLE ... AS SELECT" : "CREATE OR REPLACE TABLE");
+      if (ReplaceInPlace(context, *old, *entry, stmt, rows)) return MakeEmptyResult();
       db.DropTableStorage(*old);
       catalog.DropTable(name, true);
     }

@@ -13,8 +13,6 @@
 
 namespace lakestream {
 
-static const char* kEngineInfo = "lakestream/" LAKESTREAM_VERSION;
-
 AbortUnlessCommitted::~AbortUnlessCommitted() {
   if (visible_) return;
   for (auto* writer : writers_) writer->Abort();
@@ -82,14 +80,7 @@ std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& 
   return table;
 }
 
-std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string& name, const std::string& path,
-                                               const DeltaTableDefinition& definition) {
-  auto log = delta::DeltaLog::Open(fs, path);
-  if (!log.ok()) ThrowFor(name, log.status());
-  if (log.value()->Exists()) {
-    throw CatalogError("A Delta table already exists at " + path + "; attach it with CREATE TABLE " + name +
-                       " LOCATION '" + path + "', or choose another location");
-  }
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition) {
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : definition.columns) {
     delta::DeltaColumn column;
@@ -107,13 +98,26 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
   metadata.schema_string = schema_string.take();
   metadata.partition_columns = definition.partition_columns;
   for (auto& [k, v] : definition.properties) metadata.configuration[k] = v;
-  metadata.created_time = NowMs();
+  metadata.created_time = DeltaTable::NowMs();
+  if (StringUtil::Lower(metadata.configuration["delta.enableChangeDataFeed"]) != "true") {
+    metadata.configuration.erase("delta.enableChangeDataFeed");
+  }
+  return metadata;
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string& name, const std::string& path,
+                                               const DeltaTableDefinition& definition) {
+  auto log = delta::DeltaLog::Open(fs, path);
+  if (!log.ok()) ThrowFor(name, log.status());
+  if (log.value()->Exists()) {
+    throw CatalogError("A Delta table already exists at " + path + "; attach it with CREATE TABLE " + name +
+                       " LOCATION '" + path + "', or choose another location");
+  }
+  delta::Metadata metadata = MetadataFor(name, definition);
   delta::Protocol protocol;
   protocol.min_reader_version = 1;
   // Writer version 4 makes other writers produce change data files too.
-  bool cdf = StringUtil::Lower(metadata.configuration["delta.enableChangeDataFeed"]) == "true";
-  if (!cdf) metadata.configuration.erase("delta.enableChangeDataFeed");
-  protocol.min_writer_version = cdf ? 4 : 2;
+  protocol.min_writer_version = metadata.configuration.count("delta.enableChangeDataFeed") ? 4 : 2;
   delta::StringMap parameters;
   parameters["isManaged"] = "true";
   parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
@@ -264,6 +268,10 @@ delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
 void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
 
 void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
+  if (commit.replace) {
+    CommitReplace(commit);
+    return;
+  }
   auto state_holder = state_;  // the snapshot the statement read, kept alive across the commit
   const DeltaSnapshotState& state = *state_holder;
   const auto& snapshot = state.snapshot;

@@ -147,6 +147,8 @@ class DeltaTable : public DataTable {
   // commit would cost more than the commit.
   delta::Snapshot TakeSnapshotForCommit();
   friend class DeltaMaintenance;
+  // Commit() of a TableCommit with `replace` set (delta_replace.cpp).
+  void CommitReplace(TableCommit& commit);
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
 
   FileSystem* fs_;
@@ -183,8 +185,15 @@ std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotStat
 bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
                   const std::vector<const BoundExpression*>& filters);
 
+// commitInfo.engineInfo of every commit lakestream writes.
+inline constexpr char kEngineInfo[] = "lakestream/" LAKESTREAM_VERSION;
+
 // The remove action that retires `add` (with extended file metadata, as Spark writes it).
 delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data_change);
+
+// The metaData action of a new table `name` with `definition` (a new id, now
+// as its creation time; delta.enableChangeDataFeed kept only when true).
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition);
 
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);

@@ -1,0 +1,64 @@
+// CREATE OR REPLACE TABLE of an existing Delta table, as Delta's REPLACE
+// TABLE writes it: one commit that sets the new schema and properties,
+// removes every live file and adds the new rows. Until that commit is
+// visible the table is exactly what it was, so a failure (a full disk, a
+// value the writer refuses, a lost race) loses nothing; after it, the old
+// rows stay readable by time travel until VACUUM.
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "storage/table/delta_file_writer.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+void DeltaTable::CommitReplace(TableCommit& commit) {
+  const DeltaTableDefinition& definition = *commit.replace;
+  if (!commit.deleted_rows.empty() || !commit.updated_row_ids.empty() || commit.overwrite) {
+    throw InternalError("a replace commit carries only the new rows");
+  }
+  auto state_holder = state_;
+  const delta::Snapshot& snapshot = state_holder->snapshot;
+  int64_t now = NowMs();
+  delta::Metadata metadata = MetadataFor(name_, definition);
+  // The same table with a new definition: its identity and creation time stay.
+  metadata.id = snapshot.metadata.id;
+  metadata.created_time = snapshot.metadata.created_time;
+  delta::Protocol protocol = snapshot.protocol;
+  if (metadata.configuration.count("delta.enableChangeDataFeed") && protocol.min_writer_version < 4) {
+    protocol.min_writer_version = 4;
+  }
+
+  DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
+  bool visible = false;
+  AbortUnlessCommitted cleanup({&data}, visible);
+  for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) data.Append(commit.inserted.Chunk(c));
+  DurableSet new_files;
+  auto adds = data.Finish(now, new_files);
+
+  delta::StringMap parameters;
+  parameters["isManaged"] = "true";
+  parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
+  auto info = delta::CommitInfo::Make(now, commit.operation, parameters, false, snapshot.version);
+  info.engine_info = kEngineInfo;
+  std::vector<delta::Action> all = {info};
+  if (!(protocol == snapshot.protocol)) all.emplace_back(protocol);
+  all.emplace_back(std::move(metadata));
+  std::vector<std::string> removed_paths;
+  removed_paths.reserve(state_holder->files.size());
+  for (const delta::AddFile* file : state_holder->files) {
+    all.emplace_back(RemoveFor(*file, now, true));
+    removed_paths.push_back(file->path);
+  }
+  all.insert(all.end(), adds.begin(), adds.end());
+  for (auto& [app_id, version] : commit.txns) {
+    delta::Txn txn;
+    txn.app_id = app_id;
+    txn.version = version;
+    txn.last_updated = now;
+    all.emplace_back(std::move(txn));
+  }
+  state_holder.reset();
+  CommitActions(all, removed_paths, commit.operation, new_files, &visible);
+}
+
+}  // namespace lakestream
