@@ -4,11 +4,8 @@
 # file, the version and the fix, never answered from what is left.
 # Usage: delta_damage.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
 export COLUMNS=200
-FAILURES=0
 
 run() {
   RC=0
@@ -16,8 +13,6 @@ run() {
   OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
   ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
 }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 expect() {
   if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
     fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
@@ -101,5 +96,4 @@ rm -f "$CHECKPOINT"
 sql "SELECT count(*) FROM t"
 expect "missing checkpoint falls back to the commits" 0 $'count(*)\n3\n'
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

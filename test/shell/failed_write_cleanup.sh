@@ -5,13 +5,8 @@
 # table reads its old rows, and a CREATE TABLE AS that fails leaves no table.
 # Usage: failed_write_cleanup.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILURES=0
+source "$(dirname "$0")/lib.sh"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # run SQL with the file size limit (KiB) in force; SIGXFSZ ignored, so the
 # write fails with EFBIG instead of killing the process.
 limited() {
@@ -91,5 +86,4 @@ if [[ "$OUT" == *"CREATE OR REPLACE TABLE AS SELECT"* ]]; then pass "the history
 sql "INSERT INTO t $BIG"
 if [[ $RC == 0 ]]; then pass "the insert works with room"; else fail "the insert works with room" "$ERR"; fi
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

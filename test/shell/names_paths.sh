@@ -5,16 +5,11 @@
 # every file around the database is still there, unchanged, afterwards.
 # Usage: names_paths.sh PATH/TO/lakestream
 set -uo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
 export COLUMNS=120
-FAILURES=0
 HOME_DIR=$TMP/home
 DB=$HOME_DIR/db
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # sql SQL...: runs the statements in the database; sets OUT, ERR, RC.
 sql() {
   RC=0
@@ -195,5 +190,4 @@ sql 'ALTER TABLE "t/2" RENAME TO busy'
 expect_err 'RENAME refuses a foreign folder under the new name' 'already exists and belongs to no table'
 surroundings_kept 'rename'
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

@@ -2,11 +2,8 @@
 # Shell tests: command line, input sources (-c, -f, stdin, SQL argument),
 # exit codes and where errors go. Usage: shell_cli.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
 export COLUMNS=120
-FAILURES=0
 
 # run [CMD...]: runs with stdin from $IN (empty by default); sets OUT, ERR, RC.
 # The x sentinel keeps trailing newlines, so comparisons are exact.
@@ -17,8 +14,6 @@ run() {
   ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
   IN=
 }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # expect NAME WANT_RC WANT_STDOUT
 expect() {
   if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
@@ -111,5 +106,4 @@ IN=$'SELECT 1 AS a;\n.quit\nSELECT 2 AS a;\n'
 run "$BIN" -csv
 expect ".quit stops reading" 0 $'a\n1\n'
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

@@ -4,13 +4,8 @@
 # a signal (exit code 128+N), and flat long lists still run.
 # Usage: shell_deep_nesting.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILURES=0
+source "$(dirname "$0")/lib.sh"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # repeat S N: S written N times.
 # (yes ends on SIGPIPE once head has enough: not a failure.)
 repeat() { yes "$1" | head -n "$2" | tr -d '\n' || true; }
@@ -51,5 +46,4 @@ check "20,000-item IN list runs" 0 "" $'n\n1' "$BIN" -csv -f "$TMP/in.sql"
 # Moderate depth works and the column is named after the expression.
 check "200-term sum runs" 0 "" "200" "$BIN" -csv -c "SELECT 1$(repeat ' + 1' 199)"
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

@@ -10,11 +10,8 @@
 #   * SHOW SINKS and DESCRIBE SINK show the next version.
 # Usage: sink_files.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
+source "$(dirname "$0")/lib.sh"
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILURES=0
 DB=$TMP/db
 D=$TMP/out
 mkdir -p "$D"
@@ -26,8 +23,6 @@ run() {
   ERR=$(cat "$TMP/stderr"; echo x); ERR=${ERR%x}
 }
 sql() { run "$BIN" -csv "$DB" -c "$1"; }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 ok() {  # ok NAME: the last statement succeeded
   if [[ $RC == 0 ]]; then pass "$1"; else fail "$1" "rc $RC" "stderr: $ERR"; fi
 }
@@ -261,5 +256,4 @@ wait "$FOLLOWER" || true
 same "the follower wrote the update in the altered format" "$(cat "$D/fol.jsonl")" '{"id":1,"v":1}
 {"key":"1","value":{"id":1,"v":2}}'
 
-echo "$FAILURES failure(s)"
-[[ $FAILURES == 0 ]]
+finish

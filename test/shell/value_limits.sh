@@ -6,11 +6,8 @@
 # of memory at peak (the engine holds the 256 MiB string about three times).
 # Usage: value_limits.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
 DB="$TMP/db"
-FAILURES=0
 
 # run SQL: sets OUT, ERR, RC.
 run() {
@@ -19,8 +16,6 @@ run() {
   OUT=$(cat "$TMP/out")
   ERR=$(cat "$TMP/err")
 }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # expect NAME SQL WANT_STDOUT: wants exit code 0 and exactly that output.
 expect() {
   run "$2"
@@ -64,5 +59,4 @@ refused "repeat past 1 GiB" "SELECT length(repeat('ab', 600000000))" \
 expect "DELETE works" "DELETE FROM h" $'num_affected_rows\n272'
 expect "and leaves an empty table" "SELECT count(*) AS n FROM h" $'n\n0'
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish

@@ -8,11 +8,8 @@
 # renamed or whose folder is removed, and a process killed between a source's
 # commit and its view's. Usage: view_failures.sh PATH/TO/lakestream
 set -euo pipefail
-BIN=${1:?usage: $0 PATH/TO/lakestream}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
 export COLUMNS=120
-FAILURES=0
 
 run() {
   RC=0
@@ -22,8 +19,6 @@ run() {
 }
 # sql DB SQL: one shell process, CSV output.
 sql() { run "$BIN" -csv "$1" -c "$2"; }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1"; shift; printf '  %s\n' "$@"; FAILURES=$((FAILURES + 1)); }
 # check NAME CONDITION...: the condition is a [[ ]] test on RC/OUT/ERR.
 check() {
   local name=$1; shift
@@ -195,5 +190,4 @@ check "REFRESH gold does not answer up to date while silver was behind bronze" '
 sql "$DB" "SELECT g, total FROM gold ORDER BY g"
 check "gold reflects bronze" '[[ "$OUT" == $'"'"'g,total\n1,15\n2,20\n'"'"' && -z "$ERR" ]]'
 
-if [[ $FAILURES -gt 0 ]]; then echo "$FAILURES failed"; exit 1; fi
-echo "all passed"
+finish
