@@ -191,6 +191,17 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
   idx_t count = input.size();
   Vector probe(expr.children[0]->return_type, std::max<idx_t>(count, 1));
   Execute(*expr.children[0], input, probe);
+  auto* out = result.GetData<bool>();
+  // SQL's three-valued IN: true when found; else NULL when the list held a
+  // NULL; else false (NOT IN the reverse, NULL staying NULL).
+  auto set_in_result = [&](idx_t i, bool found, bool saw_null) {
+    if (!found && saw_null) {
+      result.SetValid(i, false);
+      return;
+    }
+    out[i] = found != expr.negated;
+    result.SetValid(i, true);
+  };
   bool all_constant = std::all_of(expr.children.begin() + 1, expr.children.end(),
                                   [](const BoundExprPtr& c) { return c->type == BoundExpressionType::CONSTANT; });
   if (all_constant) {
@@ -208,22 +219,13 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
     }
     auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
     std::sort(constants.begin(), constants.end(), less);
-    auto* out = result.GetData<bool>();
     for (idx_t i = 0; i < count; i++) {
       if (!probe.IsValid(i)) {
         result.SetValid(i, false);
         continue;
       }
       Value v = probe.GetValue(i);
-      if (std::binary_search(constants.begin(), constants.end(), v, less)) {
-        out[i] = !expr.negated;
-        result.SetValid(i, true);
-      } else if (has_null) {
-        result.SetValid(i, false);
-      } else {
-        out[i] = expr.negated;
-        result.SetValid(i, true);
-      }
+      set_in_result(i, std::binary_search(constants.begin(), constants.end(), v, less), has_null);
     }
     return;
   }
@@ -233,7 +235,6 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
     items.push_back(std::make_unique<Vector>(expr.children[c]->return_type, std::max<idx_t>(count, 1)));
     Execute(*expr.children[c], input, *items.back());
   }
-  auto* out = result.GetData<bool>();
   for (idx_t i = 0; i < count; i++) {
     if (!probe.IsValid(i)) {
       result.SetValid(i, false);
@@ -251,15 +252,7 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
         break;
       }
     }
-    if (found) {
-      out[i] = !expr.negated;
-      result.SetValid(i, true);
-    } else if (saw_null) {
-      result.SetValid(i, false);
-    } else {
-      out[i] = expr.negated;
-      result.SetValid(i, true);
-    }
+    set_in_result(i, found, saw_null);
   }
 }
 

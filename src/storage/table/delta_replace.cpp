@@ -50,13 +50,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
     removed_paths.push_back(file->path);
   }
   all.insert(all.end(), adds.begin(), adds.end());
-  for (auto& [app_id, version] : commit.txns) {
-    delta::Txn txn;
-    txn.app_id = app_id;
-    txn.version = version;
-    txn.last_updated = now;
-    all.emplace_back(std::move(txn));
-  }
+  AppendTxnActions(commit.txns, now, all);
   state_holder.reset();
   CommitActions(all, removed_paths, commit.operation, new_files, &visible);
 }

@@ -33,6 +33,17 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
   return remove;
 }
 
+void AppendTxnActions(const std::vector<std::pair<std::string, int64_t>>& txns, int64_t now_ms,
+                      std::vector<delta::Action>& actions) {
+  for (const auto& [app_id, version] : txns) {
+    delta::Txn txn;
+    txn.app_id = app_id;
+    txn.version = version;
+    txn.last_updated = now_ms;
+    actions.emplace_back(std::move(txn));
+  }
+}
+
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema) {
   std::vector<TableColumn> columns;
   columns.reserve(schema.size());
@@ -425,13 +436,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
   all.insert(all.end(), cdcs.begin(), cdcs.end());
-  for (auto& [app_id, version] : commit.txns) {
-    delta::Txn txn;
-    txn.app_id = app_id;
-    txn.version = version;
-    txn.last_updated = now;
-    all.emplace_back(std::move(txn));
-  }
+  AppendTxnActions(commit.txns, now, all);
   // Nothing below reads the statement's snapshot: let it go, so that the
   // commit can move it forward instead of copying every file of the table.
   state_holder.reset();

@@ -195,6 +195,11 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
 // as its creation time; delta.enableChangeDataFeed kept only when true).
 delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition);
 
+// The txn actions (application id -> version) a commit carries: how streams,
+// views and pipelines record their progress in the same commit as their rows.
+void AppendTxnActions(const std::vector<std::pair<std::string, int64_t>>& txns, int64_t now_ms,
+                      std::vector<delta::Action>& actions);
+
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
 
