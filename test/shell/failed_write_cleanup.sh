@@ -82,6 +82,21 @@ sql "DESCRIBE HISTORY keep"
 if [[ "$OUT" == *"CREATE OR REPLACE TABLE AS SELECT"* ]]; then pass "the history names the replace"; else
   fail "the history names the replace" "$OUT"; fi
 
+# COPY TO over an existing file: a COPY that fails leaves the old file whole
+# and no temporary file beside it.
+mkdir -p "$TMP/export"
+sql "COPY (SELECT 7 AS x) TO '$TMP/export/f.parquet'"
+for statement in "COPY ($BIG) TO '$TMP/export/f.parquet'" \
+                 "COPY (SELECT repeat('a', 268435456) AS x) TO '$TMP/export/f.parquet'"; do
+  name=${statement:0:40}
+  if [[ "$statement" == *"range(400000)"* ]]; then limited 1024 "$statement"; else sql "$statement"; fi
+  if [[ $RC == 1 ]]; then pass "$name... fails"; else fail "$name... fails" "rc $RC" "$ERR"; fi
+  sql "SELECT count(*), sum(x) FROM read_parquet('$TMP/export/f.parquet')"
+  if [[ "$OUT" == *$'\n1,7'* ]]; then pass "$name... keeps the old file"; else fail "$name... keeps the old file" "$OUT" "$ERR"; fi
+  if [[ "$(ls "$TMP/export")" == "f.parquet" ]]; then pass "$name... leaves no temporary file"; else
+    fail "$name... leaves no temporary file" "$(ls "$TMP/export")"; fi
+done
+
 # Without the limit, the same statements work.
 sql "INSERT INTO t $BIG"
 if [[ $RC == 0 ]]; then pass "the insert works with room"; else fail "the insert works with room" "$ERR"; fi

@@ -1,6 +1,12 @@
 // COPY (query) TO 'file.parquet' [(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE n)]
 // COPY table TO 'file.parquet' ...
 // COPY table FROM 'file.parquet' | 'glob'   (appends the rows)
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -56,14 +62,28 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   for (auto& t : types) {
     if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
   }
-  auto writer = ParquetWriter::Create(stmt.path, query.names, types, options);
-  if (!writer.ok()) writer.status().Throw();
-  for (idx_t c = 0; c < rows.ChunkCount(); c++) {
-    Status s = writer.value()->Append(rows.Chunk(c));
-    if (!s.ok()) s.Throw();
+  // Written beside the target and renamed over it once complete (DuckDB's
+  // USE_TMP_FILE): a COPY that fails half way (a full disk, a value no page
+  // holds) leaves the file that was there before whole, and never writes
+  // through a symlink at the target.
+  std::string temp = stmt.path + ".tmp." + std::to_string(::getpid());
+  try {
+    auto writer = ParquetWriter::Create(temp, query.names, types, options);
+    if (!writer.ok()) writer.status().Throw();
+    for (idx_t c = 0; c < rows.ChunkCount(); c++) {
+      Status s = writer.value()->Append(rows.Chunk(c));
+      if (!s.ok()) s.Throw();
+    }
+    auto info = writer.value()->Finish();
+    if (!info.ok()) info.status().Throw();
+    if (std::rename(temp.c_str(), stmt.path.c_str()) != 0) {
+      throw IOError("COPY TO " + stmt.path + ": cannot move the finished file " + temp + " into place: " +
+                    std::strerror(errno));
+    }
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
   }
-  auto info = writer.value()->Finish();
-  if (!info.ok()) info.status().Throw();
   return MakeCountResult("Count", static_cast<int64_t>(rows.Count()));
 }
 
