@@ -1,4 +1,5 @@
 #include "ivm/aggregate_maintainer.hpp"
+#include "execution/plan_executor.hpp"
 
 #include <filesystem>
 #include <string_view>
@@ -11,7 +12,7 @@
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
@@ -95,7 +96,7 @@ LogicalOperatorPtr AggregateMaintainer::BuildStatePlan(Binder& binder) const {
 
 std::vector<Row> AggregateMaintainer::RunStatePlan() {
   Binder binder(context_);
-  return CollectRows(context_.ExecutePlan(BuildStatePlan(binder)));
+  return CollectRows(ExecutePlan(context_, BuildStatePlan(binder)));
 }
 
 // a + sign * b over BIGINT or DECIMAL (NULL counts as 0).
@@ -216,7 +217,7 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   }
   replacement->children.push_back(std::move(rows));
   slot = std::move(replacement);
-  return CollectRows(context_.ExecutePlan(std::move(query.plan)));
+  return CollectRows(ExecutePlan(context_, std::move(query.plan)));
 }
 
 idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit,

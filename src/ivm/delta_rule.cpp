@@ -1,4 +1,5 @@
 #include "ivm/delta_rule.hpp"
+#include "execution/plan_executor.hpp"
 
 #include <unordered_map>
 
@@ -7,7 +8,7 @@
 #include "common/string_util.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/table/change_feed.hpp"
 
 namespace lakestream {
@@ -167,7 +168,7 @@ void RunDeltaRule(ClientContext& context, const PlanBuilder& build, const std::m
       }
       KeepOnlyBranchesOf(*plan, scans[i]->get());
       ReplaceScanWithRows(*scans[i], rows);
-      ChunkCollection out = context.ExecutePlan(std::move(plan));
+      ChunkCollection out = ExecutePlan(context, std::move(plan));
       Append(sign == 0 ? plus : minus, std::move(out));
     }
   }

@@ -5,7 +5,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "parser/parser.hpp"
 #include "storage/table/delta_table.hpp"
 

@@ -1,4 +1,5 @@
 #include "ivm/view_refresh.hpp"
+#include "execution/plan_executor.hpp"
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
@@ -8,7 +9,7 @@
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
 #include "ivm/view_status.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 
 namespace lakestream {
 
@@ -149,7 +150,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     commit.operation = "REFRESH MATERIALIZED VIEW";
     outcome.path = "recompute-and-diff";
     Binder binder(context);
-    std::vector<Row> rows = CollectRows(context.ExecutePlan(BindViewQuery(binder, view.definition).plan));
+    std::vector<Row> rows = CollectRows(ExecutePlan(context, BindViewQuery(binder, view.definition).plan));
     ViewRows old_rows = ScanViewRows(*view.storage, view.Types(), {});
     DiffRows(old_rows, rows, analysis.key_columns, view.Types(), commit);
     read = std::move(old_rows.files);

@@ -5,7 +5,7 @@
 #include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
 #include "ivm/view_refresh.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {

@@ -1,7 +1,8 @@
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
-#include "main/client_context.hpp"
-#include "main/database_instance.hpp"
+#include "main/statement_runner.hpp"
+#include "transaction/client_context.hpp"
+#include "transaction/database_instance.hpp"
 
 namespace lakestream {
 
@@ -26,11 +27,11 @@ Connection::Connection(Connection&&) noexcept = default;
 Connection& Connection::operator=(Connection&&) noexcept = default;
 
 std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
-  auto results = context_->Query(sql);
+  auto results = RunQuery(*context_, sql);
   if (results.empty()) return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{});
   return std::move(results.back());
 }
 
-std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) { return context_->Query(sql); }
+std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) { return RunQuery(*context_, sql); }
 
 }  // namespace lakestream

@@ -6,8 +6,8 @@
 
 #include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
-#include "execution/statement/statement_executor.hpp"
+#include "transaction/client_context.hpp"
+#include "main/statement/statement_executor.hpp"
 
 namespace lakestream {
 

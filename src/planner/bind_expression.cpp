@@ -1,10 +1,11 @@
 #include "common/cast.hpp"
+#include "execution/plan_executor.hpp"
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
-#include "execution/expression_executor.hpp"
+#include "expression/expression_executor.hpp"
 #include "function/aggregate_function.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 #include "stream/stream_reader.hpp"
 
@@ -416,7 +417,7 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   Binder sub(context_, this);
   sub.outer_scope_ = &scope;
   BoundQuery query = sub.BindQuery(*expr.subquery);
-  ChunkCollection rows = context_.ExecutePlan(std::move(query.plan));
+  ChunkCollection rows = ExecutePlan(context_, std::move(query.plan));
   if (expr.type == ExpressionType::SUBQUERY_EXISTS || expr.type == ExpressionType::SUBQUERY_NOT_EXISTS) {
     bool exists = rows.Count() > 0;
     return MakeConstant(Value::BOOLEAN(expr.type == ExpressionType::SUBQUERY_EXISTS ? exists : !exists));

@@ -1,7 +1,7 @@
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 
 namespace lakestream {

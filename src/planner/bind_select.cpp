@@ -2,7 +2,7 @@
 #include "common/string_util.hpp"
 #include "execution/operator/physical_chunk_scan.hpp"
 #include "function/aggregate_function.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 
 namespace lakestream {

@@ -11,7 +11,7 @@
 
 #include "common/chunk_collection.hpp"
 #include "execution/operator/physical_hash_aggregate.hpp"
-#include "planner/bound_expression.hpp"
+#include "expression/bound_expression.hpp"
 
 namespace lakestream {
 

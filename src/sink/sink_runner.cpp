@@ -10,14 +10,14 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
-#include "sink/kafka_producer.hpp"
-#include "sink/kafka_tail.hpp"
-#include "sink/sink_encoder.hpp"
+#include "transaction/client_context.hpp"
+#include "connector/kafka/kafka_producer.hpp"
+#include "connector/kafka/kafka_tail.hpp"
+#include "connector/sink_encoder.hpp"
 #include "sink/sink_source.hpp"
-#include "sink/sink_target.hpp"
+#include "connector/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
-#include "stream/stream_offsets.hpp"
+#include "transaction/statement_commit.hpp"
 #include "stream/stream_reader.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -523,5 +523,23 @@ std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink) {
 }
 
 void ForgetSinkSession(const SinkCatalogEntry& sink) { DropTarget(sink.state.value("id", sink.name)); }
+
+std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table) {
+  std::optional<int64_t> oldest;
+  auto need = [&](int64_t version) {
+    if (!oldest || version < *oldest) oldest = version;
+  };
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry& stream = *catalog.FindStream(name);
+    if (StringUtil::CIEquals(stream.source, table)) need(stream.offset);
+  }
+  for (auto& name : catalog.SinkNames()) {
+    SinkCatalogEntry& sink = *catalog.FindSink(name);
+    if (catalog.FindStream(sink.source)) continue;  // counted with its stream
+    if (!StringUtil::CIEquals(sink.source, table)) continue;
+    if (auto version = SinkNeedsChangesAfter(sink)) need(*version);
+  }
+  return oldest;
+}
 
 }  // namespace lakestream

@@ -84,6 +84,14 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink);
 // it reads). Nothing for a sink on a stream, whose stream's offset says it.
 std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink);
 
+// The oldest version of `table` whose later changes a reader still needs:
+// the offsets of the streams on it, and the progress (delivered version) of
+// the sinks that read it directly; a sink on a stream reads at that stream's
+// offset. VACUUM keeps every file the change feed after that version reads,
+// and the files of that version itself (a stream's initial rows, a sink's
+// pending 'start' = 'earliest' snapshot). Nothing when no stream or sink reads it.
+std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table);
+
 // DROP SINK / CREATE OR REPLACE: closes the sink's producer if this process has one.
 void ForgetSinkSession(const SinkCatalogEntry& sink);
 

@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "common/exception.hpp"
-#include "execution/vector_operations.hpp"
+#include "common/vector_operations.hpp"
 
 namespace lakestream {
 

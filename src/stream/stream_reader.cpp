@@ -2,7 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/table/change_feed.hpp"
 #include "storage/table/delta_table.hpp"
 #include "stream/net_changes.hpp"

@@ -17,19 +17,13 @@
 
 #include "catalog/catalog.hpp"
 #include "common/chunk_collection.hpp"
+#include "transaction/client_context.hpp"
 
 namespace lakestream {
 
 class ClientContext;
 class DeltaTable;
 
-struct StreamChanges {
-  std::string stream;  // the stream's name, as created
-  std::vector<std::string> names;
-  std::vector<LogicalType> types;
-  ChunkCollection rows;
-  int64_t read_version = -1;  // the source version the rows reach
-};
 
 // Appends the stream metadata columns' names and types.
 void AddStreamMetadataColumns(std::vector<std::string>& names, std::vector<LogicalType>& types);

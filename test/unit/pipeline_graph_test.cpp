@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/exception.hpp"
-#include "pipeline/file_readers.hpp"
+#include "function/table/file_readers.hpp"
 #include "pipeline/pipeline_graph.hpp"
 
 namespace lakestream {

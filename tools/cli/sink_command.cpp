@@ -27,7 +27,7 @@
 
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "sink/sink_runner.hpp"
 #include "subcommands.hpp"
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "execution/operator/physical_operator.hpp"
-#include "execution/vector_operations.hpp"
+#include "common/vector_operations.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {

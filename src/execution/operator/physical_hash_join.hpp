@@ -7,7 +7,7 @@
 
 #include "common/chunk_collection.hpp"
 #include "execution/operator/physical_operator.hpp"
-#include "execution/vector_operations.hpp"
+#include "common/vector_operations.hpp"
 
 namespace lakestream {
 

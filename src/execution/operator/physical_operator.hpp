@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/vector.hpp"
-#include "execution/expression_executor.hpp"
+#include "expression/expression_executor.hpp"
 
 namespace lakestream {
 

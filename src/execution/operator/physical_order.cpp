@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "execution/vector_operations.hpp"
+#include "common/vector_operations.hpp"
 
 namespace lakestream {
 

@@ -6,7 +6,7 @@
 
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
-#include "execution/vector_operations.hpp"
+#include "common/vector_operations.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {

@@ -11,10 +11,10 @@
 #include "common/string_util.hpp"
 #include "execution/operator/physical_chunk_scan.hpp"
 #include "function/table/table_functions.hpp"
-#include "main/client_context.hpp"
-#include "pipeline/file_discovery.hpp"
-#include "pipeline/file_readers.hpp"
-#include "pipeline/ingestion_scope.hpp"
+#include "transaction/client_context.hpp"
+#include "function/table/file_discovery.hpp"
+#include "function/table/file_readers.hpp"
+#include "function/table/ingestion_scope.hpp"
 
 namespace lakestream {
 

@@ -6,7 +6,7 @@
 #include "common/exception.hpp"
 #include "execution/operator/physical_chunk_scan.hpp"
 #include "function/table/table_functions.hpp"
-#include "main/client_context.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/table/change_feed.hpp"
 
 namespace lakestream {

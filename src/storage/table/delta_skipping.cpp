@@ -2,8 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/string_util.hpp"
-#include "execution/expression_executor.hpp"
-#include "planner/bound_expression.hpp"
+#include "expression/expression_executor.hpp"
+#include "expression/bound_expression.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "storage/table/delta_table.hpp"

@@ -1,0 +1,292 @@
+#include "connector/sink_encoder.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <unordered_map>
+
+#include "common/decimal.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+const char* ChangeKindToString(ChangeKind kind) {
+  switch (kind) {
+    case ChangeKind::INSERT: return "insert";
+    case ChangeKind::UPDATE_BEFORE: return "update (preimage)";
+    case ChangeKind::UPDATE_AFTER: return "update";
+    case ChangeKind::DELETE: return "delete";
+    case ChangeKind::SNAPSHOT: return "snapshot read";
+  }
+  return "?";
+}
+
+static idx_t FindColumn(const std::string& sink_name, const std::string& source, const std::vector<std::string>& names,
+                        const std::string& column, const char* option) {
+  for (idx_t i = 0; i < names.size(); i++) {
+    if (StringUtil::CIEquals(names[i], column)) return i;
+  }
+  std::string hint = StringUtil::ClosestMatch(column, names);
+  throw InvalidInputError("Sink " + sink_name + ": " + option + " column \"" + column + "\" is not a column of " + source +
+                          (hint.empty() ? " (columns: " + StringUtil::Join(names, ", ") + ")" : "; did you mean \"" + hint + "\"?"));
+}
+
+SinkSchema ResolveSinkSchema(const std::string& sink_name, const SinkOptions& options, const std::string& source,
+                             const std::vector<std::string>& names, const std::vector<LogicalType>& types,
+                             const std::vector<std::string>& primary_key) {
+  SinkSchema schema;
+  schema.source = source;
+  schema.names = names;
+  schema.types = types;
+  const auto& keys = options.key_columns.empty() ? primary_key : options.key_columns;
+  for (auto& k : keys) schema.key_columns.push_back(FindColumn(sink_name, source, names, k, "key"));
+  if (schema.key_columns.empty() && options.format != SinkFormat::APPEND) {
+    throw InvalidInputError("Sink " + sink_name + ": the " + SinkFormatToString(options.format) + " format needs a key, and " +
+                            source + " has no primary key; add 'key' = 'column[, column]' to WITH (...)");
+  }
+  if (options.value_columns.empty()) {
+    for (idx_t i = 0; i < names.size(); i++) schema.value_columns.push_back(i);
+  } else {
+    for (auto& v : options.value_columns) schema.value_columns.push_back(FindColumn(sink_name, source, names, v, "value.columns"));
+  }
+  return schema;
+}
+
+SinkEncoder::SinkEncoder(const SinkOptions& options, SinkSchema schema) : options_(options), schema_(std::move(schema)) {
+  json_.decimal_as_string = options.decimal_as_string;
+  json_.timestamp_iso = true;
+  for (idx_t c : schema_.value_columns) {
+    std::string prefix = value_names_.empty() ? "{" : ",";
+    value_names_.push_back(schema_.names[c]);
+    AppendJsonString(prefix, value_names_.back());
+    prefix.push_back(':');
+    fixed_row_bound_ += prefix.size();
+    value_prefixes_.push_back(std::move(prefix));
+    switch (schema_.types[c].id()) {
+      case TypeId::BOOLEAN:
+      case TypeId::INTEGER:
+      case TypeId::BIGINT:
+        fixed_row_bound_ += 24;
+        break;
+      case TypeId::DECIMAL: fixed_row_bound_ += Decimal::kMaxTextSize + 2; break;
+      case TypeId::VARCHAR: fixed_row_bound_ += 4; break;  // "null"; the text itself is added per row
+      default: flat_values_ = false;
+    }
+  }
+  fixed_row_bound_ += 2;
+  AppendJsonString(source_json_, schema_.source);
+}
+
+void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, std::string& out) const {
+  if (schema_.key_columns.size() == 1) {
+    const Vector& v = chunk.data[schema_.key_columns[0]];
+    TypeId id = v.GetType().id();
+    if (v.IsValid(row)) {
+      if (id == TypeId::VARCHAR) {
+        string_t s = v.GetData<string_t>()[row];
+        out.append(s.data(), s.size());
+        return;
+      }
+      if (id == TypeId::INTEGER || id == TypeId::BIGINT) {
+        char buf[24];
+        int64_t n = id == TypeId::INTEGER ? v.GetData<int32_t>()[row] : v.GetData<int64_t>()[row];
+        auto r = std::to_chars(buf, buf + sizeof(buf), n);
+        out.append(buf, static_cast<size_t>(r.ptr - buf));
+        return;
+      }
+    }
+  }
+  out.push_back('{');
+  for (idx_t i = 0; i < schema_.key_columns.size(); i++) {
+    if (i) out.push_back(',');
+    idx_t c = schema_.key_columns[i];
+    AppendJsonString(out, schema_.names[c]);
+    out.push_back(':');
+    AppendJsonVectorValue(out, chunk.data[c], row, json_);
+  }
+  out.push_back('}');
+}
+
+void SinkEncoder::EncodeRow(const DataChunk& chunk, idx_t row, std::string& out) const {
+  if (flat_values_ && EncodeFlatRow(chunk, row, out)) return;
+  if (value_prefixes_.empty()) out.push_back('{');
+  for (idx_t i = 0; i < schema_.value_columns.size(); i++) {
+    out += value_prefixes_[i];
+    AppendJsonVectorValue(out, chunk.data[schema_.value_columns[i]], row, json_);
+  }
+  out.push_back('}');
+}
+
+namespace {
+
+// Writers into a buffer the caller sized; each returns the new end. They
+// write exactly what AppendJsonVectorValue appends for the same value.
+char* WriteBytes(char* p, const char* s, size_t n) {
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+template <class T>
+char* WriteInteger(char* p, T v) {
+  return std::to_chars(p, p + 24, v).ptr;
+}
+
+}  // namespace
+
+bool SinkEncoder::EncodeFlatRow(const DataChunk& chunk, idx_t row, std::string& out) const {
+  // Room for the row at its longest: VARCHAR escapes at most 6 bytes per byte.
+  constexpr size_t kBufferSize = 4096;
+  size_t bound = fixed_row_bound_;
+  for (idx_t c : schema_.value_columns) {
+    const Vector& v = chunk.data[c];
+    if (v.GetType().id() == TypeId::VARCHAR && v.IsValid(row)) bound += 6 * v.GetData<string_t>()[row].size() + 2;
+  }
+  if (bound > kBufferSize) return false;
+  char buffer[kBufferSize];
+  char* p = buffer;
+  if (value_prefixes_.empty()) *p++ = '{';
+  for (idx_t i = 0; i < schema_.value_columns.size(); i++) {
+    p = WriteBytes(p, value_prefixes_[i].data(), value_prefixes_[i].size());
+    const Vector& v = chunk.data[schema_.value_columns[i]];
+    if (!v.IsValid(row)) {
+      p = WriteBytes(p, "null", 4);
+      continue;
+    }
+    const LogicalType& type = v.GetType();
+    switch (type.id()) {
+      case TypeId::BOOLEAN:
+        p = v.GetData<bool>()[row] ? WriteBytes(p, "true", 4) : WriteBytes(p, "false", 5);
+        break;
+      case TypeId::INTEGER: p = WriteInteger(p, v.GetData<int32_t>()[row]); break;
+      case TypeId::BIGINT: p = WriteInteger(p, v.GetData<int64_t>()[row]); break;
+      case TypeId::DECIMAL:
+        if (json_.decimal_as_string) *p++ = '"';
+        p += Decimal::Format(v.GetData<hugeint_t>()[row], type.scale(), p);
+        if (json_.decimal_as_string) *p++ = '"';
+        break;
+      case TypeId::VARCHAR: p = WriteJsonString(p, v.GetData<string_t>()[row]); break;
+      default: return false;  // not reached: flat_values_ says every column is one of the above
+    }
+  }
+  *p++ = '}';
+  out.append(buffer, static_cast<size_t>(p - buffer));
+  return true;
+}
+
+void SinkEncoder::EncodeDebezium(const ChangeRow* before, const ChangeRow* after, const char* op, int64_t version,
+                                 timestamp_t commit_ts, std::string& out) const {
+  out += "{\"before\":";
+  if (before) EncodeRow(*before->chunk, before->row, out);
+  else out += "null";
+  out += ",\"after\":";
+  if (after) EncodeRow(*after->chunk, after->row, out);
+  else out += "null";
+  out += ",\"op\":\"";
+  out += op;
+  out += "\",\"ts_ms\":";
+  // Floor division: commit times before 1970 stay consistent.
+  int64_t ms = commit_ts >= 0 ? commit_ts / 1000 : -((-commit_ts + 999) / 1000);
+  out += std::to_string(ms);
+  out += ",\"source\":{\"name\":\"lakestream\",\"table\":";
+  out += source_json_;
+  out += ",\"version\":";
+  out += std::to_string(version);
+  out += "}}";
+}
+
+int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const std::vector<ChangeRow>& rows,
+                                   const std::function<void(SinkMessage&)>& emit, int64_t first_seq) {
+  bool has_key = !schema_.key_columns.empty();
+  int64_t skipped = 0;
+  if (options_.format == SinkFormat::APPEND && !options_.skip_changes) {
+    // Checked up front: a version is delivered whole or not at all.
+    for (auto& r : rows) {
+      if (r.kind == ChangeKind::INSERT || r.kind == ChangeKind::SNAPSHOT) continue;
+      std::string op = r.kind == ChangeKind::DELETE ? "a DELETE" : "an UPDATE";
+      throw InvalidInputError("Sink with format 'append' cannot deliver " + op + " of " + schema_.source + " at version " +
+                              std::to_string(version) +
+                              ": append only carries inserts. Use 'format' = 'upsert' or 'debezium' to deliver "
+                              "updates and deletes, or 'on_change' = 'skip' to count and skip them");
+    }
+  }
+  // Debezium pairs each update's before and after image by key (by order of
+  // appearance when the sink has no key).
+  std::unordered_map<std::string, const ChangeRow*> preimages;
+  std::vector<const ChangeRow*> unkeyed_preimages;
+  size_t next_unkeyed = 0;
+  if (options_.format == SinkFormat::DEBEZIUM) {
+    std::string key;
+    for (auto& r : rows) {
+      if (r.kind != ChangeKind::UPDATE_BEFORE) continue;
+      if (has_key) {
+        key.clear();
+        EncodeKey(*r.chunk, r.row, key);
+        preimages[key] = &r;
+      } else {
+        unkeyed_preimages.push_back(&r);
+      }
+    }
+  }
+
+  SinkMessage m;
+  m.version = version;
+  int64_t seq = first_seq;
+  auto start = [&](bool value) {
+    m.seq = seq++;
+    m.has_key = has_key;
+    m.key.clear();
+    m.has_value = value;
+    m.value.clear();
+  };
+  for (auto& r : rows) {
+    switch (options_.format) {
+      case SinkFormat::APPEND:
+        if (r.kind != ChangeKind::INSERT && r.kind != ChangeKind::SNAPSHOT) {
+          skipped += r.kind != ChangeKind::UPDATE_BEFORE;  // an update is one change, two rows
+          continue;
+        }
+        start(true);
+        if (has_key) EncodeKey(*r.chunk, r.row, m.key);
+        EncodeRow(*r.chunk, r.row, m.value);
+        emit(m);
+        break;
+      case SinkFormat::UPSERT:
+        if (r.kind == ChangeKind::UPDATE_BEFORE) continue;  // the new row says it all
+        start(r.kind != ChangeKind::DELETE);
+        EncodeKey(*r.chunk, r.row, m.key);
+        if (m.has_value) EncodeRow(*r.chunk, r.row, m.value);
+        emit(m);
+        break;
+      case SinkFormat::DEBEZIUM: {
+        if (r.kind == ChangeKind::UPDATE_BEFORE) continue;
+        start(true);
+        if (has_key) EncodeKey(*r.chunk, r.row, m.key);
+        if (r.kind == ChangeKind::UPDATE_AFTER) {
+          const ChangeRow* before = nullptr;
+          if (has_key) {
+            auto it = preimages.find(m.key);
+            if (it != preimages.end()) before = it->second;
+          } else if (next_unkeyed < unkeyed_preimages.size()) {
+            before = unkeyed_preimages[next_unkeyed++];
+          }
+          EncodeDebezium(before, &r, "u", version, commit_ts, m.value);
+        } else if (r.kind == ChangeKind::DELETE) {
+          EncodeDebezium(&r, nullptr, "d", version, commit_ts, m.value);
+        } else {
+          EncodeDebezium(nullptr, &r, r.kind == ChangeKind::SNAPSHOT ? "r" : "c", version, commit_ts, m.value);
+        }
+        emit(m);
+        if (r.kind == ChangeKind::DELETE && options_.tombstones && has_key) {
+          std::string key = std::move(m.key);
+          start(false);
+          m.key = std::move(key);
+          emit(m);
+        }
+        break;
+      }
+    }
+  }
+  return skipped;
+}
+
+}  // namespace lakestream

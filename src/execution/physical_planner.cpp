@@ -1,0 +1,151 @@
+#include "execution/physical_planner.hpp"
+
+#include <set>
+
+#include "common/exception.hpp"
+#include "execution/operator/physical_chunk_scan.hpp"
+#include "execution/operator/physical_filter.hpp"
+#include "execution/operator/physical_hash_aggregate.hpp"
+#include "execution/operator/physical_hash_join.hpp"
+#include "execution/operator/physical_limit.hpp"
+#include "execution/operator/physical_nested_loop_join.hpp"
+#include "execution/operator/physical_order.hpp"
+#include "execution/operator/physical_projection.hpp"
+#include "execution/operator/physical_table_scan.hpp"
+#include "execution/operator/physical_union.hpp"
+
+namespace lakestream {
+
+void ResolveColumns(BoundExpression& expr, const std::vector<ColumnBinding>& bindings) {
+  VisitColumnRefs(expr, [&](BoundExpression& ref) {
+    for (idx_t i = 0; i < bindings.size(); i++) {
+      if (bindings[i] == ref.binding) {
+        ref.column_index = i;
+        return;
+      }
+    }
+    throw InternalError("column " + ref.name + " (binding " + std::to_string(ref.binding.table_index) + "." +
+                        std::to_string(ref.binding.column_index) + ") is not produced by the operator's input");
+  });
+}
+
+static BoundExprPtr Conjunction(std::vector<BoundExprPtr> conjuncts) {
+  if (conjuncts.empty()) return nullptr;
+  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
+  auto e = std::make_unique<BoundExpression>(BoundExpressionType::AND, TypeId::BOOLEAN);
+  e->children = std::move(conjuncts);
+  return e;
+}
+
+static void TablesOf(const BoundExpression& expr, std::set<idx_t>& tables) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
+  for (auto& c : expr.children) TablesOf(*c, tables);
+}
+
+static bool Within(const BoundExpression& expr, const std::set<idx_t>& side) {
+  std::set<idx_t> tables;
+  TablesOf(expr, tables);
+  if (tables.empty()) return false;
+  for (idx_t t : tables) {
+    if (!side.count(t)) return false;
+  }
+  return true;
+}
+
+static PhysicalOperatorPtr PlanJoin(LogicalOperator& op) {
+  auto left_bindings = op.children[0]->GetBindings();
+  auto right_bindings = op.children[1]->GetBindings();
+  std::set<idx_t> left_tables, right_tables;
+  for (auto& b : left_bindings) left_tables.insert(b.table_index);
+  for (auto& b : right_bindings) right_tables.insert(b.table_index);
+  std::vector<BoundExprPtr> left_keys, right_keys, residual;
+  for (auto& e : op.expressions) {
+    if (e->type == BoundExpressionType::FUNCTION && e->function.name == "=" && e->children.size() == 2) {
+      auto& a = e->children[0];
+      auto& b = e->children[1];
+      if (Within(*a, left_tables) && Within(*b, right_tables)) {
+        left_keys.push_back(std::move(a));
+        right_keys.push_back(std::move(b));
+        continue;
+      }
+      if (Within(*b, left_tables) && Within(*a, right_tables)) {
+        left_keys.push_back(std::move(b));
+        right_keys.push_back(std::move(a));
+        continue;
+      }
+    }
+    residual.push_back(std::move(e));
+  }
+  auto combined = left_bindings;
+  combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
+  BoundExprPtr residual_expr = Conjunction(std::move(residual));
+  if (residual_expr) ResolveColumns(*residual_expr, combined);
+  auto left = CreatePhysicalPlan(*op.children[0]);
+  auto right = CreatePhysicalPlan(*op.children[1]);
+  bool left_join = op.join_type == LogicalJoinType::LEFT;
+  if (left_keys.empty()) {
+    return std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), left_join);
+  }
+  for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
+  for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
+  auto join = std::make_unique<PhysicalHashJoin>(std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
+                                                 std::move(residual_expr), left_join);
+  // The residual predicate reads the joined row, so it needs every column.
+  if (!join->HasResidual()) join->SetNeededOutputs(op.left_needed, op.right_needed);
+  return join;
+}
+
+PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
+  switch (op.type) {
+    case LogicalOperatorType::GET: {
+      auto bindings = op.GetBindings();
+      for (auto& f : op.table_filters) ResolveColumns(*f, bindings);
+      auto scan = std::make_unique<PhysicalTableScan>(op.table_name, *op.storage, op.column_ids, op.GetTypes(),
+                                                      std::move(op.table_filters), op.emit_row_ids);
+      scan->KeepAlive(op.owned_storage);
+      return scan;
+    }
+    case LogicalOperatorType::CHUNK_GET: return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
+    case LogicalOperatorType::SOURCE: return op.source_factory(op.column_ids);
+    case LogicalOperatorType::FILTER: {
+      auto bindings = op.children[0]->GetBindings();
+      auto predicate = Conjunction(std::move(op.expressions));
+      ResolveColumns(*predicate, bindings);
+      return std::make_unique<PhysicalFilter>(CreatePhysicalPlan(*op.children[0]), std::move(predicate));
+    }
+    case LogicalOperatorType::PROJECTION: {
+      auto bindings = op.children[0]->GetBindings();
+      for (auto& e : op.expressions) ResolveColumns(*e, bindings);
+      return std::make_unique<PhysicalProjection>(CreatePhysicalPlan(*op.children[0]), std::move(op.expressions));
+    }
+    case LogicalOperatorType::AGGREGATE: {
+      auto bindings = op.children[0]->GetBindings();
+      for (auto& e : op.expressions) ResolveColumns(*e, bindings);
+      for (auto& a : op.aggregates) {
+        if (a.argument) ResolveColumns(*a.argument, bindings);
+      }
+      auto child = CreatePhysicalPlan(*op.children[0]);
+      bool count_only = PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
+      auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
+                                                               std::move(op.aggregates));
+      if (count_only) aggregate->CountFromTable();
+      return aggregate;
+    }
+    case LogicalOperatorType::JOIN: return PlanJoin(op);
+    case LogicalOperatorType::ORDER: {
+      auto bindings = op.children[0]->GetBindings();
+      for (auto& o : op.orders) ResolveColumns(*o.expression, bindings);
+      return std::make_unique<PhysicalOrder>(CreatePhysicalPlan(*op.children[0]), std::move(op.orders));
+    }
+    case LogicalOperatorType::LIMIT:
+      return std::make_unique<PhysicalLimit>(CreatePhysicalPlan(*op.children[0]), op.limit, op.offset);
+    case LogicalOperatorType::UNION: {
+      std::vector<PhysicalOperatorPtr> inputs;
+      for (auto& c : op.children) inputs.push_back(CreatePhysicalPlan(*c));
+      return std::make_unique<PhysicalUnionAll>(op.union_types, std::move(inputs));
+    }
+  }
+  throw InternalError("CreatePhysicalPlan: unknown operator");
+}
+
+}  // namespace lakestream

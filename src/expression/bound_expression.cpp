@@ -1,0 +1,101 @@
+#include "expression/bound_expression.hpp"
+
+#include "common/exception.hpp"
+#include "common/stack_depth.hpp"
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+bool BoundExpression::IsFoldable() const {
+  if (type == BoundExpressionType::COLUMN_REF) return false;
+  if (type == BoundExpressionType::FUNCTION && !function.deterministic) return false;
+  for (auto& c : children) {
+    if (!c->IsFoldable()) return false;
+  }
+  return true;
+}
+
+BoundExprPtr BoundExpression::Copy() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to copy"));
+  auto copy = std::make_unique<BoundExpression>(type, return_type);
+  for (auto& c : children) copy->children.push_back(c->Copy());
+  copy->value = value;
+  copy->binding = binding;
+  copy->column_index = column_index;
+  copy->function = function;
+  copy->try_cast = try_cast;
+  copy->negated = negated;
+  copy->name = name;
+  return copy;
+}
+
+std::string BoundExpression::ToString() const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to print"));
+  switch (type) {
+    case BoundExpressionType::CONSTANT: return value.ToSQLString();
+    case BoundExpressionType::COLUMN_REF: return name.empty() ? "#" + std::to_string(column_index) : name;
+    case BoundExpressionType::FUNCTION: {
+      std::vector<std::string> args;
+      for (auto& c : children) args.push_back(c->ToString());
+      return function.name + "(" + StringUtil::Join(args, ", ") + ")";
+    }
+    case BoundExpressionType::CAST: return "CAST(" + children[0]->ToString() + " AS " + return_type.ToString() + ")";
+    case BoundExpressionType::CASE: return "CASE ...";
+    case BoundExpressionType::AND: return "(" + children[0]->ToString() + " AND " + children[1]->ToString() + ")";
+    case BoundExpressionType::OR: return "(" + children[0]->ToString() + " OR " + children[1]->ToString() + ")";
+    case BoundExpressionType::NOT: return "NOT " + children[0]->ToString();
+    case BoundExpressionType::IS_NULL: return children[0]->ToString() + " IS NULL";
+    case BoundExpressionType::IS_NOT_NULL: return children[0]->ToString() + " IS NOT NULL";
+    case BoundExpressionType::IN_LIST: return children[0]->ToString() + (negated ? " NOT IN (...)" : " IN (...)");
+  }
+  return "?";
+}
+
+BoundExprPtr MakeConstant(Value value) {
+  auto type = value.type();
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::CONSTANT, type);
+  expr->value = std::move(value);
+  return expr;
+}
+
+BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name) {
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::COLUMN_REF, std::move(type));
+  expr->column_index = index;
+  expr->name = std::move(name);
+  return expr;
+}
+
+BoundExprPtr MakeBindingRef(ColumnBinding binding, LogicalType type, std::string name) {
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::COLUMN_REF, std::move(type));
+  expr->binding = binding;
+  expr->name = std::move(name);
+  return expr;
+}
+
+void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpression&)>& fn) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) fn(expr);
+  for (auto& c : expr.children) VisitColumnRefs(*c, fn);
+}
+
+BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast) {
+  if (expr->return_type == target) return expr;
+  if (expr->IsConstant()) {
+    Value v;
+    if (try_cast) {
+      if (!expr->value.TryCastAs(target, v)) v = Value(target);
+    } else {
+      v = expr->value.CastAs(target);
+    }
+    auto name = expr->name;
+    auto c = MakeConstant(std::move(v));
+    c->name = name;
+    return c;
+  }
+  auto cast = std::make_unique<BoundExpression>(BoundExpressionType::CAST, target);
+  cast->try_cast = try_cast;
+  cast->name = expr->name;
+  cast->children.push_back(std::move(expr));
+  return cast;
+}
+
+}  // namespace lakestream

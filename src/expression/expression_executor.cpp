@@ -1,0 +1,281 @@
+#include "expression/expression_executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/stack_depth.hpp"
+
+namespace lakestream {
+
+static void SliceChunk(DataChunk& input, const std::vector<sel_t>& sel, idx_t count, DataChunk& out) {
+  out.Initialize(input.GetTypes(), std::max<idx_t>(count, 1));
+  out.Append(input, sel.data(), count);
+}
+
+DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count) {
+  auto& slot = scratch_[&expr];
+  if (!slot || slot->data.empty() || slot->data[0].Capacity() < count) {
+    std::vector<LogicalType> types;
+    if (expr.type == BoundExpressionType::AND || expr.type == BoundExpressionType::OR) {
+      // A conjunction folds its operands into the result one at a time and
+      // needs one vector, not one per operand (there may be 100,000).
+      types.assign(2, LogicalType(TypeId::BOOLEAN));
+    } else {
+      for (auto& c : expr.children) types.push_back(c->return_type);
+    }
+    slot = std::make_unique<DataChunk>();
+    slot->Initialize(types, std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
+  } else {
+    slot->Reset();
+  }
+  return *slot;
+}
+
+void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  // The parser bounds the trees it builds; this catches trees built later
+  // (rewrites, stored definitions) on a thread with a small stack.
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to evaluate"));
+  idx_t count = input.size();
+  if (result.Capacity() < count) result.Resize(count);
+  switch (expr.type) {
+    case BoundExpressionType::CONSTANT: {
+      if (expr.value.IsNull()) {
+        for (idx_t i = 0; i < count; i++) result.SetValid(i, false);
+        return;
+      }
+      if (count == 0) return;
+      result.SetValue(0, expr.value);
+      if (result.GetType().IsNested()) {
+        for (idx_t i = 1; i < count; i++) result.SetValue(i, expr.value);
+        return;
+      }
+      // Broadcast the first slot's bytes: strings share the bytes in the heap.
+      idx_t width = result.GetType().PhysicalSize();
+      auto* data = result.GetData<uint8_t>();
+      for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      result.SetAllValid(count);
+      return;
+    }
+    case BoundExpressionType::COLUMN_REF:
+      result.Copy(input.data[expr.column_index], nullptr, count, 0, 0);
+      return;
+    case BoundExpressionType::CAST: {
+      Vector& child = Scratch(expr, count).data[0];
+      Execute(*expr.children[0], input, child);
+      CastVector(child, result, count, expr.try_cast);
+      return;
+    }
+    case BoundExpressionType::FUNCTION: {
+      DataChunk& args = Scratch(expr, count);
+      for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
+      args.SetCardinality(count);
+      expr.function.kernel(args, result, count, context_);
+      return;
+    }
+    case BoundExpressionType::AND:
+    case BoundExpressionType::OR:
+      ExecuteConjunction(expr, input, result);
+      return;
+    case BoundExpressionType::NOT: {
+      Vector& child = Scratch(expr, count).data[0];
+      Execute(*expr.children[0], input, child);
+      auto* in = child.GetData<bool>();
+      auto* out = result.GetData<bool>();
+      for (idx_t i = 0; i < count; i++) {
+        // NULL slots hold arbitrary bytes: never load them as bool.
+        bool valid = child.IsValid(i);
+        out[i] = valid && !in[i];
+        result.SetValid(i, valid);
+      }
+      return;
+    }
+    case BoundExpressionType::IS_NULL:
+    case BoundExpressionType::IS_NOT_NULL: {
+      Vector& child = Scratch(expr, count).data[0];
+      Execute(*expr.children[0], input, child);
+      bool want_null = expr.type == BoundExpressionType::IS_NULL;
+      auto* out = result.GetData<bool>();
+      for (idx_t i = 0; i < count; i++) {
+        out[i] = child.IsValid(i) != want_null;
+        result.SetValid(i, true);
+      }
+      return;
+    }
+    case BoundExpressionType::CASE:
+      ExecuteCase(expr, input, result);
+      return;
+    case BoundExpressionType::IN_LIST:
+      ExecuteInList(expr, input, result);
+      return;
+  }
+  throw InternalError("unknown bound expression type");
+}
+
+// Three-valued logic: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL wins.
+void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  bool is_and = expr.type == BoundExpressionType::AND;
+  Execute(*expr.children[0], input, result);
+  Vector& other = Scratch(expr, count).data[1];
+  auto* out = result.GetData<bool>();
+  for (idx_t c = 1; c < expr.children.size(); c++) {
+    Execute(*expr.children[c], input, other);
+    auto* in = other.GetData<bool>();
+    for (idx_t i = 0; i < count; i++) {
+      bool lv = result.IsValid(i), rv = other.IsValid(i);
+      bool l = lv && out[i], r = rv && in[i];  // NULL slots are never loaded as bool
+      if (is_and) {
+        if ((lv && !l) || (rv && !r)) {
+          out[i] = false;
+          result.SetValid(i, true);
+        } else if (lv && rv) {
+          out[i] = true;
+        } else {
+          result.SetValid(i, false);
+        }
+      } else {
+        if ((lv && l) || (rv && r)) {
+          out[i] = true;
+          result.SetValid(i, true);
+        } else if (lv && rv) {
+          out[i] = false;
+        } else {
+          result.SetValid(i, false);
+        }
+      }
+    }
+  }
+}
+
+// Branches run only on the rows that reach them, so an error in a branch
+// that no row takes (e.g. a cast) is never raised.
+void ExpressionExecutor::ExecuteCase(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  std::vector<sel_t> remaining(count);
+  for (idx_t i = 0; i < count; i++) remaining[i] = static_cast<sel_t>(i);
+  idx_t remaining_count = count;
+  size_t pairs = (expr.children.size() - 1) / 2;
+  for (size_t p = 0; p < pairs && remaining_count > 0; p++) {
+    DataChunk slice;
+    SliceChunk(input, remaining, remaining_count, slice);
+    std::vector<sel_t> taken;
+    idx_t taken_count = Select(*expr.children[2 * p], slice, taken);
+    if (taken_count == 0) continue;
+    DataChunk branch_input;
+    SliceChunk(slice, taken, taken_count, branch_input);
+    Vector branch(expr.return_type, std::max<idx_t>(taken_count, 1));
+    Execute(*expr.children[2 * p + 1], branch_input, branch);
+    std::vector<bool> is_taken(remaining_count, false);
+    for (idx_t i = 0; i < taken_count; i++) {
+      result.Copy(branch, nullptr, 1, i, remaining[taken[i]]);
+      is_taken[taken[i]] = true;
+    }
+    idx_t n = 0;
+    for (idx_t i = 0; i < remaining_count; i++) {
+      if (!is_taken[i]) remaining[n++] = remaining[i];
+    }
+    remaining_count = n;
+  }
+  if (remaining_count > 0) {
+    DataChunk slice;
+    SliceChunk(input, remaining, remaining_count, slice);
+    Vector branch(expr.return_type, std::max<idx_t>(remaining_count, 1));
+    Execute(*expr.children.back(), slice, branch);
+    for (idx_t i = 0; i < remaining_count; i++) result.Copy(branch, nullptr, 1, i, remaining[i]);
+  }
+}
+
+void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& input, Vector& result) {
+  idx_t count = input.size();
+  Vector probe(expr.children[0]->return_type, std::max<idx_t>(count, 1));
+  Execute(*expr.children[0], input, probe);
+  auto* out = result.GetData<bool>();
+  // SQL's three-valued IN: true when found; else NULL when the list held a
+  // NULL; else false (NOT IN the reverse, NULL staying NULL).
+  auto set_in_result = [&](idx_t i, bool found, bool saw_null) {
+    if (!found && saw_null) {
+      result.SetValid(i, false);
+      return;
+    }
+    out[i] = found != expr.negated;
+    result.SetValid(i, true);
+  };
+  bool all_constant = std::all_of(expr.children.begin() + 1, expr.children.end(),
+                                  [](const BoundExprPtr& c) { return c->type == BoundExpressionType::CONSTANT; });
+  if (all_constant) {
+    // The common case, `x IN (1, 2, ...)` with thousands of literals: a
+    // sorted list probed by binary search, not a column of values per item.
+    std::vector<Value> constants;
+    bool has_null = false;
+    for (size_t c = 1; c < expr.children.size(); c++) {
+      const Value& v = expr.children[c]->value;
+      if (v.IsNull()) {
+        has_null = true;
+      } else {
+        constants.push_back(v);
+      }
+    }
+    auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
+    std::sort(constants.begin(), constants.end(), less);
+    for (idx_t i = 0; i < count; i++) {
+      if (!probe.IsValid(i)) {
+        result.SetValid(i, false);
+        continue;
+      }
+      Value v = probe.GetValue(i);
+      set_in_result(i, std::binary_search(constants.begin(), constants.end(), v, less), has_null);
+    }
+    return;
+  }
+  // Every list element is evaluated per row (they may reference columns).
+  std::vector<std::unique_ptr<Vector>> items;
+  for (size_t c = 1; c < expr.children.size(); c++) {
+    items.push_back(std::make_unique<Vector>(expr.children[c]->return_type, std::max<idx_t>(count, 1)));
+    Execute(*expr.children[c], input, *items.back());
+  }
+  for (idx_t i = 0; i < count; i++) {
+    if (!probe.IsValid(i)) {
+      result.SetValid(i, false);
+      continue;
+    }
+    Value v = probe.GetValue(i);
+    bool found = false, saw_null = false;
+    for (auto& item : items) {
+      if (!item->IsValid(i)) {
+        saw_null = true;
+        continue;
+      }
+      if (v.Compare(item->GetValue(i)) == 0) {
+        found = true;
+        break;
+      }
+    }
+    set_in_result(i, found, saw_null);
+  }
+}
+
+idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
+  idx_t count = input.size();
+  Vector mask(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  Execute(predicate, input, mask);
+  sel.resize(count);
+  auto* m = mask.GetData<bool>();
+  idx_t n = 0;
+  for (idx_t i = 0; i < count; i++) {
+    if (mask.IsValid(i) && m[i]) sel[n++] = static_cast<sel_t>(i);
+  }
+  return n;
+}
+
+Value ExpressionExecutor::EvaluateConstant(const BoundExpression& expr) {
+  DataChunk dummy;
+  dummy.Initialize({TypeId::BOOLEAN}, 1);
+  dummy.SetCardinality(1);
+  Vector result(expr.return_type, 1);
+  Execute(expr, dummy, result);
+  return result.GetValue(0);
+}
+
+}  // namespace lakestream

@@ -1,0 +1,41 @@
+// Evaluates bound expressions over a DataChunk, one vector at a time.
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+
+#include "common/vector.hpp"
+#include "expression/bound_expression.hpp"
+
+namespace lakestream {
+
+// An executor keeps scratch vectors per expression node between calls, so an
+// operator that owns one evaluates chunk after chunk without allocating.
+class ExpressionExecutor {
+ public:
+  explicit ExpressionExecutor(FunctionContext context = {}) : context_(context) {}
+
+  // result[i] = expr(input row i) for every row of `input`. `result` must have
+  // expr.return_type; it grows to input.size() when needed.
+  void Execute(const BoundExpression& expr, DataChunk& input, Vector& result);
+
+  // Evaluates a BOOLEAN predicate and writes the rows where it is TRUE (not
+  // NULL, not FALSE) into `sel`; returns how many.
+  idx_t Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel);
+
+  // Evaluates an expression with no column references (constant folding).
+  Value EvaluateConstant(const BoundExpression& expr);
+
+ private:
+  void ExecuteCase(const BoundExpression& expr, DataChunk& input, Vector& result);
+  void ExecuteInList(const BoundExpression& expr, DataChunk& input, Vector& result);
+  void ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result);
+
+  // Scratch chunk for the children of `expr`, sized for `count` rows.
+  DataChunk& Scratch(const BoundExpression& expr, idx_t count);
+
+  FunctionContext context_;
+  std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
+};
+
+}  // namespace lakestream

@@ -1,0 +1,94 @@
+// Readers behind read_files(): JSON (one object per line, or a whole-file
+// array/object), CSV (RFC 4180 quoting, optional header, any one-character
+// delimiter) and Parquet. Each reads a whole file into rows of a given schema,
+// or contributes the file's columns to schema inference.
+//
+// Records that do not fit the schema (malformed text, a value that does not
+// cast to its column's type, a field the schema lacks) go to the rescue column
+// when one is set, as a JSON object {"field": original value, ...,
+// "_file_path": "..."} (malformed text as {"_corrupt_record": "..."}); without
+// one, malformed text and failed casts are InvalidInputErrors naming the file
+// and line, and unknown fields are dropped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/chunk_collection.hpp"
+#include "function/table/read_files_options.hpp"
+
+namespace lakestream {
+
+// The common type of two inferred types: NULL yields to anything, BIGINT and
+// DOUBLE make DOUBLE, DATE and TIMESTAMP make TIMESTAMP, anything else VARCHAR.
+LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b);
+
+// Collects column names (in order of first appearance) and merged types.
+class SchemaInference {
+ public:
+  void Observe(const std::string& name, const LogicalType& type);
+  // Columns seen only as NULL become VARCHAR; with infer_types = false every column does.
+  FileSchema Finish(bool infer_types) const;
+
+ private:
+  FileSchema schema_;
+};
+
+// Builds the rows of one file in the output schema: `schema` plus, when
+// `rescue_column` is not empty, a VARCHAR rescue column last.
+class RecordBuilder {
+ public:
+  RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path);
+
+  const FileSchema& Schema() const { return schema_; }
+  bool Rescuing() const { return !rescue_column_.empty(); }
+  void BeginRecord(idx_t line);
+  // Stores `value` cast to the column's type; `original` is what the rescue
+  // column keeps when the cast fails (without rescue the failure is an error).
+  void SetValue(idx_t column, const Value& value, const nlohmann::ordered_json& original);
+  // A field the schema does not have: rescued, or dropped without rescue.
+  void Unknown(const std::string& field, const nlohmann::ordered_json& original);
+  // A record that cannot be read at all: rescued as _corrupt_record, or an error.
+  void Malformed(const std::string& problem, const std::string& text);
+  void EndRecord();
+  ChunkCollection TakeRows();
+  idx_t RecordCount() const { return records_; }
+
+  // InvalidInputError "read_files(): FILE line N: PROBLEM; FIX".
+  [[noreturn]] void Fail(const std::string& problem, const std::string& fix) const;
+
+ private:
+  void Flush();
+
+  FileSchema schema_;
+  std::string rescue_column_;
+  std::string file_path_;
+  std::vector<LogicalType> types_;
+  ChunkCollection rows_;
+  DataChunk chunk_;
+  idx_t row_ = 0;
+  idx_t line_ = 0;
+  idx_t records_ = 0;
+  nlohmann::ordered_json rescued_;
+};
+
+// Adds the columns of up to `max_records` records of `path` to `inference`.
+void InferFileColumns(const std::string& path, FileFormat format, const ReadFilesOptions& options,
+                      SchemaInference& inference, idx_t max_records);
+// Reads every record of `path` into `out`.
+void ReadFileRecords(const std::string& path, FileFormat format, const ReadFilesOptions& options, RecordBuilder& out);
+
+// Per-format entry points (json_reader.cpp, csv_reader.cpp, parquet_file_reader.cpp).
+void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
+void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
+void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
+void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
+void InferParquetColumns(const std::string& path, SchemaInference& inference);
+void ReadParquetRecords(const std::string& path, RecordBuilder& out);
+
+// The whole file as text; IOError naming it when it cannot be read.
+std::string ReadWholeFile(const std::string& path);
+
+}  // namespace lakestream

@@ -1,0 +1,31 @@
+#include "function/table/ingestion_scope.hpp"
+
+namespace lakestream {
+
+std::string FileAppId(const std::string& file_id) { return "lakestream.file:" + file_id; }
+std::string StreamAppId(const std::string& source_table_id) { return "lakestream.stream:" + source_table_id; }
+
+std::optional<int64_t> IngestionScope::TxnVersion(const std::string& app_id) const {
+  if (snapshot) return snapshot->TxnVersion(app_id);
+  if (memory_txns) {
+    auto it = memory_txns->find(app_id);
+    if (it != memory_txns->end()) return it->second;
+  }
+  return std::nullopt;
+}
+
+bool IngestionScope::StoredSchema(const std::string& source, FileSchema& out) const {
+  if (!state || !state->contains("sources")) return false;
+  auto& sources = (*state)["sources"];
+  if (!sources.contains(source) || !sources[source].contains("schema")) return false;
+  out = FileSchema::FromJson(sources[source]["schema"]);
+  return !out.empty();
+}
+
+void IngestionScope::StoreSchema(const std::string& source, const FileSchema& schema) {
+  if (!state) return;
+  (*state)["sources"][source]["schema"] = schema.ToJson();
+  state_changed = true;
+}
+
+}  // namespace lakestream

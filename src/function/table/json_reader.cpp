@@ -1,0 +1,197 @@
+// JSON files for read_files(): one object per line (JSON lines), or, when the
+// file starts with '[' or multiLine is set, one value for the whole file (an
+// array of objects, or one object). Nested objects and arrays are kept as
+// their JSON text in VARCHAR columns.
+#include <limits>
+
+#include "common/exception.hpp"
+#include "function/table/file_readers.hpp"
+
+namespace lakestream {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The engine value of a JSON scalar (objects and arrays: their text).
+Value JsonToValue(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return Value();
+    case json::value_t::boolean: return Value::BOOLEAN(v.get<bool>());
+    case json::value_t::number_integer: return Value::BIGINT(v.get<int64_t>());
+    case json::value_t::number_unsigned: {
+      uint64_t u = v.get<uint64_t>();
+      if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return Value::BIGINT(static_cast<int64_t>(u));
+      return Value::DOUBLE(static_cast<double>(u));
+    }
+    case json::value_t::number_float: return Value::DOUBLE(v.get<double>());
+    case json::value_t::string: return Value(v.get<std::string>());
+    default: return Value(v.dump());
+  }
+}
+
+LogicalType JsonType(const json& v) {
+  if (v.is_null()) return TypeId::SQLNULL;
+  if (v.is_structured()) return TypeId::VARCHAR;
+  return JsonToValue(v).type();
+}
+
+// nlohmann's message without its "[json.exception...] " prefix.
+std::string ParseProblem(const json::parse_error& e, bool single_line) {
+  std::string what = e.what();
+  auto close = what.find("] ");
+  if (close != std::string::npos) what = what.substr(close + 2);
+  if (single_line) {
+    auto at = what.find("at line 1, ");
+    if (at != std::string::npos) what = what.substr(0, at) + "at " + what.substr(at + 11);
+  }
+  return "malformed JSON (" + what + ")";
+}
+
+// Calls `record(line, object_text_or_value)` for each record of the file.
+// Whole-file values: the 1-based line where each top-level element starts
+// comes from a scan that tracks nesting and strings.
+std::vector<idx_t> ElementLines(const std::string& text) {
+  std::vector<idx_t> lines;
+  idx_t line = 1;
+  int depth = 0;
+  bool in_string = false, escape = false;
+  for (char c : text) {
+    if (c == '\n') line++;
+    if (in_string) {
+      if (escape) {
+        escape = false;
+      } else if (c == '\\') {
+        escape = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      if (depth == 1) lines.push_back(line);
+    } else if (c == '{' || c == '[') {
+      if (depth == 1) lines.push_back(line);
+      depth++;
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (depth == 1 && c != ',' && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      if (lines.empty() || lines.back() != line) lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+bool WholeFile(const std::string& text, const ReadFilesOptions& options) {
+  if (options.multi_line) return true;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    return c == '[';
+  }
+  return false;
+}
+
+template <class OnRecord, class OnError>
+void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx_t max_records, OnRecord on_record,
+                   OnError on_error) {
+  std::string text = ReadWholeFile(path);
+  idx_t count = 0;
+  if (WholeFile(text, options)) {
+    json doc;
+    try {
+      doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+      on_error(1, ParseProblem(e, false), text.substr(0, 200));
+      return;
+    }
+    if (doc.is_object()) {
+      on_record(1, doc);
+      return;
+    }
+    if (!doc.is_array()) {
+      on_error(1, "expected a JSON object or an array of objects, got " + std::string(doc.type_name()), doc.dump());
+      return;
+    }
+    auto lines = ElementLines(text);
+    for (idx_t i = 0; i < doc.size() && count < max_records; i++, count++) {
+      idx_t line = i < lines.size() ? lines[i] : 1;
+      if (!doc[i].is_object()) {
+        on_error(line, "expected a JSON object, got " + std::string(doc[i].type_name()), doc[i].dump());
+        continue;
+      }
+      on_record(line, doc[i]);
+    }
+    return;
+  }
+  idx_t line = 0;
+  size_t pos = 0;
+  while (pos < text.size() && count < max_records) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view raw(text.data() + pos, end - pos);
+    pos = end + 1;
+    line++;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
+    count++;
+    json record;
+    try {
+      record = json::parse(raw);
+    } catch (const json::parse_error& e) {
+      on_error(line, ParseProblem(e, true), std::string(raw));
+      continue;
+    }
+    if (!record.is_object()) {
+      on_error(line, "expected a JSON object, got " + std::string(record.type_name()), std::string(raw));
+      continue;
+    }
+    on_record(line, record);
+  }
+}
+
+}  // namespace
+
+void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference,
+                      idx_t max_records) {
+  ForEachRecord(
+      path, options, max_records,
+      [&](idx_t, const json& object) {
+        for (auto& [key, value] : object.items()) inference.Observe(key, JsonType(value));
+      },
+      [&](idx_t line, const std::string& problem, const std::string&) {
+        // Inference skips what reading will reject or rescue (with the line then).
+        if (!options.rescue_column.empty()) return;
+        throw InvalidInputError("read_files(): " + path + " line " + std::to_string(line) + ": " + problem +
+                                "; fix the record, or pass rescue => true to keep malformed records in _rescued_data");
+      });
+}
+
+void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
+  const FileSchema& schema = out.Schema();
+  ForEachRecord(
+      path, options, std::numeric_limits<idx_t>::max(),
+      [&](idx_t line, const json& object) {
+        out.BeginRecord(line);
+        for (auto& [key, value] : object.items()) {
+          int64_t column = schema.Find(key);
+          if (column < 0) {
+            out.Unknown(key, value);
+            continue;
+          }
+          const LogicalType& target = schema.types[column];
+          Value v = JsonToValue(value);
+          // Exact decimals: cast from the number's text, not from a double.
+          if (value.is_number() && (target.id() == TypeId::DECIMAL || target.id() == TypeId::VARCHAR)) v = Value(value.dump());
+          out.SetValue(column, v, value);
+        }
+        out.EndRecord();
+      },
+      [&](idx_t line, const std::string& problem, const std::string& text) {
+        out.BeginRecord(line);
+        out.Malformed(problem, text);
+        out.EndRecord();
+      });
+}
+
+}  // namespace lakestream

@@ -1,0 +1,148 @@
+// Schema inference, the row builder shared by the readers, and the format dispatch.
+#include <fstream>
+#include <sstream>
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "function/table/file_readers.hpp"
+
+namespace lakestream {
+
+LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b) {
+  if (a.id() == TypeId::SQLNULL || a.id() == TypeId::INVALID) return b;
+  if (b.id() == TypeId::SQLNULL || b.id() == TypeId::INVALID) return a;
+  if (a == b) return a;
+  auto numeric = [](TypeId id) { return id == TypeId::BIGINT || id == TypeId::DOUBLE; };
+  auto temporal = [](TypeId id) { return id == TypeId::DATE || id == TypeId::TIMESTAMP; };
+  if (numeric(a.id()) && numeric(b.id())) return TypeId::DOUBLE;
+  if (temporal(a.id()) && temporal(b.id())) return TypeId::TIMESTAMP;
+  return TypeId::VARCHAR;
+}
+
+void SchemaInference::Observe(const std::string& name, const LogicalType& type) {
+  int64_t i = schema_.Find(name);
+  if (i < 0) {
+    schema_.names.push_back(name);
+    schema_.types.push_back(type);
+    return;
+  }
+  schema_.types[i] = MergeInferredTypes(schema_.types[i], type);
+}
+
+FileSchema SchemaInference::Finish(bool infer_types) const {
+  FileSchema out = schema_;
+  for (auto& t : out.types) {
+    if (!infer_types || t.id() == TypeId::SQLNULL || t.id() == TypeId::INVALID) t = TypeId::VARCHAR;
+  }
+  return out;
+}
+
+RecordBuilder::RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path)
+    : schema_(schema), rescue_column_(std::move(rescue_column)), file_path_(std::move(file_path)) {
+  types_ = schema_.types;
+  if (Rescuing()) types_.push_back(TypeId::VARCHAR);
+  rows_.SetTypes(types_);
+  chunk_.Initialize(types_);
+}
+
+void RecordBuilder::Fail(const std::string& problem, const std::string& fix) const {
+  throw InvalidInputError("read_files(): " + file_path_ + " line " + std::to_string(line_) + ": " + problem + "; " + fix);
+}
+
+void RecordBuilder::BeginRecord(idx_t line) {
+  line_ = line;
+  rescued_ = nlohmann::ordered_json::object();
+  for (idx_t c = 0; c < types_.size(); c++) chunk_.data[c].SetValue(row_, Value(types_[c]));
+}
+
+void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::ordered_json& original) {
+  const LogicalType& target = schema_.types[column];
+  if (value.IsNull()) return;  // already NULL
+  if (value.type() == target) {
+    chunk_.data[column].SetValue(row_, value);
+    return;
+  }
+  Value cast;
+  std::string error;
+  if (TryCastValue(value, target, cast, &error)) {
+    chunk_.data[column].SetValue(row_, cast);
+    return;
+  }
+  if (Rescuing()) {
+    rescued_[schema_.names[column]] = original;
+    return;
+  }
+  Fail("the value " + original.dump() + " of " + schema_.names[column] + " is not a " + target.ToString(),
+       "fix the record, declare the column with another type (schema or schemaHints), or pass rescue => true to keep "
+       "such values in _rescued_data");
+}
+
+void RecordBuilder::Unknown(const std::string& field, const nlohmann::ordered_json& original) {
+  if (Rescuing() && field != rescue_column_) rescued_[field] = original;
+}
+
+void RecordBuilder::Malformed(const std::string& problem, const std::string& text) {
+  if (!Rescuing()) {
+    Fail(problem, "fix the record, or pass rescue => true to keep malformed records in _rescued_data");
+  }
+  rescued_["_corrupt_record"] = text;
+}
+
+void RecordBuilder::EndRecord() {
+  if (Rescuing() && !rescued_.empty()) {
+    rescued_["_file_path"] = file_path_;
+    chunk_.data[types_.size() - 1].SetValue(row_, Value(rescued_.dump()));
+  }
+  records_++;
+  row_++;
+  chunk_.SetCardinality(row_);
+  if (row_ == STANDARD_VECTOR_SIZE) Flush();
+}
+
+void RecordBuilder::Flush() {
+  if (row_ == 0) return;
+  chunk_.SetCardinality(row_);
+  rows_.Append(chunk_);
+  chunk_ = DataChunk();
+  chunk_.Initialize(types_);
+  row_ = 0;
+}
+
+ChunkCollection RecordBuilder::TakeRows() {
+  Flush();
+  ChunkCollection out = std::move(rows_);
+  rows_ = ChunkCollection(types_);
+  return out;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw IOError("read_files(): reading " + path + " failed");
+  return buffer.str();
+}
+
+void InferFileColumns(const std::string& path, FileFormat format, const ReadFilesOptions& options,
+                      SchemaInference& inference, idx_t max_records) {
+  switch (format) {
+    case FileFormat::JSON: return InferJsonColumns(path, options, inference, max_records);
+    case FileFormat::CSV: return InferCsvColumns(path, options, inference, max_records);
+    case FileFormat::PARQUET: return InferParquetColumns(path, inference);
+    case FileFormat::UNKNOWN: break;
+  }
+  throw InternalError("read_files(): no format for " + path);
+}
+
+void ReadFileRecords(const std::string& path, FileFormat format, const ReadFilesOptions& options, RecordBuilder& out) {
+  switch (format) {
+    case FileFormat::JSON: return ReadJsonRecords(path, options, out);
+    case FileFormat::CSV: return ReadCsvRecords(path, options, out);
+    case FileFormat::PARQUET: return ReadParquetRecords(path, out);
+    case FileFormat::UNKNOWN: break;
+  }
+  throw InternalError("read_files(): no format for " + path);
+}
+
+}  // namespace lakestream

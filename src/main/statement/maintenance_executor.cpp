@@ -1,0 +1,44 @@
+// OPTIMIZE and VACUUM.
+#include "catalog/catalog.hpp"
+#include "common/exception.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "transaction/client_context.hpp"
+#include "storage/table/delta_table.hpp"
+#include "sink/sink_runner.hpp"
+#include "transaction/statement_commit.hpp"
+
+namespace lakestream {
+
+static DeltaTable& MaintainedTable(ClientContext& context, const std::string& name, const char* what) {
+  auto& entry = context.GetCatalog().GetTable(name);
+  DeltaTable* delta = DatabaseInstance::AsDelta(entry);
+  if (!delta) {
+    throw NotImplementedError(std::string(what) + " on table " + entry.name +
+                              ": in-memory tables have no files to compact or clean; open a database directory (lakestream DB_DIR)");
+  }
+  return *delta;
+}
+
+std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& stmt) {
+  DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "OPTIMIZE");
+  auto [removed, added] = table.Optimize();
+  return MakeRowsResult({"num_files_removed", "num_files_added"}, {TypeId::BIGINT, TypeId::BIGINT},
+                        {{Value::BIGINT(removed), Value::BIGINT(added)}});
+}
+
+std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt) {
+  DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "VACUUM");
+  std::optional<int64_t> retain_ms;
+  if (stmt.retain_hours) {
+    if (*stmt.retain_hours < 0) throw InvalidInputError("VACUUM " + table.Name() + " RETAIN: hours must not be negative");
+    retain_ms = static_cast<int64_t>(*stmt.retain_hours * 3600.0 * 1000.0);
+  }
+  // Files whose changes a stream or a sink has not consumed yet stay, whatever the retention.
+  auto files = table.Vacuum(retain_ms, stmt.dry_run, OldestVersionStillNeeded(context.GetCatalog(), table.Name()));
+  std::vector<std::vector<Value>> rows;
+  rows.reserve(files.size());
+  for (auto& f : files) rows.push_back({Value(f)});
+  return MakeRowsResult({stmt.dry_run ? "files_to_delete" : "deleted_file"}, {TypeId::VARCHAR}, rows);
+}
+
+}  // namespace lakestream

@@ -1,0 +1,170 @@
+// Sinks: CREATE/RUN/DROP/SHOW/DESCRIBE SINK (issue 7). Delivery itself lives
+// in src/sink (sink_runner.hpp); this file turns statements into calls and
+// results.
+#include "catalog/object_folder.hpp"
+#include "common/date.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "transaction/client_context.hpp"
+#include "connector/sink_options.hpp"
+#include "sink/sink_runner.hpp"
+
+namespace lakestream {
+
+static Value OptionalBigint(const nlohmann::json& state, const char* key) {
+  if (!state.contains(key) || !state[key].is_number_integer()) return Value(LogicalType(TypeId::BIGINT));
+  return Value::BIGINT(state[key].get<int64_t>());
+}
+
+static Value OptionalText(const nlohmann::json& state, const char* key) {
+  if (!state.contains(key) || !state[key].is_string()) return Value(LogicalType(TypeId::VARCHAR));
+  return Value(state[key].get<std::string>());
+}
+
+// Option values that are secrets are never shown back.
+static bool IsSecret(const std::string& key) {
+  std::string k = StringUtil::Lower(key);
+  return k.find("password") != std::string::npos || k.find("secret") != std::string::npos ||
+         k.find("key.pem") != std::string::npos || k.find("sasl.oauthbearer.config") != std::string::npos;
+}
+
+static std::string FormatOf(const SinkCatalogEntry& sink) {
+  for (auto& [k, v] : sink.options) {
+    if (StringUtil::CIEquals(k, "format")) return StringUtil::Lower(v);
+  }
+  return "append";
+}
+
+static std::string TargetOf(const SinkCatalogEntry& sink) {
+  if (sink.target == "file") return "file " + sink.file_path;
+  for (auto& [k, v] : sink.options) {
+    if (StringUtil::CIEquals(k, "topic")) return "kafka topic " + v;
+  }
+  return "kafka";
+}
+
+// Does the statement's own option list say 'start'? Only then is a replaced
+// or altered sink repositioned; a 'start' kept from the original CREATE is history.
+static bool SaysStart(const PropertyList& options) {
+  for (auto& [k, v] : options) {
+    if (StringUtil::CIEquals(k, "start")) return true;
+  }
+  return false;
+}
+
+// CREATE OR REPLACE keeps the replaced sink's position (delivered version,
+// Kafka message id and offsets, file state) unless the statement says
+// 'start' or reads another source (sink_runner.hpp, DefineSink).
+std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement) {
+  Catalog& catalog = context.GetCatalog();
+  const std::string& name = statement.name.Name();
+  CheckObjectName(name, "sink");  // the same names as tables (docs/names.md)
+  SinkCatalogEntry* existing = catalog.FindSink(name);
+  if (existing) {
+    if (statement.if_not_exists) return MakeEmptyResult();
+    if (!statement.or_replace) {
+      throw CatalogError("Sink with name " + existing->name +
+                         " already exists! Use CREATE OR REPLACE SINK to replace it (it keeps its position), "
+                         "ALTER SINK " + existing->name + " SET (...) to change its options, or pick another name.");
+    }
+  }
+  auto entry = std::make_unique<SinkCatalogEntry>();
+  entry->name = name;
+  entry->source = statement.source.Name();
+  entry->target = statement.target == SinkTarget::FILE ? "file" : "kafka";
+  entry->file_path = statement.file_path;
+  entry->options = statement.options;
+  DefineSink(context, *entry, existing, SaysStart(statement.options));
+  if (existing) ForgetSinkSession(*existing);
+  catalog.CreateSink(std::move(entry), statement.or_replace);
+  context.Database().SaveCatalog();
+  return MakeEmptyResult();
+}
+
+// ALTER SINK name SET (...): the options merged key by key (case-insensitive),
+// checked exactly as CREATE SINK checks them, the position kept unless
+// 'start' is among them.
+std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkStatement& statement) {
+  SinkCatalogEntry& sink = context.GetCatalog().GetSink(statement.name.Name());
+  SinkCatalogEntry altered = sink;
+  for (auto& [key, value] : statement.options) {
+    bool replaced = false;
+    for (auto& [k, v] : altered.options) {
+      if (StringUtil::CIEquals(k, key)) {
+        v = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) altered.options.emplace_back(key, value);
+  }
+  DefineSink(context, altered, &sink, SaysStart(statement.options));
+  ForgetSinkSession(sink);
+  sink.options = std::move(altered.options);
+  sink.state = std::move(altered.state);
+  context.Database().SaveCatalog();
+  return MakeEmptyResult();
+}
+
+std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkStatement& statement) {
+  SinkCatalogEntry& sink = context.GetCatalog().GetSink(statement.name.Name());
+  SinkRunResult result = RunSink(context, sink);
+  return MakeRowsResult({"messages", "skipped_changes", "delivered_version"},
+                        {TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
+                        {{Value::BIGINT(result.messages), Value::BIGINT(result.skipped_changes),
+                          Value::BIGINT(result.delivered_version)}});
+}
+
+std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStatement& statement) {
+  Catalog& catalog = context.GetCatalog();
+  if (SinkCatalogEntry* sink = catalog.FindSink(statement.name.Name())) ForgetSinkSession(*sink);
+  if (catalog.DropSink(statement.name.Name(), statement.if_exists)) context.Database().SaveCatalog();
+  return MakeEmptyResult();
+}
+
+std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement&) {
+  Catalog& catalog = context.GetCatalog();
+  std::vector<std::vector<Value>> rows;
+  for (auto& name : catalog.SinkNames()) {
+    SinkCatalogEntry& sink = *catalog.FindSink(name);
+    SinkStatus status = GetSinkStatus(context, sink);
+    rows.push_back({Value(sink.name), Value(sink.source), Value(TargetOf(sink)), Value(FormatOf(sink)),
+                    OptionalBigint(sink.state, "delivered_version"), Value::BIGINT(status.pending_versions),
+                    status.pending_rows ? Value::BIGINT(*status.pending_rows) : Value(LogicalType(TypeId::BIGINT)),
+                    OptionalBigint(sink.state, "messages"), OptionalText(sink.state, "last_error"),
+                    status.next_version ? Value::BIGINT(*status.next_version) : Value(LogicalType(TypeId::BIGINT))});
+  }
+  return MakeRowsResult({"name", "source", "target", "format", "delivered_version", "pending_versions", "pending_rows",
+                         "messages", "last_error", "next_version"},
+                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT,
+                         TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::VARCHAR, TypeId::BIGINT},
+                        rows);
+}
+
+std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, DescribeStatement& statement) {
+  SinkCatalogEntry& sink = context.GetCatalog().GetSink(statement.name.Name());
+  SinkStatus status = GetSinkStatus(context, sink);
+  std::vector<std::vector<Value>> rows;
+  auto add = [&](const std::string& k, const std::string& v) { rows.push_back({Value(k), Value(v)}); };
+  add("name", sink.name);
+  add("source", sink.source);
+  add("source_kind", status.source_kind);
+  add("target", TargetOf(sink));
+  for (auto& [k, v] : sink.options) add("option " + k, IsSecret(k) ? "****" : v);
+  for (auto& [k, v] : sink.state.items()) {
+    if (v.is_string()) {
+      add(k, v.get<std::string>());
+    } else if (k == "created_at" || k == "updated_at" || k == "last_error_at") {
+      add(k, Timestamp::ToIsoString(v.get<int64_t>()));
+    } else {
+      add(k, v.dump());
+    }
+  }
+  add("latest_version", std::to_string(status.latest_version));
+  if (status.next_version) add("next_version", std::to_string(*status.next_version));
+  add("pending_versions", std::to_string(status.pending_versions));
+  if (status.pending_rows) add("pending_rows", std::to_string(*status.pending_rows));
+  return MakeRowsResult({"property", "value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
+}
+
+}  // namespace lakestream

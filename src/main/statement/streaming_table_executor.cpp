@@ -1,0 +1,246 @@
+// Streaming tables (issue 8): CREATE OR REFRESH STREAMING TABLE t [(schema)]
+// AS SELECT ... FROM read_files(...) | STREAM(s), and DROP STREAMING TABLE.
+//
+// The statement is a declaration and a refresh at once: the first run creates
+// the table (a Delta table with the change data feed on) and ingests what its
+// sources hold; every later run reads only the files and source versions the
+// table has not ingested yet and commits their rows together with the Delta
+// txn actions that record them (pipeline/ingestion_scope.hpp). A run with
+// nothing new commits nothing.
+//
+// The result is one row: streaming_table, files, rows_read, rows_written,
+// version (of the table after the run), lag_ms (from the newest ingested
+// file's modification to the commit; NULL without files).
+#include <chrono>
+
+#include "common/exception.hpp"
+#include "execution/plan_executor.hpp"
+#include "common/string_util.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "transaction/client_context.hpp"
+#include "function/table/ingestion_scope.hpp"
+#include "main/statement/streaming_write.hpp"
+#include "planner/binder.hpp"
+#include "storage/table/delta_table.hpp"
+#include "transaction/statement_commit.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// Clears ClientContext::ingestion_scope however binding and execution end.
+struct ScopeGuard {
+  ClientContext& context;
+  ScopeGuard(ClientContext& c, IngestionScope* scope) : context(c) { context.ingestion_scope = scope; }
+  ~ScopeGuard() { context.ingestion_scope = nullptr; }
+};
+
+NonAppendMode ParseNonAppendMode(const std::string& table, const std::string& value) {
+  std::string v = StringUtil::Lower(value);
+  if (v.empty() || v == "cdf" || v == "change_feed") return NonAppendMode::CHANGE_FEED;
+  if (v == "fail") return NonAppendMode::FAIL;
+  if (v == "skip") return NonAppendMode::SKIP;
+  throw InvalidInputError("Streaming table " + table + ": 'pipelines.stream.onChange' must be 'cdf', 'fail' or 'skip', got '" +
+                          value + "'");
+}
+
+std::string PropertyOf(const PropertyList& properties, const std::string& key) {
+  for (auto& [k, v] : properties) {
+    if (StringUtil::CIEquals(k, key)) return v;
+  }
+  return "";
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::unique_ptr<QueryResult> Stats(const std::string& table, int64_t files, int64_t rows_read, int64_t rows_written,
+                                   std::optional<int64_t> version, std::optional<int64_t> lag_ms) {
+  return MakeRowsResult({"streaming_table", "files", "rows_read", "rows_written", "version", "lag_ms"},
+                        {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
+                        {{Value(table), Value::BIGINT(files), Value::BIGINT(rows_read), Value::BIGINT(rows_written),
+                          version ? Value::BIGINT(*version) : Value(LogicalType(TypeId::BIGINT)),
+                          lag_ms ? Value::BIGINT(*lag_ms) : Value(LogicalType(TypeId::BIGINT))}});
+}
+
+// A new catalog entry for the table the statement declares.
+std::unique_ptr<TableCatalogEntry> NewEntry(CreateViewStatement& stmt, const std::vector<std::string>& names,
+                                            const std::vector<LogicalType>& types) {
+  auto entry = std::make_unique<TableCatalogEntry>();
+  entry->name = stmt.name.Name();
+  entry->kind = TableKind::STREAMING_TABLE;
+  entry->definition = stmt.query_text;
+  if (!stmt.columns.empty()) {
+    for (auto& column : stmt.columns) {
+      if (entry->ColumnIndex(column.name) >= 0) {
+        throw BinderError("Column " + column.name + " is declared twice in streaming table " + entry->name);
+      }
+      LogicalType type = column.type;
+      if (type.id() == TypeId::INVALID) {
+        for (idx_t i = 0; i < names.size(); i++) {
+          if (StringUtil::CIEquals(names[i], column.name)) type = types[i];
+        }
+        if (type.id() == TypeId::INVALID) {
+          throw BinderError("Streaming table " + entry->name + " declares column " + column.name +
+                            " without a type and its query returns no such column; give it a type or select it");
+        }
+      }
+      entry->columns.push_back({column.name, type, column.not_null, Value(type)});
+    }
+  } else {
+    for (idx_t i = 0; i < names.size(); i++) {
+      if (entry->ColumnIndex(names[i]) >= 0) {
+        throw BinderError("The query of streaming table " + entry->name + " returns two columns named " + names[i] +
+                          "; give one of them an alias");
+      }
+      LogicalType type = types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::VARCHAR) : types[i];
+      entry->columns.push_back({names[i], type, false, Value(type)});
+    }
+  }
+  for (auto& key : stmt.primary_key) {
+    int64_t idx = entry->ColumnIndex(key);
+    if (idx < 0) throw BinderError("PRIMARY KEY column " + key + " is not a column of streaming table " + entry->name);
+    entry->columns[idx].not_null = true;
+    entry->primary_key.push_back(entry->columns[idx].name);
+  }
+  for (auto& part : stmt.partitioned_by) {
+    int64_t idx = entry->ColumnIndex(part);
+    if (idx < 0) throw BinderError("PARTITIONED BY column " + part + " is not a column of streaming table " + entry->name);
+    entry->partition_columns.push_back(entry->columns[idx].name);
+  }
+  // Downstream views, streams and sinks read a streaming table's changes.
+  entry->SetProperty("delta.enableChangeDataFeed", "true");
+  entry->SetProperty("change_tracking", "true");
+  for (auto& [key, value] : stmt.properties) entry->SetProperty(key, value);
+  return entry;
+}
+
+}  // namespace
+
+std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
+  Catalog& catalog = context.GetCatalog();
+  DatabaseInstance& db = context.Database();
+  std::string name = stmt.name.Name();
+  TableCatalogEntry* table = catalog.FindTable(name);
+  if (table && table->kind != TableKind::STREAMING_TABLE) {
+    throw CatalogError(table->name + " is a " + std::string(TableKindToString(table->kind)) +
+                       ", not a streaming table; pick another name, or drop it first");
+  }
+  if (table && !stmt.or_refresh && !stmt.or_replace) {
+    if (stmt.if_not_exists) return MakeEmptyResult();
+    throw CatalogError("Streaming table " + table->name +
+                       " already exists! Use CREATE OR REFRESH STREAMING TABLE to bring it up to date");
+  }
+  if (table && stmt.or_replace) {
+    CheckRowsRemovable(*table, "CREATE OR REPLACE STREAMING TABLE");
+    db.DropTableStorage(*table);
+    catalog.DropTable(table->name, true);
+    table = nullptr;
+  }
+
+  IngestionScope scope;
+  scope.table = name;
+  nlohmann::json state = table ? table->state : nlohmann::json::object();
+  scope.state = &state;
+  std::string rescue = table ? table->GetProperty("rescue") : PropertyOf(stmt.properties, "rescue");
+  if (StringUtil::Lower(rescue) == "true") scope.rescue_column = "_rescued_data";
+  scope.non_append = ParseNonAppendMode(
+      name, table ? table->GetProperty("pipelines.stream.onChange") : PropertyOf(stmt.properties, "pipelines.stream.onChange"));
+  for (auto& column : stmt.columns) {
+    if (column.type.id() == TypeId::INVALID) continue;
+    scope.hints.names.push_back(column.name);
+    scope.hints.types.push_back(column.type);
+  }
+  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
+  std::map<std::string, int64_t> memory_txns;
+  if (delta) {
+    scope.snapshot = &delta->Snapshot();
+  } else if (table && state.contains("txns")) {
+    for (auto& [app, version] : state["txns"].items()) memory_txns[app] = version.get<int64_t>();
+    scope.memory_txns = &memory_txns;
+  }
+
+  std::vector<std::string> names;
+  ChunkCollection rows;
+  {
+    ScopeGuard guard(context, &scope);
+    Binder binder(context);
+    BoundQuery query = binder.BindQuery(*stmt.query);
+    names = query.names;
+    if (!table) {
+      // Create the table before reading: its columns come from the bound query.
+      auto entry = NewEntry(stmt, query.names, query.types);
+      entry->state = state;
+      db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
+      for (auto& key : entry->primary_key) entry->columns[entry->ColumnIndex(key)].not_null = true;
+      table = &catalog.CreateTable(std::move(entry), false, false);
+      scope.state_changed = false;
+      db.SaveCatalog();
+    }
+    rows = ExecutePlan(context, std::move(query.plan));
+  }
+  // The stored schema and the definition are saved before the commit: a
+  // crash after this point re-reads the same files with the same schema.
+  if (scope.state_changed || table->definition != stmt.query_text) {
+    table->definition = stmt.query_text;
+    table->state = state;
+    db.SaveCatalog();
+  }
+  delta = DatabaseInstance::AsDelta(*table);
+  auto version = [&]() -> std::optional<int64_t> {
+    if (delta) return delta->Version();
+    return std::nullopt;
+  };
+  if (scope.new_files.empty() && scope.stream_offsets.empty()) {
+    return Stats(table->name, 0, *scope.rows_read, 0, version(), std::nullopt);
+  }
+
+  TableCommit commit;
+  commit.operation = "STREAMING UPDATE";
+  ChunkCollection mapped = MapToTableColumns(*table, names, rows);
+  PlanStreamingWrite(*table, std::move(mapped), commit);
+  int64_t newest_mtime = 0;
+  for (auto& f : scope.new_files) {
+    commit.txns.emplace_back(FileAppId(f.id), static_cast<int64_t>(f.size));
+    newest_mtime = std::max(newest_mtime, f.mtime_ms);
+  }
+  for (auto& offset : scope.stream_offsets) commit.txns.push_back(offset);
+  int64_t written = static_cast<int64_t>(commit.inserted.Count() + commit.updated.Count());
+  auto txns = commit.txns;
+  table->storage->Commit(commit);
+  if (!delta) {
+    // In memory there is no log to keep the txns: the entry's state does.
+    for (auto& [app, v] : txns) table->state["txns"][app] = v;
+  }
+  if (delta) delta->Refresh();
+  std::optional<int64_t> lag;
+  if (!scope.new_files.empty()) lag = std::max<int64_t>(0, NowMs() - newest_mtime);
+  return Stats(table->name, static_cast<int64_t>(scope.new_files.size()), *scope.rows_read, written, version(), lag);
+}
+
+std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt) {
+  Catalog& catalog = context.GetCatalog();
+  TableCatalogEntry* entry = catalog.FindTable(stmt.name.Name());
+  if (!entry) {
+    if (stmt.if_exists) return MakeEmptyResult();
+    catalog.GetTable(stmt.name.Name());  // throws with a hint
+  }
+  if (entry->kind != TableKind::STREAMING_TABLE) {
+    throw CatalogError(entry->name + " is a " + std::string(TableKindToString(entry->kind)) +
+                       ", not a streaming table; drop it with DROP " + StringUtil::Upper(TableKindToString(entry->kind)) +
+                       " " + entry->name);
+  }
+  context.Database().RequireWritable("DROP STREAMING TABLE");
+  // Forget the table first: a crash between the two steps leaves files, never a dangling entry.
+  auto doomed = std::make_unique<TableCatalogEntry>();
+  doomed->name = entry->name;
+  doomed->location = entry->location;
+  doomed->managed = entry->managed;
+  catalog.DropTable(entry->name, false);
+  context.Database().SaveCatalog();
+  context.Database().DropTableStorage(*doomed);
+  return MakeEmptyResult();
+}
+
+}  // namespace lakestream

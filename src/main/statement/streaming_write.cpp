@@ -1,0 +1,168 @@
+#include "main/statement/streaming_write.hpp"
+
+#include <unordered_map>
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
+                                  const ChunkCollection& rows) {
+  std::vector<int64_t> source(table.columns.size(), -1);
+  for (idx_t i = 0; i < names.size(); i++) {
+    int64_t at = table.ColumnIndex(names[i]);
+    if (at < 0) {
+      throw BinderError("Streaming table " + table.name + " has no column " + names[i] +
+                        ", which its query now returns; add it with ALTER TABLE " + table.name + " ADD COLUMN " + names[i] +
+                        " <type>, or fully refresh (DROP STREAMING TABLE " + table.name + ", then run the pipeline again)");
+    }
+    if (source[at] >= 0) {
+      throw BinderError("The query of streaming table " + table.name + " returns two columns named " + names[i] +
+                        "; give one of them an alias");
+    }
+    source[at] = static_cast<int64_t>(i);
+  }
+  std::vector<LogicalType> types = table.Types();
+  ChunkCollection out(types);
+  for (idx_t k = 0; k < rows.ChunkCount(); k++) {
+    const DataChunk& chunk = rows.Chunk(k);
+    DataChunk mapped;
+    mapped.Initialize(types, chunk.size());
+    for (idx_t c = 0; c < types.size(); c++) {
+      if (source[c] < 0) {
+        for (idx_t r = 0; r < chunk.size(); r++) mapped.data[c].SetValid(r, false);
+        continue;
+      }
+      const Vector& from = chunk.data[source[c]];
+      if (from.GetType() == types[c]) {
+        mapped.data[c].Copy(from, nullptr, chunk.size(), 0, 0);
+      } else {
+        CastVector(from, mapped.data[c], chunk.size());
+      }
+    }
+    mapped.SetCardinality(chunk.size());
+    out.Append(mapped);
+  }
+  return out;
+}
+
+namespace {
+
+std::string KeyOf(const DataChunk& chunk, idx_t row, const std::vector<idx_t>& key_columns, const std::string& table) {
+  std::string key;
+  for (idx_t c : key_columns) {
+    Value v = chunk.GetValue(c, row);
+    if (v.IsNull()) {
+      throw ConstraintError("Streaming table " + table + ": a row has NULL in its primary key column; filter such rows "
+                            "out in the query (WHERE key IS NOT NULL)");
+    }
+    std::string text = v.ToString();
+    key += std::to_string(text.size()) + ":" + text;
+  }
+  return key;
+}
+
+struct Candidate {
+  idx_t chunk = 0, row = 0;
+  Value sequence;
+};
+
+}  // namespace
+
+int64_t PlanStreamingWrite(TableCatalogEntry& table, ChunkCollection rows, TableCommit& commit) {
+  std::vector<LogicalType> types = table.Types();
+  commit.inserted = ChunkCollection(types);
+  if (table.primary_key.empty()) {
+    commit.inserted = std::move(rows);
+    return 0;
+  }
+  std::vector<idx_t> key_columns;
+  for (auto& k : table.primary_key) key_columns.push_back(static_cast<idx_t>(table.ColumnIndex(k)));
+  int64_t sequence_column = -1;
+  std::string sequence_by = table.GetProperty("pipelines.sequence_by");
+  if (!sequence_by.empty()) {
+    sequence_column = table.ColumnIndex(sequence_by);
+    if (sequence_column < 0) {
+      throw BinderError("Streaming table " + table.name + ": 'pipelines.sequence_by' names " + sequence_by +
+                        ", which is not one of its columns");
+    }
+  }
+  // The newest incoming row per key.
+  std::unordered_map<std::string, Candidate> incoming;
+  std::vector<std::string> order;  // first appearance, so inserts keep the input order
+  for (idx_t k = 0; k < rows.ChunkCount(); k++) {
+    const DataChunk& chunk = rows.Chunk(k);
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      std::string key = KeyOf(chunk, r, key_columns, table.name);
+      Candidate c{k, r, sequence_column >= 0 ? chunk.GetValue(sequence_column, r) : Value()};
+      auto it = incoming.find(key);
+      if (it == incoming.end()) {
+        incoming.emplace(key, c);
+        order.push_back(key);
+      } else if (sequence_column < 0 || c.sequence.IsNull() || it->second.sequence.IsNull() ||
+                 c.sequence.Compare(it->second.sequence) >= 0) {
+        it->second = c;
+      }
+    }
+  }
+  int64_t ignored = static_cast<int64_t>(rows.Count() - incoming.size());
+  // Stored rows with those keys.
+  struct Stored {
+    row_t id;
+    std::vector<Value> values;
+  };
+  std::unordered_map<std::string, Stored> stored;
+  std::vector<idx_t> all;
+  for (idx_t i = 0; i < types.size(); i++) all.push_back(i);
+  auto scan = table.storage->Scan(all);
+  DataChunk chunk;
+  chunk.Initialize(types);
+  Vector row_ids(TypeId::BIGINT);
+  while (scan->Next(chunk, &row_ids)) {
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      std::string key = KeyOf(chunk, r, key_columns, table.name);
+      if (!incoming.count(key)) continue;
+      Stored entry{row_ids.GetData<int64_t>()[r], {}};
+      for (idx_t c = 0; c < types.size(); c++) entry.values.push_back(chunk.GetValue(c, r));
+      stored[key] = std::move(entry);
+    }
+    chunk.Reset();
+  }
+  commit.updated = ChunkCollection(types);
+  DataChunk one;
+  for (auto& key : order) {
+    const Candidate& c = incoming[key];
+    const DataChunk& source = rows.Chunk(c.chunk);
+    auto it = stored.find(key);
+    if (it != stored.end()) {
+      // Older than what is stored, or the same row again: nothing changes.
+      const Value& old_sequence = sequence_column >= 0 ? it->second.values[sequence_column] : Value();
+      bool older = sequence_column >= 0 && !c.sequence.IsNull() && !old_sequence.IsNull() &&
+                   c.sequence.Compare(old_sequence) < 0;
+      bool same = true;
+      for (idx_t col = 0; col < types.size() && same; col++) {
+        Value v = source.GetValue(col, c.row);
+        const Value& w = it->second.values[col];
+        same = v.IsNull() == w.IsNull() && (v.IsNull() || v.Compare(w) == 0);
+      }
+      if (older || same) {
+        ignored++;
+        continue;
+      }
+    }
+    one.Initialize(types, 1);
+    sel_t sel = static_cast<sel_t>(c.row);
+    one.Append(source, &sel, 1);
+    if (it != stored.end()) {
+      commit.updated_row_ids.push_back(it->second.id);
+      commit.updated.Append(one);
+    } else {
+      commit.inserted.Append(one);
+    }
+  }
+  return ignored;
+}
+
+}  // namespace lakestream

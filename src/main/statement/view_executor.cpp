@@ -1,0 +1,310 @@
+// Materialized views: CREATE/REFRESH/DROP/SHOW/DESCRIBE and automatic refresh
+// (issue 6). Maintenance itself lives in src/ivm (view_refresh.hpp).
+#include <filesystem>
+#include <set>
+
+#include "catalog/catalog.hpp"
+#include "catalog/object_folder.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "ivm/aggregate_maintainer.hpp"
+#include "ivm/view_analysis.hpp"
+#include "ivm/view_refresh.hpp"
+#include "ivm/view_status.hpp"
+#include "common/crash_point.hpp"
+#include "transaction/client_context.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+static void RequireDirectory(ClientContext& context, const std::string& name) {
+  if (context.Database().InMemory()) {
+    throw NotImplementedError("materialized views need a database directory (materialized view " + name +
+                              "); open one with lakestream DB_DIR");
+  }
+}
+
+static TableCatalogEntry& GetView(ClientContext& context, const std::string& name) {
+  Catalog& catalog = context.GetCatalog();
+  TableCatalogEntry* entry = catalog.FindTable(name);
+  if (!entry) {
+    std::string hint = StringUtil::ClosestMatch(name, catalog.TableNames(TableKind::MATERIALIZED_VIEW));
+    throw CatalogError("Materialized view with name " + name + " does not exist!" +
+                       (hint.empty() ? " SHOW MATERIALIZED VIEWS lists them." : " Did you mean \"" + hint + "\"?"));
+  }
+  if (entry->kind != TableKind::MATERIALIZED_VIEW) {
+    throw CatalogError(entry->name + " is a " + TableKindToString(entry->kind) + ", not a materialized view");
+  }
+  return *entry;
+}
+
+// The materialized views that read `name` (lower-case source names are in their state).
+static std::vector<std::string> DependentViews(ClientContext& context, const std::string& name) {
+  std::vector<std::string> out;
+  for (auto& view_name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
+    TableCatalogEntry* view = context.GetCatalog().FindTable(view_name);
+    if (view && !StringUtil::CIEquals(view->name, name) && view->state.contains("sources") &&
+        view->state["sources"].contains(StringUtil::Lower(name))) {
+      out.push_back(view->name);
+    }
+  }
+  return out;
+}
+
+static void RemoveView(ClientContext& context, TableCatalogEntry& view) {
+  auto doomed = std::make_unique<TableCatalogEntry>();
+  doomed->name = view.name;
+  doomed->location = view.location;
+  doomed->managed = view.managed;
+  // Forget the view first: a crash between the steps leaves files, never a dangling entry.
+  context.GetCatalog().DropTable(view.name, false);
+  context.Database().SaveCatalog();
+  context.Database().DropTableStorage(*doomed);
+  // Best effort, and never through a symlink (object_folder.hpp).
+  (void)RemoveOwnedFolder(context.Database().Path(), AggregateMaintainer::StateDirectory(context, doomed->name));
+}
+
+// A refresh the user asked for: on failure the view is marked failed (it
+// keeps its last good rows) and the statement fails with the reason.
+static RefreshOutcome RefreshOrThrow(ClientContext& context, TableCatalogEntry& view, bool full, const std::string& what) {
+  try {
+    return RefreshView(context, view, full);
+  } catch (const Exception& e) {
+    MarkViewFailed(context, view, e.what());
+    throw Exception(e.Type(), what + " " + view.name + " failed: " + e.RawMessage() +
+                                  "; the view keeps its rows as of its last refresh. Fix the cause and run REFRESH MATERIALIZED VIEW " +
+                                  view.name + " again");
+  }
+}
+
+std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
+  std::string name = stmt.name.Name();
+  RequireDirectory(context, name);
+  Catalog& catalog = context.GetCatalog();
+  if (!stmt.columns.empty()) {
+    throw NotImplementedError("a column list in CREATE MATERIALIZED VIEW " + name + "; name the columns with AS in the query");
+  }
+  std::string refresh = "auto";
+  PropertyList properties;
+  for (auto& [key, value] : stmt.properties) {
+    if (StringUtil::CIEquals(key, "refresh")) {
+      refresh = StringUtil::Lower(value);
+      if (refresh != "auto" && refresh != "manual") {
+        throw InvalidInputError("Property 'refresh' of materialized view " + name + " must be 'auto' or 'manual', got '" +
+                                value + "'");
+      }
+    } else {
+      properties.push_back({key, value});
+    }
+  }
+  TableCatalogEntry* existing = catalog.FindTable(name);
+  if (existing) {
+    if (existing->kind != TableKind::MATERIALIZED_VIEW) {
+      throw CatalogError(existing->name + " is a " + TableKindToString(existing->kind) +
+                         ", not a materialized view; pick another name, or drop it first with DROP " +
+                         StringUtil::Upper(TableKindToString(existing->kind)) + " " + existing->name);
+    }
+    if (stmt.if_not_exists) return MakeEmptyResult();
+    if (!stmt.or_replace && !stmt.or_refresh) {
+      throw CatalogError("Materialized view with name " + name +
+                         " already exists! Use CREATE OR REPLACE MATERIALIZED VIEW to replace it, or pick another name.");
+    }
+    if (stmt.or_refresh && existing->definition == stmt.query_text && ViewRefreshMode(*existing) == refresh) {
+      RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW");
+      return MakeEmptyResult();
+    }
+  }
+  // Binding checks the query (unknown columns, types) before anything is written.
+  ViewAnalysis analysis = AnalyzeView(context, stmt.query_text);
+  for (auto& source : analysis.sources) {
+    if (StringUtil::CIEquals(source, name)) {
+      throw BinderError("Materialized view " + name + " cannot read itself; name another table in FROM");
+    }
+  }
+  Binder binder(context);
+  BoundQuery query = BindViewQuery(binder, stmt.query_text);
+  auto entry = std::make_unique<TableCatalogEntry>();
+  entry->name = name;
+  entry->kind = TableKind::MATERIALIZED_VIEW;
+  entry->definition = stmt.query_text;
+  for (idx_t i = 0; i < query.names.size(); i++) {
+    LogicalType type = query.types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::INTEGER) : query.types[i];
+    if (entry->ColumnIndex(query.names[i]) >= 0) {
+      throw BinderError("CREATE MATERIALIZED VIEW " + name + ": the query has two columns named " + query.names[i] +
+                        "; give one of them an alias");
+    }
+    entry->columns.push_back({query.names[i], type, false, Value(type)});
+  }
+  for (auto& part : stmt.partitioned_by) {
+    int64_t idx = entry->ColumnIndex(part);
+    if (idx < 0) throw BinderError("PARTITIONED BY column " + part + " is not a column of materialized view " + name);
+    entry->partition_columns.push_back(entry->columns[idx].name);
+  }
+  for (auto& [key, value] : properties) entry->SetProperty(key, value);
+  // The view's own change feed is what streams and sinks read: always on.
+  entry->SetProperty("delta.enableChangeDataFeed", "true");
+  entry->SetProperty("change_tracking", "true");
+  entry->state = {{"refresh", refresh}};
+  // Views over the replaced one keep their name-based link and see its new rows on their next refresh.
+  if (existing) RemoveView(context, *existing);
+  DatabaseInstance& db = context.Database();
+  db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
+  TableCatalogEntry& view = catalog.CreateTable(std::move(entry), false, false);
+  db.SaveCatalog();
+  try {
+    RefreshView(context, view, true);
+  } catch (...) {
+    // A view that could not be computed is not left behind half made.
+    RemoveView(context, view);
+    throw;
+  }
+  return MakeEmptyResult();
+}
+
+std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& stmt) {
+  std::string name = stmt.name.Name();
+  TableCatalogEntry& view = GetView(context, name);
+  RequireDirectory(context, name);
+  RefreshOutcome outcome = RefreshOrThrow(context, view, stmt.full, "REFRESH MATERIALIZED VIEW");
+  return MakeRowsResult({"refreshed_by", "num_inserted_rows", "num_updated_rows", "num_deleted_rows"},
+                        {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
+                        {{Value(outcome.path), Value::BIGINT(outcome.inserted), Value::BIGINT(outcome.updated),
+                          Value::BIGINT(outcome.deleted)}});
+}
+
+std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context, DropStatement& stmt) {
+  std::string name = stmt.name.Name();
+  if (!context.GetCatalog().FindTable(name) && stmt.if_exists) return MakeEmptyResult();
+  TableCatalogEntry& view = GetView(context, name);
+  auto dependents = DependentViews(context, view.name);
+  if (!dependents.empty()) {
+    throw CatalogError("Materialized view " + view.name + " cannot be dropped: materialized view " + dependents[0] +
+                       " reads it; drop " + dependents[0] + " first");
+  }
+  context.Database().RequireWritable("DROP MATERIALIZED VIEW");
+  RemoveView(context, view);
+  return MakeEmptyResult();
+}
+
+static std::string SourceList(TableCatalogEntry& view) {
+  std::vector<std::string> out;
+  for (auto& [source, version] : ViewSourceVersions(view)) out.push_back(source + "@" + std::to_string(version));
+  return StringUtil::Join(out, ", ");
+}
+
+std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement&) {
+  std::vector<std::vector<Value>> rows;
+  for (auto& name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
+    TableCatalogEntry& view = *context.GetCatalog().FindTable(name);
+    std::string failure = ViewFailure(view);
+    rows.push_back({Value(view.name), Value(ViewRefreshMode(view)), Value(view.state.value("maintenance", std::string())),
+                    Value(SourceList(view)), Value(ViewStatus(context, view)),
+                    failure.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(failure)});
+  }
+  return MakeRowsResult({"name", "refresh", "maintenance", "sources", "status", "error"},
+                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR},
+                        rows);
+}
+
+std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& stmt) {
+  TableCatalogEntry& view = GetView(context, stmt.name.Name());
+  // The analysis is redone so the answer reflects the sources as they are now
+  // (turning a source's change data feed on makes a view incremental).
+  ViewAnalysis analysis;
+  std::string maintenance;
+  try {
+    analysis = AnalyzeView(context, view.definition);
+    maintenance = MaintenanceKindToString(analysis.kind);
+    if (analysis.kind == MaintenanceKind::AGGREGATE) maintenance += " (GROUP BY aggregates)";
+    if (analysis.kind == MaintenanceKind::ROWS) maintenance += " (delta rule over the sources' change feeds)";
+  } catch (const Exception&) {
+    // A source is gone: describe the view as last refreshed (its error row says why).
+    maintenance = view.state.value("maintenance", std::string());
+    analysis.reason = view.state.value("reason", std::string());
+  }
+  const nlohmann::json last = view.state.value("last_refresh", nlohmann::json::object());
+  DeltaTable* delta = DatabaseInstance::AsDelta(view);
+  std::vector<std::vector<Value>> rows = {
+      {Value("name"), Value(view.name)},
+      {Value("definition"), Value(view.definition)},
+      {Value("refresh"), Value(ViewRefreshMode(view))},
+      {Value("maintenance"), Value(maintenance)},
+      {Value("recompute_reason"), analysis.reason.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(analysis.reason)},
+      {Value("sources"), Value(SourceList(view))},
+      {Value("version"), Value(std::to_string(delta ? delta->Version() : 0))},
+      {Value("last_refresh"), Value(last.value("path", std::string()))},
+      {Value("status"), Value(ViewStatus(context, view))},
+  };
+  std::string failure = ViewFailure(view);
+  if (!failure.empty()) rows.push_back({Value("error"), Value(failure)});
+  std::string fallback = last.value("fallback", std::string());
+  if (!fallback.empty()) rows.push_back({Value("last_refresh_fallback"), Value(fallback)});
+  return MakeRowsResult({"info_name", "info_value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
+}
+
+// Refreshes the auto views that are behind, each as its own commit, except
+// `skip`. A view that fails is marked failed and the statement is warned; it
+// is not tried again until a source moves. `after_statement`: the statement
+// just committed to a source (the crash point a kill test stops at).
+static void MaintainViews(ClientContext& context, const std::string& skip, bool after_statement) {
+  if (context.Database().InMemory() || context.Database().Options().read_only) return;
+  Catalog& catalog = context.GetCatalog();
+  auto names = catalog.TableNames(TableKind::MATERIALIZED_VIEW);
+  // A view over a view goes stale when the inner one refreshes; rounds repeat
+  // until nothing refreshed (at most one round per view: dependencies are acyclic).
+  for (idx_t round = 0; round <= names.size(); round++) {
+    bool refreshed = false;
+    for (auto& name : names) {
+      TableCatalogEntry* view = catalog.FindTable(name);
+      if (!view || StringUtil::CIEquals(view->name, skip) || ViewRefreshMode(*view) != "auto") continue;
+      if (!ViewIsStale(context, *view) || ViewFailedAtCurrentSources(context, *view)) continue;
+      if (after_statement) CrashPoint("view.after_source_commit");
+      try {
+        RefreshView(context, *view, false);
+        refreshed = true;
+      } catch (const std::exception& e) {
+        MarkViewFailed(context, *view, e.what());
+        context.AddWarning("materialized view " + view->name + " could not be refreshed" +
+                           (after_statement ? " after the statement committed (the statement itself succeeded): "
+                                            : " while catching it up to its sources (this does not affect the statement): ") +
+                           e.what() +
+                           ". The view keeps its rows as of its last refresh and shows as failed in SHOW MATERIALIZED VIEWS; "
+                           "fix the cause and run REFRESH MATERIALIZED VIEW " + view->name);
+      }
+    }
+    if (!refreshed) break;
+  }
+}
+
+void MaintainViewsAfterStatement(ClientContext& context) { MaintainViews(context, "", true); }
+
+void CatchUpViewsBeforeStatement(ClientContext& context, SQLStatement& statement) {
+  // The view a statement refreshes, replaces or drops is left to it: a REFRESH
+  // reports what it caught up, and a DROP needs no refresh first.
+  std::string skip;
+  if (statement.type == StatementType::REFRESH) skip = static_cast<RefreshStatement&>(statement).name.Name();
+  if (statement.type == StatementType::DROP) skip = static_cast<DropStatement&>(statement).name.Name();
+  if (statement.type == StatementType::CREATE_VIEW) skip = static_cast<CreateViewStatement&>(statement).name.Name();
+  MaintainViews(context, skip, false);
+}
+
+void WarnAboutStaleViewReads(ClientContext& context) {
+  // The views read, then the views they read (a view over a view that failed
+  // is current with respect to it, but behind the tables underneath).
+  std::vector<std::pair<std::string, std::string>> pending;  // view, the view read that led to it
+  for (auto& name : context.ViewsRead()) pending.emplace_back(name, "");
+  std::set<std::string> seen;
+  while (!pending.empty()) {
+    auto [name, via] = pending.back();
+    pending.pop_back();
+    TableCatalogEntry* view = context.GetCatalog().FindTable(name);
+    if (!view || view->kind != TableKind::MATERIALIZED_VIEW || !seen.insert(StringUtil::Lower(name)).second) continue;
+    std::string report = ViewBehindReport(context, *view);
+    if (!report.empty()) context.AddWarning(via.empty() ? report : "materialized view " + via + " reads " + view->name + ": " + report);
+    const nlohmann::json sources = view->state.value("sources", nlohmann::json::object());
+    for (auto& [source, version] : sources.items()) pending.emplace_back(source, via.empty() ? view->name : via);
+  }
+}
+
+}  // namespace lakestream

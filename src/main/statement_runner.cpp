@@ -1,0 +1,100 @@
+#include "main/statement_runner.hpp"
+
+#include <new>
+
+#include "common/date.hpp"
+#include "common/exception.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "parser/parser.hpp"
+
+namespace lakestream {
+
+static std::unique_ptr<QueryResult> NotYet(const std::string& feature) { throw NotImplementedError(feature); }
+
+static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStatement& statement) {
+  switch (statement.type) {
+    case StatementType::SELECT:
+    case StatementType::EXPLAIN:
+    case StatementType::SHOW:
+    case StatementType::DESCRIBE:
+    case StatementType::SET:
+    case StatementType::TRANSACTION: break;
+    case StatementType::COPY:
+      if (static_cast<CopyStatement&>(statement).is_from) context.Database().RequireWritable("COPY ... FROM");
+      break;
+    default: context.Database().RequireWritable("this statement");
+  }
+  switch (statement.type) {
+    case StatementType::SELECT: return ExecuteSelect(context, static_cast<SelectStatement&>(statement));
+    case StatementType::EXPLAIN: return ExecuteExplain(context, static_cast<ExplainStatement&>(statement));
+    case StatementType::CREATE_TABLE: return ExecuteCreateTable(context, static_cast<CreateTableStatement&>(statement));
+    case StatementType::DROP: return ExecuteDrop(context, static_cast<DropStatement&>(statement));
+    case StatementType::ALTER_TABLE: return ExecuteAlterTable(context, static_cast<AlterTableStatement&>(statement));
+    case StatementType::SHOW: return ExecuteShow(context, static_cast<ShowStatement&>(statement));
+    case StatementType::DESCRIBE: return ExecuteDescribe(context, static_cast<DescribeStatement&>(statement));
+    case StatementType::INSERT: return ExecuteInsert(context, static_cast<InsertStatement&>(statement));
+    case StatementType::UPDATE: return ExecuteUpdate(context, static_cast<UpdateStatement&>(statement));
+    case StatementType::DELETE: return ExecuteDelete(context, static_cast<DeleteStatement&>(statement));
+    case StatementType::MERGE: return ExecuteMerge(context, static_cast<MergeStatement&>(statement));
+    case StatementType::CREATE_VIEW: {
+      auto& view = static_cast<CreateViewStatement&>(statement);
+      if (view.kind == ViewKind::STREAMING_TABLE) return ExecuteCreateStreamingTable(context, view);
+      if (view.kind == ViewKind::VIEW) return NotYet("plain views (CREATE VIEW); use CREATE MATERIALIZED VIEW, or a CTE");
+      return ExecuteCreateMaterializedView(context, view);
+    }
+    case StatementType::CREATE_STREAM: return ExecuteCreateStream(context, static_cast<CreateStreamStatement&>(statement));
+    case StatementType::CREATE_SINK: return ExecuteCreateSink(context, static_cast<CreateSinkStatement&>(statement));
+    case StatementType::COPY: return ExecuteCopy(context, static_cast<CopyStatement&>(statement));
+    case StatementType::REFRESH: return ExecuteRefresh(context, static_cast<RefreshStatement&>(statement));
+    case StatementType::RUN_SINK: return ExecuteRunSink(context, static_cast<RunSinkStatement&>(statement));
+    case StatementType::ALTER_SINK: return ExecuteAlterSink(context, static_cast<AlterSinkStatement&>(statement));
+    case StatementType::OPTIMIZE: return ExecuteOptimize(context, static_cast<OptimizeStatement&>(statement));
+    case StatementType::VACUUM: return ExecuteVacuum(context, static_cast<VacuumStatement&>(statement));
+    case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
+    case StatementType::TRANSACTION:
+      return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");
+  }
+  throw InternalError("unknown statement type");
+}
+
+std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const std::string& sql) {
+  std::vector<std::unique_ptr<QueryResult>> results;
+  std::vector<std::unique_ptr<SQLStatement>> statements;
+  try {
+    statements = Parser::Parse(sql);
+  } catch (const Exception& e) {
+    results.push_back(QueryResult::FromError(e.Type(), e.what()));
+    return results;
+  }
+  for (auto& statement : statements) {
+    std::unique_ptr<QueryResult> result;
+    try {
+      std::lock_guard<std::mutex> guard(context.Database().StatementLock());
+      context.BeginStatement(Timestamp::Now());
+      context.Database().RefreshTables();
+      // A view can be behind without this process having changed its sources
+      // (a crash between a source's commit and the view's, another engine
+      // writing an attached source): auto views catch up before anything reads them.
+      CatchUpViewsBeforeStatement(context, *statement);
+      context.ViewsRead().clear();
+      result = RunStatement(context, *statement);
+      WarnAboutStaleViewReads(context);
+      if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+    } catch (const Exception& e) {
+      result = QueryResult::FromError(e.Type(), e.what());
+    } catch (const std::bad_alloc&) {
+      result = QueryResult::FromError(ExceptionType::INTERNAL,
+                                      "Out of Memory Error: the statement needed more memory than is available; "
+                                      "reduce the data it reads or add LIMIT");
+    } catch (const std::exception& e) {
+      result = QueryResult::FromError(ExceptionType::INTERNAL, std::string("Internal Error: ") + e.what());
+    }
+    for (auto& warning : context.TakeWarnings()) result->AddWarning(warning);
+    bool failed = result->HasError();
+    results.push_back(std::move(result));
+    if (failed) break;
+  }
+  return results;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,20 @@
+// Running SQL text in a session: parse, then for each statement take the
+// database's statement lock, start the statement (ClientContext), let views
+// catch up, dispatch to the statement's executor (main/statement/) and turn
+// every exception into an error result.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lakestream/result.hpp"
+#include "transaction/client_context.hpp"
+
+namespace lakestream {
+
+// Runs the statements of `sql` in order; stops after the first error (whose
+// result is the last one returned).
+std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const std::string& sql);
+
+}  // namespace lakestream

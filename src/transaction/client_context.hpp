@@ -1,0 +1,75 @@
+// ClientContext: one connection's session state, what every layer from the
+// binder up reads while a statement runs: the open database, the statement's
+// start time, the streams it read, its warnings. Running statements is
+// main/statement_runner.hpp's job; running a plan is execution/plan_executor.hpp's.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "transaction/database_instance.hpp"
+
+namespace lakestream {
+
+struct IngestionScope;
+
+// What one statement read from one table stream (stream/stream_reader.hpp
+// computes it; the statement commit, transaction/statement_commit.hpp,
+// consumes it up to read_version).
+struct StreamChanges {
+  std::string stream;  // the stream's name, as created
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  ChunkCollection rows;
+  int64_t read_version = -1;  // the source version the rows reach
+};
+
+class ClientContext {
+ public:
+  explicit ClientContext(std::shared_ptr<DatabaseInstance> db) : db_(std::move(db)) {}
+
+  DatabaseInstance& Database() { return *db_; }
+  Catalog& GetCatalog() { return db_->GetCatalog(); }
+  timestamp_t StatementStart() const { return statement_start_; }
+  // Starts a new statement: sets its start time and clears what the last one
+  // read and warned about.
+  void BeginStatement(timestamp_t now) {
+    statement_start_ = now;
+    stream_reads_.clear();
+    warnings_.clear();
+    views_read_.clear();
+  }
+  // Hands the statement's warnings over (QueryResult::Warnings).
+  std::vector<std::string> TakeWarnings() { return std::exchange(warnings_, {}); }
+
+  // The streams the current statement read (lower-case name -> what it saw):
+  // one snapshot per stream per statement, and what a DML statement consumes
+  // (stream/stream_offsets.hpp). Cleared when a statement starts.
+  std::map<std::string, std::shared_ptr<const StreamChanges>>& StreamReads() { return stream_reads_; }
+
+  // Warnings for the current statement's result (QueryResult::Warnings);
+  // cleared when a statement starts.
+  void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
+  // The materialized views the current statement's queries read (the binder
+  // notes them; lower-case names), so a read of a view that is behind its
+  // sources can say so. Cleared when a statement starts.
+  std::set<std::string>& ViewsRead() { return views_read_; }
+
+  // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
+  // read_files() and STREAM(t) then read only what the table has not ingested.
+  IngestionScope* ingestion_scope = nullptr;
+
+ private:
+  std::shared_ptr<DatabaseInstance> db_;
+  timestamp_t statement_start_ = 0;
+  std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> views_read_;
+};
+
+}  // namespace lakestream

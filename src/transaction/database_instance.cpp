@@ -1,0 +1,304 @@
+#include "transaction/database_instance.hpp"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "catalog/object_folder.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "parser/parser.hpp"
+#include "storage/table/delta_table.hpp"
+#include "transaction/statement_commit.hpp"
+
+namespace lakestream {
+
+DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
+    : path_(std::move(path)), options_(options), fs_(FileSystem::Default()) {
+  if (InMemory()) return;
+  while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
+  auto store = CatalogStore::Open(fs_, path_, options_.read_only);
+  if (!store.ok()) store.status().Throw();
+  store_ = store.take();
+  auto record = store_->Load();
+  if (!record.ok()) record.status().Throw();
+  record_ = record.take();
+  LoadTables();
+  if (!options_.read_only) ReconcileStreamOffsets(*this);
+}
+
+DeltaTable* DatabaseInstance::AsDelta(TableCatalogEntry& entry) { return dynamic_cast<DeltaTable*>(entry.storage.get()); }
+
+void DatabaseInstance::RequireWritable(const std::string& what) const {
+  if (options_.read_only) throw InvalidInputError("Database " + path_ + " is open read-only; " + what + " needs a writable database");
+}
+
+void DatabaseInstance::SyncFromDelta(TableCatalogEntry& entry) {
+  DeltaTable* delta = AsDelta(entry);
+  if (!delta) return;
+  // Keep lakestream-only column facts (defaults) across schema re-reads.
+  std::vector<TableColumn> columns = delta->Columns();
+  for (auto& c : columns) {
+    int64_t old = entry.ColumnIndex(c.name);
+    if (old >= 0) c.default_value = entry.columns[old].default_value;
+    if (c.default_value.type() != c.type) c.default_value = Value(c.type);
+  }
+  entry.columns = std::move(columns);
+  entry.properties.clear();
+  for (auto& [k, v] : delta->Snapshot().metadata.configuration) entry.properties.emplace_back(k, v);
+  entry.partition_columns = delta->Snapshot().partition_columns();
+  for (auto& k : entry.primary_key) {
+    int64_t idx = entry.ColumnIndex(k);
+    if (idx >= 0) entry.columns[idx].not_null = true;
+  }
+}
+
+static std::string Absolute(const std::string& db, const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  return db + "/" + path;
+}
+
+// ALTER TABLE ... RENAME of a managed table (RenameTable in
+// ddl_executor.cpp) saves the catalog with the new location and the old one
+// in the entry's state as "moved_from" (relative to the database directory),
+// then moves the folder with rename(2). A crash between the two leaves the
+// folder under its old name: finish the move now. "moved_from" is dropped
+// once the folder is in place (the next catalog save forgets it).
+static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
+  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from") ||
+      !entry.state["moved_from"].is_string()) {
+    return;
+  }
+  std::string from = db + "/" + entry.state["moved_from"].get<std::string>();
+  struct stat st;
+  if (::lstat(entry.location.c_str(), &st) != 0) {
+    std::string folder = BaseName(entry.location);
+    bool own_place = ParentDirectory(entry.location) == db && folder != "." && folder != "..";
+    if (read_only || !own_place || !CheckOwnedFolder(db, from).ok() ||
+        ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, entry.location.c_str(), RENAME_NOREPLACE) != 0) {
+      return;  // keep "moved_from" for the next writable open
+    }
+  }
+  entry.state.erase("moved_from");
+}
+
+void DatabaseInstance::LoadTables() {
+  for (auto& record : record_.tables) {
+    auto entry = std::make_unique<TableCatalogEntry>();
+    entry->name = record.name;
+    entry->location = Absolute(path_, record.path);
+    entry->managed = record.managed;
+    entry->primary_key = record.primary_key;
+    entry->kind = record.kind;
+    entry->definition = record.definition;
+    entry->state = record.state;
+    FinishMove(path_, options_.read_only, *entry);
+    try {
+      entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
+      SyncFromDelta(*entry);
+      for (auto& [column, literal] : record.defaults) {
+        int64_t idx = entry->ColumnIndex(column);
+        if (idx < 0) continue;
+        auto expr = Parser::ParseExpression(literal);
+        if (expr->type == ExpressionType::CONSTANT) entry->columns[idx].default_value = expr->value.CastAs(entry->columns[idx].type);
+      }
+    } catch (const Exception& e) {
+      // One damaged table must not make the whole database unusable.
+      entry->storage.reset();
+      entry->load_error = e.what();
+    }
+    catalog_.CreateTable(std::move(entry), false, true);
+  }
+  for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true);
+  for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true);
+}
+
+void DatabaseInstance::SaveCatalog() {
+  if (InMemory()) return;
+  CatalogRecord record;
+  record.version = record_.version;
+  for (auto& name : catalog_.TableNames()) {
+    TableCatalogEntry* entry = catalog_.FindTable(name);
+    CatalogTableRecord t;
+    t.name = entry->name;
+    t.managed = entry->managed;
+    std::string prefix = path_ + "/";
+    t.path = entry->managed && StringUtil::StartsWith(entry->location, prefix) ? entry->location.substr(prefix.size()) : entry->location;
+    t.primary_key = entry->primary_key;
+    for (auto& c : entry->columns) {
+      if (!c.default_value.IsNull()) t.defaults.emplace_back(c.name, c.default_value.ToSQLString());
+    }
+    t.kind = entry->kind;
+    t.definition = entry->definition;
+    t.state = entry->state;
+    record.tables.push_back(std::move(t));
+  }
+  for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
+  for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
+  Status s = store_->Save(record);
+  if (!s.ok()) throw IOError("Cannot save the catalog of database " + path_ + ": " + s.message());
+  record_ = std::move(record);
+}
+
+// A crash between creating a managed table's Delta log and saving the
+// catalog (CREATE TABLE, a materialized view, a streaming table) leaves a
+// folder that holds only a log with only the first commit (protocol and
+// metadata, no rows) and that no catalog entry names: nothing is lost by
+// creating it again. Anything else in the folder, a folder that is not
+// directly inside the database directory, or a symlink, is not a leftover.
+bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
+  for (auto& name : catalog_.TableNames()) {
+    if (catalog_.FindTable(name)->location == location) return false;
+  }
+  if (!CheckOwnedFolder(path_, location).ok()) return false;
+  auto entries = fs_->ListDirectory(location);
+  if (!entries.ok() || entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  std::string log_dir = location + "/_delta_log";
+  struct stat st;
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs_->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (file != "00000000000000000000.json" && !FileSystem::IsTempFileName(file)) return false;
+  }
+  auto log = delta::DeltaLog::Open(fs_, location);
+  if (!log.ok()) return false;
+  auto latest = log.value()->LatestVersion();
+  return latest.ok() && latest.value() == 0;
+}
+
+// What a new managed table may find in its folder: nothing, or an empty
+// _delta_log (a creation that crashed before its first commit).
+static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
+  auto entries = fs->ListDirectory(folder);
+  if (!entries.ok()) return false;
+  if (entries.value().empty()) return true;
+  if (entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  struct stat st;
+  std::string log_dir = folder + "/_delta_log";
+  if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  auto log_files = fs->ListDirectory(log_dir);
+  if (!log_files.ok()) return false;
+  for (auto& file : log_files.value()) {
+    if (!FileSystem::IsTempFileName(file)) return false;
+  }
+  return true;
+}
+
+void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
+                                          const std::string& comment) {
+  const char* kind = TableKindToString(entry.kind);
+  std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
+  // The catalog would refuse the entry after its folder was made: refuse
+  // first, so a failed CREATE leaves no folder behind.
+  TableCatalogEntry* existing = catalog_.FindTable(entry.name);
+  if (existing && existing != &entry) {
+    throw CatalogError("Table with name " + entry.name +
+                       " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
+  }
+  if (StreamCatalogEntry* stream = catalog_.FindStream(entry.name)) {
+    throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name +
+                       ": a stream with that name exists; drop it with DROP STREAM " + stream->name + ", or pick another name.");
+  }
+  if (InMemory()) {
+    if (location) {
+      throw NotImplementedError("CREATE TABLE ... LOCATION in an in-memory database; open a database directory "
+                                "(lakestream DB_DIR) to attach Delta tables");
+    }
+    entry.storage = std::make_unique<InMemoryTable>(entry.Types());
+    return;
+  }
+  RequireWritable("CREATE TABLE");
+  entry.managed = !location.has_value();
+  // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
+  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + folder_name;
+  while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
+  if (!entry.managed) {
+    std::string meta = path_ + "/_lakestream";
+    if (entry.location == meta || StringUtil::StartsWith(entry.location, meta + "/")) {
+      throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location + "': that is inside " + meta +
+                         ", which holds the database's catalog; pick a location outside it");
+    }
+  }
+  if (entry.managed) {
+    // The folder is the table's own: a real directory directly inside the
+    // database directory, which holds nothing it did not write.
+    Status owned = CheckOwnedFolder(path_, entry.location);
+    if (!owned.ok() && !owned.IsNotFound()) {
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " is not a plain folder of this database (" + owned.message() +
+                         "); remove or rename that entry, or pick another name");
+    }
+    if (owned.ok() && IsCreationLeftover(entry.location)) {
+      Status removed = RemoveOwnedFolder(path_, entry.location);
+      if (!removed.ok()) throw IOError("Cannot remove the abandoned table folder " + entry.location + ": " + removed.message());
+    } else if (owned.ok() && !IsEmptyFolder(fs_, entry.location)) {
+      auto log = delta::DeltaLog::Open(fs_, entry.location);
+      if (log.ok() && log.value()->Exists()) {
+        throw CatalogError("A Delta table already exists at " + entry.location + " (left over from an earlier table " +
+                           entry.name + "?); attach it with CREATE TABLE " + entry.name + " LOCATION '" + entry.location +
+                           "', or remove that directory");
+      }
+      throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                         " already exists and holds files that belong to no table; move them away, or pick another name");
+    }
+  }
+  auto log = delta::DeltaLog::Open(fs_, entry.location);
+  bool exists = !entry.managed && log.ok() && log.value()->Exists();
+  if (exists) {
+    if (!entry.columns.empty()) {
+      throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
+                         "': a Delta table already exists there; omit the column list to attach it with its own schema");
+    }
+    entry.storage = DeltaTable::Open(fs_, entry.name, entry.location);
+    SyncFromDelta(entry);
+    return;
+  }
+  if (entry.columns.empty()) {
+    throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
+                       "': there is no Delta table there to attach; give the columns to create a new one");
+  }
+  DeltaTableDefinition definition;
+  definition.columns = entry.columns;
+  definition.partition_columns = entry.partition_columns;
+  for (auto& [k, v] : entry.properties) definition.properties[k] = v;
+  definition.description = comment;
+  entry.storage = DeltaTable::Create(fs_, entry.name, entry.location, definition);
+  SyncFromDelta(entry);
+}
+
+void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  std::string kind = TableKindToString(entry.kind);
+  for (auto& name : catalog_.TableNames()) {
+    TableCatalogEntry* other = catalog_.FindTable(name);
+    if (other && other != &entry && StringUtil::StartsWith(other->location, entry.location + "/")) {
+      throw IOError("The " + kind + " " + entry.name + " was dropped, but its folder " + entry.location +
+                    " was kept: table " + other->name + " is attached inside it (" + other->location +
+                    "); drop " + other->name + " first, then delete the folder yourself");
+    }
+  }
+  Status s = RemoveOwnedFolder(path_, entry.location);
+  if (!s.ok()) {
+    throw IOError("The " + kind + " " + entry.name + " was dropped, but its files at " + entry.location +
+                  " were left in place: " + s.message() + "; delete them yourself if they are no longer needed");
+  }
+}
+
+void DatabaseInstance::RefreshTables() {
+  if (InMemory()) return;
+  for (auto& name : catalog_.TableNames()) {
+    TableCatalogEntry* entry = catalog_.FindTable(name);
+    DeltaTable* delta = entry ? AsDelta(*entry) : nullptr;
+    if (!delta) continue;
+    int64_t before = delta->Version();
+    delta->Refresh();
+    if (delta->Version() != before) SyncFromDelta(*entry);
+  }
+}
+
+}  // namespace lakestream

@@ -1,0 +1,104 @@
+#include "transaction/statement_commit.hpp"
+
+#include "common/crash_point.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "transaction/client_context.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+std::string StreamAppId(const StreamCatalogEntry& stream) { return "lakestream.stream." + stream.id; }
+
+static void ClearPending(StreamCatalogEntry& stream) {
+  stream.pending_target.clear();
+  stream.pending_version = -1;
+}
+
+// Everything up to `version` is consumed (in memory; the caller saves the catalog).
+static void MarkConsumed(StreamCatalogEntry& stream, int64_t version) {
+  stream.offset = version;
+  stream.initial_pending = false;
+  ClearPending(stream);
+}
+
+void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
+  MarkConsumed(stream, version);
+  context.Database().SaveCatalog();
+}
+
+bool TableIsAppendOnly(TableCatalogEntry& table) {
+  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return delta->AppendOnly();
+  return StringUtil::Lower(table.GetProperty("delta.appendOnly")) == "true";
+}
+
+void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation) {
+  if (!TableIsAppendOnly(table)) return;
+  throw ConstraintError(operation + " on table " + table.name +
+                        " is not allowed: it has delta.appendOnly = true, which allows only inserts, and " + operation +
+                        " removes or rewrites rows. To allow it run ALTER TABLE " + table.name +
+                        " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
+}
+
+void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
+  // The executors refused earlier; this catches any path that did not.
+  if (commit.overwrite || !commit.deleted_rows.empty() || !commit.updated_row_ids.empty()) {
+    CheckRowsRemovable(target, commit.operation);
+  }
+  std::vector<std::pair<StreamCatalogEntry*, int64_t>> consumed;
+  for (auto& [name, changes] : context.StreamReads()) {
+    StreamCatalogEntry* stream = context.GetCatalog().FindStream(changes->stream);
+    if (stream) consumed.emplace_back(stream, changes->read_version);
+  }
+  if (consumed.empty()) {
+    target.storage->Commit(commit);
+    return;
+  }
+  if (commit.ChangedRows() == 0 && !commit.overwrite) {
+    for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
+    context.Database().SaveCatalog();
+    return;
+  }
+  for (auto& [stream, version] : consumed) {
+    stream->pending_target = target.name;
+    stream->pending_version = version;
+    commit.txns.emplace_back(StreamAppId(*stream), version);
+  }
+  context.Database().SaveCatalog();
+  CrashPoint("stream.before_target_commit");
+  try {
+    target.storage->Commit(commit);
+  } catch (...) {
+    for (auto& [stream, version] : consumed) ClearPending(*stream);
+    try {
+      context.Database().SaveCatalog();
+    } catch (...) {
+      // The pending record stays; the next open settles it against the target's log.
+    }
+    throw;
+  }
+  CrashPoint("stream.after_target_commit");
+  for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
+  context.Database().SaveCatalog();
+}
+
+void ReconcileStreamOffsets(DatabaseInstance& db) {
+  bool changed = false;
+  Catalog& catalog = db.GetCatalog();
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry& stream = *catalog.FindStream(name);
+    if (stream.pending_target.empty()) continue;
+    TableCatalogEntry* target = catalog.FindTable(stream.pending_target);
+    DeltaTable* delta = target && target->storage ? DatabaseInstance::AsDelta(*target) : nullptr;
+    if (target && !delta) continue;  // cannot tell yet; settled on an open where the target loads
+    if (delta) {
+      auto recorded = delta->Snapshot().TxnVersion(StreamAppId(stream));
+      if (recorded && *recorded == stream.pending_version) MarkConsumed(stream, stream.pending_version);
+    }
+    ClearPending(stream);
+    changed = true;
+  }
+  if (changed) db.SaveCatalog();
+}
+
+}  // namespace lakestream

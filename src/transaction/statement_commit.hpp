@@ -1,0 +1,53 @@
+// Moving stream offsets together with the statement that consumed them.
+//
+// A DML statement that read streams (INSERT ... SELECT, MERGE ... USING,
+// CREATE TABLE AS, UPDATE/DELETE with a subquery) commits to its target
+// table T and moves each stream's offset to the source version it read (V),
+// both or neither:
+//
+//   1. catalog: stream.pending_target = T, stream.pending_version = V    (saved, fsynced)
+//   2. T's Delta commit: the statement's rows plus
+//        txn { appId: "lakestream.stream." <stream id>, version: V }
+//   3. catalog: stream.offset = V; pending_target cleared                 (saved)
+//
+// A process that dies between 1 and 3 leaves a pending record; the next
+// open (ReconcileStreamOffsets) moves the offset to V exactly when T's
+// snapshot holds that txn, i.e. when step 2 committed. A statement that
+// changes no rows moves the offsets directly (nothing else is written).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.hpp"
+
+namespace lakestream {
+
+class ClientContext;
+class DatabaseInstance;
+
+// The Delta txn appId that records this stream's consumption in a target.
+std::string StreamAppId(const StreamCatalogEntry& stream);
+
+// Commits `commit` to `target` (when it changes rows) and moves the offset of
+// every stream the current statement read, atomically as described above.
+// Every DML executor commits through here.
+// Refuses a commit that removes rows of an append-only table (see below).
+void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit);
+
+// delta.appendOnly = true on `table`: read from its Delta snapshot (what other
+// engines see), from the catalog's properties for an in-memory table.
+bool TableIsAppendOnly(TableCatalogEntry& table);
+// Throws ConstraintError naming the table, `operation` and the fix when
+// `table` is append-only. Every statement that removes or rewrites rows calls
+// it before it computes or writes anything; the commit path checks again.
+void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation);
+
+// Moves a stream's offset with nothing else to commit (sinks, empty DML) and saves the catalog.
+void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version);
+
+// Settles consumptions interrupted by a crash (step 1 done, step 3 not).
+// Called when a database opens for writing.
+void ReconcileStreamOffsets(DatabaseInstance& db);
+
+}  // namespace lakestream
