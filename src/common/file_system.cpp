@@ -289,11 +289,6 @@ void FaultInjectionFileSystem::FailAfter(Op op, int n) {
   state_->fail_in[op] = n;
 }
 
-void FaultInjectionFileSystem::ClearFaults() {
-  std::lock_guard<std::mutex> l(state_->mu);
-  state_->fail_in.clear();
-}
-
 int64_t FaultInjectionFileSystem::Count(Op op) const {
   std::lock_guard<std::mutex> l(state_->mu);
   auto it = state_->counts.find(op);

@@ -132,7 +132,6 @@ class FaultInjectionFileSystem : public FileSystem {
   ~FaultInjectionFileSystem() override;
 
   void FailAfter(Op op, int n);
-  void ClearFaults();
   // Calls of a kind so far (including failed ones).
   int64_t Count(Op op) const;
   // Applies the crash model to the underlying files.

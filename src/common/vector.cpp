@@ -18,7 +18,6 @@ char* StringHeap::Allocate(idx_t len) {
   }
   char* ptr = blocks_.back().get() + block_used_;
   block_used_ += len;
-  total_ += len;
   return ptr;
 }
 
@@ -30,7 +29,6 @@ void StringHeap::Recycle() {
     blocks_.push_back(std::move(largest));
   }
   block_used_ = 0;
-  total_ = 0;
 }
 
 string_t StringHeap::Add(std::string_view s) {

@@ -28,7 +28,6 @@ class StringHeap {
   string_t Add(std::string_view s);
   // Reserves `len` bytes, to be filled by the caller (for building strings in place).
   char* Allocate(idx_t len);
-  idx_t SizeInBytes() const { return total_; }
   // Forgets every string and keeps the largest block for the next Allocate
   // calls. Only for a heap nothing points into any more (see
   // Vector::HeapShared).
@@ -38,7 +37,6 @@ class StringHeap {
   std::vector<std::unique_ptr<char[]>> blocks_;
   idx_t block_used_ = 0;
   idx_t block_size_ = 0;
-  idx_t total_ = 0;
 };
 
 class Vector {

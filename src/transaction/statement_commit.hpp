@@ -1,9 +1,18 @@
-// Moving stream offsets together with the statement that consumed them.
+// The statement commit: how one SQL statement's changes become durable.
 //
-// A DML statement that read streams (INSERT ... SELECT, MERGE ... USING,
-// CREATE TABLE AS, UPDATE/DELETE with a subquery) commits to its target
-// table T and moves each stream's offset to the source version it read (V),
-// both or neither:
+// Every statement that writes a table ends here with one TableCommit (built by
+// its executor in main/statement/ after the plan has run): the table's new
+// data files and change data files are already written (and deleted again if
+// the commit fails, storage/table/delta_file_writer.hpp); the commit adds them
+// to the table's Delta log as one version, together with txn actions that
+// record progress (streams consumed here, views and pipelines elsewhere).
+// After the statement the runner (main/statement_runner.cpp) brings the auto
+// materialized views over the changed tables up to date, each as its own commit.
+//
+// Crash-safety contract. A DML statement that read streams (INSERT ... SELECT,
+// MERGE ... USING, CREATE TABLE AS, UPDATE/DELETE with a subquery) commits to
+// its target table T and moves each stream's offset to the source version it
+// read (V), both or neither:
 //
 //   1. catalog: stream.pending_target = T, stream.pending_version = V    (saved, fsynced)
 //   2. T's Delta commit: the statement's rows plus
@@ -14,6 +23,8 @@
 // open (ReconcileStreamOffsets) moves the offset to V exactly when T's
 // snapshot holds that txn, i.e. when step 2 committed. A statement that
 // changes no rows moves the offsets directly (nothing else is written).
+// Crash points stream.before_target_commit and stream.after_target_commit
+// (common/crash_point.hpp) let the kill tests stop a process between the steps.
 #pragma once
 
 #include <optional>

@@ -95,19 +95,6 @@ inline void BinaryExecuteNullable(const Vector& left, const Vector& right, Vecto
   }
 }
 
-template <class A, class B, class C, class OUT, class OP>
-inline void TernaryExecute(const Vector& a, const Vector& b, const Vector& c, Vector& result, idx_t count, OP&& op) {
-  const A* ad = a.GetData<A>();
-  const B* bd = b.GetData<B>();
-  const C* cd = c.GetData<C>();
-  OUT* out = result.GetData<OUT>();
-  uint8_t* res = result.Validity();
-  for (idx_t i = 0; i < count; i++) {
-    res[i] = a.IsValid(i) && b.IsValid(i) && c.IsValid(i);
-    if (res[i]) out[i] = op(ad[i], bd[i], cd[i]);
-  }
-}
-
 // True when row `row` is valid in every vector of `args`.
 inline bool AllValid(const DataChunk& args, idx_t row) {
   for (auto& v : args.data) {

@@ -414,11 +414,6 @@ bool CommitInfo::operator==(const CommitInfo& o) const {
          nlohmann::json::parse(json, nullptr, false) == nlohmann::json::parse(o.json, nullptr, false);
 }
 
-const char* ActionName(const Action& action) {
-  static const char* kNames[] = {"protocol", "metaData", "add", "remove", "cdc", "txn", "commitInfo"};
-  return kNames[action.index()];
-}
-
 Result<std::optional<Action>> ParseAction(std::string_view line) {
   json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption("malformed JSON");

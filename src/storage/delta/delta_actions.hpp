@@ -137,9 +137,6 @@ struct CommitInfo {
 
 using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, CdcFile, Txn, CommitInfo>;
 
-// The JSON key of the action: "protocol", "metaData", "add", "remove", "cdc",
-// "txn", "commitInfo".
-const char* ActionName(const Action& action);
 
 // Parses a commit file (newline-delimited JSON; blank lines and a missing
 // final newline are fine). Corruption naming `file_name` and the 1-based line

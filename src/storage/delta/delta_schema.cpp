@@ -147,12 +147,6 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
   return columns;
 }
 
-Result<std::string> DeltaTypeJson(const LogicalType& type) {
-  auto j = TypeToJson(type);
-  if (!j.ok()) return j.status();
-  return j.value().is_string() ? j.value().get<std::string>() : j.value().dump();
-}
-
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
   ojson fields = ojson::array();
   for (const auto& c : columns) {

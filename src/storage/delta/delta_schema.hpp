@@ -47,9 +47,6 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
 // that has no Delta name (e.g. SQLNULL).
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 
-// The Delta type name of an engine type ("long", "decimal(10,2)"); nested
-// types as their JSON object text. InvalidArgument when there is none.
-Result<std::string> DeltaTypeJson(const LogicalType& type);
 
 // Partition value string (as in add.partitionValues) -> Value of `type`.
 // std::nullopt or "" -> a NULL of `type` (PROTOCOL "Partition Value

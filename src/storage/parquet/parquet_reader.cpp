@@ -1119,9 +1119,6 @@ int64_t ParquetReader::RowCount() const {
   return total;
 }
 idx_t ParquetReader::RowGroupCount() const { return impl_->md.row_groups.size(); }
-int64_t ParquetReader::RowGroupRowCount(idx_t rg) const {
-  return rg < impl_->md.row_groups.size() ? impl_->md.row_groups[rg].num_rows : 0;
-}
 const std::string& ParquetReader::CreatedBy() const { return impl_->md.created_by; }
 std::vector<std::pair<std::string, std::string>> ParquetReader::KeyValueMetadata() const {
   std::vector<std::pair<std::string, std::string>> out;

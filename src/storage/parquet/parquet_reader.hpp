@@ -100,7 +100,6 @@ class ParquetReader {
   const std::vector<LogicalType>& ColumnTypes() const;
   int64_t RowCount() const;
   idx_t RowGroupCount() const;
-  int64_t RowGroupRowCount(idx_t rg) const;
   const std::string& CreatedBy() const;
   // Key/value metadata of the footer, e.g. Spark's schema JSON.
   std::vector<std::pair<std::string, std::string>> KeyValueMetadata() const;

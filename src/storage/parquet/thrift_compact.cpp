@@ -124,7 +124,6 @@ uint32_t TReader::ReadListBegin(TType& elem_type) {
   return static_cast<uint32_t>(size);
 }
 
-bool TReader::ReadBoolElement() { return ReadByte() == 1; }
 
 void TReader::Skip(TType type) {
   if (!ok_) return;

@@ -43,7 +43,6 @@ class TReader {
   // List/set header; size is bounded by the remaining bytes.
   uint32_t ReadListBegin(TType& elem_type);
   // Element of a list of bools.
-  bool ReadBoolElement();
   void Skip(TType type);
 
  private:
@@ -71,7 +70,6 @@ class TWriter {
   void FieldByte(int16_t id, int8_t v) { FieldBegin(id, TType::BYTE); out_.push_back(static_cast<char>(v)); }
   void ListBegin(TType elem, uint32_t size);
   void WriteI32(int32_t v) { WriteVarint(Zigzag(v)); }
-  void WriteI64(int64_t v) { WriteVarint(Zigzag(v)); }
   void WriteBinary(std::string_view v);
   void WriteVarint(uint64_t v);
   // An empty struct as a field (for union members such as StringType).
