@@ -5,11 +5,14 @@
 //
 // Binding resolves the target table and every name, checks types, and throws
 // every error that follows from the statement text and the catalog alone
-// (BinderError, CatalogError, the append-only ConstraintError, COPY option
-// errors), in the order the statement is read. It builds the plan that
-// computes the change but does not run it: running the plan, checking the
-// rows it yields (NOT NULL, MERGE's one-source-row-per-target-row rule) and
-// committing are the statement executor's job (main/statement/).
+// (BinderError, CatalogError, the append-only ConstraintError, the
+// NotImplementedError of a refused form, COPY option errors), in the order
+// the statement is read. It builds the plan that computes the change but
+// does not run it: running the plan, checking the rows it yields (NOT NULL,
+// MERGE's one-source-row-per-target-row rule) and committing are the
+// statement executor's job (main/statement/). The statement binders read no
+// rows themselves; what the query binder reads while binding a FROM item or
+// a subquery used as a value is described in planner/binder.hpp.
 #pragma once
 
 #include <memory>
