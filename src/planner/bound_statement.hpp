@@ -11,8 +11,9 @@
 // does not run it: running the plan, checking the rows it yields (NOT NULL,
 // MERGE's one-source-row-per-target-row rule) and committing are the
 // statement executor's job (main/statement/). The statement binders read no
-// rows themselves; what the query binder reads while binding a FROM item or
-// a subquery used as a value is described in planner/binder.hpp.
+// rows themselves; what the query binder (planner/binder.hpp) reads while it
+// binds a source (a table stream's pending changes, a subquery used as a
+// value) is its own.
 #pragma once
 
 #include <memory>
