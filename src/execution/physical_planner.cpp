@@ -11,6 +11,7 @@
 #include "execution/operator/physical_nested_loop_join.hpp"
 #include "execution/operator/physical_order.hpp"
 #include "execution/operator/physical_projection.hpp"
+#include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
 
@@ -106,7 +107,8 @@ PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
       return scan;
     }
     case LogicalOperatorType::CHUNK_GET: return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
-    case LogicalOperatorType::SOURCE: return op.source_factory(op.column_ids);
+    case LogicalOperatorType::SOURCE:
+      return std::make_unique<PhysicalTableFunctionScan>(op.GetTypes(), op.source_factory(op.column_ids));
     case LogicalOperatorType::FILTER: {
       auto bindings = op.children[0]->GetBindings();
       auto predicate = Conjunction(std::move(op.expressions));

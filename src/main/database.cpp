@@ -1,5 +1,6 @@
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+#include "main/builtin_table_functions.hpp"
 #include "main/statement_runner.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/database_instance.hpp"
@@ -7,6 +8,7 @@
 namespace lakestream {
 
 Database::Database(const std::string& path, DatabaseOptions options) {
+  RegisterBuiltinTableFunctions();
   std::string p = path == ":memory:" ? "" : path;
   instance_ = std::make_shared<DatabaseInstance>(p, options);
 }

@@ -1,6 +1,7 @@
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
+#include "expression/expression_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 

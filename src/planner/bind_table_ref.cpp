@@ -4,7 +4,6 @@
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "stream/stream_reader.hpp"
 #include "planner/table_function.hpp"
 #include "function/table/stream_read.hpp"
@@ -205,7 +204,7 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
   source->source_types = changes->types;
   source->source_factory = [changes](const std::vector<idx_t>& projected) {
     std::shared_ptr<const ChunkCollection> rows(changes, &changes->rows);
-    return std::make_unique<PhysicalChunkScan>(rows, projected, "STREAM_SCAN");
+    return MakeCollectionSource(rows, projected, "STREAM_SCAN");
   };
   for (idx_t i = 0; i < changes->types.size(); i++) source->column_ids.push_back(i);
   BindEntry entry;

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "common/chunk_collection.hpp"
-#include "execution/operator/physical_hash_aggregate.hpp"
 #include "expression/bound_expression.hpp"
+#include "function/table_function.hpp"
+#include "planner/bound_aggregate.hpp"
 
 namespace lakestream {
 
@@ -64,7 +65,7 @@ struct LogicalOperator {
 
   // SOURCE
   std::vector<LogicalType> source_types;
-  std::function<std::unique_ptr<PhysicalOperator>(const std::vector<idx_t>& projected)> source_factory;
+  std::function<TableSourcePtr(const std::vector<idx_t>& projected)> source_factory;
 
   // AGGREGATE
   idx_t aggregate_index = 0;

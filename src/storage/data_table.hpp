@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/chunk_collection.hpp"
+#include "storage/table_filter.hpp"
 
 namespace lakestream {
 
@@ -52,17 +53,15 @@ struct TableCommit {
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 
-struct BoundExpression;
-
 class DataTable {
  public:
   virtual ~DataTable() = default;
   // `column_ids` index into the table's columns. `filters` (optional) are
-  // predicates over the projected columns (COLUMN_REF i = column_ids[i]) that
-  // the caller applies to every row anyway: storage may use them only to skip
-  // data that cannot match (partitions, min/max statistics).
+  // table filters over the projected columns (column i = column_ids[i])
+  // whose predicates the caller applies to every row anyway: storage may use
+  // them only to skip data that cannot match (partitions, min/max statistics).
   virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
-                                          const std::vector<const BoundExpression*>& filters) {
+                                          const std::vector<TableFilter>& filters) {
     return Scan(column_ids);
   }
   virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) = 0;

@@ -10,6 +10,8 @@
 // committed with the rows (docs/pipelines.md), so every message lands in the
 // table exactly once. The first read starts at startingOffsets (earliest by
 // default). Outside a streaming table the whole topic is read.
+#include "connector/kafka/read_kafka.hpp"
+
 #include <librdkafka/rdkafka.h>
 
 #include <chrono>
@@ -17,8 +19,6 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
-#include "function/table/table_functions.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
 
@@ -154,8 +154,6 @@ void ReadRanges(const KafkaSource& source, const std::vector<PartitionRange>& ra
   flush();
 }
 
-}  // namespace
-
 TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Value>& args,
                                    const std::vector<std::string>& names) {
   if (args.size() < 2 || !names[0].empty() || !names[1].empty() || args[0].type().id() != TypeId::VARCHAR ||
@@ -208,9 +206,18 @@ TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Val
     ReadRanges(source, ranges, rows);
     *counter += static_cast<int64_t>(rows.Count());
     auto shared = std::make_shared<const ChunkCollection>(std::move(rows));
-    return std::make_unique<PhysicalChunkScan>(shared, projected, "READ_KAFKA");
+    return MakeCollectionSource(shared, projected, "READ_KAFKA");
   };
   return binding;
+}
+
+}  // namespace
+
+void RegisterKafkaTableFunctions(TableFunctionRegistry& registry) {
+  registry.Register("read_kafka", [](ClientContext& context, const std::string&, const std::vector<Value>& arguments,
+                                     const std::vector<std::string>& argument_names) {
+    return BindReadKafka(context, arguments, argument_names);
+  });
 }
 
 }  // namespace lakestream

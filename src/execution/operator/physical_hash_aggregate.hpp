@@ -8,13 +8,9 @@
 #include "execution/operator/physical_operator.hpp"
 #include "common/vector_operations.hpp"
 #include "function/aggregate_function.hpp"
+#include "planner/bound_aggregate.hpp"
 
 namespace lakestream {
-
-struct BoundAggregate {
-  AggregateSignature signature;
-  BoundExprPtr argument;  // null for count(*)
-};
 
 class PhysicalHashAggregate : public PhysicalOperator {
  public:

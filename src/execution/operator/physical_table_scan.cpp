@@ -1,5 +1,7 @@
 #include "execution/operator/physical_table_scan.hpp"
 
+#include "execution/operator/table_filter_conversion.hpp"
+
 namespace lakestream {
 
 PhysicalTableScan::PhysicalTableScan(std::string table_name, DataTable& table, std::vector<idx_t> column_ids,
@@ -19,10 +21,8 @@ std::string PhysicalTableScan::Details() const {
 
 bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
   if (!scan_) {
-    std::vector<const BoundExpression*> filters;
-    for (auto& f : filters_) filters.push_back(f.get());
-    scan_ = table_.Scan(column_ids_, filters);
     std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
+    scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
   }

@@ -1,19 +1,17 @@
 // range(stop) / range(start, stop[, step]) and generate_series(start, stop[, step]):
 // a BIGINT sequence, as in DuckDB. range excludes stop; generate_series includes it.
 #include "common/exception.hpp"
-#include "execution/operator/physical_operator.hpp"
 #include "function/table/table_functions.hpp"
 
 namespace lakestream {
 
 namespace {
 
-class PhysicalRange : public PhysicalOperator {
+class RangeSource : public TableSource {
  public:
-  PhysicalRange(int64_t start, int64_t stop, int64_t step)
-      : PhysicalOperator({TypeId::BIGINT}), next_(start), stop_(stop), step_(step) {}
+  RangeSource(int64_t start, int64_t stop, int64_t step) : next_(start), stop_(stop), step_(step) {}
 
-  bool Next(ExecutionContext&, DataChunk& out) override {
+  bool Next(DataChunk& out) override {
     out.Reset();
     auto* data = out.data[0].GetData<int64_t>();
     idx_t n = 0;
@@ -57,7 +55,7 @@ TableFunctionBinding BindRange(const std::string& name, const std::vector<Value>
   binding.names = {name};
   binding.types = {TypeId::BIGINT};
   binding.factory = [start, stop, step](const std::vector<idx_t>&) {
-    return std::make_unique<PhysicalRange>(start, stop, step);
+    return TableSourcePtr(std::make_unique<RangeSource>(start, stop, step));
   };
   return binding;
 }

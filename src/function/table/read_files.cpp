@@ -9,7 +9,6 @@
 // executor commits their ingestion with their rows.
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "function/table/table_functions.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/file_discovery.hpp"
@@ -116,7 +115,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
       *counter += static_cast<int64_t>(part.Count());
       rows->Merge(std::move(part));
     }
-    return std::make_unique<PhysicalChunkScan>(std::shared_ptr<const ChunkCollection>(rows), projected, "READ_FILES");
+    return MakeCollectionSource(std::shared_ptr<const ChunkCollection>(rows), projected, "READ_FILES");
   };
   return binding;
 }

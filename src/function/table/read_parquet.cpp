@@ -8,7 +8,6 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/operator/physical_operator.hpp"
 #include "function/table/table_functions.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
@@ -16,12 +15,12 @@ namespace lakestream {
 
 namespace {
 
-class PhysicalParquetScan : public PhysicalOperator {
+class ParquetScanSource : public TableSource {
  public:
-  PhysicalParquetScan(std::vector<std::string> files, std::vector<idx_t> column_ids, std::vector<LogicalType> types)
-      : PhysicalOperator(std::move(types)), files_(std::move(files)), column_ids_(std::move(column_ids)) {}
+  ParquetScanSource(std::vector<std::string> files, std::vector<idx_t> column_ids)
+      : files_(std::move(files)), column_ids_(std::move(column_ids)) {}
 
-  bool Next(ExecutionContext&, DataChunk& out) override {
+  bool Next(DataChunk& out) override {
     while (true) {
       if (!reader_) {
         if (next_file_ >= files_.size()) return false;
@@ -102,12 +101,8 @@ TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::
                               "; read the files separately and combine them with UNION ALL and casts");
     }
   }
-  auto types = binding.types;
-  binding.factory = [files, types](const std::vector<idx_t>& projected) {
-    std::vector<LogicalType> projected_types;
-    projected_types.reserve(projected.size());
-    for (idx_t c : projected) projected_types.push_back(types[c]);
-    return std::make_unique<PhysicalParquetScan>(files, projected, projected_types);
+  binding.factory = [files](const std::vector<idx_t>& projected) {
+    return TableSourcePtr(std::make_unique<ParquetScanSource>(files, projected));
   };
   return binding;
 }

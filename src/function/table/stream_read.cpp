@@ -2,7 +2,6 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "storage/table/change_feed.hpp"
@@ -132,7 +131,7 @@ TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& s
     }
     *scope->rows_read += static_cast<int64_t>(rows.Count());
     auto shared = std::make_shared<const ChunkCollection>(std::move(rows));
-    return std::make_unique<PhysicalChunkScan>(shared, projected, "STREAM_SCAN");
+    return MakeCollectionSource(shared, projected, "STREAM_SCAN");
   };
   return binding;
 }

@@ -13,7 +13,7 @@
 // Outside a streaming table STREAM(t) reads like t.
 #pragma once
 
-#include "planner/table_function.hpp"
+#include "function/table_function.hpp"
 
 namespace lakestream {
 

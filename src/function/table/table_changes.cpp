@@ -4,7 +4,6 @@
 #include "catalog/catalog.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "function/table/table_functions.hpp"
 #include "transaction/client_context.hpp"
 #include "storage/table/change_feed.hpp"
@@ -52,7 +51,7 @@ TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<
   binding.factory = [table, start, end, types](const std::vector<idx_t>& projected) {
     auto rows = std::make_shared<ChunkCollection>(types);
     ReadChangeFeed(*table, start, end, *rows);
-    return std::make_unique<PhysicalChunkScan>(std::shared_ptr<const ChunkCollection>(rows), projected, "TABLE_CHANGES");
+    return MakeCollectionSource(std::shared_ptr<const ChunkCollection>(rows), projected, "TABLE_CHANGES");
   };
   return binding;
 }

@@ -1,24 +1,21 @@
-// Binders of the built-in table functions; planner/table_function.cpp dispatches to them.
+// Binders of the built-in table functions of this layer; they are registered
+// by name in the TableFunctionRegistry (main/builtin_table_functions.cpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "planner/table_function.hpp"
+#include "function/table_function.hpp"
 
 namespace lakestream {
 
 TableFunctionBinding BindRange(const std::string& name, const std::vector<Value>& args);
 TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::vector<std::string>& arg_names);
 
-class ClientContext;
 TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<Value>& args);
 // read_files(path, format => ..., ...): JSON, CSV and Parquet files (read_files.cpp).
 TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
                                    const std::vector<std::string>& argument_names);
-// read_kafka(bootstrap, topic, ...): a topic's messages (read_kafka.cpp).
-TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Value>& args,
-                                   const std::vector<std::string>& names);
 
 // Expands a path, a glob or a list of paths (a table function's first
 // argument) into the sorted list of existing files; IOError when nothing matches.

@@ -1,9 +1,8 @@
-// Data skipping for Delta scans: partition pruning and min/max statistics.
+// Data skipping for Delta scans: table filters (storage/table_filter.hpp)
+// against each file's partition values and min/max/null-count statistics.
 #include <nlohmann/json.hpp>
 
 #include "common/string_util.hpp"
-#include "expression/expression_executor.hpp"
-#include "expression/bound_expression.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "storage/table/delta_table.hpp"
@@ -17,120 +16,103 @@ static bool IsPartitionColumn(const DeltaSnapshotState& state, const std::string
   return false;
 }
 
-static void CollectColumns(const BoundExpression& e, std::vector<idx_t>& out) {
-  if (e.type == BoundExpressionType::COLUMN_REF) out.push_back(e.column_index);
-  for (auto& c : e.children) CollectColumns(*c, out);
-}
+namespace {
 
-// A filter over partition columns only: evaluate it on the file's partition values.
-static bool PartitionFilterMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add,
-                                    const std::vector<idx_t>& column_ids, const BoundExpression& filter) {
-  DataChunk row;
-  std::vector<LogicalType> types;
-  types.reserve(column_ids.size());
-  for (idx_t c : column_ids) types.push_back(state.columns[c].type);
-  row.Initialize(types, 1);
-  for (idx_t i = 0; i < column_ids.size(); i++) {
-    const TableColumn& column = state.columns[column_ids[i]];
-    if (!IsPartitionColumn(state, column.name)) continue;
-    std::optional<std::string> text;
-    for (auto& [k, v] : add.partition_values) {
-      if (StringUtil::CIEquals(k, column.name)) text = v;
+// The statistics of one file's columns: partition values as constants, and
+// minValues/maxValues/nullCount/numRecords of its stats (parsed on first use).
+class FileStatistics {
+ public:
+  FileStatistics(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids)
+      : state_(state), add_(add), column_ids_(column_ids) {}
+
+  ColumnStatistics Get(idx_t position) {
+    ColumnStatistics s;
+    if (position >= column_ids_.size()) return s;
+    const TableColumn& column = state_.columns[column_ids_[position]];
+    s.type = column.type;
+    if (IsPartitionColumn(state_, column.name)) {
+      std::optional<std::string> text;
+      for (auto& [k, v] : add_.partition_values) {
+        if (StringUtil::CIEquals(k, column.name)) text = v;
+      }
+      auto value = delta::ParsePartitionValue(text, column.type);
+      if (value.ok()) s.constant = value.value();  // unreadable: nothing known
+      return s;
     }
-    auto value = delta::ParsePartitionValue(text, column.type);
-    if (!value.ok()) return true;  // unreadable: do not skip
-    row.SetValue(i, 0, value.value());
-  }
-  row.SetCardinality(1);
-  std::vector<sel_t> sel;
-  try {
-    return ExpressionExecutor().Select(filter, row, sel) == 1;
-  } catch (const std::exception&) {
-    return true;
-  }
-}
-
-// column <op> constant against the file's minValues/maxValues/nullCount.
-static bool StatsFilterMayMatch(const DeltaSnapshotState& state, const nlohmann::json& stats,
-                                const std::vector<idx_t>& column_ids, const BoundExpression& filter) {
-  if (filter.type != BoundExpressionType::FUNCTION || filter.children.size() != 2) return true;
-  std::string op = filter.function.name;
-  const BoundExpression* column = filter.children[0].get();
-  const BoundExpression* constant = filter.children[1].get();
-  if (column->type == BoundExpressionType::CONSTANT && constant->type == BoundExpressionType::COLUMN_REF) {
-    std::swap(column, constant);
-    if (op == "<") op = ">";
-    else if (op == "<=") op = ">=";
-    else if (op == ">") op = "<";
-    else if (op == ">=") op = "<=";
-  }
-  if (column->type != BoundExpressionType::COLUMN_REF || constant->type != BoundExpressionType::CONSTANT) return true;
-  if (op != "=" && op != "<" && op != "<=" && op != ">" && op != ">=") return true;
-  const TableColumn& table_column = state.columns[column_ids[column->column_index]];
-  const std::string& name = table_column.name;
-  if (constant->value.IsNull()) return false;  // a comparison with NULL is never true
-  auto num_records = stats.find("numRecords");
-  auto nulls = stats.find("nullCount");
-  if (num_records != stats.end() && num_records->is_number_integer() && nulls != stats.end() && nulls->is_object() &&
-      nulls->contains(name) && (*nulls)[name].is_number_integer() &&
-      (*nulls)[name].get<int64_t>() == num_records->get<int64_t>()) {
-    return false;  // every value is NULL
-  }
-  auto bound = [&](const char* key, Value& out) {
-    auto section = stats.find(key);
-    if (section == stats.end() || !section->is_object() || !section->contains(name)) return false;
-    const auto& j = (*section)[name];
-    Value raw;
-    if (j.is_string()) raw = Value(j.get<std::string>());
-    else if (j.is_number_integer()) raw = Value::BIGINT(j.get<int64_t>());
-    else if (j.is_number()) raw = Value(j.dump());  // exact text for decimals and doubles
-    else return false;
-    return raw.TryCastAs(table_column.type, out);
-  };
-  Value c;
-  if (!constant->value.TryCastAs(table_column.type, c)) return true;
-  Value min, max;
-  bool has_min = bound("minValues", min), has_max = bound("maxValues", max);
-  // Timestamps in stats are truncated to milliseconds: widen the bounds by 1 ms.
-  if (table_column.type.id() == TypeId::TIMESTAMP) {
-    if (has_min) min = Value::TIMESTAMP(min.GetTimestamp() - 1000);
-    if (has_max) max = Value::TIMESTAMP(max.GetTimestamp() + 1000);
-  }
-  if (op == "=") return !((has_min && c.Compare(min) < 0) || (has_max && c.Compare(max) > 0));
-  if (op == "<") return !(has_min && min.Compare(c) >= 0);
-  if (op == "<=") return !(has_min && min.Compare(c) > 0);
-  if (op == ">") return !(has_max && max.Compare(c) <= 0);
-  return !(has_max && max.Compare(c) < 0);  // >=
-}
-
-bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
-                  const std::vector<const BoundExpression*>& filters) {
-  nlohmann::json stats;
-  bool stats_parsed = false;
-  for (const BoundExpression* filter : filters) {
-    std::vector<idx_t> refs;
-    CollectColumns(*filter, refs);
-    if (refs.empty()) continue;
-    bool partition_only = true;
-    for (idx_t r : refs) partition_only &= r < column_ids.size() && IsPartitionColumn(state, state.columns[column_ids[r]].name);
-    if (partition_only) {
-      if (!PartitionFilterMayMatch(state, add, column_ids, *filter)) return false;
-      continue;
+    const nlohmann::json& stats = Stats();
+    if (stats.is_discarded() || !stats.is_object()) return s;
+    const std::string& name = column.name;
+    auto num_records = stats.find("numRecords");
+    if (num_records != stats.end() && num_records->is_number_integer()) {
+      s.row_count = num_records->get<int64_t>();
+      // nullCount counts only where the row count is known (all NULL = none match).
+      auto nulls = stats.find("nullCount");
+      if (nulls != stats.end() && nulls->is_object() && nulls->contains(name) && (*nulls)[name].is_number_integer()) {
+        s.null_count = (*nulls)[name].get<int64_t>();
+      }
     }
-    if (!add.stats) continue;
-    if (!stats_parsed) {
+    s.min = Bound(stats, "minValues", column);
+    s.max = Bound(stats, "maxValues", column);
+    // Timestamps in stats are truncated to milliseconds: widen the bounds by 1 ms.
+    if (column.type.id() == TypeId::TIMESTAMP) {
+      if (s.min) s.min = Value::TIMESTAMP(s.min->GetTimestamp() - 1000);
+      if (s.max) s.max = Value::TIMESTAMP(s.max->GetTimestamp() + 1000);
+    }
+    return s;
+  }
+
+ private:
+  const nlohmann::json& Stats() {
+    if (!stats_parsed_) {
       // Statistics that contradict themselves (see CheckedNumRecords) prove
       // nothing: the file is read, so the answer stays right.
-      if (delta::CheckedNumRecords(add.stats, add.path).ok()) stats = nlohmann::json::parse(*add.stats, nullptr, false);
-      stats_parsed = true;
+      if (add_.stats && delta::CheckedNumRecords(add_.stats, add_.path).ok()) {
+        stats_ = nlohmann::json::parse(*add_.stats, nullptr, false);
+      }
+      stats_parsed_ = true;
     }
-    if (stats.is_discarded() || !stats.is_object()) continue;
-    if (!StatsFilterMayMatch(state, stats, column_ids, *filter)) return false;
+    return stats_;
+  }
+
+  static std::optional<Value> Bound(const nlohmann::json& stats, const char* key, const TableColumn& column) {
+    auto section = stats.find(key);
+    if (section == stats.end() || !section->is_object() || !section->contains(column.name)) return std::nullopt;
+    const auto& j = (*section)[column.name];
+    Value raw;
+    if (j.is_string()) {
+      raw = Value(j.get<std::string>());
+    } else if (j.is_number_integer()) {
+      raw = Value::BIGINT(j.get<int64_t>());
+    } else if (j.is_number()) {
+      raw = Value(j.dump());  // exact text for decimals and doubles
+    } else {
+      return std::nullopt;
+    }
+    Value out;
+    if (!raw.TryCastAs(column.type, out)) return std::nullopt;
+    return out;
+  }
+
+  const DeltaSnapshotState& state_;
+  const delta::AddFile& add_;
+  const std::vector<idx_t>& column_ids_;
+  nlohmann::json stats_;  // null until parsed; discarded or non-object: unusable
+  bool stats_parsed_ = false;
+};
+
+}  // namespace
+
+bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
+                  const std::vector<TableFilter>& filters) {
+  FileStatistics statistics(state, add, column_ids);
+  ColumnStatisticsLookup lookup = [&statistics](idx_t position) { return statistics.Get(position); };
+  for (const TableFilter& filter : filters) {
+    if (!FilterMayMatch(filter, lookup)) return false;
   }
   return true;
 }
 
-std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids, const std::vector<const BoundExpression*>& filters) {
+std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids, const std::vector<TableFilter>& filters) {
   if (filters.empty()) return Scan(column_ids);
   auto state = state_;
   std::vector<uint64_t> files;

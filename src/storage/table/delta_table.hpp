@@ -81,7 +81,7 @@ class DeltaTable : public DataTable {
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
   // Skips files whose partition values or min/max statistics prove no row can match.
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
-                                  const std::vector<const BoundExpression*>& filters) override;
+                                  const std::vector<TableFilter>& filters) override;
   void Commit(TableCommit& commit) override;
   // Commit() taking the rows of the files it rewrites from `read` where it
   // holds them; ignored unless read at the version the commit starts from.
@@ -183,7 +183,7 @@ std::unique_ptr<TableScan> MakeDeltaScan(std::shared_ptr<const DeltaSnapshotStat
 // the projected columns `column_ids`) is true? False only when its partition
 // values or statistics prove not.
 bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, const std::vector<idx_t>& column_ids,
-                  const std::vector<const BoundExpression*>& filters);
+                  const std::vector<TableFilter>& filters);
 
 // commitInfo.engineInfo of every commit lakestream writes.
 inline constexpr char kEngineInfo[] = "lakestream/" LAKESTREAM_VERSION;
