@@ -153,6 +153,17 @@ BoundQuery Binder::BindSetOperation(const QueryNode& node) {
   return result;
 }
 
+// True when `expr` can only be evaluated by the running statement: it holds a
+// subquery, or a function that is not deterministic (stream_has_data()).
+static bool NeedsRunningStatement(const BoundExpression& expr) {
+  if (expr.type == BoundExpressionType::SUBQUERY) return true;
+  if (expr.type == BoundExpressionType::FUNCTION && !expr.function.deterministic) return true;
+  for (auto& c : expr.children) {
+    if (NeedsRunningStatement(*c)) return true;
+  }
+  return false;
+}
+
 BoundQuery Binder::BindValues(const QueryNode& node) {
   BindContext empty;
   std::vector<std::vector<BoundExprPtr>> rows;
@@ -183,29 +194,27 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
     if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
   }
   auto collection = std::make_shared<ChunkCollection>(types);
-  DataChunk chunk;
-  chunk.Initialize(types);
-  FunctionContext fctx;
-  fctx.statement_start = context_.StatementStart();
-  ExpressionExecutor executor(fctx);
+  bool at_run = false;
   for (auto& row : rows) {
-    for (idx_t i = 0; i < row.size(); i++) {
-      Value v = row[i]->IsConstant() ? row[i]->value : executor.EvaluateConstant(*row[i]);
-      chunk.SetValue(i, chunk.size(), v);  // casts to the column's type
-    }
-    chunk.SetCardinality(chunk.size() + 1);
-    if (chunk.size() == STANDARD_VECTOR_SIZE) {
-      collection->Append(chunk);
-      chunk.Reset();
-    }
+    for (auto& e : row) at_run |= NeedsRunningStatement(*e);
   }
-  if (chunk.size() > 0) collection->Append(chunk);
+  std::vector<std::vector<BoundExprPtr>> value_rows;
+  if (at_run) {
+    // A subquery or stream_has_data() among the values: the physical planner evaluates the rows.
+    value_rows = std::move(rows);
+  } else {
+    FunctionContext fctx;
+    fctx.statement_start = context_.StatementStart();
+    ExpressionExecutor executor(fctx);
+    EvaluateRows(executor, rows, *collection);
+  }
   BoundQuery result;
   for (idx_t i = 0; i < types.size(); i++) result.names.push_back("col" + std::to_string(i));
   result.types = types;
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
   get->table_index = NextTableIndex();
   get->collection = collection;
+  get->value_rows = std::move(value_rows);
   result.plan = AddOrderAndLimit(*this, node, result, std::move(get));
   return result;
 }

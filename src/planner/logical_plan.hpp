@@ -30,6 +30,7 @@ enum class LogicalOperatorType : uint8_t {
   ORDER,
   LIMIT,
   UNION,
+  STREAM_GET,   // the pending changes of a table stream, read when the plan runs
 };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
@@ -59,8 +60,14 @@ struct LogicalOperator {
   std::vector<BoundExprPtr> table_filters;
   bool emit_row_ids = false;
 
-  // CHUNK_GET
+  // CHUNK_GET. When `value_rows` is not empty the rows are those
+  // expressions (VALUES with a subquery), evaluated when the plan runs into
+  // `collection`, which until then holds no rows, only the types.
   std::shared_ptr<ChunkCollection> collection;
+  std::vector<std::vector<BoundExprPtr>> value_rows;
+
+  // STREAM_GET: the stream (table_name) and the columns it shows
+  // (source_types); column_ids are the ones read.
 
   // SOURCE
   std::vector<LogicalType> source_types;
@@ -96,5 +103,13 @@ struct LogicalOperator {
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+// The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).
+struct BoundSubquery {
+  LogicalOperatorPtr plan;  // null once run
+  std::vector<LogicalType> types;  // its output columns
+  // The rows, once the plan has run (execution/subquery_resolver.hpp).
+  std::shared_ptr<const ChunkCollection> rows;
+};
 
 }  // namespace lakestream
