@@ -21,7 +21,7 @@ class PhysicalOperator;
 
 enum class LogicalOperatorType : uint8_t {
   GET,          // scan of a catalog table
-  CHUNK_GET,    // materialised rows (VALUES, folded subqueries, table function results)
+  CHUNK_GET,    // materialised rows (VALUES, SELECT without FROM, view maintenance deltas)
   SOURCE,       // any other producer, built by a factory (table functions)
   FILTER,
   PROJECTION,
