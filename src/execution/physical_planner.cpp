@@ -14,6 +14,7 @@
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
 #include "execution/subquery_resolver.hpp"
+#include "planner/binder.hpp"
 #include "stream/stream_reader.hpp"
 #include "transaction/client_context.hpp"
 
@@ -112,6 +113,11 @@ static std::shared_ptr<ChunkCollection> EvaluateValueRows(ClientContext& context
   return rows;
 }
 
+static const Value& ConstantOf(const BoundExpression& expr) {
+  if (!expr.IsConstant()) throw InternalError("a LIMIT/OFFSET subquery was not resolved to a constant");
+  return expr.value;
+}
+
 static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
   switch (op.type) {
     case LogicalOperatorType::GET: {
@@ -168,8 +174,12 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       for (auto& o : op.orders) ResolveColumns(*o.expression, bindings);
       return std::make_unique<PhysicalOrder>(Plan(context, *op.children[0]), std::move(op.orders));
     }
-    case LogicalOperatorType::LIMIT:
+    case LogicalOperatorType::LIMIT: {
+      // LIMIT (SELECT ...): the subquery was resolved to a constant above.
+      if (op.limit_expression) op.limit = LimitValueOf(ConstantOf(*op.limit_expression), "LIMIT");
+      if (op.offset_expression) op.offset = std::max<int64_t>(0, LimitValueOf(ConstantOf(*op.offset_expression), "OFFSET"));
       return std::make_unique<PhysicalLimit>(Plan(context, *op.children[0]), op.limit, op.offset);
+    }
     case LogicalOperatorType::UNION: {
       std::vector<PhysicalOperatorPtr> inputs;
       for (auto& c : op.children) inputs.push_back(Plan(context, *c));

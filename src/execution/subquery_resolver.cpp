@@ -41,6 +41,8 @@ class SubqueryResolver {
     resolve_all(op.left_keys);
     resolve_all(op.right_keys);
     if (op.residual) Resolve(op.residual);
+    if (op.limit_expression) Resolve(op.limit_expression);
+    if (op.offset_expression) Resolve(op.offset_expression);
     for (auto& a : op.aggregates) {
       if (a.argument) Resolve(a.argument);
     }

@@ -36,10 +36,35 @@ int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char*
   if (!bound->IsConstant() || !(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
     throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
   }
-  if (bound->value.IsNull()) return -1;
-  int64_t v = bound->value.AsBigint();
+  return LimitValueOf(bound->value, what);
+}
+
+int64_t LimitValueOf(const Value& value, const char* what) {
+  if (value.IsNull()) return -1;
+  int64_t v = value.AsBigint();
   if (v < 0) throw BinderError(std::string(what) + " must not be negative, got " + std::to_string(v));
   return v;
+}
+
+// LIMIT (SELECT ...): the subquery runs with the plan, which then checks its value.
+static BoundExprPtr BindLimitSubquery(Binder& binder, const ParsedExpression* expr, const char* what) {
+  if (!expr || expr->type != ExpressionType::SUBQUERY_SCALAR) return nullptr;
+  BindContext empty;
+  auto bound = binder.BindExpression(*expr, empty, what);
+  if (!(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
+    throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
+  }
+  return bound;
+}
+
+LogicalOperatorPtr BindLimit(Binder& binder, const QueryNode& node, LogicalOperatorPtr plan) {
+  auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
+  limit->limit_expression = BindLimitSubquery(binder, node.limit.get(), "LIMIT");
+  limit->offset_expression = BindLimitSubquery(binder, node.offset.get(), "OFFSET");
+  if (!limit->limit_expression) limit->limit = BindLimitValue(binder, node.limit.get(), "LIMIT");
+  if (!limit->offset_expression) limit->offset = std::max<int64_t>(0, BindLimitValue(binder, node.offset.get(), "OFFSET"));
+  limit->children.push_back(std::move(plan));
+  return limit;
 }
 
 // ORDER BY / LIMIT that apply on top of a bound query (set operations, VALUES):
@@ -72,13 +97,7 @@ static LogicalOperatorPtr AddOrderAndLimit(Binder& binder, const QueryNode& node
     order->children.push_back(std::move(plan));
     plan = std::move(order);
   }
-  if (node.limit || node.offset) {
-    auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
-    limit->limit = BindLimitValue(binder, node.limit.get(), "LIMIT");
-    limit->offset = std::max<int64_t>(0, BindLimitValue(binder, node.offset.get(), "OFFSET"));
-    limit->children.push_back(std::move(plan));
-    plan = std::move(limit);
-  }
+  if (node.limit || node.offset) plan = BindLimit(binder, node, std::move(plan));
   return plan;
 }
 

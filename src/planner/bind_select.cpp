@@ -312,12 +312,7 @@ class SelectNodeBinder {
       }
       Push(std::move(order));
     }
-    if (node_.limit || node_.offset) {
-      auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
-      limit->limit = BindLimitValue(binder_, node_.limit.get(), "LIMIT");
-      limit->offset = std::max<int64_t>(0, BindLimitValue(binder_, node_.offset.get(), "OFFSET"));
-      Push(std::move(limit));
-    }
+    if (node_.limit || node_.offset) plan_ = BindLimit(binder_, node_, std::move(plan_));
     if (types.size() > visible_) {
       auto final_projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
       final_projection->table_index = binder_.NextTableIndex();

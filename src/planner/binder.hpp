@@ -134,6 +134,13 @@ LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std
 // LIMIT/OFFSET value: a constant non-negative integer; -1 when absent or NULL.
 int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what);
 
+// The LIMIT and OFFSET of `node` on a new LIMIT operator over `plan`. A scalar
+// subquery (LIMIT (SELECT ...)) is kept as an expression for when the plan runs.
+LogicalOperatorPtr BindLimit(Binder& binder, const QueryNode& node, LogicalOperatorPtr plan);
+
+// The LIMIT/OFFSET (`what`) a constant gives: -1 for NULL; BinderError when negative.
+int64_t LimitValueOf(const Value& value, const char* what);
+
 // Splits AND trees into their conjuncts.
 void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
 

@@ -93,6 +93,10 @@ struct LogicalOperator {
   // LIMIT (-1: none)
   int64_t limit = -1;
   int64_t offset = 0;
+  // LIMIT (SELECT ...) / OFFSET (SELECT ...): set, limit/offset are taken
+  // from them when the plan runs (execution/physical_planner.cpp).
+  BoundExprPtr limit_expression;
+  BoundExprPtr offset_expression;
 
   // UNION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
