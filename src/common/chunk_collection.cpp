@@ -54,4 +54,14 @@ Value ChunkCollection::GetValue(idx_t column, idx_t row) const {
   return chunks_[row / STANDARD_VECTOR_SIZE]->GetValue(column, row % STANDARD_VECTOR_SIZE);
 }
 
+std::shared_ptr<ChunkCollection> MakeSingleRow() {
+  auto rows = std::make_shared<ChunkCollection>(std::vector<LogicalType>{TypeId::BOOLEAN});
+  DataChunk chunk;
+  chunk.Initialize({TypeId::BOOLEAN}, 1);
+  chunk.SetValue(0, 0, Value::BOOLEAN(true));
+  chunk.SetCardinality(1);
+  rows->Append(chunk);
+  return rows;
+}
+
 }  // namespace lakestream

@@ -49,4 +49,7 @@ class ChunkCollection {
   idx_t count_ = 0;
 };
 
+// The single row of `SELECT 1` (no FROM): one row, one column that nothing reads.
+std::shared_ptr<ChunkCollection> MakeSingleRow();
+
 }  // namespace lakestream

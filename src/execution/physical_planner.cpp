@@ -14,6 +14,10 @@
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
+#include "execution/subquery_resolver.hpp"
+#include "planner/binder.hpp"
+#include "stream/stream_reader.hpp"
+#include "transaction/client_context.hpp"
 
 namespace lakestream {
 
@@ -53,7 +57,9 @@ static bool Within(const BoundExpression& expr, const std::set<idx_t>& side) {
   return true;
 }
 
-static PhysicalOperatorPtr PlanJoin(LogicalOperator& op) {
+static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op);
+
+static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op) {
   auto left_bindings = op.children[0]->GetBindings();
   auto right_bindings = op.children[1]->GetBindings();
   std::set<idx_t> left_tables, right_tables;
@@ -81,8 +87,8 @@ static PhysicalOperatorPtr PlanJoin(LogicalOperator& op) {
   combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
   BoundExprPtr residual_expr = Conjunction(std::move(residual));
   if (residual_expr) ResolveColumns(*residual_expr, combined);
-  auto left = CreatePhysicalPlan(*op.children[0]);
-  auto right = CreatePhysicalPlan(*op.children[1]);
+  auto left = Plan(context, *op.children[0]);
+  auto right = Plan(context, *op.children[1]);
   bool left_join = op.join_type == LogicalJoinType::LEFT;
   if (left_keys.empty()) {
     return std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), left_join);
@@ -96,7 +102,24 @@ static PhysicalOperatorPtr PlanJoin(LogicalOperator& op) {
   return join;
 }
 
-PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
+// The rows of a VALUES list whose values are known only when the statement
+// runs (a subquery, stream_has_data()); the subqueries are resolved already.
+static std::shared_ptr<ChunkCollection> EvaluateValueRows(ClientContext& context, LogicalOperator& op) {
+  FunctionContext fctx;
+  fctx.statement_start = context.StatementStart();
+  fctx.client = &context;
+  ExpressionExecutor executor(fctx);
+  auto rows = std::make_shared<ChunkCollection>(op.collection->Types());
+  EvaluateRows(executor, op.value_rows, *rows);
+  return rows;
+}
+
+static const Value& ConstantOf(const BoundExpression& expr) {
+  if (!expr.IsConstant()) throw InternalError("a LIMIT/OFFSET subquery was not resolved to a constant");
+  return expr.value;
+}
+
+static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
   switch (op.type) {
     case LogicalOperatorType::GET: {
       auto bindings = op.GetBindings();
@@ -106,19 +129,33 @@ PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
       scan->KeepAlive(op.owned_storage);
       return scan;
     }
-    case LogicalOperatorType::CHUNK_GET: return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
+    case LogicalOperatorType::CHUNK_GET: {
+      if (op.value_rows.empty()) return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
+      return std::make_unique<PhysicalChunkScan>(EvaluateValueRows(context, op), "VALUES");
+    }
     case LogicalOperatorType::SOURCE:
       return std::make_unique<PhysicalTableFunctionScan>(op.GetTypes(), op.source_factory(op.column_ids));
+    case LogicalOperatorType::STREAM_GET: {
+      // The stream is read here, not when binding: once per statement (the
+      // context keeps the read, which a DML statement then consumes).
+      StreamCatalogEntry& stream = context.GetCatalog().GetStream(op.table_name);
+      std::shared_ptr<const StreamChanges> changes = ReadStreamChanges(context, stream);
+      if (changes->types != op.source_types) {
+        throw CatalogError("Stream " + stream.name + " changed its columns while the statement was planned; run the statement again");
+      }
+      std::shared_ptr<const ChunkCollection> rows(changes, &changes->rows);
+      return std::make_unique<PhysicalChunkScan>(rows, op.column_ids, "STREAM_SCAN");
+    }
     case LogicalOperatorType::FILTER: {
       auto bindings = op.children[0]->GetBindings();
       auto predicate = Conjunction(std::move(op.expressions));
       ResolveColumns(*predicate, bindings);
-      return std::make_unique<PhysicalFilter>(CreatePhysicalPlan(*op.children[0]), std::move(predicate));
+      return std::make_unique<PhysicalFilter>(Plan(context, *op.children[0]), std::move(predicate));
     }
     case LogicalOperatorType::PROJECTION: {
       auto bindings = op.children[0]->GetBindings();
       for (auto& e : op.expressions) ResolveColumns(*e, bindings);
-      return std::make_unique<PhysicalProjection>(CreatePhysicalPlan(*op.children[0]), std::move(op.expressions));
+      return std::make_unique<PhysicalProjection>(Plan(context, *op.children[0]), std::move(op.expressions));
     }
     case LogicalOperatorType::AGGREGATE: {
       auto bindings = op.children[0]->GetBindings();
@@ -126,28 +163,37 @@ PhysicalOperatorPtr CreatePhysicalPlan(LogicalOperator& op) {
       for (auto& a : op.aggregates) {
         if (a.argument) ResolveColumns(*a.argument, bindings);
       }
-      auto child = CreatePhysicalPlan(*op.children[0]);
+      auto child = Plan(context, *op.children[0]);
       bool count_only = PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
       auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
                                                                std::move(op.aggregates));
       if (count_only) aggregate->CountFromTable();
       return aggregate;
     }
-    case LogicalOperatorType::JOIN: return PlanJoin(op);
+    case LogicalOperatorType::JOIN: return PlanJoin(context, op);
     case LogicalOperatorType::ORDER: {
       auto bindings = op.children[0]->GetBindings();
       for (auto& o : op.orders) ResolveColumns(*o.expression, bindings);
-      return std::make_unique<PhysicalOrder>(CreatePhysicalPlan(*op.children[0]), std::move(op.orders));
+      return std::make_unique<PhysicalOrder>(Plan(context, *op.children[0]), std::move(op.orders));
     }
-    case LogicalOperatorType::LIMIT:
-      return std::make_unique<PhysicalLimit>(CreatePhysicalPlan(*op.children[0]), op.limit, op.offset);
+    case LogicalOperatorType::LIMIT: {
+      // LIMIT (SELECT ...): the subquery was resolved to a constant above.
+      if (op.limit_expression) op.limit = LimitValueOf(ConstantOf(*op.limit_expression), "LIMIT");
+      if (op.offset_expression) op.offset = std::max<int64_t>(0, LimitValueOf(ConstantOf(*op.offset_expression), "OFFSET"));
+      return std::make_unique<PhysicalLimit>(Plan(context, *op.children[0]), op.limit, op.offset);
+    }
     case LogicalOperatorType::UNION: {
       std::vector<PhysicalOperatorPtr> inputs;
-      for (auto& c : op.children) inputs.push_back(CreatePhysicalPlan(*c));
+      for (auto& c : op.children) inputs.push_back(Plan(context, *c));
       return std::make_unique<PhysicalUnionAll>(op.union_types, std::move(inputs));
     }
   }
   throw InternalError("CreatePhysicalPlan: unknown operator");
+}
+
+PhysicalOperatorPtr CreatePhysicalPlan(ClientContext& context, LogicalOperator& op) {
+  ResolveSubqueries(context, op);
+  return Plan(context, op);
 }
 
 }  // namespace lakestream

@@ -7,7 +7,7 @@
 namespace lakestream {
 
 bool BoundExpression::IsFoldable() const {
-  if (type == BoundExpressionType::COLUMN_REF) return false;
+  if (type == BoundExpressionType::COLUMN_REF || type == BoundExpressionType::SUBQUERY) return false;
   if (type == BoundExpressionType::FUNCTION && !function.deterministic) return false;
   for (auto& c : children) {
     if (!c->IsFoldable()) return false;
@@ -25,6 +25,8 @@ BoundExprPtr BoundExpression::Copy() const {
   copy->function = function;
   copy->try_cast = try_cast;
   copy->negated = negated;
+  copy->subquery_kind = subquery_kind;
+  copy->subquery = subquery;
   copy->name = name;
   return copy;
 }
@@ -47,6 +49,15 @@ std::string BoundExpression::ToString() const {
     case BoundExpressionType::IS_NULL: return children[0]->ToString() + " IS NULL";
     case BoundExpressionType::IS_NOT_NULL: return children[0]->ToString() + " IS NOT NULL";
     case BoundExpressionType::IN_LIST: return children[0]->ToString() + (negated ? " NOT IN (...)" : " IN (...)");
+    case BoundExpressionType::SUBQUERY:
+      switch (subquery_kind) {
+        case SubqueryKind::SCALAR: return "(SUBQUERY)";
+        case SubqueryKind::EXISTS: return "EXISTS(SUBQUERY)";
+        case SubqueryKind::NOT_EXISTS: return "NOT EXISTS(SUBQUERY)";
+        case SubqueryKind::IN: return children[0]->ToString() + " IN (SUBQUERY)";
+        case SubqueryKind::NOT_IN: return children[0]->ToString() + " NOT IN (SUBQUERY)";
+      }
+      return "(SUBQUERY)";
   }
   return "?";
 }

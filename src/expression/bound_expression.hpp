@@ -40,7 +40,16 @@ enum class BoundExpressionType : uint8_t {
   IS_NULL,
   IS_NOT_NULL,
   IN_LIST,       // children[0] IN (children[1..]); negated for NOT IN
+  SUBQUERY,      // a subquery used as a value; IN/NOT IN: children[0] is the probe
 };
+
+// What a SUBQUERY node asks of its subquery's rows.
+enum class SubqueryKind : uint8_t { SCALAR, EXISTS, NOT_EXISTS, IN, NOT_IN };
+
+// A bound subquery's plan (planner/logical_plan.hpp). The binder never runs
+// it: the physical planner does (execution/subquery_resolver.hpp) and replaces
+// the SUBQUERY node by what the rows make of it (a constant, an IN list).
+struct BoundSubquery;
 
 struct BoundExpression {
   BoundExpression(BoundExpressionType type_p, LogicalType return_type_p)
@@ -55,10 +64,14 @@ struct BoundExpression {
   BoundScalarFunction function;  // FUNCTION
   bool try_cast = false;    // CAST
   bool negated = false;     // IN_LIST
+  SubqueryKind subquery_kind = SubqueryKind::SCALAR;  // SUBQUERY
+  // SUBQUERY: shared by copies of the node, so every copy in a statement
+  // sees the rows of one run.
+  std::shared_ptr<BoundSubquery> subquery;
   std::string name;         // column name this expression produces (for result headers)
 
   bool IsConstant() const { return type == BoundExpressionType::CONSTANT; }
-  // True when no column reference (and nothing non-deterministic) appears inside.
+  // True when no column reference, subquery (or anything non-deterministic) appears inside.
   bool IsFoldable() const;
   std::unique_ptr<BoundExpression> Copy() const;
   std::string ToString() const;

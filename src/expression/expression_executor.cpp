@@ -109,6 +109,9 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
     case BoundExpressionType::IN_LIST:
       ExecuteInList(expr, input, result);
       return;
+    case BoundExpressionType::SUBQUERY:
+      // The physical planner replaces every subquery by its result.
+      throw InternalError("a subquery reached expression evaluation without being run first");
   }
   throw InternalError("unknown bound expression type");
 }
@@ -276,6 +279,23 @@ Value ExpressionExecutor::EvaluateConstant(const BoundExpression& expr) {
   Vector result(expr.return_type, 1);
   Execute(expr, dummy, result);
   return result.GetValue(0);
+}
+
+void EvaluateRows(ExpressionExecutor& executor, const std::vector<std::vector<BoundExprPtr>>& rows, ChunkCollection& out) {
+  DataChunk chunk;
+  chunk.Initialize(out.Types());
+  for (auto& row : rows) {
+    for (idx_t i = 0; i < row.size(); i++) {
+      Value v = row[i]->IsConstant() ? row[i]->value : executor.EvaluateConstant(*row[i]);
+      chunk.SetValue(i, chunk.size(), v);  // casts to the column's type
+    }
+    chunk.SetCardinality(chunk.size() + 1);
+    if (chunk.size() == STANDARD_VECTOR_SIZE) {
+      out.Append(chunk);
+      chunk.Reset();
+    }
+  }
+  if (chunk.size() > 0) out.Append(chunk);
 }
 
 }  // namespace lakestream

@@ -4,6 +4,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "common/chunk_collection.hpp"
 #include "common/vector.hpp"
 #include "expression/bound_expression.hpp"
 
@@ -37,5 +38,9 @@ class ExpressionExecutor {
   FunctionContext context_;
   std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
 };
+
+// Appends one row per entry of `rows` (VALUES) to `out`: each expression,
+// which has no column reference, evaluated and cast to out's column type.
+void EvaluateRows(ExpressionExecutor& executor, const std::vector<std::vector<BoundExprPtr>>& rows, ChunkCollection& out);
 
 }  // namespace lakestream

@@ -18,6 +18,7 @@ const ScalarFunctionRegistry& ScalarFunctionRegistry::Get() {
     RegisterDateFunctions(r);
     RegisterNestedFunctions(r);
     RegisterGenericFunctions(r);
+    RegisterStreamFunctions(r);
     return r;
   }();
   return registry;

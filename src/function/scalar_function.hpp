@@ -25,9 +25,14 @@
 
 namespace lakestream {
 
-// Per-query state a kernel may need (the statement's start time for current_timestamp()).
+class ClientContext;
+
+// Per-query state a kernel may need (the statement's start time for
+// current_timestamp(); the session for stream_has_data(), null when an
+// expression is folded while binding).
 struct FunctionContext {
   timestamp_t statement_start = 0;
+  ClientContext* client = nullptr;
 };
 
 using scalar_kernel_t = std::function<void(DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx)>;
@@ -83,5 +88,6 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry);      // lower, u
 void RegisterDateFunctions(ScalarFunctionRegistry& registry);        // current_timestamp, date_trunc, date_part/extract, year, date_add, datediff, ...
 void RegisterNestedFunctions(ScalarFunctionRegistry& registry);      // struct, named_struct, to_json
 void RegisterGenericFunctions(ScalarFunctionRegistry& registry);     // coalesce, nullif, ifnull, greatest, least, hash
+void RegisterStreamFunctions(ScalarFunctionRegistry& registry);      // stream_has_data
 
 }  // namespace lakestream

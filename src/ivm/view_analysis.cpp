@@ -81,7 +81,8 @@ class Analyzer {
         return;
       }
       case LogicalOperatorType::CHUNK_GET: return;
-      case LogicalOperatorType::SOURCE: Fail("a table function in FROM (its rows have no change data feed)"); return;
+      case LogicalOperatorType::SOURCE:
+      case LogicalOperatorType::STREAM_GET: Fail("a table function in FROM (its rows have no change data feed)"); return;
       case LogicalOperatorType::LIMIT: Fail("LIMIT/OFFSET (a top-N depends on rows outside the change)"); break;
       case LogicalOperatorType::AGGREGATE:
         Fail("an aggregate below a join, a union or another aggregate (nested aggregation)");

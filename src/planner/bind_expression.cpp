@@ -1,5 +1,4 @@
 #include "common/cast.hpp"
-#include "execution/plan_executor.hpp"
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
@@ -7,7 +6,7 @@
 #include "function/aggregate_function.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
-#include "stream/stream_reader.hpp"
+#include "catalog/catalog.hpp"
 
 namespace lakestream {
 
@@ -34,6 +33,12 @@ static const char* OperatorFunctionName(ExpressionType type) {
     case ExpressionType::NOT_ILIKE: return "not_ilike";
     default: return nullptr;
   }
+}
+
+// A constant, or a scalar subquery (a constant once the plan runs: it used to
+// be run while binding, so it takes part in the same literal coercions).
+static bool IsLiteralLike(const BoundExpression& e) {
+  return e.IsConstant() || (e.type == BoundExpressionType::SUBQUERY && e.subquery_kind == SubqueryKind::SCALAR);
 }
 
 BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
@@ -76,7 +81,7 @@ BoundExprPtr Binder::BindOperator(const std::string& name, std::vector<BoundExpr
     for (int side = 0; side < 2; side++) {
       auto& lit = children[side];
       auto& other = children[1 - side];
-      if (lit->IsConstant() && lit->return_type.id() == TypeId::VARCHAR && other->return_type.id() != TypeId::VARCHAR &&
+      if (IsLiteralLike(*lit) && lit->return_type.id() == TypeId::VARCHAR && other->return_type.id() != TypeId::VARCHAR &&
           other->return_type.id() != TypeId::SQLNULL) {
         lit = AddCast(std::move(lit), other->return_type);
       }
@@ -238,7 +243,7 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
       }
       // String literals in the list take the probe's type.
       for (idx_t i = 1; i < children.size(); i++) {
-        if (children[i]->IsConstant() && children[i]->return_type.id() == TypeId::VARCHAR &&
+        if (IsLiteralLike(*children[i]) && children[i]->return_type.id() == TypeId::VARCHAR &&
             children[0]->return_type.id() != TypeId::VARCHAR && children[0]->return_type.id() != TypeId::SQLNULL) {
           children[i] = AddCast(std::move(children[i]), children[0]->return_type);
         }
@@ -322,8 +327,9 @@ BoundExprPtr Binder::BindCase(const ParsedExpression& expr, const BindContext& s
   return FoldConstant(std::move(e));
 }
 
-// stream_has_data('s') / SYSTEM$STREAM_HAS_DATA('s'): answered when the
-// statement is bound (the catalog is not reachable from expression evaluation).
+// stream_has_data('s') / SYSTEM$STREAM_HAS_DATA('s'): the stream is named
+// here (a constant; LIVE.s in pipelines), its log is looked at when the
+// expression runs (function/scalar/stream.cpp).
 BoundExprPtr Binder::BindStreamHasData(const ParsedExpression& expr) {
   BindContext empty;
   if (expr.children.size() != 1) {
@@ -336,8 +342,13 @@ BoundExprPtr Binder::BindStreamHasData(const ParsedExpression& expr) {
   }
   std::string stream_name = argument->value.GetString();
   if (stream_name.size() > 5 && StringUtil::CIEquals(stream_name.substr(0, 5), "live.")) stream_name = stream_name.substr(5);
+  // A missing stream is a binding error, as for FROM s.
   StreamCatalogEntry& stream = context_.GetCatalog().GetStream(stream_name);
-  return MakeConstant(Value::BOOLEAN(StreamHasData(context_, stream)));
+  std::vector<BoundExprPtr> children;
+  children.push_back(MakeConstant(Value(stream.name)));
+  auto e = BindOperator("stream_has_data", std::move(children), expr.location);
+  e->name = expr.ToString();
+  return e;
 }
 
 BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
@@ -375,9 +386,6 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
     aggregate->aggregate_strings.push_back(key);
     return MakeBindingRef({aggregate->aggregate_index, index}, type, expr.ToString());
   }
-  if (name == "stream_has_data" || name == "system$stream_has_data") {
-    throw NotImplementedError("stream_has_data(): table streams (issue 5)");
-  }
   std::vector<BoundExprPtr> children;
   // Field names for struct(): a column's name or an alias; "" lets the function pick colN.
   std::vector<std::string> argument_names;
@@ -410,46 +418,45 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
 
 BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
-  // Uncorrelated subqueries only: run them now and use the result as constants.
+  // Uncorrelated subqueries only. They are bound here and run when the plan
+  // runs (execution/subquery_resolver.hpp), once per statement.
   Binder* outermost = this;
   while (outermost->parent_) outermost = outermost->parent_;
   outermost->bound_subquery_expression_ = true;
   Binder sub(context_, this);
   sub.outer_scope_ = &scope;
   BoundQuery query = sub.BindQuery(*expr.subquery);
-  ChunkCollection rows = ExecutePlan(context_, std::move(query.plan));
+  auto subquery = std::make_shared<BoundSubquery>();
+  subquery->plan = std::move(query.plan);
+  subquery->types = query.types;
+  auto make_node = [&](SubqueryKind kind, LogicalType type) {
+    auto e = std::make_unique<BoundExpression>(BoundExpressionType::SUBQUERY, std::move(type));
+    e->subquery_kind = kind;
+    e->subquery = subquery;
+    e->name = expr.ToString();
+    return e;
+  };
   if (expr.type == ExpressionType::SUBQUERY_EXISTS || expr.type == ExpressionType::SUBQUERY_NOT_EXISTS) {
-    bool exists = rows.Count() > 0;
-    return MakeConstant(Value::BOOLEAN(expr.type == ExpressionType::SUBQUERY_EXISTS ? exists : !exists));
+    auto e = make_node(expr.type == ExpressionType::SUBQUERY_EXISTS ? SubqueryKind::EXISTS : SubqueryKind::NOT_EXISTS,
+                       TypeId::BOOLEAN);
+    e->name.clear();
+    return e;
   }
   if (query.types.size() != 1) {
     throw BinderError("Subquery returns " + std::to_string(query.types.size()) +
                       " columns but is used as a single value; select exactly one column");
   }
-  if (expr.type == ExpressionType::SUBQUERY_SCALAR) {
-    if (rows.Count() > 1) {
-      throw InvalidInputError("More than one row returned by a subquery used as an expression; add LIMIT 1 or an aggregate");
-    }
-    auto c = MakeConstant(rows.Count() == 0 ? Value(query.types[0]) : rows.GetValue(0, 0));
-    c->name = expr.ToString();
-    return c;
-  }
+  if (expr.type == ExpressionType::SUBQUERY_SCALAR) return make_node(SubqueryKind::SCALAR, query.types[0]);
   auto probe = Bind(*expr.children[0], scope, aggregate, clause);
   LogicalType common = MaxLogicalType(probe->return_type, query.types[0]);
   if (common.id() == TypeId::INVALID) {
     throw BinderError("Cannot compare " + probe->return_type.ToString() + " with subquery column of type " +
                       query.types[0].ToString() + " in IN (subquery); cast one side explicitly");
   }
-  auto e = std::make_unique<BoundExpression>(BoundExpressionType::IN_LIST, TypeId::BOOLEAN);
+  auto e = make_node(expr.type == ExpressionType::SUBQUERY_NOT_IN ? SubqueryKind::NOT_IN : SubqueryKind::IN,
+                     TypeId::BOOLEAN);
   e->children.push_back(AddCast(std::move(probe), common));
-  for (idx_t r = 0; r < rows.Count(); r++) e->children.push_back(MakeConstant(rows.GetValue(0, r).CastAs(common)));
-  e->negated = expr.type == ExpressionType::SUBQUERY_NOT_IN;
-  e->name = expr.ToString();
-  if (e->children.size() == 1) {
-    // x IN (empty set) is FALSE, even for NULL x.
-    return MakeConstant(Value::BOOLEAN(e->negated));
-  }
-  return FoldConstant(std::move(e));
+  return e;
 }
 
 }  // namespace lakestream

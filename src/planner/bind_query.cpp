@@ -37,10 +37,35 @@ int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char*
   if (!bound->IsConstant() || !(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
     throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
   }
-  if (bound->value.IsNull()) return -1;
-  int64_t v = bound->value.AsBigint();
+  return LimitValueOf(bound->value, what);
+}
+
+int64_t LimitValueOf(const Value& value, const char* what) {
+  if (value.IsNull()) return -1;
+  int64_t v = value.AsBigint();
   if (v < 0) throw BinderError(std::string(what) + " must not be negative, got " + std::to_string(v));
   return v;
+}
+
+// LIMIT (SELECT ...): the subquery runs with the plan, which then checks its value.
+static BoundExprPtr BindLimitSubquery(Binder& binder, const ParsedExpression* expr, const char* what) {
+  if (!expr || expr->type != ExpressionType::SUBQUERY_SCALAR) return nullptr;
+  BindContext empty;
+  auto bound = binder.BindExpression(*expr, empty, what);
+  if (!(bound->return_type.IsIntegral() || bound->return_type.id() == TypeId::SQLNULL)) {
+    throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
+  }
+  return bound;
+}
+
+LogicalOperatorPtr BindLimit(Binder& binder, const QueryNode& node, LogicalOperatorPtr plan) {
+  auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
+  limit->limit_expression = BindLimitSubquery(binder, node.limit.get(), "LIMIT");
+  limit->offset_expression = BindLimitSubquery(binder, node.offset.get(), "OFFSET");
+  if (!limit->limit_expression) limit->limit = BindLimitValue(binder, node.limit.get(), "LIMIT");
+  if (!limit->offset_expression) limit->offset = std::max<int64_t>(0, BindLimitValue(binder, node.offset.get(), "OFFSET"));
+  limit->children.push_back(std::move(plan));
+  return limit;
 }
 
 // ORDER BY / LIMIT that apply on top of a bound query (set operations, VALUES):
@@ -73,13 +98,7 @@ static LogicalOperatorPtr AddOrderAndLimit(Binder& binder, const QueryNode& node
     order->children.push_back(std::move(plan));
     plan = std::move(order);
   }
-  if (node.limit || node.offset) {
-    auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
-    limit->limit = BindLimitValue(binder, node.limit.get(), "LIMIT");
-    limit->offset = std::max<int64_t>(0, BindLimitValue(binder, node.offset.get(), "OFFSET"));
-    limit->children.push_back(std::move(plan));
-    plan = std::move(limit);
-  }
+  if (node.limit || node.offset) plan = BindLimit(binder, node, std::move(plan));
   return plan;
 }
 
@@ -154,6 +173,17 @@ BoundQuery Binder::BindSetOperation(const QueryNode& node) {
   return result;
 }
 
+// True when `expr` can only be evaluated by the running statement: it holds a
+// subquery, or a function that is not deterministic (stream_has_data()).
+static bool NeedsRunningStatement(const BoundExpression& expr) {
+  if (expr.type == BoundExpressionType::SUBQUERY) return true;
+  if (expr.type == BoundExpressionType::FUNCTION && !expr.function.deterministic) return true;
+  for (auto& c : expr.children) {
+    if (NeedsRunningStatement(*c)) return true;
+  }
+  return false;
+}
+
 BoundQuery Binder::BindValues(const QueryNode& node) {
   BindContext empty;
   std::vector<std::vector<BoundExprPtr>> rows;
@@ -184,29 +214,27 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
     if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
   }
   auto collection = std::make_shared<ChunkCollection>(types);
-  DataChunk chunk;
-  chunk.Initialize(types);
-  FunctionContext fctx;
-  fctx.statement_start = context_.StatementStart();
-  ExpressionExecutor executor(fctx);
+  bool at_run = false;
   for (auto& row : rows) {
-    for (idx_t i = 0; i < row.size(); i++) {
-      Value v = row[i]->IsConstant() ? row[i]->value : executor.EvaluateConstant(*row[i]);
-      chunk.SetValue(i, chunk.size(), v);  // casts to the column's type
-    }
-    chunk.SetCardinality(chunk.size() + 1);
-    if (chunk.size() == STANDARD_VECTOR_SIZE) {
-      collection->Append(chunk);
-      chunk.Reset();
-    }
+    for (auto& e : row) at_run |= NeedsRunningStatement(*e);
   }
-  if (chunk.size() > 0) collection->Append(chunk);
+  std::vector<std::vector<BoundExprPtr>> value_rows;
+  if (at_run) {
+    // A subquery or stream_has_data() among the values: the physical planner evaluates the rows.
+    value_rows = std::move(rows);
+  } else {
+    FunctionContext fctx;
+    fctx.statement_start = context_.StatementStart();
+    ExpressionExecutor executor(fctx);
+    EvaluateRows(executor, rows, *collection);
+  }
   BoundQuery result;
   for (idx_t i = 0; i < types.size(); i++) result.names.push_back("col" + std::to_string(i));
   result.types = types;
   auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
   get->table_index = NextTableIndex();
   get->collection = collection;
+  get->value_rows = std::move(value_rows);
   result.plan = AddOrderAndLimit(*this, node, result, std::move(get));
   return result;
 }

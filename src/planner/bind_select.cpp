@@ -1,6 +1,5 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "function/aggregate_function.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
@@ -57,52 +56,112 @@ static ExprPtr ExpandSelectAliases(const ParsedExpression& expr, const std::vect
   return copy;
 }
 
-BoundQuery Binder::BindSelectNode(const QueryNode& node) {
-  BindContext scope;
-  LogicalOperatorPtr plan;
-  if (node.from) {
-    plan = BindTableRef(*node.from, scope);
-  } else {
-    plan = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
-    plan->table_index = NextTableIndex();
-    plan->collection = MakeSingleRow();
+// Binds one SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ... ORDER BY
+// ... LIMIT, a phase at a time, into
+//   [LIMIT] <- [ORDER] <- [DISTINCT] <- PROJECTION <- [FILTER (HAVING)] <-
+//   [AGGREGATE] <- [FILTER (WHERE)] <- FROM
+// with a final PROJECTION dropping ORDER BY columns that are not selected.
+class SelectNodeBinder {
+ public:
+  SelectNodeBinder(Binder& binder, const QueryNode& node) : binder_(binder), node_(node) {}
+
+  BoundQuery Bind() {
+    BindFrom();
+    BindWhere();
+    ExpandSelectList();
+    if (IsAggregateQuery()) BindGroups();
+    BindSelectList();
+    BindHaving();
+    BindOrderBy();
+    return BuildPlan();
   }
-  if (node.where) {
-    auto predicate = BindExpression(*node.where, scope, "WHERE");
+
+ private:
+  // ORDER BY key: a column of the projection, visible or hidden.
+  struct OrderTarget {
+    idx_t column;
+    bool descending;
+    bool nulls_first;
+  };
+
+  void BindFrom() {
+    if (node_.from) {
+      plan_ = binder_.BindTableRef(*node_.from, scope_);
+      return;
+    }
+    plan_ = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
+    plan_->table_index = binder_.NextTableIndex();
+    plan_->collection = MakeSingleRow();
+  }
+
+  void BindWhere() {
+    if (!node_.where) return;
+    auto predicate = binder_.BindExpression(*node_.where, scope_, "WHERE");
     if (predicate->return_type.id() != TypeId::BOOLEAN) {
       if (predicate->return_type.id() != TypeId::SQLNULL) {
-        throw BinderError("WHERE clause must be a BOOLEAN expression, but " + node.where->ToString() + " is " +
+        throw BinderError("WHERE clause must be a BOOLEAN expression, but " + node_.where->ToString() + " is " +
                           predicate->return_type.ToString());
       }
       predicate = AddCast(std::move(predicate), TypeId::BOOLEAN);
     }
     auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
     SplitConjunctions(std::move(predicate), filter->expressions);
-    filter->children.push_back(std::move(plan));
-    plan = std::move(filter);
+    filter->children.push_back(std::move(plan_));
+    plan_ = std::move(filter);
   }
 
-  std::vector<SelectItem> items;
-  for (auto& e : node.select_list) {
-    if (e->type == ExpressionType::STAR) {
-      for (auto& [name, ref] : scope.ExpandStar(e->names)) items.push_back({nullptr, std::move(ref), name});
-    } else {
-      items.push_back({e.get(), nullptr, DerivedName(*e)});
+  void ExpandSelectList() {
+    for (auto& e : node_.select_list) {
+      if (e->type == ExpressionType::STAR) {
+        for (auto& [name, ref] : scope_.ExpandStar(e->names)) items_.push_back({nullptr, std::move(ref), name});
+      } else {
+        items_.push_back({e.get(), nullptr, DerivedName(*e)});
+      }
     }
   }
 
-  bool aggregate_query = !node.group_by.empty() || node.group_by_all || node.having;
-  for (auto& item : items) aggregate_query |= item.expr && ContainsAggregate(*item.expr);
-  for (auto& o : node.order_by) aggregate_query |= ContainsAggregate(*o.expression);
+  bool IsAggregateQuery() const {
+    bool aggregate_query = !node_.group_by.empty() || node_.group_by_all || node_.having;
+    for (auto& item : items_) aggregate_query |= item.expr && ContainsAggregate(*item.expr);
+    for (auto& o : node_.order_by) aggregate_query |= ContainsAggregate(*o.expression);
+    return aggregate_query;
+  }
 
-  AggregateBindState aggregate;
-  AggregateBindState* agg = nullptr;
-  if (aggregate_query) {
-    aggregate.group_index = NextTableIndex();
-    aggregate.aggregate_index = NextTableIndex();
-    std::vector<std::pair<const ParsedExpression*, BoundExprPtr>> groups;  // parsed, or bound for * columns
-    if (node.group_by_all) {
-      for (auto& item : items) {
+  // A GROUP BY key: the parsed expression, or the bound column of a * item.
+  using Group = std::pair<const ParsedExpression*, BoundExprPtr>;
+
+  // The group of GROUP BY `g`: a select-list position or alias, or the expression itself.
+  Group ResolveGroup(const ParsedExpression& g) {
+    if (g.type == ExpressionType::CONSTANT && g.value.type().IsIntegral()) {
+      int64_t k = g.value.AsBigint();
+      if (k < 1 || k > static_cast<int64_t>(items_.size())) {
+        throw BinderError("GROUP BY position " + std::to_string(k) + " is not in the select list (1 to " +
+                          std::to_string(items_.size()) + ")");
+      }
+      auto& item = items_[k - 1];
+      if (item.expr && ContainsAggregate(*item.expr)) {
+        throw BinderError("GROUP BY position " + std::to_string(k) + " refers to an aggregate (" + item.name + ")");
+      }
+      if (item.expr) return {item.expr, nullptr};
+      return {nullptr, item.expanded->Copy()};
+    }
+    if (g.type == ExpressionType::COLUMN_REF && g.names.size() == 1 && !scope_.Resolve(g.names, true)) {
+      // GROUP BY a select-list alias.
+      const ParsedExpression* aliased = nullptr;
+      for (auto& item : items_) {
+        if (item.expr && StringUtil::CIEquals(item.name, g.names[0])) aliased = item.expr;
+      }
+      if (aliased) return {aliased, nullptr};
+    }
+    return {&g, nullptr};
+  }
+
+  void BindGroups() {
+    aggregate_.group_index = binder_.NextTableIndex();
+    aggregate_.aggregate_index = binder_.NextTableIndex();
+    std::vector<Group> groups;
+    if (node_.group_by_all) {
+      for (auto& item : items_) {
         if (!item.expr) {
           groups.emplace_back(nullptr, item.expanded->Copy());
         } else if (!ContainsAggregate(*item.expr) && item.expr->type != ExpressionType::CONSTANT) {
@@ -110,197 +169,175 @@ BoundQuery Binder::BindSelectNode(const QueryNode& node) {
         }
       }
     }
-    for (auto& g : node.group_by) {
-      if (g->type == ExpressionType::CONSTANT && g->value.type().IsIntegral()) {
-        int64_t k = g->value.AsBigint();
-        if (k < 1 || k > static_cast<int64_t>(items.size())) {
-          throw BinderError("GROUP BY position " + std::to_string(k) + " is not in the select list (1 to " +
-                            std::to_string(items.size()) + ")");
-        }
-        auto& item = items[k - 1];
-        if (item.expr && ContainsAggregate(*item.expr)) {
-          throw BinderError("GROUP BY position " + std::to_string(k) + " refers to an aggregate (" + item.name + ")");
-        }
-        if (item.expr) {
-          groups.emplace_back(item.expr, nullptr);
-        } else {
-          groups.emplace_back(nullptr, item.expanded->Copy());
-        }
-        continue;
-      }
-      if (g->type == ExpressionType::COLUMN_REF && g->names.size() == 1 && !scope.Resolve(g->names, true)) {
-        // GROUP BY a select-list alias.
-        const ParsedExpression* aliased = nullptr;
-        for (auto& item : items) {
-          if (item.expr && StringUtil::CIEquals(item.name, g->names[0])) aliased = item.expr;
-        }
-        if (aliased) {
-          groups.emplace_back(aliased, nullptr);
-          continue;
-        }
-      }
-      groups.emplace_back(g.get(), nullptr);
-    }
+    for (auto& g : node_.group_by) groups.push_back(ResolveGroup(*g));
     for (auto& [parsed, bound] : groups) {
       if (parsed) {
-        aggregate.group_strings.push_back(StringUtil::Lower(parsed->ToString()));
-        aggregate.groups.push_back(BindExpression(*parsed, scope, "GROUP BY"));
+        aggregate_.group_strings.push_back(StringUtil::Lower(parsed->ToString()));
+        aggregate_.groups.push_back(binder_.BindExpression(*parsed, scope_, "GROUP BY"));
       } else {
-        aggregate.group_strings.push_back(StringUtil::Lower(bound->name));
-        aggregate.groups.push_back(std::move(bound));
+        aggregate_.group_strings.push_back(StringUtil::Lower(bound->name));
+        aggregate_.groups.push_back(std::move(bound));
       }
     }
-    agg = &aggregate;
+    agg_ = &aggregate_;
   }
 
-  std::vector<BoundExprPtr> projections;
-  std::vector<std::string> names;
-  for (auto& item : items) {
-    names.push_back(item.name);
-    if (item.expr) {
-      auto bound = Bind(*item.expr, scope, agg, "SELECT");
-      projections.push_back(std::move(bound));
-      continue;
-    }
-    if (!agg) {
-      projections.push_back(std::move(item.expanded));
-      continue;
-    }
-    // SELECT * in an aggregate query: every column must be a group.
-    bool found = false;
-    for (idx_t g = 0; g < aggregate.group_strings.size(); g++) {
-      if (aggregate.group_strings[g] == StringUtil::Lower(item.name)) {
-        projections.push_back(MakeBindingRef({aggregate.group_index, g}, aggregate.groups[g]->return_type, item.name));
-        found = true;
-        break;
+  void BindSelectList() {
+    for (auto& item : items_) {
+      names_.push_back(item.name);
+      if (item.expr) {
+        projections_.push_back(binder_.Bind(*item.expr, scope_, agg_, "SELECT"));
+      } else if (!agg_) {
+        projections_.push_back(std::move(item.expanded));
+      } else {
+        projections_.push_back(GroupColumnOfStar(item.name));
       }
     }
-    if (!found) {
-      throw BinderError("column \"" + item.name + "\" (from *) must appear in the GROUP BY clause or be used in an aggregate function");
-    }
   }
-  BoundExprPtr having;
-  if (node.having) {
-    auto expanded = ExpandSelectAliases(*node.having, items, scope);
-    having = Bind(*expanded, scope, agg, "HAVING");
-    if (having->return_type.id() != TypeId::BOOLEAN) {
-      throw BinderError("HAVING clause must be a BOOLEAN expression, but " + node.having->ToString() + " is " +
-                        having->return_type.ToString());
+
+  // SELECT * in an aggregate query: every column must be a group.
+  BoundExprPtr GroupColumnOfStar(const std::string& name) {
+    for (idx_t g = 0; g < aggregate_.group_strings.size(); g++) {
+      if (aggregate_.group_strings[g] == StringUtil::Lower(name)) {
+        return MakeBindingRef({aggregate_.group_index, g}, aggregate_.groups[g]->return_type, name);
+      }
+    }
+    throw BinderError("column \"" + name + "\" (from *) must appear in the GROUP BY clause or be used in an aggregate function");
+  }
+
+  void BindHaving() {
+    if (!node_.having) return;
+    auto expanded = ExpandSelectAliases(*node_.having, items_, scope_);
+    having_ = binder_.Bind(*expanded, scope_, agg_, "HAVING");
+    if (having_->return_type.id() != TypeId::BOOLEAN) {
+      throw BinderError("HAVING clause must be a BOOLEAN expression, but " + node_.having->ToString() + " is " +
+                        having_->return_type.ToString());
     }
   }
 
   // ORDER BY: select-list positions, aliases or expressions; anything else
   // becomes a hidden projection column that is dropped after sorting.
-  struct OrderTarget {
-    idx_t column;
-    bool descending;
-    bool nulls_first;
-  };
-  std::vector<OrderTarget> order_targets;
-  idx_t visible = projections.size();
-  for (auto& o : node.order_by) {
-    const ParsedExpression& e = *o.expression;
-    idx_t target = static_cast<idx_t>(-1);
+  void BindOrderBy() {
+    visible_ = projections_.size();
+    for (auto& o : node_.order_by) {
+      order_targets_.push_back({OrderColumn(*o.expression), o.descending, o.nulls_first.value_or(o.descending)});
+    }
+  }
+
+  idx_t OrderColumn(const ParsedExpression& e) {
+    constexpr idx_t kNone = static_cast<idx_t>(-1);
     if (e.type == ExpressionType::CONSTANT && e.value.type().IsIntegral()) {
       int64_t k = e.value.AsBigint();
-      if (k < 1 || k > static_cast<int64_t>(visible)) {
+      if (k < 1 || k > static_cast<int64_t>(visible_)) {
         throw BinderError("ORDER BY position " + std::to_string(k) + " is not in the select list (1 to " +
-                          std::to_string(visible) + ")");
+                          std::to_string(visible_) + ")");
       }
-      target = static_cast<idx_t>(k - 1);
-    } else {
-      if (e.type == ExpressionType::COLUMN_REF && e.names.size() == 1) {
-        for (idx_t i = 0; i < visible && target == static_cast<idx_t>(-1); i++) {
-          if (StringUtil::CIEquals(names[i], e.names[0])) target = i;
-        }
-      }
-      std::string key = StringUtil::Lower(e.ToString());
-      for (idx_t i = 0; i < visible && target == static_cast<idx_t>(-1); i++) {
-        if (items[i].expr && StringUtil::Lower(items[i].expr->ToString()) == key) target = i;
-      }
-      if (target == static_cast<idx_t>(-1)) {
-        if (node.distinct) {
-          throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: " + e.ToString());
-        }
-        auto expanded = ExpandSelectAliases(e, items, scope);
-        projections.push_back(Bind(*expanded, scope, agg, "ORDER BY"));
-        target = projections.size() - 1;
+      return static_cast<idx_t>(k - 1);
+    }
+    idx_t target = kNone;
+    if (e.type == ExpressionType::COLUMN_REF && e.names.size() == 1) {
+      for (idx_t i = 0; i < visible_ && target == kNone; i++) {
+        if (StringUtil::CIEquals(names_[i], e.names[0])) target = i;
       }
     }
-    order_targets.push_back({target, o.descending, o.nulls_first.value_or(o.descending)});
+    std::string key = StringUtil::Lower(e.ToString());
+    for (idx_t i = 0; i < visible_ && target == kNone; i++) {
+      if (items_[i].expr && StringUtil::Lower(items_[i].expr->ToString()) == key) target = i;
+    }
+    if (target != kNone) return target;
+    if (node_.distinct) {
+      throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: " + e.ToString());
+    }
+    auto expanded = ExpandSelectAliases(e, items_, scope_);
+    projections_.push_back(binder_.Bind(*expanded, scope_, agg_, "ORDER BY"));
+    return projections_.size() - 1;
   }
 
-  if (agg) {
-    auto aggregate_op = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
-    aggregate_op->table_index = aggregate.group_index;
-    aggregate_op->aggregate_index = aggregate.aggregate_index;
-    aggregate_op->expressions = std::move(aggregate.groups);
-    aggregate_op->aggregates = std::move(aggregate.aggregates);
-    aggregate_op->children.push_back(std::move(plan));
-    plan = std::move(aggregate_op);
-    if (having) {
-      auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
-      SplitConjunctions(std::move(having), filter->expressions);
-      filter->children.push_back(std::move(plan));
-      plan = std::move(filter);
-    }
+  // Puts `op` on top of the plan.
+  void Push(LogicalOperatorPtr op) {
+    op->children.push_back(std::move(plan_));
+    plan_ = std::move(op);
   }
-  std::vector<LogicalType> types;
-  types.reserve(projections.size());
-  for (auto& p : projections) types.push_back(p->return_type);
-  auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
-  projection->table_index = NextTableIndex();
-  for (idx_t i = 0; i < projections.size(); i++) {
-    if (i < names.size()) projections[i]->name = names[i];
-  }
-  projection->expressions = std::move(projections);
-  projection->children.push_back(std::move(plan));
-  idx_t projection_index = projection->table_index;
-  plan = std::move(projection);
 
-  if (node.distinct) {
-    auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
-    distinct->table_index = NextTableIndex();
-    distinct->aggregate_index = NextTableIndex();
-    for (idx_t i = 0; i < types.size(); i++) distinct->expressions.push_back(MakeBindingRef({projection_index, i}, types[i], names[i]));
-    projection_index = distinct->table_index;
-    distinct->children.push_back(std::move(plan));
-    plan = std::move(distinct);
-  }
-  if (!order_targets.empty()) {
-    auto order = std::make_unique<LogicalOperator>(LogicalOperatorType::ORDER);
-    for (auto& t : order_targets) {
-      BoundOrder bo;
-      bo.expression = MakeBindingRef({projection_index, t.column}, types[t.column]);
-      bo.descending = t.descending;
-      bo.nulls_first = t.nulls_first;
-      order->orders.push_back(std::move(bo));
+  BoundQuery BuildPlan() {
+    if (agg_) {
+      auto aggregate_op = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
+      aggregate_op->table_index = aggregate_.group_index;
+      aggregate_op->aggregate_index = aggregate_.aggregate_index;
+      aggregate_op->expressions = std::move(aggregate_.groups);
+      aggregate_op->aggregates = std::move(aggregate_.aggregates);
+      Push(std::move(aggregate_op));
+      if (having_) {
+        auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
+        SplitConjunctions(std::move(having_), filter->expressions);
+        Push(std::move(filter));
+      }
     }
-    order->children.push_back(std::move(plan));
-    plan = std::move(order);
-  }
-  if (node.limit || node.offset) {
-    auto limit = std::make_unique<LogicalOperator>(LogicalOperatorType::LIMIT);
-    limit->limit = BindLimitValue(*this, node.limit.get(), "LIMIT");
-    limit->offset = std::max<int64_t>(0, BindLimitValue(*this, node.offset.get(), "OFFSET"));
-    limit->children.push_back(std::move(plan));
-    plan = std::move(limit);
-  }
-  if (types.size() > visible) {
-    auto final_projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
-    final_projection->table_index = NextTableIndex();
-    for (idx_t i = 0; i < visible; i++) {
-      final_projection->expressions.push_back(MakeBindingRef({projection_index, i}, types[i], names[i]));
+    std::vector<LogicalType> types;
+    types.reserve(projections_.size());
+    for (auto& p : projections_) types.push_back(p->return_type);
+    auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
+    projection->table_index = binder_.NextTableIndex();
+    for (idx_t i = 0; i < projections_.size() && i < names_.size(); i++) projections_[i]->name = names_[i];
+    projection->expressions = std::move(projections_);
+    idx_t projection_index = projection->table_index;
+    Push(std::move(projection));
+    if (node_.distinct) {
+      auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
+      distinct->table_index = binder_.NextTableIndex();
+      distinct->aggregate_index = binder_.NextTableIndex();
+      for (idx_t i = 0; i < types.size(); i++) distinct->expressions.push_back(MakeBindingRef({projection_index, i}, types[i], names_[i]));
+      projection_index = distinct->table_index;
+      Push(std::move(distinct));
     }
-    final_projection->children.push_back(std::move(plan));
-    plan = std::move(final_projection);
-    types.resize(visible);
+    AddOrderLimitAndFinalProjection(projection_index, types);
+    BoundQuery result;
+    result.plan = std::move(plan_);
+    result.names = std::move(names_);
+    result.types = std::move(types);
+    return result;
   }
-  BoundQuery result;
-  result.plan = std::move(plan);
-  result.names = std::move(names);
-  result.types = std::move(types);
-  return result;
-}
+
+  // ORDER BY and LIMIT over the projection, then the projection of the
+  // visible columns when ORDER BY added hidden ones (`types` shrinks to them).
+  void AddOrderLimitAndFinalProjection(idx_t projection_index, std::vector<LogicalType>& types) {
+    if (!order_targets_.empty()) {
+      auto order = std::make_unique<LogicalOperator>(LogicalOperatorType::ORDER);
+      for (auto& t : order_targets_) {
+        BoundOrder bo;
+        bo.expression = MakeBindingRef({projection_index, t.column}, types[t.column]);
+        bo.descending = t.descending;
+        bo.nulls_first = t.nulls_first;
+        order->orders.push_back(std::move(bo));
+      }
+      Push(std::move(order));
+    }
+    if (node_.limit || node_.offset) plan_ = BindLimit(binder_, node_, std::move(plan_));
+    if (types.size() > visible_) {
+      auto final_projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
+      final_projection->table_index = binder_.NextTableIndex();
+      for (idx_t i = 0; i < visible_; i++) {
+        final_projection->expressions.push_back(MakeBindingRef({projection_index, i}, types[i], names_[i]));
+      }
+      Push(std::move(final_projection));
+      types.resize(visible_);
+    }
+  }
+
+  Binder& binder_;
+  const QueryNode& node_;
+  BindContext scope_;
+  LogicalOperatorPtr plan_;
+  std::vector<SelectItem> items_;
+  AggregateBindState aggregate_;
+  AggregateBindState* agg_ = nullptr;  // &aggregate_ in an aggregate query
+  std::vector<BoundExprPtr> projections_;  // the select list, then hidden ORDER BY columns
+  std::vector<std::string> names_;
+  BoundExprPtr having_;
+  std::vector<OrderTarget> order_targets_;
+  idx_t visible_ = 0;  // the select list's width
+};
+
+BoundQuery Binder::BindSelectNode(const QueryNode& node) { return SelectNodeBinder(*this, node).Bind(); }
 
 }  // namespace lakestream

@@ -4,7 +4,7 @@
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
-#include "stream/stream_reader.hpp"
+#include "catalog/stream_columns.hpp"
 #include "planner/table_function.hpp"
 #include "function/table/stream_read.hpp"
 #include "common/date.hpp"
@@ -197,24 +197,22 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
                       "; read the source's history with SELECT ... FROM " + stream.source + " VERSION AS OF n, or table_changes('" +
                       stream.source + "', ...)");
   }
-  std::shared_ptr<const StreamChanges> changes = ReadStreamChanges(context_, stream);
-  auto source = std::make_unique<LogicalOperator>(LogicalOperatorType::SOURCE);
-  source->table_index = NextTableIndex();
-  source->table_name = stream.name;
-  source->source_types = changes->types;
-  source->source_factory = [changes](const std::vector<idx_t>& projected) {
-    std::shared_ptr<const ChunkCollection> rows(changes, &changes->rows);
-    return MakeCollectionSource(rows, projected, "STREAM_SCAN");
-  };
-  for (idx_t i = 0; i < changes->types.size(); i++) source->column_ids.push_back(i);
+  // Only the columns are known here: the rows are read when the plan runs
+  // (execution/physical_planner.cpp), once per statement.
+  auto get = std::make_unique<LogicalOperator>(LogicalOperatorType::STREAM_GET);
+  get->table_index = NextTableIndex();
+  get->table_name = stream.name;
+  std::vector<std::string> names;
+  StreamColumns(context_.GetCatalog(), stream, names, get->source_types);
+  for (idx_t i = 0; i < get->source_types.size(); i++) get->column_ids.push_back(i);
   BindEntry entry;
   entry.alias = ref.alias.empty() ? stream.name : ref.alias;
-  entry.names = changes->names;
+  entry.names = std::move(names);
   for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
-  entry.types = changes->types;
-  for (idx_t i = 0; i < changes->types.size(); i++) entry.bindings.push_back({source->table_index, i});
+  entry.types = get->source_types;
+  for (idx_t i = 0; i < get->source_types.size(); i++) entry.bindings.push_back({get->table_index, i});
   scope.Add(std::move(entry));
-  return source;
+  return get;
 }
 
 LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {

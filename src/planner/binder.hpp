@@ -75,12 +75,13 @@ class Binder {
 
   idx_t NextTableIndex();
   ClientContext& Context() { return context_; }
-  // True when a subquery used as a value (IN/EXISTS/scalar) was bound and
-  // folded into constants anywhere in this query: its rows are read at bind
-  // time, so materialized views cannot maintain such a query incrementally.
+  // True when a subquery used as a value (IN/EXISTS/scalar) was bound anywhere
+  // in this query: it reads rows outside any change when the plan runs, so
+  // materialized views cannot maintain such a query incrementally.
   bool BoundSubqueryExpression() const { return bound_subquery_expression_; }
 
  private:
+  friend class SelectNodeBinder;  // bind_select.cpp: the phases of BindSelectNode
   BoundQuery BindSelectNode(const QueryNode& node);
   BoundQuery BindSetOperation(const QueryNode& node);
   BoundQuery BindValues(const QueryNode& node);
@@ -103,7 +104,8 @@ class Binder {
                         const char* clause);
   BoundExprPtr FoldConstant(BoundExprPtr expr);
   LogicalOperatorPtr BindTableFunction(const TableRef& ref, BindContext& scope);
-  // FROM a table stream: its pending changes, read once per statement (src/stream/).
+  // FROM a table stream: a STREAM_GET naming it; its pending changes are read
+  // when the plan runs, once per statement (src/stream/).
   LogicalOperatorPtr BindStreamRef(const TableRef& ref, StreamCatalogEntry& stream, BindContext& scope);
   BoundExprPtr BindStreamHasData(const ParsedExpression& expr);
   LogicalOperatorPtr BindBaseTable(const TableRef& ref, BindContext& scope);
@@ -131,6 +133,13 @@ LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std
 
 // LIMIT/OFFSET value: a constant non-negative integer; -1 when absent or NULL.
 int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what);
+
+// The LIMIT and OFFSET of `node` on a new LIMIT operator over `plan`. A scalar
+// subquery (LIMIT (SELECT ...)) is kept as an expression for when the plan runs.
+LogicalOperatorPtr BindLimit(Binder& binder, const QueryNode& node, LogicalOperatorPtr plan);
+
+// The LIMIT/OFFSET (`what`) a constant gives: -1 for NULL; BinderError when negative.
+int64_t LimitValueOf(const Value& value, const char* what);
 
 // Splits AND trees into their conjuncts.
 void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out);

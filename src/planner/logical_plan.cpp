@@ -9,6 +9,7 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
   switch (type) {
     case LogicalOperatorType::GET:
     case LogicalOperatorType::SOURCE:
+    case LogicalOperatorType::STREAM_GET:
       for (idx_t c : column_ids) bindings.push_back({table_index, c});
       if (emit_row_ids) bindings.push_back({table_index, ROW_ID_COLUMN});
       return bindings;
@@ -43,6 +44,7 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
   switch (type) {
     case LogicalOperatorType::GET:
     case LogicalOperatorType::SOURCE:
+    case LogicalOperatorType::STREAM_GET:
       for (idx_t c : column_ids) types.push_back(source_types[c]);
       if (emit_row_ids) types.push_back(TypeId::BIGINT);
       return types;
@@ -80,6 +82,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::ORDER: return "ORDER";
     case LogicalOperatorType::LIMIT: return "LIMIT";
     case LogicalOperatorType::UNION: return "UNION";
+    case LogicalOperatorType::STREAM_GET: return "STREAM_GET";
   }
   return "?";
 }
@@ -87,7 +90,7 @@ static const char* OperatorName(LogicalOperatorType type) {
 std::string LogicalOperator::ToString(int indent) const {
   std::string s(static_cast<size_t>(indent) * 2, ' ');
   s += OperatorName(type);
-  if (type == LogicalOperatorType::GET) s += " " + table_name;
+  if (type == LogicalOperatorType::GET || type == LogicalOperatorType::STREAM_GET) s += " " + table_name;
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);
   return s;

@@ -22,7 +22,7 @@ class PhysicalOperator;
 
 enum class LogicalOperatorType : uint8_t {
   GET,          // scan of a catalog table
-  CHUNK_GET,    // materialised rows (VALUES, folded subqueries, table function results)
+  CHUNK_GET,    // materialised rows (VALUES, SELECT without FROM, view maintenance deltas)
   SOURCE,       // any other producer, built by a factory (table functions)
   FILTER,
   PROJECTION,
@@ -31,6 +31,7 @@ enum class LogicalOperatorType : uint8_t {
   ORDER,
   LIMIT,
   UNION,
+  STREAM_GET,   // the pending changes of a table stream, read when the plan runs
 };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
@@ -60,8 +61,14 @@ struct LogicalOperator {
   std::vector<BoundExprPtr> table_filters;
   bool emit_row_ids = false;
 
-  // CHUNK_GET
+  // CHUNK_GET. When `value_rows` is not empty the rows are those
+  // expressions (VALUES with a subquery), evaluated when the plan runs into
+  // `collection`, which until then holds no rows, only the types.
   std::shared_ptr<ChunkCollection> collection;
+  std::vector<std::vector<BoundExprPtr>> value_rows;
+
+  // STREAM_GET: the stream (table_name) and the columns it shows
+  // (source_types); column_ids are the ones read.
 
   // SOURCE
   std::vector<LogicalType> source_types;
@@ -87,6 +94,10 @@ struct LogicalOperator {
   // LIMIT (-1: none)
   int64_t limit = -1;
   int64_t offset = 0;
+  // LIMIT (SELECT ...) / OFFSET (SELECT ...): set, limit/offset are taken
+  // from them when the plan runs (execution/physical_planner.cpp).
+  BoundExprPtr limit_expression;
+  BoundExprPtr offset_expression;
 
   // UNION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
@@ -97,5 +108,13 @@ struct LogicalOperator {
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+// The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).
+struct BoundSubquery {
+  LogicalOperatorPtr plan;  // null once run
+  std::vector<LogicalType> types;  // its output columns
+  // The rows, once the plan has run (execution/subquery_resolver.hpp).
+  std::shared_ptr<const ChunkCollection> rows;
+};
 
 }  // namespace lakestream

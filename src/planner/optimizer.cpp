@@ -123,7 +123,9 @@ static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
 }
 
 static void PruneColumns(LogicalOperator& op, const RefCounts& refs) {
-  if ((op.type == LogicalOperatorType::GET || op.type == LogicalOperatorType::SOURCE) && !op.column_ids.empty()) {
+  bool scan = op.type == LogicalOperatorType::GET || op.type == LogicalOperatorType::SOURCE ||
+              op.type == LogicalOperatorType::STREAM_GET;
+  if (scan && !op.column_ids.empty()) {
     std::vector<idx_t> kept;
     for (idx_t c : op.column_ids) {
       if (refs.count({op.table_index, c})) kept.push_back(c);

@@ -9,22 +9,13 @@
 
 namespace lakestream {
 
-void AddStreamMetadataColumns(std::vector<std::string>& names, std::vector<LogicalType>& types) {
-  names.insert(names.end(), {"__change_type", "__commit_version", "__commit_timestamp"});
-  types.insert(types.end(), {TypeId::VARCHAR, TypeId::BIGINT, TypeId::TIMESTAMP});
-}
-
 static std::string RecreateHint(const StreamCatalogEntry& stream) {
   return "recreate it with CREATE OR REPLACE STREAM " + stream.name + " ON TABLE " + stream.source +
          " (it starts again at the table's current version)";
 }
 
 DeltaTable& StreamSource(ClientContext& context, StreamCatalogEntry& stream, TableCatalogEntry** entry_out) {
-  TableCatalogEntry* entry = context.GetCatalog().FindTable(stream.source);
-  if (!entry) {
-    throw CatalogError("Stream " + stream.name + " is stale: its source table " + stream.source +
-                       " no longer exists; drop it with DROP STREAM " + stream.name);
-  }
+  TableCatalogEntry* entry = &StreamSourceEntry(context.GetCatalog(), stream);
   if (!entry->storage) throw IOError("Stream " + stream.name + " cannot be read: table " + entry->name + " cannot be used: " + entry->load_error);
   DeltaTable* delta = DatabaseInstance::AsDelta(*entry);
   if (!delta) throw InternalError("stream source " + entry->name + " is not a Delta table");
@@ -140,9 +131,7 @@ std::shared_ptr<const StreamChanges> ReadStreamChanges(ClientContext& context, S
 
   auto changes = std::make_shared<StreamChanges>();
   changes->stream = stream.name;
-  changes->names = entry->Names();
-  changes->types = entry->Types();
-  AddStreamMetadataColumns(changes->names, changes->types);
+  StreamColumns(context.GetCatalog(), stream, changes->names, changes->types);
   changes->rows.SetTypes(changes->types);
   changes->read_version = source.Version();
   ComputeStreamChanges(context, stream, changes->read_version, changes->rows);

@@ -5,10 +5,7 @@
 // APPEND_ONLY streams the inserted rows. With SHOW_INITIAL_ROWS, until the
 // first consumption the rows of T as of O come first, as inserts.
 //
-// Columns: T's columns, then
-//   __change_type       VARCHAR    INSERT | UPDATE_BEFORE | UPDATE_AFTER | DELETE
-//   __commit_version    BIGINT     the version of the row's last change
-//   __commit_timestamp  TIMESTAMP  that version's commit time
+// Columns: T's columns, then the metadata columns (catalog/stream_columns.hpp).
 #pragma once
 
 #include <memory>
@@ -16,6 +13,7 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "catalog/stream_columns.hpp"
 #include "common/chunk_collection.hpp"
 #include "transaction/client_context.hpp"
 
@@ -24,9 +22,6 @@ namespace lakestream {
 class ClientContext;
 class DeltaTable;
 
-
-// Appends the stream metadata columns' names and types.
-void AddStreamMetadataColumns(std::vector<std::string>& names, std::vector<LogicalType>& types);
 
 // The stream's pending changes as of the source version the statement sees.
 // Within one statement every call for a stream returns the same rows (and

@@ -27,14 +27,4 @@ bool PhysicalChunkScan::Next(ExecutionContext&, DataChunk& out) {
   return true;
 }
 
-std::shared_ptr<ChunkCollection> MakeSingleRow() {
-  auto rows = std::make_shared<ChunkCollection>(std::vector<LogicalType>{TypeId::BOOLEAN});
-  DataChunk chunk;
-  chunk.Initialize({TypeId::BOOLEAN}, 1);
-  chunk.SetValue(0, 0, Value::BOOLEAN(true));
-  chunk.SetCardinality(1);
-  rows->Append(chunk);
-  return rows;
-}
-
 }  // namespace lakestream

@@ -25,7 +25,4 @@ class PhysicalChunkScan : public PhysicalOperator {
   idx_t position_ = 0;
 };
 
-// The single empty row of `SELECT 1` (no FROM): one row, no columns that matter.
-std::shared_ptr<ChunkCollection> MakeSingleRow();
-
 }  // namespace lakestream

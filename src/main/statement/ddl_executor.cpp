@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "catalog/catalog.hpp"
+#include "execution/subquery_resolver.hpp"
 #include "execution/plan_executor.hpp"
 #include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
@@ -50,7 +51,8 @@ static Value EvaluateDefault(ClientContext& context, const ColumnDefinition& col
   if (!column.default_value) return Value(column.type);
   Binder binder(context);
   BindContext empty;
-  auto bound = binder.BindExpression(*column.default_value, empty, "DEFAULT");
+  // A subquery in the DEFAULT runs now, once: the default is that constant.
+  auto bound = ResolveSubqueries(context, binder.BindExpression(*column.default_value, empty, "DEFAULT"));
   if (!bound->IsFoldable()) {
     throw BinderError("DEFAULT of column " + table + "." + column.name + " must be a constant expression");
   }

@@ -55,7 +55,7 @@ std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainState
   Binder binder(context);
   BoundQuery query = binder.BindQuery(*select.node);
   auto plan = OptimizePlan(std::move(query.plan));
-  auto physical = CreatePhysicalPlan(*plan);
+  auto physical = CreatePhysicalPlan(context, *plan);
   return MakeRowsResult({"physical_plan"}, {TypeId::VARCHAR}, {{Value::VARCHAR(physical->ToString())}});
 }
 

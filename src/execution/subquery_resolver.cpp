@@ -1,0 +1,131 @@
+#include "execution/subquery_resolver.hpp"
+
+#include "common/exception.hpp"
+#include "common/stack_depth.hpp"
+#include "execution/plan_executor.hpp"
+#include "expression/expression_executor.hpp"
+#include "transaction/client_context.hpp"
+
+namespace lakestream {
+
+namespace {
+
+class SubqueryResolver {
+ public:
+  explicit SubqueryResolver(ClientContext& context) : context_(context) {
+    FunctionContext fctx;
+    fctx.statement_start = context.StatementStart();
+    fctx.client = &context;
+    executor_ = std::make_unique<ExpressionExecutor>(fctx);
+  }
+
+  // Replaces the SUBQUERY nodes inside `expr`; true when anything changed.
+  bool Resolve(BoundExprPtr& expr) {
+    if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep"));
+    bool changed = false;
+    for (auto& c : expr->children) changed |= Resolve(c);
+    if (expr->type == BoundExpressionType::SUBQUERY) {
+      expr = Materialize(*expr);
+      return true;
+    }
+    if (changed) Fold(expr);
+    return changed;
+  }
+
+  void ResolvePlan(LogicalOperator& op) {
+    auto resolve_all = [&](std::vector<BoundExprPtr>& list) {
+      for (auto& e : list) Resolve(e);
+    };
+    resolve_all(op.expressions);
+    resolve_all(op.table_filters);
+    resolve_all(op.left_keys);
+    resolve_all(op.right_keys);
+    if (op.residual) Resolve(op.residual);
+    if (op.limit_expression) Resolve(op.limit_expression);
+    if (op.offset_expression) Resolve(op.offset_expression);
+    for (auto& a : op.aggregates) {
+      if (a.argument) Resolve(a.argument);
+    }
+    for (auto& o : op.orders) Resolve(o.expression);
+    for (auto& row : op.value_rows) resolve_all(row);
+    for (auto& child : op.children) ResolvePlan(*child);
+  }
+
+ private:
+  // The subquery's rows, running its plan the first time.
+  const ChunkCollection& RowsOf(BoundSubquery& subquery) {
+    if (!subquery.rows) {
+      if (!subquery.plan) throw InternalError("a subquery's plan was used up without keeping its rows");
+      subquery.rows = std::make_shared<const ChunkCollection>(ExecutePlan(context_, std::move(subquery.plan)));
+    }
+    return *subquery.rows;
+  }
+
+  BoundExprPtr Materialize(BoundExpression& node) {
+    const ChunkCollection& rows = RowsOf(*node.subquery);
+    switch (node.subquery_kind) {
+      case SubqueryKind::EXISTS:
+      case SubqueryKind::NOT_EXISTS: {
+        bool exists = rows.Count() > 0;
+        return MakeConstant(Value::BOOLEAN(node.subquery_kind == SubqueryKind::EXISTS ? exists : !exists));
+      }
+      case SubqueryKind::SCALAR: {
+        if (rows.Count() > 1) {
+          throw InvalidInputError("More than one row returned by a subquery used as an expression; add LIMIT 1 or an aggregate");
+        }
+        auto c = MakeConstant(rows.Count() == 0 ? Value(node.subquery->types[0]) : rows.GetValue(0, 0));
+        c->name = node.name;
+        return c;
+      }
+      case SubqueryKind::IN:
+      case SubqueryKind::NOT_IN: break;
+    }
+    // The probe was cast to the type both sides compare in when bound.
+    LogicalType common = node.children[0]->return_type;
+    auto e = std::make_unique<BoundExpression>(BoundExpressionType::IN_LIST, TypeId::BOOLEAN);
+    e->children.push_back(std::move(node.children[0]));
+    for (idx_t r = 0; r < rows.Count(); r++) e->children.push_back(MakeConstant(rows.GetValue(0, r).CastAs(common)));
+    e->negated = node.subquery_kind == SubqueryKind::NOT_IN;
+    e->name = node.name;
+    if (e->children.size() == 1) {
+      // x IN (empty set) is FALSE, even for NULL x.
+      return MakeConstant(Value::BOOLEAN(e->negated));
+    }
+    Fold(e);
+    return e;
+  }
+
+  // Folds `expr` when it has become constant, as the binder folds constants.
+  void Fold(BoundExprPtr& expr) {
+    if (expr->IsConstant()) return;
+    if (expr->type == BoundExpressionType::CAST && expr->children[0]->IsConstant()) {
+      // A constant is cast right away (AddCast), with the binder's errors.
+      auto child = std::move(expr->children[0]);
+      child->name = expr->name;
+      expr = AddCast(std::move(child), expr->return_type, expr->try_cast);
+      return;
+    }
+    if (!expr->IsFoldable()) return;
+    auto name = expr->name;
+    expr = MakeConstant(executor_->EvaluateConstant(*expr));
+    expr->name = name;
+  }
+
+  ClientContext& context_;
+  std::unique_ptr<ExpressionExecutor> executor_;
+};
+
+}  // namespace
+
+void ResolveSubqueries(ClientContext& context, LogicalOperator& plan) {
+  SubqueryResolver resolver(context);
+  resolver.ResolvePlan(plan);
+}
+
+BoundExprPtr ResolveSubqueries(ClientContext& context, BoundExprPtr expr) {
+  SubqueryResolver resolver(context);
+  resolver.Resolve(expr);
+  return expr;
+}
+
+}  // namespace lakestream
