@@ -13,6 +13,79 @@ namespace lakestream {
 
 static std::string MetaDir(const std::string& db) { return db + "/_lakestream"; }
 
+namespace {
+
+// Moves `key` out of `rest` into `out` when its value has the member's type;
+// otherwise it stays in `rest` (kept, written back as read).
+bool IsType(const nlohmann::json& v, const std::string*) { return v.is_string(); }
+bool IsType(const nlohmann::json& v, const int64_t*) { return v.is_number_integer(); }
+bool IsType(const nlohmann::json& v, const bool*) { return v.is_boolean(); }
+bool IsType(const nlohmann::json& v, const std::vector<int64_t>*) {
+  if (!v.is_array()) return false;
+  for (auto& e : v) {
+    if (!e.is_number_integer()) return false;
+  }
+  return true;
+}
+
+template <class T>
+void Take(nlohmann::json& rest, const char* key, std::optional<T>& out) {
+  auto it = rest.find(key);
+  if (it == rest.end() || !IsType(*it, static_cast<const T*>(nullptr))) return;
+  out = it->template get<T>();
+  rest.erase(it);
+}
+
+template <class T>
+void Put(nlohmann::json& json, const char* key, const std::optional<T>& value) {
+  if (value) json[key] = *value;
+}
+
+}  // namespace
+
+SinkState SinkStateFromJson(const nlohmann::json& json) {
+  SinkState state;
+  if (!json.is_object()) return state;
+  nlohmann::json rest = json;
+  Take(rest, "id", state.id);
+  Take(rest, "created_at", state.created_at);
+  Take(rest, "start_version", state.start_version);
+  Take(rest, "snapshot_pending", state.snapshot_pending);
+  Take(rest, "delivered_version", state.delivered_version);
+  Take(rest, "partition_offsets", state.partition_offsets);
+  Take(rest, "file_path", state.file_path);
+  Take(rest, "file_size", state.file_size);
+  Take(rest, "file_tail_hash", state.file_tail_hash);
+  Take(rest, "stream_batch", state.stream_batch);
+  Take(rest, "messages", state.messages);
+  Take(rest, "skipped_changes", state.skipped_changes);
+  Take(rest, "last_error", state.last_error);
+  Take(rest, "last_error_at", state.last_error_at);
+  Take(rest, "updated_at", state.updated_at);
+  state.unknown = std::move(rest);
+  return state;
+}
+
+nlohmann::json SinkStateToJson(const SinkState& state) {
+  nlohmann::json json = state.unknown.is_object() ? state.unknown : nlohmann::json::object();
+  Put(json, "id", state.id);
+  Put(json, "created_at", state.created_at);
+  Put(json, "start_version", state.start_version);
+  Put(json, "snapshot_pending", state.snapshot_pending);
+  Put(json, "delivered_version", state.delivered_version);
+  Put(json, "partition_offsets", state.partition_offsets);
+  Put(json, "file_path", state.file_path);
+  Put(json, "file_size", state.file_size);
+  Put(json, "file_tail_hash", state.file_tail_hash);
+  Put(json, "stream_batch", state.stream_batch);
+  Put(json, "messages", state.messages);
+  Put(json, "skipped_changes", state.skipped_changes);
+  Put(json, "last_error", state.last_error);
+  Put(json, "last_error_at", state.last_error_at);
+  Put(json, "updated_at", state.updated_at);
+  return json;
+}
+
 Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const std::string& db_path, bool read_only) {
   std::unique_ptr<CatalogStore> store(new CatalogStore(fs, db_path));
   if (read_only) {
@@ -106,7 +179,7 @@ Result<CatalogRecord> CatalogStore::Load() {
       sink.file_path = sk.value("file_path", std::string());
       nlohmann::json options = sk.value("options", nlohmann::json::array());
       for (auto& kv : options) sink.options.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
-      sink.state = sk.value("state", nlohmann::json::object());
+      sink.state = SinkStateFromJson(sk.value("state", nlohmann::json::object()));
       record.sinks.push_back(std::move(sink));
     }
   } catch (const std::exception& e) {
@@ -158,7 +231,7 @@ Status CatalogStore::Save(CatalogRecord& record) {
                              {"target", sk.target},
                              {"file_path", sk.file_path},
                              {"options", options},
-                             {"state", sk.state}});
+                             {"state", SinkStateToJson(sk.state)}});
   }
   return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
 }

@@ -23,6 +23,11 @@
 // views and sinks existed still load. `state` objects belong to the module
 // that maintains the object (views: src/ivm, sinks: src/sink).
 //
+// A sink's "state" is SinkState (catalog.hpp); SinkStateFromJson and
+// SinkStateToJson are its one serializer: the keys are the member names,
+// absent members are left out, and members this version does not know (or
+// whose value has another type) are kept as read.
+//
 // `path` is relative to the database directory for managed tables, absolute
 // for attached ones (CREATE TABLE ... LOCATION). The file is replaced
 // atomically (temp file, fsync, rename, fsync of the directory), so a crash
@@ -57,6 +62,9 @@ struct CatalogRecord {
   std::vector<StreamCatalogEntry> streams;
   std::vector<SinkCatalogEntry> sinks;
 };
+
+SinkState SinkStateFromJson(const nlohmann::json& json);
+nlohmann::json SinkStateToJson(const SinkState& state);
 
 class CatalogStore {
  public:

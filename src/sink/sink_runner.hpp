@@ -47,8 +47,9 @@ struct SinkProgress {
   std::string error;  // the target's current transport error, "" when healthy
 };
 using SinkProgressListener = std::function<void(const SinkProgress&)>;
-// One listener per process (the shell's sink command); nullptr removes it.
-void SetSinkProgressListener(SinkProgressListener listener);
+// One listener per open database (the shell's sink command sets it on the
+// database it opened); nullptr removes it.
+void SetSinkProgressListener(ClientContext& context, SinkProgressListener listener);
 
 // CREATE SINK, CREATE OR REPLACE SINK and ALTER SINK (sink_definition.cpp):
 // checks `sink`'s source, options and target (the topic must exist on a
@@ -92,7 +93,8 @@ std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink);
 // pending 'start' = 'earliest' snapshot). Nothing when no stream or sink reads it.
 std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table);
 
-// DROP SINK / CREATE OR REPLACE: closes the sink's producer if this process has one.
-void ForgetSinkSession(const SinkCatalogEntry& sink);
+// DROP SINK / CREATE OR REPLACE / ALTER SINK: closes the sink's producer or
+// file if the database has one open.
+void ForgetSinkSession(ClientContext& context, const SinkCatalogEntry& sink);
 
 }  // namespace lakestream

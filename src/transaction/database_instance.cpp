@@ -301,4 +301,10 @@ void DatabaseInstance::RefreshTables() {
   }
 }
 
+SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make) {
+  std::lock_guard<std::mutex> guard(sink_registry_lock_);
+  if (!sink_registry_) sink_registry_ = make();
+  return *sink_registry_;
+}
+
 }  // namespace lakestream

@@ -237,6 +237,5 @@ Status KafkaProducer::CommitTransaction() {
   LS_RETURN_NOT_OK(TxnStatus(rd_kafka_commit_transaction(rk_, -1), "commit_transaction"));
   return PendingFailure();
 }
-Status KafkaProducer::AbortTransaction() { return TxnStatus(rd_kafka_abort_transaction(rk_, 30000), "abort_transaction"); }
 
 }  // namespace lakestream

@@ -64,7 +64,6 @@ class KafkaProducer {
   Status InitTransactions();
   Status BeginTransaction();
   Status CommitTransaction();
-  Status AbortTransaction();
 
   int64_t Acked() const { return acked_; }
   // Per partition: one past the highest offset acknowledged for our messages
