@@ -23,6 +23,53 @@ enum class TableKind : uint8_t { TABLE, MATERIALIZED_VIEW, STREAMING_TABLE };
 // "table", "materialized view", "streaming table" (for messages).
 const char* TableKindToString(TableKind kind);
 
+// What the last REFRESH of a materialized view did (SHOW MATERIALIZED VIEWS).
+struct ViewRefreshRecord {
+  std::string path;      // "incremental", "recompute", "up to date", ...
+  std::string fallback;  // why an incremental view was recomputed, or ""
+  int64_t view_version = -1;
+  int64_t inserted = 0;
+  int64_t updated = 0;
+  int64_t deleted = 0;
+  bool operator==(const ViewRefreshRecord& other) const = default;
+};
+
+// State owned by the module that maintains a table, persisted in
+// catalog.json as the table's "state" object (catalog_store.cpp is its only
+// reader and writer). As for SinkState, an absent member is left out of the
+// file and members this version does not know are kept as read.
+struct TableState {
+  // Materialized views (src/ivm).
+  std::optional<std::string> refresh;      // "auto" | "manual"
+  std::optional<std::string> maintenance;  // how it is maintained (MaintenanceKindToString)
+  std::optional<std::string> shape;        // "aggregate" | "rows" | "query"
+  std::optional<std::string> reason;       // why it is not incremental, or ""
+  // Lower-case source name -> the source version the view's rows reflect.
+  std::optional<std::map<std::string, int64_t>> sources;
+  std::optional<ViewRefreshRecord> last_refresh;
+  std::optional<std::string> status;  // "failed" after a failed refresh
+  std::optional<std::string> error;   // the failed refresh's error
+  // Each source's version when the refresh failed (-1: missing).
+  std::optional<std::map<std::string, int64_t>> failed_at;
+  // Tables: the folder (relative to the database) of a rename not finished yet.
+  std::optional<std::string> moved_from;
+  // Streaming tables: the schema read_files() found per source path
+  // ({ <path>: { "schema": ... } }, function/table/ingestion_scope.hpp), stored
+  // under "sources", and, in memory, the txn versions ingested per app id.
+  std::optional<nlohmann::json> file_sources;
+  std::optional<std::map<std::string, int64_t>> txns;
+  nlohmann::json unknown = nlohmann::json::object();
+
+  // Drops status, error and failed_at; true when there was any.
+  bool ClearFailure() {
+    bool had = status || error || failed_at;
+    status.reset();
+    error.reset();
+    failed_at.reset();
+    return had;
+  }
+};
+
 struct TableCatalogEntry {
   std::string name;
   TableKind kind = TableKind::TABLE;
@@ -30,7 +77,7 @@ struct TableCatalogEntry {
   // AS), and state owned by the module that maintains the table (src/ivm,
   // src/pipeline), persisted in the catalog as-is.
   std::string definition;
-  nlohmann::json state = nlohmann::json::object();
+  TableState state;
   std::vector<TableColumn> columns;
   std::vector<std::string> primary_key;
   std::vector<std::pair<std::string, std::string>> properties;  // in the order set

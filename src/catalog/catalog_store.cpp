@@ -28,6 +28,43 @@ bool IsType(const nlohmann::json& v, const std::vector<int64_t>*) {
   return true;
 }
 
+bool IsType(const nlohmann::json& v, const std::map<std::string, int64_t>*) {
+  if (!v.is_object()) return false;
+  for (auto& e : v) {
+    if (!e.is_number_integer()) return false;
+  }
+  return true;
+}
+bool IsType(const nlohmann::json& v, const nlohmann::json*) { return v.is_object(); }
+bool IsType(const nlohmann::json& v, const ViewRefreshRecord*) {
+  static const std::map<std::string, bool> kMembers = {{"path", true},      {"fallback", true}, {"view_version", false},
+                                                       {"inserted", false}, {"updated", false}, {"deleted", false}};
+  if (!v.is_object() || v.size() != kMembers.size()) return false;
+  for (auto& [key, is_text] : kMembers) {
+    auto it = v.find(key);
+    if (it == v.end() || (is_text ? !it->is_string() : !it->is_number_integer())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+static void to_json(nlohmann::json& json, const ViewRefreshRecord& r) {
+  json = {{"path", r.path},         {"fallback", r.fallback}, {"view_version", r.view_version},
+          {"inserted", r.inserted}, {"updated", r.updated},   {"deleted", r.deleted}};
+}
+
+static void from_json(const nlohmann::json& json, ViewRefreshRecord& r) {
+  r.path = json.at("path").get<std::string>();
+  r.fallback = json.at("fallback").get<std::string>();
+  r.view_version = json.at("view_version").get<int64_t>();
+  r.inserted = json.at("inserted").get<int64_t>();
+  r.updated = json.at("updated").get<int64_t>();
+  r.deleted = json.at("deleted").get<int64_t>();
+}
+
+namespace {
+
 template <class T>
 void Take(nlohmann::json& rest, const char* key, std::optional<T>& out) {
   auto it = rest.find(key);
@@ -42,6 +79,46 @@ void Put(nlohmann::json& json, const char* key, const std::optional<T>& value) {
 }
 
 }  // namespace
+
+TableState TableStateFromJson(const nlohmann::json& json, TableKind kind) {
+  TableState state;
+  if (!json.is_object()) return state;
+  nlohmann::json rest = json;
+  Take(rest, "refresh", state.refresh);
+  Take(rest, "maintenance", state.maintenance);
+  Take(rest, "shape", state.shape);
+  Take(rest, "reason", state.reason);
+  if (kind == TableKind::STREAMING_TABLE) {
+    Take(rest, "sources", state.file_sources);
+  } else {
+    Take(rest, "sources", state.sources);
+  }
+  Take(rest, "last_refresh", state.last_refresh);
+  Take(rest, "status", state.status);
+  Take(rest, "error", state.error);
+  Take(rest, "failed_at", state.failed_at);
+  Take(rest, "moved_from", state.moved_from);
+  Take(rest, "txns", state.txns);
+  state.unknown = std::move(rest);
+  return state;
+}
+
+nlohmann::json TableStateToJson(const TableState& state) {
+  nlohmann::json json = state.unknown.is_object() ? state.unknown : nlohmann::json::object();
+  Put(json, "refresh", state.refresh);
+  Put(json, "maintenance", state.maintenance);
+  Put(json, "shape", state.shape);
+  Put(json, "reason", state.reason);
+  Put(json, "sources", state.sources);
+  Put(json, "sources", state.file_sources);
+  Put(json, "last_refresh", state.last_refresh);
+  Put(json, "status", state.status);
+  Put(json, "error", state.error);
+  Put(json, "failed_at", state.failed_at);
+  Put(json, "moved_from", state.moved_from);
+  Put(json, "txns", state.txns);
+  return json;
+}
 
 SinkState SinkStateFromJson(const nlohmann::json& json) {
   SinkState state;
@@ -151,7 +228,7 @@ Result<CatalogRecord> CatalogStore::Load() {
                    : kind == "streaming table" ? TableKind::STREAMING_TABLE
                                                : TableKind::TABLE;
       table.definition = t.value("definition", std::string());
-      table.state = t.value("state", nlohmann::json::object());
+      table.state = TableStateFromJson(t.value("state", nlohmann::json::object()), table.kind);
       record.tables.push_back(std::move(table));
     }
     nlohmann::json streams = json.value("streams", nlohmann::json::array());
@@ -206,7 +283,7 @@ Status CatalogStore::Save(CatalogRecord& record) {
                               {"defaults", defaults},
                               {"kind", TableKindToString(t.kind)},
                               {"definition", t.definition},
-                              {"state", t.state}});
+                              {"state", TableStateToJson(t.state)}});
   }
   json["streams"] = nlohmann::json::array();
   for (auto& st : record.streams) {
