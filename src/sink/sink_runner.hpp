@@ -1,7 +1,8 @@
 // Delivery of a sink's pending changes, with progress recorded only after the
 // target made them durable (docs/sinks.md, "Delivery").
 //
-// Sink state (SinkCatalogEntry::state, persisted in catalog.json):
+// Sink state (SinkState in catalog/catalog.hpp; catalog_store.cpp writes it
+// to catalog.json under these keys, leaving out absent members):
 //   state := { "id": <str>,                 unique per CREATE SINK; tags our Kafka messages
 //              "created_at": <micros>,
 //              "start_version": <n>,        the source version at CREATE SINK
@@ -12,7 +13,8 @@
 //              "file_path": <str>,          FILE: the file, absolute
 //              "file_size": <n>,            FILE: the file's durable size
 //              "file_tail_hash": <str>,     FILE: FNV-1a of the (up to) 4096 bytes before file_size
-//              "messages": <n>, "skipped_changes": <n>, "resumed_skips": <n>,
+//              "stream_batch": <n>,         a stream source: the batch under way
+//              "messages": <n>, "skipped_changes": <n>,
 //              "last_error": <str>, "last_error_at": <micros>, "updated_at": <micros> }
 //
 // Sources: a table or materialized view (its Delta change data feed, versions

@@ -95,7 +95,6 @@ struct KafkaProducerCallbacks {
       }
       return;
     }
-    self->acked_++;
     if (message->partition >= 0 && message->partition < static_cast<int32_t>(self->acked_offsets_.size())) {
       int64_t& next = self->acked_offsets_[message->partition];
       if (message->offset + 1 > next) next = message->offset + 1;
