@@ -75,7 +75,7 @@ struct TableCatalogEntry {
   TableKind kind = TableKind::TABLE;
   // MATERIALIZED_VIEW and STREAMING_TABLE: the defining query (the SQL after
   // AS), and state owned by the module that maintains the table (src/ivm,
-  // src/pipeline), persisted in the catalog as-is.
+  // src/pipeline; a renamed table's unfinished move), persisted in the catalog.
   std::string definition;
   TableState state;
   std::vector<TableColumn> columns;

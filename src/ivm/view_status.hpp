@@ -14,8 +14,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 namespace lakestream {
 
 class ClientContext;
