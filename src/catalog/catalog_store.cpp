@@ -15,8 +15,7 @@ static std::string MetaDir(const std::string& db) { return db + "/_lakestream"; 
 
 namespace {
 
-// Moves `key` out of `rest` into `out` when its value has the member's type;
-// otherwise it stays in `rest` (kept, written back as read).
+// Does `v` hold a value of a member's type? (The pointer picks the overload.)
 bool IsType(const nlohmann::json& v, const std::string*) { return v.is_string(); }
 bool IsType(const nlohmann::json& v, const int64_t*) { return v.is_number_integer(); }
 bool IsType(const nlohmann::json& v, const bool*) { return v.is_boolean(); }
@@ -47,35 +46,43 @@ bool IsType(const nlohmann::json& v, const ViewRefreshRecord*) {
   return true;
 }
 
-}  // namespace
+template <class T>
+T FromJson(const nlohmann::json& v, const T*) {
+  return v.get<T>();
+}
+ViewRefreshRecord FromJson(const nlohmann::json& v, const ViewRefreshRecord*) {
+  ViewRefreshRecord r;
+  r.path = v.at("path").get<std::string>();
+  r.fallback = v.at("fallback").get<std::string>();
+  r.view_version = v.at("view_version").get<int64_t>();
+  r.inserted = v.at("inserted").get<int64_t>();
+  r.updated = v.at("updated").get<int64_t>();
+  r.deleted = v.at("deleted").get<int64_t>();
+  return r;
+}
 
-static void to_json(nlohmann::json& json, const ViewRefreshRecord& r) {
-  json = {{"path", r.path},         {"fallback", r.fallback}, {"view_version", r.view_version},
+template <class T>
+nlohmann::json ToJson(const T& value) {
+  return value;
+}
+nlohmann::json ToJson(const ViewRefreshRecord& r) {
+  return {{"path", r.path},         {"fallback", r.fallback}, {"view_version", r.view_version},
           {"inserted", r.inserted}, {"updated", r.updated},   {"deleted", r.deleted}};
 }
 
-static void from_json(const nlohmann::json& json, ViewRefreshRecord& r) {
-  r.path = json.at("path").get<std::string>();
-  r.fallback = json.at("fallback").get<std::string>();
-  r.view_version = json.at("view_version").get<int64_t>();
-  r.inserted = json.at("inserted").get<int64_t>();
-  r.updated = json.at("updated").get<int64_t>();
-  r.deleted = json.at("deleted").get<int64_t>();
-}
-
-namespace {
-
+// Moves `key` out of `rest` into `out` when its value has the member's type;
+// otherwise it stays in `rest`.
 template <class T>
 void Take(nlohmann::json& rest, const char* key, std::optional<T>& out) {
   auto it = rest.find(key);
   if (it == rest.end() || !IsType(*it, static_cast<const T*>(nullptr))) return;
-  out = it->template get<T>();
+  out = FromJson(*it, static_cast<const T*>(nullptr));
   rest.erase(it);
 }
 
 template <class T>
 void Put(nlohmann::json& json, const char* key, const std::optional<T>& value) {
-  if (value) json[key] = *value;
+  if (value) json[key] = ToJson(*value);
 }
 
 }  // namespace
