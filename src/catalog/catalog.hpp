@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,14 +23,61 @@ enum class TableKind : uint8_t { TABLE, MATERIALIZED_VIEW, STREAMING_TABLE };
 // "table", "materialized view", "streaming table" (for messages).
 const char* TableKindToString(TableKind kind);
 
+// What the last REFRESH of a materialized view did (SHOW MATERIALIZED VIEWS).
+struct ViewRefreshRecord {
+  std::string path;      // "incremental", "recompute", "up to date", ...
+  std::string fallback;  // why an incremental view was recomputed, or ""
+  int64_t view_version = -1;
+  int64_t inserted = 0;
+  int64_t updated = 0;
+  int64_t deleted = 0;
+  bool operator==(const ViewRefreshRecord& other) const = default;
+};
+
+// State owned by the module that maintains a table, persisted in
+// catalog.json as the table's "state" object (catalog_store.cpp is its only
+// reader and writer). As for SinkState, an absent member is left out of the
+// file and members this version does not know are kept as read.
+struct TableState {
+  // Materialized views (src/ivm).
+  std::optional<std::string> refresh;      // "auto" | "manual"
+  std::optional<std::string> maintenance;  // how it is maintained (MaintenanceKindToString)
+  std::optional<std::string> shape;        // "aggregate" | "rows" | "query"
+  std::optional<std::string> reason;       // why it is not incremental, or ""
+  // Lower-case source name -> the source version the view's rows reflect.
+  std::optional<std::map<std::string, int64_t>> sources;
+  std::optional<ViewRefreshRecord> last_refresh;
+  std::optional<std::string> status;  // "failed" after a failed refresh
+  std::optional<std::string> error;   // the failed refresh's error
+  // Each source's version when the refresh failed (-1: missing).
+  std::optional<std::map<std::string, int64_t>> failed_at;
+  // Tables: the folder (relative to the database) of a rename not finished yet.
+  std::optional<std::string> moved_from;
+  // Streaming tables: the schema read_files() found per source path
+  // ({ <path>: { "schema": ... } }, function/table/ingestion_scope.hpp), stored
+  // under "sources", and, in memory, the txn versions ingested per app id.
+  std::optional<nlohmann::json> file_sources;
+  std::optional<std::map<std::string, int64_t>> txns;
+  nlohmann::json unknown = nlohmann::json::object();
+
+  // Drops status, error and failed_at; true when there was any.
+  bool ClearFailure() {
+    bool had = status || error || failed_at;
+    status.reset();
+    error.reset();
+    failed_at.reset();
+    return had;
+  }
+};
+
 struct TableCatalogEntry {
   std::string name;
   TableKind kind = TableKind::TABLE;
   // MATERIALIZED_VIEW and STREAMING_TABLE: the defining query (the SQL after
   // AS), and state owned by the module that maintains the table (src/ivm,
-  // src/pipeline), persisted in the catalog as-is.
+  // src/pipeline; a renamed table's unfinished move), persisted in the catalog.
   std::string definition;
-  nlohmann::json state = nlohmann::json::object();
+  TableState state;
   std::vector<TableColumn> columns;
   std::vector<std::string> primary_key;
   std::vector<std::pair<std::string, std::string>> properties;  // in the order set
@@ -79,15 +127,56 @@ struct StreamCatalogEntry {
   int64_t pending_version = -1;
 };
 
+struct SinkOptions;  // connector/sink_options.hpp
+
+// A sink's position and health, persisted in catalog.json as the sink's
+// "state" object (catalog_store.cpp is its only reader and writer; src/sink
+// gives the members their meaning, docs/sinks.md "Delivery"). A member is
+// absent (nullopt) when the file did not have it: a state is written back
+// with exactly the keys it was read with, plus what changed.
+struct SinkState {
+  std::optional<std::string> id;  // unique per CREATE SINK; tags our Kafka messages (absent: the sink's name)
+  std::optional<timestamp_t> created_at;
+  std::optional<int64_t> start_version;     // the source version at CREATE SINK
+  std::optional<bool> snapshot_pending;     // 'start' = 'earliest' and the rows as of start_version not delivered yet
+  std::optional<int64_t> delivered_version; // every change up to here is durable in the target
+  std::optional<std::vector<int64_t>> partition_offsets;  // Kafka: where the next resume scan starts
+  std::optional<std::string> file_path;     // FILE: the file, absolute
+  std::optional<int64_t> file_size;         // FILE: the file's durable size
+  std::optional<std::string> file_tail_hash;  // FILE: FNV-1a of the (up to) 4096 bytes before file_size
+  std::optional<int64_t> stream_batch;      // a stream source: the end version of the batch under way
+  std::optional<int64_t> messages;
+  std::optional<int64_t> skipped_changes;
+  std::optional<std::string> last_error;
+  std::optional<timestamp_t> last_error_at;
+  std::optional<timestamp_t> updated_at;
+  // Members this version does not know (or whose value had another type),
+  // kept as read so that a save does not lose them.
+  nlohmann::json unknown = nlohmann::json::object();
+
+  // The message id, the sink's name when the state has none.
+  std::string IdOr(const std::string& sink_name) const { return id.value_or(sink_name); }
+  void ClearError() {
+    last_error.reset();
+    last_error_at.reset();
+  }
+};
+
 // A sink: delivers the changes of a table, view or stream to Kafka or a file
-// (src/sink/). `state` (progress, last error) is owned by src/sink.
+// (src/sink/).
 struct SinkCatalogEntry {
   std::string name;
   std::string source;
   std::string target;     // "kafka" | "file"
   std::string file_path;  // INTO FILE 'path'
   std::vector<std::pair<std::string, std::string>> options;  // WITH (...), in the order given
-  nlohmann::json state = nlohmann::json::object();
+  SinkState state;
+  // Never persisted: `options` parsed (ParsedSinkOptions in
+  // connector/sink_options.hpp), set when the sink is defined or first used
+  // after the catalog loads. Whoever changes `options` resets it.
+  mutable std::shared_ptr<const SinkOptions> parsed_options;
+
+  std::string Id() const { return state.IdOr(name); }
 };
 
 // Catalog entries of one kind (streams, sinks) keyed by lower-case name.

@@ -13,6 +13,163 @@ namespace lakestream {
 
 static std::string MetaDir(const std::string& db) { return db + "/_lakestream"; }
 
+namespace {
+
+// Does `v` hold a value of a member's type? (The pointer picks the overload.)
+bool IsType(const nlohmann::json& v, const std::string*) { return v.is_string(); }
+bool IsType(const nlohmann::json& v, const int64_t*) { return v.is_number_integer(); }
+bool IsType(const nlohmann::json& v, const bool*) { return v.is_boolean(); }
+bool IsType(const nlohmann::json& v, const std::vector<int64_t>*) {
+  if (!v.is_array()) return false;
+  for (auto& e : v) {
+    if (!e.is_number_integer()) return false;
+  }
+  return true;
+}
+
+bool IsType(const nlohmann::json& v, const std::map<std::string, int64_t>*) {
+  if (!v.is_object()) return false;
+  for (auto& e : v) {
+    if (!e.is_number_integer()) return false;
+  }
+  return true;
+}
+bool IsType(const nlohmann::json& v, const nlohmann::json*) { return v.is_object(); }
+bool IsType(const nlohmann::json& v, const ViewRefreshRecord*) {
+  static const std::map<std::string, bool> kMembers = {{"path", true},      {"fallback", true}, {"view_version", false},
+                                                       {"inserted", false}, {"updated", false}, {"deleted", false}};
+  if (!v.is_object() || v.size() != kMembers.size()) return false;
+  for (auto& [key, is_text] : kMembers) {
+    auto it = v.find(key);
+    if (it == v.end() || (is_text ? !it->is_string() : !it->is_number_integer())) return false;
+  }
+  return true;
+}
+
+template <class T>
+T FromJson(const nlohmann::json& v, const T*) {
+  return v.get<T>();
+}
+ViewRefreshRecord FromJson(const nlohmann::json& v, const ViewRefreshRecord*) {
+  ViewRefreshRecord r;
+  r.path = v.at("path").get<std::string>();
+  r.fallback = v.at("fallback").get<std::string>();
+  r.view_version = v.at("view_version").get<int64_t>();
+  r.inserted = v.at("inserted").get<int64_t>();
+  r.updated = v.at("updated").get<int64_t>();
+  r.deleted = v.at("deleted").get<int64_t>();
+  return r;
+}
+
+template <class T>
+nlohmann::json ToJson(const T& value) {
+  return value;
+}
+nlohmann::json ToJson(const ViewRefreshRecord& r) {
+  return {{"path", r.path},         {"fallback", r.fallback}, {"view_version", r.view_version},
+          {"inserted", r.inserted}, {"updated", r.updated},   {"deleted", r.deleted}};
+}
+
+// Moves `key` out of `rest` into `out` when its value has the member's type;
+// otherwise it stays in `rest`.
+template <class T>
+void Take(nlohmann::json& rest, const char* key, std::optional<T>& out) {
+  auto it = rest.find(key);
+  if (it == rest.end() || !IsType(*it, static_cast<const T*>(nullptr))) return;
+  out = FromJson(*it, static_cast<const T*>(nullptr));
+  rest.erase(it);
+}
+
+template <class T>
+void Put(nlohmann::json& json, const char* key, const std::optional<T>& value) {
+  if (value) json[key] = ToJson(*value);
+}
+
+}  // namespace
+
+TableState TableStateFromJson(const nlohmann::json& json, TableKind kind) {
+  TableState state;
+  if (!json.is_object()) return state;
+  nlohmann::json rest = json;
+  Take(rest, "refresh", state.refresh);
+  Take(rest, "maintenance", state.maintenance);
+  Take(rest, "shape", state.shape);
+  Take(rest, "reason", state.reason);
+  if (kind == TableKind::STREAMING_TABLE) {
+    Take(rest, "sources", state.file_sources);
+  } else {
+    Take(rest, "sources", state.sources);
+  }
+  Take(rest, "last_refresh", state.last_refresh);
+  Take(rest, "status", state.status);
+  Take(rest, "error", state.error);
+  Take(rest, "failed_at", state.failed_at);
+  Take(rest, "moved_from", state.moved_from);
+  Take(rest, "txns", state.txns);
+  state.unknown = std::move(rest);
+  return state;
+}
+
+nlohmann::json TableStateToJson(const TableState& state) {
+  nlohmann::json json = state.unknown.is_object() ? state.unknown : nlohmann::json::object();
+  Put(json, "refresh", state.refresh);
+  Put(json, "maintenance", state.maintenance);
+  Put(json, "shape", state.shape);
+  Put(json, "reason", state.reason);
+  Put(json, "sources", state.sources);
+  Put(json, "sources", state.file_sources);
+  Put(json, "last_refresh", state.last_refresh);
+  Put(json, "status", state.status);
+  Put(json, "error", state.error);
+  Put(json, "failed_at", state.failed_at);
+  Put(json, "moved_from", state.moved_from);
+  Put(json, "txns", state.txns);
+  return json;
+}
+
+SinkState SinkStateFromJson(const nlohmann::json& json) {
+  SinkState state;
+  if (!json.is_object()) return state;
+  nlohmann::json rest = json;
+  Take(rest, "id", state.id);
+  Take(rest, "created_at", state.created_at);
+  Take(rest, "start_version", state.start_version);
+  Take(rest, "snapshot_pending", state.snapshot_pending);
+  Take(rest, "delivered_version", state.delivered_version);
+  Take(rest, "partition_offsets", state.partition_offsets);
+  Take(rest, "file_path", state.file_path);
+  Take(rest, "file_size", state.file_size);
+  Take(rest, "file_tail_hash", state.file_tail_hash);
+  Take(rest, "stream_batch", state.stream_batch);
+  Take(rest, "messages", state.messages);
+  Take(rest, "skipped_changes", state.skipped_changes);
+  Take(rest, "last_error", state.last_error);
+  Take(rest, "last_error_at", state.last_error_at);
+  Take(rest, "updated_at", state.updated_at);
+  state.unknown = std::move(rest);
+  return state;
+}
+
+nlohmann::json SinkStateToJson(const SinkState& state) {
+  nlohmann::json json = state.unknown.is_object() ? state.unknown : nlohmann::json::object();
+  Put(json, "id", state.id);
+  Put(json, "created_at", state.created_at);
+  Put(json, "start_version", state.start_version);
+  Put(json, "snapshot_pending", state.snapshot_pending);
+  Put(json, "delivered_version", state.delivered_version);
+  Put(json, "partition_offsets", state.partition_offsets);
+  Put(json, "file_path", state.file_path);
+  Put(json, "file_size", state.file_size);
+  Put(json, "file_tail_hash", state.file_tail_hash);
+  Put(json, "stream_batch", state.stream_batch);
+  Put(json, "messages", state.messages);
+  Put(json, "skipped_changes", state.skipped_changes);
+  Put(json, "last_error", state.last_error);
+  Put(json, "last_error_at", state.last_error_at);
+  Put(json, "updated_at", state.updated_at);
+  return json;
+}
+
 Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const std::string& db_path, bool read_only) {
   std::unique_ptr<CatalogStore> store(new CatalogStore(fs, db_path));
   if (read_only) {
@@ -78,7 +235,7 @@ Result<CatalogRecord> CatalogStore::Load() {
                    : kind == "streaming table" ? TableKind::STREAMING_TABLE
                                                : TableKind::TABLE;
       table.definition = t.value("definition", std::string());
-      table.state = t.value("state", nlohmann::json::object());
+      table.state = TableStateFromJson(t.value("state", nlohmann::json::object()), table.kind);
       record.tables.push_back(std::move(table));
     }
     nlohmann::json streams = json.value("streams", nlohmann::json::array());
@@ -106,7 +263,7 @@ Result<CatalogRecord> CatalogStore::Load() {
       sink.file_path = sk.value("file_path", std::string());
       nlohmann::json options = sk.value("options", nlohmann::json::array());
       for (auto& kv : options) sink.options.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
-      sink.state = sk.value("state", nlohmann::json::object());
+      sink.state = SinkStateFromJson(sk.value("state", nlohmann::json::object()));
       record.sinks.push_back(std::move(sink));
     }
   } catch (const std::exception& e) {
@@ -133,7 +290,7 @@ Status CatalogStore::Save(CatalogRecord& record) {
                               {"defaults", defaults},
                               {"kind", TableKindToString(t.kind)},
                               {"definition", t.definition},
-                              {"state", t.state}});
+                              {"state", TableStateToJson(t.state)}});
   }
   json["streams"] = nlohmann::json::array();
   for (auto& st : record.streams) {
@@ -158,7 +315,7 @@ Status CatalogStore::Save(CatalogRecord& record) {
                              {"target", sk.target},
                              {"file_path", sk.file_path},
                              {"options", options},
-                             {"state", sk.state}});
+                             {"state", SinkStateToJson(sk.state)}});
   }
   return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
 }

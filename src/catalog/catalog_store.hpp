@@ -23,6 +23,11 @@
 // views and sinks existed still load. `state` objects belong to the module
 // that maintains the object (views: src/ivm, sinks: src/sink).
 //
+// A table's "state" is TableState, a sink's SinkState (catalog.hpp); the
+// *StateFromJson and *StateToJson functions below are their one serializer: the keys are the member names,
+// absent members are left out, and members this version does not know (or
+// whose value has another type) are kept as read.
+//
 // `path` is relative to the database directory for managed tables, absolute
 // for attached ones (CREATE TABLE ... LOCATION). The file is replaced
 // atomically (temp file, fsync, rename, fsync of the directory), so a crash
@@ -48,7 +53,7 @@ struct CatalogTableRecord {
   std::vector<std::pair<std::string, std::string>> defaults;  // column -> SQL literal
   TableKind kind = TableKind::TABLE;
   std::string definition;
-  nlohmann::json state = nlohmann::json::object();
+  TableState state;
 };
 
 struct CatalogRecord {
@@ -57,6 +62,13 @@ struct CatalogRecord {
   std::vector<StreamCatalogEntry> streams;
   std::vector<SinkCatalogEntry> sinks;
 };
+
+// `kind` decides what a table's "sources" are (view versions, or a streaming
+// table's file schemas).
+TableState TableStateFromJson(const nlohmann::json& json, TableKind kind);
+nlohmann::json TableStateToJson(const TableState& state);
+SinkState SinkStateFromJson(const nlohmann::json& json);
+nlohmann::json SinkStateToJson(const SinkState& state);
 
 class CatalogStore {
  public:

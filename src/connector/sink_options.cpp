@@ -169,4 +169,14 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
   return options;
 }
 
+const SinkOptions& ReparseSinkOptions(const SinkCatalogEntry& sink) {
+  sink.parsed_options = std::make_shared<const SinkOptions>(ParseSinkOptions(sink));
+  return *sink.parsed_options;
+}
+
+std::shared_ptr<const SinkOptions> ParsedSinkOptions(const SinkCatalogEntry& sink) {
+  if (!sink.parsed_options) ReparseSinkOptions(sink);
+  return sink.parsed_options;
+}
+
 }  // namespace lakestream

@@ -7,6 +7,7 @@
 // and is passed to the producer as-is. Keys compare case-insensitively.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,5 +56,12 @@ struct SinkOptions {
 // Parses `sink.options`. Throws InvalidInputError naming the sink and the
 // option for an unknown key or a bad value, with the accepted values.
 SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink);
+
+// `sink.options` parsed once: sets sink.parsed_options (DefineSink calls it
+// for every new definition, so CREATE and ALTER SINK validate) and returns it.
+const SinkOptions& ReparseSinkOptions(const SinkCatalogEntry& sink);
+// sink.parsed_options, parsed on first use for a sink loaded from the
+// catalog. Throws as ParseSinkOptions does.
+std::shared_ptr<const SinkOptions> ParsedSinkOptions(const SinkCatalogEntry& sink);
 
 }  // namespace lakestream

@@ -14,8 +14,7 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "catalog/catalog.hpp"
 #include "common/status.hpp"
 #include "connector/sink_message.hpp"
 #include "connector/sink_options.hpp"
@@ -25,11 +24,11 @@ namespace lakestream {
 class SinkWriter {
  public:
   virtual ~SinkWriter() = default;
-  virtual Status Resume(const nlohmann::json& state) = 0;
+  virtual Status Resume(const SinkState& state) = 0;
   virtual bool AlreadyDelivered(const SinkMessage& message) = 0;
   virtual Status Write(const SinkMessage& message) = 0;
   virtual Status Flush() = 0;
-  virtual void RecordProgress(nlohmann::json& state) = 0;
+  virtual void RecordProgress(SinkState& state) = 0;
   // One Kafka transaction per version when the sink is transactional; no-ops otherwise.
   virtual Status BeginVersion() { return Status::OK(); }
   virtual Status EndVersion() { return Status::OK(); }
@@ -63,6 +62,6 @@ bool SameFile(const std::string& a, const std::string& b);
 // A FILE sink's first state: creates `path` when missing and records its
 // size and the hash of its last bytes (file_size, file_tail_hash), so what
 // was there before the sink is kept and checked like the sink's own lines.
-Status InitialFileState(const std::string& path, nlohmann::json& state);
+Status InitialFileState(const std::string& path, SinkState& state);
 
 }  // namespace lakestream

@@ -17,7 +17,7 @@ using VersionMap = std::map<std::string, int64_t>;  // lower-case source name ->
 
 std::string SourceTxnAppId(const std::string& source) { return "lakestream.view.source." + StringUtil::Lower(source); }
 
-std::string ViewRefreshMode(const TableCatalogEntry& view) { return view.state.value("refresh", std::string("auto")); }
+std::string ViewRefreshMode(const TableCatalogEntry& view) { return view.state.refresh.value_or("auto"); }
 
 static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& view, const std::string& source) {
   TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
@@ -39,12 +39,14 @@ static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& 
 // txn actions and the catalog's record (see the header).
 static VersionMap ReflectedVersions(TableCatalogEntry& view, const std::vector<std::string>& sources) {
   VersionMap out;
-  const auto& recorded = view.state.value("sources", nlohmann::json::object());
   DeltaTable* storage = DatabaseInstance::AsDelta(view);
   for (auto& source : sources) {
     std::string key = StringUtil::Lower(source);
     int64_t version = -1;
-    if (recorded.contains(key)) version = recorded[key].get<int64_t>();
+    if (view.state.sources) {
+      auto it = view.state.sources->find(key);
+      if (it != view.state.sources->end()) version = it->second;
+    }
     if (storage) {
       if (auto txn = storage->Snapshot().TxnVersion(SourceTxnAppId(source))) version = std::max(version, *txn);
     }
@@ -55,8 +57,8 @@ static VersionMap ReflectedVersions(TableCatalogEntry& view, const std::vector<s
 
 std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view) {
   std::vector<std::string> sources;
-  if (view.state.contains("sources")) {
-    for (auto& [source, version] : view.state["sources"].items()) sources.push_back(source);
+  if (view.state.sources) {
+    for (auto& [source, version] : *view.state.sources) sources.push_back(source);
   }
   return ReflectedVersions(view, sources);
 }
@@ -83,8 +85,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   if (!storage) throw NotImplementedError("materialized views need a database directory (view " + view.name + ")");
   // The recorded sources first: a dropped or renamed one is named as such,
   // not as an unknown table in the view's query.
-  const nlohmann::json recorded_sources = view.state.value("sources", nlohmann::json::object());
-  for (auto& [source, version] : recorded_sources.items()) SourceTable(context, view, source);
+  const VersionMap recorded_sources = view.state.sources.value_or(VersionMap());
+  for (auto& [source, version] : recorded_sources) SourceTable(context, view, source);
   ViewAnalysis analysis = AnalyzeView(context, view.definition);
   VersionMap current;
   for (auto& source : analysis.sources) current[StringUtil::Lower(source)] = SourceTable(context, view, source).Version();
@@ -94,8 +96,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   // aggregate's state (which may be older: catching it up would answer
   // "incremental" with nothing changed).
   if (!full && analysis.kind != MaintenanceKind::RECOMPUTE && ReflectedVersions(view, analysis.sources) == current &&
-      view.state.value("maintenance", std::string()) == MaintenanceKindToString(analysis.kind)) {
-    if (ClearViewFailure(view.state)) context.Database().SaveCatalog();
+      view.state.maintenance.value_or("") == MaintenanceKindToString(analysis.kind)) {
+    if (view.state.ClearFailure()) context.Database().SaveCatalog();
     outcome.path = "up to date";
     return outcome;
   }
@@ -165,37 +167,34 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   // Only now, so the state never reflects a commit that did not happen.
   if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");
 
-  nlohmann::json& state = view.state;
-  nlohmann::json recorded = state;
-  bool was_failed = ClearViewFailure(state);
-  state["maintenance"] = MaintenanceKindToString(analysis.kind);
-  state["shape"] = analysis.kind == MaintenanceKind::AGGREGATE ? "aggregate" : analysis.kind == MaintenanceKind::ROWS ? "rows" : "query";
-  state["reason"] = analysis.reason;
-  state["sources"] = current;
-  state["last_refresh"] = {{"path", outcome.path},
-                           {"fallback", fallback},
-                           {"view_version", storage->Version()},
-                           {"inserted", outcome.inserted},
-                           {"updated", outcome.updated},
-                           {"deleted", outcome.deleted}};
+  TableState& state = view.state;
+  const TableState recorded = state;
+  bool was_failed = state.ClearFailure();
+  state.maintenance = MaintenanceKindToString(analysis.kind);
+  state.shape = analysis.kind == MaintenanceKind::AGGREGATE ? "aggregate" : analysis.kind == MaintenanceKind::ROWS ? "rows" : "query";
+  state.reason = analysis.reason;
+  state.sources = current;
+  state.last_refresh = ViewRefreshRecord{outcome.path,     fallback,        storage->Version(),
+                                         outcome.inserted, outcome.updated, outcome.deleted};
   // The catalog is saved (three fsyncs) only when it has to say something the
   // view's Delta log does not: a commit's txn actions already record its
   // source versions (readers take the newer of the two), so only versions
   // reached without a commit, a new shape, or a new set of sources need it.
   // last_refresh alone is informational and rides along with the next save.
-  bool same_shape = true;
-  for (const char* key : {"maintenance", "shape", "reason"}) same_shape = same_shape && recorded.contains(key) && recorded[key] == state[key];
-  bool same_sources = recorded.contains("sources") && recorded["sources"].size() == current.size();
+  bool same_shape = recorded.maintenance && recorded.shape && recorded.reason && recorded.maintenance == state.maintenance &&
+                    recorded.shape == state.shape && recorded.reason == state.reason;
+  bool same_sources = recorded.sources && recorded.sources->size() == current.size();
   for (auto& [source, version] : current) {
-    same_sources = same_sources && recorded["sources"].contains(source) &&
-                   (committed || recorded["sources"][source].get<int64_t>() == version);
+    if (!same_sources) break;
+    auto it = recorded.sources->find(source);
+    same_sources = it != recorded.sources->end() && (committed || it->second == version);
   }
   if (!same_shape || !same_sources || was_failed) context.Database().SaveCatalog();
   return outcome;
 }
 
 bool ViewIsStale(ClientContext& context, TableCatalogEntry& view) {
-  if (!view.state.contains("sources")) return true;
+  if (!view.state.sources) return true;
   for (auto& [source, version] : ViewSourceVersions(view)) {
     TableCatalogEntry* entry = context.GetCatalog().FindTable(source);
     DeltaTable* delta = entry ? DatabaseInstance::AsDelta(*entry) : nullptr;

@@ -19,17 +19,17 @@ static std::optional<int64_t> SourceVersionNow(ClientContext& context, const std
 }
 
 // What each recorded source is at now (-1: missing), the fingerprint "failed_at" holds.
-static nlohmann::json SourcesNow(ClientContext& context, const TableCatalogEntry& view) {
-  nlohmann::json out = nlohmann::json::object();
-  const auto& recorded = view.state.value("sources", nlohmann::json::object());
-  for (auto& [source, version] : recorded.items()) out[source] = SourceVersionNow(context, source).value_or(-1);
+static std::map<std::string, int64_t> SourcesNow(ClientContext& context, const TableCatalogEntry& view) {
+  std::map<std::string, int64_t> out;
+  if (!view.state.sources) return out;
+  for (auto& [source, version] : *view.state.sources) out[source] = SourceVersionNow(context, source).value_or(-1);
   return out;
 }
 
 void MarkViewFailed(ClientContext& context, TableCatalogEntry& view, const std::string& error) {
-  view.state["status"] = "failed";
-  view.state["error"] = error;
-  view.state["failed_at"] = SourcesNow(context, view);
+  view.state.status = "failed";
+  view.state.error = error;
+  view.state.failed_at = SourcesNow(context, view);
   try {
     context.Database().SaveCatalog();
   } catch (const std::exception&) {
@@ -38,22 +38,14 @@ void MarkViewFailed(ClientContext& context, TableCatalogEntry& view, const std::
   }
 }
 
-bool ClearViewFailure(nlohmann::json& state) {
-  bool had = state.contains("status") || state.contains("error") || state.contains("failed_at");
-  state.erase("status");
-  state.erase("error");
-  state.erase("failed_at");
-  return had;
-}
-
 std::string ViewFailure(const TableCatalogEntry& view) {
-  if (view.state.value("status", std::string()) != "failed") return "";
-  return view.state.value("error", std::string("unknown error"));
+  if (view.state.status.value_or("") != "failed") return "";
+  return view.state.error.value_or("unknown error");
 }
 
 bool ViewFailedAtCurrentSources(ClientContext& context, TableCatalogEntry& view) {
   if (ViewFailure(view).empty()) return false;
-  return view.state.value("failed_at", nlohmann::json()) == SourcesNow(context, view);
+  return view.state.failed_at && *view.state.failed_at == SourcesNow(context, view);
 }
 
 std::string ViewStatus(ClientContext& context, TableCatalogEntry& view) {
@@ -63,9 +55,9 @@ std::string ViewStatus(ClientContext& context, TableCatalogEntry& view) {
 
 std::string ViewBehindReport(ClientContext& context, TableCatalogEntry& view) {
   std::vector<std::string> behind;
-  const auto& recorded = view.state.value("sources", nlohmann::json::object());
+  const std::map<std::string, int64_t> recorded = view.state.sources.value_or(std::map<std::string, int64_t>());
   auto reflected = ViewSourceVersions(view);
-  for (auto& [source, unused] : recorded.items()) {
+  for (auto& [source, unused] : recorded) {
     auto now = SourceVersionNow(context, source);
     auto at = reflected.find(source);
     if (!now) {

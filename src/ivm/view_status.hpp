@@ -14,8 +14,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 namespace lakestream {
 
 class ClientContext;
@@ -25,8 +23,6 @@ struct TableCatalogEntry;
 // a catalog that cannot be saved keeps the record in memory only (the
 // refresh is tried again after the next open).
 void MarkViewFailed(ClientContext& context, TableCatalogEntry& view, const std::string& error);
-// Erases the failure record from a view's state; true when there was one.
-bool ClearViewFailure(nlohmann::json& state);
 // The recorded error of the view's last refresh, "" when it did not fail.
 std::string ViewFailure(const TableCatalogEntry& view);
 // True when the view failed and no source moved since: retrying now would

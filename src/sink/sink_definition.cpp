@@ -29,22 +29,15 @@ namespace {
 
 constexpr int kKafkaRequestTimeoutMs = 10000;
 
-std::string OptionValue(const SinkCatalogEntry& sink, const char* key) {
-  for (auto& [k, v] : sink.options) {
-    if (StringUtil::CIEquals(k, key)) return v;
-  }
-  return "";
-}
-
 // "Kafka topic t" / "file /abs/x.jsonl", for messages.
 std::string TargetText(const SinkCatalogEntry& sink) {
-  return sink.target == "file" ? "file " + SinkFilePath(sink) : "Kafka topic " + OptionValue(sink, "topic");
+  return sink.target == "file" ? "file " + SinkFilePath(sink) : "Kafka topic " + ParsedSinkOptions(sink)->topic;
 }
 
 bool SameTarget(const SinkCatalogEntry& a, const SinkCatalogEntry& b) {
   if (a.target != b.target) return false;
   if (a.target == "file") return SameFile(SinkFilePath(a), SinkFilePath(b));
-  return OptionValue(a, "topic") == OptionValue(b, "topic");
+  return ParsedSinkOptions(a)->topic == ParsedSinkOptions(b)->topic;
 }
 
 // The first version a new position delivers, from 'start' (not 'earliest').
@@ -76,11 +69,10 @@ int64_t FirstVersion(const SinkCatalogEntry& sink, const SinkStart& start, Delta
 // would compare identities across two encodings and skip or repeat some.
 void CheckNoUncountedMessages(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
                               int32_t partitions) {
-  std::vector<int64_t> offsets;
-  if (sink.state.contains("partition_offsets")) offsets = sink.state["partition_offsets"].get<std::vector<int64_t>>();
-  int64_t counted = sink.state.value("delivered_version", static_cast<int64_t>(-1));
+  std::vector<int64_t> offsets = sink.state.partition_offsets.value_or(std::vector<int64_t>());
+  int64_t counted = sink.state.delivered_version.value_or(-1);
   if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(sink.source)) counted = stream->offset;
-  auto tails = ReadSinkTail(options, sink.state.value("id", sink.name), partitions, offsets, kKafkaRequestTimeoutMs);
+  auto tails = ReadSinkTail(options, sink.Id(), partitions, offsets, kKafkaRequestTimeoutMs);
   if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
   for (auto& tail : tails.value()) {
     if (tail.version > counted) {
@@ -109,7 +101,7 @@ void CheckOutsideDatabase(ClientContext& context, const SinkCatalogEntry& sink, 
 }  // namespace
 
 void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition) {
-  SinkOptions options = ParseSinkOptions(sink);
+  const SinkOptions& options = ReparseSinkOptions(sink);
   SinkSource source = ResolveSinkSource(context, sink);
   if (!source.stream && !ChangeFeedOn(*source.table)) {
     throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +
@@ -127,7 +119,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
                            : AbsoluteSinkPath(sink.file_path);
     CheckOutsideDatabase(context, sink, path);
     CheckFileOwner(context.GetCatalog(), sink, path);
-    sink.state["file_path"] = path;
+    sink.state.file_path = path;
   }
   int32_t partitions = 0;
   if (options.kafka) {
@@ -146,19 +138,18 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
 
   bool keep = previous && !reposition && StringUtil::CIEquals(previous->source, sink.source);
   if (keep && !SameTarget(*previous, sink)) {
-    int64_t next = previous->state.value("delivered_version", static_cast<int64_t>(-1)) + 1;
+    int64_t next = previous->state.delivered_version.value_or(-1) + 1;
     throw InvalidInputError("Sink " + sink.name + ": its target would change from " + TargetText(*previous) + " to " +
                             TargetText(sink) + ", which holds none of what the sink delivered so far; say where to "
                             "start there: 'start' = 'version " + std::to_string(next) + "' (from where it stopped), "
                             "'latest' (new changes only), 'earliest' (the current rows first) or 'timestamp ...'");
   }
   if (keep) {
-    std::string path = sink.state.value("file_path", std::string());
+    std::optional<std::string> path = sink.state.file_path;
     sink.state = previous->state;
-    if (!path.empty()) sink.state["file_path"] = path;
-    sink.state.erase("last_error");  // the new definition gets a fresh try
-    sink.state.erase("last_error_at");
-    if (options.kafka && options.EncodingSignature() != ParseSinkOptions(*previous).EncodingSignature()) {
+    if (path && !path->empty()) sink.state.file_path = path;
+    sink.state.ClearError();  // the new definition gets a fresh try
+    if (options.kafka && options.EncodingSignature() != ParsedSinkOptions(*previous)->EncodingSignature()) {
       CheckNoUncountedMessages(context, sink, options, partitions);
     }
     return;
@@ -173,14 +164,14 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
     snapshot = options.start.kind == SinkStartKind::EARLIEST;
     if (!snapshot) delivered = FirstVersion(sink, options.start, *source.delta) - 1;
   }
-  nlohmann::json state = nlohmann::json::object();
-  state["id"] = sink.name + "-" + std::to_string(now);
-  state["created_at"] = now;
-  state["start_version"] = version;
-  state["delivered_version"] = delivered;
-  state["snapshot_pending"] = snapshot;
-  state["messages"] = 0;
-  state["skipped_changes"] = 0;
+  SinkState state;
+  state.id = sink.name + "-" + std::to_string(now);
+  state.created_at = now;
+  state.start_version = version;
+  state.delivered_version = delivered;
+  state.snapshot_pending = snapshot;
+  state.messages = 0;
+  state.skipped_changes = 0;
   if (options.kafka) {
     // The first resume scan starts at today's end of the topic, not at its beginning.
     std::vector<int64_t> from_end(partitions, INT64_MAX);
@@ -188,11 +179,11 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
     if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
     std::vector<int64_t> ends;
     for (auto& t : tails.value()) ends.push_back(t.end_offset);
-    state["partition_offsets"] = ends;
+    state.partition_offsets = ends;
   } else {
     // Lines already in the file stay; the sink appends after them.
-    std::string path = sink.state["file_path"].get<std::string>();
-    state["file_path"] = path;
+    std::string path = sink.state.file_path.value_or(std::string());
+    state.file_path = path;
     Status status = InitialFileState(path, state);
     if (!status.ok()) {
       throw IOError("Sink " + sink.name + ": " + status.message() + "; check that its directory exists and is writable");

@@ -31,13 +31,22 @@ constexpr int64_t kMessagesPerProgress = 20000;
 constexpr int64_t kVersionsPerRead = 16;
 constexpr idx_t kRowsForSingleVersionReads = 10000;
 
-std::mutex g_mutex;
-// The targets (producers) of this process, by sink id and definition: they
-// outlive one RUN SINK so `lakestream sink --follow` keeps its connection.
-// The definition is part of the key because ALTER SINK keeps the id, and a
-// follower must not go on writing with the options it started with.
-std::map<std::string, std::unique_ptr<SinkWriter>> g_targets;
-SinkProgressListener g_listener;
+// The sink sessions of one open database (DatabaseInstance owns it).
+class SinkSessions : public SinkRegistry {
+ public:
+  std::mutex mutex;
+  // The targets (producers, open files) by sink id and definition: they
+  // outlive one RUN SINK so a connection stays open while the database does.
+  // The definition is part of the key because ALTER SINK keeps the id, and a
+  // follower must not go on writing with the options it started with.
+  std::map<std::string, std::unique_ptr<SinkWriter>> targets;
+  SinkProgressListener listener;
+};
+
+SinkSessions& SessionsOf(ClientContext& context) {
+  SinkRegistry& registry = context.Database().GetSinkRegistry([] { return std::make_unique<SinkSessions>(); });
+  return static_cast<SinkSessions&>(registry);  // only this file makes one
+}
 
 }  // namespace
 
@@ -73,7 +82,7 @@ bool ChangeFeedOn(const TableCatalogEntry& table) {
 }
 
 std::string SinkFilePath(const SinkCatalogEntry& sink) {
-  if (sink.state.contains("file_path") && sink.state["file_path"].is_string()) return sink.state["file_path"].get<std::string>();
+  if (sink.state.file_path) return *sink.state.file_path;
   return AbsoluteSinkPath(sink.file_path);
 }
 
@@ -109,35 +118,36 @@ std::string SinkTargetName(const SinkCatalogEntry& sink, const SinkOptions& opti
 }
 
 std::string TargetKey(const SinkCatalogEntry& sink) {
-  return sink.state.value("id", sink.name) + "\n" + nlohmann::json(sink.options).dump() + "\n" + sink.target + " " +
+  return sink.Id() + "\n" + nlohmann::json(sink.options).dump() + "\n" + sink.target + " " +
          SinkFilePath(sink);
 }
 
-// Erases every target of the sink with this id; g_mutex held.
-void EraseTargetsOf(const std::string& id) {
+// Erases every target of the sink with this id; sessions.mutex held.
+void EraseTargetsOf(SinkSessions& sessions, const std::string& id) {
   std::string prefix = id + "\n";
-  for (auto it = g_targets.lower_bound(prefix); it != g_targets.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
-    it = g_targets.erase(it);
+  auto& targets = sessions.targets;
+  for (auto it = targets.lower_bound(prefix); it != targets.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    it = targets.erase(it);
   }
 }
 
-SinkWriter& GetTarget(const SinkCatalogEntry& sink, const SinkOptions& options) {
-  std::string id = sink.state.value("id", sink.name);
+SinkWriter& GetTarget(SinkSessions& sessions, const SinkCatalogEntry& sink, const SinkOptions& options) {
+  std::string id = sink.Id();
   std::string key = TargetKey(sink);
-  std::lock_guard<std::mutex> guard(g_mutex);
-  auto found = g_targets.find(key);
-  if (found != g_targets.end()) return *found->second;
-  EraseTargetsOf(id);  // one made for an earlier definition of the sink
+  std::lock_guard<std::mutex> guard(sessions.mutex);
+  auto found = sessions.targets.find(key);
+  if (found != sessions.targets.end()) return *found->second;
+  EraseTargetsOf(sessions, id);  // one made for an earlier definition of the sink
   auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink));
   std::unique_ptr<SinkWriter> opened = target.ValueOrThrow();
-  auto& slot = g_targets[key];
+  auto& slot = sessions.targets[key];
   slot = std::move(opened);
   return *slot;
 }
 
-void DropTarget(const std::string& id) {
-  std::lock_guard<std::mutex> guard(g_mutex);
-  EraseTargetsOf(id);
+void DropTarget(SinkSessions& sessions, const std::string& id) {
+  std::lock_guard<std::mutex> guard(sessions.mutex);
+  EraseTargetsOf(sessions, id);
 }
 
 // One run of one sink: reads pending versions, hands their messages to the
@@ -145,8 +155,17 @@ void DropTarget(const std::string& id) {
 class SinkRun {
  public:
   SinkRun(ClientContext& context, SinkCatalogEntry& sink)
-      : context_(context), sink_(sink), options_(ParseSinkOptions(sink)), source_(ResolveSinkSource(context, sink)) {
-    id_ = sink.state.value("id", sink.name);
+      : context_(context),
+        sink_(sink),
+        parsed_options_(ParsedSinkOptions(sink)),
+        options_(*parsed_options_),
+        source_(ResolveSinkSource(context, sink)),
+        sessions_(SessionsOf(context)) {
+    id_ = sink.Id();
+    {
+      std::lock_guard<std::mutex> guard(sessions_.mutex);
+      listener_ = sessions_.listener;
+    }
     // Catalogs from before file ownership was checked may hold two sinks on one file.
     if (!options_.kafka) CheckFileOwner(context.GetCatalog(), sink, SinkFilePath(sink));
   }
@@ -155,11 +174,11 @@ class SinkRun {
     if (source_.stream) return RunStream();
     SinkRunResult result;
     int64_t latest = source_.delta->Version();
-    int64_t delivered = sink_.state.value("delivered_version", latest);
-    bool snapshot = sink_.state.value("snapshot_pending", false);
+    int64_t delivered = sink_.state.delivered_version.value_or(latest);
+    bool snapshot = sink_.state.snapshot_pending.value_or(false);
     result.delivered_version = delivered;
     if (delivered >= latest && !snapshot) {
-      if (!sink_.state.value("last_error", std::string()).empty()) ClearError();
+      if (!sink_.state.last_error.value_or("").empty()) ClearError();
       return result;
     }
     latest_ = latest;
@@ -199,18 +218,18 @@ class SinkRun {
     // as inserts, in the same batch (so a batch may end at the offset itself).
     bool initial = stream.initial_pending;
     int64_t batch = latest;
-    if (sink_.state.contains("stream_batch")) {
-      int64_t saved = sink_.state["stream_batch"].get<int64_t>();
+    if (sink_.state.stream_batch) {
+      int64_t saved = *sink_.state.stream_batch;
       if (saved > offset || (initial && saved == offset)) batch = saved;
     }
     result.delivered_version = offset;
     if (batch <= offset && !initial) {
-      if (!sink_.state.value("last_error", std::string()).empty()) ClearError();
+      if (!sink_.state.last_error.value_or("").empty()) ClearError();
       return result;
     }
     latest_ = latest;
     committed_version_ = offset;
-    sink_.state["stream_batch"] = batch;
+    sink_.state.stream_batch = batch;
     context_.Database().SaveCatalog();
     // A batch is all or nothing for the offset: no partial progress to keep.
     DeliverWithTarget(/*keep_partial_progress=*/false, [&](SinkEncoder& encoder) {
@@ -235,7 +254,7 @@ class SinkRun {
       Check(target_->Flush());
       // Deliver, then advance: the offset moves only after the broker acknowledged.
       AdvanceStreamOffset(context_, stream, batch);
-      sink_.state.erase("stream_batch");
+      sink_.state.stream_batch.reset();
       RecordProgress();
     });
     return Finish(batch);
@@ -251,7 +270,7 @@ class SinkRun {
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
-    target_ = &GetTarget(sink_, options_);
+    target_ = &GetTarget(sessions_, sink_, options_);
     target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
     struct Reset {
       SinkWriter* t;
@@ -265,7 +284,7 @@ class SinkRun {
       if (keep_partial_progress && !target_failed_ && produced_version_ > committed_version_) {
         if (target_->Flush().ok()) RecordProgress();
       }
-      if (target_failed_) DropTarget(id_);
+      if (target_failed_) DropTarget(sessions_, id_);
       RecordError(e.what());
       throw;
     }
@@ -307,7 +326,7 @@ class SinkRun {
     Check(target_->Write(m));
     run_messages_++;
     uncommitted_messages_++;
-    if (g_listener && (run_messages_ & 0x3fff) == 0) Report("");
+    if (listener_ && (run_messages_ & 0x3fff) == 0) Report("");
   }
 
   void DeliverVersion(SinkEncoder& encoder, int64_t version, timestamp_t ts, const std::vector<ChangeRow>& rows) {
@@ -322,8 +341,8 @@ class SinkRun {
   // are encoded chunk by chunk as the scan reads them (one message per row,
   // seq = the row's position in the scan), not collected first.
   void DeliverSnapshot(SinkEncoder& encoder) {
-    int64_t version = sink_.state.value("start_version", static_cast<int64_t>(0));
-    timestamp_t ts = sink_.state.value("created_at", static_cast<int64_t>(0));
+    int64_t version = sink_.state.start_version.value_or(0);
+    timestamp_t ts = sink_.state.created_at.value_or(0);
     auto table = source_.delta->AtVersion(version);
     std::vector<idx_t> columns;
     for (idx_t i = 0; i < table->Columns().size(); i++) columns.push_back(i);
@@ -345,7 +364,7 @@ class SinkRun {
     produced_version_ = version;
     if (target_->CommitsEachVersion()) Commit(true);
     Check(target_->Flush());
-    sink_.state["snapshot_pending"] = false;
+    sink_.state.snapshot_pending = false;
     RecordProgress();
   }
 
@@ -381,12 +400,12 @@ class SinkRun {
   }
 
   void RecordProgress() {
-    nlohmann::json& state = sink_.state;
-    state["delivered_version"] = produced_version_;
+    SinkState& state = sink_.state;
+    state.delivered_version = produced_version_;
     target_->RecordProgress(state);
-    state["messages"] = state.value("messages", static_cast<int64_t>(0)) + uncommitted_messages_;
-    state["skipped_changes"] = state.value("skipped_changes", static_cast<int64_t>(0)) + skipped_changes_ - saved_skipped_;
-    state["updated_at"] = Timestamp::Now();
+    state.messages = state.messages.value_or(0) + uncommitted_messages_;
+    state.skipped_changes = state.skipped_changes.value_or(0) + skipped_changes_ - saved_skipped_;
+    state.updated_at = Timestamp::Now();
     saved_skipped_ = skipped_changes_;
     uncommitted_messages_ = 0;
     committed_version_ = produced_version_;
@@ -395,8 +414,8 @@ class SinkRun {
   }
 
   void RecordError(const std::string& message) {
-    sink_.state["last_error"] = message;
-    sink_.state["last_error_at"] = Timestamp::Now();
+    sink_.state.last_error = message;
+    sink_.state.last_error_at = Timestamp::Now();
     try {
       context_.Database().SaveCatalog();
     } catch (const Exception&) {
@@ -405,9 +424,8 @@ class SinkRun {
   }
 
   void ClearError() {
-    if (!sink_.state.contains("last_error")) return;
-    sink_.state.erase("last_error");
-    sink_.state.erase("last_error_at");
+    if (!sink_.state.last_error) return;
+    sink_.state.ClearError();
     context_.Database().SaveCatalog();
   }
 
@@ -426,20 +444,23 @@ class SinkRun {
   }
 
   void Report(const std::string& error) {
-    if (!g_listener) return;
+    if (!listener_) return;
     SinkProgress p;
     p.sink = sink_.name;
     p.messages = run_messages_;
     p.delivered_version = committed_version_;
     p.latest_version = latest_;
     p.error = error;
-    g_listener(p);
+    listener_(p);
   }
 
   ClientContext& context_;
   SinkCatalogEntry& sink_;
-  SinkOptions options_;
+  std::shared_ptr<const SinkOptions> parsed_options_;  // kept alive while an ALTER SINK replaces the entry's
+  const SinkOptions& options_;
   SinkSource source_;
+  SinkSessions& sessions_;
+  SinkProgressListener listener_;
   std::string id_;
   SinkWriter* target_ = nullptr;
   bool target_failed_ = false;
@@ -456,9 +477,10 @@ class SinkRun {
 
 }  // namespace
 
-void SetSinkProgressListener(SinkProgressListener listener) {
-  std::lock_guard<std::mutex> guard(g_mutex);
-  g_listener = std::move(listener);
+void SetSinkProgressListener(ClientContext& context, SinkProgressListener listener) {
+  SinkSessions& sessions = SessionsOf(context);
+  std::lock_guard<std::mutex> guard(sessions.mutex);
+  sessions.listener = std::move(listener);
 }
 
 SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink) {
@@ -485,14 +507,15 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
   DeltaTable* delta = DatabaseInstance::AsDelta(*table);
   if (!delta) return status;
   status.latest_version = delta->Version();
-  int64_t delivered = sink.state.value("delivered_version", status.latest_version);
+  int64_t delivered = sink.state.delivered_version.value_or(status.latest_version);
   status.pending_versions = std::max<int64_t>(0, status.latest_version - delivered);
   status.next_version = delivered + 1;
   int64_t rows = 0;
-  if (sink.state.value("snapshot_pending", false)) {
-    status.next_version = sink.state.value("start_version", static_cast<int64_t>(0));
+  if (sink.state.snapshot_pending.value_or(false)) {
+    int64_t start = sink.state.start_version.value_or(0);
+    status.next_version = start;
     status.pending_versions++;
-    rows += static_cast<int64_t>(delta->AtVersion(sink.state.value("start_version", static_cast<int64_t>(0)))->RowCount());
+    rows += static_cast<int64_t>(delta->AtVersion(start)->RowCount());
   }
   try {
     if (status.latest_version > delivered) {
@@ -514,15 +537,15 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
 }
 
 std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink) {
-  const nlohmann::json& state = sink.state;
-  if (!state.contains("delivered_version") || !state["delivered_version"].is_number_integer()) return std::nullopt;
-  int64_t delivered = state["delivered_version"].get<int64_t>();
+  const SinkState& state = sink.state;
+  if (!state.delivered_version) return std::nullopt;
+  int64_t delivered = *state.delivered_version;
   // The snapshot reads the rows as of start_version (not after delivered_version when they differ).
-  if (state.value("snapshot_pending", false)) delivered = std::min(delivered, state.value("start_version", delivered));
+  if (state.snapshot_pending.value_or(false)) delivered = std::min(delivered, state.start_version.value_or(delivered));
   return delivered;
 }
 
-void ForgetSinkSession(const SinkCatalogEntry& sink) { DropTarget(sink.state.value("id", sink.name)); }
+void ForgetSinkSession(ClientContext& context, const SinkCatalogEntry& sink) { DropTarget(SessionsOf(context), sink.Id()); }
 
 std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table) {
   std::optional<int64_t> oldest;

@@ -1,7 +1,8 @@
 // Delivery of a sink's pending changes, with progress recorded only after the
 // target made them durable (docs/sinks.md, "Delivery").
 //
-// Sink state (SinkCatalogEntry::state, persisted in catalog.json):
+// Sink state (SinkState in catalog/catalog.hpp; catalog_store.cpp writes it
+// to catalog.json under these keys, leaving out absent members):
 //   state := { "id": <str>,                 unique per CREATE SINK; tags our Kafka messages
 //              "created_at": <micros>,
 //              "start_version": <n>,        the source version at CREATE SINK
@@ -12,7 +13,8 @@
 //              "file_path": <str>,          FILE: the file, absolute
 //              "file_size": <n>,            FILE: the file's durable size
 //              "file_tail_hash": <str>,     FILE: FNV-1a of the (up to) 4096 bytes before file_size
-//              "messages": <n>, "skipped_changes": <n>, "resumed_skips": <n>,
+//              "stream_batch": <n>,         a stream source: the batch under way
+//              "messages": <n>, "skipped_changes": <n>,
 //              "last_error": <str>, "last_error_at": <micros>, "updated_at": <micros> }
 //
 // Sources: a table or materialized view (its Delta change data feed, versions
@@ -47,8 +49,9 @@ struct SinkProgress {
   std::string error;  // the target's current transport error, "" when healthy
 };
 using SinkProgressListener = std::function<void(const SinkProgress&)>;
-// One listener per process (the shell's sink command); nullptr removes it.
-void SetSinkProgressListener(SinkProgressListener listener);
+// One listener per open database (the shell's sink command sets it on the
+// database it opened); nullptr removes it.
+void SetSinkProgressListener(ClientContext& context, SinkProgressListener listener);
 
 // CREATE SINK, CREATE OR REPLACE SINK and ALTER SINK (sink_definition.cpp):
 // checks `sink`'s source, options and target (the topic must exist on a
@@ -92,7 +95,8 @@ std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink);
 // pending 'start' = 'earliest' snapshot). Nothing when no stream or sink reads it.
 std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table);
 
-// DROP SINK / CREATE OR REPLACE: closes the sink's producer if this process has one.
-void ForgetSinkSession(const SinkCatalogEntry& sink);
+// DROP SINK / CREATE OR REPLACE / ALTER SINK: closes the sink's producer or
+// file if the database has one open.
+void ForgetSinkSession(ClientContext& context, const SinkCatalogEntry& sink);
 
 }  // namespace lakestream

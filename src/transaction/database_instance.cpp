@@ -69,11 +69,8 @@ static std::string Absolute(const std::string& db, const std::string& path) {
 // folder under its old name: finish the move now. "moved_from" is dropped
 // once the folder is in place (the next catalog save forgets it).
 static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
-  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.is_object() || !entry.state.contains("moved_from") ||
-      !entry.state["moved_from"].is_string()) {
-    return;
-  }
-  std::string from = db + "/" + entry.state["moved_from"].get<std::string>();
+  if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.moved_from) return;
+  std::string from = db + "/" + *entry.state.moved_from;
   struct stat st;
   if (::lstat(entry.location.c_str(), &st) != 0) {
     std::string folder = BaseName(entry.location);
@@ -83,7 +80,7 @@ static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry&
       return;  // keep "moved_from" for the next writable open
     }
   }
-  entry.state.erase("moved_from");
+  entry.state.moved_from.reset();
 }
 
 void DatabaseInstance::LoadTables() {
@@ -299,6 +296,12 @@ void DatabaseInstance::RefreshTables() {
     delta->Refresh();
     if (delta->Version() != before) SyncFromDelta(*entry);
   }
+}
+
+SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make) {
+  std::lock_guard<std::mutex> guard(sink_registry_lock_);
+  if (!sink_registry_) sink_registry_ = make();
+  return *sink_registry_;
 }
 
 }  // namespace lakestream

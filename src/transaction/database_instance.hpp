@@ -5,6 +5,7 @@
 // and every table is a Delta table (storage/table/delta_table.hpp).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,15 @@
 namespace lakestream {
 
 class DeltaTable;
+
+// What the sink layer keeps for one open database between statements (its
+// open producers and files, the progress listener). Defined in src/sink,
+// which this layer must not include; two databases open in one process never
+// share one.
+class SinkRegistry {
+ public:
+  virtual ~SinkRegistry() = default;
+};
 
 class DatabaseInstance {
  public:
@@ -46,6 +56,8 @@ class DatabaseInstance {
   static void SyncFromDelta(TableCatalogEntry& entry);
   static DeltaTable* AsDelta(TableCatalogEntry& entry);
   void RequireWritable(const std::string& what) const;
+  // This database's sink registry, made with `make` on first use.
+  SinkRegistry& GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make);
 
  private:
   void LoadTables();
@@ -58,6 +70,9 @@ class DatabaseInstance {
   CatalogRecord record_;
   Catalog catalog_;
   std::mutex statement_lock_;
+  std::mutex sink_registry_lock_;
+  // Last: its producers are closed before the catalog goes.
+  std::unique_ptr<SinkRegistry> sink_registry_;
 };
 
 }  // namespace lakestream

@@ -129,11 +129,11 @@ int RunSinkCommand(int argc, char** argv) {
 
   ProgressLine progress(name);
   int64_t total = 0, delivered = -1, lag = 0;
-  SetSinkProgressListener([&](const SinkProgress& p) {
+  auto on_progress = [&](const SinkProgress& p) {
     delivered = p.delivered_version;
     lag = p.latest_version >= 0 && p.delivered_version >= 0 ? p.latest_version - p.delivered_version : 0;
     progress.Update(total + p.messages, delivered, lag, p.error, false);
-  });
+  };
   double backoff = 1.0;
   int exit_code = 0;
   bool waiting_for_lock = false;
@@ -145,6 +145,7 @@ int RunSinkCommand(int argc, char** argv) {
       Database db(db_dir);
       waiting_for_lock = false;
       Connection con(db);
+      SetSinkProgressListener(con.Context(), on_progress);  // the listener lives with the database
       auto result = con.Query("RUN SINK " + Quote(name));
       if (result->HasError()) {
         error = result->GetError();
@@ -181,7 +182,6 @@ int RunSinkCommand(int argc, char** argv) {
     Sleep(interval);
   }
   progress.Finish();
-  SetSinkProgressListener(nullptr);
   if (!follow && exit_code == 0) std::printf("%lld\n", static_cast<long long>(total));
   return exit_code;
 }

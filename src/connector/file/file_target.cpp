@@ -78,8 +78,8 @@ class FileTarget : public SinkWriter {
     if (fd_ >= 0) ::close(fd_);
   }
 
-  Status Resume(const nlohmann::json& state) override {
-    int64_t committed = state.value("file_size", static_cast<int64_t>(-1));
+  Status Resume(const SinkState& state) override {
+    int64_t committed = state.file_size.value_or(-1);
     struct stat open_st {}, path_st {};
     if (fd_ >= 0 && (::fstat(fd_, &open_st) != 0 || ::stat(path_.c_str(), &path_st) != 0 ||
                      open_st.st_dev != path_st.st_dev || open_st.st_ino != path_st.st_ino)) {
@@ -105,10 +105,10 @@ class FileTarget : public SinkWriter {
       return Status::Corruption("file " + path_ + " holds " + std::to_string(st.st_size) + " bytes, but the sink had written " +
                                 "and recorded " + std::to_string(committed) + " (it was truncated or replaced)");
     }
-    if (state.contains("file_tail_hash")) {
+    if (state.file_tail_hash) {
       auto hash = TailHash(fd_, committed);
       if (!hash.ok()) return Status::IOError("cannot read sink file " + path_ + ": " + hash.status().message());
-      if (hash.value() != state["file_tail_hash"].get<std::string>()) {
+      if (hash.value() != *state.file_tail_hash) {
         return Status::Corruption("the first " + std::to_string(committed) + " bytes of file " + path_ +
                                   " are no longer what the sink recorded (the file was edited or replaced)");
       }
@@ -160,7 +160,7 @@ class FileTarget : public SinkWriter {
     return Status::OK();
   }
 
-  void RecordProgress(nlohmann::json& state) override {
+  void RecordProgress(SinkState& state) override {
     // While still comparing, only the lines found equal so far are ours for sure.
     int64_t size = cursor_;
     if (!matching_) {
@@ -168,11 +168,11 @@ class FileTarget : public SinkWriter {
       if (::fstat(fd_, &st) == 0) size = st.st_size;
     }
     auto hash = TailHash(fd_, size);
-    state["file_size"] = size;
+    state.file_size = size;
     if (hash.ok()) {
-      state["file_tail_hash"] = hash.value();
+      state.file_tail_hash = hash.value();
     } else {
-      state.erase("file_tail_hash");
+      state.file_tail_hash.reset();
     }
   }
 
@@ -281,7 +281,7 @@ bool SameFile(const std::string& a, const std::string& b) {
   return ca == cb;
 }
 
-Status InitialFileState(const std::string& path, nlohmann::json& state) {
+Status InitialFileState(const std::string& path, SinkState& state) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);  // writable now, or say so now
   if (fd < 0) return Status::IOError("cannot open file " + path + " for appending: " + Errno());
   struct stat st {};
@@ -291,8 +291,8 @@ Status InitialFileState(const std::string& path, nlohmann::json& state) {
   } else {
     auto hash = TailHash(fd, st.st_size);
     if (hash.ok()) {
-      state["file_size"] = static_cast<int64_t>(st.st_size);
-      state["file_tail_hash"] = hash.value();
+      state.file_size = static_cast<int64_t>(st.st_size);
+      state.file_tail_hash = hash.value();
     } else {
       status = Status::IOError("cannot read file " + path + ": " + hash.status().message());
     }

@@ -95,7 +95,6 @@ struct KafkaProducerCallbacks {
       }
       return;
     }
-    self->acked_++;
     if (message->partition >= 0 && message->partition < static_cast<int32_t>(self->acked_offsets_.size())) {
       int64_t& next = self->acked_offsets_[message->partition];
       if (message->offset + 1 > next) next = message->offset + 1;
@@ -237,6 +236,5 @@ Status KafkaProducer::CommitTransaction() {
   LS_RETURN_NOT_OK(TxnStatus(rd_kafka_commit_transaction(rk_, -1), "commit_transaction"));
   return PendingFailure();
 }
-Status KafkaProducer::AbortTransaction() { return TxnStatus(rd_kafka_abort_transaction(rk_, 30000), "abort_transaction"); }
 
 }  // namespace lakestream

@@ -14,7 +14,6 @@
 //   lakestream.sink     the sink's id (unique per CREATE SINK)
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -64,9 +63,7 @@ class KafkaProducer {
   Status InitTransactions();
   Status BeginTransaction();
   Status CommitTransaction();
-  Status AbortTransaction();
 
-  int64_t Acked() const { return acked_; }
   // Per partition: one past the highest offset acknowledged for our messages
   // (-1 where none was), so a later resume scan can start there.
   std::vector<int64_t> AckedOffsets();
@@ -90,7 +87,6 @@ class KafkaProducer {
   int32_t partitions_ = 1;
   bool transactional_ = false;
   WaitCallback on_wait_;
-  std::atomic<int64_t> acked_{0};
   std::mutex mutex_;  // guards the members below (delivery reports run on the polling thread, errors on others)
   std::string failure_;
   std::string transport_error_;

@@ -16,7 +16,7 @@ class KafkaTarget : public SinkWriter {
   KafkaTarget(SinkOptions options, std::string sink_id, std::string source)
       : options_(std::move(options)), sink_id_(std::move(sink_id)), source_(std::move(source)) {}
 
-  Status Resume(const nlohmann::json& state) override {
+  Status Resume(const SinkState& state) override {
     if (!producer_) {
       auto partitions = KafkaTopicPartitions(options_, kKafkaRequestTimeoutMs);
       if (!partitions.ok()) return partitions.status();
@@ -28,8 +28,7 @@ class KafkaTarget : public SinkWriter {
       });
       if (options_.transactional) LS_RETURN_NOT_OK(producer_->InitTransactions());
     }
-    std::vector<int64_t> start_offsets;
-    if (state.contains("partition_offsets")) start_offsets = state["partition_offsets"].get<std::vector<int64_t>>();
+    std::vector<int64_t> start_offsets = state.partition_offsets.value_or(std::vector<int64_t>());
     auto tails = ReadSinkTail(options_, sink_id_, producer_->Partitions(), start_offsets, kKafkaRequestTimeoutMs);
     if (!tails.ok()) return tails.status();
     tails_ = tails.take();
@@ -60,7 +59,7 @@ class KafkaTarget : public SinkWriter {
   Status Write(const SinkMessage& m) override { return producer_->Produce(m, PartitionOf(m)); }
   Status Flush() override { return producer_->Flush(); }
 
-  void RecordProgress(nlohmann::json& state) override {
+  void RecordProgress(SinkState& state) override {
     // Where the next resume scan starts: past our acknowledged messages, or
     // where the previous scan found the partition's end.
     std::vector<int64_t> offsets = producer_->AckedOffsets();
@@ -69,7 +68,7 @@ class KafkaTarget : public SinkWriter {
       if (offsets[p] < known) offsets[p] = known;
     }
     committed_offsets_ = offsets;
-    state["partition_offsets"] = offsets;
+    state.partition_offsets = offsets;
   }
 
   Status BeginVersion() override { return options_.transactional ? producer_->BeginTransaction() : Status::OK(); }

@@ -252,7 +252,7 @@ static void RequireNoDependents(ClientContext& context, TableCatalogEntry& table
     if (!other || other == &table) continue;
     bool reads = false;
     if (other->kind == TableKind::MATERIALIZED_VIEW) {
-      reads = (other->state.contains("sources") && other->state["sources"].contains(StringUtil::Lower(table.name))) ||
+      reads = (other->state.sources && other->state.sources->count(StringUtil::Lower(table.name))) ||
               MentionsName(other->definition, table.name);
     } else if (other->kind == TableKind::STREAMING_TABLE) {
       reads = MentionsName(other->definition, table.name);
@@ -306,11 +306,11 @@ static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const 
   }
   auto undo = [&]() {
     entry.location = from;
-    entry.state.erase("moved_from");
+    entry.state.moved_from.reset();
     catalog.RenameTable(new_name, old_name);
   };
   entry.location = to;
-  entry.state["moved_from"] = BaseName(from);
+  entry.state.moved_from = BaseName(from);
   try {
     db.SaveCatalog();
   } catch (...) {
@@ -324,7 +324,7 @@ static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const 
     throw IOError("Cannot rename " + kind + " " + old_name + " to " + new_name + ": moving its folder " + from + " to " + to +
                   " failed (" + reason + "); the table keeps its old name");
   }
-  entry.state.erase("moved_from");
+  entry.state.moved_from.reset();
   entry.storage = DeltaTable::Open(db.Fs(), entry.name, entry.location);
   DatabaseInstance::SyncFromDelta(entry);
   db.SaveCatalog();

@@ -1,6 +1,7 @@
 // Sinks: CREATE/RUN/DROP/SHOW/DESCRIBE SINK (issue 7). Delivery itself lives
 // in src/sink (sink_runner.hpp); this file turns statements into calls and
 // results.
+#include "catalog/catalog_store.hpp"
 #include "catalog/object_folder.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
@@ -12,14 +13,12 @@
 
 namespace lakestream {
 
-static Value OptionalBigint(const nlohmann::json& state, const char* key) {
-  if (!state.contains(key) || !state[key].is_number_integer()) return Value(LogicalType(TypeId::BIGINT));
-  return Value::BIGINT(state[key].get<int64_t>());
+static Value OptionalBigint(const std::optional<int64_t>& value) {
+  return value ? Value::BIGINT(*value) : Value(LogicalType(TypeId::BIGINT));
 }
 
-static Value OptionalText(const nlohmann::json& state, const char* key) {
-  if (!state.contains(key) || !state[key].is_string()) return Value(LogicalType(TypeId::VARCHAR));
-  return Value(state[key].get<std::string>());
+static Value OptionalText(const std::optional<std::string>& value) {
+  return value ? Value(*value) : Value(LogicalType(TypeId::VARCHAR));
 }
 
 // Option values that are secrets are never shown back.
@@ -29,19 +28,25 @@ static bool IsSecret(const std::string& key) {
          k.find("key.pem") != std::string::npos || k.find("sasl.oauthbearer.config") != std::string::npos;
 }
 
-static std::string FormatOf(const SinkCatalogEntry& sink) {
-  for (auto& [k, v] : sink.options) {
-    if (StringUtil::CIEquals(k, "format")) return StringUtil::Lower(v);
+// SHOW and DESCRIBE still list a sink whose stored options no longer parse
+// (RUN SINK says why): nullptr then.
+static std::shared_ptr<const SinkOptions> OptionsOrNull(const SinkCatalogEntry& sink) {
+  try {
+    return ParsedSinkOptions(sink);
+  } catch (const InvalidInputError&) {
+    return nullptr;
   }
-  return "append";
+}
+
+static std::string FormatOf(const SinkCatalogEntry& sink) {
+  auto options = OptionsOrNull(sink);
+  return options ? SinkFormatToString(options->format) : "?";
 }
 
 static std::string TargetOf(const SinkCatalogEntry& sink) {
   if (sink.target == "file") return "file " + sink.file_path;
-  for (auto& [k, v] : sink.options) {
-    if (StringUtil::CIEquals(k, "topic")) return "kafka topic " + v;
-  }
-  return "kafka";
+  auto options = OptionsOrNull(sink);
+  return options ? "kafka topic " + options->topic : "kafka";
 }
 
 // Does the statement's own option list say 'start'? Only then is a replaced
@@ -76,7 +81,7 @@ std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSin
   entry->file_path = statement.file_path;
   entry->options = statement.options;
   DefineSink(context, *entry, existing, SaysStart(statement.options));
-  if (existing) ForgetSinkSession(*existing);
+  if (existing) ForgetSinkSession(context, *existing);
   catalog.CreateSink(std::move(entry), statement.or_replace);
   context.Database().SaveCatalog();
   return MakeEmptyResult();
@@ -99,8 +104,9 @@ std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkS
     if (!replaced) altered.options.emplace_back(key, value);
   }
   DefineSink(context, altered, &sink, SaysStart(statement.options));
-  ForgetSinkSession(sink);
+  ForgetSinkSession(context, sink);
   sink.options = std::move(altered.options);
+  sink.parsed_options = std::move(altered.parsed_options);
   sink.state = std::move(altered.state);
   context.Database().SaveCatalog();
   return MakeEmptyResult();
@@ -117,7 +123,7 @@ std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkState
 
 std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStatement& statement) {
   Catalog& catalog = context.GetCatalog();
-  if (SinkCatalogEntry* sink = catalog.FindSink(statement.name.Name())) ForgetSinkSession(*sink);
+  if (SinkCatalogEntry* sink = catalog.FindSink(statement.name.Name())) ForgetSinkSession(context, *sink);
   if (catalog.DropSink(statement.name.Name(), statement.if_exists)) context.Database().SaveCatalog();
   return MakeEmptyResult();
 }
@@ -129,9 +135,9 @@ std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatem
     SinkCatalogEntry& sink = *catalog.FindSink(name);
     SinkStatus status = GetSinkStatus(context, sink);
     rows.push_back({Value(sink.name), Value(sink.source), Value(TargetOf(sink)), Value(FormatOf(sink)),
-                    OptionalBigint(sink.state, "delivered_version"), Value::BIGINT(status.pending_versions),
+                    OptionalBigint(sink.state.delivered_version), Value::BIGINT(status.pending_versions),
                     status.pending_rows ? Value::BIGINT(*status.pending_rows) : Value(LogicalType(TypeId::BIGINT)),
-                    OptionalBigint(sink.state, "messages"), OptionalText(sink.state, "last_error"),
+                    OptionalBigint(sink.state.messages), OptionalText(sink.state.last_error),
                     status.next_version ? Value::BIGINT(*status.next_version) : Value(LogicalType(TypeId::BIGINT))});
   }
   return MakeRowsResult({"name", "source", "target", "format", "delivered_version", "pending_versions", "pending_rows",
@@ -151,7 +157,9 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
   add("source_kind", status.source_kind);
   add("target", TargetOf(sink));
   for (auto& [k, v] : sink.options) add("option " + k, IsSecret(k) ? "****" : v);
-  for (auto& [k, v] : sink.state.items()) {
+  // The state as catalog.json holds it, key by key in the file's (sorted) order.
+  const nlohmann::json state = SinkStateToJson(sink.state);
+  for (auto& [k, v] : state.items()) {
     if (v.is_string()) {
       add(k, v.get<std::string>());
     } else if (k == "created_at" || k == "updated_at" || k == "last_error_at") {

@@ -141,8 +141,14 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
 
   IngestionScope scope;
   scope.table = name;
-  nlohmann::json state = table ? table->state : nlohmann::json::object();
-  scope.state = &state;
+  // read_files() keeps each source's schema under "sources" of this object
+  // (function/table/ingestion_scope.hpp); the table's state holds it as file_sources.
+  nlohmann::json ingestion = nlohmann::json::object();
+  if (table && table->state.file_sources) ingestion["sources"] = *table->state.file_sources;
+  scope.state = &ingestion;
+  auto keep_schemas = [&ingestion](TableState& state) {
+    if (ingestion.contains("sources")) state.file_sources = ingestion["sources"];
+  };
   std::string rescue = table ? table->GetProperty("rescue") : PropertyOf(stmt.properties, "rescue");
   if (StringUtil::Lower(rescue) == "true") scope.rescue_column = "_rescued_data";
   scope.non_append = ParseNonAppendMode(
@@ -156,8 +162,8 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   std::map<std::string, int64_t> memory_txns;
   if (delta) {
     scope.snapshot = &delta->Snapshot();
-  } else if (table && state.contains("txns")) {
-    for (auto& [app, version] : state["txns"].items()) memory_txns[app] = version.get<int64_t>();
+  } else if (table && table->state.txns) {
+    memory_txns = *table->state.txns;
     scope.memory_txns = &memory_txns;
   }
 
@@ -171,7 +177,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     if (!table) {
       // Create the table before reading: its columns come from the bound query.
       auto entry = NewEntry(stmt, query.names, query.types);
-      entry->state = state;
+      keep_schemas(entry->state);
       db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
       for (auto& key : entry->primary_key) entry->columns[entry->ColumnIndex(key)].not_null = true;
       table = &catalog.CreateTable(std::move(entry), false, false);
@@ -184,7 +190,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   // crash after this point re-reads the same files with the same schema.
   if (scope.state_changed || table->definition != stmt.query_text) {
     table->definition = stmt.query_text;
-    table->state = state;
+    keep_schemas(table->state);
     db.SaveCatalog();
   }
   delta = DatabaseInstance::AsDelta(*table);
@@ -211,7 +217,8 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   table->storage->Commit(commit);
   if (!delta) {
     // In memory there is no log to keep the txns: the entry's state does.
-    for (auto& [app, v] : txns) table->state["txns"][app] = v;
+    if (!table->state.txns) table->state.txns.emplace();
+    for (auto& [app, v] : txns) (*table->state.txns)[app] = v;
   }
   if (delta) delta->Refresh();
   std::optional<int64_t> lag;

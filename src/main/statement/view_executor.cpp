@@ -44,8 +44,8 @@ static std::vector<std::string> DependentViews(ClientContext& context, const std
   std::vector<std::string> out;
   for (auto& view_name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
     TableCatalogEntry* view = context.GetCatalog().FindTable(view_name);
-    if (view && !StringUtil::CIEquals(view->name, name) && view->state.contains("sources") &&
-        view->state["sources"].contains(StringUtil::Lower(name))) {
+    if (view && !StringUtil::CIEquals(view->name, name) && view->state.sources &&
+        view->state.sources->count(StringUtil::Lower(name))) {
       out.push_back(view->name);
     }
   }
@@ -145,7 +145,8 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   // The view's own change feed is what streams and sinks read: always on.
   entry->SetProperty("delta.enableChangeDataFeed", "true");
   entry->SetProperty("change_tracking", "true");
-  entry->state = {{"refresh", refresh}};
+  entry->state = TableState();
+  entry->state.refresh = refresh;
   // Views over the replaced one keep their name-based link and see its new rows on their next refresh.
   if (existing) RemoveView(context, *existing);
   DatabaseInstance& db = context.Database();
@@ -198,7 +199,7 @@ std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context
   for (auto& name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
     TableCatalogEntry& view = *context.GetCatalog().FindTable(name);
     std::string failure = ViewFailure(view);
-    rows.push_back({Value(view.name), Value(ViewRefreshMode(view)), Value(view.state.value("maintenance", std::string())),
+    rows.push_back({Value(view.name), Value(ViewRefreshMode(view)), Value(view.state.maintenance.value_or("")),
                     Value(SourceList(view)), Value(ViewStatus(context, view)),
                     failure.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(failure)});
   }
@@ -220,10 +221,9 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
     if (analysis.kind == MaintenanceKind::ROWS) maintenance += " (delta rule over the sources' change feeds)";
   } catch (const Exception&) {
     // A source is gone: describe the view as last refreshed (its error row says why).
-    maintenance = view.state.value("maintenance", std::string());
-    analysis.reason = view.state.value("reason", std::string());
+    maintenance = view.state.maintenance.value_or("");
+    analysis.reason = view.state.reason.value_or("");
   }
-  const nlohmann::json last = view.state.value("last_refresh", nlohmann::json::object());
   DeltaTable* delta = DatabaseInstance::AsDelta(view);
   std::vector<std::vector<Value>> rows = {
       {Value("name"), Value(view.name)},
@@ -233,12 +233,12 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
       {Value("recompute_reason"), analysis.reason.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(analysis.reason)},
       {Value("sources"), Value(SourceList(view))},
       {Value("version"), Value(std::to_string(delta ? delta->Version() : 0))},
-      {Value("last_refresh"), Value(last.value("path", std::string()))},
+      {Value("last_refresh"), Value(view.state.last_refresh ? view.state.last_refresh->path : "")},
       {Value("status"), Value(ViewStatus(context, view))},
   };
   std::string failure = ViewFailure(view);
   if (!failure.empty()) rows.push_back({Value("error"), Value(failure)});
-  std::string fallback = last.value("fallback", std::string());
+  std::string fallback = view.state.last_refresh ? view.state.last_refresh->fallback : "";
   if (!fallback.empty()) rows.push_back({Value("last_refresh_fallback"), Value(fallback)});
   return MakeRowsResult({"info_name", "info_value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
 }
@@ -302,8 +302,8 @@ void WarnAboutStaleViewReads(ClientContext& context) {
     if (!view || view->kind != TableKind::MATERIALIZED_VIEW || !seen.insert(StringUtil::Lower(name)).second) continue;
     std::string report = ViewBehindReport(context, *view);
     if (!report.empty()) context.AddWarning(via.empty() ? report : "materialized view " + via + " reads " + view->name + ": " + report);
-    const nlohmann::json sources = view->state.value("sources", nlohmann::json::object());
-    for (auto& [source, version] : sources.items()) pending.emplace_back(source, via.empty() ? view->name : via);
+    if (!view->state.sources) continue;
+    for (auto& [source, version] : *view->state.sources) pending.emplace_back(source, via.empty() ? view->name : via);
   }
 }
 

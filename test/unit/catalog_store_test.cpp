@@ -1,0 +1,120 @@
+// catalog.json compatibility: a catalog written by an earlier lakestream
+// (test/unit/data/catalog_v1.json: a table, a stream, a materialized view,
+// two FILE sinks (one on the stream, stopped with an error mid-batch) and a
+// Kafka sink after deliveries) loads into the typed entries and is written
+// back with the same keys and values (catalog/catalog_store.hpp).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog_store.hpp"
+#include "lakestream/connection.hpp"
+#include "lakestream/database.hpp"
+#include "temp_dir_util.hpp"
+#include "transaction/database_instance.hpp"
+
+#ifndef LAKESTREAM_SOURCE_DIR
+#define LAKESTREAM_SOURCE_DIR "."
+#endif
+
+namespace lakestream {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kFixture = LAKESTREAM_SOURCE_DIR "/test/unit/data/catalog_v1.json";
+
+nlohmann::json ReadJson(const std::string& path) {
+  nlohmann::json json;
+  std::ifstream(path) >> json;
+  return json;
+}
+
+// A database directory whose catalog is the fixture (the tables' Delta folders are absent).
+std::string DatabaseWithFixture(const std::string& dir) {
+  std::string db = dir + "/db";
+  fs::create_directories(db + "/_lakestream");
+  fs::copy_file(kFixture, db + "/_lakestream/catalog.json");
+  return db;
+}
+
+const SinkCatalogEntry* FindSink(const CatalogRecord& record, const std::string& name) {
+  for (auto& sink : record.sinks) {
+    if (sink.name == name) return &sink;
+  }
+  return nullptr;
+}
+
+TEST(CatalogStore, OldCatalogLoadsIntoTypedSinkState) {
+  lakestream::testing::ScopedTempDir tmp;
+  std::string db = DatabaseWithFixture(tmp.path);
+  auto store = CatalogStore::Open(FileSystem::Default(), db, /*read_only=*/true).ValueOrThrow();
+  CatalogRecord record = store->Load().ValueOrThrow();
+  nlohmann::json file = ReadJson(kFixture);
+  ASSERT_EQ(record.sinks.size(), file["sinks"].size());
+
+  const SinkCatalogEntry* kafka = FindSink(record, "orders_kafka");
+  ASSERT_NE(kafka, nullptr);
+  const nlohmann::json& kafka_state = file["sinks"][1]["state"];
+  ASSERT_EQ(file["sinks"][1]["name"], "orders_kafka");
+  EXPECT_EQ(kafka->Id(), kafka_state["id"].get<std::string>());
+  EXPECT_EQ(kafka->state.delivered_version, kafka_state["delivered_version"].get<int64_t>());
+  EXPECT_EQ(kafka->state.partition_offsets, kafka_state["partition_offsets"].get<std::vector<int64_t>>());
+  EXPECT_FALSE(kafka->state.file_path.has_value());  // a Kafka sink has none
+  EXPECT_TRUE(kafka->state.unknown.empty());
+
+  const SinkCatalogEntry* stopped = FindSink(record, "stream_file");
+  ASSERT_NE(stopped, nullptr);
+  const nlohmann::json& stopped_state = file["sinks"][2]["state"];
+  ASSERT_EQ(file["sinks"][2]["name"], "stream_file");
+  EXPECT_EQ(stopped->state.stream_batch, stopped_state["stream_batch"].get<int64_t>());
+  EXPECT_EQ(stopped->state.last_error, stopped_state["last_error"].get<std::string>());
+  EXPECT_EQ(stopped->state.file_tail_hash, stopped_state["file_tail_hash"].get<std::string>());
+  EXPECT_EQ(stopped->state.file_size, stopped_state["file_size"].get<int64_t>());
+}
+
+// Open the database (its tables fail to load: their folders are not in the
+// fixture), save the catalog, and compare the file with the fixture.
+TEST(CatalogStore, OldCatalogIsWrittenBackWithTheSameKeysAndValues) {
+  lakestream::testing::ScopedTempDir tmp;
+  std::string db_path = DatabaseWithFixture(tmp.path);
+  {
+    Database db(db_path);
+    db.Instance().SaveCatalog();
+  }
+  nlohmann::json before = ReadJson(kFixture);
+  nlohmann::json after = ReadJson(db_path + "/_lakestream/catalog.json");
+  EXPECT_EQ(after["version"].get<int64_t>(), before["version"].get<int64_t>() + 1);
+  before.erase("version");
+  after.erase("version");
+  EXPECT_EQ(after, before) << "diff: " << nlohmann::json::diff(before, after).dump(2);
+}
+
+// Keys this version does not know, and known keys holding another type,
+// survive a load and a save unchanged.
+TEST(CatalogStore, SinkStateKeepsUnknownAndMistypedKeys) {
+  nlohmann::json state = {{"id", "s-1"},
+                          {"delivered_version", 4},
+                          {"messages", "not a number"},
+                          {"resumed_skips", 2},
+                          {"written_by_a_newer_version", {{"nested", {1, 2}}}}};
+  SinkState typed = SinkStateFromJson(state);
+  EXPECT_EQ(typed.id, "s-1");
+  EXPECT_EQ(typed.delivered_version, 4);
+  EXPECT_FALSE(typed.messages.has_value());
+  EXPECT_EQ(typed.unknown.size(), 3u);
+  EXPECT_EQ(SinkStateToJson(typed), state);
+
+  typed.delivered_version = 5;
+  typed.ClearError();
+  nlohmann::json expected = state;
+  expected["delivered_version"] = 5;
+  EXPECT_EQ(SinkStateToJson(typed), expected);
+}
+
+}  // namespace
+}  // namespace lakestream
