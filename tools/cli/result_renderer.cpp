@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/json_writer.hpp"
+#include "common/vector.hpp"
 
 namespace lakestream {
 
