@@ -5,6 +5,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
+#include "common/json_writer.hpp"
 
 namespace lakestream {
 
@@ -242,6 +243,12 @@ double SqlValue::AsDouble() const {
 }
 
 std::string SqlValue::ToString() const { return ValueConverter::ToEngine(*this).ToString(); }
+
+std::string SqlValue::ToJson() const {
+  std::string out;
+  AppendJsonValue(out, ValueConverter::ToEngine(*this));
+  return out;
+}
 
 bool SqlValue::operator==(const SqlValue& other) const {
   return type_ == other.type_ && ValueConverter::ToEngine(*this) == ValueConverter::ToEngine(other);

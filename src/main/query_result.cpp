@@ -75,7 +75,21 @@ SqlValue QueryResult::GetValue(idx_t column, idx_t row) const {
 
 std::unique_ptr<ResultChunk> QueryResult::FetchChunk() {
   if (impl_->next_chunk >= impl_->chunks.size()) return nullptr;
-  const DataChunk& chunk = *impl_->chunks[impl_->next_chunk++];
+  return GetChunk(impl_->next_chunk++);
+}
+
+idx_t QueryResult::ChunkCount() const { return impl_->chunks.size(); }
+
+idx_t QueryResult::ChunkRowCount(idx_t index) const {
+  return index < impl_->chunks.size() ? impl_->chunks[index]->size() : 0;
+}
+
+std::unique_ptr<ResultChunk> QueryResult::GetChunk(idx_t index) const {
+  if (index >= impl_->chunks.size()) {
+    throw std::out_of_range("chunk " + std::to_string(index) + " is outside the result's " +
+                            std::to_string(impl_->chunks.size()) + " chunks");
+  }
+  const DataChunk& chunk = *impl_->chunks[index];
   std::vector<std::vector<SqlValue>> columns(chunk.ColumnCount());
   for (idx_t c = 0; c < chunk.ColumnCount(); c++) {
     columns[c].reserve(chunk.size());

@@ -85,6 +85,10 @@ class QueryResult {
   // engine materializes a statement's rows before the result is returned,
   // so this bounds the converted values held at once, not the engine's memory.
   std::unique_ptr<ResultChunk> FetchChunk();
+  // Random access to the same chunks (const; FetchChunk's position stays).
+  idx_t ChunkCount() const;
+  idx_t ChunkRowCount(idx_t index) const;
+  std::unique_ptr<ResultChunk> GetChunk(idx_t index) const;
 
   // Tab-separated text of every row, or the error (for tests and debugging).
   std::string ToString() const;

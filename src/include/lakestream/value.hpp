@@ -111,6 +111,10 @@ class SqlValue {
   // Text as the shell prints it: 19.99, 2024-01-31, 2024-01-31 10:00:00, NULL,
   // [1, 2], {'a': 1}.
   std::string ToString() const;
+  // JSON as the shell's -json mode and to_json() write it: numbers bare,
+  // text and dates quoted and escaped, NULL as null, STRUCT and MAP as
+  // objects, LIST as arrays.
+  std::string ToJson() const;
 
   bool operator==(const SqlValue& other) const;
   bool operator!=(const SqlValue& other) const { return !(*this == other); }
