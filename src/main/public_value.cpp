@@ -112,11 +112,11 @@ SqlValue SqlValue::Null(ColumnType type) {
   return v;
 }
 
-SqlValue SqlValue::Boolean(bool b) { return ValueConverter::ToPublic(Value::BOOLEAN(b)); }
-SqlValue SqlValue::Integer(int32_t i) { return ValueConverter::ToPublic(Value::INTEGER(i)); }
-SqlValue SqlValue::Bigint(int64_t i) { return ValueConverter::ToPublic(Value::BIGINT(i)); }
-SqlValue SqlValue::Double(double d) { return ValueConverter::ToPublic(Value::DOUBLE(d)); }
-SqlValue SqlValue::Varchar(std::string s) { return ValueConverter::ToPublic(Value::VARCHAR(std::move(s))); }
+SqlValue SqlValue::Boolean(bool v) { return ValueConverter::ToPublic(Value::BOOLEAN(v)); }
+SqlValue SqlValue::Integer(int32_t v) { return ValueConverter::ToPublic(Value::INTEGER(v)); }
+SqlValue SqlValue::Bigint(int64_t v) { return ValueConverter::ToPublic(Value::BIGINT(v)); }
+SqlValue SqlValue::Double(double v) { return ValueConverter::ToPublic(Value::DOUBLE(v)); }
+SqlValue SqlValue::Varchar(std::string v) { return ValueConverter::ToPublic(Value::VARCHAR(std::move(v))); }
 SqlValue SqlValue::Date(int32_t days) { return ValueConverter::ToPublic(Value::DATE(days)); }
 SqlValue SqlValue::Timestamp(int64_t micros) { return ValueConverter::ToPublic(Value::TIMESTAMP(micros)); }
 
@@ -166,6 +166,7 @@ SqlValue SqlValue::List(std::vector<SqlValue> elements, ColumnType element_type)
 
 SqlValue SqlValue::Struct(std::vector<std::string> names, std::vector<SqlValue> fields) {
   std::vector<ColumnType> types;
+  types.reserve(fields.size());
   for (auto& f : fields) types.push_back(f.Type());
   SqlValue v = Of(ColumnType::Struct(std::move(names), std::move(types)));
   v.is_null_ = false;
