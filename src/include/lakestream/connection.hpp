@@ -24,7 +24,8 @@ struct SQLStatement;
 // SQL parsed once and run many times with different parameters. Parameters
 // are written ? (numbered in order of appearance) or $1, $2, ... (one
 // statement uses one style); they stand where a value may stand (not for
-// table or column names). Valid while its Connection lives.
+// table or column names). Valid while its Connection lives (and is not
+// moved from).
 class PreparedStatement {
  public:
   ~PreparedStatement();
