@@ -35,19 +35,19 @@ namespace lakestream_bench {
 
 constexpr uint64_t kMod = 1000000007ULL;
 
-inline std::string CanonicalValue(const lakestream::Value& v) {
-  using lakestream::TypeId;
+inline std::string CanonicalValue(const lakestream::SqlValue& v) {
+  using lakestream::TypeKind;
   if (v.IsNull()) return "NULL";
-  switch (v.type().id()) {
-    case TypeId::DOUBLE:
-    case TypeId::DECIMAL:
+  switch (v.Type().kind) {
+    case TypeKind::DOUBLE:
+    case TypeKind::DECIMAL:
       return std::to_string(std::llround(v.AsDouble() * 1000.0));
-    case TypeId::BOOLEAN:
+    case TypeKind::BOOLEAN:
       return v.GetBoolean() ? "true" : "false";
-    case TypeId::INTEGER:
-    case TypeId::BIGINT:
+    case TypeKind::INTEGER:
+    case TypeKind::BIGINT:
       return std::to_string(v.AsBigint());
-    case TypeId::VARCHAR:
+    case TypeKind::VARCHAR:
       return v.GetString();
     default:
       return v.ToString();

@@ -15,6 +15,7 @@ const char* ExceptionTypeName(ExceptionType type) {
     case ExceptionType::NOT_IMPLEMENTED: return "Not Implemented Error";
     case ExceptionType::INVALID_INPUT: return "Invalid Input Error";
     case ExceptionType::INTERNAL: return "Internal Error";
+    case ExceptionType::INTERRUPT: return "Interrupt Error";
   }
   return "Error";
 }

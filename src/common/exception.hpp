@@ -23,6 +23,7 @@ enum class ExceptionType {
   NOT_IMPLEMENTED,
   INVALID_INPUT,
   INTERNAL,
+  INTERRUPT,   // Connection::Interrupt stopped the statement
 };
 
 const char* ExceptionTypeName(ExceptionType type);
@@ -55,6 +56,7 @@ LAKESTREAM_DEFINE_EXCEPTION(IOError, IO)
 LAKESTREAM_DEFINE_EXCEPTION(CorruptionError, CORRUPTION)
 LAKESTREAM_DEFINE_EXCEPTION(InvalidInputError, INVALID_INPUT)
 LAKESTREAM_DEFINE_EXCEPTION(InternalError, INTERNAL)
+LAKESTREAM_DEFINE_EXCEPTION(InterruptError, INTERRUPT)
 
 #undef LAKESTREAM_DEFINE_EXCEPTION
 

@@ -1,7 +1,15 @@
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/exception.hpp"
 #include "main/builtin_table_functions.hpp"
+#include "main/public_value.hpp"
 #include "main/statement_runner.hpp"
+#include "parser/lexer.hpp"
+#include "parser/parser.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/database_instance.hpp"
 
@@ -19,21 +27,101 @@ Connection Database::Connect() { return Connection(*this); }
 
 const std::string& Database::Path() const { return instance_->Path(); }
 
+bool Database::ReadOnly() const { return instance_->Options().read_only; }
+
 Connection::Connection(Database& db) {
   // The shared_ptr keeps the instance alive as long as any connection uses it.
-  context_ = std::make_unique<ClientContext>(db.InstancePtr());
+  context_ = std::make_unique<ClientContext>(db.instance_);
 }
 
 Connection::~Connection() = default;
 Connection::Connection(Connection&&) noexcept = default;
 Connection& Connection::operator=(Connection&&) noexcept = default;
 
-std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
-  auto results = RunQuery(*context_, sql);
+static std::unique_ptr<QueryResult> Last(std::vector<std::unique_ptr<QueryResult>> results) {
   if (results.empty()) return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{});
   return std::move(results.back());
 }
 
-std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) { return RunQuery(*context_, sql); }
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
+  context_->ClearInterrupt();
+  return Last(RunQuery(*context_, sql));
+}
+
+std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) {
+  context_->ClearInterrupt();
+  return RunQuery(*context_, sql);
+}
+
+std::unique_ptr<QueryResult> Connection::Query(const std::string& sql, const std::vector<SqlValue>& params) {
+  auto prepared = Prepare(sql);
+  return prepared->Execute(params);
+}
+
+std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::unique_ptr<SQLStatement>>& statements,
+                                                          const std::vector<SqlValue>& params) {
+  context_->ClearInterrupt();
+  std::vector<Value> values;
+  try {
+    values.reserve(params.size());
+    for (auto& p : params) values.push_back(ValueConverter::ToEngine(p));
+  } catch (const Exception& e) {
+    std::vector<std::unique_ptr<QueryResult>> results;
+    results.push_back(QueryResult::FromError(e.Type(), e.what()));
+    return results;
+  }
+  return RunStatements(*context_, statements, values);
+}
+
+void Connection::Interrupt() { context_->Interrupt(); }
+
+std::unique_ptr<PreparedStatement> Connection::Prepare(const std::string& sql) {
+  std::unique_ptr<PreparedStatement> prepared(new PreparedStatement());
+  prepared->connection_ = this;
+  try {
+    prepared->statements_ = Parser::Parse(sql);
+  } catch (const Exception& e) {
+    prepared->error_ = e.what();
+    prepared->error_kind_ = ToErrorKind(e.Type());
+    return prepared;
+  }
+  for (auto& statement : prepared->statements_) {
+    prepared->parameter_count_ = std::max<idx_t>(prepared->parameter_count_, statement->parameter_count);
+  }
+  return prepared;
+}
+
+PreparedStatement::~PreparedStatement() = default;
+
+std::unique_ptr<QueryResult> PreparedStatement::Execute(const std::vector<SqlValue>& params) {
+  if (HasError()) {
+    auto type = error_kind_ == ErrorKind::PARSER ? ExceptionType::PARSER : ExceptionType::INVALID_INPUT;
+    return QueryResult::FromError(type, error_);
+  }
+  return Last(connection_->Run(statements_, params));
+}
+
+std::vector<std::string> SplitStatements(const std::string& sql) {
+  // The lexer, not the parser: a statement with a syntax error still splits
+  // off (and fails when it runs), and ';' inside strings and comments stays.
+  std::vector<Token> tokens;
+  try {
+    tokens = Lexer::Tokenize(sql);
+  } catch (const Exception& e) {
+    throw std::invalid_argument(e.what());
+  }
+  std::vector<std::string> texts;
+  size_t first = 0;  // first token of the current statement
+  for (size_t i = 0; i < tokens.size(); i++) {
+    bool end = tokens[i].type == TokenType::END_OF_INPUT ||
+               (tokens[i].type == TokenType::OPERATOR && tokens[i].text == ";");
+    if (!end) continue;
+    if (i > first) texts.push_back(sql.substr(tokens[first].offset, tokens[i - 1].end - tokens[first].offset));
+    first = i + 1;
+  }
+  return texts;
+}
+
+bool IsCompleteStatement(const std::string& sql) { return Lexer::IsComplete(sql); }
 
 }  // namespace lakestream

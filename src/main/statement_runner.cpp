@@ -4,6 +4,7 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "main/parameter_substitution.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
 
@@ -58,17 +59,27 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
 }
 
 std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const std::string& sql) {
-  std::vector<std::unique_ptr<QueryResult>> results;
   std::vector<std::unique_ptr<SQLStatement>> statements;
   try {
     statements = Parser::Parse(sql);
   } catch (const Exception& e) {
+    std::vector<std::unique_ptr<QueryResult>> results;
     results.push_back(QueryResult::FromError(e.Type(), e.what()));
     return results;
   }
+  return RunStatements(context, statements, {});
+}
+
+std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
+                                                        std::vector<std::unique_ptr<SQLStatement>>& statements,
+                                                        const std::vector<Value>& parameters) {
+  std::vector<std::unique_ptr<QueryResult>> results;
   for (auto& statement : statements) {
     std::unique_ptr<QueryResult> result;
     try {
+      // Before the lock: an interrupted batch stops without waiting for other connections.
+      context.CheckInterrupt();
+      SubstituteParameters(*statement, parameters);
       std::lock_guard<std::mutex> guard(context.Database().StatementLock());
       context.BeginStatement(Timestamp::Now());
       context.Database().RefreshTables();
@@ -77,7 +88,11 @@ std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const
       // writing an attached source): auto views catch up before anything reads them.
       CatchUpViewsBeforeStatement(context, *statement);
       context.ViewsRead().clear();
+      context.EndCommit();
+      context.CheckInterrupt();
       result = RunStatement(context, *statement);
+      // The statement has committed: what follows (view maintenance) belongs to it.
+      context.BeginCommit();
       WarnAboutStaleViewReads(context);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
     } catch (const Exception& e) {

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "common/value.hpp"
 #include "lakestream/result.hpp"
+#include "parser/ast.hpp"
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
@@ -16,5 +18,12 @@ namespace lakestream {
 // Runs the statements of `sql` in order; stops after the first error (whose
 // result is the last one returned).
 std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const std::string& sql);
+// Runs parsed statements, filling their parameters from `parameters` ($1 is
+// parameters[0]; main/parameter_substitution.hpp) first. The statements can
+// be run again (a prepared statement). Checks for an interrupt before each
+// statement (ClientContext::CheckInterrupt).
+std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
+                                                        std::vector<std::unique_ptr<SQLStatement>>& statements,
+                                                        const std::vector<Value>& parameters);
 
 }  // namespace lakestream

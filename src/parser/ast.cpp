@@ -51,6 +51,7 @@ const char* ExpressionTypeToString(ExpressionType type) {
     case ExpressionType::SUBQUERY_NOT_IN: return "SUBQUERY_NOT_IN";
     case ExpressionType::SUBQUERY_EXISTS: return "SUBQUERY_EXISTS";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "SUBQUERY_NOT_EXISTS";
+    case ExpressionType::PARAMETER: return "PARAMETER";
   }
   return "UNKNOWN";
 }
@@ -131,6 +132,8 @@ std::string ParsedExpression::ToString() const {
   switch (type) {
     case ExpressionType::CONSTANT:
       return value.ToSQLString();
+    case ExpressionType::PARAMETER:
+      return "$" + std::to_string(parameter_index);
     case ExpressionType::COLUMN_REF:
       return JoinNames(names);
     case ExpressionType::STAR:
@@ -213,6 +216,7 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->cast_type = cast_type;
   result->try_cast = try_cast;
   result->has_else = has_else;
+  result->parameter_index = parameter_index;
   if (subquery) result->subquery = subquery->Copy();
   result->height = height;
   result->expanded_size = expanded_size;

@@ -53,6 +53,7 @@ enum class ExpressionType : uint8_t {
   SUBQUERY_SCALAR,             // (subquery)
   SUBQUERY_IN, SUBQUERY_NOT_IN,        // children[0] IN (subquery)
   SUBQUERY_EXISTS, SUBQUERY_NOT_EXISTS,
+  PARAMETER,   // ? or $n: parameter_index (1-based); main/ replaces it with a constant before binding
 };
 
 const char* ExpressionTypeToString(ExpressionType type);
@@ -74,6 +75,7 @@ struct ParsedExpression {
   LogicalType cast_type;           // CAST
   bool try_cast = false;           // CAST
   bool has_else = false;           // CASE
+  uint32_t parameter_index = 0;    // PARAMETER
   std::unique_ptr<QueryNode> subquery;  // SUBQUERY_*
   // Levels of nesting in this tree, itself included, through subqueries too;
   // the parser keeps it at most kMaxNestingDepth (parser.hpp) so every
@@ -226,6 +228,9 @@ struct SQLStatement {
   StatementType type;
   uint32_t location = 0;  // byte offset of the statement in the input
   std::string text;       // the statement's own SQL text (without the trailing ';')
+  // Parameters (? or $n) the statement expects: the highest $n, or the
+  // number of ?s. The values are substituted before binding.
+  uint32_t parameter_count = 0;
 };
 
 struct SelectStatement : SQLStatement {

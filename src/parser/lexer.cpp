@@ -46,7 +46,7 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Two-character operators first so "<=" is not lexed as "<" "=".
 const char* const kTwoCharOps[] = {"==", "!=", "<>", "<=", ">=", "||", "::", "=>"};
-const char kOneCharOps[] = "=<>+-*/%(),.;[]{}:";
+const char kOneCharOps[] = "=<>+-*/%(),.;[]{}:?";
 
 }  // namespace
 
@@ -126,6 +126,13 @@ std::vector<Token> Lexer::Tokenize(const std::string& sql) {
         }
       }
       push(TokenType::NUMBER, sql.substr(begin, i - begin), begin, i);
+      continue;
+    }
+    if (c == '$' && i + 1 < n && IsDigit(sql[i + 1])) {
+      // $1, $2: a numbered parameter (the text keeps the '$').
+      i++;
+      while (i < n && IsDigit(sql[i])) i++;
+      push(TokenType::OPERATOR, sql.substr(begin, i - begin), begin, i);
       continue;
     }
     if (IsIdentStart(static_cast<unsigned char>(c))) {

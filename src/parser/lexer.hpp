@@ -18,7 +18,7 @@ enum class TokenType : uint8_t {
   QUOTED_IDENTIFIER,  // `name` or "name"; text has the quotes removed and doubled quotes collapsed
   STRING,             // 'text'; text is the unescaped value
   NUMBER,             // 42, 1.50, .5, 1e3; text as written
-  OPERATOR,           // = == != <> < <= > >= + - * / % || :: => ( ) , . ; [ ] : etc.
+  OPERATOR,           // = == != <> < <= > >= + - * / % || :: => ( ) , . ; [ ] : etc.; parameters ? and $n
   END_OF_INPUT,
 };
 

@@ -3,11 +3,13 @@
 // Precedence, lowest first (one function per level):
 //   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || < + - < * / %
 //   < unary - < :: cast < primary
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 
 #include "common/exception.hpp"
+#include "parser/parser.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -327,6 +329,7 @@ ExprPtr ParserImpl::ParsePrimary() {
         Next();
         return MakeExpr(ExpressionType::STAR, location);
       }
+      if (t.text == "?" || t.text[0] == '$') return ParseParameter(Next());
       if (t.text != "(") SyntaxError(t, "expected an expression");
       Next();
       if (IsQueryStart()) {
@@ -595,6 +598,38 @@ LogicalType ParserImpl::ParseType() {
     type = LogicalType::List(type);
   }
   return type;
+}
+
+}  // namespace lakestream
+
+namespace lakestream {
+
+ExprPtr ParserImpl::ParseParameter(const Token& token) {
+  // One statement numbers its parameters one way: mixing makes "the second
+  // parameter" ambiguous (is `? ... $1 ... ?` two parameters or three?).
+  bool numbered = token.text != "?";
+  if (parameter_style_ != ParameterStyle::NONE && (parameter_style_ == ParameterStyle::NUMBERED) != numbered) {
+    ErrorAt(token.offset, "a statement uses either ? or $1, $2, ... parameters, not both; number them all ($1, $2, ...)");
+  }
+  parameter_style_ = numbered ? ParameterStyle::NUMBERED : ParameterStyle::POSITIONAL;
+  uint32_t index;
+  if (numbered) {
+    std::string digits = token.text.substr(1);
+    if (digits.size() > 5 || std::stoul(digits) == 0 || std::stoul(digits) > kMaxParameters) {
+      ErrorAt(token.offset, "parameter " + token.text + " is out of range; parameters are numbered $1 to $" +
+                                std::to_string(kMaxParameters));
+    }
+    index = static_cast<uint32_t>(std::stoul(digits));
+  } else {
+    if (parameter_count_ >= kMaxParameters) {
+      ErrorAt(token.offset, "too many parameters; a statement takes at most " + std::to_string(kMaxParameters));
+    }
+    index = parameter_count_ + 1;
+  }
+  parameter_count_ = std::max(parameter_count_, index);
+  auto expr = MakeExpr(ExpressionType::PARAMETER, token.offset);
+  expr->parameter_index = index;
+  return expr;
 }
 
 }  // namespace lakestream

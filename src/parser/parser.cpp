@@ -286,8 +286,11 @@ std::vector<std::unique_ptr<SQLStatement>> ParserImpl::ParseStatements() {
   while (Peek().type != TokenType::END_OF_INPUT) {
     if (AcceptOp(";")) continue;  // empty statement
     uint32_t begin = Peek().offset;
+    parameter_style_ = ParameterStyle::NONE;
+    parameter_count_ = 0;
     auto statement = ParseStatement();
     if (!AtStatementEnd()) SyntaxError(Peek());
+    statement->parameter_count = parameter_count_;
     statement->location = begin;
     statement->text = SourceText(begin, PreviousEnd());
     statements.push_back(std::move(statement));

@@ -39,6 +39,8 @@ constexpr uint32_t kMaxNestingDepth = 500;
 // Nodes one expression may grow to once BETWEEN and `CASE x WHEN` have
 // repeated their operand (ParsedExpression::expanded_size).
 constexpr uint64_t kMaxExpandedSize = 1000000;
+// Parameters (? or $n) one statement may take.
+constexpr uint32_t kMaxParameters = 65535;
 
 class Parser {
  public:

@@ -92,6 +92,7 @@ class ParserImpl {
   ExprPtr ParseExtract(uint32_t location);
   ExprPtr ParseExists(bool negated, uint32_t location);
   ExprPtr ParseNumber(const Token& token);
+  ExprPtr ParseParameter(const Token& token);  // ? or $n
   LogicalType ParseType();
   bool IsQueryStart(size_t k = 0) const;  // SELECT, WITH, VALUES
 
@@ -146,6 +147,10 @@ class ParserImpl {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int depth_ = 0;
+  // Parameters of the statement being parsed (reset per statement).
+  enum class ParameterStyle : uint8_t { NONE, POSITIONAL, NUMBERED };
+  ParameterStyle parameter_style_ = ParameterStyle::NONE;
+  uint32_t parameter_count_ = 0;
 };
 
 // Case-insensitive ASCII comparison used for keywords and option names.

@@ -6,7 +6,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
-#include "transaction/client_context.hpp"
+#include "main/connection_access.hpp"
 #include "main/statement/statement_executor.hpp"
 
 namespace lakestream {
@@ -22,7 +22,7 @@ std::optional<int64_t> Number(const QueryResult& result, std::initializer_list<c
       int64_t total = 0;
       bool any = false;
       for (idx_t r = 0; r < result.RowCount(); r++) {
-        Value v = result.GetValue(c, r);
+        Value v = result.GetEngineValue(c, r);
         if (v.IsNull()) continue;
         Value n;
         if (!v.TryCastAs(TypeId::BIGINT, n)) continue;
@@ -61,7 +61,7 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  Catalog& catalog = con_.Context().GetCatalog();
+  Catalog& catalog = ConnectionAccess::Context(con_).GetCatalog();
   bool existed = flow.kind == FlowKind::SINK ? catalog.FindSink(flow.name) != nullptr
                  : flow.kind == FlowKind::STREAM ? catalog.FindStream(flow.name) != nullptr
                                                  : catalog.FindTable(flow.name) != nullptr;

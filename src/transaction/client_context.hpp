@@ -4,6 +4,7 @@
 // main/statement_runner.hpp's job; running a plan is execution/plan_executor.hpp's.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <set>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "common/chunk_collection.hpp"
+#include "common/exception.hpp"
 #include "transaction/database_instance.hpp"
 
 namespace lakestream {
@@ -43,6 +45,7 @@ class ClientContext {
     stream_reads_.clear();
     warnings_.clear();
     views_read_.clear();
+    committing_ = false;
   }
   // Hands the statement's warnings over (QueryResult::Warnings).
   std::vector<std::string> TakeWarnings() { return std::exchange(warnings_, {}); }
@@ -64,12 +67,35 @@ class ClientContext {
   // read_files() and STREAM(t) then read only what the table has not ingested.
   IngestionScope* ingestion_scope = nullptr;
 
+  // Interrupt (Connection::Interrupt): any thread may set the flag; the
+  // statement's thread checks it at points where stopping leaves nothing
+  // half done (between the chunks a plan produces, between statements),
+  // never once the statement has begun to commit. Connection clears it when
+  // a call (Query, Execute) starts.
+  void Interrupt() { interrupted_.store(true, std::memory_order_relaxed); }
+  void ClearInterrupt() { interrupted_.store(false, std::memory_order_relaxed); }
+  // From here to the statement's end nothing interrupts it: a commit has
+  // begun (transaction/statement_commit.cpp) or the statement has committed.
+  void BeginCommit() { committing_ = true; }
+  // The commit is over and the next step of the statement may stop again
+  // (after views caught up, before the statement's own work).
+  void EndCommit() { committing_ = false; }
+  // Throws InterruptError when an interrupt was asked for and the statement
+  // has not begun to commit.
+  void CheckInterrupt() const {
+    if (!committing_ && interrupted_.load(std::memory_order_relaxed)) {
+      throw InterruptError("the statement was interrupted (Connection::Interrupt); nothing of it was committed");
+    }
+  }
+
  private:
   std::shared_ptr<DatabaseInstance> db_;
   timestamp_t statement_start_ = 0;
   std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
   std::vector<std::string> warnings_;
   std::set<std::string> views_read_;
+  std::atomic<bool> interrupted_{false};
+  bool committing_ = false;  // only the statement's own thread reads and writes it
 };
 
 }  // namespace lakestream

@@ -41,6 +41,7 @@ void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation) 
 }
 
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
+  context.BeginCommit();  // an interrupt now would leave the statement half committed
   // The executors refused earlier; this catches any path that did not.
   if (commit.overwrite || !commit.deleted_rows.empty() || !commit.updated_row_ids.empty()) {
     CheckRowsRemovable(target, commit.operation);

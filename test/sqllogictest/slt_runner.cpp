@@ -10,6 +10,8 @@
 #include <memory>
 #include <sstream>
 
+#include "common/exception.hpp"
+#include "common/vector.hpp"
 #include "lakestream.hpp"
 #include "slt.hpp"
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/exception.hpp"
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
 #include "parser/parser.hpp"

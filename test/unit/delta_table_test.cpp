@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 
+#include "common/exception.hpp"
 #include "lakestream.hpp"
 #include "temp_dir_util.hpp"
 

@@ -7,6 +7,8 @@
 #if __has_include("result_renderer.hpp")
 #include "result_renderer.hpp"
 
+#include "common/vector.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>

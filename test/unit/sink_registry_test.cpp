@@ -10,7 +10,7 @@
 
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
-#include "sink/sink_runner.hpp"
+#include "lakestream/tools.hpp"
 #include "temp_dir_util.hpp"
 #include "transaction/client_context.hpp"
 
@@ -44,8 +44,8 @@ TEST(SinkRegistry, TwoDatabasesKeepTheirOwnSinkSessions) {
   Exec(b, "INSERT INTO t VALUES (2, 'only_in_b')");
 
   std::vector<int64_t> seen_a, seen_b;
-  SetSinkProgressListener(a.Context(), [&](const SinkProgress& p) { seen_a.push_back(p.delivered_version); });
-  SetSinkProgressListener(b.Context(), [&](const SinkProgress& p) { seen_b.push_back(p.delivered_version); });
+  SetSinkProgressCallback(a, [&](const SinkProgressReport& p) { seen_a.push_back(p.delivered_version); });
+  SetSinkProgressCallback(b, [&](const SinkProgressReport& p) { seen_b.push_back(p.delivered_version); });
 
   Exec(a, "RUN SINK out");
   EXPECT_FALSE(seen_a.empty()) << "database a's listener hears its sink";

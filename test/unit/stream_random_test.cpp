@@ -49,7 +49,7 @@ class StreamRandomTest : public ::testing::Test {
   int64_t Scalar(const std::string& sql) { return Run(sql)->GetValue(0, 0).AsBigint(); }
 
   static int64_t Cell(const QueryResult& r, idx_t c, idx_t row) {
-    Value v = r.GetValue(c, row);
+    auto v = r.GetValue(c, row);
     return v.IsNull() ? INT64_MIN : v.AsBigint();
   }
   Bag Rows(const std::string& sql) {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <vector>
 
-#include "common/json_writer.hpp"
 
 namespace lakestream {
 
@@ -159,7 +159,7 @@ std::string Lower(std::string s) {
 
 // Every row of the result, as (chunk, row in chunk), for the rows we show.
 struct RowRef {
-  const DataChunk* chunk;
+  std::shared_ptr<const ResultChunk> chunk;
   idx_t row;
 };
 
@@ -167,12 +167,24 @@ std::vector<RowRef> SelectRows(const QueryResult& result, idx_t head, idx_t tail
   std::vector<RowRef> rows;
   idx_t total = result.RowCount();
   idx_t global = 0;
-  for (auto& chunk : result.Chunks()) {
-    for (idx_t r = 0; r < chunk->size(); r++, global++) {
-      if (global < head || global >= total - tail) rows.push_back({chunk.get(), r});
+  for (idx_t i = 0; i < result.ChunkCount(); i++) {
+    idx_t size = result.ChunkRowCount(i);
+    // Only chunks with a shown row are converted to values.
+    if (global >= head && global + size <= total - tail) {
+      global += size;
+      continue;
+    }
+    std::shared_ptr<const ResultChunk> chunk = result.GetChunk(i);
+    for (idx_t r = 0; r < size; r++, global++) {
+      if (global < head || global >= total - tail) rows.push_back({chunk, r});
     }
   }
   return rows;
+}
+
+bool IsNumeric(const ColumnType& type) {
+  return type.kind == TypeKind::INTEGER || type.kind == TypeKind::BIGINT || type.kind == TypeKind::DOUBLE ||
+         type.kind == TypeKind::DECIMAL;
 }
 
 // A column of the drawn table: a result column or the "…" stand-in for hidden ones.
@@ -228,13 +240,13 @@ void RenderBox(const QueryResult& result, uint64_t max_width, uint64_t max_rows,
   std::vector<BoxColumn> all(ncols);
   for (idx_t c = 0; c < ncols; c++) {
     names[c] = EscapeControl(result.Names()[c]);
-    types[c] = Lower(result.Types()[c].ToString());
+    types[c] = Lower(result.ColumnTypes()[c].ToString());
     all[c].source = c;
     all[c].width = std::max<uint64_t>({1, DisplayWidth(names[c]), DisplayWidth(types[c])});
   }
   for (size_t r = 0; r < rows.size(); r++) {
     for (idx_t c = 0; c < ncols; c++) {
-      Value v = rows[r].chunk->GetValue(c, rows[r].row);
+      const SqlValue& v = rows[r].chunk->GetValue(c, rows[r].row);
       cells[r][c] = v.IsNull() ? "NULL" : EscapeControl(v.ToString());
       all[c].width = std::max(all[c].width, DisplayWidth(cells[r][c]));
     }
@@ -308,7 +320,7 @@ void RenderBox(const QueryResult& result, uint64_t max_width, uint64_t max_rows,
   s += row_line([&](const BoxColumn& c) { return c.ellipsis ? std::string("…") : types[c.source]; }, center);
   s += border("├", "┼", "┤");
   auto value_align = [&](const BoxColumn& c) {
-    return !c.ellipsis && result.Types()[c.source].IsNumeric() ? Align::RIGHT : Align::LEFT;
+    return !c.ellipsis && IsNumeric(result.ColumnTypes()[c.source]) ? Align::RIGHT : Align::LEFT;
   };
   for (size_t r = 0; r < rows.size(); r++) {
     if (cut_rows && r == head) {
@@ -334,12 +346,13 @@ void RenderCsv(const QueryResult& result, std::ostream& out) {
     line += CsvField(result.Names()[c]);
   }
   out << line << '\n';
-  for (auto& chunk : result.Chunks()) {
-    for (idx_t r = 0; r < chunk->size(); r++) {
+  for (idx_t i = 0; i < result.ChunkCount(); i++) {
+    auto chunk = result.GetChunk(i);
+    for (idx_t r = 0; r < chunk->RowCount(); r++) {
       line.clear();
       for (idx_t c = 0; c < ncols; c++) {
         if (c) line += ',';
-        Value v = chunk->GetValue(c, r);
+        const SqlValue& v = chunk->GetValue(c, r);
         if (v.IsNull()) continue;
         std::string text = v.ToString();
         line += text.empty() ? "\"\"" : CsvField(text);
@@ -355,20 +368,21 @@ void RenderJson(const QueryResult& result, std::ostream& out) {
   // Keys are encoded once; rows are written compactly like DuckDB's -json.
   std::vector<std::string> keys(ncols);
   for (idx_t c = 0; c < ncols; c++) {
-    AppendJsonString(keys[c], result.Names()[c]);
+    keys[c] = SqlValue::Varchar(result.Names()[c]).ToJson();
     keys[c] += ':';
   }
   std::string s = "[";
   bool first = true;
-  for (auto& chunk : result.Chunks()) {
-    for (idx_t r = 0; r < chunk->size(); r++) {
+  for (idx_t i = 0; i < result.ChunkCount(); i++) {
+    auto chunk = result.GetChunk(i);
+    for (idx_t r = 0; r < chunk->RowCount(); r++) {
       if (!first) s += ",\n";
       first = false;
       s += '{';
       for (idx_t c = 0; c < ncols; c++) {
         if (c) s += ',';
         s += keys[c];
-        AppendJsonValue(s, chunk->GetValue(c, r));
+        s += chunk->GetValue(c, r).ToJson();
       }
       s += '}';
     }
@@ -384,13 +398,14 @@ void RenderLine(const QueryResult& result, std::ostream& out) {
   uint64_t name_width = 0;
   for (auto& n : result.Names()) name_width = std::max(name_width, DisplayWidth(n));
   bool first = true;
-  for (auto& chunk : result.Chunks()) {
-    for (idx_t r = 0; r < chunk->size(); r++) {
+  for (idx_t i = 0; i < result.ChunkCount(); i++) {
+    auto chunk = result.GetChunk(i);
+    for (idx_t r = 0; r < chunk->RowCount(); r++) {
       if (!first) out << '\n';
       first = false;
       for (idx_t c = 0; c < ncols; c++) {
         const auto& name = result.Names()[c];
-        Value v = chunk->GetValue(c, r);
+        const SqlValue& v = chunk->GetValue(c, r);
         out << std::string(name_width - DisplayWidth(name), ' ') << name << " = " << v.ToString() << '\n';
       }
     }

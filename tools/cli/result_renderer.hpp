@@ -17,7 +17,7 @@
 //   end with "\n".
 // - JSON: one array per result, one object per row, keys in column order:
 //   [{"a":1,"b":"x"},\n{"a":2,"b":"y"}]\n   (an empty result prints []).
-//   Values are encoded by common/json_writer (NULL -> null).
+//   Values are encoded by SqlValue::ToJson (NULL -> null).
 // - LINE: "name = value" per column, names right-aligned to the longest, with
 //   a blank line between rows; NULL as NULL.
 #pragma once

@@ -25,7 +25,6 @@
 #include <sstream>
 #include <string>
 
-#include "common/exception.hpp"
 #include "lakestream/database.hpp"
 #include "pipeline/pipeline_graph.hpp"
 #include "pipeline/pipeline_runner.hpp"
@@ -131,7 +130,7 @@ int RunPipelineCommand(int argc, char** argv) {
   std::vector<Flow> flows;
   try {
     flows = PlanPipeline(text.str(), file);
-  } catch (const Exception& e) {
+  } catch (const std::exception& e) {
     std::cerr << "lakestream run: " << e.what() << "\n";
     return 1;
   }
@@ -145,7 +144,7 @@ int RunPipelineCommand(int argc, char** argv) {
   std::unique_ptr<Database> db;
   try {
     db = std::make_unique<Database>(db_dir);
-  } catch (const Exception& e) {
+  } catch (const std::exception& e) {
     std::cerr << "lakestream run: cannot open the database " << db_dir << ": " << e.what() << "\n";
     return 1;
   }

@@ -15,7 +15,6 @@
 #include <sstream>
 #include <vector>
 
-#include "parser/parser.hpp"
 
 #ifndef LAKESTREAM_VERSION
 #define LAKESTREAM_VERSION "dev"  // the build defines it; this keeps ad-hoc compiles working
@@ -232,7 +231,7 @@ bool Shell::RunScript(std::istream& in, const std::string& name, bool stop_on_er
     }
     buffer += line;
     buffer += '\n';
-    if (Parser::IsComplete(buffer)) {
+    if (IsCompleteStatement(buffer)) {
       bool statement_ok = RunSql(buffer);
       buffer.clear();
       if (!statement_ok) {
@@ -292,7 +291,7 @@ int Shell::Repl() {
     }
     buffer += line;
     buffer += '\n';
-    if (!Parser::IsComplete(buffer)) continue;
+    if (!IsCompleteStatement(buffer)) continue;
     // One history entry per statement, on one line, so Up brings back the
     // whole statement rather than its last line.
     std::string entry = buffer;

@@ -27,8 +27,7 @@
 
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
-#include "transaction/client_context.hpp"
-#include "sink/sink_runner.hpp"
+#include "lakestream/tools.hpp"
 #include "subcommands.hpp"
 
 namespace lakestream {
@@ -129,7 +128,7 @@ int RunSinkCommand(int argc, char** argv) {
 
   ProgressLine progress(name);
   int64_t total = 0, delivered = -1, lag = 0;
-  auto on_progress = [&](const SinkProgress& p) {
+  auto on_progress = [&](const SinkProgressReport& p) {
     delivered = p.delivered_version;
     lag = p.latest_version >= 0 && p.delivered_version >= 0 ? p.latest_version - p.delivered_version : 0;
     progress.Update(total + p.messages, delivered, lag, p.error, false);
@@ -145,22 +144,21 @@ int RunSinkCommand(int argc, char** argv) {
       Database db(db_dir);
       waiting_for_lock = false;
       Connection con(db);
-      SetSinkProgressListener(con.Context(), on_progress);  // the listener lives with the database
+      SetSinkProgressCallback(con, on_progress);  // the callback lives with the database
       auto result = con.Query("RUN SINK " + Quote(name));
       if (result->HasError()) {
         error = result->GetError();
-        retry = result->GetErrorType() == ExceptionType::IO;
+        retry = result->GetErrorKind() == ErrorKind::IO;
       } else {
         total += result->GetValue(0, 0).GetBigint();
         delivered = result->GetValue(2, 0).GetBigint();
-        SinkCatalogEntry* sink = con.Context().GetCatalog().FindSink(name);
-        lag = sink ? GetSinkStatus(con.Context(), *sink).pending_versions : 0;
+        lag = SinkPendingVersions(con, name);
         backoff = 1.0;
       }
-    } catch (const Exception& e) {
+    } catch (const std::exception& e) {
       // Opening failed: another process holds the write lock (retry), or the database is damaged (stop).
       error = e.what();
-      retry = e.Type() == ExceptionType::IO;
+      retry = ErrorKindOf(e) == ErrorKind::IO;
       if (retry && follow && !waiting_for_lock) {
         waiting_for_lock = true;
       }

@@ -11,6 +11,7 @@ PhysicalFilter::PhysicalFilter(PhysicalOperatorPtr child, BoundExprPtr predicate
 bool PhysicalFilter::Next(ExecutionContext& context, DataChunk& out) {
   ExpressionExecutor& executor = Executor(context);
   while (children[0]->Next(context, input_)) {
+    context.CheckInterrupt();
     if (input_.size() == 0) continue;
     idx_t n = executor.Select(*predicate_, input_, sel_);
     if (n == 0) continue;

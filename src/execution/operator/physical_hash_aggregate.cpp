@@ -136,6 +136,7 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
     return;
   }
   while (children[0]->Next(context, input)) {
+    context.CheckInterrupt();
     idx_t count = input.size();
     if (count == 0) continue;
     if (!groups_.empty()) {

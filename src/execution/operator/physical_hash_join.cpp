@@ -52,6 +52,7 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   children[1]->InitializeChunk(input);
   combined.Initialize(build_types);
   while (children[1]->Next(context, input)) {
+    context.CheckInterrupt();
     if (input.size() == 0) continue;
     combined.Reset();
     for (idx_t c = 0; c < right_width_; c++) combined.data[c].Copy(input.data[c], nullptr, input.size(), 0, 0);

@@ -1,8 +1,13 @@
 #include "execution/operator/physical_operator.hpp"
 
 #include "common/chunk_collection.hpp"
+#include "transaction/client_context.hpp"
 
 namespace lakestream {
+
+void ExecutionContext::CheckInterrupt() const {
+  if (client) client->CheckInterrupt();
+}
 
 std::string PhysicalOperator::ToString(int indent) const {
   std::string s(static_cast<size_t>(indent) * 2, ' ');
@@ -19,6 +24,7 @@ void DrainOperator(ExecutionContext& context, PhysicalOperator& op, ChunkCollect
   DataChunk chunk;
   op.InitializeChunk(chunk);
   while (op.Next(context, chunk)) {
+    context.CheckInterrupt();
     if (chunk.size() == 0) continue;
     // Hand the chunk over when the sink can take it whole (no copy of the rows).
     if (sink.Append(std::move(chunk))) op.InitializeChunk(chunk);

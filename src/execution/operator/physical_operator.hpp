@@ -18,6 +18,9 @@ class ClientContext;
 struct ExecutionContext {
   ClientContext* client = nullptr;
   FunctionContext function_context;
+  // Throws InterruptError when the connection asked to stop
+  // (ClientContext::Interrupt). Loops that pull many chunks call it once a chunk.
+  void CheckInterrupt() const;
 };
 
 class PhysicalOperator {

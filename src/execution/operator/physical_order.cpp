@@ -27,6 +27,7 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
   children[0]->InitializeChunk(input);
   keys.Initialize(key_types);
   while (children[0]->Next(context, input)) {
+    context.CheckInterrupt();
     if (input.size() == 0) continue;
     keys.Reset();
     for (idx_t k = 0; k < orders_.size(); k++) executor.Execute(*orders_[k].expression, input, keys.data[k]);

@@ -1,4 +1,11 @@
-// Connection: runs SQL against a Database. Not thread-safe; use one per thread.
+// Connection: runs SQL against a Database. One thread uses a connection at a
+// time; Interrupt() is the exception (call it from any thread).
+//
+//   lakestream::Connection con(db);
+//   con.Query("CREATE TABLE t (id BIGINT, name VARCHAR)");
+//   auto insert = con.Prepare("INSERT INTO t VALUES ($1, $2)");
+//   insert->Execute({lakestream::SqlValue::Bigint(1), lakestream::SqlValue::Varchar("a")});
+//   auto rows = con.Query("SELECT name FROM t WHERE id = ?", {lakestream::SqlValue::Bigint(1)});
 #pragma once
 
 #include <memory>
@@ -11,6 +18,40 @@
 namespace lakestream {
 
 class ClientContext;
+class Connection;
+struct SQLStatement;
+
+// SQL parsed once and run many times with different parameters. Parameters
+// are written ? (numbered in order of appearance) or $1, $2, ... (one
+// statement uses one style); they stand where a value may stand (not for
+// table or column names). Valid while its Connection lives (and is not
+// moved from).
+class PreparedStatement {
+ public:
+  ~PreparedStatement();
+  PreparedStatement(const PreparedStatement&) = delete;
+  PreparedStatement& operator=(const PreparedStatement&) = delete;
+
+  // A parse error in the SQL: Execute() then returns it every time.
+  bool HasError() const { return !error_.empty(); }
+  const std::string& GetError() const { return error_; }
+  // The number of parameters the SQL takes (the highest $n or the number of ?s).
+  idx_t ParameterCount() const { return parameter_count_; }
+  // Runs the statement(s) with `params` ($1 is params[0]) and returns the
+  // last result. A wrong number of parameters, or a value that does not cast
+  // to the type the statement needs, is an INVALID_INPUT / CONVERSION error
+  // result naming the parameter; never throws for SQL errors.
+  std::unique_ptr<QueryResult> Execute(const std::vector<SqlValue>& params = {});
+
+ private:
+  friend class Connection;
+  PreparedStatement() = default;
+  Connection* connection_ = nullptr;
+  std::vector<std::unique_ptr<SQLStatement>> statements_;
+  std::string error_;
+  ErrorKind error_kind_ = ErrorKind::NONE;
+  idx_t parameter_count_ = 0;
+};
 
 class Connection {
  public:
@@ -21,16 +62,39 @@ class Connection {
 
   // Runs every statement in `sql` in order and returns the result of the last
   // one. Stops at the first failing statement and returns its error; never throws
-  // for SQL errors.
+  // for SQL errors. `params` fill ? / $n parameters (PreparedStatement).
   std::unique_ptr<QueryResult> Query(const std::string& sql);
+  std::unique_ptr<QueryResult> Query(const std::string& sql, const std::vector<SqlValue>& params);
   // Runs every statement and returns one result per statement run (the last
   // one may be an error, after which nothing more runs).
   std::vector<std::unique_ptr<QueryResult>> QueryAll(const std::string& sql);
+  // Parses `sql` once for Execute(); a parse error is kept in the returned
+  // statement (HasError) rather than thrown.
+  std::unique_ptr<PreparedStatement> Prepare(const std::string& sql);
 
-  ClientContext& Context() { return *context_; }
+  // Asks the statement running on this connection to stop: it fails with an
+  // INTERRUPTED error and commits nothing. Safe to call from any thread, also
+  // when nothing runs (then it has no effect: each call of Query, QueryAll or
+  // Execute clears the request when it starts). A statement that has begun
+  // to commit completes; the statements after it in the same call do not run.
+  void Interrupt();
 
  private:
+  friend class PreparedStatement;
+  friend struct ConnectionAccess;  // engine side (main/connection_access.hpp)
+  std::vector<std::unique_ptr<QueryResult>> Run(std::vector<std::unique_ptr<SQLStatement>>& statements,
+                                                const std::vector<SqlValue>& params);
   std::unique_ptr<ClientContext> context_;
 };
+
+// For tools that read SQL a piece at a time (the shell):
+// Splits SQL text at the ';'s outside strings, quoted names and comments into
+// its statements (each without the ';', empty ones skipped, comments between
+// statements dropped). Does not check the syntax. Throws std::invalid_argument
+// with the position for an unterminated string or comment.
+std::vector<std::string> SplitStatements(const std::string& sql);
+// True when `sql` ends with a ';' outside strings and comments (or holds only
+// whitespace and comments): typed input is ready to run. Never throws.
+bool IsCompleteStatement(const std::string& sql);
 
 }  // namespace lakestream

@@ -14,23 +14,27 @@ class DatabaseInstance;
 class Connection;
 
 struct DatabaseOptions {
+  // Statements that write (INSERT, CREATE, COPY ... FROM, ...) fail with an
+  // error naming the statement; reading works as usual.
   bool read_only = false;
 };
 
 class Database {
  public:
+  // Opens (creating when missing) the database at `path`. Throws
+  // std::runtime_error naming the path and the problem when it cannot open.
   explicit Database(const std::string& path = "", DatabaseOptions options = {});
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
   Connection Connect();
-  DatabaseInstance& Instance() { return *instance_; }
-  std::shared_ptr<DatabaseInstance> InstancePtr() { return instance_; }
   // "" for an in-memory database.
   const std::string& Path() const;
+  bool ReadOnly() const;
 
  private:
+  friend class Connection;
   std::shared_ptr<DatabaseInstance> instance_;
 };
 

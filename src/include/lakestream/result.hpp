@@ -1,59 +1,113 @@
-// QueryResult: the fully materialised result of one statement, or its error.
+// QueryResult: the result of one statement (its rows, or its error).
+//
+//   auto result = con.Query("SELECT id, price FROM orders");
+//   if (result->HasError()) std::cerr << result->GetError();
+//   for (idx_t r = 0; r < result->RowCount(); r++) result->GetValue(1, r).ToString();
+//   while (auto chunk = result->FetchChunk()) { ... chunk->GetValue(0, i) ... }
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/exception.hpp"
-#include "common/vector.hpp"
+#include "lakestream/value.hpp"
 
 namespace lakestream {
 
-class QueryResult {
+// What kind of error ended a statement.
+enum class ErrorKind : uint8_t {
+  NONE = 0,
+  PARSER,           // the SQL text does not parse
+  BINDER,           // a name or type does not resolve
+  CATALOG,          // an object does not exist or exists already
+  CONSTRAINT,       // NOT NULL, a key
+  CONFLICT,         // another writer committed first
+  CONVERSION,       // a cast or a literal that does not fit
+  IO,               // a file or the network
+  CORRUPTION,       // a file is damaged
+  NOT_IMPLEMENTED,  // a planned feature
+  INVALID_INPUT,    // bad arguments, including parameters
+  INTERNAL,         // a bug
+  INTERRUPTED,      // Connection::Interrupt stopped the statement
+};
+
+// Engine types named by the engine-side members below. Applications never
+// need them: the members above those cover every use.
+class DataChunk;
+class LogicalType;
+class Value;
+enum class ExceptionType;
+
+// Up to kChunkRows rows of a result (FetchChunk).
+class ResultChunk {
  public:
-  // A successful result.
-  QueryResult(std::vector<std::string> names, std::vector<LogicalType> types);
-  // A failed statement.
-  static std::unique_ptr<QueryResult> FromError(ExceptionType type, std::string message);
-
-  bool HasError() const { return has_error_; }
-  // The full message, e.g. "Catalog Error: Table with name orders does not exist! ...".
-  const std::string& GetError() const { return error_; }
-  ExceptionType GetErrorType() const { return error_type_; }
-
-  // Warnings: things the statement's caller should know although the
-  // statement itself succeeded (or failed for another reason), e.g. that a
-  // materialized view could not be refreshed after the statement committed,
-  // or that a view read is behind its sources. Each is one full sentence
-  // naming the object and the fix; the shell prints them to stderr.
-  const std::vector<std::string>& Warnings() const { return warnings_; }
-  void AddWarning(std::string warning) { warnings_.push_back(std::move(warning)); }
-
-  const std::vector<std::string>& Names() const { return names_; }
-  const std::vector<LogicalType>& Types() const { return types_; }
-  idx_t ColumnCount() const { return types_.size(); }
-  idx_t RowCount() const { return row_count_; }
-
-  // Row access across chunks (O(number of chunks) per call; fine for results people read).
-  Value GetValue(idx_t column, idx_t row) const;
-  const std::vector<std::unique_ptr<DataChunk>>& Chunks() const { return chunks_; }
-
-  // Appends a chunk (the engine fills results through this).
-  void Append(std::unique_ptr<DataChunk> chunk);
-
-  // Tab-separated text of every row (for tests and debugging).
-  std::string ToString() const;
+  ResultChunk(std::vector<std::vector<SqlValue>> columns, idx_t rows)
+      : columns_(std::move(columns)), rows_(rows) {}
+  idx_t RowCount() const { return rows_; }
+  idx_t ColumnCount() const { return columns_.size(); }
+  const SqlValue& GetValue(idx_t column, idx_t row) const { return columns_.at(column).at(row); }
 
  private:
-  bool has_error_ = false;
-  std::string error_;
-  ExceptionType error_type_ = ExceptionType::INTERNAL;
-  std::vector<std::string> warnings_;
-  std::vector<std::string> names_;
-  std::vector<LogicalType> types_;
-  std::vector<std::unique_ptr<DataChunk>> chunks_;
-  idx_t row_count_ = 0;
+  std::vector<std::vector<SqlValue>> columns_;
+  idx_t rows_;
+};
+
+class QueryResult {
+ public:
+  ~QueryResult();
+  QueryResult(const QueryResult&) = delete;
+  QueryResult& operator=(const QueryResult&) = delete;
+
+  bool HasError() const;
+  // The full message, e.g. "Catalog Error: Table with name orders does not exist! ...".
+  const std::string& GetError() const;
+  ErrorKind GetErrorKind() const;  // NONE for a result without error
+
+  // Warnings: things the caller should know although the statement itself
+  // succeeded (or failed for another reason), e.g. that a materialized view
+  // could not be refreshed after the statement committed, or that a view
+  // read is behind its sources. Each is one full sentence naming the object
+  // and the fix; the shell prints them to stderr.
+  const std::vector<std::string>& Warnings() const;
+
+  const std::vector<std::string>& Names() const;
+  const std::vector<ColumnType>& ColumnTypes() const;
+  idx_t ColumnCount() const;
+  idx_t RowCount() const;
+
+  // One cell as a typed value. Throws std::out_of_range for a column or row
+  // past the end. O(number of chunks) per call: to read many rows, use
+  // FetchChunk.
+  SqlValue GetValue(idx_t column, idx_t row) const;
+
+  // The rows chunk by chunk, in order: each call returns the next chunk (at
+  // most 2048 rows), nullptr after the last. Independent of Cell(). The
+  // engine materializes a statement's rows before the result is returned,
+  // so this bounds the converted values held at once, not the engine's memory.
+  std::unique_ptr<ResultChunk> FetchChunk();
+  // Random access to the same chunks (const; FetchChunk's position stays).
+  idx_t ChunkCount() const;
+  idx_t ChunkRowCount(idx_t index) const;
+  std::unique_ptr<ResultChunk> GetChunk(idx_t index) const;
+
+  // Tab-separated text of every row, or the error (for tests and debugging).
+  std::string ToString() const;
+
+  // ---- Engine side: members naming engine types (declared above, defined in
+  // engine headers). Code outside the engine cannot call them.
+  QueryResult(std::vector<std::string> names, std::vector<LogicalType> types);
+  static std::unique_ptr<QueryResult> FromError(ExceptionType type, std::string message);
+  ExceptionType GetErrorType() const;
+  const std::vector<LogicalType>& Types() const;
+  Value GetEngineValue(idx_t column, idx_t row) const;
+  const std::vector<std::unique_ptr<DataChunk>>& Chunks() const;
+  // Appends a chunk (the engine fills results through this).
+  void Append(std::unique_ptr<DataChunk> chunk);
+  void AddWarning(std::string warning);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace lakestream

@@ -1,0 +1,37 @@
+// Tools-facing additions to the public API: what the `lakestream` shell's
+// subcommands need beyond Database, Connection and QueryResult. Like every
+// public header it uses only the standard library and the other public
+// headers (scripts/check-layers allows tools/ only these headers).
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <string>
+
+#include "lakestream/connection.hpp"
+#include "lakestream/result.hpp"
+
+namespace lakestream {
+
+// Progress of a sink run (RUN SINK), reported while it delivers.
+struct SinkProgressReport {
+  std::string sink;
+  int64_t messages = 0;           // delivered by the current run so far
+  int64_t delivered_version = -1;  // the last source version delivered whole, -1 for none
+  int64_t latest_version = -1;     // the source's latest version, -1 when unknown
+  std::string error;               // the current delivery error, "" for none
+};
+// The callback of the database `connection` belongs to (each open database has
+// its own; nullptr removes it). Called on the thread that runs the sink.
+void SetSinkProgressCallback(Connection& connection, std::function<void(const SinkProgressReport&)> callback);
+
+// Source versions the sink `name` has not delivered yet; 0 when there is no
+// such sink.
+int64_t SinkPendingVersions(Connection& connection, const std::string& name);
+
+// The kind of an exception the engine threw (e.g. the Database constructor
+// when the directory is locked: IO); INTERNAL for any other exception.
+ErrorKind ErrorKindOf(const std::exception& e);
+
+}  // namespace lakestream
