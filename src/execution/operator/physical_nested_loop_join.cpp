@@ -17,42 +17,38 @@ PhysicalNestedLoopJoin::PhysicalNestedLoopJoin(PhysicalOperatorPtr left, Physica
   pending_.SetTypes(types);
 }
 
-void PhysicalNestedLoopJoin::JoinProbeChunk(ExecutionContext& context) {
-  ExpressionExecutor& executor = Executor(context);
+void PhysicalNestedLoopJoin::JoinRow(ExecutionContext& context, idx_t l, const DataChunk& right_chunk) {
   idx_t left_width = children[0]->types.size();
   idx_t right_width = children[1]->types.size();
-  std::vector<bool> matched(probe_.size(), false);
-  std::vector<sel_t> sel;
-  for (idx_t c = 0; c < right_.ChunkCount(); c++) {
-    const DataChunk& right_chunk = right_.Chunk(c);
-    for (idx_t l = 0; l < probe_.size(); l++) {
-      // One left row against one right chunk.
-      DataChunk joined;
-      joined.Initialize(types, right_chunk.size());
-      for (idx_t col = 0; col < left_width; col++) {
-        for (idx_t r = 0; r < right_chunk.size(); r++) joined.data[col].Copy(probe_.data[col], nullptr, 1, l, r);
-      }
-      for (idx_t col = 0; col < right_width; col++) {
-        joined.data[left_width + col].Copy(right_chunk.data[col], nullptr, right_chunk.size(), 0, 0);
-      }
-      joined.SetCardinality(right_chunk.size());
-      if (!condition_) {
-        matched[l] = true;
-        pending_.Append(joined);
-        continue;
-      }
-      idx_t n = executor.Select(*condition_, joined, sel);
-      if (n == 0) continue;
-      matched[l] = true;
-      DataChunk kept;
-      kept.Initialize(types, n);
-      kept.Append(joined, sel.data(), n);
-      pending_.Append(kept);
-    }
+  // One left row against one right chunk.
+  DataChunk joined;
+  joined.Initialize(types, right_chunk.size());
+  for (idx_t col = 0; col < left_width; col++) {
+    for (idx_t r = 0; r < right_chunk.size(); r++) joined.data[col].Copy(probe_.data[col], nullptr, 1, l, r);
   }
-  if (!left_join_) return;
+  for (idx_t col = 0; col < right_width; col++) {
+    joined.data[left_width + col].Copy(right_chunk.data[col], nullptr, right_chunk.size(), 0, 0);
+  }
+  joined.SetCardinality(right_chunk.size());
+  if (!condition_) {
+    matched_[l] = true;
+    pending_.Append(joined);
+    return;
+  }
+  idx_t n = Executor(context).Select(*condition_, joined, selection_);
+  if (n == 0) return;
+  matched_[l] = true;
+  DataChunk kept;
+  kept.Initialize(types, n);
+  kept.Append(joined, selection_.data(), n);
+  pending_.Append(kept);
+}
+
+void PhysicalNestedLoopJoin::PadUnmatchedLeftRows() {
+  idx_t left_width = children[0]->types.size();
+  idx_t right_width = children[1]->types.size();
   for (idx_t l = 0; l < probe_.size(); l++) {
-    if (matched[l]) continue;
+    if (matched_[l]) continue;
     DataChunk padded;
     padded.Initialize(types, 1);
     for (idx_t col = 0; col < left_width; col++) padded.data[col].Copy(probe_.data[col], nullptr, 1, l, 0);
@@ -60,6 +56,19 @@ void PhysicalNestedLoopJoin::JoinProbeChunk(ExecutionContext& context) {
     padded.SetCardinality(1);
     pending_.Append(padded);
   }
+}
+
+void PhysicalNestedLoopJoin::JoinSome(ExecutionContext& context) {
+  while (right_chunk_ < right_.ChunkCount()) {
+    if (pending_.Count() >= STANDARD_VECTOR_SIZE) return;  // enough for now; the cursor resumes here
+    JoinRow(context, left_row_, right_.Chunk(right_chunk_));
+    if (++left_row_ == probe_.size()) {
+      left_row_ = 0;
+      right_chunk_++;
+    }
+  }
+  if (left_join_) PadUnmatchedLeftRows();
+  probe_active_ = false;
 }
 
 bool PhysicalNestedLoopJoin::Next(ExecutionContext& context, DataChunk& out) {
@@ -70,9 +79,15 @@ bool PhysicalNestedLoopJoin::Next(ExecutionContext& context, DataChunk& out) {
   while (pending_position_ >= pending_.ChunkCount()) {
     pending_.Clear();
     pending_position_ = 0;
-    if (!children[0]->Next(context, probe_)) return false;
-    if (probe_.size() == 0) continue;
-    JoinProbeChunk(context);
+    if (!probe_active_) {
+      if (!children[0]->Next(context, probe_)) return false;
+      if (probe_.size() == 0) continue;
+      probe_active_ = true;
+      right_chunk_ = 0;
+      left_row_ = 0;
+      matched_.assign(probe_.size(), false);
+    }
+    JoinSome(context);
   }
   DataChunk& chunk = pending_.Chunk(pending_position_++);
   out.Reset();
