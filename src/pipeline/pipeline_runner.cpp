@@ -1,13 +1,12 @@
 #include "pipeline/pipeline_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <thread>
 
-#include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
-#include "main/connection_access.hpp"
-#include "main/statement/statement_executor.hpp"
+#include "lakestream/tools.hpp"
 
 namespace lakestream {
 
@@ -22,11 +21,13 @@ std::optional<int64_t> Number(const QueryResult& result, std::initializer_list<c
       int64_t total = 0;
       bool any = false;
       for (idx_t r = 0; r < result.RowCount(); r++) {
-        Value v = result.GetEngineValue(c, r);
+        SqlValue v = result.GetValue(c, r);
         if (v.IsNull()) continue;
-        Value n;
-        if (!v.TryCastAs(TypeId::BIGINT, n)) continue;
-        total += n.GetBigint();
+        try {
+          total += v.AsBigint();
+        } catch (const std::exception&) {
+          continue;  // not a number (a text column of that name)
+        }
         any = true;
       }
       if (any) return total;
@@ -61,16 +62,10 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  Catalog& catalog = ConnectionAccess::Context(con_).GetCatalog();
-  bool existed = flow.kind == FlowKind::SINK ? catalog.FindSink(flow.name) != nullptr
-                 : flow.kind == FlowKind::STREAM ? catalog.FindStream(flow.name) != nullptr
-                                                 : catalog.FindTable(flow.name) != nullptr;
+  bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
-  if (flow.kind == FlowKind::MATERIALIZED_VIEW) {
-    TableCatalogEntry* view = catalog.FindTable(flow.name);
-    if (view && view->kind == TableKind::MATERIALIZED_VIEW && view->definition == flow.definition) {
-      statements = {"REFRESH MATERIALIZED VIEW " + flow.name};
-    }
+  if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
+    statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
   }
   for (auto& sql : statements) {
     if (Stopping()) {
@@ -142,17 +137,17 @@ void PipelineRunner::RunContinuously(int64_t interval_ms) {
 }
 
 std::unique_ptr<QueryResult> PipelineRunner::Summary() const {
-  std::vector<std::vector<Value>> rows;
+  std::vector<std::vector<SqlValue>> rows;
   for (auto& p : progress_) {
-    rows.push_back({Value(p.name), Value(FlowKindName(p.kind)), Value(p.state), Value::BIGINT(p.files),
-                    Value::BIGINT(p.rows_in), Value::BIGINT(p.rows_out),
-                    p.version ? Value::BIGINT(*p.version) : Value(LogicalType(TypeId::BIGINT)),
-                    p.error.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(p.error)});
+    rows.push_back({SqlValue::Varchar(p.name), SqlValue::Varchar(FlowKindName(p.kind)), SqlValue::Varchar(p.state),
+                    SqlValue::Bigint(p.files), SqlValue::Bigint(p.rows_in), SqlValue::Bigint(p.rows_out),
+                    p.version ? SqlValue::Bigint(*p.version) : SqlValue::Null(TypeKind::BIGINT),
+                    p.error.empty() ? SqlValue::Null(TypeKind::VARCHAR) : SqlValue::Varchar(p.error)});
   }
-  return MakeRowsResult({"flow", "kind", "state", "files", "rows_in", "rows_out", "version", "error"},
-                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT,
-                         TypeId::BIGINT, TypeId::VARCHAR},
-                        rows);
+  return MakeTableResult({"flow", "kind", "state", "files", "rows_in", "rows_out", "version", "error"},
+                         {TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::BIGINT, TypeKind::BIGINT,
+                          TypeKind::BIGINT, TypeKind::BIGINT, TypeKind::VARCHAR},
+                         rows);
 }
 
 }  // namespace lakestream
