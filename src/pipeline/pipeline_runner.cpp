@@ -43,6 +43,37 @@ int64_t Sum(const QueryResult& result, std::initializer_list<const char*> names)
   return total;
 }
 
+// The first column of the rows of `sql` (SHOW ...), lower-cased; empty when it fails.
+std::vector<std::string> FirstColumn(Connection& con, const std::string& sql) {
+  std::vector<std::string> out;
+  auto result = con.Query(sql);
+  if (result->HasError()) return out;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    SqlValue v = result->GetValue(0, r);
+    if (!v.IsNull()) out.push_back(StringUtil::Lower(v.ToString()));
+  }
+  return out;
+}
+
+bool FlowExists(Connection& con, const Flow& flow) {
+  const char* show = flow.kind == FlowKind::SINK     ? "SHOW SINKS"
+                     : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
+                                                     : "SHOW TABLES";
+  auto names = FirstColumn(con, show);
+  return std::find(names.begin(), names.end(), StringUtil::Lower(flow.name)) != names.end();
+}
+
+// The stored definition of materialized view `name` (DESCRIBE MATERIALIZED
+// VIEW), or nothing when there is no such view.
+std::optional<std::string> ViewDefinition(Connection& con, const std::string& name) {
+  auto result = con.Query("DESCRIBE MATERIALIZED VIEW " + QuoteIdentifier(name));
+  if (result->HasError()) return std::nullopt;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    if (result->GetValue(0, r).ToString() == "definition") return result->GetValue(1, r).ToString();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop)
