@@ -10,6 +10,7 @@
 #include "common/exception.hpp"
 #include "execution/plan_executor.hpp"
 #include "lakestream.hpp"
+#include "main/connection_access.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "planner/bound_statement.hpp"
@@ -64,7 +65,7 @@ class BindStatementTest : public ::testing::Test {
     return std::unique_ptr<T>(static_cast<T*>(statements[0].release()));
   }
 
-  ClientContext& Context() { return conn_.Context(); }
+  ClientContext& Context() { return ConnectionAccess::Context(conn_); }
   TableCatalogEntry* Table(const std::string& name) { return &Context().GetCatalog().GetTable(name); }
 
   testing::ScopedTempDir dir_{"bind_statement"};

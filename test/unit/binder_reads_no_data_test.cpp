@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "main/connection_access.hpp"
 #include "lakestream.hpp"
 #include "execution/plan_executor.hpp"
 #include "parser/parser.hpp"
@@ -36,7 +37,7 @@ class BinderReadsNoDataTest : public ::testing::Test {
   }
 
   BoundQuery Bind(const std::string& sql) {
-    Binder binder(con_->Context());
+    Binder binder(ConnectionAccess::Context(*con_));
     auto node = Parser::ParseQuery(sql);
     return binder.BindQuery(*node);
   }
@@ -124,7 +125,7 @@ TEST_F(BinderReadsNoDataTest, StreamIsNamedNotRead) {
   EXPECT_EQ(query.names[1], "__change_type");
   EXPECT_EQ(query.types[1].id(), TypeId::VARCHAR);
   // Binding recorded no read, so nothing would be consumed.
-  EXPECT_TRUE(con_->Context().StreamReads().empty());
+  EXPECT_TRUE(ConnectionAccess::Context(*con_).StreamReads().empty());
 
   RemoveDataFiles();
   ASSERT_NO_THROW(Bind("SELECT id, __change_type FROM s"));
@@ -158,15 +159,15 @@ TEST_F(BinderReadsNoDataTest, PlanBoundBeforeAChangeSeesItWhenRun) {
   auto stream = Bind("SELECT id FROM s");
   auto has_data = Bind("SELECT stream_has_data('s') AS pending");
   Run("INSERT INTO t VALUES (3, 30)");
-  ChunkCollection n = ExecutePlan(con_->Context(), std::move(subquery.plan));
+  ChunkCollection n = ExecutePlan(ConnectionAccess::Context(*con_), std::move(subquery.plan));
   ASSERT_EQ(n.Count(), 1U);
   EXPECT_EQ(n.GetValue(0, 0).AsBigint(), 3);
-  ChunkCollection rows = ExecutePlan(con_->Context(), std::move(stream.plan));
+  ChunkCollection rows = ExecutePlan(ConnectionAccess::Context(*con_), std::move(stream.plan));
   EXPECT_EQ(rows.Count(), 3U);
 
   Run("CREATE TABLE sink_t (id INT, v INT)");
   Run("INSERT INTO sink_t SELECT id, v FROM s");
-  ChunkCollection pending = ExecutePlan(con_->Context(), std::move(has_data.plan));
+  ChunkCollection pending = ExecutePlan(ConnectionAccess::Context(*con_), std::move(has_data.plan));
   ASSERT_EQ(pending.Count(), 1U);
   EXPECT_FALSE(pending.GetValue(0, 0).GetBoolean());
 }

@@ -14,6 +14,7 @@
 #include "catalog/catalog_store.hpp"
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+#include "main/connection_access.hpp"
 #include "temp_dir_util.hpp"
 #include "transaction/database_instance.hpp"
 
@@ -84,7 +85,8 @@ TEST(CatalogStore, OldCatalogIsWrittenBackWithTheSameKeysAndValues) {
   std::string db_path = DatabaseWithFixture(tmp.path);
   {
     Database db(db_path);
-    db.Instance().SaveCatalog();
+    Connection con(db);
+    ConnectionAccess::Context(con).Database().SaveCatalog();
   }
   nlohmann::json before = ReadJson(kFixture);
   nlohmann::json after = ReadJson(db_path + "/_lakestream/catalog.json");

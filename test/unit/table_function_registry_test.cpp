@@ -48,7 +48,7 @@ TEST(TableFunctionRegistry, UnknownNameGetsTheClosestHint) {
   Connection con(db);
   auto r = con.Query("SELECT * FROM countdown_for_registry_tset(3)");
   ASSERT_TRUE(r->HasError());
-  EXPECT_EQ(r->GetErrorType(), ExceptionType::CATALOG) << r->GetError();
+  EXPECT_EQ(r->GetErrorKind(), ErrorKind::CATALOG) << r->GetError();
   EXPECT_NE(r->GetError().find("Table Function with name countdown_for_registry_tset does not exist!"), std::string::npos)
       << r->GetError();
   EXPECT_NE(r->GetError().find("Did you mean \"countdown_for_registry_test\"?"), std::string::npos) << r->GetError();
