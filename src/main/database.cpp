@@ -124,4 +124,13 @@ std::vector<std::string> SplitStatements(const std::string& sql) {
 
 bool IsCompleteStatement(const std::string& sql) { return Lexer::IsComplete(sql); }
 
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace lakestream

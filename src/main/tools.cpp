@@ -1,10 +1,13 @@
 // The tools-facing functions (include/lakestream/tools.hpp).
 #include "lakestream/tools.hpp"
 
+#include <stdexcept>
+
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "main/connection_access.hpp"
 #include "main/public_value.hpp"
+#include "main/statement/statement_executor.hpp"
 #include "sink/sink_runner.hpp"
 
 namespace lakestream {
@@ -35,6 +38,26 @@ int64_t SinkPendingVersions(Connection& connection, const std::string& name) {
 ErrorKind ErrorKindOf(const std::exception& e) {
   if (auto* engine = dynamic_cast<const Exception*>(&e)) return ToErrorKind(engine->Type());
   return ErrorKind::INTERNAL;
+}
+
+std::unique_ptr<QueryResult> MakeTableResult(std::vector<std::string> names, const std::vector<ColumnType>& types,
+                                             const std::vector<std::vector<SqlValue>>& rows) {
+  std::vector<LogicalType> engine_types;
+  engine_types.reserve(types.size());
+  for (auto& type : types) engine_types.push_back(ValueConverter::ToEngine(type));
+  std::vector<std::vector<Value>> engine_rows;
+  engine_rows.reserve(rows.size());
+  for (auto& row : rows) {
+    if (row.size() != types.size()) {
+      throw std::invalid_argument("MakeTableResult: a row has " + std::to_string(row.size()) + " values for " +
+                                  std::to_string(types.size()) + " columns");
+    }
+    std::vector<Value> values;
+    values.reserve(row.size());
+    for (auto& value : row) values.push_back(ValueConverter::ToEngine(value));
+    engine_rows.push_back(std::move(values));
+  }
+  return MakeRowsResult(std::move(names), engine_types, engine_rows);
 }
 
 }  // namespace lakestream

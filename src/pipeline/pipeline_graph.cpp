@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "parser/lexer.hpp"
 #include "parser/parser.hpp"
 
 namespace lakestream {
@@ -84,15 +84,37 @@ void CollectQuery(const QueryNode& node, std::set<std::string> ctes, std::vector
   if (node.having) CollectExpression(*node.having, ctes, out);
 }
 
-// The statement's text with the declaration made idempotent: `pattern`
-// (case-insensitive, at the start) is replaced by `replacement` unless the
-// text already matches `already`.
-std::string Rewrite(const std::string& text, const std::string& pattern, const std::string& replacement,
-                    const std::string& already) {
-  std::regex done("^\\s*" + already, std::regex::icase);
-  if (std::regex_search(text, done)) return text;
-  std::regex re("^\\s*" + pattern, std::regex::icase);
-  return std::regex_replace(text, re, replacement, std::regex_constants::format_first_only);
+bool IsWord(const Token& token, const char* word) {
+  return token.type == TokenType::IDENTIFIER && StringUtil::CIEquals(token.text, word);
+}
+
+// The statement's text with its first `count` tokens (the declaration's head,
+// e.g. CREATE OR REPLACE) replaced by `head`. The head is found with the
+// lexer, so comments and spacing before or inside it do not matter.
+std::string ReplaceHead(const std::string& text, const std::vector<Token>& tokens, size_t count, const std::string& head) {
+  return head + " " + text.substr(tokens[count].offset);
+}
+
+// CREATE [OR REPLACE] <view kind> ... -> CREATE OR REFRESH <view kind> ...
+std::string AsCreateOrRefresh(const std::string& text) {
+  auto tokens = Lexer::Tokenize(text);
+  size_t head = tokens.size() > 3 && IsWord(tokens[1], "OR") && IsWord(tokens[2], "REPLACE") ? 3 : 1;
+  return ReplaceHead(text, tokens, head, "CREATE OR REFRESH");
+}
+
+// CREATE <keywords> name ... -> CREATE <KEYWORDS> IF NOT EXISTS name ..., where
+// `keywords` is the object's kind (SINK, TABLE, STREAM, TABLE STREAM); the
+// text is unchanged when its head is not exactly that (the parser accepted
+// another form, which then runs as written).
+std::string AsCreateIfNotExists(const std::string& text, const std::vector<const char*>& keywords) {
+  auto tokens = Lexer::Tokenize(text);
+  if (tokens.size() < keywords.size() + 2 || !IsWord(tokens[0], "CREATE")) return text;
+  std::string head = "CREATE";
+  for (size_t i = 0; i < keywords.size(); i++) {
+    if (!IsWord(tokens[i + 1], keywords[i])) return text;
+    head += std::string(" ") + keywords[i];
+  }
+  return ReplaceHead(text, tokens, keywords.size() + 1, head + " IF NOT EXISTS");
 }
 
 uint32_t LineOf(const std::string& sql, uint32_t offset) {
@@ -127,9 +149,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         if (view.query) CollectQuery(*view.query, {}, flow.inputs);
         if (flow.kind == FlowKind::MATERIALIZED_VIEW) flow.definition = view.query_text;
         // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
-        flow.statements.push_back(view.or_refresh ? text
-                                                  : Rewrite(text, "CREATE\\s+(OR\\s+REPLACE\\s+)?", "CREATE OR REFRESH ",
-                                                            "CREATE\\s+OR\\s+REFRESH\\b"));
+        flow.statements.push_back(view.or_refresh ? text : AsCreateOrRefresh(text));
         break;
       }
       case StatementType::CREATE_SINK: {
@@ -139,7 +159,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.inputs.push_back(BaseName(sink.source));
         flow.statements.push_back(sink.if_not_exists || sink.or_replace
                                       ? text
-                                      : Rewrite(text, "CREATE\\s+SINK\\s+", "CREATE SINK IF NOT EXISTS ", "$^"));
+                                      : AsCreateIfNotExists(text, {"SINK"}));
         flow.statements.push_back("RUN SINK " + flow.name);
         break;
       }
@@ -150,7 +170,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         if (table.as_query) CollectQuery(*table.as_query, {}, flow.inputs);
         flow.statements.push_back(table.if_not_exists || table.or_replace
                                       ? text
-                                      : Rewrite(text, "CREATE\\s+TABLE\\s+", "CREATE TABLE IF NOT EXISTS ", "$^"));
+                                      : AsCreateIfNotExists(text, {"TABLE"}));
         break;
       }
       case StatementType::CREATE_STREAM: {
@@ -158,9 +178,12 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.name = stream.name.parts.back();
         flow.kind = FlowKind::STREAM;
         flow.inputs.push_back(BaseName(stream.table));
-        flow.statements.push_back(stream.if_not_exists || stream.or_replace
-                                      ? text
-                                      : Rewrite(text, "CREATE\\s+((TABLE\\s+)?STREAM)\\s+", "CREATE $1 IF NOT EXISTS ", "$^"));
+        std::string as_written = text;
+        if (!stream.if_not_exists && !stream.or_replace) {
+          as_written = AsCreateIfNotExists(text, {"STREAM"});
+          if (as_written == text) as_written = AsCreateIfNotExists(text, {"TABLE", "STREAM"});
+        }
+        flow.statements.push_back(as_written);
         break;
       }
       default:

@@ -1,13 +1,12 @@
 #include "pipeline/pipeline_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <thread>
 
-#include "catalog/catalog.hpp"
 #include "common/string_util.hpp"
-#include "main/connection_access.hpp"
-#include "main/statement/statement_executor.hpp"
+#include "lakestream/tools.hpp"
 
 namespace lakestream {
 
@@ -22,11 +21,13 @@ std::optional<int64_t> Number(const QueryResult& result, std::initializer_list<c
       int64_t total = 0;
       bool any = false;
       for (idx_t r = 0; r < result.RowCount(); r++) {
-        Value v = result.GetEngineValue(c, r);
+        SqlValue v = result.GetValue(c, r);
         if (v.IsNull()) continue;
-        Value n;
-        if (!v.TryCastAs(TypeId::BIGINT, n)) continue;
-        total += n.GetBigint();
+        try {
+          total += v.AsBigint();
+        } catch (const std::exception&) {
+          continue;  // not a number (a text column of that name)
+        }
         any = true;
       }
       if (any) return total;
@@ -40,6 +41,37 @@ int64_t Sum(const QueryResult& result, std::initializer_list<const char*> names)
   int64_t total = 0;
   for (const char* name : names) total += Number(result, {name}).value_or(0);
   return total;
+}
+
+// The first column of the rows of `sql` (SHOW ...), lower-cased; empty when it fails.
+std::vector<std::string> FirstColumn(Connection& con, const std::string& sql) {
+  std::vector<std::string> out;
+  auto result = con.Query(sql);
+  if (result->HasError()) return out;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    SqlValue v = result->GetValue(0, r);
+    if (!v.IsNull()) out.push_back(StringUtil::Lower(v.ToString()));
+  }
+  return out;
+}
+
+bool FlowExists(Connection& con, const Flow& flow) {
+  const char* show = flow.kind == FlowKind::SINK     ? "SHOW SINKS"
+                     : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
+                                                     : "SHOW TABLES";
+  auto names = FirstColumn(con, show);
+  return std::find(names.begin(), names.end(), StringUtil::Lower(flow.name)) != names.end();
+}
+
+// The stored definition of materialized view `name` (DESCRIBE MATERIALIZED
+// VIEW), or nothing when there is no such view.
+std::optional<std::string> ViewDefinition(Connection& con, const std::string& name) {
+  auto result = con.Query("DESCRIBE MATERIALIZED VIEW " + QuoteIdentifier(name));
+  if (result->HasError()) return std::nullopt;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    if (result->GetValue(0, r).ToString() == "definition") return result->GetValue(1, r).ToString();
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -61,16 +93,10 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  Catalog& catalog = ConnectionAccess::Context(con_).GetCatalog();
-  bool existed = flow.kind == FlowKind::SINK ? catalog.FindSink(flow.name) != nullptr
-                 : flow.kind == FlowKind::STREAM ? catalog.FindStream(flow.name) != nullptr
-                                                 : catalog.FindTable(flow.name) != nullptr;
+  bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
-  if (flow.kind == FlowKind::MATERIALIZED_VIEW) {
-    TableCatalogEntry* view = catalog.FindTable(flow.name);
-    if (view && view->kind == TableKind::MATERIALIZED_VIEW && view->definition == flow.definition) {
-      statements = {"REFRESH MATERIALIZED VIEW " + flow.name};
-    }
+  if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
+    statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
   }
   for (auto& sql : statements) {
     if (Stopping()) {
@@ -142,17 +168,17 @@ void PipelineRunner::RunContinuously(int64_t interval_ms) {
 }
 
 std::unique_ptr<QueryResult> PipelineRunner::Summary() const {
-  std::vector<std::vector<Value>> rows;
+  std::vector<std::vector<SqlValue>> rows;
   for (auto& p : progress_) {
-    rows.push_back({Value(p.name), Value(FlowKindName(p.kind)), Value(p.state), Value::BIGINT(p.files),
-                    Value::BIGINT(p.rows_in), Value::BIGINT(p.rows_out),
-                    p.version ? Value::BIGINT(*p.version) : Value(LogicalType(TypeId::BIGINT)),
-                    p.error.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(p.error)});
+    rows.push_back({SqlValue::Varchar(p.name), SqlValue::Varchar(FlowKindName(p.kind)), SqlValue::Varchar(p.state),
+                    SqlValue::Bigint(p.files), SqlValue::Bigint(p.rows_in), SqlValue::Bigint(p.rows_out),
+                    p.version ? SqlValue::Bigint(*p.version) : SqlValue::Null(TypeKind::BIGINT),
+                    p.error.empty() ? SqlValue::Null(TypeKind::VARCHAR) : SqlValue::Varchar(p.error)});
   }
-  return MakeRowsResult({"flow", "kind", "state", "files", "rows_in", "rows_out", "version", "error"},
-                        {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT,
-                         TypeId::BIGINT, TypeId::VARCHAR},
-                        rows);
+  return MakeTableResult({"flow", "kind", "state", "files", "rows_in", "rows_out", "version", "error"},
+                         {TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::BIGINT, TypeKind::BIGINT,
+                          TypeKind::BIGINT, TypeKind::BIGINT, TypeKind::VARCHAR},
+                         rows);
 }
 
 }  // namespace lakestream

@@ -77,15 +77,6 @@ class ProgressLine {
   Clock::time_point last_{};
 };
 
-std::string Quote(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // Sleeps up to `seconds`, waking early on a stop request.
 void Sleep(double seconds) {
   auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -145,7 +136,7 @@ int RunSinkCommand(int argc, char** argv) {
       waiting_for_lock = false;
       Connection con(db);
       SetSinkProgressCallback(con, on_progress);  // the callback lives with the database
-      auto result = con.Query("RUN SINK " + Quote(name));
+      auto result = con.Query("RUN SINK " + QuoteIdentifier(name));
       if (result->HasError()) {
         error = result->GetError();
         retry = result->GetErrorKind() == ErrorKind::IO;

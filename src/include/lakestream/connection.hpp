@@ -96,5 +96,8 @@ std::vector<std::string> SplitStatements(const std::string& sql);
 // True when `sql` ends with a ';' outside strings and comments (or holds only
 // whitespace and comments): typed input is ready to run. Never throws.
 bool IsCompleteStatement(const std::string& sql);
+// `name` as a quoted SQL identifier ("a ""b""" for a "b"), safe to splice into
+// statement text whatever characters the name holds.
+std::string QuoteIdentifier(const std::string& name);
 
 }  // namespace lakestream

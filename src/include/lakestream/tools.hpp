@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "lakestream/connection.hpp"
 #include "lakestream/result.hpp"
@@ -29,6 +31,12 @@ void SetSinkProgressCallback(Connection& connection, std::function<void(const Si
 // Source versions the sink `name` has not delivered yet; 0 when there is no
 // such sink.
 int64_t SinkPendingVersions(Connection& connection, const std::string& name);
+
+// A result holding `rows` (each with one value per column, of the column's
+// type or NULL), for tools that report tables of their own (the pipeline
+// runner's summary). Throws std::invalid_argument for a row of the wrong width.
+std::unique_ptr<QueryResult> MakeTableResult(std::vector<std::string> names, const std::vector<ColumnType>& types,
+                                             const std::vector<std::vector<SqlValue>>& rows);
 
 // The kind of an exception the engine threw (e.g. the Database constructor
 // when the directory is locked: IO); INTERNAL for any other exception.
