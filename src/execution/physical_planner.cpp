@@ -3,7 +3,6 @@
 #include <set>
 
 #include "common/exception.hpp"
-#include "execution/operator/physical_chunk_scan.hpp"
 #include "execution/operator/physical_filter.hpp"
 #include "execution/operator/physical_hash_aggregate.hpp"
 #include "execution/operator/physical_hash_join.hpp"
@@ -104,6 +103,22 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
 
 // The rows of a VALUES list whose values are known only when the statement
 // runs (a subquery, stream_has_data()); the subqueries are resolved already.
+static std::vector<idx_t> AllColumns(idx_t count) {
+  std::vector<idx_t> columns(count);
+  for (idx_t c = 0; c < count; c++) columns[c] = c;
+  return columns;
+}
+
+// Materialised rows (VALUES, a stream's changes) served through the same
+// collection source the table functions use; `projected` picks the columns.
+static PhysicalOperatorPtr ScanOf(std::shared_ptr<const ChunkCollection> rows, std::vector<idx_t> projected,
+                                  const std::string& name) {
+  std::vector<LogicalType> types;
+  types.reserve(projected.size());
+  for (idx_t c : projected) types.push_back(rows->Types()[c]);
+  return std::make_unique<PhysicalTableFunctionScan>(std::move(types), MakeCollectionSource(std::move(rows), std::move(projected), name));
+}
+
 static std::shared_ptr<ChunkCollection> EvaluateValueRows(ClientContext& context, LogicalOperator& op) {
   FunctionContext fctx;
   fctx.statement_start = context.StatementStart();
@@ -130,8 +145,8 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       return scan;
     }
     case LogicalOperatorType::CHUNK_GET: {
-      if (op.value_rows.empty()) return std::make_unique<PhysicalChunkScan>(op.collection, "VALUES");
-      return std::make_unique<PhysicalChunkScan>(EvaluateValueRows(context, op), "VALUES");
+      std::shared_ptr<const ChunkCollection> rows = op.value_rows.empty() ? op.collection : EvaluateValueRows(context, op);
+      return ScanOf(rows, AllColumns(rows->Types().size()), "VALUES");
     }
     case LogicalOperatorType::SOURCE:
       return std::make_unique<PhysicalTableFunctionScan>(op.GetTypes(), op.source_factory(op.column_ids));
@@ -144,7 +159,7 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
         throw CatalogError("Stream " + stream.name + " changed its columns while the statement was planned; run the statement again");
       }
       std::shared_ptr<const ChunkCollection> rows(changes, &changes->rows);
-      return std::make_unique<PhysicalChunkScan>(rows, op.column_ids, "STREAM_SCAN");
+      return ScanOf(rows, op.column_ids, "STREAM_SCAN");
     }
     case LogicalOperatorType::FILTER: {
       auto bindings = op.children[0]->GetBindings();
