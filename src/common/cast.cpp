@@ -37,9 +37,12 @@ static bool ParseInt64(std::string_view text, int64_t& out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   auto res = std::from_chars(s.data(), s.data() + s.size(), out);
   if (res.ec == std::errc() && res.ptr == s.data() + s.size()) return !s.empty();
-  // Accept "12.0"/"1e3" style text by way of DECIMAL, rounding like DuckDB.
+  // Accept "12.5"/"1e3" style text by way of DECIMAL, truncating toward zero
+  // as a numeric cast does (Spark). 18 fractional digits leave 20 integer
+  // digits, more than any BIGINT has.
   hugeint_t h;
-  if (!Decimal::TryParse(s, 38, 0, h)) return false;
+  if (!Decimal::TryParse(s, 38, 18, h)) return false;
+  h /= Decimal::PowerOfTen(18);
   if (h > INT64_MAX || h < INT64_MIN) return false;
   out = static_cast<int64_t>(h);
   return true;
@@ -128,11 +131,12 @@ bool TryCastValue(const Value& input, const LogicalType& target, Value& result, 
       } else if (from == TypeId::INTEGER || from == TypeId::BIGINT) {
         v = input.AsBigint();
       } else if (from == TypeId::DOUBLE) {
-        double d = std::nearbyint(input.GetDouble());
+        // Fractions truncate toward zero (Spark; DuckDB rounds): 3.5 -> 3, -3.5 -> -3.
+        double d = std::trunc(input.GetDouble());
         if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return fail(": out of range");
         v = static_cast<int64_t>(d);
       } else if (from == TypeId::DECIMAL) {
-        hugeint_t h = Decimal::Rescale(input.GetHugeint(), source.scale(), 0);
+        hugeint_t h = input.GetHugeint() / Decimal::PowerOfTen(source.scale());  // truncates, as for DOUBLE
         if (h > INT64_MAX || h < INT64_MIN) return fail(": out of range");
         v = static_cast<int64_t>(h);
       } else {
