@@ -11,6 +11,12 @@ namespace {
 // word is accepted there (a column may be called `comment` or `timestamp`).
 bool IsAnyName(const Token& t) { return t.type == TokenType::IDENTIFIER || t.type == TokenType::QUOTED_IDENTIFIER; }
 
+// Other engines' index DDL, refused with what lakestream does instead.
+const char* kNoIndexes =
+    ": lakestream tables have no indexes. Scans skip files by their partition values and per-file "
+    "min/max/null-count statistics (data skipping), so filter on the columns in PARTITIONED BY or "
+    "on columns whose values cluster by file; OPTIMIZE t compacts small files";
+
 }  // namespace
 
 std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
@@ -27,6 +33,13 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
     }
   }
   if (IsKeyword("TEMP") || IsKeyword("TEMPORARY")) ErrorAt(Peek().offset, "not supported yet: temporary objects");
+  // CREATE [UNIQUE | BLOOMFILTER] INDEX
+  for (const char* kind : {"UNIQUE", "BLOOMFILTER"}) {
+    if (IsKeyword(kind) && IsKeyword("INDEX", 1)) {
+      ErrorAt(Peek().offset, std::string("not supported yet: CREATE ") + kind + " INDEX" + kNoIndexes);
+    }
+  }
+  if (IsKeyword("INDEX")) ErrorAt(Peek().offset, std::string("not supported yet: CREATE INDEX") + kNoIndexes);
   if (IsKeyword("TABLE") && IsKeyword("STREAM", 1) && !IsOp("(", 2)) {
     // CREATE TABLE STREAM s ON TABLE t: `stream` followed by a name, not a column list.
     if ((IsIdentifierLike(2) && !IsKeyword("AS", 2)) || IsKeyword("IF", 2)) {
@@ -331,6 +344,9 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateSink(bool or_replace) {
 std::unique_ptr<SQLStatement> ParserImpl::ParseDrop() {
   ExpectKeyword("DROP");
   auto statement = std::make_unique<DropStatement>();
+  if (IsKeyword("INDEX") || (IsKeyword("BLOOMFILTER") && IsKeyword("INDEX", 1))) {
+    ErrorAt(Peek().offset, std::string("not supported yet: DROP INDEX") + kNoIndexes);
+  }
   if (AcceptKeywords({"TABLE", "STREAM"})) {
     statement->object_type = ObjectType::STREAM;
   } else if (AcceptKeyword("TABLE")) {
