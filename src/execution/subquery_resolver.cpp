@@ -107,7 +107,13 @@ class SubqueryResolver {
     }
     if (!expr->IsFoldable()) return;
     auto name = expr->name;
-    expr = MakeConstant(executor_->EvaluateConstant(*expr));
+    Value value;
+    try {
+      value = executor_->EvaluateConstant(*expr);
+    } catch (const ConversionError&) {
+      return;  // as in the binder: an error for when a row reaches it (a CASE branch may skip it)
+    }
+    expr = MakeConstant(std::move(value));
     expr->name = name;
   }
 

@@ -1,4 +1,5 @@
 #include "expression/bound_expression.hpp"
+#include "common/cast.hpp"
 
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
@@ -92,15 +93,20 @@ BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast
   if (expr->return_type == target) return expr;
   if (expr->IsConstant()) {
     Value v;
-    if (try_cast) {
-      if (!expr->value.TryCastAs(target, v)) v = Value(target);
-    } else {
-      v = expr->value.CastAs(target);
+    bool cast = expr->value.TryCastAs(target, v);
+    if (!cast && try_cast) {
+      v = Value(target);
+      cast = true;
     }
-    auto name = expr->name;
-    auto c = MakeConstant(std::move(v));
-    c->name = name;
-    return c;
+    // A failing cast of a constant stays a CAST node: it may sit in a branch
+    // no row takes, and raises its error only if a row reaches it.
+    if (!cast && !CastIsPossible(expr->return_type, target)) v = expr->value.CastAs(target);  // throws
+    if (cast) {
+      auto name = expr->name;
+      auto c = MakeConstant(std::move(v));
+      c->name = name;
+      return c;
+    }
   }
   auto cast = std::make_unique<BoundExpression>(BoundExpressionType::CAST, target);
   cast->try_cast = try_cast;

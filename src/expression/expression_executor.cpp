@@ -69,7 +69,11 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
     }
     case BoundExpressionType::FUNCTION: {
       DataChunk& args = Scratch(expr, count);
-      for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
+      if (expr.function.evaluation == ArgumentEvaluation::ALL) {
+        for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
+      } else {
+        ExecuteConditionalArguments(expr, input, args);
+      }
       args.SetCardinality(count);
       expr.function.kernel(args, result, count, context_);
       return;
@@ -116,19 +120,77 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
   throw InternalError("unknown bound expression type");
 }
 
-// Three-valued logic: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL wins.
+void ExpressionExecutor::ExecuteOnRows(const BoundExpression& expr, DataChunk& input, const std::vector<sel_t>& rows,
+                                       Vector& target, bool others_null) {
+  idx_t count = input.size();
+  if (target.Capacity() < count) target.Resize(count);
+  if (rows.size() == count) {
+    Execute(expr, input, target);
+    return;
+  }
+  if (others_null) {
+    for (idx_t i = 0; i < count; i++) target.SetValid(i, false);
+  }
+  if (rows.empty()) return;
+  DataChunk slice;
+  SliceChunk(input, rows, rows.size(), slice);
+  Vector part(expr.return_type, rows.size());
+  Execute(expr, slice, part);
+  for (idx_t j = 0; j < rows.size(); j++) target.Copy(part, nullptr, 1, j, rows[j]);
+}
+
+void ExpressionExecutor::ExecuteConditionalArguments(const BoundExpression& expr, DataChunk& input, DataChunk& args) {
+  idx_t count = input.size();
+  std::vector<sel_t> rows(count);
+  for (idx_t i = 0; i < count; i++) rows[i] = static_cast<sel_t>(i);
+  if (expr.function.evaluation == ArgumentEvaluation::FIRST_NON_NULL) {
+    for (idx_t c = 0; c < expr.children.size(); c++) {
+      Vector& arg = args.data[c];
+      ExecuteOnRows(*expr.children[c], input, rows, arg, true);
+      idx_t n = 0;
+      for (sel_t row : rows) {
+        if (!arg.IsValid(row)) rows[n++] = row;
+      }
+      rows.resize(n);
+    }
+    return;
+  }
+  // CONDITIONAL: if(cond, then, else).
+  Vector& cond = args.data[0];
+  Execute(*expr.children[0], input, cond);
+  std::vector<sel_t> taken, not_taken;
+  for (idx_t i = 0; i < count; i++) {
+    bool take = cond.IsValid(i) && cond.GetData<bool>()[i];
+    (take ? taken : not_taken).push_back(static_cast<sel_t>(i));
+  }
+  ExecuteOnRows(*expr.children[1], input, taken, args.data[1], true);
+  ExecuteOnRows(*expr.children[2], input, not_taken, args.data[2], true);
+}
+
+// Three-valued logic: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL
+// wins. An operand runs only on the rows the operands before it left open
+// (not FALSE for AND, not TRUE for OR), so `x <> 0 AND 10 / x > 1` and
+// `false AND <overflow>` never evaluate what SQL's short circuit skips.
 void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result) {
   idx_t count = input.size();
   bool is_and = expr.type == BoundExpressionType::AND;
   Execute(*expr.children[0], input, result);
   Vector& other = Scratch(expr, count).data[1];
   auto* out = result.GetData<bool>();
+  std::vector<sel_t> open;
   for (idx_t c = 1; c < expr.children.size(); c++) {
-    Execute(*expr.children[c], input, other);
-    auto* in = other.GetData<bool>();
+    open.clear();
     for (idx_t i = 0; i < count; i++) {
+      // NULL slots are never loaded as bool.
+      bool decided = result.IsValid(i) && out[i] != is_and;
+      if (!decided) open.push_back(static_cast<sel_t>(i));
+    }
+    if (open.empty()) return;
+    ExecuteOnRows(*expr.children[c], input, open, other, false);
+    auto* in = other.GetData<bool>();
+    for (sel_t i : open) {
       bool lv = result.IsValid(i), rv = other.IsValid(i);
-      bool l = lv && out[i], r = rv && in[i];  // NULL slots are never loaded as bool
+      bool l = lv && out[i], r = rv && in[i];
       if (is_and) {
         if ((lv && !l) || (rv && !r)) {
           out[i] = false;

@@ -31,6 +31,13 @@ class ExpressionExecutor {
   void ExecuteCase(const BoundExpression& expr, DataChunk& input, Vector& result);
   void ExecuteInList(const BoundExpression& expr, DataChunk& input, Vector& result);
   void ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result);
+  // coalesce/if: fills `args` evaluating each argument only on the rows its
+  // function's ArgumentEvaluation names (NULL on the others).
+  void ExecuteConditionalArguments(const BoundExpression& expr, DataChunk& input, DataChunk& args);
+  // target[rows[j]] = expr(input row rows[j]) for each j, evaluated on those
+  // rows only; target's other rows are NULL when `others_null`, else untouched.
+  void ExecuteOnRows(const BoundExpression& expr, DataChunk& input, const std::vector<sel_t>& rows, Vector& target,
+                     bool others_null);
 
   // Scratch chunk for the children of `expr`, sized for `count` rows.
   DataChunk& Scratch(const BoundExpression& expr, idx_t count);

@@ -35,6 +35,16 @@ struct FunctionContext {
   ClientContext* client = nullptr;
 };
 
+// Which rows the executor evaluates each argument on. ALL: every row. The
+// others are SQL's conditional forms, whose arguments run only on the rows
+// that need them (so a branch no row takes never raises an overflow or a cast
+// error); the rows an argument skips reach the kernel as NULL.
+enum class ArgumentEvaluation : uint8_t {
+  ALL,
+  FIRST_NON_NULL,  // coalesce(a, b, ...): each argument on the rows where all before it are NULL
+  CONDITIONAL,     // if(cond, a, b): cond everywhere, a where cond is TRUE, b elsewhere
+};
+
 using scalar_kernel_t = std::function<void(DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx)>;
 
 struct BoundScalarFunction {
@@ -48,6 +58,7 @@ struct BoundScalarFunction {
   // True when the kernel handles NULL inputs itself (coalesce, concat, to_json);
   // otherwise the caller may rely on NULL in -> NULL out.
   bool handles_nulls = false;
+  ArgumentEvaluation evaluation = ArgumentEvaluation::ALL;
 };
 
 struct ScalarBindInput {

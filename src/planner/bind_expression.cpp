@@ -47,6 +47,26 @@ BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
   fctx.statement_start = context_.StatementStart();
   ExpressionExecutor executor(fctx);
   auto name = expr->name;
+  Value value;
+  try {
+    value = executor.EvaluateConstant(*expr);
+  } catch (const ConversionError&) {
+    // An overflow or a bad cast may sit in a branch no row takes (CASE WHEN
+    // false THEN 2147483647 * 2 ...): left unfolded, it raises only if a row
+    // reaches it when the plan runs.
+    return expr;
+  }
+  auto folded = MakeConstant(std::move(value));
+  folded->name = name;
+  return folded;
+}
+
+BoundExprPtr Binder::FoldNow(BoundExprPtr expr) {
+  if (expr->type == BoundExpressionType::CONSTANT || !expr->IsFoldable()) return expr;
+  FunctionContext fctx;
+  fctx.statement_start = context_.StatementStart();
+  ExpressionExecutor executor(fctx);
+  auto name = expr->name;
   auto folded = MakeConstant(executor.EvaluateConstant(*expr));
   folded->name = name;
   return folded;

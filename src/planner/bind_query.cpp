@@ -30,7 +30,7 @@ int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char*
   BindContext empty;
   BoundExprPtr bound;
   try {
-    bound = binder.BindExpression(*expr, empty, what);
+    bound = binder.FoldNow(binder.BindExpression(*expr, empty, what));
   } catch (const BinderError&) {
     throw BinderError(std::string(what) + " must be a constant integer, got " + expr->ToString());
   }

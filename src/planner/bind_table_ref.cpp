@@ -223,7 +223,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& s
   std::vector<std::string> argument_names;
   BindContext empty;
   for (idx_t i = 0; i < call.children.size(); i++) {
-    auto bound = BindExpression(*call.children[i], empty, "a table function argument");
+    auto bound = FoldNow(BindExpression(*call.children[i], empty, "a table function argument"));
     if (!bound->IsConstant()) {
       throw BinderError("Argument " + std::to_string(i + 1) + " of " + name + "() must be a constant, got " +
                         call.children[i]->ToString());

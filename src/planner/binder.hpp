@@ -73,6 +73,12 @@ class Binder {
   BoundExprPtr BindExpression(const ParsedExpression& expr, const BindContext& scope, const char* clause);
   LogicalOperatorPtr BindTableRef(const TableRef& ref, BindContext& scope);
 
+  // `expr` evaluated now when it has no column or subquery in it, raising
+  // what evaluating it raises (an overflow, a bad cast); else unchanged. For
+  // places that need a constant (LIMIT, table function arguments): binding
+  // leaves a constant expression that fails unfolded, for when a row reaches it.
+  BoundExprPtr FoldNow(BoundExprPtr expr);
+
   idx_t NextTableIndex();
   ClientContext& Context() { return context_; }
   // True when a subquery used as a value (IN/EXISTS/scalar) was bound anywhere

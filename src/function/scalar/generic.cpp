@@ -43,15 +43,17 @@ BoundScalarFunction BindCoalesce(const ScalarBindInput& input, idx_t min, idx_t 
   std::string accepted = input.name + (max == 2 ? "(T, T)" : "(T, ...)");
   CheckArgumentCount(input, min, max, accepted);
   LogicalType t = CommonArgumentType(input, 0, accepted);
-  return WithNulls(Bound(std::vector<LogicalType>(input.argument_types.size(), t), t,
-                         [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
-                           ReferenceHeaps(args, result);
-                           for (idx_t i = 0; i < count; i++) {
-                             idx_t c = 0;
-                             while (c + 1 < args.ColumnCount() && !args.data[c].IsValid(i)) c++;
-                             CopyRow(args.data[c], i, result, i);
-                           }
-                         }));
+  auto f = WithNulls(Bound(std::vector<LogicalType>(input.argument_types.size(), t), t,
+                           [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+                             ReferenceHeaps(args, result);
+                             for (idx_t i = 0; i < count; i++) {
+                               idx_t c = 0;
+                               while (c + 1 < args.ColumnCount() && !args.data[c].IsValid(i)) c++;
+                               CopyRow(args.data[c], i, result, i);
+                             }
+                           }));
+  f.evaluation = ArgumentEvaluation::FIRST_NON_NULL;
+  return f;
 }
 
 BoundScalarFunction BindNullIf(const ScalarBindInput& input) {
@@ -76,7 +78,7 @@ BoundScalarFunction BindIf(const ScalarBindInput& input) {
   TypeId cond = input.argument_types[0].id();
   if (cond != TypeId::BOOLEAN && cond != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
   LogicalType t = CommonArgumentType(input, 1, accepted);
-  return WithNulls(Bound({TypeId::BOOLEAN, t, t}, t, [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+  auto f = WithNulls(Bound({TypeId::BOOLEAN, t, t}, t, [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
     ReferenceHeaps(args, result, 1);
     const Vector& cond = args.data[0];
     for (idx_t i = 0; i < count; i++) {
@@ -84,6 +86,8 @@ BoundScalarFunction BindIf(const ScalarBindInput& input) {
       CopyRow(args.data[take_first ? 1 : 2], i, result, i);
     }
   }));
+  f.evaluation = ArgumentEvaluation::CONDITIONAL;
+  return f;
 }
 
 template <class T>
