@@ -86,6 +86,38 @@ std::vector<std::pair<std::string, BoundExprPtr>> BindContext::ExpandStar(const 
   return result;
 }
 
+std::string BindContext::ColumnKey(const ColumnBinding& binding) {
+  // Not a valid identifier, so no written name can produce it.
+  return "#" + std::to_string(binding.table_index) + "." + std::to_string(binding.column_index);
+}
+
+// Rewrites the column names in `expr` (not in its subqueries) into keys.
+static void CanonicalizeNames(ParsedExpression& expr, const BindContext& scope) {
+  if (expr.type == ExpressionType::COLUMN_REF) {
+    BoundExprPtr ref;
+    try {
+      ref = scope.Resolve(expr.names, true);
+    } catch (const BinderError&) {
+      ref = nullptr;  // ambiguous: binding it says so
+    }
+    if (ref) {
+      expr.names = {BindContext::ColumnKey(ref->binding)};
+    } else {
+      for (auto& n : expr.names) n = StringUtil::Lower(n);
+    }
+    return;
+  }
+  if (expr.type == ExpressionType::FUNCTION) expr.function_name = StringUtil::Lower(expr.function_name);
+  for (auto& c : expr.children) CanonicalizeNames(*c, scope);
+}
+
+std::string BindContext::ExpressionKey(const ParsedExpression& expr) const {
+  auto copy = expr.Copy();
+  copy->alias.clear();
+  CanonicalizeNames(*copy, *this);
+  return copy->ToString();
+}
+
 void BindContext::MarkMerged(const std::string& name) {
   for (auto& entry : entries_) {
     for (idx_t i = 0; i < entry.names.size(); i++) {

@@ -173,8 +173,9 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
                           const char* clause) {
   if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage(std::string("an expression in ") + (clause ? clause : "the statement") + " is too deep"));
   if (aggregate) {
-    // An expression that is a GROUP BY expression reads the group column.
-    std::string key = StringUtil::Lower(expr.ToString());
+    // An expression that is a GROUP BY expression reads the group column,
+    // however its columns are qualified (tab1.col0 for GROUP BY col0).
+    std::string key = scope.ExpressionKey(expr);
     for (idx_t g = 0; g < aggregate->group_strings.size(); g++) {
       if (aggregate->group_strings[g] == key) {
         auto ref = MakeBindingRef({aggregate->group_index, g}, aggregate->groups[g]->return_type, expr.ToString());
@@ -380,7 +381,7 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
       throw BinderError(std::string("aggregate function ") + name + "() is not allowed in " + clause +
                         (std::string(clause) == "WHERE" ? "; filter groups with HAVING instead" : ""));
     }
-    std::string key = StringUtil::Lower(expr.ToString());
+    std::string key = scope.ExpressionKey(expr);
     for (idx_t i = 0; i < aggregate->aggregate_strings.size(); i++) {
       if (aggregate->aggregate_strings[i] == key) {
         return MakeBindingRef({aggregate->aggregate_index, i}, aggregate->aggregates[i].signature.return_type, expr.ToString());

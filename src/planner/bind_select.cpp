@@ -34,6 +34,7 @@ struct SelectItem {
   const ParsedExpression* expr = nullptr;  // null for columns expanded from *
   BoundExprPtr expanded;
   std::string name;
+  std::string key;  // BindContext::ExpressionKey, to match ORDER BY and GROUP BY expressions
 };
 }  // namespace
 
@@ -113,9 +114,12 @@ class SelectNodeBinder {
   void ExpandSelectList() {
     for (auto& e : node_.select_list) {
       if (e->type == ExpressionType::STAR) {
-        for (auto& [name, ref] : scope_.ExpandStar(e->names)) items_.push_back({nullptr, std::move(ref), name});
+        for (auto& [name, ref] : scope_.ExpandStar(e->names)) {
+          std::string key = BindContext::ColumnKey(ref->binding);
+          items_.push_back({nullptr, std::move(ref), name, std::move(key)});
+        }
       } else {
-        items_.push_back({e.get(), nullptr, DerivedName(*e)});
+        items_.push_back({e.get(), nullptr, DerivedName(*e), scope_.ExpressionKey(*e)});
       }
     }
   }
@@ -172,10 +176,10 @@ class SelectNodeBinder {
     for (auto& g : node_.group_by) groups.push_back(ResolveGroup(*g));
     for (auto& [parsed, bound] : groups) {
       if (parsed) {
-        aggregate_.group_strings.push_back(StringUtil::Lower(parsed->ToString()));
+        aggregate_.group_strings.push_back(scope_.ExpressionKey(*parsed));
         aggregate_.groups.push_back(binder_.BindExpression(*parsed, scope_, "GROUP BY"));
       } else {
-        aggregate_.group_strings.push_back(StringUtil::Lower(bound->name));
+        aggregate_.group_strings.push_back(BindContext::ColumnKey(bound->binding));
         aggregate_.groups.push_back(std::move(bound));
       }
     }
@@ -190,19 +194,20 @@ class SelectNodeBinder {
       } else if (!agg_) {
         projections_.push_back(std::move(item.expanded));
       } else {
-        projections_.push_back(GroupColumnOfStar(item.name));
+        projections_.push_back(GroupColumnOfStar(item));
       }
     }
   }
 
   // SELECT * in an aggregate query: every column must be a group.
-  BoundExprPtr GroupColumnOfStar(const std::string& name) {
+  BoundExprPtr GroupColumnOfStar(const SelectItem& item) {
     for (idx_t g = 0; g < aggregate_.group_strings.size(); g++) {
-      if (aggregate_.group_strings[g] == StringUtil::Lower(name)) {
-        return MakeBindingRef({aggregate_.group_index, g}, aggregate_.groups[g]->return_type, name);
+      if (aggregate_.group_strings[g] == item.key) {
+        return MakeBindingRef({aggregate_.group_index, g}, aggregate_.groups[g]->return_type, item.name);
       }
     }
-    throw BinderError("column \"" + name + "\" (from *) must appear in the GROUP BY clause or be used in an aggregate function");
+    throw BinderError("column \"" + item.name +
+                      "\" (from *) must appear in the GROUP BY clause or be used in an aggregate function");
   }
 
   void BindHaving() {
@@ -240,9 +245,10 @@ class SelectNodeBinder {
         if (StringUtil::CIEquals(names_[i], e.names[0])) target = i;
       }
     }
-    std::string key = StringUtil::Lower(e.ToString());
+    // The same expression as a select item, however its columns are qualified.
+    std::string key = scope_.ExpressionKey(e);
     for (idx_t i = 0; i < visible_ && target == kNone; i++) {
-      if (items_[i].expr && StringUtil::Lower(items_[i].expr->ToString()) == key) target = i;
+      if (items_[i].key == key) target = i;
     }
     if (target != kNone) return target;
     if (node_.distinct) {

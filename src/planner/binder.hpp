@@ -39,6 +39,14 @@ class BindContext {
   // Columns for * (qualifier empty) or t.*.
   std::vector<std::pair<std::string, BoundExprPtr>> ExpandStar(const std::vector<std::string>& qualifier) const;
   const std::vector<BindEntry>& Entries() const { return entries_; }
+  // A key that is equal for two expressions that mean the same: `expr`'s text
+  // with each column it names replaced by the column that name resolves to
+  // (so t.a, a and T.A give one key), function and unresolved names in lower
+  // case. A name that resolves to nothing or to several columns keeps its
+  // text; binding it reports that. Subqueries are kept as written.
+  std::string ExpressionKey(const ParsedExpression& expr) const;
+  // The key ExpressionKey gives a reference to the column `binding`.
+  static std::string ColumnKey(const ColumnBinding& binding);
   // JOIN ... USING: hides the (unqualified) column `name` of this scope.
   void MarkMerged(const std::string& name);
   void Merge(const BindContext& other);
@@ -55,10 +63,10 @@ struct BoundQuery {
 
 // State for binding the select list, HAVING and ORDER BY of an aggregate query.
 struct AggregateBindState {
-  std::vector<std::string> group_strings;  // parsed ToString() of each group, lower-case
+  std::vector<std::string> group_strings;  // BindContext::ExpressionKey of each group
   std::vector<BoundExprPtr> groups;
   std::vector<BoundAggregate> aggregates;
-  std::vector<std::string> aggregate_strings;
+  std::vector<std::string> aggregate_strings;  // BindContext::ExpressionKey of each aggregate call
   idx_t group_index = 0;
   idx_t aggregate_index = 0;
 };
