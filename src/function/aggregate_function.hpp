@@ -1,4 +1,5 @@
-// Aggregate functions: count, sum, avg, min, max, count(DISTINCT), any_value.
+// Aggregate functions: count, sum, avg, min, max, any_value, and count, sum
+// and avg of DISTINCT values.
 //
 // The hash aggregate keeps one AggregateState per aggregate, holding the
 // states of all groups in flat arrays indexed by group id. Update is called
@@ -21,6 +22,9 @@ struct AggregateSignature {
   std::string name;         // as shown in errors and EXPLAIN
   LogicalType input_type;   // the binder casts the argument to this (INVALID for count(*))
   LogicalType return_type;
+  // sum/avg(DISTINCT x): each distinct non-NULL value once per group.
+  // (count(DISTINCT) is its own kind; min/max ignore DISTINCT.)
+  bool distinct = false;
 };
 
 // Resolves name + argument types (+ DISTINCT) or throws BinderError naming the

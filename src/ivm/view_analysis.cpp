@@ -184,6 +184,9 @@ class Analyzer {
     for (auto& a : aggregate.aggregates) {
       AggregateKind kind = a.signature.kind;
       if (kind == AggregateKind::ANY_VALUE) Fail("any_value()/first(), whose result is not determined by the rows");
+      if (a.signature.distinct) {
+        Fail(a.signature.name + "(DISTINCT ...) (a deleted row may or may not remove its value from the group)");
+      }
       if ((kind == AggregateKind::SUM || kind == AggregateKind::AVG) && a.signature.input_type.id() == TypeId::DOUBLE) {
         Fail(a.signature.name + "() over DOUBLE (floating-point sums cannot be updated exactly; use DECIMAL)");
       }

@@ -39,7 +39,8 @@ std::string PhysicalHashAggregate::Details() const {
   std::string d;
   for (auto& g : groups_) d += (d.empty() ? "" : ", ") + g->ToString();
   for (auto& a : aggregates_) {
-    d += (d.empty() ? "" : ", ") + a.signature.name + "(" + (a.argument ? a.argument->ToString() : "*") + ")";
+    d += (d.empty() ? "" : ", ") + a.signature.name + "(" + (a.signature.distinct ? "DISTINCT " : "") +
+         (a.argument ? a.argument->ToString() : "*") + ")";
   }
   if (count_from_table_) d += " [row count from table metadata]";
   return d;

@@ -30,10 +30,13 @@ AggregateSignature BindAggregate(const std::string& name, const std::vector<Logi
     return {AggregateKind::COUNT, "count", args[0], TypeId::BIGINT};
   }
   if (args.size() != 1) wrong("exactly one argument");
-  if (distinct && name != "min" && name != "max") {
-    throw NotImplementedError(name + "(DISTINCT ...); only count(DISTINCT ...) is supported (min/max ignore DISTINCT)");
-  }
   const LogicalType& t = args[0];
+  if (distinct && (name == "sum" || name == "avg" || name == "mean")) {
+    AggregateSignature plain = BindAggregate(name, args, false, false);
+    plain.distinct = true;
+    return plain;
+  }
+  // min, max, any_value: DISTINCT cannot change the result.
   if (name == "sum") {
     switch (t.id()) {
       case TypeId::SQLNULL:

@@ -66,6 +66,43 @@ class CountDistinctState : public AggregateState {
   std::vector<std::unordered_set<std::string>> sets_;
 };
 
+// sum(DISTINCT x), avg(DISTINCT x): the first row of each value in a group
+// reaches the wrapped state, later rows with that value are dropped.
+class DistinctState : public AggregateState {
+ public:
+  DistinctState(std::unique_ptr<AggregateState> inner, const LogicalType& type)
+      : inner_(std::move(inner)), firsts_(type) {}
+  void Resize(idx_t n) override {
+    seen_.resize(n);
+    inner_->Resize(n);
+  }
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+    sel_.clear();
+    group_ids_.clear();
+    std::string key;
+    for (idx_t i = 0; i < count; i++) {
+      if (!input->IsValid(i)) continue;
+      key.clear();
+      EncodeKey(*input, i, key);
+      if (!seen_[gids[i]].insert(key).second) continue;
+      sel_.push_back(static_cast<sel_t>(i));
+      group_ids_.push_back(gids[i]);
+    }
+    if (sel_.empty()) return;
+    firsts_.Reset();
+    firsts_.Copy(*input, sel_.data(), sel_.size(), 0, 0);
+    inner_->Update(&firsts_, group_ids_.data(), sel_.size());
+  }
+  void Finalize(idx_t first, idx_t count, Vector& result) override { inner_->Finalize(first, count, result); }
+
+ private:
+  std::unique_ptr<AggregateState> inner_;
+  std::vector<std::unordered_set<std::string>> seen_;
+  Vector firsts_;  // scratch: the rows that reach inner_
+  std::vector<sel_t> sel_;
+  std::vector<uint32_t> group_ids_;
+};
+
 // SUM over BIGINT (inputs widened by the binder) and DECIMAL accumulate in
 // 128 bits; overflow is reported when the result type cannot hold the total.
 template <class INPUT>
@@ -289,6 +326,11 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
 }  // namespace
 
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& sig) {
+  if (sig.distinct && (sig.kind == AggregateKind::SUM || sig.kind == AggregateKind::AVG)) {
+    AggregateSignature plain = sig;
+    plain.distinct = false;
+    return std::make_unique<DistinctState>(CreateAggregateState(plain), sig.input_type);
+  }
   switch (sig.kind) {
     case AggregateKind::COUNT_STAR: return std::make_unique<CountStarState>();
     case AggregateKind::COUNT: return std::make_unique<CountState>();
