@@ -102,7 +102,7 @@ class SubqueryResolver {
       // A constant is cast right away (AddCast), with the binder's errors.
       auto child = std::move(expr->children[0]);
       child->name = expr->name;
-      expr = AddCast(std::move(child), expr->return_type, expr->try_cast);
+      expr = AddCast(std::move(child), expr->return_type, expr->try_cast, true);
       return;
     }
     if (!expr->IsFoldable()) return;

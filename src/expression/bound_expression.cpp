@@ -89,7 +89,7 @@ void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpres
   for (auto& c : expr.children) VisitColumnRefs(*c, fn);
 }
 
-BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast) {
+BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast, bool defer_failure) {
   if (expr->return_type == target) return expr;
   if (expr->IsConstant()) {
     Value v;
@@ -98,9 +98,9 @@ BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast
       v = Value(target);
       cast = true;
     }
-    // A failing cast of a constant stays a CAST node: it may sit in a branch
-    // no row takes, and raises its error only if a row reaches it.
-    if (!cast && !CastIsPossible(expr->return_type, target)) v = expr->value.CastAs(target);  // throws
+    // A failing cast of a constant stays a CAST node when deferred: it may
+    // sit in a branch no row takes, and raises its error only if a row reaches it.
+    if (!cast && (!defer_failure || !CastIsPossible(expr->return_type, target))) v = expr->value.CastAs(target);  // throws
     if (cast) {
       auto name = expr->name;
       auto c = MakeConstant(std::move(v));

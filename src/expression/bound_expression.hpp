@@ -84,7 +84,10 @@ BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name = "")
 BoundExprPtr MakeBindingRef(ColumnBinding binding, LogicalType type, std::string name = "");
 // Calls `fn` on every COLUMN_REF inside `expr` (mutable, to resolve or rewrite).
 void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpression&)>& fn);
-// CAST(expr AS target) unless it already has that type. Constants are cast right away.
-BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast = false);
+// CAST(expr AS target) unless it already has that type. Constants are cast
+// right away; a constant that does not convert throws ConversionError, or with
+// `defer_failure` stays a CAST node that throws if a row reaches it (an
+// explicit CAST in a CASE branch no row takes must not fail the statement).
+BoundExprPtr AddCast(BoundExprPtr expr, const LogicalType& target, bool try_cast = false, bool defer_failure = false);
 
 }  // namespace lakestream

@@ -209,7 +209,7 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
         throw BinderError("Cannot cast " + child->ToString() + " of type " + child->return_type.ToString() + " to " +
                           expr.cast_type.ToString() + ": no conversion exists");
       }
-      auto cast = AddCast(std::move(child), expr.cast_type, expr.try_cast);
+      auto cast = AddCast(std::move(child), expr.cast_type, expr.try_cast, true);
       cast->name = expr.ToString();
       return cast;
     }
