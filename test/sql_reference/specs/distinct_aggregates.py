@@ -1,0 +1,42 @@
+NAME = 'test/sql/aggregate/distinct_aggregates.test'
+DESCRIPTION = 'sum(DISTINCT x) and avg(DISTINCT x) (and count/min/max DISTINCT) with and without GROUP BY, NULLs, empty input, joins and many vectors; expected results checked against DuckDB'
+GROUP = 'aggregate'
+SETUP = [
+ 'CREATE TABLE t (g INT, x INT, b BIGINT, d DOUBLE, m DECIMAL(6,2), s VARCHAR)',
+ "INSERT INTO t VALUES (1, 1, 10, 1.5, 1.50, 'a'), (1, 1, 10, 1.5, 1.50, 'a'), (1, 2, 20, 2.5, 2.50, 'b'), (1, NULL, NULL, NULL, NULL, NULL), (2, 5, 50, 5.0, 5.00, 'x'), (2, 5, 50, 5.0, 5.00, 'x'), (2, -5, -50, -5.0, -5.00, 'y'), (3, NULL, NULL, NULL, NULL, NULL), (NULL, 7, 70, 7.0, 7.00, 'z'), (NULL, 7, 70, 7.0, 7.00, 'z')",
+ 'CREATE TABLE u (g INT, k INT)',
+ 'INSERT INTO u VALUES (1, 100), (1, 101), (2, 200)',
+ 'CREATE TABLE empty_t (g INT, x INT)',
+]
+CASES = [
+ ('comment', 'without GROUP BY'),
+ ('IIRR', 'SELECT sum(DISTINCT x), sum(x), avg(DISTINCT x), avg(x) FROM t'),
+ ('IRRI', 'SELECT sum(DISTINCT b), avg(DISTINCT b), sum(DISTINCT d), count(DISTINCT d) FROM t'),
+ ('TR', 'SELECT CAST(sum(DISTINCT m) AS VARCHAR), avg(DISTINCT m) FROM t'),
+ ('RR', 'SELECT avg(DISTINCT d), mean(DISTINCT x) FROM t'),
+ ('ITIT', 'SELECT min(DISTINCT x), min(DISTINCT s), max(DISTINCT x), max(DISTINCT s) FROM t'),
+ ('II', 'SELECT sum(DISTINCT x) + sum(x), sum(DISTINCT x) - count(DISTINCT x) FROM t'),
+ ('comment', 'with GROUP BY: each group has its own distinct values; a group of only NULLs gives NULL'),
+ ('IIIRRI', 'SELECT g, sum(DISTINCT x), sum(x), avg(DISTINCT x), avg(x), count(DISTINCT x) FROM t GROUP BY g ORDER BY g NULLS LAST'),
+ ('IIRT', 'SELECT g, sum(DISTINCT b), avg(DISTINCT d), CAST(sum(DISTINCT m) AS VARCHAR) FROM t GROUP BY g ORDER BY g NULLS LAST'),
+ ('II', 'SELECT g, sum(DISTINCT x) FROM t GROUP BY g HAVING sum(DISTINCT x) > 2 ORDER BY g'),
+ ('IR', 'SELECT g, avg(DISTINCT x) AS a FROM t GROUP BY g HAVING avg(DISTINCT x) IS NOT NULL ORDER BY a'),
+ ('II', 'SELECT g, sum(DISTINCT x) FROM t GROUP BY g ORDER BY sum(DISTINCT x) NULLS LAST, g'),
+ ('IIR', 'SELECT s, sum(DISTINCT g), avg(DISTINCT g) FROM t WHERE s IS NOT NULL GROUP BY s ORDER BY s'),
+ ('comment', 'DISTINCT of an expression, and in a CASE'),
+ ('IR', 'SELECT sum(DISTINCT x % 2), avg(DISTINCT abs(x)) FROM t'),
+ ('II', 'SELECT g, sum(DISTINCT CASE WHEN x > 0 THEN x ELSE 0 END) FROM t GROUP BY g ORDER BY g NULLS LAST'),
+ ('comment', 'over a join, where rows repeat: DISTINCT removes the repeats the join made'),
+ ('IIII', 'SELECT t.g, sum(DISTINCT x), sum(x), count(*) FROM t JOIN u ON t.g = u.g GROUP BY t.g ORDER BY t.g'),
+ ('comment', 'empty input: no rows without GROUP BY gives one NULL row; with GROUP BY none'),
+ ('IRI', 'SELECT sum(DISTINCT x), avg(DISTINCT x), count(DISTINCT x) FROM empty_t'),
+ ('IIR', 'SELECT g, sum(DISTINCT x), avg(DISTINCT x) FROM empty_t GROUP BY g'),
+ ('IR', 'SELECT sum(DISTINCT x), avg(DISTINCT x) FROM t WHERE x > 100'),
+ ('comment', 'many vectors (2048 rows each) with values repeating across them'),
+ ('IRII', 'SELECT sum(DISTINCT range % 100), avg(DISTINCT range % 7), count(DISTINCT range % 100), sum(range % 100) FROM range(10000)'),
+ ('IIRI', 'SELECT range % 3 AS g, sum(DISTINCT range % 50), avg(DISTINCT range % 50), count(*) FROM range(5000) GROUP BY range % 3 ORDER BY g'),
+ ('IR', 'SELECT sum(DISTINCT CAST(range AS DOUBLE) / 4), avg(DISTINCT CAST(range % 10 AS DOUBLE)) FROM range(4100)'),
+ ('comment', 'errors name the function and what it accepts'),
+ ('error', "SELECT sum(DISTINCT s) FROM t", 'No function matches sum(VARCHAR)'),
+ ('error', "SELECT avg(DISTINCT x, g) FROM t", 'avg accepts exactly one argument'),
+]
