@@ -125,7 +125,11 @@ TEST(Cast, DecimalRoundingAndWidth) {
   EXPECT_EQ(Value::INTEGER(999).CastAs(d).ToString(), "999.00");
   EXPECT_THROW(Value::INTEGER(1000).CastAs(d), ConversionError);  // 1000.00 needs 6 digits
   EXPECT_EQ(Value::DECIMAL(12345, 5, 2).CastAs(TypeId::INTEGER).GetInteger(), 123);
-  EXPECT_EQ(Value::DECIMAL(12355, 5, 2).CastAs(TypeId::INTEGER).GetInteger(), 124);
+  // To an integer a fraction truncates toward zero (Spark), unlike DECIMAL to DECIMAL.
+  EXPECT_EQ(Value::DECIMAL(12355, 5, 2).CastAs(TypeId::INTEGER).GetInteger(), 123);
+  EXPECT_EQ(Value::DECIMAL(-12399, 5, 2).CastAs(TypeId::BIGINT).GetBigint(), -123);
+  EXPECT_EQ(Value::DOUBLE(-2.5).CastAs(TypeId::INTEGER).GetInteger(), -2);
+  EXPECT_EQ(Value("7.99").CastAs(TypeId::INTEGER).GetInteger(), 7);
   auto wide = LogicalType::Decimal(38, 0);
   std::string max38(38, '9');
   EXPECT_EQ(Value(max38).CastAs(wide).ToString(), max38);
