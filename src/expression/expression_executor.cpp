@@ -120,11 +120,64 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
   throw InternalError("unknown bound expression type");
 }
 
+// Whether a node can raise by itself (its children aside).
+static bool NodeMayRaise(const BoundExpression& expr) {
+  switch (expr.type) {
+    case BoundExpressionType::CONSTANT:
+    case BoundExpressionType::COLUMN_REF:
+    case BoundExpressionType::AND:
+    case BoundExpressionType::OR:
+    case BoundExpressionType::NOT:
+    case BoundExpressionType::IS_NULL:
+    case BoundExpressionType::IS_NOT_NULL:
+    case BoundExpressionType::CASE:
+    case BoundExpressionType::IN_LIST: return false;
+    case BoundExpressionType::CAST: {
+      if (expr.try_cast) return false;
+      TypeId from = expr.children[0]->return_type.id();
+      TypeId to = expr.return_type.id();
+      return !(to == TypeId::VARCHAR || (from == TypeId::INTEGER && (to == TypeId::BIGINT || to == TypeId::DOUBLE)) ||
+               (from == TypeId::BIGINT && to == TypeId::DOUBLE));
+    }
+    case BoundExpressionType::FUNCTION: {
+      static const char* kSafe[] = {"=", "<>", "<", "<=", ">", ">=", "is_distinct_from", "is_not_distinct_from",
+                                    "like", "not_like", "ilike", "not_ilike", "||", "concat", "lower", "upper",
+                                    "length", "trim", "ltrim", "rtrim", "coalesce", "ifnull", "nvl", "nullif",
+                                    "if", "iff", "greatest", "least", "hash", "typeof"};
+      const std::string& name = expr.function.name;
+      for (const char* safe : kSafe) {
+        if (name == safe) return false;
+      }
+      // Integer and DOUBLE division and modulo give NULL for a zero divisor
+      // and cannot overflow; DECIMAL ones can.
+      if (name == "/" || name == "%") {
+        for (auto& c : expr.children) {
+          TypeId t = c->return_type.id();
+          if (t != TypeId::INTEGER && t != TypeId::BIGINT && t != TypeId::DOUBLE) return true;
+        }
+        return false;
+      }
+      return true;
+    }
+    case BoundExpressionType::SUBQUERY: return true;
+  }
+  return true;
+}
+
+bool ExpressionExecutor::MayRaise(const BoundExpression& expr) {
+  auto it = may_raise_.find(&expr);
+  if (it != may_raise_.end()) return it->second;
+  bool result = NodeMayRaise(expr);
+  for (idx_t i = 0; i < expr.children.size() && !result; i++) result = MayRaise(*expr.children[i]);
+  may_raise_[&expr] = result;
+  return result;
+}
+
 void ExpressionExecutor::ExecuteOnRows(const BoundExpression& expr, DataChunk& input, const std::vector<sel_t>& rows,
                                        Vector& target, bool others_null) {
   idx_t count = input.size();
   if (target.Capacity() < count) target.Resize(count);
-  if (rows.size() == count) {
+  if (rows.size() == count || (!MayRaise(expr) && !others_null)) {
     Execute(expr, input, target);
     return;
   }
@@ -179,16 +232,24 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
   auto* out = result.GetData<bool>();
   std::vector<sel_t> open;
   for (idx_t c = 1; c < expr.children.size(); c++) {
+    const BoundExpression& operand = *expr.children[c];
     open.clear();
-    for (idx_t i = 0; i < count; i++) {
-      // NULL slots are never loaded as bool.
-      bool decided = result.IsValid(i) && out[i] != is_and;
-      if (!decided) open.push_back(static_cast<sel_t>(i));
+    if (MayRaise(operand)) {
+      for (idx_t i = 0; i < count; i++) {
+        // NULL slots are never loaded as bool.
+        bool decided = result.IsValid(i) && out[i] != is_and;
+        if (!decided) open.push_back(static_cast<sel_t>(i));
+      }
+      if (open.empty()) return;
+      ExecuteOnRows(operand, input, open, other, false);
+    } else {
+      // Evaluated on every row: a decided row stays decided whatever the operand says.
+      Execute(operand, input, other);
     }
-    if (open.empty()) return;
-    ExecuteOnRows(*expr.children[c], input, open, other, false);
     auto* in = other.GetData<bool>();
-    for (sel_t i : open) {
+    idx_t rows = open.empty() ? count : open.size();
+    for (idx_t k = 0; k < rows; k++) {
+      idx_t i = open.empty() ? k : open[k];
       bool lv = result.IsValid(i), rv = other.IsValid(i);
       bool l = lv && out[i], r = rv && in[i];
       if (is_and) {

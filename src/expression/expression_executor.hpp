@@ -39,11 +39,17 @@ class ExpressionExecutor {
   void ExecuteOnRows(const BoundExpression& expr, DataChunk& input, const std::vector<sel_t>& rows, Vector& target,
                      bool others_null);
 
+  // False when evaluating `expr` cannot raise (column references, constants,
+  // comparisons, ...): the short circuits then run it on every row, which
+  // is cheaper than cutting out the rows that need it. Cached per node.
+  bool MayRaise(const BoundExpression& expr);
+
   // Scratch chunk for the children of `expr`, sized for `count` rows.
   DataChunk& Scratch(const BoundExpression& expr, idx_t count);
 
   FunctionContext context_;
   std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
+  std::unordered_map<const BoundExpression*, bool> may_raise_;
 };
 
 // Appends one row per entry of `rows` (VALUES) to `out`: each expression,
