@@ -177,8 +177,20 @@ void ExpressionExecutor::ExecuteOnRows(const BoundExpression& expr, DataChunk& i
                                        Vector& target, bool others_null) {
   idx_t count = input.size();
   if (target.Capacity() < count) target.Resize(count);
-  if (rows.size() == count || (!MayRaise(expr) && !others_null)) {
+  if (rows.size() == count) {
     Execute(expr, input, target);
+    return;
+  }
+  if (!MayRaise(expr)) {
+    // Cheaper on every row than on a copy of the rows that need it.
+    Execute(expr, input, target);
+    if (others_null) {
+      std::vector<bool> wanted(count, false);
+      for (sel_t row : rows) wanted[row] = true;
+      for (idx_t i = 0; i < count; i++) {
+        if (!wanted[i]) target.SetValid(i, false);
+      }
+    }
     return;
   }
   if (others_null) {
