@@ -112,6 +112,8 @@ class SubqueryResolver {
       value = executor_->EvaluateConstant(*expr);
     } catch (const ConversionError&) {
       return;  // as in the binder: an error for when a row reaches it (a CASE branch may skip it)
+    } catch (const InvalidInputError&) {
+      return;
     }
     expr = MakeConstant(std::move(value));
     expr->name = name;

@@ -55,6 +55,8 @@ BoundExprPtr Binder::FoldConstant(BoundExprPtr expr) {
     // false THEN 2147483647 * 2 ...): left unfolded, it raises only if a row
     // reaches it when the plan runs.
     return expr;
+  } catch (const InvalidInputError&) {
+    return expr;  // the same for bad function input (split_part(s, ',', 0))
   }
   auto folded = MakeConstant(std::move(value));
   folded->name = name;
