@@ -34,8 +34,12 @@ static LogicalOperatorPtr WrapFilter(LogicalOperatorPtr op, std::vector<BoundExp
 static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
   switch (op->type) {
     case LogicalOperatorType::FILTER: {
-      for (auto& e : op->expressions) filters.push_back(std::move(e));
-      return Pushdown(std::move(op->children[0]), std::move(filters));
+      // This filter's conjuncts first, then those from above: a subquery's
+      // WHERE guards the outer one's (WHERE s <> 'abc' inside, CAST(s AS INT)
+      // outside), as AND's short circuit runs its operands in order.
+      std::vector<BoundExprPtr> merged = std::move(op->expressions);
+      for (auto& e : filters) merged.push_back(std::move(e));
+      return Pushdown(std::move(op->children[0]), std::move(merged));
     }
     case LogicalOperatorType::GET: {
       std::set<idx_t> mine = {op->table_index};
