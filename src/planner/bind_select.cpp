@@ -34,7 +34,9 @@ struct SelectItem {
   const ParsedExpression* expr = nullptr;  // null for columns expanded from *
   BoundExprPtr expanded;
   std::string name;
-  std::string key;  // BindContext::ExpressionKey, to match ORDER BY and GROUP BY expressions
+  // BindContext::ExpressionKey, to match ORDER BY and GROUP BY expressions;
+  // set for * columns, computed when first needed for the others (ItemKey).
+  std::string key;
 };
 }  // namespace
 
@@ -119,7 +121,7 @@ class SelectNodeBinder {
           items_.push_back({nullptr, std::move(ref), name, std::move(key)});
         }
       } else {
-        items_.push_back({e.get(), nullptr, DerivedName(*e), scope_.ExpressionKey(*e)});
+        items_.push_back({e.get(), nullptr, DerivedName(*e), ""});
       }
     }
   }
@@ -199,6 +201,12 @@ class SelectNodeBinder {
     }
   }
 
+  const std::string& ItemKey(idx_t i) {
+    auto& item = items_[i];
+    if (item.key.empty()) item.key = scope_.ExpressionKey(*item.expr);
+    return item.key;
+  }
+
   // SELECT * in an aggregate query: every column must be a group.
   BoundExprPtr GroupColumnOfStar(const SelectItem& item) {
     for (idx_t g = 0; g < aggregate_.group_strings.size(); g++) {
@@ -248,7 +256,7 @@ class SelectNodeBinder {
     // The same expression as a select item, however its columns are qualified.
     std::string key = scope_.ExpressionKey(e);
     for (idx_t i = 0; i < visible_ && target == kNone; i++) {
-      if (items_[i].key == key) target = i;
+      if (ItemKey(i) == key) target = i;
     }
     if (target != kNone) return target;
     if (node_.distinct) {
