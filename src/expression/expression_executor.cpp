@@ -234,7 +234,7 @@ void ExpressionExecutor::ExecuteConditionalArguments(const BoundExpression& expr
 
 // Three-valued logic: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL
 // wins. An operand runs only on the rows the operands before it left open
-// (not FALSE for AND, not TRUE for OR), so `x <> 0 AND 10 / x > 1` and
+// (not FALSE for AND, not TRUE for OR), so `s <> 'abc' AND CAST(s AS INT) > 1` and
 // `false AND <overflow>` never evaluate what SQL's short circuit skips.
 void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChunk& input, Vector& result) {
   idx_t count = input.size();

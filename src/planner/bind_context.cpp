@@ -87,7 +87,7 @@ std::vector<std::pair<std::string, BoundExprPtr>> BindContext::ExpandStar(const 
 }
 
 std::string BindContext::ColumnKey(const ColumnBinding& binding) {
-  // Not a valid identifier, so no written name can produce it.
+  // Not an unquoted identifier, so written names do not look like it.
   return "#" + std::to_string(binding.table_index) + "." + std::to_string(binding.column_index);
 }
 
