@@ -8,6 +8,7 @@
 #include <limits>
 #include <thread>
 
+#include "buffer_pool.hpp"
 #include "convert.hpp"
 #include "lakestream/column_view.hpp"
 
@@ -261,12 +262,16 @@ py::list NativeResult::NumpyColumns(bool for_pandas) const {
   // The arrays (with the GIL): numpy allocates them.
   std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(rows)};
   for (auto& col : out) {
-    col->values = py::array(DtypeFor(col->kind, for_pandas), shape);
+    if (IsObjectKind(col->kind)) {
+      col->values = py::array(DtypeFor(col->kind, for_pandas), shape);
+    } else {
+      col->values = NewPooledArray(DtypeFor(col->kind, for_pandas), rows);
+    }
     col->data = static_cast<uint8_t*>(col->values.mutable_data());
     bool values_carry_nulls = for_pandas && (col->kind == TypeKind::DOUBLE || col->kind == TypeKind::DECIMAL ||
                                              col->kind == TypeKind::DATE || col->kind == TypeKind::TIMESTAMP);
     if (col->has_nulls && !IsObjectKind(col->kind) && !values_carry_nulls) {
-      col->mask = py::array(py::dtype("bool"), shape);
+      col->mask = NewPooledArray(py::dtype("bool"), rows);
       col->mask_data = static_cast<bool*>(col->mask.mutable_data());
     }
   }

@@ -23,9 +23,9 @@ def _in_main_thread():
     return threading.current_thread() is threading.main_thread()
 
 
-def _warn(native):
+def _warn(native, stacklevel):
     for text in native.warnings:
-        _warnings.warn(text, RuntimeWarning, stacklevel=4)
+        _warnings.warn(text, RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 class Connection:
@@ -45,10 +45,15 @@ class Connection:
         self._rowcount = -1
 
     # ---- running statements ------------------------------------------------
-    def execute(self, query, parameters=None):
+    def execute(self, query, parameters=None, params=None):
         """Runs `query` (one or more statements; the last one's result is kept
         for fetchone/fetchmany/fetchall/description). `parameters` (a list or
-        tuple) fill the ? or $1, $2, ... placeholders. Returns the connection."""
+        tuple; `params=` is the same) fill the ? or $1, $2, ... placeholders.
+        Returns the connection."""
+        if params is not None:
+            if parameters is not None:
+                raise InterfaceError("execute(): pass the parameters once, as parameters= or params=")
+            parameters = params
         self._check_query(query)
         native = _run(self._native.execute, query, parameters, _in_main_thread())
         self._set_result(native)
@@ -70,7 +75,7 @@ class Connection:
         one that does not (CREATE, INSERT, ...) gives None."""
         self._check_query(query)
         native = _run(self._native.execute, query, params, _in_main_thread())
-        _warn(native)
+        _warn(native, 2)
         if _is_row_result(native):
             return Relation(native, self)
         return None
@@ -189,7 +194,7 @@ class Connection:
         if native is None:
             self._rowcount = -1
             return
-        _warn(native)
+        _warn(native, 3)
         self._rowcount = _affected_rows(native)
 
     def _current(self):

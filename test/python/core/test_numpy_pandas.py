@@ -130,3 +130,22 @@ def test_large_result_with_nulls_in_late_chunks(con):
     df = rel.df()
     assert str(df["c"].dtype) == "Int32" and df["c"].isna().sum() == 4
     assert df["b"].isna().sum() == 3 and df["b"].sum() == sum(i * 0.5 for i in range(n) if i % 100000 != 99999)
+
+
+def test_reused_column_buffers_never_alias_live_arrays(con):
+    # Large columns come from a pool of buffers that arrays hand back when they
+    # die: a live array must never share its buffer with a later result.
+    n = 200000  # 1.6 MB per BIGINT column: pooled
+    frames = {}
+    for k in range(6):
+        frames[k] = con.sql(f"SELECT range * {k} AS a, CAST(range AS DOUBLE) + {k} AS b FROM range({n})").df()
+        if k >= 2:
+            del frames[k - 2]  # give buffers back while others stay alive
+        for j, df in frames.items():
+            assert int(df["a"].iloc[-1]) == (n - 1) * j
+            assert float(df["b"].iloc[0]) == float(j)
+    arrays = con.sql(f"SELECT range AS a FROM range({n})").fetchnumpy()
+    a = arrays["a"]
+    a[0] = -5  # writable, and owned by this array alone
+    again = con.sql(f"SELECT range AS a FROM range({n})").fetchnumpy()["a"]
+    assert again[0] == 0 and a[0] == -5
