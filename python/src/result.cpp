@@ -8,6 +8,10 @@
 #include <limits>
 #include <thread>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include "buffer_pool.hpp"
 #include "convert.hpp"
 #include "lakestream/column_view.hpp"
@@ -84,6 +88,7 @@ struct NumpyColumn {
   py::array mask;
   uint8_t* data = nullptr;
   bool* mask_data = nullptr;
+  bool stream = false;  // copy with non-temporal stores (StreamCopy)
 };
 
 py::dtype DtypeFor(TypeKind kind, bool for_pandas) {
@@ -98,6 +103,27 @@ py::dtype DtypeFor(TypeKind kind, bool for_pandas) {
     case TypeKind::TIMESTAMP: return py::dtype(for_pandas ? "datetime64[ns]" : "datetime64[us]");
     default: return py::dtype("O");
   }
+}
+
+// memcpy into a large destination that is written once and not read soon:
+// non-temporal stores skip reading each destination line into the cache
+// first (a third of the memory traffic of a plain copy). For 16-byte aligned
+// destinations (pooled buffers, and chunk offsets are multiples of 2048
+// rows); `stream` only for columns far larger than the cache.
+void StreamCopy(void* dst, const void* src, size_t bytes, bool stream) {
+#if defined(__x86_64__)
+  if (stream && (reinterpret_cast<uintptr_t>(dst) & 15) == 0) {
+    auto* d = static_cast<__m128i*>(dst);
+    const auto* s = static_cast<const uint8_t*>(src);
+    size_t blocks = bytes / 16;
+    for (size_t i = 0; i < blocks; i++) {
+      _mm_stream_si128(d + i, _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i * 16)));
+    }
+    std::memcpy(reinterpret_cast<uint8_t*>(dst) + blocks * 16, s + blocks * 16, bytes - blocks * 16);
+    return;
+  }
+#endif
+  std::memcpy(dst, src, bytes);
 }
 
 // Copies rows of one chunk's column into `out` at `offset`. Touches no
@@ -116,13 +142,13 @@ void FillChunk(const ColumnView& view, idx_t offset, bool for_pandas, NumpyColum
       for (idx_t i = 0; i < n; i++) data[offset + i] = (valid[i] != 0 && in[i]) ? 1 : 0;
       break;
     }
-    case TypeKind::INTEGER: std::memcpy(data + offset * 4, view.Integers(), n * 4); break;
-    case TypeKind::BIGINT: std::memcpy(data + offset * 8, view.Bigints(), n * 8); break;
+    case TypeKind::INTEGER: StreamCopy(data + offset * 4, view.Integers(), n * 4, out.stream); break;
+    case TypeKind::BIGINT: StreamCopy(data + offset * 8, view.Bigints(), n * 8, out.stream); break;
     case TypeKind::DOUBLE:
     case TypeKind::DECIMAL: {
       auto* values = reinterpret_cast<double*>(data) + offset;
       if (out.kind == TypeKind::DOUBLE) {
-        std::memcpy(values, view.Doubles(), n * 8);
+        StreamCopy(values, view.Doubles(), n * 8, out.stream);
       } else {
         for (idx_t i = 0; i < n; i++) values[i] = valid[i] ? view.GetDecimalAsDouble(i) : 0.0;
       }
@@ -268,6 +294,7 @@ py::list NativeResult::NumpyColumns(bool for_pandas) const {
       col->values = NewPooledArray(DtypeFor(col->kind, for_pandas), rows);
     }
     col->data = static_cast<uint8_t*>(col->values.mutable_data());
+    col->stream = rows * static_cast<idx_t>(col->values.itemsize()) >= (idx_t(16) << 20);
     bool values_carry_nulls = for_pandas && (col->kind == TypeKind::DOUBLE || col->kind == TypeKind::DECIMAL ||
                                              col->kind == TypeKind::DATE || col->kind == TypeKind::TIMESTAMP);
     if (col->has_nulls && !IsObjectKind(col->kind) && !values_carry_nulls) {
@@ -289,6 +316,9 @@ py::list NativeResult::NumpyColumns(bool for_pandas) const {
         if (IsObjectKind(out[c]->kind)) continue;
         for (idx_t k = begin; k < end; k++) FillChunk(ColumnView(result, k, c), chunk_starts_[k], for_pandas, *out[c]);
       }
+#if defined(__x86_64__)
+      _mm_sfence();  // the streamed stores are visible before the thread is joined
+#endif
     };
     std::vector<std::thread> workers;
     for (idx_t t = 1; t < threads; t++) workers.emplace_back(fill, t);
