@@ -1,13 +1,15 @@
 """The Python side of bench/python (see driver): lakestream's Python package
 against Python's sqlite3 module (fetchall) and against the C++ API
-(to_pandas, whose C++ times come from lakestream_bench_python).
+(to_pandas, whose C++ side is lakestream_bench_python).
 
-    python_bench.py fetchall ROWS REPS      -> lines for lakestream and sqlite3
-    python_bench.py to_pandas ROWS REPS     -> lines for lakestream
+    python_bench.py fetchall ROWS REPS   -> lines "system kind rep seconds rows checksum"
+                                            for lakestream and sqlite3, alternating
+    python_bench.py serve                -> to_pandas as a server of the line protocol
+                                            of bench/lib/bench_server.hpp (bench/run
+                                            alternates it with the C++ side)
 
-Each output line: system kind rep seconds rows checksum. Timings cover
-running the query and converting every row (fetchall: a list of tuples;
-to_pandas: a DataFrame); checksums are computed afterwards, untimed.
+Timings cover running the query and converting every row (fetchall: a list
+of tuples; to_pandas: a DataFrame); checksums are computed afterwards, untimed.
 """
 import gc
 import sqlite3
@@ -16,9 +18,6 @@ import time
 
 import lakestream
 
-# Keep in step with python_bench.cpp.
-TO_PANDAS_LOAD = ("CREATE TABLE t AS SELECT range AS a, CAST(range % 1000 AS INTEGER) AS b, CAST(range AS DOUBLE) * 0.5 AS c, "
-                  "range * 7 AS d FROM range({n})")
 
 
 def emit(system, kind, rep, seconds, rows, checksum):
@@ -66,17 +65,54 @@ def bench_fetchall(n, reps):
             del rows
 
 
-def bench_to_pandas(n, reps):
+def df_checksum(df):
+    # The formula of python_bench.cpp's Checksum: per column the sum of an
+    # integer column, or the sum of a float column times 2, rounded.
+    parts = [f"rows:{len(df)}"]
+    for i in range(df.shape[1]):
+        col = df.iloc[:, i]
+        parts.append(str(round(float(col.sum()) * 2) if col.dtype.kind == "f" else int(col.sum())))
+    return "/".join(parts)
+
+
+def serve():
+    """to_pandas, alternating with the C++ side: the line protocol of
+    bench/lib/bench_server.hpp. `run load FILE` runs the file's SQL; any
+    other label runs it as con.sql(q).df(), timed until the DataFrame is
+    built (the relation, the engine's result, is freed after the timing)."""
     con = lakestream.connect()
-    con.execute(TO_PANDAS_LOAD.format(n=n))
-    for rep in range(reps + 1):
-        seconds, df = timed(lambda: con.sql("SELECT * FROM t").df())
-        checksum = (f"rows:{len(df)},sums:{int(df['a'].sum())}/{int(df['b'].astype('int64').sum())}/"
-                    f"{int(df['c'].sum() * 2)}/{int(df['d'].sum())}")
-        emit("lakestream", "warmup" if rep == 0 else "query", rep, seconds, len(df), checksum)
-        del df
+    for line in sys.stdin:
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "quit":
+            break
+        if parts[0] == "version":
+            print(f"ok lakestream Python package {lakestream.__version__}", flush=True)
+            continue
+        try:
+            label, path = parts[1], parts[2]
+            with open(path) as f:
+                sql = f.read()
+            if label == "load":
+                seconds, _ = timed(lambda: con.execute(sql))
+                print(f"ok {seconds:.6f} 0 rows:0", flush=True)
+                continue
+
+            def run():
+                rel = con.sql(sql)
+                return rel, rel.df()
+
+            seconds, (rel, df) = timed(run)
+            del rel
+            print(f"ok {seconds:.6f} {len(df)} {df_checksum(df)}", flush=True)
+            del df
+        except Exception as e:  # reported to the driver as an error reply
+            print("error " + " ".join(str(e).split()), flush=True)
 
 
 if __name__ == "__main__":
-    what, n, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    {"fetchall": bench_fetchall, "to_pandas": bench_to_pandas}[what](n, reps)
+    if sys.argv[1] == "serve":
+        serve()
+    else:
+        bench_fetchall(int(sys.argv[2]), int(sys.argv[3]))

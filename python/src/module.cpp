@@ -45,11 +45,12 @@ const char* KindName(lakestream::ErrorKind kind) {
 }
 
 // Raised to Python as lakestream._lakestream.NativeError(kind, message); the
-// Python layer maps the kind to its exception class.
-py::object native_error;
+// Python layer maps the kind to its exception class. A raw reference, never
+// released: a global py::object would be released after the interpreter ends.
+PyObject* native_error = nullptr;
 
 [[noreturn]] void ThrowNative(lakestream::ErrorKind kind, const std::string& message) {
-  PyErr_SetObject(native_error.ptr(), py::make_tuple(KindName(kind), TextToPython(message)).ptr());
+  PyErr_SetObject(native_error, py::make_tuple(KindName(kind), TextToPython(message)).ptr());
   throw py::error_already_set();
 }
 
@@ -207,9 +208,9 @@ class NativeConnection {
 PYBIND11_MODULE(_lakestream, m) {
   m.doc() = "Native part of the lakestream Python package (use `import lakestream`).";
   InitConversions();
-  native_error = py::reinterpret_borrow<py::object>(
-      PyErr_NewException("lakestream._lakestream.NativeError", PyExc_RuntimeError, nullptr));
-  m.attr("NativeError") = native_error;
+  native_error = PyErr_NewException("lakestream._lakestream.NativeError", PyExc_RuntimeError, nullptr);
+  if (native_error == nullptr) throw py::error_already_set();
+  m.attr("NativeError") = py::handle(native_error);
   m.attr("__version__") = LAKESTREAM_VERSION;
 
   py::class_<NativeResult>(m, "NativeResult")
