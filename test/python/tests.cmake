@@ -12,7 +12,7 @@ if(LAKESTREAM_PYTHON_BUILT)
       COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/python/${py_test}
       WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(python/${py_name} PROPERTIES LABELS python TIMEOUT 300
-      ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python;LAKESTREAM_SHELL=$<TARGET_FILE:lakestream>;PYTHONDONTWRITEBYTECODE=1")
+      ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python;LAKESTREAM_SHELL=$<TARGET_FILE:lakestream>;LAKESTREAM_SHARED_DIR=${LAKESTREAM_SHARED_DIR};PYTHONDONTWRITEBYTECODE=1")
   endforeach()
   # `make install` (cmake --install) stages an importable package: the
   # extension and every .py file, found through site-packages alone.

@@ -55,6 +55,7 @@ class Connection:
                 raise InterfaceError("execute(): pass the parameters once, as parameters= or params=")
             parameters = params
         self._check_query(query)
+        self._set_result(None)  # a failing statement leaves no stale rows to fetch
         native = _run(self._native.execute, query, parameters, _in_main_thread())
         self._set_result(native)
         return self
@@ -64,6 +65,7 @@ class Connection:
         first error (the statements before it stay committed). rowcount is
         the total of the affected rows."""
         self._check_query(query)
+        self._set_result(None)
         native, affected = _run(self._native.executemany, query, seq_of_parameters)
         self._set_result(native)
         if native is not None and _is_dml_result(native):
@@ -84,8 +86,9 @@ class Connection:
 
     def table(self, name):
         """All rows of the table, view or table stream `name` (a Relation)."""
-        from ..__init__ import quote_identifier
-        return self.sql("SELECT * FROM " + quote_identifier(name))
+        if not isinstance(name, str):
+            raise ProgrammingError(f"table(name): the name must be a str, not {type(name).__name__}")
+        return self.sql("SELECT * FROM " + _lakestream.quote_identifier(name))
 
     # ---- DB-API cursor interface --------------------------------------------
     def fetchone(self):

@@ -139,3 +139,13 @@ def test_pep249_constructors():
     assert lakestream.Date(2024, 1, 2) == datetime.date(2024, 1, 2)
     assert lakestream.Timestamp(2024, 1, 2, 3, 4, 5) == datetime.datetime(2024, 1, 2, 3, 4, 5)
     assert lakestream.Binary(bytearray(b"ab")) == b"ab"
+
+
+def test_failed_execute_leaves_no_stale_rows(con):
+    cur = con.cursor()
+    cur.execute("SELECT 1")
+    with pytest.raises(lakestream.CatalogException):
+        cur.execute("SELECT * FROM missing")
+    assert cur.description is None and cur.rowcount == -1
+    with pytest.raises(lakestream.ProgrammingError, match="execute"):
+        cur.fetchall()
