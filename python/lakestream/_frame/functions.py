@@ -183,10 +183,6 @@ def date_add(e, days):
     return Column(Raw("date_add(", col_node(e), ", ", to_node(days), ")"))
 
 
-def datediff(part, start, end):
-    return Column(Raw("datediff(", to_node(part), ", ", col_node(start), ", ", col_node(end), ")"))
-
-
 def cast(e, to):
     return Column(col_node(e)).cast(to)
 

@@ -10,7 +10,8 @@ save_as_table(mode):
                  (keeps its properties, change tracking and streams), else
                  CREATE OR REPLACE TABLE t AS ...
   errorifexists  CREATE TABLE t AS ...         (the engine's error when t exists)
-  ignore         nothing when t exists, else CREATE TABLE t AS ...
+  ignore         CREATE TABLE IF NOT EXISTS t AS ...  (when t exists nothing is read,
+                 so a stream's offset stays where it was)
 """
 
 from .sql import quote_name, unquote_name
@@ -60,12 +61,12 @@ def save_as_table(frame, name, mode="append", column_order="index"):
     conn = frame._conn
     if mode == "errorifexists":
         stmt = "CREATE TABLE %s AS %s" % (target, query)
+    elif mode == "ignore":
+        stmt = "CREATE TABLE IF NOT EXISTS %s AS %s" % (target, query)
     else:
         existing = table_columns(conn, target)
         if existing is None:
             stmt = "CREATE TABLE %s AS %s" % (target, query)
-        elif mode == "ignore":
-            return None
         elif mode == "append":
             cols = ""
             if column_order == "name":
