@@ -116,6 +116,11 @@ class TwoSideScope(Scope):
             low = name.lower()
             hits = [(f, a) for f, a in self.sides if low in (c.lower() for c in f.columns)]
             if len(hits) == 2:
+                if df_id is not None:
+                    raise ValueError(
+                        "column %r comes from a DataFrame that is on neither side of the %s, and both sides "
+                        "have a column of that name; take it from one of the two DataFrames joined "
+                        "(left_df[%r] or right_df[%r])" % (name, self.what, name, name))
                 raise ValueError(
                     "column %r is ambiguous in the %s: both sides have it; "
                     "name it through its DataFrame, left_df[%r] or right_df[%r]" % (name, self.what, name, name))

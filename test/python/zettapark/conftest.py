@@ -12,9 +12,9 @@ def session(tmp_path):
 
 
 def rows(df_or_rows):
-    """Rows as plain sorted tuples, for order-free comparisons."""
+    """Rows as plain tuples sorted (NULLs first), for order-free comparisons."""
     got = df_or_rows.collect() if hasattr(df_or_rows, "collect") else df_or_rows
-    return sorted(tuple(r) for r in got)
+    return sorted((tuple(r) for r in got), key=lambda t: tuple((v is not None, v) for v in t))
 
 
 def stream_offset(session, stream):
