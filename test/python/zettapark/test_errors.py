@@ -20,7 +20,7 @@ def test_unknown_column_is_the_engines_error_with_the_name(t):
     with pytest.raises(lakestream.ProgrammingError, match="nosuch"):
         t.filter(F.col("nosuch") > 1).count()
     with pytest.raises(lakestream.ProgrammingError, match="nosuch"):
-        t.select("id").schema
+        t.select("nosuch").schema
     with pytest.raises(AttributeError, match="no attribute or column 'nosuch'"):
         t.nosuch
 

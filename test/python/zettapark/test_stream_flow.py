@@ -114,3 +114,24 @@ def test_overwrite_and_create_consume_the_stream(session):
     df.write.save_as_table("snap", mode="ignore")
     assert rows(session.table("snap")) == [(2, "b")]
     assert rows(session.table("orders_stream").select("id")) == [(3,)]
+
+
+def test_a_write_that_keeps_no_row_still_consumes(session):
+    setup_stream(session)
+    session.sql("INSERT INTO orders VALUES (1, 'a', 1)").collect()
+    before = stream_offset(session, "orders_stream")
+    none = session.table("orders_stream").filter(F.col("`__change_type`") == "DELETE").select("id")
+    none.write.save_as_table("deleted_ids", mode="append")
+    assert session.table("deleted_ids").count() == 0
+    assert stream_offset(session, "orders_stream") > before
+    assert session.table("orders_stream").count() == 0
+
+
+def test_parameters_in_session_sql(session):
+    setup_stream(session)
+    session.sql("INSERT INTO orders VALUES (1, 'a', 1), (2, 'b', 2)").collect()
+    df = session.sql("SELECT id, item FROM orders_stream WHERE id > ?", params=[1])
+    assert rows(df) == [(2, "b")]
+    df.filter(F.col("item") == "b").write.save_as_table("from_params", mode="append")
+    assert rows(session.table("from_params")) == [(2, "b")]
+    assert session.table("orders_stream").count() == 0
