@@ -176,21 +176,12 @@ class Table(DataFrame):
         when_matched()/when_not_matched() clauses, as one statement: a
         source over a table stream is consumed in the merge's commit."""
         stmt = _merge.merge_sql(self, self._table_sql, source, join_expr, clauses)
-        counts = _merge.run_counts(self._conn, stmt) if not source._params else \
-            _merge_with_params(self._conn, stmt, source._params)
+        counts = _merge.run_counts(self._conn, stmt, source._params)
         return MergeResult(_count(counts, "num_inserted_rows"), _count(counts, "num_updated_rows"),
                            _count(counts, "num_deleted_rows"))
 
     def drop_table(self):
         self._conn.execute("DROP TABLE " + self._table_sql)
-
-
-def _merge_with_params(conn, stmt, params):
-    rel = conn.sql(stmt, list(params))
-    if rel is None:
-        return {}
-    row = rel.fetchone()
-    return dict(zip(rel.columns, row)) if row else {}
 
 
 def _count(counts, *keys):
