@@ -54,6 +54,11 @@ def test_features_not_built_say_so(session, t):
         t.update({"name": "b"}, source=t)
     with pytest.raises(NotImplementedError, match="drop_duplicates"):
         t.drop_duplicates("id")
+    with pytest.raises(NotImplementedError, match="block=False"):
+        t.collect(block=False)
+    with pytest.raises(NotImplementedError, match="block=False"):
+        t.write.save_as_table("x", mode="append", block=False)
+    assert t.collect(statement_params={"QUERY_TAG": "x"}) == [(1, "a")]
     with pytest.raises(NotImplementedError, match="semi join on a condition"):
         t.join(session.table("t").select(F.col("id").alias("k")), F.col("id") == F.col("k"), how="semi")
 
