@@ -61,6 +61,9 @@ class DataFrame(Frame):
             return self.filter(item)
         raise TypeError("df[...] takes a column name, a position, a list of names or a condition, not %r" % (item,))
 
+    def __iter__(self):
+        raise TypeError("a DataFrame is not iterable: iterate over df.collect() or df.to_local_iterator()")
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
