@@ -168,6 +168,8 @@ class Frame:
         self._ancestors = frozenset([self._id])
         self._colmap = {}     # (df id, lower name) -> output name (after joins)
         self._star_map = {}   # df id -> output names of that DataFrame's columns (after joins)
+        if raw_sql is not None and "--" in raw_sql:
+            raw_sql += "\n"  # ends a trailing -- comment before text is put after the query
         self._raw = raw_sql   # statement text to run as is while no operation was applied
         self._params = tuple(params or ())
         self._schema = None

@@ -236,3 +236,9 @@ def test_create_dataframe_and_range(session):
     assert [r.ID for r in session.range(1, 10, 4).collect()] == [1, 5, 9]
     empty = session.create_dataframe([], StructType([StructField("n", IntegerType())]))
     assert empty.count() == 0 and empty.columns == ["n"]
+
+
+def test_sql_with_a_trailing_comment_can_be_built_on(people, session):
+    df = session.sql("SELECT id FROM people -- the ids")
+    assert rows(df.filter(F.col("id") > 2)) == [(3,), (4,)]
+    assert df.count() == 4
