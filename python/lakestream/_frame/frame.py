@@ -222,11 +222,13 @@ class Frame:
 
     def _describe(self):
         if self._schema is None:
-            rel = self._run("DESCRIBE " + self._sql(), self._params)
-            fields = []
-            for row in rel.fetchall():
-                fields.append(StructField(row[0], parse_type(row[1]), True))
-            self._schema = StructType(fields)
+            if self._raw is not None and self._raw.lstrip()[:4].upper() in ("SHOW", "DESC"):
+                # DESCRIBE of a SHOW is not a statement; these only read the catalog, so run them
+                rel = self._run(self._raw, self._params)
+                pairs = zip(rel.columns, rel.types)
+            else:
+                pairs = [(r[0], r[1]) for r in self._run("DESCRIBE " + self._sql(), self._params).fetchall()]
+            self._schema = StructType([StructField(n, parse_type(t), True) for n, t in pairs])
         return self._schema
 
     @property
