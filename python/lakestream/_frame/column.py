@@ -331,6 +331,17 @@ class Column:
         return self._new(SortKey(self._expr_node(), True, False))
 
 
+def sql_expr(text, allow_alias=False):
+    """A Column of the caller's own SQL expression text, used as written
+    (the same trust as session.sql). Parenthesised unless it may carry an
+    alias (a select item "a + 1 AS b")."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("a SQL expression must be non-empty text, not %r" % (text,))
+    if "--" in text:
+        text += "\n"  # ends a trailing comment before the text that follows
+    return Column(Raw(text) if allow_alias else Raw("(", text, ")"))
+
+
 def _is_frame(value):
     from .frame import Frame
     return isinstance(value, Frame)

@@ -251,3 +251,36 @@ def test_table_reads_materialized_views_and_show_has_a_schema(people, session):
     shown = session.sql("SHOW TABLES")
     assert shown.columns == ["name"]
     assert "people" in [r.name for r in shown.collect()]
+
+
+def test_sql_text_in_filter_and_select_expr(people):
+    assert rows(people.filter("id > 2 AND city IS NOT NULL").select("id")) == [(3,)]
+    assert rows(people.select_expr("id * 10 AS x", "upper(name) AS n").filter(F.col("x") < 20)) == [(10, "ANN")]
+    assert rows(people.selectExpr("id").where("id = 4")) == [(4,)]
+
+
+def test_isin_of_a_dataframe(people, session):
+    wanted = session.create_dataframe([("rome",), ("lima",)], schema=["c"])
+    assert rows(people.filter(F.col("city").isin(wanted)).select("id")) == [(2,)]
+
+
+def test_fillna_and_dropna(people):
+    filled = people.fillna(0).sort("id")
+    assert [r.score for r in filled.collect()] == [Decimal("10.50"), Decimal("7.25"), Decimal("0"), Decimal("3.00")]
+    assert [r.city for r in filled.collect()] == ["oslo", "rome", "oslo", None]  # a number fills numbers only
+    assert [r.city for r in people.na.fill("?").sort("id").collect()] == ["oslo", "rome", "oslo", "?"]
+    assert [r.city for r in people.fillna({"city": "-"}, ).sort("id").collect()][-1] == "-"
+    assert rows(people.dropna().select("id")) == [(1,), (2,)]
+    assert rows(people.dropna(subset=["city"]).select("id")) == [(1,), (2,), (3,)]
+    assert rows(people.na.drop(how="all", subset=["city", "score"]).select("id")) == [(1,), (2,), (3,), (4,)]
+    assert rows(people.dropna(thresh=4).select("id")) == [(1,), (2,)]
+    with pytest.raises(ValueError, match="how 'some' is not one of: any, all"):
+        people.dropna(how="some")
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        people.fillna({"nope": 1})
+
+
+def test_collect_of_statements_without_rows(session):
+    assert session.sql("CREATE TABLE st (a INT)").collect()[0].status == "Statement executed successfully."
+    assert session.sql("INSERT INTO st VALUES (1), (2)").collect() == [(2,)]
+    assert session.sql("UPDATE st SET a = 3 WHERE a = 1").collect()[0].num_affected_rows == 1

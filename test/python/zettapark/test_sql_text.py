@@ -154,6 +154,8 @@ def test_bad_limits():
         frame().limit("5")
 
 
-def test_filter_rejects_sql_text():
-    with pytest.raises(TypeError, match="session.sql"):
-        frame().filter("a > 1")
+def test_filter_takes_sql_expression_text():
+    assert frame().filter("a > 1 -- big")._sql() == 'SELECT * FROM "t" WHERE (a > 1 -- big\n)'
+    assert frame().select_expr("a + 1 AS b", "c")._sql() == 'SELECT a + 1 AS b, c FROM "t"'
+    with pytest.raises(ValueError, match="non-empty"):
+        frame().filter("  ")
