@@ -19,6 +19,9 @@ class Scope:
     def ref(self, df_id, name):
         return quote_name(name)
 
+    def ref_name(self, df_id, name):
+        return name
+
     def star(self, df_id):
         return "*"
 
@@ -72,6 +75,16 @@ class Raw(Node):
 
     def render(self, scope):
         return "".join(p if isinstance(p, str) else p.render(scope) for p in self.parts)
+
+
+class SqlText(Node):
+    """A user's own SQL expression text (sql_expr, filter("a > 1"))."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def render(self, scope):
+        return self.text
 
 
 class Alias(Node):
@@ -339,7 +352,7 @@ def sql_expr(text, allow_alias=False):
         raise ValueError("a SQL expression must be non-empty text, not %r" % (text,))
     if "--" in text:
         text += "\n"  # ends a trailing comment before the text that follows
-    return Column(Raw(text) if allow_alias else Raw("(", text, ")"))
+    return Column(SqlText(text if allow_alias else "(" + text + ")"))
 
 
 def _is_frame(value):

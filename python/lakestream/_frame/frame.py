@@ -17,8 +17,8 @@ sql.quote_name / sql.literal.
 
 import itertools
 
-from .column import (DEFAULT_SCOPE, Alias, Column, Raw, Ref, Scope, SortKey, Star,
-                     col_node, sql_expr, strip_alias, to_node)
+from .column import (Alias, Case, Column, Lit, Raw, Ref, Scope, SortKey, SqlText, Star,
+                     Subquery, col_node, sql_expr, strip_alias, to_node)
 from .row import Row
 from .sql import quote_name, unquote_name
 from .types import StructField, StructType, parse_type
@@ -29,11 +29,13 @@ _ids = itertools.count(1)
 class Block:
     """One SELECT: every field is SQL text."""
 
-    __slots__ = ("source", "items", "where", "group_by", "having", "distinct", "order_by", "limit", "offset")
+    __slots__ = ("source", "items", "names", "where", "group_by", "having", "distinct", "order_by", "limit",
+                 "offset")
 
     def __init__(self, source):
         self.source = source
         self.items = None      # None means *
+        self.names = None      # the output name of each item, when known
         self.where = []
         self.group_by = None
         self.having = []
@@ -45,6 +47,7 @@ class Block:
     def copy(self):
         b = Block(self.source)
         b.items = None if self.items is None else list(self.items)
+        b.names = None if self.names is None else list(self.names)
         b.where = list(self.where)
         b.group_by = None if self.group_by is None else list(self.group_by)
         b.having = list(self.having)
@@ -53,6 +56,14 @@ class Block:
         b.limit = self.limit
         b.offset = self.offset
         return b
+
+    def passthrough(self):
+        """Lower names of the columns this SELECT passes on unchanged from its
+        source (the item is the bare column), when it only projects."""
+        if (self.names is None or self.group_by is not None or self.distinct
+                or self.limit is not None or self.offset is not None):
+            return None
+        return {n.lower() for n, item in zip(self.names, self.items) if item == quote_name(n)}
 
     def is_plain(self):
         """SELECT * FROM source [WHERE ...] [ORDER BY ...]: a projection,
@@ -87,7 +98,10 @@ class FrameScope(Scope):
         self.frame = frame
 
     def ref(self, df_id, name):
-        return quote_name(self.frame._output_name_of(df_id, name))
+        return quote_name(self.ref_name(df_id, name))
+
+    def ref_name(self, df_id, name):
+        return self.frame._output_name_of(df_id, name)
 
     def star(self, df_id):
         names = self.frame._star_map.get(df_id) if df_id is not None else None
@@ -143,6 +157,24 @@ def _flatten(args):
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return list(args[0])
     return list(args)
+
+
+def _collect_refs(node, scope, out):
+    """Adds the lower output names ``node`` reads to ``out``; False when it
+    reads something that cannot be listed (*, a subquery, raw SQL text)."""
+    if isinstance(node, Ref):
+        out.add(scope.ref_name(node.df_id, node.name).lower())
+        return True
+    if isinstance(node, (Star, Subquery, SqlText)):
+        return False
+    if isinstance(node, Raw):
+        return all(_collect_refs(p, scope, out) for p in node.parts if not isinstance(p, str))
+    if isinstance(node, (Alias, SortKey)):
+        return _collect_refs(node.child, scope, out)
+    if isinstance(node, Case):
+        kids = [k for pair in node.branches for k in pair] + ([node.otherwise] if node.otherwise is not None else [])
+        return all(_collect_refs(k, scope, out) for k in kids)
+    return isinstance(node, Lit)
 
 
 class Frame:
@@ -385,22 +417,43 @@ class Frame:
 
     def _replace_columns(self, mapping):
         """SELECT every column, with ``mapping`` (lower name -> (name, Column))
-        replacing the column of that name or added at the end."""
+        replacing the column of that name or added at the end.
+
+        When the new expressions read only columns this SELECT passes on
+        unchanged, they go into the same SELECT: a chain of with_column
+        calls stays one level deep instead of nesting a derived table per
+        call (the parser allows 500 levels)."""
         scope = self._scope()
-        items, done = [], set()
-        for name in self.columns:
+        b = self._block
+        passthrough = b.passthrough()
+        reuse = False
+        if passthrough is not None:
+            refs = set()
+            for _, c in mapping.values():
+                if not _collect_refs(c._expr_node(), scope, refs):
+                    break
+            else:
+                reuse = refs <= passthrough
+        if reuse:
+            block, current = b.copy(), list(zip(b.names, b.items))
+        else:
+            block, current = self._open_block(), [(n, quote_name(n)) for n in self.columns]
+        items, names, done = [], [], set()
+        for name, item in current:
             low = name.lower()
             if low in mapping and low not in done:
                 new_name, c = mapping[low]
-                items.append(Alias(c._expr_node(), new_name).render(scope))
+                item = Alias(c._expr_node(), new_name).render(scope)
+                name = new_name
                 done.add(low)
-            else:
-                items.append(quote_name(name))
+            items.append(item)
+            names.append(name)
         for low, (new_name, c) in mapping.items():
             if low not in done:
                 items.append(Alias(c._expr_node(), new_name).render(scope))
-        block = self._open_block()
+                names.append(new_name)
         block.items = items
+        block.names = names
         return self._derive(block)
 
     def with_column(self, name, column):
@@ -419,18 +472,34 @@ class Frame:
             mapping[n.lower()] = (n, c)
         return self._replace_columns(mapping)
 
+    def _current_items(self):
+        """(block to extend, [(output name, item text)]): this SELECT when it
+        only projects with known names, else a new one over it."""
+        if self._block.passthrough() is not None:
+            return self._block.copy(), list(zip(self._block.names, self._block.items))
+        return self._open_block(), [(n, quote_name(n)) for n in self.columns]
+
     def with_column_renamed(self, existing, new):
         if isinstance(existing, Column):
             existing = existing._output_name()
         existing = unquote_name(existing)
         new = unquote_name(new)
-        names = self.columns
-        if existing.lower() not in (n.lower() for n in names):
-            raise ValueError("with_column_renamed(): no column %r; the columns are: %s" % (existing, ", ".join(names)))
-        items = [Alias(Ref(n), new).render(DEFAULT_SCOPE) if n.lower() == existing.lower() else quote_name(n)
-                 for n in names]
-        block = self._open_block()
-        block.items = items
+        block, current = self._current_items()
+        found = [item for n, item in current if n.lower() == existing.lower()]
+        if not found:
+            raise ValueError("with_column_renamed(): no column %r; the columns are: %s"
+                             % (existing, ", ".join(n for n, _ in current)))
+        if any(item != quote_name(n) for n, item in current if n.lower() == existing.lower()):
+            # a computed column: rename it over this SELECT
+            block, current = self._open_block(), [(n, quote_name(n)) for n in self.columns]
+        items, names = [], []
+        for n, item in current:
+            if n.lower() == existing.lower():
+                item = "%s AS %s" % (item, quote_name(new))
+                n = new
+            items.append(item)
+            names.append(n)
+        block.items, block.names = items, names
         return self._derive(block)
 
     def drop(self, *cols):
@@ -441,11 +510,12 @@ class Frame:
             if name is None:
                 raise TypeError("drop() takes column names or column references, not %r" % (c,))
             drop.add(name.lower())
-        keep = [n for n in self.columns if n.lower() not in drop]
+        block, current = self._current_items()
+        keep = [(n, item) for n, item in current if n.lower() not in drop]
         if not keep:
-            raise ValueError("drop() would remove every column (%s)" % ", ".join(self.columns))
-        block = self._open_block()
-        block.items = [quote_name(n) for n in keep]
+            raise ValueError("drop() would remove every column (%s)" % ", ".join(n for n, _ in current))
+        block.items = [item for _, item in keep]
+        block.names = [n for n, _ in keep]
         return self._derive(block)
 
     def sort(self, *cols, ascending=None):

@@ -284,3 +284,21 @@ def test_collect_of_statements_without_rows(session):
     assert session.sql("CREATE TABLE st (a INT)").collect()[0].status == "Statement executed successfully."
     assert session.sql("INSERT INTO st VALUES (1), (2)").collect() == [(2,)]
     assert session.sql("UPDATE st SET a = 3 WHERE a = 1").collect()[0].num_affected_rows == 1
+
+
+def test_long_with_column_chains_stay_flat(people):
+    df = people
+    for i in range(300):  # a derived table per call would pass the parser's 500 levels
+        df = df.with_column("c%d" % i, F.col("id") + i)
+    df = df.with_column_renamed("name", "nm").drop("c0", "city")
+    assert df._sql().count("SELECT") == 1
+    r = df.filter(F.col("id") == 2).collect()[0]
+    assert (r.nm, r.c1, r.c299, len(r)) == ("bob", 3, 301, 3 + 299)
+
+
+def test_with_column_reads_the_column_as_last_defined(people):
+    df = (people.with_column("id", F.col("id") * 100)
+          .with_column("next", F.col("id") + 1)      # reads the replaced id
+          .with_column("name", F.upper("name"))
+          .with_column_renamed("next", "after"))
+    assert df.filter(F.col("after") == 201).select("id", "after", "name").collect() == [(200, 201, "BOB")]
