@@ -60,7 +60,8 @@ class Block:
     def passthrough(self):
         """Lower names of the columns this SELECT passes on unchanged from its
         source (the item is the bare column), when it only projects."""
-        if (self.names is None or self.group_by is not None or self.distinct
+        # (not under an ORDER BY: it may name a computed column a new select list would drop)
+        if (self.names is None or self.group_by is not None or self.distinct or self.order_by
                 or self.limit is not None or self.offset is not None):
             return None
         return {n.lower() for n, item in zip(self.names, self.items) if item == quote_name(n)}
@@ -328,9 +329,20 @@ class Frame:
         if not isinstance(condition, Column):
             raise TypeError("filter() takes a Column expression, not %s: %r" % (type(condition).__name__, condition))
         scope = self._scope()
-        block = self._open_block()
-        block.where.append(condition._expr_node().render(scope))
+        node = condition._expr_node()
+        block = self._block.copy() if self._reads_only_passthrough([node], scope) else self._open_block()
+        block.where.append(node.render(scope))
         return self._derive(block)
+
+    def _reads_only_passthrough(self, nodes, scope):
+        """Whether ``nodes`` read only columns this SELECT passes on unchanged
+        (then a filter or projection can go into the same SELECT: its WHERE
+        and select list see those columns as they are)."""
+        passthrough = self._block.passthrough()
+        if passthrough is None:
+            return False
+        refs = set()
+        return all(_collect_refs(n, scope, refs) for n in nodes) and refs <= passthrough
 
     where = filter
 
@@ -411,9 +423,34 @@ class Frame:
         if not cols:
             raise ValueError("select() needs at least one column")
         scope = self._scope()
-        block = self._open_block()
+        nodes = [col_node(c) if isinstance(c, str) else (c._node if isinstance(c, Column) else None) for c in cols]
+        picked = self._pick_items(nodes, scope)
+        if picked is not None:  # a subset of this SELECT's columns, computed ones included
+            block = self._block.copy()
+            block.names, block.items = [n for n, _ in picked], [item for _, item in picked]
+            return self._derive(block)
+        if None not in nodes and self._reads_only_passthrough(nodes, scope):
+            block = self._block.copy()
+        else:
+            block = self._open_block()
         block.items = self._select_items(cols, scope)
+        names = [n.output_name() for n in nodes] if None not in nodes else None
+        if names is not None and None not in names:
+            # a bare reference keeps its column's spelling from this SELECT
+            block.names = [scope.ref_name(n.df_id, n.name) if isinstance(n, Ref) else n.output_name()
+                           for n in nodes]
+        else:
+            block.names = None
         return self._derive(block)
+
+    def _pick_items(self, nodes, scope):
+        """[(name, item)] of this SELECT for ``nodes`` that are all bare
+        references to its columns, else None."""
+        if self._block.passthrough() is None or not all(isinstance(n, Ref) for n in nodes):
+            return None
+        current = {n.lower(): (n, item) for n, item in zip(self._block.names, self._block.items)}
+        picked = [current.get(scope.ref_name(n.df_id, n.name).lower()) for n in nodes]
+        return None if None in picked else picked
 
     def _replace_columns(self, mapping):
         """SELECT every column, with ``mapping`` (lower name -> (name, Column))
@@ -425,16 +462,7 @@ class Frame:
         call (the parser allows 500 levels)."""
         scope = self._scope()
         b = self._block
-        passthrough = b.passthrough()
-        reuse = False
-        if passthrough is not None:
-            refs = set()
-            for _, c in mapping.values():
-                if not _collect_refs(c._expr_node(), scope, refs):
-                    break
-            else:
-                reuse = refs <= passthrough
-        if reuse:
+        if self._reads_only_passthrough([c._expr_node() for _, c in mapping.values()], scope):
             block, current = b.copy(), list(zip(b.names, b.items))
         else:
             block, current = self._open_block(), [(n, quote_name(n)) for n in self.columns]

@@ -302,3 +302,23 @@ def test_with_column_reads_the_column_as_last_defined(people):
           .with_column("name", F.upper("name"))
           .with_column_renamed("next", "after"))
     assert df.filter(F.col("after") == 201).select("id", "after", "name").collect() == [(200, 201, "BOB")]
+
+
+def test_alternating_filters_and_projections_stay_flat(people):
+    df = people
+    for i in range(200):
+        df = df.with_column("c%d" % i, F.col("id") * 2).filter(F.col("id") < 100 - i % 3)
+    df = df.select("id", "name", "c199").filter(F.col("name") != "ann")
+    assert df._sql().count("SELECT") == 1
+    assert rows(df) == [(2, "bob", 4), (3, "cid", 6), (4, "dan", 8)]
+    # a filter on a computed column cannot go into the SELECT that computes it
+    over = people.with_column("double", F.col("id") * 2).filter(F.col("double") > 6)
+    assert over._sql().count("SELECT") == 2
+    assert rows(over.select("id")) == [(4,)]
+
+
+def test_sort_on_a_computed_column_then_select(people):
+    df = people.with_column("neg", F.col("id") * -1).sort("neg").select("id")
+    assert [r.id for r in df.collect()] == [4, 3, 2, 1]
+    df2 = people.with_column("neg", F.col("id") * -1).sort("neg").with_column("x", F.col("id")).drop("neg")
+    assert [r.x for r in df2.collect()] == [4, 3, 2, 1]

@@ -119,10 +119,13 @@ def test_operations_merge_into_one_select_where_sql_allows():
 
 
 def test_filter_after_select_and_limit_wraps():
-    f = frame().select("a").filter(F.col("a") > 1)
+    # a filter on a column the SELECT passes on unchanged goes into it
+    assert frame().select("a").filter(F.col("a") > 1)._sql() == 'SELECT "a" FROM "t" WHERE ("a" > 1)'
+    # one on a column it computes cannot
+    f = frame().select(F.col("a").alias("b")).filter(F.col("b") > 1)
     sql = f._sql()
-    assert sql.startswith('SELECT * FROM (SELECT "a" FROM "t") AS "__q')
-    assert sql.endswith('WHERE ("a" > 1)')
+    assert sql.startswith('SELECT * FROM (SELECT "a" AS "b" FROM "t") AS "__q')
+    assert sql.endswith('WHERE ("b" > 1)')
     g = frame().limit(3).filter(F.col("a") > 1)
     assert "LIMIT 3) AS" in g._sql()
 
