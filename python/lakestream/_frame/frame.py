@@ -19,7 +19,7 @@ import itertools
 
 from .column import (Alias, Case, Column, Lit, Raw, Ref, Scope, SortKey, SqlText, Star,
                      Subquery, col_node, sql_expr, strip_alias, to_node)
-from .row import Row
+from .row import Row, gc_paused
 from .sql import quote_name, unquote_name
 from .types import StructField, StructType, parse_type
 
@@ -280,14 +280,14 @@ class Frame:
             cur = self._conn.execute(self._raw, list(self._params) if self._params else None)
             desc = cur.description
             if desc:
-                fields = tuple(d[0] for d in desc)
-                return [make(values, fields) for values in cur.fetchall()]
+                with gc_paused():
+                    return self.row_class._make_all(cur.fetchall(), [d[0] for d in desc])
             if cur.rowcount is not None and cur.rowcount >= 0:
                 return [make((cur.rowcount,), ("num_affected_rows",))]
             return [make(("Statement executed successfully.",), ("status",))]
         rel = self._run(self._sql(), self._params)
-        fields = tuple(rel.columns)
-        return [make(values, fields) for values in rel.fetchall()]
+        with gc_paused():
+            return self.row_class._make_all(rel.fetchall(), rel.columns)
 
     def to_local_iterator(self):
         rel = self._run(self._sql(), self._params)
