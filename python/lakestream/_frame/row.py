@@ -43,20 +43,6 @@ class Row(tuple):
         new = tuple.__new__
         return [new(sub, values) for values in rows]
 
-
-class gc_paused:
-    """Pauses the cyclic garbage collector while a result's rows are built:
-    a million new tuples would otherwise set off collections that scan them
-    all again and find nothing (they are all reachable), doubling the time."""
-
-    def __enter__(self):
-        self.was_enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc):
-        if self.was_enabled:
-            gc.enable()
-
     def _with_fields(self, fields):
         return tuple.__new__(type(self)._class_for(fields), self)
 
@@ -115,3 +101,17 @@ def _rebuild(cls, values, fields):
 
 
 _ROW_CLASSES = {}
+
+
+class gc_paused:
+    """Pauses the cyclic garbage collector while a result's rows are built:
+    a million new tuples would otherwise set off collections that scan them
+    all again and find nothing (they are all reachable), doubling the time."""
+
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
+            gc.enable()
