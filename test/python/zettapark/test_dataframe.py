@@ -322,3 +322,10 @@ def test_sort_on_a_computed_column_then_select(people):
     assert [r.id for r in df.collect()] == [4, 3, 2, 1]
     df2 = people.with_column("neg", F.col("id") * -1).sort("neg").with_column("x", F.col("id")).drop("neg")
     assert [r.x for r in df2.collect()] == [4, 3, 2, 1]
+
+
+def test_explain_shows_the_sql_and_the_plan(people, capsys):
+    people.filter(F.col("id") > 1).explain()
+    out = capsys.readouterr().out
+    assert 'SELECT * FROM "people" WHERE ("id" > 1)' in out
+    assert "TABLE_SCAN" in out.split("Plan:")[1]
