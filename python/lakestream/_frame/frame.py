@@ -118,6 +118,7 @@ class TwoSideScope(Scope):
     def __init__(self, left, left_alias, right, right_alias, what="join"):
         self.sides = ((left, left_alias), (right, right_alias))
         self.what = what
+        self.side_names = ("target", "source") if what == "merge" else ("left_df", "right_df")
 
     def ref(self, df_id, name):
         hits = [(f, a) for f, a in self.sides if df_id is not None and df_id in f._ancestors]
@@ -131,14 +132,15 @@ class TwoSideScope(Scope):
             low = name.lower()
             hits = [(f, a) for f, a in self.sides if low in (c.lower() for c in f.columns)]
             if len(hits) == 2:
+                a, b = self.side_names
                 if df_id is not None:
                     raise ValueError(
                         "column %r comes from a DataFrame that is on neither side of the %s, and both sides "
-                        "have a column of that name; take it from one of the two DataFrames joined "
-                        "(left_df[%r] or right_df[%r])" % (name, self.what, name, name))
+                        "have a column of that name; take it from one of the two DataFrames "
+                        "(%s[%r] or %s[%r])" % (name, self.what, a, name, b, name))
                 raise ValueError(
                     "column %r is ambiguous in the %s: both sides have it; "
-                    "name it through its DataFrame, left_df[%r] or right_df[%r]" % (name, self.what, name, name))
+                    "name it through its DataFrame, %s[%r] or %s[%r]" % (name, self.what, a, name, b, name))
             if not hits:
                 return quote_name(name)  # the engine reports the unknown name
         frame, alias = hits[0]

@@ -166,6 +166,8 @@ def test_joins(people, session):
     assert rows(people.join(cities, "city", how="leftsemi").select("id")) == [(1,), (2,), (3,)]
     assert rows(people.join(cities, "city", how="anti").select("id")) == [(4,)]
     assert people.cross_join(cities.select("country")).count() == 12
+    both = people.join(cities, [people["city"] == cities["city"], cities["id"] > 150])
+    assert rows(both.select(people["id"])) == [(2,)]
     me = copy.copy(people)
     pairs = people.join(me, (people["city"] == me["city"]) & (people["id"] < me["id"]))
     assert rows(pairs.select(people["id"], me["id"])) == [(1, 3)]
