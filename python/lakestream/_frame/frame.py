@@ -223,6 +223,9 @@ class Frame:
         new._raw = self._raw
         return new
 
+    def __deepcopy__(self, memo):
+        return self.__copy__()  # the connection is shared, never copied
+
     def _wrapped(self):
         return Block("(%s) AS %s" % (self._sql(), quote_name("__q%d" % next(_ids))))
 
