@@ -331,3 +331,12 @@ def test_explain_shows_the_sql_and_the_plan(people, capsys):
     out = capsys.readouterr().out
     assert 'SELECT * FROM "people" WHERE ("id" > 1)' in out
     assert "TABLE_SCAN" in out.split("Plan:")[1]
+
+
+def test_create_dataframe_from_pandas(session):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", None], "c": [0.5, 1.5]})
+    df = session.create_dataframe(frame)
+    assert df.columns == ["a", "b", "c"]
+    assert df.collect() == [(1, "x", 0.5), (2, None, 1.5)]
+    assert type(df.collect()[0].a) is int
