@@ -146,6 +146,23 @@ class Session:
 
     createDataFrame = create_dataframe
 
+    def write_pandas(self, df, table_name, *, auto_create_table=False, overwrite=False, table_type="",
+                     chunk_size=None, compression=None, parallel=None, quote_identifiers=True, **kwargs):
+        """Writes a pandas DataFrame into ``table_name`` (one INSERT or CREATE
+        TABLE AS statement) and returns the table. chunk_size, compression
+        and parallel tune an upload that does not exist here; they change
+        nothing."""
+        if table_type:
+            raise NotImplementedError("write_pandas() of a %s table: lakestream tables are all permanent"
+                                      % table_type)
+        if kwargs:
+            raise NotImplementedError("write_pandas() options %s" % ", ".join(sorted(kwargs)))
+        if not auto_create_table and not self.table_exists(table_name):
+            raise ValueError("write_pandas(): there is no table %r; pass auto_create_table=True to create it"
+                             % (table_name,))
+        self.create_dataframe(df).write.save_as_table(table_name, mode="overwrite" if overwrite else "append")
+        return self.table(table_name)
+
     def range(self, start, end=None, step=1):
         """Column ``ID``: start, start+step, ... below end (Snowpark's range)."""
         if end is None:

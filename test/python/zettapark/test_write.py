@@ -90,3 +90,15 @@ def test_merge_insert_update_delete_with_conditions(session, src):
     ])
     assert (res.rows_inserted, res.rows_updated, res.rows_deleted) == (1, 1, 1)
     assert rows(t) == [(1, "A"), (3, "C")]
+
+
+def test_write_pandas(session):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"id": [1, 2], "v": ["a", "b"]})
+    with pytest.raises(ValueError, match="auto_create_table=True"):
+        session.write_pandas(frame, "wp")
+    t = session.write_pandas(frame, "wp", auto_create_table=True)
+    session.write_pandas(frame.head(1), "wp")
+    assert rows(t) == [(1, "a"), (1, "a"), (2, "b")]
+    session.write_pandas(frame.tail(1), "wp", overwrite=True)
+    assert rows(session.table("wp")) == [(2, "b")]
