@@ -163,3 +163,14 @@ def test_joins_aggregates_and_unions_over_a_stream_consume_it_once(session):
                                                    ("red", Decimal("5.00"), 2)]
     assert stream_offset(session, "orders_stream") > before
     assert session.table("orders_stream").count() == 0
+
+
+def test_a_dataframe_is_a_query_not_a_snapshot(session):
+    setup_stream(session)
+    session.sql("INSERT INTO orders VALUES (1, 'a', 1)").collect()
+    df = session.table("orders_stream").select("id")
+    assert rows(df) == [(1,)]
+    session.sql("INSERT INTO orders VALUES (2, 'b', 2)").collect()  # after the collect
+    df.write.save_as_table("ids", mode="append")
+    assert rows(session.table("ids")) == [(1,), (2,)]
+    assert session.table("orders_stream").count() == 0
