@@ -1,0 +1,670 @@
+"""The lazy DataFrame core: each operation builds SQL text, nothing runs
+until an action (collect, count, to_pandas, a write).
+
+A Frame is one SELECT block (source, select list, WHERE, GROUP BY, ORDER BY,
+LIMIT). An operation adds to the block when SQL allows it in the same
+SELECT, and otherwise wraps the block as a derived table: filter after
+select becomes ``SELECT * FROM (SELECT ...) AS "__q3" WHERE ...``. The text
+of a Frame over a table stream therefore reads the stream in one statement,
+and a write (INSERT ... SELECT, CREATE TABLE ... AS, MERGE ... USING) built
+from it is one statement too: the engine moves the stream's offset exactly
+when that statement commits.
+
+Facades subclass Frame (adding their own method names); every operation
+returns ``type(self)``. Names and values reach the SQL only through
+sql.quote_name / sql.literal.
+"""
+
+import itertools
+
+from .column import (DEFAULT_SCOPE, Alias, Column, Node, Ref, Scope, SortKey, Star,
+                     col_node, strip_alias, to_node)
+from .row import Row
+from .sql import quote_name, unquote_name
+from .types import StructField, StructType, parse_type
+
+_ids = itertools.count(1)
+
+
+class Block:
+    """One SELECT: every field is SQL text."""
+
+    __slots__ = ("source", "items", "where", "group_by", "having", "distinct", "order_by", "limit", "offset")
+
+    def __init__(self, source):
+        self.source = source
+        self.items = None      # None means *
+        self.where = []
+        self.group_by = None
+        self.having = []
+        self.distinct = False
+        self.order_by = []
+        self.limit = None
+        self.offset = None
+
+    def copy(self):
+        b = Block(self.source)
+        b.items = None if self.items is None else list(self.items)
+        b.where = list(self.where)
+        b.group_by = None if self.group_by is None else list(self.group_by)
+        b.having = list(self.having)
+        b.distinct = self.distinct
+        b.order_by = list(self.order_by)
+        b.limit = self.limit
+        b.offset = self.offset
+        return b
+
+    def is_plain(self):
+        """SELECT * FROM source [WHERE ...] [ORDER BY ...]: a projection,
+        filter or grouping may still go into this SELECT."""
+        return (self.items is None and self.group_by is None and not self.distinct
+                and self.limit is None and self.offset is None)
+
+    def sql(self):
+        text = "SELECT " + ("DISTINCT " if self.distinct else "")
+        text += "*" if self.items is None else ", ".join(self.items)
+        text += " FROM " + self.source
+        if self.where:
+            text += " WHERE " + " AND ".join(self.where)
+        if self.group_by is not None:
+            text += (" GROUP BY " + ", ".join(self.group_by)) if self.group_by else ""
+        if self.having:
+            text += " HAVING " + " AND ".join(self.having)
+        if self.order_by:
+            text += " ORDER BY " + ", ".join(self.order_by)
+        if self.limit is not None:
+            text += " LIMIT %d" % self.limit
+        if self.offset is not None:
+            text += " OFFSET %d" % self.offset
+        return text
+
+
+class FrameScope(Scope):
+    """References over one Frame's output: a df["x"] taken before a join is
+    mapped to the name the join gave that column."""
+
+    def __init__(self, frame):
+        self.frame = frame
+
+    def ref(self, df_id, name):
+        return quote_name(self.frame._output_name_of(df_id, name))
+
+    def star(self, df_id):
+        names = self.frame._star_map.get(df_id) if df_id is not None else None
+        if names is None:
+            return "*"
+        return ", ".join(quote_name(n) for n in names)
+
+
+class TwoSideScope(Scope):
+    """References in a join condition or a MERGE: each side has an alias;
+    a reference is qualified with the side its DataFrame belongs to."""
+
+    def __init__(self, left, left_alias, right, right_alias, what="join"):
+        self.sides = ((left, left_alias), (right, right_alias))
+        self.what = what
+
+    def ref(self, df_id, name):
+        hits = [(f, a) for f, a in self.sides if df_id is not None and df_id in f._ancestors]
+        if len(hits) == 2:
+            raise ValueError(
+                "column %r belongs to both sides of the %s (the same DataFrame on both sides); "
+                "join a copy instead: copy.copy(df) gives the same rows with references of its own"
+                % (name, self.what))
+        if not hits:
+            # col("x"): qualify it with the side that has the column
+            low = name.lower()
+            hits = [(f, a) for f, a in self.sides if low in (c.lower() for c in f.columns)]
+            if len(hits) == 2:
+                if df_id is not None:
+                    raise ValueError(
+                        "column %r comes from a DataFrame that is on neither side of the %s, and both sides "
+                        "have a column of that name; take it from one of the two DataFrames joined "
+                        "(left_df[%r] or right_df[%r])" % (name, self.what, name, name))
+                raise ValueError(
+                    "column %r is ambiguous in the %s: both sides have it; "
+                    "name it through its DataFrame, left_df[%r] or right_df[%r]" % (name, self.what, name, name))
+            if not hits:
+                return quote_name(name)  # the engine reports the unknown name
+        frame, alias = hits[0]
+        return "%s.%s" % (quote_name(alias), quote_name(frame._output_name_of(df_id, name)))
+
+    def star(self, df_id):
+        for f, a in self.sides:
+            if df_id is not None and df_id in f._ancestors:
+                return quote_name(a) + ".*"
+        return "*"
+
+
+_JOIN_KINDS = {
+    "inner": "INNER JOIN",
+    "left": "LEFT JOIN", "leftouter": "LEFT JOIN", "left_outer": "LEFT JOIN",
+    "right": "RIGHT JOIN", "rightouter": "RIGHT JOIN", "right_outer": "RIGHT JOIN",
+    "full": "FULL JOIN", "outer": "FULL JOIN", "fullouter": "FULL JOIN", "full_outer": "FULL JOIN",
+    "cross": "CROSS JOIN",
+    "semi": "SEMI", "leftsemi": "SEMI", "left_semi": "SEMI",
+    "anti": "ANTI", "leftanti": "ANTI", "left_anti": "ANTI",
+}
+
+
+def _flatten(args):
+    """f(a, b) and f([a, b]) mean the same, as in Snowpark and PySpark."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return list(args[0])
+    return list(args)
+
+
+class Frame:
+    """A lazy query. ``conn`` is a lakestream core connection."""
+
+    row_class = Row
+    column_class = Column
+    _derived_class = None  # a facade's Table sets its DataFrame class: operations on a table give DataFrames
+
+    def __init__(self, conn, source_sql=None, raw_sql=None, params=None, session=None):
+        self._conn = conn
+        self._session = session
+        self._id = next(_ids)
+        self._ancestors = frozenset([self._id])
+        self._colmap = {}     # (df id, lower name) -> output name (after joins)
+        self._star_map = {}   # df id -> output names of that DataFrame's columns (after joins)
+        self._raw = raw_sql   # statement text to run as is while no operation was applied
+        self._params = tuple(params or ())
+        self._schema = None
+        if raw_sql is not None:
+            source_sql = "(%s) AS %s" % (raw_sql, quote_name("__q%d" % self._id))
+        self._block = Block(source_sql)
+
+    # -- derivation --------------------------------------------------------
+    def _derive(self, block, colmap=None, star_map=None, ancestors=None):
+        cls = self._derived_class or type(self)
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
+        new._id = next(_ids)
+        new._ancestors = (ancestors if ancestors is not None else self._ancestors) | {new._id}
+        new._colmap = self._colmap if colmap is None else colmap
+        new._star_map = self._star_map if star_map is None else star_map
+        new._raw = None
+        new._schema = None
+        new._block = block
+        return new
+
+    def __copy__(self):
+        """The same query with a fresh identity, for joining a DataFrame with itself."""
+        new = self._derive(self._block.copy(), ancestors=frozenset())
+        new._raw = self._raw
+        return new
+
+    def _wrapped(self):
+        return Block("(%s) AS %s" % (self._sql(), quote_name("__q%d" % next(_ids))))
+
+    def _open_block(self):
+        """A copy of this block when it is plain, else a new one over it."""
+        return self._block.copy() if self._block.is_plain() else self._wrapped()
+
+    def _scope(self):
+        return FrameScope(self)
+
+    def _output_name_of(self, df_id, name):
+        return self._colmap.get((df_id, name.lower()), name)
+
+    def _col(self, name):
+        """df["x"] / df.x: a reference that remembers this DataFrame."""
+        if not isinstance(name, str):
+            raise TypeError("a column name must be a str, not %s: %r" % (type(name).__name__, name))
+        if name == "*":
+            return self.column_class(Star(self._id))
+        return self.column_class(Ref(unquote_name(name), self._id))
+
+    def _sql(self):
+        return self._raw if self._raw is not None else self._block.sql()
+
+    @property
+    def queries(self):
+        return {"queries": [self._sql()], "post_actions": []}
+
+    # -- running -----------------------------------------------------------
+    def _run(self, sql, params=None):
+        return self._conn.sql(sql, list(params) if params else None)
+
+    def _describe(self):
+        if self._schema is None:
+            rel = self._run("DESCRIBE " + self._sql(), self._params)
+            fields = []
+            for row in rel.fetchall():
+                fields.append(StructField(row[0], parse_type(row[1]), True))
+            self._schema = StructType(fields)
+        return self._schema
+
+    @property
+    def schema(self):
+        return self._describe()
+
+    @property
+    def columns(self):
+        return self._describe().names
+
+    def collect(self):
+        rel = self._run(self._sql(), self._params)
+        if rel is None:  # a statement that returns no rows (session.sql("CREATE ..."))
+            return []
+        fields = tuple(rel.columns)
+        make = self.row_class._make
+        return [make(values, fields) for values in rel.fetchall()]
+
+    def to_local_iterator(self):
+        rel = self._run(self._sql(), self._params)
+        if rel is None:
+            return
+        fields = tuple(rel.columns)
+        make = self.row_class._make
+        while True:
+            batch = rel.fetchmany(1024)
+            if not batch:
+                return
+            for values in batch:
+                yield make(values, fields)
+
+    def count(self):
+        rel = self._run("SELECT count(*) FROM (%s) AS %s" % (self._sql(), quote_name("__count")), self._params)
+        return rel.fetchone()[0]
+
+    def to_pandas(self):
+        rel = self._run(self._sql(), self._params)
+        if rel is None:
+            raise ValueError("to_pandas(): the statement returns no rows")
+        return rel.df()
+
+    def _head(self, n):
+        """(column names, first n rows as tuples)."""
+        if n is None or n < 0:
+            raise ValueError("the number of rows must be a non-negative int, not %r" % (n,))
+        limited = self.limit(n)
+        rel = limited._run(limited._sql(), limited._params)
+        if rel is None:
+            return [], []
+        return list(rel.columns), rel.fetchall()
+
+    # -- operations --------------------------------------------------------
+    def filter(self, condition):
+        if isinstance(condition, str):
+            raise TypeError("filter() takes a Column expression such as col(\"a\") > 1, not SQL text %r; "
+                            "write SQL through session.sql()" % (condition,))
+        if not isinstance(condition, Column):
+            raise TypeError("filter() takes a Column expression, not %s: %r" % (type(condition).__name__, condition))
+        scope = self._scope()
+        block = self._open_block()
+        block.where.append(condition._expr_node().render(scope))
+        return self._derive(block)
+
+    where = filter
+
+    def _select_items(self, cols, scope):
+        items = []
+        for c in cols:
+            node = col_node(c) if isinstance(c, str) else (c._node if isinstance(c, Column) else None)
+            if node is None:
+                raise TypeError("select() takes column names or Columns, not %s: %r" % (type(c).__name__, c))
+            if isinstance(node, SortKey):
+                raise TypeError("select() of a sort key (asc()/desc()): use sort() to order rows")
+            items.append(node.render(scope))
+        return items
+
+    def select(self, *cols):
+        cols = _flatten(cols)
+        if not cols:
+            raise ValueError("select() needs at least one column")
+        scope = self._scope()
+        block = self._open_block()
+        block.items = self._select_items(cols, scope)
+        return self._derive(block)
+
+    def _replace_columns(self, mapping):
+        """SELECT every column, with ``mapping`` (lower name -> (name, Column))
+        replacing the column of that name or added at the end."""
+        scope = self._scope()
+        items, done = [], set()
+        for name in self.columns:
+            low = name.lower()
+            if low in mapping and low not in done:
+                new_name, c = mapping[low]
+                items.append(Alias(c._expr_node(), new_name).render(scope))
+                done.add(low)
+            else:
+                items.append(quote_name(name))
+        for low, (new_name, c) in mapping.items():
+            if low not in done:
+                items.append(Alias(c._expr_node(), new_name).render(scope))
+        block = self._open_block()
+        block.items = items
+        return self._derive(block)
+
+    def with_column(self, name, column):
+        return self.with_columns([name], [column])
+
+    def with_columns(self, names, columns):
+        if len(names) != len(columns):
+            raise ValueError("with_columns() needs as many names (%d) as columns (%d)" % (len(names), len(columns)))
+        mapping = {}
+        for n, c in zip(names, columns):
+            if not isinstance(n, str):
+                raise TypeError("a column name must be a str, not %r" % (n,))
+            if not isinstance(c, Column):
+                c = self.column_class(to_node(c))
+            n = unquote_name(n)
+            mapping[n.lower()] = (n, c)
+        return self._replace_columns(mapping)
+
+    def with_column_renamed(self, existing, new):
+        if isinstance(existing, Column):
+            existing = existing._output_name()
+        existing = unquote_name(existing)
+        new = unquote_name(new)
+        names = self.columns
+        if existing.lower() not in (n.lower() for n in names):
+            raise ValueError("with_column_renamed(): no column %r; the columns are: %s" % (existing, ", ".join(names)))
+        items = [Alias(Ref(n), new).render(DEFAULT_SCOPE) if n.lower() == existing.lower() else quote_name(n)
+                 for n in names]
+        block = self._open_block()
+        block.items = items
+        return self._derive(block)
+
+    def drop(self, *cols):
+        cols = _flatten(cols)
+        drop = set()
+        for c in cols:
+            name = c._output_name() if isinstance(c, Column) else unquote_name(c)
+            if name is None:
+                raise TypeError("drop() takes column names or column references, not %r" % (c,))
+            drop.add(name.lower())
+        keep = [n for n in self.columns if n.lower() not in drop]
+        if not keep:
+            raise ValueError("drop() would remove every column (%s)" % ", ".join(self.columns))
+        block = self._open_block()
+        block.items = [quote_name(n) for n in keep]
+        return self._derive(block)
+
+    def sort(self, *cols, ascending=None):
+        cols = _flatten(cols)
+        if not cols:
+            raise ValueError("sort() needs at least one column")
+        if ascending is None:
+            ascending = [True] * len(cols)
+        elif isinstance(ascending, (bool, int)):
+            ascending = [bool(ascending)] * len(cols)
+        elif len(ascending) != len(cols):
+            raise ValueError("sort(): %d columns but %d ascending flags" % (len(cols), len(ascending)))
+        scope = self._scope()
+        keys = []
+        for c, asc in zip(cols, ascending):
+            node = col_node(c) if isinstance(c, str) else c._node if isinstance(c, Column) else None
+            if node is None:
+                raise TypeError("sort() takes column names or Columns, not %r" % (c,))
+            if not isinstance(node, SortKey):
+                node = SortKey(strip_alias(node), not asc)
+            keys.append(node.render(scope))
+        block = self._block.copy() if self._block.limit is None and self._block.offset is None else self._wrapped()
+        block.order_by = keys
+        return self._derive(block)
+
+    def limit(self, n, offset=0):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ValueError("limit() takes a non-negative int, not %r" % (n,))
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            raise ValueError("limit() offset must be a non-negative int, not %r" % (offset,))
+        block = self._block.copy() if self._block.limit is None and self._block.offset is None else self._wrapped()
+        block.limit = n
+        block.offset = offset or None
+        return self._derive(block)
+
+    def distinct(self):
+        block = self._block.copy() if (not self._block.order_by and self._block.limit is None
+                                       and self._block.offset is None and self._block.group_by is None) \
+            else self._wrapped()
+        block.distinct = True
+        return self._derive(block)
+
+    def group_by(self, *cols):
+        return GroupedFrame(self, _flatten(cols))
+
+    def agg(self, *exprs):
+        return GroupedFrame(self, []).agg(*exprs)
+
+    def _set_op(self, other, op, by_name=False):
+        if not isinstance(other, Frame):
+            raise TypeError("%s needs a DataFrame, not %s" % (op, type(other).__name__))
+        left = self._sql()
+        if by_name:
+            names = self.columns
+            other_names = {n.lower(): n for n in other.columns}
+            missing = [n for n in names if n.lower() not in other_names]
+            if missing or len(other_names) != len(names):
+                raise ValueError("union_by_name(): the DataFrames have different columns: %s and %s"
+                                 % (", ".join(names), ", ".join(other.columns)))
+            right_items = ", ".join(quote_name(other_names[n.lower()]) for n in names)
+        else:
+            right_items = "*"
+        text = "SELECT * FROM (%s) AS %s %s SELECT %s FROM (%s) AS %s" % (
+            left, quote_name("__u%d" % next(_ids)), op, right_items, other._sql(), quote_name("__u%d" % next(_ids)))
+        new = self._derive(Block("(%s) AS %s" % (text, quote_name("__q%d" % next(_ids)))),
+                           colmap={}, star_map={}, ancestors=frozenset())
+        new._params = self._params + other._params
+        return new
+
+    def union_all(self, other):
+        return self._set_op(other, "UNION ALL")
+
+    def union(self, other):
+        return self._set_op(other, "UNION")
+
+    def union_all_by_name(self, other):
+        return self._set_op(other, "UNION ALL", by_name=True)
+
+    def union_by_name(self, other):
+        return self._set_op(other, "UNION", by_name=True)
+
+    def intersect(self, other):
+        return self._set_op(other, "INTERSECT")
+
+    def except_(self, other):
+        return self._set_op(other, "EXCEPT")
+
+    subtract = except_
+    minus = except_
+
+    def join(self, right, on=None, how="inner", lsuffix="", rsuffix="", using_columns=None, join_type=None):
+        if not isinstance(right, Frame):
+            raise TypeError("join() needs a DataFrame to join with, not %s" % type(right).__name__)
+        how = join_type or how or "inner"
+        if using_columns is not None:
+            on = using_columns
+        kind = _JOIN_KINDS.get(str(how).lower().replace(" ", ""))
+        if kind is None:
+            raise ValueError("join type %r is not one of: %s" % (how, ", ".join(sorted(_JOIN_KINDS))))
+        if kind == "CROSS JOIN" and on is not None:
+            raise ValueError("a cross join takes no join condition")
+        if on is None and kind not in ("CROSS JOIN",):
+            if how == "inner" and join_type is None:
+                kind = "CROSS JOIN"  # join(df) without a condition: every pair, as in Snowpark
+            else:
+                raise ValueError("a %s join needs a condition (a Column) or column names to join on" % how)
+        return _join(self, right, on, kind, lsuffix, rsuffix)
+
+    def cross_join(self, right, lsuffix="", rsuffix=""):
+        return self.join(right, None, "cross", lsuffix, rsuffix)
+
+    def alias(self, name):
+        raise NotImplementedError("DataFrame.alias(): refer to columns through their DataFrame (df[\"x\"]) "
+                                  "or copy.copy(df) to join a DataFrame with itself")
+
+
+def _join(left, right, on, kind, lsuffix, rsuffix):
+    la, ra = "__l", "__r"
+    lcols, rcols = left.columns, right.columns
+    using = None
+    if isinstance(on, str) or (isinstance(on, (list, tuple)) and on and all(isinstance(x, str) for x in on)):
+        using = [unquote_name(x) for x in ([on] if isinstance(on, str) else on)]
+        for u in using:
+            for side, cols in (("left", lcols), ("right", rcols)):
+                if u.lower() not in (c.lower() for c in cols):
+                    raise ValueError("join on %r: the %s DataFrame has no such column; its columns are: %s"
+                                     % (u, side, ", ".join(cols)))
+    elif on is not None and not isinstance(on, Column):
+        raise TypeError("join() on= takes a Column condition or column names, not %r" % (on,))
+
+    def real(cols, name):
+        for c in cols:
+            if c.lower() == name.lower():
+                return c
+        return name
+
+    scope = TwoSideScope(left, la, right, ra)
+    if using is not None:
+        cond = " AND ".join("%s.%s = %s.%s" % (quote_name(la), quote_name(real(lcols, u)), quote_name(ra),
+                                                quote_name(real(rcols, u))) for u in using)
+    elif on is not None:
+        cond = on._expr_node().render(scope)
+    else:
+        cond = None
+
+    if kind in ("SEMI", "ANTI"):
+        # The engine has no correlated subqueries yet; a join on one column
+        # is x IN (SELECT ...), which keeps the left rows as they are.
+        if using is None or len(using) != 1:
+            raise NotImplementedError("%s join on %s: only a semi/anti join on one column name "
+                                      "(on=\"id\") is built" % (kind.lower(), "a condition" if using is None
+                                                                 else "%d columns" % len(using)))
+        lk, rk = quote_name(real(lcols, using[0])), quote_name(real(rcols, using[0]))
+        sub = "SELECT %s FROM (%s) AS %s WHERE %s IS NOT NULL" % (rk, right._sql(), quote_name(ra), rk)
+        test = ("%s IN (%s)" % (lk, sub)) if kind == "SEMI" else ("(%s IS NULL OR %s NOT IN (%s))" % (lk, lk, sub))
+        text = "SELECT * FROM (%s) AS %s WHERE %s" % (left._sql(), quote_name(la), test)
+        new = left._derive(Block("(%s) AS %s" % (text, quote_name("__q%d" % next(_ids)))))
+        new._params = left._params + right._params
+        return new
+
+    using_low = {u.lower() for u in (using or [])}
+    items, out_names, colmap, star_map = [], set(), {}, {}
+
+    def claim(name):
+        base, n = name, 1
+        while name.lower() in out_names:
+            n += 1
+            name = "%s_%d" % (base, n)
+        out_names.add(name.lower())
+        return name
+
+    left_out, right_out = {}, {}
+    for u in using or []:
+        lname, rname = real(lcols, u), real(rcols, u)
+        if kind == "FULL JOIN":
+            expr = "coalesce(%s.%s, %s.%s)" % (quote_name(la), quote_name(lname), quote_name(ra), quote_name(rname))
+        elif kind == "RIGHT JOIN":
+            expr = "%s.%s" % (quote_name(ra), quote_name(rname))
+        else:
+            expr = "%s.%s" % (quote_name(la), quote_name(lname))
+        out = claim(lname)
+        items.append("%s AS %s" % (expr, quote_name(out)))
+        left_out[lname.lower()] = out
+        right_out[rname.lower()] = out
+    rlow = {c.lower() for c in rcols if c.lower() not in using_low}
+    llow = {c.lower() for c in lcols if c.lower() not in using_low}
+    for c in lcols:
+        if c.lower() in using_low:
+            continue
+        out = claim(c + lsuffix if (c.lower() in rlow and lsuffix) else c)
+        items.append("%s.%s AS %s" % (quote_name(la), quote_name(c), quote_name(out)))
+        left_out[c.lower()] = out
+    for c in rcols:
+        if c.lower() in using_low:
+            continue
+        clash = c.lower() in llow
+        want = c + rsuffix if (clash and rsuffix) else (c + "_right" if clash and not lsuffix else c)
+        out = claim(want)
+        items.append("%s.%s AS %s" % (quote_name(ra), quote_name(c), quote_name(out)))
+        right_out[c.lower()] = out
+
+    for side, outs, cols in ((left, left_out, lcols), (right, right_out, rcols)):
+        for anc in side._ancestors:
+            star_map[anc] = [outs[c.lower()] for c in cols]
+            for c in cols:
+                colmap[(anc, c.lower())] = outs[c.lower()]
+        for (anc, low), name in side._colmap.items():
+            if name.lower() in outs:
+                colmap[(anc, low)] = outs[name.lower()]
+        for anc, names in side._star_map.items():
+            star_map[anc] = [outs[n.lower()] for n in names if n.lower() in outs]
+
+    source = "(%s) AS %s %s (%s) AS %s" % (left._sql(), quote_name(la), kind, right._sql(), quote_name(ra))
+    if cond is not None:
+        source += " ON " + cond
+    block = Block(source)
+    block.items = items
+    new = left._derive(block, colmap=colmap, star_map=star_map, ancestors=left._ancestors | right._ancestors)
+    new._params = left._params + right._params
+    return new
+
+
+class GroupedFrame:
+    """frame.group_by(keys); ``agg`` gives the grouped Frame."""
+
+    def __init__(self, frame, keys):
+        self._frame = frame
+        self._keys = keys
+
+    def agg(self, *exprs):
+        if len(exprs) == 1 and isinstance(exprs[0], dict):
+            exprs = list(exprs[0].items())
+        exprs = _flatten(exprs) if len(exprs) == 1 and isinstance(exprs[0], list) else list(exprs)
+        frame = self._frame
+        from . import functions as fn
+        cols = []
+        for e in exprs:
+            if isinstance(e, tuple) and len(e) == 2 and isinstance(e[1], str):
+                name, func = e
+                f = getattr(fn, func.lower(), None) if func.lower() in _AGG_NAMES else None
+                if f is None:
+                    raise ValueError("aggregate %r is not one of: %s" % (func, ", ".join(sorted(_AGG_NAMES))))
+                e = f(name)
+            if not isinstance(e, Column):
+                raise TypeError("agg() takes Columns such as sum(\"x\"), (name, \"sum\") pairs or a dict, not %r" % (e,))
+            cols.append(e)
+        if not cols and not self._keys:
+            raise ValueError("agg() needs at least one aggregate")
+        scope = frame._scope()
+        block = frame._open_block()
+        if block.order_by:  # an order before grouping means nothing and may name ungrouped columns
+            block = frame._wrapped()
+        key_nodes = [col_node(k) if isinstance(k, str) else k._node for k in self._keys]
+        block.items = [k.render(scope) for k in key_nodes] + [c._node.render(scope) for c in cols]
+        block.group_by = [strip_alias(k).render(scope) for k in key_nodes]
+        if not self._keys:
+            block.group_by = []
+        return frame._derive(block)
+
+    def _simple(self, func, cols):
+        from . import functions as fn
+        f = getattr(fn, func)
+        if not cols:
+            raise ValueError("%s() needs column names" % func)
+        return self.agg(*[f(c) for c in cols])
+
+    def count(self):
+        from . import functions as fn
+        return self.agg(fn.count().alias("count"))
+
+    def sum(self, *cols):
+        return self._simple("sum", cols)
+
+    def avg(self, *cols):
+        return self._simple("avg", cols)
+
+    mean = avg
+
+    def min(self, *cols):
+        return self._simple("min", cols)
+
+    def max(self, *cols):
+        return self._simple("max", cols)
+
+
+_AGG_NAMES = {"sum", "avg", "mean", "min", "max", "count", "count_distinct", "any_value"}

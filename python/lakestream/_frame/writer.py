@@ -1,0 +1,82 @@
+"""Writes of a Frame into a table, each ONE SQL statement.
+
+One statement matters for table streams: the engine moves a stream's offset
+atomically with the commit of the statement that read it, so a DataFrame
+over a stream written here consumes exactly the rows it wrote.
+
+save_as_table(mode):
+  append         INSERT INTO t SELECT ...      (CREATE TABLE t AS ... when t is missing)
+  overwrite      INSERT OVERWRITE t (cols) SELECT ... when t has the DataFrame's columns
+                 (keeps its properties, change tracking and streams), else
+                 CREATE OR REPLACE TABLE t AS ...
+  errorifexists  CREATE TABLE t AS ...         (the engine's error when t exists)
+  ignore         CREATE TABLE IF NOT EXISTS t AS ...  (when t exists nothing is read,
+                 so a stream's offset stays where it was)
+"""
+
+from .sql import quote_name, unquote_name
+
+SAVE_MODES = ("append", "overwrite", "errorifexists", "ignore")
+
+
+def table_name_sql(name):
+    """A user's table name as SQL. lakestream has one namespace: a
+    database.schema.table path is refused rather than guessed at."""
+    if isinstance(name, (list, tuple)):
+        if len(name) != 1:
+            raise NotImplementedError(
+                "multi-part table name %r: lakestream has one namespace of tables; pass the table name alone"
+                % (name,))
+        name = name[0]
+    if not isinstance(name, str) or not name:
+        raise TypeError("a table name must be a non-empty str, not %r" % (name,))
+    return quote_name(unquote_name(name))
+
+
+def table_columns(conn, name_sql):
+    """The table's column names, or None when there is no such table."""
+    import lakestream
+    try:
+        rel = conn.sql("DESCRIBE TABLE " + name_sql)
+    except lakestream.CatalogException as e:
+        if "does not exist" in str(e):
+            return None
+        raise
+    return [r[0] for r in rel.fetchall()]
+
+
+def check_mode(mode, modes=SAVE_MODES):
+    if not isinstance(mode, str) or mode.lower() not in modes:
+        raise ValueError("save mode %r is not one of: %s" % (mode, ", ".join(modes)))
+    return mode.lower()
+
+
+def save_as_table(frame, name, mode="append", column_order="index"):
+    """Write ``frame`` into table ``name``; returns the statement run."""
+    mode = check_mode(mode)
+    if column_order not in ("index", "name"):
+        raise ValueError("column_order %r is not one of: index, name" % (column_order,))
+    target = table_name_sql(name)
+    query = frame._sql()
+    conn = frame._conn
+    if mode == "errorifexists":
+        stmt = "CREATE TABLE %s AS %s" % (target, query)
+    elif mode == "ignore":
+        stmt = "CREATE TABLE IF NOT EXISTS %s AS %s" % (target, query)
+    else:
+        existing = table_columns(conn, target)
+        if existing is None:
+            stmt = "CREATE TABLE %s AS %s" % (target, query)
+        elif mode == "append":
+            cols = ""
+            if column_order == "name":
+                cols = " (%s)" % ", ".join(quote_name(c) for c in frame.columns)
+            stmt = "INSERT INTO %s%s %s" % (target, cols, query)
+        else:  # overwrite
+            mine = frame.columns
+            if sorted(c.lower() for c in mine) == sorted(c.lower() for c in existing):
+                stmt = "INSERT OVERWRITE %s (%s) %s" % (target, ", ".join(quote_name(c) for c in mine), query)
+            else:
+                stmt = "CREATE OR REPLACE TABLE %s AS %s" % (target, query)
+    conn.execute(stmt, list(frame._params) if frame._params else None)
+    return stmt
