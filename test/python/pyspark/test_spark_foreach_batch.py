@@ -9,7 +9,7 @@ from conftest import rows
 from lakestream.pyspark import StreamingQueryException
 
 
-def setup(spark):
+def make_tables(spark):
     spark.sql("CREATE TABLE changes (id INT, name STRING, qty INT) TBLPROPERTIES ('change_tracking' = 'true')")
     spark.sql("CREATE TABLE target (id INT, name STRING, qty INT, PRIMARY KEY (id))")
     spark.sql("INSERT INTO changes VALUES (1, 'a', 1), (2, 'b', 2)")
@@ -36,7 +36,7 @@ def run(spark, ck, fn):
 
 
 def test_foreach_batch_merge_upsert(spark, tmp_path):
-    setup(spark)
+    make_tables(spark)
     calls = []
     run(spark, tmp_path / "ck", upsert(calls))
     assert calls == [(0, [(1, "a", 1), (2, "b", 2)])]
@@ -51,7 +51,7 @@ def test_foreach_batch_merge_upsert(spark, tmp_path):
 
 
 def test_failed_function_reruns_the_same_batch(spark, tmp_path):
-    setup(spark)
+    make_tables(spark)
     calls, failed = [], []
     with pytest.raises(StreamingQueryException, match="the function failed"):
         run(spark, tmp_path / "ck", upsert(calls, failed))

@@ -51,6 +51,7 @@ def test_kill_streaming_query_exactly_once(broker, tmp_path):
     messages = topic(broker, "events")
     got = [int(m["key"]) for m in messages]
     duplicates = sorted({i for i in got if got.count(i) > 1})
+    print("%d random kills, %d crash points, %d rows, %d messages" % (kills, crash_points, len(ids), len(messages)))
     assert kills >= 20 and crash_points == 3
     assert len(ids) > 0 and len(set(ids)) == len(ids)
     assert duplicates == [], "ids sent twice: %s" % duplicates[:20]

@@ -5,7 +5,7 @@ placeholder source (streaming/source.py): every operation works on it, and
 only writeStream runs it; an action such as collect() raises as in Spark.
 """
 
-from ...errors import AnalysisException
+from ..errors import AnalysisException
 from ..._frame.column import Raw
 from ..._frame.frame import Frame, GroupedFrame, _flatten
 from ..._frame.sql import quote_name

@@ -13,7 +13,7 @@ import threading
 
 import lakestream
 
-from ...errors import AnalysisException
+from ..errors import AnalysisException
 from ..._frame.sql import literal, quote_name, unquote_name
 from ..._frame.writer import table_name_sql
 from .dataframe import DataFrame
@@ -25,6 +25,10 @@ DATABASE_KEYS = ("lakestream.database", "spark.lakestream.database")
 # Statements spark.sql() leaves lazy (they only read); anything else runs at once, as in Spark.
 _QUERY_START = re.compile(r"^\s*(\(|SELECT\b|WITH\b|VALUES\b|FROM\b|TABLE\b|SHOW\b|DESCRIBE\b|DESC\b|EXPLAIN\b)",
                           re.I)
+
+
+_NOT_ALIASES = {"ON", "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "GROUP", "ORDER", "LIMIT",
+                "HAVING", "UNION", "EXCEPT", "INTERSECT", "WHEN", "USING", "NATURAL", "OFFSET", "WINDOW", "QUALIFY"}
 
 
 class RuntimeConfig:
@@ -141,7 +145,9 @@ class SparkSession:
         with self._lock:
             try:
                 rel = self._conn.sql("DESCRIBE " + quote_name(name))
-            except lakestream.CatalogException as e:
+            except lakestream.Error as e:
+                if "does not exist" not in str(e):
+                    raise
                 raise AnalysisException("[TABLE_OR_VIEW_NOT_FOUND] The table or view %s cannot be found: %s"
                                         % (name, e)) from None
             return [r[0] for r in rel.fetchall()]
@@ -199,9 +205,15 @@ class SparkSession:
         if not self._temp_views:
             return sql
         for name, df in self._temp_views.items():
-            pattern = re.compile(r"(\bUSING\s+|\bFROM\s+|\bJOIN\s+)(`%s`|\"%s\"|%s)\b" % (
+            pattern = re.compile(r"(\bUSING\s+|\bFROM\s+|\bJOIN\s+)(`%s`|\"%s\"|%s)(?![\w.])(\s+(?:AS\s+)?(\w+))?" % (
                 re.escape(name), re.escape(name), re.escape(name)), re.I)
-            sql = pattern.sub(lambda m: m.group(1) + "(%s) AS %s" % (df._sql(), quote_name(name)), sql)
+
+            def subquery(m, df=df, name=name):
+                alias = m.group(4)
+                if alias and alias.upper() not in _NOT_ALIASES:
+                    return m.group(1) + "(%s)%s" % (df._sql(), m.group(3))
+                return m.group(1) + "(%s) AS %s%s" % (df._sql(), quote_name(name), m.group(3) or "")
+            sql = pattern.sub(subquery, sql)
         return sql
 
     def table(self, tableName):

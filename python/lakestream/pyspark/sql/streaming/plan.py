@@ -41,13 +41,8 @@ def _named_row(conn, sql):
 
 
 def _affected(conn, sql):
-    """Runs a DML statement; the number of rows it wrote."""
-    rel = conn.sql(sql)
-    if rel is not None:
-        row = rel.fetchone()
-        if row is not None and isinstance(row[0], int):
-            return row[0]
-    return -1
+    """Runs a DML statement; the number of rows it wrote (DB-API rowcount)."""
+    return conn.execute(sql).rowcount
 
 
 class QueryPlan:

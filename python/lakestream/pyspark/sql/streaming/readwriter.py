@@ -150,7 +150,7 @@ class DataStreamWriter:
         if not callable(func):
             raise TypeError("foreachBatch() takes a function (batch_df, batch_id)")
         self._foreach = func
-        self._format = "foreachBatch"
+        self._format = "foreachbatch"
         return self
 
     def foreach(self, f):
