@@ -153,3 +153,17 @@ def test_streaming_frame_actions_refused(spark):
         spark.readStream.format("rate").table("src")
     with pytest.raises(AnalysisException, match="Complete output mode"):
         df.writeStream.outputMode("complete").option("checkpointLocation", "/tmp/x").toTable("t")
+
+
+def test_load_path_and_lost_hidden_stream(spark, tmp_path):
+    source(spark)
+    ck = tmp_path / "ck"
+    path = os.path.join(spark.conf.get("lakestream.database"), "src")
+    df = spark.readStream.format("delta").load(path)
+    run_to_table(spark, ck, df, "copy")
+    assert spark.table("copy").count() == 2
+    meta = json.load(open(os.path.join(str(ck), "lakestream_query.json")))
+    spark.sql("DROP STREAM " + meta["objects"]["stream"])
+    with pytest.raises(AnalysisException) as e:
+        run_to_table(spark, ck, spark.readStream.format("delta").load(path), "copy")
+    assert str(ck) in str(e.value) and "new checkpointLocation" in str(e.value)

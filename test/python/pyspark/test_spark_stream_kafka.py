@@ -113,3 +113,23 @@ def test_kafka_sink_errors(spark, broker, tmp_path):
     with pytest.raises(AnalysisException, match="kafka.bootstrap.servers"):
         df.selectExpr("category AS value").writeStream.format("kafka").option("topic", "t") \
             .option("checkpointLocation", str(tmp_path / "e2")).start()
+
+
+def test_kafka_options_change_on_restart_keeps_the_position(spark, broker, tmp_path):
+    spark.sql("CREATE TABLE ev (id INT) TBLPROPERTIES ('change_tracking' = 'true')")
+
+    def run(linger):
+        q = (spark.readStream.table("ev").selectExpr("CAST(id AS VARCHAR) AS value")
+             .writeStream.format("kafka").option("kafka.bootstrap.servers", broker.bootstrap)
+             .option("kafka.linger.ms", linger).option("topic", "t")
+             .option("checkpointLocation", str(tmp_path / "k")).trigger(availableNow=True).start())
+        q.awaitTermination()
+
+    spark.sql("INSERT INTO ev VALUES (1), (2)")
+    run("5")
+    spark.sql("INSERT INTO ev VALUES (3)")
+    run("20")  # ALTER SINK with the new option: same sink id, same position
+    assert [m["value"] for m in topic(broker, "t")] == ["1", "2", "3"]
+    assert len({m["headers"]["lakestream.sink"] for m in topic(broker, "t")}) == 1
+    meta = json.load(open(str(tmp_path / "k" / "lakestream_query.json")))
+    assert meta["kafka_options"]["linger.ms"] == "20"

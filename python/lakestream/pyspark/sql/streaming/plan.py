@@ -216,8 +216,7 @@ class QueryPlan:
         if self.aggregated or s.read_change_feed:
             return []
         offset = self._offset()
-        detail = _named_row(self.conn, "DESCRIBE DETAIL " + quote_name(s.table))
-        latest = int(detail["version"])
+        latest = self._latest_version(s.table)
         if offset is None or latest <= offset:
             return []
         rel = self.conn.sql(
@@ -238,6 +237,19 @@ class QueryPlan:
             "delete rows (the same checkpoint continues), or use .option(\"readChangeFeed\", \"true\") to read every "
             "change with its _change_type (insert, update_preimage, update_postimage, delete; that needs a new "
             "checkpointLocation %s)" % (what, s.table, version, "instead of " + self.checkpoint.location))
+
+    def _latest_version(self, table):
+        """The table's current version (DESCRIBE DETAIL: a column for tables, a
+        version row for materialized views)."""
+        rel = self.conn.sql("DESCRIBE DETAIL " + quote_name(table))
+        cols = list(rel.columns)
+        rows = rel.fetchall()
+        if "version" in cols and rows:
+            return int(rows[0][cols.index("version")])
+        for r in rows:
+            if len(r) >= 2 and r[0] == "version":
+                return int(r[1])
+        raise AnalysisException("cannot find the current version of %s in DESCRIBE DETAIL" % table)
 
     def _batch_sql(self, skip):
         s = self.source

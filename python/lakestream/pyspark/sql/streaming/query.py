@@ -145,8 +145,8 @@ class StreamingQuery:
     def _fail(self, e):
         if self._exception is None:
             self._exception = e if isinstance(e, StreamingQueryException) else StreamingQueryException(
-                "Query %s [id = %s, runId = %s] terminated with exception: %s" % (
-                    self._name or "", self.id, self._run_id, e), e)
+                "Query %s[id = %s, runId = %s] terminated with exception: %s" % (
+                    self._name + " " if self._name else "", self.id, self._run_id, e), e)
 
     def _loop(self):
         try:
