@@ -167,3 +167,17 @@ def test_load_path_and_lost_hidden_stream(spark, tmp_path):
     with pytest.raises(AnalysisException) as e:
         run_to_table(spark, ck, spark.readStream.format("delta").load(path), "copy")
     assert str(ck) in str(e.value) and "new checkpointLocation" in str(e.value)
+
+
+def test_console_and_memory_sinks(spark, tmp_path, capsys):
+    source(spark)
+    q = (spark.readStream.table("src").writeStream.format("console").option("checkpointLocation", str(tmp_path / "c"))
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    out = capsys.readouterr().out
+    assert "Batch: 0" in out and "|id|name|" in out.replace(" ", "")
+    q = spark.readStream.table("src").writeStream.format("memory").queryName("mem").start(
+        checkpointLocation=str(tmp_path / "m"))
+    q.processAllAvailable()
+    q.stop()
+    assert rows(spark.table("mem")) == [(1, "a"), (2, "b")]

@@ -179,8 +179,35 @@ class DataStreamWriter:
                 "progress, so a restart continues where it stopped")
         return str(loc)
 
-    def start(self, path=None, _table=None):
+    def start(self, path=None, format=None, outputMode=None, partitionBy=None, queryName=None, _table=None,
+              **options):
+        if format is not None:
+            self.format(format)
+        if outputMode is not None:
+            self.outputMode(outputMode)
+        if partitionBy:
+            self.partitionBy(partitionBy)
+        if queryName is not None:
+            self.queryName(queryName)
+        self.options(**options)
         fmt = self._format or "delta"
+        if fmt == "console":
+            # Spark's debugging sink: each batch printed (at least once, like foreachBatch).
+            num_rows = int(self._get("numRows") or 20)
+            truncate = str(self._get("truncate") or "true").lower() in ("true", "1")
+
+            def show(batch_df, batch_id):
+                print("-------------------------------------------\nBatch: %d\n"
+                      "-------------------------------------------" % batch_id)
+                batch_df.show(num_rows, truncate)
+            self._options = {k: v for k, v in self._options.items() if k.lower() in ("checkpointlocation",)}
+            self.foreachBatch(show)
+            fmt = self._format
+        elif fmt == "memory":
+            # Spark's in-memory table named by queryName: here a Delta table of that name.
+            if not self._name:
+                raise AnalysisException("the memory sink needs .queryName(name): the name of the table it fills")
+            fmt, _table = "delta", self._name
         kafka_options = {}
         if fmt == "delta":
             table = _table
@@ -207,8 +234,8 @@ class DataStreamWriter:
         elif fmt == "foreachbatch":
             sink = {"format": "foreachBatch"}
         else:
-            raise AnalysisException("writeStream.format(%r) is not supported; use \"delta\", \"kafka\" or "
-                                    "foreachBatch(fn)" % fmt)
+            raise AnalysisException("writeStream.format(%r) is not supported; use \"delta\", \"kafka\", "
+                                    "\"console\", \"memory\" or foreachBatch(fn)" % fmt)
         session = self._df._session
         location = os.path.abspath(self._checkpoint())
         session.streams._check_free(location)
