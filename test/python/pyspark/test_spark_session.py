@@ -67,9 +67,9 @@ def test_dataframe_methods(spark, orders):
     assert [r.v for r in j] == ['{"id":3,"category":"games"}']
     assert orders.count() == 4
     assert orders.orderBy(col("id").desc()).first()["id"] == 4
+    assert orders.orderBy("id").first().asDict() == {"id": 1, "category": "books", "amount": 10}
     assert [r.id for r in orders.orderBy("id").take(2)] == [1, 2]
-    assert orders.dtypes == [("id", "int"), ("category", "string"), ("amount", "int")] or \
-        [d[0] for d in orders.dtypes] == ["id", "category", "amount"]
+    assert orders.dtypes == [("id", "int"), ("category", "string"), ("amount", "int")]
 
 
 def test_show_print_schema_and_to_pandas(spark, orders, capsys):

@@ -4,6 +4,6 @@ from . import functions, types
 from .column import Column
 from .dataframe import DataFrame, GroupedData
 from .session import SparkSession
-from ..._frame.row import Row
+from .row import Row
 
 __all__ = ["SparkSession", "DataFrame", "GroupedData", "Column", "Row", "functions", "types"]

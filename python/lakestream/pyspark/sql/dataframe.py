@@ -11,6 +11,7 @@ from ..._frame.frame import Frame, GroupedFrame, _flatten
 from ..._frame.sql import quote_name
 from ..._frame.writer import save_as_table
 from .column import Column, wrap
+from .row import Row
 
 
 def _text_column(text):
@@ -21,6 +22,7 @@ def _text_column(text):
 
 class DataFrame(Frame):
     column_class = Column
+    row_class = Row
 
     @property
     def sparkSession(self):
@@ -124,8 +126,13 @@ class DataFrame(Frame):
 
     @property
     def dtypes(self):
-        return [(f.name, f.datatype.simple_string() if hasattr(f.datatype, "simple_string") else str(f.datatype))
-                for f in self.schema.fields]
+        """(name, Spark's simpleString of the type): int, bigint, string, decimal(10,2), ..."""
+        short = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint"}
+        out = []
+        for f in self.schema.fields:
+            name = f.datatype.simple_string() if hasattr(f.datatype, "simple_string") else str(f.datatype)
+            out.append((f.name, short.get(name, name)))
+        return out
 
     def explain(self, extended=False):
         print(self._sql())
