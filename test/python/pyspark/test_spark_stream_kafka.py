@@ -75,8 +75,11 @@ def test_update_mode_aggregation_sends_changed_groups(spark, broker, tmp_path):
                                                    ("music", {"category": "music", "total": 3})]
     run()
     assert len(topic(broker, "agg")) == 4
-    views = [r[0] for r in spark.sql("SHOW MATERIALIZED VIEWS").collect()]
-    assert any(v.startswith("__lakestream_query_") and v.endswith("_view") for v in views)
+    views = [r[0] for r in spark.sql("SHOW MATERIALIZED VIEWS").collect()
+             if r[0].startswith("__lakestream_query_") and r[0].endswith("_view")]
+    assert len(views) == 1
+    detail = {r[0]: r[1] for r in spark.sql('DESCRIBE DETAIL "%s"' % views[0]).collect()}
+    assert detail["maintenance"].startswith("incremental"), detail
 
 
 def test_complete_mode_sends_every_group_when_something_changed(spark, broker, tmp_path):

@@ -54,6 +54,14 @@ class DataFrame(Frame):
         self._refuse_streaming("write")
         return DataFrameWriter(self)
 
+    def _describe(self):
+        with self._session._lock:
+            return Frame._describe(self)
+
+    def _head(self, n):
+        with self._session._lock:
+            return Frame._head(self, n)
+
     def _run(self, sql, params=None):
         with self._session._lock:
             return Frame._run(self, sql, params)
@@ -61,15 +69,18 @@ class DataFrame(Frame):
     # -- actions ------------------------------------------------------------
     def collect(self):
         self._refuse_streaming("collect")
-        return Frame.collect(self)
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.collect(self)
 
     def count(self):
         self._refuse_streaming("count")
-        return Frame.count(self)
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.count(self)
 
     def toPandas(self):
         self._refuse_streaming("toPandas")
-        return Frame.to_pandas(self)
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.to_pandas(self)
 
     to_pandas = toPandas
 
