@@ -5,7 +5,7 @@ SAN_BUILD_DIR ?= build/sanitize
 JOBS ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-sanitize demo test test-sanitize bench bench-quick fuzz tidy clean
+.PHONY: all deps build build-sanitize demo test test-sanitize bench bench-quick fuzz tidy install clean
 
 all: build
 
@@ -52,6 +52,12 @@ fuzz: deps
 TIDY_FILES ?= all
 tidy: build
 	@scripts/tidy $(BUILD_DIR) $(TIDY_FILES)
+
+# Installs the Python package into the site-packages of the interpreter it
+# was built for (/usr/bin/python3 by default; docs/python.md). DESTDIR=/tmp/x
+# stages it under /tmp/x instead.
+install: build
+	cmake --install $(BUILD_DIR)
 
 clean:
 	rm -rf build

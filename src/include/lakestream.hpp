@@ -2,6 +2,7 @@
 // It and everything it includes use only the standard library (docs/api.md).
 #pragma once
 
+#include "lakestream/column_view.hpp"
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
 #include "lakestream/result.hpp"

@@ -1,0 +1,243 @@
+"""Connection: a database opened by lakestream.connect(), and the DB-API
+2.0 cursor interface on it."""
+
+import os
+import warnings as _warnings
+
+from .. import _lakestream
+from .errors import InterfaceError, ProgrammingError, translate
+from .relation import Relation
+
+
+def _run(call, *args):
+    try:
+        return call(*args)
+    except _lakestream.NativeError as e:
+        raise translate(e) from None
+
+
+def _warn(native):
+    for text in native.warnings:
+        _warnings.warn(text, RuntimeWarning, stacklevel=4)
+
+
+class Connection:
+    """A connection to a lakestream database (docs/python.md).
+
+    Each statement commits when it completes (lakestream has no multi-
+    statement transactions): commit() and rollback() exist for DB-API code
+    and do nothing. The DB-API cursor methods (execute, fetchone, ...,
+    description, rowcount) work on the connection itself, as in DuckDB, and
+    on the cursors cursor() returns.
+    """
+
+    def __init__(self, native, database):
+        self._native = native
+        self._database = database
+        self._result = None  # the NativeResult of the last execute()
+        self._rowcount = -1
+
+    # ---- running statements ------------------------------------------------
+    def execute(self, query, parameters=None):
+        """Runs `query` (one or more statements; the last one's result is kept
+        for fetchone/fetchmany/fetchall/description). `parameters` (a list or
+        tuple) fill the ? or $1, $2, ... placeholders. Returns the connection."""
+        self._check_query(query)
+        native = _run(self._native.execute, query, parameters)
+        self._set_result(native)
+        return self
+
+    def executemany(self, query, seq_of_parameters):
+        """Runs `query` once per parameter list, parsing it once. Stops at the
+        first error (the statements before it stay committed). rowcount is
+        the total of the affected rows."""
+        self._check_query(query)
+        native, affected = _run(self._native.executemany, query, seq_of_parameters)
+        self._set_result(native)
+        if native is not None and _is_dml_result(native):
+            self._rowcount = affected
+        return self
+
+    def sql(self, query, params=None):
+        """Runs `query` now. A statement that returns rows gives a Relation;
+        one that does not (CREATE, INSERT, ...) gives None."""
+        self._check_query(query)
+        native = _run(self._native.execute, query, params)
+        _warn(native)
+        if _is_row_result(native):
+            return Relation(native, self)
+        return None
+
+    query = sql
+
+    def table(self, name):
+        """All rows of the table, view or table stream `name` (a Relation)."""
+        from ..__init__ import quote_identifier
+        return self.sql("SELECT * FROM " + quote_identifier(name))
+
+    # ---- DB-API cursor interface --------------------------------------------
+    def fetchone(self):
+        return self._current().fetchone()
+
+    def fetchmany(self, size=None):
+        if size is None:
+            size = self.arraysize
+        if size < 0:
+            raise InterfaceError(f"fetchmany(size={size!r}): size must be a number >= 0")
+        return self._current().fetch(size)
+
+    def fetchall(self):
+        return self._current().fetch(-1)
+
+    def fetchnumpy(self):
+        return Relation(self._current()).fetchnumpy()
+
+    def df(self):
+        return Relation(self._current()).df()
+
+    fetchdf = df
+    fetch_df = df
+
+    def __iter__(self):
+        while True:
+            row = self.fetchone()
+            if row is None:
+                return
+            yield row
+
+    arraysize = 1
+
+    @property
+    def description(self):
+        """Per column: (name, type_code, None, None, precision, scale, None)
+        (PEP 249); None when the last statement returned no rows."""
+        if self._result is None or not _is_row_result(self._result):
+            return None
+        from .cursor import describe
+        return describe(self._result)
+
+    @property
+    def rowcount(self):
+        """Rows the last INSERT/UPDATE/DELETE/MERGE affected, the number of rows
+        a query returned, or -1 when neither applies."""
+        return self._rowcount
+
+    def setinputsizes(self, sizes):
+        pass
+
+    def setoutputsize(self, size, column=None):
+        pass
+
+    def commit(self):
+        """Does nothing: every statement commits when it completes."""
+
+    def rollback(self):
+        """Does nothing: every statement commits when it completes (there is
+        never an open transaction to roll back)."""
+
+    def cursor(self):
+        """A new DB-API cursor: a second connection to the same database,
+        usable from another thread."""
+        self._check_open()
+        return Cursor(_run(self._native.duplicate), self._database, self)
+
+    def interrupt(self):
+        """Stops the statement running on this connection (call it from
+        another thread); it raises InterruptException and commits nothing."""
+        self._native.interrupt()
+
+    def close(self):
+        """Closes the connection (the database closes with its last
+        connection). Idempotent."""
+        self._native.close()
+        self._result = None
+
+    @property
+    def closed(self):
+        return not self._native.is_open
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        state = "closed" if self.closed else "open"
+        return f"<lakestream.Connection {self._database!r} ({state})>"
+
+    # ---- helpers -----------------------------------------------------------
+    def _check_open(self):
+        if self.closed:
+            raise InterfaceError("the connection is closed; open a new one with lakestream.connect()")
+
+    def _check_query(self, query):
+        self._check_open()
+        if not isinstance(query, str):
+            raise ProgrammingError(f"the query must be a str of SQL, not {type(query).__name__}")
+
+    def _set_result(self, native):
+        self._result = native
+        if native is None:
+            self._rowcount = -1
+            return
+        _warn(native)
+        self._rowcount = _affected_rows(native)
+
+    def _current(self):
+        self._check_open()
+        if self._result is None:
+            raise ProgrammingError("no statement has run on this connection yet: call execute() first")
+        return self._result
+
+
+class Cursor(Connection):
+    """A DB-API cursor (Connection.cursor()): its own connection to the same
+    database. `connection` is the Connection it came from."""
+
+    def __init__(self, native, database, connection):
+        super().__init__(native, database)
+        self.connection = connection
+
+    def __repr__(self):
+        return f"<lakestream.Cursor {self._database!r}>"
+
+
+def _is_dml_result(native):
+    return list(native.names) == ["num_affected_rows"] and native.row_count == 1
+
+
+def _is_row_result(native):
+    """Whether a statement returns rows: INSERT, UPDATE, DELETE and MERGE
+    return only their affected-row count (Connection.rowcount), so not."""
+    return len(native.names) > 0 and not _is_dml_result(native)
+
+
+def _affected_rows(native):
+    if _is_dml_result(native):
+        return native.rows(0, 1)[0][0]
+    return native.row_count if native.names else -1
+
+
+def connect(database=":memory:", read_only=False, config=None):
+    """Opens the lakestream database `database` (a directory, created when
+    missing; ":memory:", "" or None for a new in-memory database) and returns
+    a Connection. read_only=True makes every writing statement fail."""
+    if database is None:
+        database = ""
+    if isinstance(database, os.PathLike):
+        database = os.fspath(database)
+    if not isinstance(database, str):
+        raise InterfaceError(f"connect(database=...): a path (str) or ':memory:', not {type(database).__name__}")
+    if config:
+        raise NotSupportedError_(config)
+    path = "" if database in ("", ":memory:") else database
+    native = _run(_lakestream.NativeConnection, path, bool(read_only))
+    return Connection(native, database or ":memory:")
+
+
+def NotSupportedError_(config):
+    from .errors import NotSupportedError
+    return NotSupportedError(f"connect(config={config!r}): lakestream takes no connection settings yet; "
+                             "set properties with SQL (ALTER TABLE ... SET PROPERTIES)")

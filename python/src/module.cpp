@@ -1,0 +1,230 @@
+// lakestream._lakestream: the native half of the Python package. Thin: it
+// opens databases, runs SQL with the GIL released and turns results into
+// Python objects fast. The Python API (connection, relation, cursor, the
+// exception classes) lives in python/lakestream/_core.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "lakestream.hpp"
+#include "lakestream/tools.hpp"
+#include "result.hpp"  // NativeResult
+
+namespace py = pybind11;
+using namespace lakestream_python;
+
+namespace {
+
+const char* KindName(lakestream::ErrorKind kind) {
+  using lakestream::ErrorKind;
+  switch (kind) {
+    case ErrorKind::NONE: return "NONE";
+    case ErrorKind::PARSER: return "PARSER";
+    case ErrorKind::BINDER: return "BINDER";
+    case ErrorKind::CATALOG: return "CATALOG";
+    case ErrorKind::CONSTRAINT: return "CONSTRAINT";
+    case ErrorKind::CONFLICT: return "CONFLICT";
+    case ErrorKind::CONVERSION: return "CONVERSION";
+    case ErrorKind::IO: return "IO";
+    case ErrorKind::CORRUPTION: return "CORRUPTION";
+    case ErrorKind::NOT_IMPLEMENTED: return "NOT_IMPLEMENTED";
+    case ErrorKind::INVALID_INPUT: return "INVALID_INPUT";
+    case ErrorKind::INTERNAL: return "INTERNAL";
+    case ErrorKind::INTERRUPTED: return "INTERRUPTED";
+  }
+  return "INTERNAL";
+}
+
+// Raised to Python as lakestream._lakestream.NativeError(kind, message); the
+// Python layer maps the kind to its exception class.
+py::object native_error;
+
+[[noreturn]] void ThrowNative(lakestream::ErrorKind kind, const std::string& message) {
+  PyErr_SetObject(native_error.ptr(), py::make_tuple(KindName(kind), TextToPython(message)).ptr());
+  throw py::error_already_set();
+}
+
+// The databases this process has open, by directory and read_only: a
+// second connect() to the same directory shares the open Database, as
+// DuckDB's instance cache does (the engine's lock admits one writer per
+// directory, and this process is one writer).
+std::shared_ptr<lakestream::Database> OpenDatabase(const std::string& path, bool read_only) {
+  lakestream::DatabaseOptions options;
+  options.read_only = read_only;
+  if (path.empty()) return std::make_shared<lakestream::Database>(path, options);
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, bool>, std::weak_ptr<lakestream::Database>> open;
+  std::error_code ec;
+  std::string dir = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+  if (ec) dir = path;
+  std::lock_guard<std::mutex> guard(mutex);
+  auto& slot = open[{dir, read_only}];
+  if (auto db = slot.lock()) return db;
+  auto db = std::make_shared<lakestream::Database>(path, options);
+  slot = db;
+  return db;
+}
+
+// A database and one connection to it. Several NativeConnections share a
+// Database (duplicate()); the Database closes when the last one does.
+class NativeConnection {
+ public:
+  NativeConnection(const std::string& path, bool read_only) {
+    std::string error;
+    lakestream::ErrorKind kind = lakestream::ErrorKind::NONE;
+    {
+      py::gil_scoped_release release;
+      try {
+        db_ = OpenDatabase(path, read_only);
+        con_ = std::make_unique<lakestream::Connection>(*db_);
+      } catch (const std::exception& e) {
+        error = e.what();
+        kind = lakestream::ErrorKindOf(e);
+      }
+    }
+    if (kind != lakestream::ErrorKind::NONE) ThrowNative(kind, error);
+  }
+  explicit NativeConnection(std::shared_ptr<lakestream::Database> db)
+      : db_(std::move(db)), con_(std::make_unique<lakestream::Connection>(*db_)) {}
+
+  std::unique_ptr<NativeConnection> Duplicate() {
+    CheckOpen();
+    return std::make_unique<NativeConnection>(db_);
+  }
+
+  // Runs `sql` (all its statements) and returns the last one's result, or
+  // raises NativeError. `params` (a sequence or None) fill ? / $n.
+  std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params) {
+    std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
+    bool with_params = !params.is_none();
+    std::unique_ptr<lakestream::QueryResult> result;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> run(run_mutex_);
+      if (!con_) {
+        py::gil_scoped_acquire acquire;
+        ThrowClosed();
+      }
+      result = with_params ? con_->Query(sql, values) : con_->Query(sql);
+    }
+    return Finish(std::move(result));
+  }
+
+  // Runs `sql` once per parameter list in `param_lists`, parsing it once.
+  // Returns (the last result or None for no lists, the rows all runs affected).
+  py::tuple ExecuteMany(const std::string& sql, const py::iterable& param_lists) {
+    std::unique_ptr<lakestream::PreparedStatement> prepared;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> run(run_mutex_);
+      if (con_) prepared = con_->Prepare(sql);
+    }
+    if (!prepared) ThrowClosed();
+    std::unique_ptr<lakestream::QueryResult> result;
+    int64_t affected = 0;
+    for (auto params : param_lists) {
+      std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
+      {
+        py::gil_scoped_release release;
+        std::lock_guard<std::mutex> run(run_mutex_);
+        if (!con_) {
+          py::gil_scoped_acquire acquire;
+          ThrowClosed();
+        }
+        result = prepared->Execute(values);
+      }
+      if (result->HasError()) Finish(std::move(result));
+      affected += AffectedRows(*result);
+    }
+    if (!result) return py::make_tuple(py::none(), 0);
+    return py::make_tuple(Finish(std::move(result)), affected);
+  }
+
+  void Interrupt() {
+    std::lock_guard<std::mutex> guard(interrupt_mutex_);
+    if (con_) con_->Interrupt();
+  }
+
+  // Stops a running statement, waits for it, then drops the connection (and
+  // the database when no other connection shares it). Idempotent.
+  void Close() {
+    Interrupt();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    std::lock_guard<std::mutex> guard(interrupt_mutex_);
+    con_.reset();
+    db_.reset();
+  }
+
+  bool IsOpen() const { return con_ != nullptr; }
+
+ private:
+  void CheckOpen() const {
+    if (!con_) ThrowClosed();
+  }
+  [[noreturn]] static void ThrowClosed() {
+    ThrowNative(lakestream::ErrorKind::INVALID_INPUT,
+                "Connection Error: the connection is closed; open a new one with lakestream.connect()");
+  }
+  // INSERT, UPDATE, DELETE and MERGE return one row, num_affected_rows.
+  static int64_t AffectedRows(const lakestream::QueryResult& result) {
+    if (result.ColumnCount() != 1 || result.RowCount() != 1 || result.Names()[0] != "num_affected_rows") return 0;
+    lakestream::SqlValue v = result.GetValue(0, 0);
+    return v.IsNull() ? 0 : v.AsBigint();
+  }
+  static std::unique_ptr<NativeResult> Finish(std::unique_ptr<lakestream::QueryResult> result) {
+    if (result->HasError()) ThrowNative(result->GetErrorKind(), result->GetError());
+    return std::make_unique<NativeResult>(std::move(result));
+  }
+
+  std::shared_ptr<lakestream::Database> db_;
+  std::unique_ptr<lakestream::Connection> con_;
+  std::mutex run_mutex_;        // one statement at a time on this connection
+  std::mutex interrupt_mutex_;  // Interrupt() against Close()
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_lakestream, m) {
+  m.doc() = "Native part of the lakestream Python package (use `import lakestream`).";
+  InitConversions();
+  native_error = py::reinterpret_borrow<py::object>(
+      PyErr_NewException("lakestream._lakestream.NativeError", PyExc_RuntimeError, nullptr));
+  m.attr("NativeError") = native_error;
+  m.attr("__version__") = LAKESTREAM_VERSION;
+
+  py::class_<NativeResult>(m, "NativeResult")
+      .def_property_readonly("names", &NativeResult::Names)
+      .def_property_readonly("types", &NativeResult::Types)
+      .def_property_readonly("row_count", &NativeResult::RowCount)
+      .def_property_readonly("position", &NativeResult::Position)
+      .def_property_readonly("warnings", &NativeResult::Warnings)
+      .def_property_readonly("type_details", &NativeResult::TypeDetails)
+      .def("fetch", &NativeResult::Fetch, py::arg("n") = -1,
+           "The next n rows (all remaining for n < 0) as a list of tuples.")
+      .def("fetchone", &NativeResult::FetchOne)
+      .def("rows", &NativeResult::Rows, py::arg("start"), py::arg("count"),
+           "Rows [start, start+count) as tuples, independent of the fetch position.")
+      .def("numpy_columns", &NativeResult::NumpyColumns, py::arg("for_pandas") = false,
+           "Every column as (values, mask-or-None), one copy per column.");
+
+  py::class_<NativeConnection>(m, "NativeConnection")
+      .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("read_only") = false)
+      .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none())
+      .def("executemany", &NativeConnection::ExecuteMany, py::arg("sql"), py::arg("param_lists"))
+      .def("duplicate", &NativeConnection::Duplicate)
+      .def("interrupt", &NativeConnection::Interrupt)
+      .def("close", &NativeConnection::Close)
+      .def_property_readonly("is_open", &NativeConnection::IsOpen);
+
+  m.def("quote_identifier", &lakestream::QuoteIdentifier, py::arg("name"),
+        "The name as a quoted SQL identifier, safe to splice into SQL text.");
+}
