@@ -61,3 +61,23 @@ def test_failed_function_reruns_the_same_batch(spark, tmp_path):
     assert calls[0] == calls[1] == (0, [(1, "a", 1), (2, "b", 2)])  # same id, same rows (at least once)
     assert calls[2] == (1, [(3, "c", 3)])
     assert rows(spark.table("target")) == [(1, "a", 1), (2, "b", 2), (3, "c", 3)]
+
+
+def test_foreach_batch_of_an_update_mode_aggregation(spark, tmp_path):
+    make_tables(spark)
+    seen = []
+
+    def fn(batch_df, batch_id):
+        seen.append((batch_id, sorted(tuple(r) for r in batch_df.collect())))
+
+    def run():
+        from lakestream.pyspark.sql.functions import sum
+        q = (spark.readStream.table("changes").groupBy("name").agg(sum("qty").alias("total"))
+             .writeStream.outputMode("update").foreachBatch(fn)
+             .option("checkpointLocation", str(tmp_path / "agg")).trigger(availableNow=True).start())
+        q.awaitTermination()
+
+    run()
+    spark.sql("INSERT INTO changes VALUES (3, 'a', 5)")
+    run()
+    assert seen == [(0, [("a", 1), ("b", 2)]), (1, [("a", 6)])]
