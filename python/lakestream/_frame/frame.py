@@ -17,7 +17,7 @@ sql.quote_name / sql.literal.
 
 import itertools
 
-from .column import (DEFAULT_SCOPE, Alias, Column, Node, Ref, Scope, SortKey, Star,
+from .column import (DEFAULT_SCOPE, Alias, Column, Ref, Scope, SortKey, Star,
                      col_node, strip_alias, to_node)
 from .row import Row
 from .sql import quote_name, unquote_name
@@ -136,15 +136,6 @@ class TwoSideScope(Scope):
         return "*"
 
 
-_JOIN_KINDS = {
-    "inner": "INNER JOIN",
-    "left": "LEFT JOIN", "leftouter": "LEFT JOIN", "left_outer": "LEFT JOIN",
-    "right": "RIGHT JOIN", "rightouter": "RIGHT JOIN", "right_outer": "RIGHT JOIN",
-    "full": "FULL JOIN", "outer": "FULL JOIN", "fullouter": "FULL JOIN", "full_outer": "FULL JOIN",
-    "cross": "CROSS JOIN",
-    "semi": "SEMI", "leftsemi": "SEMI", "left_semi": "SEMI",
-    "anti": "ANTI", "leftanti": "ANTI", "left_anti": "ANTI",
-}
 
 
 def _flatten(args):
@@ -168,6 +159,8 @@ class Frame:
         self._ancestors = frozenset([self._id])
         self._colmap = {}     # (df id, lower name) -> output name (after joins)
         self._star_map = {}   # df id -> output names of that DataFrame's columns (after joins)
+        if raw_sql is not None and "--" in raw_sql:
+            raw_sql += "\n"  # ends a trailing -- comment before text is put after the query
         self._raw = raw_sql   # statement text to run as is while no operation was applied
         self._params = tuple(params or ())
         self._schema = None
@@ -229,11 +222,13 @@ class Frame:
 
     def _describe(self):
         if self._schema is None:
-            rel = self._run("DESCRIBE " + self._sql(), self._params)
-            fields = []
-            for row in rel.fetchall():
-                fields.append(StructField(row[0], parse_type(row[1]), True))
-            self._schema = StructType(fields)
+            if self._raw is not None and self._raw.lstrip()[:4].upper() in ("SHOW", "DESC"):
+                # DESCRIBE of a SHOW is not a statement; these only read the catalog, so run them
+                rel = self._run(self._raw, self._params)
+                pairs = zip(rel.columns, rel.types)
+            else:
+                pairs = [(r[0], r[1]) for r in self._run("DESCRIBE " + self._sql(), self._params).fetchall()]
+            self._schema = StructType([StructField(n, parse_type(t), True) for n, t in pairs])
         return self._schema
 
     @property
@@ -478,9 +473,10 @@ class Frame:
         how = join_type or how or "inner"
         if using_columns is not None:
             on = using_columns
-        kind = _JOIN_KINDS.get(str(how).lower().replace(" ", ""))
+        from .join import JOIN_KINDS
+        kind = JOIN_KINDS.get(str(how).lower().replace(" ", ""))
         if kind is None:
-            raise ValueError("join type %r is not one of: %s" % (how, ", ".join(sorted(_JOIN_KINDS))))
+            raise ValueError("join type %r is not one of: %s" % (how, ", ".join(sorted(JOIN_KINDS))))
         if kind == "CROSS JOIN" and on is not None:
             raise ValueError("a cross join takes no join condition")
         if on is None and kind not in ("CROSS JOIN",):
@@ -488,7 +484,8 @@ class Frame:
                 kind = "CROSS JOIN"  # join(df) without a condition: every pair, as in Snowpark
             else:
                 raise ValueError("a %s join needs a condition (a Column) or column names to join on" % how)
-        return _join(self, right, on, kind, lsuffix, rsuffix)
+        from .join import join_frames
+        return join_frames(self, right, on, kind, lsuffix, rsuffix)
 
     def cross_join(self, right, lsuffix="", rsuffix=""):
         return self.join(right, None, "cross", lsuffix, rsuffix)
@@ -496,112 +493,6 @@ class Frame:
     def alias(self, name):
         raise NotImplementedError("DataFrame.alias(): refer to columns through their DataFrame (df[\"x\"]) "
                                   "or copy.copy(df) to join a DataFrame with itself")
-
-
-def _join(left, right, on, kind, lsuffix, rsuffix):
-    la, ra = "__l", "__r"
-    lcols, rcols = left.columns, right.columns
-    using = None
-    if isinstance(on, str) or (isinstance(on, (list, tuple)) and on and all(isinstance(x, str) for x in on)):
-        using = [unquote_name(x) for x in ([on] if isinstance(on, str) else on)]
-        for u in using:
-            for side, cols in (("left", lcols), ("right", rcols)):
-                if u.lower() not in (c.lower() for c in cols):
-                    raise ValueError("join on %r: the %s DataFrame has no such column; its columns are: %s"
-                                     % (u, side, ", ".join(cols)))
-    elif on is not None and not isinstance(on, Column):
-        raise TypeError("join() on= takes a Column condition or column names, not %r" % (on,))
-
-    def real(cols, name):
-        for c in cols:
-            if c.lower() == name.lower():
-                return c
-        return name
-
-    scope = TwoSideScope(left, la, right, ra)
-    if using is not None:
-        cond = " AND ".join("%s.%s = %s.%s" % (quote_name(la), quote_name(real(lcols, u)), quote_name(ra),
-                                                quote_name(real(rcols, u))) for u in using)
-    elif on is not None:
-        cond = on._expr_node().render(scope)
-    else:
-        cond = None
-
-    if kind in ("SEMI", "ANTI"):
-        # The engine has no correlated subqueries yet; a join on one column
-        # is x IN (SELECT ...), which keeps the left rows as they are.
-        if using is None or len(using) != 1:
-            raise NotImplementedError("%s join on %s: only a semi/anti join on one column name "
-                                      "(on=\"id\") is built" % (kind.lower(), "a condition" if using is None
-                                                                 else "%d columns" % len(using)))
-        lk, rk = quote_name(real(lcols, using[0])), quote_name(real(rcols, using[0]))
-        sub = "SELECT %s FROM (%s) AS %s WHERE %s IS NOT NULL" % (rk, right._sql(), quote_name(ra), rk)
-        test = ("%s IN (%s)" % (lk, sub)) if kind == "SEMI" else ("(%s IS NULL OR %s NOT IN (%s))" % (lk, lk, sub))
-        text = "SELECT * FROM (%s) AS %s WHERE %s" % (left._sql(), quote_name(la), test)
-        new = left._derive(Block("(%s) AS %s" % (text, quote_name("__q%d" % next(_ids)))))
-        new._params = left._params + right._params
-        return new
-
-    using_low = {u.lower() for u in (using or [])}
-    items, out_names, colmap, star_map = [], set(), {}, {}
-
-    def claim(name):
-        base, n = name, 1
-        while name.lower() in out_names:
-            n += 1
-            name = "%s_%d" % (base, n)
-        out_names.add(name.lower())
-        return name
-
-    left_out, right_out = {}, {}
-    for u in using or []:
-        lname, rname = real(lcols, u), real(rcols, u)
-        if kind == "FULL JOIN":
-            expr = "coalesce(%s.%s, %s.%s)" % (quote_name(la), quote_name(lname), quote_name(ra), quote_name(rname))
-        elif kind == "RIGHT JOIN":
-            expr = "%s.%s" % (quote_name(ra), quote_name(rname))
-        else:
-            expr = "%s.%s" % (quote_name(la), quote_name(lname))
-        out = claim(lname)
-        items.append("%s AS %s" % (expr, quote_name(out)))
-        left_out[lname.lower()] = out
-        right_out[rname.lower()] = out
-    rlow = {c.lower() for c in rcols if c.lower() not in using_low}
-    llow = {c.lower() for c in lcols if c.lower() not in using_low}
-    for c in lcols:
-        if c.lower() in using_low:
-            continue
-        out = claim(c + lsuffix if (c.lower() in rlow and lsuffix) else c)
-        items.append("%s.%s AS %s" % (quote_name(la), quote_name(c), quote_name(out)))
-        left_out[c.lower()] = out
-    for c in rcols:
-        if c.lower() in using_low:
-            continue
-        clash = c.lower() in llow
-        want = c + rsuffix if (clash and rsuffix) else (c + "_right" if clash and not lsuffix else c)
-        out = claim(want)
-        items.append("%s.%s AS %s" % (quote_name(ra), quote_name(c), quote_name(out)))
-        right_out[c.lower()] = out
-
-    for side, outs, cols in ((left, left_out, lcols), (right, right_out, rcols)):
-        for anc in side._ancestors:
-            star_map[anc] = [outs[c.lower()] for c in cols]
-            for c in cols:
-                colmap[(anc, c.lower())] = outs[c.lower()]
-        for (anc, low), name in side._colmap.items():
-            if name.lower() in outs:
-                colmap[(anc, low)] = outs[name.lower()]
-        for anc, names in side._star_map.items():
-            star_map[anc] = [outs[n.lower()] for n in names if n.lower() in outs]
-
-    source = "(%s) AS %s %s (%s) AS %s" % (left._sql(), quote_name(la), kind, right._sql(), quote_name(ra))
-    if cond is not None:
-        source += " ON " + cond
-    block = Block(source)
-    block.items = items
-    new = left._derive(block, colmap=colmap, star_map=star_map, ancestors=left._ancestors | right._ancestors)
-    new._params = left._params + right._params
-    return new
 
 
 class GroupedFrame:

@@ -128,10 +128,14 @@ def delete_sql(target, target_sql, condition=None):
     return text
 
 
-def run_counts(conn, stmt):
-    """Run a DML statement; its result row as {column: value} (empty when none)."""
-    rel = conn.sql(stmt)
-    if rel is None:
-        return {}
-    row = rel.fetchone()
-    return dict(zip(rel.columns, row)) if row is not None else {}
+def run_counts(conn, stmt, params=None):
+    """Run a DML statement; its counts as {column: value}. MERGE returns a
+    row of counts; UPDATE/DELETE/INSERT report num_affected_rows as the
+    DB-API rowcount."""
+    cur = conn.execute(stmt, list(params) if params else None)
+    desc = cur.description
+    if desc:
+        row = cur.fetchone()
+        return dict(zip([d[0] for d in desc], row)) if row is not None else {}
+    count = getattr(cur, "rowcount", -1)
+    return {"num_affected_rows": count} if count is not None and count >= 0 else {}

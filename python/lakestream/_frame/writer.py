@@ -78,5 +78,13 @@ def save_as_table(frame, name, mode="append", column_order="index"):
                 stmt = "INSERT OVERWRITE %s (%s) %s" % (target, ", ".join(quote_name(c) for c in mine), query)
             else:
                 stmt = "CREATE OR REPLACE TABLE %s AS %s" % (target, query)
-    conn.execute(stmt, list(frame._params) if frame._params else None)
+    import lakestream
+    try:
+        conn.execute(stmt, list(frame._params) if frame._params else None)
+    except lakestream.CatalogException as e:
+        if mode == "errorifexists" and "already exists" in str(e):
+            # the engine's fix names SQL; say what it means for this call
+            raise type(e)("%s\n(save_as_table mode 'errorifexists', the default: write into the existing "
+                          "table with mode='append' or mode='overwrite')" % e) from e
+        raise
     return stmt

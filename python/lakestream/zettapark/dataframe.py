@@ -19,9 +19,32 @@ UpdateResult = namedtuple("UpdateResult", ["rows_updated", "multi_joined_rows_up
 DeleteResult = namedtuple("DeleteResult", ["rows_deleted"])
 
 
+def _sync(block, what):
+    """Snowpark's block=False returns an AsyncJob; lakestream runs in this
+    process and has none."""
+    if not block:
+        raise NotImplementedError("%s(block=False): asynchronous jobs; lakestream runs the statement "
+                                  "in this process, call it with block=True" % what)
+
+
 class DataFrame(Frame):
     row_class = Row
     column_class = Column
+
+    # statement_params (query tags) have nothing to tag here; they are accepted and unused
+    def collect(self, *, statement_params=None, block=True, log_on_exception=False, case_sensitive=True):
+        _sync(block, "collect")
+        return Frame.collect(self)
+
+    def count(self, *, statement_params=None, block=True):
+        _sync(block, "count")
+        return Frame.count(self)
+
+    def to_pandas(self, *, statement_params=None, block=True, **kwargs):
+        _sync(block, "to_pandas")
+        return Frame.to_pandas(self)
+
+    toPandas = to_pandas
 
     # -- columns -------------------------------------------------------------
     def col(self, name):
@@ -37,6 +60,9 @@ class DataFrame(Frame):
         if isinstance(item, Column):
             return self.filter(item)
         raise TypeError("df[...] takes a column name, a position, a list of names or a condition, not %r" % (item,))
+
+    def __iter__(self):
+        raise TypeError("a DataFrame is not iterable: iterate over df.collect() or df.to_local_iterator()")
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -70,7 +96,6 @@ class DataFrame(Frame):
     unionByName = Frame.union_by_name
     unionAllByName = Frame.union_all_by_name
     crossJoin = Frame.cross_join
-    toPandas = Frame.to_pandas
     toLocalIterator = Frame.to_local_iterator
 
     def drop_duplicates(self, *subset):
@@ -157,40 +182,34 @@ class Table(DataFrame):
         self.table_name = name if isinstance(name, str) else name[0]
         self._table_sql = sql_name
 
-    def update(self, assignments, condition=None, source=None):
+    def update(self, assignments, condition=None, source=None, *, statement_params=None, block=True):
         """UPDATE t SET ... [WHERE condition]: returns UpdateResult."""
+        _sync(block, "update")
         if source is not None:
             raise NotImplementedError("update(source=...): UPDATE ... FROM is not built; use merge()")
         counts = _merge.run_counts(self._conn, _merge.update_sql(self, self._table_sql, assignments, condition))
         return UpdateResult(_count(counts, "num_updated_rows", "num_affected_rows"), 0)
 
-    def delete(self, condition=None, source=None):
+    def delete(self, condition=None, source=None, *, statement_params=None, block=True):
         """DELETE FROM t [WHERE condition]: returns DeleteResult."""
+        _sync(block, "delete")
         if source is not None:
             raise NotImplementedError("delete(source=...): DELETE ... USING is not built; use merge()")
         counts = _merge.run_counts(self._conn, _merge.delete_sql(self, self._table_sql, condition))
         return DeleteResult(_count(counts, "num_deleted_rows", "num_affected_rows"))
 
-    def merge(self, source, join_expr, clauses):
+    def merge(self, source, join_expr, clauses, *, statement_params=None, block=True):
         """MERGE INTO this table USING source ON join_expr with the
         when_matched()/when_not_matched() clauses, as one statement: a
         source over a table stream is consumed in the merge's commit."""
+        _sync(block, "merge")
         stmt = _merge.merge_sql(self, self._table_sql, source, join_expr, clauses)
-        counts = _merge.run_counts(self._conn, stmt) if not source._params else \
-            _merge_with_params(self._conn, stmt, source._params)
+        counts = _merge.run_counts(self._conn, stmt, source._params)
         return MergeResult(_count(counts, "num_inserted_rows"), _count(counts, "num_updated_rows"),
                            _count(counts, "num_deleted_rows"))
 
     def drop_table(self):
         self._conn.execute("DROP TABLE " + self._table_sql)
-
-
-def _merge_with_params(conn, stmt, params):
-    rel = conn.sql(stmt, list(params))
-    if rel is None:
-        return {}
-    row = rel.fetchone()
-    return dict(zip(rel.columns, row)) if row else {}
 
 
 def _count(counts, *keys):
@@ -227,11 +246,12 @@ class DataFrameWriter:
         return self
 
     def save_as_table(self, table_name, *, mode=None, column_order="index", create_temp_table=False,
-                      table_type="", **kwargs):
+                      table_type="", statement_params=None, block=True, **kwargs):
         """Write the rows into ``table_name``. mode: append (creates the
         table when missing), overwrite, errorifexists (the default, as in
         Snowpark), ignore. A DataFrame over a table stream is consumed in
         the same commit as the write."""
+        _sync(block, "save_as_table")
         if create_temp_table or table_type:
             raise NotImplementedError("save_as_table() of a %s table: lakestream tables are all permanent"
                                       % (table_type or "temporary"))

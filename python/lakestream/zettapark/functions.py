@@ -24,28 +24,86 @@ def _wrap(f, cls=Column):
     return g
 
 
-_NAMES = [
-    "col", "column", "lit", "call_function", "call_builtin", "function",
-    "sum", "avg", "mean", "min", "max", "count", "count_distinct", "any_value",
-    "upper", "lower", "length", "trim", "ltrim", "rtrim", "reverse", "concat", "concat_ws",
-    "substring", "substr", "replace", "split_part", "lpad", "rpad", "repeat", "left", "right",
-    "contains", "startswith", "endswith", "regexp_like", "to_json", "struct",
-    "coalesce", "nullif", "greatest", "least", "iff", "is_null", "not_",
-    "abs", "ceil", "floor", "sqrt", "exp", "ln", "log10", "sign", "round", "pow", "mod",
-    "current_date", "current_timestamp", "year", "month", "day", "dayofmonth", "hour", "minute", "second",
-    "to_date", "to_timestamp", "date_trunc", "date_add", "cast", "asc", "desc", "stream_has_data",
-]
-for _n in _NAMES:
-    globals()[_n] = _wrap(getattr(_core, _n))
+col = _wrap(_core.col)
+column = _wrap(_core.column)
+lit = _wrap(_core.lit)
+call_function = _wrap(_core.call_function)
+call_builtin = _wrap(_core.call_builtin)
+function = _wrap(_core.function)
+sum = _wrap(_core.sum)
+avg = _wrap(_core.avg)
+mean = _wrap(_core.mean)
+min = _wrap(_core.min)
+max = _wrap(_core.max)
+count = _wrap(_core.count)
+count_distinct = _wrap(_core.count_distinct)
+any_value = _wrap(_core.any_value)
+upper = _wrap(_core.upper)
+lower = _wrap(_core.lower)
+length = _wrap(_core.length)
+trim = _wrap(_core.trim)
+ltrim = _wrap(_core.ltrim)
+rtrim = _wrap(_core.rtrim)
+reverse = _wrap(_core.reverse)
+concat = _wrap(_core.concat)
+concat_ws = _wrap(_core.concat_ws)
+substring = _wrap(_core.substring)
+substr = _wrap(_core.substr)
+replace = _wrap(_core.replace)
+split_part = _wrap(_core.split_part)
+lpad = _wrap(_core.lpad)
+rpad = _wrap(_core.rpad)
+repeat = _wrap(_core.repeat)
+left = _wrap(_core.left)
+right = _wrap(_core.right)
+contains = _wrap(_core.contains)
+startswith = _wrap(_core.startswith)
+endswith = _wrap(_core.endswith)
+regexp_like = _wrap(_core.regexp_like)
+to_json = _wrap(_core.to_json)
+struct = _wrap(_core.struct)
+coalesce = _wrap(_core.coalesce)
+nullif = _wrap(_core.nullif)
+greatest = _wrap(_core.greatest)
+least = _wrap(_core.least)
+iff = _wrap(_core.iff)
+is_null = _wrap(_core.is_null)
+not_ = _wrap(_core.not_)
+abs = _wrap(_core.abs)
+ceil = _wrap(_core.ceil)
+floor = _wrap(_core.floor)
+sqrt = _wrap(_core.sqrt)
+exp = _wrap(_core.exp)
+ln = _wrap(_core.ln)
+log10 = _wrap(_core.log10)
+sign = _wrap(_core.sign)
+round = _wrap(_core.round)
+pow = _wrap(_core.pow)
+mod = _wrap(_core.mod)
+current_date = _wrap(_core.current_date)
+current_timestamp = _wrap(_core.current_timestamp)
+year = _wrap(_core.year)
+month = _wrap(_core.month)
+day = _wrap(_core.day)
+dayofmonth = _wrap(_core.dayofmonth)
+hour = _wrap(_core.hour)
+minute = _wrap(_core.minute)
+second = _wrap(_core.second)
+to_date = _wrap(_core.to_date)
+to_timestamp = _wrap(_core.to_timestamp)
+date_trunc = _wrap(_core.date_trunc)
+date_add = _wrap(_core.date_add)
+cast = _wrap(_core.cast)
+asc = _wrap(_core.asc)
+desc = _wrap(_core.desc)
+stream_has_data = _wrap(_core.stream_has_data)
 
 when = _wrap(_core.when, CaseExpr)
-countDistinct = count_distinct  # noqa: F821 (defined by the loop above)
-builtin = call_function  # noqa: F821
-upper_case = upper  # noqa: F821
-lower_case = lower  # noqa: F821
-char_length = length  # noqa: F821
-power = pow  # noqa: F821
-ceiling = ceil  # noqa: F821
+countDistinct = count_distinct
+builtin = call_function
+char_length = length
+power = pow
+ceiling = ceil
 
 
 def sql_expr(sql):

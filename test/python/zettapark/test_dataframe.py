@@ -236,3 +236,18 @@ def test_create_dataframe_and_range(session):
     assert [r.ID for r in session.range(1, 10, 4).collect()] == [1, 5, 9]
     empty = session.create_dataframe([], StructType([StructField("n", IntegerType())]))
     assert empty.count() == 0 and empty.columns == ["n"]
+
+
+def test_sql_with_a_trailing_comment_can_be_built_on(people, session):
+    df = session.sql("SELECT id FROM people -- the ids")
+    assert rows(df.filter(F.col("id") > 2)) == [(3,), (4,)]
+    assert df.count() == 4
+
+
+def test_table_reads_materialized_views_and_show_has_a_schema(people, session):
+    session.sql("CREATE MATERIALIZED VIEW by_city AS SELECT city, count(*) AS n FROM people GROUP BY city").collect()
+    assert rows(session.table("by_city")) == [(None, 1), ("oslo", 2), ("rome", 1)]
+    assert rows(session.table("by_city").filter(F.col("n") > 1)) == [("oslo", 2)]
+    shown = session.sql("SHOW TABLES")
+    assert shown.columns == ["name"]
+    assert "people" in [r.name for r in shown.collect()]

@@ -40,7 +40,7 @@ def test_bad_save_mode_names_the_value_and_the_choices(t):
 
 
 def test_errorifexists_is_the_engines_error(session, t):
-    with pytest.raises(lakestream.CatalogException, match="t"):
+    with pytest.raises(lakestream.CatalogException, match="(?s)already exists.*mode='append'"):
         t.write.save_as_table("t")  # Snowpark's default mode is errorifexists
     assert t.count() == 1
 
@@ -54,6 +54,11 @@ def test_features_not_built_say_so(session, t):
         t.update({"name": "b"}, source=t)
     with pytest.raises(NotImplementedError, match="drop_duplicates"):
         t.drop_duplicates("id")
+    with pytest.raises(NotImplementedError, match="block=False"):
+        t.collect(block=False)
+    with pytest.raises(NotImplementedError, match="block=False"):
+        t.write.save_as_table("x", mode="append", block=False)
+    assert t.collect(statement_params={"QUERY_TAG": "x"}) == [(1, "a")]
     with pytest.raises(NotImplementedError, match="semi join on a condition"):
         t.join(session.table("t").select(F.col("id").alias("k")), F.col("id") == F.col("k"), how="semi")
 

@@ -36,7 +36,15 @@ def test_stream_to_table_then_merge_upsert(session):
     assert rows(df) == first
     assert df.count() == 2
     df.show()
+    assert df.first() is not None and df.schema.names == ["id", "item", "amount"]
+    assert [r.id for r in df.to_local_iterator()] != []
+    try:
+        import pandas  # noqa: F401
+        assert len(df.to_pandas()) == 2
+    except ImportError:
+        pass
     assert stream_offset(session, "orders_stream") == offset_before
+    assert rows(df) == first
 
     df.write.save_as_table("orders_target", mode="append")
     assert rows(session.table("orders_target")) == first
