@@ -121,7 +121,9 @@ def test_processing_time_trigger_query_object(spark, tmp_path):
     q = (spark.readStream.table("src").writeStream.option("checkpointLocation", str(tmp_path / "ck"))
          .queryName("copy").trigger(processingTime="100 milliseconds").toTable("dst"))
     try:
-        assert q.isActive and q.name == "copy" and q in spark.streams.active
+        assert q.isActive and q.name == "copy" and q in spark.streams.active and spark.streams.get(q.id) is q
+        with pytest.raises(AnalysisException, match="is already active"):
+            spark.readStream.table("src").writeStream.option("checkpointLocation", str(tmp_path / "ck")).toTable("dst")
         q.processAllAvailable()
         assert rows(spark.table("dst")) == [(1, "a"), (2, "b")]
         spark.sql("INSERT INTO src VALUES (3, 'c')")
