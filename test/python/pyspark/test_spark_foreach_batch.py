@@ -81,3 +81,26 @@ def test_foreach_batch_of_an_update_mode_aggregation(spark, tmp_path):
     spark.sql("INSERT INTO changes VALUES (3, 'a', 5)")
     run()
     assert seen == [(0, [("a", 1), ("b", 2)]), (1, [("a", 6)])]
+
+
+def test_foreach_batch_with_delta_table_merge(spark, tmp_path):
+    from lakestream.pyspark.delta.tables import DeltaTable
+    from lakestream.pyspark.sql.functions import col
+    make_tables(spark)
+    spark.sql("INSERT INTO target VALUES (1, 'old', 100)")
+
+    def upsert(batch_df, batch_id):
+        (DeltaTable.forName(batch_df.sparkSession, "target").alias("t")
+         .merge(batch_df.alias("s"), "t.id = s.id")
+         .whenMatchedUpdate(set={"name": "s.name", "qty": col("t.qty") + col("s.qty")})
+         .whenNotMatchedInsertAll()
+         .execute())
+
+    run(spark, tmp_path / "ck", upsert)
+    spark.sql("INSERT INTO changes VALUES (2, 'B', 5)")
+    run(spark, tmp_path / "ck", upsert)
+    assert rows(spark.table("target")) == [(1, "a", 101), (2, "B", 7)]
+    t = DeltaTable.forName(spark, "target")
+    t.update("id = 2", {"name": "'bee'"})
+    t.delete(col("qty") > 100)
+    assert rows(t.toDF()) == [(2, "bee", 7)]

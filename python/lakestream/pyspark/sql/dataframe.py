@@ -214,7 +214,11 @@ class DataFrame(Frame):
         raise AnalysisException("exceptAll is not supported; subtract() removes duplicates as well")
 
     def alias(self, alias):
-        return self
+        """The name a MERGE (DeltaTable.merge) gives this DataFrame as its source."""
+        new = self._derive(self._block.copy())
+        new._raw = self._raw
+        new._lsq_alias = alias
+        return new
 
     def createOrReplaceTempView(self, name):
         self._refuse_streaming("createOrReplaceTempView")
