@@ -104,3 +104,43 @@ def test_foreach_batch_with_delta_table_merge(spark, tmp_path):
     t.update("id = 2", {"name": "'bee'"})
     t.delete(col("qty") > 100)
     assert rows(t.toDF()) == [(2, "bee", 7)]
+
+
+CHILD = r"""
+import sys
+from lakestream.pyspark.sql import SparkSession
+db, ck, log = sys.argv[1:4]
+spark = SparkSession.builder.config("lakestream.database", db).getOrCreate()
+spark.sql("CREATE TABLE IF NOT EXISTS changes (id INT) TBLPROPERTIES ('change_tracking' = 'true')")
+if len(sys.argv) > 4:
+    spark.sql("INSERT INTO changes VALUES " + sys.argv[4])
+def fn(batch_df, batch_id):
+    with open(log, "a") as f:
+        f.write("%d:%s\n" % (batch_id, ",".join(str(r[0]) for r in sorted(batch_df.collect()))))
+q = (spark.readStream.table("changes").writeStream.foreachBatch(fn).option("checkpointLocation", ck)
+     .trigger(availableNow=True).start())
+q.awaitTermination()
+"""
+
+
+def test_killed_foreach_batch_reruns_with_the_same_batch_id(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    db, ck, log = str(tmp_path / "lake"), str(tmp_path / "ck"), str(tmp_path / "calls.log")
+
+    def child(crash_point, values=None):
+        env = dict(os.environ)
+        if crash_point:
+            env["LAKESTREAM_PYSPARK_CRASH_POINT"] = crash_point
+        p = subprocess.run([sys.executable, "-c", CHILD, db, ck, log] + ([values] if values else []),
+                           capture_output=True, env=env, timeout=120)
+        return p.returncode, p.stderr.decode()
+
+    assert child("after_stage", "(1), (2)")[0] == -signal.SIGKILL  # staged, fn not called
+    assert child("after_foreach")[0] == -signal.SIGKILL  # fn called, not recorded
+    code, err = child(None, "(3)")
+    assert code == 0, err
+    calls = open(log).read().split()
+    # batch 0 twice (the kill after fn), with the same rows; then batch 1
+    assert calls == ["0:1,2", "0:1,2", "1:3"], calls
