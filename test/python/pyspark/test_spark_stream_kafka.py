@@ -46,6 +46,7 @@ def test_gold_change_feed_to_kafka_only_changed_groups(spark, broker, tmp_path):
     assert q.lastProgress["numInputRows"] == 2
     headers = topic(broker, "gold")[0]["headers"]
     assert headers["lakestream.sink"].startswith("__lakestream_query_") and "lakestream.version" in headers
+    assert headers["lakestream.table"].endswith("_staging_stream")
     spark.sql("UPDATE silver SET amount = 20 WHERE id = 3")
     run()
     assert payloads(broker, "gold")[2:] == [("games", {"category": "games", "total": 20, "n": 1})]
