@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   lakestream::Connection con(db);
   // Keep in step with TO_PANDAS_LOAD in python_bench.py.
   auto load = con.Query(
-      "CREATE TABLE t AS SELECT range AS a, CAST(range % 1000 AS INTEGER) AS b, range * 0.5 AS c, "
+      "CREATE TABLE t AS SELECT range AS a, CAST(range % 1000 AS INTEGER) AS b, CAST(range AS DOUBLE) * 0.5 AS c, "
       "range * 7 AS d FROM range(" + std::to_string(rows) + ")");
   if (load->HasError()) {
     std::fprintf(stderr, "%s\n", load->GetError().c_str());

@@ -17,7 +17,7 @@ import time
 import lakestream
 
 # Keep in step with python_bench.cpp.
-TO_PANDAS_LOAD = ("CREATE TABLE t AS SELECT range AS a, CAST(range % 1000 AS INTEGER) AS b, range * 0.5 AS c, "
+TO_PANDAS_LOAD = ("CREATE TABLE t AS SELECT range AS a, CAST(range % 1000 AS INTEGER) AS b, CAST(range AS DOUBLE) * 0.5 AS c, "
                   "range * 7 AS d FROM range({n})")
 
 
@@ -46,7 +46,7 @@ def timed(fn):
 def bench_fetchall(n, reps):
     # 4 columns: BIGINT, DOUBLE, VARCHAR, BIGINT; the same values in both.
     con = lakestream.connect()
-    con.execute("CREATE TABLE t AS SELECT range AS i, range * 0.5 AS d, 'name-' || CAST(range AS VARCHAR) AS s, "
+    con.execute("CREATE TABLE t AS SELECT range AS i, CAST(range AS DOUBLE) * 0.5 AS d, 'name-' || CAST(range AS VARCHAR) AS s, "
                 f"range % 1000 AS j FROM range({n})")
     lite = sqlite3.connect(":memory:")
     lite.execute("CREATE TABLE t (i INTEGER, d REAL, s TEXT, j INTEGER)")

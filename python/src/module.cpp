@@ -141,7 +141,7 @@ class NativeConnection {
         }
         result = prepared->Execute(values);
       }
-      if (result->HasError()) Finish(std::move(result));
+      if (result->HasError()) ThrowNative(result->GetErrorKind(), result->GetError());
       affected += AffectedRows(*result);
     }
     if (!result) return py::make_tuple(py::none(), 0);

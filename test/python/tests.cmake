@@ -14,4 +14,11 @@ if(LAKESTREAM_PYTHON_BUILT)
     set_tests_properties(python/${py_name} PROPERTIES LABELS python TIMEOUT 300
       ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python;LAKESTREAM_SHELL=$<TARGET_FILE:lakestream>;PYTHONDONTWRITEBYTECODE=1")
   endforeach()
+  # `make install` (cmake --install) stages an importable package: the
+  # extension and every .py file, found through site-packages alone.
+  add_test(NAME python/install
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/python/install_test.sh ${CMAKE_BINARY_DIR} ${Python3_EXECUTABLE}
+            ${LAKESTREAM_PYTHON_INSTALL_DIR} ${PROJECT_SOURCE_DIR}/python/lakestream
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(python/install PROPERTIES LABELS python TIMEOUT 120)
 endif()

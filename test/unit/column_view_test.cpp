@@ -14,7 +14,7 @@ TEST(ColumnView, EveryKindMatchesGetValue) {
   Database db;
   Connection con(db);
   auto r = con.Query(
-      "SELECT range % 2 = 0 AS b, CAST(range AS INTEGER) AS i, range * 1000000000 AS g, range / 4.0 AS d, "
+      "SELECT range % 2 = 0 AS b, CAST(range AS INTEGER) AS i, range * 1000000000 AS g, CAST(range AS DOUBLE) / 4 AS d, "
       "CAST(range AS DECIMAL(38,3)) * -1000000000000000 AS m, 'v' || range AS s, "
       "CAST('2024-01-01' AS DATE) AS dt, CAST('1969-12-31 23:59:59.5' AS TIMESTAMP) AS ts, "
       "CASE WHEN range % 3 = 0 THEN NULL ELSE range END AS n "
@@ -35,16 +35,21 @@ TEST(ColumnView, EveryKindMatchesGetValue) {
       int64_t high = 0;
       m.GetDecimal(k, &low, &high);
       SqlValue mv = r->GetValue(4, row);
+      ASSERT_EQ(mv.Type().kind, TypeKind::DECIMAL);
+      // -row * 10^15 at the column's scale: past 64 bits for most rows.
+      __int128 expected = -static_cast<__int128>(row) * 1000000000000000LL;
+      for (int e = 0; e < mv.Type().scale; e++) expected *= 10;
       __int128 unscaled = static_cast<__int128>((static_cast<unsigned __int128>(static_cast<uint64_t>(high)) << 64) | low);
-      EXPECT_EQ(static_cast<int64_t>(unscaled / 1000000000), -static_cast<int64_t>(row) * 1000000)
-          << mv.ToString();
+      EXPECT_TRUE(unscaled == expected) << "row " << row << ": " << mv.ToString();
       EXPECT_DOUBLE_EQ(m.GetDecimalAsDouble(k), mv.AsDouble());
       EXPECT_EQ(std::string(s.Strings()[k]), r->GetValue(5, row).GetString());
       EXPECT_EQ(dt.Dates()[k], r->GetValue(6, row).GetDate());
       EXPECT_EQ(ts.Timestamps()[k], r->GetValue(7, row).GetTimestamp());
       EXPECT_EQ(n.IsValid(k), row % 3 != 0);
       EXPECT_EQ(n.Validity()[k] != 0, !r->GetValue(8, row).IsNull());
-      if (n.IsValid(k)) EXPECT_EQ(n.Bigints()[k], static_cast<int64_t>(row));
+      if (n.IsValid(k)) {
+        EXPECT_EQ(n.Bigints()[k], static_cast<int64_t>(row));
+      }
       EXPECT_EQ(n.GetValue(k), r->GetValue(8, row));
     }
   }

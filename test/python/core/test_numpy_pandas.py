@@ -111,3 +111,22 @@ def test_df_is_complete_after_fetchone(con):
 def test_decimal_in_df_is_float(con):
     df = con.sql("SELECT CAST(? AS DECIMAL(10,2)) AS m", [decimal.Decimal("1.25")]).df()
     assert df["m"].tolist() == [1.25]
+
+
+def test_large_result_with_nulls_in_late_chunks(con):
+    # Large enough for the copy to be split between threads; NULLs only in
+    # some chunks, so masks start part-way.
+    n = 300000
+    rel = con.sql(f"SELECT range AS a, CASE WHEN range % 100000 = 99999 THEN NULL ELSE range * 0.5 END AS b, "
+                  f"CASE WHEN range > {n - 5} THEN NULL ELSE CAST(range AS INTEGER) END AS c, "
+                  f"CAST(range AS DOUBLE) AS d FROM range({n})")
+    cols = rel.fetchnumpy()
+    a = np.arange(n)
+    assert (cols["a"] == a).all()
+    assert cols["b"].mask.sum() == 3 and cols["b"].mask[99999] and cols["b"].mask[299999]
+    assert (cols["c"].mask == (a > n - 5)).all()
+    assert (cols["c"].compressed() == a[: n - 4]).all()
+    assert (cols["d"] == a.astype(float)).all()
+    df = rel.df()
+    assert str(df["c"].dtype) == "Int32" and df["c"].isna().sum() == 4
+    assert df["b"].isna().sum() == 3 and df["b"].sum() == sum(i * 0.5 for i in range(n) if i % 100000 != 99999)
