@@ -19,6 +19,9 @@ class Scope:
     def ref(self, df_id, name):
         return quote_name(name)
 
+    def ref_name(self, df_id, name):
+        return name
+
     def star(self, df_id):
         return "*"
 
@@ -72,6 +75,16 @@ class Raw(Node):
 
     def render(self, scope):
         return "".join(p if isinstance(p, str) else p.render(scope) for p in self.parts)
+
+
+class SqlText(Node):
+    """A user's own SQL expression text (sql_expr, filter("a > 1"))."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def render(self, scope):
+        return self.text
 
 
 class Alias(Node):
@@ -329,6 +342,17 @@ class Column:
 
     def desc_nulls_last(self):
         return self._new(SortKey(self._expr_node(), True, False))
+
+
+def sql_expr(text, allow_alias=False):
+    """A Column of the caller's own SQL expression text, used as written
+    (the same trust as session.sql). Parenthesised unless it may carry an
+    alias (a select item "a + 1 AS b")."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("a SQL expression must be non-empty text, not %r" % (text,))
+    if "--" in text:
+        text += "\n"  # ends a trailing comment before the text that follows
+    return Column(SqlText(text if allow_alias else "(" + text + ")"))
 
 
 def _is_frame(value):

@@ -17,8 +17,8 @@ sql.quote_name / sql.literal.
 
 import itertools
 
-from .column import (DEFAULT_SCOPE, Alias, Column, Ref, Scope, SortKey, Star,
-                     col_node, strip_alias, to_node)
+from .column import (Alias, Case, Column, Lit, Raw, Ref, Scope, SortKey, SqlText, Star,
+                     Subquery, col_node, sql_expr, strip_alias, to_node)
 from .row import Row
 from .sql import quote_name, unquote_name
 from .types import StructField, StructType, parse_type
@@ -29,11 +29,13 @@ _ids = itertools.count(1)
 class Block:
     """One SELECT: every field is SQL text."""
 
-    __slots__ = ("source", "items", "where", "group_by", "having", "distinct", "order_by", "limit", "offset")
+    __slots__ = ("source", "items", "names", "where", "group_by", "having", "distinct", "order_by", "limit",
+                 "offset")
 
     def __init__(self, source):
         self.source = source
         self.items = None      # None means *
+        self.names = None      # the output name of each item, when known
         self.where = []
         self.group_by = None
         self.having = []
@@ -45,6 +47,7 @@ class Block:
     def copy(self):
         b = Block(self.source)
         b.items = None if self.items is None else list(self.items)
+        b.names = None if self.names is None else list(self.names)
         b.where = list(self.where)
         b.group_by = None if self.group_by is None else list(self.group_by)
         b.having = list(self.having)
@@ -53,6 +56,15 @@ class Block:
         b.limit = self.limit
         b.offset = self.offset
         return b
+
+    def passthrough(self):
+        """Lower names of the columns this SELECT passes on unchanged from its
+        source (the item is the bare column), when it only projects."""
+        # (not under an ORDER BY: it may name a computed column a new select list would drop)
+        if (self.names is None or self.group_by is not None or self.distinct or self.order_by
+                or self.limit is not None or self.offset is not None):
+            return None
+        return {n.lower() for n, item in zip(self.names, self.items) if item == quote_name(n)}
 
     def is_plain(self):
         """SELECT * FROM source [WHERE ...] [ORDER BY ...]: a projection,
@@ -87,7 +99,10 @@ class FrameScope(Scope):
         self.frame = frame
 
     def ref(self, df_id, name):
-        return quote_name(self.frame._output_name_of(df_id, name))
+        return quote_name(self.ref_name(df_id, name))
+
+    def ref_name(self, df_id, name):
+        return self.frame._output_name_of(df_id, name)
 
     def star(self, df_id):
         names = self.frame._star_map.get(df_id) if df_id is not None else None
@@ -143,6 +158,24 @@ def _flatten(args):
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return list(args[0])
     return list(args)
+
+
+def _collect_refs(node, scope, out):
+    """Adds the lower output names ``node`` reads to ``out``; False when it
+    reads something that cannot be listed (*, a subquery, raw SQL text)."""
+    if isinstance(node, Ref):
+        out.add(scope.ref_name(node.df_id, node.name).lower())
+        return True
+    if isinstance(node, (Star, Subquery, SqlText)):
+        return False
+    if isinstance(node, Raw):
+        return all(_collect_refs(p, scope, out) for p in node.parts if not isinstance(p, str))
+    if isinstance(node, (Alias, SortKey)):
+        return _collect_refs(node.child, scope, out)
+    if isinstance(node, Case):
+        kids = [k for pair in node.branches for k in pair] + ([node.otherwise] if node.otherwise is not None else [])
+        return all(_collect_refs(k, scope, out) for k in kids)
+    return isinstance(node, Lit)
 
 
 class Frame:
@@ -240,11 +273,20 @@ class Frame:
         return self._describe().names
 
     def collect(self):
-        rel = self._run(self._sql(), self._params)
-        if rel is None:  # a statement that returns no rows (session.sql("CREATE ..."))
-            return []
-        fields = tuple(rel.columns)
         make = self.row_class._make
+        if self._raw is not None:
+            # session.sql() text may be any statement: DML reports its count
+            # (as Snowpark's collect does), DDL a status row
+            cur = self._conn.execute(self._raw, list(self._params) if self._params else None)
+            desc = cur.description
+            if desc:
+                fields = tuple(d[0] for d in desc)
+                return [make(values, fields) for values in cur.fetchall()]
+            if cur.rowcount is not None and cur.rowcount >= 0:
+                return [make((cur.rowcount,), ("num_affected_rows",))]
+            return [make(("Statement executed successfully.",), ("status",))]
+        rel = self._run(self._sql(), self._params)
+        fields = tuple(rel.columns)
         return [make(values, fields) for values in rel.fetchall()]
 
     def to_local_iterator(self):
@@ -282,17 +324,88 @@ class Frame:
 
     # -- operations --------------------------------------------------------
     def filter(self, condition):
-        if isinstance(condition, str):
-            raise TypeError("filter() takes a Column expression such as col(\"a\") > 1, not SQL text %r; "
-                            "write SQL through session.sql()" % (condition,))
+        if isinstance(condition, str):  # SQL expression text, as Snowpark and PySpark accept
+            condition = sql_expr(condition)
         if not isinstance(condition, Column):
             raise TypeError("filter() takes a Column expression, not %s: %r" % (type(condition).__name__, condition))
         scope = self._scope()
-        block = self._open_block()
-        block.where.append(condition._expr_node().render(scope))
+        node = condition._expr_node()
+        block = self._block.copy() if self._reads_only_passthrough([node], scope) else self._open_block()
+        block.where.append(node.render(scope))
         return self._derive(block)
 
+    def _reads_only_passthrough(self, nodes, scope):
+        """Whether ``nodes`` read only columns this SELECT passes on unchanged
+        (then a filter or projection can go into the same SELECT: its WHERE
+        and select list see those columns as they are)."""
+        passthrough = self._block.passthrough()
+        if passthrough is None:
+            return False
+        refs = set()
+        return all(_collect_refs(n, scope, refs) for n in nodes) and refs <= passthrough
+
     where = filter
+
+    def select_expr(self, *exprs):
+        """SELECT of SQL expression texts ("a + 1 AS b")."""
+        return self.select([sql_expr(e, allow_alias=True) for e in _flatten(exprs)])
+
+    def fill_null(self, value, subset=None):
+        """NULLs replaced by ``value`` (or {column: value}) in the columns of a
+        matching type (a number fills numeric columns, a str string columns,
+        a bool boolean ones), as Snowpark's fillna and PySpark's na.fill."""
+        from . import types as T
+        if isinstance(subset, str):
+            subset = [subset]
+        if isinstance(value, dict):
+            if subset is not None:
+                raise ValueError("fillna(): give either a dict of values or a subset, not both")
+            values = {unquote_name(k).lower(): v for k, v in value.items()}
+        else:
+            names = subset if subset is not None else self.columns
+            values = {unquote_name(n).lower(): value for n in names}
+        fields = {f.name.lower(): f for f in self.schema.fields}
+        unknown = [k for k in values if k not in fields]
+        if unknown:
+            raise ValueError("fillna(): no column %s; the columns are: %s" % (", ".join(map(repr, unknown)),
+                                                                              ", ".join(self.columns)))
+        numeric = (T.IntegerType, T.LongType, T.FloatType, T.DoubleType, T.DecimalType, T.ShortType, T.ByteType)
+        mapping = {}
+        for low, v in values.items():
+            f = fields[low]
+            t = f.datatype
+            fits = ((isinstance(v, bool) and isinstance(t, T.BooleanType))
+                    or (not isinstance(v, bool) and isinstance(v, (int, float)) and isinstance(t, numeric))
+                    or (isinstance(v, str) and isinstance(t, T.StringType))
+                    or v is None)
+            if fits:
+                c = self.column_class(Raw("coalesce(", Ref(f.name), ", ", to_node(v), ")"))
+                mapping[low] = (f.name, c)
+        return self._replace_columns(mapping) if mapping else self
+
+    def drop_null(self, how="any", thresh=None, subset=None):
+        """Rows with NULLs removed: how="any" (a NULL in any column of
+        ``subset``), "all" (every one NULL), or ``thresh`` (fewer than that
+        many non-NULL values)."""
+        if how not in ("any", "all"):
+            raise ValueError("dropna() how %r is not one of: any, all" % (how,))
+        names = [unquote_name(n) for n in ([subset] if isinstance(subset, str) else
+                                           (subset if subset is not None else self.columns))]
+        if not names:
+            return self
+        refs = [quote_name(n) for n in names]
+        if thresh is not None:
+            if not isinstance(thresh, int) or isinstance(thresh, bool):
+                raise ValueError("dropna() thresh must be an int, not %r" % (thresh,))
+            count = " + ".join("(CASE WHEN %s IS NULL THEN 0 ELSE 1 END)" % r for r in refs)
+            cond = "(%s) >= %d" % (count, thresh)
+        elif how == "any":
+            cond = "(%s)" % " AND ".join("%s IS NOT NULL" % r for r in refs)
+        else:
+            cond = "(%s)" % " OR ".join("%s IS NOT NULL" % r for r in refs)
+        block = self._open_block()
+        block.where.append(cond)
+        return self._derive(block)
 
     def _select_items(self, cols, scope):
         items = []
@@ -310,28 +423,65 @@ class Frame:
         if not cols:
             raise ValueError("select() needs at least one column")
         scope = self._scope()
-        block = self._open_block()
+        nodes = [col_node(c) if isinstance(c, str) else (c._node if isinstance(c, Column) else None) for c in cols]
+        picked = self._pick_items(nodes, scope)
+        if picked is not None:  # a subset of this SELECT's columns, computed ones included
+            block = self._block.copy()
+            block.names, block.items = [n for n, _ in picked], [item for _, item in picked]
+            return self._derive(block)
+        if None not in nodes and self._reads_only_passthrough(nodes, scope):
+            block = self._block.copy()
+        else:
+            block = self._open_block()
         block.items = self._select_items(cols, scope)
+        names = [n.output_name() for n in nodes] if None not in nodes else None
+        if names is not None and None not in names:
+            # a bare reference keeps its column's spelling from this SELECT
+            block.names = [scope.ref_name(n.df_id, n.name) if isinstance(n, Ref) else n.output_name()
+                           for n in nodes]
+        else:
+            block.names = None
         return self._derive(block)
+
+    def _pick_items(self, nodes, scope):
+        """[(name, item)] of this SELECT for ``nodes`` that are all bare
+        references to its columns, else None."""
+        if self._block.passthrough() is None or not all(isinstance(n, Ref) for n in nodes):
+            return None
+        current = {n.lower(): (n, item) for n, item in zip(self._block.names, self._block.items)}
+        picked = [current.get(scope.ref_name(n.df_id, n.name).lower()) for n in nodes]
+        return None if None in picked else picked
 
     def _replace_columns(self, mapping):
         """SELECT every column, with ``mapping`` (lower name -> (name, Column))
-        replacing the column of that name or added at the end."""
+        replacing the column of that name or added at the end.
+
+        When the new expressions read only columns this SELECT passes on
+        unchanged, they go into the same SELECT: a chain of with_column
+        calls stays one level deep instead of nesting a derived table per
+        call (the parser allows 500 levels)."""
         scope = self._scope()
-        items, done = [], set()
-        for name in self.columns:
+        b = self._block
+        if self._reads_only_passthrough([c._expr_node() for _, c in mapping.values()], scope):
+            block, current = b.copy(), list(zip(b.names, b.items))
+        else:
+            block, current = self._open_block(), [(n, quote_name(n)) for n in self.columns]
+        items, names, done = [], [], set()
+        for name, item in current:
             low = name.lower()
             if low in mapping and low not in done:
                 new_name, c = mapping[low]
-                items.append(Alias(c._expr_node(), new_name).render(scope))
+                item = Alias(c._expr_node(), new_name).render(scope)
+                name = new_name
                 done.add(low)
-            else:
-                items.append(quote_name(name))
+            items.append(item)
+            names.append(name)
         for low, (new_name, c) in mapping.items():
             if low not in done:
                 items.append(Alias(c._expr_node(), new_name).render(scope))
-        block = self._open_block()
+                names.append(new_name)
         block.items = items
+        block.names = names
         return self._derive(block)
 
     def with_column(self, name, column):
@@ -350,18 +500,34 @@ class Frame:
             mapping[n.lower()] = (n, c)
         return self._replace_columns(mapping)
 
+    def _current_items(self):
+        """(block to extend, [(output name, item text)]): this SELECT when it
+        only projects with known names, else a new one over it."""
+        if self._block.passthrough() is not None:
+            return self._block.copy(), list(zip(self._block.names, self._block.items))
+        return self._open_block(), [(n, quote_name(n)) for n in self.columns]
+
     def with_column_renamed(self, existing, new):
         if isinstance(existing, Column):
             existing = existing._output_name()
         existing = unquote_name(existing)
         new = unquote_name(new)
-        names = self.columns
-        if existing.lower() not in (n.lower() for n in names):
-            raise ValueError("with_column_renamed(): no column %r; the columns are: %s" % (existing, ", ".join(names)))
-        items = [Alias(Ref(n), new).render(DEFAULT_SCOPE) if n.lower() == existing.lower() else quote_name(n)
-                 for n in names]
-        block = self._open_block()
-        block.items = items
+        block, current = self._current_items()
+        found = [item for n, item in current if n.lower() == existing.lower()]
+        if not found:
+            raise ValueError("with_column_renamed(): no column %r; the columns are: %s"
+                             % (existing, ", ".join(n for n, _ in current)))
+        if any(item != quote_name(n) for n, item in current if n.lower() == existing.lower()):
+            # a computed column: rename it over this SELECT
+            block, current = self._open_block(), [(n, quote_name(n)) for n in self.columns]
+        items, names = [], []
+        for n, item in current:
+            if n.lower() == existing.lower():
+                item = "%s AS %s" % (item, quote_name(new))
+                n = new
+            items.append(item)
+            names.append(n)
+        block.items, block.names = items, names
         return self._derive(block)
 
     def drop(self, *cols):
@@ -372,11 +538,12 @@ class Frame:
             if name is None:
                 raise TypeError("drop() takes column names or column references, not %r" % (c,))
             drop.add(name.lower())
-        keep = [n for n in self.columns if n.lower() not in drop]
+        block, current = self._current_items()
+        keep = [(n, item) for n, item in current if n.lower() not in drop]
         if not keep:
-            raise ValueError("drop() would remove every column (%s)" % ", ".join(self.columns))
-        block = self._open_block()
-        block.items = [quote_name(n) for n in keep]
+            raise ValueError("drop() would remove every column (%s)" % ", ".join(n for n, _ in current))
+        block.items = [item for _, item in keep]
+        block.names = [n for n, _ in keep]
         return self._derive(block)
 
     def sort(self, *cols, ascending=None):

@@ -98,6 +98,15 @@ class DataFrame(Frame):
     crossJoin = Frame.cross_join
     toLocalIterator = Frame.to_local_iterator
 
+    select_expr = Frame.select_expr
+    selectExpr = Frame.select_expr
+    fillna = Frame.fill_null
+    dropna = Frame.drop_null
+
+    @property
+    def na(self):
+        return DataFrameNaFunctions(self)
+
     def drop_duplicates(self, *subset):
         if subset:
             raise NotImplementedError("drop_duplicates() of some columns (%s); drop_duplicates() with no "
@@ -223,6 +232,22 @@ def _flat(args):
     if len(args) == 1 and isinstance(args[0], (list, tuple)):
         return list(args[0])
     return list(args)
+
+
+class DataFrameNaFunctions:
+    """df.na: ``fill(value, subset)`` and ``drop(how, thresh, subset)``."""
+
+    def __init__(self, frame):
+        self._frame = frame
+
+    def fill(self, value, subset=None):
+        return self._frame.fill_null(value, subset)
+
+    def drop(self, how="any", thresh=None, subset=None):
+        return self._frame.drop_null(how, thresh, subset)
+
+    def replace(self, *args, **kwargs):
+        raise NotImplementedError("na.replace(): use with_column(name, F.when(...).otherwise(...))")
 
 
 class RelationalGroupedDataFrame(GroupedFrame):

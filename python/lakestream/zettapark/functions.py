@@ -10,7 +10,7 @@ import functools as _functools
 
 from .._frame import functions as _core
 from .._frame.column import Column as _CoreColumn
-from .._frame.column import Raw as _Raw
+from .._frame.column import sql_expr as _sql_expr
 from .._frame.merge import MatchedClause as WhenMatchedClause
 from .._frame.merge import NotMatchedClause as WhenNotMatchedClause
 from .column import CaseExpr, Column
@@ -109,9 +109,7 @@ ceiling = ceil
 def sql_expr(sql):
     """A Column of the caller's own SQL expression text (as Snowpark's
     sql_expr): the text is the user's SQL, used as written."""
-    if not isinstance(sql, str) or not sql.strip():
-        raise ValueError("sql_expr() takes SQL expression text, not %r" % (sql,))
-    return Column(_Raw("(", sql, ")"))
+    return Column(_sql_expr(sql)._node)
 
 
 def when_matched(condition=None):

@@ -251,3 +251,74 @@ def test_table_reads_materialized_views_and_show_has_a_schema(people, session):
     shown = session.sql("SHOW TABLES")
     assert shown.columns == ["name"]
     assert "people" in [r.name for r in shown.collect()]
+
+
+def test_sql_text_in_filter_and_select_expr(people):
+    assert rows(people.filter("id > 2 AND city IS NOT NULL").select("id")) == [(3,)]
+    assert rows(people.select_expr("id * 10 AS x", "upper(name) AS n").filter(F.col("x") < 20)) == [(10, "ANN")]
+    assert rows(people.selectExpr("id").where("id = 4")) == [(4,)]
+
+
+def test_isin_of_a_dataframe(people, session):
+    wanted = session.create_dataframe([("rome",), ("lima",)], schema=["c"])
+    assert rows(people.filter(F.col("city").isin(wanted)).select("id")) == [(2,)]
+
+
+def test_fillna_and_dropna(people):
+    filled = people.fillna(0).sort("id")
+    assert [r.score for r in filled.collect()] == [Decimal("10.50"), Decimal("7.25"), Decimal("0"), Decimal("3.00")]
+    assert [r.city for r in filled.collect()] == ["oslo", "rome", "oslo", None]  # a number fills numbers only
+    assert [r.city for r in people.na.fill("?").sort("id").collect()] == ["oslo", "rome", "oslo", "?"]
+    assert [r.city for r in people.fillna({"city": "-"}, ).sort("id").collect()][-1] == "-"
+    assert rows(people.dropna().select("id")) == [(1,), (2,)]
+    assert rows(people.dropna(subset=["city"]).select("id")) == [(1,), (2,), (3,)]
+    assert rows(people.na.drop(how="all", subset=["city", "score"]).select("id")) == [(1,), (2,), (3,), (4,)]
+    assert rows(people.dropna(thresh=4).select("id")) == [(1,), (2,)]
+    with pytest.raises(ValueError, match="how 'some' is not one of: any, all"):
+        people.dropna(how="some")
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        people.fillna({"nope": 1})
+
+
+def test_collect_of_statements_without_rows(session):
+    assert session.sql("CREATE TABLE st (a INT)").collect()[0].status == "Statement executed successfully."
+    assert session.sql("INSERT INTO st VALUES (1), (2)").collect() == [(2,)]
+    assert session.sql("UPDATE st SET a = 3 WHERE a = 1").collect()[0].num_affected_rows == 1
+
+
+def test_long_with_column_chains_stay_flat(people):
+    df = people
+    for i in range(300):  # a derived table per call would pass the parser's 500 levels
+        df = df.with_column("c%d" % i, F.col("id") + i)
+    df = df.with_column_renamed("name", "nm").drop("c0", "city")
+    assert df._sql().count("SELECT") == 1
+    r = df.filter(F.col("id") == 2).collect()[0]
+    assert (r.nm, r.c1, r.c299, len(r)) == ("bob", 3, 301, 3 + 299)
+
+
+def test_with_column_reads_the_column_as_last_defined(people):
+    df = (people.with_column("id", F.col("id") * 100)
+          .with_column("next", F.col("id") + 1)      # reads the replaced id
+          .with_column("name", F.upper("name"))
+          .with_column_renamed("next", "after"))
+    assert df.filter(F.col("after") == 201).select("id", "after", "name").collect() == [(200, 201, "BOB")]
+
+
+def test_alternating_filters_and_projections_stay_flat(people):
+    df = people
+    for i in range(200):
+        df = df.with_column("c%d" % i, F.col("id") * 2).filter(F.col("id") < 100 - i % 3)
+    df = df.select("id", "name", "c199").filter(F.col("name") != "ann")
+    assert df._sql().count("SELECT") == 1
+    assert rows(df) == [(2, "bob", 4), (3, "cid", 6), (4, "dan", 8)]
+    # a filter on a computed column cannot go into the SELECT that computes it
+    over = people.with_column("double", F.col("id") * 2).filter(F.col("double") > 6)
+    assert over._sql().count("SELECT") == 2
+    assert rows(over.select("id")) == [(4,)]
+
+
+def test_sort_on_a_computed_column_then_select(people):
+    df = people.with_column("neg", F.col("id") * -1).sort("neg").select("id")
+    assert [r.id for r in df.collect()] == [4, 3, 2, 1]
+    df2 = people.with_column("neg", F.col("id") * -1).sort("neg").with_column("x", F.col("id")).drop("neg")
+    assert [r.x for r in df2.collect()] == [4, 3, 2, 1]

@@ -66,8 +66,8 @@ def test_features_not_built_say_so(session, t):
 def test_misuse_of_columns_and_frames(t):
     with pytest.raises(TypeError, match="Column expression"):
         t.filter(42)
-    with pytest.raises(TypeError, match="SQL text"):
-        t.filter("id > 1")
+    with pytest.raises(lakestream.ParserException, match="syntax error"):
+        t.filter("id >").collect()  # SQL text is the engine's to check
     with pytest.raises(ValueError, match="at least one column"):
         t.select()
     with pytest.raises(ValueError, match="no column 'nope'"):

@@ -119,10 +119,13 @@ def test_operations_merge_into_one_select_where_sql_allows():
 
 
 def test_filter_after_select_and_limit_wraps():
-    f = frame().select("a").filter(F.col("a") > 1)
+    # a filter on a column the SELECT passes on unchanged goes into it
+    assert frame().select("a").filter(F.col("a") > 1)._sql() == 'SELECT "a" FROM "t" WHERE ("a" > 1)'
+    # one on a column it computes cannot
+    f = frame().select(F.col("a").alias("b")).filter(F.col("b") > 1)
     sql = f._sql()
-    assert sql.startswith('SELECT * FROM (SELECT "a" FROM "t") AS "__q')
-    assert sql.endswith('WHERE ("a" > 1)')
+    assert sql.startswith('SELECT * FROM (SELECT "a" AS "b" FROM "t") AS "__q')
+    assert sql.endswith('WHERE ("b" > 1)')
     g = frame().limit(3).filter(F.col("a") > 1)
     assert "LIMIT 3) AS" in g._sql()
 
@@ -154,6 +157,8 @@ def test_bad_limits():
         frame().limit("5")
 
 
-def test_filter_rejects_sql_text():
-    with pytest.raises(TypeError, match="session.sql"):
-        frame().filter("a > 1")
+def test_filter_takes_sql_expression_text():
+    assert frame().filter("a > 1 -- big")._sql() == 'SELECT * FROM "t" WHERE (a > 1 -- big\n)'
+    assert frame().select_expr("a + 1 AS b", "c")._sql() == 'SELECT a + 1 AS b, c FROM "t"'
+    with pytest.raises(ValueError, match="non-empty"):
+        frame().filter("  ")

@@ -143,3 +143,25 @@ def test_parameters_in_session_sql(session):
     df.filter(F.col("item") == "b").write.save_as_table("from_params", mode="append")
     assert rows(session.table("from_params")) == [(2, "b")]
     assert session.table("orders_stream").count() == 0
+
+
+def test_joins_aggregates_and_unions_over_a_stream_consume_it_once(session):
+    setup_stream(session)
+    session.sql("CREATE TABLE fruit (item VARCHAR, color VARCHAR)").collect()
+    session.sql("INSERT INTO fruit VALUES ('apple', 'red'), ('pear', 'green')").collect()
+    session.sql("INSERT INTO orders VALUES (1, 'apple', 1), (2, 'pear', 2), (3, 'apple', 4)").collect()
+    changes = session.table("orders_stream").filter(F.col("`__change_type`") == "INSERT")
+    fruit = session.table("fruit")
+    per_color = (changes.join(fruit, "item")
+                 .group_by("color").agg(F.sum("amount").alias("total"), F.count("*").alias("n")))
+    # the stream appears twice in this statement; both reads see the same rows
+    both = per_color.union_all(per_color.filter(F.col("n") > 1))
+    before = stream_offset(session, "orders_stream")
+    assert rows(both) == [("green", Decimal("2.00"), 1), ("red", Decimal("5.00"), 2),
+                          ("red", Decimal("5.00"), 2)]
+    assert stream_offset(session, "orders_stream") == before
+    both.write.save_as_table("color_totals", mode="append")
+    assert rows(session.table("color_totals")) == [("green", Decimal("2.00"), 1), ("red", Decimal("5.00"), 2),
+                                                   ("red", Decimal("5.00"), 2)]
+    assert stream_offset(session, "orders_stream") > before
+    assert session.table("orders_stream").count() == 0
