@@ -8,7 +8,7 @@ import lakestream
 from conftest import rows
 from lakestream.pyspark import AnalysisException
 from lakestream.pyspark.sql import SparkSession
-from lakestream.pyspark.sql.functions import col, count, lit, struct, sum, to_json, upper, when
+from lakestream.pyspark.sql.functions import col, count, expr, lit, struct, sum, to_json, upper, when
 
 
 @pytest.fixture
@@ -66,6 +66,7 @@ def test_dataframe_methods(spark, orders):
     j = orders.select(to_json(struct("id", "category")).alias("v")).filter(col("v").contains("games")).collect()
     assert [r.v for r in j] == ['{"id":3,"category":"games"}']
     assert orders.count() == 4
+    assert rows(orders.withColumn("d", expr("amount * 2")).filter("d > 10 AND id < 3").select("id", "d")) == [(1, 20)]
     assert orders.orderBy(col("id").desc()).first()["id"] == 4
     assert orders.orderBy("id").first().asDict() == {"id": 1, "category": "books", "amount": 10}
     assert [r.id for r in orders.orderBy("id").take(2)] == [1, 2]

@@ -6,7 +6,7 @@ only writeStream runs it; an action such as collect() raises as in Spark.
 """
 
 from ..errors import AnalysisException
-from ..._frame.column import Raw
+from ..._frame.column import sql_expr
 from ..._frame.frame import Frame, GroupedFrame, _flatten
 from ..._frame.sql import quote_name
 from ..._frame.writer import save_as_table
@@ -14,10 +14,12 @@ from .column import Column, wrap
 from .row import Row
 
 
-def _text_column(text):
+def _text_column(text, allow_alias=False):
+    """The user's own SQL expression text as a Column (the shared layer's
+    sql_expr: used as written, and known to read unlisted columns)."""
     if not isinstance(text, str) or not text.strip():
         raise TypeError("expected SQL expression text, not %r" % (text,))
-    return Column(Raw(text))
+    return wrap(sql_expr(text, allow_alias=allow_alias))
 
 
 class DataFrame(Frame):
@@ -151,7 +153,7 @@ class DataFrame(Frame):
     # -- operations with Spark's names ----------------------------------------
     def filter(self, condition):
         if isinstance(condition, str):
-            condition = _text_column("(" + condition + ")")
+            condition = _text_column(condition)
         return Frame.filter(self, condition)
 
     where = filter
@@ -160,7 +162,7 @@ class DataFrame(Frame):
         return Frame.select(self, *[wrap(c) for c in _flatten(cols)])
 
     def selectExpr(self, *exprs):
-        return Frame.select(self, *[_text_column(e) for e in _flatten(exprs)])
+        return Frame.select(self, *[_text_column(e, allow_alias=True) for e in _flatten(exprs)])
 
     def withColumn(self, colName, col):
         return self.with_column(colName, col)

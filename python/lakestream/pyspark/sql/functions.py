@@ -5,7 +5,7 @@ string value. Every function returns a pyspark Column.
 """
 
 from ..._frame import functions as _f
-from ..._frame.column import Raw, col_node, to_node
+from ..._frame.column import Raw, col_node, sql_expr, to_node
 from .column import Column, wrap
 
 
@@ -34,7 +34,7 @@ def expr(sql_text):
     The text is the user's own SQL; it is put in parentheses and not otherwise changed."""
     if not isinstance(sql_text, str) or not sql_text.strip():
         raise TypeError("expr() takes SQL expression text, not %r" % (sql_text,))
-    return Column(Raw("(" + sql_text + ")"))
+    return wrap(sql_expr(sql_text))
 
 
 def when(condition, value):
