@@ -183,3 +183,25 @@ def test_console_and_memory_sinks(spark, tmp_path, capsys):
     q.processAllAvailable()
     q.stop()
     assert rows(spark.table("mem")) == [(1, "a"), (2, "b")]
+
+
+def test_aggregation_to_table_complete_mode_rewrites_it(spark, tmp_path):
+    from lakestream.pyspark.sql.functions import count
+    source(spark)
+    spark.sql("INSERT INTO src VALUES (3, 'a')")
+
+    def run(mode="complete"):
+        q = (spark.readStream.table("src").groupBy("name").agg(count("*").alias("n"))
+             .writeStream.outputMode(mode).option("checkpointLocation", str(tmp_path / "agg"))
+             .trigger(availableNow=True).toTable("counts"))
+        q.awaitTermination()
+
+    run()
+    assert rows(spark.table("counts")) == [("a", 2), ("b", 1)]
+    spark.sql("INSERT INTO src VALUES (4, 'c')")
+    run()
+    assert rows(spark.table("counts")) == [("a", 2), ("b", 1), ("c", 1)]  # every group, once
+    run()
+    assert spark.table("counts").count() == 3
+    with pytest.raises(AnalysisException, match="does not support Update output mode"):
+        run("update")
