@@ -205,3 +205,18 @@ def test_aggregation_to_table_complete_mode_rewrites_it(spark, tmp_path):
     assert spark.table("counts").count() == 3
     with pytest.raises(AnalysisException, match="does not support Update output mode"):
         run("update")
+
+
+def test_stream_static_join_and_stream_stream_join_refused(spark, tmp_path):
+    source(spark)
+    spark.sql("CREATE TABLE dim (name STRING, label STRING)")
+    spark.sql("INSERT INTO dim VALUES ('a', 'Alpha'), ('b', 'Beta')")
+    st = spark.readStream.table("src")
+    run_to_table(spark, tmp_path / "j", st.join(spark.table("dim"), "name"), "joined")
+    spark.sql("UPDATE dim SET label = 'ALPHA' WHERE name = 'a'")  # the table as of each batch
+    spark.sql("INSERT INTO src VALUES (3, 'a')")
+    run_to_table(spark, tmp_path / "j", st.join(spark.table("dim"), "name"), "joined")
+    assert rows(spark.table("joined")) == [("a", 1, "Alpha"), ("a", 3, "ALPHA"), ("b", 2, "Beta")]
+    with pytest.raises(AnalysisException, match="reads 2 streams"):
+        st.join(spark.readStream.table("src").withColumnRenamed("id", "id2"), "name").writeStream \
+            .option("checkpointLocation", str(tmp_path / "jj")).toTable("x")
