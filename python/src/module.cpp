@@ -5,12 +5,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "convert.hpp"
@@ -102,10 +107,13 @@ class NativeConnection {
 
   // Runs `sql` (all its statements) and returns the last one's result, or
   // raises NativeError. `params` (a sequence or None) fill ? / $n.
-  std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params) {
+  // `watch_signals` (the caller is Python's main thread): Ctrl-C interrupts
+  // the statement and raises KeyboardInterrupt.
+  std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params, bool watch_signals) {
     std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
     bool with_params = !params.is_none();
     std::unique_ptr<lakestream::QueryResult> result;
+    bool signalled = false;
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
@@ -113,8 +121,16 @@ class NativeConnection {
         py::gil_scoped_acquire acquire;
         ThrowClosed();
       }
-      result = with_params ? con_->Query(sql, values) : con_->Query(sql);
+      std::function<std::unique_ptr<lakestream::QueryResult>()> query = [&] {
+        return with_params ? con_->Query(sql, values) : con_->Query(sql);
+      };
+      if (watch_signals) {
+        result = RunWatchingSignals(query, signalled);
+      } else {
+        result = query();
+      }
     }
+    if (signalled) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
     return Finish(std::move(result));
   }
 
@@ -159,14 +175,88 @@ class NativeConnection {
     Interrupt();
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> run(run_mutex_);
+    StopWorker();
     std::lock_guard<std::mutex> guard(interrupt_mutex_);
     con_.reset();
     db_.reset();
   }
 
+  ~NativeConnection() {
+    try {
+      py::gil_scoped_release release;
+      StopWorker();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): join() failing leaves nothing to clean up; never throw from here
+    }
+  }
+
   bool IsOpen() const { return con_ != nullptr; }
 
  private:
+  // Python handles SIGINT (Ctrl-C, a notebook's interrupt button) only in
+  // the main thread, between bytecodes: a statement running in that thread
+  // would hold it off until the end. So the statement runs on the
+  // connection's worker thread (started on first use, kept for the next
+  // statements) while this one checks for signals every 50 ms; on one, the
+  // statement is interrupted (it commits nothing) and `signalled` is set
+  // with the Python exception pending. Called without the GIL, run_mutex_ held.
+  std::unique_ptr<lakestream::QueryResult> RunWatchingSignals(const std::function<std::unique_ptr<lakestream::QueryResult>()>& query,
+                                                              bool& signalled) {
+    std::unique_lock<std::mutex> lock(worker_mutex_);
+    if (!worker_.joinable()) worker_ = std::thread([this] { WorkerLoop(); });
+    job_ = &query;
+    job_done_ = false;
+    job_result_.reset();
+    job_error_ = nullptr;
+    worker_wake_.notify_one();
+    while (!job_finished_.wait_for(lock, std::chrono::milliseconds(50), [&] { return job_done_; })) {
+      lock.unlock();
+      {
+        py::gil_scoped_acquire acquire;
+        signalled = PyErr_CheckSignals() != 0;
+      }
+      lock.lock();
+      if (signalled) {
+        con_->Interrupt();
+        job_finished_.wait(lock, [&] { return job_done_; });
+        break;
+      }
+    }
+    if (job_error_) std::rethrow_exception(job_error_);
+    return std::move(job_result_);
+  }
+
+  void WorkerLoop() {
+    std::unique_lock<std::mutex> lock(worker_mutex_);
+    while (true) {
+      worker_wake_.wait(lock, [&] { return job_ != nullptr || worker_stop_; });
+      if (worker_stop_) return;
+      const auto* job = job_;
+      job_ = nullptr;
+      lock.unlock();
+      std::unique_ptr<lakestream::QueryResult> result;
+      std::exception_ptr error;
+      try {
+        result = (*job)();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      job_result_ = std::move(result);
+      job_error_ = error;
+      job_done_ = true;
+      job_finished_.notify_one();
+    }
+  }
+
+  void StopWorker() {
+    {
+      std::lock_guard<std::mutex> guard(worker_mutex_);
+      worker_stop_ = true;
+      worker_wake_.notify_one();
+    }
+    if (worker_.joinable()) worker_.join();
+  }
+
   void CheckOpen() const {
     if (!con_) ThrowClosed();
   }
@@ -189,6 +279,16 @@ class NativeConnection {
   std::unique_ptr<lakestream::Connection> con_;
   std::mutex run_mutex_;        // one statement at a time on this connection
   std::mutex interrupt_mutex_;  // Interrupt() against Close()
+  // The worker thread of RunWatchingSignals and its one job slot.
+  std::thread worker_;
+  std::mutex worker_mutex_;
+  std::condition_variable worker_wake_;
+  std::condition_variable job_finished_;
+  const std::function<std::unique_ptr<lakestream::QueryResult>()>* job_ = nullptr;
+  bool job_done_ = false;
+  bool worker_stop_ = false;
+  std::unique_ptr<lakestream::QueryResult> job_result_;
+  std::exception_ptr job_error_;
 };
 
 }  // namespace
@@ -218,7 +318,8 @@ PYBIND11_MODULE(_lakestream, m) {
 
   py::class_<NativeConnection>(m, "NativeConnection")
       .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("read_only") = false)
-      .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none())
+      .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none(),
+           py::arg("watch_signals") = false)
       .def("executemany", &NativeConnection::ExecuteMany, py::arg("sql"), py::arg("param_lists"))
       .def("duplicate", &NativeConnection::Duplicate)
       .def("interrupt", &NativeConnection::Interrupt)

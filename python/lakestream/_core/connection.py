@@ -2,6 +2,7 @@
 2.0 cursor interface on it."""
 
 import os
+import threading
 import warnings as _warnings
 
 from .. import _lakestream
@@ -14,6 +15,12 @@ def _run(call, *args):
         return call(*args)
     except _lakestream.NativeError as e:
         raise translate(e) from None
+
+
+def _in_main_thread():
+    # Ctrl-C reaches only the main thread: there the extension watches for it
+    # while a statement runs (and interrupts the statement).
+    return threading.current_thread() is threading.main_thread()
 
 
 def _warn(native):
@@ -43,7 +50,7 @@ class Connection:
         for fetchone/fetchmany/fetchall/description). `parameters` (a list or
         tuple) fill the ? or $1, $2, ... placeholders. Returns the connection."""
         self._check_query(query)
-        native = _run(self._native.execute, query, parameters)
+        native = _run(self._native.execute, query, parameters, _in_main_thread())
         self._set_result(native)
         return self
 
@@ -62,7 +69,7 @@ class Connection:
         """Runs `query` now. A statement that returns rows gives a Relation;
         one that does not (CREATE, INSERT, ...) gives None."""
         self._check_query(query)
-        native = _run(self._native.execute, query, params)
+        native = _run(self._native.execute, query, params, _in_main_thread())
         _warn(native)
         if _is_row_result(native):
             return Relation(native, self)

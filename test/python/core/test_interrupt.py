@@ -72,3 +72,23 @@ def test_close_from_another_thread_stops_the_query(con):
     assert isinstance(outcome.get("error"), lakestream.Error)
     with pytest.raises(lakestream.InterfaceError):
         con.execute("SELECT 1")
+
+
+def test_ctrl_c_in_the_main_thread_interrupts_the_statement(con):
+    # A notebook's interrupt button sends SIGINT: the running statement stops
+    # (commits nothing) and KeyboardInterrupt is raised, as for Python code.
+    import os
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach only the main thread")
+    con.execute("CREATE TABLE t (a BIGINT)")
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        con.execute("INSERT INTO t SELECT a.range FROM range(1000000) a, range(1000000) b")
+    assert time.monotonic() - start < 5
+    timer.join()
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(0,)]
+    assert con.sql("SELECT 3").fetchall() == [(3,)]
