@@ -19,7 +19,7 @@ import itertools
 
 from .column import (Alias, Case, Column, Lit, Raw, Ref, Scope, SortKey, SqlText, Star,
                      Subquery, col_node, sql_expr, strip_alias, to_node)
-from .row import Row
+from .row import Row, gc_paused
 from .sql import quote_name, unquote_name
 from .types import StructField, StructType, parse_type
 
@@ -118,6 +118,7 @@ class TwoSideScope(Scope):
     def __init__(self, left, left_alias, right, right_alias, what="join"):
         self.sides = ((left, left_alias), (right, right_alias))
         self.what = what
+        self.side_names = ("target", "source") if what == "merge" else ("left_df", "right_df")
 
     def ref(self, df_id, name):
         hits = [(f, a) for f, a in self.sides if df_id is not None and df_id in f._ancestors]
@@ -131,14 +132,15 @@ class TwoSideScope(Scope):
             low = name.lower()
             hits = [(f, a) for f, a in self.sides if low in (c.lower() for c in f.columns)]
             if len(hits) == 2:
+                a, b = self.side_names
                 if df_id is not None:
                     raise ValueError(
                         "column %r comes from a DataFrame that is on neither side of the %s, and both sides "
-                        "have a column of that name; take it from one of the two DataFrames joined "
-                        "(left_df[%r] or right_df[%r])" % (name, self.what, name, name))
+                        "have a column of that name; take it from one of the two DataFrames "
+                        "(%s[%r] or %s[%r])" % (name, self.what, a, name, b, name))
                 raise ValueError(
                     "column %r is ambiguous in the %s: both sides have it; "
-                    "name it through its DataFrame, left_df[%r] or right_df[%r]" % (name, self.what, name, name))
+                    "name it through its DataFrame, %s[%r] or %s[%r]" % (name, self.what, a, name, b, name))
             if not hits:
                 return quote_name(name)  # the engine reports the unknown name
         frame, alias = hits[0]
@@ -221,6 +223,9 @@ class Frame:
         new._raw = self._raw
         return new
 
+    def __deepcopy__(self, memo):
+        return self.__copy__()  # the connection is shared, never copied
+
     def _wrapped(self):
         return Block("(%s) AS %s" % (self._sql(), quote_name("__q%d" % next(_ids))))
 
@@ -280,14 +285,14 @@ class Frame:
             cur = self._conn.execute(self._raw, list(self._params) if self._params else None)
             desc = cur.description
             if desc:
-                fields = tuple(d[0] for d in desc)
-                return [make(values, fields) for values in cur.fetchall()]
+                with gc_paused():
+                    return self.row_class._make_all(cur.fetchall(), [d[0] for d in desc])
             if cur.rowcount is not None and cur.rowcount >= 0:
                 return [make((cur.rowcount,), ("num_affected_rows",))]
             return [make(("Statement executed successfully.",), ("status",))]
         rel = self._run(self._sql(), self._params)
-        fields = tuple(rel.columns)
-        return [make(values, fields) for values in rel.fetchall()]
+        with gc_paused():
+            return self.row_class._make_all(rel.fetchall(), rel.columns)
 
     def to_local_iterator(self):
         rel = self._run(self._sql(), self._params)

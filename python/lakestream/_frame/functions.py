@@ -5,6 +5,8 @@ A str argument names a column (``upper("name")``), as in both APIs; use
 the same meaning; the SQL is ``name(args)``.
 """
 
+import re
+
 from .column import Case, Column, Lit, Raw, Ref, Star, col_node, to_node
 from .sql import unquote_name
 
@@ -29,7 +31,7 @@ def lit(value):
 
 def call_function(name, *args):
     """``name(args)`` for any engine function; args are Columns or column names."""
-    if not isinstance(name, str) or not name.replace("_", "").replace("$", "").isalnum():
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", name):
         raise ValueError("%r is not a function name" % (name,))
     parts = [name + "("]
     for i, a in enumerate(args):

@@ -34,7 +34,12 @@ def join_frames(left, right, on, kind, lsuffix, rsuffix):
                 if u.lower() not in (c.lower() for c in cols):
                     raise ValueError("join on %r: the %s DataFrame has no such column; its columns are: %s"
                                      % (u, side, ", ".join(cols)))
-    elif on is not None and not isinstance(on, Column):
+    elif isinstance(on, (list, tuple)) and on and all(isinstance(x, Column) for x in on):
+        cond_col = on[0]
+        for extra in on[1:]:  # a list of conditions means all of them, as in PySpark
+            cond_col = cond_col & extra
+        on = cond_col
+    if using is None and on is not None and not isinstance(on, Column):
         raise TypeError("join() on= takes a Column condition or column names, not %r" % (on,))
 
     def real(cols, name):

@@ -1,5 +1,7 @@
 """Row: a tuple whose values can also be read by column name."""
 
+import gc
+
 
 class Row(tuple):
     """``row[0]``, ``row["id"]`` and ``row.id`` read the same value.
@@ -22,18 +24,27 @@ class Row(tuple):
         return tuple.__new__(cls, values)
 
     @classmethod
+    def _class_for(cls, fields):
+        """The Row class of a column list: the names live on a small
+        subclass cached per list, not on every row."""
+        sub = _ROW_CLASSES.get((cls, fields))
+        if sub is None:
+            sub = type(cls.__name__, (cls,), {"__slots__": (), "_fields": fields})
+            _ROW_CLASSES[(cls, fields)] = sub
+        return sub
+
+    @classmethod
     def _make(cls, values, fields):
-        row = tuple.__new__(cls, values)
-        return row._with_fields(fields)
+        return tuple.__new__(cls._class_for(fields), values)
+
+    @classmethod
+    def _make_all(cls, rows, fields):
+        sub = cls._class_for(tuple(fields))
+        new = tuple.__new__
+        return [new(sub, values) for values in rows]
 
     def _with_fields(self, fields):
-        # A per-row subclass would be costly; the names live on a small
-        # subclass cached per column list.
-        sub = _ROW_CLASSES.get((type(self), fields))
-        if sub is None:
-            sub = type(type(self).__name__, (type(self),), {"__slots__": (), "_fields": fields})
-            _ROW_CLASSES[(type(self), fields)] = sub
-        return tuple.__new__(sub, self)
+        return tuple.__new__(type(self)._class_for(fields), self)
 
     def _index(self, name):
         fields = self._fields
@@ -90,3 +101,17 @@ def _rebuild(cls, values, fields):
 
 
 _ROW_CLASSES = {}
+
+
+class gc_paused:
+    """Pauses the cyclic garbage collector while a result's rows are built:
+    a million new tuples would otherwise set off collections that scan them
+    all again and find nothing (they are all reachable), doubling the time."""
+
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
+            gc.enable()

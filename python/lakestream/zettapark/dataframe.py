@@ -176,7 +176,12 @@ class DataFrame(Frame):
         return DataFrameWriter(self)
 
     def explain(self):
-        print(self._conn.sql("EXPLAIN " + self._sql(), list(self._params) or None).fetchall())
+        """Prints the SQL this DataFrame runs and the engine's plan for it."""
+        print(self._explain_string())
+
+    def _explain_string(self):
+        plan = self._conn.sql("EXPLAIN " + self._sql(), list(self._params) or None).fetchall()
+        return "SQL:\n%s\n\nPlan:\n%s" % (self._sql(), "\n".join(str(r[-1]).rstrip() for r in plan))
 
 
 class Table(DataFrame):

@@ -114,6 +114,10 @@ class Session:
         is a list of column names or a StructType (its types are cast to)."""
         if isinstance(data, DataFrame):
             return data
+        if hasattr(data, "itertuples") and hasattr(data, "columns"):  # a pandas DataFrame
+            if schema is None:
+                schema = [str(c) for c in data.columns]
+            data = [tuple(_plain(v) for v in r) for r in data.itertuples(index=False, name=None)]
         rows = list(data)
         names, types = _schema_names(schema, rows)
         if not rows:
@@ -158,6 +162,12 @@ class Session:
     def table_exists(self, name):
         from .._frame.writer import table_columns
         return table_columns(self._conn, table_name_sql(name)) is not None
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (numpy.int64 is no int)."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) and type(value).__module__ == "numpy" else value
 
 
 def _schema_names(schema, rows):

@@ -166,6 +166,8 @@ def test_joins(people, session):
     assert rows(people.join(cities, "city", how="leftsemi").select("id")) == [(1,), (2,), (3,)]
     assert rows(people.join(cities, "city", how="anti").select("id")) == [(4,)]
     assert people.cross_join(cities.select("country")).count() == 12
+    both = people.join(cities, [people["city"] == cities["city"], cities["id"] > 150])
+    assert rows(both.select(people["id"])) == [(2,)]
     me = copy.copy(people)
     pairs = people.join(me, (people["city"] == me["city"]) & (people["id"] < me["id"]))
     assert rows(pairs.select(people["id"], me["id"])) == [(1, 3)]
@@ -322,3 +324,19 @@ def test_sort_on_a_computed_column_then_select(people):
     assert [r.id for r in df.collect()] == [4, 3, 2, 1]
     df2 = people.with_column("neg", F.col("id") * -1).sort("neg").with_column("x", F.col("id")).drop("neg")
     assert [r.x for r in df2.collect()] == [4, 3, 2, 1]
+
+
+def test_explain_shows_the_sql_and_the_plan(people, capsys):
+    people.filter(F.col("id") > 1).explain()
+    out = capsys.readouterr().out
+    assert 'SELECT * FROM "people" WHERE ("id" > 1)' in out
+    assert "TABLE_SCAN" in out.split("Plan:")[1]
+
+
+def test_create_dataframe_from_pandas(session):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", None], "c": [0.5, 1.5]})
+    df = session.create_dataframe(frame)
+    assert df.columns == ["a", "b", "c"]
+    assert df.collect() == [(1, "x", 0.5), (2, None, 1.5)]
+    assert type(df.collect()[0].a) is int

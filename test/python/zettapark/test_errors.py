@@ -91,6 +91,8 @@ def test_merge_misuse(session, t):
         F.when_matched().update({})
     with pytest.raises(ValueError, match="both sides of the merge"):
         t.merge(t, t["id"] == t["id"], [F.when_matched().delete()])
+    with pytest.raises(ValueError, match=r"ambiguous in the merge.*target\['id'\] or source\['id'\]"):
+        t.merge(src, F.col("id") == F.col("id"), [F.when_matched().delete()])
 
 
 def test_a_failed_statement_changes_nothing_and_the_session_goes_on(session, t):

@@ -75,3 +75,25 @@ def test_casts(session):
 def test_list_literal_is_refused_plainly():
     with pytest.raises(NotImplementedError, match="list literal"):
         F.lit([1, 2])
+
+
+@pytest.mark.parametrize("value", [
+    "a\x00b", "line\nbreak", "back\\slash", "'; DROP TABLE t; --", "",
+    datetime.date(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59, 999999),
+    2 ** 63 - 1, -2 ** 63, 2 ** 64, Decimal("0.000001"), Decimal("-0"), -0.0, 5e-324,
+])
+def test_edge_values_round_trip(session, value):
+    got = session.range(1).select(F.lit(value).alias("v")).collect()[0].v
+    assert got == value
+    if isinstance(value, int):
+        assert isinstance(got, (int, Decimal))
+
+
+def test_odd_column_names(session):
+    session.sql('CREATE TABLE q ("we""ird" INT, "back`tick" VARCHAR, "\u00fcn\u00ef" INT)').collect()
+    session.sql("INSERT INTO q VALUES (1, 'a', 2)").collect()
+    t = session.table("q")
+    assert t.columns == ['we"ird', "back`tick", "\u00fcn\u00ef"]
+    assert t.select('we"ird', F.col("`back``tick`"), F.col('"\u00fcn\u00ef"')).collect() == [(1, "a", 2)]
+    t.with_column("new col", F.col('we"ird') + 1).write.save_as_table("q2", mode="append")
+    assert session.table("q2").collect()[0]["new col"] == 2
