@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "common/decimal.hpp"
@@ -31,6 +32,49 @@ static idx_t FindColumn(const std::string& sink_name, const std::string& source,
                           (hint.empty() ? " (columns: " + StringUtil::Join(names, ", ") + ")" : "; did you mean \"" + hint + "\"?"));
 }
 
+// The raw format's key and value columns (at most one each), as Spark's
+// Kafka sink finds them: by the names `key` and `value` unless the options
+// name others. Spark's `partition` and `headers` columns are refused rather
+// than ignored, since the rows would not go where they say; a `topic` column
+// is ignored because the sink's 'topic' option always overrides it (as in Spark).
+static void ResolveRawColumns(const std::string& sink_name, const SinkOptions& options, SinkSchema& schema) {
+  const auto& names = schema.names;
+  auto find = [&](const std::string& name) -> std::optional<idx_t> {
+    for (idx_t i = 0; i < names.size(); i++) {
+      if (StringUtil::CIEquals(names[i], name)) return i;
+    }
+    return std::nullopt;
+  };
+  for (const char* unsupported : {"partition", "headers"}) {
+    if (!find(unsupported)) continue;
+    throw InvalidInputError("Sink " + sink_name + ": " + schema.source + " has a column \"" + unsupported +
+                            "\", which the 'raw' format does not support (messages are partitioned by the murmur2 hash "
+                            "of their key, and carry only the sink's lakestream.* headers); drop or rename that column");
+  }
+  auto check_type = [&](idx_t c, const char* role) {
+    if (schema.types[c].id() == TypeId::VARCHAR) return;
+    throw InvalidInputError("Sink " + sink_name + ": the 'raw' format sends the " + role + " column \"" + names[c] +
+                            "\" of " + schema.source + " as it is, so it must be a VARCHAR, not " +
+                            schema.types[c].ToString() + "; CAST it to VARCHAR or encode it with to_json(...)");
+  };
+  std::optional<idx_t> value = options.value_columns.empty()
+                                   ? find("value")
+                                   : FindColumn(sink_name, schema.source, names, options.value_columns[0], "value.columns");
+  if (!value) {
+    throw InvalidInputError("Sink " + sink_name + ": the 'raw' format sends the column \"value\" as each message's "
+                            "value, and " + schema.source + " has none (columns: " + StringUtil::Join(names, ", ") +
+                            "); name the value column with 'value.columns' = 'column'");
+  }
+  check_type(*value, "value");
+  schema.value_columns.push_back(*value);
+  std::optional<idx_t> key =
+      options.key_columns.empty() ? find("key") : FindColumn(sink_name, schema.source, names, options.key_columns[0], "key");
+  if (key) {
+    check_type(*key, "key");
+    schema.key_columns.push_back(*key);
+  }
+}
+
 SinkSchema ResolveSinkSchema(const std::string& sink_name, const SinkOptions& options, const std::string& source,
                              const std::vector<std::string>& names, const std::vector<LogicalType>& types,
                              const std::vector<std::string>& primary_key) {
@@ -38,6 +82,10 @@ SinkSchema ResolveSinkSchema(const std::string& sink_name, const SinkOptions& op
   schema.source = source;
   schema.names = names;
   schema.types = types;
+  if (options.format == SinkFormat::RAW) {
+    ResolveRawColumns(sink_name, options, schema);
+    return schema;
+  }
   const auto& keys = options.key_columns.empty() ? primary_key : options.key_columns;
   for (auto& k : keys) schema.key_columns.push_back(FindColumn(sink_name, source, names, k, "key"));
   if (schema.key_columns.empty() && options.format != SinkFormat::APPEND) {
@@ -198,11 +246,19 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
                                    const std::function<void(SinkMessage&)>& emit, int64_t first_seq) {
   bool has_key = !schema_.key_columns.empty();
   int64_t skipped = 0;
-  if (options_.format == SinkFormat::APPEND && !options_.skip_changes) {
+  bool inserts_only = options_.format == SinkFormat::APPEND || options_.format == SinkFormat::RAW;
+  if (inserts_only && !options_.skip_changes) {
     // Checked up front: a version is delivered whole or not at all.
     for (auto& r : rows) {
       if (r.kind == ChangeKind::INSERT || r.kind == ChangeKind::SNAPSHOT) continue;
       std::string op = r.kind == ChangeKind::DELETE ? "a DELETE" : "an UPDATE";
+      if (options_.format == SinkFormat::RAW) {
+        throw InvalidInputError("Sink with format 'raw' cannot deliver " + op + " of " + schema_.source + " at version " +
+                                std::to_string(version) +
+                                ": raw sends the key and value columns of inserted rows only. Use 'on_change' = "
+                                "'skip' to count and skip updates and deletes, or read the source's changes through a "
+                                "stream or table_changes(...) and encode them into the value column");
+      }
       throw InvalidInputError("Sink with format 'append' cannot deliver " + op + " of " + schema_.source + " at version " +
                               std::to_string(version) +
                               ": append only carries inserts. Use 'format' = 'upsert' or 'debezium' to deliver "
@@ -250,6 +306,29 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
         EncodeRow(*r.chunk, r.row, m.value);
         emit(m);
         break;
+      case SinkFormat::RAW: {
+        if (r.kind != ChangeKind::INSERT && r.kind != ChangeKind::SNAPSHOT) {
+          skipped += r.kind != ChangeKind::UPDATE_BEFORE;
+          continue;
+        }
+        // NULL value: a message with a null payload; NULL key: no key (as Spark sends them).
+        const Vector& value = r.chunk->data[schema_.value_columns[0]];
+        start(value.IsValid(r.row));
+        if (m.has_value) {
+          string_t text = value.GetData<string_t>()[r.row];
+          m.value.assign(text.data(), text.size());
+        }
+        if (has_key) {
+          const Vector& key = r.chunk->data[schema_.key_columns[0]];
+          m.has_key = key.IsValid(r.row);
+          if (m.has_key) {
+            string_t text = key.GetData<string_t>()[r.row];
+            m.key.assign(text.data(), text.size());
+          }
+        }
+        emit(m);
+        break;
+      }
       case SinkFormat::UPSERT:
         if (r.kind == ChangeKind::UPDATE_BEFORE) continue;  // the new row says it all
         start(r.kind != ChangeKind::DELETE);

@@ -8,6 +8,11 @@
 //   upsert    key = the key columns; value = the new row; delete = tombstone.
 //   debezium  value = {"before","after","op","ts_ms","source"}; a delete is
 //             followed by a tombstone unless tombstones=false.
+//   raw       per inserted row: value = the text of the VARCHAR column
+//             `value` ('value.columns' may name another), NULL -> a null
+//             payload; key = the text of the VARCHAR column `key` ('key' may
+//             name another) when there is one, NULL -> no key. Like append
+//             for updates and deletes (error, or skipped with on_change=skip).
 //
 // A key of one VARCHAR, INTEGER or BIGINT column is the value's text; any
 // other key is a JSON object of the key columns.
@@ -33,7 +38,9 @@ struct SinkSchema {
 
 // Resolves key and value columns against the source's columns. Throws
 // InvalidInputError naming the sink and the column for an unknown column, or
-// when upsert/debezium has no key (no 'key' option and no primary key).
+// when upsert/debezium has no key (no 'key' option and no primary key), or
+// when raw finds no VARCHAR value column, a non-VARCHAR key, or a Spark
+// `partition`/`headers` column it cannot honour.
 SinkSchema ResolveSinkSchema(const std::string& sink_name, const SinkOptions& options, const std::string& source,
                              const std::vector<std::string>& names, const std::vector<LogicalType>& types,
                              const std::vector<std::string>& primary_key);

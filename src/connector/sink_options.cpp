@@ -16,6 +16,7 @@ const char* SinkFormatToString(SinkFormat format) {
     case SinkFormat::APPEND: return "append";
     case SinkFormat::UPSERT: return "upsert";
     case SinkFormat::DEBEZIUM: return "debezium";
+    case SinkFormat::RAW: return "raw";
   }
   return "?";
 }
@@ -117,7 +118,8 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
       if (v == "append") options.format = SinkFormat::APPEND;
       else if (v == "upsert") options.format = SinkFormat::UPSERT;
       else if (v == "debezium") options.format = SinkFormat::DEBEZIUM;
-      else throw InvalidInputError("Sink " + sink.name + ": unknown format '" + value + "'; use 'append', 'upsert' or 'debezium'");
+      else if (v == "raw") options.format = SinkFormat::RAW;
+      else throw InvalidInputError("Sink " + sink.name + ": unknown format '" + value + "'; use 'append', 'upsert', 'debezium' or 'raw'");
     } else if (key == "topic") {
       options.topic = value;
     } else if (key == "key") {
@@ -162,9 +164,21 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
     }
     if (options.topic.empty()) throw InvalidInputError("Sink " + sink.name + ": a Kafka sink needs 'topic' = '...' in WITH (...)");
   }
-  if (options.skip_changes && options.format != SinkFormat::APPEND) {
-    throw InvalidInputError("Sink " + sink.name + ": 'on_change' applies to the 'append' format only; " +
+  bool inserts_only = options.format == SinkFormat::APPEND || options.format == SinkFormat::RAW;
+  if (options.skip_changes && !inserts_only) {
+    throw InvalidInputError("Sink " + sink.name + ": 'on_change' applies to the 'append' and 'raw' formats only; " +
                             SinkFormatToString(options.format) + " delivers every change");
+  }
+  if (options.format == SinkFormat::RAW) {
+    if (!options.kafka) {
+      throw InvalidInputError("Sink " + sink.name + ": the 'raw' format sends Kafka message keys and values as they are "
+                              "and is for Kafka sinks only; a FILE sink takes 'append', 'upsert' or 'debezium'");
+    }
+    if (options.key_columns.size() > 1 || options.value_columns.size() > 1) {
+      throw InvalidInputError("Sink " + sink.name + ": the 'raw' format sends one column as the key and one as the value; "
+                              "'key' and 'value.columns' name at most one column each (build a single column with "
+                              "to_json(struct(...)) or || first)");
+    }
   }
   return options;
 }

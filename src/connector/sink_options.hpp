@@ -16,7 +16,10 @@
 
 namespace lakestream {
 
-enum class SinkFormat : uint8_t { APPEND, UPSERT, DEBEZIUM };
+// RAW sends two columns' text as they are (Spark's Kafka sink): value = the
+// `value` column (or the one 'value.columns' names), key = the `key` column
+// (or the one 'key' names) when there is one; see sink_encoder.hpp.
+enum class SinkFormat : uint8_t { APPEND, UPSERT, DEBEZIUM, RAW };
 const char* SinkFormatToString(SinkFormat format);
 
 // 'start': where a new sink (or one repositioned by CREATE OR REPLACE / ALTER
@@ -39,7 +42,7 @@ struct SinkOptions {
   std::string bootstrap_servers;
   std::vector<std::string> key_columns;    // 'key'; empty: the source's primary key
   std::vector<std::string> value_columns;  // 'value.columns'; empty: every column
-  bool skip_changes = false;               // 'on_change' = 'skip' (append only)
+  bool skip_changes = false;               // 'on_change' = 'skip' (append and raw only)
   bool tombstones = true;                  // debezium: a tombstone after each delete
   SinkStart start;                         // 'start' (default latest)
   bool start_given = false;                // 'start' appears in the options

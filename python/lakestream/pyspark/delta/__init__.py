@@ -1,0 +1,1 @@
+"""delta-spark's Python API on lakestream: ``from lakestream.pyspark.delta.tables import DeltaTable``."""

@@ -1,0 +1,311 @@
+"""pyspark.sql.DataFrame: the shared lazy Frame with Spark's method names.
+
+A streaming DataFrame (from spark.readStream) is the same object over a
+placeholder source (streaming/source.py): every operation works on it, and
+only writeStream runs it; an action such as collect() raises as in Spark.
+"""
+
+from ..errors import AnalysisException
+from ..._frame.column import sql_expr
+from ..._frame.frame import Frame, GroupedFrame, _flatten
+from ..._frame.sql import quote_name
+from ..._frame.writer import save_as_table
+from .column import Column, wrap
+from .row import Row
+
+
+def _text_column(text, allow_alias=False):
+    """The user's own SQL expression text as a Column (the shared layer's
+    sql_expr: used as written, and known to read unlisted columns)."""
+    if not isinstance(text, str) or not text.strip():
+        raise TypeError("expected SQL expression text, not %r" % (text,))
+    return wrap(sql_expr(text, allow_alias=allow_alias))
+
+
+class DataFrame(Frame):
+    column_class = Column
+    row_class = Row
+
+    @property
+    def sparkSession(self):
+        return self._session
+
+    # -- streaming ----------------------------------------------------------
+    @property
+    def isStreaming(self):
+        from .streaming.source import sources_in
+        return bool(sources_in(self._sql()))
+
+    def _refuse_streaming(self, what):
+        if self.isStreaming:
+            raise AnalysisException(
+                "Queries with streaming sources must be executed with writeStream.start(): %s() on a streaming "
+                "DataFrame. Use writeStream (with foreachBatch to see each batch), or spark.table(...) for the "
+                "rows as they are now" % what)
+
+    @property
+    def writeStream(self):
+        if not self.isStreaming:
+            raise AnalysisException("'writeStream' can be called only on streaming Dataset/DataFrame; this one "
+                                    "is a batch DataFrame: use df.write")
+        from .streaming.readwriter import DataStreamWriter
+        return DataStreamWriter(self)
+
+    @property
+    def write(self):
+        self._refuse_streaming("write")
+        return DataFrameWriter(self)
+
+    def _describe(self):
+        with self._session._lock:
+            return Frame._describe(self)
+
+    def _head(self, n):
+        with self._session._lock:
+            return Frame._head(self, n)
+
+    def _run(self, sql, params=None):
+        with self._session._lock:
+            return Frame._run(self, sql, params)
+
+    # -- actions ------------------------------------------------------------
+    def collect(self):
+        self._refuse_streaming("collect")
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.collect(self)
+
+    def count(self):
+        self._refuse_streaming("count")
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.count(self)
+
+    def toPandas(self):
+        self._refuse_streaming("toPandas")
+        with self._session._lock:  # the rows are fetched on the shared connection too
+            return Frame.to_pandas(self)
+
+    to_pandas = toPandas
+
+    def take(self, num):
+        return self.limit(num).collect()
+
+    def head(self, n=None):
+        if n is None:
+            rows = self.take(1)
+            return rows[0] if rows else None
+        return self.take(n)
+
+    def first(self):
+        return self.head()
+
+    def isEmpty(self):
+        return len(self.take(1)) == 0
+
+    def show(self, n=20, truncate=True, vertical=False):
+        self._refuse_streaming("show")
+        names, rows = self._head(n)
+        width = 20 if truncate is True else (int(truncate) if truncate else 0)
+
+        def cell(v):
+            text = "null" if v is None else str(v)
+            if width and len(text) > width:
+                text = text[:width - 3] + "..." if width > 3 else text[:width]
+            return text
+
+        cells = [[cell(v) for v in r] for r in rows]
+        if vertical:
+            for i, r in enumerate(cells):
+                print("-RECORD %d%s" % (i, "-" * 20))
+                for name, v in zip(names, r):
+                    print(" %s | %s" % (name, v))
+            return
+        widths = [max([len(nm)] + [len(r[i]) for r in cells]) for i, nm in enumerate(names)]
+        line = "+" + "+".join("-" * w for w in widths) + "+"
+        print(line)
+        print("|" + "|".join(nm.rjust(w) for nm, w in zip(names, widths)) + "|")
+        print(line)
+        for r in cells:
+            print("|" + "|".join(v.rjust(w) for v, w in zip(r, widths)) + "|")
+        print(line)
+        if len(rows) == n:
+            print("only showing top %d rows" % n)
+
+    def printSchema(self):
+        print("root")
+        for f in self.schema.fields:
+            t = f.datatype
+            name = t.simple_string() if hasattr(t, "simple_string") else str(t)
+            print(" |-- %s: %s (nullable = %s)" % (f.name, name, "true" if f.nullable else "false"))
+
+    @property
+    def dtypes(self):
+        """(name, Spark's simpleString of the type): int, bigint, string, decimal(10,2), ..."""
+        short = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint"}
+        out = []
+        for f in self.schema.fields:
+            name = f.datatype.simple_string() if hasattr(f.datatype, "simple_string") else str(f.datatype)
+            out.append((f.name, short.get(name, name)))
+        return out
+
+    def explain(self, extended=False):
+        print(self._sql())
+
+    # -- operations with Spark's names ----------------------------------------
+    def filter(self, condition):
+        if isinstance(condition, str):
+            condition = _text_column(condition)
+        return Frame.filter(self, condition)
+
+    where = filter
+
+    def select(self, *cols):
+        return Frame.select(self, *[wrap(c) for c in _flatten(cols)])
+
+    def selectExpr(self, *exprs):
+        return Frame.select(self, *[_text_column(e, allow_alias=True) for e in _flatten(exprs)])
+
+    def withColumn(self, colName, col):
+        return self.with_column(colName, col)
+
+    def withColumns(self, colsMap):
+        return self.with_columns(list(colsMap.keys()), list(colsMap.values()))
+
+    def withColumnRenamed(self, existing, new):
+        return self.with_column_renamed(existing, new)
+
+    def drop(self, *cols):
+        # Spark ignores names that are not columns.
+        names = {c.lower() for c in self.columns}
+        keep = [c for c in _flatten(cols) if not isinstance(c, str) or c.lower() in names]
+        return Frame.drop(self, *keep) if keep else self
+
+    def orderBy(self, *cols, ascending=None):
+        return self.sort(*cols, ascending=ascending)
+
+    def groupBy(self, *cols):
+        return GroupedData(self, _flatten(cols))
+
+    groupby = groupBy
+
+    def agg(self, *exprs):
+        return GroupedData(self, []).agg(*exprs)
+
+    def dropDuplicates(self, subset=None):
+        if subset:
+            raise AnalysisException("dropDuplicates(subset) is not supported; use distinct() over the columns "
+                                    "you select, or groupBy(subset).agg(...)")
+        return self.distinct()
+
+    drop_duplicates = dropDuplicates
+
+    def unionAll(self, other):
+        return self.union_all(other)
+
+    def union(self, other):
+        return self.union_all(other)  # Spark's union keeps duplicates
+
+    def unionByName(self, other, allowMissingColumns=False):
+        if allowMissingColumns:
+            raise AnalysisException("unionByName(allowMissingColumns=True) is not supported")
+        return self.union_all_by_name(other)
+
+    def crossJoin(self, other):
+        return self.cross_join(other)
+
+    def exceptAll(self, other):
+        raise AnalysisException("exceptAll is not supported; subtract() removes duplicates as well")
+
+    def alias(self, alias):
+        """The name a MERGE (DeltaTable.merge) gives this DataFrame as its source."""
+        new = self._derive(self._block.copy())
+        new._raw = self._raw
+        new._lsq_alias = alias
+        return new
+
+    def createOrReplaceTempView(self, name):
+        self._refuse_streaming("createOrReplaceTempView")
+        self._session._temp_views[name.lower()] = self
+
+    createTempView = createOrReplaceTempView
+
+    def __getitem__(self, item):
+        if isinstance(item, str):
+            return self._col(item)
+        if isinstance(item, Column):
+            return self.filter(item)
+        if isinstance(item, (list, tuple)):
+            return self.select(*item)
+        raise TypeError("df[...] takes a column name, a Column or a list of names, not %r" % (item,))
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in {c.lower() for c in self.columns} or name in self.columns:
+            return self._col(name)
+        raise AttributeError("DataFrame has no attribute or column %r (columns: %s)" % (name, ", ".join(self.columns)))
+
+
+class GroupedData(GroupedFrame):
+    """df.groupBy(...): agg, count, sum, avg, min, max."""
+
+    def agg(self, *exprs):
+        if len(exprs) == 1 and isinstance(exprs[0], dict):
+            exprs = (list(exprs[0].items()),)
+        exprs = tuple(wrap(e) for e in _flatten(exprs))
+        result = GroupedFrame.agg(self, *exprs)
+        from .streaming.source import AggregateSource, sources_in
+        srcs = sources_in(result._sql())
+        if not srcs:
+            return result
+        for s in srcs:
+            if isinstance(s, AggregateSource):
+                raise AnalysisException("an aggregation over a streaming aggregation is not supported")
+            if s.read_change_feed or s.starting_version is not None:
+                raise AnalysisException(
+                    "a streaming aggregation over %s with readChangeFeed or startingVersion is not supported: "
+                    "lakestream maintains it as a materialized view of the whole table (Spark's default start); "
+                    "drop those options" % s.table)
+        if len(srcs) > 1:
+            raise AnalysisException("a streaming aggregation reads one stream")
+        source = AggregateSource(srcs[0], result._sql(), result.columns)
+        return result._session._streaming_frame(source)
+
+
+class DataFrameWriter:
+    """df.write: mode(...), saveAsTable / insertInto."""
+
+    def __init__(self, df):
+        self._df = df
+        self._mode = "errorifexists"
+        self._format = "delta"
+
+    def mode(self, saveMode):
+        m = str(saveMode).lower()
+        m = {"error": "errorifexists", "default": "errorifexists"}.get(m, m)
+        self._mode = m
+        return self
+
+    def format(self, source):
+        if str(source).lower() != "delta":
+            raise AnalysisException("write.format(%r): tables are Delta tables; use \"delta\"" % (source,))
+        return self
+
+    def option(self, key, value):
+        return self
+
+    def options(self, **options):
+        return self
+
+    def saveAsTable(self, name, format=None, mode=None, partitionBy=None, **options):
+        if mode:
+            self.mode(mode)
+        with self._df._session._lock:
+            save_as_table(self._df, name, self._mode)
+
+    def insertInto(self, tableName, overwrite=False):
+        with self._df._session._lock:
+            save_as_table(self._df, tableName, "overwrite" if overwrite else "append")
+
+
+def _quote(name):
+    return quote_name(name)

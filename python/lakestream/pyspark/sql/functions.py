@@ -1,0 +1,115 @@
+"""pyspark.sql.functions: the shared functions with PySpark's names.
+
+A str argument names a column (``upper("name")``); use ``lit`` for a
+string value. Every function returns a pyspark Column.
+"""
+
+from ..._frame import functions as _f
+from ..._frame.column import Raw, col_node, sql_expr, to_node
+from .column import Column, wrap
+
+
+def _w(f, name=None):
+    def g(*args, **kwargs):
+        return wrap(f(*args, **kwargs))
+    g.__name__ = name or getattr(f, "__name__", "function")
+    g.__doc__ = f.__doc__
+    return g
+
+
+def col(name):
+    """A column by name; `back ticks` around it are stripped (col("`__change_type`"))."""
+    return wrap(_f.col(name))
+
+
+column = col
+
+
+def lit(value):
+    return wrap(_f.lit(value))
+
+
+def expr(sql_text):
+    """A SQL expression written as text, as in Spark (``expr("amount * 2")``).
+    The text is the user's own SQL; it is put in parentheses and not otherwise changed."""
+    if not isinstance(sql_text, str) or not sql_text.strip():
+        raise TypeError("expr() takes SQL expression text, not %r" % (sql_text,))
+    return wrap(sql_expr(sql_text))
+
+
+def when(condition, value):
+    return wrap(_f.when(condition, value))
+
+
+def count(e="*"):
+    return wrap(_f.count(e))
+
+
+def countDistinct(*cols):
+    return wrap(_f.count_distinct(*cols))
+
+
+count_distinct = countDistinct
+
+
+def sum_distinct(e):
+    return Column(Raw("sum(DISTINCT ", col_node(e), ")"))
+
+
+sumDistinct = sum_distinct
+
+
+def isnull(e):
+    return wrap(_f.is_null(e))
+
+
+def isnotnull(e):
+    return Column(Raw("(", col_node(e), " IS NOT NULL)"))
+
+
+def struct(*cols):
+    """struct(a, b) / struct([a, b]): a STRUCT whose fields are named after the columns."""
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        cols = tuple(cols[0])
+    return wrap(_f.struct(*cols))
+
+
+def to_json(e, options=None):
+    if options:
+        raise NotImplementedError("to_json(options=...): lakestream writes JSON one way (docs/sinks.md Formats); "
+                                  "drop the options")
+    return wrap(_f.to_json(e))
+
+
+def date_format(e, fmt):
+    return Column(Raw("strftime(", col_node(e), ", ", to_node(fmt), ")"))
+
+
+def concat_ws(sep, *cols):
+    return wrap(_f.concat_ws(sep, *cols))
+
+
+def asc(e):
+    return wrap(_f.asc(e))
+
+
+def desc(e):
+    return wrap(_f.desc(e))
+
+
+_SAME = ["sum", "avg", "mean", "min", "max", "upper", "lower", "length", "trim", "ltrim", "rtrim", "reverse",
+         "concat", "substring", "coalesce", "greatest", "least", "abs", "ceil", "floor", "sqrt", "exp",
+         "log10", "round", "pow", "year", "month", "dayofmonth", "hour", "minute", "second", "to_date",
+         "to_timestamp", "date_trunc", "current_date", "current_timestamp", "lpad", "rpad", "repeat",
+         "nullif", "any_value", "cast"]
+for _name in _SAME:
+    globals()[_name] = _w(getattr(_f, _name), _name)
+first = _w(_f.first_value, "first")
+ln = log = _w(_f.ln, "ln")
+power = globals()["pow"]
+instr = None
+del instr
+startswith = _w(_f.startswith, "startswith")
+endswith = _w(_f.endswith, "endswith")
+regexp_like = rlike = _w(_f.regexp_like, "regexp_like")
+__all__ = [n for n in list(globals()) if not n.startswith("_")]
