@@ -121,6 +121,8 @@ class NativeConnection {
     bool with_params = !params.is_none();
     std::unique_ptr<lakestream::QueryResult> result;
     std::shared_ptr<ResultState> state;
+    lakestream::ErrorKind error_kind = lakestream::ErrorKind::NONE;
+    std::string error;
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
@@ -149,12 +151,17 @@ class NativeConnection {
       }
       // Registered before run_mutex_ is released: the next statement on any
       // connection finishes this stream first.
-      if (!result->HasError()) state = NewResultState(std::move(result), con_.get(), watch_signals, first_chunk);
+      if (result->HasError()) {
+        error_kind = result->GetErrorKind();
+        error = result->GetError();
+      } else {
+        state = NewResultState(std::move(result), con_.get(), watch_signals, first_chunk);
+      }
     }
     // A Ctrl-C during the statement: Python's handler ran; raise its KeyboardInterrupt.
     bool signalled = watch_signals && PyErr_CheckSignals() != 0;
     if (signalled) throw py::error_already_set();
-    if (!state) ThrowNative(result->GetErrorKind(), result->GetError());
+    if (!state) ThrowNative(error_kind, error);
     return std::make_unique<NativeResult>(std::move(state));
   }
 

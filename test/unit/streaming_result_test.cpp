@@ -31,14 +31,14 @@ std::vector<std::string> FetchAllCells(QueryResult& result) {
 class StreamingResult : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_FALSE(con.Query("CREATE TABLE t (i BIGINT, s VARCHAR, d DOUBLE)")->HasError());
-    auto r = con.Query(
+    ASSERT_FALSE(con_.Query("CREATE TABLE t (i BIGINT, s VARCHAR, d DOUBLE)")->HasError());
+    auto r = con_.Query(
         "INSERT INTO t SELECT range, CASE WHEN range % 7 = 0 THEN NULL ELSE 's' || range END, range / 3.0 "
         "FROM range(5000)");
     ASSERT_FALSE(r->HasError()) << r->GetError();
   }
-  Database db;
-  Connection con{db};
+  Database db_;
+  Connection con_{db_};
 };
 
 TEST_F(StreamingResult, SameRowsAsQueryForManyShapes) {
@@ -57,10 +57,10 @@ TEST_F(StreamingResult, SameRowsAsQueryForManyShapes) {
   };
   for (const char* sql : queries) {
     SCOPED_TRACE(sql);
-    auto materialized = con.Query(sql);
+    auto materialized = con_.Query(sql);
     ASSERT_FALSE(materialized->HasError()) << materialized->GetError();
     std::vector<std::string> expected = FetchAllCells(*materialized);
-    auto streaming = con.SendQuery(sql);
+    auto streaming = con_.SendQuery(sql);
     ASSERT_FALSE(streaming->HasError()) << streaming->GetError();
     EXPECT_TRUE(streaming->IsStreaming());
     EXPECT_EQ(streaming->Names(), materialized->Names());
@@ -76,7 +76,7 @@ TEST_F(StreamingResult, SameRowsAsQueryForManyShapes) {
 }
 
 TEST_F(StreamingResult, ColumnViewReadsEachFetchedChunk) {
-  auto r = con.SendQuery("SELECT i, s FROM t ORDER BY i");
+  auto r = con_.SendQuery("SELECT i, s FROM t ORDER BY i");
   ASSERT_FALSE(r->HasError()) << r->GetError();
   EXPECT_THROW(ColumnView(*r, 0), std::out_of_range);  // nothing fetched yet
   int64_t next = 0;
@@ -100,33 +100,33 @@ TEST_F(StreamingResult, ColumnViewReadsEachFetchedChunk) {
 }
 
 TEST_F(StreamingResult, ParametersAndOtherStatements) {
-  auto r = con.SendQuery("SELECT i FROM t WHERE i < ? ORDER BY i", {SqlValue::Bigint(3)});
+  auto r = con_.SendQuery("SELECT i FROM t WHERE i < ? ORDER BY i", {SqlValue::Bigint(3)});
   ASSERT_FALSE(r->HasError()) << r->GetError();
   EXPECT_TRUE(r->IsStreaming());
   EXPECT_EQ(FetchAllCells(*r), (std::vector<std::string>{"0", "1", "2"}));
 
   // Not a single SELECT: runs now, as Query does.
-  auto insert = con.SendQuery("INSERT INTO t VALUES (-1, 'x', 0)");
+  auto insert = con_.SendQuery("INSERT INTO t VALUES (-1, 'x', 0)");
   ASSERT_FALSE(insert->HasError()) << insert->GetError();
   EXPECT_FALSE(insert->IsStreaming());
   EXPECT_EQ(insert->GetValue(0, 0).ToString(), "1");
-  auto several = con.SendQuery("SELECT 1; SELECT count(*) FROM t");
+  auto several = con_.SendQuery("SELECT 1; SELECT count(*) FROM t");
   EXPECT_FALSE(several->IsStreaming());
   EXPECT_EQ(several->GetValue(0, 0).ToString(), "5001");
 
-  auto bad = con.SendQuery("SELECT nope FROM t");
+  auto bad = con_.SendQuery("SELECT nope FROM t");
   EXPECT_EQ(bad->GetErrorKind(), ErrorKind::BINDER);
   EXPECT_FALSE(bad->IsStreaming());
-  auto unparsable = con.SendQuery("SELEC 1");
+  auto unparsable = con_.SendQuery("SELEC 1");
   EXPECT_EQ(unparsable->GetErrorKind(), ErrorKind::PARSER);
-  auto missing = con.SendQuery("SELECT i FROM t WHERE i < ?");
+  auto missing = con_.SendQuery("SELECT i FROM t WHERE i < ?");
   EXPECT_TRUE(missing->HasError());
   EXPECT_EQ(missing->FetchChunk(), nullptr);
 }
 
 TEST_F(StreamingResult, ErrorMidStreamBecomesTheResultsError) {
   // Row 4000 does not convert: the chunks before it arrive, then the error.
-  auto r = con.SendQuery("SELECT CAST(CASE WHEN i = 4000 THEN 'x' ELSE CAST(i AS VARCHAR) END AS INTEGER) AS v "
+  auto r = con_.SendQuery("SELECT CAST(CASE WHEN i = 4000 THEN 'x' ELSE CAST(i AS VARCHAR) END AS INTEGER) AS v "
                          "FROM t");
   ASSERT_FALSE(r->HasError()) << r->GetError();
   idx_t rows = 0;
@@ -134,27 +134,27 @@ TEST_F(StreamingResult, ErrorMidStreamBecomesTheResultsError) {
   EXPECT_GT(rows, 0u);
   EXPECT_LT(rows, 5000u);
   EXPECT_EQ(r->GetErrorKind(), ErrorKind::CONVERSION) << r->GetError();
-  EXPECT_NE(r->GetError().find("x"), std::string::npos) << r->GetError();
+  EXPECT_NE(r->GetError().find('x'), std::string::npos) << r->GetError();
   EXPECT_FALSE(r->FetchNext());
   // The connection (and the database's statement lock) are free again.
-  EXPECT_EQ(con.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5000");
+  EXPECT_EQ(con_.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5000");
 }
 
 TEST_F(StreamingResult, InterruptMidStream) {
-  auto r = con.SendQuery("SELECT * FROM t");
+  auto r = con_.SendQuery("SELECT * FROM t");
   ASSERT_TRUE(r->FetchNext());
-  con.Interrupt();
+  con_.Interrupt();
   EXPECT_FALSE(r->FetchNext());
   EXPECT_EQ(r->GetErrorKind(), ErrorKind::INTERRUPTED) << r->GetError();
   EXPECT_EQ(r->FetchChunk(), nullptr);
   // The next call clears the request.
-  EXPECT_EQ(con.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5000");
+  EXPECT_EQ(con_.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5000");
 }
 
 TEST_F(StreamingResult, AnotherStatementInvalidatesTheStream) {
-  auto r = con.SendQuery("SELECT * FROM t");
+  auto r = con_.SendQuery("SELECT * FROM t");
   ASSERT_TRUE(r->FetchNext());
-  auto other = con.Query("SELECT count(*) FROM t");  // must not wait for the stream
+  auto other = con_.Query("SELECT count(*) FROM t");  // must not wait for the stream
   ASSERT_FALSE(other->HasError()) << other->GetError();
   EXPECT_FALSE(r->FetchNext());
   EXPECT_EQ(r->GetErrorKind(), ErrorKind::INVALID_INPUT);
@@ -162,28 +162,28 @@ TEST_F(StreamingResult, AnotherStatementInvalidatesTheStream) {
   EXPECT_NE(r->GetError().find("Connection::Query"), std::string::npos) << r->GetError();
 
   // A second SendQuery and a prepared statement invalidate it too.
-  auto first = con.SendQuery("SELECT * FROM t");
-  auto second = con.SendQuery("SELECT i FROM t WHERE i = 1");
+  auto first = con_.SendQuery("SELECT * FROM t");
+  auto second = con_.SendQuery("SELECT i FROM t WHERE i = 1");
   EXPECT_EQ(first->FetchChunk(), nullptr);
   EXPECT_EQ(first->GetErrorKind(), ErrorKind::INVALID_INPUT);
   EXPECT_EQ(FetchAllCells(*second), std::vector<std::string>{"1"});
-  auto third = con.SendQuery("SELECT * FROM t");
-  auto prepared = con.Prepare("SELECT 1");
+  auto third = con_.SendQuery("SELECT * FROM t");
+  auto prepared = con_.Prepare("SELECT 1");
   EXPECT_FALSE(prepared->Execute()->HasError());
   EXPECT_FALSE(third->FetchNext());
   EXPECT_EQ(third->GetErrorKind(), ErrorKind::INVALID_INPUT);
 
   // A stream fetched to the end is not affected.
-  auto done = con.SendQuery("SELECT i FROM t WHERE i = 2");
+  auto done = con_.SendQuery("SELECT i FROM t WHERE i = 2");
   EXPECT_EQ(FetchAllCells(*done), std::vector<std::string>{"2"});
-  con.Query("SELECT 1");
+  con_.Query("SELECT 1");
   EXPECT_FALSE(done->HasError());
 }
 
 TEST_F(StreamingResult, ResultOutlivesItsConnection) {
   std::unique_ptr<QueryResult> r;
   {
-    Connection other(db);
+    Connection other(db_);
     r = other.SendQuery("SELECT * FROM t");
     ASSERT_TRUE(r->FetchNext());
   }
@@ -191,19 +191,19 @@ TEST_F(StreamingResult, ResultOutlivesItsConnection) {
   EXPECT_EQ(r->GetErrorKind(), ErrorKind::INVALID_INPUT);
   EXPECT_NE(r->GetError().find("connection was closed"), std::string::npos) << r->GetError();
   // The lock went with the stream: other connections can write.
-  EXPECT_FALSE(con.Query("INSERT INTO t VALUES (1, 'a', 1)")->HasError());
+  EXPECT_FALSE(con_.Query("INSERT INTO t VALUES (1, 'a', 1)")->HasError());
 
   // Moving a connection over one with an open stream ends that stream too.
-  Connection a(db);
+  Connection a(db_);
   auto s = a.SendQuery("SELECT * FROM t");
-  a = Connection(db);
+  a = Connection(db_);
   EXPECT_FALSE(s->FetchNext());
   EXPECT_EQ(s->GetErrorKind(), ErrorKind::INVALID_INPUT);
 }
 
 TEST_F(StreamingResult, RandomAccessMaterializesFirst) {
-  auto expected = con.Query("SELECT * FROM t");
-  auto r = con.SendQuery("SELECT * FROM t");
+  auto expected = con_.Query("SELECT * FROM t");
+  auto r = con_.SendQuery("SELECT * FROM t");
   EXPECT_EQ(r->RowCount(), 5000u);
   EXPECT_FALSE(r->IsStreaming());
   EXPECT_EQ(r->ChunkCount(), expected->ChunkCount());
@@ -212,13 +212,13 @@ TEST_F(StreamingResult, RandomAccessMaterializesFirst) {
   EXPECT_EQ(FetchAllCells(*r), FetchAllCells(*expected));  // FetchChunk still starts at the first chunk
 
   // Fetched without keeping the chunks: the rows are gone, and it says so.
-  auto dropped = con.SendQuery("SELECT * FROM t");
+  auto dropped = con_.SendQuery("SELECT * FROM t");
   ASSERT_TRUE(dropped->FetchNext());
   EXPECT_THROW(dropped->RowCount(), std::logic_error);
   EXPECT_THROW(dropped->GetValue(0, 0), std::logic_error);
 
   // RetainFetched keeps them: random access covers every row.
-  auto kept = con.SendQuery("SELECT * FROM t");
+  auto kept = con_.SendQuery("SELECT * FROM t");
   kept->RetainFetched(true);
   ASSERT_TRUE(kept->FetchNext());
   EXPECT_EQ(ColumnView(*kept, 0).Bigints()[0], 0);
@@ -227,11 +227,11 @@ TEST_F(StreamingResult, RandomAccessMaterializesFirst) {
 }
 
 TEST_F(StreamingResult, OtherConnectionsWaitWhileTheStreamRuns) {
-  auto r = con.SendQuery("SELECT * FROM t");
+  auto r = con_.SendQuery("SELECT * FROM t");
   ASSERT_TRUE(r->FetchNext());
   std::atomic<bool> inserted{false};
   std::thread writer([&] {
-    Connection other(db);
+    Connection other(db_);
     auto w = other.Query("INSERT INTO t VALUES (-5, 'w', 0)");
     EXPECT_FALSE(w->HasError()) << w->GetError();
     inserted = true;
@@ -244,7 +244,7 @@ TEST_F(StreamingResult, OtherConnectionsWaitWhileTheStreamRuns) {
   EXPECT_EQ(rows, 5000u);
   writer.join();
   EXPECT_TRUE(inserted.load());
-  EXPECT_EQ(con.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5001");
+  EXPECT_EQ(con_.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5001");
 }
 
 }  // namespace
