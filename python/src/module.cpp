@@ -102,6 +102,12 @@ class NativeConnection {
   }
   explicit NativeConnection(std::shared_ptr<lakestream::Database> db)
       : db_(std::move(db)), con_(std::make_unique<lakestream::Connection>(*db_)) {}
+  // A streaming result outliving its connection keeps its rows (and never
+  // reaches the destroyed connection for Ctrl-C).
+  // (With the GIL: a reader holding a stream's mutex never waits for it.)
+  ~NativeConnection() { FinishOpenStreams(); }
+  NativeConnection(const NativeConnection&) = delete;
+  NativeConnection& operator=(const NativeConnection&) = delete;
 
   std::unique_ptr<NativeConnection> Duplicate() {
     CheckOpen();

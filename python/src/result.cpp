@@ -217,7 +217,9 @@ void FinishOpenStreams() {
 
 namespace {
 
-bool IsMainThread(const ResultState& state) { return state.watch_thread == std::this_thread::get_id(); }
+bool IsMainThread(const ResultState& state) {
+  return state.connection != nullptr && state.watch_thread == std::this_thread::get_id();
+}
 
 }  // namespace
 

@@ -47,7 +47,8 @@ std::shared_ptr<ResultState> NewResultState(std::unique_ptr<lakestream::QueryRes
 // Fetches every row of every open streaming result (Connection::SendQuery)
 // into its result, so that a statement on any connection can run: an open
 // stream holds the database's statement lock, and its connection would
-// invalidate it. Call without the GIL.
+// invalidate it. Call without the GIL (or where waiting with it is fine:
+// a reader holding a stream's mutex never waits for the GIL).
 void FinishOpenStreams();
 
 class NativeResult {
