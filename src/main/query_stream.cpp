@@ -4,7 +4,7 @@
 
 namespace lakestream {
 
-QueryStream::QueryStream(ClientContext& context, std::unique_lock<std::mutex> statement_lock,
+QueryStream::QueryStream(ClientContext& context, std::unique_lock<StatementMutex> statement_lock,
                          std::vector<std::unique_ptr<SQLStatement>> statements,
                          std::unique_ptr<PhysicalOperator> plan)
     : context_(&context),

@@ -19,7 +19,7 @@ namespace lakestream {
 
 class QueryStream {
  public:
-  QueryStream(ClientContext& context, std::unique_lock<std::mutex> statement_lock,
+  QueryStream(ClientContext& context, std::unique_lock<StatementMutex> statement_lock,
               std::vector<std::unique_ptr<SQLStatement>> statements, std::unique_ptr<PhysicalOperator> plan);
   ~QueryStream();
   QueryStream(const QueryStream&) = delete;
@@ -40,7 +40,7 @@ class QueryStream {
 
  private:
   ClientContext* context_;
-  std::unique_lock<std::mutex> statement_lock_;
+  std::unique_lock<StatementMutex> statement_lock_;
   std::vector<std::unique_ptr<SQLStatement>> statements_;  // what the plan was bound from
   std::unique_ptr<PhysicalOperator> plan_;
   std::vector<LogicalType> types_;

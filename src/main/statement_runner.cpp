@@ -109,7 +109,7 @@ std::unique_ptr<QueryResult> StartSelectStream(ClientContext& context, std::uniq
   try {
     context.CheckInterrupt();
     SubstituteParameters(*statement, parameters);
-    std::unique_lock<std::mutex> lock(context.Database().StatementLock());
+    std::unique_lock<StatementMutex> lock(context.Database().StatementLock());
     BeginLockedStatement(context, *statement);
     Binder binder(context);
     BoundQuery query = binder.BindQuery(*static_cast<SelectStatement&>(*statement).node);
@@ -138,7 +138,7 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       // Before the lock: an interrupted batch stops without waiting for other connections.
       context.CheckInterrupt();
       SubstituteParameters(*statement, parameters);
-      std::lock_guard<std::mutex> guard(context.Database().StatementLock());
+      std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
       BeginLockedStatement(context, *statement);
       result = RunStatement(context, *statement);
       // The statement has committed: what follows (view maintenance) belongs to it.

@@ -247,5 +247,25 @@ TEST_F(StreamingResult, OtherConnectionsWaitWhileTheStreamRuns) {
   EXPECT_EQ(con_.Query("SELECT count(*) FROM t")->GetValue(0, 0).ToString(), "5001");
 }
 
+TEST_F(StreamingResult, AnotherThreadMayFinishTheStream) {
+  // Started here, fetched to the end on another thread: the statement lock
+  // goes with the stream, whichever thread ends it.
+  auto r = con_.SendQuery("SELECT * FROM t");
+  ASSERT_TRUE(r->FetchNext());
+  idx_t rows = ColumnView(*r, 0).RowCount();
+  std::thread reader([&] {
+    while (r->FetchNext()) rows += ColumnView(*r, 0).RowCount();
+  });
+  reader.join();
+  EXPECT_EQ(rows, 5000u);
+  Connection other(db_);
+  EXPECT_FALSE(other.Query("INSERT INTO t VALUES (1, 'a', 1)")->HasError());
+  // And destroyed on another thread while still open.
+  auto open = con_.SendQuery("SELECT * FROM t");
+  ASSERT_TRUE(open->FetchNext());
+  std::thread([&] { open.reset(); }).join();
+  EXPECT_FALSE(other.Query("INSERT INTO t VALUES (2, 'b', 2)")->HasError());
+}
+
 }  // namespace
 }  // namespace lakestream
