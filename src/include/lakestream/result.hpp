@@ -77,8 +77,9 @@ class QueryResult {
 
   // ---- Streaming (Connection::SendQuery). A streaming result holds its
   // SELECT's running plan and produces rows as they are fetched; see
-  // Connection::SendQuery for the contract. True until the last chunk is
-  // fetched or an error or another statement on the connection ends it.
+  // Connection::SendQuery for the contract. True until a fetch finds the
+  // end or fails (an error, Interrupt(), or the stream was invalidated by
+  // another statement on its connection), or random access materialized it.
   bool IsStreaming() const;
   // Keep (true) each chunk FetchChunk/FetchNext pulls from a streaming
   // result, so that the random access members below stay available and
