@@ -22,4 +22,27 @@ namespace py = pybind11;
 // pool when it is large, else from numpy. Not for object dtypes.
 py::array NewPooledArray(const py::dtype& dtype, size_t count);
 
+// A pooled buffer for a column whose length is known only at the end (a
+// streaming result): starts with the largest kept buffer (or a new one)
+// and grows with mremap, which moves pages, not bytes. Not copyable.
+class GrowableBuffer {
+ public:
+  GrowableBuffer() = default;
+  ~GrowableBuffer();
+  GrowableBuffer(const GrowableBuffer&) = delete;
+  GrowableBuffer& operator=(const GrowableBuffer&) = delete;
+
+  // Makes room for at least `bytes`; the first `used` bytes keep their
+  // values. Throws std::bad_alloc.
+  void Reserve(size_t bytes);
+  uint8_t* Data() const { return static_cast<uint8_t*>(data_); }
+  // The first `count` elements as a 1-D array that owns the buffer (this
+  // buffer is empty afterwards).
+  py::array Release(const py::dtype& dtype, size_t count);
+
+ private:
+  void* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
 }  // namespace lakestream_python

@@ -49,10 +49,16 @@ const char* KindName(lakestream::ErrorKind kind) {
 // released: a global py::object would be released after the interpreter ends.
 PyObject* native_error = nullptr;
 
+}  // namespace
+
+namespace lakestream_python {
 [[noreturn]] void ThrowNative(lakestream::ErrorKind kind, const std::string& message) {
   PyErr_SetObject(native_error, py::make_tuple(KindName(kind), TextToPython(message)).ptr());
   throw py::error_already_set();
 }
+}  // namespace lakestream_python
+
+namespace {
 
 // The databases this process has open, by directory and read_only: a
 // second connect() to the same directory shares the open Database, as
@@ -96,6 +102,12 @@ class NativeConnection {
   }
   explicit NativeConnection(std::shared_ptr<lakestream::Database> db)
       : db_(std::move(db)), con_(std::make_unique<lakestream::Connection>(*db_)) {}
+  // A streaming result outliving its connection keeps its rows (and never
+  // reaches the destroyed connection for Ctrl-C).
+  // (With the GIL: a reader holding a stream's mutex never waits for it.)
+  ~NativeConnection() { FinishOpenStreams(); }
+  NativeConnection(const NativeConnection&) = delete;
+  NativeConnection& operator=(const NativeConnection&) = delete;
 
   std::unique_ptr<NativeConnection> Duplicate() {
     CheckOpen();
@@ -106,10 +118,17 @@ class NativeConnection {
   // raises NativeError. `params` (a sequence or None) fill ? / $n.
   // `watch_signals` (the caller is Python's main thread): Ctrl-C interrupts
   // the statement and raises KeyboardInterrupt.
-  std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params, bool watch_signals) {
+  // `stream`: a single SELECT streams (Connection::SendQuery): it is bound
+  // now and runs while its rows are read; any statement on any connection
+  // first fetches the rest (FinishOpenStreams).
+  std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params, bool watch_signals,
+                                        bool stream) {
     std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
     bool with_params = !params.is_none();
     std::unique_ptr<lakestream::QueryResult> result;
+    std::shared_ptr<ResultState> state;
+    lakestream::ErrorKind error_kind = lakestream::ErrorKind::NONE;
+    std::string error;
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
@@ -117,17 +136,39 @@ class NativeConnection {
         py::gil_scoped_acquire acquire;
         ThrowClosed();
       }
+      FinishOpenStreams();
+      bool first_chunk = false;
+      auto start = [&] {
+        if (!stream) return with_params ? con_->Query(sql, values) : con_->Query(sql);
+        auto r = con_->SendQuery(sql, values);
+        if (r->IsStreaming()) {
+          // The first chunk now: what fails at once (a bad literal, a sort's
+          // or an aggregate's whole input) raises from sql(), as before.
+          r->RetainFetched(true);
+          first_chunk = r->FetchNext();
+        }
+        return r;
+      };
       if (watch_signals) {
         SigintInterrupts ctrl_c(*con_);
-        result = with_params ? con_->Query(sql, values) : con_->Query(sql);
+        result = start();
       } else {
-        result = with_params ? con_->Query(sql, values) : con_->Query(sql);
+        result = start();
+      }
+      // Registered before run_mutex_ is released: the next statement on any
+      // connection finishes this stream first.
+      if (result->HasError()) {
+        error_kind = result->GetErrorKind();
+        error = result->GetError();
+      } else {
+        state = NewResultState(std::move(result), con_.get(), watch_signals, first_chunk);
       }
     }
     // A Ctrl-C during the statement: Python's handler ran; raise its KeyboardInterrupt.
     bool signalled = watch_signals && PyErr_CheckSignals() != 0;
     if (signalled) throw py::error_already_set();
-    return Finish(std::move(result));
+    if (!state) ThrowNative(error_kind, error);
+    return std::make_unique<NativeResult>(std::move(state));
   }
 
   // Runs `sql` once per parameter list in `param_lists`, parsing it once.
@@ -137,6 +178,7 @@ class NativeConnection {
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
+      FinishOpenStreams();
       if (con_) prepared = con_->Prepare(sql);
     }
     if (!prepared) ThrowClosed();
@@ -151,6 +193,7 @@ class NativeConnection {
           py::gil_scoped_acquire acquire;
           ThrowClosed();
         }
+        FinishOpenStreams();
         result = prepared->Execute(values);
       }
       if (result->HasError()) ThrowNative(result->GetErrorKind(), result->GetError());
@@ -168,6 +211,12 @@ class NativeConnection {
   // Stops a running statement, waits for it, then drops the connection (and
   // the database when no other connection shares it). Idempotent.
   void Close() {
+    {
+      // A Relation of this connection keeps its rows after close(). (Before
+      // the interrupt, which would end the streams with INTERRUPTED.)
+      py::gil_scoped_release release;
+      FinishOpenStreams();
+    }
     Interrupt();
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> run(run_mutex_);
@@ -194,7 +243,7 @@ class NativeConnection {
   }
   static std::unique_ptr<NativeResult> Finish(std::unique_ptr<lakestream::QueryResult> result) {
     if (result->HasError()) ThrowNative(result->GetErrorKind(), result->GetError());
-    return std::make_unique<NativeResult>(std::move(result));
+    return std::make_unique<NativeResult>(NewResultState(std::move(result), nullptr, false, false));
   }
 
   std::shared_ptr<lakestream::Database> db_;
@@ -231,7 +280,7 @@ PYBIND11_MODULE(_lakestream, m) {
   py::class_<NativeConnection>(m, "NativeConnection")
       .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("read_only") = false)
       .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none(),
-           py::arg("watch_signals") = false)
+           py::arg("watch_signals") = false, py::arg("stream") = false)
       .def("executemany", &NativeConnection::ExecuteMany, py::arg("sql"), py::arg("param_lists"))
       .def("duplicate", &NativeConnection::Duplicate)
       .def("interrupt", &NativeConnection::Interrupt)

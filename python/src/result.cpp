@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <thread>
 
 #if defined(__x86_64__)
@@ -15,6 +16,7 @@
 #include "buffer_pool.hpp"
 #include "convert.hpp"
 #include "lakestream/column_view.hpp"
+#include "sigint.hpp"
 
 namespace lakestream_python {
 
@@ -186,12 +188,104 @@ void FillChunk(const ColumnView& view, idx_t offset, bool for_pandas, NumpyColum
 
 }  // namespace
 
-NativeResult::NativeResult(std::unique_ptr<lakestream::QueryResult> result) : result_(std::move(result)) {
+// The open streaming results (FinishOpenStreams).
+std::mutex registry_mutex;
+std::vector<std::weak_ptr<ResultState>>& OpenStreams() {
+  static auto* streams = new std::vector<std::weak_ptr<ResultState>>();  // never destroyed, as the pool
+  return *streams;
+}
+
+void FinishOpenStreams() {
+  std::vector<std::shared_ptr<ResultState>> open;
+  {
+    std::lock_guard<std::mutex> guard(registry_mutex);
+    auto& streams = OpenStreams();
+    for (auto& weak : streams) {
+      if (auto state = weak.lock()) {
+        if (!state->materialized) open.push_back(std::move(state));
+      }
+    }
+    streams.clear();
+  }
+  for (auto& state : open) {
+    std::lock_guard<std::mutex> guard(state->mutex);
+    // An error ends the stream too; the reader raises it.
+    if (state->result->IsStreaming()) state->result->RowCount();
+    state->materialized = true;
+  }
+}
+
+namespace {
+
+bool IsMainThread(const ResultState& state) {
+  return state.connection != nullptr && state.watch_thread == std::this_thread::get_id();
+}
+
+}  // namespace
+
+std::shared_ptr<ResultState> NewResultState(std::unique_ptr<lakestream::QueryResult> result,
+                                            lakestream::Connection* stream_connection, bool watch_signals,
+                                            bool first_chunk) {
+  auto state = std::make_shared<ResultState>();
+  state->result = std::move(result);
+  if (!state->result->IsStreaming()) {
+    state->materialized = true;
+    return state;
+  }
+  // Python may ask for the rows again (df() twice, len() after df()).
+  state->result->RetainFetched(true);
+  state->connection = stream_connection;
+  state->first_chunk_pending = first_chunk;
+  if (watch_signals) state->watch_thread = std::this_thread::get_id();
+  std::lock_guard<std::mutex> guard(registry_mutex);
+  auto& streams = OpenStreams();
+  streams.erase(std::remove_if(streams.begin(), streams.end(), [](auto& w) { return w.expired(); }), streams.end());
+  streams.push_back(state);
+  return state;
+}
+
+NativeResult::NativeResult(std::shared_ptr<ResultState> state)
+    : state_(std::move(state)), result_(state_->result.get()) {}
+
+NativeResult::~NativeResult() = default;
+
+void NativeResult::RaiseIfFailed(bool watched) const {
+  if (watched && PyErr_CheckSignals() != 0) throw py::error_already_set();
+  if (result_->HasError()) ThrowNative(result_->GetErrorKind(), result_->GetError());
+}
+
+void NativeResult::Materialize() const {
+  if (!state_->materialized) {
+    bool watched = false;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> guard(state_->mutex);
+      if (state_->result->IsStreaming()) {
+        watched = IsMainThread(*state_);
+        if (watched) {
+          SigintInterrupts ctrl_c(*state_->connection);
+          state_->result->RowCount();
+        } else {
+          state_->result->RowCount();
+        }
+      }
+      state_->materialized = true;
+    }
+    RaiseIfFailed(watched);
+  }
+  RaiseIfFailed(false);
+  if (indexed_) return;
   idx_t start = 0;
   for (idx_t i = 0; i < result_->ChunkCount(); i++) {
     chunk_starts_.push_back(start);
     start += result_->ChunkRowCount(i);
   }
+  indexed_ = true;
+}
+
+idx_t NativeResult::RowCount() const {
+  Materialize();
+  return result_->RowCount();
 }
 
 py::list NativeResult::Names() const {
@@ -221,6 +315,7 @@ std::vector<py::tuple> NativeResult::TypeDetails() const {
 }
 
 void NativeResult::AppendRows(idx_t start, idx_t count, py::list& out) const {
+  Materialize();
   idx_t end = std::min(start + std::min(count, RowCount()), RowCount());
   if (start >= end) return;
   auto it = std::upper_bound(chunk_starts_.begin(), chunk_starts_.end(), start);
@@ -266,7 +361,93 @@ py::list NativeResult::Rows(idx_t start, idx_t count) const {
   return out;
 }
 
+py::object NativeResult::StreamNumpyColumns(bool for_pandas) const {
+  idx_t columns = result_->ColumnCount();
+  for (idx_t c = 0; c < columns; c++) {
+    TypeKind kind = result_->ColumnTypes()[c].kind;
+    // TIMESTAMPs for pandas may not fit in nanoseconds (then objects): the materialized path.
+    if (IsObjectKind(kind) || (for_pandas && kind == TypeKind::TIMESTAMP)) return py::none();
+  }
+  struct StreamColumn {
+    NumpyColumn out;
+    GrowableBuffer values;
+    GrowableBuffer mask;
+    size_t itemsize = 0;
+    bool values_carry_nulls = false;
+  };
+  std::vector<std::unique_ptr<StreamColumn>> cols;
+  std::vector<py::dtype> dtypes;
+  for (idx_t c = 0; c < columns; c++) {
+    auto col = std::make_unique<StreamColumn>();
+    col->out.kind = result_->ColumnTypes()[c].kind;
+    dtypes.push_back(DtypeFor(col->out.kind, for_pandas));
+    col->itemsize = static_cast<size_t>(dtypes.back().itemsize());
+    col->values_carry_nulls = for_pandas && (col->out.kind == TypeKind::DOUBLE ||
+                                             col->out.kind == TypeKind::DECIMAL || col->out.kind == TypeKind::DATE);
+    cols.push_back(std::move(col));
+  }
+  idx_t rows = 0;
+  bool watched = false;
+  {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> guard(state_->mutex);
+    lakestream::QueryResult& result = *state_->result;
+    if (!result.IsStreaming()) return py::none();  // materialized meanwhile (FinishOpenStreams)
+    // Each chunk is copied into the arrays as soon as it is pulled, while its
+    // vectors are still in the cache.
+    auto pull = [&] {
+      bool have = state_->first_chunk_pending || result.FetchNext();
+      state_->first_chunk_pending = false;
+      for (; have; have = result.FetchNext()) {
+        idx_t n = ColumnView(result, 0).RowCount();
+        for (idx_t c = 0; c < columns; c++) {
+          StreamColumn& col = *cols[c];
+          ColumnView view(result, c);
+          col.values.Reserve((rows + n) * col.itemsize);
+          col.out.data = col.values.Data();
+          if (!col.out.has_nulls && std::memchr(view.Validity(), 0, n) != nullptr) {
+            col.out.has_nulls = true;
+            if (!col.values_carry_nulls) {
+              col.mask.Reserve(rows + n);
+              std::memset(col.mask.Data(), 0, rows);  // no NULL before this chunk
+            }
+          }
+          if (col.out.has_nulls && !col.values_carry_nulls) {
+            col.mask.Reserve(rows + n);
+            col.out.mask_data = reinterpret_cast<bool*>(col.mask.Data());
+          }
+          FillChunk(view, rows, for_pandas, col.out);
+        }
+        rows += n;
+      }
+    };
+    watched = IsMainThread(*state_);
+    if (watched) {
+      SigintInterrupts ctrl_c(*state_->connection);
+      pull();
+    } else {
+      pull();
+    }
+    state_->materialized = true;
+  }
+  RaiseIfFailed(watched);
+  py::list list;
+  for (idx_t c = 0; c < columns; c++) {
+    StreamColumn& col = *cols[c];
+    py::array values = col.values.Release(dtypes[c], rows);
+    py::object mask = py::none();
+    if (col.out.mask_data != nullptr) mask = col.mask.Release(py::dtype("bool"), rows);
+    list.append(py::make_tuple(values, mask));
+  }
+  return list;
+}
+
 py::list NativeResult::NumpyColumns(bool for_pandas) const {
+  if (!state_->materialized) {
+    py::object streamed = StreamNumpyColumns(for_pandas);
+    if (!streamed.is_none()) return streamed;
+  }
+  Materialize();
   const lakestream::QueryResult& result = *result_;
   idx_t columns = result.ColumnCount();
   idx_t chunks = result.ChunkCount();

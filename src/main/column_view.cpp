@@ -15,9 +15,27 @@ ColumnView::ColumnView(const QueryResult& result, idx_t chunk, idx_t column) {
                             ") is outside the result's " + std::to_string(chunks.size()) + " chunks and " +
                             std::to_string(result.ColumnCount()) + " columns");
   }
-  const Vector& vector = chunks[chunk]->data[column];
+  Init(result, *chunks[chunk], column);
+}
+
+ColumnView::ColumnView(const QueryResult& result, idx_t column) {
+  const DataChunk* chunk = result.CurrentChunk();
+  if (chunk == nullptr) {
+    throw std::out_of_range("ColumnView(column " + std::to_string(column) +
+                            "): the result has no current chunk; call FetchNext() first and read only while it "
+                            "returns true");
+  }
+  if (column >= result.ColumnCount()) {
+    throw std::out_of_range("ColumnView(column " + std::to_string(column) + ") is outside the result's " +
+                            std::to_string(result.ColumnCount()) + " columns");
+  }
+  Init(result, *chunk, column);
+}
+
+void ColumnView::Init(const QueryResult& result, const DataChunk& chunk, idx_t column) {
+  const Vector& vector = chunk.data[column];
   type_ = &result.ColumnTypes()[column];
-  rows_ = chunks[chunk]->size();
+  rows_ = chunk.size();
   validity_ = vector.Validity();
   // STRUCT vectors have no buffer of their own; every other type's buffer is
   // the row values in the layout common/types.hpp describes, which the

@@ -7,6 +7,7 @@
 #include "common/exception.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "main/public_value.hpp"
+#include "main/query_stream.hpp"
 #include "main/statement_runner.hpp"
 #include "parser/lexer.hpp"
 #include "parser/parser.hpp"
@@ -34,9 +35,50 @@ Connection::Connection(Database& db) {
   context_ = std::make_unique<ClientContext>(db.instance_);
 }
 
-Connection::~Connection() = default;
+static constexpr const char* kStreamClosedByStatement =
+    "this streaming result (Connection::SendQuery) was ended because another statement ran "
+    "on its connection before the result was fetched to the end; fetch it to the end first, or use "
+    "Connection::Query, which returns every row at once";
+static constexpr const char* kStreamClosedByConnection =
+    "this streaming result (Connection::SendQuery) was ended because its connection was "
+    "closed before the result was fetched to the end; fetch it to the end first, or use Connection::Query, which "
+    "returns every row at once";
+
+Connection::~Connection() { EndStream(kStreamClosedByConnection); }
 Connection::Connection(Connection&&) noexcept = default;
-Connection& Connection::operator=(Connection&&) noexcept = default;
+Connection& Connection::operator=(Connection&& other) noexcept {
+  if (this != &other) {
+    EndStream(kStreamClosedByConnection);
+    context_ = std::move(other.context_);
+    stream_ = std::move(other.stream_);
+  }
+  return *this;
+}
+
+void Connection::EndStream(const char* reason) {
+  if (auto stream = stream_.lock()) stream->Invalidate(reason);
+  stream_.reset();
+}
+
+std::unique_ptr<QueryResult> Connection::SendQuery(const std::string& sql, const std::vector<SqlValue>& params) {
+  EndStream(kStreamClosedByStatement);
+  auto prepared = Prepare(sql);
+  if (prepared->HasError() || prepared->statements_.size() != 1 ||
+      prepared->statements_[0]->type != StatementType::SELECT) {
+    return prepared->Execute(params);
+  }
+  context_->ClearInterrupt();
+  std::vector<Value> values;
+  try {
+    values.reserve(params.size());
+    for (auto& p : params) values.push_back(ValueConverter::ToEngine(p));
+  } catch (const Exception& e) {
+    return QueryResult::FromError(e.Type(), e.what());
+  }
+  auto result = StartSelectStream(*context_, std::move(prepared->statements_[0]), values);
+  stream_ = result->Stream();
+  return result;
+}
 
 static std::unique_ptr<QueryResult> Last(std::vector<std::unique_ptr<QueryResult>> results) {
   if (results.empty()) return std::make_unique<QueryResult>(std::vector<std::string>{}, std::vector<LogicalType>{});
@@ -44,11 +86,13 @@ static std::unique_ptr<QueryResult> Last(std::vector<std::unique_ptr<QueryResult
 }
 
 std::unique_ptr<QueryResult> Connection::Query(const std::string& sql) {
+  EndStream(kStreamClosedByStatement);
   context_->ClearInterrupt();
   return Last(RunQuery(*context_, sql));
 }
 
 std::vector<std::unique_ptr<QueryResult>> Connection::QueryAll(const std::string& sql) {
+  EndStream(kStreamClosedByStatement);
   context_->ClearInterrupt();
   return RunQuery(*context_, sql);
 }
@@ -60,6 +104,7 @@ std::unique_ptr<QueryResult> Connection::Query(const std::string& sql, const std
 
 std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::unique_ptr<SQLStatement>>& statements,
                                                           const std::vector<SqlValue>& params) {
+  EndStream(kStreamClosedByStatement);
   context_->ClearInterrupt();
   std::vector<Value> values;
   try {

@@ -4,7 +4,11 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "execution/physical_planner.hpp"
 #include "main/parameter_substitution.hpp"
+#include "main/query_stream.hpp"
+#include "planner/binder.hpp"
+#include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
 
@@ -70,6 +74,60 @@ std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const
   return RunStatements(context, statements, {});
 }
 
+// What RunStatements does before a statement's own work, under the lock.
+static void BeginLockedStatement(ClientContext& context, SQLStatement& statement) {
+  context.BeginStatement(Timestamp::Now());
+  context.Database().RefreshTables();
+  // A view can be behind without this process having changed its sources
+  // (a crash between a source's commit and the view's, another engine
+  // writing an attached source): auto views catch up before anything reads them.
+  CatchUpViewsBeforeStatement(context, statement);
+  context.ViewsRead().clear();
+  context.EndCommit();
+  context.CheckInterrupt();
+}
+
+static std::unique_ptr<QueryResult> ErrorResult(ClientContext& context) {
+  std::unique_ptr<QueryResult> result;
+  try {
+    throw;
+  } catch (const Exception& e) {
+    result = QueryResult::FromError(e.Type(), e.what());
+  } catch (const std::bad_alloc&) {
+    result = QueryResult::FromError(ExceptionType::INTERNAL,
+                                    "Out of Memory Error: the statement needed more memory than is available; "
+                                    "reduce the data it reads or add LIMIT");
+  } catch (const std::exception& e) {
+    result = QueryResult::FromError(ExceptionType::INTERNAL, std::string("Internal Error: ") + e.what());
+  }
+  for (auto& warning : context.TakeWarnings()) result->AddWarning(warning);
+  return result;
+}
+
+std::unique_ptr<QueryResult> StartSelectStream(ClientContext& context, std::unique_ptr<SQLStatement> statement,
+                                               const std::vector<Value>& parameters) {
+  try {
+    context.CheckInterrupt();
+    SubstituteParameters(*statement, parameters);
+    std::unique_lock<StatementMutex> lock(context.Database().StatementLock());
+    BeginLockedStatement(context, *statement);
+    Binder binder(context);
+    BoundQuery query = binder.BindQuery(*static_cast<SelectStatement&>(*statement).node);
+    auto plan = OptimizePlan(std::move(query.plan));
+    auto physical = CreatePhysicalPlan(context, *plan);
+    WarnAboutStaleViewReads(context);
+    auto result = std::make_unique<QueryResult>(std::move(query.names), query.types);
+    std::vector<std::unique_ptr<SQLStatement>> statements;
+    statements.push_back(std::move(statement));
+    result->SetStream(
+        std::make_shared<QueryStream>(context, std::move(lock), std::move(statements), std::move(physical)));
+    for (auto& warning : context.TakeWarnings()) result->AddWarning(warning);
+    return result;
+  } catch (...) {
+    return ErrorResult(context);
+  }
+}
+
 std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
                                                         std::vector<std::unique_ptr<SQLStatement>>& statements,
                                                         const std::vector<Value>& parameters) {
@@ -80,16 +138,8 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       // Before the lock: an interrupted batch stops without waiting for other connections.
       context.CheckInterrupt();
       SubstituteParameters(*statement, parameters);
-      std::lock_guard<std::mutex> guard(context.Database().StatementLock());
-      context.BeginStatement(Timestamp::Now());
-      context.Database().RefreshTables();
-      // A view can be behind without this process having changed its sources
-      // (a crash between a source's commit and the view's, another engine
-      // writing an attached source): auto views catch up before anything reads them.
-      CatchUpViewsBeforeStatement(context, *statement);
-      context.ViewsRead().clear();
-      context.EndCommit();
-      context.CheckInterrupt();
+      std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
+      BeginLockedStatement(context, *statement);
       result = RunStatement(context, *statement);
       // The statement has committed: what follows (view maintenance) belongs to it.
       context.BeginCommit();

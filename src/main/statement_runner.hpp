@@ -25,5 +25,10 @@ std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const
 std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
                                                         std::vector<std::unique_ptr<SQLStatement>>& statements,
                                                         const std::vector<Value>& parameters);
+// Connection::SendQuery for one SELECT: binds and plans it under the
+// statement lock and returns a streaming result (QueryResult::SetStream)
+// that holds the plan and the lock; an error result when that fails.
+std::unique_ptr<QueryResult> StartSelectStream(ClientContext& context, std::unique_ptr<SQLStatement> statement,
+                                               const std::vector<Value>& parameters);
 
 }  // namespace lakestream

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <semaphore>
 #include <string>
 
 #include "catalog/catalog.hpp"
@@ -28,6 +29,20 @@ class SinkRegistry {
   virtual ~SinkRegistry() = default;
 };
 
+// The statement lock: a mutex that another thread may release. A streaming
+// result (Connection::SendQuery) holds it from the thread that started the
+// SELECT until the thread that fetches its last chunk, or destroys it,
+// lets go; std::mutex forbids that.
+class StatementMutex {
+ public:
+  void lock() { semaphore_.acquire(); }
+  void unlock() { semaphore_.release(); }
+  bool try_lock() { return semaphore_.try_acquire(); }
+
+ private:
+  std::binary_semaphore semaphore_{1};
+};
+
 class DatabaseInstance {
  public:
   // Opens (creating if needed) the database; throws IOError when another
@@ -39,7 +54,7 @@ class DatabaseInstance {
   Catalog& GetCatalog() { return catalog_; }
   FileSystem* Fs() const { return fs_; }
   // Statements run one at a time per database (single writer).
-  std::mutex& StatementLock() { return statement_lock_; }
+  StatementMutex& StatementLock() { return statement_lock_; }
 
   // Gives a new catalog entry its storage: an InMemoryTable, a new Delta table
   // at <db>/<name> (or `location`), or the existing Delta table at `location`
@@ -69,7 +84,7 @@ class DatabaseInstance {
   std::unique_ptr<CatalogStore> store_;
   CatalogRecord record_;
   Catalog catalog_;
-  std::mutex statement_lock_;
+  StatementMutex statement_lock_;
   std::mutex sink_registry_lock_;
   // Last: its producers are closed before the catalog goes.
   std::unique_ptr<SinkRegistry> sink_registry_;

@@ -76,7 +76,10 @@ class Connection:
         """Runs `query` now. A statement that returns rows gives a Relation;
         one that does not (CREATE, INSERT, ...) gives None."""
         self._check_query(query)
-        native = _run(self._native.execute, query, params, _in_main_thread())
+        # A SELECT streams: its rows are produced when first read (df() copies
+        # each chunk into the arrays as it arrives); any other statement first
+        # reads the rest.
+        native = _run(self._native.execute, query, params, _in_main_thread(), True)
         _warn(native, 2)
         if _is_row_result(native):
             return Relation(native, self)

@@ -2,7 +2,11 @@
 // SqlValue per cell. For bindings and bulk readers that convert many values
 // (the Python package builds its objects and numpy arrays from it).
 //
-//   for (lakestream::idx_t c = 0; c < result->ChunkCount(); c++) {
+//   while (result->FetchNext()) {                              // any result
+//     lakestream::ColumnView ids(*result, 0);                  // column 0 of this chunk
+//     ...
+//   }
+//   for (lakestream::idx_t c = 0; c < result->ChunkCount(); c++) {  // a materialized result
 //     lakestream::ColumnView ids(*result, c, 0);              // a BIGINT column
 //     const int64_t* values = ids.Bigints();
 //     for (lakestream::idx_t r = 0; r < ids.RowCount(); r++)
@@ -26,6 +30,12 @@ class ColumnView {
   // std::out_of_range for a chunk or column past the end. The view points
   // into the result: it is valid while the QueryResult lives.
   ColumnView(const QueryResult& result, idx_t chunk, idx_t column);
+  // Column `column` of the chunk the last QueryResult::FetchNext() moved to
+  // (the way to read a streaming result, Connection::SendQuery). Throws
+  // std::out_of_range when there is none (before the first FetchNext, or
+  // after it returned false) or for a column past the end. Valid until the
+  // next FetchNext/FetchChunk on the result.
+  ColumnView(const QueryResult& result, idx_t column);
 
   const ColumnType& Type() const { return *type_; }
   idx_t RowCount() const { return rows_; }
@@ -65,6 +75,7 @@ class ColumnView {
     return static_cast<const T*>(data_);
   }
   [[noreturn]] void ThrowWrongKind(TypeKind wanted) const;
+  void Init(const QueryResult& result, const DataChunk& chunk, idx_t column);
 
   const ColumnType* type_;
   idx_t rows_;

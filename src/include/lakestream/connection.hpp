@@ -19,6 +19,7 @@ namespace lakestream {
 
 class ClientContext;
 class Connection;
+class QueryStream;
 struct SQLStatement;
 
 // SQL parsed once and run many times with different parameters. Parameters
@@ -68,12 +69,39 @@ class Connection {
   // Runs every statement and returns one result per statement run (the last
   // one may be an error, after which nothing more runs).
   std::vector<std::unique_ptr<QueryResult>> QueryAll(const std::string& sql);
+  // Like Query, but a single SELECT streams: it is bound and planned now
+  // (errors found then are the returned result's error) and its rows are
+  // produced while they are fetched (QueryResult::FetchNext / FetchChunk,
+  // ColumnView(result, column)), one chunk at a time, so the engine never
+  // holds the whole result. Any other statement, or several statements,
+  // run as Query runs them and return a materialized result
+  // (IsStreaming() false).
+  //
+  // Contract of a streaming result:
+  // * One per connection at a time. Running anything else on the connection
+  //   (Query, QueryAll, SendQuery, a PreparedStatement) or destroying the
+  //   connection first invalidates an open stream: its next fetch returns
+  //   no chunk and the result's error (INVALID_INPUT) says why and how to
+  //   avoid it (fetch to the end first, or use Query).
+  // * While open it holds the database's statement lock, as a running
+  //   statement does: statements on other connections of the database wait
+  //   until it is fetched to the end, fails, or is destroyed. So never run a
+  //   statement on another connection of the same database from the thread
+  //   that holds an open stream (it would wait forever); fetch the stream to
+  //   the end or destroy it first.
+  // * An error while fetching (a conversion error in a late row, Interrupt())
+  //   ends the stream: that fetch returns no chunk and HasError()/GetError()
+  //   tell; the chunks fetched before stay valid. Never throws for SQL errors.
+  // * RowCount, GetValue, ChunkCount/GetChunk and ToString first fetch every
+  //   remaining row into the result (QueryResult, "Random access").
+  // * The result may outlive the connection; its stream is then invalidated.
+  std::unique_ptr<QueryResult> SendQuery(const std::string& sql, const std::vector<SqlValue>& params = {});
   // Parses `sql` once for Execute(); a parse error is kept in the returned
   // statement (HasError) rather than thrown.
   std::unique_ptr<PreparedStatement> Prepare(const std::string& sql);
 
-  // Asks the statement running on this connection to stop: it fails with an
-  // INTERRUPTED error and commits nothing. Safe to call from any thread, also
+  // Asks the statement running on this connection (or its open streaming
+  // result) to stop: it fails with an INTERRUPTED error and commits nothing. Safe to call from any thread, also
   // when nothing runs (then it has no effect: each call of Query, QueryAll or
   // Execute clears the request when it starts). A statement that has begun
   // to commit completes; the statements after it in the same call do not run.
@@ -84,7 +112,10 @@ class Connection {
   friend struct ConnectionAccess;  // engine side (main/connection_access.hpp)
   std::vector<std::unique_ptr<QueryResult>> Run(std::vector<std::unique_ptr<SQLStatement>>& statements,
                                                 const std::vector<SqlValue>& params);
+  // Invalidates the open streaming result (SendQuery), if any, with `reason`.
+  void EndStream(const char* reason);
   std::unique_ptr<ClientContext> context_;
+  std::weak_ptr<QueryStream> stream_;  // the open streaming result's
 };
 
 // For tools that read SQL a piece at a time (the shell):

@@ -34,6 +34,7 @@ enum class ErrorKind : uint8_t {
 // Engine types named by the engine-side members below. Applications never
 // need them: the members above those cover every use.
 class DataChunk;
+class QueryStream;
 class LogicalType;
 class Value;
 enum class ExceptionType;
@@ -73,18 +74,45 @@ class QueryResult {
   const std::vector<std::string>& Names() const;
   const std::vector<ColumnType>& ColumnTypes() const;
   idx_t ColumnCount() const;
-  idx_t RowCount() const;
 
+  // ---- Streaming (Connection::SendQuery). A streaming result holds its
+  // SELECT's running plan and produces rows as they are fetched; see
+  // Connection::SendQuery for the contract. True until a fetch finds the
+  // end or fails (an error, Interrupt(), or the stream was invalidated by
+  // another statement on its connection), or random access materialized it.
+  bool IsStreaming() const;
+  // Keep (true) each chunk FetchChunk/FetchNext pulls from a streaming
+  // result, so that the random access members below stay available and
+  // cover every row: for readers that convert rows as they arrive and may be
+  // asked for them again later. Off by default (then the engine holds one
+  // chunk at a time). Call before the first fetch.
+  void RetainFetched(bool retain);
+
+  // ---- Random access. On a streaming result each of these first fetches
+  // every remaining row into the result (the result is materialized from
+  // then on, and the stream ends). When chunks were already fetched from the
+  // stream without RetainFetched, those rows are gone: these members then
+  // throw std::logic_error saying so. An error while materializing (e.g.
+  // Interrupt()) becomes the result's error (HasError) and the rows are the
+  // ones read before it.
+  idx_t RowCount() const;
   // One cell as a typed value. Throws std::out_of_range for a column or row
   // past the end. O(number of chunks) per call: to read many rows, use
   // FetchChunk.
   SqlValue GetValue(idx_t column, idx_t row) const;
 
   // The rows chunk by chunk, in order: each call returns the next chunk (at
-  // most 2048 rows), nullptr after the last. Independent of Cell(). The
-  // engine materializes a statement's rows before the result is returned,
-  // so this bounds the converted values held at once, not the engine's memory.
+  // most 2048 rows), nullptr after the last or when an error ended a
+  // streaming result (HasError() then tells). Independent of GetValue().
+  // On a materialized result this bounds the converted values held at once,
+  // not the engine's memory; on a streaming result it also bounds the
+  // engine's.
   std::unique_ptr<ResultChunk> FetchChunk();
+  // FetchChunk without converting the values: moves to the next chunk and
+  // returns true, or false after the last (or on an error, see HasError()).
+  // ColumnView(result, column) reads the chunk it moved to, until the next
+  // call. Shares FetchChunk's position.
+  bool FetchNext();
   // Random access to the same chunks (const; FetchChunk's position stays).
   idx_t ChunkCount() const;
   idx_t ChunkRowCount(idx_t index) const;
@@ -104,9 +132,18 @@ class QueryResult {
   // Appends a chunk (the engine fills results through this).
   void Append(std::unique_ptr<DataChunk> chunk);
   void AddWarning(std::string warning);
+  // Makes this a streaming result pulling from `stream`.
+  void SetStream(std::shared_ptr<QueryStream> stream);
+  const std::shared_ptr<QueryStream>& Stream() const;
+  // The chunk the last FetchNext moved to; nullptr before the first or after the last.
+  const DataChunk* CurrentChunk() const;
 
  private:
   struct Impl;
+  // The next chunk of a streaming result, or nullptr at the end or on an
+  // error (then recorded as the result's error).
+  std::unique_ptr<DataChunk> Pull() const;
+  void Materialize() const;
   std::unique_ptr<Impl> impl_;
 };
 
