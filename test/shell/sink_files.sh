@@ -223,27 +223,33 @@ sql "CREATE SINK bad FROM late INTO FILE '$D/bad.jsonl' WITH ('start' = 'version
 ok "the next version is a valid start"
 
 # --- a running follower picks up ALTER SINK between passes ---
-# wait_lines FILE N: waits up to 20 s for FILE to hold N lines.
+# wait_lines FILE N: waits up to 60 s for FILE to hold N lines.
 wait_lines() {
   local i
-  for i in $(seq 1 200); do
+  for i in $(seq 1 600); do
     [[ -f "$1" && $(wc -l <"$1") -ge $2 ]] && return 0
     sleep 0.1
   done
   return 1
 }
-# The follower holds the database while a pass runs: statements retry then.
+# The follower holds the database while a pass runs: statements retry then,
+# for up to 60 s (a loaded CI machine stretches each pass, and so the time
+# the database is held), and a statement that never got the lock says so.
 sql_retry() {
-  local i
-  for i in $(seq 1 100); do
+  local deadline=$((SECONDS + 60))
+  while :; do
     sql "$1"
     [[ $RC != 0 && "$ERR" == *lock* ]] || return 0
+    if ((SECONDS >= deadline)); then
+      echo "sql_retry: still locked after 60 s: $1: $ERR" >&2
+      return 0
+    fi
     sleep 0.1
   done
 }
 sql "CREATE TABLE fo (id INT, v INT, PRIMARY KEY (id)) TBLPROPERTIES ('change_tracking' = 'true')"
 sql "CREATE SINK fol FROM fo INTO FILE '$D/fol.jsonl'"
-"$BIN" sink "$DB" fol --follow --interval 0.2 >/dev/null 2>"$TMP/follow.err" &
+"$BIN" sink "$DB" fol --follow --interval 0.5 >/dev/null 2>"$TMP/follow.err" &
 FOLLOWER=$!
 sql_retry "INSERT INTO fo VALUES (1, 1)"
 wait_lines "$D/fol.jsonl" 1 || true
