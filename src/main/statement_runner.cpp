@@ -145,14 +145,8 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       context.BeginCommit();
       WarnAboutStaleViewReads(context);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
-    } catch (const Exception& e) {
-      result = QueryResult::FromError(e.Type(), e.what());
-    } catch (const std::bad_alloc&) {
-      result = QueryResult::FromError(ExceptionType::INTERNAL,
-                                      "Out of Memory Error: the statement needed more memory than is available; "
-                                      "reduce the data it reads or add LIMIT");
-    } catch (const std::exception& e) {
-      result = QueryResult::FromError(ExceptionType::INTERNAL, std::string("Internal Error: ") + e.what());
+    } catch (...) {
+      result = ErrorResult(context);
     }
     for (auto& warning : context.TakeWarnings()) result->AddWarning(warning);
     bool failed = result->HasError();

@@ -16,6 +16,7 @@ import lakestream
 from ..errors import AnalysisException
 from ..._frame.sql import literal, quote_name, unquote_name
 from ..._frame.writer import table_name_sql
+from ._options import OptionsBuilder
 from .dataframe import DataFrame
 from .streaming.query import StreamingQueryManager
 from .streaming.readwriter import DataStreamReader
@@ -272,26 +273,13 @@ class SparkSession:
         self.stop()
 
 
-class DataFrameReader:
+class DataFrameReader(OptionsBuilder):
     """spark.read: .table(name), .format("delta").load(path)."""
 
     def __init__(self, session):
         self._session = session
         self._format = "delta"
         self._options = {}
-
-    def format(self, source):
-        self._format = str(source).lower()
-        return self
-
-    def option(self, key, value):
-        self._options[str(key).lower()] = value
-        return self
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
-        return self
 
     def table(self, tableName):
         return self._session.table(tableName)

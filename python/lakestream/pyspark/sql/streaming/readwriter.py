@@ -3,6 +3,7 @@
 import os
 
 from ...errors import AnalysisException
+from .._options import OptionsBuilder
 from ...._frame.sql import unquote_name
 from .plan import QueryPlan
 from .query import StreamingQuery, parse_interval
@@ -22,7 +23,7 @@ def _bool_option(options, name):
     raise AnalysisException("option %s must be true or false, not %r" % (name, v))
 
 
-class DataStreamReader:
+class DataStreamReader(OptionsBuilder):
     """spark.readStream: .format("delta") (the default), .option(...), .table(t) / .load(path)."""
 
     _OPTIONS = ("readchangefeed", "startingversion", "skipchangecommits", "ignorechanges", "ignoredeletes",
@@ -32,19 +33,6 @@ class DataStreamReader:
         self._session = session
         self._format = "delta"
         self._options = {}
-
-    def format(self, source):
-        self._format = str(source).lower()
-        return self
-
-    def option(self, key, value):
-        self._options[str(key).lower()] = value
-        return self
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
-        return self
 
     def schema(self, schema):
         raise AnalysisException("readStream.schema(): a Delta table stream has the table's schema; drop .schema(...)")
@@ -96,8 +84,10 @@ class DataStreamReader:
         return self.table(self._session._table_at_path(path))
 
 
-class DataStreamWriter:
+class DataStreamWriter(OptionsBuilder):
     """df.writeStream: format("delta"|"kafka") / foreachBatch(fn), outputMode, options, trigger, start/toTable."""
+
+    _fold_keys = False  # kafka.* options go to librdkafka as written
 
     def __init__(self, df):
         self._df = df
@@ -107,19 +97,6 @@ class DataStreamWriter:
         self._trigger = ("processingTime", 0.1)
         self._foreach = None
         self._name = None
-
-    def format(self, source):
-        self._format = str(source).lower()
-        return self
-
-    def option(self, key, value):
-        self._options[str(key)] = value
-        return self
-
-    def options(self, **options):
-        for k, v in options.items():
-            self.option(k, v)
-        return self
 
     def outputMode(self, outputMode):
         self._mode = str(outputMode).lower()
