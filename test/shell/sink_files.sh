@@ -239,7 +239,7 @@ sql_retry() {
   local deadline=$((SECONDS + 60))
   while :; do
     sql "$1"
-    [[ $RC != 0 && "$ERR" == *lock* ]] || return 0
+    [[ $RC != 0 && "$ERR" == *"already open for writing"* ]] || return 0
     if ((SECONDS >= deadline)); then
       echo "sql_retry: still locked after 60 s: $1: $ERR" >&2
       return 0
