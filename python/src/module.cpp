@@ -132,11 +132,7 @@ class NativeConnection {
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
-      if (!con_) {
-        py::gil_scoped_acquire acquire;
-        ThrowClosed();
-      }
-      FinishOpenStreams();
+      BeginStatementLocked();
       bool first_chunk = false;
       auto start = [&] {
         if (!stream) return with_params ? con_->Query(sql, values) : con_->Query(sql);
@@ -189,11 +185,7 @@ class NativeConnection {
       {
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> run(run_mutex_);
-        if (!con_) {
-          py::gil_scoped_acquire acquire;
-          ThrowClosed();
-        }
-        FinishOpenStreams();
+        BeginStatementLocked();
         result = prepared->Execute(values);
       }
       if (result->HasError()) ThrowNative(result->GetErrorKind(), result->GetError());
@@ -230,6 +222,16 @@ class NativeConnection {
  private:
   void CheckOpen() const {
     if (!con_) ThrowClosed();
+  }
+  // With run_mutex_ held and the GIL released, before a statement runs: a
+  // closed connection raises (taking the GIL back for the exception), and
+  // every open stream is read to its end first (a statement would end it).
+  void BeginStatementLocked() {
+    if (!con_) {
+      py::gil_scoped_acquire acquire;
+      ThrowClosed();
+    }
+    FinishOpenStreams();
   }
   [[noreturn]] static void ThrowClosed() {
     ThrowNative(lakestream::ErrorKind::INVALID_INPUT,

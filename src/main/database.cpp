@@ -60,6 +60,15 @@ void Connection::EndStream(const char* reason) {
   stream_.reset();
 }
 
+// The parameters as engine values; throws the conversion's error (a value
+// the engine cannot hold).
+static std::vector<Value> EngineParameters(const std::vector<SqlValue>& params) {
+  std::vector<Value> values;
+  values.reserve(params.size());
+  for (auto& p : params) values.push_back(ValueConverter::ToEngine(p));
+  return values;
+}
+
 std::unique_ptr<QueryResult> Connection::SendQuery(const std::string& sql, const std::vector<SqlValue>& params) {
   EndStream(kStreamClosedByStatement);
   auto prepared = Prepare(sql);
@@ -70,8 +79,7 @@ std::unique_ptr<QueryResult> Connection::SendQuery(const std::string& sql, const
   context_->ClearInterrupt();
   std::vector<Value> values;
   try {
-    values.reserve(params.size());
-    for (auto& p : params) values.push_back(ValueConverter::ToEngine(p));
+    values = EngineParameters(params);
   } catch (const Exception& e) {
     return QueryResult::FromError(e.Type(), e.what());
   }
@@ -108,8 +116,7 @@ std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::uniqu
   context_->ClearInterrupt();
   std::vector<Value> values;
   try {
-    values.reserve(params.size());
-    for (auto& p : params) values.push_back(ValueConverter::ToEngine(p));
+    values = EngineParameters(params);
   } catch (const Exception& e) {
     std::vector<std::unique_ptr<QueryResult>> results;
     results.push_back(QueryResult::FromError(e.Type(), e.what()));
