@@ -10,7 +10,8 @@
 // connections are closed, new ones refused), SIGUSR2 brings them back.
 //
 // What it lacks compared with Apache Kafka (see docs/sinks.md): data lives in
-// memory only and is gone when it stops; aborted transactional messages stay
+// memory only and is gone when it stops; a retried produce request is
+// appended again (no idempotent sequence check); aborted transactional messages stay
 // visible even to read_committed consumers; no ACLs, SASL or TLS; no log
 // compaction; topics that clients ask for are created on demand with the
 // default partition count unless created up front with --topic.

@@ -6,7 +6,11 @@
 //    the widened argument types so the binder inserts the casts.
 //  * Integer and decimal overflow raise ConversionError
 //    "Overflow in addition of INTEGER (2147483647 + 1)" (ANSI/Spark-ANSI and
-//    DuckDB behaviour); DOUBLE follows IEEE (inf) like Spark.
+//    DuckDB behaviour). So does DOUBLE + - * / when finite operands give an
+//    infinite result, as in PostgreSQL and the SQL standard (DuckDB 1.x and
+//    Spark return Infinity): a silent `inf` from `1e300 * 1e10` would flow
+//    into gold tables and sinks unnoticed.
+//    Operands that already are inf or NaN propagate as IEEE says.
 //  * Division or modulo by zero gives NULL (Spark non-ANSI and DuckDB `/`).
 //  * INTEGER / INTEGER is DOUBLE (Spark, DuckDB `/`); DECIMAL / DECIMAL stays
 //    exact: DECIMAL with Spark's result type (see DecimalResultType).
@@ -19,6 +23,7 @@
 //    (there is no INTERVAL type yet).
 #include <cmath>
 
+#include "common/cast.hpp"
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "function/scalar/arithmetic.hpp"
@@ -82,11 +87,19 @@ scalar_kernel_t IntegerKernel(const LogicalType& type) {
   };
 }
 
+// Called only for a non-finite result, so the common path costs one test.
+void CheckDoubleOverflow(const char* operation, const char* symbol, double a, double b) {
+  if (std::isfinite(a) && std::isfinite(b)) ThrowOverflow(operation, symbol, TypeId::DOUBLE, DoubleToString(a), DoubleToString(b));
+}
+
 template <class OP>
 scalar_kernel_t DoubleKernel() {
   return [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
-    BinaryExecuteFlat<double, double, double>(args.data[0], args.data[1], result, count,
-                                              [](double a, double b) { return OP::Double(a, b); });
+    BinaryExecuteFlat<double, double, double>(args.data[0], args.data[1], result, count, [](double a, double b) {
+      double out = OP::Double(a, b);
+      if (!std::isfinite(out)) CheckDoubleOverflow(OP::kName, OP::kSymbol, a, b);
+      return out;
+    });
   };
 }
 
@@ -354,6 +367,7 @@ BoundScalarFunction BindArithmetic(const ScalarBindInput& input, ArithOp op) {
                                                       [](double a, double b, double& out) {
                                                         if (b == 0) return false;
                                                         out = a / b;
+                                                        if (!std::isfinite(out)) CheckDoubleOverflow("division", "/", a, b);
                                                         return true;
                                                       });
       });
