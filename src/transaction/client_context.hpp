@@ -84,7 +84,7 @@ class ClientContext {
   // has not begun to commit.
   void CheckInterrupt() const {
     if (!committing_ && interrupted_.load(std::memory_order_relaxed)) {
-      throw InterruptError("the statement was interrupted (Connection::Interrupt); nothing of it was committed");
+      throw InterruptError("the statement was interrupted (Ctrl-C or Connection::Interrupt); nothing of it was committed");
     }
   }
 

@@ -3,7 +3,9 @@
 // stdin) or the REPL.
 //
 // Exit codes: 0 success; 1 a statement, dot command or file failed (the error
-// is on stderr) or the database could not be opened; 2 bad command line.
+// is on stderr) or the database could not be opened; 2 bad command line; 130
+// Ctrl-C (SIGINT) stopped a -c, -f or piped script (the running statement
+// committed nothing).
 #include <unistd.h>
 
 #include <cstring>
@@ -122,13 +124,16 @@ int main(int argc, char** argv) {
         std::istringstream in(action.text);
         ok = shell->RunScript(in, "-c", true);
       }
+      if (shell->InterruptRequested()) return 130;
       if (!ok) return 1;
       if (shell->QuitRequested()) return shell->QuitCode();
     }
     return 0;
   }
   if (!isatty(STDIN_FILENO)) {
-    if (!shell->RunScript(std::cin, "stdin", true)) return 1;
+    bool ok = shell->RunScript(std::cin, "stdin", true);
+    if (shell->InterruptRequested()) return 130;
+    if (!ok) return 1;
     return shell->QuitRequested() ? shell->QuitCode() : 0;
   }
   return shell->Repl();

@@ -4,8 +4,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -67,14 +69,37 @@ const char* kHelp =
     ".tables                  List the tables (SHOW TABLES)\n"
     ".timer on|off            Print the run time of every statement\n";
 
+// SIGINT's handler may only touch lock-free atomics: Interrupt() is one
+// relaxed store, so calling it here is async-signal-safe.
+std::atomic<Connection*> g_interrupt_target{nullptr};
+volatile std::sig_atomic_t g_sigint = 0;
+static_assert(std::atomic<Connection*>::is_always_lock_free);
+
+extern "C" void OnSigint(int /*signal*/) {
+  g_sigint = 1;
+  if (Connection* con = g_interrupt_target.load()) con->Interrupt();
+}
+
 }  // namespace
 
 Shell::Shell(const std::string& db_path, DatabaseOptions options) {
   db_ = std::make_unique<Database>(db_path, options);
   con_ = std::make_unique<Connection>(*db_);
+  g_interrupt_target.store(con_.get());
+  // No SA_RESTART: a read at the prompt returns on Ctrl-C, so the REPL can
+  // drop the line instead of waiting for Enter.
+  struct sigaction sa {};
+  sa.sa_handler = OnSigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
 }
 
-Shell::~Shell() = default;
+Shell::~Shell() {
+  std::signal(SIGINT, SIG_DFL);
+  g_interrupt_target.store(nullptr);
+}
+
+bool Shell::InterruptRequested() const { return g_sigint != 0; }
 
 uint64_t Shell::TerminalWidth() const {
   if (const char* columns = std::getenv("COLUMNS")) {
@@ -217,7 +242,7 @@ bool Shell::RunScript(std::istream& in, const std::string& name, bool stop_on_er
   std::string buffer;
   std::string line;
   bool ok = true;
-  while (!quit_ && std::getline(in, line)) {
+  while (!quit_ && !g_sigint && std::getline(in, line)) {
     if (IsBlank(buffer)) {
       std::string trimmed = TrimLeft(line);
       if (!trimmed.empty() && trimmed[0] == '.') {
@@ -242,8 +267,8 @@ bool Shell::RunScript(std::istream& in, const std::string& name, bool stop_on_er
   }
   // A last statement without ';' still runs; the parser reports it if it is
   // really cut off.
-  if (!quit_ && !IsBlank(buffer) && !RunSql(buffer)) ok = false;
-  return ok;
+  if (!quit_ && !g_sigint && !IsBlank(buffer) && !RunSql(buffer)) ok = false;
+  return ok && !g_sigint;
 }
 
 bool Shell::RunFile(const std::string& path, bool stop_on_error) {
@@ -275,7 +300,14 @@ int Shell::Repl() {
 
   std::string buffer;
   while (!quit_) {
+    g_sigint = 0;
     char* raw = readline(buffer.empty() ? "lakestream> " : "      ...> ");
+    if (!raw && g_sigint) {
+      // Ctrl-C at the prompt: forget the statement being typed, stay.
+      buffer.clear();
+      std::cout << "^C" << std::endl;
+      continue;
+    }
     if (!raw) break;  // Ctrl-D
     std::string line(raw);
     std::free(raw);

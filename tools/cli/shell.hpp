@@ -14,6 +14,12 @@
 //   reports it if it really is incomplete).
 // - The box width follows $COLUMNS when set, else the terminal (ioctl on
 //   stdout), else 120, looked up for every result so window resizes apply.
+// - Ctrl-C (SIGINT, once the Shell exists): a running statement stops with
+//   "Interrupted" and commits nothing (Connection::Interrupt); a script
+//   (-c, -f, stdin, .read) stops there and InterruptRequested() turns true,
+//   for main's exit code 130; at the prompt, the line being typed is dropped
+//   and a new prompt shown. SIGINT goes back to its default when the Shell
+//   is destroyed.
 #pragma once
 
 #include <istream>
@@ -45,6 +51,9 @@ class Shell {
   // The read-eval-print loop on the terminal, with libedit line editing and
   // history in ~/.lakestream_history. Returns the exit code.
   int Repl();
+
+  // True once Ctrl-C stopped a script (-c, -f, stdin); main exits with 130.
+  bool InterruptRequested() const;
 
   // True once .quit/.exit ran; callers stop reading input.
   bool QuitRequested() const { return quit_; }
