@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/display_width.hpp"
 #include "common/exception.hpp"
 
 namespace lakestream {
@@ -20,18 +21,34 @@ std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::st
   size_t line_end = sql.find('\n', line_start);
   if (line_end == std::string::npos) line_end = sql.size();
   if (line_end > line_start && sql[line_end - 1] == '\r') line_end--;
+  auto is_continuation = [&](size_t i) { return i < sql.size() && (static_cast<unsigned char>(sql[i]) & 0xC0) == 0x80; };
   // A generated statement may be one line of megabytes: show a window of it
-  // around the offset, marked with "...", so the message stays readable.
+  // around the offset, marked with "...", so the message stays readable. The
+  // window's edges move to character boundaries so no UTF-8 character is cut.
   constexpr size_t kContext = 60;
   size_t show_begin = offset > line_start + kContext ? offset - kContext : line_start;
+  while (show_begin > line_start && is_continuation(show_begin)) show_begin--;
   size_t show_end = std::min(line_end, std::max<size_t>(offset, show_begin) + kContext);
+  while (show_end < line_end && is_continuation(show_end)) show_end++;
   std::string prefix = show_begin > line_start ? "..." : "";
   std::string source_line = prefix + sql.substr(show_begin, show_end - show_begin) + (show_end < line_end ? "..." : "");
+  // The caret goes under the character at `offset` on a terminal: tabs are
+  // copied (so they expand alike), wide characters take two cells.
   std::string caret(prefix.size(), ' ');
-  for (size_t i = show_begin; i < offset; i++) caret += sql[i] == '\t' ? '\t' : ' ';
+  for (size_t i = show_begin; i < offset;) {
+    if (sql[i] == '\t') {
+      caret += '\t';
+      i++;
+      continue;
+    }
+    caret.append(static_cast<size_t>(CodePointWidth(DecodeUtf8(sql, i))), ' ');
+  }
   caret += '^';
-  return message + " (line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1) +
-         ")\n" + source_line + "\n" + caret;
+  // Columns count characters, not bytes.
+  size_t column = 1;
+  for (size_t i = line_start; i < offset; i++) column += !is_continuation(i);
+  return message + " (line " + std::to_string(line) + ", column " + std::to_string(column) + ")\n" + source_line + "\n" +
+         caret;
 }
 
 void ThrowParserErrorAt(const std::string& sql, uint32_t offset, const std::string& message) {

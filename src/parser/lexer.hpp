@@ -41,8 +41,10 @@ class Lexer {
 };
 
 // "<message> (line L, column C)\n<source line>\n<spaces>^" for a byte offset.
-// Line and column are 1-based; the column counts bytes, the caret line copies
-// tabs so the caret stays under the token in a terminal.
+// Line and column are 1-based; the column counts characters. A long line is
+// shown as a window of about 60 characters each side of the error (never
+// cutting a UTF-8 character); the caret line copies tabs and gives wide
+// characters two cells, so the caret stays under the token in a terminal.
 std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
 [[noreturn]] void ThrowParserErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
 

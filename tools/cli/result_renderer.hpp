@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "lakestream/result.hpp"
+#include "lakestream/tools.hpp"
 
 namespace lakestream {
 
@@ -55,12 +56,8 @@ void RenderCsv(const QueryResult& result, std::ostream& out);
 void RenderJson(const QueryResult& result, std::ostream& out);
 void RenderLine(const QueryResult& result, std::ostream& out);
 
-// Helpers exposed for tests.
-// Display width of UTF-8 text in terminal cells (East Asian wide and emoji
-// count 2, combining marks and continuation bytes 0).
-uint64_t DisplayWidth(std::string_view text);
-// Cuts `text` to at most `width` cells, ending in "…" when it was cut.
-std::string TruncateToWidth(std::string_view text, uint64_t width);
+// Helpers exposed for tests (DisplayWidth and TruncateToWidth come from
+// lakestream/tools.hpp).
 // One CSV field with RFC 4180 quoting.
 std::string CsvField(std::string_view text);
 

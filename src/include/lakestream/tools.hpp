@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lakestream/connection.hpp"
@@ -37,6 +38,13 @@ int64_t SinkPendingVersions(Connection& connection, const std::string& name);
 // runner's summary). Throws std::invalid_argument for a row of the wrong width.
 std::unique_ptr<QueryResult> MakeTableResult(std::vector<std::string> names, const std::vector<ColumnType>& types,
                                              const std::vector<std::vector<SqlValue>>& rows);
+
+// Display width of UTF-8 text in terminal cells (East Asian wide and emoji
+// count 2, combining marks 0), as the engine uses for the caret under a
+// parser error, so tools line up text the same way.
+uint64_t DisplayWidth(std::string_view text);
+// Cuts `text` to at most `width` cells, ending in "…" when it was cut.
+std::string TruncateToWidth(std::string_view text, uint64_t width);
 
 // The kind of an exception the engine threw (e.g. the Database constructor
 // when the directory is locked: IO); INTERNAL for any other exception.
