@@ -25,6 +25,10 @@ def q_select(r):
         outer_scope = [('c%d' % i, c) for i, c in enumerate(classes)]
         sql = 'WITH s AS (%s) SELECT %s FROM s WHERE %s' % (inner, ', '.join('c%d' % i for i in range(n)),
                                                             g.pred(outer_scope))
+    elif shape < 0.45:
+        sql = 'WITH s AS (%s) SELECT l.c0 AS c0, r.c0 AS c1 FROM s AS l JOIN s AS r ON l.c0 %s r.c0' % (
+            inner, r.choice(['=', '<', '<>']))
+        n = 2
     else:
         sql = inner
     if r.random() < 0.4:
@@ -83,7 +87,10 @@ def grouped(g, frm, scope, where=''):
     items = keys + aggs
     sql = 'SELECT %s FROM %s%s' % (', '.join('%s AS c%d' % (e, i) for i, e in enumerate(items)), frm, where)
     if keys:
-        sql += ' GROUP BY ' + ', '.join(keys)
+        if r.random() < 0.15:  # by position
+            sql += ' GROUP BY ' + ', '.join(str(i + 1) for i in range(len(keys)))
+        else:
+            sql += ' GROUP BY ' + ', '.join(keys)
         if r.random() < 0.4:
             h = aggregate_items(g, scope, 1)[0]
             sql += ' HAVING %s %s %s' % (h, r.choice(['>', '>=', '<', '<>']), r.randint(0, 4)) \
@@ -106,8 +113,11 @@ def join_on(g, a, sa, b, sb):
     r = g.r
     common = [(c, t) for c, t in common_columns(a[0], b[0])]
     if common and r.random() < 0.85:
-        c, _ = r.choice(common)
+        c, t = r.choice(common)
         cond = '%s.%s = %s.%s' % (a[1], c, b[1], c)
+        if r.random() < 0.15:
+            cond = {'int': '%s.%s + 1 = %s.%s', 'str': "coalesce(%s.%s, 'n') = coalesce(%s.%s, 'n')",
+                    'dbl': '%s.%s = - %s.%s', 'date': '%s.%s >= %s.%s'}[CLASS[t]] % (a[1], c, b[1], c)
     else:
         cond = '%s %s %s' % (g.col(sa, 'int'), r.choice(['<', '<=', '>']), g.col(sb, 'int'))
     if r.random() < 0.35:
@@ -132,7 +142,7 @@ def join_query(r, kinds, allow_using=True, allow_natural=False):
         lake_from = duck_from = '%s AS a CROSS JOIN %s AS b' % (a[0], b[0]) if r.random() < 0.5 else \
             '%s AS a, %s AS b' % (a[0], b[0])
         where_pred = ' WHERE ' + join_on(g, a, sa, b, sb)
-    elif allow_natural and style < 0.2 and common:
+    elif allow_natural and style < 0.2 and common and not semi:
         lake_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], lake_kind, b[0])
         duck_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], duck_kind, b[0])
         extra_scope = [] if semi else [(c, t) for c, t in common]

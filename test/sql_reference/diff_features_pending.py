@@ -12,8 +12,13 @@ def frame(r):
     """ROWS/RANGE BETWEEN start AND end with start not after end."""
     i = r.randint(0, 3)
     j = r.randint(max(i, 1), 4)
-    pts = [p % r.randint(1, 3) if '%d' in p else p for p in (FRAME_POINTS[i], FRAME_POINTS[j])]
-    return 'BETWEEN %s AND %s' % tuple(pts)
+    n, m = r.randint(1, 3), r.randint(1, 3)
+    if i == j == 1:  # n PRECEDING AND m PRECEDING: Spark refuses n < m
+        n, m = max(n, m), min(n, m)
+    if i == j == 3:  # n FOLLOWING AND m FOLLOWING
+        n, m = min(n, m), max(n, m)
+    a, b = FRAME_POINTS[i], FRAME_POINTS[j]
+    return 'BETWEEN %s AND %s' % (a % n if '%d' in a else a, b % m if '%d' in b else b)
 
 
 def window_spec(g, scope, key, need_total):

@@ -26,7 +26,7 @@ SQL_TYPE = {'int': 'INTEGER', 'big': 'BIGINT', 'str': 'VARCHAR', 'dbl': 'DOUBLE'
 STRINGS = ['a', 'b', 'c', '', 'B', 'ab', 'x', 'y']
 DAY0 = datetime.date(2023, 12, 26)
 # 'big' and 'int' are one class for expressions (both integers).
-CLASS = {'int': 'int', 'big': 'int', 'str': 'str', 'dbl': 'dbl', 'date': 'date'}
+CLASS = {'int': 'int', 'big': 'int', 'str': 'str', 'dbl': 'dbl', 'date': 'date', 'bool': 'bool'}
 
 
 class Query:
@@ -94,7 +94,8 @@ class Gen:
         return self.r.choice(c) if c else self.lit(cls)
 
     def classes(self, scope):
-        return sorted({CLASS[t] for _, t in scope})
+        # Boolean columns (a predicate selected as a value) are only listed again.
+        return sorted({CLASS[t] for _, t in scope} - {'bool'}) or ['int']
 
     def expr(self, scope, cls, depth=0):
         r = self.r
@@ -107,6 +108,10 @@ class Gen:
                                                     '' if r.random() < 0.2 else ' ELSE ' + self.expr(scope, cls, d))
         if k < 0.35:
             return 'coalesce(%s, %s)' % (self.col(scope, cls), self.expr(scope, cls, d))
+        if k < 0.42:
+            return 'nullif(%s, %s)' % (self.col(scope, cls), self.lit(cls))
+        if k < 0.5:
+            return '%s(%s, %s)' % (r.choice(['greatest', 'least']), self.col(scope, cls), self.expr(scope, cls, d))
         if cls == 'int':
             return r.choice([
                 lambda: '%s + %s' % (self.expr(scope, 'int', d), self.expr(scope, 'int', d)),
@@ -146,8 +151,11 @@ class Gen:
             op = r.choice(['=', '<>', '<', '<=', '>', '>='])
             rhs = self.lit(cls) if r.random() < 0.5 else self.expr(scope, cls, depth + 1)
             return '%s %s %s' % (self.expr(scope, cls, depth + 1), op, rhs)
-        if k < 0.65:
+        if k < 0.6:
             return '%s IS %sNULL' % (self.col(scope, cls), r.choice(['', 'NOT ']))
+        if k < 0.65:
+            return '%s IS %sDISTINCT FROM %s' % (self.col(scope, cls), r.choice(['', 'NOT ']),
+                                                 self.expr(scope, cls, depth + 1))
         if k < 0.8:
             items = [self.lit(cls) for _ in range(r.randint(1, 3))]
             if r.random() < 0.15:
@@ -164,8 +172,14 @@ class Gen:
         """n expressions named c0..c{n-1}; returns (sql, [class, ...])."""
         r = self.r
         n = n or r.randint(1, 4)
-        classes = classes or [r.choice(self.classes(scope)) for _ in range(n)]
-        items = ['%s AS c%d' % (self.expr(scope, c), i) for i, c in enumerate(classes)]
+        classes = list(classes) if classes else [r.choice(self.classes(scope)) for _ in range(n)]
+        items = []
+        for i, c in enumerate(classes):
+            if r.random() < 0.08:
+                items.append('%s AS c%d' % (self.pred(scope, 1), i))
+                classes[i] = 'bool'
+            else:
+                items.append('%s AS c%d' % (self.expr(scope, c), i))
         return ', '.join(items), classes
 
     def order_all(self, n):
@@ -173,7 +187,8 @@ class Gen:
         r = self.r
         keys = ['%d %s NULLS %s' % (i + 1, r.choice(['ASC', 'DESC']), r.choice(['FIRST', 'LAST'])) for i in range(n)]
         r.shuffle(keys)
-        return ' ORDER BY ' + ', '.join(keys) + ' LIMIT %d' % r.randint(1, 6)
+        offset = ' OFFSET %d' % r.randint(1, 3) if r.random() < 0.2 else ''
+        return ' ORDER BY ' + ', '.join(keys) + ' LIMIT %d' % r.randint(1, 6) + offset
 
 
 def table_scope(table, alias):

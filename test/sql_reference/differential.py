@@ -125,6 +125,18 @@ def duckdb_answers(groups):
     return json.loads(p.stdout)
 
 
+def without_limit(sql):
+    """(sql without a final LIMIT/OFFSET, limit, offset). DuckDB 1.5 answers
+    some ORDER BY + LIMIT over UNION ALL wrongly (e.g. `SELECT w FROM t2 UNION
+    ALL SELECT pk FROM t2 ORDER BY 1 LIMIT 5` gives rows of the first branch
+    only), so it sorts the whole result and the limit is applied here: ORDER
+    BY names every column, so the sorted rows have one order."""
+    m = re.search(r' LIMIT (\d+)(?: OFFSET (\d+))?$', sql)
+    if not m:
+        return sql, None, 0
+    return sql[:m.start()], int(m.group(1)), int(m.group(2) or 0)
+
+
 def plan_file(seed, feature, n, per_file):
     """The setup and candidate queries of one file: the same for the same seed."""
     gen = FEATURES[feature][0]
@@ -168,9 +180,14 @@ def generate(seed, features, per_file, files_override, out_dir_for):
         files = files_override or FEATURES[feature][2]
         for n in range(1, files + 1):
             plans.append((feature, n) + plan_file(seed, feature, n, per_file))
-    answers = duckdb_answers([{'setup': s, 'queries': [q.duck for q in c]} for _, _, s, c in plans])
+    answers = duckdb_answers([{'setup': s, 'queries': [without_limit(q.duck)[0] for q in c]}
+                              for _, _, s, c in plans])
     written = []
     for (feature, n, setup, cands), ans in zip(plans, answers):
+        for q, a in zip(cands, ans):
+            _, limit, offset = without_limit(q.duck)
+            if limit is not None and 'rows' in a:
+                a['rows'] = a['rows'][offset:offset + limit]
         records = [(q, a) for q, a in zip(cands, ans) if 'error' not in a and len(a['rows']) <= MAX_ROWS]
         records = records[:per_file]
         out_dir = out_dir_for(feature)
@@ -293,8 +310,10 @@ def cmd_promote(args):
         if good_q:
             os.makedirs(READY_DIR, exist_ok=True)
             target = os.path.join(READY_DIR, os.path.basename(p))
+            # Queries promoted earlier from the same file (same setup) stay.
+            head = [b for _, b in split_blocks(target)] if os.path.exists(target) else fixed
             with open(target, 'w') as f:
-                f.write('\n\n'.join(fixed + [blocks[i][1] for i in good_q]) + '\n')
+                f.write('\n\n'.join(head + [blocks[i][1] for i in good_q]) + '\n')
         rest = [i for i in queries if i in bad]
         if rest:
             with open(p, 'w') as f:
