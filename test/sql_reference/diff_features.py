@@ -4,7 +4,7 @@ READY features are supported by lakestream today: their files live in
 test/sql/differential/ and run in ctest. PENDING features are being built;
 their files wait in test/sql_reference/pending/<feature>/ until they pass.
 """
-from diff_grammar import CLASS, KEY, TABLES, Gen, Query, common_columns, from_one, table_scope
+from diff_grammar import CLASS, DERIVED, SCHEMAS, TABLES, Gen, Query, common_columns, from_one, table_scope, table_sql
 
 
 def q_select(r):
@@ -95,6 +95,8 @@ def grouped(g, frm, scope, where=''):
             h = aggregate_items(g, scope, 1)[0]
             sql += ' HAVING %s %s %s' % (h, r.choice(['>', '>=', '<', '<>']), r.randint(0, 4)) \
                 if not h.startswith(('min', 'max')) else ' HAVING count(*) > %d' % r.randint(0, 2)
+    elif r.random() < 0.2:
+        sql += ' HAVING count(*) %s %d' % (r.choice(['>', '<=']), r.randint(0, 3))  # no GROUP BY: 0 or 1 row
     if r.random() < 0.3:
         return Query(sql + g.order_all(len(items)), sort='nosort')
     return Query(sql)
@@ -130,7 +132,7 @@ def join_query(r, kinds, allow_using=True, allow_natural=False):
     g = Gen(r)
     names = list(TABLES)
     a = (r.choice(names), 'a')
-    b = (r.choice(names), 'b')
+    b = (r.choice(names if r.random() < 0.8 else list(DERIVED)), 'b')
     sa, sb = table_scope(*a), table_scope(*b)
     kind = r.choice(kinds)
     lake_kind, duck_kind = kind, kind.replace('LEFT SEMI', 'SEMI').replace('LEFT ANTI', 'ANTI')
@@ -139,26 +141,26 @@ def join_query(r, kinds, allow_using=True, allow_natural=False):
     extra_scope = []
     style = r.random()
     if kind == 'CROSS':
-        lake_from = duck_from = '%s AS a CROSS JOIN %s AS b' % (a[0], b[0]) if r.random() < 0.5 else \
-            '%s AS a, %s AS b' % (a[0], b[0])
+        lake_from = duck_from = '%s AS a CROSS JOIN %s AS b' % (a[0], table_sql(b[0])) if r.random() < 0.5 else \
+            '%s AS a, %s AS b' % (a[0], table_sql(b[0]))
         where_pred = ' WHERE ' + join_on(g, a, sa, b, sb)
     elif allow_natural and style < 0.2 and common and not semi:
-        lake_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], lake_kind, b[0])
-        duck_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], duck_kind, b[0])
+        lake_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], lake_kind, table_sql(b[0]))
+        duck_from = '%s AS a NATURAL %s JOIN %s AS b' % (a[0], duck_kind, table_sql(b[0]))
         extra_scope = [] if semi else [(c, t) for c, t in common]
         where_pred = ''
     elif allow_using and style < 0.45 and common:
         using = r.sample(common, r.randint(1, min(2, len(common))))
         cols = ', '.join(c for c, _ in using)
-        lake_from = '%s AS a %s JOIN %s AS b USING (%s)' % (a[0], lake_kind, b[0], cols)
-        duck_from = '%s AS a %s JOIN %s AS b USING (%s)' % (a[0], duck_kind, b[0], cols)
+        lake_from = '%s AS a %s JOIN %s AS b USING (%s)' % (a[0], lake_kind, table_sql(b[0]), cols)
+        duck_from = '%s AS a %s JOIN %s AS b USING (%s)' % (a[0], duck_kind, table_sql(b[0]), cols)
         # The unqualified USING column: a's for INNER/LEFT, b's for RIGHT, coalesce for FULL.
         extra_scope = [] if semi else [(c, t) for c, t in using]
         where_pred = ''
     else:
         on = join_on(g, a, sa, b, sb)
-        lake_from = '%s AS a %s JOIN %s AS b ON %s' % (a[0], lake_kind, b[0], on)
-        duck_from = '%s AS a %s JOIN %s AS b ON %s' % (a[0], duck_kind, b[0], on)
+        lake_from = '%s AS a %s JOIN %s AS b ON %s' % (a[0], lake_kind, table_sql(b[0]), on)
+        duck_from = '%s AS a %s JOIN %s AS b ON %s' % (a[0], duck_kind, table_sql(b[0]), on)
         where_pred = ''
     scope = sa + ([] if semi else sb) + extra_scope
     if not semi and r.random() < 0.25:
@@ -171,7 +173,7 @@ def join_query(r, kinds, allow_using=True, allow_natural=False):
         lake_from += ' %s JOIN %s AS c ON %s' % (third, c[0], on)
         duck_from += ' %s JOIN %s AS c ON %s' % (third, c[0], on)
         # An unqualified USING column would be ambiguous once c has it too (Spark refuses).
-        names_c = {n for n, _ in TABLES[c[0]]}
+        names_c = {n for n, _ in SCHEMAS[c[0]]}
         scope = [(ref, t) for ref, t in scope if '.' in ref or ref not in names_c] + sc
     if r.random() < 0.35:
         where_pred += (' AND ' if where_pred else ' WHERE ') + g.pred(scope)

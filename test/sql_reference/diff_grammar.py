@@ -22,6 +22,19 @@ TABLES = {
     't3': [('rid', 'int'), ('k', 'int'), ('v', 'int'), ('s', 'str'), ('dt', 'date')],
 }
 KEY = {'t1': 'id', 't2': 'pk', 't3': 'rid'}
+# Derived tables joins may use like tables: (SQL, columns).
+DERIVED = {
+    'agg1': ('(SELECT k, g, count(*) AS n, sum(v) AS sv FROM t1 GROUP BY k, g)',
+             [('k', 'int'), ('g', 'str'), ('n', 'big'), ('sv', 'big')]),
+    'agg3': ('(SELECT k, max(dt) AS dt, count(DISTINCT s) AS n FROM t3 WHERE v IS NOT NULL GROUP BY k)',
+             [('k', 'int'), ('dt', 'date'), ('n', 'big')]),
+    'u12': ('(SELECT k, g FROM t1 UNION ALL SELECT k, g FROM t2 WHERE w > 0)', [('k', 'int'), ('g', 'str')]),
+}
+SCHEMAS = dict(TABLES, **{name: cols for name, (_, cols) in DERIVED.items()})
+
+
+def table_sql(name):
+    return DERIVED[name][0] if name in DERIVED else name
 SQL_TYPE = {'int': 'INTEGER', 'big': 'BIGINT', 'str': 'VARCHAR', 'dbl': 'DOUBLE', 'date': 'DATE'}
 STRINGS = ['a', 'b', 'c', '', 'B', 'ab', 'x', 'y']
 DAY0 = datetime.date(2023, 12, 26)
@@ -134,6 +147,7 @@ class Gen:
                 lambda: 'lower(%s)' % self.expr(scope, 'str', d),
                 lambda: "%s || '%s'" % (self.expr(scope, 'str', d), r.choice(['z', '-', 'q'])),
                 lambda: 'substr(%s, 1, 1)' % self.col(scope, 'str'),
+                lambda: "replace(%s, 'a', 'A')" % self.col(scope, 'str'),
             ])()
         return self.col(scope, 'date')
 
@@ -192,7 +206,7 @@ class Gen:
 
 
 def table_scope(table, alias):
-    return [('%s.%s' % (alias, c), t) for c, t in TABLES[table]]
+    return [('%s.%s' % (alias, c), t) for c, t in SCHEMAS[table]]
 
 
 def from_one(r, table=None):
@@ -205,5 +219,5 @@ def from_one(r, table=None):
 
 
 def common_columns(a, b):
-    names_b = {c: t for c, t in TABLES[b]}
-    return [(c, t) for c, t in TABLES[a] if c in names_b and CLASS[names_b[c]] == CLASS[t]]
+    names_b = {c: t for c, t in SCHEMAS[b]}
+    return [(c, t) for c, t in SCHEMAS[a] if c in names_b and CLASS[names_b[c]] == CLASS[t]]
