@@ -4,6 +4,8 @@ READY features are supported by lakestream today: their files live in
 test/sql/differential/ and run in ctest. PENDING features are being built;
 their files wait in test/sql_reference/pending/<feature>/ until they pass.
 """
+import re
+
 from diff_grammar import CLASS, DERIVED, SCHEMAS, TABLES, Gen, Query, common_columns, from_one, table_scope, table_sql
 
 
@@ -89,6 +91,10 @@ def grouped(g, frm, scope, where=''):
     if keys:
         if r.random() < 0.15:  # by position
             sql += ' GROUP BY ' + ', '.join(str(i + 1) for i in range(len(keys)))
+        elif ' JOIN ' not in frm and '@FROM@' not in frm and ',' not in frm and r.random() < 0.3:
+            # The same column named without its table, or in other letter case.
+            sql += ' GROUP BY ' + ', '.join(re.sub(r'^\w+\.(\w+)$', lambda m: r.choice([m.group(1), m.group(0).upper()]), k)
+                                            for k in keys)
         else:
             sql += ' GROUP BY ' + ', '.join(keys)
         if r.random() < 0.4:
