@@ -69,6 +69,26 @@ def make_setup(r):
     return out
 
 
+def make_large_setup(r):
+    """t1 and t2 with thousands of rows (past the 2,048-row vector) made by
+    integer arithmetic over range(), the same in every engine; t3 small."""
+    m = [r.choice([7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43]) for _ in range(8)]
+    n1, n2 = r.randint(2049, 2600), r.randint(1000, 2100)
+    strings = "CASE (range * %d) %% 6 WHEN 0 THEN 'a' WHEN 1 THEN 'b' WHEN 2 THEN 'c' WHEN 3 THEN '' " \
+              "WHEN 4 THEN 'B' ELSE 'ab' END"
+    null = 'CASE WHEN range %% %d = 0 THEN NULL ELSE %s END'
+    dbl = 'CAST(((range * %d) %% 40 + 1) * (1 - 2 * (range %% 2)) AS DOUBLE) * 0.25'
+    out = [s for s in make_setup(r) if s.startswith(('CREATE', 'INSERT INTO t3'))]
+    out.append('INSERT INTO t1 SELECT range + 1, %s, %s, %s, %s, %s FROM range(%d)' % (
+        null % (7, '(range * %d) %% 50' % m[0]), null % (11, strings % m[1]),
+        null % (9, '(range * %d) %% 41 - 10' % m[2]), null % (8, dbl % m[3]),
+        null % (13, "DATE '2023-12-26' + CAST((range * %d) %% 15 AS INTEGER)" % m[4]), n1))
+    out.append('INSERT INTO t2 SELECT range + 1, %s, %s, %s, %s FROM range(%d)' % (
+        null % (5, '(range * %d) %% 50' % m[5]), null % (6, strings % m[6]),
+        null % (10, 'CAST((range * %d) %% 100000 AS BIGINT) * 40000 - 1000' % m[7]), null % (4, dbl % m[3]), n2))
+    return out
+
+
 def table_literal(r, c, t):
     if c == 'k':
         return str(r.randint(0, 5))

@@ -45,7 +45,7 @@ ROOT = os.path.normpath(os.path.join(HERE, '../..'))
 sys.path.insert(0, HERE)
 import diff_features as F  # noqa: E402
 import diff_features_pending as P  # noqa: E402
-from diff_grammar import make_setup  # noqa: E402
+from diff_grammar import make_large_setup, make_setup  # noqa: E402
 
 # name: (generator, ready today, files at --per-file queries each)
 FEATURES = {
@@ -60,6 +60,7 @@ FEATURES = {
     'setop': (F.q_setop, False, 3),
     'grouping': (P.q_grouping, False, 3),
     'time': (P.q_time, False, 2),
+    'large': (F.q_large, True, 2),
 }
 DEFAULT_SEED = 20
 MAX_ROWS = 40  # answers longer than this are skipped (file size)
@@ -141,7 +142,7 @@ def plan_file(seed, feature, n, per_file):
     """The setup and candidate queries of one file: the same for the same seed."""
     gen = FEATURES[feature][0]
     r = random.Random('%s:%s:%d' % (seed, feature, n))
-    setup = make_setup(r)
+    setup = (make_large_setup if feature == 'large' else make_setup)(r)
     seen, cands = set(), []
     while len(cands) < per_file * 3 // 2:
         q = gen(r)
