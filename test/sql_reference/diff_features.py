@@ -332,11 +332,11 @@ def q_setop(r):
                            'EXCEPT', 'INTERSECT'])
 
 
-def q_large(r):
+def q_large(r, shapes=None):
     """The ready shapes over tables past one 2,048-row vector, answered as a
     small summary (count, distinct count, min, max of the first column)."""
     while True:
-        q = r.choice([q_select, q_aggregate, q_join, q_join, q_subquery, q_union])(r)
+        q = r.choice(shapes or [q_select, q_aggregate, q_join, q_join, q_subquery, q_union])(r)
         # No join on a non-equality of two tables, none on a 6-valued string,
         # no third table: millions of rows, seconds in ctest.
         if ' AS c ' in q.lake or "coalesce(a.g, 'n') = coalesce(b.g, 'n')" in q.lake:

@@ -3,6 +3,8 @@ aggregates, time functions). Same determinism rules as diff_grammar.py.
 """
 import datetime
 
+import diff_features as F
+
 from diff_grammar import DAY0, KEY, TABLES, Gen, Query, from_one, table_scope
 
 FRAME_POINTS = ['UNBOUNDED PRECEDING', '%d PRECEDING', 'CURRENT ROW', '%d FOLLOWING', 'UNBOUNDED FOLLOWING']
@@ -220,3 +222,21 @@ def q_time(r):
         where = ' WHERE %s %s %s + INTERVAL %d DAY' % (col, r.choice(['<', '>=']), lit, r.randint(0, 5))
     return Query('SELECT %s.%s AS k, %s FROM %s%s' % (alias, KEY[table], lake, frm, where),
                  'SELECT %s.%s AS k, %s FROM %s%s' % (alias, KEY[table], duck, frm, where))
+
+
+def q_large_window(r):
+    """Window queries over t1/t2 past one 2,048-row vector; the rows whose key
+    is near the vector edge are compared one by one."""
+    while True:
+        q = q_window(r)
+        if 'FROM t3 ' not in q.lake + ' ':
+            break
+    lo = r.randint(2030, 2045)
+    wrap = 'SELECT * FROM (%%s) AS z WHERE z.c0 BETWEEN %d AND %d' % (lo, lo + 20)
+    return Query(wrap % q.lake, wrap % q.duck)
+
+
+def q_large_mixed(r):
+    """Outer/semi/anti joins, correlated subqueries, set operations and
+    grouping sets over t1/t2 past one vector, answered as a summary."""
+    return F.q_large(r, [F.q_outer_join, F.q_correlated, F.q_setop, q_grouping])

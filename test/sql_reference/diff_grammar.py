@@ -73,7 +73,7 @@ def make_large_setup(r):
     """t1 and t2 with thousands of rows (past the 2,048-row vector) made by
     integer arithmetic over range(), the same in every engine; t3 small."""
     m = [r.choice([7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43]) for _ in range(8)]
-    n1, n2 = r.randint(2049, 2600), r.randint(1000, 2100)
+    n1, n2 = r.randint(2049, 2600), r.randint(2049, 2300)
     strings = "CASE (range * %d) %% 6 WHEN 0 THEN 'a' WHEN 1 THEN 'b' WHEN 2 THEN 'c' WHEN 3 THEN '' " \
               "WHEN 4 THEN 'B' ELSE 'ab' END"
     null = 'CASE WHEN range %% %d = 0 THEN NULL ELSE %s END'

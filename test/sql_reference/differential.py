@@ -61,6 +61,8 @@ FEATURES = {
     'grouping': (P.q_grouping, False, 3),
     'time': (P.q_time, False, 2),
     'large': (F.q_large, True, 2),
+    'large_window': (P.q_large_window, False, 2),
+    'large_mixed': (P.q_large_mixed, False, 2),
 }
 DEFAULT_SEED = 20
 MAX_ROWS = 40  # answers longer than this are skipped (file size)
@@ -142,7 +144,7 @@ def plan_file(seed, feature, n, per_file):
     """The setup and candidate queries of one file: the same for the same seed."""
     gen = FEATURES[feature][0]
     r = random.Random('%s:%s:%d' % (seed, feature, n))
-    setup = (make_large_setup if feature == 'large' else make_setup)(r)
+    setup = (make_large_setup if feature.startswith('large') else make_setup)(r)
     seen, cands = set(), []
     while len(cands) < per_file * 3 // 2:
         q = gen(r)
