@@ -93,8 +93,9 @@ def grouped(g, frm, scope, where=''):
             sql += ' GROUP BY ' + ', '.join(str(i + 1) for i in range(len(keys)))
         elif ' JOIN ' not in frm and '@FROM@' not in frm and ',' not in frm and r.random() < 0.3:
             # The same column named without its table, or in other letter case.
-            sql += ' GROUP BY ' + ', '.join(re.sub(r'^\w+\.(\w+)$', lambda m: r.choice([m.group(1), m.group(0).upper()]), k)
-                                            for k in keys)
+            def other_name(m):
+                return r.choice([m.group(1), m.group(0).upper()])
+            sql += ' GROUP BY ' + ', '.join(re.sub(r'^\w+\.(\w+)$', other_name, k) for k in keys)
         else:
             sql += ' GROUP BY ' + ', '.join(keys)
         if r.random() < 0.4:

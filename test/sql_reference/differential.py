@@ -362,10 +362,13 @@ def main():
     ap.add_argument('--quarantine', action='store_true')
     ap.add_argument('--verbose', action='store_true')
     ap.add_argument('--runner', default=os.path.join(ROOT, 'build/release/test/lakestream_sqllogictest'))
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     if args.mode == 'live' and args.seed is None:
         args.seed = str(random.randrange(1 << 30))
     args.seed = args.seed if args.seed is not None else str(DEFAULT_SEED)
+    if (args.mode != 'generate' or args.quarantine) and not os.access(args.runner, os.X_OK):
+        sys.exit('no sqllogictest runner at %s: build it (cmake --build build/release) or pass --runner PATH'
+                 % args.runner)
     if args.mode == 'live' and args.features is None:
         args.features = 'ready'
     sys.exit({'generate': cmd_generate, 'live': cmd_live, 'check': cmd_check, 'promote': cmd_promote}[args.mode](args))
