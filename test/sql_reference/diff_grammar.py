@@ -36,7 +36,9 @@ SCHEMAS = dict(TABLES, **{name: cols for name, (_, cols) in DERIVED.items()})
 def table_sql(name):
     return DERIVED[name][0] if name in DERIVED else name
 SQL_TYPE = {'int': 'INTEGER', 'big': 'BIGINT', 'str': 'VARCHAR', 'dbl': 'DOUBLE', 'date': 'DATE'}
-STRINGS = ['a', 'b', 'c', '', 'B', 'ab', 'x', 'y']
+# Table values come from the first seven; literals from all. Not 'ß': its
+# upper case is 'SS' in Spark and U+1E9E in DuckDB.
+STRINGS = ['a', 'b', 'c', '', 'B', 'ab', "o'k", 'x', 'y', 'é', 'Ω']
 DAY0 = datetime.date(2023, 12, 26)
 # 'big' and 'int' are one class for expressions (both integers).
 CLASS = {'int': 'int', 'big': 'int', 'str': 'str', 'dbl': 'dbl', 'date': 'date', 'bool': 'bool'}
@@ -47,8 +49,8 @@ class Query:
         self.lake, self.duck, self.sort = lake, duck or lake, sort
 
 
-def both(x):
-    return (x, x)
+def quote(text):
+    return "'%s'" % text.replace("'", "''")
 
 
 def make_setup(r):
@@ -101,7 +103,7 @@ def table_literal(r, c, t):
         # UNION or GROUP BY keeps (and prints) differs between engines.
         return repr(r.choice([-1, 1]) * r.randint(1, 40) / 4)
     if t == 'str':
-        return "'%s'" % r.choice(STRINGS[:6])
+        return quote(r.choice(STRINGS[:7] + ['é'] * (r.random() < 0.1)))
     return "DATE '%s'" % (DAY0 + datetime.timedelta(days=r.randint(0, 14))).isoformat()
 
 
@@ -118,7 +120,7 @@ class Gen:
         if cls == 'dbl':
             return str(r.randint(-3, 6))
         if cls == 'str':
-            return "'%s'" % r.choice(STRINGS)
+            return quote(r.choice(STRINGS))
         return "DATE '%s'" % (DAY0 + datetime.timedelta(days=r.randint(0, 14))).isoformat()
 
     def cols(self, scope, cls):
