@@ -186,9 +186,10 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const s
     char buf[32] = {0};
     ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
     ::close(fd);
-    std::string holder = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "another process";
-    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-    return Status::IOError("Database " + db_path + " is already open for writing by process " + holder +
+    std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+    std::string holder = pid.empty() ? "another process" : "process " + pid;
+    return Status::IOError("Database " + db_path + " is already open for writing by " + holder +
                            "; close that process first, or open this one read-only");
   }
   std::string pid = std::to_string(::getpid()) + "\n";

@@ -57,6 +57,37 @@ def main():
         check.true("progress lines", any(l.startswith("sink out: ") and "lag 0 versions" in l for l in progress),
                    "\n".join(progress[-5:]))
         verify_exactly_once(check, sh, "events", read_topic(broker.bootstrap, "events"), "follow")
+
+        # A broker that is down when a pass starts: the pass fails (metadata
+        # times out), and --follow says it is retrying instead of passing on
+        # RUN SINK's advice to run it again; its lag counts the versions not
+        # delivered yet.
+        for i in range(3):
+            sh.run("INSERT INTO events VALUES (%d, 1)" % (100 + i))
+        broker.down()
+        log = open(log_path, "w")
+        follow = subprocess.Popen([lakestream, "sink", db, "out", "--follow", "--interval", "0.1"],
+                                  stdout=subprocess.DEVNULL, stderr=log)
+        deadline = time.time() + 60
+        while time.time() < deadline and "retrying in" not in open(log_path).read():
+            time.sleep(0.2)
+        broker.up()
+        deadline = time.time() + 60
+        while time.time() < deadline and sh.rows("SHOW SINKS", readonly=True)[0][5] != "0":
+            time.sleep(0.2)
+        follow.send_signal(signal.SIGINT)
+        check.eq("stops on SIGINT after the outage", follow.wait(30), 0)
+        follow = None
+        log.close()
+        progress = open(log_path).read().splitlines()
+        failed = [line for line in progress if "error:" in line]
+        check.true("a failed pass says it is retrying", failed and all("retrying in" in line for line in failed),
+                   "\n".join(progress[-5:]))
+        check.true("and not to run the sink again", not any("again once the target is reachable" in line for line in failed),
+                   "\n".join(failed[-3:]))
+        check.true("the lag counts the 3 undelivered versions", any("lag 3 versions" in line for line in failed),
+                   "\n".join(failed[-3:]))
+        verify_exactly_once(check, sh, "events", read_topic(broker.bootstrap, "events"), "follow after the outage")
     finally:
         if follow:
             follow.kill()

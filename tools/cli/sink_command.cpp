@@ -17,6 +17,7 @@
 //   sink NAME: M messages, R msg/s, delivered up to version V, lag L versions[, error: ...]
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -77,6 +78,19 @@ class ProgressLine {
   Clock::time_point last_{};
 };
 
+// The sink's recorded delivered version and pending versions, as SHOW SINKS
+// reports them; leaves both as they are when the sink is not found.
+void ReadRecordedPosition(Connection& con, const std::string& name, int64_t& delivered, int64_t& lag) {
+  auto sinks = con.Query("SHOW SINKS");
+  if (sinks->HasError()) return;
+  for (idx_t r = 0; r < sinks->RowCount(); r++) {
+    if (sinks->GetValue(0, r).ToString() != name) continue;
+    SqlValue version = sinks->GetValue(4, r);
+    delivered = version.IsNull() ? -1 : version.GetBigint();
+    lag = sinks->GetValue(5, r).GetBigint();
+  }
+}
+
 // Sleeps up to `seconds`, waking early on a stop request.
 void Sleep(double seconds) {
   auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -121,7 +135,8 @@ int RunSinkCommand(int argc, char** argv) {
   int64_t total = 0, delivered = -1, lag = 0;
   auto on_progress = [&](const SinkProgressReport& p) {
     delivered = p.delivered_version;
-    lag = p.latest_version >= 0 && p.delivered_version >= 0 ? p.latest_version - p.delivered_version : 0;
+    // Nothing delivered yet (-1): every version up to the latest is pending.
+    if (p.latest_version >= 0) lag = p.latest_version - std::max<int64_t>(p.delivered_version, -1);
     progress.Update(total + p.messages, delivered, lag, p.error, false);
   };
   double backoff = 1.0;
@@ -140,6 +155,9 @@ int RunSinkCommand(int argc, char** argv) {
       if (result->HasError()) {
         error = result->GetError();
         retry = result->GetErrorKind() == ErrorKind::IO;
+        // The pass may have failed before reporting anything: the progress
+        // line shows the recorded position, not this process's defaults.
+        ReadRecordedPosition(con, name, delivered, lag);
       } else {
         total += result->GetValue(0, 0).GetBigint();
         delivered = result->GetValue(2, 0).GetBigint();
@@ -155,6 +173,16 @@ int RunSinkCommand(int argc, char** argv) {
       }
     }
     if (!error.empty()) {
+      if (follow && retry) {
+        // RUN SINK's advice to run it again is what this loop does by itself.
+        size_t advice = error.find("; RUN SINK ");
+        if (advice != std::string::npos && error.find(" again once the target is reachable", advice) != std::string::npos) {
+          error.erase(advice);
+        }
+        char wait[64];
+        std::snprintf(wait, sizeof(wait), "; retrying in %.0f s (Ctrl-C stops)", backoff);
+        error += wait;
+      }
       progress.Update(total, delivered, lag, error, true);
       if (!follow || !retry) {
         progress.Finish();
