@@ -125,10 +125,18 @@ SinkEncoder::SinkEncoder(const SinkOptions& options, SinkSchema schema) : option
   AppendJsonString(source_json_, schema_.source);
 }
 
-void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, std::string& out) const {
+void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, SinkMessage& m) const {
+  std::string& out = m.key;
+  m.has_key = true;
+  m.key_is_object = false;
   if (schema_.key_columns.size() == 1) {
     const Vector& v = chunk.data[schema_.key_columns[0]];
     TypeId id = v.GetType().id();
+    bool text_key = id == TypeId::VARCHAR || id == TypeId::INTEGER || id == TypeId::BIGINT;
+    if (text_key && !v.IsValid(row)) {
+      m.has_key = false;
+      return;
+    }
     if (v.IsValid(row)) {
       if (id == TypeId::VARCHAR) {
         string_t s = v.GetData<string_t>()[row];
@@ -144,6 +152,7 @@ void SinkEncoder::EncodeKey(const DataChunk& chunk, idx_t row, std::string& out)
       }
     }
   }
+  m.key_is_object = true;
   out.push_back('{');
   for (idx_t i = 0; i < schema_.key_columns.size(); i++) {
     if (i) out.push_back(',');
@@ -271,15 +280,15 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
   std::vector<const ChangeRow*> unkeyed_preimages;
   size_t next_unkeyed = 0;
   if (options_.format == SinkFormat::DEBEZIUM) {
-    std::string key;
+    SinkMessage probe;
     for (auto& r : rows) {
       if (r.kind != ChangeKind::UPDATE_BEFORE) continue;
-      if (has_key) {
-        key.clear();
-        EncodeKey(*r.chunk, r.row, key);
-        preimages[key] = &r;
+      probe.key.clear();
+      if (has_key) EncodeKey(*r.chunk, r.row, probe);
+      if (has_key && probe.has_key) {
+        preimages[probe.key] = &r;
       } else {
-        unkeyed_preimages.push_back(&r);
+        unkeyed_preimages.push_back(&r);  // no key, or a NULL one: paired by order of appearance
       }
     }
   }
@@ -289,7 +298,8 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
   int64_t seq = first_seq;
   auto start = [&](bool value) {
     m.seq = seq++;
-    m.has_key = has_key;
+    m.has_key = false;
+    m.key_is_object = false;
     m.key.clear();
     m.has_value = value;
     m.value.clear();
@@ -302,7 +312,7 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
           continue;
         }
         start(true);
-        if (has_key) EncodeKey(*r.chunk, r.row, m.key);
+        if (has_key) EncodeKey(*r.chunk, r.row, m);
         EncodeRow(*r.chunk, r.row, m.value);
         emit(m);
         break;
@@ -332,17 +342,17 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
       case SinkFormat::UPSERT:
         if (r.kind == ChangeKind::UPDATE_BEFORE) continue;  // the new row says it all
         start(r.kind != ChangeKind::DELETE);
-        EncodeKey(*r.chunk, r.row, m.key);
+        EncodeKey(*r.chunk, r.row, m);
         if (m.has_value) EncodeRow(*r.chunk, r.row, m.value);
         emit(m);
         break;
       case SinkFormat::DEBEZIUM: {
         if (r.kind == ChangeKind::UPDATE_BEFORE) continue;
         start(true);
-        if (has_key) EncodeKey(*r.chunk, r.row, m.key);
+        if (has_key) EncodeKey(*r.chunk, r.row, m);
         if (r.kind == ChangeKind::UPDATE_AFTER) {
           const ChangeRow* before = nullptr;
-          if (has_key) {
+          if (m.has_key) {
             auto it = preimages.find(m.key);
             if (it != preimages.end()) before = it->second;
           } else if (next_unkeyed < unkeyed_preimages.size()) {
@@ -355,10 +365,14 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
           EncodeDebezium(nullptr, &r, r.kind == ChangeKind::SNAPSHOT ? "r" : "c", version, commit_ts, m.value);
         }
         emit(m);
-        if (r.kind == ChangeKind::DELETE && options_.tombstones && has_key) {
+        // A tombstone without a key would delete nothing: none for a NULL key.
+        if (r.kind == ChangeKind::DELETE && options_.tombstones && m.has_key) {
           std::string key = std::move(m.key);
+          bool is_object = m.key_is_object;
           start(false);
           m.key = std::move(key);
+          m.has_key = true;
+          m.key_is_object = is_object;
           emit(m);
         }
         break;

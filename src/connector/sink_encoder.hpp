@@ -14,8 +14,10 @@
 //             name another) when there is one, NULL -> no key. Like append
 //             for updates and deletes (error, or skipped with on_change=skip).
 //
-// A key of one VARCHAR, INTEGER or BIGINT column is the value's text; any
-// other key is a JSON object of the key columns.
+// Keys follow Kafka Connect's converters: a key of one VARCHAR, INTEGER or
+// BIGINT column is the value's text (StringConverter), and a NULL there is a
+// message without a key, in every format; any other key is a JSON object of
+// the key columns (JsonConverter), NULL fields included.
 #pragma once
 
 #include <functional>
@@ -58,8 +60,9 @@ class SinkEncoder {
   int64_t EncodeVersion(int64_t version, timestamp_t commit_ts, const std::vector<ChangeRow>& rows,
                         const std::function<void(SinkMessage&)>& emit, int64_t first_seq = 0);
 
-  // The key of a row as it is sent (see above).
-  void EncodeKey(const DataChunk& chunk, idx_t row, std::string& out) const;
+  // Appends the key of a row as it is sent (see above) and sets
+  // m.has_key and m.key_is_object; a NULL single-column key appends nothing.
+  void EncodeKey(const DataChunk& chunk, idx_t row, SinkMessage& m) const;
 
  private:
   void EncodeRow(const DataChunk& chunk, idx_t row, std::string& out) const;

@@ -26,7 +26,8 @@ struct ChangeRow {
 };
 
 struct SinkMessage {
-  bool has_key = false;
+  bool has_key = false;         // false: a message without a key (a NULL key)
+  bool key_is_object = false;   // the key is a JSON object (several key columns), not a value's text
   std::string key;
   bool has_value = false;  // false: a tombstone (null value)
   std::string value;

@@ -37,10 +37,43 @@ def simplify(messages):
     return out
 
 
+def null_keys(check, sh, bs, tmp):
+    """One key encoding for every key (Kafka Connect's converters): a NULL in a
+    one-column text key is a message without a key, in every format; a
+    debezium update of such a row still pairs its before and after images;
+    no tombstone is sent for it (it would delete nothing). A text key that
+    looks like JSON stays text in a FILE sink's line."""
+    sh.run("CREATE TABLE items (id INT, category STRING) TBLPROPERTIES ('change_tracking' = 'true')")
+    for name, topic, fmt in [("n_up", "t_null_up", "upsert"), ("n_dbz", "t_null_dbz", "debezium")]:
+        sh.run("CREATE SINK %s FROM items INTO KAFKA WITH ('bootstrap.servers' = '%s', 'topic' = '%s', "
+               "'format' = '%s', 'key' = 'category')" % (name, bs, topic, fmt))
+    path = os.path.join(tmp, "null_keys.jsonl")
+    sh.run("CREATE SINK n_file FROM items INTO FILE '%s' WITH ('format' = 'upsert', 'key' = 'category')" % path)
+    sh.run("INSERT INTO items VALUES (1, 'books'), (2, NULL), (3, '{x')")  # v1
+    sh.run("UPDATE items SET id = 20 WHERE id = 2")  # v2
+    sh.run("DELETE FROM items WHERE id = 20")  # v3
+    for name in ["n_up", "n_dbz", "n_file"]:
+        sh.run("RUN SINK " + name)
+    books, null2, brace, null20 = ({"id": 1, "category": "books"}, {"id": 2, "category": None},
+                                   {"id": 3, "category": "{x"}, {"id": 20, "category": None})
+    check.eq("upsert: a NULL key is a message without a key",
+             [(k, v, ver) for k, v, _, ver, _ in simplify(read_topic(bs, "t_null_up"))],
+             [("books", books, 1), (None, null2, 1), ("{x", brace, 1), (None, null20, 2), (None, None, 3)])
+    dbz = [(k, v and (v["op"], v["before"], v["after"]), ver) for k, v, _, ver, _ in simplify(read_topic(bs, "t_null_dbz"))]
+    check.eq("debezium: NULL-key changes keyless, the update paired, no tombstone",
+             dbz, [("books", ("c", None, books), 1), (None, ("c", None, null2), 1), ("{x", ("c", None, brace), 1),
+                   (None, ("u", null2, null20), 2), (None, ("d", null20, None), 3)])
+    with open(path) as f:
+        lines = [json.loads(line) for line in f]
+    check.eq("FILE upsert lines: null key, text keys as strings",
+             [(line["key"], line["value"]) for line in lines],
+             [("books", books), (None, null2), ("{x", brace), (None, null20), (None, None)])
+
+
 def main():
     lakestream, mock = sys.argv[1], sys.argv[2]
     check = Checker()
-    topics = ["t_append", "t_skip", "t_upsert", "t_debezium", "t_nots", "t_cols"]
+    topics = ["t_append", "t_skip", "t_upsert", "t_debezium", "t_nots", "t_cols", "t_null_up", "t_null_dbz"]
     broker = MockBroker(mock, [(t, 1) for t in topics])
     tmp = tempfile.mkdtemp(prefix="sink-formats-")
     try:
@@ -119,6 +152,7 @@ def main():
         # Running again delivers nothing new.
         check.eq("RUN SINK with nothing pending", sh.rows("RUN SINK s_upsert"), [["0", "0", "4"]])
         check.eq("no duplicates after a second run", len(read_topic(bs, "t_upsert")), 6)
+        null_keys(check, sh, bs, tmp)
     finally:
         broker.stop()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -187,10 +187,12 @@ class FileTarget : public SinkWriter {
       out += m.value;
     } else {
       out += "{\"key\":";
-      if (!m.key.empty() && m.key[0] == '{') {
+      if (!m.has_key) {
+        out += "null";
+      } else if (m.key_is_object) {
         out += m.key;
       } else {
-        AppendJsonString(out, m.key);
+        AppendJsonString(out, m.key);  // a text key stays a string, even one that starts with '{'
       }
       out += ",\"value\":";
       out += m.has_value ? m.value : "null";
