@@ -284,6 +284,14 @@ bool SameFile(const std::string& a, const std::string& b) {
 }
 
 Status InitialFileState(const std::string& path, SinkState& state) {
+  // A new sink's folder is created, as Spark creates an output path (a
+  // pipeline's 'out/x.jsonl' should not need a mkdir first).
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
+    std::filesystem::create_directories(parent, ec);
+    if (ec) return Status::IOError("cannot create the folder " + parent.string() + " of file " + path + ": " + ec.message());
+  }
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);  // writable now, or say so now
   if (fd < 0) return Status::IOError("cannot open file " + path + " for appending: " + Errno());
   struct stat st {};

@@ -105,6 +105,11 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     Binder binder(context);
     BoundQuery query = binder.BindQuery(*stmt.as_query);
     if (!stmt.columns.empty()) throw NotImplementedError("a column list together with CREATE TABLE ... AS SELECT");
+    if (query.names.empty()) {
+      throw BinderError("CREATE TABLE " + name + " AS SELECT: the query returns no columns, and a table needs at least " +
+                        "one (read_files over files without records has nothing to infer columns from: give it " +
+                        "schema => 'a INT, b STRING')");
+    }
     rows = ExecutePlan(context, std::move(query.plan));
     for (idx_t i = 0; i < query.names.size(); i++) {
       LogicalType type = query.types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::INTEGER) : query.types[i];
