@@ -193,7 +193,8 @@ TEST_F(ManyTableJoinTest, FortyTablesInShuffledOrderArePlannedFromTheirPredicate
     double plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_FALSE(explain->HasError()) << explain->GetError();
     std::string plan = explain->GetEngineValue(0, 0).ToString();
-    EXPECT_EQ(plan.find("NESTED_LOOP"), std::string::npos) << plan;
+    // A cross product of dozens of tables would not finish: stop here.
+    ASSERT_EQ(plan.find("NESTED_LOOP"), std::string::npos) << plan;
     size_t joins = 0;
     for (size_t at = plan.find("HASH_JOIN"); at != std::string::npos; at = plan.find("HASH_JOIN", at + 1)) joins++;
     EXPECT_EQ(joins, static_cast<size_t>(kTables - 1)) << plan;
