@@ -4,10 +4,10 @@
 // estimated rows of every intermediate join result.
 //
 // - A connected component of at most kExactLimit relations is planned
-//   exactly by dynamic programming over its connected subgraphs: every
-//   subset is built from two connected, disjoint halves linked by an edge
-//   (csg-cmp pairs, as DPccp), so no plan with a cross product inside a
-//   component is ever considered.
+//   exactly by dynamic programming over its subsets (DPsub order, 3^n
+//   splits): a subset is only built from two connected, disjoint halves
+//   linked by an edge (the csg-cmp pairs DPccp enumerates directly), so no
+//   plan with a cross product inside a component is ever considered.
 // - A larger component is planned greedily (GOO): repeatedly join the two
 //   connected subtrees whose join is estimated smallest.
 // - Components are finally combined by cross products, smallest first;
