@@ -90,6 +90,13 @@ class ExactEnumerator {
         best_[set] = {0, 0, 0, true};
         continue;
       }
+      // Only connected subsets get a plan: skip the others' 2^|set| splits.
+      uint32_t reached = set & (~set + 1);
+      for (uint32_t grown = 0; grown != reached;) {
+        grown = reached;
+        reached = (reached | neighbours_[reached]) & set;
+      }
+      if (reached != set) continue;
       // Halves containing the lowest relation, so each pair is seen once.
       uint32_t low_bit = set & (~set + 1);
       for (uint32_t sub = (set - 1) & set; sub; sub = (sub - 1) & set) {
