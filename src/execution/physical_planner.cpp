@@ -10,6 +10,7 @@
 #include "execution/operator/physical_nested_loop_join.hpp"
 #include "execution/operator/physical_order.hpp"
 #include "execution/operator/physical_projection.hpp"
+#include "execution/operator/physical_set_operation.hpp"
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
@@ -202,6 +203,9 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       for (auto& c : op.children) inputs.push_back(Plan(context, *c));
       return std::make_unique<PhysicalUnionAll>(op.union_types, std::move(inputs));
     }
+    case LogicalOperatorType::SET_OPERATION:
+      return std::make_unique<PhysicalSetOperation>(op.union_types, Plan(context, *op.children[0]),
+                                                    Plan(context, *op.children[1]), op.set_operation, op.set_all);
   }
   throw InternalError("CreatePhysicalPlan: unknown operator");
 }

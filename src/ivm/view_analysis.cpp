@@ -94,6 +94,9 @@ class Analyzer {
       case LogicalOperatorType::PROJECTION:
       case LogicalOperatorType::ORDER:
       case LogicalOperatorType::UNION: break;
+      case LogicalOperatorType::SET_OPERATION:
+        Fail("EXCEPT or INTERSECT (a row's presence depends on rows outside the change)");
+        break;
     }
     for (auto& child : op.children) CheckLinear(*child);
   }

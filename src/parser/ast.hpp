@@ -147,7 +147,8 @@ struct TableRef {
 // ---------------------------------------------------------------- queries
 
 enum class QueryNodeType : uint8_t { SELECT_NODE, SET_OPERATION_NODE, VALUES_NODE };
-enum class SetOperationType : uint8_t { UNION_ALL, UNION, EXCEPT, INTERSECT };
+// EXCEPT/INTERSECT are the DISTINCT forms; *_ALL keep duplicates (bag semantics).
+enum class SetOperationType : uint8_t { UNION_ALL, UNION, EXCEPT, INTERSECT, EXCEPT_ALL, INTERSECT_ALL };
 
 struct OrderByItem {
   ExprPtr expression;

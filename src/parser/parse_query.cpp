@@ -58,26 +58,42 @@ std::unique_ptr<QueryNode> ParserImpl::ParseQuery() {
   return node;
 }
 
+// Precedence as in the SQL standard, Spark and DuckDB: INTERSECT binds
+// tighter than UNION and EXCEPT (MINUS), which associate to the left.
 std::unique_ptr<QueryNode> ParserImpl::ParseSetOperation() {
-  auto left = ParseQueryTerm();
-  while (IsKeyword("UNION") || IsKeyword("EXCEPT") || IsKeyword("INTERSECT") || IsKeyword("MINUS")) {
-    const Token& op = Next();
-    bool all = AcceptKeyword("ALL");
-    if (!all) AcceptKeyword("DISTINCT");
-    auto node = std::make_unique<QueryNode>(QueryNodeType::SET_OPERATION_NODE);
-    node->location = left->location;
-    if (EqualsIgnoreCase(op.text, "UNION")) {
-      node->set_op = all ? SetOperationType::UNION_ALL : SetOperationType::UNION;
-    } else {
-      if (all) ErrorAt(op.offset, "not supported yet: " + ToUpperAscii(op.text) + " ALL");
-      node->set_op = EqualsIgnoreCase(op.text, "INTERSECT") ? SetOperationType::INTERSECT : SetOperationType::EXCEPT;
-    }
-    node->left = std::move(left);
-    node->right = ParseQueryTerm();
-    Finish(*node);
-    left = std::move(node);
-  }
+  auto left = ParseIntersection();
+  while (IsKeyword("UNION") || IsKeyword("EXCEPT") || IsKeyword("MINUS")) left = MakeSetOperation(std::move(left), false);
   return left;
+}
+
+std::unique_ptr<QueryNode> ParserImpl::ParseIntersection() {
+  auto left = ParseQueryTerm();
+  while (IsKeyword("INTERSECT")) left = MakeSetOperation(std::move(left), true);
+  return left;
+}
+
+// Consumes `op [ALL | DISTINCT] <operand>` after `left`.
+std::unique_ptr<QueryNode> ParserImpl::MakeSetOperation(std::unique_ptr<QueryNode> left, bool intersect) {
+  const Token& op = Next();
+  std::string op_name = ToUpperAscii(op.text);
+  bool all = AcceptKeyword("ALL");
+  if (!all) AcceptKeyword("DISTINCT");
+  if (IsKeyword("BY") && IsKeyword("NAME", 1)) {
+    ErrorAt(Peek().offset, "not supported yet: " + op_name + " BY NAME (list the columns in the same order on both sides)");
+  }
+  auto node = std::make_unique<QueryNode>(QueryNodeType::SET_OPERATION_NODE);
+  node->location = left->location;
+  if (op_name == "UNION") {
+    node->set_op = all ? SetOperationType::UNION_ALL : SetOperationType::UNION;
+  } else if (intersect) {
+    node->set_op = all ? SetOperationType::INTERSECT_ALL : SetOperationType::INTERSECT;
+  } else {  // EXCEPT, or MINUS as Spark and Oracle spell it
+    node->set_op = all ? SetOperationType::EXCEPT_ALL : SetOperationType::EXCEPT;
+  }
+  node->left = std::move(left);
+  node->right = intersect ? ParseQueryTerm() : ParseIntersection();
+  Finish(*node);
+  return node;
 }
 
 std::unique_ptr<QueryNode> ParserImpl::ParseQueryTerm() {

@@ -99,6 +99,8 @@ class ParserImpl {
   // ------------------------------------------------------------ queries
   std::unique_ptr<QueryNode> ParseQuery();
   std::unique_ptr<QueryNode> ParseSetOperation();
+  std::unique_ptr<QueryNode> ParseIntersection();
+  std::unique_ptr<QueryNode> MakeSetOperation(std::unique_ptr<QueryNode> left, bool intersect);
   std::unique_ptr<QueryNode> ParseQueryTerm();
   std::unique_ptr<QueryNode> ParseSelectNode();
   std::unique_ptr<QueryNode> ParseValuesNode();

@@ -127,38 +127,56 @@ LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std
   return projection;
 }
 
-BoundQuery Binder::BindSetOperation(const QueryNode& node) {
-  if (node.set_op == SetOperationType::EXCEPT || node.set_op == SetOperationType::INTERSECT) {
-    throw NotImplementedError(node.set_op == SetOperationType::EXCEPT ? "EXCEPT" : "INTERSECT");
+static const char* SetOperationName(SetOperationType type) {
+  switch (type) {
+    case SetOperationType::UNION_ALL: return "UNION ALL";
+    case SetOperationType::UNION: return "UNION";
+    case SetOperationType::EXCEPT: return "EXCEPT";
+    case SetOperationType::INTERSECT: return "INTERSECT";
+    case SetOperationType::EXCEPT_ALL: return "EXCEPT ALL";
+    case SetOperationType::INTERSECT_ALL: return "INTERSECT ALL";
   }
+  return "set operation";
+}
+
+static std::string Columns(idx_t count) { return std::to_string(count) + (count == 1 ? " column" : " columns"); }
+
+BoundQuery Binder::BindSetOperation(const QueryNode& node) {
+  const char* op_name = SetOperationName(node.set_op);
   Binder left_binder(context_, this);
   Binder right_binder(context_, this);
   BoundQuery left = left_binder.BindQuery(*node.left);
   BoundQuery right = right_binder.BindQuery(*node.right);
   if (left.types.size() != right.types.size()) {
-    throw BinderError("Set operations need the same number of columns on both sides: the left side has " +
-                      std::to_string(left.types.size()) + ", the right side " + std::to_string(right.types.size()));
+    throw BinderError(std::string(op_name) + " needs the same number of columns on both sides: the left query has " +
+                      Columns(left.types.size()) + ", the right query " + Columns(right.types.size()) +
+                      "; select the same number of columns in each");
   }
   std::vector<LogicalType> types;
   for (idx_t i = 0; i < left.types.size(); i++) {
     LogicalType t = MaxLogicalType(left.types[i], right.types[i]);
     if (t.id() == TypeId::INVALID) {
-      throw BinderError("UNION column " + std::to_string(i + 1) + " (" + left.names[i] + ") has type " +
+      throw BinderError(std::string(op_name) + " column " + std::to_string(i + 1) + " (" + left.names[i] + ") has type " +
                         left.types[i].ToString() + " on the left and " + right.types[i].ToString() +
                         " on the right; CAST one side");
     }
     if (t.id() == TypeId::SQLNULL) t = TypeId::INTEGER;
     types.push_back(t);
   }
-  auto un = std::make_unique<LogicalOperator>(LogicalOperatorType::UNION);
-  un->table_index = NextTableIndex();
-  un->union_types = types;
-  un->children.push_back(CastPlanTo(*this, std::move(left.plan), types, left.names));
-  un->children.push_back(CastPlanTo(*this, std::move(right.plan), types, left.names));
+  bool is_union = node.set_op == SetOperationType::UNION || node.set_op == SetOperationType::UNION_ALL;
+  auto op = std::make_unique<LogicalOperator>(is_union ? LogicalOperatorType::UNION : LogicalOperatorType::SET_OPERATION);
+  op->table_index = NextTableIndex();
+  op->union_types = types;
+  op->set_operation = node.set_op == SetOperationType::INTERSECT || node.set_op == SetOperationType::INTERSECT_ALL
+                          ? LogicalSetOperation::INTERSECT
+                          : LogicalSetOperation::EXCEPT;
+  op->set_all = node.set_op == SetOperationType::EXCEPT_ALL || node.set_op == SetOperationType::INTERSECT_ALL;
+  op->children.push_back(CastPlanTo(*this, std::move(left.plan), types, left.names));
+  op->children.push_back(CastPlanTo(*this, std::move(right.plan), types, left.names));
   BoundQuery result;
   result.names = left.names;
   result.types = types;
-  LogicalOperatorPtr plan = std::move(un);
+  LogicalOperatorPtr plan = std::move(op);
   if (node.set_op == SetOperationType::UNION) {
     // UNION = UNION ALL + DISTINCT (a group-by on every column).
     auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);

@@ -32,7 +32,11 @@ enum class LogicalOperatorType : uint8_t {
   LIMIT,
   UNION,
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
+  SET_OPERATION,  // EXCEPT / INTERSECT [ALL] of two children (already cast to union_types)
 };
+
+// SET_OPERATION: what survives of the left input given the right one.
+enum class LogicalSetOperation : uint8_t { EXCEPT, INTERSECT };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
 
@@ -99,8 +103,12 @@ struct LogicalOperator {
   BoundExprPtr limit_expression;
   BoundExprPtr offset_expression;
 
-  // UNION: output types (children are already cast to them)
+  // UNION, SET_OPERATION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
+  // SET_OPERATION: rows compare as IS NOT DISTINCT FROM; set_all keeps
+  // duplicates (EXCEPT ALL: max(m - n, 0) copies, INTERSECT ALL: min(m, n)).
+  LogicalSetOperation set_operation = LogicalSetOperation::EXCEPT;
+  bool set_all = false;
 
   std::vector<ColumnBinding> GetBindings() const;
   std::vector<LogicalType> GetTypes() const;

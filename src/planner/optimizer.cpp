@@ -1,5 +1,7 @@
 #include "planner/optimizer.hpp"
 
+#include "planner/join_order/join_order_optimizer.hpp"
+
 #include <map>
 #include <set>
 
@@ -117,7 +119,7 @@ static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
   }
   for (auto& o : op.orders) CollectExpressionRefs(*o.expression, refs);
   if (op.residual) CollectExpressionRefs(*op.residual, refs);
-  if (op.type == LogicalOperatorType::UNION) {
+  if (op.type == LogicalOperatorType::UNION || op.type == LogicalOperatorType::SET_OPERATION) {
     // A union passes every column of its children through by position.
     for (auto& c : op.children) {
       for (auto& b : c->GetBindings()) refs[b]++;
@@ -161,6 +163,7 @@ static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
 
 LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = Pushdown(std::move(plan), {});
+  plan = ReorderJoins(std::move(plan));
   RefCounts refs;
   CollectReferences(*plan, refs);
   for (auto& b : plan->GetBindings()) refs[b]++;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,9 @@ class DataTable {
   // Applies the commit atomically: all of it becomes visible, or none.
   virtual void Commit(TableCommit& commit) = 0;
   virtual idx_t RowCount() = 0;
+  // A row count for the planner's estimates, from metadata only: never reads
+  // data nor throws; nullopt when the metadata does not say.
+  virtual std::optional<idx_t> EstimatedRowCount() { return std::nullopt; }
 };
 
 // All rows in memory, in a ChunkCollection; row id = position.
@@ -77,6 +81,7 @@ class InMemoryTable : public DataTable {
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
   void Commit(TableCommit& commit) override;
   idx_t RowCount() override { return rows_.Count(); }
+  std::optional<idx_t> EstimatedRowCount() override { return rows_.Count(); }
 
  private:
   ChunkCollection rows_;

@@ -339,6 +339,13 @@ TEST(ParserQueries, SetOperationsAndCtes) {
   EXPECT_EQ(Select("SELECT 1 UNION SELECT 2")->set_op, SetOperationType::UNION);
   EXPECT_EQ(Select("SELECT 1 INTERSECT SELECT 2")->set_op, SetOperationType::INTERSECT);
   EXPECT_EQ(Select("(SELECT 1) UNION ALL (SELECT 2)")->set_op, SetOperationType::UNION_ALL);
+  // INTERSECT binds tighter than UNION / EXCEPT; MINUS is EXCEPT.
+  auto mixed = Select("SELECT 1 UNION SELECT 2 INTERSECT ALL SELECT 3 MINUS ALL SELECT 4");
+  EXPECT_EQ(mixed->set_op, SetOperationType::EXCEPT_ALL);
+  EXPECT_EQ(mixed->left->set_op, SetOperationType::UNION);
+  EXPECT_EQ(mixed->left->right->set_op, SetOperationType::INTERSECT_ALL);
+  EXPECT_EQ(Select("SELECT 1 EXCEPT DISTINCT SELECT 2")->set_op, SetOperationType::EXCEPT);
+  EXPECT_EQ(Select("SELECT 1 MINUS SELECT 2")->set_op, SetOperationType::EXCEPT);
 
   auto cte = Select("WITH a (x) AS (SELECT 1), b AS (SELECT * FROM a) SELECT * FROM b");
   ASSERT_EQ(cte->ctes.size(), 2u);

@@ -142,6 +142,35 @@ std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids
 // COUNT(*) is answered from numRecords, as Spark and DuckDB do, but never for a
 // file that is gone (one stat per file: far cheaper than reading the footers)
 // nor from statistics that contradict themselves.
+// The numRecords total of the snapshot's files, parsed once per snapshot.
+static DeltaSnapshotState::CheckedCount CountFromStats(const DeltaSnapshotState& state, const std::string& name) {
+  const delta::Snapshot& snapshot = state.snapshot;
+  std::lock_guard<std::mutex> lock(state.count_mutex);
+  if (!state.checked_count) {
+    DeltaSnapshotState::CheckedCount check;
+    check.total = 0;
+    for (const delta::AddFile* add : state.files) {
+      auto n = delta::CheckedNumRecords(add->stats, snapshot.FilePath(add->path));
+      if (!n.ok()) {
+        check.error = "Table " + name + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
+                      ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
+        break;
+      }
+      if (!n.value()) check.total.reset();
+      if (check.total) *check.total += *n.value();
+    }
+    state.checked_count = std::move(check);
+  }
+  return *state.checked_count;
+}
+
+std::optional<idx_t> DeltaTable::EstimatedRowCount() {
+  auto state = state_;
+  DeltaSnapshotState::CheckedCount counted = CountFromStats(*state, name_);
+  if (!counted.error.empty() || !counted.total) return std::nullopt;
+  return static_cast<idx_t>(*counted.total);
+}
+
 idx_t DeltaTable::RowCount() {
   auto state = state_;
   const delta::Snapshot& snapshot = state->snapshot;
@@ -149,26 +178,7 @@ idx_t DeltaTable::RowCount() {
     std::string path = snapshot.FilePath(add->path);
     if (!fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
   }
-  DeltaSnapshotState::CheckedCount counted;
-  {
-    std::lock_guard<std::mutex> lock(state->count_mutex);
-    if (!state->checked_count) {
-      DeltaSnapshotState::CheckedCount check;
-      check.total = 0;
-      for (const delta::AddFile* add : state->files) {
-        auto n = delta::CheckedNumRecords(add->stats, snapshot.FilePath(add->path));
-        if (!n.ok()) {
-          check.error = "Table " + name_ + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
-                        ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
-          break;
-        }
-        if (!n.value()) check.total.reset();
-        if (check.total) *check.total += *n.value();
-      }
-      state->checked_count = std::move(check);
-    }
-    counted = *state->checked_count;
-  }
+  DeltaSnapshotState::CheckedCount counted = CountFromStats(*state, name_);
   if (!counted.error.empty()) throw CorruptionError(counted.error);
   if (counted.total) return static_cast<idx_t>(*counted.total);
   idx_t count = 0;

@@ -90,6 +90,9 @@ class DeltaTable : public DataTable {
   // each file still exists and its stats are sane: CorruptionError or IOError
   // naming the file and version otherwise), else by reading the files.
   idx_t RowCount() override;
+  // The sum of the files' numRecords stats (parsed once per snapshot, shared
+  // with RowCount), without the existence checks; nullopt when a file has none.
+  std::optional<idx_t> EstimatedRowCount() override;
   // delta.appendOnly = true at the current snapshot: the one place the SQL
   // layer and the commit path learn whether rows may be removed.
   bool AppendOnly() const { return state_->snapshot.AppendOnly(); }

@@ -1,0 +1,87 @@
+#include "planner/join_order/cardinality_estimator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "storage/data_table.hpp"
+
+namespace lakestream {
+
+static double Filtered(double rows, size_t conjuncts) {
+  // Conjuncts are rarely independent: each after the first counts half as
+  // much (exponential backoff), so ten filters do not predict zero rows.
+  double estimate = rows;
+  double selectivity = kDefaultSelectivity;
+  for (size_t i = 0; i < conjuncts; i++) {
+    estimate *= selectivity;
+    selectivity = std::sqrt(selectivity);
+  }
+  return std::max(1.0, estimate);
+}
+
+static RelationEstimate Same(double rows) {
+  rows = std::max(1.0, rows);
+  return {rows, rows};
+}
+
+RelationEstimate EstimateRelation(const LogicalOperator& op) {
+  switch (op.type) {
+    case LogicalOperatorType::GET: {
+      double rows = kUnknownCardinality;
+      if (op.storage) {
+        if (auto count = op.storage->EstimatedRowCount()) rows = static_cast<double>(*count);
+      }
+      rows = std::max(1.0, rows);
+      return {Filtered(rows, op.table_filters.size()), rows};
+    }
+    case LogicalOperatorType::CHUNK_GET:
+      return Same(static_cast<double>(op.value_rows.empty() ? op.collection->Count() : op.value_rows.size()));
+    case LogicalOperatorType::SOURCE:
+    case LogicalOperatorType::STREAM_GET: return Same(kUnknownCardinality);
+    case LogicalOperatorType::FILTER: {
+      RelationEstimate child = EstimateRelation(*op.children[0]);
+      return {Filtered(child.cardinality, op.expressions.size()), child.domain};
+    }
+    case LogicalOperatorType::PROJECTION:
+    case LogicalOperatorType::ORDER: return EstimateRelation(*op.children[0]);
+    case LogicalOperatorType::LIMIT: {
+      RelationEstimate child = EstimateRelation(*op.children[0]);
+      if (op.limit >= 0 && !op.limit_expression) child.cardinality = std::min(child.cardinality, std::max(1.0, static_cast<double>(op.limit)));
+      return child;
+    }
+    case LogicalOperatorType::AGGREGATE: {
+      if (op.expressions.empty()) return Same(1);
+      return EstimateRelation(*op.children[0]);  // at most one group per row
+    }
+    case LogicalOperatorType::UNION: {
+      double rows = 0;
+      for (auto& c : op.children) rows += EstimateRelation(*c).cardinality;
+      return Same(rows);
+    }
+    case LogicalOperatorType::SET_OPERATION: return Same(EstimateRelation(*op.children[0]).cardinality);
+    case LogicalOperatorType::JOIN: {
+      // A join the optimizer does not reorder (outer, semi, ...): at least
+      // its preserved side, bounded by the larger input.
+      RelationEstimate left = EstimateRelation(*op.children[0]);
+      RelationEstimate right = EstimateRelation(*op.children[1]);
+      return Same(std::max(left.cardinality, right.cardinality));
+    }
+  }
+  return Same(kUnknownCardinality);
+}
+
+static bool IsColumnEquality(const BoundExpression& e) {
+  return e.type == BoundExpressionType::FUNCTION && e.function.name == "=" && e.children.size() == 2 &&
+         e.children[0]->type == BoundExpressionType::COLUMN_REF && e.children[1]->type == BoundExpressionType::COLUMN_REF;
+}
+
+double JoinSelectivity(const BoundExpression& predicate, const RelationEstimate& a, const RelationEstimate& b) {
+  if (IsColumnEquality(predicate)) return 1.0 / std::max({a.domain, b.domain, 1.0});
+  if (predicate.type == BoundExpressionType::FUNCTION && predicate.function.name == "=") {
+    // An equality of expressions (a.x + 1 = b.y): still a key match, if less sure.
+    return std::max(1.0 / std::max({a.domain, b.domain, 1.0}), 1.0 / std::max(a.cardinality, b.cardinality));
+  }
+  return kDefaultSelectivity;
+}
+
+}  // namespace lakestream

@@ -1,0 +1,36 @@
+// Cardinality estimates for the join-order optimizer (join_order_optimizer.hpp).
+//
+// A relation's estimate starts from its table's row count in metadata (the
+// Delta log's numRecords, DataTable::EstimatedRowCount) and shrinks by a
+// fixed selectivity per filter conjunct. A join predicate between two
+// relations is an edge of the join graph whose selectivity is
+// 1 / max(domain(a), domain(b)) for an equality (the key side of a
+// key/foreign-key join holds each value once, so the domain is its unfiltered
+// row count) and kDefaultSelectivity otherwise. The estimate of a set of
+// relations is the product of their estimates and of the selectivities of the
+// edges inside it, so it does not depend on the order the set was built in.
+#pragma once
+
+#include "planner/logical_plan.hpp"
+
+namespace lakestream {
+
+// Rows a filter conjunct keeps when nothing better is known (DuckDB uses 0.2 too).
+constexpr double kDefaultSelectivity = 0.2;
+// Rows assumed when a source says nothing about its size (table functions, streams).
+constexpr double kUnknownCardinality = 1000;
+
+struct RelationEstimate {
+  double cardinality = 1;  // rows it produces, after its filters
+  double domain = 1;       // distinct values assumed for a join key of it: rows before filters
+};
+
+// Estimates for a plan used as one relation of a join graph. Never reads
+// data, never throws (storage without metadata falls back to kUnknownCardinality).
+RelationEstimate EstimateRelation(const LogicalOperator& op);
+
+// Selectivity of `predicate` joining relations whose estimates are `a` and
+// `b` (equality of columns: 1 / max(domain); anything else: kDefaultSelectivity).
+double JoinSelectivity(const BoundExpression& predicate, const RelationEstimate& a, const RelationEstimate& b);
+
+}  // namespace lakestream
