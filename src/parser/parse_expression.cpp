@@ -439,13 +439,23 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       Next();
     }
     expr->children.push_back(ParseExpression());
+    // first_value(x IGNORE NULLS): DuckDB's and Spark's other spelling.
+    if (IsKeyword("IGNORE") && IsKeyword("NULLS", 1)) {
+      Next();
+      Next();
+      expr->ignore_nulls = true;
+    }
     // struct(x AS name): Spark names a struct field with an alias.
     if (AcceptKeyword("AS")) expr->children.back()->alias = ParseIdentifier("a field name after AS");
     expr->arg_names.push_back(std::move(arg_name));
   } while (AcceptOp(","));
   if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
-  if (IsKeyword("OVER")) ErrorAt(Peek().offset, "not supported yet: window functions (OVER)");
+  if ((IsKeyword("IGNORE") || IsKeyword("RESPECT")) && IsKeyword("NULLS", 1)) {
+    expr->ignore_nulls = EqualsIgnoreCase(Next().text, "IGNORE");
+    Next();
+  }
+  if (IsKeyword("OVER")) ParseOver(*expr);
   if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
   return Finish(std::move(expr));
 }

@@ -12,6 +12,7 @@
 #include "common/chunk_collection.hpp"
 #include "expression/bound_expression.hpp"
 #include "function/table_function.hpp"
+#include "function/window/window_function.hpp"
 #include "planner/bound_aggregate.hpp"
 
 namespace lakestream {
@@ -32,6 +33,7 @@ enum class LogicalOperatorType : uint8_t {
   LIMIT,
   UNION,
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
+  WINDOW,       // child's columns, then one per window function (at table_index)
 };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
@@ -98,6 +100,9 @@ struct LogicalOperator {
   // from them when the plan runs (execution/physical_planner.cpp).
   BoundExprPtr limit_expression;
   BoundExprPtr offset_expression;
+
+  // WINDOW: `expressions` are its inputs over the child's rows
+  std::vector<BoundWindow> windows;
 
   // UNION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
