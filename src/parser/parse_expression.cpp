@@ -419,7 +419,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   ExpectOp("(");
   auto expr = MakeExpr(ExpressionType::FUNCTION, location);
   expr->function_name = std::move(name);
-  if (AcceptOp(")")) return expr;
+  if (AcceptOp(")")) return ParseCallSuffix(std::move(expr));
   if (AcceptKeyword("DISTINCT")) {
     expr->distinct = true;
   } else {
@@ -430,7 +430,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     Next();
     Next();
     expr->star_argument = true;
-    return expr;
+    return ParseCallSuffix(std::move(expr));
   }
   do {
     std::string arg_name;
@@ -451,13 +451,8 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   } while (AcceptOp(","));
   if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
-  if ((IsKeyword("IGNORE") || IsKeyword("RESPECT")) && IsKeyword("NULLS", 1)) {
-    expr->ignore_nulls = EqualsIgnoreCase(Next().text, "IGNORE");
-    Next();
-  }
-  if (IsKeyword("OVER")) ParseOver(*expr);
   if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
-  return Finish(std::move(expr));
+  return ParseCallSuffix(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseCase(uint32_t location) {

@@ -13,6 +13,15 @@ uint32_t HeightOf(const ExprPtr& e) { return e ? e->height : 0; }
 
 }  // namespace
 
+ExprPtr ParserImpl::ParseCallSuffix(ExprPtr call) {
+  if ((IsKeyword("IGNORE") || IsKeyword("RESPECT")) && IsKeyword("NULLS", 1)) {
+    call->ignore_nulls = EqualsIgnoreCase(Next().text, "IGNORE");
+    Next();
+  }
+  if (IsKeyword("OVER")) ParseOver(*call);
+  return Finish(std::move(call));
+}
+
 void ParserImpl::ParseOver(ParsedExpression& call) {
   uint32_t location = Next().offset;  // OVER
   if (IsOp("(")) {

@@ -105,6 +105,8 @@ class ParserImpl {
   void ParseOrderLimit(QueryNode& node);
   OrderByItem ParseOrderByItem();  // expr [ASC|DESC] [NULLS FIRST|LAST]
   // Windows (parse_window.cpp): OVER after a call, (spec), WINDOW w AS (...), ...
+  // After a call's ')': [IGNORE|RESPECT NULLS] [OVER ...], then Finish.
+  ExprPtr ParseCallSuffix(ExprPtr call);
   void ParseOver(ParsedExpression& call);
   std::unique_ptr<WindowSpec> ParseWindowSpec();
   WindowFrameBound ParseFrameBound();

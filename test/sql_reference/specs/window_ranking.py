@@ -26,10 +26,10 @@ CASES = [
  ('IIII', 'SELECT id, first_value(x) OVER w AS f, last_value(x) OVER w AS l, nth_value(x, 3) OVER w AS n3 FROM t WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) ORDER BY id'),
  ('ITT', 'SELECT id, first_value(s) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) AS f, last_value(s) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS l FROM t ORDER BY id'),
  ('comment', 'IGNORE NULLS skips NULL values (both spellings)'),
- ('IIIIII', 'SELECT id, first_value(x IGNORE NULLS) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS f, last_value(x IGNORE NULLS) OVER (ORDER BY o NULLS FIRST, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS l, nth_value(x, 2 IGNORE NULLS) OVER (PARTITION BY g ORDER BY id) AS n, lag(x IGNORE NULLS) OVER (ORDER BY id) AS lg, lead(x IGNORE NULLS, 2) OVER (ORDER BY id) AS ld FROM t ORDER BY id'),
+ ('IIIIII', 'SELECT id, first_value(x IGNORE NULLS) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS f, last_value(x IGNORE NULLS) OVER (ORDER BY o NULLS FIRST, id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS l, nth_value(x, 2 IGNORE NULLS) OVER (PARTITION BY g ORDER BY id) AS n, lag(x IGNORE NULLS) OVER (ORDER BY id) AS lg, lead(x, 2 IGNORE NULLS) OVER (ORDER BY id) AS ld FROM t ORDER BY id'),
  ('comment', 'empty input gives no rows'),
  ('IIII', 'SELECT id, row_number() OVER (ORDER BY o), lag(x) OVER (PARTITION BY g ORDER BY o), sum(x) OVER (ORDER BY id ROWS 2 PRECEDING) FROM empty_t'),
  ('III', 'SELECT id, rank() OVER (ORDER BY o), first_value(x) OVER (ORDER BY id) FROM t WHERE id > 100'),
  ('comment', 'many vectors: partitions that cross the 2048-row chunks'),
- ('IIIII', 'SELECT count(*), sum(rn), max(rn), sum(r), sum(l) FROM (SELECT row_number() OVER (PARTITION BY range % 3 ORDER BY range DESC) AS rn, rank() OVER (ORDER BY range // 10) AS r, lag(range, 5, 0) OVER (PARTITION BY range % 7 ORDER BY range) AS l FROM range(10000))'),
+ ('IIIII', 'SELECT count(*), sum(rn), max(rn), sum(r), sum(l) FROM (SELECT row_number() OVER (PARTITION BY range % 3 ORDER BY range DESC) AS rn, rank() OVER (ORDER BY (range - range % 10)) AS r, lag(range, 5, 0) OVER (PARTITION BY range % 7 ORDER BY range) AS l FROM range(10000)) q'),
 ]
