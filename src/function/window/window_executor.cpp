@@ -19,63 +19,6 @@ std::string WindowSortKey(const BoundWindow& window) {
   return key;
 }
 
-namespace {
-
-struct SortKey {
-  const Vector* vector;
-  row_compare_t compare;
-  bool descending;
-  bool nulls_first;
-};
-
-}  // namespace
-
-WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const BoundWindow& window) : inputs_(inputs) {
-  if (count > std::numeric_limits<uint32_t>::max()) {
-    throw InvalidInputError("a window function over more than 4294967295 rows is not supported; filter the input first");
-  }
-  std::vector<SortKey> keys;
-  // Partitions only need equal keys together: any fixed order does (ascending, NULLs first).
-  for (idx_t p : window.partitions) keys.push_back({&inputs[p], GetRowCompareFunction(inputs[p].GetType()), false, true});
-  for (auto& o : window.orders) {
-    keys.push_back({&inputs[o.input], GetRowCompareFunction(inputs[o.input].GetType()), o.descending, o.nulls_first});
-    order_inputs_.push_back(o.input);
-  }
-  order_.resize(count);
-  for (idx_t i = 0; i < count; i++) order_[i] = static_cast<uint32_t>(i);
-  if (!keys.empty()) {
-    // Ties keep input order, so the result does not depend on the sort's stability.
-    auto less = [&](uint32_t a, uint32_t b) {
-      for (auto& k : keys) {
-        bool va = k.vector->IsValid(a), vb = k.vector->IsValid(b);
-        if (!va || !vb) {
-          if (va == vb) continue;
-          return k.nulls_first ? !va : va;
-        }
-        int c = k.compare(*k.vector, a, *k.vector, b);
-        if (c != 0) return k.descending ? c > 0 : c < 0;
-      }
-      return a < b;
-    };
-    SortRowIds(order_, less);
-  }
-  std::vector<row_equal_t> equal;
-  for (idx_t p : window.partitions) equal.push_back(GetRowEqualFunction(inputs[p].GetType()));
-  partition_starts_.push_back(0);
-  for (idx_t pos = 1; pos < count && !window.partitions.empty(); pos++) {
-    uint32_t a = order_[pos - 1], b = order_[pos];
-    for (idx_t k = 0; k < window.partitions.size(); k++) {
-      const Vector& v = inputs[window.partitions[k]];
-      if (!equal[k](v, a, v, b)) {
-        partition_starts_.push_back(static_cast<uint32_t>(pos));
-        break;
-      }
-    }
-  }
-  if (count == 0) partition_starts_.clear();
-  partition_starts_.push_back(static_cast<uint32_t>(count));
-}
-
 const std::vector<uint32_t>& WindowSort::PeerBegin() {
   if (!peer_begin_.empty() || order_.empty()) return peer_begin_;
   idx_t n = order_.size();

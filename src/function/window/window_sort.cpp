@@ -1,0 +1,183 @@
+// WindowSort: the rows ordered by partition, then by the ORDER BY keys.
+//
+// Partitions need their rows together, not in any order: each row gets a
+// dense partition id from a hash table over the PARTITION BY keys (so the
+// sort compares one integer instead of the keys). One ORDER BY key of a
+// fixed-width type (integers, DATE, TIMESTAMP, DOUBLE, BOOLEAN) is encoded
+// as an unsigned integer that sorts in the requested direction, and the sort
+// runs over plain structs; other keys go through the type's comparator.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "common/exception.hpp"
+#include "common/vector_operations.hpp"
+#include "function/window/window_internal.hpp"
+
+namespace lakestream {
+
+namespace {
+
+// Dense ids 0, 1, ... for the distinct PARTITION BY key tuples, in order of
+// first appearance (NULL equals NULL).
+std::vector<uint32_t> PartitionIds(const std::vector<Vector>& inputs, idx_t count, const std::vector<idx_t>& keys) {
+  std::vector<uint32_t> ids(count, 0);
+  if (keys.empty() || count == 0) return ids;
+  std::vector<uint64_t> hashes(count);
+  for (idx_t k = 0; k < keys.size(); k++) HashVector(inputs[keys[k]], count, hashes.data(), k > 0);
+  std::vector<row_equal_t> equal;
+  for (idx_t k : keys) equal.push_back(GetRowEqualFunction(inputs[k].GetType()));
+  std::vector<uint32_t> first_row;  // per id: a row holding its keys
+  // Open addressing: slot -> id + 1 (0 = empty); grown at half full.
+  std::vector<uint32_t> slots(1024, 0);
+  std::vector<uint64_t> slot_hash(1024, 0);
+  auto same = [&](uint32_t a, uint32_t b) {
+    for (idx_t k = 0; k < keys.size(); k++) {
+      const Vector& v = inputs[keys[k]];
+      if (!equal[k](v, a, v, b)) return false;
+    }
+    return true;
+  };
+  auto grow = [&] {
+    std::vector<uint32_t> new_slots(slots.size() * 2, 0);
+    std::vector<uint64_t> new_hash(slots.size() * 2, 0);
+    idx_t mask = new_slots.size() - 1;
+    for (idx_t s = 0; s < slots.size(); s++) {
+      if (!slots[s]) continue;
+      idx_t i = slot_hash[s] & mask;
+      while (new_slots[i]) i = (i + 1) & mask;
+      new_slots[i] = slots[s];
+      new_hash[i] = slot_hash[s];
+    }
+    slots = std::move(new_slots);
+    slot_hash = std::move(new_hash);
+  };
+  for (idx_t row = 0; row < count; row++) {
+    uint64_t h = hashes[row];
+    idx_t mask = slots.size() - 1;
+    idx_t i = h & mask;
+    while (true) {
+      uint32_t entry = slots[i];
+      if (!entry) {
+        ids[row] = static_cast<uint32_t>(first_row.size());
+        first_row.push_back(static_cast<uint32_t>(row));
+        slots[i] = ids[row] + 1;
+        slot_hash[i] = h;
+        if (first_row.size() * 2 > slots.size()) grow();
+        break;
+      }
+      if (slot_hash[i] == h && same(first_row[entry - 1], static_cast<uint32_t>(row))) {
+        ids[row] = entry - 1;
+        break;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+  return ids;
+}
+
+// The order-preserving unsigned encoding of a fixed-width value (ascending).
+bool Encodable(TypeId t) {
+  return t == TypeId::INTEGER || t == TypeId::DATE || t == TypeId::BIGINT || t == TypeId::TIMESTAMP ||
+         t == TypeId::DOUBLE || t == TypeId::BOOLEAN;
+}
+
+uint64_t Encode(const Vector& v, idx_t row) {
+  constexpr uint64_t kSign = uint64_t{1} << 63;
+  switch (v.GetType().id()) {
+    case TypeId::BOOLEAN: return v.GetData<bool>()[row] ? 1 : 0;
+    case TypeId::INTEGER:
+    case TypeId::DATE: return static_cast<uint64_t>(static_cast<int64_t>(v.GetData<int32_t>()[row])) ^ kSign;
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP: return static_cast<uint64_t>(v.GetData<int64_t>()[row]) ^ kSign;
+    case TypeId::DOUBLE: {
+      double d = v.GetData<double>()[row];
+      if (d == 0) d = 0;  // -0.0 sorts with 0.0
+      if (d != d) return std::numeric_limits<uint64_t>::max();  // NaN after every number, as the comparator does
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return (bits & kSign) ? ~bits : bits | kSign;
+    }
+    default: return 0;
+  }
+}
+
+struct EncodedRow {
+  uint32_t partition;
+  uint32_t null_rank;  // orders NULL keys before or after the others
+  uint64_t key;
+  uint32_t row;
+  bool operator<(const EncodedRow& o) const {
+    if (partition != o.partition) return partition < o.partition;
+    if (null_rank != o.null_rank) return null_rank < o.null_rank;
+    if (key != o.key) return key < o.key;
+    return row < o.row;
+  }
+};
+
+}  // namespace
+
+WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const BoundWindow& window) : inputs_(inputs) {
+  if (count >= std::numeric_limits<uint32_t>::max()) {
+    throw InvalidInputError("a window function over 4294967295 rows or more is not supported; filter the input first");
+  }
+  for (auto& o : window.orders) order_inputs_.push_back(o.input);
+  std::vector<uint32_t> partition = PartitionIds(inputs, count, window.partitions);
+  order_.resize(count);
+  bool encoded = window.orders.size() == 1 && Encodable(inputs[window.orders[0].input].GetType().id());
+  if (encoded || window.orders.empty()) {
+    std::vector<EncodedRow> rows(count);
+    const Vector* key = encoded ? &inputs[window.orders[0].input] : nullptr;
+    bool descending = encoded && window.orders[0].descending;
+    bool nulls_first = encoded && window.orders[0].nulls_first;
+    for (idx_t i = 0; i < count; i++) {
+      EncodedRow& r = rows[i];
+      r.partition = partition[i];
+      r.row = static_cast<uint32_t>(i);
+      r.key = 0;
+      r.null_rank = 0;
+      if (!key) continue;
+      if (key->IsValid(i)) {
+        r.key = descending ? ~Encode(*key, i) : Encode(*key, i);
+        r.null_rank = nulls_first ? 1 : 0;
+      } else {
+        r.null_rank = nulls_first ? 0 : 1;
+      }
+    }
+    std::sort(rows.begin(), rows.end());
+    for (idx_t i = 0; i < count; i++) order_[i] = rows[i].row;
+  } else {
+    struct SortKey {
+      const Vector* vector;
+      row_compare_t compare;
+      bool descending;
+      bool nulls_first;
+    };
+    std::vector<SortKey> keys;
+    for (auto& o : window.orders) {
+      keys.push_back({&inputs[o.input], GetRowCompareFunction(inputs[o.input].GetType()), o.descending, o.nulls_first});
+    }
+    for (idx_t i = 0; i < count; i++) order_[i] = static_cast<uint32_t>(i);
+    // Ties keep input order, so the result does not depend on the sort's stability.
+    SortRowIds(order_, [&](uint32_t a, uint32_t b) {
+      if (partition[a] != partition[b]) return partition[a] < partition[b];
+      for (auto& k : keys) {
+        bool va = k.vector->IsValid(a), vb = k.vector->IsValid(b);
+        if (!va || !vb) {
+          if (va == vb) continue;
+          return k.nulls_first ? !va : va;
+        }
+        int c = k.compare(*k.vector, a, *k.vector, b);
+        if (c != 0) return k.descending ? c > 0 : c < 0;
+      }
+      return a < b;
+    });
+  }
+  if (count > 0) partition_starts_.push_back(0);
+  for (idx_t pos = 1; pos < count; pos++) {
+    if (partition[order_[pos]] != partition[order_[pos - 1]]) partition_starts_.push_back(static_cast<uint32_t>(pos));
+  }
+  partition_starts_.push_back(static_cast<uint32_t>(count));
+}
+
+}  // namespace lakestream
