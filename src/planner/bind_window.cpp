@@ -266,6 +266,7 @@ void Binder::BindWindowFunction(const ParsedExpression& expr, BoundWindow& windo
     }
     case WindowKind::AGGREGATE: {
       std::vector<LogicalType> types;
+      types.reserve(args.size());
       for (auto& a : args) types.push_back(a->return_type);
       bool star = expr.star_argument || (args.empty() && name == "count");
       window.aggregate = BindAggregate(name, types, expr.distinct, star);

@@ -26,6 +26,7 @@ std::vector<uint32_t> PartitionIds(const std::vector<Vector>& inputs, idx_t coun
   std::vector<uint64_t> hashes(count);
   for (idx_t k = 0; k < keys.size(); k++) HashVector(inputs[keys[k]], count, hashes.data(), k > 0);
   std::vector<row_equal_t> equal;
+  equal.reserve(keys.size());
   for (idx_t k : keys) equal.push_back(GetRowEqualFunction(inputs[k].GetType()));
   std::vector<uint32_t> first_row;  // per id: a row holding its keys
   // Open addressing: slot -> id + 1 (0 = empty); grown at half full.
@@ -154,6 +155,7 @@ WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const Bou
       bool nulls_first;
     };
     std::vector<SortKey> keys;
+    keys.reserve(window.orders.size());
     for (auto& o : window.orders) {
       keys.push_back({&inputs[o.input], GetRowCompareFunction(inputs[o.input].GetType()), o.descending, o.nulls_first});
     }
