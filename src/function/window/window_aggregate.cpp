@@ -211,7 +211,7 @@ void EvaluateWindowAggregate(const BoundWindow& window, const std::vector<Vector
         if (pos % STANDARD_VECTOR_SIZE == 0) check_interrupt();
         uint32_t best = tree.Query(begin[pos], end[pos]);
         sel[order[pos]] = best == kNone ? 0 : best;
-        source[order[pos]] = best == kNone ? -1 : best;
+        source[order[pos]] = best == kNone ? int64_t{-1} : static_cast<int64_t>(best);
       }
       result.Copy(value, sel.data(), n, 0, 0);
       for (idx_t row = 0; row < n; row++) {

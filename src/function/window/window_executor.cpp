@@ -249,7 +249,7 @@ void EvaluateOffset(const BoundWindow& window, const std::vector<Vector>& inputs
         bool current_valid = valid_before < valid.size() && valid[valid_before] == pos;
         int64_t index = off > 0 ? static_cast<int64_t>(valid_before + (current_valid ? 1 : 0)) + off - 1
                                 : static_cast<int64_t>(valid_before) + off;
-        target = index >= 0 && index < static_cast<int64_t>(valid.size()) ? valid[index] : -1;
+        target = index >= 0 && index < static_cast<int64_t>(valid.size()) ? static_cast<int64_t>(valid[index]) : -1;
       }
       source[row] = target >= 0 ? order[target] : (fallback ? kDefault : kNoRow);
     }
@@ -299,9 +299,9 @@ void EvaluateValue(const BoundWindow& window, const std::vector<Vector>& inputs,
     } else {
       int64_t first = valid_count[b], last = static_cast<int64_t>(valid_count[e]) - 1;  // indexes into valid_at
       if (window.kind == WindowKind::LAST_VALUE) {
-        target = last >= first ? valid_at[last] : -1;
+        target = last >= first ? static_cast<int64_t>(valid_at[last]) : -1;
       } else {
-        target = first + k - 1 <= last ? valid_at[first + k - 1] : -1;
+        target = first + k - 1 <= last ? static_cast<int64_t>(valid_at[first + k - 1]) : -1;
       }
     }
     if (target >= 0) source[row] = order[target];

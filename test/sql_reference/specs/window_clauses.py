@@ -21,7 +21,7 @@ CASES = [
  ('comment', 'several windows with different partitions and orders in one query'),
  ('IIIIII', 'SELECT id, row_number() OVER (ORDER BY id DESC) AS a, rank() OVER (PARTITION BY product ORDER BY amount) AS b, sum(amount) OVER (PARTITION BY region) AS c, lag(id) OVER (PARTITION BY product ORDER BY ts, id) AS e, count(*) OVER () AS f FROM sales ORDER BY id'),
  ('comment', 'window functions in expressions, in ORDER BY, under DISTINCT and in subqueries'),
- ('IIR', 'SELECT id, amount - lag(amount, 1, amount) OVER (ORDER BY id) AS delta, 100.0 * amount / sum(amount) OVER (PARTITION BY region) AS pct FROM sales ORDER BY id'),
+ ('IIR', 'SELECT id, amount - lag(amount, 1, amount) OVER (ORDER BY id) AS delta, CAST(amount AS DOUBLE) * 100 / sum(amount) OVER (PARTITION BY region) AS pct FROM sales ORDER BY id'),
  ('II', 'SELECT id, amount FROM sales ORDER BY row_number() OVER (ORDER BY amount DESC, id), id LIMIT 3'),
  ('TI', 'SELECT DISTINCT region, sum(amount) OVER (PARTITION BY region) AS s FROM sales ORDER BY region NULLS LAST'),
  ('II', 'SELECT id, rn FROM (SELECT id, row_number() OVER (PARTITION BY region ORDER BY id) AS rn FROM sales) q WHERE rn = 2 ORDER BY id'),
