@@ -11,11 +11,6 @@
 
 namespace lakestream {
 
-template <class Less>
-void SortRowIds(std::vector<uint32_t>& ids, Less less) {
-  std::sort(ids.begin(), ids.end(), less);
-}
-
 // Each sorted position's frame [begin, end) in sorted positions (empty when
 // begin == end), always within its partition.
 void ComputeFrames(const BoundWindow& window, const std::vector<Vector>& inputs, WindowSort& sort,

@@ -1,11 +1,12 @@
 // WindowSort: the rows ordered by partition, then by the ORDER BY keys.
 //
 // Partitions need their rows together, not in any order: each row gets a
-// dense partition id from a hash table over the PARTITION BY keys (so the
-// sort compares one integer instead of the keys). One ORDER BY key of a
-// fixed-width type (integers, DATE, TIMESTAMP, DOUBLE, BOOLEAN) is encoded
-// as an unsigned integer that sorts in the requested direction, and the sort
-// runs over plain structs; other keys go through the type's comparator.
+// dense partition id from a hash table over the PARTITION BY keys, a
+// counting sort groups the rows by id, and only each partition is sorted by
+// the ORDER BY keys (n log(partition size), not n log n). One ORDER BY key of
+// a fixed-width type (integers, DATE, TIMESTAMP, DOUBLE, BOOLEAN) is encoded
+// as an unsigned integer that sorts in the requested direction, and that
+// sort runs over plain structs; other keys go through the type's comparator.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -104,17 +105,36 @@ uint64_t Encode(const Vector& v, idx_t row) {
 }
 
 struct EncodedRow {
-  uint32_t partition;
-  uint32_t null_rank;  // orders NULL keys before or after the others
   uint64_t key;
+  uint32_t null_rank;  // orders NULL keys before or after the others
   uint32_t row;
   bool operator<(const EncodedRow& o) const {
-    if (partition != o.partition) return partition < o.partition;
     if (null_rank != o.null_rank) return null_rank < o.null_rank;
     if (key != o.key) return key < o.key;
     return row < o.row;
   }
 };
+
+// Sorts order[begin, end) (one partition, rows in input order) by the one
+// encodable ORDER BY key.
+void SortEncoded(std::vector<uint32_t>& order, idx_t begin, idx_t end, const Vector& key, const BoundWindowOrder& o,
+                 std::vector<EncodedRow>& scratch) {
+  scratch.resize(end - begin);
+  for (idx_t i = begin; i < end; i++) {
+    uint32_t row = order[i];
+    EncodedRow& r = scratch[i - begin];
+    r.row = row;
+    if (key.IsValid(row)) {
+      r.key = o.descending ? ~Encode(key, row) : Encode(key, row);
+      r.null_rank = o.nulls_first ? 1 : 0;
+    } else {
+      r.key = 0;
+      r.null_rank = o.nulls_first ? 0 : 1;
+    }
+  }
+  std::sort(scratch.begin(), scratch.end());
+  for (idx_t i = begin; i < end; i++) order[i] = scratch[i - begin].row;
+}
 
 }  // namespace
 
@@ -124,62 +144,55 @@ WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const Bou
   }
   for (auto& o : window.orders) order_inputs_.push_back(o.input);
   std::vector<uint32_t> partition = PartitionIds(inputs, count, window.partitions);
+  // Rows grouped by partition id, in input order within each (a counting sort).
+  uint32_t partitions = 0;
+  for (uint32_t p : partition) partitions = std::max(partitions, p + 1);
+  std::vector<uint32_t> starts(partitions + 1, 0);
+  for (uint32_t p : partition) starts[p + 1]++;
+  for (idx_t p = 0; p < partitions; p++) starts[p + 1] += starts[p];
   order_.resize(count);
+  {
+    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+    for (idx_t i = 0; i < count; i++) order_[next[partition[i]]++] = static_cast<uint32_t>(i);
+  }
+  partition_starts_.assign(starts.begin(), starts.end());
+  if (count == 0) partition_starts_ = {0};
+  if (window.orders.empty()) return;
+  // Then each partition by the ORDER BY keys; ties keep input order.
   bool encoded = window.orders.size() == 1 && Encodable(inputs[window.orders[0].input].GetType().id());
-  if (encoded || window.orders.empty()) {
-    std::vector<EncodedRow> rows(count);
-    const Vector* key = encoded ? &inputs[window.orders[0].input] : nullptr;
-    bool descending = encoded && window.orders[0].descending;
-    bool nulls_first = encoded && window.orders[0].nulls_first;
-    for (idx_t i = 0; i < count; i++) {
-      EncodedRow& r = rows[i];
-      r.partition = partition[i];
-      r.row = static_cast<uint32_t>(i);
-      r.key = 0;
-      r.null_rank = 0;
-      if (!key) continue;
-      if (key->IsValid(i)) {
-        r.key = descending ? ~Encode(*key, i) : Encode(*key, i);
-        r.null_rank = nulls_first ? 1 : 0;
-      } else {
-        r.null_rank = nulls_first ? 0 : 1;
-      }
-    }
-    std::sort(rows.begin(), rows.end());
-    for (idx_t i = 0; i < count; i++) order_[i] = rows[i].row;
-  } else {
-    struct SortKey {
-      const Vector* vector;
-      row_compare_t compare;
-      bool descending;
-      bool nulls_first;
-    };
-    std::vector<SortKey> keys;
-    keys.reserve(window.orders.size());
-    for (auto& o : window.orders) {
-      keys.push_back({&inputs[o.input], GetRowCompareFunction(inputs[o.input].GetType()), o.descending, o.nulls_first});
-    }
-    for (idx_t i = 0; i < count; i++) order_[i] = static_cast<uint32_t>(i);
-    // Ties keep input order, so the result does not depend on the sort's stability.
-    SortRowIds(order_, [&](uint32_t a, uint32_t b) {
-      if (partition[a] != partition[b]) return partition[a] < partition[b];
-      for (auto& k : keys) {
-        bool va = k.vector->IsValid(a), vb = k.vector->IsValid(b);
-        if (!va || !vb) {
-          if (va == vb) continue;
-          return k.nulls_first ? !va : va;
-        }
-        int c = k.compare(*k.vector, a, *k.vector, b);
-        if (c != 0) return k.descending ? c > 0 : c < 0;
-      }
-      return a < b;
-    });
+  std::vector<EncodedRow> scratch;
+  struct SortKey {
+    const Vector* vector;
+    row_compare_t compare;
+    bool descending;
+    bool nulls_first;
+  };
+  std::vector<SortKey> keys;
+  keys.reserve(window.orders.size());
+  for (auto& o : window.orders) {
+    keys.push_back({&inputs[o.input], GetRowCompareFunction(inputs[o.input].GetType()), o.descending, o.nulls_first});
   }
-  if (count > 0) partition_starts_.push_back(0);
-  for (idx_t pos = 1; pos < count; pos++) {
-    if (partition[order_[pos]] != partition[order_[pos - 1]]) partition_starts_.push_back(static_cast<uint32_t>(pos));
+  auto less = [&](uint32_t a, uint32_t b) {
+    for (auto& k : keys) {
+      bool va = k.vector->IsValid(a), vb = k.vector->IsValid(b);
+      if (!va || !vb) {
+        if (va == vb) continue;
+        return k.nulls_first ? !va : va;
+      }
+      int c = k.compare(*k.vector, a, *k.vector, b);
+      if (c != 0) return k.descending ? c > 0 : c < 0;
+    }
+    return a < b;
+  };
+  for (idx_t p = 0; p < partitions; p++) {
+    idx_t begin = starts[p], end = starts[p + 1];
+    if (end - begin < 2) continue;
+    if (encoded) {
+      SortEncoded(order_, begin, end, inputs[window.orders[0].input], window.orders[0], scratch);
+    } else {
+      std::sort(order_.begin() + static_cast<std::ptrdiff_t>(begin), order_.begin() + static_cast<std::ptrdiff_t>(end), less);
+    }
   }
-  partition_starts_.push_back(static_cast<uint32_t>(count));
 }
 
 }  // namespace lakestream
