@@ -28,24 +28,35 @@ void PhysicalWindow::Materialize(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
   rows_.SetTypes(children[0]->types);
   std::vector<LogicalType> input_types;
-  for (auto& e : input_expressions_) {
-    input_types.push_back(e->return_type);
-    inputs_.emplace_back(e->return_type);
-  }
+  input_types.reserve(input_expressions_.size());
+  for (auto& e : input_expressions_) input_types.push_back(e->return_type);
+  // The inputs are kept chunk by chunk first and copied once into vectors of
+  // the final size: growing them as rows arrive would copy (and fault in)
+  // every byte several times.
+  ChunkCollection evaluated_rows(input_types);
   DataChunk input, evaluated;
   children[0]->InitializeChunk(input);
   evaluated.Initialize(input_types);
-  idx_t total = 0;
   while (children[0]->Next(context, input)) {
     context.CheckInterrupt();
     if (input.size() == 0) continue;
     evaluated.Reset();
-    for (idx_t k = 0; k < input_expressions_.size(); k++) {
-      executor.Execute(*input_expressions_[k], input, evaluated.data[k]);
-      inputs_[k].Copy(evaluated.data[k], nullptr, input.size(), 0, total);
+    for (idx_t k = 0; k < input_expressions_.size(); k++) executor.Execute(*input_expressions_[k], input, evaluated.data[k]);
+    evaluated.SetCardinality(input.size());
+    if (!evaluated_rows.Append(std::move(evaluated))) evaluated.Reset();
+    if (evaluated.ColumnCount() != input_types.size()) evaluated.Initialize(input_types);
+    if (!rows_.Append(std::move(input))) input.Reset();
+    if (input.ColumnCount() != children[0]->types.size()) children[0]->InitializeChunk(input);
+  }
+  idx_t count = rows_.Count();
+  for (idx_t k = 0; k < input_types.size(); k++) {
+    inputs_.emplace_back(input_types[k], std::max<idx_t>(count, 1));
+    idx_t offset = 0;
+    for (idx_t c = 0; c < evaluated_rows.ChunkCount(); c++) {
+      const DataChunk& chunk = evaluated_rows.Chunk(c);
+      inputs_[k].Copy(chunk.data[k], nullptr, chunk.size(), 0, offset);
+      offset += chunk.size();
     }
-    total += input.size();
-    rows_.Append(input);
   }
 }
 
