@@ -24,6 +24,15 @@ std::string PhysicalWindow::Details() const {
   return d;
 }
 
+// Appends `chunk` to `rows`, taking the chunk over when the layout allows
+// (no copy), and leaves `chunk` ready for the next batch.
+static void Keep(ChunkCollection& rows, DataChunk& chunk, const std::vector<LogicalType>& types) {
+  if (rows.Append(std::move(chunk))) {
+    chunk = DataChunk();
+    chunk.Initialize(types);
+  }
+}
+
 void PhysicalWindow::Materialize(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
   rows_.SetTypes(children[0]->types);
@@ -43,10 +52,8 @@ void PhysicalWindow::Materialize(ExecutionContext& context) {
     evaluated.Reset();
     for (idx_t k = 0; k < input_expressions_.size(); k++) executor.Execute(*input_expressions_[k], input, evaluated.data[k]);
     evaluated.SetCardinality(input.size());
-    if (!evaluated_rows.Append(std::move(evaluated))) evaluated.Reset();
-    if (evaluated.ColumnCount() != input_types.size()) evaluated.Initialize(input_types);
-    if (!rows_.Append(std::move(input))) input.Reset();
-    if (input.ColumnCount() != children[0]->types.size()) children[0]->InitializeChunk(input);
+    Keep(evaluated_rows, evaluated, input_types);
+    Keep(rows_, input, children[0]->types);
   }
   idx_t count = rows_.Count();
   for (idx_t k = 0; k < input_types.size(); k++) {
