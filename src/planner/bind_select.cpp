@@ -66,6 +66,11 @@ static ExprPtr ExpandSelectAliases(const ParsedExpression& expr, const std::vect
     return copy;
   }
   for (idx_t i = 0; i < expr.children.size(); i++) copy->children[i] = ExpandSelectAliases(*expr.children[i], items, scope);
+  if (expr.window) {
+    // QUALIFY rank() OVER (ORDER BY total DESC) = 1 may name aliases in the window too.
+    for (auto& p : copy->window->partitions) p = ExpandSelectAliases(*p, items, scope);
+    for (auto& o : copy->window->orders) o.expression = ExpandSelectAliases(*o.expression, items, scope);
+  }
   return copy;
 }
 
