@@ -1,5 +1,6 @@
 #include "execution/operator/physical_window.hpp"
 
+#include <cstring>
 #include <map>
 #include <memory>
 
@@ -24,6 +25,19 @@ std::string PhysicalWindow::Details() const {
   return d;
 }
 
+// dst[offset, offset + n) = src[0, n) for a dst with room for them.
+static void CopyRows(const Vector& src, idx_t n, Vector& dst, idx_t offset) {
+  idx_t width = src.GetType().PhysicalSize();
+  if (src.GetType().IsNested() || width == 0) {
+    dst.Copy(src, nullptr, n, 0, offset);
+    return;
+  }
+  // Results gathered from dst (lag, first_value, min, ...) may outlive the operator.
+  if (src.GetType().id() == TypeId::VARCHAR) dst.AddHeapReference(src);
+  std::memcpy(dst.GetData<uint8_t>() + offset * width, src.GetData<uint8_t>(), n * width);
+  std::memcpy(dst.Validity() + offset, src.Validity(), n);
+}
+
 // Appends `chunk` to `rows`, taking the chunk over when the layout allows
 // (no copy), and leaves `chunk` ready for the next batch.
 static void Keep(ChunkCollection& rows, DataChunk& chunk, const std::vector<LogicalType>& types) {
@@ -36,33 +50,47 @@ static void Keep(ChunkCollection& rows, DataChunk& chunk, const std::vector<Logi
 void PhysicalWindow::Materialize(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
   rows_.SetTypes(children[0]->types);
-  std::vector<LogicalType> input_types;
-  input_types.reserve(input_expressions_.size());
-  for (auto& e : input_expressions_) input_types.push_back(e->return_type);
-  // The inputs are kept chunk by chunk first and copied once into vectors of
-  // the final size: growing them as rows arrive would copy (and fault in)
-  // every byte several times.
-  ChunkCollection evaluated_rows(input_types);
+  // Inputs that are columns of the child are read from rows_ itself; the
+  // others are evaluated chunk by chunk into evaluated_.
+  std::vector<idx_t> computed;
+  std::vector<LogicalType> computed_types;
+  for (idx_t k = 0; k < input_expressions_.size(); k++) {
+    if (input_expressions_[k]->type == BoundExpressionType::COLUMN_REF) continue;
+    computed.push_back(k);
+    computed_types.push_back(input_expressions_[k]->return_type);
+  }
+  evaluated_.SetTypes(computed_types);
   DataChunk input, evaluated;
   children[0]->InitializeChunk(input);
-  evaluated.Initialize(input_types);
+  evaluated.Initialize(computed_types);
   while (children[0]->Next(context, input)) {
     context.CheckInterrupt();
     if (input.size() == 0) continue;
-    evaluated.Reset();
-    for (idx_t k = 0; k < input_expressions_.size(); k++) executor.Execute(*input_expressions_[k], input, evaluated.data[k]);
-    evaluated.SetCardinality(input.size());
-    Keep(evaluated_rows, evaluated, input_types);
+    if (!computed.empty()) {
+      evaluated.Reset();
+      for (idx_t j = 0; j < computed.size(); j++) executor.Execute(*input_expressions_[computed[j]], input, evaluated.data[j]);
+      evaluated.SetCardinality(input.size());
+      Keep(evaluated_, evaluated, computed_types);
+    }
     Keep(rows_, input, children[0]->types);
   }
+  // One vector per input over every row, copied once at its final size
+  // (growing it as rows arrive would copy and fault in every byte several
+  // times).
   idx_t count = rows_.Count();
-  for (idx_t k = 0; k < input_types.size(); k++) {
-    inputs_.emplace_back(input_types[k], std::max<idx_t>(count, 1));
+  idx_t next_computed = 0;
+  for (idx_t k = 0; k < input_expressions_.size(); k++) {
+    const BoundExpression& e = *input_expressions_[k];
+    bool is_column = e.type == BoundExpressionType::COLUMN_REF;
+    const ChunkCollection& source = is_column ? rows_ : evaluated_;
+    idx_t column = is_column ? e.column_index : next_computed++;
+    inputs_.emplace_back(e.return_type, std::max<idx_t>(count, 1));
     idx_t offset = 0;
-    for (idx_t c = 0; c < evaluated_rows.ChunkCount(); c++) {
-      const DataChunk& chunk = evaluated_rows.Chunk(c);
-      inputs_[k].Copy(chunk.data[k], nullptr, chunk.size(), 0, offset);
-      offset += chunk.size();
+    for (idx_t c = 0; c < source.ChunkCount(); c++) {
+      const Vector& from = source.Chunk(c).data[column];
+      idx_t n = source.Chunk(c).size();
+      CopyRows(from, n, inputs_[k], offset);
+      offset += n;
     }
   }
 }

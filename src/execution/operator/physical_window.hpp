@@ -26,6 +26,7 @@ class PhysicalWindow : public PhysicalOperator {
   std::vector<BoundWindow> windows_;
   bool done_ = false;
   ChunkCollection rows_;
+  ChunkCollection evaluated_;    // inputs that are not columns of the child, chunk by chunk
   std::vector<Vector> inputs_;   // one per input expression, every row
   std::vector<Vector> results_;  // one per window, every row
   idx_t next_chunk_ = 0;
