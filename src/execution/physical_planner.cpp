@@ -14,6 +14,7 @@
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
+#include "execution/operator/physical_window.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
 #include "stream/stream_reader.hpp"
@@ -197,6 +198,11 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       if (op.limit_expression) op.limit = LimitValueOf(ConstantOf(*op.limit_expression), "LIMIT");
       if (op.offset_expression) op.offset = std::max<int64_t>(0, LimitValueOf(ConstantOf(*op.offset_expression), "OFFSET"));
       return std::make_unique<PhysicalLimit>(Plan(context, *op.children[0]), op.limit, op.offset);
+    }
+    case LogicalOperatorType::WINDOW: {
+      auto bindings = op.children[0]->GetBindings();
+      for (auto& e : op.expressions) ResolveColumns(*e, bindings);
+      return std::make_unique<PhysicalWindow>(Plan(context, *op.children[0]), std::move(op.expressions), std::move(op.windows));
     }
     case LogicalOperatorType::UNION: {
       std::vector<PhysicalOperatorPtr> inputs;

@@ -40,6 +40,10 @@ void CollectScans(LogicalOperatorPtr& root, std::vector<LogicalOperatorPtr*>& ou
 
 namespace {
 
+// Window functions are recomputed: one changed row moves the ranks, running
+// sums and neighbours of every later row of its partition.
+const char* const kWindowReason = "a window function (OVER ...): its value depends on other rows of the partition";
+
 // Walks a plan and records the first construct that rules out incremental maintenance.
 class Analyzer {
  public:
@@ -90,6 +94,7 @@ class Analyzer {
       case LogicalOperatorType::JOIN:
         if (op.join_type == LogicalJoinType::LEFT) Fail("an outer join (LEFT/RIGHT JOIN)");
         break;
+      case LogicalOperatorType::WINDOW: Fail(kWindowReason); break;
       case LogicalOperatorType::FILTER:
       case LogicalOperatorType::PROJECTION:
       case LogicalOperatorType::ORDER:
@@ -175,6 +180,7 @@ class Analyzer {
     for (const LogicalOperator* op = root.get(); op != &aggregate; op = op->children[0].get()) {
       CheckExpressions(*op);
       if (op->type == LogicalOperatorType::LIMIT) Fail("ORDER BY ... LIMIT (a top-N depends on rows outside the change)");
+      if (op->type == LogicalOperatorType::WINDOW) Fail(kWindowReason);
       if (op->children.size() != 1) {
         Fail("an aggregate joined with or unioned to other rows");
         chain = false;

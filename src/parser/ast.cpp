@@ -147,7 +147,10 @@ std::string ParsedExpression::ToString() const {
         if (i < arg_names.size() && !arg_names[i].empty()) s += arg_names[i] + " => ";
         s += child(i);
       }
-      return s + ")";
+      s += ")";
+      if (ignore_nulls) s += " IGNORE NULLS";
+      if (window) s += " OVER " + window->ToString();
+      return s;
     }
     case ExpressionType::CAST:
       return std::string(try_cast ? "TRY_CAST(" : "CAST(") + child(0) + " AS " + cast_type.ToString() + ")";
@@ -202,6 +205,55 @@ std::string ParsedExpression::ToString() const {
   return ExpressionTypeToString(type);
 }
 
+static OrderByItem CopyOrderByItem(const OrderByItem& item) {
+  OrderByItem copy;
+  copy.expression = item.expression ? item.expression->Copy() : nullptr;
+  copy.descending = item.descending;
+  copy.nulls_first = item.nulls_first;
+  return copy;
+}
+
+std::unique_ptr<WindowSpec> WindowSpec::Copy() const {
+  auto result = std::make_unique<WindowSpec>();
+  result->location = location;
+  result->base_name = base_name;
+  result->partitions = CopyList(partitions);
+  for (auto& item : orders) result->orders.push_back(CopyOrderByItem(item));
+  result->has_frame = has_frame;
+  result->range = range;
+  result->start.boundary = start.boundary;
+  result->end.boundary = end.boundary;
+  if (start.offset) result->start.offset = start.offset->Copy();
+  if (end.offset) result->end.offset = end.offset->Copy();
+  result->height = height;
+  return result;
+}
+
+static std::string BoundToString(const WindowFrameBound& bound) {
+  switch (bound.boundary) {
+    case WindowBoundary::UNBOUNDED_PRECEDING: return "UNBOUNDED PRECEDING";
+    case WindowBoundary::OFFSET_PRECEDING: return (bound.offset ? bound.offset->ToString() : "?") + " PRECEDING";
+    case WindowBoundary::CURRENT_ROW: return "CURRENT ROW";
+    case WindowBoundary::OFFSET_FOLLOWING: return (bound.offset ? bound.offset->ToString() : "?") + " FOLLOWING";
+    case WindowBoundary::UNBOUNDED_FOLLOWING: return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+
+std::string WindowSpec::ToString() const {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : " ") + part; };
+  if (!base_name.empty()) add(base_name);
+  for (size_t i = 0; i < partitions.size(); i++) add((i ? ", " : "PARTITION BY ") + partitions[i]->ToString());
+  for (size_t i = 0; i < orders.size(); i++) {
+    std::string item = (i ? ", " : "ORDER BY ") + orders[i].expression->ToString() + (orders[i].descending ? " DESC" : "");
+    if (orders[i].nulls_first) item += *orders[i].nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    add(item);
+  }
+  if (has_frame) add(std::string(range ? "RANGE" : "ROWS") + " BETWEEN " + BoundToString(start) + " AND " + BoundToString(end));
+  return "(" + s + ")";
+}
+
 std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to copy"));
   auto result = std::make_unique<ParsedExpression>(type, location);
@@ -218,6 +270,8 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->has_else = has_else;
   result->parameter_index = parameter_index;
   if (subquery) result->subquery = subquery->Copy();
+  if (window) result->window = window->Copy();
+  result->ignore_nulls = ignore_nulls;
   result->height = height;
   result->expanded_size = expanded_size;
   return result;
@@ -260,17 +314,13 @@ std::unique_ptr<QueryNode> QueryNode::Copy() const {
   result->group_by = CopyList(group_by);
   result->group_by_all = group_by_all;
   if (having) result->having = having->Copy();
+  if (qualify) result->qualify = qualify->Copy();
+  for (auto& [name, spec] : windows) result->windows.emplace_back(name, spec->Copy());
   result->set_op = set_op;
   if (left) result->left = left->Copy();
   if (right) result->right = right->Copy();
   for (auto& row : values) result->values.push_back(CopyList(row));
-  for (auto& item : order_by) {
-    OrderByItem copy;
-    copy.expression = item.expression ? item.expression->Copy() : nullptr;
-    copy.descending = item.descending;
-    copy.nulls_first = item.nulls_first;
-    result->order_by.push_back(std::move(copy));
-  }
+  for (auto& item : order_by) result->order_by.push_back(CopyOrderByItem(item));
   if (limit) result->limit = limit->Copy();
   if (offset) result->offset = offset->Copy();
   result->height = height;

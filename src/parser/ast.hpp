@@ -20,6 +20,7 @@ namespace lakestream {
 
 struct QueryNode;
 struct TableRef;
+struct WindowSpec;
 
 // ---------------------------------------------------------------- expressions
 
@@ -77,6 +78,8 @@ struct ParsedExpression {
   bool has_else = false;           // CASE
   uint32_t parameter_index = 0;    // PARAMETER
   std::unique_ptr<QueryNode> subquery;  // SUBQUERY_*
+  std::unique_ptr<WindowSpec> window;   // FUNCTION: f(...) OVER (...) / OVER w (docs/sql-windows.md)
+  bool ignore_nulls = false;            // FUNCTION: f(x) IGNORE NULLS / f(x IGNORE NULLS)
   // Levels of nesting in this tree, itself included, through subqueries too;
   // the parser keeps it at most kMaxNestingDepth (parser.hpp) so every
   // recursive pass over the tree, its destructor included, has bounded depth.
@@ -156,6 +159,34 @@ struct OrderByItem {
   std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC (as Spark/Postgres)
 };
 
+// A window frame bound: UNBOUNDED PRECEDING, <offset> PRECEDING, CURRENT ROW,
+// <offset> FOLLOWING, UNBOUNDED FOLLOWING.
+enum class WindowBoundary : uint8_t { UNBOUNDED_PRECEDING, OFFSET_PRECEDING, CURRENT_ROW, OFFSET_FOLLOWING, UNBOUNDED_FOLLOWING };
+
+struct WindowFrameBound {
+  WindowBoundary boundary = WindowBoundary::UNBOUNDED_PRECEDING;
+  ExprPtr offset;  // OFFSET_PRECEDING / OFFSET_FOLLOWING
+};
+
+// OVER (...) or a WINDOW clause entry. `base_name` refers to a named window
+// (OVER w, OVER (w ORDER BY ...)); the binder merges the two. Without a
+// frame (has_frame false) the default applies: RANGE UNBOUNDED PRECEDING to
+// CURRENT ROW with ORDER BY, the whole partition without.
+struct WindowSpec {
+  uint32_t location = 0;
+  std::string base_name;
+  std::vector<ExprPtr> partitions;
+  std::vector<OrderByItem> orders;
+  bool has_frame = false;
+  bool range = false;  // RANGE (true) or ROWS (false)
+  WindowFrameBound start;
+  WindowFrameBound end;
+  uint32_t height = 1;  // as ParsedExpression::height
+
+  std::unique_ptr<WindowSpec> Copy() const;
+  std::string ToString() const;  // "(PARTITION BY ... ORDER BY ... ROWS ...)" or "w"
+};
+
 struct CommonTableExpression {
   std::string name;
   std::vector<std::string> column_aliases;
@@ -177,6 +208,8 @@ struct QueryNode {
   std::vector<ExprPtr> group_by;
   bool group_by_all = false;  // GROUP BY ALL
   ExprPtr having;
+  ExprPtr qualify;  // QUALIFY: filters on window function results
+  std::vector<std::pair<std::string, std::unique_ptr<WindowSpec>>> windows;  // WINDOW w AS (...), in order
 
   // SET_OPERATION_NODE
   SetOperationType set_op = SetOperationType::UNION_ALL;

@@ -419,7 +419,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   ExpectOp("(");
   auto expr = MakeExpr(ExpressionType::FUNCTION, location);
   expr->function_name = std::move(name);
-  if (AcceptOp(")")) return expr;
+  if (AcceptOp(")")) return ParseCallSuffix(std::move(expr));
   if (AcceptKeyword("DISTINCT")) {
     expr->distinct = true;
   } else {
@@ -430,7 +430,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     Next();
     Next();
     expr->star_argument = true;
-    return expr;
+    return ParseCallSuffix(std::move(expr));
   }
   do {
     std::string arg_name;
@@ -439,15 +439,20 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       Next();
     }
     expr->children.push_back(ParseExpression());
+    // first_value(x IGNORE NULLS): DuckDB's and Spark's other spelling.
+    if (IsKeyword("IGNORE") && IsKeyword("NULLS", 1)) {
+      Next();
+      Next();
+      expr->ignore_nulls = true;
+    }
     // struct(x AS name): Spark names a struct field with an alias.
     if (AcceptKeyword("AS")) expr->children.back()->alias = ParseIdentifier("a field name after AS");
     expr->arg_names.push_back(std::move(arg_name));
   } while (AcceptOp(","));
   if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
-  if (IsKeyword("OVER")) ErrorAt(Peek().offset, "not supported yet: window functions (OVER)");
   if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
-  return Finish(std::move(expr));
+  return ParseCallSuffix(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseCase(uint32_t location) {

@@ -169,9 +169,33 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
     }
   }
   if (AcceptKeyword("HAVING")) node->having = ParseExpression();
-  if (IsKeyword("QUALIFY") || IsKeyword("WINDOW")) ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(Peek().text));
+  // WINDOW and QUALIFY in either order (Databricks writes QUALIFY first, DuckDB WINDOW).
+  for (int i = 0; i < 2; i++) {
+    if (node->windows.empty() && AcceptKeyword("WINDOW")) ParseWindowClause(*node);
+    if (!node->qualify && AcceptKeyword("QUALIFY")) node->qualify = ParseExpression();
+  }
   Finish(*node);
   return node;
+}
+
+OrderByItem ParserImpl::ParseOrderByItem() {
+  OrderByItem item;
+  item.expression = ParseExpression();
+  if (AcceptKeyword("DESC")) {
+    item.descending = true;
+  } else {
+    AcceptKeyword("ASC");
+  }
+  if (AcceptKeyword("NULLS")) {
+    if (AcceptKeyword("FIRST")) {
+      item.nulls_first = true;
+    } else if (AcceptKeyword("LAST")) {
+      item.nulls_first = false;
+    } else {
+      SyntaxError(Peek(), "expected FIRST or LAST after NULLS");
+    }
+  }
+  return item;
 }
 
 void ParserImpl::ParseOrderLimit(QueryNode& node) {
@@ -179,23 +203,7 @@ void ParserImpl::ParseOrderLimit(QueryNode& node) {
     Next();
     ExpectKeyword("BY");
     do {
-      OrderByItem item;
-      item.expression = ParseExpression();
-      if (AcceptKeyword("DESC")) {
-        item.descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          item.nulls_first = true;
-        } else if (AcceptKeyword("LAST")) {
-          item.nulls_first = false;
-        } else {
-          SyntaxError(Peek(), "expected FIRST or LAST after NULLS");
-        }
-      }
-      node.order_by.push_back(std::move(item));
+      node.order_by.push_back(ParseOrderByItem());
     } while (AcceptOp(","));
   }
   // LIMIT n [OFFSET m], OFFSET m [LIMIT n], and LIMIT m, n (MySQL) are all common.

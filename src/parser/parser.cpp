@@ -92,7 +92,8 @@ uint32_t MaxHeight(const std::vector<ExprPtr>& list) {
 }  // namespace
 
 ExprPtr ParserImpl::Finish(ExprPtr expr) {
-  uint32_t h = std::max(MaxHeight(expr->children), HeightOf(expr->subquery.get())) + 1;
+  uint32_t h = std::max({MaxHeight(expr->children), HeightOf(expr->subquery.get()),
+                         expr->window ? expr->window->height : 0U}) + 1;
   if (h > kMaxNestingDepth) NestingError(expr->location);
   expr->height = h;
   uint64_t size = 1;
@@ -111,6 +112,8 @@ void ParserImpl::Finish(QueryNode& node) {
   for (auto& cte : node.ctes) h = std::max(h, HeightOf(cte.query.get()));
   for (auto& row : node.values) h = std::max(h, MaxHeight(row));
   for (auto& item : node.order_by) h = std::max(h, HeightOf(item.expression.get()));
+  h = std::max(h, HeightOf(node.qualify.get()));
+  for (auto& window : node.windows) h = std::max(h, window.second->height);
   if (++h > kMaxNestingDepth) NestingError(node.location);
   node.height = h;
 }

@@ -105,6 +105,14 @@ class ParserImpl {
   std::unique_ptr<QueryNode> ParseSelectNode();
   std::unique_ptr<QueryNode> ParseValuesNode();
   void ParseOrderLimit(QueryNode& node);
+  OrderByItem ParseOrderByItem();  // expr [ASC|DESC] [NULLS FIRST|LAST]
+  // Windows (parse_window.cpp): OVER after a call, (spec), WINDOW w AS (...), ...
+  // After a call's ')': [IGNORE|RESPECT NULLS] [OVER ...], then Finish.
+  ExprPtr ParseCallSuffix(ExprPtr call);
+  void ParseOver(ParsedExpression& call);
+  std::unique_ptr<WindowSpec> ParseWindowSpec();
+  WindowFrameBound ParseFrameBound();
+  void ParseWindowClause(QueryNode& node);
   std::unique_ptr<TableRef> ParseTableRef();
   std::unique_ptr<TableRef> ParseTableRefPrimary();
   void ParseTableAlias(TableRef& ref);

@@ -377,6 +377,16 @@ BoundExprPtr Binder::BindStreamHasData(const ParsedExpression& expr) {
 BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
   std::string name = StringUtil::Lower(expr.function_name);
+  if (expr.window) return BindWindow(expr, scope, aggregate, clause);
+  WindowKind window_kind;
+  if (LookupWindowFunction(name, window_kind)) {
+    throw BinderError(name + "() is a window function and needs an OVER clause, e.g. " + name +
+                      "(...) OVER (PARTITION BY ... ORDER BY ...)");
+  }
+  if (expr.ignore_nulls) {
+    throw BinderError("IGNORE NULLS applies to window functions (first_value, last_value, nth_value, lag, lead) with "
+                      "an OVER clause: " + expr.ToString());
+  }
   if (name == "stream_has_data" || name == "system$stream_has_data") return BindStreamHasData(expr);
   if (IsAggregateFunction(name)) {
     if (!aggregate) {
@@ -391,6 +401,13 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
     }
     std::vector<BoundExprPtr> args;
     std::vector<LogicalType> types;
+    WindowBindState* windows = window_state_;
+    window_state_ = nullptr;  // sum(row_number() OVER ()) is refused as well
+    struct Restore {
+      Binder& b;
+      WindowBindState* s;
+      ~Restore() { b.window_state_ = s; }
+    } restore{*this, windows};
     for (auto& c : expr.children) {
       if (c->type == ExpressionType::STAR) continue;  // count(*) spelled with a STAR child
       auto arg = Bind(*c, scope, nullptr, "an aggregate function's argument (aggregates cannot be nested)");

@@ -7,7 +7,17 @@
 namespace lakestream {
 
 static bool ContainsAggregate(const ParsedExpression& expr) {
-  if (expr.type == ExpressionType::FUNCTION && IsAggregateFunction(StringUtil::Lower(expr.function_name))) return true;
+  if (expr.window) {
+    // sum(x) OVER (...) is a window function, but its arguments and keys may hold aggregates.
+    for (auto& p : expr.window->partitions) {
+      if (ContainsAggregate(*p)) return true;
+    }
+    for (auto& o : expr.window->orders) {
+      if (ContainsAggregate(*o.expression)) return true;
+    }
+  } else if (expr.type == ExpressionType::FUNCTION && IsAggregateFunction(StringUtil::Lower(expr.function_name))) {
+    return true;
+  }
   for (auto& c : expr.children) {
     if (ContainsAggregate(*c)) return true;
   }
@@ -56,6 +66,11 @@ static ExprPtr ExpandSelectAliases(const ParsedExpression& expr, const std::vect
     return copy;
   }
   for (idx_t i = 0; i < expr.children.size(); i++) copy->children[i] = ExpandSelectAliases(*expr.children[i], items, scope);
+  if (expr.window) {
+    // QUALIFY rank() OVER (ORDER BY total DESC) = 1 may name aliases in the window too.
+    for (auto& p : copy->window->partitions) p = ExpandSelectAliases(*p, items, scope);
+    for (auto& o : copy->window->orders) o.expression = ExpandSelectAliases(*o.expression, items, scope);
+  }
   return copy;
 }
 
@@ -73,9 +88,14 @@ class SelectNodeBinder {
     BindWhere();
     ExpandSelectList();
     if (IsAggregateQuery()) BindGroups();
-    BindSelectList();
+    window_.window_index = binder_.NextTableIndex();
+    window_.node = &node_;
+    WithWindows([&] { BindSelectList(); });
     BindHaving();
-    BindOrderBy();
+    WithWindows([&] {
+      BindQualify();
+      BindOrderBy();
+    });
     return BuildPlan();
   }
 
@@ -130,6 +150,7 @@ class SelectNodeBinder {
     bool aggregate_query = !node_.group_by.empty() || node_.group_by_all || node_.having;
     for (auto& item : items_) aggregate_query |= item.expr && ContainsAggregate(*item.expr);
     for (auto& o : node_.order_by) aggregate_query |= ContainsAggregate(*o.expression);
+    if (node_.qualify) aggregate_query |= ContainsAggregate(*node_.qualify);
     return aggregate_query;
   }
 
@@ -228,6 +249,33 @@ class SelectNodeBinder {
     }
   }
 
+  // Window functions are allowed while `bind` runs (SELECT, QUALIFY, ORDER BY).
+  template <class F>
+  void WithWindows(F bind) {
+    binder_.window_state_ = &window_;
+    try {
+      bind();
+    } catch (...) {
+      binder_.window_state_ = nullptr;
+      throw;
+    }
+    binder_.window_state_ = nullptr;
+  }
+
+  void BindQualify() {
+    if (!node_.qualify) return;
+    auto expanded = ExpandSelectAliases(*node_.qualify, items_, scope_);
+    qualify_ = binder_.Bind(*expanded, scope_, agg_, "QUALIFY");
+    if (window_.windows.empty()) {
+      throw BinderError("QUALIFY filters on window functions, but the query has none; use WHERE (or HAVING after "
+                        "GROUP BY) for " + node_.qualify->ToString());
+    }
+    if (qualify_->return_type.id() != TypeId::BOOLEAN) {
+      throw BinderError("QUALIFY clause must be a BOOLEAN expression, but " + node_.qualify->ToString() + " is " +
+                        qualify_->return_type.ToString());
+    }
+  }
+
   // ORDER BY: select-list positions, aliases or expressions; anything else
   // becomes a hidden projection column that is dropped after sorting.
   void BindOrderBy() {
@@ -286,6 +334,18 @@ class SelectNodeBinder {
         SplitConjunctions(std::move(having_), filter->expressions);
         Push(std::move(filter));
       }
+    }
+    if (!window_.windows.empty()) {
+      auto window = std::make_unique<LogicalOperator>(LogicalOperatorType::WINDOW);
+      window->table_index = window_.window_index;
+      window->expressions = std::move(window_.inputs);
+      window->windows = std::move(window_.windows);
+      Push(std::move(window));
+    }
+    if (qualify_) {
+      auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
+      SplitConjunctions(std::move(qualify_), filter->expressions);
+      Push(std::move(filter));
     }
     std::vector<LogicalType> types;
     types.reserve(projections_.size());
@@ -348,6 +408,8 @@ class SelectNodeBinder {
   std::vector<BoundExprPtr> projections_;  // the select list, then hidden ORDER BY columns
   std::vector<std::string> names_;
   BoundExprPtr having_;
+  WindowBindState window_;
+  BoundExprPtr qualify_;
   std::vector<OrderTarget> order_targets_;
   idx_t visible_ = 0;  // the select list's width
 };

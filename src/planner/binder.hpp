@@ -71,6 +71,21 @@ struct AggregateBindState {
   idx_t aggregate_index = 0;
 };
 
+// State for binding the window functions of one SELECT (bind_window.cpp):
+// the inputs and windows of its WINDOW operator, whose outputs are bound at
+// (window_index, i).
+struct WindowBindState {
+  idx_t window_index = 0;
+  const QueryNode* node = nullptr;  // its WINDOW clause names windows
+  std::vector<BoundExprPtr> inputs;
+  std::vector<std::string> input_keys;   // to share equal inputs ("" = not shared)
+  std::vector<BoundWindow> windows;
+  std::vector<std::string> window_keys;  // BindContext::ExpressionKey of each call
+};
+
+// Adds an input to the WINDOW operator, or finds the equal one (same `key`).
+idx_t AddWindowInput(WindowBindState& state, BoundExprPtr input, const std::string& key);
+
 class Binder {
  public:
   explicit Binder(ClientContext& context, Binder* parent = nullptr);
@@ -112,6 +127,14 @@ class Binder {
                             const std::vector<std::string>* argument_names = nullptr);
   // Resolves a column, explaining correlated references to an outer query.
   BoundExprPtr ResolveColumn(const std::vector<std::string>& names, const BindContext& scope);
+  // f(...) OVER (...): adds it to window_state_ (an error naming `clause`
+  // when that is null: windows are allowed in SELECT, QUALIFY and ORDER BY).
+  BoundExprPtr BindWindow(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                          const char* clause);
+  void BindWindowFunction(const ParsedExpression& expr, BoundWindow& window, std::vector<BoundExprPtr>& args,
+                          const std::vector<std::string>& arg_keys, WindowBindState& state);
+  void BindWindowFrame(const WindowSpec* spec, BoundWindow& window, const BindContext& scope,
+                       AggregateBindState* aggregate, WindowBindState& state);
   BoundExprPtr BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
   BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
@@ -134,6 +157,7 @@ class Binder {
   // correlated subqueries are not supported).
   const BindContext* outer_scope_ = nullptr;
   bool bound_subquery_expression_ = false;  // set on the outermost binder
+  WindowBindState* window_state_ = nullptr;  // set while binding what may hold window functions
   idx_t next_table_index_ = 0;
   std::map<std::string, const CommonTableExpression*> ctes_;  // lower-case name
   // The CTE whose body this binder binds: a CTE met again on the way up the

@@ -33,6 +33,10 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
       bindings.insert(bindings.end(), right.begin(), right.end());
       return bindings;
     }
+    case LogicalOperatorType::WINDOW:
+      bindings = children[0]->GetBindings();
+      for (idx_t i = 0; i < windows.size(); i++) bindings.push_back({table_index, i});
+      return bindings;
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetBindings();
@@ -65,6 +69,10 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
       types.insert(types.end(), right.begin(), right.end());
       return types;
     }
+    case LogicalOperatorType::WINDOW:
+      types = children[0]->GetTypes();
+      for (auto& w : windows) types.push_back(w.return_type);
+      return types;
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetTypes();
@@ -86,6 +94,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::UNION: return "UNION";
     case LogicalOperatorType::STREAM_GET: return "STREAM_GET";
     case LogicalOperatorType::SET_OPERATION: return "SET_OPERATION";
+    case LogicalOperatorType::WINDOW: return "WINDOW";
   }
   return "?";
 }

@@ -12,6 +12,7 @@
 #include "common/chunk_collection.hpp"
 #include "expression/bound_expression.hpp"
 #include "function/table_function.hpp"
+#include "function/window/window_function.hpp"
 #include "planner/bound_aggregate.hpp"
 
 namespace lakestream {
@@ -33,6 +34,7 @@ enum class LogicalOperatorType : uint8_t {
   UNION,
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
   SET_OPERATION,  // EXCEPT / INTERSECT [ALL] of two children (already cast to union_types)
+  WINDOW,       // child's columns, then one per window function (at table_index)
 };
 
 // SET_OPERATION: what survives of the left input given the right one.
@@ -102,6 +104,9 @@ struct LogicalOperator {
   // from them when the plan runs (execution/physical_planner.cpp).
   BoundExprPtr limit_expression;
   BoundExprPtr offset_expression;
+
+  // WINDOW: `expressions` are its inputs over the child's rows
+  std::vector<BoundWindow> windows;
 
   // UNION, SET_OPERATION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
