@@ -88,10 +88,22 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, BindContext& scope) {
   if (ref.join_type == JoinType::FULL && !using_columns.empty()) {
     return CoalesceUsingColumns(std::move(join), left_scope, right_scope, using_columns, scope, ref.location);
   }
-  // USING merges the two columns into one: the side whose value survives the
-  // join (left, or right for a RIGHT join) keeps the bare name.
-  BindContext& hidden = ref.join_type == JoinType::RIGHT ? left_scope : right_scope;
-  for (auto& column : using_columns) hidden.MarkMerged(column);
+  // USING merges the two columns into one, listed first by SELECT * (Spark,
+  // DuckDB): the value of the side that survives the join (left, or right for
+  // a RIGHT join). Each side's own column stays reachable qualified.
+  BindEntry keys;  // no alias: only the bare names reach it
+  const BindContext& surviving = ref.join_type == JoinType::RIGHT ? right_scope : left_scope;
+  for (auto& column : using_columns) {
+    auto key = surviving.Resolve({column});
+    keys.names.push_back(column);
+    keys.types.push_back(key->return_type);
+    keys.bindings.push_back(key->binding);
+  }
+  for (auto& column : using_columns) {
+    left_scope.MarkMerged(column);
+    right_scope.MarkMerged(column);
+  }
+  if (!using_columns.empty()) scope.Add(std::move(keys));
   scope.Merge(left_scope);
   scope.Merge(right_scope);
   return join;

@@ -147,15 +147,17 @@ class SubqueryPlanner {
       plan = std::move(child);
     }
     auto d = PullUpCorrelations(std::move(plan));
-    for (auto& c : d.conditions) MapOuterColumns(c, *op.children[0]);
+    auto inner = d.plan->GetBindings();
+    for (auto& c : d.conditions) MapOuterColumns(c, *op.children[0], inner);
     return d;
   }
 
   // Outer columns the filter's input does not produce: above an aggregate
   // (HAVING, a SELECT list with GROUP BY) a grouped column is read from the
   // aggregate's group output.
-  static void MapOuterColumns(BoundExprPtr& condition, const LogicalOperator& input) {
-    auto produced = input.GetBindings();
+  static void MapOuterColumns(BoundExprPtr& condition, const LogicalOperator& input, std::vector<ColumnBinding> produced) {
+    auto outer = input.GetBindings();
+    produced.insert(produced.end(), outer.begin(), outer.end());
     const LogicalOperator* aggregate = &input;
     while (aggregate->type == LogicalOperatorType::FILTER || aggregate->type == LogicalOperatorType::ORDER) {
       aggregate = aggregate->children[0].get();

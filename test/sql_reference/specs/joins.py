@@ -31,7 +31,7 @@ CASES = [
  ('comment', 'USING for every kind: FULL JOIN USING coalesces the key'),
  ('ITT', 'SELECT * FROM a FULL JOIN b USING (k)', 'rowsort'),
  ('I', 'SELECT k FROM a FULL JOIN b USING (k)', 'rowsort'),
- ('III', 'SELECT k, a.k, b.k FROM a FULL JOIN b USING (k)', 'rowsort'),
+ ('III', 'SELECT k AS kk, a.k AS ak, b.k AS bk FROM a FULL JOIN b USING (k)', 'rowsort'),
  ('ITT', 'SELECT * FROM a LEFT JOIN b USING (k)', 'rowsort'),
  ('ITT', 'SELECT * FROM a RIGHT JOIN b USING (k)', 'rowsort'),
  ('ITT', 'SELECT * FROM a JOIN b USING (k)', 'rowsort'),
@@ -58,7 +58,7 @@ CASES = [
  ('IT', 'SELECT * FROM a ANTI JOIN e ON a.k < e.k', 'rowsort'),
  ('IT', 'SELECT a.* FROM a SEMI JOIN b ON a.k = b.k WHERE a.av <> \'a2\'', 'rowsort'),
  ('comment', 'joins chained after a FULL join'),
- ('TTT', 'SELECT a.av, b.bv, c.av FROM a FULL JOIN b ON a.k = b.k LEFT JOIN c ON c.k = b.k', 'rowsort'),
+ ('TTT', 'SELECT a.av, b.bv, c.av AS cav FROM a FULL JOIN b ON a.k = b.k LEFT JOIN c ON c.k = b.k', 'rowsort'),
  ('error', 'SELECT * FROM a JOIN b USING (nope)', 'not in the'),
  ('error', 'SELECT * FROM a SEMI JOIN b ON a.k = b.k WHERE b.bv = 1', 'bv'),
 ]

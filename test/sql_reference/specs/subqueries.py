@@ -12,7 +12,7 @@ SETUP = [
 ]
 CASES = [
  ('comment', 'correlated scalar subqueries: aggregates, count over no rows is 0, others NULL'),
- ('III', 'SELECT id, (SELECT sum(y) FROM i WHERE i.g = o.g), (SELECT count(*) FROM i WHERE i.g = o.g) FROM o', 'rowsort'),
+ ('III', 'SELECT id, (SELECT sum(y) FROM i WHERE i.g = o.g) AS s, (SELECT count(*) FROM i WHERE i.g = o.g) AS c FROM o', 'rowsort'),
  ('II', 'SELECT id, (SELECT count(y) + 1 FROM i WHERE i.g = o.g) FROM o', 'rowsort'),
  ('II', 'SELECT id, (SELECT max(y) FROM i WHERE i.g = o.g AND i.y < 20) FROM o', 'rowsort'),
  ('II', 'SELECT id, (SELECT y FROM i WHERE i.g = o.g AND i.y = o.x) FROM o', 'rowsort'),
