@@ -240,6 +240,7 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
     Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
   }
   target.SetCardinality(pairs);
+  if (direct && kind_ == JoinKind::INNER) return;  // nothing to remember about the pairs
   idx_t kept = pairs;
   if (residual_) {
     kept = Executor(context).Select(*residual_, joined_, sel_);

@@ -18,7 +18,8 @@ PhysicalNestedLoopJoin::PhysicalNestedLoopJoin(PhysicalOperatorPtr left, Physica
   pending_.SetTypes(types);
 }
 
-void PhysicalNestedLoopJoin::JoinRow(ExecutionContext& context, idx_t l, idx_t right_index) {
+void PhysicalNestedLoopJoin::JoinRow(ExecutionContext& context, idx_t left_row, idx_t right_index) {
+  idx_t l = left_row;
   const DataChunk& right_chunk = right_.Chunk(right_index);
   bool existence = kind_ == JoinKind::SEMI || kind_ == JoinKind::ANTI || kind_ == JoinKind::MARK;
   if (existence && matched_[l] && !(kind_ == JoinKind::MARK && mark_condition_)) return;  // already decided

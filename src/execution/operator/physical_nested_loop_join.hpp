@@ -32,7 +32,7 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
   // is pending or the probe chunk is done (then emits the rows its kind
   // keeps for unmatched / matched left rows).
   void JoinSome(ExecutionContext& context);
-  void JoinRow(ExecutionContext& context, idx_t left_row, idx_t right_chunk);
+  void JoinRow(ExecutionContext& context, idx_t left_row, idx_t right_index);
   void FinishProbe();
   void PadUnmatchedRightRows();
 
