@@ -130,9 +130,11 @@ class SubqueryPlanner {
     if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN) {
       join->mark_condition = Equals(std::move(node.children[0]), FirstColumn(*join, node));
     }
-    BoundExprPtr mark = MakeBindingRef({join->table_index, 0}, TypeId::BOOLEAN, name);
+    bool negated = kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS;
+    // EXPLAIN shows NOT (mark), not a double negation.
+    BoundExprPtr mark = MakeBindingRef({join->table_index, 0}, TypeId::BOOLEAN, negated ? "mark" : name);
     op.children[0] = std::move(join);
-    if (kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS) mark = Not(std::move(mark));
+    if (negated) mark = Not(std::move(mark));
     mark->name = name;
     expr = std::move(mark);
   }
