@@ -148,6 +148,10 @@ class SubqueryPlanner {
       auto child = std::move(plan->children[0]);
       plan = std::move(child);
     }
+    if (existence && plan->type == LogicalOperatorType::PROJECTION) {
+      // Nor what it selects: EXISTS (SELECT o.x FROM ...) reads no outer column.
+      for (auto& e : plan->expressions) e = MakeConstant(Value::BOOLEAN(true));
+    }
     auto d = PullUpCorrelations(std::move(plan));
     auto inner = d.plan->GetBindings();
     for (auto& c : d.conditions) MapOuterColumns(c, *op.children[0], inner);

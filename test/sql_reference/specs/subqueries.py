@@ -28,6 +28,7 @@ CASES = [
  ('I', 'SELECT id FROM o WHERE EXISTS (SELECT 1 FROM e WHERE e.g = o.g)', 'rowsort'),
  ('I', 'SELECT id FROM o WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.g = o.g)', 'rowsort'),
  ('I', 'SELECT id FROM o WHERE EXISTS (SELECT 1 FROM i WHERE i.g = o.g LIMIT 1)', 'rowsort'),
+ ('I', 'SELECT id FROM o WHERE EXISTS (SELECT o.x, i.y FROM i WHERE i.g = o.g)', 'rowsort'),
  ('IT', 'SELECT id, EXISTS (SELECT 1 FROM i WHERE i.g = o.g) FROM o', 'rowsort'),
  ('I', 'SELECT id FROM o WHERE x = 60 OR EXISTS (SELECT 1 FROM i WHERE i.g = o.g AND i.y = 5)', 'rowsort'),
  ('IT', "SELECT id, CASE WHEN NOT EXISTS (SELECT 1 FROM i WHERE i.g = o.g) THEN 'none' ELSE 'some' END FROM o", 'rowsort'),
