@@ -60,6 +60,39 @@ static bool Within(const BoundExpression& expr, const std::set<idx_t>& side) {
 
 static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op);
 
+static JoinKind KindOf(LogicalJoinType type) {
+  switch (type) {
+    case LogicalJoinType::INNER:
+    case LogicalJoinType::CROSS: return JoinKind::INNER;
+    case LogicalJoinType::LEFT: return JoinKind::LEFT;
+    case LogicalJoinType::FULL: return JoinKind::FULL;
+    case LogicalJoinType::SEMI: return JoinKind::SEMI;
+    case LogicalJoinType::ANTI: return JoinKind::ANTI;
+    case LogicalJoinType::MARK: return JoinKind::MARK;
+    case LogicalJoinType::SINGLE: return JoinKind::SINGLE;
+  }
+  return JoinKind::INNER;
+}
+
+// Moves `e` into the key lists when it is `left side = right side`.
+static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, const std::set<idx_t>& right_tables,
+                         std::vector<BoundExprPtr>& left_keys, std::vector<BoundExprPtr>& right_keys) {
+  if (e->type != BoundExpressionType::FUNCTION || e->function.name != "=" || e->children.size() != 2) return false;
+  auto& a = e->children[0];
+  auto& b = e->children[1];
+  if (Within(*a, left_tables) && Within(*b, right_tables)) {
+    left_keys.push_back(std::move(a));
+    right_keys.push_back(std::move(b));
+    return true;
+  }
+  if (Within(*b, left_tables) && Within(*a, right_tables)) {
+    left_keys.push_back(std::move(b));
+    right_keys.push_back(std::move(a));
+    return true;
+  }
+  return false;
+}
+
 static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op) {
   auto left_bindings = op.children[0]->GetBindings();
   auto right_bindings = op.children[1]->GetBindings();
@@ -68,38 +101,38 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   for (auto& b : right_bindings) right_tables.insert(b.table_index);
   std::vector<BoundExprPtr> left_keys, right_keys, residual;
   for (auto& e : op.expressions) {
-    if (e->type == BoundExpressionType::FUNCTION && e->function.name == "=" && e->children.size() == 2) {
-      auto& a = e->children[0];
-      auto& b = e->children[1];
-      if (Within(*a, left_tables) && Within(*b, right_tables)) {
-        left_keys.push_back(std::move(a));
-        right_keys.push_back(std::move(b));
-        continue;
-      }
-      if (Within(*b, left_tables) && Within(*a, right_tables)) {
-        left_keys.push_back(std::move(b));
-        right_keys.push_back(std::move(a));
-        continue;
-      }
-    }
-    residual.push_back(std::move(e));
+    if (!SplitEquiKey(e, left_tables, right_tables, left_keys, right_keys)) residual.push_back(std::move(e));
+  }
+  JoinKind kind = KindOf(op.join_type);
+  BoundExprPtr mark_condition = std::move(op.mark_condition);
+  // x IN (SELECT y ...) with nothing else to match on: hashed on x = y, with
+  // IN's NULL rules applied by the join (a NULL x or y makes a miss NULL).
+  bool null_aware = false;
+  if (kind == JoinKind::MARK && mark_condition && left_keys.empty() && residual.empty() &&
+      SplitEquiKey(mark_condition, left_tables, right_tables, left_keys, right_keys)) {
+    mark_condition = nullptr;
+    null_aware = true;
   }
   auto combined = left_bindings;
   combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
   BoundExprPtr residual_expr = Conjunction(std::move(residual));
   if (residual_expr) ResolveColumns(*residual_expr, combined);
+  if (mark_condition) ResolveColumns(*mark_condition, combined);
   auto left = Plan(context, *op.children[0]);
   auto right = Plan(context, *op.children[1]);
-  bool left_join = op.join_type == LogicalJoinType::LEFT;
   if (left_keys.empty()) {
-    return std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), left_join);
+    auto join = std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), kind);
+    join->SetMarkCondition(std::move(mark_condition));
+    return join;
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
   auto join = std::make_unique<PhysicalHashJoin>(std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
-                                                 std::move(residual_expr), left_join);
+                                                 std::move(residual_expr), kind);
+  join->SetMark(std::move(mark_condition), null_aware);
   // The residual predicate reads the joined row, so it needs every column.
-  if (!join->HasResidual()) join->SetNeededOutputs(op.left_needed, op.right_needed);
+  bool pairs_out = kind == JoinKind::INNER || kind == JoinKind::LEFT || kind == JoinKind::FULL || kind == JoinKind::SINGLE;
+  if (!join->HasResidual() && pairs_out) join->SetNeededOutputs(op.left_needed, op.right_needed);
   return join;
 }
 

@@ -41,6 +41,7 @@ class SubqueryResolver {
     resolve_all(op.left_keys);
     resolve_all(op.right_keys);
     if (op.residual) Resolve(op.residual);
+    if (op.mark_condition) Resolve(op.mark_condition);
     if (op.limit_expression) Resolve(op.limit_expression);
     if (op.offset_expression) Resolve(op.offset_expression);
     for (auto& a : op.aggregates) {
@@ -55,6 +56,11 @@ class SubqueryResolver {
   // The subquery's rows, running its plan the first time.
   const ChunkCollection& RowsOf(BoundSubquery& subquery) {
     if (!subquery.rows) {
+      if (subquery.correlated) {
+        throw NotImplementedError("correlated subqueries outside WHERE, HAVING and the SELECT list (in a JOIN ... ON, "
+                                  "GROUP BY, an aggregate's argument or a DML statement); compute the value in a "
+                                  "subquery in FROM and refer to it");
+      }
       if (!subquery.plan) throw InternalError("a subquery's plan was used up without keeping its rows");
       subquery.rows = std::make_shared<const ChunkCollection>(ExecutePlan(context_, std::move(subquery.plan)));
     }

@@ -344,26 +344,16 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
                                   [](const BoundExprPtr& c) { return c->type == BoundExpressionType::CONSTANT; });
   if (all_constant) {
     // The common case, `x IN (1, 2, ...)` with thousands of literals: a
-    // sorted list probed by binary search, not a column of values per item.
-    std::vector<Value> constants;
-    bool has_null = false;
-    for (size_t c = 1; c < expr.children.size(); c++) {
-      const Value& v = expr.children[c]->value;
-      if (v.IsNull()) {
-        has_null = true;
-      } else {
-        constants.push_back(v);
-      }
-    }
+    // sorted list (sorted once per executor, not per chunk) probed by binary search.
+    const InListConstants& constants = ConstantsOf(expr);
     auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
-    std::sort(constants.begin(), constants.end(), less);
     for (idx_t i = 0; i < count; i++) {
       if (!probe.IsValid(i)) {
         result.SetValid(i, false);
         continue;
       }
       Value v = probe.GetValue(i);
-      set_in_result(i, std::binary_search(constants.begin(), constants.end(), v, less), has_null);
+      set_in_result(i, std::binary_search(constants.sorted.begin(), constants.sorted.end(), v, less), constants.has_null);
     }
     return;
   }
@@ -392,6 +382,31 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
     }
     set_in_result(i, found, saw_null);
   }
+}
+
+const ExpressionExecutor::InListConstants& ExpressionExecutor::ConstantsOf(const BoundExpression& in_list) {
+  const BoundExpression* first = in_list.children[1].get();
+  const BoundExpression* last = in_list.children.back().get();
+  auto it = in_lists_.find(&in_list);
+  if (it != in_lists_.end() && it->second.first == first && it->second.last == last &&
+      it->second.size == in_list.children.size()) {
+    return it->second;
+  }
+  InListConstants& constants = in_lists_[&in_list];
+  constants = InListConstants{};
+  constants.first = first;
+  constants.last = last;
+  constants.size = in_list.children.size();
+  for (size_t c = 1; c < in_list.children.size(); c++) {
+    const Value& v = in_list.children[c]->value;
+    if (v.IsNull()) {
+      constants.has_null = true;
+    } else {
+      constants.sorted.push_back(v);
+    }
+  }
+  std::sort(constants.sorted.begin(), constants.sorted.end(), [](const Value& a, const Value& b) { return a.Compare(b) < 0; });
+  return constants;
 }
 
 idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {

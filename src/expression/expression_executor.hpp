@@ -47,8 +47,20 @@ class ExpressionExecutor {
   // Scratch chunk for the children of `expr`, sized for `count` rows.
   DataChunk& Scratch(const BoundExpression& expr, idx_t count);
 
+  // The constants of an all-constant IN list, sorted once per node.
+  struct InListConstants {
+    std::vector<Value> sorted;
+    bool has_null = false;
+    // Which node the entry was made for (a freed node's address may be reused).
+    const BoundExpression* first = nullptr;
+    const BoundExpression* last = nullptr;
+    size_t size = 0;
+  };
+  const InListConstants& ConstantsOf(const BoundExpression& in_list);
+
   FunctionContext context_;
   std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
+  std::unordered_map<const BoundExpression*, InListConstants> in_lists_;
   std::unordered_map<const BoundExpression*, bool> may_raise_;
 };
 

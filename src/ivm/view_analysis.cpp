@@ -92,7 +92,9 @@ class Analyzer {
         Fail("an aggregate below a join, a union or another aggregate (nested aggregation)");
         break;
       case LogicalOperatorType::JOIN:
-        if (op.join_type == LogicalJoinType::LEFT) Fail("an outer join (LEFT/RIGHT JOIN)");
+        if (op.join_type != LogicalJoinType::INNER && op.join_type != LogicalJoinType::CROSS) {
+          Fail("an outer, semi or anti join (LEFT/RIGHT/FULL/SEMI/ANTI JOIN, or a subquery run as one)");
+        }
         break;
       case LogicalOperatorType::WINDOW: Fail(kWindowReason); break;
       case LogicalOperatorType::FILTER:

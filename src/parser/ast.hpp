@@ -114,7 +114,8 @@ using PropertyList = std::vector<std::pair<std::string, std::string>>;
 // ---------------------------------------------------------------- table refs
 
 enum class TableRefType : uint8_t { BASE_TABLE, SUBQUERY, JOIN, TABLE_FUNCTION };
-enum class JoinType : uint8_t { INNER, LEFT, RIGHT, FULL, CROSS };
+// SEMI / ANTI: LEFT SEMI JOIN / LEFT ANTI JOIN (Spark), SEMI JOIN / ANTI JOIN (DuckDB).
+enum class JoinType : uint8_t { INNER, LEFT, RIGHT, FULL, CROSS, SEMI, ANTI };
 
 struct TableRef {
   explicit TableRef(TableRefType type_p) : type(type_p) {}
@@ -138,6 +139,10 @@ struct TableRef {
   JoinType join_type = JoinType::INNER;
   ExprPtr condition;                       // ON
   std::vector<std::string> using_columns;  // USING (a, b)
+  bool natural = false;                    // NATURAL JOIN: USING every column both sides name
+
+  // SUBQUERY: LATERAL (SELECT ...), which may read the columns of the FROM items before it.
+  bool lateral = false;
 
   // TABLE_FUNCTION: a FUNCTION expression (table_changes(...), read_parquet(...), read_files(...))
   ExprPtr function;

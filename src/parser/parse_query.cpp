@@ -233,32 +233,48 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
     uint32_t location = Peek().offset;
     JoinType join_type;
     bool needs_condition = true;
+    bool natural = false;
     if (AcceptOp(",")) {
       join_type = JoinType::CROSS;
       needs_condition = false;
     } else if (AcceptKeywords({"CROSS", "JOIN"})) {
       join_type = JoinType::CROSS;
       needs_condition = false;
-    } else if (AcceptKeyword("JOIN") || AcceptKeywords({"INNER", "JOIN"})) {
+    } else if (IsKeyword("JOIN") || IsKeyword("INNER") || IsKeyword("LEFT") || IsKeyword("RIGHT") || IsKeyword("FULL") ||
+               IsKeyword("NATURAL") || ((IsKeyword("SEMI") || IsKeyword("ANTI")) && IsKeyword("JOIN", 1))) {
+      natural = AcceptKeyword("NATURAL");
       join_type = JoinType::INNER;
-    } else if (IsKeyword("LEFT") || IsKeyword("RIGHT") || IsKeyword("FULL")) {
-      const Token& side = Next();
-      join_type = EqualsIgnoreCase(side.text, "LEFT")    ? JoinType::LEFT
-                  : EqualsIgnoreCase(side.text, "RIGHT") ? JoinType::RIGHT
-                                                         : JoinType::FULL;
-      if (IsKeyword("SEMI") || IsKeyword("ANTI")) {
-        ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(Peek().text) + " JOIN (use EXISTS / NOT EXISTS)");
+      if (AcceptKeyword("INNER")) {
+        join_type = JoinType::INNER;
+      } else if (IsKeyword("SEMI") || IsKeyword("ANTI")) {
+        join_type = EqualsIgnoreCase(Next().text, "SEMI") ? JoinType::SEMI : JoinType::ANTI;
+      } else if (IsKeyword("LEFT") || IsKeyword("RIGHT") || IsKeyword("FULL")) {
+        const Token& side = Next();
+        join_type = EqualsIgnoreCase(side.text, "LEFT")    ? JoinType::LEFT
+                    : EqualsIgnoreCase(side.text, "RIGHT") ? JoinType::RIGHT
+                                                           : JoinType::FULL;
+        if (IsKeyword("SEMI") || IsKeyword("ANTI")) {
+          if (join_type != JoinType::LEFT) {
+            ErrorAt(Peek().offset, "not supported yet: " + ToUpperAscii(side.text) + " " + ToUpperAscii(Peek().text) +
+                                       " JOIN (swap the tables and write LEFT " + ToUpperAscii(Peek().text) + " JOIN)");
+          }
+          join_type = EqualsIgnoreCase(Next().text, "SEMI") ? JoinType::SEMI : JoinType::ANTI;
+        } else {
+          AcceptKeyword("OUTER");
+        }
       }
-      AcceptKeyword("OUTER");
       ExpectKeyword("JOIN");
-    } else if (IsKeyword("NATURAL")) {
-      ErrorAt(location, "not supported yet: NATURAL JOIN (use JOIN ... USING (columns))");
+      if (natural && (join_type == JoinType::SEMI || join_type == JoinType::ANTI)) {
+        ErrorAt(location, "not supported yet: NATURAL SEMI/ANTI JOIN (write the USING (columns) list)");
+      }
+      needs_condition = !natural;
     } else {
       return left;
     }
     auto join = std::make_unique<TableRef>(TableRefType::JOIN);
     join->location = location;
     join->join_type = join_type;
+    join->natural = natural;
     join->left = std::move(left);
     join->right = ParseTableRefPrimary();
     if (needs_condition) {
@@ -269,6 +285,8 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
       } else if (join_type != JoinType::INNER) {
         SyntaxError(Peek(), "expected ON or USING after the joined table");
       }
+    } else if (natural && (IsKeyword("ON") || IsKeyword("USING"))) {
+      ErrorAt(Peek().offset, "a NATURAL join takes no ON or USING: it matches every column both sides name");
     }
     Finish(*join);
     left = std::move(join);
@@ -327,7 +345,15 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     }
     return ref;
   }
-  if (IsKeyword("LATERAL")) ErrorAt(location, "not supported yet: LATERAL");
+  if (IsKeyword("LATERAL")) {
+    if (!IsOp("(", 1) || !IsQueryStart(2)) {
+      ErrorAt(location, "not supported yet: LATERAL other than LATERAL (SELECT ...) alias (a table function or VIEW after LATERAL)");
+    }
+    Next();
+    auto ref = ParseTableRefPrimary();
+    ref->lateral = true;
+    return ref;
+  }
   // STREAM(LIVE.t) / STREAM(t) / STREAM LIVE.t: an incremental read in a pipeline.
   if (IsKeyword("STREAM") && (IsOp("(", 1) || (IsIdentifierLike(1) && !IsReservedWord(Peek(1), true)))) {
     Next();

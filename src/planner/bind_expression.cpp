@@ -78,15 +78,15 @@ BoundExprPtr Binder::ResolveColumn(const std::vector<std::string>& names, const 
   if (auto ref = scope.Resolve(names, true)) return ref;
   for (Binder* b = this; b; b = b->parent_) {
     if (!b->outer_scope_) continue;
-    bool outer = false;
-    try {
-      outer = b->outer_scope_->Resolve(names, true) != nullptr;
-    } catch (const BinderError&) {
-      outer = true;  // ambiguous there, but it does name an outer column
-    }
-    if (outer) {
-      throw NotImplementedError("correlated subqueries: " + StringUtil::Join(names, ".") +
-                                " refers to the outer query; rewrite the subquery as a JOIN (or a CTE joined in)");
+    // Ambiguous there throws, naming the column, as it would in that query.
+    if (auto outer = b->outer_scope_->Resolve(names, true)) {
+      // A correlated reference: every query from here out to b reads an
+      // outer column (planner/subquery/ turns them into joins).
+      for (Binder* c = this; c; c = c->parent_) {
+        c->correlated_ = true;
+        if (c == b) break;
+      }
+      return outer;
     }
   }
   return scope.Resolve(names);  // throws the usual "not found" error with hints
@@ -458,7 +458,8 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
 
 BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
-  // Uncorrelated subqueries only. They are bound here and run when the plan
+  // Bound here; correlated ones and IN become joins once the query is bound
+  // (planner/subquery/plan_subqueries.hpp), the others run when the plan
   // runs (execution/subquery_resolver.hpp), once per statement.
   Binder* outermost = this;
   while (outermost->parent_) outermost = outermost->parent_;
@@ -469,6 +470,7 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   auto subquery = std::make_shared<BoundSubquery>();
   subquery->plan = std::move(query.plan);
   subquery->types = query.types;
+  subquery->correlated = sub.correlated_;
   auto make_node = [&](SubqueryKind kind, LogicalType type) {
     auto e = std::make_unique<BoundExpression>(BoundExpressionType::SUBQUERY, std::move(type));
     e->subquery_kind = kind;

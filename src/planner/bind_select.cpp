@@ -3,6 +3,7 @@
 #include "function/aggregate_function.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
+#include "planner/subquery/plan_subqueries.hpp"
 
 namespace lakestream {
 
@@ -414,6 +415,10 @@ class SelectNodeBinder {
   idx_t visible_ = 0;  // the select list's width
 };
 
-BoundQuery Binder::BindSelectNode(const QueryNode& node) { return SelectNodeBinder(*this, node).Bind(); }
+BoundQuery Binder::BindSelectNode(const QueryNode& node) {
+  BoundQuery bound = SelectNodeBinder(*this, node).Bind();
+  PlanSubqueries(*this, bound.plan);  // subqueries used as values that need a join become one
+  return bound;
+}
 
 }  // namespace lakestream

@@ -31,57 +31,9 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
     case TableRefType::BASE_TABLE: return BindBaseTable(ref, scope);
     case TableRefType::SUBQUERY: return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, scope);
     case TableRefType::TABLE_FUNCTION: return BindTableFunction(ref, scope);
-    case TableRefType::JOIN: break;
+    case TableRefType::JOIN: return BindJoin(ref, scope);
   }
-  BindContext left_scope, right_scope;
-  auto left = BindTableRef(*ref.left, left_scope);
-  auto right = BindTableRef(*ref.right, right_scope);
-  auto join = std::make_unique<LogicalOperator>(LogicalOperatorType::JOIN);
-  switch (ref.join_type) {
-    case JoinType::INNER: join->join_type = LogicalJoinType::INNER; break;
-    case JoinType::CROSS: join->join_type = LogicalJoinType::CROSS; break;
-    case JoinType::LEFT: join->join_type = LogicalJoinType::LEFT; break;
-    case JoinType::RIGHT:
-      // A RIGHT join is a LEFT join with the sides swapped; SELECT * still
-      // lists the left table's columns first (the scope keeps the written order).
-      join->join_type = LogicalJoinType::LEFT;
-      break;
-    case JoinType::FULL: throw NotImplementedError("FULL OUTER JOIN");
-  }
-  BindContext both;
-  both.Merge(left_scope);
-  both.Merge(right_scope);
-  if (ref.condition) {
-    auto condition = BindExpression(*ref.condition, both, "JOIN ... ON");
-    if (condition->return_type.id() != TypeId::BOOLEAN) {
-      throw BinderError("JOIN condition must be a BOOLEAN expression, but " + ref.condition->ToString() + " is " +
-                        condition->return_type.ToString());
-    }
-    SplitConjunctions(std::move(condition), join->expressions);
-  }
-  for (auto& column : ref.using_columns) {
-    auto l = left_scope.Resolve({column});
-    auto r = right_scope.Resolve({column});
-    std::vector<BoundExprPtr> args;
-    args.push_back(std::move(l));
-    args.push_back(std::move(r));
-    join->expressions.push_back(BindOperator("=", std::move(args), ref.location));
-    // USING merges the two columns into one: the side whose value survives the
-    // join (left, or right for a RIGHT join) keeps the bare name.
-    BindContext& hidden = ref.join_type == JoinType::RIGHT ? left_scope : right_scope;
-    hidden.MarkMerged(column);
-  }
-  scope.Merge(left_scope);
-  scope.Merge(right_scope);
-  if (join->join_type == LogicalJoinType::CROSS && !join->expressions.empty()) join->join_type = LogicalJoinType::INNER;
-  if (ref.join_type == JoinType::RIGHT) {
-    join->children.push_back(std::move(right));
-    join->children.push_back(std::move(left));
-  } else {
-    join->children.push_back(std::move(left));
-    join->children.push_back(std::move(right));
-  }
-  return join;
+  throw InternalError("BindTableRef: unknown table reference");
 }
 
 LogicalOperatorPtr Binder::BindSubqueryRef(const QueryNode& query, const std::string& alias,

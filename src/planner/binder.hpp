@@ -111,6 +111,7 @@ class Binder {
 
  private:
   friend class SelectNodeBinder;  // bind_select.cpp: the phases of BindSelectNode
+  friend class SubqueryPlanner;   // planner/subquery/plan_subqueries.cpp: binds the comparisons it adds
   BoundQuery BindSelectNode(const QueryNode& node);
   BoundQuery BindSetOperation(const QueryNode& node);
   BoundQuery BindValues(const QueryNode& node);
@@ -146,6 +147,19 @@ class Binder {
   LogicalOperatorPtr BindStreamRef(const TableRef& ref, StreamCatalogEntry& stream, BindContext& scope);
   BoundExprPtr BindStreamHasData(const ParsedExpression& expr);
   LogicalOperatorPtr BindBaseTable(const TableRef& ref, BindContext& scope);
+  // JOIN of every kind (bind_join.cpp): NATURAL and USING columns, RIGHT as a
+  // swapped LEFT, FULL ... USING coalescing the keys, LATERAL right sides.
+  LogicalOperatorPtr BindJoin(const TableRef& ref, BindContext& scope);
+  // FULL JOIN ... USING: a projection over `join` that adds coalesce(l.k, r.k)
+  // per key, which the bare key names then resolve to.
+  LogicalOperatorPtr CoalesceUsingColumns(LogicalOperatorPtr join, const BindContext& left_scope,
+                                          const BindContext& right_scope, const std::vector<std::string>& columns,
+                                          BindContext& scope, uint32_t location);
+  // LATERAL (SELECT ...) after `left_scope`'s FROM items: the subquery bound
+  // with those columns visible, decorrelated; its correlation predicates are
+  // appended to `conditions`.
+  LogicalOperatorPtr BindLateral(const TableRef& ref, const BindContext& left_scope, BindContext& scope,
+                                 std::vector<BoundExprPtr>& conditions);
   // `cte`: the common table expression whose body `query` is, if any.
   LogicalOperatorPtr BindSubqueryRef(const QueryNode& query, const std::string& alias,
                                      const std::vector<std::string>& column_aliases, BindContext& scope,
@@ -153,9 +167,11 @@ class Binder {
 
   ClientContext& context_;
   Binder* parent_;
-  // The scope of the query this binder's subquery sits in (for error messages only:
-  // correlated subqueries are not supported).
+  // The scope of the query this binder's subquery sits in: its columns are
+  // the outer (correlated) columns the subquery may read.
   const BindContext* outer_scope_ = nullptr;
+  // This binder's query read a column of an outer scope.
+  bool correlated_ = false;
   bool bound_subquery_expression_ = false;  // set on the outermost binder
   WindowBindState* window_state_ = nullptr;  // set while binding what may hold window functions
   idx_t next_table_index_ = 0;

@@ -29,6 +29,11 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
       return bindings;
     case LogicalOperatorType::JOIN: {
       bindings = children[0]->GetBindings();
+      if (join_type == LogicalJoinType::SEMI || join_type == LogicalJoinType::ANTI) return bindings;
+      if (join_type == LogicalJoinType::MARK) {
+        bindings.push_back({table_index, 0});
+        return bindings;
+      }
       auto right = children[1]->GetBindings();
       bindings.insert(bindings.end(), right.begin(), right.end());
       return bindings;
@@ -65,6 +70,11 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
       return types;
     case LogicalOperatorType::JOIN: {
       types = children[0]->GetTypes();
+      if (join_type == LogicalJoinType::SEMI || join_type == LogicalJoinType::ANTI) return types;
+      if (join_type == LogicalJoinType::MARK) {
+        types.emplace_back(TypeId::BOOLEAN);
+        return types;
+      }
       auto right = children[1]->GetTypes();
       types.insert(types.end(), right.begin(), right.end());
       return types;

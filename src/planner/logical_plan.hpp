@@ -40,7 +40,12 @@ enum class LogicalOperatorType : uint8_t {
 // SET_OPERATION: what survives of the left input given the right one.
 enum class LogicalSetOperation : uint8_t { EXCEPT, INTERSECT };
 
-enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
+// SEMI/ANTI output the left columns only; MARK the left columns and a
+// BOOLEAN (binding {table_index, 0}) saying whether the left row found a
+// match (see mark_condition); SINGLE is a LEFT join that raises when a left
+// row meets two rows (a scalar subquery). RIGHT joins are LEFT joins with the
+// children swapped.
+enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS, FULL, SEMI, ANTI, MARK, SINGLE };
 
 struct BoundOrder {
   BoundExprPtr expression;
@@ -89,6 +94,10 @@ struct LogicalOperator {
   std::vector<BoundExprPtr> left_keys;
   std::vector<BoundExprPtr> right_keys;
   BoundExprPtr residual;
+  // MARK: the mark is the three-valued OR of this over the pairs that pass
+  // `expressions` (x IN (...): NULL when no pair is equal and one compared
+  // with NULL); null: TRUE when any pair passes.
+  BoundExprPtr mark_condition;
   // Which output columns anything above reads (set by the optimizer); the
   // join leaves the others unfilled. Empty: all are needed.
   std::vector<bool> left_needed;
@@ -126,6 +135,9 @@ using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
 struct BoundSubquery {
   LogicalOperatorPtr plan;  // null once run
   std::vector<LogicalType> types;  // its output columns
+  // It reads columns of the query around it: it must become a join
+  // (planner/subquery/plan_subqueries.hpp); it cannot run on its own.
+  bool correlated = false;
   // The rows, once the plan has run (execution/subquery_resolver.hpp).
   std::shared_ptr<const ChunkCollection> rows;
 };

@@ -61,7 +61,9 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       auto left_tables = ProducedTables(*op->children[0]);
       auto right_tables = ProducedTables(*op->children[1]);
       std::vector<BoundExprPtr> left_filters, right_filters, above;
-      bool inner = op->join_type != LogicalJoinType::LEFT;
+      bool inner = op->join_type == LogicalJoinType::INNER || op->join_type == LogicalJoinType::CROSS;
+      // A FULL join keeps both sides' rows whatever ON says: nothing crosses it.
+      bool full = op->join_type == LogicalJoinType::FULL;
       if (inner) {
         // ON conjuncts of an inner join are filters like any other.
         for (auto& e : op->expressions) filters.push_back(std::move(e));
@@ -71,7 +73,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
         for (auto& e : op->expressions) {
           std::set<idx_t> tables;
           CollectTables(*e, tables);
-          if (!tables.empty() && SubsetOf(tables, right_tables)) {
+          if (!full && !tables.empty() && SubsetOf(tables, right_tables)) {
             right_filters.push_back(std::move(e));
           } else {
             kept.push_back(std::move(e));
@@ -82,7 +84,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       for (auto& f : filters) {
         std::set<idx_t> tables;
         CollectTables(*f, tables);
-        if (SubsetOf(tables, left_tables) && !tables.empty()) {
+        if (!full && SubsetOf(tables, left_tables) && !tables.empty()) {
           left_filters.push_back(std::move(f));
         } else if (inner && SubsetOf(tables, right_tables) && !tables.empty()) {
           right_filters.push_back(std::move(f));
@@ -119,6 +121,7 @@ static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
   }
   for (auto& o : op.orders) CollectExpressionRefs(*o.expression, refs);
   if (op.residual) CollectExpressionRefs(*op.residual, refs);
+  if (op.mark_condition) CollectExpressionRefs(*op.mark_condition, refs);
   if (op.type == LogicalOperatorType::UNION || op.type == LogicalOperatorType::SET_OPERATION) {
     // A union passes every column of its children through by position.
     for (auto& c : op.children) {
@@ -150,6 +153,7 @@ static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
   if (op.type != LogicalOperatorType::JOIN) return;
   RefCounts own;
   for (auto& e : op.expressions) CollectExpressionRefs(*e, own);
+  if (op.mark_condition) CollectExpressionRefs(*op.mark_condition, own);
   auto needed = [&](const ColumnBinding& b) {
     auto total = refs.find(b);
     auto mine = own.find(b);

@@ -95,11 +95,18 @@ TEST_F(BinderReadsNoDataTest, ScalarAndInSubqueriesAreBoundNotRun) {
   EXPECT_NE(scalar->subquery->plan, nullptr);
   EXPECT_EQ(scalar->subquery->rows, nullptr);  // not run
   EXPECT_TRUE(PlanHas(*scalar->subquery->plan, LogicalOperatorType::GET));
-  auto* in = FindExpression(*query.plan, [](const BoundExpression& e) {
-    return e.type == BoundExpressionType::SUBQUERY && e.subquery_kind == SubqueryKind::IN;
-  });
-  ASSERT_NE(in, nullptr);
-  ASSERT_EQ(in->children.size(), 1U);  // the probe
+  // x IN (SELECT ...) is planned as a MARK join whose right side scans t when run.
+  std::function<const LogicalOperator*(const LogicalOperator&)> find_mark = [&](const LogicalOperator& op) -> const LogicalOperator* {
+    if (op.type == LogicalOperatorType::JOIN && op.join_type == LogicalJoinType::MARK) return &op;
+    for (auto& c : op.children) {
+      if (auto* found = find_mark(*c)) return found;
+    }
+    return nullptr;
+  };
+  const LogicalOperator* mark = find_mark(*query.plan);
+  ASSERT_NE(mark, nullptr);
+  ASSERT_NE(mark->mark_condition, nullptr);  // 2 = t.id
+  EXPECT_TRUE(PlanHas(*mark->children[1], LogicalOperatorType::GET));
 
   auto result = con_->Query("SELECT (SELECT max(id) FROM t) AS m, 2 IN (SELECT id FROM t) AS found");
   ASSERT_FALSE(result->HasError()) << result->GetError();

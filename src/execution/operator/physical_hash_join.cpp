@@ -7,21 +7,20 @@
 
 namespace lakestream {
 
-static std::vector<LogicalType> JoinTypes(const PhysicalOperator& left, const PhysicalOperator& right) {
-  auto types = left.types;
-  types.insert(types.end(), right.types.begin(), right.types.end());
-  return types;
+static std::vector<LogicalType> PairTypes(const PhysicalOperator& left, const PhysicalOperator& right) {
+  return JoinOutputTypes(JoinKind::INNER, left.types, right.types);
 }
 
 PhysicalHashJoin::PhysicalHashJoin(PhysicalOperatorPtr left, PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
-                                   std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, bool left_join)
-    : PhysicalOperator(JoinTypes(*left, *right)),
+                                   std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind)
+    : PhysicalOperator(JoinOutputTypes(kind, left->types, right->types)),
       left_keys_(std::move(left_keys)),
       right_keys_(std::move(right_keys)),
       residual_(std::move(residual)),
-      left_join_(left_join),
+      kind_(kind),
       left_width_(left->types.size()),
-      right_width_(right->types.size()) {
+      right_width_(right->types.size()),
+      pair_types_(PairTypes(*left, *right)) {
   children.push_back(std::move(left));
   children.push_back(std::move(right));
   for (auto& k : left_keys_) key_equal_.push_back(GetRowEqualFunction(k->return_type));
@@ -29,7 +28,7 @@ PhysicalHashJoin::PhysicalHashJoin(PhysicalOperatorPtr left, PhysicalOperatorPtr
   std::vector<LogicalType> key_types;
   for (auto& k : left_keys_) key_types.push_back(k->return_type);
   probe_keys_.Initialize(key_types);
-  joined_.Initialize(types);
+  joined_.Initialize(pair_types_);
   pair_probe_.resize(STANDARD_VECTOR_SIZE);
   pair_build_.resize(STANDARD_VECTOR_SIZE);
 }
@@ -40,6 +39,8 @@ std::string PhysicalHashJoin::Details() const {
     d += (i ? " AND " : "") + left_keys_[i]->ToString() + " = " + right_keys_[i]->ToString();
   }
   if (residual_) d += " AND " + residual_->ToString();
+  if (mark_condition_) d += " MARK " + mark_condition_->ToString();
+  if (null_aware_) d += " (NULL-aware)";
   return d;
 }
 
@@ -77,7 +78,10 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !chunk.data[right_width_ + k].IsValid(r);
-      if (has_null) continue;  // NULL never equals anything
+      if (has_null) {  // NULL never equals anything
+        build_has_null_key_ = true;
+        continue;
+      }
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
       Entry& entry = entries_[row];
       entry.hash = hashes[r];
@@ -115,6 +119,7 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
     if (probe_heads_[i]) __builtin_prefetch(&entries_[probe_heads_[i] - 1]);
   }
   matched_.assign(count, 0);
+  mark_null_.assign(count, 0);
   probe_row_ = 0;
   row_started_ = false;
   have_probe_ = true;
@@ -124,9 +129,12 @@ idx_t PhysicalHashJoin::CollectPairs() {
   idx_t pairs = 0;
   idx_t count = probe_.size();
   idx_t key_count = left_keys_.size();
+  bool existence_only = ExistenceOnly();
+  // SEMI/ANTI/MARK: a row whose match is known needs no more pairs.
+  bool skip_matched = kind_ == JoinKind::SEMI || kind_ == JoinKind::ANTI || (kind_ == JoinKind::MARK && !mark_condition_);
   while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
     if (!row_started_) {
-      chain_ = probe_heads_[probe_row_];
+      chain_ = (skip_matched && matched_[probe_row_]) ? 0 : probe_heads_[probe_row_];
       row_started_ = true;
     }
     uint64_t hash = probe_hashes_[probe_row_];
@@ -140,6 +148,11 @@ idx_t PhysicalHashJoin::CollectPairs() {
         const Entry& entry = entries_[row];
         chain_ = entry.next;
         if (entry.hash != hash || entry.key != probe_key) continue;
+        if (existence_only) {
+          matched_[probe_row_] = 1;
+          chain_ = 0;
+          break;
+        }
         pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
         pair_build_[pairs] = row;
         pairs++;
@@ -156,6 +169,11 @@ idx_t PhysicalHashJoin::CollectPairs() {
         equal = key_equal_[k](probe_keys_.data[k], probe_row_, chunk.data[right_width_ + k], offset);
       }
       if (!equal) continue;
+      if (existence_only) {
+        matched_[probe_row_] = 1;
+        chain_ = 0;
+        break;
+      }
       pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
       pair_build_[pairs] = row;
       pairs++;
@@ -204,7 +222,8 @@ static void Gather(const ChunkCollection& build, idx_t column, const uint32_t* r
 }
 
 void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out) {
-  DataChunk& target = residual_ ? joined_ : out;
+  bool direct = EmitsPairs() && !residual_;
+  DataChunk& target = direct ? out : joined_;
   target.Reset();
   for (idx_t c = 0; c < left_width_; c++) {
     if (!left_needed_.empty() && !left_needed_[c]) {
@@ -221,36 +240,106 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
     Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
   }
   target.SetCardinality(pairs);
-  if (!residual_) {
-    for (idx_t i = 0; i < pairs; i++) matched_[pair_probe_[i]] = 1;
+  if (direct && kind_ == JoinKind::INNER) return;  // nothing to remember about the pairs
+  idx_t kept = pairs;
+  if (residual_) {
+    kept = Executor(context).Select(*residual_, joined_, sel_);
+  } else {
+    sel_.resize(pairs);
+    for (idx_t i = 0; i < pairs; i++) sel_[i] = static_cast<sel_t>(i);
+  }
+  if (kind_ == JoinKind::MARK && mark_condition_) {
+    // Three-valued OR of the mark condition over the kept pairs.
+    Vector mark(TypeId::BOOLEAN, std::max<idx_t>(pairs, 1));
+    Executor(context).Execute(*mark_condition_, joined_, mark);
+    const bool* m = mark.GetData<bool>();
+    for (idx_t i = 0; i < kept; i++) {
+      sel_t p = sel_[i];
+      if (!mark.IsValid(p)) {
+        mark_null_[pair_probe_[p]] = 1;
+      } else if (m[p]) {
+        matched_[pair_probe_[p]] = 1;
+      }
+    }
+  } else {
+    for (idx_t i = 0; i < kept; i++) {
+      uint8_t& m = matched_[pair_probe_[sel_[i]]];
+      if (kind_ == JoinKind::SINGLE && m) throw InvalidInputError(SingleJoinError());
+      m = 1;
+    }
+  }
+  if (kind_ == JoinKind::FULL) {
+    for (idx_t i = 0; i < kept; i++) build_matched_[pair_build_[sel_[i]]] = 1;
+  }
+  if (!EmitsPairs()) {
+    out.Reset();
     return;
   }
+  if (direct) return;
   out.Reset();
-  idx_t kept = Executor(context).Select(*residual_, joined_, sel_);
-  for (idx_t i = 0; i < kept; i++) matched_[pair_probe_[sel_[i]]] = 1;
   out.Append(joined_, sel_.data(), kept);
 }
 
-void PhysicalHashJoin::EmitUnmatched(DataChunk& out) {
+void PhysicalHashJoin::EmitProbeRows(DataChunk& out) {
   out.Reset();
-  std::vector<sel_t> unmatched;
-  for (idx_t i = 0; i < probe_.size(); i++) {
-    if (!matched_[i]) unmatched.push_back(static_cast<sel_t>(i));
+  std::vector<sel_t> rows;
+  idx_t count = probe_.size();
+  if (kind_ == JoinKind::MARK) {
+    for (idx_t i = 0; i < count; i++) rows.push_back(static_cast<sel_t>(i));
+  } else {
+    bool want_matched = kind_ == JoinKind::SEMI;
+    for (idx_t i = 0; i < count; i++) {
+      if (static_cast<bool>(matched_[i]) == want_matched) rows.push_back(static_cast<sel_t>(i));
+    }
   }
-  idx_t n = unmatched.size();
-  for (idx_t c = 0; c < left_width_; c++) out.data[c].Copy(probe_.data[c], unmatched.data(), n, 0, 0);
-  for (idx_t c = 0; c < right_width_; c++) std::memset(out.data[left_width_ + c].Validity(), 0, n);
+  idx_t n = rows.size();
+  for (idx_t c = 0; c < left_width_; c++) out.data[c].Copy(probe_.data[c], rows.data(), n, 0, 0);
+  if (kind_ == JoinKind::MARK) {
+    Vector& mark = out.data[left_width_];
+    bool* m = mark.GetData<bool>();
+    bool build_empty = build_.Count() == 0;
+    for (idx_t i = 0; i < n; i++) {
+      int value = MarkValue(matched_[i], mark_null_[i]);
+      if (null_aware_ && value == 0 && !build_empty && (probe_skip_[i] || build_has_null_key_)) value = -1;
+      mark.SetValid(i, value >= 0);
+      m[i] = value == 1;
+    }
+  } else if (kind_ != JoinKind::SEMI && kind_ != JoinKind::ANTI) {
+    for (idx_t c = 0; c < right_width_; c++) std::memset(out.data[left_width_ + c].Validity(), 0, n);
+  }
   out.SetCardinality(n);
+}
+
+bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
+  out.Reset();
+  std::vector<uint32_t> rows;
+  idx_t total = build_.Count();
+  while (build_scan_ < total && rows.size() < STANDARD_VECTOR_SIZE) {
+    if (!build_matched_[build_scan_]) rows.push_back(static_cast<uint32_t>(build_scan_));
+    build_scan_++;
+  }
+  idx_t n = rows.size();
+  if (n == 0) return false;
+  for (idx_t c = 0; c < left_width_; c++) std::memset(out.data[c].Validity(), 0, n);
+  for (idx_t c = 0; c < right_width_; c++) Gather(build_, c, rows.data(), n, out.data[left_width_ + c]);
+  out.SetCardinality(n);
+  return true;
 }
 
 bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
     Build(context);
+    build_matched_.assign(kind_ == JoinKind::FULL ? build_.Count() : 0, 0);
     built_ = true;
   }
   while (true) {
+    if (probe_done_) return kind_ == JoinKind::FULL && EmitUnmatchedBuild(out);
     if (!have_probe_) {
-      if (!children[0]->Next(context, probe_)) return false;
+      context.CheckInterrupt();
+      if (!children[0]->Next(context, probe_)) {
+        probe_done_ = true;
+        continue;
+      }
       if (probe_.size() == 0) continue;
       StartProbe(context);
     }
@@ -260,10 +349,11 @@ bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
       if (out.size() > 0) return true;
       continue;
     }
+    if (probe_row_ < probe_.size()) continue;  // existence checks moved the cursor without pairs
     // This probe chunk is exhausted.
     have_probe_ = false;
-    if (left_join_) {
-      EmitUnmatched(out);
+    if (kind_ != JoinKind::INNER) {
+      EmitProbeRows(out);
       if (out.size() > 0) return true;
     }
   }

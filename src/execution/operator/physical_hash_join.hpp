@@ -1,22 +1,34 @@
-// Hash join on equality keys (NULL keys never match), INNER or LEFT, with an
-// optional residual predicate over the joined row. The right child is the
+// Hash join on equality keys (NULL keys never match), of any JoinKind, with
+// an optional residual predicate over the joined row. The right child is the
 // build side: it is read fully into a chained hash table; the left child then
 // streams through it, a chunk at a time, and each Next() emits up to
-// STANDARD_VECTOR_SIZE joined rows. Output: left columns, then right columns.
+// STANDARD_VECTOR_SIZE rows. Output: JoinOutputTypes (join_kind.hpp).
+// SEMI/ANTI/MARK stop walking a row's chain at its first match when no
+// predicate other than the keys decides, so duplicate build keys cost nothing.
+// A FULL join remembers which build rows matched and emits the others after
+// the last probe chunk.
 #pragma once
 
 #include "common/chunk_collection.hpp"
 #include "execution/operator/physical_operator.hpp"
 #include "common/vector_operations.hpp"
+#include "execution/operator/join_kind.hpp"
 
 namespace lakestream {
 
 class PhysicalHashJoin : public PhysicalOperator {
  public:
   PhysicalHashJoin(PhysicalOperatorPtr left, PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
-                   std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, bool left_join);
+                   std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind);
+  // MARK joins: the condition whose three-valued OR over the matching pairs is
+  // the mark (null: any match), and whether the single key pair is an IN
+  // comparison (a NULL key on either side makes a miss NULL rather than FALSE).
+  void SetMark(BoundExprPtr mark_condition, bool null_aware) {
+    mark_condition_ = std::move(mark_condition);
+    null_aware_ = null_aware;
+  }
   bool Next(ExecutionContext& context, DataChunk& out) override;
-  std::string Name() const override { return left_join_ ? "HASH_JOIN (LEFT)" : "HASH_JOIN"; }
+  std::string Name() const override { return "HASH_JOIN" + JoinKindSuffix(kind_); }
   bool HasResidual() const { return residual_ != nullptr; }
   // Output columns no operator above reads are left NULL instead of being
   // copied (empty vector: all needed).
@@ -34,12 +46,30 @@ class PhysicalHashJoin : public PhysicalOperator {
   idx_t CollectPairs();
   // Writes the collected pairs into `out`, applying the residual predicate.
   void EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out);
-  void EmitUnmatched(DataChunk& out);
+  // Once a probe chunk is done: its rows a LEFT/FULL/SINGLE join pads, or
+  // the rows a SEMI/ANTI join keeps, or every row with its MARK.
+  void EmitProbeRows(DataChunk& out);
+  // FULL: the next chunk of build rows no probe row matched; false when done.
+  bool EmitUnmatchedBuild(DataChunk& out);
+  // SEMI/ANTI/MARK with nothing but the keys to check.
+  bool ExistenceOnly() const {
+    return (kind_ == JoinKind::SEMI || kind_ == JoinKind::ANTI || kind_ == JoinKind::MARK) && !residual_ &&
+           !mark_condition_;
+  }
+  bool EmitsPairs() const {
+    return kind_ == JoinKind::INNER || kind_ == JoinKind::LEFT || kind_ == JoinKind::FULL || kind_ == JoinKind::SINGLE;
+  }
 
   std::vector<BoundExprPtr> left_keys_;
   std::vector<BoundExprPtr> right_keys_;
   BoundExprPtr residual_;
-  bool left_join_;
+  JoinKind kind_;
+  BoundExprPtr mark_condition_;
+  bool null_aware_ = false;
+  bool build_has_null_key_ = false;
+  std::vector<uint8_t> build_matched_;  // FULL
+  idx_t build_scan_ = 0;                // FULL: next build row to check once probing is over
+  bool probe_done_ = false;
   idx_t left_width_;
   idx_t right_width_;
   std::vector<bool> left_needed_;
@@ -68,7 +98,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::vector<uint64_t> probe_hashes_;
   std::vector<uint8_t> probe_skip_;  // a NULL key: never matches
   std::vector<uint32_t> probe_heads_;  // first chain entry of each probe row, loaded with prefetching
-  std::vector<uint8_t> matched_;
+  std::vector<uint8_t> matched_;     // per probe row: pairs kept (SINGLE counts to 2)
+  std::vector<uint8_t> mark_null_;   // MARK: the mark condition was NULL for a pair
   idx_t probe_row_ = 0;
   bool row_started_ = false;
   uint32_t chain_ = 0;
@@ -76,6 +107,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::vector<uint32_t> pair_build_;
   DataChunk joined_;  // pairs before the residual predicate
   std::vector<sel_t> sel_;
+  std::vector<LogicalType> pair_types_;  // left then right columns
 };
 
 }  // namespace lakestream

@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(c) FROM (SELECT (SELECT COUNT(*) FROM t WHERE t.g = d.k) AS c FROM d) AS s;

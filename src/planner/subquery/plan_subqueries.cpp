@@ -1,0 +1,294 @@
+#include "planner/subquery/plan_subqueries.hpp"
+
+#include "common/exception.hpp"
+#include "expression/expression_executor.hpp"
+#include "function/aggregate_function.hpp"
+#include "planner/binder.hpp"
+#include "planner/subquery/decorrelate.hpp"
+#include "transaction/client_context.hpp"
+
+namespace lakestream {
+
+static BoundExprPtr MakeNode(BoundExpressionType type, LogicalType return_type, std::vector<BoundExprPtr> children) {
+  auto e = std::make_unique<BoundExpression>(type, std::move(return_type));
+  e->children = std::move(children);
+  return e;
+}
+
+static BoundExprPtr Not(BoundExprPtr e) {
+  std::vector<BoundExprPtr> children;
+  children.push_back(std::move(e));
+  return MakeNode(BoundExpressionType::NOT, TypeId::BOOLEAN, std::move(children));
+}
+
+// Replaces every reference to `from` inside `expr` by a copy of `to`.
+static void Substitute(BoundExprPtr& expr, const std::function<BoundExprPtr(const ColumnBinding&)>& lookup) {
+  if (expr->type == BoundExpressionType::COLUMN_REF) {
+    if (auto replacement = lookup(expr->binding)) expr = std::move(replacement);
+    return;
+  }
+  for (auto& c : expr->children) Substitute(c, lookup);
+}
+
+// The value of an aggregate over no rows.
+static Value EmptyAggregateValue(const BoundAggregate& aggregate) {
+  const LogicalType& type = aggregate.signature.return_type;
+  switch (aggregate.signature.kind) {
+    case AggregateKind::COUNT:
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT_DISTINCT: return Value::BIGINT(0).CastAs(type);
+    default: return Value(type);
+  }
+}
+
+class SubqueryPlanner {
+ public:
+  explicit SubqueryPlanner(Binder& binder) : binder_(binder) {}
+
+  void Plan(LogicalOperatorPtr& op) {
+    for (auto& child : op->children) Plan(child);
+    if (op->type == LogicalOperatorType::FILTER) {
+      PlanFilter(*op);
+      if (op->expressions.empty()) {
+        auto child = std::move(op->children[0]);
+        op = std::move(child);
+      }
+    } else if (op->type == LogicalOperatorType::PROJECTION) {
+      for (auto& e : op->expressions) Rewrite(e, *op);
+    }
+  }
+
+ private:
+  static bool NeedsJoin(const BoundExpression& e) {
+    if (e.type != BoundExpressionType::SUBQUERY || !e.subquery->plan) return false;
+    return e.subquery->correlated || e.subquery_kind == SubqueryKind::IN || e.subquery_kind == SubqueryKind::NOT_IN;
+  }
+
+  void PlanFilter(LogicalOperator& op) {
+    std::vector<BoundExprPtr> kept;
+    for (auto& e : op.expressions) {
+      if (NeedsJoin(*e)) {
+        for (auto& c : e->children) Rewrite(c, op);  // the IN probe's own subqueries join first
+        if (JoinConjunct(e, op)) continue;
+      }
+      Rewrite(e, op);
+      kept.push_back(std::move(e));
+    }
+    op.expressions = std::move(kept);
+  }
+
+  // A WHERE conjunct EXISTS / NOT EXISTS / IN: a SEMI or ANTI join of the
+  // filter's input; false when it needs the general rewrite.
+  bool JoinConjunct(BoundExprPtr& expr, LogicalOperator& op) {
+    BoundExpression& node = *expr;
+    SubqueryKind kind = node.subquery_kind;
+    if (kind != SubqueryKind::EXISTS && kind != SubqueryKind::NOT_EXISTS && kind != SubqueryKind::IN) return false;
+    auto d = Decorrelate(node, op);
+    if (d.ungrouped_aggregate) {
+      // One row per outer row whatever the correlation: not a plain semi join.
+      RewriteNode(expr, op, std::move(d));
+      return false;
+    }
+    auto join = MakeJoin(kind == SubqueryKind::NOT_EXISTS ? LogicalJoinType::ANTI : LogicalJoinType::SEMI, op, d);
+    if (kind == SubqueryKind::IN) join->expressions.push_back(Equals(std::move(node.children[0]), FirstColumn(*join, node)));
+    op.children[0] = std::move(join);
+    return true;
+  }
+
+  // Replaces the SUBQUERY nodes of `expr` that need a join by what the join gives.
+  void Rewrite(BoundExprPtr& expr, LogicalOperator& op) {
+    for (auto& c : expr->children) Rewrite(c, op);
+    if (!NeedsJoin(*expr)) return;
+    auto d = Decorrelate(*expr, op);
+    RewriteNode(expr, op, std::move(d));
+  }
+
+  void RewriteNode(BoundExprPtr& expr, LogicalOperator& op, DecorrelatedPlan d) {
+    BoundExpression& node = *expr;
+    SubqueryKind kind = node.subquery_kind;
+    std::string name = node.name;
+    if (kind == SubqueryKind::SCALAR || d.ungrouped_aggregate) {
+      // A scalar subquery (and IN over a one-row aggregate, which is x = that row).
+      auto empty = EmptyValue(*d.plan, d.ungrouped_aggregate);
+      auto join = MakeJoin(LogicalJoinType::SINGLE, op, d);
+      auto value = FirstColumn(*join, node);
+      if (empty) value = FixEmpty(std::move(value), std::move(empty), *join);
+      op.children[0] = std::move(join);
+      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN) {
+        value = Equals(std::move(node.children[0]), std::move(value));
+        if (kind == SubqueryKind::NOT_IN) value = Not(std::move(value));
+      }
+      if (kind == SubqueryKind::EXISTS || kind == SubqueryKind::NOT_EXISTS) {
+        value = MakeConstant(Value::BOOLEAN(kind == SubqueryKind::EXISTS));
+      }
+      value->name = name;
+      expr = std::move(value);
+      return;
+    }
+    auto join = MakeJoin(LogicalJoinType::MARK, op, d);
+    join->table_index = binder_.NextTableIndex();
+    if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN) {
+      join->mark_condition = Equals(std::move(node.children[0]), FirstColumn(*join, node));
+    }
+    bool negated = kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS;
+    // EXPLAIN shows NOT (mark), not a double negation.
+    BoundExprPtr mark = MakeBindingRef({join->table_index, 0}, TypeId::BOOLEAN, negated ? "mark" : name);
+    op.children[0] = std::move(join);
+    if (negated) mark = Not(std::move(mark));
+    mark->name = name;
+    expr = std::move(mark);
+  }
+
+  DecorrelatedPlan Decorrelate(BoundExpression& node, LogicalOperator& op) {
+    LogicalOperatorPtr plan = std::move(node.subquery->plan);
+    // EXISTS ignores what the rows hold and how many there are past one.
+    bool existence = node.subquery_kind == SubqueryKind::EXISTS || node.subquery_kind == SubqueryKind::NOT_EXISTS;
+    while (existence && plan->type == LogicalOperatorType::LIMIT && plan->limit != 0 && plan->offset == 0 &&
+           !plan->limit_expression && !plan->offset_expression) {
+      auto child = std::move(plan->children[0]);
+      plan = std::move(child);
+    }
+    if (existence && plan->type == LogicalOperatorType::PROJECTION) {
+      // Nor what it selects: EXISTS (SELECT o.x FROM ...) reads no outer column.
+      for (auto& e : plan->expressions) e = MakeConstant(Value::BOOLEAN(true));
+    }
+    auto d = PullUpCorrelations(std::move(plan));
+    auto inner = d.plan->GetBindings();
+    for (auto& c : d.conditions) MapOuterColumns(c, *op.children[0], inner);
+    return d;
+  }
+
+  // Outer columns the filter's input does not produce: above an aggregate
+  // (HAVING, a SELECT list with GROUP BY) a grouped column is read from the
+  // aggregate's group output.
+  static void MapOuterColumns(BoundExprPtr& condition, const LogicalOperator& input, std::vector<ColumnBinding> produced) {
+    auto outer = input.GetBindings();
+    produced.insert(produced.end(), outer.begin(), outer.end());
+    const LogicalOperator* aggregate = &input;
+    while (aggregate->type == LogicalOperatorType::FILTER || aggregate->type == LogicalOperatorType::ORDER) {
+      aggregate = aggregate->children[0].get();
+    }
+    VisitColumnRefs(*condition, [&](BoundExpression& ref) {
+      for (auto& b : produced) {
+        if (b == ref.binding) return;
+      }
+      if (aggregate->type != LogicalOperatorType::AGGREGATE) return;  // a column further out (nested subqueries)
+      for (idx_t g = 0; g < aggregate->expressions.size(); g++) {
+        auto& group = aggregate->expressions[g];
+        if (group->type == BoundExpressionType::COLUMN_REF && group->binding == ref.binding) {
+          ref.binding = {aggregate->table_index, g};
+          return;
+        }
+      }
+      throw BinderError("column " + ref.name + " of the outer query is read by a subquery but is neither in its "
+                        "GROUP BY nor inside an aggregate; add it to GROUP BY");
+    });
+  }
+
+  LogicalOperatorPtr MakeJoin(LogicalJoinType type, LogicalOperator& op, DecorrelatedPlan& d) {
+    auto join = std::make_unique<LogicalOperator>(LogicalOperatorType::JOIN);
+    join->join_type = type;
+    join->expressions = std::move(d.conditions);
+    join->children.push_back(std::move(op.children[0]));
+    join->children.push_back(std::move(d.plan));
+    return join;
+  }
+
+  // The subquery's (first) column as the join outputs it.
+  static BoundExprPtr FirstColumn(const LogicalOperator& join, const BoundExpression& node) {
+    ColumnBinding first = join.children[1]->GetBindings()[0];
+    return MakeBindingRef(first, node.subquery->types[0], node.name);
+  }
+
+  BoundExprPtr Equals(BoundExprPtr probe, BoundExprPtr column) {
+    // The probe was cast to the type both sides compare in when bound.
+    column = AddCast(std::move(column), probe->return_type);
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(probe));
+    args.push_back(std::move(column));
+    return binder_.BindOperator("=", std::move(args), 0);
+  }
+
+  // What the subquery's first column is for an outer row without rows, when
+  // an aggregate without GROUP BY tops it (count(*) + 1 -> 1); null when NULL.
+  BoundExprPtr EmptyValue(const LogicalOperator& root, const LogicalOperator* aggregate) {
+    if (!aggregate) return nullptr;
+    auto types = root.GetTypes();
+    BoundExprPtr value = MakeBindingRef(root.GetBindings()[0], types[0]);
+    const LogicalOperator* op = &root;
+    while (op != aggregate) {
+      if (op->type == LogicalOperatorType::PROJECTION) {
+        Substitute(value, [&](const ColumnBinding& b) -> BoundExprPtr {
+          return b.table_index == op->table_index ? op->expressions[b.column_index]->Copy() : nullptr;
+        });
+      } else if (op->type == LogicalOperatorType::FILTER) {
+        // HAVING over the empty input: the subquery gives no row (NULL) unless it holds.
+        auto when = op->expressions[0]->Copy();
+        for (idx_t i = 1; i < op->expressions.size(); i++) {
+          std::vector<BoundExprPtr> both;
+          both.push_back(std::move(when));
+          both.push_back(op->expressions[i]->Copy());
+          when = MakeNode(BoundExpressionType::AND, TypeId::BOOLEAN, std::move(both));
+        }
+        std::vector<BoundExprPtr> parts;
+        parts.push_back(std::move(when));
+        LogicalType type = value->return_type;
+        parts.push_back(std::move(value));
+        parts.push_back(MakeConstant(Value(type)));
+        value = MakeNode(BoundExpressionType::CASE, type, std::move(parts));
+      }
+      op = op->children[0].get();
+    }
+    Substitute(value, [&](const ColumnBinding& b) -> BoundExprPtr {
+      if (b.table_index == aggregate->aggregate_index) return MakeConstant(EmptyAggregateValue(aggregate->aggregates[b.column_index]));
+      if (b.table_index == aggregate->table_index) return MakeConstant(Value(aggregate->expressions[b.column_index]->return_type));
+      return nullptr;
+    });
+    FunctionContext fctx;
+    fctx.statement_start = binder_.Context().StatementStart();
+    ExpressionExecutor executor(fctx);
+    Value v;
+    try {
+      v = executor.EvaluateConstant(*value);
+    } catch (const Exception&) {
+      throw NotImplementedError("correlated scalar subqueries whose value over no rows raises an error (" +
+                                value->ToString() + ")");
+    }
+    if (v.IsNull()) return nullptr;
+    return MakeConstant(v.CastAs(types[0]));
+  }
+
+  // CASE WHEN <the join found no row> THEN empty ELSE value END, where a
+  // correlation key of the subquery side (never NULL when matched) tells.
+  static BoundExprPtr FixEmpty(BoundExprPtr value, BoundExprPtr empty, const LogicalOperator& join) {
+    auto right = join.children[1]->GetBindings();
+    const BoundExpression* key = nullptr;
+    for (auto& c : join.expressions) {
+      for (auto& side : c->children) {
+        if (side->type != BoundExpressionType::COLUMN_REF) continue;
+        for (auto& b : right) {
+          if (b == side->binding) key = side.get();
+        }
+      }
+      if (key) break;
+    }
+    if (!key) throw NotImplementedError("correlated scalar subqueries over an aggregate correlated other than by inner = outer");
+    std::vector<BoundExprPtr> is_null;
+    is_null.push_back(key->Copy());
+    std::vector<BoundExprPtr> parts;
+    parts.push_back(MakeNode(BoundExpressionType::IS_NULL, TypeId::BOOLEAN, std::move(is_null)));
+    LogicalType type = value->return_type;
+    parts.push_back(std::move(empty));
+    parts.push_back(std::move(value));
+    return MakeNode(BoundExpressionType::CASE, type, std::move(parts));
+  }
+
+  Binder& binder_;
+};
+
+void PlanSubqueries(Binder& binder, LogicalOperatorPtr& plan) {
+  SubqueryPlanner planner(binder);
+  planner.Plan(plan);
+}
+
+}  // namespace lakestream
