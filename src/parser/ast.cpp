@@ -142,12 +142,28 @@ std::string ParsedExpression::ToString() const {
       std::string s = function_name + "(";
       if (distinct) s += "DISTINCT ";
       if (star_argument) s += "*";
-      for (size_t i = 0; i < children.size(); i++) {
+      size_t arguments = ArgumentCount();
+      for (size_t i = 0; i < arguments; i++) {
         if (i) s += ", ";
         if (i < arg_names.size() && !arg_names[i].empty()) s += arg_names[i] + " => ";
         s += child(i);
       }
-      return s + ")";
+      std::string order;
+      for (size_t k = 0; k < order_count; k++) {
+        order += (k ? ", " : " ORDER BY ") + child(arguments + k);
+        bool desc = (order_flags[k] & kOrderDesc) != 0;
+        bool nulls_first = (order_flags[k] & kOrderNullsFirst) != 0;
+        if (desc) order += " DESC";
+        if (nulls_first != desc) order += nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      }
+      if (within_group) {
+        s += ") WITHIN GROUP (" + order.substr(1);
+      } else {
+        s += order;
+      }
+      s += ")";
+      if (has_filter) s += " FILTER (WHERE " + child(children.size() - 1) + ")";
+      return s;
     }
     case ExpressionType::CAST:
       return std::string(try_cast ? "TRY_CAST(" : "CAST(") + child(0) + " AS " + cast_type.ToString() + ")";
@@ -217,6 +233,10 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->try_cast = try_cast;
   result->has_else = has_else;
   result->parameter_index = parameter_index;
+  result->order_count = order_count;
+  result->order_flags = order_flags;
+  result->within_group = within_group;
+  result->has_filter = has_filter;
   if (subquery) result->subquery = subquery->Copy();
   result->height = height;
   result->expanded_size = expanded_size;
@@ -259,6 +279,7 @@ std::unique_ptr<QueryNode> QueryNode::Copy() const {
   if (where) result->where = where->Copy();
   result->group_by = CopyList(group_by);
   result->group_by_all = group_by_all;
+  result->grouping_sets = grouping_sets;
   if (having) result->having = having->Copy();
   result->set_op = set_op;
   if (left) result->left = left->Copy();

@@ -147,9 +147,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
     if (AcceptKeyword("ALL")) {
       node->group_by_all = true;
     } else {
-      do {
-        node->group_by.push_back(ParseExpression());
-      } while (AcceptOp(","));
+      ParseGroupBy(*node);
     }
   }
   if (AcceptKeyword("HAVING")) node->having = ParseExpression();
@@ -163,23 +161,7 @@ void ParserImpl::ParseOrderLimit(QueryNode& node) {
     Next();
     ExpectKeyword("BY");
     do {
-      OrderByItem item;
-      item.expression = ParseExpression();
-      if (AcceptKeyword("DESC")) {
-        item.descending = true;
-      } else {
-        AcceptKeyword("ASC");
-      }
-      if (AcceptKeyword("NULLS")) {
-        if (AcceptKeyword("FIRST")) {
-          item.nulls_first = true;
-        } else if (AcceptKeyword("LAST")) {
-          item.nulls_first = false;
-        } else {
-          SyntaxError(Peek(), "expected FIRST or LAST after NULLS");
-        }
-      }
-      node.order_by.push_back(std::move(item));
+      node.order_by.push_back(ParseOrderByItem());
     } while (AcceptOp(","));
   }
   // LIMIT n [OFFSET m], OFFSET m [LIMIT n], and LIMIT m, n (MySQL) are all common.
