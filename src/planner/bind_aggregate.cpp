@@ -33,7 +33,13 @@ BoundExprPtr Binder::BindAggregateCall(const ParsedExpression& expr, const BindC
       throw BinderError("grouping() takes exactly one GROUP BY expression; use grouping_id(a, b, ...) for several");
     }
     for (size_t i = 0; i < argument_count; i++) {
-      std::string arg_key = scope.ExpressionKey(*expr.children[i]);
+      const ParsedExpression& arg = *expr.children[i];
+      std::string arg_key = scope.ExpressionKey(arg);
+      if (arg.type == ExpressionType::COLUMN_REF && arg.names.size() == 1 && !scope.Resolve(arg.names, true)) {
+        for (auto& [alias, alias_key] : aggregate.select_aliases) {
+          if (StringUtil::CIEquals(alias, arg.names[0])) arg_key = alias_key;
+        }
+      }
       idx_t g = 0;
       while (g < aggregate.group_strings.size() && aggregate.group_strings[g] != arg_key) g++;
       if (g == aggregate.group_strings.size()) {

@@ -189,6 +189,11 @@ class SelectNodeBinder {
     // (GROUP BY ALL is a plain GROUP BY, never combined with sets).
     for (auto& set : node_.grouping_sets) grouping_sets_.emplace_back(set.begin(), set.end());
     aggregate_.grouping_sets = !node_.grouping_sets.empty();
+    for (auto& item : items_) {
+      if (item.expr && !item.expr->alias.empty() && !ContainsAggregate(*item.expr)) {
+        aggregate_.select_aliases.emplace_back(item.expr->alias, scope_.ExpressionKey(*item.expr));
+      }
+    }
     agg_ = &aggregate_;
   }
 

@@ -70,6 +70,9 @@ struct AggregateBindState {
   idx_t group_index = 0;
   idx_t aggregate_index = 0;
   bool grouping_sets = false;  // GROUPING SETS/ROLLUP/CUBE: group columns may read NULL
+  // Select-list aliases and the ExpressionKey of what they name, for
+  // grouping(alias) (Spark resolves an alias of a GROUP BY expression there).
+  std::vector<std::pair<std::string, std::string>> select_aliases;
 };
 
 class Binder {
