@@ -62,6 +62,9 @@ ExprPtr ParserImpl::ParseCallModifiers(ExprPtr call) {
     call->children.push_back(ParseExpression());
     call->has_filter = true;
     ExpectOp(")");
+    // agg(...) FILTER (WHERE ...) OVER (...): the window clause comes last
+    // (window functions replace this with their own OVER parsing).
+    if (IsKeyword("OVER")) ErrorAt(Peek().offset, "not supported yet: window functions (OVER)");
   }
   return Finish(std::move(call));
 }
@@ -205,6 +208,7 @@ void ParserImpl::ParseGroupBy(QueryNode& node) {
   // Each distinct expression once in group_by; sets refer to positions.
   std::vector<std::string> texts;
   std::vector<const ParsedExpression*> raw;
+  raw.reserve(owned.size());
   for (auto& e : owned) raw.push_back(e.get());
   std::vector<uint32_t> position(owned.size());
   for (size_t i = 0; i < owned.size(); i++) {
