@@ -211,12 +211,13 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       auto bindings = op.children[0]->GetBindings();
       for (auto& e : op.expressions) ResolveColumns(*e, bindings);
       for (auto& a : op.aggregates) {
-        if (a.argument) ResolveColumns(*a.argument, bindings);
+        for (auto* e : a.Expressions()) ResolveColumns(**e, bindings);
       }
       auto child = Plan(context, *op.children[0]);
-      bool count_only = PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
+      bool count_only =
+          op.grouping_sets.empty() && PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
       auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
-                                                               std::move(op.aggregates));
+                                                               std::move(op.aggregates), std::move(op.grouping_sets));
       if (count_only) aggregate->CountFromTable();
       return aggregate;
     }

@@ -45,7 +45,7 @@ class SubqueryResolver {
     if (op.limit_expression) Resolve(op.limit_expression);
     if (op.offset_expression) Resolve(op.offset_expression);
     for (auto& a : op.aggregates) {
-      if (a.argument) Resolve(a.argument);
+      for (auto* e : a.Expressions()) Resolve(*e);
     }
     for (auto& o : op.orders) Resolve(o.expression);
     for (auto& row : op.value_rows) resolve_all(row);

@@ -1,5 +1,10 @@
 // Aggregate functions: count, sum, avg, min, max, any_value, and count, sum
-// and avg of DISTINCT values.
+// and avg of DISTINCT values; the families in src/function/aggregate/ add
+// statistics (stddev/variance), boolean (bool_and/bool_or/count_if),
+// quantiles (median, quantile_cont/disc, percentile_approx), lists
+// (collect_list/collect_set/string_agg), max_by/min_by/last, HyperLogLog
+// (approx_count_distinct) and grouping()/grouping_id(). Semantics and the
+// differences from DuckDB: docs/sql-aggregates.md.
 //
 // The hash aggregate keeps one AggregateState per aggregate, holding the
 // states of all groups in flat arrays indexed by group id. Update is called
@@ -8,14 +13,25 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/value.hpp"
 #include "common/vector.hpp"
 
 namespace lakestream {
 
-enum class AggregateKind : uint8_t { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, COUNT_DISTINCT, ANY_VALUE };
+enum class AggregateKind : uint8_t {
+  COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, COUNT_DISTINCT, ANY_VALUE,
+  VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP,   // statistics.cpp (Welford, DOUBLE)
+  BOOL_AND, BOOL_OR, COUNT_IF,                  // boolean.cpp
+  QUANTILE_CONT, QUANTILE_DISC, PERCENTILE_APPROX,  // quantile.cpp (parameter: the fraction)
+  COLLECT_LIST, COLLECT_SET, STRING_AGG,        // list.cpp
+  MAX_BY, MIN_BY, LAST,                         // arg_extreme.cpp
+  APPROX_COUNT_DISTINCT,                        // hyperloglog.cpp (parameter: the relative error)
+  GROUPING,  // grouping()/grouping_id(): the operator feeds each group's bit mask (BIGINT)
+};
 
 struct AggregateSignature {
   AggregateKind kind;
@@ -25,6 +41,19 @@ struct AggregateSignature {
   // sum/avg(DISTINCT x): each distinct non-NULL value once per group.
   // (count(DISTINCT) is its own kind; min/max ignore DISTINCT.)
   bool distinct = false;
+  // max_by(x, y)/min_by(x, y): the type y is cast to; INVALID for one-argument aggregates.
+  LogicalType second_type{};
+  double parameter = 0;   // quantile fraction, approx_count_distinct's relative error
+  std::string separator{};  // string_agg/listagg
+  // percentile_cont/disc(p) WITHIN GROUP (ORDER BY x DESC): the values are
+  // ranked from the largest.
+  bool descending = false;
+  // True when the result depends on the order rows arrive in, so that
+  // agg(x ORDER BY k) means something (string_agg, collect_list, first, last).
+  bool OrderSensitive() const;
+  // True when a materialized view can keep the result up to date from the
+  // changed rows alone (count/sum/avg/min/max): the others recompute.
+  bool Incremental() const;
 };
 
 // Resolves name + argument types (+ DISTINCT) or throws BinderError naming the
@@ -32,6 +61,13 @@ struct AggregateSignature {
 bool IsAggregateFunction(const std::string& lower_name);
 AggregateSignature BindAggregate(const std::string& name, const std::vector<LogicalType>& args,
                                  bool distinct, bool star_argument);
+// The same for a call whose arguments may include constants the aggregate
+// needs at bind time (a quantile's fraction, string_agg's separator):
+// constants[i] is set when argument i folded to a constant. The signature's
+// argument count (1, or 2 with second_type) says how many arguments remain
+// run-time inputs: the first one, or the first two.
+AggregateSignature BindAggregate(const std::string& name, const std::vector<LogicalType>& args,
+                                 const std::vector<std::optional<Value>>& constants, bool distinct, bool star_argument);
 
 class AggregateState {
  public:
@@ -47,10 +83,47 @@ class AggregateState {
   virtual void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) {
     Update(input, zero_ids, count);
   }
+  // Two-argument aggregates (max_by(x, y)): `second` holds y. Others do not override it.
+  virtual void UpdateBinary(const Vector* input, const Vector* second, const uint32_t* group_ids, idx_t count);
   // Writes the results of groups [first, first + count) into result[0, count).
   virtual void Finalize(idx_t first, idx_t count, Vector& result) = 0;
 };
 
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& signature);
+
+// agg(x ORDER BY k1 [DESC] [NULLS FIRST], ...) and agg(...) WITHIN GROUP
+// (ORDER BY ...): one key of the order.
+struct AggregateOrderKey {
+  LogicalType type;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// Buffers each row's arguments and order keys, and at the first Finalize
+// feeds the wrapped state every group's rows sorted by the keys (a stable
+// sort: ties keep arrival order). Update/UpdateBinary are not used: the hash
+// aggregate calls UpdateOrdered.
+class OrderedAggregateState : public AggregateState {
+ public:
+  OrderedAggregateState(std::unique_ptr<AggregateState> inner, const AggregateSignature& signature,
+                        std::vector<AggregateOrderKey> keys);
+  void Resize(idx_t group_count) override;
+  void Update(const Vector* input, const uint32_t* group_ids, idx_t count) override;
+  // `second` is null for one-argument aggregates; keys[i] is order key i.
+  void UpdateOrdered(const Vector* input, const Vector* second, const std::vector<const Vector*>& keys,
+                     const uint32_t* group_ids, idx_t count);
+  void Finalize(idx_t first, idx_t count, Vector& result) override;
+
+ private:
+  void Feed();
+
+  std::unique_ptr<AggregateState> inner_;
+  std::vector<AggregateOrderKey> order_;
+  std::unique_ptr<Vector> inputs_;
+  std::unique_ptr<Vector> seconds_;
+  std::vector<std::unique_ptr<Vector>> keys_;
+  std::vector<uint32_t> group_ids_;
+  bool fed_ = false;
+};
 
 }  // namespace lakestream

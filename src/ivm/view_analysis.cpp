@@ -63,7 +63,7 @@ class Analyzer {
   void CheckExpressions(const LogicalOperator& op) {
     for (auto& e : op.expressions) CheckExpression(*e);
     for (auto& a : op.aggregates) {
-      if (a.argument) CheckExpression(*a.argument);
+      for (const auto* e : a.Expressions()) CheckExpression(*e);
     }
     for (auto& e : op.left_keys) CheckExpression(*e);
     for (auto& e : op.right_keys) CheckExpression(*e);
@@ -192,9 +192,14 @@ class Analyzer {
     CheckExpressions(aggregate);
     for (auto& child : aggregate.children) CheckLinear(*child);
     if (aggregate.expressions.empty()) Fail("an aggregate without GROUP BY (a global aggregate)");
+    if (!aggregate.grouping_sets.empty()) Fail("GROUPING SETS/ROLLUP/CUBE");
     for (auto& a : aggregate.aggregates) {
       AggregateKind kind = a.signature.kind;
       if (kind == AggregateKind::ANY_VALUE) Fail("any_value()/first(), whose result is not determined by the rows");
+      if (!a.signature.Incremental() && kind != AggregateKind::ANY_VALUE) {
+        Fail(a.signature.name + "() (its state cannot be updated from the changed rows alone)");
+      }
+      if (a.filter || !a.order_keys.empty()) Fail(a.signature.name + "() with FILTER or ORDER BY");
       if (a.signature.distinct) {
         Fail(a.signature.name + "(DISTINCT ...) (a deleted row may or may not remove its value from the group)");
       }
@@ -203,7 +208,9 @@ class Analyzer {
       }
     }
     // The keys also pair old and new rows in recompute-and-diff, so look for them either way.
-    if (chain && !aggregate.expressions.empty()) {
+    // Rolled-up rows repeat keys (a NULL from the data and a rolled-up NULL),
+    // so grouping-set views diff whole rows.
+    if (chain && !aggregate.expressions.empty() && aggregate.grouping_sets.empty()) {
       result_.key_columns = GroupKeyColumns(*root, aggregate);
       if (result_.key_columns.empty()) Fail("a GROUP BY key that is not a column of the view (select every GROUP BY key)");
     }

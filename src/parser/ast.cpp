@@ -142,12 +142,27 @@ std::string ParsedExpression::ToString() const {
       std::string s = function_name + "(";
       if (distinct) s += "DISTINCT ";
       if (star_argument) s += "*";
-      for (size_t i = 0; i < children.size(); i++) {
+      size_t arguments = ArgumentCount();
+      for (size_t i = 0; i < arguments; i++) {
         if (i) s += ", ";
         if (i < arg_names.size() && !arg_names[i].empty()) s += arg_names[i] + " => ";
         s += child(i);
       }
+      std::string order;
+      for (size_t k = 0; k < order_count; k++) {
+        order += (k ? ", " : " ORDER BY ") + child(arguments + k);
+        bool desc = (order_flags[k] & kOrderDesc) != 0;
+        bool nulls_first = (order_flags[k] & kOrderNullsFirst) != 0;
+        if (desc) order += " DESC";
+        if (nulls_first != desc) order += nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      }
+      if (within_group) {
+        s += ") WITHIN GROUP (" + order.substr(1);
+      } else {
+        s += order;
+      }
       s += ")";
+      if (has_filter) s += " FILTER (WHERE " + child(children.size() - 1) + ")";
       if (ignore_nulls) s += " IGNORE NULLS";
       if (window) s += " OVER " + window->ToString();
       return s;
@@ -269,6 +284,10 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->try_cast = try_cast;
   result->has_else = has_else;
   result->parameter_index = parameter_index;
+  result->order_count = order_count;
+  result->order_flags = order_flags;
+  result->within_group = within_group;
+  result->has_filter = has_filter;
   if (subquery) result->subquery = subquery->Copy();
   if (window) result->window = window->Copy();
   result->ignore_nulls = ignore_nulls;
@@ -313,6 +332,7 @@ std::unique_ptr<QueryNode> QueryNode::Copy() const {
   if (where) result->where = where->Copy();
   result->group_by = CopyList(group_by);
   result->group_by_all = group_by_all;
+  result->grouping_sets = grouping_sets;
   if (having) result->having = having->Copy();
   if (qualify) result->qualify = qualify->Copy();
   for (auto& [name, spec] : windows) result->windows.emplace_back(name, spec->Copy());

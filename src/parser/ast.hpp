@@ -77,6 +77,18 @@ struct ParsedExpression {
   bool try_cast = false;           // CAST
   bool has_else = false;           // CASE
   uint32_t parameter_index = 0;    // PARAMETER
+  // FUNCTION (aggregates): `children` ends with the order keys of
+  // agg(x ORDER BY k, ...) or agg(...) WITHIN GROUP (ORDER BY k, ...)
+  // (order_count of them; order_flags[i]: kOrderDesc | kOrderNullsFirst,
+  // NULLS FIRST defaulting to DESC), then the FILTER (WHERE ...) condition
+  // when has_filter. ArgumentCount() is the number of real arguments.
+  uint32_t order_count = 0;
+  std::vector<uint8_t> order_flags;
+  bool within_group = false;
+  bool has_filter = false;
+  static constexpr uint8_t kOrderDesc = 1;
+  static constexpr uint8_t kOrderNullsFirst = 2;
+  size_t ArgumentCount() const { return children.size() - order_count - (has_filter ? 1 : 0); }
   std::unique_ptr<QueryNode> subquery;  // SUBQUERY_*
   std::unique_ptr<WindowSpec> window;   // FUNCTION: f(...) OVER (...) / OVER w (docs/sql-windows.md)
   bool ignore_nulls = false;            // FUNCTION: f(x) IGNORE NULLS / f(x IGNORE NULLS)
@@ -212,6 +224,10 @@ struct QueryNode {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   bool group_by_all = false;  // GROUP BY ALL
+  // GROUPING SETS/ROLLUP/CUBE/WITH ROLLUP/WITH CUBE, expanded: each set
+  // lists positions in group_by (which then holds each distinct expression
+  // once). Empty for a plain GROUP BY.
+  std::vector<std::vector<uint32_t>> grouping_sets;
   ExprPtr having;
   ExprPtr qualify;  // QUALIFY: filters on window function results
   std::vector<std::pair<std::string, std::unique_ptr<WindowSpec>>> windows;  // WINDOW w AS (...), in order

@@ -419,7 +419,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   ExpectOp("(");
   auto expr = MakeExpr(ExpressionType::FUNCTION, location);
   expr->function_name = std::move(name);
-  if (AcceptOp(")")) return ParseCallSuffix(std::move(expr));
+  if (AcceptOp(")")) return ParseCallModifiers(std::move(expr));
   if (AcceptKeyword("DISTINCT")) {
     expr->distinct = true;
   } else {
@@ -430,7 +430,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     Next();
     Next();
     expr->star_argument = true;
-    return ParseCallSuffix(std::move(expr));
+    return ParseCallModifiers(std::move(expr));
   }
   do {
     std::string arg_name;
@@ -449,10 +449,9 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     if (AcceptKeyword("AS")) expr->children.back()->alias = ParseIdentifier("a field name after AS");
     expr->arg_names.push_back(std::move(arg_name));
   } while (AcceptOp(","));
-  if (IsKeyword("ORDER")) ErrorAt(Peek().offset, "not supported yet: ORDER BY inside a function call");
+  if (IsKeyword("ORDER")) ParseOrderInCall(*expr);
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
-  if (IsKeyword("FILTER") && IsOp("(", 1)) ErrorAt(Peek().offset, "not supported yet: aggregate FILTER clauses");
-  return ParseCallSuffix(std::move(expr));
+  return ParseCallModifiers(std::move(expr));
 }
 
 ExprPtr ParserImpl::ParseCase(uint32_t location) {

@@ -163,9 +163,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
     if (AcceptKeyword("ALL")) {
       node->group_by_all = true;
     } else {
-      do {
-        node->group_by.push_back(ParseExpression());
-      } while (AcceptOp(","));
+      ParseGroupBy(*node);
     }
   }
   if (AcceptKeyword("HAVING")) node->having = ParseExpression();

@@ -87,6 +87,11 @@ class ParserImpl {
   ExprPtr ParsePostfix();
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);
+  // parse_aggregate.cpp: agg(x ORDER BY k), then WITHIN GROUP (ORDER BY k)
+  // and FILTER (WHERE c) after the call, then ParseCallSuffix (which Finishes it).
+  void ParseOrderInCall(ParsedExpression& call);
+  ExprPtr ParseCallModifiers(ExprPtr call);
+  void ParseGroupBy(QueryNode& node);  // after GROUP BY (not ALL)
   ExprPtr ParseCase(uint32_t location);
   ExprPtr ParseCast(bool try_cast, uint32_t location);
   ExprPtr ParseExtract(uint32_t location);

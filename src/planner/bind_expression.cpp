@@ -393,14 +393,6 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
       throw BinderError(std::string("aggregate function ") + name + "() is not allowed in " + clause +
                         (std::string(clause) == "WHERE" ? "; filter groups with HAVING instead" : ""));
     }
-    std::string key = scope.ExpressionKey(expr);
-    for (idx_t i = 0; i < aggregate->aggregate_strings.size(); i++) {
-      if (aggregate->aggregate_strings[i] == key) {
-        return MakeBindingRef({aggregate->aggregate_index, i}, aggregate->aggregates[i].signature.return_type, expr.ToString());
-      }
-    }
-    std::vector<BoundExprPtr> args;
-    std::vector<LogicalType> types;
     WindowBindState* windows = window_state_;
     window_state_ = nullptr;  // sum(row_number() OVER ()) is refused as well
     struct Restore {
@@ -408,23 +400,11 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
       WindowBindState* s;
       ~Restore() { b.window_state_ = s; }
     } restore{*this, windows};
-    for (auto& c : expr.children) {
-      if (c->type == ExpressionType::STAR) continue;  // count(*) spelled with a STAR child
-      auto arg = Bind(*c, scope, nullptr, "an aggregate function's argument (aggregates cannot be nested)");
-      types.push_back(arg->return_type);
-      args.push_back(std::move(arg));
-    }
-    bool star = expr.star_argument || (args.empty() && name == "count");
-    BoundAggregate bound;
-    bound.signature = BindAggregate(name, types, expr.distinct, star);
-    if (!args.empty() && bound.signature.kind != AggregateKind::COUNT_STAR) {
-      bound.argument = AddCast(std::move(args[0]), bound.signature.input_type);
-    }
-    idx_t index = aggregate->aggregates.size();
-    LogicalType type = bound.signature.return_type;
-    aggregate->aggregates.push_back(std::move(bound));
-    aggregate->aggregate_strings.push_back(key);
-    return MakeBindingRef({aggregate->aggregate_index, index}, type, expr.ToString());
+    return BindAggregateCall(expr, scope, *aggregate);
+  }
+  if (expr.order_count > 0 || expr.has_filter) {
+    throw BinderError(std::string(expr.has_filter ? "FILTER (WHERE ...)" : "ORDER BY inside a call") +
+                      " applies to aggregate functions, and " + name + "() is not one; use CASE WHEN instead");
   }
   std::vector<BoundExprPtr> children;
   // Field names for struct(): a column's name or an alias; "" lets the function pick colN.

@@ -148,7 +148,7 @@ class SelectNodeBinder {
   }
 
   bool IsAggregateQuery() const {
-    bool aggregate_query = !node_.group_by.empty() || node_.group_by_all || node_.having;
+    bool aggregate_query = !node_.group_by.empty() || node_.group_by_all || node_.having || !node_.grouping_sets.empty();
     for (auto& item : items_) aggregate_query |= item.expr && ContainsAggregate(*item.expr);
     for (auto& o : node_.order_by) aggregate_query |= ContainsAggregate(*o.expression);
     if (node_.qualify) aggregate_query |= ContainsAggregate(*node_.qualify);
@@ -205,6 +205,15 @@ class SelectNodeBinder {
       } else {
         aggregate_.group_strings.push_back(BindContext::ColumnKey(bound->binding));
         aggregate_.groups.push_back(std::move(bound));
+      }
+    }
+    // GROUPING SETS: positions in node_.group_by are positions in groups
+    // (GROUP BY ALL is a plain GROUP BY, never combined with sets).
+    for (auto& set : node_.grouping_sets) grouping_sets_.emplace_back(set.begin(), set.end());
+    aggregate_.grouping_sets = !node_.grouping_sets.empty();
+    for (auto& item : items_) {
+      if (item.expr && !item.expr->alias.empty() && !ContainsAggregate(*item.expr)) {
+        aggregate_.select_aliases.emplace_back(item.expr->alias, scope_.ExpressionKey(*item.expr));
       }
     }
     agg_ = &aggregate_;
@@ -329,6 +338,7 @@ class SelectNodeBinder {
       aggregate_op->aggregate_index = aggregate_.aggregate_index;
       aggregate_op->expressions = std::move(aggregate_.groups);
       aggregate_op->aggregates = std::move(aggregate_.aggregates);
+      aggregate_op->grouping_sets = std::move(grouping_sets_);
       Push(std::move(aggregate_op));
       if (having_) {
         auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
@@ -406,6 +416,7 @@ class SelectNodeBinder {
   std::vector<SelectItem> items_;
   AggregateBindState aggregate_;
   AggregateBindState* agg_ = nullptr;  // &aggregate_ in an aggregate query
+  std::vector<std::vector<idx_t>> grouping_sets_;
   std::vector<BoundExprPtr> projections_;  // the select list, then hidden ORDER BY columns
   std::vector<std::string> names_;
   BoundExprPtr having_;

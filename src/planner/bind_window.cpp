@@ -130,6 +130,10 @@ BoundExprPtr Binder::BindWindow(const ParsedExpression& expr, const BindContext&
   }
   if (aggregate_function) window.kind = WindowKind::AGGREGATE;
 
+  if (expr.has_filter || expr.order_count > 0) {
+    throw NotImplementedError(std::string(expr.has_filter ? "FILTER (WHERE ...)" : "ORDER BY inside the call") + " on " + name +
+                              "() OVER (...); use CASE WHEN inside the call, or the window's own ORDER BY");
+  }
   // Arguments, keys and offsets: window functions inside them are refused.
   WindowBindState* saved = window_state_;
   window_state_ = nullptr;

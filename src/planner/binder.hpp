@@ -69,6 +69,10 @@ struct AggregateBindState {
   std::vector<std::string> aggregate_strings;  // BindContext::ExpressionKey of each aggregate call
   idx_t group_index = 0;
   idx_t aggregate_index = 0;
+  bool grouping_sets = false;  // GROUPING SETS/ROLLUP/CUBE: group columns may read NULL
+  // Select-list aliases and the ExpressionKey of what they name, for
+  // grouping(alias) (Spark resolves an alias of a GROUP BY expression there).
+  std::vector<std::pair<std::string, std::string>> select_aliases;
 };
 
 // State for binding the window functions of one SELECT (bind_window.cpp):
@@ -122,6 +126,10 @@ class Binder {
                     const char* clause);
   BoundExprPtr BindFunction(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
+  // bind_aggregate.cpp: an aggregate call (with FILTER, ORDER BY, WITHIN
+  // GROUP), or grouping()/grouping_id(), added to `aggregate` once per
+  // distinct call; returns the reference to its result.
+  BoundExprPtr BindAggregateCall(const ParsedExpression& expr, const BindContext& scope, AggregateBindState& aggregate);
   // `argument_names`: field names for struct()-like functions ("" = unknown);
   // defaults to each child's column name.
   BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location,

@@ -88,6 +88,9 @@ struct LogicalOperator {
   // AGGREGATE
   idx_t aggregate_index = 0;
   std::vector<BoundAggregate> aggregates;
+  // AGGREGATE with GROUPING SETS/ROLLUP/CUBE: positions in `expressions` of
+  // each set (empty: plain GROUP BY of all of them).
+  std::vector<std::vector<idx_t>> grouping_sets;
 
   // JOIN: left_keys[i] = right_keys[i]; then `residual` (may be null).
   LogicalJoinType join_type = LogicalJoinType::INNER;

@@ -117,7 +117,7 @@ static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
   for (auto& e : op.expressions) CollectExpressionRefs(*e, refs);
   for (auto& e : op.table_filters) CollectExpressionRefs(*e, refs);
   for (auto& a : op.aggregates) {
-    if (a.argument) CollectExpressionRefs(*a.argument, refs);
+    for (const auto* e : a.Expressions()) CollectExpressionRefs(*e, refs);
   }
   for (auto& o : op.orders) CollectExpressionRefs(*o.expression, refs);
   if (op.residual) CollectExpressionRefs(*op.residual, refs);

@@ -16,20 +16,53 @@ static std::vector<LogicalType> AggregateOutputTypes(const std::vector<BoundExpr
 }
 
 PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vector<BoundExprPtr> groups,
-                                             std::vector<BoundAggregate> aggregates)
+                                             std::vector<BoundAggregate> aggregates,
+                                             std::vector<std::vector<idx_t>> grouping_sets)
     : PhysicalOperator(AggregateOutputTypes(groups, aggregates)),
       groups_(std::move(groups)),
-      aggregates_(std::move(aggregates)) {
+      aggregates_(std::move(aggregates)),
+      grouping_sets_(std::move(grouping_sets)) {
   children.push_back(std::move(child));
-  for (auto& a : aggregates_) states_.push_back(CreateAggregateState(a.signature));
+  // Without GROUPING SETS there is one set: every group column.
+  std::vector<std::vector<idx_t>> sets = grouping_sets_;
+  if (sets.empty()) {
+    sets.emplace_back();
+    for (idx_t g = 0; g < groups_.size(); g++) sets.back().push_back(g);
+  }
+  for (auto& a : aggregates_) {
+    auto state = CreateAggregateState(a.signature);
+    ordered_.push_back(nullptr);
+    if (!a.order_keys.empty() && a.signature.OrderSensitive()) {
+      auto ordered = std::make_unique<OrderedAggregateState>(std::move(state), a.signature, a.order);
+      ordered_.back() = ordered.get();
+      state = std::move(ordered);
+    }
+    states_.push_back(std::move(state));
+    std::vector<int64_t> values;
+    for (auto& set : sets) {
+      int64_t mask = 0;
+      for (idx_t column : a.grouping_columns) {
+        bool grouped = std::find(set.begin(), set.end(), column) != set.end();
+        mask = (mask << 1) | (grouped ? 0 : 1);
+      }
+      values.push_back(mask);
+    }
+    grouping_values_.push_back(std::move(values));
+  }
+  inputs_.resize(aggregates_.size());
   for (auto& g : groups_) {
     key_equal_.push_back(GetRowEqualFunction(g->return_type));
     group_keys_.push_back(std::make_unique<Vector>(g->return_type, 1024));
   }
+  if (!grouping_sets_.empty()) {
+    key_equal_.push_back(GetRowEqualFunction(TypeId::INTEGER));
+    group_keys_.push_back(std::make_unique<Vector>(TypeId::INTEGER, 1024));
+  }
   slots_.assign(1024, 0);
   slot_hashes_.assign(1024, 0);
   mask_ = 1023;
-  if (groups_.empty()) {
+  grouped_ = !groups_.empty() || !grouping_sets_.empty();
+  if (!grouped_) {
     group_count_ = 1;
     for (auto& s : states_) s->Resize(1);
   }
@@ -40,8 +73,10 @@ std::string PhysicalHashAggregate::Details() const {
   for (auto& g : groups_) d += (d.empty() ? "" : ", ") + g->ToString();
   for (auto& a : aggregates_) {
     d += (d.empty() ? "" : ", ") + a.signature.name + "(" + (a.signature.distinct ? "DISTINCT " : "") +
-         (a.argument ? a.argument->ToString() : "*") + ")";
+         (a.argument ? a.argument->ToString() : "*") + (a.second ? ", " + a.second->ToString() : "") + ")";
+    if (a.filter) d += " FILTER (WHERE " + a.filter->ToString() + ")";
   }
+  if (!grouping_sets_.empty()) d += " [" + std::to_string(grouping_sets_.size()) + " grouping sets]";
   if (count_from_table_) d += " [row count from table metadata]";
   return d;
 }
@@ -51,7 +86,7 @@ bool PhysicalHashAggregate::CanCountFromTable(const std::vector<BoundExprPtr>& g
                                               const PhysicalOperator& child) {
   if (!groups.empty() || aggregates.empty()) return false;
   for (auto& a : aggregates) {
-    if (a.signature.kind != AggregateKind::COUNT_STAR) return false;
+    if (a.signature.kind != AggregateKind::COUNT_STAR || a.filter) return false;
   }
   auto* scan = dynamic_cast<const PhysicalTableScan*>(&child);
   return scan && scan->CountsWithoutReading();
@@ -118,6 +153,73 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
   }
 }
 
+void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk& input, idx_t a) {
+  auto& agg = aggregates_[a];
+  auto& in = inputs_[a];
+  idx_t count = input.size();
+  // A bare column reference needs no copy.
+  auto evaluate = [&](const BoundExprPtr& expr, std::unique_ptr<Vector>& scratch) -> const Vector* {
+    if (!expr) return nullptr;
+    if (expr->type == BoundExpressionType::COLUMN_REF) return &input.data[expr->column_index];
+    if (!scratch) scratch = std::make_unique<Vector>(expr->return_type);
+    scratch->Reset();
+    executor.Execute(*expr, input, *scratch);
+    return scratch.get();
+  };
+  in.arg = evaluate(agg.argument, in.argument);
+  in.sec = evaluate(agg.second, in.second);
+  in.keys.resize(agg.order_keys.size());
+  in.key_ptrs.resize(agg.order_keys.size());
+  for (idx_t k = 0; k < agg.order_keys.size(); k++) in.key_ptrs[k] = evaluate(agg.order_keys[k], in.keys[k]);
+  in.count = count;
+  in.sel.clear();
+  if (!agg.filter) return;
+  const Vector* pass = evaluate(agg.filter, in.filter_result);
+  const bool* truth = pass->GetData<bool>();
+  for (idx_t i = 0; i < count; i++) {
+    if (pass->IsValid(i) && truth[i]) in.sel.push_back(static_cast<sel_t>(i));
+  }
+  in.count = in.sel.size();
+  auto compact = [&](const Vector* v, std::unique_ptr<Vector>& scratch) -> const Vector* {
+    if (!v) return nullptr;
+    if (!scratch) scratch = std::make_unique<Vector>(v->GetType());
+    scratch->Reset();
+    scratch->Copy(*v, in.sel.data(), in.sel.size(), 0, 0);
+    return scratch.get();
+  };
+  in.arg = compact(in.arg, in.compact_argument);
+  in.sec = compact(in.sec, in.compact_second);
+  in.compact_keys.resize(in.key_ptrs.size());
+  for (idx_t k = 0; k < in.key_ptrs.size(); k++) in.key_ptrs[k] = compact(in.key_ptrs[k], in.compact_keys[k]);
+}
+
+void PhysicalHashAggregate::UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids) {
+  auto& agg = aggregates_[a];
+  auto& in = inputs_[a];
+  if (in.count == 0) return;
+  const uint32_t* ids = group_ids;
+  if (agg.filter && grouped_) {
+    compact_ids_.resize(in.count);
+    for (idx_t i = 0; i < in.count; i++) compact_ids_[i] = group_ids[in.sel[i]];
+    ids = compact_ids_.data();
+  }
+  const Vector* arg = in.arg;
+  if (agg.signature.kind == AggregateKind::GROUPING) {
+    grouping_vector_.Fill<int64_t>(grouping_values_[a][set], in.count);
+    arg = &grouping_vector_;
+  }
+  AggregateState& state = *states_[a];
+  if (ordered_[a]) {
+    ordered_[a]->UpdateOrdered(arg, in.sec, in.key_ptrs, ids, in.count);
+  } else if (in.sec) {
+    state.UpdateBinary(arg, in.sec, ids, in.count);
+  } else if (!grouped_) {
+    state.UpdateSingle(arg, ids, in.count);
+  } else {
+    state.Update(arg, ids, in.count);
+  }
+}
+
 void PhysicalHashAggregate::Consume(ExecutionContext& context) {
   ExpressionExecutor executor(context.function_context);
   DataChunk input;
@@ -126,9 +228,11 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
   std::vector<LogicalType> key_types;
   for (auto& g : groups_) key_types.push_back(g->return_type);
   keys.Initialize(key_types);
-  std::vector<std::unique_ptr<Vector>> arguments;
-  for (auto& a : aggregates_) {
-    arguments.push_back(a.argument ? std::make_unique<Vector>(a.argument->return_type) : nullptr);
+  // With grouping sets: the keys of one set, and the set's index.
+  DataChunk set_keys;
+  if (!grouping_sets_.empty()) {
+    key_types.emplace_back(TypeId::INTEGER);
+    set_keys.Initialize(key_types);
   }
   std::vector<uint32_t> group_ids(STANDARD_VECTOR_SIZE, 0);
   if (count_from_table_) {
@@ -144,19 +248,30 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
       keys.Reset();
       for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], input, keys.data[c]);
       keys.SetCardinality(count);
-      FindGroups(keys, count, group_ids.data());
-      for (auto& s : states_) s->Resize(group_count_);
     }
-    for (idx_t a = 0; a < aggregates_.size(); a++) {
-      Vector* arg = arguments[a].get();
-      if (arg) {
-        // A bare column reference needs no copy.
-        auto& expr = *aggregates_[a].argument;
-        if (expr.type == BoundExpressionType::COLUMN_REF) arg = &input.data[expr.column_index];
-        else executor.Execute(expr, input, *arg);
+    for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input, a);
+    idx_t set_count = std::max<idx_t>(1, grouping_sets_.size());
+    for (idx_t set = 0; set < set_count; set++) {
+      if (!grouping_sets_.empty()) {
+        set_keys.Reset();
+        for (idx_t c = 0; c < groups_.size(); c++) {
+          auto& members = grouping_sets_[set];
+          if (std::find(members.begin(), members.end(), c) != members.end()) {
+            set_keys.data[c].Copy(keys.data[c], nullptr, count, 0, 0);
+          } else {
+            std::fill_n(set_keys.data[c].Validity(), count, 0);
+          }
+        }
+        set_keys.data[groups_.size()].Fill<int32_t>(static_cast<int32_t>(set), count);
+        set_keys.SetCardinality(count);
+        FindGroups(set_keys, count, group_ids.data());
+      } else if (!groups_.empty()) {
+        FindGroups(keys, count, group_ids.data());
       }
-      if (groups_.empty()) states_[a]->UpdateSingle(arg, group_ids.data(), count);
-      else states_[a]->Update(arg, group_ids.data(), count);
+      if (grouped_) {
+        for (auto& s : states_) s->Resize(group_count_);
+      }
+      for (idx_t a = 0; a < aggregates_.size(); a++) UpdateAggregate(a, set, group_ids.data());
     }
   }
 }

@@ -7,6 +7,7 @@
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/vector_operations.hpp"
+#include "function/aggregate/aggregate_families.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {
@@ -325,8 +326,12 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
 
 }  // namespace
 
+void AggregateState::UpdateBinary(const Vector*, const Vector*, const uint32_t*, idx_t) {
+  throw InternalError("an aggregate of one argument was given two");
+}
+
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& sig) {
-  if (sig.distinct && (sig.kind == AggregateKind::SUM || sig.kind == AggregateKind::AVG)) {
+  if (sig.distinct) {
     AggregateSignature plain = sig;
     plain.distinct = false;
     return std::make_unique<DistinctState>(CreateAggregateState(plain), sig.input_type);
@@ -349,6 +354,24 @@ std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& s
     case AggregateKind::MIN: return MakeExtreme<-1>(sig.input_type);
     case AggregateKind::MAX: return MakeExtreme<1>(sig.input_type);
     case AggregateKind::ANY_VALUE: return MakeExtreme<0>(sig.input_type);
+    case AggregateKind::GROUPING: return MakeExtreme<0>(TypeId::BIGINT);
+    case AggregateKind::VAR_SAMP:
+    case AggregateKind::VAR_POP:
+    case AggregateKind::STDDEV_SAMP:
+    case AggregateKind::STDDEV_POP: return CreateStatisticsState(sig);
+    case AggregateKind::BOOL_AND:
+    case AggregateKind::BOOL_OR:
+    case AggregateKind::COUNT_IF: return CreateBooleanState(sig);
+    case AggregateKind::QUANTILE_CONT:
+    case AggregateKind::QUANTILE_DISC:
+    case AggregateKind::PERCENTILE_APPROX: return CreateQuantileState(sig);
+    case AggregateKind::COLLECT_LIST:
+    case AggregateKind::COLLECT_SET:
+    case AggregateKind::STRING_AGG: return CreateListState(sig);
+    case AggregateKind::MAX_BY:
+    case AggregateKind::MIN_BY:
+    case AggregateKind::LAST: return CreateArgExtremeState(sig);
+    case AggregateKind::APPROX_COUNT_DISTINCT: return CreateHyperLogLogState(sig);
   }
   throw InternalError("unknown aggregate kind");
 }
