@@ -93,7 +93,8 @@ class Analyzer {
       case LogicalOperatorType::FILTER:
       case LogicalOperatorType::PROJECTION:
       case LogicalOperatorType::ORDER:
-      case LogicalOperatorType::UNION: break;
+      case LogicalOperatorType::UNION:
+      case LogicalOperatorType::UNNEST: break;  // row by row, as a projection: the change of the output is the unnest of the change
     }
     for (auto& child : op.children) CheckLinear(*child);
   }

@@ -85,6 +85,8 @@ class ParserImpl {
   ExprPtr ParseUnary();
   ExprPtr Negate(ExprPtr child, uint32_t location);  // folds -<literal>
   ExprPtr ParsePostfix();
+  ExprPtr ParseJsonPath(ExprPtr json);  // after `json`, at the ':'
+  ExprPtr TryParseLambda();             // a function argument `x -> ...`, or null
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);
   ExprPtr ParseCase(uint32_t location);

@@ -71,6 +71,7 @@ class SelectNodeBinder {
   BoundQuery Bind() {
     BindFrom();
     BindWhere();
+    plan_ = binder_.BindPendingGenerators(node_, std::move(plan_), scope_);
     ExpandSelectList();
     if (IsAggregateQuery()) BindGroups();
     BindSelectList();
@@ -352,6 +353,9 @@ class SelectNodeBinder {
   idx_t visible_ = 0;  // the select list's width
 };
 
-BoundQuery Binder::BindSelectNode(const QueryNode& node) { return SelectNodeBinder(*this, node).Bind(); }
+BoundQuery Binder::BindSelectNode(const QueryNode& node) {
+  auto rewritten = RewriteGenerators(node);  // explode(...) in the SELECT list (bind_unnest.cpp)
+  return SelectNodeBinder(*this, rewritten ? *rewritten : node).Bind();
+}
 
 }  // namespace lakestream

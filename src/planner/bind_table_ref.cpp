@@ -33,6 +33,7 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
     case TableRefType::TABLE_FUNCTION: return BindTableFunction(ref, scope);
     case TableRefType::JOIN: break;
   }
+  if (IsUnnestRef(*ref.right)) return BindUnnestJoin(ref, scope);  // t JOIN UNNEST(t.arr): reads the left side
   BindContext left_scope, right_scope;
   auto left = BindTableRef(*ref.left, left_scope);
   auto right = BindTableRef(*ref.right, right_scope);
@@ -218,6 +219,7 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
 LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {
   const ParsedExpression& call = *ref.function;
   std::string name = StringUtil::Lower(call.function_name);
+  if (name == "unnest") return BindUnnestRef(ref, scope);
   // Arguments must be constants (paths, table names, versions, options).
   std::vector<Value> arguments;
   std::vector<std::string> argument_names;

@@ -35,6 +35,10 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetBindings();
+    case LogicalOperatorType::UNNEST:
+      bindings = children[0]->GetBindings();
+      for (idx_t i = 0; i < source_types.size(); i++) bindings.push_back({table_index, i});
+      return bindings;
   }
   throw InternalError("GetBindings: unknown operator");
 }
@@ -66,6 +70,10 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetTypes();
+    case LogicalOperatorType::UNNEST:
+      types = children[0]->GetTypes();
+      types.insert(types.end(), source_types.begin(), source_types.end());
+      return types;
   }
   throw InternalError("GetTypes: unknown operator");
 }
@@ -83,6 +91,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::LIMIT: return "LIMIT";
     case LogicalOperatorType::UNION: return "UNION";
     case LogicalOperatorType::STREAM_GET: return "STREAM_GET";
+    case LogicalOperatorType::UNNEST: return "UNNEST";
   }
   return "?";
 }

@@ -32,6 +32,8 @@ enum class LogicalOperatorType : uint8_t {
   LIMIT,
   UNION,
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
+  UNNEST,       // one row per element of expressions[0] (explode, UNNEST): the child's columns, then
+                // [pos INTEGER] and the element (or key, value of a MAP), typed source_types
 };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
@@ -98,6 +100,11 @@ struct LogicalOperator {
   // from them when the plan runs (execution/physical_planner.cpp).
   BoundExprPtr limit_expression;
   BoundExprPtr offset_expression;
+
+  // UNNEST: explode_outer keeps a row for a NULL or empty collection (NULL
+  // element); posexplode adds the 0-based position before the element.
+  bool unnest_outer = false;
+  bool unnest_position = false;
 
   // UNION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
