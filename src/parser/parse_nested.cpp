@@ -82,4 +82,30 @@ ExprPtr ParserImpl::TryParseLambda() {
   return Finish(std::move(lambda));
 }
 
+std::unique_ptr<TableRef> ParserImpl::ParseLateralView(std::unique_ptr<TableRef> left) {
+  uint32_t location = Next().offset;
+  Next();  // VIEW
+  bool outer = AcceptKeyword("OUTER");
+  if (!IsIdentifierLike() || !IsOp("(", 1)) SyntaxError(Peek(), "expected a generator call after LATERAL VIEW, e.g. explode(arr)");
+  auto generator = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
+  generator->location = Peek().offset;
+  std::string name = Next().text;
+  generator->function = ParseFunctionCall(std::move(name), generator->location);
+  if (IsIdentifierLike() && !IsKeyword("AS") && !IsReservedWord(Peek(), true)) generator->alias = Next().text;
+  bool as = AcceptKeyword("AS");
+  if (as || (IsIdentifierLike() && !IsReservedWord(Peek(), true))) {
+    do {
+      generator->column_aliases.push_back(ParseIdentifier("a column name for the generator's output"));
+    } while (AcceptOp(","));
+  }
+  Finish(*generator);
+  auto join = std::make_unique<TableRef>(TableRefType::JOIN);
+  join->location = location;
+  join->join_type = outer ? JoinType::LEFT : JoinType::CROSS;
+  join->left = std::move(left);
+  join->right = std::move(generator);
+  Finish(*join);
+  return join;
+}
+
 }  // namespace lakestream

@@ -229,6 +229,9 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
       ExpectKeyword("JOIN");
     } else if (IsKeyword("NATURAL")) {
       ErrorAt(location, "not supported yet: NATURAL JOIN (use JOIN ... USING (columns))");
+    } else if (IsKeyword("LATERAL") && IsKeyword("VIEW", 1)) {
+      left = ParseLateralView(std::move(left));  // parse_nested.cpp
+      continue;
     } else {
       return left;
     }

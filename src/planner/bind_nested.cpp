@@ -226,6 +226,7 @@ BoundExprPtr Binder::BindLambdaFunction(const std::string& name, const ParsedExp
     lambdas.push_back(finish_lambda(AddCast(std::move(bound.first), result), bound.second.first, bound.second.second));
   }
   std::vector<LogicalType> argument_types;
+  argument_types.reserve(arguments.size() + captures.size());
   for (auto& a : arguments) argument_types.push_back(a->return_type);
   for (auto& c : captures) argument_types.push_back(c->return_type);
   auto fn = MakeLambdaFunction(kind, argument_types, std::move(lambdas), return_type);

@@ -219,7 +219,7 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
 LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {
   const ParsedExpression& call = *ref.function;
   std::string name = StringUtil::Lower(call.function_name);
-  if (name == "unnest") return BindUnnestRef(ref, scope);
+  if (IsUnnestRef(ref)) return BindUnnestRef(ref, scope);  // UNNEST(x), explode(x) in FROM
   // Arguments must be constants (paths, table names, versions, options).
   std::vector<Value> arguments;
   std::vector<std::string> argument_names;

@@ -18,8 +18,18 @@ bool IsGeneratorFunction(const std::string& name) {
 }
 
 bool IsUnnestRef(const TableRef& ref) {
-  return ref.type == TableRefType::TABLE_FUNCTION && ref.function &&
-         StringUtil::Lower(ref.function->function_name) == "unnest";
+  if (ref.type != TableRefType::TABLE_FUNCTION || !ref.function) return false;
+  std::string name = StringUtil::Lower(ref.function->function_name);
+  return name == "unnest" || name == "explode" || name == "explode_outer" || name == "posexplode" ||
+         name == "posexplode_outer";
+}
+
+// The generator a FROM item or a join of one runs: `outer` for LEFT JOIN /
+// LATERAL VIEW OUTER.
+static std::string GeneratorName(const TableRef& ref, bool outer) {
+  std::string name = StringUtil::Lower(ref.function->function_name);
+  bool has_outer = name.size() > 6 && name.substr(name.size() - 6) == "_outer";
+  return outer && !has_outer ? name + "_outer" : name;
 }
 
 std::unique_ptr<QueryNode> Binder::RewriteGenerators(const QueryNode& node) {
@@ -126,7 +136,8 @@ LogicalOperatorPtr Binder::BindUnnestRef(const TableRef& ref, BindContext& scope
   row->table_index = NextTableIndex();
   row->collection = MakeSingleRow();
   BindContext empty;
-  return BindUnnest(*ref.function, "unnest", std::move(row), empty, ref.alias.empty() ? "unnest" : ref.alias,
+  std::string name = GeneratorName(ref, false);
+  return BindUnnest(*ref.function, name, std::move(row), empty, ref.alias.empty() ? name : ref.alias,
                     ref.column_aliases, scope);
 }
 
@@ -139,8 +150,10 @@ LogicalOperatorPtr Binder::BindUnnestJoin(const TableRef& ref, BindContext& scop
   auto left = BindTableRef(*ref.left, left_scope);
   const TableRef& unnest = *ref.right;
   BindContext both = left_scope;
-  auto plan = BindUnnest(*unnest.function, left_join ? "unnest_outer" : "unnest", std::move(left), left_scope,
-                         unnest.alias.empty() ? "unnest" : unnest.alias, unnest.column_aliases, both);
+  std::string name = GeneratorName(unnest, left_join);
+  auto plan = BindUnnest(*unnest.function, name, std::move(left), left_scope,
+                         unnest.alias.empty() ? StringUtil::Lower(unnest.function->function_name) : unnest.alias,
+                         unnest.column_aliases, both);
   if (ref.condition) {
     auto condition = BindExpression(*ref.condition, both, "JOIN ... ON");
     bool always = condition->IsConstant() && !condition->value.IsNull() && condition->return_type.id() == TypeId::BOOLEAN &&

@@ -155,7 +155,7 @@ BoundScalarFunction BindFlatten(const ScalarBindInput& input) {
   CheckArgumentCount(input, 1, 1, accepted);
   LogicalType list = ListArgument(input, 0, accepted);
   if (list.ListChild().id() != TypeId::LIST) ThrowArgumentError(input, accepted);
-  LogicalType inner = list.ListChild();
+  const LogicalType& inner = list.ListChild();
   return Bound({list}, inner, RowValueKernel([inner](const std::vector<Value>& a) {
                  std::vector<Value> out;
                  for (auto& sub : a[0].Children()) {

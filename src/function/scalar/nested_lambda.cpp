@@ -250,7 +250,7 @@ void AggregateKernel(const std::vector<LambdaBody>& lambdas, DataChunk& args, Ve
 
 BoundScalarFunction MakeLambdaFunction(LambdaFunctionKind kind, std::vector<LogicalType> arguments,
                                        std::vector<LambdaBody> lambdas, LogicalType return_type) {
-  scalar_kernel_t kernel = [kind, lambdas](DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx) {
+  scalar_kernel_t kernel = [kind, lambdas = std::move(lambdas)](DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx) {
     switch (kind) {
       case LambdaFunctionKind::AGGREGATE: AggregateKernel(lambdas, args, result, count, ctx); return;
       case LambdaFunctionKind::TRANSFORM_VALUES:
