@@ -1,5 +1,8 @@
 // Nested-data syntax: Databricks' JSON path `raw:a.b[0]` and lambda
 // arguments `x -> x + 1` (the postfix loop itself is in parse_expression.cpp).
+#include <algorithm>
+#include <cctype>
+
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -33,7 +36,9 @@ ExprPtr ParserImpl::ParseJsonPath(ExprPtr json) {
       ExpectOp("]");
     } else if ((first && IsIdentifierLike()) || (IsOp(".") && IsIdentifierLike(1))) {
       if (!first) Next();
-      path += "['" + Next().text + "']";
+      const std::string& key = Next().text;
+      bool plain = std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      path += plain ? "." + key : "['" + key + "']";
     } else {
       break;
     }
