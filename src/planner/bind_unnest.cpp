@@ -32,6 +32,32 @@ static std::string GeneratorName(const TableRef& ref, bool outer) {
   return outer && !has_outer ? name + "_outer" : name;
 }
 
+// json_tuple(json, 'k1', 'k2', ...) makes one row per row: it is the
+// columns c0, c1, ... = json_tuple_field(json, 'k1'), ... (Spark's names).
+static std::unique_ptr<QueryNode> RewriteJsonTuple(const QueryNode& node, idx_t at) {
+  const ParsedExpression& call = *node.select_list[at];
+  if (call.children.size() < 2) {
+    throw BinderError("json_tuple() takes a JSON string and one or more field names: json_tuple(json, 'a', 'b')");
+  }
+  auto copy = node.Copy();
+  std::vector<ExprPtr> fields;
+  for (idx_t i = 1; i < call.children.size(); i++) {
+    auto field = std::make_unique<ParsedExpression>(ExpressionType::FUNCTION, call.location);
+    field->function_name = "json_tuple_field";
+    field->children.push_back(call.children[0]->Copy());
+    field->children.push_back(call.children[i]->Copy());
+    field->arg_names.assign(2, "");
+    field->alias = "c" + std::to_string(i - 1);
+    fields.push_back(std::move(field));
+  }
+  if (!call.alias.empty() && fields.size() == 1) fields[0]->alias = call.alias;
+  auto& list = copy->select_list;
+  list.erase(list.begin() + static_cast<std::ptrdiff_t>(at));
+  list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), std::make_move_iterator(fields.begin()),
+              std::make_move_iterator(fields.end()));
+  return copy;
+}
+
 std::unique_ptr<QueryNode> Binder::RewriteGenerators(const QueryNode& node) {
   const ParsedExpression* generator = nullptr;
   idx_t at = 0;
@@ -47,8 +73,9 @@ std::unique_ptr<QueryNode> Binder::RewriteGenerators(const QueryNode& node) {
   }
   if (!generator) return nullptr;
   std::string name = StringUtil::Lower(generator->function_name);
-  if (name == "inline" || name == "inline_outer" || name == "json_tuple" || name == "stack") {
-    throw NotImplementedError(name + "() (use explode() / posexplode(), or get_json_object per field for json_tuple)");
+  if (name == "json_tuple") return RewriteJsonTuple(node, at);
+  if (name == "inline" || name == "inline_outer" || name == "stack") {
+    throw NotImplementedError(name + "() (use explode() / posexplode())");
   }
   auto copy = node.Copy();
   std::string alias = "__generator_" + std::to_string(generator_count_++);

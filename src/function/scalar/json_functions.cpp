@@ -213,6 +213,24 @@ BoundScalarFunction BindFromJson(const ScalarBindInput& input) {
                }));
 }
 
+// json_tuple's field: the top-level field `key` of a JSON object as text
+// (strings unquoted), NULL when missing, null or not an object.
+BoundScalarFunction BindJsonTupleField(const ScalarBindInput& input) {
+  const char* accepted = "json_tuple(json STRING, field STRING, ...)";
+  CheckArgumentCount(input, 2, 2, accepted);
+  for (auto& t : input.argument_types) {
+    if (t.id() != TypeId::VARCHAR && t.id() != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
+  }
+  return Bound({TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::VARCHAR, RowValueKernel([](const std::vector<Value>& a) {
+                 const std::string& text = a[0].GetString();
+                 json doc = json::parse(text.begin(), text.end(), nullptr, false);
+                 if (doc.is_discarded() || !doc.is_object()) return Value(LogicalType(TypeId::VARCHAR));
+                 auto it = doc.find(a[1].GetString());
+                 if (it == doc.end() || it->is_null()) return Value(LogicalType(TypeId::VARCHAR));
+                 return Value::VARCHAR(JsonText(*it));
+               }));
+}
+
 LogicalType InferJsonType(const json& node) {
   switch (node.type()) {
     case json::value_t::boolean: return TypeId::BOOLEAN;
@@ -276,6 +294,7 @@ void RegisterJsonFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("json_extract_string", BindGetJsonObject);
   registry.Register("from_json", BindFromJson);
   registry.Register("schema_of_json", BindSchemaOfJson);
+  registry.Register("json_tuple_field", BindJsonTupleField);
 }
 
 }  // namespace lakestream
