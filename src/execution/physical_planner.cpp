@@ -14,6 +14,7 @@
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_union.hpp"
+#include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
@@ -222,6 +223,11 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       return aggregate;
     }
     case LogicalOperatorType::JOIN: return PlanJoin(context, op);
+    case LogicalOperatorType::UNNEST: {
+      ResolveColumns(*op.expressions[0], op.children[0]->GetBindings());
+      return std::make_unique<PhysicalUnnest>(Plan(context, *op.children[0]), std::move(op.expressions[0]),
+                                              op.source_types, op.unnest_position, op.unnest_outer);
+    }
     case LogicalOperatorType::ORDER: {
       auto bindings = op.children[0]->GetBindings();
       for (auto& o : op.orders) ResolveColumns(*o.expression, bindings);

@@ -100,7 +100,8 @@ class Analyzer {
       case LogicalOperatorType::FILTER:
       case LogicalOperatorType::PROJECTION:
       case LogicalOperatorType::ORDER:
-      case LogicalOperatorType::UNION: break;
+      case LogicalOperatorType::UNION:
+      case LogicalOperatorType::UNNEST: break;  // row by row, as a projection: the change of the output is the unnest of the change
       case LogicalOperatorType::SET_OPERATION:
         Fail("EXCEPT or INTERSECT (a row's presence depends on rows outside the change)");
         break;

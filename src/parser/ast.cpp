@@ -52,6 +52,9 @@ const char* ExpressionTypeToString(ExpressionType type) {
     case ExpressionType::SUBQUERY_EXISTS: return "SUBQUERY_EXISTS";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "SUBQUERY_NOT_EXISTS";
     case ExpressionType::PARAMETER: return "PARAMETER";
+    case ExpressionType::SUBSCRIPT: return "SUBSCRIPT";
+    case ExpressionType::FIELD_ACCESS: return "FIELD_ACCESS";
+    case ExpressionType::LAMBDA: return "LAMBDA";
   }
   return "UNKNOWN";
 }
@@ -214,6 +217,14 @@ std::string ParsedExpression::ToString() const {
     case ExpressionType::SUBQUERY_NOT_IN: return "(" + child(0) + " NOT IN (SELECT ...))";
     case ExpressionType::SUBQUERY_EXISTS: return "EXISTS(SELECT ...)";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "NOT EXISTS(SELECT ...)";
+    case ExpressionType::SUBSCRIPT: return child(0) + "[" + child(1) + "]";
+    case ExpressionType::FIELD_ACCESS: return child(0) + "." + (names.empty() ? std::string("?") : names[0]);
+    case ExpressionType::LAMBDA: {
+      if (names.size() == 1) return names[0] + " -> " + child(0);
+      std::string s = "(";
+      for (size_t i = 0; i < names.size(); i++) s += (i ? ", " : "") + names[i];
+      return s + ") -> " + child(0);
+    }
     default:
       break;
   }

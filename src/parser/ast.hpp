@@ -55,6 +55,9 @@ enum class ExpressionType : uint8_t {
   SUBQUERY_IN, SUBQUERY_NOT_IN,        // children[0] IN (subquery)
   SUBQUERY_EXISTS, SUBQUERY_NOT_EXISTS,
   PARAMETER,   // ? or $n: parameter_index (1-based); main/ replaces it with a constant before binding
+  SUBSCRIPT,   // children[0][children[1]]: 0-based for arrays, a key for maps, a field name for structs
+  FIELD_ACCESS,  // children[0].names[0], after any expression that is not a plain name (f(x).a, (s).a, a[0].b)
+  LAMBDA,      // names -> children[0] (x -> x + 1, (acc, x) -> acc + x); only as a function argument
 };
 
 const char* ExpressionTypeToString(ExpressionType type);

@@ -62,7 +62,7 @@ bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || (c >= '0' && c <= 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Two-character operators first so "<=" is not lexed as "<" "=".
-const char* const kTwoCharOps[] = {"==", "!=", "<>", "<=", ">=", "||", "::", "=>"};
+const char* const kTwoCharOps[] = {"==", "!=", "<>", "<=", ">=", "||", "::", "=>", "->"};
 const char kOneCharOps[] = "=<>+-*/%(),.;[]{}:?";
 
 }  // namespace

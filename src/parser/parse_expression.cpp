@@ -79,7 +79,7 @@ ExprPtr ParserImpl::ParseNot() {
   if (IsKeyword("NOT")) {
     DepthGuard guard(*this);
     uint32_t location = Next().offset;
-    if (IsKeyword("EXISTS")) return ParseExists(true, Next().offset);
+    if (IsKeyword("EXISTS") && IsOp("(", 1) && IsQueryStart(2)) return ParseExists(true, Next().offset);
     auto expr = MakeExpr(ExpressionType::NOT, location);
     expr->children.push_back(ParseNot());
     return Finish(std::move(expr));
@@ -269,16 +269,36 @@ ExprPtr ParserImpl::Negate(ExprPtr child, uint32_t location) {
   return Finish(std::move(expr));
 }
 
+// Postfix operators, left to right: `x::T`, `x[i]`, `x.field` (after an
+// expression that is not a plain name) and Databricks' JSON path `raw:a.b[0]`.
 ExprPtr ParserImpl::ParsePostfix() {
   auto expr = ParsePrimary();
-  while (IsOp("::")) {
-    uint32_t location = Next().offset;
-    auto cast = MakeExpr(ExpressionType::CAST, location);
-    cast->children.push_back(std::move(expr));
-    cast->cast_type = ParseType();
-    expr = Finish(std::move(cast));
+  while (true) {
+    if (IsOp("::")) {
+      uint32_t location = Next().offset;
+      auto cast = MakeExpr(ExpressionType::CAST, location);
+      cast->children.push_back(std::move(expr));
+      cast->cast_type = ParseType();
+      expr = Finish(std::move(cast));
+    } else if (IsOp("[")) {
+      DepthGuard guard(*this);
+      uint32_t location = Next().offset;
+      auto index = ParseExpression();
+      if (IsOp(":")) ErrorAt(Peek().offset, "not supported yet: array slices x[a:b] (use slice(x, start, length))");
+      if (!AcceptOp("]")) SyntaxError(Peek(), "expected ']' after the subscript");
+      expr = Finish(MakeBinary(ExpressionType::SUBSCRIPT, std::move(expr), std::move(index), location));
+    } else if (IsOp(".") && IsIdentifierLike(1)) {
+      uint32_t location = Next().offset;
+      auto access = MakeExpr(ExpressionType::FIELD_ACCESS, location);
+      access->children.push_back(std::move(expr));
+      access->names.push_back(Next().text);
+      expr = Finish(std::move(access));
+    } else if (IsOp(":") && (IsIdentifierLike(1) || IsOp("[", 1))) {
+      expr = ParseJsonPath(std::move(expr));
+    } else {
+      return expr;
+    }
   }
-  return expr;
 }
 
 ExprPtr ParserImpl::ParseNumber(const Token& token) {
@@ -364,7 +384,8 @@ ExprPtr ParserImpl::ParsePrimary() {
       Next();
       return ParseExtract(location);
     }
-    if (IsKeyword("EXISTS") && IsOp("(", 1)) {
+    // EXISTS (SELECT ...); exists(arr, x -> ...) is the array function.
+    if (IsKeyword("EXISTS") && IsOp("(", 1) && IsQueryStart(2)) {
       Next();
       return ParseExists(false, location);
     }
@@ -387,7 +408,7 @@ ExprPtr ParserImpl::ParsePrimary() {
       return expr;
     }
     // LEFT(s, n) / RIGHT(s, n) are functions even though LEFT/RIGHT are join words.
-    bool reserved_function = (IsKeyword("LEFT") || IsKeyword("RIGHT")) && IsOp("(", 1);
+    bool reserved_function = (IsKeyword("LEFT") || IsKeyword("RIGHT") || IsKeyword("EXISTS")) && IsOp("(", 1);
     if (IsReservedWord(t) && !reserved_function) SyntaxError(t, "expected an expression");
   }
   // A name: column, tbl.column, tbl.*, or a function call.
@@ -438,7 +459,8 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       arg_name = Next().text;
       Next();
     }
-    expr->children.push_back(ParseExpression());
+    auto lambda = TryParseLambda();
+    expr->children.push_back(lambda ? std::move(lambda) : ParseExpression());
     // first_value(x IGNORE NULLS): DuckDB's and Spark's other spelling.
     if (IsKeyword("IGNORE") && IsKeyword("NULLS", 1)) {
       Next();

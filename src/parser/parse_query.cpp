@@ -266,6 +266,9 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRef() {
         ErrorAt(location, "not supported yet: NATURAL SEMI/ANTI JOIN (write the USING (columns) list)");
       }
       needs_condition = !natural;
+    } else if (IsKeyword("LATERAL") && IsKeyword("VIEW", 1)) {
+      left = ParseLateralView(std::move(left));  // parse_nested.cpp
+      continue;
     } else {
       return left;
     }

@@ -85,6 +85,11 @@ class ParserImpl {
   ExprPtr ParseUnary();
   ExprPtr Negate(ExprPtr child, uint32_t location);  // folds -<literal>
   ExprPtr ParsePostfix();
+  ExprPtr ParseJsonPath(ExprPtr json);  // after `json`, at the ':'
+  ExprPtr TryParseLambda();             // a function argument `x -> ...`, or null
+  // Spark's `LATERAL VIEW [OUTER] explode(x) alias [AS] c1, c2` after `left`:
+  // a CROSS (LEFT for OUTER) join of `left` with the generator.
+  std::unique_ptr<TableRef> ParseLateralView(std::unique_ptr<TableRef> left);
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);
   // parse_aggregate.cpp: agg(x ORDER BY k), then WITHIN GROUP (ORDER BY k)

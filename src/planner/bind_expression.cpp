@@ -194,6 +194,7 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
       return c;
     }
     case ExpressionType::COLUMN_REF: {
+      if (auto nested = BindNestedColumn(expr, scope, aggregate, clause)) return nested;
       auto ref = ResolveColumn(expr.names, scope);
       if (aggregate) {
         throw BinderError("column \"" + StringUtil::Join(expr.names, ".") +
@@ -204,6 +205,21 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     }
     case ExpressionType::STAR:
       throw BinderError("* can only be used in the SELECT list or inside count(*)");
+    case ExpressionType::FIELD_ACCESS: {
+      auto e = BindFieldAccess(bind_child(*expr.children[0]), expr.names[0]);
+      e->name = expr.names[0];
+      return e;
+    }
+    case ExpressionType::SUBSCRIPT: {
+      std::vector<BoundExprPtr> children;
+      for (auto& c : expr.children) children.push_back(bind_child(*c));
+      auto e = BindOperator("subscript", std::move(children), expr.location);
+      e->name = expr.ToString();
+      return e;
+    }
+    case ExpressionType::LAMBDA:
+      throw BinderError("a lambda (" + expr.ToString() + ") can only be an argument of transform, filter, exists, "
+                        "forall, aggregate, transform_values, transform_keys or map_filter");
     case ExpressionType::FUNCTION: return BindFunction(expr, scope, aggregate, clause);
     case ExpressionType::CAST: {
       auto child = bind_child(*expr.children[0]);
@@ -388,6 +404,13 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
                       "an OVER clause: " + expr.ToString());
   }
   if (name == "stream_has_data" || name == "system$stream_has_data") return BindStreamHasData(expr);
+  for (auto& c : expr.children) {
+    if (c->type == ExpressionType::LAMBDA) return BindLambdaFunction(name, expr, scope, aggregate, clause);
+  }
+  if (IsGeneratorFunction(name) || name == "unnest") {
+    throw BinderError(name + "() makes rows, not a value: use it alone as an item of the SELECT list (SELECT " + name +
+                      "(arr) AS x FROM t) or as UNNEST(arr) in FROM (FROM t CROSS JOIN UNNEST(t.arr) AS u(x))");
+  }
   if (IsAggregateFunction(name)) {
     if (!aggregate) {
       throw BinderError(std::string("aggregate function ") + name + "() is not allowed in " + clause +

@@ -87,6 +87,7 @@ class SelectNodeBinder {
   BoundQuery Bind() {
     BindFrom();
     BindWhere();
+    plan_ = binder_.BindPendingGenerators(node_, std::move(plan_), scope_);
     ExpandSelectList();
     if (IsAggregateQuery()) BindGroups();
     window_.window_index = binder_.NextTableIndex();
@@ -427,7 +428,8 @@ class SelectNodeBinder {
 };
 
 BoundQuery Binder::BindSelectNode(const QueryNode& node) {
-  BoundQuery bound = SelectNodeBinder(*this, node).Bind();
+  auto rewritten = RewriteGenerators(node);  // explode(...) in the SELECT list (bind_unnest.cpp)
+  BoundQuery bound = SelectNodeBinder(*this, rewritten ? *rewritten : node).Bind();
   PlanSubqueries(*this, bound.plan);  // subqueries used as values that need a join become one
   return bound;
 }

@@ -31,7 +31,9 @@ LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope)
     case TableRefType::BASE_TABLE: return BindBaseTable(ref, scope);
     case TableRefType::SUBQUERY: return BindSubqueryRef(*ref.subquery, ref.alias, ref.column_aliases, scope);
     case TableRefType::TABLE_FUNCTION: return BindTableFunction(ref, scope);
-    case TableRefType::JOIN: return BindJoin(ref, scope);
+    case TableRefType::JOIN:
+      if (IsUnnestRef(*ref.right)) return BindUnnestJoin(ref, scope);  // t JOIN UNNEST(t.arr): reads the left side
+      return BindJoin(ref, scope);
   }
   throw InternalError("BindTableRef: unknown table reference");
 }
@@ -170,6 +172,7 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
 LogicalOperatorPtr Binder::BindTableFunction(const TableRef& ref, BindContext& scope) {
   const ParsedExpression& call = *ref.function;
   std::string name = StringUtil::Lower(call.function_name);
+  if (IsUnnestRef(ref)) return BindUnnestRef(ref, scope);  // UNNEST(x), explode(x) in FROM
   // Arguments must be constants (paths, table names, versions, options).
   std::vector<Value> arguments;
   std::vector<std::string> argument_names;

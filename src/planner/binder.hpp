@@ -149,6 +149,37 @@ class Binder {
   BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                         const char* clause);
   BoundExprPtr FoldConstant(BoundExprPtr expr);
+  // Nested data (bind_nested.cpp): `s.a.b` / `t.s.a` / lambda parameters (null
+  // when `expr` is a plain column), `x.f` field access, `x -> ...` lambdas.
+  BoundExprPtr BindNestedColumn(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
+                                const char* clause);
+  BoundExprPtr BindFieldAccess(BoundExprPtr child, const std::string& field);
+  BoundExprPtr BindLambdaFunction(const std::string& name, const ParsedExpression& expr, const BindContext& scope,
+                                  AggregateBindState* aggregate, const char* clause);
+  struct LambdaScope {
+    std::vector<std::string> names;
+    std::vector<LogicalType> types;
+    idx_t table_index;
+  };
+  std::vector<LambdaScope> lambda_scopes_;  // innermost last
+  // Generators (bind_unnest.cpp): explode(...) in a SELECT list is replaced
+  // by `<alias>.*` (RewriteGenerators) and becomes an UNNEST over the FROM
+  // and WHERE of that SELECT (BindPendingGenerators, called after WHERE).
+  std::unique_ptr<QueryNode> RewriteGenerators(const QueryNode& node);
+  LogicalOperatorPtr BindPendingGenerators(const QueryNode& node, LogicalOperatorPtr plan, BindContext& scope);
+  LogicalOperatorPtr BindUnnest(const ParsedExpression& call, const std::string& function, LogicalOperatorPtr input,
+                                const BindContext& argument_scope, const std::string& alias,
+                                const std::vector<std::string>& column_aliases, BindContext& scope);
+  // FROM UNNEST(x) [AS u(a)] and t JOIN UNNEST(t.arr): the argument may read the left side.
+  LogicalOperatorPtr BindUnnestRef(const TableRef& ref, BindContext& scope);
+  LogicalOperatorPtr BindUnnestJoin(const TableRef& ref, BindContext& scope);
+  struct PendingGenerator {
+    const QueryNode* node;
+    ExprPtr call;
+    std::string alias;
+  };
+  std::vector<PendingGenerator> pending_generators_;
+  idx_t generator_count_ = 0;
   LogicalOperatorPtr BindTableFunction(const TableRef& ref, BindContext& scope);
   // FROM a table stream: a STREAM_GET naming it; its pending changes are read
   // when the plan runs, once per statement (src/stream/).
@@ -188,6 +219,11 @@ class Binder {
   // parent chain reads itself, which would otherwise recurse without end.
   const CommonTableExpression* binding_cte_ = nullptr;
 };
+
+// explode, explode_outer, posexplode, posexplode_outer, inline (lower case).
+bool IsGeneratorFunction(const std::string& name);
+// True for FROM UNNEST(...) (a TABLE_FUNCTION ref named unnest).
+bool IsUnnestRef(const TableRef& ref);
 
 // Wraps `plan` in a projection that casts its columns to `types` (no-op when equal).
 LogicalOperatorPtr CastPlanTo(Binder& binder, LogicalOperatorPtr plan, const std::vector<LogicalType>& types,

@@ -45,6 +45,10 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetBindings();
+    case LogicalOperatorType::UNNEST:
+      bindings = children[0]->GetBindings();
+      for (idx_t i = 0; i < source_types.size(); i++) bindings.push_back({table_index, i});
+      return bindings;
   }
   throw InternalError("GetBindings: unknown operator");
 }
@@ -86,6 +90,10 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
     case LogicalOperatorType::FILTER:
     case LogicalOperatorType::ORDER:
     case LogicalOperatorType::LIMIT: return children[0]->GetTypes();
+    case LogicalOperatorType::UNNEST:
+      types = children[0]->GetTypes();
+      types.insert(types.end(), source_types.begin(), source_types.end());
+      return types;
   }
   throw InternalError("GetTypes: unknown operator");
 }
@@ -105,6 +113,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::STREAM_GET: return "STREAM_GET";
     case LogicalOperatorType::SET_OPERATION: return "SET_OPERATION";
     case LogicalOperatorType::WINDOW: return "WINDOW";
+    case LogicalOperatorType::UNNEST: return "UNNEST";
   }
   return "?";
 }

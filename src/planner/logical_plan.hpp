@@ -35,6 +35,8 @@ enum class LogicalOperatorType : uint8_t {
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
   SET_OPERATION,  // EXCEPT / INTERSECT [ALL] of two children (already cast to union_types)
   WINDOW,       // child's columns, then one per window function (at table_index)
+  UNNEST,       // one row per element of expressions[0] (explode, UNNEST): the child's columns, then
+                // [pos INTEGER] and the element (or key, value of a MAP), typed source_types
 };
 
 // SET_OPERATION: what survives of the left input given the right one.
@@ -119,6 +121,11 @@ struct LogicalOperator {
 
   // WINDOW: `expressions` are its inputs over the child's rows
   std::vector<BoundWindow> windows;
+
+  // UNNEST: explode_outer keeps a row for a NULL or empty collection (NULL
+  // element); posexplode adds the 0-based position before the element.
+  bool unnest_outer = false;
+  bool unnest_position = false;
 
   // UNION, SET_OPERATION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;

@@ -11,7 +11,7 @@
 // handle NULLs themselves; an untyped NULL field becomes VARCHAR so the
 // struct has a storable type.
 #include "common/json_writer.hpp"
-#include "function/scalar/executor.hpp"
+#include "function/scalar/nested.hpp"
 
 namespace lakestream {
 namespace {
@@ -95,6 +95,9 @@ void RegisterNestedFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("struct_pack", BindStruct);
   registry.Register("named_struct", BindNamedStruct);
   registry.Register("to_json", BindToJson);
+  RegisterNestedAccessFunctions(registry);
+  RegisterNestedArrayFunctions(registry);
+  RegisterJsonFunctions(registry);
 }
 
 }  // namespace lakestream

@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "function/scalar/executor.hpp"
+#include "function/scalar/nested.hpp"
 #include "function/scalar/utf8.hpp"
 
 namespace lakestream {
@@ -344,12 +345,19 @@ void ConcatBind(ScalarFunctionRegistry& registry) {
   registry.Register("concat", [](const ScalarBindInput& in) {
     const char* accepted = "concat(VARCHAR, ...)";
     if (in.argument_types.empty()) ThrowArgumentError(in, accepted);
+    // Spark's concat also joins arrays (nested_array.cpp); || is array concatenation too.
+    for (auto& t : in.argument_types) {
+      if (t.id() == TypeId::LIST) return BindArrayConcatFunction(in);
+    }
     std::vector<TypeId> expected(in.argument_types.size(), TypeId::VARCHAR);
     auto f = StringBind(in, expected, 1, TypeId::VARCHAR, ConcatKernel, accepted);
     f.handles_nulls = true;
     return f;
   });
   registry.Register("||", [](const ScalarBindInput& in) {
+    for (auto& t : in.argument_types) {
+      if (t.id() == TypeId::LIST) return BindArrayConcatFunction(in);
+    }
     return StringBind(in, {TypeId::VARCHAR, TypeId::VARCHAR}, 2, TypeId::VARCHAR, ConcatOperatorKernel, "VARCHAR || VARCHAR");
   });
   registry.Register("concat_ws", [](const ScalarBindInput& in) {
