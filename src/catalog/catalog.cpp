@@ -66,6 +66,10 @@ TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry
     throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
                        ": a stream with that name exists; drop it with DROP STREAM " + entry->name + ", or pick another name.");
   }
+  if (ViewCatalogEntry* view = views_.Find(entry->name)) {
+    throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
+                       ": a view with that name exists; drop it with DROP VIEW " + view->name + ", or pick another name.");
+  }
   auto it = tables_.find(key);
   if (it != tables_.end()) {
     if (if_not_exists) return *it->second;
@@ -121,6 +125,10 @@ void Catalog::RenameTable(const std::string& from, const std::string& to) {
     throw CatalogError("Cannot rename " + from + " to " + to + ": a stream named " + stream->name +
                        " already exists; drop it or pick another name.");
   }
+  if (ViewCatalogEntry* view = FindView(to)) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a view named " + view->name +
+                       " already exists; drop it or pick another name.");
+  }
   auto entry = std::move(it->second);
   tables_.erase(it);
   entry->name = to;
@@ -162,6 +170,10 @@ StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> en
     throw CatalogError("Cannot create stream " + entry->name + ": a " + TableKindToString(table->kind) +
                        " with that name exists; pick another name for the stream.");
   }
+  if (auto* view = FindView(entry->name)) {
+    throw CatalogError("Cannot create stream " + entry->name + ": a view named " + view->name +
+                       " exists; pick another name for the stream.");
+  }
   return streams_.Put(std::move(entry), or_replace,
                       "Use CREATE OR REPLACE STREAM to replace it (its offset starts over), or pick another name.");
 }
@@ -170,6 +182,26 @@ StreamCatalogEntry* Catalog::FindStream(const std::string& name) { return stream
 StreamCatalogEntry& Catalog::GetStream(const std::string& name) { return streams_.Get(name); }
 bool Catalog::DropStream(const std::string& name, bool if_exists) { return streams_.Drop(name, if_exists); }
 std::vector<std::string> Catalog::StreamNames() const { return streams_.Names(); }
+
+// ---- views ----
+
+ViewCatalogEntry& Catalog::CreateView(std::unique_ptr<ViewCatalogEntry> entry, bool or_replace) {
+  if (auto* table = FindTable(entry->name)) {
+    std::string kind = TableKindToString(table->kind);
+    throw CatalogError("Cannot create view " + entry->name + ": a " + kind + " named " + table->name +
+                       " exists; pick another name for the view, or drop the " + kind + " first with DROP " +
+                       StringUtil::Upper(kind) + " " + table->name);
+  }
+  if (auto* stream = FindStream(entry->name)) {
+    throw CatalogError("Cannot create view " + entry->name + ": a stream named " + stream->name +
+                       " exists; pick another name for the view, or drop the stream first with DROP STREAM " + stream->name);
+  }
+  return views_.Put(std::move(entry), or_replace, "Use CREATE OR REPLACE VIEW to replace it, or pick another name.");
+}
+
+ViewCatalogEntry* Catalog::FindView(const std::string& name) { return views_.Find(name); }
+bool Catalog::DropView(const std::string& name, bool if_exists) { return views_.Drop(name, if_exists); }
+std::vector<std::string> Catalog::ViewNames() const { return views_.Names(); }
 
 // ---- sinks ----
 

@@ -159,6 +159,8 @@ struct CommonTableExpression {
   std::string name;
   std::vector<std::string> column_aliases;
   std::unique_ptr<QueryNode> query;
+  // WITH RECURSIVE: the CTE may read itself (planner/bind_recursive_cte.cpp).
+  bool recursive = false;
 };
 
 struct QueryNode {
@@ -284,6 +286,7 @@ struct CreateViewStatement : SQLStatement {
   std::string comment;
   std::unique_ptr<QueryNode> query;
   std::string query_text;  // the SQL after AS, stored in the catalog and re-parsed on open
+  bool temporary = false;  // CREATE TEMP[ORARY] VIEW: lives as long as the connection
 };
 
 struct CreateStreamStatement : SQLStatement {
@@ -342,6 +345,7 @@ struct UpdateStatement : SQLStatement {
   QualifiedName table;
   std::string alias;
   std::vector<SetClause> set;
+  std::unique_ptr<TableRef> from;  // UPDATE ... FROM other: the joined source, or null
   ExprPtr where;
 };
 
@@ -349,6 +353,7 @@ struct DeleteStatement : SQLStatement {
   DeleteStatement() : SQLStatement(StatementType::DELETE) {}
   QualifiedName table;
   std::string alias;
+  std::unique_ptr<TableRef> using_source;  // DELETE ... USING other: the joined source, or null
   ExprPtr where;
   bool truncate = false;  // TRUNCATE [TABLE] t: every row, committed as operation TRUNCATE
 };

@@ -20,6 +20,7 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
       for (idx_t i = 0; i < expressions.size(); i++) bindings.push_back({table_index, i});
       return bindings;
     case LogicalOperatorType::UNION:
+    case LogicalOperatorType::RECURSIVE_CTE:
       for (idx_t i = 0; i < union_types.size(); i++) bindings.push_back({table_index, i});
       return bindings;
     case LogicalOperatorType::AGGREGATE:
@@ -52,7 +53,8 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
     case LogicalOperatorType::PROJECTION:
       for (auto& e : expressions) types.push_back(e->return_type);
       return types;
-    case LogicalOperatorType::UNION: return union_types;
+    case LogicalOperatorType::UNION:
+    case LogicalOperatorType::RECURSIVE_CTE: return union_types;
     case LogicalOperatorType::AGGREGATE:
       for (auto& e : expressions) types.push_back(e->return_type);
       for (auto& a : aggregates) types.push_back(a.signature.return_type);
@@ -83,6 +85,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::LIMIT: return "LIMIT";
     case LogicalOperatorType::UNION: return "UNION";
     case LogicalOperatorType::STREAM_GET: return "STREAM_GET";
+    case LogicalOperatorType::RECURSIVE_CTE: return "RECURSIVE_CTE";
   }
   return "?";
 }

@@ -32,6 +32,7 @@ enum class LogicalOperatorType : uint8_t {
   LIMIT,
   UNION,
   STREAM_GET,   // the pending changes of a table stream, read when the plan runs
+  RECURSIVE_CTE,  // WITH RECURSIVE: children [anchor, recursive term], iterated (physical_recursive_cte.hpp)
 };
 
 enum class LogicalJoinType : uint8_t { INNER, LEFT, CROSS };
@@ -102,12 +103,24 @@ struct LogicalOperator {
   // UNION: output types (children are already cast to them)
   std::vector<LogicalType> union_types;
 
+  // RECURSIVE_CTE (also union_types, table_index; table_name: the CTE). The
+  // recursive term reads the rows the last iteration added through CHUNK_GETs
+  // over `collection`, the working table. UNION (not ALL) keeps only rows not
+  // seen before.
+  bool recursive_distinct = false;
+
   std::vector<ColumnBinding> GetBindings() const;
   std::vector<LogicalType> GetTypes() const;
   std::string ToString(int indent = 0) const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+// A deep copy of `op` and its children (logical_plan_copy.cpp), for a plan
+// that runs more than once (the recursive term of WITH RECURSIVE). Shared
+// state (CHUNK_GET collections, snapshots, subqueries) stays shared. Every
+// member of LogicalOperator must be copied there.
+LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op);
 
 // The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).
 struct BoundSubquery {
