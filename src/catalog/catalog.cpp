@@ -60,16 +60,20 @@ const char* TableKindToString(TableKind kind) {
   return "table";
 }
 
-TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace) {
-  std::string key = StringUtil::Lower(entry->name);
-  if (streams_.Find(entry->name)) {
-    throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
-                       ": a stream with that name exists; drop it with DROP STREAM " + entry->name + ", or pick another name.");
+void Catalog::RequireNameForTable(const std::string& name, TableKind kind) {
+  if (streams_.Find(name)) {
+    throw CatalogError("Cannot create " + std::string(TableKindToString(kind)) + " " + name +
+                       ": a stream with that name exists; drop it with DROP STREAM " + name + ", or pick another name.");
   }
-  if (ViewCatalogEntry* view = views_.Find(entry->name)) {
-    throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
+  if (ViewCatalogEntry* view = views_.Find(name)) {
+    throw CatalogError("Cannot create " + std::string(TableKindToString(kind)) + " " + name +
                        ": a view with that name exists; drop it with DROP VIEW " + view->name + ", or pick another name.");
   }
+}
+
+TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace) {
+  std::string key = StringUtil::Lower(entry->name);
+  RequireNameForTable(entry->name, entry->kind);
   auto it = tables_.find(key);
   if (it != tables_.end()) {
     if (if_not_exists) return *it->second;

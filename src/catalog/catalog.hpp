@@ -245,6 +245,10 @@ class Catalog {
  public:
   // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
   TableCatalogEntry& CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace);
+  // Throws CatalogError when a stream or a plain view has the name a new
+  // table of `kind` would take (CreateTable checks it too; callers call it
+  // before creating the table's storage, so a refused name leaves no folder).
+  void RequireNameForTable(const std::string& name, TableKind kind);
   // Throws CatalogError "Table with name x does not exist!" with a "Did you mean" hint.
   TableCatalogEntry& GetTable(const std::string& name);
   TableCatalogEntry* FindTable(const std::string& name);

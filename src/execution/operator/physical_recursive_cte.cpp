@@ -41,6 +41,10 @@ void PhysicalRecursiveCTE::DropSeenRows(DataChunk& chunk) {
     if (seen_.insert(RowKey(chunk, r)).second) keep.push_back(static_cast<sel_t>(r));
   }
   if (keep.size() == chunk.size()) return;
+  if (keep.empty()) {
+    chunk.Reset();
+    return;
+  }
   DataChunk kept;
   kept.Initialize(types);
   kept.Append(chunk, keep.data(), keep.size());

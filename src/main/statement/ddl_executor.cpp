@@ -98,6 +98,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     throw InvalidInputError("Table " + name + ": USING " + stmt.using_format + " is not supported; lakestream tables are Delta tables (USING DELTA)");
   }
   if (catalog.FindTable(name) && stmt.if_not_exists) return MakeEmptyResult();
+  catalog.RequireNameForTable(name, TableKind::TABLE);
   auto entry = std::make_unique<TableCatalogEntry>();
   entry->name = name;
   ChunkCollection rows;

@@ -148,7 +148,8 @@ std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatem
     rows[StringUtil::Lower(name)] = {Value(view->name), Value("temporary view"), Value(view->definition)};
   }
   std::vector<std::vector<Value>> out;
-  for (auto& [key, row] : rows) out.push_back(row);
+  out.reserve(rows.size());
+  for (auto& [key, row] : rows) out.push_back(std::move(row));
   return MakeRowsResult({"name", "kind", "definition"}, std::vector<LogicalType>(3, TypeId::VARCHAR), out);
 }
 
