@@ -327,7 +327,9 @@ Status CatalogStore::Save(CatalogRecord& record) {
                              {"options", options},
                              {"state", SinkStateToJson(sk.state)}});
   }
-  json["views"] = nlohmann::json::array();
+  // Left out when there are none, so a catalog from before plain views is
+  // written back with the keys it was read with.
+  if (!record.views.empty()) json["views"] = nlohmann::json::array();
   for (auto& v : record.views) {
     json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }

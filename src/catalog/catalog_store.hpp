@@ -8,6 +8,7 @@
 //
 //   catalog  := { "format": 1, "version": <n>, "tables": [ table* ],
 //                 "streams": [ stream* ], "sinks": [ sink* ], "views": [ view* ] }
+//              ("views" only when there is a plain view)
 //   table    := { "name": <str>, "path": <str>, "managed": <bool>,
 //                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> },
 //                 "kind": "table" | "materialized view" | "streaming table",
