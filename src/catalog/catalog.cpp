@@ -60,12 +60,20 @@ const char* TableKindToString(TableKind kind) {
   return "table";
 }
 
+void Catalog::RequireNameForTable(const std::string& name, TableKind kind) {
+  if (streams_.Find(name)) {
+    throw CatalogError("Cannot create " + std::string(TableKindToString(kind)) + " " + name +
+                       ": a stream with that name exists; drop it with DROP STREAM " + name + ", or pick another name.");
+  }
+  if (ViewCatalogEntry* view = views_.Find(name)) {
+    throw CatalogError("Cannot create " + std::string(TableKindToString(kind)) + " " + name +
+                       ": a view with that name exists; drop it with DROP VIEW " + view->name + ", or pick another name.");
+  }
+}
+
 TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace) {
   std::string key = StringUtil::Lower(entry->name);
-  if (streams_.Find(entry->name)) {
-    throw CatalogError("Cannot create " + std::string(TableKindToString(entry->kind)) + " " + entry->name +
-                       ": a stream with that name exists; drop it with DROP STREAM " + entry->name + ", or pick another name.");
-  }
+  RequireNameForTable(entry->name, entry->kind);
   auto it = tables_.find(key);
   if (it != tables_.end()) {
     if (if_not_exists) return *it->second;
@@ -121,6 +129,10 @@ void Catalog::RenameTable(const std::string& from, const std::string& to) {
     throw CatalogError("Cannot rename " + from + " to " + to + ": a stream named " + stream->name +
                        " already exists; drop it or pick another name.");
   }
+  if (ViewCatalogEntry* view = FindView(to)) {
+    throw CatalogError("Cannot rename " + from + " to " + to + ": a view named " + view->name +
+                       " already exists; drop it or pick another name.");
+  }
   auto entry = std::move(it->second);
   tables_.erase(it);
   entry->name = to;
@@ -162,6 +174,10 @@ StreamCatalogEntry& Catalog::CreateStream(std::unique_ptr<StreamCatalogEntry> en
     throw CatalogError("Cannot create stream " + entry->name + ": a " + TableKindToString(table->kind) +
                        " with that name exists; pick another name for the stream.");
   }
+  if (auto* view = FindView(entry->name)) {
+    throw CatalogError("Cannot create stream " + entry->name + ": a view named " + view->name +
+                       " exists; pick another name for the stream.");
+  }
   return streams_.Put(std::move(entry), or_replace,
                       "Use CREATE OR REPLACE STREAM to replace it (its offset starts over), or pick another name.");
 }
@@ -170,6 +186,26 @@ StreamCatalogEntry* Catalog::FindStream(const std::string& name) { return stream
 StreamCatalogEntry& Catalog::GetStream(const std::string& name) { return streams_.Get(name); }
 bool Catalog::DropStream(const std::string& name, bool if_exists) { return streams_.Drop(name, if_exists); }
 std::vector<std::string> Catalog::StreamNames() const { return streams_.Names(); }
+
+// ---- views ----
+
+ViewCatalogEntry& Catalog::CreateView(std::unique_ptr<ViewCatalogEntry> entry, bool or_replace) {
+  if (auto* table = FindTable(entry->name)) {
+    std::string kind = TableKindToString(table->kind);
+    throw CatalogError("Cannot create view " + entry->name + ": a " + kind + " named " + table->name +
+                       " exists; pick another name for the view, or drop the " + kind + " first with DROP " +
+                       StringUtil::Upper(kind) + " " + table->name);
+  }
+  if (auto* stream = FindStream(entry->name)) {
+    throw CatalogError("Cannot create view " + entry->name + ": a stream named " + stream->name +
+                       " exists; pick another name for the view, or drop the stream first with DROP STREAM " + stream->name);
+  }
+  return views_.Put(std::move(entry), or_replace, "Use CREATE OR REPLACE VIEW to replace it, or pick another name.");
+}
+
+ViewCatalogEntry* Catalog::FindView(const std::string& name) { return views_.Find(name); }
+bool Catalog::DropView(const std::string& name, bool if_exists) { return views_.Drop(name, if_exists); }
+std::vector<std::string> Catalog::ViewNames() const { return views_.Names(); }
 
 // ---- sinks ----
 

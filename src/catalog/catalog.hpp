@@ -127,6 +127,17 @@ struct StreamCatalogEntry {
   int64_t pending_version = -1;
 };
 
+// A plain view (CREATE VIEW): a named query, expanded where it is read
+// (planner/bind_view.cpp); it holds no rows. Temporary views live in the
+// connection (ClientContext::TempViews) and are never persisted.
+struct ViewCatalogEntry {
+  std::string name;
+  std::string definition;                   // the SQL after AS
+  std::vector<std::string> column_aliases;  // CREATE VIEW v (a, b) AS ...; may name fewer columns than the query has
+  std::string comment;
+  bool temporary = false;
+};
+
 struct SinkOptions;  // connector/sink_options.hpp
 
 // A sink's position and health, persisted in catalog.json as the sink's
@@ -234,6 +245,10 @@ class Catalog {
  public:
   // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
   TableCatalogEntry& CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace);
+  // Throws CatalogError when a stream or a plain view has the name a new
+  // table of `kind` would take (CreateTable checks it too; callers call it
+  // before creating the table's storage, so a refused name leaves no folder).
+  void RequireNameForTable(const std::string& name, TableKind kind);
   // Throws CatalogError "Table with name x does not exist!" with a "Did you mean" hint.
   TableCatalogEntry& GetTable(const std::string& name);
   TableCatalogEntry* FindTable(const std::string& name);
@@ -255,6 +270,13 @@ class Catalog {
   bool DropStream(const std::string& name, bool if_exists);
   std::vector<std::string> StreamNames() const;  // sorted
 
+  // Plain views. They share the name space of tables and streams: CreateView
+  // throws when a table or stream has the name, or a view does (unless or_replace).
+  ViewCatalogEntry& CreateView(std::unique_ptr<ViewCatalogEntry> entry, bool or_replace);
+  ViewCatalogEntry* FindView(const std::string& name);
+  bool DropView(const std::string& name, bool if_exists);
+  std::vector<std::string> ViewNames() const;  // sorted
+
   // Sinks.
   SinkCatalogEntry& CreateSink(std::unique_ptr<SinkCatalogEntry> entry, bool or_replace);
   SinkCatalogEntry* FindSink(const std::string& name);
@@ -265,6 +287,7 @@ class Catalog {
  private:
   std::map<std::string, std::unique_ptr<TableCatalogEntry>> tables_;  // key: lower-case name
   CatalogSet<StreamCatalogEntry> streams_{"Stream", "Run SHOW STREAMS to list streams."};
+  CatalogSet<ViewCatalogEntry> views_{"View", "Run SHOW VIEWS to list views."};
   CatalogSet<SinkCatalogEntry> sinks_{"Sink", "Run SHOW SINKS to list sinks."};
 };
 

@@ -267,6 +267,16 @@ Result<CatalogRecord> CatalogStore::Load() {
       sink.state = SinkStateFromJson(sk.value("state", nlohmann::json::object()));
       record.sinks.push_back(std::move(sink));
     }
+    nlohmann::json views = json.value("views", nlohmann::json::array());
+    for (auto& v : views) {
+      ViewCatalogEntry view;
+      view.name = v.at("name").get<std::string>();
+      view.definition = v.at("definition").get<std::string>();
+      nlohmann::json columns = v.value("columns", nlohmann::json::array());
+      for (auto& c : columns) view.column_aliases.push_back(c.get<std::string>());
+      view.comment = v.value("comment", std::string());
+      record.views.push_back(std::move(view));
+    }
   } catch (const std::exception& e) {
     return Status::Corruption(path + ": the catalog is not valid (" + std::string(e.what()) +
                               "); restore it from a backup, or move it away to re-attach the tables with CREATE TABLE ... LOCATION");
@@ -317,6 +327,12 @@ Status CatalogStore::Save(CatalogRecord& record) {
                              {"file_path", sk.file_path},
                              {"options", options},
                              {"state", SinkStateToJson(sk.state)}});
+  }
+  // Left out when there are none, so a catalog from before plain views is
+  // written back with the keys it was read with.
+  if (!record.views.empty()) json["views"] = nlohmann::json::array();
+  for (auto& v : record.views) {
+    json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }
   return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
 }

@@ -7,7 +7,8 @@
 // catalog only names the tables and what Delta cannot hold:
 //
 //   catalog  := { "format": 1, "version": <n>, "tables": [ table* ],
-//                 "streams": [ stream* ], "sinks": [ sink* ] }
+//                 "streams": [ stream* ], "sinks": [ sink* ], "views": [ view* ] }
+//              ("views" only when there is a plain view)
 //   table    := { "name": <str>, "path": <str>, "managed": <bool>,
 //                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> },
 //                 "kind": "table" | "materialized view" | "streaming table",
@@ -18,6 +19,7 @@
 //                 "pending_target": <str>, "pending_version": <version> }
 //   sink     := { "name": <str>, "source": <str>, "target": "kafka" | "file", "file_path": <str>,
 //                 "options": [ [ <key>, <value> ]* ], "state": <json object> }
+//   view     := { "name": <str>, "definition": <sql>, "columns": [ <str>* ], "comment": <str> }
 //
 // Missing members take their defaults, so catalogs written before streams,
 // views and sinks existed still load. `state` objects belong to the module
@@ -61,6 +63,7 @@ struct CatalogRecord {
   std::vector<CatalogTableRecord> tables;
   std::vector<StreamCatalogEntry> streams;
   std::vector<SinkCatalogEntry> sinks;
+  std::vector<ViewCatalogEntry> views;  // plain views (temporary ones are never stored)
 };
 
 // `kind` decides what a table's "sources" are (view versions, or a streaming

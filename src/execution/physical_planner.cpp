@@ -10,6 +10,7 @@
 #include "execution/operator/physical_nested_loop_join.hpp"
 #include "execution/operator/physical_order.hpp"
 #include "execution/operator/physical_projection.hpp"
+#include "execution/operator/physical_recursive_cte.hpp"
 #include "execution/operator/physical_set_operation.hpp"
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
@@ -252,6 +253,18 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
     case LogicalOperatorType::SET_OPERATION:
       return std::make_unique<PhysicalSetOperation>(op.union_types, Plan(context, *op.children[0]),
                                                     Plan(context, *op.children[1]), op.set_operation, op.set_all);
+    case LogicalOperatorType::RECURSIVE_CTE: {
+      // The recursive term is planned again for each iteration, from a copy
+      // of its logical plan (operators run once).
+      auto anchor = Plan(context, *op.children[0]);
+      std::shared_ptr<LogicalOperator> term(std::move(op.children[1]));
+      auto plan_term = [&context, term]() {
+        auto copy = CopyLogicalPlan(*term);
+        return Plan(context, *copy);
+      };
+      return std::make_unique<PhysicalRecursiveCTE>(op.union_types, op.table_name, std::move(anchor), std::move(plan_term),
+                                                    op.collection, op.recursive_distinct);
+    }
   }
   throw InternalError("CreatePhysicalPlan: unknown operator");
 }

@@ -85,6 +85,7 @@ class Analyzer {
         return;
       }
       case LogicalOperatorType::CHUNK_GET: return;
+      case LogicalOperatorType::RECURSIVE_CTE: Fail("a recursive CTE (WITH RECURSIVE)"); break;
       case LogicalOperatorType::SOURCE:
       case LogicalOperatorType::STREAM_GET: Fail("a table function in FROM (its rows have no change data feed)"); return;
       case LogicalOperatorType::LIMIT: Fail("LIMIT/OFFSET (a top-N depends on rows outside the change)"); break;

@@ -67,10 +67,16 @@ class Substitution {
       case StatementType::UPDATE: {
         auto& update = static_cast<UpdateStatement&>(statement);
         Set(update.set);
+        if (update.from) Table(*update.from);
         Expr(update.where);
         return;
       }
-      case StatementType::DELETE: Expr(static_cast<DeleteStatement&>(statement).where); return;
+      case StatementType::DELETE: {
+        auto& del = static_cast<DeleteStatement&>(statement);
+        if (del.using_source) Table(*del.using_source);
+        Expr(del.where);
+        return;
+      }
       case StatementType::MERGE: {
         auto& merge = static_cast<MergeStatement&>(statement);
         if (merge.source) Table(*merge.source);

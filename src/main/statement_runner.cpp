@@ -44,7 +44,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
       if (view.kind == ViewKind::STREAMING_TABLE) return ExecuteCreateStreamingTable(context, view);
-      if (view.kind == ViewKind::VIEW) return NotYet("plain views (CREATE VIEW); use CREATE MATERIALIZED VIEW, or a CTE");
+      if (view.kind == ViewKind::VIEW) return ExecuteCreatePlainView(context, view);
       return ExecuteCreateMaterializedView(context, view);
     }
     case StatementType::CREATE_STREAM: return ExecuteCreateStream(context, static_cast<CreateStreamStatement&>(statement));

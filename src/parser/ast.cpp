@@ -334,6 +334,7 @@ std::unique_ptr<QueryNode> QueryNode::Copy() const {
     CommonTableExpression copy;
     copy.name = cte.name;
     copy.column_aliases = cte.column_aliases;
+    copy.recursive = cte.recursive;
     if (cte.query) copy.query = cte.query->Copy();
     result->ctes.push_back(std::move(copy));
   }

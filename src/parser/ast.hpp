@@ -211,6 +211,8 @@ struct CommonTableExpression {
   std::string name;
   std::vector<std::string> column_aliases;
   std::unique_ptr<QueryNode> query;
+  // WITH RECURSIVE: the CTE may read itself (planner/bind_recursive_cte.cpp).
+  bool recursive = false;
 };
 
 struct QueryNode {
@@ -342,6 +344,7 @@ struct CreateViewStatement : SQLStatement {
   std::string comment;
   std::unique_ptr<QueryNode> query;
   std::string query_text;  // the SQL after AS, stored in the catalog and re-parsed on open
+  bool temporary = false;  // CREATE TEMP[ORARY] VIEW: lives as long as the connection
 };
 
 struct CreateStreamStatement : SQLStatement {
@@ -400,6 +403,7 @@ struct UpdateStatement : SQLStatement {
   QualifiedName table;
   std::string alias;
   std::vector<SetClause> set;
+  std::unique_ptr<TableRef> from;  // UPDATE ... FROM other: the joined source, or null
   ExprPtr where;
 };
 
@@ -407,6 +411,7 @@ struct DeleteStatement : SQLStatement {
   DeleteStatement() : SQLStatement(StatementType::DELETE) {}
   QualifiedName table;
   std::string alias;
+  std::unique_ptr<TableRef> using_source;  // DELETE ... USING other: the joined source, or null
   ExprPtr where;
   bool truncate = false;  // TRUNCATE [TABLE] t: every row, committed as operation TRUNCATE
 };

@@ -32,7 +32,17 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
       SyntaxError(Peek(), "expected REPLACE or REFRESH after OR");
     }
   }
-  if (IsKeyword("TEMP") || IsKeyword("TEMPORARY")) ErrorAt(Peek().offset, "not supported yet: temporary objects");
+  if (IsKeyword("TEMP") || IsKeyword("TEMPORARY")) {
+    // Only plain views can be temporary (Spark, DuckDB: CREATE TEMP VIEW).
+    if (IsKeyword("VIEW", 1)) {
+      Next();
+      Next();
+      auto statement = ParseCreateView(ViewKind::VIEW, or_replace, or_refresh);
+      static_cast<CreateViewStatement&>(*statement).temporary = true;
+      return statement;
+    }
+    ErrorAt(Peek().offset, "not supported yet: temporary objects other than views (CREATE TEMP VIEW)");
+  }
   // CREATE [UNIQUE | BLOOMFILTER] INDEX
   for (const char* kind : {"UNIQUE", "BLOOMFILTER"}) {
     if (IsKeyword(kind) && IsKeyword("INDEX", 1)) {

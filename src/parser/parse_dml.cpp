@@ -45,12 +45,13 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseUpdate() {
   }
   ExpectKeyword("SET");
   statement->set = ParseSetClauses();
-  if (IsKeyword("FROM")) ErrorAt(Peek().offset, "not supported yet: UPDATE ... FROM (use MERGE INTO)");
+  // Postgres/DuckDB: UPDATE t SET ... FROM s [, s2] WHERE <join condition>.
+  if (AcceptKeyword("FROM")) statement->from = ParseTableRef();
   if (AcceptKeyword("WHERE")) statement->where = ParseExpression();
   return statement;
 }
 
-// DELETE FROM t [[AS] alias] [WHERE cond], or TRUNCATE [TABLE] t (every row).
+// DELETE FROM t [[AS] alias] [USING source] [WHERE cond], or TRUNCATE [TABLE] t (every row).
 std::unique_ptr<SQLStatement> ParserImpl::ParseDelete() {
   if (AcceptKeyword("TRUNCATE")) {
     AcceptKeyword("TABLE");
@@ -69,7 +70,8 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseDelete() {
   } else if (IsIdentifierLike() && !IsReservedWord(Peek(), true)) {
     statement->alias = Next().text;
   }
-  if (IsKeyword("USING")) ErrorAt(Peek().offset, "not supported yet: DELETE ... USING (use MERGE INTO)");
+  // Postgres/DuckDB: DELETE FROM t USING s [, s2] WHERE <join condition>.
+  if (AcceptKeyword("USING")) statement->using_source = ParseTableRef();
   if (AcceptKeyword("WHERE")) statement->where = ParseExpression();
   return statement;
 }

@@ -31,9 +31,10 @@ std::unique_ptr<QueryNode> ParserImpl::ParseQuery() {
   uint32_t location = Peek().offset;
   std::vector<CommonTableExpression> ctes;
   if (AcceptKeyword("WITH")) {
-    if (IsKeyword("RECURSIVE")) ErrorAt(Peek().offset, "not supported yet: WITH RECURSIVE");
+    bool recursive = AcceptKeyword("RECURSIVE");
     do {
       CommonTableExpression cte;
+      cte.recursive = recursive;
       cte.name = ParseIdentifier("a name for the common table expression");
       if (IsOp("(")) cte.column_aliases = ParseIdentifierList("a column name");
       ExpectKeyword("AS");

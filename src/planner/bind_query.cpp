@@ -22,7 +22,8 @@ void Binder::AddCTEs(const QueryNode& node) {
 const CommonTableExpression* Binder::FindCTE(const std::string& name) const {
   auto it = ctes_.find(StringUtil::Lower(name));
   if (it != ctes_.end()) return it->second;
-  return parent_ ? parent_->FindCTE(name) : nullptr;
+  // A view's query means the same wherever it is read: the reader's CTEs stay out.
+  return parent_ && !binding_view_ ? parent_->FindCTE(name) : nullptr;
 }
 
 int64_t BindLimitValue(Binder& binder, const ParsedExpression* expr, const char* what) {

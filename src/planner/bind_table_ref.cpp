@@ -73,18 +73,33 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
           aliases.push_back(ref.column_aliases[i]);
         }
       }
-      for (const Binder* b = this; b; b = b->parent_) {
+      for (Binder* b = this; b; b = b->parent_) {
         if (b->binding_cte_ == cte) {
+          if (cte->recursive) return BindRecursiveReference(*cte, *b, ref, scope);
           throw BinderError("common table expression \"" + cte->name +
-                            "\" reads itself, directly or through another CTE; recursive CTEs (WITH RECURSIVE) "
-                            "are not supported yet, so a CTE may only read tables and CTEs that do not read it");
+                            "\" reads itself, directly or through another CTE; declare it with WITH RECURSIVE (as "
+                            "<anchor> UNION [ALL] <part that reads it>), or make it read only tables and other CTEs");
         }
       }
+      if (cte->recursive) return BindRecursiveCTE(*cte, ref.alias.empty() ? cte->name : ref.alias, aliases, scope);
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope, cte);
     }
   }
+  if (const ViewCatalogEntry* view = FindView(name)) return BindView(*view, &ref, scope);
   if (!ref.stream_function) {
-    if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) return BindStreamRef(ref, *stream, scope);
+    if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) {
+      // A DML statement that reads a stream consumes it; a view is read by
+      // name from anywhere, so it must never hold one.
+      for (const Binder* b = this; b; b = b->parent_) {
+        if (b->binding_view_) {
+          throw BinderError("View " + b->binding_view_->name + " reads the stream " + stream->name +
+                            ": views cannot read streams, because reading a stream in a statement that writes consumes "
+                            "it. Read the stream directly, or define the view on its source " + stream->source +
+                            " (or on table_changes('" + stream->source + "', ...))");
+        }
+      }
+      return BindStreamRef(ref, *stream, scope);
+    }
   }
   TableCatalogEntry& table = context_.GetCatalog().GetTable(name);
   // STREAM(t) in a streaming table reads what t gained since the last refresh

@@ -13,6 +13,7 @@
 namespace lakestream {
 
 struct StreamCatalogEntry;
+struct ViewCatalogEntry;
 
 class ClientContext;
 
@@ -105,6 +106,15 @@ class Binder {
   // places that need a constant (LIMIT, table function arguments): binding
   // leaves a constant expression that fails unfolded, for when a row reaches it.
   BoundExprPtr FoldNow(BoundExprPtr expr);
+
+  // A plain view's query, bound as a subquery named `alias` with the view's
+  // column aliases (planner/bind_view.cpp). Errors name the view. CREATE VIEW
+  // calls it (`creating`) to check a definition before storing it; `ref`
+  // (alias, column aliases) may be null.
+  LogicalOperatorPtr BindView(const ViewCatalogEntry& view, const TableRef* ref, BindContext& scope, bool creating = false);
+  // The view `name` stands for where a table is read: a temporary view of the
+  // connection first, then a view of the catalog; null when neither.
+  const ViewCatalogEntry* FindView(const std::string& name) const;
 
   idx_t NextTableIndex();
   ClientContext& Context() { return context_; }
@@ -199,6 +209,13 @@ class Binder {
   // appended to `conditions`.
   LogicalOperatorPtr BindLateral(const TableRef& ref, const BindContext& left_scope, BindContext& scope,
                                  std::vector<BoundExprPtr>& conditions);
+  // WITH RECURSIVE (bind_recursive_cte.cpp): a recursive CTE read in FROM,
+  // and, inside its recursive part, the CTE reading itself (the working
+  // table of the binder `owner` that binds that part).
+  LogicalOperatorPtr BindRecursiveCTE(const CommonTableExpression& cte, const std::string& alias,
+                                      const std::vector<std::string>& column_aliases, BindContext& scope);
+  LogicalOperatorPtr BindRecursiveReference(const CommonTableExpression& cte, Binder& owner, const TableRef& ref,
+                                            BindContext& scope);
   // `cte`: the common table expression whose body `query` is, if any.
   LogicalOperatorPtr BindSubqueryRef(const QueryNode& query, const std::string& alias,
                                      const std::vector<std::string>& column_aliases, BindContext& scope,
@@ -218,6 +235,16 @@ class Binder {
   // The CTE whose body this binder binds: a CTE met again on the way up the
   // parent chain reads itself, which would otherwise recurse without end.
   const CommonTableExpression* binding_cte_ = nullptr;
+  // The plain view whose query this binder binds: it sees no CTE of the
+  // query that reads it, and a view met again up the chain reads itself.
+  const ViewCatalogEntry* binding_view_ = nullptr;
+  // Set on the binder of a recursive CTE's recursive part: the working table
+  // its self-reference reads, the names it shows, and how often it is read.
+  std::shared_ptr<ChunkCollection> recursive_working_;
+  std::vector<std::string> recursive_names_;
+  idx_t recursive_references_ = 0;
+  // Parsed view definitions, kept while the statement is bound (root binder).
+  std::vector<std::unique_ptr<QueryNode>> view_queries_;
 };
 
 // explode, explode_outer, posexplode, posexplode_outer, inline (lower case).

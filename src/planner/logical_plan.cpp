@@ -21,6 +21,7 @@ std::vector<ColumnBinding> LogicalOperator::GetBindings() const {
       return bindings;
     case LogicalOperatorType::UNION:
     case LogicalOperatorType::SET_OPERATION:
+    case LogicalOperatorType::RECURSIVE_CTE:
       for (idx_t i = 0; i < union_types.size(); i++) bindings.push_back({table_index, i});
       return bindings;
     case LogicalOperatorType::AGGREGATE:
@@ -67,7 +68,8 @@ std::vector<LogicalType> LogicalOperator::GetTypes() const {
       for (auto& e : expressions) types.push_back(e->return_type);
       return types;
     case LogicalOperatorType::UNION:
-    case LogicalOperatorType::SET_OPERATION: return union_types;
+    case LogicalOperatorType::SET_OPERATION:
+    case LogicalOperatorType::RECURSIVE_CTE: return union_types;
     case LogicalOperatorType::AGGREGATE:
       for (auto& e : expressions) types.push_back(e->return_type);
       for (auto& a : aggregates) types.push_back(a.signature.return_type);
@@ -114,6 +116,7 @@ static const char* OperatorName(LogicalOperatorType type) {
     case LogicalOperatorType::SET_OPERATION: return "SET_OPERATION";
     case LogicalOperatorType::WINDOW: return "WINDOW";
     case LogicalOperatorType::UNNEST: return "UNNEST";
+    case LogicalOperatorType::RECURSIVE_CTE: return "RECURSIVE_CTE";
   }
   return "?";
 }

@@ -37,6 +37,7 @@ enum class LogicalOperatorType : uint8_t {
   WINDOW,       // child's columns, then one per window function (at table_index)
   UNNEST,       // one row per element of expressions[0] (explode, UNNEST): the child's columns, then
                 // [pos INTEGER] and the element (or key, value of a MAP), typed source_types
+  RECURSIVE_CTE,  // WITH RECURSIVE: children [anchor, recursive term], iterated (physical_recursive_cte.hpp)
 };
 
 // SET_OPERATION: what survives of the left input given the right one.
@@ -134,12 +135,24 @@ struct LogicalOperator {
   LogicalSetOperation set_operation = LogicalSetOperation::EXCEPT;
   bool set_all = false;
 
+  // RECURSIVE_CTE (also union_types, table_index; table_name: the CTE). The
+  // recursive term reads the rows the last iteration added through CHUNK_GETs
+  // over `collection`, the working table. UNION (not ALL) keeps only rows not
+  // seen before.
+  bool recursive_distinct = false;
+
   std::vector<ColumnBinding> GetBindings() const;
   std::vector<LogicalType> GetTypes() const;
   std::string ToString(int indent = 0) const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+// A deep copy of `op` and its children (logical_plan_copy.cpp), for a plan
+// that runs more than once (the recursive term of WITH RECURSIVE). Shared
+// state (CHUNK_GET collections, snapshots, subqueries) stays shared. Every
+// member of LogicalOperator must be copied there.
+LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op);
 
 // The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).
 struct BoundSubquery {

@@ -122,7 +122,8 @@ static void CollectReferences(const LogicalOperator& op, RefCounts& refs) {
   for (auto& o : op.orders) CollectExpressionRefs(*o.expression, refs);
   if (op.residual) CollectExpressionRefs(*op.residual, refs);
   if (op.mark_condition) CollectExpressionRefs(*op.mark_condition, refs);
-  if (op.type == LogicalOperatorType::UNION || op.type == LogicalOperatorType::SET_OPERATION) {
+  if (op.type == LogicalOperatorType::UNION || op.type == LogicalOperatorType::SET_OPERATION ||
+      op.type == LogicalOperatorType::RECURSIVE_CTE) {
     // A union passes every column of its children through by position.
     for (auto& c : op.children) {
       for (auto& b : c->GetBindings()) refs[b]++;

@@ -63,6 +63,11 @@ class ClientContext {
   // sources can say so. Cleared when a statement starts.
   std::set<std::string>& ViewsRead() { return views_read_; }
 
+  // Temporary views (CREATE TEMP VIEW): this connection's own, never
+  // persisted, gone when the connection closes. They shadow a table or view
+  // of the same name, as in Spark and DuckDB.
+  CatalogSet<ViewCatalogEntry>& TempViews() { return temp_views_; }
+
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.
   IngestionScope* ingestion_scope = nullptr;
@@ -94,6 +99,7 @@ class ClientContext {
   std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
   std::vector<std::string> warnings_;
   std::set<std::string> views_read_;
+  CatalogSet<ViewCatalogEntry> temp_views_{"View", "Run SHOW VIEWS to list views."};
   std::atomic<bool> interrupted_{false};
   bool committing_ = false;  // only the statement's own thread reads and writes it
 };

@@ -112,6 +112,7 @@ void DatabaseInstance::LoadTables() {
   }
   for (auto& stream : record_.streams) catalog_.CreateStream(std::make_unique<StreamCatalogEntry>(stream), true);
   for (auto& sink : record_.sinks) catalog_.CreateSink(std::make_unique<SinkCatalogEntry>(sink), true);
+  for (auto& view : record_.views) catalog_.CreateView(std::make_unique<ViewCatalogEntry>(view), true);
 }
 
 void DatabaseInstance::SaveCatalog() {
@@ -136,6 +137,7 @@ void DatabaseInstance::SaveCatalog() {
   }
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
   for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
+  for (auto& name : catalog_.ViewNames()) record.views.push_back(*catalog_.FindView(name));
   Status s = store_->Save(record);
   if (!s.ok()) throw IOError("Cannot save the catalog of database " + path_ + ": " + s.message());
   record_ = std::move(record);

@@ -98,6 +98,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     throw InvalidInputError("Table " + name + ": USING " + stmt.using_format + " is not supported; lakestream tables are Delta tables (USING DELTA)");
   }
   if (catalog.FindTable(name) && stmt.if_not_exists) return MakeEmptyResult();
+  catalog.RequireNameForTable(name, TableKind::TABLE);
   auto entry = std::make_unique<TableCatalogEntry>();
   entry->name = name;
   ChunkCollection rows;
@@ -195,6 +196,9 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
   switch (stmt.object_type) {
     case ObjectType::TABLE: {
       TableCatalogEntry* entry = context.GetCatalog().FindTable(stmt.name.Name());
+      if (!entry && context.GetCatalog().FindView(stmt.name.Name())) {
+        throw CatalogError(stmt.name.Name() + " is a view, not a table; drop it with DROP VIEW " + stmt.name.Name());
+      }
       if (!entry) {
         context.GetCatalog().DropTable(stmt.name.Name(), stmt.if_exists);  // throws with a hint unless IF EXISTS
         return MakeEmptyResult();
@@ -218,8 +222,7 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
     case ObjectType::SINK: return ExecuteDropSink(context, stmt);
     case ObjectType::STREAMING_TABLE: return ExecuteDropStreamingTable(context, stmt);
     case ObjectType::MATERIALIZED_VIEW: return ExecuteDropMaterializedView(context, stmt);
-    case ObjectType::VIEW:
-      throw NotImplementedError("DROP VIEW: plain views do not exist yet; for a materialized view use DROP MATERIALIZED VIEW");
+    case ObjectType::VIEW: return ExecuteDropView(context, stmt);
   }
   throw InternalError("unknown DROP");
 }
@@ -462,7 +465,7 @@ std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& 
     case ShowType::STREAMS: return ExecuteShowStreams(context, stmt);
     case ShowType::SINKS: return ExecuteShowSinks(context, stmt);
     case ShowType::MATERIALIZED_VIEWS: return ExecuteShowMaterializedViews(context, stmt);
-    case ShowType::VIEWS: return ExecuteShowMaterializedViews(context, stmt);
+    case ShowType::VIEWS: return ExecuteShowViews(context, stmt);
   }
   throw InternalError("unknown SHOW");
 }
@@ -534,6 +537,9 @@ static std::unique_ptr<QueryResult> DescribeStreamColumns(ClientContext& context
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt) {
   switch (stmt.describe_type) {
     case DescribeType::TABLE: {
+      const ViewCatalogEntry* view = context.TempViews().Find(stmt.name.Name());
+      if (!view) view = context.GetCatalog().FindView(stmt.name.Name());
+      if (view) return DescribeView(context, *view);
       if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(stmt.name.Name())) return DescribeStreamColumns(context, *stream);
       auto& table = context.GetCatalog().GetTable(stmt.name.Name());
       std::vector<std::vector<Value>> rows;

@@ -1,12 +1,16 @@
-// INSERT, UPDATE and DELETE: each binds its statement (planner/binder/statement/),
+// INSERT, UPDATE [... FROM] and DELETE [... USING]: each binds its statement (planner/binder/statement/),
 // runs the plan that computes its change set, and commits it to the table's
 // storage in one TableCommit.
 #include "main/statement/dml_executor.hpp"
+
+#include <algorithm>
+#include <unordered_set>
 
 #include "common/exception.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "planner/binder.hpp"
+#include "planner/binder/statement/bind_write_target.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 
@@ -83,6 +87,12 @@ std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStateme
     values.SetCardinality(chunk.size());
     commit.updated.Append(values);
   }
+  if (stmt.from) {
+    std::unordered_set<row_t> seen;
+    for (row_t id : commit.updated_row_ids) {
+      if (!seen.insert(id).second) ThrowAmbiguousSourceMatch("UPDATE " + table.name + " ... FROM");
+    }
+  }
   CheckNotNull(table, {&commit.updated}, "; supply a value for it");
   auto count = static_cast<int64_t>(commit.updated_row_ids.size());
   CommitIfChanged(context, table, commit, count);
@@ -106,6 +116,11 @@ std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStateme
   }
   ChunkCollection rows = ExecutePlan(context, std::move(bound.plan));
   commit.deleted_rows = ExtractRowIds(rows, 0);
+  if (stmt.using_source) {
+    // Several source rows may match one target row: it is deleted once.
+    std::sort(commit.deleted_rows.begin(), commit.deleted_rows.end());
+    commit.deleted_rows.erase(std::unique(commit.deleted_rows.begin(), commit.deleted_rows.end()), commit.deleted_rows.end());
+  }
   auto count = static_cast<int64_t>(commit.deleted_rows.size());
   CommitIfChanged(context, table, commit, count);
   return MakeCountResult("num_affected_rows", count);

@@ -13,6 +13,7 @@
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "planner/binder.hpp"
+#include "planner/binder/statement/bind_write_target.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 
@@ -53,9 +54,7 @@ class MergeApplier {
       const Vector& cond = chunk.data[clause.condition_column];
       if (!cond.IsValid(r) || !cond.GetData<bool>()[r]) continue;
       if (matched && !touched_.insert(chunk.data[0].GetData<int64_t>()[r]).second) {
-        throw InvalidInputError("MERGE INTO " + table_.name + ": a target row matched more than one source row, so it "
-                                "cannot be updated or deleted unambiguously; deduplicate the source (e.g. keep the "
-                                "latest row per key) before merging");
+        ThrowAmbiguousSourceMatch("MERGE INTO " + table_.name);
       }
       return &clause;
     }

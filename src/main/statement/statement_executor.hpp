@@ -12,6 +12,7 @@
 namespace lakestream {
 
 class ClientContext;
+struct ViewCatalogEntry;
 
 std::unique_ptr<QueryResult> ExecuteSelect(ClientContext& context, SelectStatement& statement);
 std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainStatement& statement);
@@ -33,6 +34,13 @@ std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateS
 std::unique_ptr<QueryResult> ExecuteDropStream(ClientContext& context, DropStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, DescribeStatement& stmt);
+
+// Plain views (plain_view_executor.cpp): CREATE [OR REPLACE] [TEMP] VIEW,
+// DROP VIEW, SHOW VIEWS (plain, temporary and materialized), DESCRIBE v.
+std::unique_ptr<QueryResult> ExecuteCreatePlainView(ClientContext& context, CreateViewStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDropView(ClientContext& context, DropStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatement& statement);
+std::unique_ptr<QueryResult> DescribeView(ClientContext& context, const ViewCatalogEntry& view);
 
 // Materialized views (view_executor.cpp, issue 6): CREATE [OR REPLACE] MATERIALIZED VIEW,
 // CREATE OR REFRESH LIVE TABLE / MATERIALIZED VIEW, REFRESH, DROP, SHOW, DESCRIBE.

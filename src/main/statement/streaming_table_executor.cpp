@@ -122,6 +122,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   Catalog& catalog = context.GetCatalog();
   DatabaseInstance& db = context.Database();
   std::string name = stmt.name.Name();
+  catalog.RequireNameForTable(name, TableKind::STREAMING_TABLE);
   TableCatalogEntry* table = catalog.FindTable(name);
   if (table && table->kind != TableKind::STREAMING_TABLE) {
     throw CatalogError(table->name + " is a " + std::string(TableKindToString(table->kind)) +

@@ -98,6 +98,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
       properties.push_back({key, value});
     }
   }
+  catalog.RequireNameForTable(name, TableKind::MATERIALIZED_VIEW);
   TableCatalogEntry* existing = catalog.FindTable(name);
   if (existing) {
     if (existing->kind != TableKind::MATERIALIZED_VIEW) {

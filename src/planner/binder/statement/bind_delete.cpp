@@ -1,4 +1,6 @@
-// DELETE FROM t [[AS] a] [WHERE e]: the row ids of the rows WHERE keeps.
+// DELETE FROM t [[AS] a] [USING s] [WHERE e]: the row ids of the rows WHERE
+// keeps (with USING, of t joined with s as MERGE joins its source; a row
+// matched by several source rows is deleted once).
 // TRUNCATE [TABLE] t: no plan, every row goes.
 #include "catalog/catalog.hpp"
 #include "planner/binder.hpp"
@@ -12,16 +14,23 @@ namespace lakestream {
 BoundDelete BindDelete(Binder& binder, const DeleteStatement& stmt) {
   BoundDelete result;
   const char* operation = stmt.truncate ? "TRUNCATE" : "DELETE";
-  TableCatalogEntry& table = binder.Context().GetCatalog().GetTableForWrite(stmt.table.Name(), operation);
+  TableCatalogEntry& table = GetWriteTable(binder, stmt.table.Name(), operation);
   // Refused whether or not a row matches, as Delta does: the outcome must not
   // depend on the data.
   CheckRowsRemovable(table, operation);
   result.table = &table;
   result.truncate = stmt.truncate;
   if (stmt.truncate) return result;
-  BindContext scope;
-  auto plan = BindWriteTarget(binder, stmt.table, stmt.alias, scope);
-  idx_t table_index = plan->table_index;
+  BindContext target_scope;
+  WriteJoinScopes joined;
+  LogicalOperatorPtr plan;
+  if (stmt.using_source) {
+    plan = BindWriteTargetJoin(binder, stmt.table, stmt.alias, *stmt.using_source, nullptr, "DELETE ... USING", joined);
+  } else {
+    plan = BindWriteTarget(binder, stmt.table, stmt.alias, target_scope);
+  }
+  idx_t table_index = stmt.using_source ? joined.target_index : plan->table_index;
+  const BindContext& scope = stmt.using_source ? joined.both : target_scope;
   plan = BindWhereFilter(binder, std::move(plan), stmt.where.get(), scope);
   auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
   projection->table_index = binder.NextTableIndex();

@@ -5,6 +5,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "planner/binder.hpp"
+#include "planner/binder/statement/bind_write_target.hpp"
 #include "planner/bound_statement.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
@@ -65,8 +66,8 @@ static std::vector<int64_t> MapInsertColumns(const TableCatalogEntry& table, con
 
 BoundInsert BindInsert(Binder& binder, InsertStatement& stmt) {
   BoundInsert result;
-  TableCatalogEntry& table = binder.Context().GetCatalog().GetTableForWrite(
-      stmt.table.Name(), stmt.overwrite ? "INSERT OVERWRITE" : "INSERT");
+  TableCatalogEntry& table = GetWriteTable(
+      binder, stmt.table.Name(), stmt.overwrite ? "INSERT OVERWRITE" : "INSERT");
   if (stmt.overwrite) CheckRowsRemovable(table, "INSERT OVERWRITE");
   result.table = &table;
   result.overwrite = stmt.overwrite;

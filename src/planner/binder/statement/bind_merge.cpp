@@ -18,12 +18,10 @@ namespace lakestream {
 
 namespace {
 
-// The scopes a MERGE binds its expressions in.
-struct MergeScopes {
-  BindContext source;  // INSERT values: NOT MATCHED rows have no target row
-  BindContext both;    // ON, clause conditions, UPDATE SET
-  idx_t target_index = 0;
-};
+// The scopes a MERGE binds its expressions in: `source` for INSERT values
+// (NOT MATCHED rows have no target row), `both` for ON, clause conditions and
+// UPDATE SET.
+using MergeScopes = WriteJoinScopes;
 
 }  // namespace
 
@@ -39,28 +37,6 @@ static void CheckMergeClauses(TableCatalogEntry& table, const MergeStatement& st
       CheckRowsRemovable(table, clause.action == MergeAction::DELETE ? "MERGE ... THEN DELETE" : "MERGE ... THEN UPDATE");
     }
   }
-}
-
-// The LEFT join of source to target on the ON condition.
-static LogicalOperatorPtr BindMergeJoin(Binder& binder, const MergeStatement& stmt, MergeScopes& scopes) {
-  BindContext target_scope;
-  auto source = binder.BindTableRef(*stmt.source, scopes.source);
-  auto target = BindWriteTarget(binder, stmt.target, stmt.target_alias, target_scope);
-  scopes.target_index = target->table_index;
-  scopes.both.Merge(scopes.source);
-  scopes.both.Merge(target_scope);
-
-  auto join = std::make_unique<LogicalOperator>(LogicalOperatorType::JOIN);
-  join->join_type = LogicalJoinType::LEFT;
-  auto condition = binder.BindExpression(*stmt.condition, scopes.both, "MERGE ... ON");
-  if (condition->return_type.id() != TypeId::BOOLEAN) {
-    throw BinderError("MERGE ON condition must be a BOOLEAN expression, but " + stmt.condition->ToString() + " is " +
-                      condition->return_type.ToString());
-  }
-  SplitConjunctions(std::move(condition), join->expressions);
-  join->children.push_back(std::move(source));
-  join->children.push_back(std::move(target));
-  return join;
 }
 
 static BoundExprPtr BindClauseCondition(Binder& binder, const MergeClause& clause, const MergeScopes& scopes) {
@@ -138,11 +114,12 @@ static std::vector<BoundExprPtr> BindMergeInsert(Binder& binder, const TableCata
 
 BoundMerge BindMerge(Binder& binder, const MergeStatement& stmt) {
   BoundMerge result;
-  TableCatalogEntry& table = binder.Context().GetCatalog().GetTableForWrite(stmt.target.Name(), "MERGE");
+  TableCatalogEntry& table = GetWriteTable(binder, stmt.target.Name(), "MERGE");
   result.table = &table;
   CheckMergeClauses(table, stmt);
   MergeScopes scopes;
-  auto join = BindMergeJoin(binder, stmt, scopes);
+  auto join = BindWriteTargetJoin(binder, stmt.target, stmt.target_alias, *stmt.source, stmt.condition.get(), "MERGE ... ON",
+                                  scopes);
 
   auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
   projection->table_index = binder.NextTableIndex();

@@ -1,6 +1,9 @@
-// UPDATE t [[AS] a] SET c = e, ... [WHERE e]: a scan of t with row ids, the
-// WHERE filter, and a projection of every column's new value (the SET
-// expression, cast to the column's type, or the column as it is).
+// UPDATE t [[AS] a] SET c = e, ... [FROM s] [WHERE e]: a scan of t with row
+// ids (joined with s for FROM, as MERGE joins its source), the WHERE filter,
+// and a projection of every column's new value (the SET expression, cast to
+// the column's type, or the column as it is). With FROM, a target row that
+// several source rows match is refused when the plan's rows are applied
+// (dml_executor.cpp), as MERGE refuses it.
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -37,12 +40,19 @@ static std::vector<BoundExprPtr> BindSetList(Binder& binder, const TableCatalogE
 
 BoundUpdate BindUpdate(Binder& binder, const UpdateStatement& stmt) {
   BoundUpdate result;
-  TableCatalogEntry& table = binder.Context().GetCatalog().GetTableForWrite(stmt.table.Name(), "UPDATE");
+  TableCatalogEntry& table = GetWriteTable(binder, stmt.table.Name(), "UPDATE");
   CheckRowsRemovable(table, "UPDATE");
   result.table = &table;
-  BindContext scope;
-  auto plan = BindWriteTarget(binder, stmt.table, stmt.alias, scope);
-  idx_t table_index = plan->table_index;
+  BindContext target_scope;
+  WriteJoinScopes joined;
+  LogicalOperatorPtr plan;
+  if (stmt.from) {
+    plan = BindWriteTargetJoin(binder, stmt.table, stmt.alias, *stmt.from, nullptr, "UPDATE ... FROM", joined);
+  } else {
+    plan = BindWriteTarget(binder, stmt.table, stmt.alias, target_scope);
+  }
+  idx_t table_index = stmt.from ? joined.target_index : plan->table_index;
+  const BindContext& scope = stmt.from ? joined.both : target_scope;
   plan = BindWhereFilter(binder, std::move(plan), stmt.where.get(), scope);
   std::vector<BoundExprPtr> new_values =
       BindSetList(binder, table, stmt.set, stmt.alias.empty() ? table.name : stmt.alias, scope);
