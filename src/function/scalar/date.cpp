@@ -3,9 +3,11 @@
 //   current_timestamp()/now(), current_date(): the statement's start time
 //     (FunctionContext), so every row and every call in one statement agree;
 //     deterministic = false (never folded, views recompute).
-//   date_trunc(unit, x): TIMESTAMP in -> TIMESTAMP, DATE in -> DATE (DuckDB;
-//     Spark always returns TIMESTAMP). Units: microsecond, millisecond, second,
-//     minute, hour, day, week (Monday), month, quarter, year, decade, century.
+//   date_trunc(unit, x): TIMESTAMP (Spark, also for a DATE argument; DuckDB
+//     keeps DATE). Units: microsecond, millisecond, second, minute, hour, day,
+//     week (Monday), month, quarter, year, decade, century.
+//   trunc(date, unit): DATE truncated to year/yyyy/yy, quarter, month/mon/mm
+//     or week (Spark's units; others are an error naming the unit).
 //   date_part(field, x) (EXTRACT) and year() ... second(): INTEGER; fields
 //     year, quarter, month, week (ISO), day, dayofweek/dow (1 = Sunday ... 7,
 //     Spark), isodow (1 = Monday), dayofyear/doy, hour, minute, second (whole
@@ -24,6 +26,7 @@
 #include <memory>
 
 #include "common/date.hpp"
+#include "common/interval.hpp"
 #include "function/scalar/date_format.hpp"
 #include "function/scalar/executor.hpp"
 
@@ -110,13 +113,26 @@ BoundScalarFunction BindDateTrunc(const ScalarBindInput& input) {
   const char* accepted = "date_trunc(unit VARCHAR, TIMESTAMP), date_trunc(unit VARCHAR, DATE)";
   RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2, accepted);
   Unit unit = ParseTruncUnit(ConstantUnit(input, "unit"));
-  if (input.argument_types[1].id() == TypeId::DATE) {
-    return Bound({TypeId::VARCHAR, TypeId::DATE}, TypeId::DATE, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-      UnaryExecute<date_t, date_t>(a.data[1], r, c, [unit](date_t d) { return TruncDate(unit, d); });
-    });
-  }
+  // DATE arguments are cast to TIMESTAMP: Spark returns TIMESTAMP for both.
   return Bound({TypeId::VARCHAR, TypeId::TIMESTAMP}, TypeId::TIMESTAMP, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
     UnaryExecute<timestamp_t, timestamp_t>(a.data[1], r, c, [unit](timestamp_t ts) { return TruncTimestamp(unit, ts); });
+  });
+}
+
+BoundScalarFunction BindTrunc(const ScalarBindInput& input) {
+  CheckArgumentCount(input, 2, 2, "trunc(DATE, unit VARCHAR)");
+  if (!IsTemporalOrText(input.argument_types[0]) || !IsTextArg(input.argument_types[1])) {
+    ThrowArgumentError(input, "trunc(DATE, unit VARCHAR)");
+  }
+  const std::string* raw = ConstantString(input, 1);
+  if (!raw) throw BinderError("trunc: the unit must be a constant string, e.g. trunc(d, 'MM')");
+  Unit unit = ParseTruncUnit(*raw);
+  if (unit != Unit::YEAR && unit != Unit::QUARTER && unit != Unit::MONTH && unit != Unit::WEEK) {
+    throw InvalidInputError("trunc: unit '" + *raw + "' does not truncate a DATE; use year, quarter, month or week "
+                            "(date_trunc truncates a TIMESTAMP to smaller units)");
+  }
+  return Bound({TypeId::DATE, TypeId::VARCHAR}, TypeId::DATE, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    UnaryExecute<date_t, date_t>(a.data[0], r, c, [unit](date_t d) { return TruncDate(unit, d); });
   });
 }
 
@@ -230,13 +246,9 @@ date_t SubDays(date_t d, int64_t n) {
   return CheckedDate(static_cast<int64_t>(d) - n, "date_sub");
 }
 date_t AddMonths(date_t d, int64_t n) {
-  int32_t y, m, day;
-  Date::ToCivil(d, y, m, day);
-  if (n > int64_t{12} * 200000 || n < int64_t{-12} * 200000) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
-  int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + n;
-  int32_t ny = static_cast<int32_t>(total >= 0 ? total / 12 : (total - 11) / 12);
-  int32_t nm = static_cast<int32_t>(total - static_cast<int64_t>(ny) * 12) + 1;
-  return Date::FromCivil(ny, nm, std::min(day, Date::DaysInMonth(ny, nm)));
+  date_t r;
+  if (!Interval::TryAddMonths(d, n, r)) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
+  return r;
 }
 
 // ---- parsing and formatting ----
@@ -355,6 +367,7 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("now", BindNow<false>);
   registry.Register("current_date", BindNow<true>);
   registry.Register("date_trunc", BindDateTrunc);
+  registry.Register("trunc", BindTrunc);
   registry.Register("date_part", BindDatePart);
   registry.Register("datepart", BindDatePart);
   const std::vector<std::pair<std::string, Field>> fields = {
@@ -389,7 +402,9 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("to_timestamp", BindToDate<false>);
   registry.Register("date_format", BindDateFormat);
   registry.Register("unix_timestamp", BindUnixTimestamp);
+  registry.Register("to_unix_timestamp", BindUnixTimestamp);
   registry.Register("from_unixtime", BindFromUnixtime);
+  RegisterDateConstructFunctions(registry);
 }
 
 }  // namespace lakestream
