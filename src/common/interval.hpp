@@ -48,4 +48,7 @@ struct Interval {
   static interval_t Between(timestamp_t a, timestamp_t b);
 };
 
+// The total order above, for typed kernels (min/max).
+inline bool operator<(const interval_t& a, const interval_t& b) { return Interval::Normalize(a) < Interval::Normalize(b); }
+
 }  // namespace lakestream

@@ -13,7 +13,8 @@
 //     Spark), isodow (1 = Monday), dayofyear/doy, hour, minute, second (whole
 //     seconds), millisecond(s)/microsecond(s) (including the seconds, DuckDB),
 //     epoch (BIGINT seconds).
-//   date_add(d, n), date_sub(d, n), datediff(end, start) (Spark order: days
+//   date_add(d, n), date_sub(d, n) (also with an INTERVAL n, DuckDB's form,
+//     = d + n), datediff(end, start) (Spark order: days
 //     from start to end), add_months(d, n) (clamped to the month's last day),
 //     last_day(d).
 //   to_date(s[, fmt]), to_timestamp(s[, fmt]), date_format(ts, fmt),
@@ -27,6 +28,7 @@
 
 #include "common/date.hpp"
 #include "common/interval.hpp"
+#include "function/scalar/arithmetic.hpp"
 #include "function/scalar/date_format.hpp"
 #include "function/scalar/executor.hpp"
 
@@ -251,6 +253,13 @@ date_t AddMonths(date_t d, int64_t n) {
   return r;
 }
 
+// date_add(x, INTERVAL ...) as DuckDB writes it: the same as x + INTERVAL.
+bool ShiftByInterval(const ScalarBindInput& in, char op, BoundScalarFunction& out) {
+  if (in.argument_types.size() != 2 || in.argument_types[1].id() != TypeId::INTERVAL) return false;
+  if (!IsTemporalOrText(in.argument_types[0]) || in.argument_types[0].id() == TypeId::VARCHAR) return false;
+  return BindIntervalArithmetic(in, op, out);
+}
+
 // ---- parsing and formatting ----
 
 std::shared_ptr<const DateFormat> ConstantFormat(const ScalarBindInput& input, idx_t i) {
@@ -377,8 +386,16 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
       {"minute", Field::MINUTE},   {"second", Field::SECOND},
   };
   for (auto& [name, field] : fields) registry.Register(name, BindField(field, name));
-  registry.Register("date_add", [](const ScalarBindInput& in) { return DateIntFunction(in, "date_add(DATE, days INTEGER)", AddDays); });
-  registry.Register("date_sub", [](const ScalarBindInput& in) { return DateIntFunction(in, "date_sub(DATE, days INTEGER)", SubDays); });
+  registry.Register("date_add", [](const ScalarBindInput& in) {
+    BoundScalarFunction shifted;
+    if (ShiftByInterval(in, '+', shifted)) return shifted;
+    return DateIntFunction(in, "date_add(DATE, days INTEGER), date_add(DATE, INTERVAL)", AddDays);
+  });
+  registry.Register("date_sub", [](const ScalarBindInput& in) {
+    BoundScalarFunction shifted;
+    if (ShiftByInterval(in, '-', shifted)) return shifted;
+    return DateIntFunction(in, "date_sub(DATE, days INTEGER), date_sub(DATE, INTERVAL)", SubDays);
+  });
   registry.Register("add_months", [](const ScalarBindInput& in) { return DateIntFunction(in, "add_months(DATE, months INTEGER)", AddMonths); });
   registry.Register("datediff", [](const ScalarBindInput& in) {
     RequireArgs(in, {IsTemporalOrText, IsTemporalOrText}, 2, "datediff(end DATE, start DATE)");
