@@ -93,7 +93,10 @@ ExprPtr ParserImpl::ParseIntervalLiteral(uint32_t location) {
     std::string error;
     if (!IsUnitWord(Peek())) {
       if (value.type != TokenType::STRING) {
-        ErrorAt(start.offset, "INTERVAL " + text + " needs a unit, e.g. INTERVAL " + text + " DAY");
+        std::string got = Peek().type == TokenType::IDENTIFIER ? "; '" + Peek().text + "' is not one" : "";
+        ErrorAt(start.offset, "INTERVAL " + text + " needs a unit" + got +
+                                  ": use YEAR, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND, e.g. "
+                                  "INTERVAL " + text + " DAY");
       }
       if (!Interval::TryParse(text, part, &error)) ErrorAt(start.offset, error);
     } else {
