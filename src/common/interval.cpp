@@ -248,23 +248,34 @@ std::string Interval::ToString(const interval_t& v) {
   return out;
 }
 
+// Each computes into a local first: `r` may be `a` (TryAdd(total, part, total)).
 bool Interval::TryAdd(const interval_t& a, const interval_t& b, interval_t& r) {
-  return !__builtin_add_overflow(a.months, b.months, &r.months) && !__builtin_add_overflow(a.days, b.days, &r.days) &&
-         !__builtin_add_overflow(a.micros, b.micros, &r.micros);
+  interval_t out;
+  if (__builtin_add_overflow(a.months, b.months, &out.months) || __builtin_add_overflow(a.days, b.days, &out.days) ||
+      __builtin_add_overflow(a.micros, b.micros, &out.micros)) {
+    return false;
+  }
+  r = out;
+  return true;
 }
 
 bool Interval::TryNegate(const interval_t& a, interval_t& r) {
-  return !__builtin_sub_overflow(0, a.months, &r.months) && !__builtin_sub_overflow(0, a.days, &r.days) &&
-         !__builtin_sub_overflow(int64_t{0}, a.micros, &r.micros);
+  interval_t out;
+  if (__builtin_sub_overflow(0, a.months, &out.months) || __builtin_sub_overflow(0, a.days, &out.days) ||
+      __builtin_sub_overflow(int64_t{0}, a.micros, &out.micros)) {
+    return false;
+  }
+  r = out;
+  return true;
 }
 
 bool Interval::TryMultiply(const interval_t& a, int64_t factor, interval_t& r) {
   int64_t months, days;
   if (__builtin_mul_overflow(static_cast<int64_t>(a.months), factor, &months) || !FitsInt32(months)) return false;
   if (__builtin_mul_overflow(static_cast<int64_t>(a.days), factor, &days) || !FitsInt32(days)) return false;
-  if (__builtin_mul_overflow(a.micros, factor, &r.micros)) return false;
-  r.months = static_cast<int32_t>(months);
-  r.days = static_cast<int32_t>(days);
+  int64_t micros;
+  if (__builtin_mul_overflow(a.micros, factor, &micros)) return false;
+  r = interval_t{static_cast<int32_t>(months), static_cast<int32_t>(days), micros};
   return true;
 }
 
