@@ -12,7 +12,8 @@
 //     year, quarter, month, week (ISO), day, dayofweek/dow (1 = Sunday ... 7,
 //     Spark), isodow (1 = Monday), dayofyear/doy, hour, minute, second (whole
 //     seconds), millisecond(s)/microsecond(s) (including the seconds, DuckDB),
-//     epoch (BIGINT seconds).
+//     epoch (BIGINT seconds). Of an INTERVAL: year, month, day, hour, minute,
+//     second as BIGINT, each with the interval's sign.
 //   date_add(d, n), date_sub(d, n) (also with an INTERVAL n, DuckDB's form,
 //     = d + n), datediff(end, start) (Spark order: days
 //     from start to end), add_months(d, n) (clamped to the month's last day),
@@ -210,8 +211,35 @@ BoundScalarFunction FieldFunction(Field field, idx_t col) {
   });
 }
 
+// A part of an INTERVAL (Spark and DuckDB): years and months of the months,
+// the days, and hours/minutes/whole seconds of the time; each keeps the sign.
+BoundScalarFunction BindIntervalPart(const ScalarBindInput& input) {
+  Field field = ParseField(ConstantUnit(input, "field"));
+  if (field != Field::YEAR && field != Field::MONTH && field != Field::DAY && field != Field::HOUR &&
+      field != Field::MINUTE && field != Field::SECOND) {
+    throw InvalidInputError(input.name + ": field '" + *ConstantString(input, 0) +
+                            "' of an INTERVAL is not supported; use year, month, day, hour, minute or second");
+  }
+  return Bound({TypeId::VARCHAR, TypeId::INTERVAL}, TypeId::BIGINT, [field](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    UnaryExecute<interval_t, int64_t>(a.data[1], r, c, [field](interval_t v) -> int64_t {
+      switch (field) {
+        case Field::YEAR: return v.months / 12;
+        case Field::MONTH: return v.months % 12;
+        case Field::DAY: return v.days;
+        case Field::HOUR: return v.micros / (3600 * MICROS_PER_SECOND);
+        case Field::MINUTE: return v.micros / (60 * MICROS_PER_SECOND) % 60;
+        default: return v.micros / MICROS_PER_SECOND % 60;
+      }
+    });
+  });
+}
+
 BoundScalarFunction BindDatePart(const ScalarBindInput& input) {
-  RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2, "date_part(field VARCHAR, TIMESTAMP), date_part(field VARCHAR, DATE)");
+  if (input.argument_types.size() == 2 && input.argument_types[1].id() == TypeId::INTERVAL && IsTextArg(input.argument_types[0])) {
+    return BindIntervalPart(input);
+  }
+  RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2,
+              "date_part(field VARCHAR, TIMESTAMP), date_part(field VARCHAR, DATE), date_part(field VARCHAR, INTERVAL)");
   Field field = ParseField(ConstantUnit(input, "field"));
   BoundScalarFunction f = FieldFunction(field, 1);
   f.argument_types.insert(f.argument_types.begin(), TypeId::VARCHAR);
