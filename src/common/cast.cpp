@@ -9,6 +9,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
+#include "common/interval.hpp"
 
 namespace lakestream {
 
@@ -222,6 +223,17 @@ bool TryCastValue(const Value& input, const LogicalType& target, Value& result, 
         return true;
       }
       break;
+    }
+    case TypeId::INTERVAL: {
+      if (from != TypeId::VARCHAR) break;
+      interval_t v;
+      std::string why;
+      if (!Interval::TryParse(input.GetString(), v, &why)) {
+        if (error) *error = why;
+        return false;
+      }
+      result = Value::INTERVAL(v);
+      return true;
     }
     case TypeId::STRUCT: {
       if (from != TypeId::STRUCT || source.children().size() != target.children().size()) break;

@@ -133,6 +133,7 @@ void AppendJsonValue(std::string& out, const Value& value, const JsonOptions& op
     case TypeId::VARCHAR: AppendJsonString(out, value.GetString()); return;
     case TypeId::DATE: AppendJsonString(out, Date::ToString(value.GetDate())); return;
     case TypeId::TIMESTAMP: AppendTimestamp(out, value.GetTimestamp(), options); return;
+    case TypeId::INTERVAL: AppendJsonString(out, value.ToString()); return;
     case TypeId::STRUCT: {
       out.push_back('{');
       for (size_t i = 0; i < value.Children().size(); i++) {
@@ -184,6 +185,7 @@ void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, co
     case TypeId::VARCHAR: AppendJsonString(out, vector.GetData<string_t>()[row]); return;
     case TypeId::DATE: AppendJsonString(out, Date::ToString(vector.GetData<date_t>()[row])); return;
     case TypeId::TIMESTAMP: AppendTimestamp(out, vector.GetData<timestamp_t>()[row], options); return;
+    case TypeId::INTERVAL: AppendJsonString(out, vector.GetValue(row).ToString()); return;
     case TypeId::STRUCT: {
       out.push_back('{');
       for (idx_t i = 0; i < vector.ChildCount(); i++) {

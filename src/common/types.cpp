@@ -64,6 +64,7 @@ idx_t LogicalType::PhysicalSize() const {
     case TypeId::TIMESTAMP: return sizeof(int64_t);
     case TypeId::DOUBLE: return sizeof(double);
     case TypeId::DECIMAL: return sizeof(hugeint_t);
+    case TypeId::INTERVAL: return sizeof(interval_t);
     case TypeId::VARCHAR: return sizeof(string_t);
     case TypeId::LIST:
     case TypeId::MAP: return sizeof(list_entry_t);
@@ -86,6 +87,7 @@ std::string LogicalType::ToString() const {
     case TypeId::VARCHAR: return "VARCHAR";
     case TypeId::DATE: return "DATE";
     case TypeId::TIMESTAMP: return "TIMESTAMP";
+    case TypeId::INTERVAL: return "INTERVAL";
     case TypeId::STRUCT: {
       std::string s = "STRUCT(";
       bool first = true;
@@ -133,6 +135,7 @@ LogicalType TypeFromName(const std::string& raw) {
   if (name == "DECIMAL" || name == "NUMERIC" || name == "DEC" || name == "NUMBER") return LogicalType::Decimal(18, 3);
   if (name == "STRING" || name == "VARCHAR" || name == "TEXT" || name == "CHAR" || name == "BPCHAR") return TypeId::VARCHAR;
   if (name == "DATE") return TypeId::DATE;
+  if (name == "INTERVAL") return TypeId::INTERVAL;
   if (name == "TIMESTAMP" || name == "TIMESTAMP_NTZ" || name == "TIMESTAMP_LTZ" || name == "TIMESTAMPTZ" ||
       name == "DATETIME")
     return TypeId::TIMESTAMP;
@@ -174,6 +177,9 @@ LogicalType MaxLogicalType(const LogicalType& a, const LogicalType& b) {
   // A string literal compared with a date or timestamp is read as one.
   if (a.id() == TypeId::VARCHAR && (b.id() == TypeId::DATE || b.id() == TypeId::TIMESTAMP)) return b;
   if (b.id() == TypeId::VARCHAR && (a.id() == TypeId::DATE || a.id() == TypeId::TIMESTAMP)) return a;
+  // ... and one compared with an interval as an interval ('1 day').
+  if (a.id() == TypeId::VARCHAR && b.id() == TypeId::INTERVAL) return b;
+  if (b.id() == TypeId::VARCHAR && a.id() == TypeId::INTERVAL) return a;
   if ((a.id() == TypeId::DATE && b.id() == TypeId::TIMESTAMP) || (a.id() == TypeId::TIMESTAMP && b.id() == TypeId::DATE))
     return TypeId::TIMESTAMP;
   return LogicalType();

@@ -12,6 +12,7 @@
 //   LIST/MAP   -> list_entry_t {offset, length} into one child vector
 //                 (MAP's child is STRUCT(key, value))
 //   SQLNULL    -> the type of an untyped NULL literal; becomes any type on cast
+//   INTERVAL   -> interval_t {months, days, micros} (common/interval.hpp)
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,13 @@ using hugeint_t = __int128;
 using date_t = int32_t;
 using timestamp_t = int64_t;
 using string_t = std::string_view;
+
+// A span of time with its calendar parts kept apart (see common/interval.hpp).
+struct interval_t {
+  int32_t months;
+  int32_t days;
+  int64_t micros;
+};
 
 struct list_entry_t {
   uint64_t offset;
@@ -51,6 +59,7 @@ enum class TypeId : uint8_t {
   STRUCT,
   LIST,
   MAP,
+  INTERVAL,  // appended: persisted ids above stay stable
 };
 
 class LogicalType;

@@ -6,6 +6,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
+#include "common/interval.hpp"
 
 namespace lakestream {
 
@@ -58,6 +59,13 @@ Value Value::DATE(date_t days) {
   Value r{LogicalType(TypeId::DATE)};
   r.is_null_ = false;
   r.u_.integer = days;
+  return r;
+}
+
+Value Value::INTERVAL(interval_t v) {
+  Value r{LogicalType(TypeId::INTERVAL)};
+  r.is_null_ = false;
+  r.u_.interval = v;
   return r;
 }
 
@@ -143,6 +151,7 @@ std::string Value::ToString() const {
     case TypeId::VARCHAR: return str_;
     case TypeId::DATE: return Date::ToString(u_.integer);
     case TypeId::TIMESTAMP: return Timestamp::ToString(u_.bigint);
+    case TypeId::INTERVAL: return Interval::ToString(u_.interval);
     case TypeId::STRUCT:
     case TypeId::LIST:
     case TypeId::MAP: return NestedToString(*this);
@@ -163,6 +172,7 @@ std::string Value::ToSQLString() const {
     }
     case TypeId::DATE:
     case TypeId::TIMESTAMP: return "'" + ToString() + "'";
+    case TypeId::INTERVAL: return "INTERVAL '" + ToString() + "'";
     default: return ToString();
   }
 }
@@ -214,6 +224,7 @@ int Value::Compare(const Value& other) const {
       }
       return Cmp(u_.hugeint, other.u_.hugeint);
     case TypeId::VARCHAR: return Cmp(str_, other.str_);
+    case TypeId::INTERVAL: return Cmp(Interval::Normalize(u_.interval), Interval::Normalize(other.u_.interval));
     default: {
       for (size_t i = 0; i < std::min(children_.size(), other.children_.size()); i++) {
         int c = children_[i].Compare(other.children_[i]);

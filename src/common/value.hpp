@@ -30,6 +30,7 @@ class Value {
   static Value VARCHAR(std::string v);
   static Value DATE(date_t days);
   static Value TIMESTAMP(timestamp_t micros);
+  static Value INTERVAL(interval_t v);
   static Value STRUCT(const LogicalType& type, std::vector<Value> fields);
   static Value LIST(const LogicalType& list_type, std::vector<Value> elements);
 
@@ -43,6 +44,7 @@ class Value {
   hugeint_t GetHugeint() const { return u_.hugeint; }  // DECIMAL: unscaled
   date_t GetDate() const { return u_.integer; }
   timestamp_t GetTimestamp() const { return u_.bigint; }
+  interval_t GetInterval() const { return u_.interval; }
   const std::string& GetString() const { return str_; }
   // STRUCT fields or LIST/MAP elements.
   const std::vector<Value>& Children() const { return children_; }
@@ -78,6 +80,7 @@ class Value {
     int64_t bigint;
     double dbl;
     hugeint_t hugeint;
+    interval_t interval;
   } u_{};
   std::string str_;
   std::vector<Value> children_;

@@ -125,6 +125,7 @@ Value Vector::GetValue(idx_t row) const {
     case TypeId::VARCHAR: return Value::VARCHAR(std::string(GetData<string_t>()[row]));
     case TypeId::DATE: return Value::DATE(GetData<date_t>()[row]);
     case TypeId::TIMESTAMP: return Value::TIMESTAMP(GetData<timestamp_t>()[row]);
+    case TypeId::INTERVAL: return Value::INTERVAL(GetData<interval_t>()[row]);
     case TypeId::SQLNULL: return Value();
     case TypeId::STRUCT: {
       std::vector<Value> fields;
@@ -159,6 +160,7 @@ void Vector::SetValue(idx_t row, const Value& input) {
     case TypeId::VARCHAR: GetData<string_t>()[row] = AddString(v.GetString()); return;
     case TypeId::DATE: GetData<date_t>()[row] = v.GetDate(); return;
     case TypeId::TIMESTAMP: GetData<timestamp_t>()[row] = v.GetTimestamp(); return;
+    case TypeId::INTERVAL: GetData<interval_t>()[row] = v.GetInterval(); return;
     case TypeId::STRUCT:
       for (idx_t i = 0; i < children_.size(); i++) children_[i]->SetValue(row, v.Children()[i]);
       return;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/exception.hpp"
+#include "common/interval.hpp"
 
 namespace lakestream {
 
@@ -158,6 +159,12 @@ void EncodeKey(const Vector& v, idx_t row, std::string& out) {
       if (d == 0.0) d = 0.0;
       if (std::isnan(d)) d = NAN;
       out.append(reinterpret_cast<const char*>(&d), sizeof(d));
+      return;
+    }
+    case TypeId::INTERVAL: {
+      // Equal intervals ('1 month', '30 days') must group together.
+      hugeint_t key = Interval::Normalize(v.GetData<interval_t>()[row]);
+      out.append(reinterpret_cast<const char*>(&key), sizeof(key));
       return;
     }
     case TypeId::STRUCT:

@@ -274,6 +274,14 @@ SqlValue ValueConverter::ToPublic(const Value& value) {
       break;
     }
     case TypeId::VARCHAR: v.string_ = value.GetString(); break;
+    case TypeId::INTERVAL: {
+      // micros in integer_, months and days packed into decimal_high_.
+      interval_t iv = value.GetInterval();
+      v.integer_ = iv.micros;
+      v.decimal_high_ = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(iv.months)) << 32) |
+                                             static_cast<uint32_t>(iv.days));
+      break;
+    }
     case TypeId::STRUCT:
     case TypeId::LIST:
     case TypeId::MAP:
@@ -300,6 +308,12 @@ Value ValueConverter::ToEngine(const SqlValue& v) {
     case TypeKind::VARCHAR: return Value::VARCHAR(v.string_);
     case TypeKind::DATE: return Value::DATE(static_cast<date_t>(v.integer_));
     case TypeKind::TIMESTAMP: return Value::TIMESTAMP(v.integer_);
+    case TypeKind::INTERVAL: {
+      auto packed = static_cast<uint64_t>(v.decimal_high_);
+      interval_t iv{static_cast<int32_t>(static_cast<uint32_t>(packed >> 32)), static_cast<int32_t>(static_cast<uint32_t>(packed)),
+                    v.integer_};
+      return Value::INTERVAL(iv);
+    }
     case TypeKind::STRUCT: {
       if (v.children_.size() != type.children().size()) {
         throw InvalidInputError("a STRUCT value has " + std::to_string(v.children_.size()) + " fields but its type " +

@@ -389,9 +389,7 @@ ExprPtr ParserImpl::ParsePrimary() {
       Next();
       return ParseExists(false, location);
     }
-    if (IsKeyword("INTERVAL") && !IsOp("(", 1) && !IsOp(".", 1)) {
-      ErrorAt(location, "not supported yet: INTERVAL literals (use date_add or arithmetic on dates instead)");
-    }
+    if (IsKeyword("INTERVAL") && !IsOp("(", 1) && !IsOp(".", 1)) return ParseIntervalLiteral(location);
     // Typed literals: DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00'.
     if ((IsKeyword("DATE") || IsKeyword("TIMESTAMP")) && Peek(1).type == TokenType::STRING) {
       auto cast = MakeExpr(ExpressionType::CAST, location);

@@ -102,6 +102,7 @@ class ParserImpl {
   ExprPtr ParseExtract(uint32_t location);
   ExprPtr ParseExists(bool negated, uint32_t location);
   ExprPtr ParseNumber(const Token& token);
+  ExprPtr ParseIntervalLiteral(uint32_t location);  // parse_interval.cpp
   ExprPtr ParseParameter(const Token& token);  // ? or $n
   LogicalType ParseType();
   bool IsQueryStart(size_t k = 0) const;  // SELECT, WITH, VALUES

@@ -87,10 +87,12 @@ TEST(FunctionArithmetic, DateArithmetic) {
   EXPECT_EQ(Eval("+", {d, Value::INTEGER(2)}).ToString(), "2024-03-01");
   EXPECT_EQ(Eval("+", {Value::INTEGER(2), d}).ToString(), "2024-03-01");
   EXPECT_EQ(Eval("-", {d, Value::INTEGER(28)}).ToString(), "2024-01-31");
-  EXPECT_EQ(Eval("-", {d, Value("2024-01-01").CastAs(TypeId::DATE)}), Value::INTEGER(58));
+  // DATE - DATE and TIMESTAMP - TIMESTAMP are INTERVALs (Spark).
+  EXPECT_EQ(Eval("-", {d, Value("2024-01-01").CastAs(TypeId::DATE)}).ToString(), "58 days");
   Value t1 = Value("2024-01-01 00:00:01").CastAs(TypeId::TIMESTAMP);
   Value t0 = Value("2024-01-01 00:00:00").CastAs(TypeId::TIMESTAMP);
-  EXPECT_EQ(Eval("-", {t1, t0}), Value::BIGINT(1000000));
+  EXPECT_EQ(Eval("-", {t1, t0}).ToString(), "00:00:01");
+  EXPECT_EQ(Eval("-", {t1, t0}).type().id(), TypeId::INTERVAL);
   auto msg = ErrorOf<BinderError>([&] { Eval("+", {d, d}); });
   EXPECT_NE(msg.find("'+(DATE, DATE)'"), std::string::npos) << msg;
 }

@@ -24,9 +24,10 @@ TEST(FunctionDate, CurrentTimestampUsesStatementStart) {
 TEST(FunctionDate, DateTrunc) {
   EXPECT_EQ(Eval("date_trunc", {S("month"), TS("2024-05-06 07:08:09")}), TS("2024-05-01"));
   EXPECT_EQ(Eval("date_trunc", {S("HOUR"), TS("2024-05-06 07:08:09.5")}), TS("2024-05-06 07:00:00"));
-  EXPECT_EQ(Eval("date_trunc", {S("year"), D("2024-05-06")}), D("2024-01-01"));
-  EXPECT_EQ(Eval("date_trunc", {S("quarter"), D("2024-05-06")}), D("2024-04-01"));
-  EXPECT_EQ(Eval("date_trunc", {S("week"), D("2024-05-09")}), D("2024-05-06"));  // Monday
+  // A DATE truncates to a TIMESTAMP (Spark).
+  EXPECT_EQ(Eval("date_trunc", {S("year"), D("2024-05-06")}), TS("2024-01-01"));
+  EXPECT_EQ(Eval("date_trunc", {S("quarter"), D("2024-05-06")}), TS("2024-04-01"));
+  EXPECT_EQ(Eval("date_trunc", {S("week"), D("2024-05-09")}), TS("2024-05-06"));  // Monday
   EXPECT_EQ(Eval("date_trunc", {S("day"), TS("1969-12-31 23:59:59")}), TS("1969-12-31"));
   EXPECT_EQ(Eval("date_trunc", {S("second"), TS("1969-12-31 23:59:59.5")}), TS("1969-12-31 23:59:59"));
   EXPECT_EQ(Eval("date_trunc", {S("month"), S("2024-05-06 01:02:03")}), TS("2024-05-01"));

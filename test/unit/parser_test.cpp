@@ -758,7 +758,7 @@ TEST(ParserErrors, Helpful) {
   EXPECT_TRUE(Contains(ParseError("CREATE TABLE t (a INT"), "expected ',' or ')'"));
   EXPECT_TRUE(Contains(ParseError("SELECT * FROM a LEFT JOIN b"), "expected ON or USING"));
   EXPECT_TRUE(Contains(ParseError("FOO BAR"), "syntax error at or near \"FOO\" (line 1, column 1)"));
-  EXPECT_TRUE(Contains(ParseError("SELECT INTERVAL '1' DAY"), "not supported yet"));
+  EXPECT_TRUE(Contains(ParseError("SELECT INTERVAL x DAY"), "not supported yet: INTERVAL with a value that is not a literal"));
   EXPECT_TRUE(Contains(ParseError("SELECT a, FROM t"), "syntax error at or near \"FROM\""));
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
+#include "common/interval.hpp"
 #include "common/vector_operations.hpp"
 #include "function/aggregate/aggregate_families.hpp"
 #include "function/aggregate_function.hpp"
@@ -320,6 +321,7 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
     case TypeId::DOUBLE: return std::make_unique<ExtremeState<double, MODE>>(type);
     case TypeId::DECIMAL: return std::make_unique<ExtremeState<hugeint_t, MODE>>(type);
     case TypeId::VARCHAR: return std::make_unique<ExtremeState<string_t, MODE>>(type);
+    case TypeId::INTERVAL: return std::make_unique<ExtremeState<interval_t, MODE>>(type);
     default: throw NotImplementedError("min/max/any_value over " + type.ToString());
   }
 }

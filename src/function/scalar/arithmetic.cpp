@@ -19,8 +19,8 @@
 //    p1-s1+s2+scale; % : (min(p1-s1,p2-s2) + max(s1,s2), max(s1,s2)). Above 38
 //    digits the precision is capped and the scale reduced, keeping at least
 //    min(scale, 6) fraction digits (Spark's allowPrecisionLoss rule).
-//  * DATE - DATE is INTEGER days; TIMESTAMP - TIMESTAMP is BIGINT microseconds
-//    (there is no INTERVAL type yet).
+//  * DATE - DATE and TIMESTAMP - TIMESTAMP are INTERVALs, and every form with
+//    an INTERVAL operand is bound in interval.cpp.
 #include <cmath>
 
 #include "common/cast.hpp"
@@ -239,7 +239,7 @@ LogicalType DecimalArgument(const LogicalType& t, const LogicalType& other) {
   return DecimalForIntegral(t);
 }
 
-// DATE +/- INTEGER, DATE - DATE, TIMESTAMP - TIMESTAMP. Returns false when
+// DATE +/- INTEGER. Returns false when
 // neither argument is temporal (the numeric rules apply then).
 bool BindTemporal(const ScalarBindInput& input, bool subtract, BoundScalarFunction& out) {
   auto& t = input.argument_types;
@@ -273,30 +273,8 @@ bool BindTemporal(const ScalarBindInput& input, bool subtract, BoundScalarFuncti
     };
     return true;
   }
-  if (subtract && a == TypeId::DATE && b == TypeId::DATE) {
-    out = Bound({TypeId::DATE, TypeId::DATE}, TypeId::INTEGER,
-                [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
-                  BinaryExecuteFlat<date_t, date_t, int32_t>(args.data[0], args.data[1], result, count,
-                                                             [](date_t x, date_t y) { return static_cast<int32_t>(static_cast<int64_t>(x) - y); });
-                });
-    return true;
-  }
-  if (subtract && a_time && b_time) {
-    out = Bound({TypeId::TIMESTAMP, TypeId::TIMESTAMP}, TypeId::BIGINT,
-                [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
-                  BinaryExecute<timestamp_t, timestamp_t, int64_t>(args.data[0], args.data[1], result, count,
-                                                                   [](timestamp_t x, timestamp_t y) {
-                                                                     int64_t r;
-                                                                     if (__builtin_sub_overflow(x, y, &r))
-                                                                       ThrowOverflow("subtraction", "-", TypeId::TIMESTAMP,
-                                                                                     Timestamp::ToString(x), Timestamp::ToString(y));
-                                                                     return r;
-                                                                   });
-                });
-    return true;
-  }
-  ThrowArgumentError(input, subtract ? "DATE - INTEGER, DATE - DATE, TIMESTAMP - TIMESTAMP, numeric - numeric"
-                                     : "DATE + INTEGER, INTEGER + DATE, numeric + numeric");
+  ThrowArgumentError(input, subtract ? "DATE - INTEGER, DATE - DATE, TIMESTAMP - TIMESTAMP, DATE - INTERVAL, TIMESTAMP - INTERVAL, numeric - numeric"
+                                     : "DATE + INTEGER, INTEGER + DATE, DATE + INTERVAL, TIMESTAMP + INTERVAL, numeric + numeric");
 }
 
 enum class ArithOp { ADD, SUB, MUL, DIV, MOD };
@@ -305,6 +283,8 @@ BoundScalarFunction BindArithmetic(const ScalarBindInput& input, ArithOp op) {
   auto& types = input.argument_types;
   if (types.size() != 2) ThrowArgumentError(input, std::string("\"") + input.name + "\" on " + kNumericSignatures);
   BoundScalarFunction temporal;
+  static constexpr char kSymbols[] = {'+', '-', '*', '/', '%'};
+  if (BindIntervalArithmetic(input, kSymbols[static_cast<int>(op)], temporal)) return temporal;
   if ((op == ArithOp::ADD || op == ArithOp::SUB) && BindTemporal(input, op == ArithOp::SUB, temporal)) return temporal;
   LogicalType common = NumericCommonType(input);
   switch (common.id()) {
@@ -396,7 +376,9 @@ scalar_kernel_t NegateIntegerKernel(LogicalType type) {
 }
 
 BoundScalarFunction BindNegate(const ScalarBindInput& input) {
-  if (input.argument_types.size() != 1) ThrowArgumentError(input, "negate(INTEGER), negate(BIGINT), negate(DOUBLE), negate(DECIMAL)");
+  if (input.argument_types.size() != 1) ThrowArgumentError(input, "negate(INTEGER), negate(BIGINT), negate(DOUBLE), negate(DECIMAL), negate(INTERVAL)");
+  BoundScalarFunction interval;
+  if (BindIntervalArithmetic(input, 'n', interval)) return interval;
   LogicalType t = NumericCommonType(input);
   switch (t.id()) {
     case TypeId::INTEGER: return Bound({t}, t, NegateIntegerKernel<int32_t>(t));

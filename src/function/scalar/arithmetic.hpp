@@ -18,4 +18,14 @@ LogicalType AdjustDecimalType(int precision, int scale);
 [[noreturn]] void ThrowOverflow(const char* operation, const char* symbol, const LogicalType& type, const std::string& a,
                                 const std::string& b);
 
+struct BoundScalarFunction;
+struct ScalarBindInput;
+
+// The INTERVAL and calendar forms of + - * and negation (interval.cpp):
+// DATE/TIMESTAMP +/- INTERVAL, INTERVAL +/- INTERVAL, INTERVAL * integer,
+// -INTERVAL, DATE - DATE and TIMESTAMP - TIMESTAMP (INTERVAL, as Spark).
+// `op` is '+', '-', '*' or 'n' (negation). False when no argument is an
+// INTERVAL or a pair of dates/timestamps (the numeric rules apply then).
+bool BindIntervalArithmetic(const ScalarBindInput& input, char op, BoundScalarFunction& out);
+
 }  // namespace lakestream

@@ -3,15 +3,19 @@
 //   current_timestamp()/now(), current_date(): the statement's start time
 //     (FunctionContext), so every row and every call in one statement agree;
 //     deterministic = false (never folded, views recompute).
-//   date_trunc(unit, x): TIMESTAMP in -> TIMESTAMP, DATE in -> DATE (DuckDB;
-//     Spark always returns TIMESTAMP). Units: microsecond, millisecond, second,
-//     minute, hour, day, week (Monday), month, quarter, year, decade, century.
+//   date_trunc(unit, x): TIMESTAMP (Spark, also for a DATE argument; DuckDB
+//     keeps DATE). Units: microsecond, millisecond, second, minute, hour, day,
+//     week (Monday), month, quarter, year, decade, century.
+//   trunc(date, unit): DATE truncated to year/yyyy/yy, quarter, month/mon/mm
+//     or week (Spark's units; others are an error naming the unit).
 //   date_part(field, x) (EXTRACT) and year() ... second(): INTEGER; fields
 //     year, quarter, month, week (ISO), day, dayofweek/dow (1 = Sunday ... 7,
 //     Spark), isodow (1 = Monday), dayofyear/doy, hour, minute, second (whole
 //     seconds), millisecond(s)/microsecond(s) (including the seconds, DuckDB),
-//     epoch (BIGINT seconds).
-//   date_add(d, n), date_sub(d, n), datediff(end, start) (Spark order: days
+//     epoch (BIGINT seconds). Of an INTERVAL: year, month, day, hour, minute,
+//     second as BIGINT, each with the interval's sign.
+//   date_add(d, n), date_sub(d, n) (also with an INTERVAL n, DuckDB's form,
+//     = d + n), datediff(end, start) (Spark order: days
 //     from start to end), add_months(d, n) (clamped to the month's last day),
 //     last_day(d).
 //   to_date(s[, fmt]), to_timestamp(s[, fmt]), date_format(ts, fmt),
@@ -24,6 +28,8 @@
 #include <memory>
 
 #include "common/date.hpp"
+#include "common/interval.hpp"
+#include "function/scalar/arithmetic.hpp"
 #include "function/scalar/date_format.hpp"
 #include "function/scalar/executor.hpp"
 
@@ -110,13 +116,26 @@ BoundScalarFunction BindDateTrunc(const ScalarBindInput& input) {
   const char* accepted = "date_trunc(unit VARCHAR, TIMESTAMP), date_trunc(unit VARCHAR, DATE)";
   RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2, accepted);
   Unit unit = ParseTruncUnit(ConstantUnit(input, "unit"));
-  if (input.argument_types[1].id() == TypeId::DATE) {
-    return Bound({TypeId::VARCHAR, TypeId::DATE}, TypeId::DATE, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-      UnaryExecute<date_t, date_t>(a.data[1], r, c, [unit](date_t d) { return TruncDate(unit, d); });
-    });
-  }
+  // DATE arguments are cast to TIMESTAMP: Spark returns TIMESTAMP for both.
   return Bound({TypeId::VARCHAR, TypeId::TIMESTAMP}, TypeId::TIMESTAMP, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
     UnaryExecute<timestamp_t, timestamp_t>(a.data[1], r, c, [unit](timestamp_t ts) { return TruncTimestamp(unit, ts); });
+  });
+}
+
+BoundScalarFunction BindTrunc(const ScalarBindInput& input) {
+  CheckArgumentCount(input, 2, 2, "trunc(DATE, unit VARCHAR)");
+  if (!IsTemporalOrText(input.argument_types[0]) || !IsTextArg(input.argument_types[1])) {
+    ThrowArgumentError(input, "trunc(DATE, unit VARCHAR)");
+  }
+  const std::string* raw = ConstantString(input, 1);
+  if (!raw) throw BinderError("trunc: the unit must be a constant string, e.g. trunc(d, 'MM')");
+  Unit unit = ParseTruncUnit(*raw);
+  if (unit != Unit::YEAR && unit != Unit::QUARTER && unit != Unit::MONTH && unit != Unit::WEEK) {
+    throw InvalidInputError("trunc: unit '" + *raw + "' does not truncate a DATE; use year, quarter, month or week "
+                            "(date_trunc truncates a TIMESTAMP to smaller units)");
+  }
+  return Bound({TypeId::DATE, TypeId::VARCHAR}, TypeId::DATE, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    UnaryExecute<date_t, date_t>(a.data[0], r, c, [unit](date_t d) { return TruncDate(unit, d); });
   });
 }
 
@@ -192,8 +211,35 @@ BoundScalarFunction FieldFunction(Field field, idx_t col) {
   });
 }
 
+// A part of an INTERVAL (Spark and DuckDB): years and months of the months,
+// the days, and hours/minutes/whole seconds of the time; each keeps the sign.
+BoundScalarFunction BindIntervalPart(const ScalarBindInput& input) {
+  Field field = ParseField(ConstantUnit(input, "field"));
+  if (field != Field::YEAR && field != Field::MONTH && field != Field::DAY && field != Field::HOUR &&
+      field != Field::MINUTE && field != Field::SECOND) {
+    throw InvalidInputError(input.name + ": field '" + *ConstantString(input, 0) +
+                            "' of an INTERVAL is not supported; use year, month, day, hour, minute or second");
+  }
+  return Bound({TypeId::VARCHAR, TypeId::INTERVAL}, TypeId::BIGINT, [field](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    UnaryExecute<interval_t, int64_t>(a.data[1], r, c, [field](interval_t v) -> int64_t {
+      switch (field) {
+        case Field::YEAR: return v.months / 12;
+        case Field::MONTH: return v.months % 12;
+        case Field::DAY: return v.days;
+        case Field::HOUR: return v.micros / (3600 * MICROS_PER_SECOND);
+        case Field::MINUTE: return v.micros / (60 * MICROS_PER_SECOND) % 60;
+        default: return v.micros / MICROS_PER_SECOND % 60;
+      }
+    });
+  });
+}
+
 BoundScalarFunction BindDatePart(const ScalarBindInput& input) {
-  RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2, "date_part(field VARCHAR, TIMESTAMP), date_part(field VARCHAR, DATE)");
+  if (input.argument_types.size() == 2 && input.argument_types[1].id() == TypeId::INTERVAL && IsTextArg(input.argument_types[0])) {
+    return BindIntervalPart(input);
+  }
+  RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2,
+              "date_part(field VARCHAR, TIMESTAMP), date_part(field VARCHAR, DATE), date_part(field VARCHAR, INTERVAL)");
   Field field = ParseField(ConstantUnit(input, "field"));
   BoundScalarFunction f = FieldFunction(field, 1);
   f.argument_types.insert(f.argument_types.begin(), TypeId::VARCHAR);
@@ -230,13 +276,16 @@ date_t SubDays(date_t d, int64_t n) {
   return CheckedDate(static_cast<int64_t>(d) - n, "date_sub");
 }
 date_t AddMonths(date_t d, int64_t n) {
-  int32_t y, m, day;
-  Date::ToCivil(d, y, m, day);
-  if (n > int64_t{12} * 200000 || n < int64_t{-12} * 200000) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
-  int64_t total = static_cast<int64_t>(y) * 12 + (m - 1) + n;
-  int32_t ny = static_cast<int32_t>(total >= 0 ? total / 12 : (total - 11) / 12);
-  int32_t nm = static_cast<int32_t>(total - static_cast<int64_t>(ny) * 12) + 1;
-  return Date::FromCivil(ny, nm, std::min(day, Date::DaysInMonth(ny, nm)));
+  date_t r;
+  if (!Interval::TryAddMonths(d, n, r)) throw ConversionError("add_months: " + std::to_string(n) + " months is out of range");
+  return r;
+}
+
+// date_add(x, INTERVAL ...) as DuckDB writes it: the same as x + INTERVAL.
+bool ShiftByInterval(const ScalarBindInput& in, char op, BoundScalarFunction& out) {
+  if (in.argument_types.size() != 2 || in.argument_types[1].id() != TypeId::INTERVAL) return false;
+  if (!IsTemporalOrText(in.argument_types[0]) || in.argument_types[0].id() == TypeId::VARCHAR) return false;
+  return BindIntervalArithmetic(in, op, out);
 }
 
 // ---- parsing and formatting ----
@@ -355,6 +404,7 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("now", BindNow<false>);
   registry.Register("current_date", BindNow<true>);
   registry.Register("date_trunc", BindDateTrunc);
+  registry.Register("trunc", BindTrunc);
   registry.Register("date_part", BindDatePart);
   registry.Register("datepart", BindDatePart);
   const std::vector<std::pair<std::string, Field>> fields = {
@@ -364,8 +414,16 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
       {"minute", Field::MINUTE},   {"second", Field::SECOND},
   };
   for (auto& [name, field] : fields) registry.Register(name, BindField(field, name));
-  registry.Register("date_add", [](const ScalarBindInput& in) { return DateIntFunction(in, "date_add(DATE, days INTEGER)", AddDays); });
-  registry.Register("date_sub", [](const ScalarBindInput& in) { return DateIntFunction(in, "date_sub(DATE, days INTEGER)", SubDays); });
+  registry.Register("date_add", [](const ScalarBindInput& in) {
+    BoundScalarFunction shifted;
+    if (ShiftByInterval(in, '+', shifted)) return shifted;
+    return DateIntFunction(in, "date_add(DATE, days INTEGER), date_add(DATE, INTERVAL)", AddDays);
+  });
+  registry.Register("date_sub", [](const ScalarBindInput& in) {
+    BoundScalarFunction shifted;
+    if (ShiftByInterval(in, '-', shifted)) return shifted;
+    return DateIntFunction(in, "date_sub(DATE, days INTEGER), date_sub(DATE, INTERVAL)", SubDays);
+  });
   registry.Register("add_months", [](const ScalarBindInput& in) { return DateIntFunction(in, "add_months(DATE, months INTEGER)", AddMonths); });
   registry.Register("datediff", [](const ScalarBindInput& in) {
     RequireArgs(in, {IsTemporalOrText, IsTemporalOrText}, 2, "datediff(end DATE, start DATE)");
@@ -389,7 +447,9 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("to_timestamp", BindToDate<false>);
   registry.Register("date_format", BindDateFormat);
   registry.Register("unix_timestamp", BindUnixTimestamp);
+  registry.Register("to_unix_timestamp", BindUnixTimestamp);
   registry.Register("from_unixtime", BindFromUnixtime);
+  RegisterDateConstructFunctions(registry);
 }
 
 }  // namespace lakestream

@@ -34,4 +34,9 @@ class DateFormat {
   std::vector<Token> tokens_;
 };
 
+class ScalarFunctionRegistry;
+// make_date, make_timestamp, months_between, next_day (date_construct.cpp);
+// called by RegisterDateFunctions.
+void RegisterDateConstructFunctions(ScalarFunctionRegistry& registry);
+
 }  // namespace lakestream

@@ -31,6 +31,7 @@ enum class TypeKind : uint8_t {
   STRUCT,
   LIST,
   MAP,
+  INTERVAL,  // months, days and microseconds; ToString() gives '1 month 2 days 03:00:00'
 };
 
 // A column's (or value's) type.

@@ -110,6 +110,10 @@ Result<ojson> TypeToJson(const LogicalType& type) {
       if (!v.ok()) return v.status();
       return ojson{{"type", "map"}, {"keyType", k.take()}, {"valueType", v.take()}, {"valueContainsNull", true}};
     }
+    case TypeId::INTERVAL:
+      // Spark refuses INTERVAL columns in Delta and Parquet tables too.
+      return Status::NotSupported("type INTERVAL cannot be stored in a Delta table (Spark cannot store it either); "
+                                  "store the parts instead, e.g. CAST(i AS VARCHAR) or a BIGINT of seconds");
     default: return Status::InvalidArgument("type " + type.ToString() + " has no Delta Lake equivalent");
   }
 }
