@@ -58,16 +58,12 @@ def join_frames(left, right, on, kind, lsuffix, rsuffix):
         cond = None
 
     if kind in ("SEMI", "ANTI"):
-        # The engine has no correlated subqueries yet; a join on one column
-        # is x IN (SELECT ...), which keeps the left rows as they are.
-        if using is None or len(using) != 1:
-            raise NotImplementedError("%s join on %s: only a semi/anti join on one column name "
-                                      "(on=\"id\") is built" % (kind.lower(), "a condition" if using is None
-                                                                 else "%d columns" % len(using)))
-        lk, rk = quote_name(real(lcols, using[0])), quote_name(real(rcols, using[0]))
-        sub = "SELECT %s FROM (%s) AS %s WHERE %s IS NOT NULL" % (rk, right._sql(), quote_name(ra), rk)
-        test = ("%s IN (%s)" % (lk, sub)) if kind == "SEMI" else ("(%s IS NULL OR %s NOT IN (%s))" % (lk, lk, sub))
-        text = "SELECT * FROM (%s) AS %s WHERE %s" % (left._sql(), quote_name(la), test)
+        # The engine's LEFT SEMI / LEFT ANTI JOIN keeps the left rows as they
+        # are (once each); an ANTI join on a NULL key keeps the row, as Spark's.
+        if cond is None:
+            raise ValueError("a %s join needs on= (a column name, names or a condition)" % kind.lower())
+        text = "SELECT %s.* FROM (%s) AS %s LEFT %s JOIN (%s) AS %s ON %s" % (
+            quote_name(la), left._sql(), quote_name(la), kind, right._sql(), quote_name(ra), cond)
         new = left._derive(Block("(%s) AS %s" % (text, quote_name("__q%d" % next(_ids)))))
         new._params = left._params + right._params
         return new

@@ -108,23 +108,47 @@ def merge_sql(target, target_sql, source, on, clauses):
     return " ".join(parts)
 
 
-def update_sql(target, target_sql, assignments, condition=None):
+def _source_scope(target, source, what):
+    """With a source DataFrame: the target and source aliases and a scope that
+    qualifies each column with its side (UPDATE ... FROM, DELETE ... USING)."""
+    if not isinstance(source, Frame):
+        raise TypeError("%s() source must be a DataFrame, not %s" % (what, type(source).__name__))
+    ta, sa = "__t", "__s"
+    return ta, sa, TwoSideScope(target, ta, source, sa, what="merge")
+
+
+def update_sql(target, target_sql, assignments, condition=None, source=None):
+    """UPDATE t SET ... [FROM (source)] [WHERE condition]. With a source, a
+    target row that meets two source rows is an error (as in MERGE)."""
     if not isinstance(assignments, dict) or not assignments:
         raise TypeError("update() takes a non-empty dict {column name: value or Column}, not %r" % (assignments,))
-    scope = FrameScope(target)
+    if source is None:
+        scope = FrameScope(target)
+        head = "UPDATE %s SET " % target_sql
+        tail = ""
+    else:
+        ta, sa, scope = _source_scope(target, source, "update")
+        head = "UPDATE %s AS %s SET " % (target_sql, quote_name(ta))
+        tail = " FROM (%s) AS %s" % (source._sql(), quote_name(sa))
     sets = ", ".join("%s = %s" % (_target_name(k), to_node(v).render(scope)) for k, v in assignments.items())
-    text = "UPDATE %s SET %s" % (target_sql, sets)
+    text = head + sets + tail
     if condition is not None:
         _check_condition(condition)
         text += " WHERE " + condition._expr_node().render(scope)
     return text
 
 
-def delete_sql(target, target_sql, condition=None):
-    text = "DELETE FROM %s" % target_sql
+def delete_sql(target, target_sql, condition=None, source=None):
+    """DELETE FROM t [USING (source)] [WHERE condition]."""
+    if source is None:
+        scope = FrameScope(target)
+        text = "DELETE FROM %s" % target_sql
+    else:
+        ta, sa, scope = _source_scope(target, source, "delete")
+        text = "DELETE FROM %s AS %s USING (%s) AS %s" % (target_sql, quote_name(ta), source._sql(), quote_name(sa))
     if condition is not None:
         _check_condition(condition)
-        text += " WHERE " + condition._expr_node().render(FrameScope(target))
+        text += " WHERE " + condition._expr_node().render(scope)
     return text
 
 

@@ -197,19 +197,17 @@ class Table(DataFrame):
         self._table_sql = sql_name
 
     def update(self, assignments, condition=None, source=None, *, statement_params=None, block=True):
-        """UPDATE t SET ... [WHERE condition]: returns UpdateResult."""
+        """UPDATE t SET ... [FROM source] [WHERE condition]: returns UpdateResult."""
         _sync(block, "update")
-        if source is not None:
-            raise NotImplementedError("update(source=...): UPDATE ... FROM is not built; use merge()")
-        counts = _merge.run_counts(self._conn, _merge.update_sql(self, self._table_sql, assignments, condition))
+        stmt = _merge.update_sql(self, self._table_sql, assignments, condition, source)
+        counts = _merge.run_counts(self._conn, stmt, source._params if source is not None else None)
         return UpdateResult(_count(counts, "num_updated_rows", "num_affected_rows"), 0)
 
     def delete(self, condition=None, source=None, *, statement_params=None, block=True):
-        """DELETE FROM t [WHERE condition]: returns DeleteResult."""
+        """DELETE FROM t [USING source] [WHERE condition]: returns DeleteResult."""
         _sync(block, "delete")
-        if source is not None:
-            raise NotImplementedError("delete(source=...): DELETE ... USING is not built; use merge()")
-        counts = _merge.run_counts(self._conn, _merge.delete_sql(self, self._table_sql, condition))
+        stmt = _merge.delete_sql(self, self._table_sql, condition, source)
+        counts = _merge.run_counts(self._conn, stmt, source._params if source is not None else None)
         return DeleteResult(_count(counts, "num_deleted_rows", "num_affected_rows"))
 
     def merge(self, source, join_expr, clauses, *, statement_params=None, block=True):

@@ -184,10 +184,9 @@ def test_union_and_set_operations(people):
     b = people.filter(F.col("id") >= 2).select("id")
     assert rows(a.union_all(b)) == [(1,), (2,), (2,), (3,), (4,)]
     assert rows(a.union(b)) == [(1,), (2,), (3,), (4,)]
-    with pytest.raises(lakestream.NotSupportedError, match="INTERSECT"):
-        a.intersect(b).collect()
-    with pytest.raises(lakestream.NotSupportedError, match="EXCEPT"):
-        a.except_(b).collect()
+    assert rows(a.intersect(b)) == [(2,)]
+    assert rows(a.except_(b)) == [(1,)]
+    assert rows(b.except_(a)) == [(3,), (4,)]
     c = people.select("name", "id")
     assert rows(people.select("id", "name").union_all_by_name(c).filter(F.col("id") == 1)) == [
         (1, "ann"), (1, "ann")]

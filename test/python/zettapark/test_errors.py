@@ -50,8 +50,6 @@ def test_features_not_built_say_so(session, t):
         t.write.save_as_table("x", mode="append", table_type="temporary")
     with pytest.raises(NotImplementedError, match="multi-part table name"):
         t.write.save_as_table(["db", "schema", "x"], mode="append")
-    with pytest.raises(NotImplementedError, match="UPDATE ... FROM"):
-        t.update({"name": "b"}, source=t)
     with pytest.raises(NotImplementedError, match="drop_duplicates"):
         t.drop_duplicates("id")
     with pytest.raises(NotImplementedError, match="block=False"):
@@ -59,8 +57,6 @@ def test_features_not_built_say_so(session, t):
     with pytest.raises(NotImplementedError, match="block=False"):
         t.write.save_as_table("x", mode="append", block=False)
     assert t.collect(statement_params={"QUERY_TAG": "x"}) == [(1, "a")]
-    with pytest.raises(NotImplementedError, match="semi join on a condition"):
-        t.join(session.table("t").select(F.col("id").alias("k")), F.col("id") == F.col("k"), how="semi")
 
 
 def test_misuse_of_columns_and_frames(t):

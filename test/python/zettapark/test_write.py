@@ -2,6 +2,8 @@
 
 import pytest
 
+import lakestream
+
 from conftest import rows
 from lakestream.zettapark import functions as F
 
@@ -77,6 +79,32 @@ def test_update_and_delete(session, src):
     assert rows(t) == [(2, "all")]
     assert t.delete().rows_deleted == 1
     assert t.count() == 0
+
+
+def test_update_from_and_delete_using_a_source(session, src):
+    src.write.save_as_table("uf", mode="append")
+    t = session.table("uf")
+    s = session.create_dataframe([(2, "two"), (3, "three")], schema=["id", "w"])
+    # UPDATE ... FROM: only the target rows the condition pairs with a source row change.
+    assert t.update({"v": s["w"]}, t["id"] == s["id"], source=s).rows_updated == 1
+    assert rows(t) == [(1, "a"), (2, "two")]
+    # Two source rows for one target row is an error, and nothing changes.
+    dup = session.create_dataframe([(1, "x"), (1, "y")], schema=["id", "w"])
+    with pytest.raises(lakestream.Error, match="(?i)more than one|multiple|several"):
+        t.update({"v": dup["w"]}, t["id"] == dup["id"], source=dup)
+    assert rows(t) == [(1, "a"), (2, "two")]
+    # DELETE ... USING.
+    assert t.delete(t["id"] == s["id"], source=s).rows_deleted == 1
+    assert rows(t) == [(1, "a")]
+
+
+def test_semi_and_anti_join_on_a_condition(session, src):
+    src.write.save_as_table("sj", mode="append")
+    t = session.table("sj")
+    k = session.create_dataframe([(1,), (1,), (None,)], schema=["k"])
+    assert rows(t.join(k, t["id"] == k["k"], how="semi")) == [(1, "a")]  # once, though k has 1 twice
+    assert rows(t.join(k, t["id"] == k["k"], how="anti")) == [(2, "b")]
+    assert rows(t.join(k, t["id"] > k["k"], how="leftsemi")) == [(2, "b")]
 
 
 def test_merge_insert_update_delete_with_conditions(session, src):
