@@ -1,4 +1,4 @@
-#include "function/scalar/nested_lambda.hpp"
+#include "expression/lambda_function.hpp"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
 // Binding of nested-data syntax: struct field paths on column names
 // (`s.a.b`, `t.s.a`), field access after any expression, and lambda
-// arguments of the higher-order functions (function/scalar/nested_lambda.hpp).
+// arguments of the higher-order functions (expression/lambda_function.hpp).
 #include <map>
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "function/scalar/nested_lambda.hpp"
+#include "expression/lambda_function.hpp"
 #include "planner/binder.hpp"
 
 namespace lakestream {
