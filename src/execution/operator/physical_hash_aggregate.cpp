@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 
 namespace lakestream {
@@ -92,22 +93,7 @@ bool PhysicalHashAggregate::CanCountFromTable(const std::vector<BoundExprPtr>& g
   return scan && scan->CountsWithoutReading();
 }
 
-void PhysicalHashAggregate::Grow() {
-  idx_t capacity = slots_.size() * 2;
-  std::vector<uint32_t> slots(capacity, 0);
-  std::vector<uint64_t> hashes(capacity, 0);
-  uint64_t mask = capacity - 1;
-  for (idx_t s = 0; s < slots_.size(); s++) {
-    if (!slots_[s]) continue;
-    uint64_t pos = slot_hashes_[s] & mask;
-    while (slots[pos]) pos = (pos + 1) & mask;
-    slots[pos] = slots_[s];
-    hashes[pos] = slot_hashes_[s];
-  }
-  slots_ = std::move(slots);
-  slot_hashes_ = std::move(hashes);
-  mask_ = mask;
-}
+void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
 
 void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids) {
   std::vector<uint64_t> hashes(count);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/exception.hpp"
+#include "execution/operator/hash_slots.hpp"
 
 namespace lakestream {
 
@@ -27,22 +28,7 @@ std::string PhysicalSetOperation::Name() const {
   return all_ ? name + " ALL" : name;
 }
 
-void PhysicalSetOperation::Grow() {
-  idx_t capacity = slots_.size() * 2;
-  std::vector<uint32_t> slots(capacity, 0);
-  std::vector<uint64_t> hashes(capacity, 0);
-  uint64_t mask = capacity - 1;
-  for (idx_t s = 0; s < slots_.size(); s++) {
-    if (!slots_[s]) continue;
-    uint64_t pos = slot_hashes_[s] & mask;
-    while (slots[pos]) pos = (pos + 1) & mask;
-    slots[pos] = slots_[s];
-    hashes[pos] = slot_hashes_[s];
-  }
-  slots_ = std::move(slots);
-  slot_hashes_ = std::move(hashes);
-  mask_ = mask;
-}
+void PhysicalSetOperation::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
 
 void PhysicalSetOperation::StoreRow(const DataChunk& chunk, idx_t row, uint32_t id) {
   for (idx_t c = 0; c < rows_.size(); c++) {
