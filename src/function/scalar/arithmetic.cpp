@@ -89,7 +89,12 @@ scalar_kernel_t IntegerKernel(const LogicalType& type) {
 
 // Called only for a non-finite result, so the common path costs one test.
 void CheckDoubleOverflow(const char* operation, const char* symbol, double a, double b) {
-  if (std::isfinite(a) && std::isfinite(b)) ThrowOverflow(operation, symbol, TypeId::DOUBLE, DoubleToString(a), DoubleToString(b));
+  // ThrowOverflow's advice (cast to a wider type) cannot help: DOUBLE is the widest.
+  if (std::isfinite(a) && std::isfinite(b)) {
+    throw ConversionError(std::string("Overflow in ") + operation + " of DOUBLE (" + DoubleToString(a) + " " + symbol +
+                          " " + DoubleToString(b) + "): the result is beyond DOUBLE's range (about 1.8e308); scale "
+                          "the operands down first");
+  }
 }
 
 template <class OP>
