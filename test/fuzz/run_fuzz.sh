@@ -43,7 +43,10 @@ sources=($sources "test/fuzz/${target}_fuzz.cpp")
 flags=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -DLAKESTREAM_VERSION='"fuzz"' -Isrc -Isrc/include)
 # An object is stale when its source or any header under src/ is newer.
-newest_header=$(ls -t src/*/*.hpp src/*/*/*.hpp | head -1)
+# sed reads the whole listing: `head -1` would exit early, and under pipefail
+# the SIGPIPE that ls then gets ends this script silently once the listing
+# outgrows one pipe write (it did, at 4.6 KB).
+newest_header=$(ls -t src/*/*.hpp src/*/*/*.hpp | sed -n 1p)
 stale=()
 objects=()
 for src in "${sources[@]}"; do

@@ -36,7 +36,7 @@ fresh() {
   [[ $RC == 0 ]] || fail "setup $1" "$ERR"
   LOG=$DB/t/_delta_log
   V1=$LOG/00000000000000000001.json
-  FILE1=$(grep -o '"path":"[^"]*"' "$V1" | head -1 | cut -d'"' -f4)
+  FILE1=$(grep -o '"path":"[^"]*"' "$V1" | sed -n 1p | cut -d'"' -f4)
 }
 
 # --- statistics that lie: COUNT(*) refuses instead of answering from them ---
