@@ -195,6 +195,25 @@ class NativeConnection {
     return py::make_tuple(Finish(std::move(result)), affected);
   }
 
+  // Connection::HoldWrites / ReleaseWrites: the write lock across the
+  // statements in between (raises as a statement would when it cannot be had).
+  void HoldWrites() {
+    std::string error;
+    bool held = false;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> run(run_mutex_);
+      BeginStatementLocked();
+      held = con_->HoldWrites(&error);
+    }
+    if (!held) ThrowNative(lakestream::ErrorKind::IO, error);
+  }
+  void ReleaseWrites() {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    if (con_) con_->ReleaseWrites();
+  }
+
   void Interrupt() {
     std::lock_guard<std::mutex> guard(interrupt_mutex_);
     if (con_) con_->Interrupt();
@@ -286,6 +305,8 @@ PYBIND11_MODULE(_lakestream, m) {
       .def("executemany", &NativeConnection::ExecuteMany, py::arg("sql"), py::arg("param_lists"))
       .def("duplicate", &NativeConnection::Duplicate)
       .def("interrupt", &NativeConnection::Interrupt)
+      .def("hold_writes", &NativeConnection::HoldWrites)
+      .def("release_writes", &NativeConnection::ReleaseWrites)
       .def("close", &NativeConnection::Close)
       .def_property_readonly("is_open", &NativeConnection::IsOpen);
 

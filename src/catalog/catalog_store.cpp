@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -182,20 +183,6 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const s
   std::string lock_path = MetaDir(db_path) + "/LOCK";
   int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    char buf[32] = {0};
-    ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
-    ::close(fd);
-    std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
-    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-    std::string holder = pid.empty() ? "another process" : "process " + pid;
-    return Status::IOError("Database " + db_path + " is already open for writing by " + holder +
-                           "; close that process first, or open this one read-only");
-  }
-  std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
-    // The pid is only informational; the flock is what excludes other writers.
-  }
   store->lock_fd_ = fd;
   return store;
 }
@@ -204,8 +191,57 @@ CatalogStore::~CatalogStore() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
 }
 
+Status CatalogStore::TryLock(bool* acquired) {
+  *acquired = locked_;
+  if (locked_) return Status::OK();
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK || errno == EINTR) return Status::OK();
+    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno));
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only informational; the flock is what excludes other writers.
+  }
+  locked_ = true;
+  *acquired = true;
+  return Status::OK();
+}
+
+void CatalogStore::Unlock() {
+  if (!locked_) return;
+  ::flock(lock_fd_, LOCK_UN);
+  locked_ = false;
+}
+
+std::string CatalogStore::BusyError() const {
+  char buf[32] = {0};
+  ssize_t n = lock_fd_ >= 0 ? ::pread(lock_fd_, buf, sizeof(buf) - 1, 0) : 0;
+  std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+  std::string holder = pid.empty() ? "another process" : "process " + pid;
+  return "Database " + db_path_ + " is already open for writing by " + holder +
+         " (a statement there is writing); run this statement again when it is done, or open the database read-only to read";
+}
+
+CatalogStore::FileStamp CatalogStore::Stamp() const {
+  struct stat st;
+  FileStamp stamp;
+  if (::stat((MetaDir(db_path_) + "/catalog.json").c_str(), &st) != 0) return stamp;
+  stamp.exists = true;
+  stamp.inode = static_cast<uint64_t>(st.st_ino);
+  stamp.size = static_cast<uint64_t>(st.st_size);
+  stamp.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return stamp;
+}
+
+bool CatalogStore::ChangedOnDisk() const { return !(Stamp() == seen_); }
+
 Result<CatalogRecord> CatalogStore::Load() {
   std::string path = MetaDir(db_path_) + "/catalog.json";
+  // Taken before reading: a replacement racing with the read shows as a
+  // change next time, never as a missed one.
+  seen_ = Stamp();
   auto contents = fs_->ReadFile(path);
   if (!contents.ok()) {
     if (contents.status().IsNotFound()) return CatalogRecord{};
@@ -286,6 +322,7 @@ Result<CatalogRecord> CatalogStore::Load() {
 
 Status CatalogStore::Save(CatalogRecord& record) {
   if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; the catalog cannot change");
+  if (!locked_) return Status::IOError("Database " + db_path_ + ": the catalog was about to be saved without the write lock (a bug; please report it)");
   record.version++;
   nlohmann::json json;
   json["format"] = 1;
@@ -334,7 +371,9 @@ Status CatalogStore::Save(CatalogRecord& record) {
   for (auto& v : record.views) {
     json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }
-  return fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n");
+  LS_RETURN_NOT_OK(fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n"));
+  seen_ = Stamp();
+  return Status::OK();
 }
 
 }  // namespace lakestream

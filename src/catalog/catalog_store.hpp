@@ -1,7 +1,7 @@
 // CatalogStore: the persistent half of the catalog of a database directory.
 //
 //   <db>/_lakestream/catalog.json   the catalog (grammar below)
-//   <db>/_lakestream/LOCK           held (flock) by the one process that writes the database
+//   <db>/_lakestream/LOCK           held (flock) by the process whose statement is writing
 //
 // Each table's schema, properties and data live in its own Delta log; the
 // catalog only names the tables and what Delta cannot hold:
@@ -75,23 +75,50 @@ nlohmann::json SinkStateToJson(const SinkState& state);
 
 class CatalogStore {
  public:
-  // Creates <db>/_lakestream when missing and takes the write lock (unless
-  // read_only). IOError naming the holder's pid when another process has it.
+  // Creates <db>/_lakestream when missing (unless read_only). Opening takes
+  // no lock: readers never need one, and a writer takes the write lock only
+  // for the statements that write (Lock/Unlock), so an idle process keeps
+  // nobody out.
   static Result<std::unique_ptr<CatalogStore>> Open(FileSystem* fs, const std::string& db_path, bool read_only);
   ~CatalogStore();
 
   // The stored catalog; an empty one for a new database. Corruption names the file.
   Result<CatalogRecord> Load();
   // Replaces the stored catalog (record.version is incremented first).
+  // Requires the write lock.
   Status Save(CatalogRecord& record);
+
+  // The write lock: an flock on <db>/_lakestream/LOCK, which also holds the
+  // holder's pid for error messages. TryLock sets `*acquired` to false when
+  // another process holds it (IOError only for a lock file that cannot be
+  // opened). BusyError is the message for that case. Unlock is a no-op
+  // without the lock.
+  Status TryLock(bool* acquired);
+  void Unlock();
+  bool Locked() const { return locked_; }
+  std::string BusyError() const;
+  // Whether catalog.json was replaced since this store last loaded or saved
+  // it (another process committed a catalog change).
+  bool ChangedOnDisk() const;
 
   const std::string& DatabasePath() const { return db_path_; }
 
  private:
   CatalogStore(FileSystem* fs, std::string db_path) : fs_(fs), db_path_(std::move(db_path)) {}
+  // The identity of catalog.json as last seen (inode, size, mtime): a save
+  // renames a new file into place, so any change gives another inode.
+  struct FileStamp {
+    uint64_t inode = 0, size = 0;
+    int64_t mtime_ns = 0;
+    bool exists = false;
+    bool operator==(const FileStamp&) const = default;
+  };
+  FileStamp Stamp() const;
   FileSystem* fs_;
   std::string db_path_;
-  int lock_fd_ = -1;
+  int lock_fd_ = -1;  // open while the store lives; the flock comes and goes
+  bool locked_ = false;
+  FileStamp seen_;
 };
 
 }  // namespace lakestream

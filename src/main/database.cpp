@@ -44,13 +44,22 @@ static constexpr const char* kStreamClosedByConnection =
     "closed before the result was fetched to the end; fetch it to the end first, or use Connection::Query, which "
     "returns every row at once";
 
-Connection::~Connection() { EndStream(kStreamClosedByConnection); }
-Connection::Connection(Connection&&) noexcept = default;
+Connection::~Connection() {
+  EndStream(kStreamClosedByConnection);
+  if (context_) ReleaseWrites();
+}
+Connection::Connection(Connection&& other) noexcept
+    : context_(std::move(other.context_)), stream_(std::move(other.stream_)), holds_writes_(other.holds_writes_) {
+  other.holds_writes_ = false;
+}
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     EndStream(kStreamClosedByConnection);
+    if (context_) ReleaseWrites();
     context_ = std::move(other.context_);
     stream_ = std::move(other.stream_);
+    holds_writes_ = other.holds_writes_;
+    other.holds_writes_ = false;
   }
   return *this;
 }
@@ -126,6 +135,28 @@ std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::uniqu
 }
 
 void Connection::Interrupt() { context_->Interrupt(); }
+
+bool Connection::HoldWrites(std::string* error) {
+  if (holds_writes_) return true;
+  EndStream(kStreamClosedByStatement);
+  context_->ClearInterrupt();
+  try {
+    std::lock_guard<StatementMutex> guard(context_->Database().StatementLock());
+    context_->Database().HoldWriteLock([&] { context_->CheckInterrupt(); });
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+  holds_writes_ = true;
+  return true;
+}
+
+void Connection::ReleaseWrites() {
+  if (!holds_writes_) return;
+  std::lock_guard<StatementMutex> guard(context_->Database().StatementLock());
+  context_->Database().UnholdWriteLock();
+  holds_writes_ = false;
+}
 
 std::unique_ptr<PreparedStatement> Connection::Prepare(const std::string& sql) {
   std::unique_ptr<PreparedStatement> prepared(new PreparedStatement());

@@ -16,18 +16,24 @@ namespace lakestream {
 
 static std::unique_ptr<QueryResult> NotYet(const std::string& feature) { throw NotImplementedError(feature); }
 
-static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStatement& statement) {
+// Whether a statement writes to the database (and so needs it writable and
+// holds its write lock while it runs).
+static bool StatementWrites(const SQLStatement& statement) {
   switch (statement.type) {
     case StatementType::SELECT:
     case StatementType::EXPLAIN:
     case StatementType::SHOW:
     case StatementType::DESCRIBE:
     case StatementType::SET:
-    case StatementType::TRANSACTION: break;
-    case StatementType::COPY:
-      if (static_cast<CopyStatement&>(statement).is_from) context.Database().RequireWritable("COPY ... FROM");
-      break;
-    default: context.Database().RequireWritable("this statement");
+    case StatementType::TRANSACTION: return false;
+    case StatementType::COPY: return static_cast<const CopyStatement&>(statement).is_from;
+    default: return true;
+  }
+}
+
+static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStatement& statement) {
+  if (StatementWrites(statement)) {
+    context.Database().RequireWritable(statement.type == StatementType::COPY ? "COPY ... FROM" : "this statement");
   }
   switch (statement.type) {
     case StatementType::SELECT: return ExecuteSelect(context, static_cast<SelectStatement&>(statement));
@@ -74,9 +80,25 @@ std::vector<std::unique_ptr<QueryResult>> RunQuery(ClientContext& context, const
   return RunStatements(context, statements, {});
 }
 
+// Releases the database's write lock when a statement ends, however it ends.
+class WriteLockRelease {
+ public:
+  explicit WriteLockRelease(DatabaseInstance& db) : db_(db) {}
+  ~WriteLockRelease() { db_.ReleaseWriteLock(); }
+  WriteLockRelease(const WriteLockRelease&) = delete;
+  WriteLockRelease& operator=(const WriteLockRelease&) = delete;
+
+ private:
+  DatabaseInstance& db_;
+};
+
 // What RunStatements does before a statement's own work, under the lock.
+// A statement that writes takes the write lock first, so what it reads of
+// the catalog is what no other process can change until it is done.
 static void BeginLockedStatement(ClientContext& context, SQLStatement& statement) {
   context.BeginStatement(Timestamp::Now());
+  if (StatementWrites(statement)) context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
+  context.Database().ReloadCatalogIfChanged();
   context.Database().RefreshTables();
   // A view can be behind without this process having changed its sources
   // (a crash between a source's commit and the view's, another engine
@@ -110,7 +132,11 @@ std::unique_ptr<QueryResult> StartSelectStream(ClientContext& context, std::uniq
     context.CheckInterrupt();
     SubstituteParameters(*statement, parameters);
     std::unique_lock<StatementMutex> lock(context.Database().StatementLock());
-    BeginLockedStatement(context, *statement);
+    {
+      // A SELECT writes nothing itself; a view it caught up took the lock.
+      WriteLockRelease release(context.Database());
+      BeginLockedStatement(context, *statement);
+    }
     Binder binder(context);
     BoundQuery query = binder.BindQuery(*static_cast<SelectStatement&>(*statement).node);
     auto plan = OptimizePlan(std::move(query.plan));
@@ -139,6 +165,7 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       context.CheckInterrupt();
       SubstituteParameters(*statement, parameters);
       std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
+      WriteLockRelease release(context.Database());
       BeginLockedStatement(context, *statement);
       result = RunStatement(context, *statement);
       // The statement has committed: what follows (view maintenance) belongs to it.

@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
@@ -16,6 +18,13 @@
 #include "transaction/statement_commit.hpp"
 
 namespace lakestream {
+
+static bool TryLock(CatalogStore& store) {
+  bool acquired = false;
+  Status s = store.TryLock(&acquired);
+  if (!s.ok()) s.Throw();
+  return acquired;
+}
 
 DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
     : path_(std::move(path)), options_(options), fs_(FileSystem::Default()) {
@@ -27,8 +36,66 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   auto record = store_->Load();
   if (!record.ok()) record.status().Throw();
   record_ = record.take();
+  // With the lock free, a crashed writer's leftovers (a half-done rename,
+  // a pending stream offset) are settled now; otherwise its holder does it.
+  bool locked = !options_.read_only && TryLock(*store_);
   LoadTables();
-  if (!options_.read_only) ReconcileStreamOffsets(*this);
+  if (locked) ReconcileStreamOffsets(*this);
+  ReleaseWriteLock();
+}
+
+void DatabaseInstance::AcquireWriteLock(const std::function<void()>& check_interrupt) {
+  if (InMemory() || options_.read_only || HoldsWriteLock()) return;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.lock_wait_ms);
+  while (!TryLock(*store_)) {
+    if (check_interrupt) check_interrupt();
+    if (std::chrono::steady_clock::now() >= deadline) {
+      throw IOError(store_->BusyError() + " (waited " + std::to_string(options_.lock_wait_ms / 1000.0).substr(0, 3) + " s)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  AfterWriteLockTaken();
+}
+
+bool DatabaseInstance::TryAcquireWriteLock() {
+  if (InMemory() || options_.read_only) return false;
+  if (HoldsWriteLock()) return true;
+  if (!TryLock(*store_)) return false;
+  AfterWriteLockTaken();
+  return true;
+}
+
+void DatabaseInstance::AfterWriteLockTaken() {
+  try {
+    ReloadCatalogIfChanged();
+    ReconcileStreamOffsets(*this);
+  } catch (...) {
+    ReleaseWriteLock();
+    throw;
+  }
+}
+
+void DatabaseInstance::ReleaseWriteLock() {
+  if (store_ && write_holds_ == 0) store_->Unlock();
+}
+
+void DatabaseInstance::HoldWriteLock(const std::function<void()>& check_interrupt) {
+  AcquireWriteLock(check_interrupt);
+  write_holds_++;
+}
+
+void DatabaseInstance::UnholdWriteLock() {
+  if (write_holds_ == 0) return;
+  if (--write_holds_ == 0) ReleaseWriteLock();
+}
+
+void DatabaseInstance::ReloadCatalogIfChanged() {
+  if (InMemory() || !store_->ChangedOnDisk()) return;
+  auto record = store_->Load();
+  if (!record.ok()) record.status().Throw();
+  record_ = record.take();
+  catalog_ = Catalog();
+  LoadTables();
 }
 
 DeltaTable* DatabaseInstance::AsDelta(TableCatalogEntry& entry) { return dynamic_cast<DeltaTable*>(entry.storage.get()); }
@@ -93,7 +160,7 @@ void DatabaseInstance::LoadTables() {
     entry->kind = record.kind;
     entry->definition = record.definition;
     entry->state = record.state;
-    FinishMove(path_, options_.read_only, *entry);
+    FinishMove(path_, !HoldsWriteLock(), *entry);
     try {
       entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
       SyncFromDelta(*entry);
@@ -138,6 +205,16 @@ void DatabaseInstance::SaveCatalog() {
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
   for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
   for (auto& name : catalog_.ViewNames()) record.views.push_back(*catalog_.FindView(name));
+  // Statements that write took the lock before reading the catalog; a save
+  // from any other path takes it now, and must not overwrite a catalog that
+  // another process changed since this one read it.
+  if (!HoldsWriteLock()) {
+    if (!TryLock(*store_)) throw IOError(store_->BusyError());
+    if (store_->ChangedOnDisk()) {
+      ReleaseWriteLock();
+      throw IOError("Database " + path_ + ": another process changed the catalog while this statement ran; nothing was saved, run it again");
+    }
+  }
   Status s = store_->Save(record);
   if (!s.ok()) throw IOError("Cannot save the catalog of database " + path_ + ": " + s.message());
   record_ = std::move(record);

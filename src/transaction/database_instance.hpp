@@ -45,8 +45,8 @@ class StatementMutex {
 
 class DatabaseInstance {
  public:
-  // Opens (creating if needed) the database; throws IOError when another
-  // process holds its write lock, CorruptionError for a damaged catalog.
+  // Opens (creating if needed) the database; CorruptionError for a damaged
+  // catalog. Opening takes no lock (see AcquireWriteLock).
   DatabaseInstance(std::string path, DatabaseOptions options);
   const std::string& Path() const { return path_; }
   bool InMemory() const { return path_.empty(); }
@@ -71,11 +71,34 @@ class DatabaseInstance {
   static void SyncFromDelta(TableCatalogEntry& entry);
   static DeltaTable* AsDelta(TableCatalogEntry& entry);
   void RequireWritable(const std::string& what) const;
+
+  // The write lock across processes (CatalogStore::TryLock), held only by a
+  // statement that writes, so an idle process keeps no reader or writer out.
+  // AcquireWriteLock waits up to options.lock_wait_ms, calling
+  // `check_interrupt` between tries, then throws IOError naming the holder.
+  // Once held, the catalog is re-read if another process changed it and
+  // streams left pending by a crashed writer are settled. No-op in memory or
+  // read-only (RequireWritable reports those). ReleaseWriteLock is a no-op
+  // without the lock; the statement runner calls it after every statement.
+  void AcquireWriteLock(const std::function<void()>& check_interrupt);
+  // The same without waiting: false when another process holds it.
+  bool TryAcquireWriteLock();
+  void ReleaseWriteLock();
+  // Keeps the write lock across statements (Connection::HoldWrites) until
+  // the matching UnholdWriteLock: ReleaseWriteLock does nothing meanwhile.
+  // Callers hold the statement lock.
+  void HoldWriteLock(const std::function<void()>& check_interrupt);
+  void UnholdWriteLock();
+  bool HoldsWriteLock() const { return store_ && store_->Locked(); }
+  // Re-reads the catalog when another process replaced it since this one
+  // last read or wrote it (every statement starts with this).
+  void ReloadCatalogIfChanged();
   // This database's sink registry, made with `make` on first use.
   SinkRegistry& GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make);
 
  private:
   void LoadTables();
+  void AfterWriteLockTaken();
   bool IsCreationLeftover(const std::string& location);
 
   std::string path_;
@@ -85,6 +108,7 @@ class DatabaseInstance {
   CatalogRecord record_;
   Catalog catalog_;
   StatementMutex statement_lock_;
+  int write_holds_ = 0;  // HoldWriteLock calls not yet undone
   std::mutex sink_registry_lock_;
   // Last: its producers are closed before the catalog goes.
   std::unique_ptr<SinkRegistry> sink_registry_;

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <chrono>
 #include <filesystem>
 #include <random>
 
@@ -72,20 +76,59 @@ TEST(DeltaTable, SkippedFilesAreNotRead) {
   EXPECT_NE(all->GetError().find("missing its data file"), std::string::npos) << all->GetError();
 }
 
-TEST(DeltaTable, SecondWriterGetsAClearError) {
+TEST(DeltaTable, AnIdleWriterKeepsNobodyOut) {
   testing::ScopedTempDir dir("lakestream_delta_table");
   Database first(dir.path);
-  try {
-    Database second(dir.path);
-    FAIL() << "a second writer opened the database";
-  } catch (const IOError& e) {
-    EXPECT_NE(std::string(e.what()).find("already open for writing"), std::string::npos) << e.what();
-  }
+  Connection a(first);
+  ASSERT_FALSE(a.Query("CREATE TABLE t (x INT)")->HasError());
+  // Opening a second time while `first` is open (and idle) works, for
+  // reading and for writing, and each sees the other's commits.
+  Database second(dir.path);
+  Connection b(second);
+  auto r = b.Query("INSERT INTO t VALUES (1); CREATE TABLE u (y INT)");
+  ASSERT_FALSE(r->HasError()) << r->GetError();
+  EXPECT_EQ(Count(a, "SELECT count(*) FROM t"), 1);
+  r = a.Query("INSERT INTO u VALUES (2), (3)");
+  ASSERT_FALSE(r->HasError()) << r->GetError();
+  EXPECT_EQ(Count(b, "SELECT count(*) FROM u"), 2);
+  r = b.Query("DROP TABLE u");
+  ASSERT_FALSE(r->HasError()) << r->GetError();
+  r = a.Query("SELECT * FROM u");
+  ASSERT_TRUE(r->HasError());
+  EXPECT_NE(r->GetError().find("u"), std::string::npos) << r->GetError();
+}
+
+TEST(DeltaTable, AWriterWaitsForTheLockThenNamesItsHolder) {
+  testing::ScopedTempDir dir("lakestream_delta_table");
+  DatabaseOptions options;
+  options.lock_wait_ms = 300;
+  Database db(dir.path, options);
+  Connection con(db);
+  ASSERT_FALSE(con.Query("CREATE TABLE t (x INT)")->HasError());
+  // Another holder of the lock, as a writing process would hold it.
+  std::string lock_path = dir.path + "/_lakestream/LOCK";
+  int fd = ::open(lock_path.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  ASSERT_EQ(::ftruncate(fd, 0), 0);
+  ASSERT_EQ(::pwrite(fd, "4242\n", 5, 0), 5);
+  auto start = std::chrono::steady_clock::now();
+  auto r = con.Query("INSERT INTO t VALUES (1)");
+  auto waited = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(r->HasError());
+  EXPECT_NE(r->GetError().find("already open for writing by process 4242"), std::string::npos) << r->GetError();
+  EXPECT_GE(waited, std::chrono::milliseconds(300));
+  EXPECT_EQ(Count(con, "SELECT count(*) FROM t"), 0);  // reading does not wait
+  ::close(fd);  // releases the lock
+  r = con.Query("INSERT INTO t VALUES (1)");
+  ASSERT_FALSE(r->HasError()) << r->GetError();
+  EXPECT_EQ(Count(con, "SELECT count(*) FROM t"), 1);
+
   DatabaseOptions read_only;
   read_only.read_only = true;
   Database reader(dir.path, read_only);
-  Connection con(reader);
-  auto r = con.Query("CREATE TABLE x (a INT)");
+  Connection ro(reader);
+  r = ro.Query("CREATE TABLE x (a INT)");
   ASSERT_TRUE(r->HasError());
   EXPECT_NE(r->GetError().find("read-only"), std::string::npos);
 }

@@ -1,6 +1,7 @@
 """Connection: a database opened by lakestream.connect(), and the DB-API
 2.0 cursor interface on it."""
 
+import contextlib as _contextlib
 import os
 import threading
 import warnings as _warnings
@@ -163,6 +164,19 @@ class Connection:
         """Stops the statement running on this connection (call it from
         another thread); it raises InterruptException and commits nothing."""
         self._native.interrupt()
+
+    @_contextlib.contextmanager
+    def holding_writes(self):
+        """A block during which no other process commits to this database:
+        the connection keeps the database's write lock from its start to its
+        end (otherwise a statement holds it only while it writes). For a check
+        and the statement it guards; keep the block short, other writers wait."""
+        self._check_open()
+        _run(self._native.hold_writes)
+        try:
+            yield self
+        finally:
+            self._native.release_writes()
 
     def close(self):
         """Closes the connection (the database closes with its last

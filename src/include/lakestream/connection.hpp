@@ -107,6 +107,15 @@ class Connection {
   // to commit completes; the statements after it in the same call do not run.
   void Interrupt();
 
+  // Keeps the database's write lock from now until ReleaseWrites() (or the
+  // connection's end), so no other process commits between the statements
+  // that follow: a check and the statement it guards. Without it the lock is
+  // held only while a statement writes. Waits for the lock as a writing
+  // statement does; false with `*error` set when it cannot be had (another
+  // process kept it, Interrupt()). A no-op in memory and read-only.
+  bool HoldWrites(std::string* error);
+  void ReleaseWrites();
+
  private:
   friend class PreparedStatement;
   friend struct ConnectionAccess;  // engine side (main/connection_access.hpp)
@@ -116,6 +125,7 @@ class Connection {
   void EndStream(const char* reason);
   std::unique_ptr<ClientContext> context_;
   std::weak_ptr<QueryStream> stream_;  // the open streaming result's
+  bool holds_writes_ = false;
 };
 
 // For tools that read SQL a piece at a time (the shell):

@@ -17,6 +17,11 @@ struct DatabaseOptions {
   // Statements that write (INSERT, CREATE, COPY ... FROM, ...) fail with an
   // error naming the statement; reading works as usual.
   bool read_only = false;
+  // A statement that writes takes the database's write lock for its
+  // duration; when another process holds it, the statement waits this long
+  // (Ctrl-C / Connection::Interrupt ends the wait) and then fails naming the
+  // holder. Reading never waits.
+  int lock_wait_ms = 5000;
 };
 
 class Database {

@@ -250,6 +250,10 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
 // just committed to a source (the crash point a kill test stops at).
 static void MaintainViews(ClientContext& context, const std::string& skip, bool after_statement) {
   if (context.Database().InMemory() || context.Database().Options().read_only) return;
+  // A statement that only reads catches views up when the write lock is
+  // free; while another process writes, it reads them as last refreshed
+  // (WarnAboutStaleViewReads says so) instead of waiting.
+  if (!context.Database().TryAcquireWriteLock()) return;
   Catalog& catalog = context.GetCatalog();
   auto names = catalog.TableNames(TableKind::MATERIALIZED_VIEW);
   // A view over a view goes stale when the inner one refreshes; rounds repeat

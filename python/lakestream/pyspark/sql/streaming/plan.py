@@ -296,32 +296,21 @@ class QueryPlan:
         if not self._has_data():
             return None
         started = time.monotonic()
-        start_offset = self._offset()
-        skip = self._changes_to_skip()
-        query = self._batch_sql(skip)
         batch_id = ck.data["last_batch_id"] + 1
-        o = self.objects
-        if fmt == "delta":
-            cols = ", ".join(quote_name(c) for c in self.columns)
-            # complete: the table holds the whole result, rewritten by the same one statement
-            verb = "INSERT INTO"
-            if self.mode == "complete" and _one(self.conn, "SELECT count(*) FROM %s" % quote_name(o["stream"]))[0]:
-                verb = "INSERT OVERWRITE"  # else the changes cancelled out: keep the table, move the offset
-            rows = _affected(self.conn, "%s %s (%s) SELECT %s FROM (%s) AS \"__lakestream_batch\"" % (
-                verb, quote_name(self.sink["table"]), cols, cols, query))
-        elif fmt == "kafka":
-            key = "\"key\"" if self.has_key else "CAST(NULL AS VARCHAR)"
-            rows = _affected(self.conn, "INSERT INTO %s (\"key\", \"value\") SELECT %s, \"value\" FROM (%s) AS "
-                                        "\"__lakestream_batch\"" % (quote_name(o["staging"]), key, query))
+        # The check for updates and the statement that consumes the batch run
+        # with the write lock held between them: no other process commits an
+        # update the check did not see.
+        with self.conn.holding_writes():
+            start_offset = self._offset()
+            skip = self._changes_to_skip()
+            rows = self._consume(self._batch_sql(skip), batch_id)
+        if fmt == "kafka":
             _crash_point("after_stage")
             self._deliver_staged()
             _crash_point("after_sink")
-        else:
-            rows = _affected(self.conn, "INSERT INTO %s SELECT %d, \"__b\".* FROM (%s) AS \"__b\"" % (
-                quote_name(o["batch"]), batch_id, query))
-            if rows != 0:
-                _crash_point("after_stage")
-                self._call_foreach(batch_id)
+        elif fmt == "foreachBatch" and rows != 0:
+            _crash_point("after_stage")
+            self._call_foreach(batch_id)
         ck.data["last_batch_id"] = batch_id
         ck.save()
         elapsed = max(time.monotonic() - started, 1e-6)
@@ -335,6 +324,27 @@ class QueryPlan:
                          "numInputRows": rows, "skippedChangeCommits": list(skip)}],
             "sink": {"description": self._sink_description(), "numOutputRows": rows},
         }
+
+    def _consume(self, query, batch_id):
+        """The one statement that consumes a batch from the stream (moving its
+        offset): into the target table, the Kafka staging table or the
+        foreachBatch table. Returns the rows it wrote."""
+        fmt = self.sink["format"]
+        o = self.objects
+        if fmt == "delta":
+            cols = ", ".join(quote_name(c) for c in self.columns)
+            # complete: the table holds the whole result, rewritten by the same one statement
+            verb = "INSERT INTO"
+            if self.mode == "complete" and _one(self.conn, "SELECT count(*) FROM %s" % quote_name(o["stream"]))[0]:
+                verb = "INSERT OVERWRITE"  # else the changes cancelled out: keep the table, move the offset
+            return _affected(self.conn, "%s %s (%s) SELECT %s FROM (%s) AS \"__lakestream_batch\"" % (
+                verb, quote_name(self.sink["table"]), cols, cols, query))
+        if fmt == "kafka":
+            key = "\"key\"" if self.has_key else "CAST(NULL AS VARCHAR)"
+            return _affected(self.conn, "INSERT INTO %s (\"key\", \"value\") SELECT %s, \"value\" FROM (%s) AS "
+                                        "\"__lakestream_batch\"" % (quote_name(o["staging"]), key, query))
+        return _affected(self.conn, "INSERT INTO %s SELECT %d, \"__b\".* FROM (%s) AS \"__b\"" % (
+            quote_name(o["batch"]), batch_id, query))
 
     def _sink_description(self):
         fmt = self.sink["format"]
