@@ -142,7 +142,10 @@ class CorrelationPuller {
     auto pulled = Pull(op.children[0], false);
     for (auto& g : op.expressions) Refuse(*g, "an outer column in the GROUP BY of a subquery");
     for (auto& a : op.aggregates) {
-      if (a.argument) Refuse(*a.argument, "an outer column inside an aggregate of a subquery");
+      // Arguments, FILTER (WHERE ...), ORDER BY inside the call.
+      for (auto* e : a.Expressions()) {
+        if (*e) Refuse(**e, "an outer column inside an aggregate of a subquery");
+      }
     }
     if (pulled.empty()) return pulled;
     bool had_groups = !op.expressions.empty();

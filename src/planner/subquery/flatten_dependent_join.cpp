@@ -194,9 +194,7 @@ class DependentJoinFlattener {
       }
       case LogicalOperatorType::GET:
         throw NotImplementedError("correlated subqueries with an outer column in a scan filter");
-      case LogicalOperatorType::CHUNK_GET:
-        throw NotImplementedError("correlated subqueries with an outer column in a VALUES list; select from the "
-                                  "outer table in the subquery's WHERE instead");
+      case LogicalOperatorType::CHUNK_GET: return PushValues(op);
       case LogicalOperatorType::RECURSIVE_CTE:
         throw NotImplementedError("correlated subqueries with an outer column inside WITH RECURSIVE");
       case LogicalOperatorType::SOURCE:
@@ -215,6 +213,37 @@ class DependentJoinFlattener {
     for (idx_t i = 0; i < columns.size(); i++) projection->expressions.push_back(MakeBindingRef(columns[i], types_[i], names_[i]));
     projection->children.push_back(std::move(child));
     child = std::move(projection);
+  }
+
+  // VALUES rows reading C: each row, once per value of D, as a UNION ALL
+  // that keeps the VALUES' table index (so its columns keep their bindings).
+  Columns PushValues(LogicalOperatorPtr& op) {
+    auto types = op->collection->Types();
+    auto values = std::make_unique<LogicalOperator>(LogicalOperatorType::UNION);
+    values->table_index = op->table_index;
+    values->union_types = types;
+    for (auto& row : op->value_rows) {
+      Columns delim_columns;
+      auto delim = MakeDelim(delim_columns);
+      auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
+      projection->table_index = binder_.NextTableIndex();
+      for (idx_t j = 0; j < row.size(); j++) {
+        RewriteExpression(*row[j], delim_columns);
+        projection->expressions.push_back(AddCast(std::move(row[j]), types[j]));
+      }
+      for (idx_t i = 0; i < delim_columns.size(); i++) {
+        projection->expressions.push_back(MakeBindingRef(delim_columns[i], types_[i], names_[i]));
+      }
+      projection->children.push_back(std::move(delim));
+      values->children.push_back(std::move(projection));
+    }
+    Columns out;
+    for (idx_t i = 0; i < correlated_.size(); i++) {
+      out.push_back({values->table_index, values->union_types.size()});
+      values->union_types.push_back(types_[i]);
+    }
+    op = std::move(values);
+    return out;
   }
 
   Columns PushAggregate(LogicalOperatorPtr& op) {
