@@ -9,7 +9,8 @@
 // also groups by C (an aggregate without GROUP BY then gets one row per value
 // of D, with count() = 0 where no row came: the COUNT bug), a window
 // partitions by C, LIMIT/OFFSET becomes row_number() per C, UNION / EXCEPT /
-// INTERSECT compare C with the rows, a join whose both sides read C matches
+// INTERSECT compare C with the rows, a VALUES list reading C becomes its rows
+// over D (a UNION ALL), a join whose both sides read C matches
 // C IS NOT DISTINCT FROM C. The result outputs the subquery's columns, then
 // C; the caller joins it to the outer input on the returned conditions
 // (outer.c IS NOT DISTINCT FROM result.c: a NULL outer value meets its own
@@ -21,7 +22,7 @@
 //
 // Shapes it cannot flatten raise NotImplementedError ("not supported yet:
 // correlated subqueries with ..."): a correlated FULL join, LIMIT/OFFSET given
-// by a subquery, an outer column in a VALUES list or under WITH RECURSIVE.
+// by a subquery, an outer column under WITH RECURSIVE.
 #pragma once
 
 #include <vector>
