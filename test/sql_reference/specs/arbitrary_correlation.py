@@ -73,6 +73,8 @@ CASES = [
  ('comment', 'LATERAL: an aggregate without GROUP BY gives one row per left row; a top-N per left row'),
  ('II', 'SELECT o.id, s.n FROM o, LATERAL (SELECT count(*) AS n FROM i WHERE i.b < o.a) s', 'rowsort'),
  ('II', 'SELECT o.id, s.b FROM o LEFT JOIN LATERAL (SELECT b FROM i WHERE i.b < o.a ORDER BY b DESC LIMIT 2) s ON true', 'rowsort'),
+ ('II', 'SELECT o.id, s.b FROM o LEFT JOIN LATERAL (SELECT b FROM i WHERE i.b < o.a ORDER BY b DESC LIMIT 2) s ON s.b > 1', 'rowsort'),
+ ('II', 'SELECT o.id, s.x FROM o, LATERAL (SELECT o.a + i.b AS x FROM i WHERE i.b < o.a) s', 'rowsort'),
  ('comment', 'more than one row for an outer row is still an error'),
  ('error', 'SELECT id, (SELECT b FROM i WHERE i.b < o.a) FROM o', 'More than one row'),
  ('comment', 'still refused'),
