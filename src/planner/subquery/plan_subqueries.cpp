@@ -48,6 +48,7 @@ class SubqueryPlanner {
 
   void Plan(LogicalOperatorPtr& op) {
     for (auto& child : op->children) Plan(child);
+    if (op->type == LogicalOperatorType::JOIN) HoistInnerJoinSubqueries(op);
     if (op->type == LogicalOperatorType::FILTER) {
       PlanFilter(*op);
       if (op->expressions.empty()) {
@@ -60,6 +61,36 @@ class SubqueryPlanner {
   }
 
  private:
+  static bool ContainsJoinSubquery(const BoundExpression& e) {
+    if (NeedsJoin(e)) return true;
+    for (auto& c : e.children) {
+      if (ContainsJoinSubquery(*c)) return true;
+    }
+    return false;
+  }
+
+  // An inner join's ON conjuncts are filters over its rows: those holding a
+  // subquery that must become a join move to a filter above it (planned as a
+  // WHERE). An outer join's ON is not a filter; such subqueries stay and are
+  // refused when the plan runs.
+  void HoistInnerJoinSubqueries(LogicalOperatorPtr& op) {
+    if (op->join_type != LogicalJoinType::INNER && op->join_type != LogicalJoinType::CROSS) return;
+    auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
+    std::vector<BoundExprPtr> kept;
+    for (auto& e : op->expressions) {
+      if (ContainsJoinSubquery(*e)) {
+        filter->expressions.push_back(std::move(e));
+      } else {
+        kept.push_back(std::move(e));
+      }
+    }
+    op->expressions = std::move(kept);
+    if (filter->expressions.empty()) return;
+    if (op->expressions.empty()) op->join_type = LogicalJoinType::CROSS;
+    filter->children.push_back(std::move(op));
+    op = std::move(filter);
+  }
+
   static bool NeedsJoin(const BoundExpression& e) {
     if (e.type != BoundExpressionType::SUBQUERY || !e.subquery->plan) return false;
     return e.subquery->correlated || e.subquery_kind == SubqueryKind::IN || e.subquery_kind == SubqueryKind::NOT_IN;

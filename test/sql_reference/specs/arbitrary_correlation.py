@@ -6,6 +6,8 @@ SETUP = [
  "INSERT INTO o VALUES (1, 5, 'x'), (2, 5, 'x'), (3, 1, 'y'), (4, NULL, 'y'), (5, NULL, NULL), (6, 10, 'z'), (6, 10, 'z')",
  'CREATE TABLE i (b INTEGER, c VARCHAR, v INTEGER)',
  "INSERT INTO i VALUES (1, 'x', 10), (3, 'x', NULL), (5, 'y', 30), (NULL, 'y', 40), (7, NULL, 50), (9, 'z', 5)",
+ 'CREATE TABLE p (k INTEGER, w INTEGER)',
+ 'INSERT INTO p VALUES (1, 1), (5, 2), (NULL, 3), (10, 4)',
  'CREATE TABLE e (b INTEGER, c VARCHAR, v INTEGER)',
 ]
 CASES = [
@@ -75,8 +77,13 @@ CASES = [
  ('II', 'SELECT o.id, s.b FROM o LEFT JOIN LATERAL (SELECT b FROM i WHERE i.b < o.a ORDER BY b DESC LIMIT 2) s ON true', 'rowsort'),
  ('II', 'SELECT o.id, s.b FROM o LEFT JOIN LATERAL (SELECT b FROM i WHERE i.b < o.a ORDER BY b DESC LIMIT 2) s ON s.b > 1', 'rowsort'),
  ('II', 'SELECT o.id, s.x FROM o, LATERAL (SELECT o.a + i.b AS x FROM i WHERE i.b < o.a) s', 'rowsort'),
+ ('comment', 'a subquery in an inner join\'s ON is a filter over the joined rows'),
+ ('II', 'SELECT o.id, p.w FROM o JOIN p ON p.k = o.a AND p.w < (SELECT count(*) FROM i WHERE i.b < o.a)', 'rowsort'),
+ ('II', 'SELECT o.id, p.w FROM o JOIN p ON p.w <= (SELECT count(*) FROM i WHERE i.b < o.a AND i.v > p.w * 10)', 'rowsort'),
+ ('II', 'SELECT o.id, p.w FROM o JOIN p ON o.a IN (SELECT b FROM i WHERE i.v > p.w)', 'rowsort'),
  ('comment', 'more than one row for an outer row is still an error'),
  ('error', 'SELECT id, (SELECT b FROM i WHERE i.b < o.a) FROM o', 'More than one row'),
  ('comment', 'still refused'),
  ('error', 'SELECT id, (SELECT count(*) FROM i FULL JOIN i AS i2 ON i.c = i2.c AND i2.b < o.a) FROM o', 'not supported yet: correlated subqueries with an outer column in or below a FULL JOIN'),
+ ('error', 'SELECT o.id, p.w FROM o LEFT JOIN p ON p.w < (SELECT count(*) FROM i WHERE i.b < o.a)', "not supported yet: correlated subqueries outside WHERE, HAVING and the SELECT list (in an outer JOIN's ON"),
 ]
