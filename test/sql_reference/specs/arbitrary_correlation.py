@@ -83,6 +83,7 @@ CASES = [
  ('II', 'SELECT o.id, p.w FROM o JOIN p ON o.a IN (SELECT b FROM i WHERE i.v > p.w)', 'rowsort'),
  ('comment', 'more than one row for an outer row is still an error'),
  ('error', 'SELECT id, (SELECT b FROM i WHERE i.b < o.a) FROM o', 'More than one row'),
+ ('error', 'SELECT id, (SELECT b FROM i WHERE i.b < o.a ORDER BY b LIMIT 2) FROM o', 'More than one row'),
  ('comment', 'still refused'),
  ('error', 'SELECT id, (SELECT count(*) FROM i FULL JOIN i AS i2 ON i.c = i2.c AND i2.b < o.a) FROM o', 'not supported yet: correlated subqueries with an outer column in or below a FULL JOIN'),
  ('error', 'SELECT o.id, p.w FROM o LEFT JOIN p ON p.w < (SELECT count(*) FROM i WHERE i.b < o.a)', "not supported yet: correlated subqueries outside WHERE, HAVING and the SELECT list (in an outer JOIN's ON"),
