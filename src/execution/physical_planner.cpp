@@ -76,10 +76,15 @@ static JoinKind KindOf(LogicalJoinType type) {
   return JoinKind::INNER;
 }
 
-// Moves `e` into the key lists when it is `left side = right side`.
+// Moves `e` into the key lists when it is `left side = right side` (or IS
+// NOT DISTINCT FROM, recorded in `nulls_equal` when given).
 static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, const std::set<idx_t>& right_tables,
-                         std::vector<BoundExprPtr>& left_keys, std::vector<BoundExprPtr>& right_keys) {
-  if (e->type != BoundExpressionType::FUNCTION || e->function.name != "=" || e->children.size() != 2) return false;
+                         std::vector<BoundExprPtr>& left_keys, std::vector<BoundExprPtr>& right_keys,
+                         std::vector<bool>* nulls_equal = nullptr) {
+  if (e->type != BoundExpressionType::FUNCTION || e->children.size() != 2) return false;
+  bool not_distinct = nulls_equal && e->function.name == "is_not_distinct_from";
+  if (e->function.name != "=" && !not_distinct) return false;
+  if (nulls_equal) nulls_equal->push_back(not_distinct);
   auto& a = e->children[0];
   auto& b = e->children[1];
   if (Within(*a, left_tables) && Within(*b, right_tables)) {
@@ -92,6 +97,7 @@ static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, co
     right_keys.push_back(std::move(a));
     return true;
   }
+  if (nulls_equal) nulls_equal->pop_back();
   return false;
 }
 
@@ -102,8 +108,9 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   for (auto& b : left_bindings) left_tables.insert(b.table_index);
   for (auto& b : right_bindings) right_tables.insert(b.table_index);
   std::vector<BoundExprPtr> left_keys, right_keys, residual;
+  std::vector<bool> nulls_equal;
   for (auto& e : op.expressions) {
-    if (!SplitEquiKey(e, left_tables, right_tables, left_keys, right_keys)) residual.push_back(std::move(e));
+    if (!SplitEquiKey(e, left_tables, right_tables, left_keys, right_keys, &nulls_equal)) residual.push_back(std::move(e));
   }
   JoinKind kind = KindOf(op.join_type);
   BoundExprPtr mark_condition = std::move(op.mark_condition);
@@ -132,6 +139,7 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   auto join = std::make_unique<PhysicalHashJoin>(std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
                                                  std::move(residual_expr), kind);
   join->SetMark(std::move(mark_condition), null_aware);
+  join->SetNullsEqual(std::move(nulls_equal));
   // The residual predicate reads the joined row, so it needs every column.
   bool pairs_out = kind == JoinKind::INNER || kind == JoinKind::LEFT || kind == JoinKind::FULL || kind == JoinKind::SINGLE;
   if (!join->HasResidual() && pairs_out) join->SetNeededOutputs(op.left_needed, op.right_needed);

@@ -57,7 +57,7 @@ class SubqueryResolver {
   const ChunkCollection& RowsOf(BoundSubquery& subquery) {
     if (!subquery.rows) {
       if (subquery.correlated) {
-        throw NotImplementedError("correlated subqueries outside WHERE, HAVING and the SELECT list (in a JOIN ... ON, "
+        throw NotImplementedError("correlated subqueries outside WHERE, HAVING and the SELECT list (in an outer JOIN's ON, "
                                   "GROUP BY, an aggregate's argument or a DML statement); compute the value in a "
                                   "subquery in FROM and refer to it");
       }

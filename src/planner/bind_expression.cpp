@@ -196,7 +196,9 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     case ExpressionType::COLUMN_REF: {
       if (auto nested = BindNestedColumn(expr, scope, aggregate, clause)) return nested;
       auto ref = ResolveColumn(expr.names, scope);
-      if (aggregate) {
+      // A column of an outer query is one value per group (per outer row):
+      // only this query's own columns must be grouped.
+      if (aggregate && scope.Resolve(expr.names, true)) {
         throw BinderError("column \"" + StringUtil::Join(expr.names, ".") +
                           "\" must appear in the GROUP BY clause or be used in an aggregate function "
                           "(e.g. add it to GROUP BY, or use any_value(" + expr.names.back() + "))");

@@ -3,6 +3,7 @@
 #include "common/string_util.hpp"
 #include "planner/binder.hpp"
 #include "planner/subquery/decorrelate.hpp"
+#include "planner/subquery/flatten_dependent_join.hpp"
 
 namespace lakestream {
 
@@ -45,7 +46,7 @@ LogicalOperatorPtr Binder::BindJoin(const TableRef& ref, BindContext& scope) {
       throw BinderError("LATERAL subquery " + ref.right->alias + " cannot be the right side of a RIGHT or FULL join: "
                         "it is computed per row of the tables before it; use LEFT JOIN LATERAL or CROSS JOIN LATERAL");
     }
-    right = BindLateral(*ref.right, left_scope, right_scope, join->expressions);
+    right = BindLateral(*ref.right, *left, left_scope, right_scope, join->expressions);
   } else {
     right = BindTableRef(*ref.right, right_scope);
   }
@@ -155,18 +156,25 @@ LogicalOperatorPtr Binder::CoalesceUsingColumns(LogicalOperatorPtr join, const B
   return projection;
 }
 
-LogicalOperatorPtr Binder::BindLateral(const TableRef& ref, const BindContext& left_scope, BindContext& scope,
-                                       std::vector<BoundExprPtr>& conditions) {
+LogicalOperatorPtr Binder::BindLateral(const TableRef& ref, const LogicalOperator& left, const BindContext& left_scope,
+                                       BindContext& scope, std::vector<BoundExprPtr>& conditions) {
   Binder sub(context_, this);
   sub.outer_scope_ = &left_scope;
   BoundQuery bound = sub.BindQuery(*ref.subquery);
   LogicalOperatorPtr plan = std::move(bound.plan);
   if (sub.correlated_) {
-    auto d = PullUpCorrelations(std::move(plan));
-    if (d.ungrouped_aggregate) {
-      throw NotImplementedError("LATERAL subqueries with an aggregate without GROUP BY over correlated rows (" +
-                                ref.alias + "); use a correlated scalar subquery in the SELECT list instead");
+    // The pull-up of equality correlations where it applies; else (and for
+    // an aggregate without GROUP BY, one row per left row) the general
+    // dependent join.
+    auto general = CopyLogicalPlan(*plan);
+    DecorrelatedPlan d;
+    try {
+      d = PullUpCorrelations(std::move(plan));
+      if (d.ungrouped_aggregate) d.plan = nullptr;
+    } catch (const NotImplementedError&) {
+      d.plan = nullptr;
     }
+    if (!d.plan) d = FlattenDependentJoin(*this, std::move(general), left);
     plan = std::move(d.plan);
     for (auto& c : d.conditions) conditions.push_back(std::move(c));
   }

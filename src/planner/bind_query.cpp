@@ -203,6 +203,14 @@ static bool NeedsRunningStatement(const BoundExpression& expr) {
   return false;
 }
 
+static bool ReadsColumn(const BoundExpression& expr) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) return true;
+  for (auto& c : expr.children) {
+    if (ReadsColumn(*c)) return true;
+  }
+  return false;
+}
+
 BoundQuery Binder::BindValues(const QueryNode& node) {
   BindContext empty;
   std::vector<std::vector<BoundExprPtr>> rows;
@@ -235,7 +243,9 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
   auto collection = std::make_shared<ChunkCollection>(types);
   bool at_run = false;
   for (auto& row : rows) {
-    for (auto& e : row) at_run |= NeedsRunningStatement(*e);
+    // A column here is an outer query's (a correlated VALUES list): the
+    // subquery planner turns the rows into one per outer value.
+    for (auto& e : row) at_run |= NeedsRunningStatement(*e) || ReadsColumn(*e);
   }
   std::vector<std::vector<BoundExprPtr>> value_rows;
   if (at_run) {

@@ -126,6 +126,7 @@ class Binder {
  private:
   friend class SelectNodeBinder;  // bind_select.cpp: the phases of BindSelectNode
   friend class SubqueryPlanner;   // planner/subquery/plan_subqueries.cpp: binds the comparisons it adds
+  friend class DependentJoinFlattener;  // planner/subquery/flatten_dependent_join.cpp: likewise
   BoundQuery BindSelectNode(const QueryNode& node);
   BoundQuery BindSetOperation(const QueryNode& node);
   BoundQuery BindValues(const QueryNode& node);
@@ -204,11 +205,11 @@ class Binder {
   LogicalOperatorPtr CoalesceUsingColumns(LogicalOperatorPtr join, const BindContext& left_scope,
                                           const BindContext& right_scope, const std::vector<std::string>& columns,
                                           BindContext& scope, uint32_t location);
-  // LATERAL (SELECT ...) after `left_scope`'s FROM items: the subquery bound
-  // with those columns visible, decorrelated; its correlation predicates are
-  // appended to `conditions`.
-  LogicalOperatorPtr BindLateral(const TableRef& ref, const BindContext& left_scope, BindContext& scope,
-                                 std::vector<BoundExprPtr>& conditions);
+  // LATERAL (SELECT ...) after `left_scope`'s FROM items (planned as
+  // `left`): the subquery bound with those columns visible, decorrelated; its
+  // correlation predicates are appended to `conditions`.
+  LogicalOperatorPtr BindLateral(const TableRef& ref, const LogicalOperator& left, const BindContext& left_scope,
+                                 BindContext& scope, std::vector<BoundExprPtr>& conditions);
   // WITH RECURSIVE (bind_recursive_cte.cpp): a recursive CTE read in FROM,
   // and, inside its recursive part, the CTE reading itself (the working
   // table of the binder `owner` that binds that part).

@@ -36,7 +36,8 @@ PhysicalHashJoin::PhysicalHashJoin(PhysicalOperatorPtr left, PhysicalOperatorPtr
 std::string PhysicalHashJoin::Details() const {
   std::string d;
   for (idx_t i = 0; i < left_keys_.size(); i++) {
-    d += (i ? " AND " : "") + left_keys_[i]->ToString() + " = " + right_keys_[i]->ToString();
+    d += (i ? " AND " : "") + left_keys_[i]->ToString() + (NullsEqual(i) ? " IS NOT DISTINCT FROM " : " = ") +
+         right_keys_[i]->ToString();
   }
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
@@ -71,13 +72,14 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   TypeId key_type = right_keys_.size() == 1 ? right_keys_[0]->return_type.id() : TypeId::INVALID;
   inline_key_ = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
                 key_type == TypeId::TIMESTAMP;
+  inline_key_ = inline_key_ && !NullsEqual(0);  // the inline key has no NULL
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
   for (idx_t c = 0; c < build_.ChunkCount(); c++) {
     DataChunk& chunk = build_.Chunk(c);
     for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
-      for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !chunk.data[right_width_ + k].IsValid(r);
+      for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !NullsEqual(k) && !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) {  // NULL never equals anything
         build_has_null_key_ = true;
         continue;
@@ -107,6 +109,7 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
   for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
   probe_skip_.assign(count, 0);
   for (idx_t k = 0; k < left_keys_.size(); k++) {
+    if (NullsEqual(k)) continue;
     const uint8_t* valid = probe_keys_.data[k].Validity();
     for (idx_t i = 0; i < count; i++) probe_skip_[i] |= !valid[i];
   }

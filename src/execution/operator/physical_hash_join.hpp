@@ -1,4 +1,5 @@
-// Hash join on equality keys (NULL keys never match), of any JoinKind, with
+// Hash join on equality keys (NULL keys never match, except for keys set to
+// compare IS NOT DISTINCT FROM, where NULL meets NULL), of any JoinKind, with
 // an optional residual predicate over the joined row. The right child is the
 // build side: it is read fully into a chained hash table; the left child then
 // streams through it, a chunk at a time, and each Next() emits up to
@@ -27,6 +28,9 @@ class PhysicalHashJoin : public PhysicalOperator {
     mark_condition_ = std::move(mark_condition);
     null_aware_ = null_aware;
   }
+  // Which keys compare IS NOT DISTINCT FROM (a decorrelated subquery's
+  // correlated columns); empty: none.
+  void SetNullsEqual(std::vector<bool> nulls_equal) { nulls_equal_ = std::move(nulls_equal); }
   bool Next(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "HASH_JOIN" + JoinKindSuffix(kind_); }
   bool HasResidual() const { return residual_ != nullptr; }
@@ -60,8 +64,11 @@ class PhysicalHashJoin : public PhysicalOperator {
     return kind_ == JoinKind::INNER || kind_ == JoinKind::LEFT || kind_ == JoinKind::FULL || kind_ == JoinKind::SINGLE;
   }
 
+  bool NullsEqual(idx_t key) const { return key < nulls_equal_.size() && nulls_equal_[key]; }
+
   std::vector<BoundExprPtr> left_keys_;
   std::vector<BoundExprPtr> right_keys_;
+  std::vector<bool> nulls_equal_;
   BoundExprPtr residual_;
   JoinKind kind_;
   BoundExprPtr mark_condition_;

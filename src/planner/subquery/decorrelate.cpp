@@ -1,6 +1,7 @@
 #include "planner/subquery/decorrelate.hpp"
 
 #include "common/exception.hpp"
+#include "planner/subquery/flatten_dependent_join.hpp"
 
 namespace lakestream {
 
@@ -90,6 +91,13 @@ class CorrelationPuller {
         return {};
       case LogicalOperatorType::SOURCE:
       case LogicalOperatorType::STREAM_GET: return {};
+      case LogicalOperatorType::WINDOW:
+      case LogicalOperatorType::SET_OPERATION:
+      case LogicalOperatorType::UNNEST:
+      case LogicalOperatorType::RECURSIVE_CTE:
+        // Predicates cannot move past these unchanged: the general method.
+        if (SubtreeOuter(*op)) throw NotImplementedError("correlated subqueries with an outer column below a window, set operation or UNNEST");
+        return {};
     }
     return {};
   }
@@ -98,6 +106,13 @@ class CorrelationPuller {
 
  private:
   bool Outer(const BoundExpression& e) const { return ReadsOuterColumn(e, inner_); }
+
+  bool SubtreeOuter(LogicalOperator& op) const {
+    bool found = false;
+    VisitOperatorExpressions(op, [&](BoundExprPtr& e) { found = found || Outer(*e); });
+    for (auto& c : op.children) found = found || SubtreeOuter(*c);
+    return found;
+  }
 
   void Refuse(const BoundExpression& e, const std::string& what) const {
     if (Outer(e)) throw NotImplementedError("correlated subqueries with " + what);
@@ -127,7 +142,10 @@ class CorrelationPuller {
     auto pulled = Pull(op.children[0], false);
     for (auto& g : op.expressions) Refuse(*g, "an outer column in the GROUP BY of a subquery");
     for (auto& a : op.aggregates) {
-      if (a.argument) Refuse(*a.argument, "an outer column inside an aggregate of a subquery");
+      // Arguments, FILTER (WHERE ...), ORDER BY inside the call.
+      for (auto* e : a.Expressions()) {
+        if (*e) Refuse(**e, "an outer column inside an aggregate of a subquery");
+      }
     }
     if (pulled.empty()) return pulled;
     bool had_groups = !op.expressions.empty();

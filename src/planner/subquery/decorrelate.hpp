@@ -31,6 +31,9 @@ struct DecorrelatedPlan {
   // subquery gave one (count(*) = 0). Only set when it sits at the top of
   // the plan under projections, filters and orders; null otherwise.
   const LogicalOperator* ungrouped_aggregate = nullptr;
+  // The subquery's value over no rows when ungrouped_aggregate is set and it
+  // is not NULL (count(*) + 1 -> 1); filled in by the subquery planner.
+  BoundExprPtr empty_value;
 };
 
 // The table indexes `plan` produces (its own columns, at any depth).

@@ -2,8 +2,10 @@
 //
 // In a WHERE/HAVING filter or a SELECT list, a SUBQUERY node that is
 // correlated, or an IN / NOT IN subquery, is replaced by a join of the
-// operator's input with the (decorrelated, planner/subquery/decorrelate.hpp)
-// subquery plan:
+// operator's input with the subquery plan, decorrelated by pulling its
+// equality correlations up (planner/subquery/decorrelate.hpp) or, where that
+// does not apply, as a flattened dependent join joined back on the
+// correlated columns IS NOT DISTINCT FROM (flatten_dependent_join.hpp):
 //   * a filter conjunct EXISTS / IN  -> SEMI join (IN adds probe = column)
 //   * a filter conjunct NOT EXISTS   -> ANTI join
 //   * NOT IN, and EXISTS / IN under OR, CASE, NOT or in a SELECT list
