@@ -14,6 +14,7 @@
 #include "execution/operator/physical_set_operation.hpp"
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
+#include "execution/operator/physical_top_n_window.hpp"
 #include "execution/operator/physical_union.hpp"
 #include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
@@ -251,6 +252,10 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
     case LogicalOperatorType::WINDOW: {
       auto bindings = op.children[0]->GetBindings();
       for (auto& e : op.expressions) ResolveColumns(*e, bindings);
+      if (op.window_top_n > 0) {
+        return std::make_unique<PhysicalTopNWindow>(Plan(context, *op.children[0]), std::move(op.expressions),
+                                                    std::move(op.windows[0]), static_cast<idx_t>(op.window_top_n));
+      }
       return std::make_unique<PhysicalWindow>(Plan(context, *op.children[0]), std::move(op.expressions), std::move(op.windows));
     }
     case LogicalOperatorType::UNION: {

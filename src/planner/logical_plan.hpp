@@ -122,6 +122,10 @@ struct LogicalOperator {
 
   // WINDOW: `expressions` are its inputs over the child's rows
   std::vector<BoundWindow> windows;
+  // WINDOW of one row_number(): when > 0, only the rows it numbers 1 to
+  // window_top_n are produced (a FILTER above drops the others anyway; see
+  // planner/top_n_window.hpp).
+  int64_t window_top_n = 0;
 
   // UNNEST: explode_outer keeps a row for a NULL or empty collection (NULL
   // element); posexplode adds the 0-based position before the element.

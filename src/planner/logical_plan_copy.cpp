@@ -59,6 +59,7 @@ LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op) {
   copy->limit_expression = CopyExpression(op.limit_expression);
   copy->offset_expression = CopyExpression(op.offset_expression);
   copy->windows = op.windows;
+  copy->window_top_n = op.window_top_n;
   copy->unnest_outer = op.unnest_outer;
   copy->unnest_position = op.unnest_position;
   copy->union_types = op.union_types;

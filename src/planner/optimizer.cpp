@@ -1,6 +1,7 @@
 #include "planner/optimizer.hpp"
 
 #include "planner/join_order/join_order_optimizer.hpp"
+#include "planner/top_n_window.hpp"
 
 #include <map>
 #include <set>
@@ -168,6 +169,7 @@ static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
 
 LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = Pushdown(std::move(plan), {});
+  RewriteTopNWindows(*plan);
   plan = ReorderJoins(std::move(plan));
   RefCounts refs;
   CollectReferences(*plan, refs);

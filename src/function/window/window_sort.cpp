@@ -5,8 +5,9 @@
 // counting sort groups the rows by id, and only each partition is sorted by
 // the ORDER BY keys (n log(partition size), not n log n). One ORDER BY key of
 // a fixed-width type (integers, DATE, TIMESTAMP, DOUBLE, BOOLEAN) is encoded
-// as an unsigned integer that sorts in the requested direction, and that
-// sort runs over plain structs; other keys go through the type's comparator.
+// as an unsigned integer that sorts in the requested direction, written in
+// input order straight into its partition's range, and that sort runs over
+// plain structs; other keys go through the type's comparator.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -115,25 +116,35 @@ struct EncodedRow {
   }
 };
 
-// Sorts order[begin, end) (one partition, rows in input order) by the one
-// encodable ORDER BY key.
-void SortEncoded(std::vector<uint32_t>& order, idx_t begin, idx_t end, const Vector& key, const BoundWindowOrder& o,
-                 std::vector<EncodedRow>& scratch) {
-  scratch.resize(end - begin);
-  for (idx_t i = begin; i < end; i++) {
-    uint32_t row = order[i];
-    EncodedRow& r = scratch[i - begin];
-    r.row = row;
-    if (key.IsValid(row)) {
-      r.key = o.descending ? ~Encode(key, row) : Encode(key, row);
-      r.null_rank = o.nulls_first ? 1 : 0;
+// Fills order[starts[p], starts[p + 1]) with partition p's rows sorted by
+// the one encodable ORDER BY key. The keys are encoded reading the key
+// vector in input order and written straight to their partition's range (a
+// counting sort's scatter), so each partition is then sorted where it lies:
+// no random reads of the key vector per partition.
+void SortEncoded(std::vector<uint32_t>& order, const std::vector<uint32_t>& partition, const std::vector<uint32_t>& starts,
+                 const Vector& key, const BoundWindowOrder& o) {
+  idx_t count = partition.size();
+  std::vector<EncodedRow> rows(count);
+  std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+  uint32_t valid_rank = o.nulls_first ? 1 : 0;
+  uint32_t null_rank = o.nulls_first ? 0 : 1;
+  uint64_t flip = o.descending ? ~uint64_t{0} : 0;
+  const uint8_t* validity = key.Validity();
+  for (idx_t i = 0; i < count; i++) {
+    EncodedRow& r = rows[next[partition[i]]++];
+    r.row = static_cast<uint32_t>(i);
+    if (validity[i]) {
+      r.key = Encode(key, i) ^ flip;
+      r.null_rank = valid_rank;
     } else {
       r.key = 0;
-      r.null_rank = o.nulls_first ? 0 : 1;
+      r.null_rank = null_rank;
     }
   }
-  std::sort(scratch.begin(), scratch.end());
-  for (idx_t i = begin; i < end; i++) order[i] = scratch[i - begin].row;
+  for (idx_t p = 0; p + 1 < starts.size(); p++) {
+    if (starts[p + 1] - starts[p] > 1) std::sort(rows.begin() + starts[p], rows.begin() + starts[p + 1]);
+  }
+  for (idx_t i = 0; i < count; i++) order[i] = rows[i].row;
 }
 
 }  // namespace
@@ -151,16 +162,18 @@ WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const Bou
   for (uint32_t p : partition) starts[p + 1]++;
   for (idx_t p = 0; p < partitions; p++) starts[p + 1] += starts[p];
   order_.resize(count);
+  partition_starts_.assign(starts.begin(), starts.end());
+  if (count == 0) partition_starts_ = {0};
+  if (window.orders.size() == 1 && Encodable(inputs[window.orders[0].input].GetType().id())) {
+    SortEncoded(order_, partition, starts, inputs[window.orders[0].input], window.orders[0]);
+    return;
+  }
   {
     std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
     for (idx_t i = 0; i < count; i++) order_[next[partition[i]]++] = static_cast<uint32_t>(i);
   }
-  partition_starts_.assign(starts.begin(), starts.end());
-  if (count == 0) partition_starts_ = {0};
   if (window.orders.empty()) return;
   // Then each partition by the ORDER BY keys; ties keep input order.
-  bool encoded = window.orders.size() == 1 && Encodable(inputs[window.orders[0].input].GetType().id());
-  std::vector<EncodedRow> scratch;
   struct SortKey {
     const Vector* vector;
     row_compare_t compare;
@@ -187,11 +200,7 @@ WindowSort::WindowSort(const std::vector<Vector>& inputs, idx_t count, const Bou
   for (idx_t p = 0; p < partitions; p++) {
     idx_t begin = starts[p], end = starts[p + 1];
     if (end - begin < 2) continue;
-    if (encoded) {
-      SortEncoded(order_, begin, end, inputs[window.orders[0].input], window.orders[0], scratch);
-    } else {
-      std::sort(order_.begin() + static_cast<std::ptrdiff_t>(begin), order_.begin() + static_cast<std::ptrdiff_t>(end), less);
-    }
+    std::sort(order_.begin() + static_cast<std::ptrdiff_t>(begin), order_.begin() + static_cast<std::ptrdiff_t>(end), less);
   }
 }
 
