@@ -456,6 +456,14 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     if (IsIdentifierLike() && IsOp("=>", 1)) {
       arg_name = Next().text;
       Next();
+      // An option value (format => "json"): Databricks writes strings in
+      // double quotes; a lone "x" there is the string, not a column.
+      if (Peek().type == TokenType::QUOTED_IDENTIFIER && Peek().double_quoted && (IsOp(",", 1) || IsOp(")", 1))) {
+        uint32_t at = Peek().offset;
+        expr->children.push_back(Finish(MakeConstant(Value::VARCHAR(Next().text), at)));
+        expr->arg_names.push_back(std::move(arg_name));
+        continue;
+      }
     }
     auto lambda = TryParseLambda();
     expr->children.push_back(lambda ? std::move(lambda) : ParseExpression());

@@ -7,7 +7,8 @@
 // table_changes('t', ...)) and a sink on its source; names declared outside
 // the file are external inputs. Flows are ordered so every flow runs after
 // the flows it reads (file order among independent ones); a cycle is an
-// InvalidInputError naming it ("a -> b -> a").
+// InvalidInputError naming it ("a -> b -> a"). A reader of a streaming table
+// that CREATE FLOWs append into runs after all of those flows.
 #pragma once
 
 #include <string>
@@ -15,7 +16,9 @@
 
 namespace lakestream {
 
-enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM };
+// VIEW: CREATE [TEMPORARY] LIVE VIEW / CREATE VIEW, (re)created each pass.
+// FLOW: CREATE FLOW f AS INSERT INTO t BY NAME ..., an append flow into t.
+enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM, VIEW, FLOW };
 const char* FlowKindName(FlowKind kind);
 
 struct Flow {
@@ -30,6 +33,7 @@ struct Flow {
   // (which reports what changed) instead of re-running the declaration.
   std::string definition;
   uint32_t line = 0;                // 1-based line of the declaration in the file
+  std::string target;               // FLOW: the streaming table it appends into (lower case)
 };
 
 // Parses `sql` (the pipeline file named `file` in messages) into flows in run

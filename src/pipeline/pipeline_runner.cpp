@@ -60,7 +60,9 @@ bool FlowExists(Connection& con, const Flow& flow) {
                      : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
                                                      : "SHOW TABLES";
   auto names = FirstColumn(con, show);
-  return std::find(names.begin(), names.end(), StringUtil::Lower(flow.name)) != names.end();
+  // A flow has run once its target exists.
+  std::string name = flow.kind == FlowKind::FLOW ? flow.target : StringUtil::Lower(flow.name);
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // The stored definition of materialized view `name` (DESCRIBE MATERIALIZED
@@ -93,7 +95,8 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  bool existed = FlowExists(con_, flow);
+  // Views are replaced each pass; they are new only on the first.
+  bool existed = flow.kind == FlowKind::VIEW ? pass_ > 1 : FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
   if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
     statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
