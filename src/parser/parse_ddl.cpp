@@ -35,6 +35,12 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreate() {
     }
   }
   bool temporary = AcceptKeyword("TEMP") || AcceptKeyword("TEMPORARY");
+  // Lakeflow's PRIVATE (the newer TEMPORARY): a dataset of the pipeline only.
+  if (!temporary && IsKeyword("PRIVATE") &&
+      (IsKeyword("STREAMING", 1) || IsKeyword("MATERIALIZED", 1) || IsKeyword("LIVE", 1) || IsKeyword("INCREMENTAL", 1))) {
+    Next();
+    temporary = true;
+  }
   // Databricks pipeline forms (docs/pipelines.md, "Databricks dialect").
   if (auto statement = ParsePipelineCreate(or_replace, or_refresh, temporary)) return statement;
   if (temporary) {
@@ -114,8 +120,9 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateFlow() {
   // ---- AUTO CDC flows are parsed elsewhere (APPLY CHANGES); this is the one
   // ---- place that refuses them until that parser is joined here.
   if (IsKeyword("AUTO")) throw NotImplementedError("not supported yet: AUTO CDC flows");
+  if (IsKeyword("INSERT") && IsKeyword("ONCE", 1)) ErrorAt(Peek(1).offset, "not supported yet: INSERT ONCE flows (one-time backfills)");
   if (!AcceptKeywords({"INSERT", "INTO"})) SyntaxError(Peek(), "expected INSERT INTO target BY NAME <query> after AS");
-  if (IsKeyword("ONCE")) ErrorAt(Peek().offset, "not supported yet: INSERT INTO ONCE (one-time backfill flows)");
+  if (IsKeyword("ONCE") && !IsKeyword("BY", 1)) ErrorAt(Peek().offset, "not supported yet: INSERT INTO ONCE flows (one-time backfills)");
   statement->target = ParseQualifiedName("the flow's target streaming table");
   if (!AcceptKeywords({"BY", "NAME"})) {
     SyntaxError(Peek(), "expected BY NAME after the target: a flow appends its query's columns by name (INSERT INTO " +
@@ -304,6 +311,9 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
     } else if (AcceptKeyword("TBLPROPERTIES") || AcceptKeywords({"WITH", "PROPERTIES"})) {
       auto props = ParseTableProperties();
       statement->properties.insert(statement->properties.end(), props.begin(), props.end());
+    } else if (kind != ViewKind::VIEW && AcceptKeyword("USING")) {
+      if (!IsKeyword("DELTA")) SyntaxError(Peek(), "pipeline tables are Delta tables: write USING DELTA or leave USING out");
+      Next();
     } else if (kind != ViewKind::VIEW && AcceptKeywords({"CLUSTER", "BY"})) {
       // Liquid clustering is a file layout hint: accepted, with no effect
       // on what the table holds (docs/pipelines.md, "Databricks dialect").

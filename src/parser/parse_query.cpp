@@ -367,7 +367,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     std::unique_ptr<TableRef> ref;
     if (IsOp("(")) {
       ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
-      ref->function = ParseFunctionCall(name.ToString(), name_at);
+      ref->function = ParseTableFunctionCall(name.ToString(), name_at);
     } else {
       ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
       ref->name = std::move(name);
@@ -400,7 +400,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     // Table function: table_changes('t', 2, 5), read_files('dir', format => 'json').
     auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
     ref->location = location;
-    ref->function = ParseFunctionCall(name.ToString(), location);
+    ref->function = ParseTableFunctionCall(name.ToString(), location);
     ParseTableAlias(*ref);
     Finish(*ref);
     return ref;

@@ -92,6 +92,7 @@ class ParserImpl {
   std::unique_ptr<TableRef> ParseLateralView(std::unique_ptr<TableRef> left);
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);
+  ExprPtr ParseTableFunctionCall(std::string name, uint32_t location);  // sets table_function_args_
   // parse_aggregate.cpp: agg(x ORDER BY k), then WITHIN GROUP (ORDER BY k)
   // and FILTER (WHERE c) after the call, then ParseCallSuffix (which Finishes it).
   void ParseOrderInCall(ParsedExpression& call);
@@ -180,6 +181,8 @@ class ParserImpl {
   ParameterStyle parameter_style_ = ParameterStyle::NONE;
   uint32_t parameter_count_ = 0;
   std::vector<uint32_t> property_offsets_;  // of each key of the last ParsePropertyList
+  // Parsing a source table function's arguments (FROM read_files(...)): "text" there is a string.
+  bool table_function_args_ = false;
 };
 
 // Case-insensitive ASCII comparison used for keywords and option names.

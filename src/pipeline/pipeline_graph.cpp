@@ -119,13 +119,13 @@ std::string AsCreateIfNotExists(const std::string& text, const std::vector<const
   return ReplaceHead(text, tokens, keywords.size() + 1, head + " IF NOT EXISTS");
 }
 
-// CREATE [OR ...] [TEMPORARY] [LIVE] VIEW name ... -> CREATE OR REPLACE [TEMPORARY] VIEW name ...
-std::string AsCreateViewOrReplace(const std::string& text, bool temporary) {
+// CREATE [OR ...] [TEMPORARY] [LIVE] VIEW name ... -> CREATE OR REPLACE VIEW name ...
+std::string AsCreateViewOrReplace(const std::string& text) {
   auto tokens = Lexer::Tokenize(text);
   size_t view = 0;
   while (view < tokens.size() && !IsWord(tokens[view], "VIEW")) view++;
   if (view + 1 >= tokens.size()) return text;
-  return ReplaceHead(text, tokens, view + 1, temporary ? "CREATE OR REPLACE TEMPORARY VIEW" : "CREATE OR REPLACE VIEW");
+  return ReplaceHead(text, tokens, view + 1, "CREATE OR REPLACE VIEW");
 }
 
 uint32_t LineOf(const std::string& sql, uint32_t offset) {
@@ -154,11 +154,11 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.name = view.name.parts.back();
         if (view.query) CollectQuery(*view.query, {}, flow.inputs);
         if (view.kind == ViewKind::VIEW) {
-          // A LIVE VIEW (or TEMPORARY LIVE VIEW) is for the pipeline's other
-          // flows only: a temporary view of the run's session. CREATE VIEW is
-          // a stored view. Both are replaced each pass.
+          // [TEMPORARY] LIVE VIEW and CREATE VIEW: a plain view, replaced each
+          // pass. It is stored (not a temporary view of the run's session) so
+          // that materialized views defined over it refresh outside a run too.
           flow.kind = FlowKind::VIEW;
-          flow.statements.push_back(AsCreateViewOrReplace(text, view.live_view || view.temporary));
+          flow.statements.push_back(AsCreateViewOrReplace(text));
           break;
         }
         flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;

@@ -58,6 +58,7 @@ std::vector<std::string> FirstColumn(Connection& con, const std::string& sql) {
 bool FlowExists(Connection& con, const Flow& flow) {
   const char* show = flow.kind == FlowKind::SINK     ? "SHOW SINKS"
                      : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
+                     : flow.kind == FlowKind::VIEW   ? "SHOW VIEWS"
                                                      : "SHOW TABLES";
   auto names = FirstColumn(con, show);
   // A flow has run once its target exists.
@@ -95,8 +96,7 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
-  // Views are replaced each pass; they are new only on the first.
-  bool existed = flow.kind == FlowKind::VIEW ? pass_ > 1 : FlowExists(con_, flow);
+  bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
   if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
     statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
