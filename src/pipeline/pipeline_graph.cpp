@@ -144,6 +144,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
   auto statements = Parser::Parse(sql);
   std::vector<Flow> flows;
   std::map<std::string, idx_t> by_name;
+  std::map<std::string, uint32_t> declared_only;  // streaming tables without a query -> line
   for (auto& statement : statements) {
     Flow flow;
     flow.line = LineOf(sql, statement->location);
@@ -163,6 +164,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         }
         flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
         if (flow.kind == FlowKind::MATERIALIZED_VIEW) flow.definition = view.query_text;
+        if (!view.query) declared_only[StringUtil::Lower(flow.name)] = flow.line;
         // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
         flow.statements.push_back(view.or_refresh ? text : AsCreateOrRefresh(text));
         break;
@@ -234,6 +236,13 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
   std::map<std::string, std::vector<std::string>> flows_into;
   for (auto& f : flows) {
     if (f.kind == FlowKind::FLOW) flows_into[f.target].push_back(StringUtil::Lower(f.name));
+  }
+  for (auto& [name, line] : declared_only) {
+    if (flows_into.count(name)) continue;
+    const std::string& shown = flows[by_name[name]].name;
+    throw InvalidInputError(file + " line " + std::to_string(line) + ": streaming table " + shown +
+                            " has no query and no flow writes into it; give it one (AS SELECT ...) or add CREATE FLOW "
+                            "name AS INSERT INTO " + shown + " BY NAME SELECT ...");
   }
   for (auto& f : flows) {
     if (f.kind == FlowKind::FLOW) continue;
