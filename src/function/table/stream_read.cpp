@@ -94,7 +94,19 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
                                   "commits (STREAM " + table.Name() + " WITH (skipChangeCommits = true), or TBLPROPERTIES "
                                   "('pipelines.stream.onChange' = 'skip') on " + scope.table + ")");
         }
-        scope.skipped_changes += ReadChangedRows(table, v, out);
+        try {
+          scope.skipped_changes += ReadChangedRows(table, v, out);
+        } catch (const Exception& e) {
+          // The feed was turned on after this commit: it will never have it,
+          // so say how to get past it instead of failing the same way forever.
+          throw InvalidInputError("STREAM(" + table.Name() + ") in streaming table " + scope.table + ": version " +
+                                  std::to_string(v) + " of " + table.Name() + " (" + operation +
+                                  ") updated or deleted rows, and its change data feed cannot give them (" + e.RawMessage() +
+                                  "). Skip such commits (STREAM " + table.Name() + " WITH (skipChangeCommits = true), or "
+                                  "TBLPROPERTIES ('pipelines.stream.onChange' = 'skip') on " + scope.table +
+                                  "), or fully refresh " + scope.table + " (DROP STREAMING TABLE " + scope.table +
+                                  ", then run again)");
+        }
         break;
     }
   }
