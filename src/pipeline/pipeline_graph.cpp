@@ -159,6 +159,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
           // pass. It is stored (not a temporary view of the run's session) so
           // that materialized views defined over it refresh outside a run too.
           flow.kind = FlowKind::VIEW;
+          flow.definition = view.query_text;
           flow.statements.push_back(AsCreateViewOrReplace(text));
           break;
         }

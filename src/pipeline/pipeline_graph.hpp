@@ -28,7 +28,7 @@ struct Flow {
   // ..., CREATE ... IF NOT EXISTS), then for sinks "RUN SINK name".
   std::vector<std::string> statements;
   std::vector<std::string> inputs;  // names of the datasets it reads (lower case)
-  // Materialized views: the query text after AS. While the stored view has
+  // Materialized views and views: the query text after AS. While the stored view has
   // this definition the runner refreshes it with REFRESH MATERIALIZED VIEW
   // (which reports what changed) instead of re-running the declaration.
   std::string definition;

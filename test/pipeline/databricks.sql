@@ -2,7 +2,7 @@
 -- double-quoted COMMENT / TBLPROPERTIES / option values, STREAM forms,
 -- LIVE TABLE, TEMPORARY LIVE VIEW, append flows into one streaming table,
 -- and parameters (${...}) from SET and --conf.
-SET min_amount = 50;
+SET min_amount = 20;
 
 CREATE OR REFRESH STREAMING TABLE raw_orders
 COMMENT "Orders as they land"

@@ -23,11 +23,12 @@ grep -q 'databricks.sql line 10: the pipeline parameter ${landing} is not set; s
 # Each flow appended its source once, by name.
 [ "$(query "$WORK/db" "SELECT kind || ':' || count(*) FROM all_events GROUP BY kind ORDER BY kind" | tr '\n' ' ')" = "order:40 return:5 " ] \
   || fail "all_events should hold 40 orders and 5 returns: $(query "$WORK/db" 'SELECT kind, count(*) FROM all_events GROUP BY kind')"
-# SET min_amount = 50 reached the view; the gold table reads it.
-expect=$(query "$WORK/db" 'SELECT count(*) FROM raw_orders WHERE amount >= 50')
-[ "$(query "$WORK/db" 'SELECT sum(n) FROM deal_gold1')" = "$expect" ] || fail "deal_gold1 should count the orders of amount >= 50 ($expect)"
+# SET min_amount = 20 reached the view; the gold table reads it.
+expect=$(query "$WORK/db" 'SELECT count(*) FROM raw_orders WHERE amount >= 20')
+[ "$(query "$WORK/db" 'SELECT sum(n) FROM deal_gold1')" = "$expect" ] || fail "deal_gold1 should count the orders of amount >= 20 ($expect)"
 # COMMENT "..." is the Delta table's description.
-"$LS" "$WORK/db" -readonly -csv -c "DESCRIBE DETAIL deal_gold1" | grep -q "Gold Deals" || fail "deal_gold1's description"
+"$LS" "$WORK/db" -readonly -csv -c "DESCRIBE DETAIL raw_orders" | grep -q ",Orders as they land," || fail "raw_orders' description"
+grep -q '"description":"Gold Deals"' "$WORK/db/deal_gold1/_delta_log/00000000000000000000.json" || fail "deal_gold1's Delta description"
 "$LS" "$WORK/db" -readonly -csv -c "SHOW TBLPROPERTIES deal_gold1" | grep -qx "quality,gold" || fail "deal_gold1's quality property"
 
 # --conf overrides SET; new files reach each flow once; a run with nothing new changes nothing.
