@@ -119,7 +119,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateFlow() {
   ExpectKeyword("AS");
   // ---- AUTO CDC flows are parsed elsewhere (APPLY CHANGES); this is the one
   // ---- place that refuses them until that parser is joined here.
-  if (IsKeyword("AUTO")) throw NotImplementedError("not supported yet: AUTO CDC flows");
+  if (IsKeyword("AUTO")) throw NotImplementedError("AUTO CDC flows");  // "not supported yet: AUTO CDC flows"
   if (IsKeyword("INSERT") && IsKeyword("ONCE", 1)) ErrorAt(Peek(1).offset, "not supported yet: INSERT ONCE flows (one-time backfills)");
   if (!AcceptKeywords({"INSERT", "INTO"})) SyntaxError(Peek(), "expected INSERT INTO target BY NAME <query> after AS");
   if (IsKeyword("ONCE") && !IsKeyword("BY", 1)) ErrorAt(Peek().offset, "not supported yet: INSERT INTO ONCE flows (one-time backfills)");
