@@ -49,6 +49,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::MERGE: return ExecuteMerge(context, static_cast<MergeStatement&>(statement));
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
+      if (view.kind == ViewKind::STREAMING_TABLE && !view.query) return ExecuteDeclareStreamingTable(context, view);
       if (view.kind == ViewKind::STREAMING_TABLE) return ExecuteCreateStreamingTable(context, view);
       if (view.kind == ViewKind::VIEW) return ExecuteCreatePlainView(context, view);
       return ExecuteCreateMaterializedView(context, view);
@@ -64,6 +65,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
     case StatementType::TRANSACTION:
       return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");
+    case StatementType::CREATE_FLOW: return ExecuteCreateFlow(context, static_cast<CreateFlowStatement&>(statement));
   }
   throw InternalError("unknown statement type");
 }

@@ -314,6 +314,7 @@ std::unique_ptr<TableRef> TableRef::Copy() const {
   result->column_aliases = column_aliases;
   result->name = name;
   result->stream_function = stream_function;
+  result->stream_options = stream_options;
   result->version_as_of = version_as_of;
   result->timestamp_as_of = timestamp_as_of;
   if (subquery) result->subquery = subquery->Copy();

@@ -142,6 +142,7 @@ struct TableRef {
   // BASE_TABLE
   QualifiedName name;
   bool stream_function = false;  // STREAM(name) / STREAM name in pipelines
+  PropertyList stream_options;   // STREAM t WITH (skipChangeCommits = true)
   std::optional<int64_t> version_as_of;
   std::optional<std::string> timestamp_as_of;
 
@@ -280,6 +281,7 @@ enum class StatementType : uint8_t {
   VACUUM,
   SET,
   TRANSACTION,
+  CREATE_FLOW,  // CREATE FLOW f AS INSERT INTO t BY NAME SELECT ... (an append flow)
 };
 
 struct SQLStatement {
@@ -345,6 +347,23 @@ struct CreateViewStatement : SQLStatement {
   std::unique_ptr<QueryNode> query;
   std::string query_text;  // the SQL after AS, stored in the catalog and re-parsed on open
   bool temporary = false;  // CREATE TEMP[ORARY] VIEW: lives as long as the connection
+  // Databricks pipeline forms: CREATE [TEMPORARY] LIVE VIEW (a view the
+  // pipeline's other flows read, not published as a table).
+  bool live_view = false;
+  // Set by CREATE FLOW: the flow whose query this is. Its ingestion state
+  // (txn app ids) is kept apart from the target's other flows.
+  std::string flow_name;
+};
+
+// CREATE FLOW name [COMMENT '...'] AS INSERT INTO target BY NAME <query>:
+// one of possibly several append flows into a streaming table.
+struct CreateFlowStatement : SQLStatement {
+  CreateFlowStatement() : SQLStatement(StatementType::CREATE_FLOW) {}
+  std::string name;
+  std::string comment;
+  QualifiedName target;
+  std::unique_ptr<QueryNode> query;
+  std::string query_text;
 };
 
 struct CreateStreamStatement : SQLStatement {
@@ -390,6 +409,7 @@ struct InsertStatement : SQLStatement {
   QualifiedName table;
   bool overwrite = false;            // INSERT OVERWRITE
   std::vector<std::string> columns;  // optional column list
+  bool by_name = false;              // INSERT INTO t BY NAME <query>: columns matched by name
   std::unique_ptr<QueryNode> query;  // VALUES_NODE or a query
 };
 

@@ -125,6 +125,7 @@ std::vector<Token> Lexer::Tokenize(const std::string& sql) {
         ThrowParserErrorAt(sql, static_cast<uint32_t>(begin), "zero-length quoted identifier");
       }
       push(c == '\'' ? TokenType::STRING : TokenType::QUOTED_IDENTIFIER, std::move(value), begin, i);
+      tokens.back().double_quoted = c == '"';
       continue;
     }
     if (IsDigit(c) || (c == '.' && i + 1 < n && IsDigit(sql[i + 1]))) {

@@ -27,6 +27,10 @@ struct Token {
   std::string text;
   uint32_t offset = 0;  // byte offset of the first character
   uint32_t end = 0;     // byte offset one past the last character
+  // A QUOTED_IDENTIFIER written with double quotes. Spark and Databricks read
+  // "text" as a string where only a string can stand (COMMENT "...",
+  // TBLPROPERTIES ("k" = "v"), option values); the parser decides by position.
+  bool double_quoted = false;
 };
 
 class Lexer {

@@ -16,6 +16,14 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseInsert() {
   statement->table = ParseQualifiedName("a table name");
   // (cols) vs (SELECT ...): a column list never starts with a query keyword.
   if (IsOp("(") && !IsQueryStart(1) && !IsOp("(", 1)) statement->columns = ParseIdentifierList("a column name");
+  // Spark / Databricks: INSERT INTO t BY NAME <query> matches the query's
+  // columns to t's by name; t's other columns take their defaults.
+  if (IsKeyword("BY") && IsKeyword("NAME", 1)) {
+    if (!statement->columns.empty()) ErrorAt(Peek().offset, "INSERT takes a column list or BY NAME, not both");
+    Next();
+    Next();
+    statement->by_name = true;
+  }
   if (IsKeyword("DEFAULT") && IsKeyword("VALUES", 1)) ErrorAt(Peek().offset, "not supported yet: DEFAULT VALUES");
   if (!IsQueryStart() && !IsOp("(")) SyntaxError(Peek(), "expected VALUES or a query");
   statement->query = ParseQuery();

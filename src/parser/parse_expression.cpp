@@ -457,6 +457,16 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       arg_name = Next().text;
       Next();
     }
+    // An option value (format => "json") or a table function's argument
+    // (read_files("landing/")): Databricks writes strings in double quotes,
+    // and a lone "x" there is the string, not a column.
+    if ((!arg_name.empty() || table_function_args_) && Peek().type == TokenType::QUOTED_IDENTIFIER &&
+        Peek().double_quoted && (IsOp(",", 1) || IsOp(")", 1))) {
+      uint32_t at = Peek().offset;
+      expr->children.push_back(Finish(MakeConstant(Value::VARCHAR(Next().text), at)));
+      expr->arg_names.push_back(std::move(arg_name));
+      continue;
+    }
     auto lambda = TryParseLambda();
     expr->children.push_back(lambda ? std::move(lambda) : ParseExpression());
     // first_value(x IGNORE NULLS): DuckDB's and Spark's other spelling.
@@ -472,6 +482,23 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   if (IsKeyword("ORDER")) ParseOrderInCall(*expr);
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
   return ParseCallModifiers(std::move(expr));
+}
+
+ExprPtr ParserImpl::ParseTableFunctionCall(std::string name, uint32_t location) {
+  // Only the source functions (read_files, read_kafka, table_changes): a
+  // lateral function such as unnest("arr") takes a column.
+  std::string lower = ToLowerAscii(name);
+  bool source = lower.rfind("read_", 0) == 0 || lower == "table_changes";
+  bool saved = table_function_args_;
+  table_function_args_ = source;
+  try {
+    auto call = ParseFunctionCall(std::move(name), location);
+    table_function_args_ = saved;
+    return call;
+  } catch (...) {
+    table_function_args_ = saved;
+    throw;
+  }
 }
 
 ExprPtr ParserImpl::ParseCase(uint32_t location) {

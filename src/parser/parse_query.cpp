@@ -356,19 +356,32 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     ref->lateral = true;
     return ref;
   }
-  // STREAM(LIVE.t) / STREAM(t) / STREAM LIVE.t: an incremental read in a pipeline.
+  // STREAM(LIVE.t) / STREAM(t) / STREAM LIVE.t / STREAM t: an incremental read
+  // in a pipeline. STREAM read_files(...) / STREAM(read_files(...)): a file
+  // source, which a streaming table reads incrementally anyway.
   if (IsKeyword("STREAM") && (IsOp("(", 1) || (IsIdentifierLike(1) && !IsReservedWord(Peek(1), true)))) {
     Next();
-    auto ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
+    bool parenthesised = AcceptOp("(");
+    uint32_t name_at = Peek().offset;
+    QualifiedName name = ParseQualifiedName("a table name or a table function");
+    std::unique_ptr<TableRef> ref;
+    if (IsOp("(")) {
+      ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
+      ref->function = ParseTableFunctionCall(name.ToString(), name_at);
+    } else {
+      ref = std::make_unique<TableRef>(TableRefType::BASE_TABLE);
+      ref->name = std::move(name);
+    }
     ref->location = location;
     ref->stream_function = true;
-    if (AcceptOp("(")) {
-      ref->name = ParseQualifiedName("a table name");
-      ExpectOp(")");
-    } else {
-      ref->name = ParseQualifiedName("a table name");
+    if (parenthesised) ExpectOp(")");
+    // Spark's per-read options: STREAM t WITH (skipChangeCommits = true).
+    if (IsKeyword("WITH") && IsOp("(", 1)) {
+      Next();
+      ref->stream_options = ParsePropertyList(false);
     }
     ParseTableAlias(*ref);
+    Finish(*ref);
     return ref;
   }
   if (IsKeyword("VALUES")) {
@@ -387,7 +400,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     // Table function: table_changes('t', 2, 5), read_files('dir', format => 'json').
     auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
     ref->location = location;
-    ref->function = ParseFunctionCall(name.ToString(), location);
+    ref->function = ParseTableFunctionCall(name.ToString(), location);
     ParseTableAlias(*ref);
     Finish(*ref);
     return ref;

@@ -255,6 +255,8 @@ std::vector<std::string> ParserImpl::ParseIdentifierList(const char* what) {
 }
 
 std::string ParserImpl::ParseStringLiteral(const char* what) {
+  // Only a string can stand here, so "text" is one too (Spark, Databricks).
+  if (Peek().type == TokenType::QUOTED_IDENTIFIER && Peek().double_quoted) return Next().text;
   if (Peek().type != TokenType::STRING) SyntaxError(Peek(), std::string("expected ") + what + " as a quoted string");
   return Next().text;
 }

@@ -92,6 +92,7 @@ class ParserImpl {
   std::unique_ptr<TableRef> ParseLateralView(std::unique_ptr<TableRef> left);
   ExprPtr ParsePrimary();
   ExprPtr ParseFunctionCall(std::string name, uint32_t location);
+  ExprPtr ParseTableFunctionCall(std::string name, uint32_t location);  // sets table_function_args_
   // parse_aggregate.cpp: agg(x ORDER BY k), then WITHIN GROUP (ORDER BY k)
   // and FILTER (WHERE c) after the call, then ParseCallSuffix (which Finishes it).
   void ParseOrderInCall(ParsedExpression& call);
@@ -135,6 +136,10 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseCreate();
   std::unique_ptr<SQLStatement> ParseCreateTable(bool or_replace);
   std::unique_ptr<SQLStatement> ParseCreateView(ViewKind kind, bool or_replace, bool or_refresh);
+  // STREAMING / LIVE / INCREMENTAL LIVE TABLE, MATERIALIZED VIEW, [LIVE] VIEW
+  // and FLOW after CREATE [OR ...] [TEMPORARY]; null when none of them follows.
+  std::unique_ptr<SQLStatement> ParsePipelineCreate(bool or_replace, bool or_refresh, bool temporary);
+  std::unique_ptr<SQLStatement> ParseCreateFlow();
   std::unique_ptr<SQLStatement> ParseCreateTableStream(bool or_replace);
   std::unique_ptr<SQLStatement> ParseCreateSnowflakeStream(bool or_replace);
   std::unique_ptr<SQLStatement> ParseCreateSink(bool or_replace);
@@ -143,6 +148,9 @@ class ParserImpl {
   ColumnDefinition ParseColumnDefinition(std::vector<std::string>* primary_key, bool type_optional);
   // "(key = value, ...)"; keys_only for UNSET TBLPROPERTIES.
   PropertyList ParsePropertyList(bool equals_optional);
+  // TBLPROPERTIES (...): a property list whose delta.* keys and values are
+  // checked (catalog/delta_table_properties.hpp), the caret on the bad key.
+  PropertyList ParseTableProperties();
   std::string ParsePropertyValue();
   std::unique_ptr<QueryNode> ParseAsQuery(std::string& query_text);
   // DML (parse_dml.cpp)
@@ -172,6 +180,9 @@ class ParserImpl {
   enum class ParameterStyle : uint8_t { NONE, POSITIONAL, NUMBERED };
   ParameterStyle parameter_style_ = ParameterStyle::NONE;
   uint32_t parameter_count_ = 0;
+  std::vector<uint32_t> property_offsets_;  // of each key of the last ParsePropertyList
+  // Parsing a source table function's arguments (FROM read_files(...)): "text" there is a string.
+  bool table_function_args_ = false;
 };
 
 // Case-insensitive ASCII comparison used for keywords and option names.

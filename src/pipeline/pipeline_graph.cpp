@@ -19,6 +19,8 @@ const char* FlowKindName(FlowKind kind) {
     case FlowKind::SINK: return "sink";
     case FlowKind::TABLE: return "table";
     case FlowKind::STREAM: return "stream";
+    case FlowKind::VIEW: return "view";
+    case FlowKind::FLOW: return "flow";
   }
   return "flow";
 }
@@ -117,6 +119,15 @@ std::string AsCreateIfNotExists(const std::string& text, const std::vector<const
   return ReplaceHead(text, tokens, keywords.size() + 1, head + " IF NOT EXISTS");
 }
 
+// CREATE [OR ...] [TEMPORARY] [LIVE] VIEW name ... -> CREATE OR REPLACE VIEW name ...
+std::string AsCreateViewOrReplace(const std::string& text) {
+  auto tokens = Lexer::Tokenize(text);
+  size_t view = 0;
+  while (view < tokens.size() && !IsWord(tokens[view], "VIEW")) view++;
+  if (view + 1 >= tokens.size()) return text;
+  return ReplaceHead(text, tokens, view + 1, "CREATE OR REPLACE VIEW");
+}
+
 uint32_t LineOf(const std::string& sql, uint32_t offset) {
   uint32_t line = 1;
   for (uint32_t i = 0; i < offset && i < sql.size(); i++) line += sql[i] == '\n';
@@ -133,6 +144,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
   auto statements = Parser::Parse(sql);
   std::vector<Flow> flows;
   std::map<std::string, idx_t> by_name;
+  std::map<std::string, uint32_t> declared_only;  // streaming tables without a query -> line
   for (auto& statement : statements) {
     Flow flow;
     flow.line = LineOf(sql, statement->location);
@@ -140,16 +152,33 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
     switch (statement->type) {
       case StatementType::CREATE_VIEW: {
         auto& view = static_cast<CreateViewStatement&>(*statement);
-        if (view.kind == ViewKind::VIEW) {
-          throw InvalidInputError(file + " line " + std::to_string(flow.line) +
-                                  ": plain views are not supported yet in pipelines; declare a MATERIALIZED VIEW");
-        }
         flow.name = view.name.parts.back();
-        flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
         if (view.query) CollectQuery(*view.query, {}, flow.inputs);
+        if (view.kind == ViewKind::VIEW) {
+          // [TEMPORARY] LIVE VIEW and CREATE VIEW: a plain view, replaced each
+          // pass. It is stored (not a temporary view of the run's session) so
+          // that materialized views defined over it refresh outside a run too.
+          flow.kind = FlowKind::VIEW;
+          flow.definition = view.query_text;
+          flow.statements.push_back(AsCreateViewOrReplace(text));
+          break;
+        }
+        flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
         if (flow.kind == FlowKind::MATERIALIZED_VIEW) flow.definition = view.query_text;
+        if (!view.query) declared_only[StringUtil::Lower(flow.name)] = flow.line;
         // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
         flow.statements.push_back(view.or_refresh ? text : AsCreateOrRefresh(text));
+        break;
+      }
+      case StatementType::CREATE_FLOW: {
+        auto& create = static_cast<CreateFlowStatement&>(*statement);
+        flow.name = create.name;
+        flow.kind = FlowKind::FLOW;
+        flow.target = BaseName(create.target);
+        if (create.query) CollectQuery(*create.query, {}, flow.inputs);
+        // After the target's declaration, which the flow needs to create it.
+        flow.inputs.push_back(flow.target);
+        flow.statements.push_back(text);
         break;
       }
       case StatementType::CREATE_SINK: {
@@ -189,8 +218,9 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       default:
         throw InvalidInputError(file + " line " + std::to_string(flow.line) +
                                 ": a pipeline holds declarations only (CREATE [OR REFRESH] STREAMING TABLE, MATERIALIZED "
-                                "VIEW or LIVE TABLE, CREATE SINK, CREATE TABLE, CREATE STREAM); run other statements "
-                                "with lakestream -c or -f");
+                                "VIEW or LIVE TABLE, CREATE [TEMPORARY] LIVE VIEW, CREATE FLOW, CREATE SINK, CREATE TABLE, "
+                                "CREATE STREAM, and SET key = value for parameters); run other statements with "
+                                "lakestream -c or -f");
     }
     std::string key = StringUtil::Lower(flow.name);
     if (by_name.count(key)) {
@@ -202,6 +232,27 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
     flow.inputs.erase(std::unique(flow.inputs.begin(), flow.inputs.end()), flow.inputs.end());
     by_name[key] = flows.size();
     flows.push_back(std::move(flow));
+  }
+  // Readers of a flow target run after every flow into it.
+  std::map<std::string, std::vector<std::string>> flows_into;
+  for (auto& f : flows) {
+    if (f.kind == FlowKind::FLOW) flows_into[f.target].push_back(StringUtil::Lower(f.name));
+  }
+  for (auto& [name, line] : declared_only) {
+    if (flows_into.count(name)) continue;
+    const std::string& shown = flows[by_name[name]].name;
+    throw InvalidInputError(file + " line " + std::to_string(line) + ": streaming table " + shown +
+                            " has no query and no flow writes into it; give it one (AS SELECT ...) or add CREATE FLOW "
+                            "name AS INSERT INTO " + shown + " BY NAME SELECT ...");
+  }
+  for (auto& f : flows) {
+    if (f.kind == FlowKind::FLOW) continue;
+    std::vector<std::string> extra;
+    for (auto& input : f.inputs) {
+      auto it = flows_into.find(input);
+      if (it != flows_into.end() && input != StringUtil::Lower(f.name)) extra.insert(extra.end(), it->second.begin(), it->second.end());
+    }
+    f.inputs.insert(f.inputs.end(), extra.begin(), extra.end());
   }
   // Depth-first topological sort in file order; a grey node reached again is a cycle.
   std::vector<int> color(flows.size(), 0);

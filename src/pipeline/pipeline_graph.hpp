@@ -7,7 +7,8 @@
 // table_changes('t', ...)) and a sink on its source; names declared outside
 // the file are external inputs. Flows are ordered so every flow runs after
 // the flows it reads (file order among independent ones); a cycle is an
-// InvalidInputError naming it ("a -> b -> a").
+// InvalidInputError naming it ("a -> b -> a"). A reader of a streaming table
+// that CREATE FLOWs append into runs after all of those flows.
 #pragma once
 
 #include <string>
@@ -15,7 +16,9 @@
 
 namespace lakestream {
 
-enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM };
+// VIEW: CREATE [TEMPORARY] LIVE VIEW / CREATE VIEW, (re)created each pass.
+// FLOW: CREATE FLOW f AS INSERT INTO t BY NAME ..., an append flow into t.
+enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM, VIEW, FLOW };
 const char* FlowKindName(FlowKind kind);
 
 struct Flow {
@@ -25,11 +28,12 @@ struct Flow {
   // ..., CREATE ... IF NOT EXISTS), then for sinks "RUN SINK name".
   std::vector<std::string> statements;
   std::vector<std::string> inputs;  // names of the datasets it reads (lower case)
-  // Materialized views: the query text after AS. While the stored view has
+  // Materialized views and views: the query text after AS. While the stored view has
   // this definition the runner refreshes it with REFRESH MATERIALIZED VIEW
   // (which reports what changed) instead of re-running the declaration.
   std::string definition;
   uint32_t line = 0;                // 1-based line of the declaration in the file
+  std::string target;               // FLOW: the streaming table it appends into (lower case)
 };
 
 // Parses `sql` (the pipeline file named `file` in messages) into flows in run

@@ -58,9 +58,12 @@ std::vector<std::string> FirstColumn(Connection& con, const std::string& sql) {
 bool FlowExists(Connection& con, const Flow& flow) {
   const char* show = flow.kind == FlowKind::SINK     ? "SHOW SINKS"
                      : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
+                     : flow.kind == FlowKind::VIEW   ? "SHOW VIEWS"
                                                      : "SHOW TABLES";
   auto names = FirstColumn(con, show);
-  return std::find(names.begin(), names.end(), StringUtil::Lower(flow.name)) != names.end();
+  // A flow has run once its target exists.
+  std::string name = flow.kind == FlowKind::FLOW ? flow.target : StringUtil::Lower(flow.name);
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // The stored definition of materialized view `name` (DESCRIBE MATERIALIZED
@@ -70,6 +73,18 @@ std::optional<std::string> ViewDefinition(Connection& con, const std::string& na
   if (result->HasError()) return std::nullopt;
   for (idx_t r = 0; r < result->RowCount(); r++) {
     if (result->GetValue(0, r).ToString() == "definition") return result->GetValue(1, r).ToString();
+  }
+  return std::nullopt;
+}
+
+// The stored definition of plain view `name` (SHOW VIEWS), or nothing.
+std::optional<std::string> PlainViewDefinition(Connection& con, const std::string& name) {
+  auto result = con.Query("SHOW VIEWS");
+  if (result->HasError()) return std::nullopt;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    if (StringUtil::CIEquals(result->GetValue(0, r).ToString(), name) && result->GetValue(1, r).ToString() == "view") {
+      return result->GetValue(2, r).ToString();
+    }
   }
   return std::nullopt;
 }
@@ -95,8 +110,14 @@ bool PipelineRunner::RunFlow(idx_t i) {
   bool changed = false;
   bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
+  bool reads_changed_view = false;
+  for (auto& input : flow.inputs) reads_changed_view = reads_changed_view || changed_views_.count(input);
+  if (flow.kind == FlowKind::VIEW && (reads_changed_view || PlainViewDefinition(con_, flow.name) != flow.definition)) {
+    changed_views_.insert(StringUtil::Lower(flow.name));
+  }
   if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
-    statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
+    // A view it reads changed under it: its rows must be recomputed.
+    statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name) + (reads_changed_view ? " FULL" : "")};
   }
   for (auto& sql : statements) {
     if (Stopping()) {
@@ -128,6 +149,7 @@ bool PipelineRunner::RunFlow(idx_t i) {
 
 bool PipelineRunner::RunPass() {
   pass_++;
+  changed_views_.clear();
   bool ok = true;
   std::map<std::string, std::string> failed;  // lower-case name -> the failed input it stands for
   for (idx_t i = 0; i < flows_.size(); i++) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -77,6 +78,9 @@ class PipelineRunner {
   ProgressDisplay& display_;
   const std::atomic<bool>* stop_;
   int64_t pass_ = 0;
+  // Views whose definition changed in this pass (a parameter's new value):
+  // materialized views over them are recomputed, not refreshed incrementally.
+  std::set<std::string> changed_views_;
 };
 
 }  // namespace lakestream

@@ -109,7 +109,7 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
       throw BinderError("STREAM(" + table.name + ") reads from where the streaming table stopped; it takes no VERSION/TIMESTAMP AS OF");
     }
     return MakeSource(NextTableIndex(), "stream(" + table.name + ")", ref.alias.empty() ? table.name : ref.alias,
-                      BindStreamRead(context_, table), ref, scope);
+                      BindStreamRead(context_, table, ref.stream_options), ref, scope);
   }
   // Noted so the statement's result can warn when the view is behind its sources.
   if (table.kind == TableKind::MATERIALIZED_VIEW && !ref.version_as_of && !ref.timestamp_as_of) {

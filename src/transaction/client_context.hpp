@@ -71,6 +71,10 @@ class ClientContext {
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.
   IngestionScope* ingestion_scope = nullptr;
+  // CREATE STREAMING TABLE t; without a query or columns (the target of
+  // CREATE FLOWs): its declaration text by lower-case name, used when the
+  // first flow creates t from its query's columns.
+  std::map<std::string, std::string> declared_streaming_tables;
 
   // Interrupt (Connection::Interrupt): any thread may set the flag; the
   // statement's thread checks it at points where stopping leaves nothing

@@ -22,11 +22,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 
 #include "lakestream/database.hpp"
 #include "pipeline/pipeline_graph.hpp"
+#include "pipeline/pipeline_params.hpp"
 #include "pipeline/pipeline_runner.hpp"
 #include "result_renderer.hpp"
 #include "subcommands.hpp"
@@ -44,7 +46,7 @@ extern "C" void HandleStop(int signal) {
 }
 
 const char* kRunUsage =
-    "Usage: lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s]\n"
+    "Usage: lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s] [--conf KEY=VALUE ...]\n"
     "\n"
     "Runs the pipeline's flows (streaming tables, materialized views, sinks) in\n"
     "dependency order, processing only what is new since the last run.\n"
@@ -53,7 +55,8 @@ const char* kRunUsage =
     "  --once          one pass, then a summary table (the default)\n"
     "  --continuous    a pass every --interval until Ctrl-C or SIGTERM\n"
     "  --interval T    time between passes: 500ms, 1s, 2m (default 1s)\n"
-    "  --plain         log lines instead of the live table even on a terminal\n";
+    "  --plain         log lines instead of the live table even on a terminal\n"
+    "  --conf K=V      sets the pipeline parameter K: ${K} in the file becomes V (repeatable)\n";
 
 // "500ms", "2s", "1m", "3" (seconds) -> milliseconds; -1 when malformed.
 int64_t ParseInterval(const std::string& text) {
@@ -79,6 +82,7 @@ int RunPipelineCommand(int argc, char** argv) {
   std::string file, db_dir;
   bool continuous = false, once = false, plain = false;
   int64_t interval_ms = 1000;
+  std::map<std::string, std::string> conf;
   for (int i = 2; i < argc; i++) {
     std::string arg = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -101,6 +105,14 @@ int RunPipelineCommand(int argc, char** argv) {
         std::string text = value("a duration such as 1s");
         interval_ms = ParseInterval(text);
         if (interval_ms <= 0) return UsageError("--interval takes a duration such as 500ms, 1s or 2m, got '" + text + "'");
+      } else if (arg == "--conf" || arg.rfind("--conf=", 0) == 0) {
+        std::string pair = arg == "--conf" ? value("KEY=VALUE") : arg.substr(7);
+        size_t eq = pair.find('=');
+        std::string key = pair.substr(0, eq);
+        if (eq == std::string::npos || !IsPipelineParameterName(key)) {
+          return UsageError("--conf takes KEY=VALUE with a key of letters, digits, '_', '-' and '.', got '" + pair + "'");
+        }
+        conf[key] = pair.substr(eq + 1);
       } else if (!arg.empty() && arg[0] == '-') {
         return UsageError("unknown option " + arg);
       } else if (file.empty()) {
@@ -129,7 +141,7 @@ int RunPipelineCommand(int argc, char** argv) {
 
   std::vector<Flow> flows;
   try {
-    flows = PlanPipeline(text.str(), file);
+    flows = PlanPipeline(SubstitutePipelineParameters(text.str(), conf, file), file);
   } catch (const std::exception& e) {
     std::cerr << "lakestream run: " << e.what() << "\n";
     return 1;

@@ -1,11 +1,15 @@
 #include "function/table/ingestion_scope.hpp"
 
+#include "common/string_util.hpp"
+
 namespace lakestream {
 
 std::string FileAppId(const std::string& file_id) { return "lakestream.file:" + file_id; }
 std::string StreamAppId(const std::string& source_table_id) { return "lakestream.stream:" + source_table_id; }
+std::string FlowTxnPrefix(const std::string& flow) { return "lakestream.flow:" + StringUtil::Lower(flow) + "/"; }
 
-std::optional<int64_t> IngestionScope::TxnVersion(const std::string& app_id) const {
+std::optional<int64_t> IngestionScope::TxnVersion(const std::string& unqualified) const {
+  std::string app_id = Qualify(unqualified);
   if (snapshot) return snapshot->TxnVersion(app_id);
   if (memory_txns) {
     auto it = memory_txns->find(app_id);

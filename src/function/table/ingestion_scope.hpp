@@ -30,6 +30,8 @@ namespace lakestream {
 
 std::string FileAppId(const std::string& file_id);
 std::string StreamAppId(const std::string& source_table_id);
+// "lakestream.flow:" flow "/": the prefix of a CREATE FLOW's txn app ids.
+std::string FlowTxnPrefix(const std::string& flow);
 
 // How STREAM(t) treats a commit of t that updated or deleted rows.
 enum class NonAppendMode : uint8_t {
@@ -51,6 +53,10 @@ struct IngestionScope {
   std::string rescue_column;  // from TBLPROPERTIES ('rescue' = 'true')
   FileSchema hints;           // the declared columns' types
   NonAppendMode non_append = NonAppendMode::CHANGE_FEED;
+  // A CREATE FLOW's own namespace for its txn app ids ("lakestream.flow:" name
+  // "/"), so two flows into one table each read every source once; empty for
+  // the table's own query. TxnVersion and Qualify apply it.
+  std::string txn_prefix;
 
   // Filled while binding and executing.
   std::vector<DiscoveredFile> new_files;
@@ -59,6 +65,7 @@ struct IngestionScope {
   int64_t skipped_changes = 0;  // rows of non-append commits not passed on (SKIP mode, deletes)
 
   std::optional<int64_t> TxnVersion(const std::string& app_id) const;
+  std::string Qualify(const std::string& app_id) const { return txn_prefix + app_id; }
   // The schema stored for a read_files() source, if any.
   bool StoredSchema(const std::string& source, FileSchema& out) const;
   void StoreSchema(const std::string& source, const FileSchema& schema);

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "storage/table/change_feed.hpp"
@@ -44,7 +45,8 @@ int64_t ReadChangedRows(DeltaTable& table, int64_t v, ChunkCollection& out) {
   return dropped;
 }
 
-void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScope& scope, ChunkCollection& out) {
+void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScope& scope, NonAppendMode mode,
+                   ChunkCollection& out) {
   for (int64_t v = offset + 1; v <= end; v++) {
     auto actions = table.Log().ReadCommit(v);
     if (!actions.ok()) {
@@ -66,13 +68,17 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
       ReadAddedFiles(table, added, out);
       continue;
     }
-    switch (scope.non_append) {
+    switch (mode) {
       case NonAppendMode::FAIL:
         throw InvalidInputError(
             "STREAM(" + table.Name() + ") in streaming table " + scope.table + ": version " + std::to_string(v) + " of " +
-            table.Name() + " (" + operation + ") updated or deleted rows, and this stream reads appends only "
-            "('pipelines.stream.onChange' = 'fail'). Read such commits through the change data feed "
-            "(TBLPROPERTIES ('pipelines.stream.onChange' = 'cdf'), the default) or skip them ('skip')");
+            table.Name() + " (" + operation + ") updated or deleted rows, and a streaming read of a table passes on "
+            "appends only (Spark fails here with \"Detected a data update\"). Either read " + table.Name() +
+            "'s changes instead (table_changes('" + table.Name() + "', <version>), or give " + scope.table +
+            " a PRIMARY KEY so updated rows upsert, or set TBLPROPERTIES ('pipelines.stream.onChange' = 'cdf')), "
+            "skip such commits (STREAM " + table.Name() + " WITH (skipChangeCommits = true), or 'pipelines.stream.onChange' "
+            "= 'skip'), or keep " + table.Name() + " append-only (TBLPROPERTIES (delta.appendOnly = true); a stream with "
+            "'TABLE_STREAM_MODE' = 'APPEND_ONLY' reads only its inserts)");
       case NonAppendMode::SKIP: {
         ChunkCollection ignored(out.Types());
         ReadAddedFiles(table, added, ignored);
@@ -85,9 +91,22 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
                                   std::to_string(v) + " of " + table.Name() + " (" + operation +
                                   ") updated or deleted rows and its change data feed is off; turn it on with ALTER TABLE " +
                                   table.Name() + " SET TBLPROPERTIES (delta.enableChangeDataFeed = true), or skip such "
-                                  "commits with TBLPROPERTIES ('pipelines.stream.onChange' = 'skip') on " + scope.table);
+                                  "commits (STREAM " + table.Name() + " WITH (skipChangeCommits = true), or TBLPROPERTIES "
+                                  "('pipelines.stream.onChange' = 'skip') on " + scope.table + ")");
         }
-        scope.skipped_changes += ReadChangedRows(table, v, out);
+        try {
+          scope.skipped_changes += ReadChangedRows(table, v, out);
+        } catch (const Exception& e) {
+          // The feed was turned on after this commit: it will never have it,
+          // so say how to get past it instead of failing the same way forever.
+          throw InvalidInputError("STREAM(" + table.Name() + ") in streaming table " + scope.table + ": version " +
+                                  std::to_string(v) + " of " + table.Name() + " (" + operation +
+                                  ") updated or deleted rows, and its change data feed cannot give them (" + e.RawMessage() +
+                                  "). Skip such commits (STREAM " + table.Name() + " WITH (skipChangeCommits = true), or "
+                                  "TBLPROPERTIES ('pipelines.stream.onChange' = 'skip') on " + scope.table +
+                                  "), or fully refresh " + scope.table + " (DROP STREAMING TABLE " + scope.table +
+                                  ", then run again)");
+        }
         break;
     }
   }
@@ -95,7 +114,31 @@ void ReadIncrement(DeltaTable& table, int64_t offset, int64_t end, IngestionScop
 
 }  // namespace
 
-TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& source) {
+namespace {
+
+// The mode for this read: the streaming table's, unless the read's own
+// options say otherwise.
+NonAppendMode ReadMode(const IngestionScope& scope, const std::string& source,
+                       const std::vector<std::pair<std::string, std::string>>& options) {
+  NonAppendMode mode = scope.non_append;
+  for (auto& [key, value] : options) {
+    if (!StringUtil::CIEquals(key, "skipChangeCommits")) {
+      throw BinderError("STREAM " + source + " WITH (" + key + " = ...): unknown option " + key +
+                        "; the option a streaming read takes is skipChangeCommits");
+    }
+    std::string v = StringUtil::Lower(value);
+    if (v != "true" && v != "false") {
+      throw BinderError("STREAM " + source + " WITH (skipChangeCommits = " + value + "): the value must be true or false");
+    }
+    if (v == "true") mode = NonAppendMode::SKIP;
+  }
+  return mode;
+}
+
+}  // namespace
+
+TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& source,
+                                    const std::vector<std::pair<std::string, std::string>>& options) {
   IngestionScope* scope = context.ingestion_scope;
   DeltaTable* table = DatabaseInstance::AsDelta(source);
   if (!scope) throw InternalError("BindStreamRead outside a streaming table");
@@ -103,6 +146,7 @@ TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& s
     throw NotImplementedError("STREAM(" + source.name + ") in streaming table " + scope->table +
                               ": incremental reads need Delta storage; open a database directory (lakestream DB_DIR)");
   }
+  NonAppendMode mode = ReadMode(*scope, source.name, options);
   TableFunctionBinding binding;
   binding.names = source.Names();
   binding.types = source.Types();
@@ -112,7 +156,7 @@ TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& s
   bool nothing = offset && *offset >= end;
   if (!nothing) scope->stream_offsets.emplace_back(app, end);
   auto types = binding.types;
-  binding.factory = [table, offset, end, nothing, scope, types](const std::vector<idx_t>& projected) {
+  binding.factory = [table, offset, end, nothing, scope, types, mode](const std::vector<idx_t>& projected) {
     ChunkCollection rows(types);
     if (nothing) {
       // nothing new
@@ -127,7 +171,7 @@ TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& s
         chunk.Reset();
       }
     } else {
-      ReadIncrement(*table, *offset, end, *scope, rows);
+      ReadIncrement(*table, *offset, end, *scope, mode, rows);
     }
     *scope->rows_read += static_cast<int64_t>(rows.Count());
     auto shared = std::make_shared<const ChunkCollection>(std::move(rows));

@@ -19,6 +19,9 @@ namespace lakestream {
 
 struct TableCatalogEntry;
 
-TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& source);
+// `options`: the read's own options (STREAM t WITH (skipChangeCommits = true)),
+// which override the streaming table's mode for this source.
+TableFunctionBinding BindStreamRead(ClientContext& context, TableCatalogEntry& source,
+                                    const std::vector<std::pair<std::string, std::string>>& options = {});
 
 }  // namespace lakestream

@@ -77,6 +77,10 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
 // CREATE OR REFRESH STREAMING TABLE ... AS SELECT ... FROM read_files(...) / STREAM(t).
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt);
+// Append flows (flow_executor.cpp): CREATE STREAMING TABLE t [(columns)]; with
+// no query, and CREATE FLOW f AS INSERT INTO t BY NAME <query>.
+std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& stmt);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);

@@ -35,9 +35,13 @@ struct ScopeGuard {
   ~ScopeGuard() { context.ingestion_scope = nullptr; }
 };
 
-NonAppendMode ParseNonAppendMode(const std::string& table, const std::string& value) {
+// Unset: a table that upserts by key takes updated rows from the change
+// feed; an append-only one fails as Spark does, since appending an updated
+// row again would duplicate it.
+NonAppendMode ParseNonAppendMode(const std::string& table, const std::string& value, bool upserts) {
   std::string v = StringUtil::Lower(value);
-  if (v.empty() || v == "cdf" || v == "change_feed") return NonAppendMode::CHANGE_FEED;
+  if (v.empty()) return upserts ? NonAppendMode::CHANGE_FEED : NonAppendMode::FAIL;
+  if (v == "cdf" || v == "change_feed") return NonAppendMode::CHANGE_FEED;
   if (v == "fail") return NonAppendMode::FAIL;
   if (v == "skip") return NonAppendMode::SKIP;
   throw InvalidInputError("Streaming table " + table + ": 'pipelines.stream.onChange' must be 'cdf', 'fail' or 'skip', got '" +
@@ -153,7 +157,9 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   std::string rescue = table ? table->GetProperty("rescue") : PropertyOf(stmt.properties, "rescue");
   if (StringUtil::Lower(rescue) == "true") scope.rescue_column = "_rescued_data";
   scope.non_append = ParseNonAppendMode(
-      name, table ? table->GetProperty("pipelines.stream.onChange") : PropertyOf(stmt.properties, "pipelines.stream.onChange"));
+      name, table ? table->GetProperty("pipelines.stream.onChange") : PropertyOf(stmt.properties, "pipelines.stream.onChange"),
+      table ? !table->primary_key.empty() : !stmt.primary_key.empty());
+  if (!stmt.flow_name.empty()) scope.txn_prefix = FlowTxnPrefix(stmt.flow_name);
   for (auto& column : stmt.columns) {
     if (column.type.id() == TypeId::INVALID) continue;
     scope.hints.names.push_back(column.name);
@@ -189,8 +195,9 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   }
   // The stored schema and the definition are saved before the commit: a
   // crash after this point re-reads the same files with the same schema.
-  if (scope.state_changed || table->definition != stmt.query_text) {
-    table->definition = stmt.query_text;
+  // A flow's query is not the table's definition (a table may have several flows).
+  if (scope.state_changed || (stmt.flow_name.empty() && table->definition != stmt.query_text)) {
+    if (stmt.flow_name.empty()) table->definition = stmt.query_text;
     keep_schemas(table->state);
     db.SaveCatalog();
   }
@@ -209,10 +216,10 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   PlanStreamingWrite(*table, std::move(mapped), commit);
   int64_t newest_mtime = 0;
   for (auto& f : scope.new_files) {
-    commit.txns.emplace_back(FileAppId(f.id), static_cast<int64_t>(f.size));
+    commit.txns.emplace_back(scope.Qualify(FileAppId(f.id)), static_cast<int64_t>(f.size));
     newest_mtime = std::max(newest_mtime, f.mtime_ms);
   }
-  for (auto& offset : scope.stream_offsets) commit.txns.push_back(offset);
+  for (auto& [app, v] : scope.stream_offsets) commit.txns.emplace_back(scope.Qualify(app), v);
   int64_t written = static_cast<int64_t>(commit.inserted.Count() + commit.updated.Count());
   auto txns = commit.txns;
   table->storage->Commit(commit);

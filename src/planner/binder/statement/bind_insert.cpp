@@ -73,7 +73,8 @@ BoundInsert BindInsert(Binder& binder, InsertStatement& stmt) {
   result.overwrite = stmt.overwrite;
   ReplaceDefaultKeywords(table, stmt);
   BoundQuery query = binder.BindQuery(*stmt.query);
-  result.source_of = MapInsertColumns(table, stmt.columns, query.types.size());
+  // BY NAME: the query's column names are the column list.
+  result.source_of = MapInsertColumns(table, stmt.by_name ? query.names : stmt.columns, query.types.size());
 
   auto bindings = query.plan->GetBindings();
   auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);

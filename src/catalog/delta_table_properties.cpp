@@ -1,0 +1,98 @@
+#include "catalog/delta_table_properties.hpp"
+
+#include <algorithm>
+
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+namespace {
+
+enum class ValueKind { BOOLEAN, OTHER };
+
+struct KnownKey {
+  const char* key;
+  ValueKind kind;
+};
+
+// Table properties of the Delta protocol (features, retention, checkpoints,
+// column mapping, statistics) and the Databricks ones on Delta tables.
+const KnownKey kKnownKeys[] = {
+    {"delta.appendOnly", ValueKind::BOOLEAN},
+    {"delta.autoOptimize.autoCompact", ValueKind::OTHER},  // true, false, auto, legacy
+    {"delta.autoOptimize.optimizeWrite", ValueKind::BOOLEAN},
+    {"delta.checkpoint.writeStatsAsJson", ValueKind::BOOLEAN},
+    {"delta.checkpoint.writeStatsAsStruct", ValueKind::BOOLEAN},
+    {"delta.checkpointInterval", ValueKind::OTHER},
+    {"delta.checkpointPolicy", ValueKind::OTHER},
+    {"delta.checkpointRetentionDuration", ValueKind::OTHER},
+    {"delta.columnMapping.maxColumnId", ValueKind::OTHER},
+    {"delta.columnMapping.mode", ValueKind::OTHER},
+    {"delta.compatibility.symlinkFormatManifest.enabled", ValueKind::BOOLEAN},
+    {"delta.dataSkippingNumIndexedCols", ValueKind::OTHER},
+    {"delta.dataSkippingStatsColumns", ValueKind::OTHER},
+    {"delta.deletedFileRetentionDuration", ValueKind::OTHER},
+    {"delta.enableChangeDataFeed", ValueKind::BOOLEAN},
+    {"delta.enableDeletionVectors", ValueKind::BOOLEAN},
+    {"delta.enableExpiredLogCleanup", ValueKind::BOOLEAN},
+    {"delta.enableFullRetentionRollback", ValueKind::BOOLEAN},
+    {"delta.enableIcebergCompatV1", ValueKind::BOOLEAN},
+    {"delta.enableIcebergCompatV2", ValueKind::BOOLEAN},
+    {"delta.enableInCommitTimestamps", ValueKind::BOOLEAN},
+    {"delta.enableRowTracking", ValueKind::BOOLEAN},
+    {"delta.enableTypeWidening", ValueKind::BOOLEAN},
+    {"delta.inCommitTimestampEnablementTimestamp", ValueKind::OTHER},
+    {"delta.inCommitTimestampEnablementVersion", ValueKind::OTHER},
+    {"delta.isolationLevel", ValueKind::OTHER},
+    {"delta.logRetentionDuration", ValueKind::OTHER},
+    {"delta.minReaderVersion", ValueKind::OTHER},
+    {"delta.minWriterVersion", ValueKind::OTHER},
+    {"delta.parquet.compression.codec", ValueKind::OTHER},
+    {"delta.randomizeFilePrefixes", ValueKind::BOOLEAN},
+    {"delta.randomPrefixLength", ValueKind::OTHER},
+    {"delta.rowTracking.materializedRowCommitVersionColumnName", ValueKind::OTHER},
+    {"delta.rowTracking.materializedRowIdColumnName", ValueKind::OTHER},
+    {"delta.setTransactionRetentionDuration", ValueKind::OTHER},
+    {"delta.targetFileSize", ValueKind::OTHER},
+    {"delta.timeUntilArchived", ValueKind::OTHER},
+    {"delta.tuneFileSizesForRewrites", ValueKind::BOOLEAN},
+    {"delta.universalFormat.enabledFormats", ValueKind::OTHER},
+};
+
+// Families whose last part is a name: delta.feature.<feature> = 'supported',
+// delta.constraints.<name> = '<CHECK expression>'.
+const char* const kKnownPrefixes[] = {"delta.feature.", "delta.constraints."};
+
+}  // namespace
+
+std::string CheckDeltaTableProperty(const std::string& key, const std::string& value) {
+  std::string lower = StringUtil::Lower(key);
+  if (!StringUtil::StartsWith(lower, "delta.")) return "";
+  for (const char* prefix : kKnownPrefixes) {
+    if (StringUtil::StartsWith(lower, prefix) && lower.size() > std::string(prefix).size()) return "";
+  }
+  for (auto& known : kKnownKeys) {
+    if (!StringUtil::CIEquals(key, known.key)) continue;
+    std::string v = StringUtil::Lower(value);
+    if (known.kind == ValueKind::BOOLEAN && v != "true" && v != "false") {
+      return "table property " + std::string(known.key) + " takes true or false, not '" + value + "'";
+    }
+    return "";
+  }
+  // The nearest key by edit distance, ignoring case; a long key may be
+  // further off (delta.enableChangeDataCapture -> delta.enableChangeDataFeed).
+  std::string hint;
+  size_t best = std::max<size_t>(3, lower.size() / 3) + 1;
+  for (auto& known : kKnownKeys) {
+    size_t d = StringUtil::EditDistance(lower, StringUtil::Lower(known.key));
+    if (d < best) {
+      best = d;
+      hint = known.key;
+    }
+  }
+  return "unknown Delta table property " + key + (hint.empty() ? "" : "; did you mean " + hint + "?") +
+         " Keys under delta. are checked against the Delta protocol's table properties (a misspelt one would be "
+         "ignored); use a key outside delta. for your own metadata";
+}
+
+}  // namespace lakestream
