@@ -41,8 +41,11 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::UPDATE: return ExecuteUpdate(context, static_cast<UpdateStatement&>(statement));
     case StatementType::DELETE: return ExecuteDelete(context, static_cast<DeleteStatement&>(statement));
     case StatementType::MERGE: return ExecuteMerge(context, static_cast<MergeStatement&>(statement));
+    case StatementType::APPLY_CHANGES:
+      return ExecuteApplyChanges(context, static_cast<ApplyChangesStatement&>(statement));
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
+      if (view.kind == ViewKind::STREAMING_TABLE && !view.query) return ExecuteDeclareStreamingTable(context, view);
       if (view.kind == ViewKind::STREAMING_TABLE) return ExecuteCreateStreamingTable(context, view);
       if (view.kind == ViewKind::VIEW) return ExecuteCreatePlainView(context, view);
       return ExecuteCreateMaterializedView(context, view);

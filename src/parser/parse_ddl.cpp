@@ -232,6 +232,8 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
       break;
     }
   }
+  // A streaming table without a query is the target of a flow (APPLY CHANGES INTO).
+  if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) return statement;
   if (!AcceptKeyword("AS")) SyntaxError(Peek(), "expected AS followed by the view's query");
   statement->query = ParseAsQuery(statement->query_text);
   return statement;

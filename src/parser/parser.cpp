@@ -309,7 +309,11 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
     return statement;
   }
   if (t.type != TokenType::IDENTIFIER) SyntaxError(t);
-  if (IsKeyword("CREATE")) return ParseCreate();
+  if (IsKeyword("APPLY")) return ParseApplyChanges();
+  if (IsKeyword("CREATE")) {
+    if (auto flow = TryParseAutoCdcFlow()) return flow;
+    return ParseCreate();
+  }
   if (IsKeyword("DROP")) return ParseDrop();
   if (IsKeyword("INSERT")) return ParseInsert();
   if (IsKeyword("UPDATE")) return ParseUpdate();

@@ -150,6 +150,10 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseUpdate();
   std::unique_ptr<SQLStatement> ParseDelete();
   std::unique_ptr<SQLStatement> ParseMerge();
+  // parse_apply_changes.cpp: APPLY CHANGES INTO ..., and CREATE FLOW f AS AUTO
+  // CDC INTO ... (null, nothing consumed, when the tokens are another statement).
+  std::unique_ptr<SQLStatement> ParseApplyChanges();
+  std::unique_ptr<SQLStatement> TryParseAutoCdcFlow();
   std::vector<SetClause> ParseSetClauses();
   // The rest (parse_misc.cpp)
   std::unique_ptr<SQLStatement> ParseShow();

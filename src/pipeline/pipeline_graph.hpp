@@ -15,7 +15,9 @@
 
 namespace lakestream {
 
-enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM };
+// APPLY_CHANGES: a streaming table declared without a query and the APPLY
+// CHANGES / AUTO CDC flow that writes it (docs/apply-changes.md), as one flow.
+enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM, APPLY_CHANGES };
 const char* FlowKindName(FlowKind kind);
 
 struct Flow {
