@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <cstdio>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/exception.hpp"
@@ -25,9 +27,28 @@ bool SameRow(const Row& a, const Row& b) {
   return true;
 }
 
-void AppendKeyPart(std::string& key, const Value& v) {
-  std::string text = v.ToString();
-  key += std::to_string(text.size()) + ":" + text;
+// A key is its values as text, each prefixed with its length (so ("a", "bc")
+// and ("ab", "c") differ); the state file stores keys so.
+void AppendKeyText(std::string& key, std::string_view text) {
+  char length[24];
+  int n = snprintf(length, sizeof(length), "%zu:", text.size());
+  key.append(length, n);
+  key.append(text);
+}
+
+void AppendKeyPart(std::string& key, const Value& v) { AppendKeyText(key, v.ToString()); }
+
+// The same for an integer column, without building a Value (the hot path of large batches).
+bool AppendIntegerKeyPart(std::string& key, const Vector& vector, idx_t row) {
+  char text[24];
+  int n;
+  switch (vector.GetType().id()) {
+    case TypeId::BIGINT: n = snprintf(text, sizeof(text), "%lld", static_cast<long long>(vector.GetData<int64_t>()[row])); break;
+    case TypeId::INTEGER: n = snprintf(text, sizeof(text), "%d", vector.GetData<int32_t>()[row]); break;
+    default: return false;
+  }
+  AppendKeyText(key, std::string_view(text, n));
+  return true;
 }
 
 // Appends rows to a ChunkCollection a chunk at a time.
@@ -62,6 +83,7 @@ struct StoredRow {
 struct Event {
   uint32_t chunk, row;
   uint64_t order;  // arrival; stored history sorts after new events at the same sequence
+  uint32_t key;    // key id
   Value sequence;
   bool is_delete;
 };
@@ -78,11 +100,12 @@ class Planner {
     commit_.updated.SetTypes(types_);
     ReadEvents();
     ScanTarget();
-    for (auto& key : key_order_) {
+    GroupByKey();
+    for (uint32_t id = 0; id < keys_.size(); id++) {
       if (spec_.scd_type == 2) {
-        ApplyHistory(key);
+        ApplyHistory(id);
       } else {
-        ApplyLatest(key);
+        ApplyLatest(id);
       }
     }
     inserted_.Flush();
@@ -120,6 +143,8 @@ class Planner {
   }
 
   void ReadEvents() {
+    key_ids_.reserve(input_.Count());
+    events_.reserve(input_.Count());
     std::optional<Value> truncate;
     uint64_t order = 0;
     for (idx_t k = 0; k < input_.ChunkCount(); k++) {
@@ -138,6 +163,8 @@ class Planner {
         }
         std::string key;
         for (idx_t c : spec_.key_columns) {
+          const Vector& column = chunk.data[spec_.target_source[c]];
+          if (column.IsValid(r) && column.GetType() == types_[c] && AppendIntegerKeyPart(key, column, r)) continue;
           Value v = InputValue(chunk, spec_.target_source[c], r, types_[c]);
           if (v.IsNull()) {
             throw ConstraintError("APPLY CHANGES INTO " + spec_.target + ": a change has NULL in key column " +
@@ -146,10 +173,10 @@ class Planner {
           }
           AppendKeyPart(key, v);
         }
-        auto [it, inserted] = by_key_.try_emplace(std::move(key));
-        if (inserted) key_order_.push_back(it->first);
-        it->second.push_back(Event{static_cast<uint32_t>(k), static_cast<uint32_t>(r), order++, std::move(sequence),
-                                   IsTrue(chunk, spec_.delete_column, r)});
+        auto [it, inserted] = key_ids_.try_emplace(std::move(key), static_cast<uint32_t>(keys_.size()));
+        if (inserted) keys_.push_back(it->first);
+        events_.push_back(Event{static_cast<uint32_t>(k), static_cast<uint32_t>(r), order++, it->second,
+                                std::move(sequence), IsTrue(chunk, spec_.delete_column, r)});
       }
     }
     // A truncate newer than the last one empties the table; changes up to it are void.
@@ -158,12 +185,6 @@ class Planner {
       state_.truncated_at = truncate;
       state_.keys.clear();
     }
-  }
-
-  std::string KeyOfStored(const Row& row) const {
-    std::string key;
-    for (idx_t c : spec_.key_columns) AppendKeyPart(key, row[c]);
-    return key;
   }
 
   void ScanTarget() {
@@ -180,11 +201,15 @@ class Planner {
           commit_.deleted_rows.push_back(id);
           continue;
         }
+        std::string key;
+        for (idx_t c : spec_.key_columns) {
+          if (chunk.data[c].IsValid(r) && AppendIntegerKeyPart(key, chunk.data[c], r)) continue;
+          AppendKeyPart(key, chunk.GetValue(c, r));
+        }
+        if (!key_ids_.count(key)) continue;
         Row values;
         values.reserve(types_.size());
         for (idx_t c = 0; c < types_.size(); c++) values.push_back(chunk.GetValue(c, r));
-        std::string key = KeyOfStored(values);
-        if (!by_key_.count(key)) continue;
         stored_[key].push_back(StoredRow{id, std::move(values)});
       }
       chunk.Reset();
@@ -192,9 +217,20 @@ class Planner {
   }
 
   // Events of `key` that are not void: newer than the last truncate.
-  std::vector<Event*> LiveEvents(const std::string& key) {
+  // Event indices grouped by key id (a counting sort), arrival order within a key.
+  void GroupByKey() {
+    key_start_.assign(keys_.size() + 1, 0);
+    for (auto& e : events_) key_start_[e.key + 1]++;
+    for (idx_t i = 1; i < key_start_.size(); i++) key_start_[i] += key_start_[i - 1];
+    std::vector<uint32_t> next(key_start_.begin(), key_start_.end() - 1);
+    grouped_.resize(events_.size());
+    for (uint32_t i = 0; i < events_.size(); i++) grouped_[next[events_[i].key]++] = i;
+  }
+
+  std::vector<Event*> LiveEvents(uint32_t key) {
     std::vector<Event*> events;
-    for (auto& e : by_key_[key]) {
+    for (uint32_t i = key_start_[key]; i < key_start_[key + 1]; i++) {
+      Event& e = events_[grouped_[i]];
       if (state_.truncated_at && e.sequence.Compare(*state_.truncated_at) <= 0) {
         counts_.ignored++;
         continue;
@@ -205,8 +241,9 @@ class Planner {
   }
 
   // SCD type 1: the newest state of the row wins.
-  void ApplyLatest(const std::string& key) {
-    std::vector<Event*> events = LiveEvents(key);
+  void ApplyLatest(uint32_t id) {
+    const std::string& key = keys_[id];
+    std::vector<Event*> events = LiveEvents(id);
     CdcKeyState& ks = state_.keys[key];
     if (ks.sequence) {
       // Older than (or as old as) the last change applied, or the tombstone: ignored.
@@ -226,6 +263,8 @@ class Planner {
     const StoredRow* stored = found != stored_.end() && !found->second.empty() ? &found->second.front() : nullptr;
     std::optional<Row> row;
     if (stored) row = stored->values;
+    // Without IGNORE NULL UPDATES only the newest event matters.
+    if (!spec_.ignore_null_updates) events.erase(events.begin(), events.end() - 1);
     for (Event* e : events) {
       if (e->is_delete) {
         row.reset();
@@ -275,7 +314,8 @@ class Planner {
   }
 
   // SCD type 2: the key's history, rebuilt from what is stored plus the new events.
-  void ApplyHistory(const std::string& key) {
+  void ApplyHistory(uint32_t id) {
+    const std::string& key = keys_[id];
     const LogicalType& sequence_type = types_[spec_.start_column];
     constexpr uint64_t kStored = std::numeric_limits<uint64_t>::max();
     std::vector<Step> steps;
@@ -296,7 +336,7 @@ class Planner {
     }
     CdcKeyState& ks = state_.keys[key];
     for (auto& d : ks.deletes) steps.push_back(Step{d.sequence, kStored - 1, true, {}});
-    for (Event* e : LiveEvents(key)) {
+    for (Event* e : LiveEvents(id)) {
       Value sequence = e->sequence;
       if (sequence.type() != sequence_type) sequence = sequence.CastAs(sequence_type);
       if (e->is_delete) {
@@ -371,8 +411,11 @@ class Planner {
   std::vector<LogicalType> types_;
   RowSink inserted_;
   RowSink updated_;
-  std::unordered_map<std::string, std::vector<Event>> by_key_;
-  std::vector<std::string> key_order_;  // first appearance: inserts keep the input's order
+  std::vector<Event> events_;                           // in arrival order
+  std::unordered_map<std::string, uint32_t> key_ids_;   // encoded key -> id (first appearance)
+  std::vector<std::string> keys_;                       // by id: inserts keep the input's order
+  std::vector<uint32_t> key_start_;                     // events of key i: grouped_[key_start_[i], key_start_[i + 1])
+  std::vector<uint32_t> grouped_;
   std::unordered_map<std::string, std::vector<StoredRow>> stored_;
   bool truncating_ = false;
   ApplyChangesCounts counts_;
