@@ -84,8 +84,8 @@ struct Event {
   uint32_t chunk, row;
   uint64_t order;  // arrival; stored history sorts after new events at the same sequence
   uint32_t key;    // key id
-  Value sequence;
   bool is_delete;
+  int64_t sequence;  // an integer sequence itself, else its index in Planner::sequences_
 };
 
 class Planner {
@@ -142,7 +142,38 @@ class Planner {
     return row;
   }
 
+  // Integer-like sequences (the common case) are compared as integers, without a Value per event.
+  static bool IsIntegerSequence(TypeId id) {
+    return id == TypeId::BIGINT || id == TypeId::INTEGER || id == TypeId::TIMESTAMP || id == TypeId::DATE;
+  }
+
+  Value SequenceOf(const Event& e) const {
+    if (!integer_sequence_) return sequences_[e.sequence];
+    switch (sequence_type_.id()) {
+      case TypeId::INTEGER: return Value::INTEGER(static_cast<int32_t>(e.sequence));
+      case TypeId::DATE: return Value::DATE(static_cast<date_t>(e.sequence));
+      case TypeId::TIMESTAMP: return Value::TIMESTAMP(e.sequence);
+      default: return Value::BIGINT(e.sequence);
+    }
+  }
+
+  int CompareEvents(const Event& a, const Event& b) const {
+    if (integer_sequence_) return (a.sequence > b.sequence) - (a.sequence < b.sequence);
+    return sequences_[a.sequence].Compare(sequences_[b.sequence]);
+  }
+
+  // `v` is a sequence of the same type (the state's, a truncate's).
+  int CompareTo(const Event& e, const Value& v) const {
+    if (integer_sequence_ && v.type().id() == sequence_type_.id()) {
+      int64_t w = sequence_type_.id() == TypeId::INTEGER || sequence_type_.id() == TypeId::DATE ? v.GetInteger() : v.GetBigint();
+      return (e.sequence > w) - (e.sequence < w);
+    }
+    return SequenceOf(e).Compare(v);
+  }
+
   void ReadEvents() {
+    sequence_type_ = input_.Types()[spec_.sequence_column];
+    integer_sequence_ = IsIntegerSequence(sequence_type_.id());
     key_ids_.reserve(input_.Count());
     events_.reserve(input_.Count());
     std::optional<Value> truncate;
@@ -151,13 +182,14 @@ class Planner {
       const DataChunk& chunk = input_.Chunk(k);
       for (idx_t r = 0; r < chunk.size(); r++) {
         counts_.events++;
-        Value sequence = chunk.GetValue(spec_.sequence_column, r);
-        if (sequence.IsNull()) {
+        const Vector& sequence_vector = chunk.data[spec_.sequence_column];
+        if (!sequence_vector.IsValid(r)) {
           throw ConstraintError("APPLY CHANGES INTO " + spec_.target + ": a change has NULL as its sequence (SEQUENCE BY " +
                                 spec_.sequence_text + "); every change needs one: filter such rows out of the source, or "
                                 "COALESCE the sequence");
         }
         if (IsTrue(chunk, spec_.truncate_column, r)) {
+          Value sequence = chunk.GetValue(spec_.sequence_column, r);
           if (!truncate || sequence.Compare(*truncate) > 0) truncate = sequence;
           continue;
         }
@@ -175,8 +207,17 @@ class Planner {
         }
         auto [it, inserted] = key_ids_.try_emplace(std::move(key), static_cast<uint32_t>(keys_.size()));
         if (inserted) keys_.push_back(it->first);
+        int64_t sequence;
+        if (integer_sequence_) {
+          sequence = sequence_type_.id() == TypeId::INTEGER || sequence_type_.id() == TypeId::DATE
+                         ? sequence_vector.GetData<int32_t>()[r]
+                         : sequence_vector.GetData<int64_t>()[r];
+        } else {
+          sequence = static_cast<int64_t>(sequences_.size());
+          sequences_.push_back(chunk.GetValue(spec_.sequence_column, r));
+        }
         events_.push_back(Event{static_cast<uint32_t>(k), static_cast<uint32_t>(r), order++, it->second,
-                                std::move(sequence), IsTrue(chunk, spec_.delete_column, r)});
+                                IsTrue(chunk, spec_.delete_column, r), sequence});
       }
     }
     // A truncate newer than the last one empties the table; changes up to it are void.
@@ -231,7 +272,7 @@ class Planner {
     std::vector<Event*> events;
     for (uint32_t i = key_start_[key]; i < key_start_[key + 1]; i++) {
       Event& e = events_[grouped_[i]];
-      if (state_.truncated_at && e.sequence.Compare(*state_.truncated_at) <= 0) {
+      if (state_.truncated_at && CompareTo(e, *state_.truncated_at) <= 0) {
         counts_.ignored++;
         continue;
       }
@@ -248,7 +289,7 @@ class Planner {
     if (ks.sequence) {
       // Older than (or as old as) the last change applied, or the tombstone: ignored.
       std::erase_if(events, [&](Event* e) {
-        bool old = e->sequence.Compare(*ks.sequence) <= 0;
+        bool old = CompareTo(*e, *ks.sequence) <= 0;
         counts_.ignored += old;
         return old;
       });
@@ -258,7 +299,7 @@ class Planner {
       return;
     }
     std::stable_sort(events.begin(), events.end(),
-                     [](const Event* a, const Event* b) { return a->sequence.Compare(b->sequence) < 0; });
+                     [this](const Event* a, const Event* b) { return CompareEvents(*a, *b) < 0; });
     auto found = stored_.find(key);
     const StoredRow* stored = found != stored_.end() && !found->second.empty() ? &found->second.front() : nullptr;
     std::optional<Row> row;
@@ -278,7 +319,7 @@ class Planner {
       }
       row = std::move(next);
     }
-    ks.sequence = events.back()->sequence;
+    ks.sequence = SequenceOf(*events.back());
     ks.deleted_at_ms = row ? -1 : spec_.now_ms;
     if (stored && row) {
       if (!SameRow(stored->values, *row)) {
@@ -337,7 +378,7 @@ class Planner {
     CdcKeyState& ks = state_.keys[key];
     for (auto& d : ks.deletes) steps.push_back(Step{d.sequence, kStored - 1, true, {}});
     for (Event* e : LiveEvents(id)) {
-      Value sequence = e->sequence;
+      Value sequence = SequenceOf(*e);
       if (sequence.type() != sequence_type) sequence = sequence.CastAs(sequence_type);
       if (e->is_delete) {
         bool known = std::any_of(ks.deletes.begin(), ks.deletes.end(),
@@ -412,6 +453,9 @@ class Planner {
   RowSink inserted_;
   RowSink updated_;
   std::vector<Event> events_;                           // in arrival order
+  LogicalType sequence_type_;
+  bool integer_sequence_ = false;
+  std::vector<Value> sequences_;                        // non-integer sequences, by Event::sequence
   std::unordered_map<std::string, uint32_t> key_ids_;   // encoded key -> id (first appearance)
   std::vector<std::string> keys_;                       // by id: inserts keep the input's order
   std::vector<uint32_t> key_start_;                     // events of key i: grouped_[key_start_[i], key_start_[i + 1])
