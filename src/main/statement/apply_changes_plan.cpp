@@ -171,10 +171,43 @@ class Planner {
     return SequenceOf(e).Compare(v);
   }
 
+  static int64_t IntegerAt(const Vector& v, idx_t row) {
+    return v.GetType().id() == TypeId::INTEGER ? v.GetData<int32_t>()[row] : v.GetData<int64_t>()[row];
+  }
+
+  // The id of row `r`'s key (its values in the target's types), new ids in order of first appearance.
+  uint32_t KeyId(const DataChunk& chunk, idx_t r) {
+    std::string key;
+    for (idx_t c : spec_.key_columns) {
+      const Vector& column = chunk.data[spec_.target_source[c]];
+      if (column.IsValid(r) && column.GetType() == types_[c] && AppendIntegerKeyPart(key, column, r)) continue;
+      Value v = InputValue(chunk, spec_.target_source[c], r, types_[c]);
+      if (v.IsNull()) {
+        throw ConstraintError("APPLY CHANGES INTO " + spec_.target + ": a change has NULL in key column " +
+                              target_.columns[c].name + "; filter such rows out of the source (WHERE " +
+                              target_.columns[c].name + " IS NOT NULL)");
+      }
+      AppendKeyPart(key, v);
+    }
+    auto [it, inserted] = key_ids_.try_emplace(std::move(key), static_cast<uint32_t>(keys_.size()));
+    if (inserted) keys_.push_back(it->first);
+    return it->second;
+  }
+
   void ReadEvents() {
     sequence_type_ = input_.Types()[spec_.sequence_column];
     integer_sequence_ = IsIntegerSequence(sequence_type_.id());
-    key_ids_.reserve(input_.Count());
+    // One integer key column (the common case) is looked up as an integer.
+    if (spec_.key_columns.size() == 1) {
+      idx_t c = spec_.key_columns[0];
+      TypeId id = types_[c].id();
+      integer_key_ = (id == TypeId::BIGINT || id == TypeId::INTEGER) && input_.Types()[spec_.target_source[c]] == types_[c];
+    }
+    if (integer_key_) {
+      integer_key_ids_.reserve(input_.Count());
+    } else {
+      key_ids_.reserve(input_.Count());
+    }
     events_.reserve(input_.Count());
     std::optional<Value> truncate;
     uint64_t order = 0;
@@ -193,20 +226,18 @@ class Planner {
           if (!truncate || sequence.Compare(*truncate) > 0) truncate = sequence;
           continue;
         }
-        std::string key;
-        for (idx_t c : spec_.key_columns) {
-          const Vector& column = chunk.data[spec_.target_source[c]];
-          if (column.IsValid(r) && column.GetType() == types_[c] && AppendIntegerKeyPart(key, column, r)) continue;
-          Value v = InputValue(chunk, spec_.target_source[c], r, types_[c]);
-          if (v.IsNull()) {
-            throw ConstraintError("APPLY CHANGES INTO " + spec_.target + ": a change has NULL in key column " +
-                                  target_.columns[c].name + "; filter such rows out of the source (WHERE " +
-                                  target_.columns[c].name + " IS NOT NULL)");
+        uint32_t key_id;
+        const Vector* key_column = integer_key_ ? &chunk.data[spec_.target_source[spec_.key_columns[0]]] : nullptr;
+        if (key_column && key_column->IsValid(r)) {
+          auto [it, inserted] = integer_key_ids_.try_emplace(IntegerAt(*key_column, r), static_cast<uint32_t>(keys_.size()));
+          if (inserted) {
+            keys_.emplace_back();
+            AppendIntegerKeyPart(keys_.back(), *key_column, r);
           }
-          AppendKeyPart(key, v);
+          key_id = it->second;
+        } else {
+          key_id = KeyId(chunk, r);  // throws for a NULL key
         }
-        auto [it, inserted] = key_ids_.try_emplace(std::move(key), static_cast<uint32_t>(keys_.size()));
-        if (inserted) keys_.push_back(it->first);
         int64_t sequence;
         if (integer_sequence_) {
           sequence = sequence_type_.id() == TypeId::INTEGER || sequence_type_.id() == TypeId::DATE
@@ -216,7 +247,7 @@ class Planner {
           sequence = static_cast<int64_t>(sequences_.size());
           sequences_.push_back(chunk.GetValue(spec_.sequence_column, r));
         }
-        events_.push_back(Event{static_cast<uint32_t>(k), static_cast<uint32_t>(r), order++, it->second,
+        events_.push_back(Event{static_cast<uint32_t>(k), static_cast<uint32_t>(r), order++, key_id,
                                 IsTrue(chunk, spec_.delete_column, r), sequence});
       }
     }
@@ -242,16 +273,24 @@ class Planner {
           commit_.deleted_rows.push_back(id);
           continue;
         }
-        std::string key;
-        for (idx_t c : spec_.key_columns) {
-          if (chunk.data[c].IsValid(r) && AppendIntegerKeyPart(key, chunk.data[c], r)) continue;
-          AppendKeyPart(key, chunk.GetValue(c, r));
+        int64_t key_id = -1;
+        if (integer_key_ && chunk.data[spec_.key_columns[0]].IsValid(r)) {
+          auto it = integer_key_ids_.find(IntegerAt(chunk.data[spec_.key_columns[0]], r));
+          if (it != integer_key_ids_.end()) key_id = it->second;
+        } else {
+          std::string key;
+          for (idx_t c : spec_.key_columns) {
+            if (chunk.data[c].IsValid(r) && AppendIntegerKeyPart(key, chunk.data[c], r)) continue;
+            AppendKeyPart(key, chunk.GetValue(c, r));
+          }
+          auto it = key_ids_.find(key);
+          if (it != key_ids_.end()) key_id = it->second;
         }
-        if (!key_ids_.count(key)) continue;
+        if (key_id < 0) continue;
         Row values;
         values.reserve(types_.size());
         for (idx_t c = 0; c < types_.size(); c++) values.push_back(chunk.GetValue(c, r));
-        stored_[key].push_back(StoredRow{id, std::move(values)});
+        stored_[key_id].push_back(StoredRow{id, std::move(values)});
       }
       chunk.Reset();
     }
@@ -300,7 +339,7 @@ class Planner {
     }
     std::stable_sort(events.begin(), events.end(),
                      [this](const Event* a, const Event* b) { return CompareEvents(*a, *b) < 0; });
-    auto found = stored_.find(key);
+    auto found = stored_.find(id);
     const StoredRow* stored = found != stored_.end() && !found->second.empty() ? &found->second.front() : nullptr;
     std::optional<Row> row;
     if (stored) row = stored->values;
@@ -361,7 +400,7 @@ class Planner {
     constexpr uint64_t kStored = std::numeric_limits<uint64_t>::max();
     std::vector<Step> steps;
     std::vector<StoredRow> empty;
-    auto found = stored_.find(key);
+    auto found = stored_.find(id);
     const std::vector<StoredRow>& stored = found != stored_.end() ? found->second : empty;
     for (auto& s : stored) {
       const Value& start = s.values[spec_.start_column];
@@ -457,10 +496,12 @@ class Planner {
   bool integer_sequence_ = false;
   std::vector<Value> sequences_;                        // non-integer sequences, by Event::sequence
   std::unordered_map<std::string, uint32_t> key_ids_;   // encoded key -> id (first appearance)
+  bool integer_key_ = false;
+  std::unordered_map<int64_t, uint32_t> integer_key_ids_;  // the same for one integer key column
   std::vector<std::string> keys_;                       // by id: inserts keep the input's order
   std::vector<uint32_t> key_start_;                     // events of key i: grouped_[key_start_[i], key_start_[i + 1])
   std::vector<uint32_t> grouped_;
-  std::unordered_map<std::string, std::vector<StoredRow>> stored_;
+  std::unordered_map<uint32_t, std::vector<StoredRow>> stored_;  // by key id
   bool truncating_ = false;
   ApplyChangesCounts counts_;
 };
