@@ -164,6 +164,15 @@ int64_t TombstoneMs(const TableCatalogEntry& table) {
   return std::stoll(text) * 1000;
 }
 
+// A streaming table made by CREATE STREAMING TABLE ... AS query stores the
+// query; one made by a declaration or a flow stores nothing or the flow's text.
+bool DefinedByQuery(const TableCatalogEntry& table) {
+  size_t start = table.definition.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return false;
+  std::string word = StringUtil::Upper(table.definition.substr(start, 6));
+  return word.rfind("APPLY", 0) != 0 && word.rfind("CREATE", 0) != 0;
+}
+
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
@@ -230,6 +239,12 @@ std::unique_ptr<QueryResult> ExecuteApplyChanges(ClientContext& context, ApplyCh
                        " under another name, or drop it first");
   }
   if (!table) catalog.RequireNameForTable(name, TableKind::STREAMING_TABLE);
+  if (table && DefinedByQuery(*table)) {
+    // Its query and the flow would share the stream offsets of a common source.
+    throw BinderError(where + name + " is defined by its query (CREATE STREAMING TABLE " + name +
+                      " AS ...); a flow writes a streaming table declared without a query: declare one (CREATE OR "
+                      "REFRESH STREAMING TABLE <name>;) and apply the changes into it");
+  }
 
   // One query gives each event's columns, sequence and kind.
   std::string sql = "SELECT *, (" + stmt.sequence_by + ") AS " + kSequence;
