@@ -12,21 +12,32 @@ AS SELECT * FROM read_files('landing/', format => 'json',
                             schemaHints => 'amount DECIMAL(10,2), event_time TIMESTAMP',
                             rescue => true);
 
--- Silver: cleaned and typed, one row per order. Events upsert by order_id;
--- the newest event_time wins, so a late or repeated event changes nothing.
+-- Silver, in two steps. First the events cleaned and typed (an append-only
+-- streaming table: every event, in arrival order).
+CREATE OR REFRESH STREAMING TABLE orders_cleaned
+COMMENT 'order events, cleaned and typed'
+AS SELECT order_id, trim(customer) AS customer, lower(category) AS category, amount,
+          lower(status) AS status, event_time
+   FROM STREAM(LIVE.bronze_orders)
+   WHERE order_id IS NOT NULL AND amount >= 0;
+
+-- Then one row per order: APPLY CHANGES upserts each event by order_id in
+-- event_time order, so a late or repeated event changes nothing
+-- (docs/apply-changes.md).
 CREATE OR REFRESH STREAMING TABLE silver_orders (
   order_id BIGINT NOT NULL,
   customer STRING,
   category STRING,
   amount DECIMAL(10,2),
   status STRING,
-  event_time TIMESTAMP,
-  PRIMARY KEY (order_id))
-TBLPROPERTIES ('pipelines.sequence_by' = 'event_time')
-AS SELECT order_id, trim(customer) AS customer, lower(category) AS category, amount,
-          lower(status) AS status, event_time
-   FROM STREAM(LIVE.bronze_orders)
-   WHERE order_id IS NOT NULL AND amount >= 0;
+  event_time TIMESTAMP)
+COMMENT 'one row per order, the newest event wins';
+
+APPLY CHANGES INTO LIVE.silver_orders
+FROM STREAM(LIVE.orders_cleaned)
+KEYS (order_id)
+SEQUENCE BY event_time
+STORED AS SCD TYPE 1;
 
 -- Gold: total amount and count of live orders per category, maintained
 -- incrementally; its change feed holds only categories that changed.

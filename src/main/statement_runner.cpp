@@ -47,6 +47,8 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::UPDATE: return ExecuteUpdate(context, static_cast<UpdateStatement&>(statement));
     case StatementType::DELETE: return ExecuteDelete(context, static_cast<DeleteStatement&>(statement));
     case StatementType::MERGE: return ExecuteMerge(context, static_cast<MergeStatement&>(statement));
+    case StatementType::APPLY_CHANGES:
+      return ExecuteApplyChanges(context, static_cast<ApplyChangesStatement&>(statement));
     case StatementType::CREATE_VIEW: {
       auto& view = static_cast<CreateViewStatement&>(statement);
       if (view.kind == ViewKind::STREAMING_TABLE && !view.query) return ExecuteDeclareStreamingTable(context, view);

@@ -282,6 +282,7 @@ enum class StatementType : uint8_t {
   SET,
   TRANSACTION,
   CREATE_FLOW,  // CREATE FLOW f AS INSERT INTO t BY NAME SELECT ... (an append flow)
+  APPLY_CHANGES,  // APPLY CHANGES INTO / CREATE FLOW ... AS AUTO CDC INTO (parse_apply_changes.cpp)
 };
 
 struct SQLStatement {
@@ -538,6 +539,29 @@ enum class TransactionType : uint8_t { BEGIN, COMMIT, ROLLBACK };
 struct TransactionStatement : SQLStatement {
   TransactionStatement() : SQLStatement(StatementType::TRANSACTION) {}
   TransactionType transaction_type = TransactionType::BEGIN;
+};
+
+// APPLY CHANGES INTO target FROM STREAM(source) KEYS (...) ... and its newer
+// spelling CREATE FLOW name AS AUTO CDC INTO target FROM ... (docs/apply-changes.md).
+// Expressions are kept as SQL text: the executor evaluates them in one query
+// over the source's new rows.
+struct ApplyChangesStatement : SQLStatement {
+  ApplyChangesStatement() : SQLStatement(StatementType::APPLY_CHANGES) {}
+  std::string flow_name;      // CREATE FLOW name; "" for APPLY CHANGES
+  QualifiedName target;       // LIVE. prefix removed
+  std::string source_text;    // the source's name as written (LIVE.x, db.x)
+  QualifiedName source;       // LIVE. prefix removed
+  std::vector<std::string> keys;
+  bool ignore_null_updates = false;
+  std::string delete_when;    // APPLY AS DELETE WHEN <sql>, "" when absent
+  std::string truncate_when;  // APPLY AS TRUNCATE WHEN <sql>, "" when absent
+  std::string sequence_by;    // SEQUENCE BY <sql>
+  std::vector<std::string> columns;  // COLUMNS (a, b) / COLUMNS * EXCEPT (a, b)
+  bool columns_except = false;
+  int scd_type = 1;           // STORED AS SCD TYPE 1 | 2
+  std::vector<std::string> track_history;  // TRACK HISTORY ON (a) / * EXCEPT (a)
+  bool track_history_except = false;
+  bool has_track_history = false;
 };
 
 }  // namespace lakestream

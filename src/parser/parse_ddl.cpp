@@ -117,9 +117,13 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateFlow() {
   statement->name = ParseIdentifier("a flow name");
   if (AcceptKeyword("COMMENT")) statement->comment = ParseStringLiteral("the flow's comment");
   ExpectKeyword("AS");
-  // ---- AUTO CDC flows are parsed elsewhere (APPLY CHANGES); this is the one
-  // ---- place that refuses them until that parser is joined here.
-  if (IsKeyword("AUTO")) throw NotImplementedError("AUTO CDC flows");  // "not supported yet: AUTO CDC flows"
+  if (AcceptKeyword("AUTO")) {
+    // CREATE FLOW name AS AUTO CDC INTO ...: APPLY CHANGES under its newer name.
+    if (!AcceptKeyword("CDC")) SyntaxError(Peek(), "expected CDC after AUTO (CREATE FLOW name AS AUTO CDC INTO target ...)");
+    auto cdc = ParseApplyChanges();
+    static_cast<ApplyChangesStatement&>(*cdc).flow_name = statement->name;
+    return cdc;
+  }
   if (IsKeyword("INSERT") && IsKeyword("ONCE", 1)) ErrorAt(Peek(1).offset, "not supported yet: INSERT ONCE flows (one-time backfills)");
   if (!AcceptKeywords({"INSERT", "INTO"})) SyntaxError(Peek(), "expected INSERT INTO target BY NAME <query> after AS");
   if (IsKeyword("ONCE") && !IsKeyword("BY", 1)) ErrorAt(Peek().offset, "not supported yet: INSERT INTO ONCE flows (one-time backfills)");
@@ -322,7 +326,8 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
       break;
     }
   }
-  // CREATE STREAMING TABLE t [(columns)]; with no query: the target of CREATE FLOWs.
+  // CREATE STREAMING TABLE t [(columns)]; with no query: the target of CREATE FLOWs
+  // (append flows) or of APPLY CHANGES INTO / AUTO CDC.
   if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) return statement;
   if (!AcceptKeyword("AS")) SyntaxError(Peek(), "expected AS followed by the view's query");
   statement->query = ParseAsQuery(statement->query_text);

@@ -311,6 +311,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
     return statement;
   }
   if (t.type != TokenType::IDENTIFIER) SyntaxError(t);
+  if (IsKeyword("APPLY")) return ParseApplyChanges();
   if (IsKeyword("CREATE")) return ParseCreate();
   if (IsKeyword("DROP")) return ParseDrop();
   if (IsKeyword("INSERT")) return ParseInsert();

@@ -158,6 +158,9 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseUpdate();
   std::unique_ptr<SQLStatement> ParseDelete();
   std::unique_ptr<SQLStatement> ParseMerge();
+  // parse_apply_changes.cpp: APPLY CHANGES INTO ..., and what follows AUTO CDC
+  // in CREATE FLOW f AS AUTO CDC INTO ... (ParseCreateFlow).
+  std::unique_ptr<SQLStatement> ParseApplyChanges();
   std::vector<SetClause> ParseSetClauses();
   // The rest (parse_misc.cpp)
   std::unique_ptr<SQLStatement> ParseShow();

@@ -21,6 +21,7 @@ const char* FlowKindName(FlowKind kind) {
     case FlowKind::STREAM: return "stream";
     case FlowKind::VIEW: return "view";
     case FlowKind::FLOW: return "flow";
+    case FlowKind::APPLY_CHANGES: return "apply changes";
   }
   return "flow";
 }
@@ -138,6 +139,40 @@ uint32_t LineOf(const std::string& sql, uint32_t offset) {
   return line;
 }
 
+// APPLY CHANGES INTO t (or CREATE FLOW f AS AUTO CDC INTO t) joins the
+// declaration of t (a streaming table without a query): the flow runs the
+// declaration, then the statement, and reads the source.
+void JoinApplyChanges(const ApplyChangesStatement& cdc, uint32_t line, const std::string& file, std::vector<Flow>& flows,
+                      std::map<std::string, idx_t>& by_name) {
+  std::string at = file + " line " + std::to_string(line) + ": ";
+  std::string target = cdc.target.Name();
+  auto it = by_name.find(StringUtil::Lower(target));
+  if (it == by_name.end()) {
+    throw InvalidInputError(at + "APPLY CHANGES INTO " + target + " needs its target declared in the pipeline; add "
+                            "CREATE OR REFRESH STREAMING TABLE " + target + ";");
+  }
+  Flow& flow = flows[it->second];
+  if (flow.kind == FlowKind::APPLY_CHANGES) {
+    throw InvalidInputError(at + target + " already has an APPLY CHANGES flow (line " + std::to_string(flow.line) +
+                            "); one flow per target");
+  }
+  auto declared = Parser::Parse(flow.statements.front());
+  auto* view = declared.size() == 1 && declared[0]->type == StatementType::CREATE_VIEW
+                   ? static_cast<CreateViewStatement*>(declared[0].get())
+                   : nullptr;
+  if (flow.kind != FlowKind::STREAMING_TABLE || !view || view->query) {
+    throw InvalidInputError(at + "APPLY CHANGES INTO " + target + ": " + target + " (line " + std::to_string(flow.line) +
+                            ") must be a streaming table declared without a query (CREATE OR REFRESH STREAMING TABLE " +
+                            target + ";), since the flow writes its rows");
+  }
+  if (!cdc.flow_name.empty() && !StringUtil::CIEquals(cdc.flow_name, target) && by_name.count(StringUtil::Lower(cdc.flow_name))) {
+    throw InvalidInputError(at + "flow " + cdc.flow_name + " has the name of another dataset of the pipeline; rename it");
+  }
+  flow.kind = FlowKind::APPLY_CHANGES;
+  flow.statements.push_back(cdc.text);
+  flow.inputs.push_back(BaseName(cdc.source));
+}
+
 }  // namespace
 
 std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) {
@@ -145,11 +180,15 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
   std::vector<Flow> flows;
   std::map<std::string, idx_t> by_name;
   std::map<std::string, uint32_t> declared_only;  // streaming tables without a query -> line
+  std::vector<std::pair<const ApplyChangesStatement*, uint32_t>> cdc_flows;  // joined to their targets below
   for (auto& statement : statements) {
     Flow flow;
     flow.line = LineOf(sql, statement->location);
     const std::string& text = statement->text;
     switch (statement->type) {
+      case StatementType::APPLY_CHANGES:
+        cdc_flows.emplace_back(static_cast<const ApplyChangesStatement*>(statement.get()), flow.line);
+        continue;
       case StatementType::CREATE_VIEW: {
         auto& view = static_cast<CreateViewStatement&>(*statement);
         flow.name = view.name.parts.back();
@@ -233,13 +272,14 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
     by_name[key] = flows.size();
     flows.push_back(std::move(flow));
   }
+  for (auto& [cdc, line] : cdc_flows) JoinApplyChanges(*cdc, line, file, flows, by_name);
   // Readers of a flow target run after every flow into it.
   std::map<std::string, std::vector<std::string>> flows_into;
   for (auto& f : flows) {
     if (f.kind == FlowKind::FLOW) flows_into[f.target].push_back(StringUtil::Lower(f.name));
   }
   for (auto& [name, line] : declared_only) {
-    if (flows_into.count(name)) continue;
+    if (flows_into.count(name) || flows[by_name[name]].kind == FlowKind::APPLY_CHANGES) continue;
     const std::string& shown = flows[by_name[name]].name;
     throw InvalidInputError(file + " line " + std::to_string(line) + ": streaming table " + shown +
                             " has no query and no flow writes into it; give it one (AS SELECT ...) or add CREATE FLOW "

@@ -18,7 +18,9 @@ namespace lakestream {
 
 // VIEW: CREATE [TEMPORARY] LIVE VIEW / CREATE VIEW, (re)created each pass.
 // FLOW: CREATE FLOW f AS INSERT INTO t BY NAME ..., an append flow into t.
-enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM, VIEW, FLOW };
+// APPLY_CHANGES: a streaming table declared without a query and the APPLY
+// CHANGES / AUTO CDC flow that writes it (docs/apply-changes.md), as one flow.
+enum class FlowKind : uint8_t { STREAMING_TABLE, MATERIALIZED_VIEW, SINK, TABLE, STREAM, VIEW, FLOW, APPLY_CHANGES };
 const char* FlowKindName(FlowKind kind);
 
 struct Flow {

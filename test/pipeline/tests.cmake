@@ -1,5 +1,5 @@
 # Pipeline runner tests (issue 8): shell scripts driving `lakestream run`.
-foreach(name idempotent_test kill_rerun_test continuous_test databricks_test)
+foreach(name idempotent_test kill_rerun_test continuous_test databricks_test apply_changes_test)
   add_test(NAME pipeline/${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh $<TARGET_FILE:lakestream>
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -16,3 +16,11 @@ add_test(NAME pipeline/read_kafka_test
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/read_kafka_test.sh $<TARGET_FILE:lakestream> $<TARGET_FILE:lakestream-mock-kafka>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(pipeline/read_kafka_test PROPERTIES LABELS integration TIMEOUT 120 SKIP_RETURN_CODE 77)
+
+# APPLY CHANGES (SCD type 1 and 2) against a reference model, with SIGKILLs
+# between and during runs (a few seconds; LAKESTREAM_APPLY_CHANGES_RUNS /
+# LAKESTREAM_APPLY_CHANGES_EVENTS for longer runs).
+add_test(NAME pipeline/apply_changes_diff_test
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/apply_changes_diff_test.py --shell $<TARGET_FILE:lakestream>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(pipeline/apply_changes_diff_test PROPERTIES LABELS integration TIMEOUT 300)

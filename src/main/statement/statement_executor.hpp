@@ -76,6 +76,10 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
 // Streaming tables (streaming_table_executor.cpp, issue 8):
 // CREATE OR REFRESH STREAMING TABLE ... AS SELECT ... FROM read_files(...) / STREAM(t).
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt);
+// apply_changes_executor.cpp: APPLY CHANGES INTO / CREATE FLOW ... AS AUTO CDC,
+// and CREATE STREAMING TABLE t [(columns)] without a query (a flow's target).
+std::unique_ptr<QueryResult> ExecuteApplyChanges(ClientContext& context, ApplyChangesStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt);
 // Append flows (flow_executor.cpp): CREATE STREAMING TABLE t [(columns)]; with
 // no query, and CREATE FLOW f AS INSERT INTO t BY NAME <query>.
