@@ -1,0 +1,86 @@
+#include "storage/table/schema_evolution.hpp"
+
+#include "common/cast.hpp"
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+
+namespace lakestream {
+
+namespace {
+
+int64_t FieldIndex(const child_list_t& fields, const std::string& name) {
+  for (idx_t i = 0; i < fields.size(); i++) {
+    if (fields[i].first == name) return static_cast<int64_t>(i);
+  }
+  for (idx_t i = 0; i < fields.size(); i++) {
+    if (StringUtil::CIEquals(fields[i].first, name)) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+bool Widens(const LogicalType& from, const LogicalType& to) {
+  switch (from.id()) {
+    case TypeId::INTEGER:
+      return to.id() == TypeId::BIGINT || to.id() == TypeId::DOUBLE ||
+             (to.id() == TypeId::DECIMAL && to.width() - to.scale() >= 10);
+    case TypeId::BIGINT: return to.id() == TypeId::DECIMAL && to.width() - to.scale() >= 20;
+    case TypeId::DECIMAL:
+      return to.id() == TypeId::DECIMAL && to.scale() >= from.scale() && to.width() - to.scale() >= from.width() - from.scale();
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer) {
+  if (older == newer) return true;
+  if (older.id() == TypeId::STRUCT && newer.id() == TypeId::STRUCT) {
+    // Every old field is still there (in any position) with an evolved type.
+    for (auto& [name, type] : older.children()) {
+      int64_t at = FieldIndex(newer.children(), name);
+      if (at < 0 || !TypeEvolvesTo(type, newer.children()[at].second)) return false;
+    }
+    return true;
+  }
+  if (older.id() == TypeId::LIST && newer.id() == TypeId::LIST) return TypeEvolvesTo(older.ListChild(), newer.ListChild());
+  if (older.id() == TypeId::MAP && newer.id() == TypeId::MAP) {
+    auto& a = older.ListChild().children();
+    auto& b = newer.ListChild().children();
+    return a[0].second == b[0].second && TypeEvolvesTo(a[1].second, b[1].second);
+  }
+  return Widens(older, newer);
+}
+
+Value ConformValue(const Value& value, const LogicalType& target) {
+  if (value.IsNull()) return Value(target);
+  if (value.type() == target) return value;
+  const LogicalType& source = value.type();
+  if (source.id() == TypeId::STRUCT && target.id() == TypeId::STRUCT) {
+    std::vector<Value> fields;
+    fields.reserve(target.children().size());
+    for (auto& [name, type] : target.children()) {
+      int64_t at = FieldIndex(source.children(), name);
+      fields.push_back(at < 0 ? Value(type) : ConformValue(value.Children()[at], type));
+    }
+    return Value::STRUCT(target, std::move(fields));
+  }
+  if ((source.id() == TypeId::LIST && target.id() == TypeId::LIST) ||
+      (source.id() == TypeId::MAP && target.id() == TypeId::MAP)) {
+    std::vector<Value> elements;
+    elements.reserve(value.Children().size());
+    for (auto& e : value.Children()) elements.push_back(ConformValue(e, target.ListChild()));
+    return Value::LIST(target, std::move(elements));
+  }
+  Value out;
+  std::string error;
+  if (!TryCastValue(value, target, out, &error)) {
+    throw InternalError("cannot read a stored " + source.ToString() + " as " + target.ToString() + ": " + error);
+  }
+  return out;
+}
+
+void ConformVector(const Vector& source, Vector& result, idx_t count) {
+  for (idx_t r = 0; r < count; r++) result.SetValue(r, ConformValue(source.GetValue(r), result.GetType()));
+}
+
+}  // namespace lakestream
