@@ -51,12 +51,6 @@ struct TableCommit {
   // sets it, removes every existing row and adds `inserted` (in the new
   // columns), as one version; the old rows stay in the table's history.
   const struct DeltaTableDefinition* replace = nullptr;
-  // Schema evolution (streaming tables): the table's columns after this
-  // commit, when they differ from today's: the same columns in the same
-  // order (STRUCT types may gain fields, numbers may widen), then new ones.
-  // The commit writes the new schema (a Delta metaData action) with the rows,
-  // which are in these columns; older files read through the new schema.
-  const std::vector<TableColumn>* evolved_columns = nullptr;
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 

@@ -24,15 +24,16 @@ namespace lakestream {
 static constexpr idx_t kInferFiles = 100;
 static constexpr idx_t kInferRecords = 10000;
 
-static InferOptions InferOptionsOf(const ReadFilesOptions& options) {
+static InferOptions InferOptionsOf(const ReadFilesOptions& options, const EvolutionOptions& evolution) {
   InferOptions infer;
-  infer.prefers_decimal = options.prefers_decimal;
+  infer.prefers_decimal = evolution.prefers_decimal;
   infer.infer_strings = options.infer_types;
   return infer;
 }
 
-static FileSchema InferSchema(const std::vector<DiscoveredFile>& files, FileFormat format, const ReadFilesOptions& options) {
-  SchemaInference inference(InferOptionsOf(options));
+static FileSchema InferSchema(const std::vector<DiscoveredFile>& files, FileFormat format, const ReadFilesOptions& options,
+                              const EvolutionOptions& evolution) {
+  SchemaInference inference(InferOptionsOf(options, evolution));
   for (idx_t i = 0; i < files.size() && i < kInferFiles; i++) {
     InferFileColumns(files[i].path, format, options, inference, kInferRecords);
   }
@@ -82,13 +83,13 @@ static void ApplyHints(FileSchema& schema, const FileSchema& hints, const std::s
 // stored `schema`): the files this run ingests are inferred, whole, and
 // compared with it. Returns true when `schema` changed.
 static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& fresh, FileFormat format,
-                         const ReadFilesOptions& options, const IngestionScope& scope) {
-  SchemaEvolutionMode mode = options.evolution;
+                         const ReadFilesOptions& options, const EvolutionOptions& evolution, const IngestionScope& scope) {
+  SchemaEvolutionMode mode = evolution.mode;
   if (mode == SchemaEvolutionMode::DEFAULT) mode = SchemaEvolutionMode::ADD_NEW_COLUMNS;
   if (mode != SchemaEvolutionMode::ADD_NEW_COLUMNS && mode != SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) return false;
   bool changed = false;
   for (idx_t i = 0; i < fresh.size() && i < kInferFiles; i++) {
-    SchemaInference inference(InferOptionsOf(options));
+    SchemaInference inference(InferOptionsOf(options, evolution));
     InferFileColumns(fresh[i].path, format, options, inference, std::numeric_limits<idx_t>::max());
     FileSchema incoming = inference.Finish(options.infer_types, false);
     std::vector<SchemaChange> changes = DiffSchemas(schema, incoming);
@@ -117,6 +118,7 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
 TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
                                    const std::vector<std::string>& argument_names) {
   ReadFilesOptions options = ParseReadFilesOptions(arguments, argument_names);
+  EvolutionOptions evolution = ParseEvolutionOptions(arguments, argument_names, options);
   IngestionScope* scope = context.ingestion_scope;
   if (scope && options.rescue_column.empty()) options.rescue_column = scope->rescue_column;
   const std::string& source = options.path_argument;
@@ -148,7 +150,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
     if (format == FileFormat::UNKNOWN) {
       throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
     }
-    schema = InferSchema(files, format, options);
+    schema = InferSchema(files, format, options, evolution);
     ApplyHints(schema, options.hints, options.rescue_column);
     if (scope) {
       ApplyHints(schema, scope->hints, options.rescue_column);
@@ -170,7 +172,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   if (!files.empty() && format == FileFormat::UNKNOWN) {
     throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
   }
-  if (stored && !files.empty() && EvolveSchema(schema, files, format, options, *scope)) {
+  if (stored && !files.empty() && EvolveSchema(schema, files, format, options, evolution, *scope)) {
     // Saved with the table's state before the commit that holds the rows.
     scope->StoreSchema(source, schema);
   }

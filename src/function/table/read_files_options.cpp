@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
+#include "function/table/schema_merge.hpp"
 #include "storage/delta/delta_schema.hpp"
 
 namespace lakestream {
@@ -15,17 +16,6 @@ const char* FileFormatName(FileFormat format) {
     case FileFormat::UNKNOWN: break;
   }
   return "unknown";
-}
-
-const char* SchemaEvolutionModeName(SchemaEvolutionMode mode) {
-  switch (mode) {
-    case SchemaEvolutionMode::DEFAULT:
-    case SchemaEvolutionMode::ADD_NEW_COLUMNS: return "addNewColumns";
-    case SchemaEvolutionMode::RESCUE: return "rescue";
-    case SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS: return "failOnNewColumns";
-    case SchemaEvolutionMode::NONE: return "none";
-  }
-  return "addNewColumns";
 }
 
 int64_t FileSchema::Find(const std::string& name) const {
@@ -250,22 +240,8 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
       options.hints = ParseSchemaHints(StringOption(name, v));
     } else if (name == "infercolumntypes" || name == "inferschema") {
       options.infer_types = BoolOption(name, v);
-    } else if (name == "prefersdecimal") {
-      options.prefers_decimal = BoolOption(name, v);
-    } else if (name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
-      std::string mode = StringUtil::Lower(StringOption(name, v));
-      if (mode == "addnewcolumns") {
-        options.evolution = SchemaEvolutionMode::ADD_NEW_COLUMNS;
-      } else if (mode == "rescue") {
-        options.evolution = SchemaEvolutionMode::RESCUE;
-      } else if (mode == "failonnewcolumns") {
-        options.evolution = SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS;
-      } else if (mode == "none") {
-        options.evolution = SchemaEvolutionMode::NONE;
-      } else {
-        throw BinderError("read_files() option schemaEvolutionMode must be 'addNewColumns', 'rescue', "
-                          "'failOnNewColumns' or 'none', got '" + StringOption(name, v) + "'");
-      }
+    } else if (name == "prefersdecimal" || name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
+      continue;  // ParseEvolutionOptions
     } else if (name == "rescue") {
       rescue = BoolOption(name, v);
     } else if (name == "rescueddatacolumn") {
@@ -278,14 +254,48 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
                         "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn");
     }
   }
-  if (options.evolution == SchemaEvolutionMode::ADD_NEW_COLUMNS && !options.schema.empty()) {
+  if (rescue) options.rescue_column = rescue_name;
+  if (!rescue) {
+    // Rescue mode keeps what the schema lacks in the rescue column.
+    for (idx_t i = 1; i < args.size(); i++) {
+      if ((names[i] == "schemaevolutionmode" || names[i] == "cloudfiles.schemaevolutionmode") &&
+          args[i].type().id() == TypeId::VARCHAR && !args[i].IsNull() && StringUtil::Lower(args[i].GetString()) == "rescue") {
+        options.rescue_column = rescue_name;
+      }
+    }
+  }
+  return options;
+}
+
+EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
+                                       const ReadFilesOptions& options) {
+  EvolutionOptions out;
+  for (idx_t i = 1; i < args.size(); i++) {
+    const std::string& name = names[i];
+    const Value& v = args[i];
+    if (name == "prefersdecimal") {
+      out.prefers_decimal = BoolOption(name, v);
+    } else if (name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
+      std::string mode = StringUtil::Lower(StringOption(name, v));
+      if (mode == "addnewcolumns") {
+        out.mode = SchemaEvolutionMode::ADD_NEW_COLUMNS;
+      } else if (mode == "rescue") {
+        out.mode = SchemaEvolutionMode::RESCUE;
+      } else if (mode == "failonnewcolumns") {
+        out.mode = SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS;
+      } else if (mode == "none") {
+        out.mode = SchemaEvolutionMode::NONE;
+      } else {
+        throw BinderError("read_files() option schemaEvolutionMode must be 'addNewColumns', 'rescue', "
+                          "'failOnNewColumns' or 'none', got '" + v.GetString() + "'");
+      }
+    }
+  }
+  if (out.mode == SchemaEvolutionMode::ADD_NEW_COLUMNS && !options.schema.empty()) {
     throw BinderError("read_files() option schemaEvolutionMode 'addNewColumns' evolves an inferred schema, but schema => "
                       "declares the columns; drop schema => (schemaHints => still sets types), or use 'none' or 'rescue'");
   }
-  // Rescue mode keeps what the schema lacks in the rescue column.
-  if (options.evolution == SchemaEvolutionMode::RESCUE) rescue = true;
-  if (rescue) options.rescue_column = rescue_name;
-  return options;
+  return out;
 }
 
 }  // namespace lakestream

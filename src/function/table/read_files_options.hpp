@@ -6,8 +6,7 @@
 //              header => true, delimiter => ';', quote => '"',
 //              schema => 'id BIGINT, name STRING', schemaHints => 'amount DECIMAL(10,2)',
 //              rescue => true, rescuedDataColumn => '_rescued_data',
-//              inferColumnTypes => true, multiLine => false, prefersDecimal => false,
-//              schemaEvolutionMode => 'addNewColumns' | 'rescue' | 'failOnNewColumns' | 'none')
+//              inferColumnTypes => true, multiLine => false)
 #pragma once
 
 #include <string>
@@ -21,18 +20,6 @@ namespace lakestream {
 
 enum class FileFormat : uint8_t { UNKNOWN, JSON, CSV, PARQUET };
 const char* FileFormatName(FileFormat format);
-
-// What a streaming table's read_files() source does with a column or nested
-// field that files ingested later have and its stored schema lacks
-// (Databricks' schemaEvolutionMode).
-enum class SchemaEvolutionMode : uint8_t {
-  DEFAULT,             // ADD_NEW_COLUMNS when the schema is inferred, NONE when declared
-  ADD_NEW_COLUMNS,     // add it to the schema (and the table) in the same commit as the rows
-  RESCUE,              // never change the schema; unknown fields go to the rescue column
-  FAIL_ON_NEW_COLUMNS, // fail the update, naming the file and the column
-  NONE                 // ignore it
-};
-const char* SchemaEvolutionModeName(SchemaEvolutionMode mode);
 
 // Column names and types of the rows read from files (without the rescue column).
 struct FileSchema {
@@ -54,12 +41,6 @@ struct FileSchema {
 // `what` (e.g. "read_files() option schema") when it is not one.
 FileSchema ParseSchemaString(const std::string& text, const std::string& what);
 
-// schemaHints: a column list whose names may be paths into STRUCT columns
-// ('a.b INT, c STRING': field b of column a). Dotted names are kept whole in
-// the result's names; HintPath splits them.
-FileSchema ParseSchemaHints(const std::string& text);
-std::vector<std::string> HintPath(const std::string& name);
-
 struct ReadFilesOptions {
   std::string path_argument;  // the first argument as written (messages, state keys)
   std::vector<std::string> patterns;
@@ -75,8 +56,6 @@ struct ReadFilesOptions {
   FileSchema schema;
   FileSchema hints;
   bool infer_types = true;  // false: every inferred column is VARCHAR
-  bool prefers_decimal = false;  // JSON: non-integral numbers as DECIMAL(p,s), not DOUBLE
-  SchemaEvolutionMode evolution = SchemaEvolutionMode::DEFAULT;
   // The column that receives what does not fit the schema; "" = off (a bad
   // record is an error naming the file and line).
   std::string rescue_column;

@@ -25,6 +25,34 @@
 
 namespace lakestream {
 
+// What a streaming table's read_files() source does with a column or nested
+// field that files ingested later have and its stored schema lacks
+// (Databricks' schemaEvolutionMode).
+enum class SchemaEvolutionMode : uint8_t {
+  DEFAULT,              // ADD_NEW_COLUMNS when the schema is inferred, NONE when declared
+  ADD_NEW_COLUMNS,      // add it to the schema (and the table) in the same commit as the rows
+  RESCUE,               // never change the schema; unknown fields go to the rescue column
+  FAIL_ON_NEW_COLUMNS,  // fail the update, naming the file and the column
+  NONE                  // ignore it
+};
+
+// read_files() options about inference and evolution, beyond ReadFilesOptions:
+//   prefersDecimal => true, schemaEvolutionMode => 'addNewColumns' | 'rescue' |
+//   'failOnNewColumns' | 'none' (also spelled cloudFiles.schemaEvolutionMode).
+struct EvolutionOptions {
+  bool prefers_decimal = false;
+  SchemaEvolutionMode mode = SchemaEvolutionMode::DEFAULT;
+};
+// BinderError for a bad value, or addNewColumns with a declared schema.
+EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
+                                       const ReadFilesOptions& options);
+
+// schemaHints: a column list whose names may be paths into STRUCT columns
+// ('a.b INT, c STRING': field b of column a). HintPath splits a hint's name
+// into its path (one element for a plain column).
+FileSchema ParseSchemaHints(const std::string& text);
+std::vector<std::string> HintPath(const std::string& name);
+
 struct InferOptions {
   bool prefers_decimal = false;  // non-integral numbers as DECIMAL(p,s) instead of DOUBLE
   bool infer_strings = true;     // ISO dates/timestamps in strings as DATE/TIMESTAMP

@@ -250,7 +250,6 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
 
   TableCommit commit;
   commit.operation = "STREAMING UPDATE";
-  if (evolving && delta) commit.evolved_columns = &columns;
   ChunkCollection mapped = MapToTableColumns(*table, columns, names, rows);
   PlanStreamingWrite(*table, columns, std::move(mapped), commit);
   int64_t newest_mtime = 0;
@@ -261,7 +260,10 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   for (auto& offset : scope.stream_offsets) commit.txns.push_back(offset);
   int64_t written = static_cast<int64_t>(commit.inserted.Count() + commit.updated.Count());
   auto txns = commit.txns;
-  table->storage->Commit(commit);
+  {
+    SchemaEvolutionScope evolution(evolving && delta ? &columns : nullptr);
+    table->storage->Commit(commit);
+  }
   if (!delta) {
     // In memory there is no log to keep the txns: the entry's state does.
     if (!table->state.txns) table->state.txns.emplace();

@@ -311,7 +311,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   const auto& snapshot = state.snapshot;
   bool cdf = snapshot.ChangeDataFeedEnabled();
   int64_t now = NowMs();
-  std::vector<TableColumn> columns = commit.evolved_columns ? *commit.evolved_columns : state.columns;
+  const std::vector<TableColumn>* evolved = SchemaEvolutionScope::Current();
+  std::vector<TableColumn> columns = evolved ? *evolved : state.columns;
   std::vector<LogicalType> types;
   types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
@@ -397,8 +398,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     size_t next = 0;  // the first changed row at or after `position`
     auto split = [&](const DataChunk& read_chunk) {
       DataChunk conformed;
-      if (commit.evolved_columns) conformed = conform(read_chunk);
-      const DataChunk& chunk = commit.evolved_columns ? conformed : read_chunk;
+      if (evolved) conformed = conform(read_chunk);
+      const DataChunk& chunk = evolved ? conformed : read_chunk;
       std::vector<sel_t> kept, deleted, preimage;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
         while (next < rows.size() && rows[next].first < position) next++;
@@ -477,7 +478,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
   std::vector<delta::Action> all = {info};
-  if (commit.evolved_columns) all.emplace_back(EvolvedMetadata(snapshot, columns, name_));
+  if (evolved) all.emplace_back(EvolvedMetadata(snapshot, columns, name_));
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
   all.insert(all.end(), cdcs.begin(), cdcs.end());

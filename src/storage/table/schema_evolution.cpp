@@ -79,6 +79,18 @@ Value ConformValue(const Value& value, const LogicalType& target) {
   return out;
 }
 
+namespace {
+thread_local const std::vector<TableColumn>* current_evolution = nullptr;
+}  // namespace
+
+SchemaEvolutionScope::SchemaEvolutionScope(const std::vector<TableColumn>* columns) : previous_(current_evolution) {
+  current_evolution = columns;
+}
+
+SchemaEvolutionScope::~SchemaEvolutionScope() { current_evolution = previous_; }
+
+const std::vector<TableColumn>* SchemaEvolutionScope::Current() { return current_evolution; }
+
 void ConformVector(const Vector& source, Vector& result, idx_t count) {
   for (idx_t r = 0; r < count; r++) result.SetValue(r, ConformValue(source.GetValue(r), result.GetType()));
 }

@@ -7,9 +7,12 @@
 // fields are matched by name, widened numbers are cast.
 #pragma once
 
+#include <vector>
+
 #include "common/types.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "storage/data_table.hpp"
 
 namespace lakestream {
 
@@ -22,5 +25,24 @@ Value ConformValue(const Value& value, const LogicalType& target);
 
 // Rows [0, count) of `source` conformed into `result` (whose type is the target).
 void ConformVector(const Vector& source, Vector& result, idx_t count);
+
+// The columns the commits this thread makes while it lives evolve their table
+// to: the same columns in the same order (STRUCTs may gain fields), then new
+// ones. DeltaTable::Commit writes them as the commit's metaData action with
+// the rows (which are in these columns), so the schema change and the data
+// are one Delta version. (A side channel rather than a TableCommit field so
+// that storage/data_table.hpp, which nearly every file includes, stays as it is.)
+class SchemaEvolutionScope {
+ public:
+  explicit SchemaEvolutionScope(const std::vector<TableColumn>* columns);
+  ~SchemaEvolutionScope();
+  SchemaEvolutionScope(const SchemaEvolutionScope&) = delete;
+  SchemaEvolutionScope& operator=(const SchemaEvolutionScope&) = delete;
+  // nullptr when no scope is active.
+  static const std::vector<TableColumn>* Current();
+
+ private:
+  const std::vector<TableColumn>* previous_;
+};
 
 }  // namespace lakestream
