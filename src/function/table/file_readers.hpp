@@ -50,6 +50,10 @@ class RecordBuilder {
   // Stores `value` cast to the column's type; `original` is what the rescue
   // column keeps when the cast fails (without rescue the failure is an error).
   void SetValue(idx_t column, const Value& value, const nlohmann::ordered_json& original);
+  // Stores `value`, which already has the column's type (no cast, no type check).
+  void SetTyped(idx_t column, const Value& value) {
+    if (!value.IsNull()) chunk_.data[column].SetValue(row_, value);
+  }
   // A value of column `column` that does not fit its type (`seen`: the type
   // the value has): rescued, or an error naming the file, line, column and both types.
   void Mismatch(idx_t column, const nlohmann::ordered_json& original, const std::string& seen);

@@ -272,7 +272,7 @@ void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, R
           const LogicalType& target = schema.types[column];
           Value v;
           if (Convert(value, target, v, key, unknown)) {
-            out.SetValue(column, v, value);
+            out.SetTyped(column, v);  // Convert returns values of exactly `target`
           } else {
             out.Mismatch(column, value, JsonKind(value));
           }
