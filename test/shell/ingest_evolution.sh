@@ -4,7 +4,8 @@
 #     and a new field nested in a STRUCT evolves bronze in the same Delta
 #     commit as its rows (one commit holding metaData and add actions); the
 #     Delta log's schemaString has the new field; a downstream streaming
-#     table (SELECT *) and a FILE sink of bronze carry it; old rows read NULL;
+#     table (SELECT *) and a FILE sink of bronze carry it, a materialized
+#     view over it refreshes; old rows read NULL;
 #   * rescue: the schema never changes, the unknown fields land in
 #     _rescued_data as JSON;
 #   * failOnNewColumns: the update fails naming the file, the column and the
@@ -41,7 +42,7 @@ refused() {  # refused NAME PART...: the last statement failed with every PART i
 same() {  # same NAME GOT WANT
   if [[ "$2" == "$3" ]]; then pass "$1"; else fail "$1" "want: $(printf '%q' "$3")" "got:  $(printf '%q' "$2")"; fi
 }
-# The rows of a query as CSV without the header.
+# The rows of a query as CSV without the header (NULL is an empty field).
 rows() { sql "$1"; printf '%s' "$OUT" | tail -n +2; }
 # The first value of the first row of a query (CSV-decoded).
 value() {
@@ -69,6 +70,9 @@ AS SELECT * FROM read_files('landing/', format => 'json');
 CREATE OR REFRESH STREAMING TABLE silver
 AS SELECT * FROM STREAM(LIVE.bronze);
 
+CREATE OR REFRESH MATERIALIZED VIEW owners TBLPROPERTIES ('refresh' = 'manual') AS
+SELECT count(*) AS n, max(fullDocument.owner_id) AS top FROM LIVE.bronze;
+
 CREATE SINK bronze_file FROM bronze INTO FILE 'out/bronze.jsonl' WITH ('start' = 'earliest');
 EOF
 DB=$P/pipeline.db
@@ -88,7 +92,7 @@ same "bronze evolved: the nested field and the new column" "$(columns bronze)" \
   "$(printf '%s\n' 'id BIGINT' 'fullDocument STRUCT(owner_id BIGINT, name VARCHAR, region VARCHAR)' 'source VARCHAR')"
 same "old rows read the new field and column as NULL, new rows have them" \
   "$(rows "SELECT id, fullDocument.owner_id, fullDocument.region, source FROM bronze ORDER BY id")" \
-  "$(printf '%s\n' '1,7,NULL,NULL' '2,8,NULL,NULL' '3,9,eu,app')"
+  "$(printf '%s\n' '1,7,,' '2,8,,' '3,9,eu,app')"
 
 # The schema change and the rows are one Delta commit.
 LOG=$DB/bronze/_delta_log
@@ -110,7 +114,8 @@ print(len(meta), len(adds) > 0, len(txns),
 same "the downstream streaming table evolved too" "$(columns silver)" \
   "$(printf '%s\n' 'id BIGINT' 'fullDocument STRUCT(owner_id BIGINT, name VARCHAR, region VARCHAR)' 'source VARCHAR')"
 same "silver's rows" "$(rows "SELECT id, fullDocument.region, source FROM silver ORDER BY id")" \
-  "$(printf '%s\n' '1,NULL,NULL' '2,NULL,NULL' '3,eu,app')"
+  "$(printf '%s\n' '1,,' '2,,' '3,eu,app')"
+same "a materialized view over the evolved table refreshed" "$(rows "SELECT n, top FROM owners")" "3,9"
 same "the FILE sink's JSON carries the new nested field" "$(tail -1 "$P/out/bronze.jsonl")" \
   '{"id":3,"fullDocument":{"owner_id":9,"name":"c","region":"eu"},"source":"app"}'
 same "the sink delivered every row once" "$(wc -l <"$P/out/bronze.jsonl" | tr -d ' ')" 3
@@ -123,7 +128,7 @@ printf '%s\n' '{"id": 4, "fullDocument": {"owner_id": 10, "region": "us", "tier"
 run "$BIN" run "$P/pipeline.sql" --plain
 ok "fourth run adds a nested STRUCT field"
 same "fields added at two depths" "$(rows "SELECT id, fullDocument.tier.level, fullDocument.region FROM silver WHERE id >= 3 ORDER BY id")" \
-  "$(printf '%s\n' '3,NULL,eu' '4,2,us')"
+  "$(printf '%s\n' '3,,eu' '4,2,us')"
 
 # ---------------- the other modes, through the shell ----------------
 mode_table() {  # mode_table MODE: a fresh database and landing folder with f1

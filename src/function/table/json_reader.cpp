@@ -3,6 +3,7 @@
 // array of objects, or one object). Nested objects are read into STRUCT
 // columns, arrays into ARRAY columns (function/table/schema_merge.hpp infers
 // them); a VARCHAR column takes any JSON value, objects and arrays as text.
+#include <cmath>
 #include <limits>
 
 #include "common/cast.hpp"
@@ -112,7 +113,7 @@ bool Convert(const json& v, const LogicalType& type, Value& out, const std::stri
   // A non-integral number does not silently round into an integer column.
   if (v.is_number_float() && type.IsIntegral()) {
     double d = v.get<double>();
-    if (d != static_cast<double>(static_cast<int64_t>(d))) return false;
+    if (!(std::fabs(d) < 9.2e18) || d != std::trunc(d)) return false;
   }
   Value raw = JsonToValue(v);
   // Exact decimals: cast from the number's text, not from a double.
