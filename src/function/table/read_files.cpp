@@ -85,7 +85,11 @@ static void ApplyHints(FileSchema& schema, const FileSchema& hints, const std::s
 static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& fresh, FileFormat format,
                          const ReadFilesOptions& options, const EvolutionOptions& evolution, const IngestionScope& scope) {
   SchemaEvolutionMode mode = evolution.mode;
-  if (mode == SchemaEvolutionMode::DEFAULT) mode = SchemaEvolutionMode::ADD_NEW_COLUMNS;
+  // A table that declares its columns cannot take new ones: as with schema =>,
+  // the default is then to ignore them.
+  if (mode == SchemaEvolutionMode::DEFAULT) {
+    mode = scope.hints.empty() ? SchemaEvolutionMode::ADD_NEW_COLUMNS : SchemaEvolutionMode::NONE;
+  }
   if (mode != SchemaEvolutionMode::ADD_NEW_COLUMNS && mode != SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) return false;
   bool changed = false;
   for (idx_t i = 0; i < fresh.size() && i < kInferFiles; i++) {

@@ -5,6 +5,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "function/table/file_readers.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
 
@@ -51,7 +52,11 @@ void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::o
   }
   Value cast;
   std::string error;
-  if (TryCastValue(value, target, cast, &error)) {
+  // Nested values (Parquet) match STRUCT fields by name, as the schema's
+  // field order is that of first appearance across files.
+  bool fits = value.type().IsNested() && target.IsNested() ? TryConformValue(value, target, cast)
+                                                           : TryCastValue(value, target, cast, &error);
+  if (fits) {
     chunk_.data[column].SetValue(row_, cast);
     return;
   }

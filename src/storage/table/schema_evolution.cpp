@@ -51,30 +51,46 @@ bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer) {
   return Widens(older, newer);
 }
 
-Value ConformValue(const Value& value, const LogicalType& target) {
-  if (value.IsNull()) return Value(target);
-  if (value.type() == target) return value;
+bool TryConformValue(const Value& value, const LogicalType& target, Value& out) {
+  if (value.IsNull()) {
+    out = Value(target);
+    return true;
+  }
+  if (value.type() == target) {
+    out = value;
+    return true;
+  }
   const LogicalType& source = value.type();
   if (source.id() == TypeId::STRUCT && target.id() == TypeId::STRUCT) {
-    std::vector<Value> fields;
-    fields.reserve(target.children().size());
-    for (auto& [name, type] : target.children()) {
-      int64_t at = FieldIndex(source.children(), name);
-      fields.push_back(at < 0 ? Value(type) : ConformValue(value.Children()[at], type));
+    std::vector<Value> fields(target.children().size());
+    for (idx_t i = 0; i < target.children().size(); i++) {
+      int64_t at = FieldIndex(source.children(), target.children()[i].first);
+      if (at < 0) {
+        fields[i] = Value(target.children()[i].second);
+      } else if (!TryConformValue(value.Children()[at], target.children()[i].second, fields[i])) {
+        return false;
+      }
     }
-    return Value::STRUCT(target, std::move(fields));
+    out = Value::STRUCT(target, std::move(fields));
+    return true;
   }
   if ((source.id() == TypeId::LIST && target.id() == TypeId::LIST) ||
       (source.id() == TypeId::MAP && target.id() == TypeId::MAP)) {
-    std::vector<Value> elements;
-    elements.reserve(value.Children().size());
-    for (auto& e : value.Children()) elements.push_back(ConformValue(e, target.ListChild()));
-    return Value::LIST(target, std::move(elements));
+    std::vector<Value> elements(value.Children().size());
+    for (idx_t i = 0; i < elements.size(); i++) {
+      if (!TryConformValue(value.Children()[i], target.ListChild(), elements[i])) return false;
+    }
+    out = Value::LIST(target, std::move(elements));
+    return true;
   }
-  Value out;
   std::string error;
-  if (!TryCastValue(value, target, out, &error)) {
-    throw InternalError("cannot read a stored " + source.ToString() + " as " + target.ToString() + ": " + error);
+  return TryCastValue(value, target, out, &error);
+}
+
+Value ConformValue(const Value& value, const LogicalType& target) {
+  Value out;
+  if (!TryConformValue(value, target, out)) {
+    throw InternalError("cannot read a stored " + value.type().ToString() + " as " + target.ToString());
   }
   return out;
 }

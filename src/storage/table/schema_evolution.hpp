@@ -22,6 +22,10 @@ bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer);
 
 // `value` (of a type that evolves to `target`) as a value of `target`.
 Value ConformValue(const Value& value, const LogicalType& target);
+// The same for any pair of types: STRUCT fields matched by name (fields
+// `target` lacks are dropped, fields `value` lacks are NULL), leaves cast.
+// False when a leaf does not cast.
+bool TryConformValue(const Value& value, const LogicalType& target, Value& out);
 
 // Rows [0, count) of `source` conformed into `result` (whose type is the target).
 void ConformVector(const Vector& source, Vector& result, idx_t count);
