@@ -44,9 +44,13 @@ TEST(ReadFilesInference, ObjectsAndArrays) {
 TEST(ReadFilesInference, PrefersDecimal) {
   InferOptions decimal;
   decimal.prefers_decimal = true;
-  EXPECT_EQ(Infer("12.340", decimal), LogicalType::Decimal(5, 3));
+  // The shortest decimal form of the parsed number: trailing zeros and
+  // exponents written in the file are not kept.
+  EXPECT_EQ(Infer("12.345", decimal), LogicalType::Decimal(5, 3));
+  EXPECT_EQ(Infer("12.340", decimal), LogicalType::Decimal(4, 2));
   EXPECT_EQ(Infer("-0.05", decimal), LogicalType::Decimal(2, 2));
-  EXPECT_EQ(Infer("1e5", decimal), LogicalType(TypeId::DOUBLE));
+  EXPECT_EQ(Infer("1e5", decimal), LogicalType::Decimal(7, 1));
+  EXPECT_EQ(Infer("1e300", decimal), LogicalType(TypeId::DOUBLE));
   EXPECT_EQ(MergeInferredTypes(LogicalType::Decimal(5, 3), TypeId::BIGINT), LogicalType::Decimal(23, 3));
   EXPECT_EQ(MergeInferredTypes(LogicalType::Decimal(5, 3), LogicalType::Decimal(4, 1)), LogicalType::Decimal(6, 3));
   EXPECT_EQ(MergeInferredTypes(LogicalType::Decimal(38, 0), LogicalType::Decimal(3, 2)), LogicalType(TypeId::DOUBLE));

@@ -21,8 +21,9 @@ bool Digits(const std::string& s, size_t at, size_t n) {
   return true;
 }
 
-// DECIMAL(p,s) for a plain decimal literal such as -12.3400 (no exponent);
-// DOUBLE when it has an exponent or needs more than 38 digits.
+// DECIMAL(p,s) for a number's shortest decimal text such as -12.34 (the
+// parser keeps the double, not the digits written); DOUBLE when that text has
+// an exponent or needs more than 38 digits.
 LogicalType DecimalOfText(const std::string& text) {
   size_t start = text[0] == '-' ? 1 : 0;
   size_t dot = text.find('.');

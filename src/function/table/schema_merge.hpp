@@ -6,7 +6,7 @@
 // Inference (Databricks read_files with inferColumnTypes on):
 //   JSON object -> STRUCT (fields in first-seen order), array -> ARRAY of the
 //   merged element type, integer -> BIGINT, other number -> DOUBLE (DECIMAL(p,s)
-//   with prefersDecimal), true/false -> BOOLEAN, an ISO-8601 date string ->
+//   of its shortest decimal form with prefersDecimal), true/false -> BOOLEAN, an ISO-8601 date string ->
 //   DATE, an ISO-8601 date-time string (with or without an offset) ->
 //   TIMESTAMP, other strings -> VARCHAR, null -> NULL (fixes nothing).
 // Merging: NULL yields to anything; BIGINT + DOUBLE = DOUBLE; DECIMALs and
