@@ -92,7 +92,9 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
   }
   if (mode != SchemaEvolutionMode::ADD_NEW_COLUMNS && mode != SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) return false;
   bool changed = false;
-  for (idx_t i = 0; i < fresh.size() && i < kInferFiles; i++) {
+  // Every file of the run, whole: a field that only a later record or file
+  // has must not slip past (the files are read in full anyway).
+  for (idx_t i = 0; i < fresh.size(); i++) {
     SchemaInference inference(InferOptionsOf(options, evolution));
     InferFileColumns(fresh[i].path, format, options, inference, std::numeric_limits<idx_t>::max());
     FileSchema incoming = inference.Finish(options.infer_types, false);
