@@ -18,21 +18,23 @@
 
 #include "common/chunk_collection.hpp"
 #include "function/table/read_files_options.hpp"
+#include "function/table/schema_merge.hpp"
 
 namespace lakestream {
 
-// The common type of two inferred types: NULL yields to anything, BIGINT and
-// DOUBLE make DOUBLE, DATE and TIMESTAMP make TIMESTAMP, anything else VARCHAR.
-LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b);
-
-// Collects column names (in order of first appearance) and merged types.
+// Collects column names (in order of first appearance) and merged types
+// (function/table/schema_merge.hpp has the rules).
 class SchemaInference {
  public:
+  explicit SchemaInference(InferOptions options = {}) : options_(options) {}
+  const InferOptions& Options() const { return options_; }
   void Observe(const std::string& name, const LogicalType& type);
-  // Columns seen only as NULL become VARCHAR; with infer_types = false every column does.
-  FileSchema Finish(bool infer_types) const;
+  // Columns seen only as NULL (or {}) become VARCHAR; with infer_types =
+  // false every leaf does. resolve_nulls false keeps them NULL (evolution).
+  FileSchema Finish(bool infer_types, bool resolve_nulls = true) const;
 
  private:
+  InferOptions options_;
   FileSchema schema_;
 };
 
@@ -48,7 +50,15 @@ class RecordBuilder {
   // Stores `value` cast to the column's type; `original` is what the rescue
   // column keeps when the cast fails (without rescue the failure is an error).
   void SetValue(idx_t column, const Value& value, const nlohmann::ordered_json& original);
-  // A field the schema does not have: rescued, or dropped without rescue.
+  // Stores `value`, which already has the column's type (no cast, no type check).
+  void SetTyped(idx_t column, const Value& value) {
+    if (!value.IsNull()) chunk_.data[column].SetValue(row_, value);
+  }
+  // A value of column `column` that does not fit its type (`seen`: the type
+  // the value has): rescued, or an error naming the file, line, column and both types.
+  void Mismatch(idx_t column, const nlohmann::ordered_json& original, const std::string& seen);
+  // A field the schema does not have (a top-level name, or "a.b" for a field
+  // nested in column a): rescued, or dropped without rescue.
   void Unknown(const std::string& field, const nlohmann::ordered_json& original);
   // A record that cannot be read at all: rescued as _corrupt_record, or an error.
   void Malformed(const std::string& problem, const std::string& text);

@@ -1,10 +1,14 @@
 // JSON files for read_files(): one object per line (JSON lines), or, when the
 // file starts with '[' or multiLine is set, one value for the whole file (an
-// array of objects, or one object). Nested objects and arrays are kept as
-// their JSON text in VARCHAR columns.
+// array of objects, or one object). Nested objects are read into STRUCT
+// columns, arrays into ARRAY columns (function/table/schema_merge.hpp infers
+// them); a VARCHAR column takes any JSON value, objects and arrays as text.
+#include <cmath>
 #include <limits>
 
+#include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "function/table/file_readers.hpp"
 
 namespace lakestream {
@@ -30,10 +34,96 @@ Value JsonToValue(const json& v) {
   }
 }
 
-LogicalType JsonType(const json& v) {
-  if (v.is_null()) return TypeId::SQLNULL;
-  if (v.is_structured()) return TypeId::VARCHAR;
-  return JsonToValue(v).type();
+// What a JSON value is, for messages.
+std::string JsonKind(const json& v) {
+  switch (v.type()) {
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_float: return "a non-integral number";
+    default: return "a number";
+  }
+}
+
+// Converts `v` to `type`; false when it does not fit. Fields of objects the
+// STRUCT type lacks go to `unknown(path, value)`.
+template <class Unknown>
+bool Convert(const json& v, const LogicalType& type, Value& out, const std::string& path, Unknown& unknown) {
+  if (v.is_null()) {
+    out = Value(type);
+    return true;
+  }
+  switch (type.id()) {
+    case TypeId::VARCHAR:
+      out = Value(v.is_string() ? v.get<std::string>() : v.dump());
+      return true;
+    case TypeId::STRUCT: {
+      if (!v.is_object()) return false;
+      const auto& fields = type.children();
+      std::vector<Value> values(fields.size());
+      std::vector<bool> seen(fields.size(), false);
+      for (auto& [key, value] : v.items()) {
+        int64_t at = -1;
+        for (idx_t i = 0; i < fields.size() && at < 0; i++) {
+          if (fields[i].first == key) at = static_cast<int64_t>(i);
+        }
+        for (idx_t i = 0; i < fields.size() && at < 0; i++) {
+          if (StringUtil::CIEquals(fields[i].first, key)) at = static_cast<int64_t>(i);
+        }
+        if (at < 0) {
+          unknown(path + "." + key, value);
+          continue;
+        }
+        if (!Convert(value, fields[at].second, values[at], path + "." + key, unknown)) return false;
+        seen[at] = true;
+      }
+      for (idx_t i = 0; i < fields.size(); i++) {
+        if (!seen[i]) values[i] = Value(fields[i].second);
+      }
+      out = Value::STRUCT(type, std::move(values));
+      return true;
+    }
+    case TypeId::LIST: {
+      if (!v.is_array()) return false;
+      std::vector<Value> elements(v.size());
+      for (idx_t i = 0; i < v.size(); i++) {
+        if (!Convert(v[i], type.ListChild(), elements[i], path + ".element", unknown)) return false;
+      }
+      out = Value::LIST(type, std::move(elements));
+      return true;
+    }
+    case TypeId::MAP: {
+      if (!v.is_object()) return false;
+      const LogicalType& entry = type.ListChild();
+      std::vector<Value> entries;
+      for (auto& [key, value] : v.items()) {
+        Value k, val;
+        std::string error;
+        if (!TryCastValue(Value(key), entry.children()[0].second, k, &error)) return false;
+        if (!Convert(value, entry.children()[1].second, val, path + ".value", unknown)) return false;
+        entries.push_back(Value::STRUCT(entry, {k, val}));
+      }
+      out = Value::LIST(type, std::move(entries));
+      return true;
+    }
+    default: break;
+  }
+  if (v.is_structured()) return false;
+  // A non-integral number does not silently round into an integer column.
+  if (v.is_number_float() && type.IsIntegral()) {
+    double d = v.get<double>();
+    if (!(std::fabs(d) < 9.2e18) || d != std::trunc(d)) return false;
+  }
+  Value raw = JsonToValue(v);
+  // Exact decimals: cast from the number's text, not from a double.
+  if (v.is_number() && type.id() == TypeId::DECIMAL) raw = Value(v.dump());
+  if (raw.type() == type) {
+    out = std::move(raw);
+    return true;
+  }
+  std::string error;
+  return TryCastValue(raw, type, out, &error);
 }
 
 // nlohmann's message without its "[json.exception...] " prefix.
@@ -157,7 +247,7 @@ void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, 
   ForEachRecord(
       path, options, max_records,
       [&](idx_t, const json& object) {
-        for (auto& [key, value] : object.items()) inference.Observe(key, JsonType(value));
+        for (auto& [key, value] : object.items()) inference.Observe(key, InferJsonValueType(value, inference.Options()));
       },
       [&](idx_t line, const std::string& problem, const std::string&) {
         // Inference skips what reading will reject or rescue (with the line then).
@@ -169,6 +259,7 @@ void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, 
 
 void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
   const FileSchema& schema = out.Schema();
+  auto unknown = [&out](const std::string& path, const json& value) { out.Unknown(path, value); };
   ForEachRecord(
       path, options, std::numeric_limits<idx_t>::max(),
       [&](idx_t line, const json& object) {
@@ -180,10 +271,12 @@ void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, R
             continue;
           }
           const LogicalType& target = schema.types[column];
-          Value v = JsonToValue(value);
-          // Exact decimals: cast from the number's text, not from a double.
-          if (value.is_number() && (target.id() == TypeId::DECIMAL || target.id() == TypeId::VARCHAR)) v = Value(value.dump());
-          out.SetValue(column, v, value);
+          Value v;
+          if (Convert(value, target, v, key, unknown)) {
+            out.SetTyped(column, v);  // Convert returns values of exactly `target`
+          } else {
+            out.Mismatch(column, value, JsonKind(value));
+          }
         }
         out.EndRecord();
       },

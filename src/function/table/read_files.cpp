@@ -5,7 +5,8 @@
 // (up to kInferFiles files, kInferRecords records each) and then adjusted by
 // schemaHints. Inside a streaming table's refresh (an IngestionScope is set)
 // only files the table has not ingested are read, the schema inferred on the
-// first run is reused, and the files read are recorded in the scope so the
+// first run is reused (and evolved by the files of later runs, per
+// schemaEvolutionMode), and the files read are recorded in the scope so the
 // executor commits their ingestion with their rows.
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -14,36 +15,116 @@
 #include "function/table/file_discovery.hpp"
 #include "function/table/file_readers.hpp"
 #include "function/table/ingestion_scope.hpp"
+#include "function/table/schema_merge.hpp"
+
+#include <limits>
 
 namespace lakestream {
 
 static constexpr idx_t kInferFiles = 100;
 static constexpr idx_t kInferRecords = 10000;
 
-static FileSchema InferSchema(const std::vector<DiscoveredFile>& files, FileFormat format, const ReadFilesOptions& options) {
-  SchemaInference inference;
+static InferOptions InferOptionsOf(const ReadFilesOptions& options, const EvolutionOptions& evolution) {
+  InferOptions infer;
+  infer.prefers_decimal = evolution.prefers_decimal;
+  infer.infer_strings = options.infer_types;
+  return infer;
+}
+
+static FileSchema InferSchema(const std::vector<DiscoveredFile>& files, FileFormat format, const ReadFilesOptions& options,
+                              const EvolutionOptions& evolution) {
+  SchemaInference inference(InferOptionsOf(options, evolution));
   for (idx_t i = 0; i < files.size() && i < kInferFiles; i++) {
     InferFileColumns(files[i].path, format, options, inference, kInferRecords);
   }
   return inference.Finish(options.infer_types);
 }
 
+// `type` with the field at `path[at..]` set to `hint` (added when missing).
+static LogicalType HintField(const LogicalType& type, const std::vector<std::string>& path, idx_t at,
+                             const LogicalType& hint, const std::string& full) {
+  if (at == path.size()) return hint;
+  if (type.id() == TypeId::LIST) {
+    idx_t next = StringUtil::CIEquals(path[at], "element") ? at + 1 : at;
+    return LogicalType::List(HintField(type.ListChild(), path, next, hint, full));
+  }
+  if (type.id() != TypeId::STRUCT && type.id() != TypeId::SQLNULL && type.id() != TypeId::INVALID) {
+    throw BinderError("read_files() option schemaHints: " + full + " names a field of " + path[at - 1] + ", which is " +
+                      TypeForMessage(type) + ", not a STRUCT; hint " + path[at - 1] + " itself, e.g. '" + path[at - 1] +
+                      " STRUCT<" + path[at] + ": " + TypeForMessage(hint) + ">'");
+  }
+  child_list_t fields = type.id() == TypeId::STRUCT ? type.children() : child_list_t{};
+  for (auto& [name, t] : fields) {
+    if (StringUtil::CIEquals(name, path[at])) {
+      t = HintField(t, path, at + 1, hint, full);
+      return LogicalType::Struct(std::move(fields));
+    }
+  }
+  fields.emplace_back(path[at], HintField(LogicalType(TypeId::SQLNULL), path, at + 1, hint, full));
+  return LogicalType::Struct(std::move(fields));
+}
+
+// Hints override inferred types; 'a.b INT' sets field b of STRUCT column a.
 static void ApplyHints(FileSchema& schema, const FileSchema& hints, const std::string& rescue_column) {
   for (idx_t i = 0; i < hints.size(); i++) {
     if (!rescue_column.empty() && StringUtil::CIEquals(hints.names[i], rescue_column)) continue;
-    int64_t at = schema.Find(hints.names[i]);
-    if (at >= 0) {
-      schema.types[at] = hints.types[i];
-    } else {
-      schema.names.push_back(hints.names[i]);
-      schema.types.push_back(hints.types[i]);
+    std::vector<std::string> path = HintPath(hints.names[i]);
+    int64_t at = schema.Find(path[0]);
+    if (at < 0) {
+      schema.names.push_back(path[0]);
+      schema.types.push_back(TypeId::SQLNULL);
+      at = static_cast<int64_t>(schema.size() - 1);
+    }
+    schema.types[at] = HintField(schema.types[at], path, 1, hints.types[i], StringUtil::Join(path, "."));
+  }
+}
+
+// Schema evolution of a streaming table's source (the first run inferred and
+// stored `schema`): the files this run ingests are inferred, whole, and
+// compared with it. Returns true when `schema` changed.
+static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& fresh, FileFormat format,
+                         const ReadFilesOptions& options, const EvolutionOptions& evolution, const IngestionScope& scope) {
+  SchemaEvolutionMode mode = evolution.mode;
+  // A table that declares its columns cannot take new ones: as with schema =>,
+  // the default is then to ignore them.
+  if (mode == SchemaEvolutionMode::DEFAULT) {
+    mode = scope.hints.empty() ? SchemaEvolutionMode::ADD_NEW_COLUMNS : SchemaEvolutionMode::NONE;
+  }
+  if (mode != SchemaEvolutionMode::ADD_NEW_COLUMNS && mode != SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) return false;
+  bool changed = false;
+  // Every file of the run, whole: a field that only a later record or file
+  // has must not slip past (the files are read in full anyway).
+  for (idx_t i = 0; i < fresh.size(); i++) {
+    SchemaInference inference(InferOptionsOf(options, evolution));
+    InferFileColumns(fresh[i].path, format, options, inference, std::numeric_limits<idx_t>::max());
+    FileSchema incoming = inference.Finish(options.infer_types, false);
+    std::vector<SchemaChange> changes = DiffSchemas(schema, incoming);
+    bool file_changes = false;
+    for (auto& change : changes) {
+      if (change.kind == SchemaChange::Kind::TYPE_CHANGE) continue;  // per value: rescued, or an error naming both types
+      if (!options.rescue_column.empty() && StringUtil::CIEquals(change.path, options.rescue_column)) continue;
+      if (mode == SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) {
+        const char* what = change.kind == SchemaChange::Kind::NEW_COLUMN ? "a new column " : "a new nested field ";
+        throw InvalidInputError(
+            "read_files('" + options.path_argument + "'): " + fresh[i].path + " has " + what + change.path + " (" +
+            TypeForMessage(FinishInferredType(change.incoming, options.infer_types)) + ") that the schema of streaming table " +
+            scope.table + " lacks, and schemaEvolutionMode is 'failOnNewColumns'. Use schemaEvolutionMode => "
+            "'addNewColumns' to add it, 'rescue' to keep it in _rescued_data, or 'none' to ignore it; or move the file away");
+      }
+      file_changes = true;
+    }
+    if (file_changes) {
+      schema = AddNewFields(schema, incoming, false);
+      changed = true;
     }
   }
+  return changed;
 }
 
 TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
                                    const std::vector<std::string>& argument_names) {
   ReadFilesOptions options = ParseReadFilesOptions(arguments, argument_names);
+  EvolutionOptions evolution = ParseEvolutionOptions(arguments, argument_names, options);
   IngestionScope* scope = context.ingestion_scope;
   if (scope && options.rescue_column.empty()) options.rescue_column = scope->rescue_column;
   const std::string& source = options.path_argument;
@@ -58,9 +139,12 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
     }
   }
   FileSchema schema;
+  bool stored = false;
   if (!options.schema.empty()) {
     schema = options.schema;
-  } else if (!(scope && scope->StoredSchema(source, schema))) {
+  } else if (scope && scope->StoredSchema(source, schema)) {
+    stored = true;
+  } else {
     if (files.empty()) {
       if (scope) {
         throw InvalidInputError("read_files('" + source + "'): no files yet to infer the schema of streaming table " +
@@ -72,7 +156,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
     if (format == FileFormat::UNKNOWN) {
       throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
     }
-    schema = InferSchema(files, format, options);
+    schema = InferSchema(files, format, options, evolution);
     ApplyHints(schema, options.hints, options.rescue_column);
     if (scope) {
       ApplyHints(schema, scope->hints, options.rescue_column);
@@ -93,6 +177,10 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   if (!files.empty() && format == FileFormat::UNKNOWN) format = FormatFromExtension(files[0].path);
   if (!files.empty() && format == FileFormat::UNKNOWN) {
     throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
+  }
+  if (stored && !files.empty() && EvolveSchema(schema, files, format, options, evolution, *scope)) {
+    // Saved with the table's state before the commit that holds the rows.
+    scope->StoreSchema(source, schema);
   }
 
   TableFunctionBinding binding;

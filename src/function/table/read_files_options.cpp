@@ -3,6 +3,8 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
+#include "function/table/schema_merge.hpp"
+#include "storage/delta/delta_schema.hpp"
 
 namespace lakestream {
 
@@ -23,13 +25,39 @@ int64_t FileSchema::Find(const std::string& name) const {
   return -1;
 }
 
+// Each column also keeps its Delta schema field ("field"): nested types with
+// any field names survive the round trip, which the type text alone does not.
 nlohmann::json FileSchema::ToJson() const {
+  std::vector<delta::DeltaColumn> columns;
+  for (idx_t i = 0; i < names.size(); i++) columns.push_back({names[i], types[i], true, "{}", ""});
+  nlohmann::json fields = nlohmann::json::array();
+  auto text = delta::SchemaToString(columns);
+  if (text.ok()) fields = nlohmann::json::parse(text.value()).at("fields");
   nlohmann::json out = nlohmann::json::array();
-  for (idx_t i = 0; i < names.size(); i++) out.push_back({{"name", names[i]}, {"type", types[i].ToString()}});
+  for (idx_t i = 0; i < names.size(); i++) {
+    nlohmann::json column = {{"name", names[i]}, {"type", types[i].ToString()}};
+    if (i < fields.size()) column["field"] = fields[i];
+    out.push_back(std::move(column));
+  }
   return out;
 }
 
 FileSchema FileSchema::FromJson(const nlohmann::json& json) {
+  bool all_fields = !json.empty();
+  for (auto& column : json) all_fields = all_fields && column.contains("field");
+  if (all_fields) {
+    nlohmann::json schema = {{"type", "struct"}, {"fields", nlohmann::json::array()}};
+    for (auto& column : json) schema["fields"].push_back(column["field"]);
+    auto columns = delta::ParseSchemaString(schema.dump());
+    if (columns.ok()) {
+      FileSchema out;
+      for (auto& c : columns.value()) {
+        out.names.push_back(c.name);
+        out.types.push_back(c.type);
+      }
+      return out;
+    }
+  }
   std::string text;
   for (auto& column : json) {
     if (!text.empty()) text += ", ";
@@ -64,6 +92,66 @@ FileSchema ParseSchemaString(const std::string& text, const std::string& what) {
     throw BinderError(what + " must be a column list such as 'id BIGINT, name STRING', got '" + text + "' (" + e.what() + ")");
   }
   return schema;
+}
+
+// A hint's name is a path when it is unquoted and holds a dot; such names are
+// stored with a leading '\x01' so that a quoted top-level name with a dot
+// ("a.b" or `a.b`) stays one name.
+static constexpr char kPathMark = '\x01';
+
+FileSchema ParseSchemaHints(const std::string& text) {
+  const std::string what = "read_files() option schemaHints";
+  std::vector<std::string> pieces;
+  std::string piece;
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '`' || c == '\'') {
+      quote = c;
+    } else if (c == '<' || c == '(') {
+      depth++;
+    } else if (c == '>' || c == ')') {
+      depth--;
+    } else if (c == ',' && depth == 0) {
+      pieces.push_back(piece);
+      piece.clear();
+      continue;
+    }
+    piece += c;
+  }
+  pieces.push_back(piece);
+  FileSchema hints;
+  for (auto& p : pieces) {
+    std::string trimmed = p;
+    trimmed.erase(0, trimmed.find_first_not_of(" \t\n"));
+    size_t space = trimmed.find_first_of(" \t\n");
+    std::string name = trimmed.substr(0, space);
+    if (!name.empty() && name[0] != '"' && name[0] != '`' && name.find('.') != std::string::npos &&
+        space != std::string::npos) {
+      FileSchema one = ParseSchemaString("x " + trimmed.substr(space), what);
+      hints.names.push_back(kPathMark + name);
+      hints.types.push_back(one.types[0]);
+      continue;
+    }
+    FileSchema one = ParseSchemaString(p, what);
+    hints.names.insert(hints.names.end(), one.names.begin(), one.names.end());
+    hints.types.insert(hints.types.end(), one.types.begin(), one.types.end());
+  }
+  return hints;
+}
+
+std::vector<std::string> HintPath(const std::string& name) {
+  if (name.empty() || name[0] != kPathMark) return {name};
+  std::vector<std::string> path;
+  size_t start = 1;
+  while (true) {
+    size_t dot = name.find('.', start);
+    path.push_back(name.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return path;
+    start = dot + 1;
+  }
 }
 
 FileFormat FormatFromExtension(const std::string& path) {
@@ -149,9 +237,11 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     } else if (name == "schema") {
       options.schema = ParseSchemaString(StringOption(name, v), "read_files() option schema");
     } else if (name == "schemahints") {
-      options.hints = ParseSchemaString(StringOption(name, v), "read_files() option schemaHints");
+      options.hints = ParseSchemaHints(StringOption(name, v));
     } else if (name == "infercolumntypes" || name == "inferschema") {
       options.infer_types = BoolOption(name, v);
+    } else if (name == "prefersdecimal" || name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
+      continue;  // ParseEvolutionOptions
     } else if (name == "rescue") {
       rescue = BoolOption(name, v);
     } else if (name == "rescueddatacolumn") {
@@ -161,11 +251,51 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     } else {
       throw BinderError("read_files() has no option " + name +
                         "; known options: format, header, delimiter (sep), quote, multiLine, schema, schemaHints, "
-                        "inferColumnTypes, rescue, rescuedDataColumn");
+                        "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn");
     }
   }
   if (rescue) options.rescue_column = rescue_name;
+  if (!rescue) {
+    // Rescue mode keeps what the schema lacks in the rescue column.
+    for (idx_t i = 1; i < args.size(); i++) {
+      if ((names[i] == "schemaevolutionmode" || names[i] == "cloudfiles.schemaevolutionmode") &&
+          args[i].type().id() == TypeId::VARCHAR && !args[i].IsNull() && StringUtil::Lower(args[i].GetString()) == "rescue") {
+        options.rescue_column = rescue_name;
+      }
+    }
+  }
   return options;
+}
+
+EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
+                                       const ReadFilesOptions& options) {
+  EvolutionOptions out;
+  for (idx_t i = 1; i < args.size(); i++) {
+    const std::string& name = names[i];
+    const Value& v = args[i];
+    if (name == "prefersdecimal") {
+      out.prefers_decimal = BoolOption(name, v);
+    } else if (name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
+      std::string mode = StringUtil::Lower(StringOption(name, v));
+      if (mode == "addnewcolumns") {
+        out.mode = SchemaEvolutionMode::ADD_NEW_COLUMNS;
+      } else if (mode == "rescue") {
+        out.mode = SchemaEvolutionMode::RESCUE;
+      } else if (mode == "failonnewcolumns") {
+        out.mode = SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS;
+      } else if (mode == "none") {
+        out.mode = SchemaEvolutionMode::NONE;
+      } else {
+        throw BinderError("read_files() option schemaEvolutionMode must be 'addNewColumns', 'rescue', "
+                          "'failOnNewColumns' or 'none', got '" + v.GetString() + "'");
+      }
+    }
+  }
+  if (out.mode == SchemaEvolutionMode::ADD_NEW_COLUMNS && !options.schema.empty()) {
+    throw BinderError("read_files() option schemaEvolutionMode 'addNewColumns' evolves an inferred schema, but schema => "
+                      "declares the columns; drop schema => (schemaHints => still sets types), or use 'none' or 'rescue'");
+  }
+  return out;
 }
 
 }  // namespace lakestream

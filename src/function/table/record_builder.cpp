@@ -5,19 +5,9 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "function/table/file_readers.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
-
-LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b) {
-  if (a.id() == TypeId::SQLNULL || a.id() == TypeId::INVALID) return b;
-  if (b.id() == TypeId::SQLNULL || b.id() == TypeId::INVALID) return a;
-  if (a == b) return a;
-  auto numeric = [](TypeId id) { return id == TypeId::BIGINT || id == TypeId::DOUBLE; };
-  auto temporal = [](TypeId id) { return id == TypeId::DATE || id == TypeId::TIMESTAMP; };
-  if (numeric(a.id()) && numeric(b.id())) return TypeId::DOUBLE;
-  if (temporal(a.id()) && temporal(b.id())) return TypeId::TIMESTAMP;
-  return TypeId::VARCHAR;
-}
 
 void SchemaInference::Observe(const std::string& name, const LogicalType& type) {
   int64_t i = schema_.Find(name);
@@ -29,11 +19,9 @@ void SchemaInference::Observe(const std::string& name, const LogicalType& type) 
   schema_.types[i] = MergeInferredTypes(schema_.types[i], type);
 }
 
-FileSchema SchemaInference::Finish(bool infer_types) const {
+FileSchema SchemaInference::Finish(bool infer_types, bool resolve_nulls) const {
   FileSchema out = schema_;
-  for (auto& t : out.types) {
-    if (!infer_types || t.id() == TypeId::SQLNULL || t.id() == TypeId::INVALID) t = TypeId::VARCHAR;
-  }
+  for (auto& t : out.types) t = FinishInferredType(t, infer_types, resolve_nulls);
   return out;
 }
 
@@ -64,7 +52,11 @@ void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::o
   }
   Value cast;
   std::string error;
-  if (TryCastValue(value, target, cast, &error)) {
+  // Nested values (Parquet) match STRUCT fields by name, as the schema's
+  // field order is that of first appearance across files.
+  bool fits = value.type().IsNested() && target.IsNested() ? TryConformValue(value, target, cast)
+                                                           : TryCastValue(value, target, cast, &error);
+  if (fits) {
     chunk_.data[column].SetValue(row_, cast);
     return;
   }
@@ -75,6 +67,20 @@ void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::o
   Fail("the value " + original.dump() + " of " + schema_.names[column] + " is not a " + target.ToString(),
        "fix the record, declare the column with another type (schema or schemaHints), or pass rescue => true to keep "
        "such values in _rescued_data");
+}
+
+void RecordBuilder::Mismatch(idx_t column, const nlohmann::ordered_json& original, const std::string& seen) {
+  if (Rescuing()) {
+    rescued_[schema_.names[column]] = original;
+    return;
+  }
+  std::string value = original.dump();
+  if (value.size() > 80) value = value.substr(0, 77) + "...";
+  Fail("column " + schema_.names[column] + " is " + TypeForMessage(schema_.types[column]) + " but this record has " + seen +
+           " " + value,
+       "fix the record, declare the column with a type that holds both (schemaHints => '" + schema_.names[column] +
+           " STRING'), or pass rescue => true (schemaEvolutionMode => 'rescue' in a streaming table) to keep such values "
+           "in _rescued_data");
 }
 
 void RecordBuilder::Unknown(const std::string& field, const nlohmann::ordered_json& original) {

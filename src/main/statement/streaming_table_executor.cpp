@@ -22,6 +22,7 @@
 #include "main/statement/streaming_write.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
+#include "storage/table/schema_evolution.hpp"
 #include "transaction/statement_commit.hpp"
 
 namespace lakestream {
@@ -120,6 +121,40 @@ std::unique_ptr<TableCatalogEntry> NewEntry(CreateViewStatement& stmt, const std
   return entry;
 }
 
+// An in-memory table has no log to record a schema change in: its rows are
+// rewritten in the evolved columns (the process holds the only copy anyway).
+void EvolveInMemory(TableCatalogEntry& table, const std::vector<TableColumn>& columns) {
+  std::vector<LogicalType> old_types = table.Types();
+  std::vector<LogicalType> types;
+  for (auto& c : columns) types.push_back(c.type);
+  std::vector<idx_t> ids;
+  for (idx_t i = 0; i < old_types.size(); i++) ids.push_back(i);
+  TableCommit commit;
+  commit.operation = "ADD COLUMNS";
+  commit.inserted.SetTypes(types);
+  auto scan = table.storage->Scan(ids);
+  DataChunk old_rows;
+  old_rows.Initialize(old_types);
+  while (scan->Next(old_rows, nullptr)) {
+    DataChunk new_rows;
+    new_rows.Initialize(types, old_rows.size());
+    for (idx_t c = 0; c < types.size(); c++) {
+      if (c < old_types.size()) {
+        ConformVector(old_rows.data[c], new_rows.data[c], old_rows.size());
+      } else {
+        for (idx_t r = 0; r < old_rows.size(); r++) new_rows.data[c].SetValid(r, false);
+      }
+    }
+    new_rows.SetCardinality(old_rows.size());
+    commit.inserted.Append(new_rows);
+    old_rows.Reset();
+  }
+  auto storage = std::make_unique<InMemoryTable>(types);
+  storage->Commit(commit);
+  table.storage = std::move(storage);
+  table.columns = columns;
+}
+
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
@@ -175,12 +210,14 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   }
 
   std::vector<std::string> names;
+  std::vector<LogicalType> query_types;
   ChunkCollection rows;
   {
     ScopeGuard guard(context, &scope);
     Binder binder(context);
     BoundQuery query = binder.BindQuery(*stmt.query);
     names = query.names;
+    query_types = query.types;
     if (!table) {
       // Create the table before reading: its columns come from the bound query.
       auto entry = NewEntry(stmt, query.names, query.types);
@@ -210,10 +247,18 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     return Stats(table->name, 0, *scope.rows_read, 0, version(), std::nullopt);
   }
 
+  // Schema evolution: columns and STRUCT fields the query now returns (a
+  // read_files source whose later files have new fields, or a STREAM of a
+  // table that evolved) join the table in the commit that holds the rows.
+  std::vector<TableColumn> columns = EvolveStreamingColumns(*table, names, query_types, stmt.columns.empty());
+  bool evolving = columns.size() != table->columns.size();
+  for (idx_t i = 0; i < table->columns.size() && !evolving; i++) evolving = columns[i].type != table->columns[i].type;
+  if (evolving && !delta) EvolveInMemory(*table, columns);
+
   TableCommit commit;
   commit.operation = "STREAMING UPDATE";
-  ChunkCollection mapped = MapToTableColumns(*table, names, rows);
-  PlanStreamingWrite(*table, std::move(mapped), commit);
+  ChunkCollection mapped = MapToTableColumns(*table, columns, names, rows);
+  PlanStreamingWrite(*table, columns, std::move(mapped), commit);
   int64_t newest_mtime = 0;
   for (auto& f : scope.new_files) {
     commit.txns.emplace_back(scope.Qualify(FileAppId(f.id)), static_cast<int64_t>(f.size));
@@ -222,13 +267,20 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   for (auto& [app, v] : scope.stream_offsets) commit.txns.emplace_back(scope.Qualify(app), v);
   int64_t written = static_cast<int64_t>(commit.inserted.Count() + commit.updated.Count());
   auto txns = commit.txns;
-  table->storage->Commit(commit);
+  {
+    SchemaEvolutionScope evolution(evolving && delta ? &columns : nullptr);
+    table->storage->Commit(commit);
+  }
   if (!delta) {
     // In memory there is no log to keep the txns: the entry's state does.
     if (!table->state.txns) table->state.txns.emplace();
     for (auto& [app, v] : txns) (*table->state.txns)[app] = v;
   }
   if (delta) delta->Refresh();
+  if (evolving && delta) {
+    DatabaseInstance::SyncFromDelta(*table);
+    db.SaveCatalog();
+  }
   std::optional<int64_t> lag;
   if (!scope.new_files.empty()) lag = std::max<int64_t>(0, NowMs() - newest_mtime);
   return Stats(table->name, static_cast<int64_t>(scope.new_files.size()), *scope.rows_read, written, version(), lag);

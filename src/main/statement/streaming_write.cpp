@@ -5,14 +5,47 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "function/table/schema_merge.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
 
-ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
-                                  const ChunkCollection& rows) {
-  std::vector<int64_t> source(table.columns.size(), -1);
+static int64_t ColumnIndexIn(const std::vector<TableColumn>& columns, const std::string& name) {
+  for (idx_t i = 0; i < columns.size(); i++) {
+    if (StringUtil::CIEquals(columns[i].name, name)) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
+                                                const std::vector<LogicalType>& types, bool allow_new) {
+  std::vector<TableColumn> columns = table.columns;
   for (idx_t i = 0; i < names.size(); i++) {
-    int64_t at = table.ColumnIndex(names[i]);
+    int64_t at = ColumnIndexIn(columns, names[i]);
+    if (at < 0) {
+      if (!allow_new) {
+        throw BinderError("Streaming table " + table.name + " has no column " + names[i] +
+                          ", which its query now returns, and it declares its columns; add it with ALTER TABLE " +
+                          table.name + " ADD COLUMN " + names[i] + " <type> (and to the declared list), or fully refresh "
+                          "(DROP STREAMING TABLE " + table.name + ", then run the pipeline again)");
+      }
+      LogicalType type = FinishInferredType(types[i], true);
+      columns.push_back({names[i], type, false, Value(type)});
+      continue;
+    }
+    LogicalType& current = columns[at].type;
+    if (current == types[i] || !current.IsNested()) continue;
+    LogicalType evolved = AddNewFields(current, types[i], false);
+    if (evolved != current && TypeEvolvesTo(current, evolved)) current = evolved;
+  }
+  return columns;
+}
+
+ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vector<TableColumn>& columns,
+                                  const std::vector<std::string>& names, const ChunkCollection& rows) {
+  std::vector<int64_t> source(columns.size(), -1);
+  for (idx_t i = 0; i < names.size(); i++) {
+    int64_t at = ColumnIndexIn(columns, names[i]);
     if (at < 0) {
       throw BinderError("Streaming table " + table.name + " has no column " + names[i] +
                         ", which its query now returns; add it with ALTER TABLE " + table.name + " ADD COLUMN " + names[i] +
@@ -24,7 +57,8 @@ ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vec
     }
     source[at] = static_cast<int64_t>(i);
   }
-  std::vector<LogicalType> types = table.Types();
+  std::vector<LogicalType> types;
+  for (auto& c : columns) types.push_back(c.type);
   ChunkCollection out(types);
   for (idx_t k = 0; k < rows.ChunkCount(); k++) {
     const DataChunk& chunk = rows.Chunk(k);
@@ -38,6 +72,8 @@ ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vec
       const Vector& from = chunk.data[source[c]];
       if (from.GetType() == types[c]) {
         mapped.data[c].Copy(from, nullptr, chunk.size(), 0, 0);
+      } else if (TypeEvolvesTo(from.GetType(), types[c])) {
+        ConformVector(from, mapped.data[c], chunk.size());  // a STRUCT with fewer fields
       } else {
         CastVector(from, mapped.data[c], chunk.size());
       }
@@ -71,19 +107,22 @@ struct Candidate {
 
 }  // namespace
 
-int64_t PlanStreamingWrite(TableCatalogEntry& table, ChunkCollection rows, TableCommit& commit) {
-  std::vector<LogicalType> types = table.Types();
+int64_t PlanStreamingWrite(TableCatalogEntry& table, const std::vector<TableColumn>& columns, ChunkCollection rows,
+                           TableCommit& commit) {
+  std::vector<LogicalType> types;
+  for (auto& c : columns) types.push_back(c.type);
+  std::vector<LogicalType> stored_types = table.Types();
   commit.inserted = ChunkCollection(types);
   if (table.primary_key.empty()) {
     commit.inserted = std::move(rows);
     return 0;
   }
   std::vector<idx_t> key_columns;
-  for (auto& k : table.primary_key) key_columns.push_back(static_cast<idx_t>(table.ColumnIndex(k)));
+  for (auto& k : table.primary_key) key_columns.push_back(static_cast<idx_t>(ColumnIndexIn(columns, k)));
   int64_t sequence_column = -1;
   std::string sequence_by = table.GetProperty("pipelines.sequence_by");
   if (!sequence_by.empty()) {
-    sequence_column = table.ColumnIndex(sequence_by);
+    sequence_column = ColumnIndexIn(columns, sequence_by);
     if (sequence_column < 0) {
       throw BinderError("Streaming table " + table.name + ": 'pipelines.sequence_by' names " + sequence_by +
                         ", which is not one of its columns");
@@ -115,17 +154,20 @@ int64_t PlanStreamingWrite(TableCatalogEntry& table, ChunkCollection rows, Table
   };
   std::unordered_map<std::string, Stored> stored;
   std::vector<idx_t> all;
-  for (idx_t i = 0; i < types.size(); i++) all.push_back(i);
+  for (idx_t i = 0; i < stored_types.size(); i++) all.push_back(i);
   auto scan = table.storage->Scan(all);
   DataChunk chunk;
-  chunk.Initialize(types);
+  chunk.Initialize(stored_types);
   Vector row_ids(TypeId::BIGINT);
   while (scan->Next(chunk, &row_ids)) {
     for (idx_t r = 0; r < chunk.size(); r++) {
       std::string key = KeyOf(chunk, r, key_columns, table.name);
       if (!incoming.count(key)) continue;
       Stored entry{row_ids.GetData<int64_t>()[r], {}};
-      for (idx_t c = 0; c < types.size(); c++) entry.values.push_back(chunk.GetValue(c, r));
+      // In the evolved columns: new ones NULL, STRUCTs with their new fields NULL.
+      for (idx_t c = 0; c < types.size(); c++) {
+        entry.values.push_back(c < stored_types.size() ? ConformValue(chunk.GetValue(c, r), types[c]) : Value(types[c]));
+      }
       stored[key] = std::move(entry);
     }
     chunk.Reset();

@@ -1,8 +1,8 @@
 // How a streaming table's refresh turns its query's rows into a commit.
 //
 // Columns match by name (case-insensitive): table columns the query lacks are
-// NULL; a query column the table lacks is an error (the query changed since
-// the table was created). Without a primary key the rows are appended. With
+// NULL; a query column the table lacks is added to the table (schema
+// evolution), unless the table declares its columns. Without a primary key the rows are appended. With
 // one (PRIMARY KEY in the declared schema), they upsert by key: the newest row
 // per key wins (the greatest 'pipelines.sequence_by' column when set, else the
 // last row read), and a row whose sequence is older than the stored row's is
@@ -16,13 +16,23 @@
 
 namespace lakestream {
 
-// Rows of `rows` (named `names`) as rows of `table`'s columns.
-ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
-                                  const ChunkCollection& rows);
+// Schema evolution: `table`'s columns once its query returns `names` of
+// `types`: new query columns appended, STRUCT columns with the new fields
+// the query's type has (at any depth). Without `allow_new` (a declared
+// column list), a new query column is an error that says how to add it.
+std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
+                                                const std::vector<LogicalType>& types, bool allow_new);
+
+// Rows of `rows` (named `names`) as rows of `columns` (the table's, after evolution).
+ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vector<TableColumn>& columns,
+                                  const std::vector<std::string>& names, const ChunkCollection& rows);
 
 // Fills commit.inserted (and, with a primary key, commit.updated /
-// updated_row_ids) from `rows` (in the table's columns). Returns the number
-// of rows ignored because a newer version of their key is already stored.
-int64_t PlanStreamingWrite(TableCatalogEntry& table, ChunkCollection rows, TableCommit& commit);
+// updated_row_ids) from `rows` (in `columns`, the table's after evolution;
+// stored rows are read in the table's current columns and conformed).
+// Returns the number of rows ignored because a newer version of their key
+// is already stored.
+int64_t PlanStreamingWrite(TableCatalogEntry& table, const std::vector<TableColumn>& columns, ChunkCollection rows,
+                           TableCommit& commit);
 
 }  // namespace lakestream

@@ -5,6 +5,7 @@
 #include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/table/delta_table.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
 
@@ -41,7 +42,9 @@ class DeltaScan : public TableScan {
       out.Reset();
       for (idx_t i = 0; i < column_ids_.size(); i++) {
         Vector& target = out.data[i];
-        if (source_[i] >= 0) {
+        if (source_[i] >= 0 && conform_[i]) {
+          ConformVector(file_chunk_.data[source_[i]], target, n);  // written under an older schema
+        } else if (source_[i] >= 0) {
           target.Copy(file_chunk_.data[source_[i]], nullptr, n, 0, 0);
         } else {
           for (idx_t r = 0; r < n; r++) target.SetValue(r, constants_[i]);
@@ -82,6 +85,7 @@ class DeltaScan : public TableScan {
     std::vector<idx_t> file_columns;
     source_.assign(column_ids_.size(), -1);
     constants_.assign(column_ids_.size(), Value());
+    conform_.assign(column_ids_.size(), false);
     for (idx_t i = 0; i < column_ids_.size(); i++) {
       const TableColumn& column = columns[column_ids_[i]];
       bool is_partition = false;
@@ -99,6 +103,9 @@ class DeltaScan : public TableScan {
       for (idx_t f = 0; f < file_names.size(); f++) {
         if (!StringUtil::CIEquals(file_names[f], column.name)) continue;
         if (reader_->ColumnTypes()[f] != column.type) {
+          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type);
+        }
+        if (reader_->ColumnTypes()[f] != column.type && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
                                 reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
                                 column.type.ToString());
@@ -126,6 +133,7 @@ class DeltaScan : public TableScan {
   DataChunk file_chunk_;
   std::vector<int64_t> source_;
   std::vector<Value> constants_;
+  std::vector<bool> conform_;  // the file stores an older form of the column's type
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/table/delta_file_writer.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
 
@@ -276,6 +277,28 @@ delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
   return state_->snapshot;
 }
 
+// The metaData action of `snapshot` with the schema of `columns` (evolved
+// columns keep their field metadata; new ones are nullable).
+static delta::Metadata EvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                       const std::string& name) {
+  std::vector<delta::DeltaColumn> schema;
+  for (auto& c : columns) {
+    delta::DeltaColumn column;
+    for (auto& old : snapshot.schema) {
+      if (StringUtil::CIEquals(old.name, c.name)) column = old;
+    }
+    if (column.name.empty() || column.type != c.type) column.delta_type.clear();
+    column.name = c.name;
+    column.type = c.type;
+    schema.push_back(std::move(column));
+  }
+  auto schema_string = delta::SchemaToString(schema);
+  if (!schema_string.ok()) ThrowFor(name, schema_string.status());
+  delta::Metadata metadata = snapshot.metadata;
+  metadata.schema_string = schema_string.take();
+  return metadata;
+}
+
 void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
 
 void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
@@ -288,10 +311,29 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   const auto& snapshot = state.snapshot;
   bool cdf = snapshot.ChangeDataFeedEnabled();
   int64_t now = NowMs();
-  std::vector<TableColumn> columns = state.columns;
+  const std::vector<TableColumn>* evolved = SchemaEvolutionScope::Current();
+  std::vector<TableColumn> columns = evolved ? *evolved : state.columns;
   std::vector<LogicalType> types;
   types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
+  std::vector<LogicalType> old_types;
+  for (auto& c : state.columns) old_types.push_back(c.type);
+  // Rows of existing files are read in the old schema and conformed to the new one.
+  auto conform = [&](const DataChunk& chunk) {
+    DataChunk out;
+    out.Initialize(types, chunk.size());
+    for (idx_t c = 0; c < types.size(); c++) {
+      if (c >= old_types.size()) {
+        for (idx_t r = 0; r < chunk.size(); r++) out.data[c].SetValid(r, false);
+      } else if (old_types[c] == types[c]) {
+        out.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
+      } else {
+        ConformVector(chunk.data[c], out.data[c], chunk.size());
+      }
+    }
+    out.SetCardinality(chunk.size());
+    return out;
+  };
   std::vector<LogicalType> change_types = types;
   change_types.push_back(TypeId::VARCHAR);
 
@@ -341,7 +383,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   std::vector<delta::Action> actions;
   std::vector<std::string> removed_paths;
   std::vector<idx_t> all_columns;
-  for (idx_t c = 0; c < columns.size(); c++) all_columns.push_back(c);
+  for (idx_t c = 0; c < old_types.size(); c++) all_columns.push_back(c);
   // Update postimages are written in the order of their preimages, so that
   // readers of the change feed without a key (table streams) can pair the
   // i-th update_preimage of a version with its i-th update_postimage.
@@ -354,7 +396,10 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     // Split the whole file's rows: kept, deleted, updated.
     uint64_t position = 0;
     size_t next = 0;  // the first changed row at or after `position`
-    auto split = [&](const DataChunk& chunk) {
+    auto split = [&](const DataChunk& read_chunk) {
+      DataChunk conformed;
+      if (evolved) conformed = conform(read_chunk);
+      const DataChunk& chunk = evolved ? conformed : read_chunk;
       std::vector<sel_t> kept, deleted, preimage;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
         while (next < rows.size() && rows[next].first < position) next++;
@@ -380,12 +425,12 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
     };
     auto known = read.version == snapshot.version ? read.files.find(file_index) : read.files.end();
-    if (known != read.files.end() && known->second.Types() == types) {
+    if (known != read.files.end() && known->second.Types() == old_types) {
       for (idx_t c = 0; c < known->second.ChunkCount(); c++) split(known->second.Chunk(c));
     } else {
       auto file_scan = MakeDeltaScan(state_holder, all_columns, {file_index});
       DataChunk chunk;
-      chunk.Initialize(types);
+      chunk.Initialize(old_types);
       Vector row_ids(TypeId::BIGINT);
       while (file_scan->Next(chunk, &row_ids)) split(chunk);
     }
@@ -433,6 +478,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
   std::vector<delta::Action> all = {info};
+  if (evolved) all.emplace_back(EvolvedMetadata(snapshot, columns, name_));
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
   all.insert(all.end(), cdcs.begin(), cdcs.end());
