@@ -4,6 +4,8 @@
 // log declares timestamp_ntz stays NTZ through INSERTs by this engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -99,7 +101,7 @@ TEST(DeltaTimestampNtz, CreateWritesFeatureFooterFlagAndZonelessStats) {
   testing::ScopedTempDir dir("ntz_create");
   std::string table_dir = dir.path + "/ev";
   {
-    Database db;
+    Database db(dir.path + "/db");
     Connection con(db);
     Ok(con, "CREATE TABLE ev (id INT, w TIMESTAMP_NTZ, t TIMESTAMP) LOCATION '" + table_dir + "'");
     Ok(con, "SET TIME ZONE 'America/New_York'");
@@ -145,8 +147,8 @@ TEST(DeltaTimestampNtz, CreateWritesFeatureFooterFlagAndZonelessStats) {
   ASSERT_EQ(files.size(), 1u);
   ExpectNtzFooter(files[0], "w", "t");
 
-  // Reopened by a new database: the column is still NTZ and data skipping on it is right.
-  Database db;
+  // Attached by another database: the column is still NTZ and data skipping on it is right.
+  Database db(dir.path + "/db2");
   Connection con(db);
   Ok(con, "CREATE TABLE ev LOCATION '" + table_dir + "'");
   auto r = Ok(con, "SELECT typeof(w), CAST(w AS VARCHAR), CAST(t AS VARCHAR) FROM ev WHERE w = TIMESTAMP_NTZ '2024-01-15 12:00:00'");
@@ -178,7 +180,7 @@ TEST(DeltaTimestampNtz, InsertIntoExistingNtzTableKeepsNtz) {
         << "\n";
   }
   {
-    Database db;
+    Database db(dir.path + "/db");
     Connection con(db);
     Ok(con, "CREATE TABLE spark_ntz LOCATION '" + table_dir + "'");
     auto type = Ok(con, "SELECT typeof(ts) FROM (SELECT ts FROM spark_ntz UNION ALL SELECT TIMESTAMP_NTZ '2000-01-01 00:00:00')");
@@ -208,7 +210,7 @@ TEST(DeltaTimestampNtz, InsertIntoExistingNtzTableKeepsNtz) {
 TEST(DeltaTimestampNtz, AddingAnNtzColumnAddsTheFeature) {
   testing::ScopedTempDir dir("ntz_alter");
   std::string table_dir = dir.path + "/plain";
-  Database db;
+  Database db(dir.path + "/db");
   Connection con(db);
   Ok(con, "CREATE TABLE plain (id INT) LOCATION '" + table_dir + "'");
   Ok(con, "ALTER TABLE plain ADD COLUMNS (w TIMESTAMP_NTZ)");
