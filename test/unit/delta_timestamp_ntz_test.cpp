@@ -206,6 +206,43 @@ TEST(DeltaTimestampNtz, InsertIntoExistingNtzTableKeepsNtz) {
   }
 }
 
+// Files an earlier lakestream wrote into a timestamp_ntz column carry
+// isAdjustedToUTC=true: they read as the table's NTZ wall clocks, unshifted,
+// whatever the session zone.
+TEST(DeltaTimestampNtz, OldFilesWithUtcFlagReadAsTheTablesNtz) {
+  testing::ScopedTempDir dir("ntz_legacy");
+  std::string table_dir = dir.path + "/legacy";
+  fs::create_directories(table_dir + "/_delta_log");
+  std::string file = table_dir + "/part-0.parquet";
+  testing::WriteRows(file, {"id", "ts"}, {TypeId::BIGINT, TypeId::TIMESTAMP},
+                     {{Value::BIGINT(1), Value::TIMESTAMP(1705320000LL * 1000000)}});  // 2024-01-15 12:00:00
+  ASSERT_TRUE(Element(FooterSchema(file), "ts")->logical.adjusted_to_utc);
+  {
+    json schema = {{"type", "struct"},
+                   {"fields", json::array({json{{"name", "id"}, {"type", "long"}, {"nullable", true}, {"metadata", json::object()}},
+                                           json{{"name", "ts"}, {"type", "timestamp_ntz"}, {"nullable", true}, {"metadata", json::object()}}})}};
+    std::ofstream log(table_dir + "/_delta_log/00000000000000000000.json");
+    log << json{{"protocol", {{"minReaderVersion", 3}, {"minWriterVersion", 7}, {"readerFeatures", {"timestampNtz"}},
+                              {"writerFeatures", {"timestampNtz"}}}}}.dump()
+        << "\n"
+        << json{{"metaData", {{"id", "6a7e0a1c-0000-4000-8000-000000000002"}, {"format", {{"provider", "parquet"}, {"options", json::object()}}},
+                              {"schemaString", schema.dump()}, {"partitionColumns", json::array()}, {"configuration", json::object()},
+                              {"createdTime", 1700000000000}}}}.dump()
+        << "\n"
+        << json{{"add", {{"path", "part-0.parquet"}, {"partitionValues", json::object()}, {"size", fs::file_size(file)},
+                         {"modificationTime", 1700000000000}, {"dataChange", true}}}}.dump()
+        << "\n";
+  }
+  Database db(dir.path + "/db");
+  Connection con(db);
+  Ok(con, "CREATE TABLE legacy LOCATION '" + table_dir + "'");
+  Ok(con, "SET TIME ZONE 'Asia/Tokyo'");
+  auto r = Ok(con, "SELECT typeof(ts), CAST(ts AS VARCHAR) FROM legacy");
+  ASSERT_EQ(r->RowCount(), 1u);
+  EXPECT_EQ(r->GetValue(0, 0).GetString(), "TIMESTAMP_NTZ");
+  EXPECT_EQ(r->GetValue(1, 0).GetString(), "2024-01-15 12:00:00");
+}
+
 // ALTER TABLE ADD COLUMNS of an NTZ column upgrades a plain table's protocol.
 TEST(DeltaTimestampNtz, AddingAnNtzColumnAddsTheFeature) {
   testing::ScopedTempDir dir("ntz_alter");

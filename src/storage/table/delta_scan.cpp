@@ -16,6 +16,23 @@ namespace lakestream {
 
 namespace {
 
+// A file's TIMESTAMP where the table declares TIMESTAMP_NTZ (or the other way
+// round) holds the same microseconds: lakestream before TIMESTAMP_NTZ, and
+// some other writers, wrote timestamp_ntz columns with isAdjustedToUTC=true.
+// The log's schema is the table's (PROTOCOL.md), so the values are read as
+// the table's type, unshifted; Vector::Copy keeps the target's type.
+bool SameUpToTimestampKind(const LogicalType& file, const LogicalType& table) {
+  if (file.IsTimestamp() && table.IsTimestamp()) return true;
+  if (file.id() != table.id() || !file.IsNested()) return file == table;
+  const auto& a = file.children();
+  const auto& b = table.children();
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (a[i].first != b[i].first || !SameUpToTimestampKind(a[i].second, b[i].second)) return false;
+  }
+  return true;
+}
+
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -98,7 +115,7 @@ class DeltaScan : public TableScan {
       }
       for (idx_t f = 0; f < file_names.size(); f++) {
         if (!StringUtil::CIEquals(file_names[f], column.name)) continue;
-        if (reader_->ColumnTypes()[f] != column.type) {
+        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type)) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
                                 reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
                                 column.type.ToString());
