@@ -4,7 +4,8 @@
 # new session starts in UTC; an unknown zone is refused by name and changes
 # nothing; an NTZ column survives a new process, and its Parquet files read in
 # DuckDB as a naive TIMESTAMP beside TIMESTAMP WITH TIME ZONE (when node and
-# bench/node_modules/@duckdb/node-api are there; skipped otherwise).
+# bench/node_modules/@duckdb/node-api are there, in this checkout or in the
+# checkout LAKESTREAM_DUCKDB_CHECKOUT names; skipped otherwise).
 # Usage: time_zones.sh PATH/TO/lakestream
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -43,14 +44,15 @@ refused "a misspelt zone is refused, with a valid form" "SET TIME ZONE 'Europe/b
 expect "a half-hour zone" "SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE; SELECT t FROM ev" $'t\n2024-01-15 17:30:00'
 
 # DuckDB reads the NTZ column as its naive TIMESTAMP and ours as TIMESTAMPTZ.
-NODE_MODULES="$(cd "$(dirname "$0")/../.." && pwd)/bench/node_modules/@duckdb/node-api"
-if command -v node >/dev/null && [[ -d "$NODE_MODULES" ]]; then
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
+CHECKOUT="${LAKESTREAM_DUCKDB_CHECKOUT:-$REPO}"
+if command -v node >/dev/null && [[ -d "$CHECKOUT/bench/node_modules/@duckdb/node-api" ]]; then
   FILE=$(find "$DB" -name '*.parquet' -not -path '*_delta_log*' | head -n 1)
   python3 -c 'import json, sys; print(json.dumps([{"setup": [], "queries": [
     "SELECT typeof(w), typeof(t), CAST(w AS VARCHAR), epoch(t) FROM read_parquet(\x27%s\x27)" % sys.argv[1]]}]))' \
     "$FILE" >"$TMP/duck.json"
   RC=0
-  DUCK=$(node "$(dirname "$0")/../sql_reference/differential_duckdb.mjs" "$TMP/duck.json" 2>&1) || RC=$?
+  DUCK=$(cd "$CHECKOUT" && node "$REPO/test/sql_reference/differential_duckdb.mjs" "$TMP/duck.json" 2>&1) || RC=$?
   WANT='[[{"types":["VARCHAR","VARCHAR","VARCHAR","DOUBLE"],"rows":[["TIMESTAMP","TIMESTAMP WITH TIME ZONE","2024-01-15 12:00:00",1705320000]]}]]'
   if [[ $RC == 0 && "$DUCK" == "$WANT" ]]; then pass "DuckDB reads NTZ as TIMESTAMP and TIMESTAMP as TIMESTAMPTZ"; else
     fail "DuckDB reads NTZ as TIMESTAMP and TIMESTAMP as TIMESTAMPTZ" "want: $WANT" "got rc $RC: $DUCK"
