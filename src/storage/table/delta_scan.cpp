@@ -20,7 +20,7 @@ namespace {
 // round) holds the same microseconds: lakestream before TIMESTAMP_NTZ, and
 // some other writers, wrote timestamp_ntz columns with isAdjustedToUTC=true.
 // The log's schema is the table's (PROTOCOL.md), so the values are read as
-// the table's type, unshifted; Vector::Copy keeps the target's type.
+// the table's type, unshifted (CopyRelabeled).
 bool SameUpToTimestampKind(const LogicalType& file, const LogicalType& table) {
   if (file.IsTimestamp() && table.IsTimestamp()) return true;
   if (file.id() != table.id() || !file.IsNested()) return file == table;
@@ -31,6 +31,39 @@ bool SameUpToTimestampKind(const LogicalType& file, const LogicalType& table) {
     if (a[i].first != b[i].first || !SameUpToTimestampKind(a[i].second, b[i].second)) return false;
   }
   return true;
+}
+
+// `v` with the timestamp kinds of `type` (same microseconds): Vector::SetValue
+// would cast, shifting by the session zone.
+Value Relabel(const Value& v, const LogicalType& type) {
+  if (v.IsNull()) return Value(type);
+  if (type.id() == TypeId::TIMESTAMP) return Value::TIMESTAMP(v.GetTimestamp());
+  if (type.id() == TypeId::TIMESTAMP_NTZ) return Value::TIMESTAMP_NTZ(v.GetTimestamp());
+  if (type.id() == TypeId::STRUCT) {
+    std::vector<Value> fields;
+    for (size_t i = 0; i < v.Children().size(); i++) fields.push_back(Relabel(v.Children()[i], type.children()[i].second));
+    return Value::STRUCT(type, std::move(fields));
+  }
+  if (type.id() == TypeId::LIST || type.id() == TypeId::MAP) {
+    std::vector<Value> elements;
+    for (auto& e : v.Children()) elements.push_back(Relabel(e, type.ListChild()));
+    return Value::LIST(type, std::move(elements));
+  }
+  return v;
+}
+
+// Copies rows of a file column whose timestamps are of the other kind than
+// the table's (SameUpToTimestampKind), keeping the microseconds.
+void CopyRelabeled(const Vector& source, Vector& target, idx_t count) {
+  if (count > target.Capacity()) target.Resize(count);
+  if (target.GetType().IsTimestamp()) {
+    for (idx_t r = 0; r < count; r++) {
+      target.SetValid(r, source.IsValid(r));
+      target.GetData<timestamp_t>()[r] = source.GetData<timestamp_t>()[r];
+    }
+    return;
+  }
+  for (idx_t r = 0; r < count; r++) target.SetValue(r, Relabel(source.GetValue(r), target.GetType()));
 }
 
 class DeltaScan : public TableScan {
@@ -58,7 +91,9 @@ class DeltaScan : public TableScan {
       out.Reset();
       for (idx_t i = 0; i < column_ids_.size(); i++) {
         Vector& target = out.data[i];
-        if (source_[i] >= 0) {
+        if (source_[i] >= 0 && relabel_[i]) {
+          CopyRelabeled(file_chunk_.data[source_[i]], target, n);
+        } else if (source_[i] >= 0) {
           target.Copy(file_chunk_.data[source_[i]], nullptr, n, 0, 0);
         } else {
           for (idx_t r = 0; r < n; r++) target.SetValue(r, constants_[i]);
@@ -98,6 +133,7 @@ class DeltaScan : public TableScan {
     const auto& file_names = reader_->ColumnNames();
     std::vector<idx_t> file_columns;
     source_.assign(column_ids_.size(), -1);
+    relabel_.assign(column_ids_.size(), false);
     constants_.assign(column_ids_.size(), Value());
     for (idx_t i = 0; i < column_ids_.size(); i++) {
       const TableColumn& column = columns[column_ids_[i]];
@@ -120,6 +156,7 @@ class DeltaScan : public TableScan {
                                 reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
                                 column.type.ToString());
         }
+        relabel_[i] = reader_->ColumnTypes()[f] != column.type;
         source_[i] = static_cast<int64_t>(file_columns.size());
         file_columns.push_back(f);
         break;
@@ -142,6 +179,7 @@ class DeltaScan : public TableScan {
   std::unique_ptr<ParquetReader> reader_;
   DataChunk file_chunk_;
   std::vector<int64_t> source_;
+  std::vector<bool> relabel_;  // the file's timestamps are of the other kind (SameUpToTimestampKind)
   std::vector<Value> constants_;
 };
 
