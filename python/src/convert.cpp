@@ -150,7 +150,8 @@ py::object ToPython(const SqlValue& value) {
       return Steal(o);
     }
     case TypeKind::DATE: return Steal(NewDate(value.GetDate()));
-    case TypeKind::TIMESTAMP: return Steal(NewDatetime(value.GetTimestamp()));
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ: return Steal(NewDatetime(value.GetTimestamp()));
     case TypeKind::LIST: {
       py::list out;
       for (auto& child : value.Children()) out.append(ToPython(child));

@@ -54,7 +54,10 @@ PyObject* CellObject(const ColumnView& col, idx_t r) {
     case TypeKind::DOUBLE: return Checked(PyFloat_FromDouble(col.Doubles()[r]));
     case TypeKind::VARCHAR: return StringObject(col.Strings()[r]);
     case TypeKind::DATE: return Checked(NewDate(col.Dates()[r]));
-    case TypeKind::TIMESTAMP: return Checked(NewDatetime(col.Timestamps()[r]));
+    // Both as naive datetimes: TIMESTAMP its UTC wall clock (as before
+    // TIMESTAMP_NTZ existed), TIMESTAMP_NTZ its own wall clock.
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ: return Checked(NewDatetime(col.Timestamps()[r]));
     case TypeKind::DECIMAL: {
       uint64_t low = 0;
       int64_t high = 0;
@@ -73,7 +76,8 @@ bool IsObjectKind(TypeKind kind) {
     case TypeKind::DOUBLE:
     case TypeKind::DECIMAL:
     case TypeKind::DATE:
-    case TypeKind::TIMESTAMP: return false;
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ: return false;
     default: return true;
   }
 }
@@ -102,7 +106,8 @@ py::dtype DtypeFor(TypeKind kind, bool for_pandas) {
     case TypeKind::DECIMAL: return py::dtype("float64");
     // pandas 1.x holds datetimes in nanoseconds only.
     case TypeKind::DATE: return py::dtype(for_pandas ? "datetime64[ns]" : "datetime64[D]");
-    case TypeKind::TIMESTAMP: return py::dtype(for_pandas ? "datetime64[ns]" : "datetime64[us]");
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ: return py::dtype(for_pandas ? "datetime64[ns]" : "datetime64[us]");
     default: return py::dtype("O");
   }
 }
@@ -168,7 +173,8 @@ void FillChunk(const ColumnView& view, idx_t offset, bool for_pandas, NumpyColum
       for (idx_t i = 0; i < n; i++) values[i] = valid[i] ? days[i] * unit : kNaT;
       break;
     }
-    case TypeKind::TIMESTAMP: {
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ: {
       auto* values = reinterpret_cast<int64_t*>(data) + offset;
       const int64_t* micros = view.Timestamps();
       for (idx_t i = 0; i < n; i++) {
@@ -366,7 +372,9 @@ py::object NativeResult::StreamNumpyColumns(bool for_pandas) const {
   for (idx_t c = 0; c < columns; c++) {
     TypeKind kind = result_->ColumnTypes()[c].kind;
     // TIMESTAMPs for pandas may not fit in nanoseconds (then objects): the materialized path.
-    if (IsObjectKind(kind) || (for_pandas && kind == TypeKind::TIMESTAMP)) return py::none();
+    if (IsObjectKind(kind) || (for_pandas && (kind == TypeKind::TIMESTAMP || kind == TypeKind::TIMESTAMP_NTZ))) {
+      return py::none();
+    }
   }
   struct StreamColumn {
     NumpyColumn out;
@@ -477,7 +485,8 @@ py::list NativeResult::NumpyColumns(bool for_pandas) const {
     col->data = static_cast<uint8_t*>(col->values.mutable_data());
     col->stream = rows * static_cast<idx_t>(col->values.itemsize()) >= (idx_t(16) << 20);
     bool values_carry_nulls = for_pandas && (col->kind == TypeKind::DOUBLE || col->kind == TypeKind::DECIMAL ||
-                                             col->kind == TypeKind::DATE || col->kind == TypeKind::TIMESTAMP);
+                                             col->kind == TypeKind::DATE || col->kind == TypeKind::TIMESTAMP ||
+                                             col->kind == TypeKind::TIMESTAMP_NTZ);
     if (col->has_nulls && !IsObjectKind(col->kind) && !values_carry_nulls) {
       col->mask = NewPooledArray(py::dtype("bool"), rows);
       col->mask_data = static_cast<bool*>(col->mask.mutable_data());

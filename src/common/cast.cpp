@@ -78,9 +78,9 @@ bool CastIsPossible(const LogicalType& from, const LogicalType& to) {
   if (from.id() == TypeId::VARCHAR) return !to.IsNested();
   if (from.IsNumeric() && (to.IsNumeric() || to.id() == TypeId::BOOLEAN)) return true;
   if (from.id() == TypeId::BOOLEAN && to.IsNumeric()) return true;
-  if ((from.id() == TypeId::DATE && to.id() == TypeId::TIMESTAMP) ||
-      (from.id() == TypeId::TIMESTAMP && to.id() == TypeId::DATE))
-    return true;
+  bool from_time = from.id() == TypeId::DATE || from.IsTimestamp();
+  bool to_time = to.id() == TypeId::DATE || to.IsTimestamp();
+  if (from_time && to_time) return true;
   if (from.IsNested() && to.IsNested() && from.id() == to.id()) return true;
   return false;
 }
@@ -198,28 +198,60 @@ bool TryCastValue(const Value& input, const LogicalType& target, Value& result, 
       if (from == TypeId::VARCHAR) {
         date_t d;
         if (!Date::TryParse(input.GetString(), d)) {
-          timestamp_t ts;
-          if (!Timestamp::TryParse(input.GetString(), ts)) return fail(" (expected YYYY-MM-DD)");
-          d = Timestamp::GetDate(ts);
+          // Spark: the date part of the text's own wall clock, zone or not.
+          timestamp_t wall;
+          std::string_view zone_text;
+          if (!Timestamp::TryParseWall(input.GetString(), wall, zone_text)) return fail(" (expected YYYY-MM-DD)");
+          d = Timestamp::GetDate(wall);
         }
         result = Value::DATE(d);
         return true;
       }
       if (from == TypeId::TIMESTAMP) {
+        result = Value::DATE(Timestamp::GetDate(SessionTimeZone().UtcToLocal(input.GetTimestamp())));
+        return true;
+      }
+      if (from == TypeId::TIMESTAMP_NTZ) {
         result = Value::DATE(Timestamp::GetDate(input.GetTimestamp()));
         return true;
       }
       break;
     }
     case TypeId::TIMESTAMP: {
+      // Spark: a text without offset, a date and an NTZ wall clock are all
+      // read in the session time zone.
       if (from == TypeId::VARCHAR) {
         timestamp_t ts;
-        if (!Timestamp::TryParse(input.GetString(), ts)) return fail(" (expected YYYY-MM-DD HH:MM:SS[.ffffff])");
+        if (!Timestamp::TryParseInZone(input.GetString(), SessionTimeZone(), ts)) {
+          return fail(" (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]] with an optional offset such as +05:30 or Z, "
+                      "or a zone such as America/New_York)");
+        }
         result = Value::TIMESTAMP(ts);
         return true;
       }
       if (from == TypeId::DATE) {
-        result = Value::TIMESTAMP(Timestamp::FromDate(input.GetDate()));
+        result = Value::TIMESTAMP(SessionTimeZone().LocalToUtc(Timestamp::FromDate(input.GetDate())));
+        return true;
+      }
+      if (from == TypeId::TIMESTAMP_NTZ) {
+        result = Value::TIMESTAMP(SessionTimeZone().LocalToUtc(input.GetTimestamp()));
+        return true;
+      }
+      break;
+    }
+    case TypeId::TIMESTAMP_NTZ: {
+      if (from == TypeId::VARCHAR) {
+        timestamp_t ts;
+        if (!Timestamp::TryParseNtz(input.GetString(), ts)) return fail(" (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]])");
+        result = Value::TIMESTAMP_NTZ(ts);
+        return true;
+      }
+      if (from == TypeId::DATE) {
+        result = Value::TIMESTAMP_NTZ(Timestamp::FromDate(input.GetDate()));
+        return true;
+      }
+      if (from == TypeId::TIMESTAMP) {
+        result = Value::TIMESTAMP_NTZ(SessionTimeZone().UtcToLocal(input.GetTimestamp()));
         return true;
       }
       break;
@@ -285,10 +317,18 @@ void CastVector(const Vector& source, Vector& result, idx_t count, bool try_cast
   if (from.id() == TypeId::INTEGER && to.id() == TypeId::BIGINT) return WidenLoop<int32_t, int64_t>(source, result, count);
   if (from.id() == TypeId::INTEGER && to.id() == TypeId::DOUBLE) return WidenLoop<int32_t, double>(source, result, count);
   if (from.id() == TypeId::BIGINT && to.id() == TypeId::DOUBLE) return WidenLoop<int64_t, double>(source, result, count);
-  if (from.id() == TypeId::DATE && to.id() == TypeId::TIMESTAMP) {
+  if (from.id() == TypeId::DATE && to.IsTimestamp()) {
     auto* in = source.GetData<date_t>();
     auto* out = result.GetData<timestamp_t>();
-    for (idx_t i = 0; i < count; i++) out[i] = source.IsValid(i) ? Timestamp::FromDate(in[i]) : 0;
+    const TimeZone& zone = SessionTimeZone();
+    bool wall = to.id() == TypeId::TIMESTAMP_NTZ || zone.IsUtc();
+    for (idx_t i = 0; i < count; i++) {
+      if (!source.IsValid(i)) {
+        out[i] = 0;
+      } else {
+        out[i] = wall ? Timestamp::FromDate(in[i]) : zone.LocalToUtc(Timestamp::FromDate(in[i]));
+      }
+    }
     std::memcpy(result.Validity(), source.Validity(), count);
     return;
   }

@@ -113,8 +113,9 @@ int64_t Timestamp::MicrosOfDay(timestamp_t ts) {
   return r < 0 ? r + MICROS_PER_DAY : r;
 }
 
-bool Timestamp::TryParse(std::string_view text, timestamp_t& result) {
+bool Timestamp::TryParseWall(std::string_view text, timestamp_t& wall, std::string_view& zone_text) {
   std::string_view s = Trim(text);
+  zone_text = {};
   size_t pos = 0;
   date_t date;
   if (!ParseDatePart(s, pos, date)) return false;
@@ -150,27 +151,45 @@ bool Timestamp::TryParse(std::string_view text, timestamp_t& result) {
     }
     if (hh > 23 || mm > 59 || ss > 60) return false;
     micros += (static_cast<int64_t>(hh) * 3600 + static_cast<int64_t>(mm) * 60 + ss) * MICROS_PER_SECOND;
-    // Time zone: Z, UTC, +HH[:MM], -HH[:MM].
+    // Zone: Z, UTC, +HH[:MM], -HH[:MM] or a region name (after a space).
     while (pos < s.size() && s[pos] == ' ') pos++;
-    if (pos < s.size()) {
-      if (s[pos] == 'Z' || s[pos] == 'z') {
-        pos++;
-      } else if (s.substr(pos) == "UTC") {
-        pos += 3;
-      } else if (s[pos] == '+' || s[pos] == '-') {
-        int sign = s[pos] == '+' ? 1 : -1;
-        pos++;
-        int32_t oh = 0, om = 0;
-        if (!ParseDigits(s, pos, 2, oh)) return false;
-        if (pos < s.size() && s[pos] == ':') pos++;
-        ParseDigits(s, pos, 2, om);
-        micros -= sign * (static_cast<int64_t>(oh) * 3600 + static_cast<int64_t>(om) * 60) * MICROS_PER_SECOND;
-      }
-    }
+    zone_text = s.substr(pos);
+    pos = s.size();
   }
   if (pos != s.size()) return false;
-  result = FromDate(date) + micros;
+  wall = FromDate(date) + micros;
   return true;
+}
+
+bool Timestamp::TryParseInZone(std::string_view text, const TimeZone& zone, timestamp_t& result) {
+  timestamp_t wall;
+  std::string_view zone_text;
+  if (!TryParseWall(text, wall, zone_text)) return false;
+  if (zone_text.empty()) {
+    result = zone.LocalToUtc(wall);
+    return true;
+  }
+  std::string name(zone_text);
+  if (name == "z") name = "Z";
+  std::shared_ptr<const TimeZone> explicit_zone;
+  if (!TimeZone::Load(name, &explicit_zone).ok()) return false;
+  result = explicit_zone->LocalToUtc(wall);
+  return true;
+}
+
+bool Timestamp::TryParse(std::string_view text, timestamp_t& result) {
+  return TryParseInZone(text, *TimeZone::Utc(), result);
+}
+
+bool Timestamp::TryParseNtz(std::string_view text, timestamp_t& result) {
+  std::string_view zone_text;
+  if (!TryParseWall(text, result, zone_text)) return false;
+  // Spark's cast to TIMESTAMP_NTZ reads and drops a zone; a bad one still fails.
+  if (zone_text.empty()) return true;
+  std::string name(zone_text);
+  if (name == "z") name = "Z";
+  std::shared_ptr<const TimeZone> zone;
+  return TimeZone::Load(name, &zone).ok();
 }
 
 static std::string FormatTime(int64_t micros_of_day) {
@@ -192,6 +211,10 @@ static std::string FormatTime(int64_t micros_of_day) {
 
 std::string Timestamp::ToString(timestamp_t ts) {
   return Date::ToString(GetDate(ts)) + " " + FormatTime(MicrosOfDay(ts));
+}
+
+std::string Timestamp::ToStringInZone(timestamp_t ts, const TimeZone& zone) {
+  return ToString(zone.UtcToLocal(ts));
 }
 
 std::string Timestamp::ToIsoString(timestamp_t ts) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/time_zone.hpp"
 #include "common/types.hpp"
 
 namespace lakestream {
@@ -30,8 +31,19 @@ struct Timestamp {
   static date_t GetDate(timestamp_t ts);
   static int64_t MicrosOfDay(timestamp_t ts);
   // Accepts 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.ffffff]]', 'T' as separator,
-  // and a trailing 'Z' or '+HH:MM'/'-HH:MM' offset (converted to UTC).
+  // and a trailing 'Z', '+HH:MM'/'-HH:MM' offset or region name (converted to
+  // UTC). A text without one is read as UTC: for formats that define it so
+  // (Delta partition values, JSON). SQL casts use TryParseInZone with the
+  // session zone.
   static bool TryParse(std::string_view text, timestamp_t& result);
+  // The same, a text without a zone being a wall clock in `zone`.
+  static bool TryParseInZone(std::string_view text, const TimeZone& zone, timestamp_t& result);
+  // TIMESTAMP_NTZ: the wall clock as written; a valid zone suffix is dropped (Spark).
+  static bool TryParseNtz(std::string_view text, timestamp_t& result);
+  // The wall clock and the zone text after it (empty when none).
+  static bool TryParseWall(std::string_view text, timestamp_t& wall, std::string_view& zone_text);
+  // The wall clock of instant `ts` in `zone`, formatted as ToString does.
+  static std::string ToStringInZone(timestamp_t ts, const TimeZone& zone);
   // 'YYYY-MM-DD HH:MM:SS[.ffffff]' (fraction only when non-zero, trailing zeros trimmed).
   static std::string ToString(timestamp_t ts);
   // ISO-8601 UTC with 'T' and 'Z', e.g. 2024-01-31T10:00:00.5Z (for JSON).

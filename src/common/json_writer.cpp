@@ -113,6 +113,13 @@ static void AppendTimestamp(std::string& out, timestamp_t ts, const JsonOptions&
   AppendJsonString(out, options.timestamp_iso ? Timestamp::ToIsoString(ts) : Timestamp::ToString(ts));
 }
 
+// A wall clock has no zone to state: ISO without the 'Z'.
+static void AppendTimestampNtz(std::string& out, timestamp_t ts, const JsonOptions& options) {
+  std::string text = options.timestamp_iso ? Timestamp::ToIsoString(ts) : Timestamp::ToString(ts);
+  if (options.timestamp_iso) text.pop_back();
+  AppendJsonString(out, text);
+}
+
 // MAP keys become JSON object keys, which are always strings.
 static void AppendJsonKey(std::string& out, const Value& key) {
   AppendJsonString(out, key.IsNull() ? "null" : key.ToString());
@@ -133,6 +140,7 @@ void AppendJsonValue(std::string& out, const Value& value, const JsonOptions& op
     case TypeId::VARCHAR: AppendJsonString(out, value.GetString()); return;
     case TypeId::DATE: AppendJsonString(out, Date::ToString(value.GetDate())); return;
     case TypeId::TIMESTAMP: AppendTimestamp(out, value.GetTimestamp(), options); return;
+    case TypeId::TIMESTAMP_NTZ: AppendTimestampNtz(out, value.GetTimestamp(), options); return;
     case TypeId::INTERVAL: AppendJsonString(out, value.ToString()); return;
     case TypeId::STRUCT: {
       out.push_back('{');
@@ -185,6 +193,7 @@ void AppendJsonVectorValue(std::string& out, const Vector& vector, idx_t row, co
     case TypeId::VARCHAR: AppendJsonString(out, vector.GetData<string_t>()[row]); return;
     case TypeId::DATE: AppendJsonString(out, Date::ToString(vector.GetData<date_t>()[row])); return;
     case TypeId::TIMESTAMP: AppendTimestamp(out, vector.GetData<timestamp_t>()[row], options); return;
+    case TypeId::TIMESTAMP_NTZ: AppendTimestampNtz(out, vector.GetData<timestamp_t>()[row], options); return;
     case TypeId::INTERVAL: AppendJsonString(out, vector.GetValue(row).ToString()); return;
     case TypeId::STRUCT: {
       out.push_back('{');

@@ -5,7 +5,8 @@
 //   (NaN/Infinity as strings "NaN"/"Infinity"/"-Infinity");
 //   DECIMAL -> string "12.30" when decimal_as_string, else number 12.30;
 //   VARCHAR -> string with JSON escapes (control characters as \u00XX, UTF-8 kept);
-//   DATE -> "YYYY-MM-DD"; TIMESTAMP -> ISO-8601 UTC "2024-01-31T10:00:00Z"
+//   DATE -> "YYYY-MM-DD"; TIMESTAMP -> ISO-8601 UTC "2024-01-31T10:00:00Z",
+//   TIMESTAMP_NTZ -> the wall clock without zone "2024-01-31T10:00:00"
 //   (or "2024-01-31 10:00:00" when timestamp_iso is false);
 //   STRUCT -> object; LIST -> array; MAP -> object (keys as strings); NULL -> null.
 #pragma once

@@ -49,6 +49,8 @@ bool LogicalType::IsNumeric() const {
   return id_ == TypeId::INTEGER || id_ == TypeId::BIGINT || id_ == TypeId::DOUBLE || id_ == TypeId::DECIMAL;
 }
 
+bool LogicalType::IsTimestamp() const { return id_ == TypeId::TIMESTAMP || id_ == TypeId::TIMESTAMP_NTZ; }
+
 bool LogicalType::IsIntegral() const { return id_ == TypeId::INTEGER || id_ == TypeId::BIGINT; }
 
 bool LogicalType::IsNested() const {
@@ -61,7 +63,8 @@ idx_t LogicalType::PhysicalSize() const {
     case TypeId::INTEGER:
     case TypeId::DATE: return sizeof(int32_t);
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return sizeof(int64_t);
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return sizeof(int64_t);
     case TypeId::DOUBLE: return sizeof(double);
     case TypeId::DECIMAL: return sizeof(hugeint_t);
     case TypeId::INTERVAL: return sizeof(interval_t);
@@ -87,6 +90,7 @@ std::string LogicalType::ToString() const {
     case TypeId::VARCHAR: return "VARCHAR";
     case TypeId::DATE: return "DATE";
     case TypeId::TIMESTAMP: return "TIMESTAMP";
+    case TypeId::TIMESTAMP_NTZ: return "TIMESTAMP_NTZ";
     case TypeId::INTERVAL: return "INTERVAL";
     case TypeId::STRUCT: {
       std::string s = "STRUCT(";
@@ -136,9 +140,10 @@ LogicalType TypeFromName(const std::string& raw) {
   if (name == "STRING" || name == "VARCHAR" || name == "TEXT" || name == "CHAR" || name == "BPCHAR") return TypeId::VARCHAR;
   if (name == "DATE") return TypeId::DATE;
   if (name == "INTERVAL") return TypeId::INTERVAL;
-  if (name == "TIMESTAMP" || name == "TIMESTAMP_NTZ" || name == "TIMESTAMP_LTZ" || name == "TIMESTAMPTZ" ||
-      name == "DATETIME")
+  // Spark: TIMESTAMP is TIMESTAMP_LTZ (spark.sql.timestampType's default).
+  if (name == "TIMESTAMP" || name == "TIMESTAMP_LTZ" || name == "TIMESTAMPTZ" || name == "DATETIME")
     return TypeId::TIMESTAMP;
+  if (name == "TIMESTAMP_NTZ") return TypeId::TIMESTAMP_NTZ;
   return LogicalType();
 }
 
@@ -175,13 +180,15 @@ LogicalType MaxLogicalType(const LogicalType& a, const LogicalType& b) {
     return NumericRank(a.id()) >= NumericRank(b.id()) ? a : b;
   }
   // A string literal compared with a date or timestamp is read as one.
-  if (a.id() == TypeId::VARCHAR && (b.id() == TypeId::DATE || b.id() == TypeId::TIMESTAMP)) return b;
-  if (b.id() == TypeId::VARCHAR && (a.id() == TypeId::DATE || a.id() == TypeId::TIMESTAMP)) return a;
+  if (a.id() == TypeId::VARCHAR && (b.id() == TypeId::DATE || b.IsTimestamp())) return b;
+  if (b.id() == TypeId::VARCHAR && (a.id() == TypeId::DATE || a.IsTimestamp())) return a;
   // ... and one compared with an interval as an interval ('1 day').
   if (a.id() == TypeId::VARCHAR && b.id() == TypeId::INTERVAL) return b;
   if (b.id() == TypeId::VARCHAR && a.id() == TypeId::INTERVAL) return a;
-  if ((a.id() == TypeId::DATE && b.id() == TypeId::TIMESTAMP) || (a.id() == TypeId::TIMESTAMP && b.id() == TypeId::DATE))
-    return TypeId::TIMESTAMP;
+  if ((a.id() == TypeId::DATE && b.IsTimestamp()) || (a.IsTimestamp() && b.id() == TypeId::DATE))
+    return a.id() == TypeId::DATE ? b : a;
+  // Spark: NTZ meets TIMESTAMP as TIMESTAMP (the wall clock read in the session zone).
+  if (a.IsTimestamp() && b.IsTimestamp()) return TypeId::TIMESTAMP;
   return LogicalType();
 }
 

@@ -7,7 +7,10 @@
 //   DECIMAL(p,s) -> hugeint_t (__int128), the unscaled value; p <= 38
 //   VARCHAR    -> string_t (std::string_view into a StringHeap the vector keeps alive)
 //   DATE       -> date_t (int32_t days since 1970-01-01)
-//   TIMESTAMP  -> timestamp_t (int64_t microseconds since the epoch, UTC)
+//   TIMESTAMP  -> timestamp_t (int64_t microseconds since the epoch, UTC): an
+//                 instant, shown in the session time zone (Spark's TIMESTAMP_LTZ)
+//   TIMESTAMP_NTZ -> timestamp_t: a wall clock without zone, the micros of
+//                 that wall clock read as if it were UTC (docs/sql-time.md)
 //   STRUCT     -> no data of its own; one child vector per field
 //   LIST/MAP   -> list_entry_t {offset, length} into one child vector
 //                 (MAP's child is STRUCT(key, value))
@@ -60,6 +63,7 @@ enum class TypeId : uint8_t {
   LIST,
   MAP,
   INTERVAL,  // appended: persisted ids above stay stable
+  TIMESTAMP_NTZ,
 };
 
 class LogicalType;
@@ -85,6 +89,7 @@ class LogicalType {
   bool IsNumeric() const;   // INTEGER, BIGINT, DOUBLE, DECIMAL
   bool IsIntegral() const;  // INTEGER, BIGINT
   bool IsNested() const;    // STRUCT, LIST, MAP
+  bool IsTimestamp() const;  // TIMESTAMP or TIMESTAMP_NTZ (both int64 micros)
   // Bytes per row in a vector's main buffer (0 for STRUCT).
   idx_t PhysicalSize() const;
 
@@ -105,7 +110,8 @@ class LogicalType {
 
 // Parses a SQL type name as users write it (INT, INTEGER, INT4, BIGINT, LONG,
 // DOUBLE, FLOAT, REAL, DECIMAL(p,s), NUMERIC, STRING, VARCHAR, TEXT, BOOLEAN,
-// BOOL, DATE, TIMESTAMP, TIMESTAMP_NTZ, ...). Parameters for DECIMAL are passed
+// BOOL, DATE, TIMESTAMP, TIMESTAMP_LTZ, TIMESTAMPTZ, TIMESTAMP_NTZ, ...). The
+// multi-word forms (TIMESTAMP WITH[OUT] TIME ZONE) are the parser's.. Parameters for DECIMAL are passed
 // separately. Returns INVALID for an unknown name.
 LogicalType TypeFromName(const std::string& raw);
 

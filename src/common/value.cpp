@@ -76,6 +76,13 @@ Value Value::TIMESTAMP(timestamp_t micros) {
   return r;
 }
 
+Value Value::TIMESTAMP_NTZ(timestamp_t micros) {
+  Value r{LogicalType(TypeId::TIMESTAMP_NTZ)};
+  r.is_null_ = false;
+  r.u_.bigint = micros;
+  return r;
+}
+
 Value Value::STRUCT(const LogicalType& type, std::vector<Value> fields) {
   Value r(type);
   r.is_null_ = false;
@@ -96,7 +103,8 @@ int64_t Value::AsBigint() const {
     case TypeId::INTEGER:
     case TypeId::DATE: return u_.integer;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return u_.bigint;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return u_.bigint;
     case TypeId::DOUBLE: return static_cast<int64_t>(u_.dbl);
     case TypeId::DECIMAL: return static_cast<int64_t>(Decimal::Rescale(u_.hugeint, type_.scale(), 0));
     default: throw InternalError("AsBigint on " + type_.ToString());
@@ -150,7 +158,8 @@ std::string Value::ToString() const {
     case TypeId::DECIMAL: return Decimal::ToString(u_.hugeint, type_.scale());
     case TypeId::VARCHAR: return str_;
     case TypeId::DATE: return Date::ToString(u_.integer);
-    case TypeId::TIMESTAMP: return Timestamp::ToString(u_.bigint);
+    case TypeId::TIMESTAMP: return Timestamp::ToStringInZone(u_.bigint, SessionTimeZone());
+    case TypeId::TIMESTAMP_NTZ: return Timestamp::ToString(u_.bigint);
     case TypeId::INTERVAL: return Interval::ToString(u_.interval);
     case TypeId::STRUCT:
     case TypeId::LIST:
@@ -171,7 +180,8 @@ std::string Value::ToSQLString() const {
       return s + "'";
     }
     case TypeId::DATE:
-    case TypeId::TIMESTAMP: return "'" + ToString() + "'";
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return "'" + ToString() + "'";
     case TypeId::INTERVAL: return "INTERVAL '" + ToString() + "'";
     default: return ToString();
   }
@@ -211,7 +221,8 @@ int Value::Compare(const Value& other) const {
     case TypeId::INTEGER:
     case TypeId::DATE: return Cmp(u_.integer, other.u_.integer);
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return Cmp(u_.bigint, other.u_.bigint);
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return Cmp(u_.bigint, other.u_.bigint);
     case TypeId::DOUBLE: {
       double x = u_.dbl, y = other.u_.dbl;
       if (std::isnan(x) || std::isnan(y)) return Cmp(std::isnan(x), std::isnan(y));

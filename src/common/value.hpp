@@ -29,7 +29,8 @@ class Value {
   static Value DECIMAL(hugeint_t unscaled, uint8_t width, uint8_t scale);
   static Value VARCHAR(std::string v);
   static Value DATE(date_t days);
-  static Value TIMESTAMP(timestamp_t micros);
+  static Value TIMESTAMP(timestamp_t micros);  // an instant, micros since the epoch UTC
+  static Value TIMESTAMP_NTZ(timestamp_t micros);  // a wall clock (common/types.hpp)
   static Value INTERVAL(interval_t v);
   static Value STRUCT(const LogicalType& type, std::vector<Value> fields);
   static Value LIST(const LogicalType& list_type, std::vector<Value> elements);

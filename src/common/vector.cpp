@@ -125,6 +125,7 @@ Value Vector::GetValue(idx_t row) const {
     case TypeId::VARCHAR: return Value::VARCHAR(std::string(GetData<string_t>()[row]));
     case TypeId::DATE: return Value::DATE(GetData<date_t>()[row]);
     case TypeId::TIMESTAMP: return Value::TIMESTAMP(GetData<timestamp_t>()[row]);
+    case TypeId::TIMESTAMP_NTZ: return Value::TIMESTAMP_NTZ(GetData<timestamp_t>()[row]);
     case TypeId::INTERVAL: return Value::INTERVAL(GetData<interval_t>()[row]);
     case TypeId::SQLNULL: return Value();
     case TypeId::STRUCT: {
@@ -159,7 +160,8 @@ void Vector::SetValue(idx_t row, const Value& input) {
     case TypeId::DECIMAL: GetData<hugeint_t>()[row] = v.GetHugeint(); return;
     case TypeId::VARCHAR: GetData<string_t>()[row] = AddString(v.GetString()); return;
     case TypeId::DATE: GetData<date_t>()[row] = v.GetDate(); return;
-    case TypeId::TIMESTAMP: GetData<timestamp_t>()[row] = v.GetTimestamp(); return;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: GetData<timestamp_t>()[row] = v.GetTimestamp(); return;
     case TypeId::INTERVAL: GetData<interval_t>()[row] = v.GetInterval(); return;
     case TypeId::STRUCT:
       for (idx_t i = 0; i < children_.size(); i++) children_[i]->SetValue(row, v.Children()[i]);

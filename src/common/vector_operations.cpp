@@ -59,7 +59,8 @@ void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine) {
     case TypeId::INTEGER:
     case TypeId::DATE: return HashLoop<int32_t>(v, count, hashes, combine);
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return HashLoop<int64_t>(v, count, hashes, combine);
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return HashLoop<int64_t>(v, count, hashes, combine);
     case TypeId::DOUBLE: return HashLoop<double>(v, count, hashes, combine);
     case TypeId::DECIMAL: return HashLoop<hugeint_t>(v, count, hashes, combine);
     case TypeId::VARCHAR: return HashLoop<string_t>(v, count, hashes, combine);
@@ -99,7 +100,8 @@ row_equal_t GetRowEqualFunction(const LogicalType& type) {
     case TypeId::INTEGER:
     case TypeId::DATE: return RowEqual<int32_t>;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return RowEqual<int64_t>;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return RowEqual<int64_t>;
     case TypeId::DOUBLE: return RowEqualDouble;
     case TypeId::DECIMAL: return RowEqual<hugeint_t>;
     case TypeId::VARCHAR: return RowEqual<string_t>;
@@ -131,7 +133,8 @@ row_compare_t GetRowCompareFunction(const LogicalType& type) {
     case TypeId::INTEGER:
     case TypeId::DATE: return RowCompare<int32_t>;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return RowCompare<int64_t>;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return RowCompare<int64_t>;
     case TypeId::DOUBLE: return RowCompareDouble;
     case TypeId::DECIMAL: return RowCompare<hugeint_t>;
     case TypeId::VARCHAR: return RowCompare<string_t>;

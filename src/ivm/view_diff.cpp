@@ -51,6 +51,7 @@ static void AppendValue(const Value& v, std::string& out) {
       raw(v.GetDate());
       return;
     case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
       out.push_back('t');
       raw(v.GetTimestamp());
       return;

@@ -211,7 +211,7 @@ int32_t SqlValue::GetDate() const {
   return static_cast<int32_t>(integer_);
 }
 int64_t SqlValue::GetTimestamp() const {
-  Expect(*this, {TypeKind::TIMESTAMP}, "GetTimestamp");
+  Expect(*this, {TypeKind::TIMESTAMP, TypeKind::TIMESTAMP_NTZ}, "GetTimestamp");
   return integer_;
 }
 int64_t SqlValue::GetUnscaled() const {
@@ -265,7 +265,8 @@ SqlValue ValueConverter::ToPublic(const Value& value) {
     case TypeId::INTEGER:
     case TypeId::DATE: v.integer_ = value.GetInteger(); break;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: v.integer_ = value.GetBigint(); break;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: v.integer_ = value.GetBigint(); break;
     case TypeId::DOUBLE: v.double_ = value.GetDouble(); break;
     case TypeId::DECIMAL: {
       hugeint_t h = value.GetHugeint();
@@ -308,6 +309,7 @@ Value ValueConverter::ToEngine(const SqlValue& v) {
     case TypeKind::VARCHAR: return Value::VARCHAR(v.string_);
     case TypeKind::DATE: return Value::DATE(static_cast<date_t>(v.integer_));
     case TypeKind::TIMESTAMP: return Value::TIMESTAMP(v.integer_);
+    case TypeKind::TIMESTAMP_NTZ: return Value::TIMESTAMP_NTZ(v.integer_);
     case TypeKind::INTERVAL: {
       auto packed = static_cast<uint64_t>(v.decimal_high_);
       interval_t iv{static_cast<int32_t>(static_cast<uint32_t>(packed >> 32)), static_cast<int32_t>(static_cast<uint32_t>(packed)),

@@ -25,6 +25,7 @@ bool QueryStream::Pull(DataChunk& out) {
   if (out.ColumnCount() == 0) plan_->InitializeChunk(out);
   // The same stopping point as a materialized SELECT (DrainOperator): between chunks.
   context_->CheckInterrupt();
+  SetSessionTimeZone(context_->time_zone);  // another connection may have run on this thread since
   while (plan_->Next(execution_, out)) {
     context_->CheckInterrupt();
     if (out.size() > 0) return true;

@@ -4,6 +4,8 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "common/time_zone.hpp"
 #include "execution/physical_planner.hpp"
 #include "main/parameter_substitution.hpp"
 #include "main/query_stream.hpp"
@@ -15,6 +17,20 @@
 namespace lakestream {
 
 static std::unique_ptr<QueryResult> NotYet(const std::string& feature) { throw NotImplementedError(feature); }
+
+// SET: only the session time zone exists as a setting so far.
+static std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement) {
+  if (statement.name == kSessionTimeZoneLocal) {
+    context.time_zone = TimeZone::Local();
+  } else if (StringUtil::CIEquals(statement.name, kSessionTimeZoneSetting)) {
+    context.time_zone = TimeZone::Get(statement.value);  // an unknown zone throws, naming it
+  } else {
+    return NotYet("SET " + statement.name + ": the only setting is the session time zone (SET TIME ZONE 'zone' or "
+                  "SET spark.sql.session.timeZone = 'zone')");
+  }
+  SetSessionTimeZone(context.time_zone);
+  return MakeEmptyResult();
+}
 
 // Whether a statement writes to the database (and so needs it writable and
 // holds its write lock while it runs).
@@ -64,7 +80,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::ALTER_SINK: return ExecuteAlterSink(context, static_cast<AlterSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(context, static_cast<OptimizeStatement&>(statement));
     case StatementType::VACUUM: return ExecuteVacuum(context, static_cast<VacuumStatement&>(statement));
-    case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
+    case StatementType::SET: return ExecuteSet(context, static_cast<SetStatement&>(statement));
     case StatementType::TRANSACTION:
       return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");
     case StatementType::CREATE_FLOW: return ExecuteCreateFlow(context, static_cast<CreateFlowStatement&>(statement));
@@ -103,6 +119,7 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   context.BeginStatement(Timestamp::Now());
   if (StatementWrites(statement)) context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
   context.Database().ReloadCatalogIfChanged();
+  SetSessionTimeZone(context.time_zone);
   context.Database().RefreshTables();
   // A view can be behind without this process having changed its sources
   // (a crash between a source's commit and the view's, another engine

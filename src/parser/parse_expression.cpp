@@ -390,10 +390,14 @@ ExprPtr ParserImpl::ParsePrimary() {
       return ParseExists(false, location);
     }
     if (IsKeyword("INTERVAL") && !IsOp("(", 1) && !IsOp(".", 1)) return ParseIntervalLiteral(location);
-    // Typed literals: DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00'.
-    if ((IsKeyword("DATE") || IsKeyword("TIMESTAMP")) && Peek(1).type == TokenType::STRING) {
+    // Typed literals: DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00',
+    // TIMESTAMP_NTZ '...', TIMESTAMP_LTZ '...' (Spark).
+    if ((IsKeyword("DATE") || IsKeyword("TIMESTAMP") || IsKeyword("TIMESTAMP_NTZ") || IsKeyword("TIMESTAMP_LTZ")) &&
+        Peek(1).type == TokenType::STRING) {
       auto cast = MakeExpr(ExpressionType::CAST, location);
-      cast->cast_type = IsKeyword("DATE") ? LogicalType(TypeId::DATE) : LogicalType(TypeId::TIMESTAMP);
+      cast->cast_type = IsKeyword("DATE")            ? LogicalType(TypeId::DATE)
+                        : IsKeyword("TIMESTAMP_NTZ") ? LogicalType(TypeId::TIMESTAMP_NTZ)
+                                                     : LogicalType(TypeId::TIMESTAMP);
       Next();
       const Token& s = Next();
       cast->children.push_back(MakeConstant(Value::VARCHAR(s.text), s.offset));
@@ -629,17 +633,28 @@ LogicalType ParserImpl::ParseType() {
     if (type.id() == TypeId::INVALID) {
       ErrorAt(t.offset, "type \"" + t.text +
                             "\" does not exist (use INT, BIGINT, DOUBLE, DECIMAL(p,s), STRING, BOOLEAN, DATE, "
-                            "TIMESTAMP, ARRAY<...>, MAP<...> or STRUCT<...>)");
+                            "TIMESTAMP, TIMESTAMP_NTZ, ARRAY<...>, MAP<...> or STRUCT<...>)");
     }
     // VARCHAR(n), CHAR(n): the length is accepted and ignored (strings are unbounded).
     if (type.id() == TypeId::VARCHAR && AcceptOp("(")) {
       ParseIntegerLiteral("the string length");
       ExpectOp(")");
     }
-    if (type.id() == TypeId::TIMESTAMP && IsKeyword("WITH") && IsKeyword("TIME", 1) && IsKeyword("ZONE", 2)) {
-      Next();
-      Next();
-      Next();
+    // TIMESTAMP WITH [LOCAL] TIME ZONE is an instant (TIMESTAMP); WITHOUT is
+    // a wall clock (TIMESTAMP_NTZ), as the SQL standard and Spark read them.
+    if (type.id() == TypeId::TIMESTAMP && name == "TIMESTAMP") {
+      if (IsKeyword("WITH") && IsKeyword("TIME", 1) && IsKeyword("ZONE", 2)) {
+        Next();
+        Next();
+        Next();
+      } else if (IsKeyword("WITH") && IsKeyword("LOCAL", 1) && IsKeyword("TIME", 2) && IsKeyword("ZONE", 3)) {
+        for (int i = 0; i < 4; i++) Next();
+      } else if (IsKeyword("WITHOUT") && IsKeyword("TIME", 1) && IsKeyword("ZONE", 2)) {
+        Next();
+        Next();
+        Next();
+        type = TypeId::TIMESTAMP_NTZ;
+      }
     }
   }
   // INT[] / INT[][]

@@ -1,5 +1,8 @@
 // SHOW, DESCRIBE, COPY, REFRESH, RUN SINK, OPTIMIZE, VACUUM, SET,
 // transactions and EXPLAIN.
+#include <cstdio>
+
+#include "common/time_zone.hpp"
 #include "common/exception.hpp"
 #include "parser/parser_impl.hpp"
 
@@ -170,8 +173,85 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseVacuum() {
   return statement;
 }
 
+// SET TIME ZONE becomes the Spark setting spark.sql.session.timeZone; LOCAL
+// gets its own name, as it is no zone name (docs/sql-time.md).
+std::unique_ptr<SQLStatement> ParserImpl::ParseSetTimeZone() {
+  auto statement = std::make_unique<SetStatement>();
+  statement->name = kSessionTimeZoneSetting;
+  if (AcceptKeyword("LOCAL")) {
+    statement->name = kSessionTimeZoneLocal;
+    return statement;
+  }
+  if (!IsKeyword("INTERVAL")) {
+    if (Peek().type != TokenType::STRING) {
+      SyntaxError(Peek(), "expected a zone after SET TIME ZONE: LOCAL, a string such as 'America/New_York' or "
+                          "'+05:30', or INTERVAL '+05:30' HOUR TO MINUTE");
+    }
+    statement->value = Next().text;
+    return statement;
+  }
+  // INTERVAL '+05:30' HOUR TO MINUTE, INTERVAL 5 HOURS, INTERVAL '-8' HOUR ...
+  const Token& start = Next();
+  bool negative = AcceptOp("-");
+  const Token& t = Peek();
+  if (t.type != TokenType::STRING && t.type != TokenType::NUMBER) {
+    SyntaxError(t, "expected the offset after SET TIME ZONE INTERVAL, e.g. INTERVAL '+05:30' HOUR TO MINUTE");
+  }
+  std::string text = Next().text;
+  std::string unit = IsIdentifierLike() ? ToUpperAscii(Next().text) : "HOUR";
+  if (!unit.empty() && unit.back() == 'S') unit.pop_back();
+  std::string to_unit;
+  if (AcceptKeyword("TO")) {
+    if (!IsIdentifierLike()) SyntaxError(Peek(), "expected MINUTE or SECOND after TO");
+    to_unit = ToUpperAscii(Next().text);
+  }
+  std::string body = text;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = negative != (body[0] == '-');
+    body.erase(0, 1);
+  }
+  long parts[3] = {0, 0, 0};
+  int count = 0;
+  size_t pos = 0;
+  while (count < 3) {
+    size_t end = body.find(':', pos);
+    std::string part = body.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (part.empty() || part.size() > 2 || part.find_first_not_of("0123456789") != std::string::npos) {
+      ErrorAt(start.offset, "SET TIME ZONE INTERVAL '" + text + "': expected hours[:minutes[:seconds]], e.g. '+05:30'");
+    }
+    parts[count++] = std::stol(part);
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  long seconds = 0;
+  bool ok = true;
+  if (unit == "HOUR" && to_unit.empty() && count == 1) seconds = parts[0] * 3600;
+  else if (unit == "MINUTE" && to_unit.empty() && count == 1) seconds = parts[0] * 60;
+  else if (unit == "SECOND" && to_unit.empty() && count == 1) seconds = parts[0];
+  else if (unit == "HOUR" && to_unit == "MINUTE" && count == 2) seconds = parts[0] * 3600 + parts[1] * 60;
+  else if (unit == "HOUR" && to_unit == "SECOND" && count == 3) seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+  else ok = false;
+  if (!ok) {
+    ErrorAt(start.offset, "SET TIME ZONE INTERVAL '" + text + "' " + unit + (to_unit.empty() ? "" : " TO " + to_unit) +
+                              ": use INTERVAL 'hh' HOUR, INTERVAL 'hh:mm' HOUR TO MINUTE or INTERVAL 'hh:mm:ss' HOUR TO SECOND");
+  }
+  if (seconds > 18 * 3600 || (count > 1 && (parts[1] > 59 || parts[2] > 59))) {
+    ErrorAt(start.offset, "SET TIME ZONE INTERVAL '" + text + "': the offset must be between -18:00 and +18:00");
+  }
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%c%02ld:%02ld", negative ? '-' : '+', seconds / 3600, (seconds / 60) % 60);
+  statement->value = buf;
+  if (seconds % 60) statement->value += ":" + std::string(seconds % 60 < 10 ? "0" : "") + std::to_string(seconds % 60);
+  return statement;
+}
+
 std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
   ExpectKeyword("SET");
+  if (IsKeyword("TIME") && IsKeyword("ZONE", 1)) {
+    Next();
+    Next();
+    return ParseSetTimeZone();
+  }
   auto statement = std::make_unique<SetStatement>();
   if (Peek().type == TokenType::STRING) {
     statement->name = Next().text;

@@ -171,6 +171,7 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseOptimize();
   std::unique_ptr<SQLStatement> ParseVacuum();
   std::unique_ptr<SQLStatement> ParseSet();
+  std::unique_ptr<SQLStatement> ParseSetTimeZone();
   std::unique_ptr<SQLStatement> ParseTransaction();
   std::unique_ptr<SQLStatement> ParseExplain();
 

@@ -133,7 +133,7 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
       past = delta->AtVersion(*ref.version_as_of);
     } else {
       timestamp_t ts;
-      if (!Timestamp::TryParse(*ref.timestamp_as_of, ts)) {
+      if (!Timestamp::TryParseInZone(*ref.timestamp_as_of, SessionTimeZone(), ts)) {  // the session zone, as Spark reads it
         throw BinderError("TIMESTAMP AS OF '" + *ref.timestamp_as_of + "' on table " + table.name +
                           " is not a timestamp; write it as 'YYYY-MM-DD HH:MM:SS'");
       }

@@ -332,7 +332,8 @@ void Binder::BindWindowFrame(const WindowSpec* spec, BoundWindow& window, const 
     const BoundWindowOrder& order = window.orders[0];
     const BoundExpression& key = *state.inputs[order.input];
     TypeId key_type = key.return_type.id();
-    if (!key.return_type.IsNumeric() && key_type != TypeId::DATE && key_type != TypeId::TIMESTAMP) {
+    if (!key.return_type.IsNumeric() && key_type != TypeId::DATE && key_type != TypeId::TIMESTAMP &&
+        key_type != TypeId::TIMESTAMP_NTZ) {
       throw BinderError("a RANGE frame with an offset needs a numeric, DATE or TIMESTAMP ORDER BY key, but " +
                         key.ToString() + " is " + key.return_type.ToString() + ": " + window.name);
     }

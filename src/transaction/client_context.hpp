@@ -14,6 +14,7 @@
 
 #include "common/chunk_collection.hpp"
 #include "common/exception.hpp"
+#include "common/time_zone.hpp"
 #include "transaction/database_instance.hpp"
 
 namespace lakestream {
@@ -67,6 +68,11 @@ class ClientContext {
   // persisted, gone when the connection closes. They shadow a table or view
   // of the same name, as in Spark and DuckDB.
   CatalogSet<ViewCatalogEntry>& TempViews() { return temp_views_; }
+
+  // The session time zone (SET TIME ZONE; docs/sql-time.md). UTC until set,
+  // not the machine's zone, so results do not depend on where they run.
+  // The statement runner makes it the thread's SessionTimeZone().
+  std::shared_ptr<const TimeZone> time_zone = TimeZone::Utc();
 
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "catalog/object_folder.hpp"
+#include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
@@ -195,7 +196,13 @@ void DatabaseInstance::SaveCatalog() {
     t.path = entry->managed && StringUtil::StartsWith(entry->location, prefix) ? entry->location.substr(prefix.size()) : entry->location;
     t.primary_key = entry->primary_key;
     for (auto& c : entry->columns) {
-      if (!c.default_value.IsNull()) t.defaults.emplace_back(c.name, c.default_value.ToSQLString());
+      if (c.default_value.IsNull()) continue;
+      // An instant is written with its offset: the text must not depend on
+      // the session time zone of whoever saves or loads the catalog.
+      std::string literal = c.default_value.type().id() == TypeId::TIMESTAMP
+                                ? "'" + Timestamp::ToString(c.default_value.GetTimestamp()) + "+00:00'"
+                                : c.default_value.ToSQLString();
+      t.defaults.emplace_back(c.name, std::move(literal));
     }
     t.kind = entry->kind;
     t.definition = entry->definition;

@@ -128,7 +128,8 @@ TEST(DeltaSchema, ParseAllTypes) {
   EXPECT_EQ(c[4].type, LogicalType(TypeId::DOUBLE));
   EXPECT_EQ(c[6].type, LogicalType::Decimal(10, 2));
   EXPECT_EQ(c[8].type, LogicalType(TypeId::VARCHAR));
-  EXPECT_EQ(c[12].type, LogicalType(TypeId::TIMESTAMP));
+  EXPECT_EQ(c[11].type, LogicalType(TypeId::TIMESTAMP));
+  EXPECT_EQ(c[12].type, LogicalType(TypeId::TIMESTAMP_NTZ));
   EXPECT_EQ(c[13].type, LogicalType::Struct({{"x", TypeId::BIGINT}}));
   EXPECT_EQ(c[14].type, LogicalType::List(TypeId::VARCHAR));
   EXPECT_EQ(c[15].type, LogicalType::Map(TypeId::VARCHAR, TypeId::INTEGER));
@@ -142,11 +143,12 @@ TEST(DeltaSchema, ParseAllTypes) {
 TEST(DeltaSchema, WriteEngineTypes) {
   std::vector<DeltaColumn> cols = {{"a", TypeId::INTEGER}, {"b", TypeId::BIGINT}, {"c", TypeId::DOUBLE},
                                    {"d", TypeId::VARCHAR}, {"e", LogicalType::Decimal(12, 3)},
-                                   {"f", TypeId::DATE},    {"g", TypeId::TIMESTAMP}, {"h", TypeId::BOOLEAN}};
+                                   {"f", TypeId::DATE},    {"g", TypeId::TIMESTAMP}, {"h", TypeId::BOOLEAN},
+                                   {"i", TypeId::TIMESTAMP_NTZ}};
   auto s = SchemaToString(cols);
   ASSERT_TRUE(s.ok());
   for (const char* t : {"\"integer\"", "\"long\"", "\"double\"", "\"string\"", "\"decimal(12,3)\"", "\"date\"",
-                        "\"timestamp\"", "\"boolean\""})
+                        "\"timestamp\"", "\"boolean\"", "\"timestamp_ntz\""})
     EXPECT_NE(s.value().find(t), std::string::npos) << t;
   auto back = ParseSchemaString(s.value());
   ASSERT_TRUE(back.ok());

@@ -118,7 +118,7 @@ _TYPE_ALIASES = {
     "long": "BIGINT", "int": "INTEGER", "integer": "INTEGER", "bigint": "BIGINT",
     "string": "VARCHAR", "str": "VARCHAR", "text": "VARCHAR", "varchar": "VARCHAR",
     "double": "DOUBLE", "float": "FLOAT", "bool": "BOOLEAN", "boolean": "BOOLEAN",
-    "date": "DATE", "timestamp": "TIMESTAMP", "timestamp_ntz": "TIMESTAMP",
+    "date": "DATE", "timestamp": "TIMESTAMP", "timestamp_ntz": "TIMESTAMP_NTZ",
     "decimal": "DECIMAL(38,0)", "number": "DECIMAL(38,0)", "numeric": "DECIMAL(38,0)",
 }
 

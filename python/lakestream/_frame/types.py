@@ -83,7 +83,13 @@ class DateType(DataType):
 
 
 class TimestampType(DataType):
+    """An instant (Spark's TIMESTAMP_LTZ), shown in the session time zone."""
     _sql = "TIMESTAMP"
+
+
+class TimestampNTZType(DataType):
+    """A wall clock without time zone (Spark's TIMESTAMP_NTZ)."""
+    _sql = "TIMESTAMP_NTZ"
 
 
 class DecimalType(DataType):
@@ -206,7 +212,7 @@ _SIMPLE = {
     "FLOAT": FloatType, "REAL": FloatType, "DOUBLE": DoubleType,
     "VARCHAR": StringType, "STRING": StringType, "TEXT": StringType,
     "BLOB": BinaryType, "BINARY": BinaryType,
-    "DATE": DateType, "TIMESTAMP": TimestampType,
+    "DATE": DateType, "TIMESTAMP": TimestampType, "TIMESTAMP_NTZ": TimestampNTZType,
     "NULL": NullType, '"NULL"': NullType,
 }
 

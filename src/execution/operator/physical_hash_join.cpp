@@ -71,7 +71,7 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   entries_.assign(rows, Entry{0, 0, 0});
   TypeId key_type = right_keys_.size() == 1 ? right_keys_[0]->return_type.id() : TypeId::INVALID;
   inline_key_ = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
-                key_type == TypeId::TIMESTAMP;
+                key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ;
   inline_key_ = inline_key_ && !NullsEqual(0);  // the inline key has no NULL
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
   for (idx_t c = 0; c < build_.ChunkCount(); c++) {
@@ -89,7 +89,7 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
       entry.hash = hashes[r];
       if (inline_key_) {
         const Vector& key = chunk.data[right_width_];
-        entry.key = key_type == TypeId::BIGINT || key_type == TypeId::TIMESTAMP ? key.GetData<int64_t>()[r]
+        entry.key = key_type == TypeId::BIGINT || key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[r]
                                                                                 : key.GetData<int32_t>()[r];
       }
       uint64_t bucket = hashes[r] & mask_;
@@ -144,7 +144,7 @@ idx_t PhysicalHashJoin::CollectPairs() {
     if (inline_key_) {
       const Vector& key = probe_keys_.data[0];
       TypeId type = key.GetType().id();
-      int64_t probe_key = type == TypeId::BIGINT || type == TypeId::TIMESTAMP ? key.GetData<int64_t>()[probe_row_]
+      int64_t probe_key = type == TypeId::BIGINT || type == TypeId::TIMESTAMP || type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[probe_row_]
                                                                               : key.GetData<int32_t>()[probe_row_];
       while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
         uint32_t row = chain_ - 1;
@@ -208,7 +208,8 @@ static void Gather(const ChunkCollection& build, idx_t column, const uint32_t* r
     case TypeId::INTEGER:
     case TypeId::DATE: return GatherColumn<int32_t>(build, column, rows, count, out);
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return GatherColumn<int64_t>(build, column, rows, count, out);
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return GatherColumn<int64_t>(build, column, rows, count, out);
     case TypeId::DOUBLE: return GatherColumn<double>(build, column, rows, count, out);
     case TypeId::DECIMAL: return GatherColumn<hugeint_t>(build, column, rows, count, out);
     case TypeId::VARCHAR: {

@@ -317,7 +317,8 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
     case TypeId::INTEGER:
     case TypeId::DATE: return std::make_unique<ExtremeState<int32_t, MODE>>(type);
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return std::make_unique<ExtremeState<int64_t, MODE>>(type);
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return std::make_unique<ExtremeState<int64_t, MODE>>(type);
     case TypeId::DOUBLE: return std::make_unique<ExtremeState<double, MODE>>(type);
     case TypeId::DECIMAL: return std::make_unique<ExtremeState<hugeint_t, MODE>>(type);
     case TypeId::VARCHAR: return std::make_unique<ExtremeState<string_t, MODE>>(type);

@@ -250,8 +250,8 @@ bool BindTemporal(const ScalarBindInput& input, bool subtract, BoundScalarFuncti
   auto& t = input.argument_types;
   if (t.size() != 2) return false;
   TypeId a = t[0].id(), b = t[1].id();
-  bool a_time = a == TypeId::DATE || a == TypeId::TIMESTAMP;
-  bool b_time = b == TypeId::DATE || b == TypeId::TIMESTAMP;
+  bool a_time = a == TypeId::DATE || a == TypeId::TIMESTAMP || a == TypeId::TIMESTAMP_NTZ;
+  bool b_time = b == TypeId::DATE || b == TypeId::TIMESTAMP || b == TypeId::TIMESTAMP_NTZ;
   if (!a_time && !b_time) return false;
   auto date_plus = [](bool negate) -> scalar_kernel_t {
     return [negate](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {

@@ -73,7 +73,8 @@ scalar_kernel_t ComparisonKernel(const LogicalType& type) {
     case TypeId::INTEGER:
     case TypeId::DATE: return CompareLoop<int32_t, OP>;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return CompareLoop<int64_t, OP>;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return CompareLoop<int64_t, OP>;
     case TypeId::DOUBLE: return CompareLoop<double, OP>;
     case TypeId::DECIMAL: return CompareLoop<hugeint_t, OP>;
     case TypeId::VARCHAR: return CompareLoop<string_t, OP>;

@@ -25,6 +25,11 @@
 //     upstream if NULL is wanted).
 // Arguments: DATE/TIMESTAMP/VARCHAR wherever a date or timestamp is expected
 // (the binder casts), integers where a count is expected.
+//
+// Time zones (Spark): a TIMESTAMP is an instant, and the calendar fields,
+// truncation and formatting work on its wall clock in the session time zone
+// (SessionTimeZone()); a TIMESTAMP_NTZ and a DATE are wall clocks already and
+// ignore the zone. date_trunc keeps the argument's kind (NTZ in, NTZ out).
 #include <memory>
 
 #include "common/date.hpp"
@@ -37,7 +42,20 @@ namespace lakestream {
 namespace {
 
 bool IsTemporalOrText(const LogicalType& t) {
-  return t.id() == TypeId::DATE || t.id() == TypeId::TIMESTAMP || t.id() == TypeId::VARCHAR || t.id() == TypeId::SQLNULL;
+  return t.id() == TypeId::DATE || t.IsTimestamp() || t.id() == TypeId::VARCHAR || t.id() == TypeId::SQLNULL;
+}
+
+// The type a temporal argument is read as: NTZ stays NTZ, and a DATE is a wall
+// clock too (midnight, no zone involved); everything else is a TIMESTAMP.
+LogicalType WallOrInstant(const LogicalType& t) {
+  return t.id() == TypeId::TIMESTAMP_NTZ || t.id() == TypeId::DATE ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
+}
+
+// The wall clock of `ts` for a kernel over `type`: the session zone's for a
+// TIMESTAMP, the value itself for TIMESTAMP_NTZ.
+timestamp_t WallClock(const TimeZone* zone, timestamp_t ts) { return zone ? zone->UtcToLocal(ts) : ts; }
+const TimeZone* ZoneFor(const LogicalType& type) {
+  return type.id() == TypeId::TIMESTAMP && !SessionTimeZone().IsUtc() ? &SessionTimeZone() : nullptr;
 }
 
 void RequireArgs(const ScalarBindInput& input, const std::vector<bool (*)(const LogicalType&)>& checks, idx_t min,
@@ -117,8 +135,15 @@ BoundScalarFunction BindDateTrunc(const ScalarBindInput& input) {
   RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2, accepted);
   Unit unit = ParseTruncUnit(ConstantUnit(input, "unit"));
   // DATE arguments are cast to TIMESTAMP: Spark returns TIMESTAMP for both.
-  return Bound({TypeId::VARCHAR, TypeId::TIMESTAMP}, TypeId::TIMESTAMP, [unit](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-    UnaryExecute<timestamp_t, timestamp_t>(a.data[1], r, c, [unit](timestamp_t ts) { return TruncTimestamp(unit, ts); });
+  // A TIMESTAMP is truncated on its session-zone wall clock (a day starts at
+  // local midnight), an NTZ as it is.
+  LogicalType type = input.argument_types[1].id() == TypeId::TIMESTAMP_NTZ ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
+  return Bound({TypeId::VARCHAR, type}, type, [unit, type](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    const TimeZone* zone = ZoneFor(type);
+    UnaryExecute<timestamp_t, timestamp_t>(a.data[1], r, c, [unit, zone](timestamp_t ts) {
+      if (!zone) return TruncTimestamp(unit, ts);
+      return zone->LocalToUtc(TruncTimestamp(unit, zone->UtcToLocal(ts)));
+    });
   });
 }
 
@@ -197,17 +222,23 @@ int64_t ExtractField(Field field, timestamp_t ts) {
   return 0;
 }
 
-// The field of argument `col` (0 for year(x), 1 for date_part('year', x)).
-BoundScalarFunction FieldFunction(Field field, idx_t col) {
-  // Dates go through TIMESTAMP (midnight): one kernel per field, and the
-  // binder's DATE -> TIMESTAMP cast is a multiply.
+// The field of argument `col` (0 for year(x), 1 for date_part('year', x)) of
+// an argument of type `arg` as the user passed it.
+BoundScalarFunction FieldFunction(Field field, idx_t col, const LogicalType& arg) {
+  // Dates go through TIMESTAMP_NTZ (midnight, no zone): one kernel per field,
+  // and the binder's DATE -> TIMESTAMP_NTZ cast is a multiply.
+  LogicalType type = WallOrInstant(arg);
   if (field == Field::EPOCH) {
-    return Bound({TypeId::TIMESTAMP}, TypeId::BIGINT, [col](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    // Seconds since the epoch of the instant; of an NTZ, of its wall clock read as UTC (Spark).
+    return Bound({type}, TypeId::BIGINT, [col](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
       UnaryExecute<timestamp_t, int64_t>(a.data[col], r, c, [](timestamp_t ts) { return ExtractField(Field::EPOCH, ts); });
     });
   }
-  return Bound({TypeId::TIMESTAMP}, TypeId::INTEGER, [field, col](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-    UnaryExecute<timestamp_t, int32_t>(a.data[col], r, c, [field](timestamp_t ts) { return static_cast<int32_t>(ExtractField(field, ts)); });
+  return Bound({type}, TypeId::INTEGER, [field, col, type](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    const TimeZone* zone = ZoneFor(type);
+    UnaryExecute<timestamp_t, int32_t>(a.data[col], r, c, [field, zone](timestamp_t ts) {
+      return static_cast<int32_t>(ExtractField(field, WallClock(zone, ts)));
+    });
   });
 }
 
@@ -241,7 +272,7 @@ BoundScalarFunction BindDatePart(const ScalarBindInput& input) {
   RequireArgs(input, {IsTextArg, IsTemporalOrText}, 2,
               "date_part(field VARCHAR, TIMESTAMP), date_part(field VARCHAR, DATE), date_part(field VARCHAR, INTERVAL)");
   Field field = ParseField(ConstantUnit(input, "field"));
-  BoundScalarFunction f = FieldFunction(field, 1);
+  BoundScalarFunction f = FieldFunction(field, 1, input.argument_types[1]);
   f.argument_types.insert(f.argument_types.begin(), TypeId::VARCHAR);
   return f;
 }
@@ -249,7 +280,7 @@ BoundScalarFunction BindDatePart(const ScalarBindInput& input) {
 scalar_bind_t BindField(Field field, const std::string& name) {
   return [field, name](const ScalarBindInput& input) {
     RequireArgs(input, {IsTemporalOrText}, 1, name + "(TIMESTAMP), " + name + "(DATE)");
-    return FieldFunction(field, 0);
+    return FieldFunction(field, 0, input.argument_types[0]);
   };
 }
 
@@ -297,11 +328,14 @@ std::shared_ptr<const DateFormat> ConstantFormat(const ScalarBindInput& input, i
   return std::make_shared<DateFormat>(*fmt);
 }
 
-template <bool TO_DATE>
+// to_date (DATE), to_timestamp and to_timestamp_ltz (TIMESTAMP: a text's wall
+// clock read in the session zone), to_timestamp_ntz (TIMESTAMP_NTZ).
+template <TypeId RET>
 BoundScalarFunction BindToDate(const ScalarBindInput& input) {
+  constexpr bool TO_DATE = RET == TypeId::DATE;
   std::string accepted = input.name + "(VARCHAR[, format VARCHAR])";
   RequireArgs(input, {IsTemporalOrText, IsTextArg}, 1, accepted);
-  LogicalType ret = TO_DATE ? TypeId::DATE : TypeId::TIMESTAMP;
+  LogicalType ret = RET;
   auto format = ConstantFormat(input, 1);
   if (!format) {
     // Same rules as CAST: the binder's cast does the work.
@@ -318,8 +352,11 @@ BoundScalarFunction BindToDate(const ScalarBindInput& input) {
     };
     if (TO_DATE) {
       UnaryExecute<string_t, date_t>(a.data[0], r, c, [&](string_t s) { return Timestamp::GetDate(parse(s)); });
-    } else {
+    } else if (RET == TypeId::TIMESTAMP_NTZ) {
       UnaryExecute<string_t, timestamp_t>(a.data[0], r, c, parse);
+    } else {
+      const TimeZone& zone = SessionTimeZone();
+      UnaryExecute<string_t, timestamp_t>(a.data[0], r, c, [&](string_t s) { return zone.LocalToUtc(parse(s)); });
     }
   });
 }
@@ -327,11 +364,13 @@ BoundScalarFunction BindToDate(const ScalarBindInput& input) {
 BoundScalarFunction BindDateFormat(const ScalarBindInput& input) {
   RequireArgs(input, {IsTemporalOrText, IsTextArg}, 2, "date_format(TIMESTAMP, format VARCHAR)");
   auto format = ConstantFormat(input, 1);
-  return Bound({TypeId::TIMESTAMP, TypeId::VARCHAR}, TypeId::VARCHAR, [format](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+  LogicalType type = WallOrInstant(input.argument_types[0]);
+  return Bound({type, TypeId::VARCHAR}, TypeId::VARCHAR, [format, type](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
     std::string buffer;
+    const TimeZone* zone = ZoneFor(type);
     UnaryExecute<timestamp_t, string_t>(a.data[0], r, c, [&](timestamp_t ts) {
       buffer.clear();
-      format->Format(ts, buffer);
+      format->Format(WallClock(zone, ts), buffer);
       return r.AddString(buffer);
     });
   });
@@ -351,16 +390,19 @@ BoundScalarFunction BindUnixTimestamp(const ScalarBindInput& input) {
   }
   auto format = ConstantFormat(input, 1);
   if (!format) {
-    return Bound({TypeId::TIMESTAMP}, TypeId::BIGINT, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    LogicalType type = input.argument_types[0].id() == TypeId::TIMESTAMP_NTZ ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
+    return Bound({type}, TypeId::BIGINT, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
       UnaryExecute<timestamp_t, int64_t>(a.data[0], r, c, FloorSeconds);
     });
   }
   return Bound({TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::BIGINT, [format](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-    // Spark returns NULL for text that does not match the format here.
+    // Spark returns NULL for text that does not match the format here; the
+    // text's wall clock is in the session zone.
+    const TimeZone& zone = SessionTimeZone();
     UnaryExecuteNullable<string_t, int64_t>(a.data[0], r, c, [&](string_t s, int64_t& out) {
       timestamp_t ts;
       if (!format->Parse(s, ts)) return false;
-      out = FloorSeconds(ts);
+      out = FloorSeconds(zone.LocalToUtc(ts));
       return true;
     });
   });
@@ -373,22 +415,27 @@ BoundScalarFunction BindFromUnixtime(const ScalarBindInput& input) {
   if (input.argument_types.size() == 2) args.push_back(TypeId::VARCHAR);
   return Bound(args, TypeId::VARCHAR, [format](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
     std::string buffer;
+    const TimeZone& zone = SessionTimeZone();
     UnaryExecute<int64_t, string_t>(a.data[0], r, c, [&](int64_t secs) {
       int64_t micros;
       if (__builtin_mul_overflow(secs, MICROS_PER_SECOND, &micros)) throw ConversionError("from_unixtime: " + std::to_string(secs) + " seconds is out of range");
       buffer.clear();
-      format->Format(micros, buffer);
+      format->Format(zone.UtcToLocal(micros), buffer);  // the instant shown in the session zone (Spark)
       return r.AddString(buffer);
     });
   });
 }
 
-template <bool DATE_ONLY>
+// current_timestamp() (TIMESTAMP, the instant), current_date() (DATE) and
+// localtimestamp() (TIMESTAMP_NTZ): the latter two on the session zone's wall clock.
+template <TypeId RET>
 BoundScalarFunction BindNow(const ScalarBindInput& input) {
   CheckArgumentCount(input, 0, 0, input.name + "()");
-  BoundScalarFunction f = Bound({}, DATE_ONLY ? TypeId::DATE : TypeId::TIMESTAMP, [](DataChunk&, Vector& r, idx_t c, const FunctionContext& ctx) {
+  BoundScalarFunction f = Bound({}, RET, [](DataChunk&, Vector& r, idx_t c, const FunctionContext& ctx) {
+    timestamp_t wall = SessionTimeZone().UtcToLocal(ctx.statement_start);
     for (idx_t i = 0; i < c; i++) {
-      if (DATE_ONLY) r.GetData<date_t>()[i] = Timestamp::GetDate(ctx.statement_start);
+      if (RET == TypeId::DATE) r.GetData<date_t>()[i] = Timestamp::GetDate(wall);
+      else if (RET == TypeId::TIMESTAMP_NTZ) r.GetData<timestamp_t>()[i] = wall;
       else r.GetData<timestamp_t>()[i] = ctx.statement_start;
     }
     r.SetAllValid(c);
@@ -400,9 +447,10 @@ BoundScalarFunction BindNow(const ScalarBindInput& input) {
 }  // namespace
 
 void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
-  registry.Register("current_timestamp", BindNow<false>);
-  registry.Register("now", BindNow<false>);
-  registry.Register("current_date", BindNow<true>);
+  registry.Register("current_timestamp", BindNow<TypeId::TIMESTAMP>);
+  registry.Register("now", BindNow<TypeId::TIMESTAMP>);
+  registry.Register("current_date", BindNow<TypeId::DATE>);
+  registry.Register("localtimestamp", BindNow<TypeId::TIMESTAMP_NTZ>);
   registry.Register("date_trunc", BindDateTrunc);
   registry.Register("trunc", BindTrunc);
   registry.Register("date_part", BindDatePart);
@@ -443,13 +491,16 @@ void RegisterDateFunctions(ScalarFunctionRegistry& registry) {
       });
     });
   });
-  registry.Register("to_date", BindToDate<true>);
-  registry.Register("to_timestamp", BindToDate<false>);
+  registry.Register("to_date", BindToDate<TypeId::DATE>);
+  registry.Register("to_timestamp", BindToDate<TypeId::TIMESTAMP>);
+  registry.Register("to_timestamp_ltz", BindToDate<TypeId::TIMESTAMP>);
+  registry.Register("to_timestamp_ntz", BindToDate<TypeId::TIMESTAMP_NTZ>);
   registry.Register("date_format", BindDateFormat);
   registry.Register("unix_timestamp", BindUnixTimestamp);
   registry.Register("to_unix_timestamp", BindUnixTimestamp);
   registry.Register("from_unixtime", BindFromUnixtime);
   RegisterDateConstructFunctions(registry);
+  RegisterTimeZoneFunctions(registry);
 }
 
 }  // namespace lakestream

@@ -1,7 +1,10 @@
 // Date and time functions that build or compare calendar values (Spark):
 //
 //   make_date(year, month, day) -> DATE
-//   make_timestamp(year, month, day, hour, min, sec) -> TIMESTAMP; sec may
+//   make_timestamp(year, month, day, hour, min, sec[, timezone]) -> TIMESTAMP,
+//     the wall clock read in `timezone` or else the session zone (Spark);
+//     make_timestamp_ltz the same; make_timestamp_ntz(...) -> TIMESTAMP_NTZ
+//     (six fields, no zone). sec may
 //     have a fraction (DECIMAL/DOUBLE, microseconds kept); sec = 60 is the
 //     next minute (Spark). Fields out of range are an error naming the value
 //     (Spark with ANSI mode, the default since Spark 4; DuckDB also errors).
@@ -22,7 +25,7 @@ namespace {
 
 bool IsIntegerOrNull(const LogicalType& t) { return t.IsIntegral() || t.id() == TypeId::SQLNULL; }
 bool IsTemporal(const LogicalType& t) {
-  return t.id() == TypeId::DATE || t.id() == TypeId::TIMESTAMP || t.id() == TypeId::VARCHAR || t.id() == TypeId::SQLNULL;
+  return t.id() == TypeId::DATE || t.IsTimestamp() || t.id() == TypeId::VARCHAR || t.id() == TypeId::SQLNULL;
 }
 
 [[noreturn]] void BadField(const char* fn, const std::string& what, int64_t value) {
@@ -58,19 +61,29 @@ BoundScalarFunction BindMakeDate(const ScalarBindInput& input) {
                });
 }
 
+template <TypeId RET>
 BoundScalarFunction BindMakeTimestamp(const ScalarBindInput& input) {
-  const char* accepted = "make_timestamp(year, month, day, hour, min INTEGER, sec DECIMAL)";
-  CheckArgumentCount(input, 6, 6, accepted);
+  bool ntz = RET == TypeId::TIMESTAMP_NTZ;
+  std::string accepted = input.name + "(year, month, day, hour, min INTEGER, sec DECIMAL" +
+                         (ntz ? ")" : "[, timezone VARCHAR])");
+  CheckArgumentCount(input, 6, ntz ? 6 : 7, accepted);
   for (idx_t i = 0; i < 5; i++) {
     if (!IsIntegerOrNull(input.argument_types[i])) ThrowArgumentError(input, accepted);
   }
   if (!input.argument_types[5].IsNumeric() && input.argument_types[5].id() != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
+  bool with_zone = input.argument_types.size() == 7;
+  if (with_zone && input.argument_types[6].id() != TypeId::VARCHAR && input.argument_types[6].id() != TypeId::SQLNULL) {
+    ThrowArgumentError(input, accepted);
+  }
   // Seconds as DECIMAL(8,6): exact microseconds (Spark's sec is DECIMAL(8,6)).
   LogicalType sec_type = LogicalType::Decimal(8, 6);
   std::vector<LogicalType> args(5, TypeId::BIGINT);
   args.push_back(sec_type);
-  return Bound(args, TypeId::TIMESTAMP, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+  if (with_zone) args.emplace_back(TypeId::VARCHAR);
+  return Bound(args, RET, [with_zone](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
     auto* out = r.GetData<timestamp_t>();
+    std::shared_ptr<const TimeZone> row_zone;
+    std::string row_zone_name;
     for (idx_t i = 0; i < c; i++) {
       bool valid = AllValid(a, i);
       r.SetValid(i, valid);
@@ -87,7 +100,19 @@ BoundScalarFunction BindMakeTimestamp(const ScalarBindInput& input) {
         throw ConversionError("make_timestamp: seconds " + a.data[5].GetValue(i).ToString() +
                               " is out of range (0 to below 60, or exactly 60)");
       }
-      out[i] = Timestamp::FromDate(d) + (hour * 3600 + minute * 60) * MICROS_PER_SECOND + sec_micros;
+      timestamp_t wall = Timestamp::FromDate(d) + (hour * 3600 + minute * 60) * MICROS_PER_SECOND + sec_micros;
+      if (RET == TypeId::TIMESTAMP_NTZ) {
+        out[i] = wall;
+      } else if (with_zone) {
+        std::string_view name = a.data[6].GetData<string_t>()[i];
+        if (!row_zone || name != row_zone_name) {
+          row_zone_name = std::string(name);
+          row_zone = TimeZone::Get(row_zone_name);
+        }
+        out[i] = row_zone->LocalToUtc(wall);
+      } else {
+        out[i] = SessionTimeZone().LocalToUtc(wall);
+      }
     }
   });
 }
@@ -122,8 +147,10 @@ BoundScalarFunction BindMonthsBetween(const ScalarBindInput& input) {
   std::vector<LogicalType> args = {TypeId::TIMESTAMP, TypeId::TIMESTAMP};
   if (input.argument_types.size() == 3) args.emplace_back(TypeId::BOOLEAN);
   return Bound(args, TypeId::DOUBLE, [round_off](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
-    BinaryExecute<timestamp_t, timestamp_t, double>(a.data[0], a.data[1], r, c, [round_off](timestamp_t e, timestamp_t s) {
-      return MonthsBetween(e, s, round_off);
+    // Calendar months of the wall clocks in the session zone (Spark).
+    const TimeZone& zone = SessionTimeZone();
+    BinaryExecute<timestamp_t, timestamp_t, double>(a.data[0], a.data[1], r, c, [round_off, &zone](timestamp_t e, timestamp_t s) {
+      return MonthsBetween(zone.UtcToLocal(e), zone.UtcToLocal(s), round_off);
     });
   });
 }
@@ -162,7 +189,9 @@ BoundScalarFunction BindNextDay(const ScalarBindInput& input) {
 
 void RegisterDateConstructFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("make_date", BindMakeDate);
-  registry.Register("make_timestamp", BindMakeTimestamp);
+  registry.Register("make_timestamp", BindMakeTimestamp<TypeId::TIMESTAMP>);
+  registry.Register("make_timestamp_ltz", BindMakeTimestamp<TypeId::TIMESTAMP>);
+  registry.Register("make_timestamp_ntz", BindMakeTimestamp<TypeId::TIMESTAMP_NTZ>);
   registry.Register("months_between", BindMonthsBetween);
   registry.Register("next_day", BindNextDay);
 }

@@ -38,5 +38,8 @@ class ScalarFunctionRegistry;
 // make_date, make_timestamp, months_between, next_day (date_construct.cpp);
 // called by RegisterDateFunctions.
 void RegisterDateConstructFunctions(ScalarFunctionRegistry& registry);
+// current_timezone, from_utc_timestamp, to_utc_timestamp, convert_timezone
+// (time_zone_functions.cpp); called by RegisterDateFunctions.
+void RegisterTimeZoneFunctions(ScalarFunctionRegistry& registry);
 
 }  // namespace lakestream

@@ -27,7 +27,8 @@ bool RowsEqual(const Vector& a, idx_t a_row, const Vector& b, idx_t b_row) {
     case TypeId::INTEGER:
     case TypeId::DATE: return a.GetData<int32_t>()[a_row] == b.GetData<int32_t>()[b_row];
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return a.GetData<int64_t>()[a_row] == b.GetData<int64_t>()[b_row];
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return a.GetData<int64_t>()[a_row] == b.GetData<int64_t>()[b_row];
     case TypeId::DOUBLE: {
       double x = a.GetData<double>()[a_row], y = b.GetData<double>()[b_row];
       return x == y || (std::isnan(x) && std::isnan(y));  // NaN equals NaN, as in Spark

@@ -140,7 +140,8 @@ BoundScalarFunction BindExtreme(const ScalarBindInput& input) {
     case TypeId::INTEGER:
     case TypeId::DATE: k = [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) { ExtremeLoop<int32_t, GREATEST>(a, r, c); }; break;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: k = [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) { ExtremeLoop<int64_t, GREATEST>(a, r, c); }; break;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: k = [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) { ExtremeLoop<int64_t, GREATEST>(a, r, c); }; break;
     case TypeId::DOUBLE: k = [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) { ExtremeLoop<double, GREATEST>(a, r, c); }; break;
     case TypeId::DECIMAL: k = [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) { ExtremeLoop<hugeint_t, GREATEST>(a, r, c); }; break;
     case TypeId::VARCHAR:

@@ -6,11 +6,17 @@
 //                          date); otherwise TIMESTAMP (the date at midnight
 //                          moved by the interval; DuckDB always gives TIMESTAMP).
 //   TIMESTAMP +/- INTERVAL TIMESTAMP; months first, clamped to the month's
-//                          last day, then days, then microseconds.
+//                          last day, then days, then microseconds. Months
+//                          and days move the wall clock in the session time
+//                          zone (a day across a DST change is 23 or 25
+//                          hours, Spark); microseconds move the instant.
+//   TIMESTAMP_NTZ +/- INTERVAL  TIMESTAMP_NTZ, on the wall clock, no zone.
 //   INTERVAL +/- INTERVAL, INTERVAL * integer, integer * INTERVAL, -INTERVAL:
 //                          component-wise.
 //   DATE - DATE            INTERVAL of days (Spark; DuckDB gives BIGINT days).
-//   TIMESTAMP - TIMESTAMP  INTERVAL of days and time (Spark and DuckDB).
+//   TIMESTAMP - TIMESTAMP  INTERVAL of days and time (Spark and DuckDB); the
+//                          same for two TIMESTAMP_NTZ (a mix compares as
+//                          TIMESTAMP).
 // Results outside the DATE/TIMESTAMP/INTERVAL range raise ConversionError
 // naming the operands.
 #include "common/date.hpp"
@@ -21,7 +27,7 @@
 namespace lakestream {
 namespace {
 
-bool IsTime(TypeId t) { return t == TypeId::DATE || t == TypeId::TIMESTAMP; }
+bool IsTime(TypeId t) { return t == TypeId::DATE || t == TypeId::TIMESTAMP || t == TypeId::TIMESTAMP_NTZ; }
 
 [[noreturn]] void OutOfRange(const std::string& left, const char* symbol, const std::string& right) {
   throw ConversionError("Result of " + left + " " + symbol + " " + right +
@@ -62,6 +68,18 @@ timestamp_t ApplyToTimestamp(timestamp_t ts, const interval_t& v, const char* sy
   return r;
 }
 
+// An instant moved by an interval: the calendar parts on the session zone's
+// wall clock, the microseconds on the instant (Spark's timestampAddInterval).
+timestamp_t ApplyToInstant(timestamp_t ts, const interval_t& v, const char* symbol) {
+  const TimeZone& zone = SessionTimeZone();
+  if (zone.IsUtc() || (v.months == 0 && v.days == 0)) return ApplyToTimestamp(ts, v, symbol);
+  timestamp_t wall;
+  if (!Interval::TryAddToTimestamp(zone.UtcToLocal(ts), interval_t{v.months, v.days, 0}, wall)) {
+    OutOfRange(Timestamp::ToStringInZone(ts, zone), symbol, Lit(v));
+  }
+  return ApplyToTimestamp(zone.LocalToUtc(wall), interval_t{0, 0, v.micros}, symbol);
+}
+
 // DATE/TIMESTAMP +/- INTERVAL with the temporal argument at `time_arg`.
 BoundScalarFunction BindShift(const ScalarBindInput& input, bool subtract, idx_t time_arg) {
   idx_t span_arg = 1 - time_arg;
@@ -69,11 +87,13 @@ BoundScalarFunction BindShift(const ScalarBindInput& input, bool subtract, idx_t
   const Value* constant = input.constant_arguments[span_arg];
   bool keeps_date = input.argument_types[time_arg].id() == TypeId::DATE && constant && !constant->IsNull() &&
                     constant->type().id() == TypeId::INTERVAL && constant->GetInterval().micros == 0;
-  LogicalType time_type = keeps_date ? TypeId::DATE : TypeId::TIMESTAMP;
+  bool ntz = input.argument_types[time_arg].id() == TypeId::TIMESTAMP_NTZ;
+  LogicalType time_type = keeps_date ? TypeId::DATE : ntz ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
   std::vector<LogicalType> args(2, TypeId::INTERVAL);
   args[time_arg] = time_type;
   if (keeps_date) return Bound(args, time_type, TemporalKernel<date_t>(subtract, swap, ApplyToDate));
-  return Bound(args, time_type, TemporalKernel<timestamp_t>(subtract, swap, ApplyToTimestamp));
+  if (ntz) return Bound(args, time_type, TemporalKernel<timestamp_t>(subtract, swap, ApplyToTimestamp));
+  return Bound(args, time_type, TemporalKernel<timestamp_t>(subtract, swap, ApplyToInstant));
 }
 
 BoundScalarFunction BindIntervalPair(bool subtract) {
@@ -115,7 +135,8 @@ BoundScalarFunction BindDifference(TypeId a, TypeId b) {
       });
     });
   }
-  return Bound({TypeId::TIMESTAMP, TypeId::TIMESTAMP}, TypeId::INTERVAL,
+  LogicalType type = a == TypeId::TIMESTAMP_NTZ && b == TypeId::TIMESTAMP_NTZ ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
+  return Bound({type, type}, TypeId::INTERVAL,
                [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
                  BinaryExecute<timestamp_t, timestamp_t, interval_t>(args.data[0], args.data[1], result, count,
                                                                      [](timestamp_t x, timestamp_t y) { return Interval::Between(x, y); });

@@ -143,7 +143,8 @@ Value JsonAs(const json& node, const LogicalType& type) {
       return v.TryCastAs(type, out) ? out : Value(type);
     }
     case TypeId::DATE:
-    case TypeId::TIMESTAMP: {
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: {
       if (!node.is_string()) return Value(type);
       Value out;
       return Value::VARCHAR(node.get<std::string>()).TryCastAs(type, out) ? out : Value(type);

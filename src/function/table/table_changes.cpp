@@ -12,10 +12,11 @@ namespace lakestream {
 
 static int64_t ResolveBound(DeltaTable& table, const Value& v, bool is_start) {
   if (v.type().IsIntegral()) return v.AsBigint();
-  if (v.type().id() == TypeId::VARCHAR || v.type().id() == TypeId::TIMESTAMP || v.type().id() == TypeId::DATE) {
+  if (v.type().id() == TypeId::VARCHAR || v.type().IsTimestamp() || v.type().id() == TypeId::DATE) {
     timestamp_t ts;
     if (v.type().id() == TypeId::VARCHAR) {
-      if (!Timestamp::TryParse(v.GetString(), ts)) {
+      // A text without offset is a wall clock in the session zone (Spark).
+      if (!Timestamp::TryParseInZone(v.GetString(), SessionTimeZone(), ts)) {
         throw BinderError("table_changes(): '" + v.GetString() + "' is neither a version number nor a timestamp ('YYYY-MM-DD HH:MM:SS')");
       }
     } else {

@@ -81,7 +81,7 @@ std::vector<uint32_t> PartitionIds(const std::vector<Vector>& inputs, idx_t coun
 
 // The order-preserving unsigned encoding of a fixed-width value (ascending).
 bool Encodable(TypeId t) {
-  return t == TypeId::INTEGER || t == TypeId::DATE || t == TypeId::BIGINT || t == TypeId::TIMESTAMP ||
+  return t == TypeId::INTEGER || t == TypeId::DATE || t == TypeId::BIGINT || t == TypeId::TIMESTAMP || t == TypeId::TIMESTAMP_NTZ ||
          t == TypeId::DOUBLE || t == TypeId::BOOLEAN;
 }
 
@@ -92,7 +92,8 @@ uint64_t Encode(const Vector& v, idx_t row) {
     case TypeId::INTEGER:
     case TypeId::DATE: return static_cast<uint64_t>(static_cast<int64_t>(v.GetData<int32_t>()[row])) ^ kSign;
     case TypeId::BIGINT:
-    case TypeId::TIMESTAMP: return static_cast<uint64_t>(v.GetData<int64_t>()[row]) ^ kSign;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return static_cast<uint64_t>(v.GetData<int64_t>()[row]) ^ kSign;
     case TypeId::DOUBLE: {
       double d = v.GetData<double>()[row];
       if (d == 0) d = 0;  // -0.0 sorts with 0.0

@@ -53,7 +53,11 @@ class ColumnView {
   const int64_t* Bigints() const { return Data<int64_t>(TypeKind::BIGINT); }
   const double* Doubles() const { return Data<double>(TypeKind::DOUBLE); }
   const int32_t* Dates() const { return Data<int32_t>(TypeKind::DATE); }            // days since 1970-01-01
-  const int64_t* Timestamps() const { return Data<int64_t>(TypeKind::TIMESTAMP); }  // microseconds, UTC
+  // TIMESTAMP: microseconds since the epoch, UTC; TIMESTAMP_NTZ: the wall
+  // clock's microseconds read as if UTC.
+  const int64_t* Timestamps() const {
+    return Data<int64_t>(type_->kind == TypeKind::TIMESTAMP_NTZ ? TypeKind::TIMESTAMP_NTZ : TypeKind::TIMESTAMP);
+  }
   // VARCHAR: each row's bytes (UTF-8 text, or binary data), pointing into the
   // result's memory.
   const std::string_view* Strings() const { return Data<std::string_view>(TypeKind::VARCHAR); }

@@ -27,11 +27,12 @@ enum class TypeKind : uint8_t {
   DECIMAL,    // width (precision) <= 38 and scale
   VARCHAR,    // UTF-8 text; also holds binary data (no separate BLOB type)
   DATE,       // days since 1970-01-01
-  TIMESTAMP,  // microseconds since 1970-01-01 00:00:00 UTC
+  TIMESTAMP,  // an instant: microseconds since 1970-01-01 00:00:00 UTC (Spark's TIMESTAMP_LTZ)
   STRUCT,
   LIST,
   MAP,
   INTERVAL,  // months, days and microseconds; ToString() gives '1 month 2 days 03:00:00'
+  TIMESTAMP_NTZ,  // a wall clock without zone: microseconds of it read as if UTC
 };
 
 // A column's (or value's) type.
@@ -95,7 +96,7 @@ class SqlValue {
   double GetDouble() const;
   const std::string& GetString() const;  // VARCHAR
   int32_t GetDate() const;               // days since 1970-01-01
-  int64_t GetTimestamp() const;          // microseconds since 1970-01-01
+  int64_t GetTimestamp() const;          // microseconds since 1970-01-01 (TIMESTAMP or TIMESTAMP_NTZ)
   // DECIMAL: the value times 10^Type().scale. Throws std::out_of_range when
   // it needs more than 64 bits (DECIMAL wider than 18 digits); ToString()
   // always has the exact value.

@@ -87,7 +87,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateS
     }
   } else if (stmt.timestamp_as_of) {
     timestamp_t ts;
-    if (!Timestamp::TryParse(*stmt.timestamp_as_of, ts)) {
+    if (!Timestamp::TryParseInZone(*stmt.timestamp_as_of, SessionTimeZone(), ts)) {
       throw InvalidInputError("CREATE STREAM " + name + " ... TIMESTAMP AS OF '" + *stmt.timestamp_as_of +
                               "' is not a timestamp; write it as 'YYYY-MM-DD HH:MM:SS'");
     }

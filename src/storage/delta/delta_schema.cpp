@@ -25,7 +25,8 @@ Result<LogicalType> PrimitiveType(const std::string& name, const std::string& co
   if (name == "string" || name == "binary") return LogicalType(TypeId::VARCHAR);
   if (name == "boolean") return LogicalType(TypeId::BOOLEAN);
   if (name == "date") return LogicalType(TypeId::DATE);
-  if (name == "timestamp" || name == "timestamp_ntz") return LogicalType(TypeId::TIMESTAMP);
+  if (name == "timestamp") return LogicalType(TypeId::TIMESTAMP);
+  if (name == "timestamp_ntz") return LogicalType(TypeId::TIMESTAMP_NTZ);
   if (name.rfind("decimal", 0) == 0) {
     int p = 10, s = 0;  // Spark's bare "decimal" is decimal(10,0)
     if (name != "decimal" && std::sscanf(name.c_str(), "decimal(%d,%d)", &p, &s) != 2 &&
@@ -86,6 +87,7 @@ Result<ojson> TypeToJson(const LogicalType& type) {
     case TypeId::VARCHAR: return ojson("string");
     case TypeId::DATE: return ojson("date");
     case TypeId::TIMESTAMP: return ojson("timestamp");
+    case TypeId::TIMESTAMP_NTZ: return ojson("timestamp_ntz");
     case TypeId::DECIMAL:
       return ojson("decimal(" + std::to_string(type.width()) + "," + std::to_string(type.scale()) + ")");
     case TypeId::STRUCT: {
@@ -225,8 +227,56 @@ Result<Value> ParsePartitionValue(const std::optional<std::string>& text, const 
       if (!Timestamp::TryParse(s, t)) return bad();
       return Value::TIMESTAMP(t);
     }
+    case TypeId::TIMESTAMP_NTZ: {
+      timestamp_t t;
+      if (!Timestamp::TryParseNtz(s, t)) return bad();
+      return Value::TIMESTAMP_NTZ(t);
+    }
     default: return Status::NotSupported("partition column of type " + type.ToString() + " is not supported");
   }
+}
+
+static bool HasTimestampNtz(const LogicalType& type) {
+  if (type.id() == TypeId::TIMESTAMP_NTZ) return true;
+  for (const auto& child : type.children()) {
+    if (HasTimestampNtz(child.second)) return true;
+  }
+  return false;
+}
+
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, Protocol& protocol) {
+  bool ntz = false;
+  for (const auto& c : columns) ntz = ntz || HasTimestampNtz(c.type);
+  if (!ntz) return false;
+  auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
+    if (!list) list.emplace();
+    for (const auto& f : *list) {
+      if (f == feature) return false;
+    }
+    list->push_back(feature);
+    return true;
+  };
+  Protocol before = protocol;
+  if (protocol.min_reader_version < 3) {
+    // Reader versions 1 and 2 imply no reader feature this engine writes
+    // (version 2 is column mapping, which it refuses to write).
+    protocol.min_reader_version = 3;
+    if (!protocol.reader_features) protocol.reader_features.emplace();
+  }
+  if (protocol.min_writer_version < 7) {
+    std::vector<std::string> implied;
+    int32_t w = protocol.min_writer_version;
+    if (w >= 2) implied.insert(implied.end(), {"appendOnly", "invariants"});
+    if (w >= 3) implied.push_back("checkConstraints");
+    if (w >= 4) implied.insert(implied.end(), {"changeDataFeed", "generatedColumns"});
+    if (w >= 5) implied.push_back("columnMapping");
+    if (w >= 6) implied.push_back("identityColumns");
+    protocol.min_writer_version = 7;
+    for (const auto& f : implied) add(protocol.writer_features, f);
+  }
+  add(protocol.reader_features, "timestampNtz");
+  add(protocol.writer_features, "timestampNtz");
+  return !(protocol == before);
 }
 
 std::optional<std::string> FormatPartitionValue(const Value& value) {
@@ -243,7 +293,8 @@ std::optional<std::string> FormatPartitionValue(const Value& value) {
     }
     case TypeId::DECIMAL: return Decimal::ToString(value.GetHugeint(), value.type().scale());
     case TypeId::DATE: return Date::ToString(value.GetDate());
-    case TypeId::TIMESTAMP: return Timestamp::ToString(value.GetTimestamp());
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return Timestamp::ToString(value.GetTimestamp());
     default: return value.ToString();
   }
 }

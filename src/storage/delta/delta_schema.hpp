@@ -5,12 +5,15 @@
 //   byte, short, integer -> INTEGER     long -> BIGINT
 //   float, double -> DOUBLE             decimal(p,s) -> DECIMAL(p,s)
 //   string, binary -> VARCHAR           boolean -> BOOLEAN
-//   date -> DATE                        timestamp, timestamp_ntz -> TIMESTAMP
+//   date -> DATE                        timestamp -> TIMESTAMP
+//   timestamp_ntz -> TIMESTAMP_NTZ
 //   struct -> STRUCT, array -> LIST, map -> MAP (recursively)
 //   anything else (variant, void, interval, ...) -> NotSupported naming the column.
 // Writing (engine -> Delta): INTEGER "integer", BIGINT "long", DOUBLE "double",
 //   VARCHAR "string", DECIMAL "decimal(p,s)", BOOLEAN "boolean", DATE "date",
-//   TIMESTAMP "timestamp", nested types as struct/array/map.
+//   TIMESTAMP "timestamp", TIMESTAMP_NTZ "timestamp_ntz", nested types as
+//   struct/array/map. A timestamp_ntz column needs the timestampNtz table
+//   feature (AddRequiredFeatures).
 // A column read from a log keeps its original Delta type (`delta_type`), and
 // writing the schema back uses it while it still maps to the column's engine
 // type: re-committing a table's metadata never silently turns a "short" into
@@ -23,6 +26,7 @@
 
 #include "common/status.hpp"
 #include "common/value.hpp"
+#include "storage/delta/delta_actions.hpp"
 
 namespace lakestream::delta {
 
@@ -47,6 +51,13 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
 // that has no Delta name (e.g. SQLNULL).
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 
+// Raises `protocol` to what `columns` need (PROTOCOL "Timestamp without
+// timezone"): a timestamp_ntz anywhere, nested too, needs the reader and
+// writer feature timestampNtz, so reader version 3 and writer version 7; the
+// features the old writer version implied are listed too, as Delta does on
+// such an upgrade. Returns true when `protocol` changed.
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, Protocol& protocol);
+
 
 // Partition value string (as in add.partitionValues) -> Value of `type`.
 // std::nullopt or "" -> a NULL of `type` (PROTOCOL "Partition Value
@@ -57,6 +68,7 @@ Result<Value> ParsePartitionValue(const std::optional<std::string>& text, const 
 
 // Value -> partition value string; std::nullopt for NULL. DATE "2024-01-31",
 // TIMESTAMP "2024-01-31 10:00:00" or "...:00.123456" (UTC, as Spark writes),
+// TIMESTAMP_NTZ the wall clock in the same form,
 // BOOLEAN "true"/"false", DECIMAL with its scale, DOUBLE shortest round-trip.
 std::optional<std::string> FormatPartitionValue(const Value& value);
 

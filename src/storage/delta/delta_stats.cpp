@@ -72,16 +72,19 @@ std::string StatValue(const Value& v, bool is_max) {
     }
     case TypeId::DECIMAL: return Decimal::ToString(v.GetHugeint(), v.type().scale());
     case TypeId::DATE: return "\"" + Date::ToString(v.GetDate()) + "\"";
-    case TypeId::TIMESTAMP: {
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: {
+      // Milliseconds, as Spark writes; an NTZ wall clock has no 'Z'.
+      bool ntz = v.type().id() == TypeId::TIMESTAMP_NTZ;
       timestamp_t ts = v.GetTimestamp();
       timestamp_t ms = (ts >= 0 ? ts / 1000 : (ts - 999) / 1000);  // floor to ms
       date_t day = Timestamp::GetDate(ms * 1000);
       int64_t in_day = ms * 1000 - Timestamp::FromDate(day);
       int64_t secs = in_day / 1000000, millis = (in_day / 1000) % 1000;
       char buf[64];
-      std::snprintf(buf, sizeof(buf), "\"%sT%02lld:%02lld:%02lld.%03lldZ\"", Date::ToString(day).c_str(),
+      std::snprintf(buf, sizeof(buf), "\"%sT%02lld:%02lld:%02lld.%03lld%s\"", Date::ToString(day).c_str(),
                     static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
-                    static_cast<long long>(secs % 60), static_cast<long long>(millis));
+                    static_cast<long long>(secs % 60), static_cast<long long>(millis), ntz ? "" : "Z");
       return buf;
     }
     case TypeId::VARCHAR: {

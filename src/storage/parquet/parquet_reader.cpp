@@ -763,6 +763,7 @@ struct ParquetReader::Impl {
         auto p = reinterpret_cast<const uint8_t*>(b.data());
         if (leaf.type.id() == TypeId::DOUBLE) return Value::DOUBLE(Load<double>(p));
         if (leaf.type.id() == TypeId::TIMESTAMP) return Value::TIMESTAMP(Load<int64_t>(p));
+        if (leaf.type.id() == TypeId::TIMESTAMP_NTZ) return Value::TIMESTAMP_NTZ(Load<int64_t>(p));
         return Value::BIGINT(Load<int64_t>(p));
       }
       case Conv::U32_TO_I64:
@@ -772,11 +773,15 @@ struct ParquetReader::Impl {
         if (size_is(4)) return Value::DOUBLE(Load<float>(reinterpret_cast<const uint8_t*>(b.data())));
         break;
       case Conv::I64_MILLIS_TO_MICROS:
-        if (size_is(8)) return Value::TIMESTAMP(MillisToMicros(Load<int64_t>(reinterpret_cast<const uint8_t*>(b.data()))));
+        if (size_is(8)) {
+          int64_t v = MillisToMicros(Load<int64_t>(reinterpret_cast<const uint8_t*>(b.data())));
+          return leaf.type.id() == TypeId::TIMESTAMP_NTZ ? Value::TIMESTAMP_NTZ(v) : Value::TIMESTAMP(v);
+        }
         break;
       case Conv::I64_NANOS_TO_MICROS:
         if (size_is(8)) {
           int64_t v = FloorDiv(Load<int64_t>(reinterpret_cast<const uint8_t*>(b.data())), 1000);
+          if (leaf.type.id() == TypeId::TIMESTAMP_NTZ) return Value::TIMESTAMP_NTZ(v);
           return leaf.type.id() == TypeId::TIMESTAMP ? Value::TIMESTAMP(v) : Value::BIGINT(v);
         }
         break;

@@ -19,7 +19,7 @@
 //   INT64, UINT_32, UINT_64 (bit pattern kept), TIME -> BIGINT; FLOAT/DOUBLE -> DOUBLE;
 //   BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY (string, enum, json, binary, uuid) -> VARCHAR (bytes as is);
 //   DATE -> DATE; TIMESTAMP millis/micros/nanos and INT96 -> TIMESTAMP (microseconds UTC;
-//   nanos are floored); DECIMAL (INT32/INT64/FLBA/BYTE_ARRAY, p <= 38) -> DECIMAL(p,s).
+//   nanos are floored), TIMESTAMP_NTZ when isAdjustedToUTC=false; DECIMAL (INT32/INT64/FLBA/BYTE_ARRAY, p <= 38) -> DECIMAL(p,s).
 //   Groups: STRUCT; LIST-annotated groups (3-level, legacy 2-level, `array`/`_tuple`
 //   element names) and bare repeated fields -> LIST; MAP / MAP_KEY_VALUE -> MAP.
 //

@@ -199,7 +199,10 @@ class Builder {
         else if (ct == ConvertedType::TIMESTAMP_MILLIS) unit = 1;
         else if (ct == ConvertedType::TIMESTAMP_MICROS) unit = 2;
         if (unit) {
-          leaf.type = TypeId::TIMESTAMP;
+          // isAdjustedToUTC=false is a wall clock (TIMESTAMP_NTZ); the legacy
+          // converted types mean UTC-adjusted, as the Parquet spec says.
+          bool wall = lt.kind == LogicalTypeAnnotation::TIMESTAMP && !lt.adjusted_to_utc;
+          leaf.type = wall ? TypeId::TIMESTAMP_NTZ : TypeId::TIMESTAMP;
           leaf.conv = unit == 1 ? Conv::I64_MILLIS_TO_MICROS : unit == 3 ? Conv::I64_NANOS_TO_MICROS : Conv::COPY8;
           return Status::OK();
         }

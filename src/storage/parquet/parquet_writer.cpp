@@ -400,6 +400,15 @@ struct ParquetWriter::Impl {
             e.logical.adjusted_to_utc = true;
             e.logical.unit = 2;
             break;
+          case TypeId::TIMESTAMP_NTZ:
+            // A wall clock: isAdjustedToUTC=false and no converted type, which
+            // would claim UTC adjustment to legacy readers (Parquet spec).
+            lw.kind = WKind::I64;
+            lw.physical = PhysicalType::INT64;
+            e.logical.kind = LogicalTypeAnnotation::TIMESTAMP;
+            e.logical.adjusted_to_utc = false;
+            e.logical.unit = 2;
+            break;
           case TypeId::VARCHAR:
             lw.kind = WKind::STR;
             lw.physical = PhysicalType::BYTE_ARRAY;
@@ -865,6 +874,7 @@ struct ParquetWriter::Impl {
       case TypeId::DATE: return Value::DATE(static_cast<date_t>(max ? lw.max_i : lw.min_i));
       case TypeId::BIGINT: return Value::BIGINT(max ? lw.max_i : lw.min_i);
       case TypeId::TIMESTAMP: return Value::TIMESTAMP(max ? lw.max_i : lw.min_i);
+      case TypeId::TIMESTAMP_NTZ: return Value::TIMESTAMP_NTZ(max ? lw.max_i : lw.min_i);
       case TypeId::DOUBLE: return Value::DOUBLE(max ? lw.max_d : lw.min_d);
       case TypeId::DECIMAL: {
         hugeint_t h = lw.kind == WKind::DECFLBA ? (max ? lw.max_h : lw.min_h) : (max ? lw.max_i : lw.min_i);

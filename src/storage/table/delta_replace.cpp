@@ -7,6 +7,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/table/delta_file_writer.hpp"
+#include "storage/delta/delta_schema.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -27,6 +28,9 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   if (metadata.configuration.count("delta.enableChangeDataFeed") && protocol.min_writer_version < 4) {
     protocol.min_writer_version = 4;
   }
+  auto columns = delta::ParseSchemaString(metadata.schema_string);
+  if (!columns.ok()) throw InvalidInputError("Delta table " + name_ + ": " + columns.status().message());
+  delta::AddRequiredFeatures(columns.value(), protocol);
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
   bool visible = false;

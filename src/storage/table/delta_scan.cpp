@@ -17,6 +17,56 @@ namespace lakestream {
 
 namespace {
 
+// A file's TIMESTAMP where the table declares TIMESTAMP_NTZ (or the other way
+// round) holds the same microseconds: lakestream before TIMESTAMP_NTZ, and
+// some other writers, wrote timestamp_ntz columns with isAdjustedToUTC=true.
+// The log's schema is the table's (PROTOCOL.md), so the values are read as
+// the table's type, unshifted (CopyRelabeled).
+bool SameUpToTimestampKind(const LogicalType& file, const LogicalType& table) {
+  if (file.IsTimestamp() && table.IsTimestamp()) return true;
+  if (file.id() != table.id() || !file.IsNested()) return file == table;
+  const auto& a = file.children();
+  const auto& b = table.children();
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (a[i].first != b[i].first || !SameUpToTimestampKind(a[i].second, b[i].second)) return false;
+  }
+  return true;
+}
+
+// `v` with the timestamp kinds of `type` (same microseconds): Vector::SetValue
+// would cast, shifting by the session zone.
+Value Relabel(const Value& v, const LogicalType& type) {
+  if (v.IsNull()) return Value(type);
+  if (type.id() == TypeId::TIMESTAMP) return Value::TIMESTAMP(v.GetTimestamp());
+  if (type.id() == TypeId::TIMESTAMP_NTZ) return Value::TIMESTAMP_NTZ(v.GetTimestamp());
+  if (type.id() == TypeId::STRUCT) {
+    std::vector<Value> fields;
+    for (size_t i = 0; i < v.Children().size(); i++) fields.push_back(Relabel(v.Children()[i], type.children()[i].second));
+    return Value::STRUCT(type, std::move(fields));
+  }
+  if (type.id() == TypeId::LIST || type.id() == TypeId::MAP) {
+    std::vector<Value> elements;
+    for (auto& e : v.Children()) elements.push_back(Relabel(e, type.ListChild()));
+    return Value::LIST(type, std::move(elements));
+  }
+  return v;
+}
+
+// Copies rows of a file column whose timestamps are of the other kind than
+// the table's (SameUpToTimestampKind), keeping the microseconds.
+void CopyRelabeled(const Vector& source, Vector& target, idx_t count) {
+  if (count > target.Capacity()) target.Resize(count);
+  if (target.GetType().IsTimestamp()) {
+    for (idx_t r = 0; r < count; r++) {
+      target.SetValid(r, source.IsValid(r));
+      target.GetData<timestamp_t>()[r] = source.GetData<timestamp_t>()[r];
+    }
+    return;
+  }
+  for (idx_t r = 0; r < count; r++) target.SetValue(r, Relabel(source.GetValue(r), target.GetType()));
+}
+
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -44,6 +94,8 @@ class DeltaScan : public TableScan {
         Vector& target = out.data[i];
         if (source_[i] >= 0 && conform_[i]) {
           ConformVector(file_chunk_.data[source_[i]], target, n);  // written under an older schema
+        } else if (source_[i] >= 0 && relabel_[i]) {
+          CopyRelabeled(file_chunk_.data[source_[i]], target, n);
         } else if (source_[i] >= 0) {
           target.Copy(file_chunk_.data[source_[i]], nullptr, n, 0, 0);
         } else {
@@ -84,6 +136,7 @@ class DeltaScan : public TableScan {
     const auto& file_names = reader_->ColumnNames();
     std::vector<idx_t> file_columns;
     source_.assign(column_ids_.size(), -1);
+    relabel_.assign(column_ids_.size(), false);
     constants_.assign(column_ids_.size(), Value());
     conform_.assign(column_ids_.size(), false);
     for (idx_t i = 0; i < column_ids_.size(); i++) {
@@ -102,14 +155,15 @@ class DeltaScan : public TableScan {
       }
       for (idx_t f = 0; f < file_names.size(); f++) {
         if (!StringUtil::CIEquals(file_names[f], column.name)) continue;
-        if (reader_->ColumnTypes()[f] != column.type) {
+        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type)) {
           conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type);
         }
-        if (reader_->ColumnTypes()[f] != column.type && !conform_[i]) {
+        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type) && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
                                 reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
                                 column.type.ToString());
         }
+        relabel_[i] = reader_->ColumnTypes()[f] != column.type;
         source_[i] = static_cast<int64_t>(file_columns.size());
         file_columns.push_back(f);
         break;
@@ -132,6 +186,7 @@ class DeltaScan : public TableScan {
   std::unique_ptr<ParquetReader> reader_;
   DataChunk file_chunk_;
   std::vector<int64_t> source_;
+  std::vector<bool> relabel_;  // the file's timestamps are of the other kind (SameUpToTimestampKind)
   std::vector<Value> constants_;
   std::vector<bool> conform_;  // the file stores an older form of the column's type
 };

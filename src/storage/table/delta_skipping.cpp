@@ -2,6 +2,7 @@
 // against each file's partition values and min/max/null-count statistics.
 #include <nlohmann/json.hpp>
 
+#include "common/date.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
@@ -57,6 +58,9 @@ class FileStatistics {
     if (column.type.id() == TypeId::TIMESTAMP) {
       if (s.min) s.min = Value::TIMESTAMP(s.min->GetTimestamp() - 1000);
       if (s.max) s.max = Value::TIMESTAMP(s.max->GetTimestamp() + 1000);
+    } else if (column.type.id() == TypeId::TIMESTAMP_NTZ) {
+      if (s.min) s.min = Value::TIMESTAMP_NTZ(s.min->GetTimestamp() - 1000);
+      if (s.max) s.max = Value::TIMESTAMP_NTZ(s.max->GetTimestamp() + 1000);
     }
     return s;
   }
@@ -87,6 +91,17 @@ class FileStatistics {
       raw = Value(j.dump());  // exact text for decimals and doubles
     } else {
       return std::nullopt;
+    }
+    // Stats text is never in the session zone: a TIMESTAMP without offset is
+    // UTC, a TIMESTAMP_NTZ the wall clock (PROTOCOL "Per-file Statistics").
+    if (j.is_string() && column.type.IsTimestamp()) {
+      timestamp_t ts;
+      if (column.type.id() == TypeId::TIMESTAMP) {
+        if (!Timestamp::TryParse(j.get<std::string>(), ts)) return std::nullopt;
+        return Value::TIMESTAMP(ts);
+      }
+      if (!Timestamp::TryParseNtz(j.get<std::string>(), ts)) return std::nullopt;
+      return Value::TIMESTAMP_NTZ(ts);
     }
     Value out;
     if (!raw.TryCastAs(column.type, out)) return std::nullopt;

@@ -130,6 +130,9 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
   protocol.min_reader_version = 1;
   // Writer version 4 makes other writers produce change data files too.
   protocol.min_writer_version = metadata.configuration.count("delta.enableChangeDataFeed") ? 4 : 2;
+  auto columns = delta::ParseSchemaString(metadata.schema_string);
+  if (!columns.ok()) ThrowFor(name, columns.status());
+  delta::AddRequiredFeatures(columns.value(), protocol);
   delta::StringMap parameters;
   parameters["isManaged"] = "true";
   parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
@@ -496,10 +499,15 @@ void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& ope
   actions.emplace_back(info);
   bool cdf = StringUtil::Lower(metadata.configuration.count("delta.enableChangeDataFeed") ? metadata.configuration["delta.enableChangeDataFeed"] : "") == "true";
   delta::Protocol protocol = state_->snapshot.protocol;
+  bool changed = false;
   if (cdf && protocol.min_writer_version < 4) {
     protocol.min_writer_version = 4;
-    actions.emplace_back(protocol);
+    changed = true;
   }
+  auto columns = delta::ParseSchemaString(metadata.schema_string);
+  if (!columns.ok()) ThrowFor(name_, columns.status());
+  if (delta::AddRequiredFeatures(columns.value(), protocol)) changed = true;
+  if (changed) actions.emplace_back(protocol);
   actions.emplace_back(std::move(metadata));
   CommitActions(actions, {}, operation);
 }
