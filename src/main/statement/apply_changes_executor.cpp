@@ -202,7 +202,10 @@ std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context
   }
   Declaration declaration{stmt.comment, stmt.properties, stmt.partitioned_by};
   if (stmt.columns.empty()) {
-    // The first run of its flow creates it with the columns the flow writes.
+    // The first run of its flow creates it with the columns the flow writes
+    // (an APPLY CHANGES flow from Declarations(), an append flow from the
+    // text kept by RememberFlowTargetDeclaration).
+    RememberFlowTargetDeclaration(context, stmt);
     std::lock_guard<std::mutex> guard(declarations_lock);
     Declarations()[DeclarationKey(db, name)] = declaration;
     return MakeEmptyResult();

@@ -37,37 +37,8 @@ std::unique_ptr<CreateViewStatement> ParseDeclaration(const std::string& text) {
 
 }  // namespace
 
-std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
-  std::string name = stmt.name.Name();
-  TableCatalogEntry* table = context.GetCatalog().FindTable(name);
-  if (table) {
-    if (table->kind != TableKind::STREAMING_TABLE) {
-      throw CatalogError(table->name + " is a " + std::string(TableKindToString(table->kind)) +
-                         ", not a streaming table; pick another name, or drop it first");
-    }
-    if (!stmt.or_refresh && !stmt.or_replace && !stmt.if_not_exists) {
-      throw CatalogError("Streaming table " + table->name + " already exists! Use CREATE OR REFRESH STREAMING TABLE");
-    }
-    return MakeEmptyResult();
-  }
-  bool typed = !stmt.columns.empty();
-  for (auto& column : stmt.columns) typed = typed && column.type.id() != TypeId::INVALID;
-  if (!typed) {
-    context.declared_streaming_tables[StringUtil::Lower(name)] = stmt.text;
-    return MakeEmptyResult();
-  }
-  // Every column is typed: create t now (empty), from a query of those columns.
-  std::string sql = "SELECT ";
-  for (size_t i = 0; i < stmt.columns.size(); i++) {
-    sql += (i ? ", CAST(NULL AS " : "CAST(NULL AS ") + stmt.columns[i].type.ToString() + ") AS " +
-           QuoteIdentifier(stmt.columns[i].name);
-  }
-  sql += " LIMIT 0";
-  stmt.query = Parser::ParseQuery(sql);
-  stmt.query_text.clear();
-  ExecuteCreateStreamingTable(context, stmt);
-  stmt.query.reset();
-  return MakeEmptyResult();
+void RememberFlowTargetDeclaration(ClientContext& context, const CreateViewStatement& stmt) {
+  context.declared_streaming_tables[StringUtil::Lower(stmt.name.Name())] = stmt.text;
 }
 
 std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& flow) {

@@ -81,9 +81,10 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
 std::unique_ptr<QueryResult> ExecuteApplyChanges(ClientContext& context, ApplyChangesStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt);
-// Append flows (flow_executor.cpp): CREATE STREAMING TABLE t [(columns)]; with
-// no query, and CREATE FLOW f AS INSERT INTO t BY NAME <query>.
-std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context, CreateViewStatement& stmt);
+// Append flows (flow_executor.cpp): CREATE FLOW f AS INSERT INTO t BY NAME
+// <query>; the first flow into a declared, untyped t creates it from the
+// declaration remembered here (called by ExecuteDeclareStreamingTable).
+void RememberFlowTargetDeclaration(ClientContext& context, const CreateViewStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& stmt);
 
 // A result holding `rows` (moved in).
