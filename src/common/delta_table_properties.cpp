@@ -1,4 +1,4 @@
-#include "catalog/delta_table_properties.hpp"
+#include "common/delta_table_properties.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // DDL: CREATE TABLE / VIEW family / STREAM / SINK, DROP, ALTER TABLE, and the
 // property lists they share.
-#include "catalog/delta_table_properties.hpp"
+#include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser_impl.hpp"

@@ -149,7 +149,7 @@ class ParserImpl {
   // "(key = value, ...)"; keys_only for UNSET TBLPROPERTIES.
   PropertyList ParsePropertyList(bool equals_optional);
   // TBLPROPERTIES (...): a property list whose delta.* keys and values are
-  // checked (catalog/delta_table_properties.hpp), the caret on the bad key.
+  // checked (common/delta_table_properties.hpp), the caret on the bad key.
   PropertyList ParseTableProperties();
   std::string ParsePropertyValue();
   std::unique_ptr<QueryNode> ParseAsQuery(std::string& query_text);

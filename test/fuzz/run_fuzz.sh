@@ -27,7 +27,7 @@ command -v clang++ >/dev/null || { echo "clang++ not installed: fuzzing skipped"
 out="$build/fuzz"
 mkdir -p "$out/obj"
 
-common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/status.cpp
+common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/delta_table_properties.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/status.cpp src/common/time_zone.cpp
         src/common/types.cpp src/common/value.cpp src/common/vector.cpp src/common/string_util.cpp"
 delta="$common src/common/file_system.cpp src/storage/parquet/*.cpp src/storage/delta/*.cpp"
 case "$target" in
