@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "catalog/delta_table_properties.hpp"
+#include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "parser/ast.hpp"
 #include "parser/parser.hpp"

@@ -106,23 +106,35 @@ def test_two_connects_to_one_directory_share_the_database(tmp_path):
         assert ro.execute("SELECT count(*) FROM t").fetchall() == [(1,)]
 
 
-def test_directory_held_by_another_process_is_an_error_naming_it(tmp_path):
+def test_an_idle_connection_keeps_nobody_out_and_a_held_lock_is_named(tmp_path):
     path = str(tmp_path / "lake")
+    with lakestream.connect(path) as setup:
+        setup.execute("CREATE TABLE t (x INT)")
     code = ("import sys, lakestream\n"
             "con = lakestream.connect(sys.argv[1])\n"
             "print('open', flush=True)\n"
-            "sys.stdin.readline()\n")
+            "sys.stdin.readline()\n"
+            "with con.holding_writes():\n"
+            "    print('holding', flush=True)\n"
+            "    sys.stdin.readline()\n")
     holder = subprocess.Popen([sys.executable, "-c", code, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True)
     try:
         assert holder.stdout.readline().strip() == "open"
-        with pytest.raises(lakestream.IOException) as info:
-            lakestream.connect(path)
-        assert isinstance(info.value, lakestream.OperationalError)
-        assert path in str(info.value) and "already open" in str(info.value)
-        # Reading beside the other process's writer is allowed.
-        with lakestream.connect(path, read_only=True) as ro:
-            assert ro.execute("SELECT 1").fetchall() == [(1,)]
+        # The other process is open and idle: writing and reading work.
+        with lakestream.connect(path) as con:
+            con.execute("INSERT INTO t VALUES (1)")
+            assert con.execute("SELECT count(*) FROM t").fetchall() == [(1,)]
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "holding"
+        # Now it holds the write lock: a write waits, then names it; reading goes on.
+        with lakestream.connect(path) as con:
+            with pytest.raises(lakestream.IOException) as info:
+                con.execute("INSERT INTO t VALUES (2)")
+            assert isinstance(info.value, lakestream.OperationalError)
+            assert path in str(info.value) and "already open for writing by process %d" % holder.pid in str(info.value)
+            assert con.execute("SELECT count(*) FROM t").fetchall() == [(1,)]
     finally:
         holder.stdin.write("\n")
         holder.stdin.close()
