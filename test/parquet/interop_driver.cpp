@@ -3,7 +3,7 @@
 //   interop_driver read <file>   prints every row, one line each, values in a
 //                                canonical text form, tab-separated
 // Canonical form: NULL; true/false; integers; doubles as %.17g; strings raw;
-// DATE as days since 1970-01-01; TIMESTAMP as microseconds; DECIMAL as text.
+// DATE as days since 1970-01-01; TIMESTAMP and TIMESTAMP_NTZ as microseconds; DECIMAL as text.
 #include <cstdio>
 #include <string>
 
@@ -22,7 +22,8 @@ static std::string Canon(const Value& v) {
     case TypeId::BIGINT: return std::to_string(v.GetBigint());
     case TypeId::DOUBLE: std::snprintf(buf, sizeof(buf), "%.17g", v.GetDouble()); return buf;
     case TypeId::DATE: return std::to_string(v.GetDate());
-    case TypeId::TIMESTAMP: return std::to_string(v.GetTimestamp());
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return std::to_string(v.GetTimestamp());  // DuckDB's TIMESTAMP reads as NTZ
     case TypeId::DECIMAL: return Decimal::ToString(v.GetHugeint(), v.type().scale());
     default: return v.ToString();
   }

@@ -66,8 +66,11 @@ TEST(PipelineDialect, CreateForms) {
   auto flow = ParseOne("CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(LIVE.s)");
   ASSERT_EQ(flow->type, StatementType::CREATE_FLOW);
   EXPECT_EQ(static_cast<CreateFlowStatement&>(*flow).target.ToString(), "t");
-  EXPECT_THROW(Parser::Parse("CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts"),
-               NotImplementedError);
+  // AUTO CDC is APPLY CHANGES under its newer name, with the flow's name kept.
+  auto cdc = ParseOne("CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts");
+  ASSERT_EQ(cdc->type, StatementType::APPLY_CHANGES);
+  EXPECT_EQ(static_cast<ApplyChangesStatement&>(*cdc).flow_name, "f");
+  EXPECT_THROW(Parser::Parse("CREATE FLOW f AS AUTO INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts"), ParserError);
 }
 
 TEST(PipelineDialect, ReadersOfAFlowTargetRunAfterEveryFlow) {

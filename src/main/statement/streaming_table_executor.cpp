@@ -250,7 +250,10 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   // Schema evolution: columns and STRUCT fields the query now returns (a
   // read_files source whose later files have new fields, or a STREAM of a
   // table that evolved) join the table in the commit that holds the rows.
-  std::vector<TableColumn> columns = EvolveStreamingColumns(*table, names, query_types, stmt.columns.empty());
+  // A flow appends BY NAME into its target's columns (declared, or fixed by
+  // the first flow): a column the target lacks is an error, not a new column.
+  bool allow_new_columns = stmt.columns.empty() && stmt.flow_name.empty();
+  std::vector<TableColumn> columns = EvolveStreamingColumns(*table, names, query_types, allow_new_columns);
   bool evolving = columns.size() != table->columns.size();
   for (idx_t i = 0; i < table->columns.size() && !evolving; i++) evolving = columns[i].type != table->columns[i].type;
   if (evolving && !delta) EvolveInMemory(*table, columns);
