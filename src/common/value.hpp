@@ -30,7 +30,8 @@ class Value {
   static Value VARCHAR(std::string v);
   static Value DATE(date_t days);
   static Value TIMESTAMP(timestamp_t micros);  // an instant, micros since the epoch UTC
-  static Value TIMESTAMP_NTZ(timestamp_t micros);  // a wall clock (common/types.hpp)
+  // A wall clock (common/types.hpp); named after its type, as the others are.
+  static Value TIMESTAMP_NTZ(timestamp_t micros);  // NOLINT(readability-identifier-naming)
   static Value INTERVAL(interval_t v);
   static Value STRUCT(const LogicalType& type, std::vector<Value> fields);
   static Value LIST(const LogicalType& list_type, std::vector<Value> elements);

@@ -382,6 +382,7 @@ void PhysicalTopNWindow::Consume(ExecutionContext& context) {
   for (idx_t p : window_.partitions) key_expressions.push_back(input_expressions_[p].get());
   for (auto& o : window_.orders) key_expressions.push_back(input_expressions_[o.input].get());
   std::vector<LogicalType> key_types;
+  key_types.reserve(key_expressions.size());
   for (auto* e : key_expressions) key_types.push_back(e->return_type);
   state_ = std::make_unique<TopNWindowState>(window_, limit_, children[0]->types, key_types);
   ExpressionExecutor& executor = Executor(context);

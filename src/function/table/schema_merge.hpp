@@ -63,7 +63,7 @@ struct InferOptions {
 LogicalType InferJsonValueType(const nlohmann::ordered_json& value, const InferOptions& options);
 // DATE for "2024-01-31", TIMESTAMP for "2024-01-31T10:00[:00[.123]][Z|+02:00]"
 // (a space may stand for the T), VARCHAR for anything else.
-LogicalType InferStringType(const std::string& text);
+LogicalType InferStringType(const std::string& s);
 // The common type of two inferred types (rules above).
 LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b);
 // The type a column gets once inference ends: NULL and empty STRUCTs become

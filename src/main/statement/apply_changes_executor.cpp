@@ -42,7 +42,7 @@ constexpr const char* kEndAt = "__END_AT";
 constexpr const char* kStreamAppPrefix = "lakestream.stream:";
 // Databricks' name for how long a deleted key's tombstone is kept.
 constexpr const char* kTombstoneProperty = "pipelines.cdc.tombstoneGCThresholdInSeconds";
-constexpr int64_t kDefaultTombstoneSeconds = 2 * 24 * 3600;
+constexpr int64_t kDefaultTombstoneSeconds = int64_t{2} * 24 * 3600;
 
 struct ScopeGuard {
   ClientContext& context;

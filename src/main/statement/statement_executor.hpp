@@ -85,7 +85,7 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
 // <query>; the first flow into a declared, untyped t creates it from the
 // declaration remembered here (called by ExecuteDeclareStreamingTable).
 void RememberFlowTargetDeclaration(ClientContext& context, const CreateViewStatement& stmt);
-std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& flow);
 
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
