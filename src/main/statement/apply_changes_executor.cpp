@@ -24,6 +24,7 @@
 #include "main/statement/apply_changes_state.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
+#include "main/statement/streaming_write.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
@@ -261,14 +262,8 @@ std::unique_ptr<QueryResult> ExecuteApplyChanges(ClientContext& context, ApplyCh
   scope.table = name;
   nlohmann::json ingestion = nlohmann::json::object();
   scope.state = &ingestion;
-  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
   std::map<std::string, int64_t> memory_txns;
-  if (delta) {
-    scope.snapshot = &delta->Snapshot();
-  } else if (table && table->state.txns) {
-    memory_txns = *table->state.txns;
-    scope.memory_txns = &memory_txns;
-  }
+  DeltaTable* delta = AttachIngestedTxns(table, scope, memory_txns);
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   ChunkCollection rows;

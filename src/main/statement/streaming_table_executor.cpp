@@ -200,14 +200,8 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     scope.hints.names.push_back(column.name);
     scope.hints.types.push_back(column.type);
   }
-  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
   std::map<std::string, int64_t> memory_txns;
-  if (delta) {
-    scope.snapshot = &delta->Snapshot();
-  } else if (table && table->state.txns) {
-    memory_txns = *table->state.txns;
-    scope.memory_txns = &memory_txns;
-  }
+  DeltaTable* delta = AttachIngestedTxns(table, scope, memory_txns);
 
   std::vector<std::string> names;
   std::vector<LogicalType> query_types;

@@ -6,7 +6,9 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "function/table/schema_merge.hpp"
+#include "storage/table/delta_table.hpp"
 #include "storage/table/schema_evolution.hpp"
+#include "transaction/database_instance.hpp"
 
 namespace lakestream {
 
@@ -15,6 +17,18 @@ static int64_t ColumnIndexIn(const std::vector<TableColumn>& columns, const std:
     if (StringUtil::CIEquals(columns[i].name, name)) return static_cast<int64_t>(i);
   }
   return -1;
+}
+
+DeltaTable* AttachIngestedTxns(TableCatalogEntry* table, IngestionScope& scope,
+                               std::map<std::string, int64_t>& memory_txns) {
+  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
+  if (delta) {
+    scope.snapshot = &delta->Snapshot();
+  } else if (table && table->state.txns) {
+    memory_txns = *table->state.txns;
+    scope.memory_txns = &memory_txns;
+  }
+  return delta;
 }
 
 std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,

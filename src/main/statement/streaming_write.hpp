@@ -9,17 +9,28 @@
 // ignored, so corrections that arrive late or twice change nothing.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "function/table/ingestion_scope.hpp"
 
 namespace lakestream {
+
+class DeltaTable;
 
 // Schema evolution: `table`'s columns once its query returns `names` of
 // `types`: new query columns appended, STRUCT columns with the new fields
 // the query's type has (at any depth). Without `allow_new` (a declared
 // column list), a new query column is an error that says how to add it.
+// Points `scope` at what `table` (null: not created yet) has ingested: its
+// Delta snapshot's txns, or for an in-memory table a copy of its txn map
+// kept in `memory_txns`, which must outlive the scope. Returns the Delta
+// table, or null.
+DeltaTable* AttachIngestedTxns(TableCatalogEntry* table, IngestionScope& scope,
+                               std::map<std::string, int64_t>& memory_txns);
+
 std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
                                                 const std::vector<LogicalType>& types, bool allow_new);
 
