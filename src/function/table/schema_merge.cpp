@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/string_util.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
 
@@ -54,16 +55,6 @@ LogicalType WiderDecimal(const LogicalType& a, const LogicalType& b) {
 
 bool IsNull(const LogicalType& t) { return t.id() == TypeId::SQLNULL || t.id() == TypeId::INVALID; }
 
-int64_t FindField(const child_list_t& fields, const std::string& name) {
-  for (idx_t i = 0; i < fields.size(); i++) {
-    if (fields[i].first == name) return static_cast<int64_t>(i);
-  }
-  for (idx_t i = 0; i < fields.size(); i++) {
-    if (StringUtil::CIEquals(fields[i].first, name)) return static_cast<int64_t>(i);
-  }
-  return -1;
-}
-
 // Can a column of type `stored` hold every value inferred as `incoming`
 // without changing its type (new struct fields aside)?
 bool Holds(const LogicalType& stored, const LogicalType& incoming) {
@@ -88,7 +79,7 @@ void Diff(const std::string& path, const LogicalType& stored, const LogicalType&
   }
   if (stored.id() == TypeId::STRUCT && incoming.id() == TypeId::STRUCT) {
     for (auto& [name, type] : incoming.children()) {
-      int64_t at = FindField(stored.children(), name);
+      int64_t at = FindStructField(stored.children(), name);
       if (at < 0) {
         if (!IsNull(type)) out.push_back({SchemaChange::Kind::NEW_FIELD, path + "." + name, LogicalType(), type});
         continue;
@@ -152,7 +143,7 @@ LogicalType InferJsonValueType(const json& v, const InferOptions& options) {
       child_list_t fields;
       for (auto& [key, value] : v.items()) {
         LogicalType type = InferJsonValueType(value, options);
-        int64_t at = FindField(fields, key);
+        int64_t at = FindStructField(fields, key);
         if (at < 0) {
           fields.emplace_back(key, type);
         } else {
@@ -178,7 +169,7 @@ LogicalType MergeInferredTypes(const LogicalType& a, const LogicalType& b) {
   if (x == TypeId::STRUCT && y == TypeId::STRUCT) {
     child_list_t fields = a.children();
     for (auto& [name, type] : b.children()) {
-      int64_t at = FindField(fields, name);
+      int64_t at = FindStructField(fields, name);
       if (at < 0) {
         fields.emplace_back(name, type);
       } else {
@@ -244,7 +235,7 @@ LogicalType AddNewFields(const LogicalType& stored, const LogicalType& incoming,
   if (stored.id() == TypeId::STRUCT && incoming.id() == TypeId::STRUCT) {
     child_list_t fields = stored.children();
     for (auto& [name, type] : incoming.children()) {
-      int64_t at = FindField(fields, name);
+      int64_t at = FindStructField(fields, name);
       if (at < 0) {
         if (!IsNull(type)) fields.emplace_back(name, FinishInferredType(type, true));
       } else {

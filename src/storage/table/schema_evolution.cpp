@@ -8,16 +8,6 @@ namespace lakestream {
 
 namespace {
 
-int64_t FieldIndex(const child_list_t& fields, const std::string& name) {
-  for (idx_t i = 0; i < fields.size(); i++) {
-    if (fields[i].first == name) return static_cast<int64_t>(i);
-  }
-  for (idx_t i = 0; i < fields.size(); i++) {
-    if (StringUtil::CIEquals(fields[i].first, name)) return static_cast<int64_t>(i);
-  }
-  return -1;
-}
-
 bool Widens(const LogicalType& from, const LogicalType& to) {
   switch (from.id()) {
     case TypeId::INTEGER:
@@ -37,7 +27,7 @@ bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer) {
   if (older.id() == TypeId::STRUCT && newer.id() == TypeId::STRUCT) {
     // Every old field is still there (in any position) with an evolved type.
     for (auto& [name, type] : older.children()) {
-      int64_t at = FieldIndex(newer.children(), name);
+      int64_t at = FindStructField(newer.children(), name);
       if (at < 0 || !TypeEvolvesTo(type, newer.children()[at].second)) return false;
     }
     return true;
@@ -64,7 +54,7 @@ bool TryConformValue(const Value& value, const LogicalType& target, Value& out) 
   if (source.id() == TypeId::STRUCT && target.id() == TypeId::STRUCT) {
     std::vector<Value> fields(target.children().size());
     for (idx_t i = 0; i < target.children().size(); i++) {
-      int64_t at = FieldIndex(source.children(), target.children()[i].first);
+      int64_t at = FindStructField(source.children(), target.children()[i].first);
       if (at < 0) {
         fields[i] = Value(target.children()[i].second);
       } else if (!TryConformValue(value.Children()[at], target.children()[i].second, fields[i])) {
@@ -109,6 +99,16 @@ const std::vector<TableColumn>* SchemaEvolutionScope::Current() { return current
 
 void ConformVector(const Vector& source, Vector& result, idx_t count) {
   for (idx_t r = 0; r < count; r++) result.SetValue(r, ConformValue(source.GetValue(r), result.GetType()));
+}
+
+int64_t FindStructField(const child_list_t& fields, const std::string& name) {
+  for (idx_t i = 0; i < fields.size(); i++) {
+    if (fields[i].first == name) return static_cast<int64_t>(i);
+  }
+  for (idx_t i = 0; i < fields.size(); i++) {
+    if (StringUtil::CIEquals(fields[i].first, name)) return static_cast<int64_t>(i);
+  }
+  return -1;
 }
 
 }  // namespace lakestream

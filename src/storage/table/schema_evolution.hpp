@@ -16,6 +16,10 @@
 
 namespace lakestream {
 
+// The index of STRUCT field `name` in `fields`: an exact match first, then a
+// case-insensitive one; -1 when there is none.
+int64_t FindStructField(const child_list_t& fields, const std::string& name);
+
 // True when values of `older` become values of `newer` by the rules above
 // (equal types included).
 bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer);
