@@ -11,6 +11,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
+#include "main/secret/secret_use.hpp"
 
 namespace lakestream {
 
@@ -27,6 +28,7 @@ static bool StatementWrites(const SQLStatement& statement) {
     case StatementType::SET:
     case StatementType::TRANSACTION: return false;
     case StatementType::COPY: return static_cast<const CopyStatement&>(statement).is_from;
+    case StatementType::SECRET: return SecretStatementWrites(statement);
     default: return true;
   }
 }
@@ -60,6 +62,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::RUN_SINK: return ExecuteRunSink(context, static_cast<RunSinkStatement&>(statement));
     case StatementType::ALTER_SINK: return ExecuteAlterSink(context, static_cast<AlterSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(context, static_cast<OptimizeStatement&>(statement));
+    case StatementType::SECRET: return ExecuteSecretStatement(context, statement);
     case StatementType::VACUUM: return ExecuteVacuum(context, static_cast<VacuumStatement&>(statement));
     case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
     case StatementType::TRANSACTION:

@@ -280,6 +280,7 @@ enum class StatementType : uint8_t {
   VACUUM,
   SET,
   TRANSACTION,
+  SECRET,  // CREATE / DROP SECRET, SHOW SECRETS (parser/secret_statement.hpp)
 };
 
 struct SQLStatement {

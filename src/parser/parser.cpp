@@ -309,6 +309,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
     return statement;
   }
   if (t.type != TokenType::IDENTIFIER) SyntaxError(t);
+  if (IsSecretStatement()) return ParseSecretStatement();
   if (IsKeyword("CREATE")) return ParseCreate();
   if (IsKeyword("DROP")) return ParseDrop();
   if (IsKeyword("INSERT")) return ParseInsert();

@@ -162,6 +162,9 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseSet();
   std::unique_ptr<SQLStatement> ParseTransaction();
   std::unique_ptr<SQLStatement> ParseExplain();
+  // CREATE/DROP SECRET, SHOW SECRETS (parse_secret.cpp)
+  bool IsSecretStatement() const;
+  std::unique_ptr<SQLStatement> ParseSecretStatement();
 
  private:
   const std::string& sql_;

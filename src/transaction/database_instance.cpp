@@ -1,5 +1,7 @@
 #include "transaction/database_instance.hpp"
 
+#include "main/secret/secret.hpp"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -381,6 +383,12 @@ SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_
   std::lock_guard<std::mutex> guard(sink_registry_lock_);
   if (!sink_registry_) sink_registry_ = make();
   return *sink_registry_;
+}
+
+SecretManager& DatabaseInstance::Secrets() {
+  std::lock_guard<std::mutex> guard(secrets_lock_);
+  if (!secrets_) secrets_ = std::make_shared<SecretManager>(fs_, path_);
+  return *secrets_;
 }
 
 }  // namespace lakestream
