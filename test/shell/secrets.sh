@@ -51,6 +51,20 @@ bad=$(for f in "$DB"/_lakestream/secrets/*.json; do [[ $(mode "$f") == 600 ]] ||
 [[ $(mode "$DB/_lakestream/catalog.json") == 600 ]] && pass "catalog.json naming secrets is 0600" || fail "catalog.json naming secrets is 0600" "$(mode "$DB/_lakestream/catalog.json")"
 [[ $(mode "$DB/orders/_delta_log") == 755 ]] && pass "table folders follow the umask (022: 0755)" || fail "table folders follow the umask" "$(mode "$DB/orders/_delta_log")"
 
+# ALTER SINK with a new inline password updates the sink's secret, not the catalog.
+NEW_PW='Alt3red-Pa55w0rd'
+out=$(run "ALTER SINK inline_sink SET ('sasl.password' = '$NEW_PW')")
+grep -q -- "$NEW_PW" "$DB/_lakestream/secrets/__sink_inline_sink.json" && ! grep -rq -- "$NEW_PW" "$DB/_lakestream/catalog.json" &&
+  pass "ALTER SINK moves a new inline password into the sink's secret" || fail "ALTER SINK inline password" "$out"
+out=$(run "ALTER SINK named_sink SET ('sasl.password' = '$NEW_PW')")
+[[ "$out" == *"it names secret kafka_prod and also gives 'sasl.password' inline"* ]] &&
+  pass "a named secret plus an inline credential is an error" || fail "a named secret plus an inline credential is an error" "$out"
+
+# A streaming table stores its query: inline read_kafka credentials are refused before anything is stored.
+out=$(run "CREATE STREAMING TABLE k AS SELECT * FROM read_kafka('$BS', 'orders', \"sasl.password\" => '$NEW_PW')")
+[[ "$out" == *"given inline in a streaming table would be stored"* ]] && ! grep -rq -- "$NEW_PW" "$DB/_lakestream/catalog.json" &&
+  pass "read_kafka in a streaming table refuses inline credentials" || fail "read_kafka inline credentials" "$out"
+
 # The env() secret: the variable is read at use; unset, the error names it.
 out=$(run "CREATE SINK env_sink FROM orders INTO KAFKA WITH ('bootstrap.servers' = '$BS', 'topic' = 'orders', 'secret' = 'kafka_env')")
 [[ "$out" == *"environment variable LAKESTREAM_TEST_KAFKA_PW, which is not set"* ]] &&

@@ -22,6 +22,14 @@ static Value OptionalText(const std::optional<std::string>& value) {
   return value ? Value(*value) : Value(LogicalType(TypeId::VARCHAR));
 }
 
+// Does the sink's 'secret' option name the secret holding its inline credentials?
+static bool UsesOwnSecret(const SinkCatalogEntry& sink) {
+  for (auto& [k, v] : sink.options) {
+    if (StringUtil::CIEquals(k, "secret") && StringUtil::CIEquals(v, SinkSecretName(sink.name))) return true;
+  }
+  return false;
+}
+
 // SHOW and DESCRIBE still list a sink whose stored options no longer parse
 // (RUN SINK says why): nullptr then.
 static std::shared_ptr<const SinkOptions> OptionsOrNull(const SinkCatalogEntry& sink) {
@@ -79,8 +87,7 @@ std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSin
   WithSinkSecret(context, own, [&] { DefineSink(context, *entry, existing, SaysStart(statement.options)); });
   if (existing) ForgetSinkSession(context, *existing);
   // A replaced sink's secret goes when the new definition does not use it.
-  bool keeps_own = false;
-  for (auto& [k, v] : entry->options) keeps_own |= StringUtil::CIEquals(k, "secret") && StringUtil::CIEquals(v, SinkSecretName(name));
+  bool keeps_own = UsesOwnSecret(*entry);
   catalog.CreateSink(std::move(entry), statement.or_replace);
   context.Database().SaveCatalog();
   if (!keeps_own) DropSinkSecret(context, name);
@@ -110,6 +117,7 @@ std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkS
   sink.parsed_options = std::move(altered.parsed_options);
   sink.state = std::move(altered.state);
   context.Database().SaveCatalog();
+  if (!UsesOwnSecret(sink)) DropSinkSecret(context, sink.name);  // 'secret' now names another one
   return MakeEmptyResult();
 }
 
