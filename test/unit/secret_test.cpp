@@ -138,6 +138,16 @@ TEST(SecretRedactTest, SensitiveValuesAreRedactedInStatements) {
   EXPECT_EQ(RedactSecrets("SELECT 'password', 'x' -- 'sasl.password' 'y'"), "SELECT 'password', 'x' -- 'sasl.password' 'y'");
 }
 
+TEST(SecretRedactTest, OffsetsFollowTheRedaction) {
+  const std::string sql = "CREATE SECRET s (TYPE kafka, 'sasl.password' 'longer-than-redacted' x)";
+  uint32_t at = static_cast<uint32_t>(sql.find(" x)") + 1);
+  std::string shown = RedactSecrets(sql, &at);
+  EXPECT_EQ(shown.substr(at, 1), "x");
+  at = static_cast<uint32_t>(sql.find("longer"));  // inside the literal: its start
+  shown = RedactSecrets(sql, &at);
+  EXPECT_EQ(shown.substr(at, 10), "'redacted'");
+}
+
 TEST(SecretStoreTest, AtomicWriteWithModeIsOwnerOnlyWhateverTheUmask) {
   testing::ScopedTempDir dir("secret_mode");
   mode_t old = ::umask(0);

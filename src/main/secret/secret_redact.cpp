@@ -25,7 +25,8 @@ static size_t QuotedEnd(const std::string& sql, size_t i, char quote) {
   return sql.size();
 }
 
-std::string RedactSecrets(const std::string& sql) {
+std::string RedactSecrets(const std::string& sql, uint32_t* offset) {
+  const uint32_t original = offset ? *offset : 0;
   std::string out;
   out.reserve(sql.size());
   std::string key;           // the last word or quoted text, lower case
@@ -48,6 +49,11 @@ std::string RedactSecrets(const std::string& sql) {
     if (c == '\'' || c == '"') {
       size_t e = QuotedEnd(sql, i, c);
       if (c == '\'' && key_sensitive) {
+        if (offset && original >= e) {
+          *offset = static_cast<uint32_t>(*offset + 10 - (e - i));
+        } else if (offset && original > i) {
+          *offset = static_cast<uint32_t>(out.size());
+        }
         out += "'redacted'";
         key_sensitive = false;
       } else {

@@ -2,6 +2,7 @@
 // typed (the shell's history file).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace lakestream {
@@ -12,6 +13,8 @@ namespace lakestream {
 // 'redacted'. Keys may be identifiers (dotted), "quoted" or 'quoted'; the
 // separator '=', '=>' or none (CREATE SECRET's KEY 'value'). Everything
 // else is kept byte for byte.
-std::string RedactSecrets(const std::string& sql);
+// When `offset` is given (a position in `sql`), it is moved to the same
+// place in the result (to the start of a redacted literal it pointed into).
+std::string RedactSecrets(const std::string& sql, uint32_t* offset = nullptr);
 
 }  // namespace lakestream
