@@ -1,6 +1,6 @@
 #include "transaction/database_instance.hpp"
 
-#include "main/secret/secret.hpp"
+#include "main/secret/secret_use.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -205,7 +205,11 @@ void DatabaseInstance::SaveCatalog() {
     record.tables.push_back(std::move(t));
   }
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
-  for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
+  for (auto& name : catalog_.SinkNames()) {
+    SinkCatalogEntry& sink = *catalog_.FindSink(name);
+    MoveStoredInlineCredentials(Secrets(), sink);  // a catalog from before secrets
+    record.sinks.push_back(sink);
+  }
   for (auto& name : catalog_.ViewNames()) record.views.push_back(*catalog_.FindView(name));
   // Statements that write took the lock before reading the catalog; a save
   // from any other path takes it now, and must not overwrite a catalog that

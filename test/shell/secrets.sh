@@ -88,6 +88,26 @@ out=$(run "CREATE SINK bad FROM orders INTO KAFKA WITH ('bootstrap.servers' = '$
 [[ "$out" == *Error* && "$out" != *"$INLINE_PW"* ]] && pass "errors do not echo credentials" || fail "errors do not echo credentials" "$out"
 [[ ! -e "$DB/_lakestream/secrets/__sink_bad.json" ]] && pass "a failed CREATE SINK leaves no secret" || fail "a failed CREATE SINK leaves no secret"
 
+# A catalog written before secrets existed (the password in its sink options):
+# the next catalog write moves the password into the sink's own secret.
+OLD_PW='0ld-Catalog-Pa55'
+python3 - "$DB/_lakestream/catalog.json" "$OLD_PW" <<'PY'
+import json, sys
+path, pw = sys.argv[1], sys.argv[2]
+catalog = json.load(open(path))
+for sink in catalog["sinks"]:
+    if sink["name"] == "named_sink":
+        sink["options"] = [o for o in sink["options"] if o[0] != "secret"] + [["sasl.password", pw]]
+json.dump(catalog, open(path, "w"), indent=2)
+PY
+out=$(run "SELECT count(*) FROM orders; CREATE TABLE touch (x INT);")
+if grep -q -- "$OLD_PW" "$DB/_lakestream/catalog.json"; then
+  fail "an old catalog's inline password moves out at the next write" "$(cat "$DB/_lakestream/catalog.json")"
+else
+  grep -q -- "$OLD_PW" "$DB/_lakestream/secrets/__sink_named_sink.json" &&
+    pass "an old catalog's inline password moves out at the next write" || fail "an old catalog's password is kept in the sink's secret" "$out"
+fi
+
 # The interactive shell's history: redacted, and the file is 0600 (HOME decides where it is).
 export HOME="$TMP/home"
 mkdir -p "$HOME"

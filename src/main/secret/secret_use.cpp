@@ -66,6 +66,10 @@ SinkOptions WithSinkCredentials(ClientContext& context, const SinkCatalogEntry& 
 }
 
 std::optional<Secret> TakeInlineCredentials(ClientContext& context, SinkCatalogEntry& sink) {
+  return TakeInlineCredentials(context.Database().Secrets(), context.Database().InMemory(), sink);
+}
+
+std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memory, SinkCatalogEntry& sink) {
   if (sink.target == "file") return std::nullopt;
   std::string own = SinkSecretName(sink.name);
   std::vector<std::pair<std::string, std::string>> moved;
@@ -89,11 +93,11 @@ std::optional<Secret> TakeInlineCredentials(ClientContext& context, SinkCatalogE
   Secret secret;
   secret.name = own;
   secret.type = "kafka";
-  secret.persistent = !context.Database().InMemory();
+  secret.persistent = !in_memory;
   secret.owner_sink = sink.name;
   // ALTER SINK SET ('sasl.password' = ...) keeps the other credentials of the sink's secret.
   if (!named.empty()) {
-    if (auto previous = context.Database().Secrets().Find(own)) secret.values = previous->values;
+    if (auto previous = secrets.Find(own)) secret.values = previous->values;
   }
   for (auto& [k, v] : moved) {
     bool replaced = false;
@@ -129,6 +133,16 @@ void WithSinkSecret(ClientContext& context, const std::optional<Secret>& secret,
     }
     throw;
   }
+}
+
+void MoveStoredInlineCredentials(SecretManager& secrets, SinkCatalogEntry& sink) {
+  std::optional<Secret> own;
+  try {
+    own = TakeInlineCredentials(secrets, /*in_memory=*/false, sink);
+  } catch (const InvalidInputError&) {
+    return;  // a value librdkafka refuses: RUN SINK reports it (without the value)
+  }
+  if (own) secrets.Create(*own, /*or_replace=*/true);
 }
 
 void DropSinkSecret(ClientContext& context, const std::string& sink_name) {

@@ -42,6 +42,12 @@ SinkOptions WithSinkCredentials(ClientContext& context, const SinkCatalogEntry& 
 // leaving 'secret' = its name. Returns that secret for the caller to store
 // (nullopt when nothing moved). Throws when the options also name another secret.
 std::optional<Secret> TakeInlineCredentials(ClientContext& context, SinkCatalogEntry& sink);
+std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memory, SinkCatalogEntry& sink);
+
+// A catalog written before secrets existed may hold a sink's password in
+// clear: DatabaseInstance::SaveCatalog moves it into the sink's own secret
+// (stored at once) before the catalog is written again.
+void MoveStoredInlineCredentials(SecretManager& secrets, SinkCatalogEntry& sink);
 
 // Stores `secret` for the definition of `sink` (made by `define`); when
 // `define` throws, the previous version of the secret is put back.
