@@ -1,5 +1,6 @@
 #include "main/secret/secret.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>

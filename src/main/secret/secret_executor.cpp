@@ -1,5 +1,6 @@
 // CREATE / DROP SECRET, SHOW SECRETS, lakestream_secrets() and which_secret().
-#include <librdkafka/rdkafka.h>
+#include <algorithm>
+#include <cctype>
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
