@@ -83,6 +83,12 @@ out=$(run "DROP SECRET __sink_inline_sink")
 run "DROP SINK inline_sink" >/dev/null
 [[ ! -e "$DB/_lakestream/secrets/__sink_inline_sink.json" ]] && pass "DROP SINK drops its secret" || fail "DROP SINK drops its secret"
 
+# A sink's secret left behind by a crash between DROP SINK's two steps can be dropped.
+cp "$DB/_lakestream/secrets/kafka_env.json" "$DB/_lakestream/secrets/__sink_ghost.json"
+sed -i 's/"owner_sink": ""/"owner_sink": "ghost"/; s/"name": "kafka_env"/"name": "__sink_ghost"/' "$DB/_lakestream/secrets/__sink_ghost.json"
+out=$(run "DROP SECRET __sink_ghost")
+[[ -z "$out" && ! -e "$DB/_lakestream/secrets/__sink_ghost.json" ]] && pass "an orphaned sink secret can be dropped" || fail "an orphaned sink secret can be dropped" "$out"
+
 # A bad credential value is refused without echoing it.
 out=$(run "CREATE SINK bad FROM orders INTO KAFKA WITH ('bootstrap.servers' = '$BS', 'topic' = 'orders', 'ssl.key.pem' = 'not-a-pem-$INLINE_PW', 'security.protocol' = 'nope')")
 [[ "$out" == *Error* && "$out" != *"$INLINE_PW"* ]] && pass "errors do not echo credentials" || fail "errors do not echo credentials" "$out"

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "function/table_function.hpp"
@@ -125,7 +126,9 @@ std::unique_ptr<QueryResult> ExecuteSecretStatement(ClientContext& context, SQLS
     return MakeRowsResult(kListNames, kListTypes, rows);
   }
   if (statement.action == SecretAction::DROP) {
-    if (auto found = secrets.Find(statement.name); found && !found->owner_sink.empty()) {
+    // A sink's own secret goes with the sink; one whose sink is gone (a crash between the two) may be dropped.
+    auto found = secrets.Find(statement.name);
+    if (found && !found->owner_sink.empty() && context.GetCatalog().FindSink(found->owner_sink)) {
       throw InvalidInputError("Secret " + found->name + " holds the credentials of sink " + found->owner_sink +
                               " and goes with it: DROP SINK " + found->owner_sink + ", or ALTER SINK " +
                               found->owner_sink + " SET ('secret' = '<another secret>')");
