@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/string_util.hpp"
+
 namespace lakestream {
 
 static std::string MetaDir(const std::string& db) { return db + "/_lakestream"; }
@@ -181,7 +183,7 @@ Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const s
   }
   LS_RETURN_NOT_OK(fs->CreateDirectories(MetaDir(db_path)));
   std::string lock_path = MetaDir(db_path) + "/LOCK";
-  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
   store->lock_fd_ = fd;
   return store;
@@ -371,7 +373,15 @@ Status CatalogStore::Save(CatalogRecord& record) {
   for (auto& v : record.views) {
     json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }
-  LS_RETURN_NOT_OK(fs_->WriteFileAtomic(MetaDir(db_path_) + "/catalog.json", json.dump(2) + "\n"));
+  // A catalog that names secrets (a sink's 'secret' option) is owner-only
+  // like the secrets store; otherwise the umask decides (docs/secrets.md).
+  bool names_secrets = false;
+  for (auto& sk : record.sinks) {
+    for (auto& [k, v] : sk.options) names_secrets |= StringUtil::CIEquals(k, "secret");
+  }
+  std::string path = MetaDir(db_path_) + "/catalog.json";
+  std::string text = json.dump(2) + "\n";
+  LS_RETURN_NOT_OK(names_secrets ? fs_->WriteFileAtomicWithMode(path, text, 0600) : fs_->WriteFileAtomic(path, text));
   seen_ = Stamp();
   return Status::OK();
 }

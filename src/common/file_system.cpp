@@ -72,7 +72,7 @@ class PosixFileSystem : public FileSystem {
   }
 
   Status WriteFile(const std::string& path, const std::string& contents) override {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) return PosixError("cannot create " + path, errno);
     if (!WriteAll(fd, contents.data(), contents.size())) {
       int err = errno;
@@ -108,7 +108,7 @@ class PosixFileSystem : public FileSystem {
     }
     std::string parent = ParentDirectory(dir);
     if (parent != dir && parent != "." && parent != "/") LS_RETURN_NOT_OK(CreateDirectories(parent));
-    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return PosixError("cannot create directory " + dir, errno);
+    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) return PosixError("cannot create directory " + dir, errno);
     return Status::OK();
   }
 
@@ -267,6 +267,27 @@ Status FileSystem::WriteFileAtomic(const std::string& path, const std::string& c
     return s;
   }
   return FsyncDirectory(ParentDirectory(path));
+}
+
+Status FileSystem::WriteFileAtomicWithMode(const std::string& path, const std::string& contents, uint32_t mode) {
+  std::string temp = TempPathFor(path);
+  Status s = WriteFile(temp, "");
+  if (s.ok()) s = SetMode(temp, mode);
+  if (s.ok()) s = WriteFile(temp, contents);
+  if (s.ok()) s = Fsync(temp);
+  if (s.ok()) s = Rename(temp, path);
+  if (!s.ok()) {
+    (void)RemoveFile(temp);
+    return s;
+  }
+  return FsyncDirectory(ParentDirectory(path));
+}
+
+Status FileSystem::SetMode(const std::string& path, uint32_t mode) {
+  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) {
+    return PosixError("cannot set the permissions of " + path, errno);
+  }
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------------------

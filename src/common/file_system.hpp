@@ -96,6 +96,13 @@ class FileSystem {
   // `path` and fsyncs the directory: an atomic, durable overwrite (for files
   // like _last_checkpoint that are replaced, not created once).
   virtual Status WriteFileAtomic(const std::string& path, const std::string& contents);
+  // As WriteFileAtomic, with the file's permission bits set to `mode` (e.g.
+  // 0600 for owner-only files) on the temp file before any contents are
+  // written to it, so the contents are never readable with wider permissions.
+  Status WriteFileAtomicWithMode(const std::string& path, const std::string& contents, uint32_t mode);
+  // chmod(2). Files and folders are otherwise created with the permissions the
+  // umask leaves of 0666 / 0777.
+  virtual Status SetMode(const std::string& path, uint32_t mode);
 
   // A unique hidden temp name in the directory of `path` (no file is created).
   // Leftovers of crashed writers match IsTempFileName() so cleanup can find them.

@@ -8,6 +8,7 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "main/secret/secret.hpp"
 
 namespace lakestream {
 
@@ -49,15 +50,19 @@ static bool ParseBool(const SinkCatalogEntry& sink, const std::string& key, cons
 static void CheckKafkaProperty(const SinkCatalogEntry& sink, const std::string& key, const std::string& value) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
-  rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr));
+  // An env('NAME') value is read at use: only the property name is checked now.
+  bool env = EnvReferenceName(value).has_value();
+  rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, key.c_str(), env ? "" : value.c_str(), errstr, sizeof(errstr));
   rd_kafka_conf_destroy(conf);
   if (res == RD_KAFKA_CONF_UNKNOWN) {
     throw InvalidInputError("Sink " + sink.name + ": unknown option '" + key +
                             "': it is neither a sink option (format, topic, key, value.columns, on_change, tombstones, "
-                            "start, transactional, decimal.format) nor a librdkafka property; check the spelling");
+                            "start, transactional, decimal.format, secret) nor a librdkafka property; check the spelling");
   }
-  if (res != RD_KAFKA_CONF_OK) {
-    throw InvalidInputError("Sink " + sink.name + ": bad value for Kafka property '" + key + "': " + errstr);
+  if (res != RD_KAFKA_CONF_OK && !env) {
+    // librdkafka's message quotes the value: left out for a credential.
+    throw InvalidInputError("Sink " + sink.name + ": bad value for Kafka property '" + key + "'" +
+                            (IsSensitiveKey("kafka", key) ? std::string() : ": " + std::string(errstr)));
   }
 }
 
@@ -120,6 +125,8 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
       else if (v == "debezium") options.format = SinkFormat::DEBEZIUM;
       else if (v == "raw") options.format = SinkFormat::RAW;
       else throw InvalidInputError("Sink " + sink.name + ": unknown format '" + value + "'; use 'append', 'upsert', 'debezium' or 'raw'");
+    } else if (key == "secret" && options.kafka) {
+      options.secret_name = value;
     } else if (key == "topic") {
       options.topic = value;
     } else if (key == "key") {

@@ -52,7 +52,11 @@ struct SinkOptions {
   // bytes for a change: the options that shape a message (format, key,
   // value.columns, on_change, tombstones, decimal.format), as text.
   std::string EncodingSignature() const;
-  // librdkafka properties, in the order given.
+  // 'secret': the kafka secret whose properties (credentials) the sink uses,
+  // resolved when the broker is contacted (main/secret/secret_use.hpp).
+  std::string secret_name;
+  // librdkafka properties, in the order given; a value may be an env('NAME')
+  // reference, read at use (WithSinkCredentials).
   std::vector<std::pair<std::string, std::string>> kafka_properties;
 };
 

@@ -4,6 +4,7 @@
 
 #include "connector/kafka/read_kafka.hpp"
 #include "function/table/table_functions.hpp"
+#include "main/secret/secret_use.hpp"
 
 namespace lakestream {
 
@@ -30,6 +31,7 @@ void RegisterBuiltinTableFunctions() {
     auto& registry = TableFunctionRegistry::Instance();
     RegisterCoreTableFunctions(registry);
     RegisterKafkaTableFunctions(registry);
+    RegisterSecretTableFunctions(registry);
   });
 }
 

@@ -13,6 +13,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
+#include "main/secret/secret_use.hpp"
 
 namespace lakestream {
 
@@ -43,6 +44,7 @@ static bool StatementWrites(const SQLStatement& statement) {
     case StatementType::SET:
     case StatementType::TRANSACTION: return false;
     case StatementType::COPY: return static_cast<const CopyStatement&>(statement).is_from;
+    case StatementType::SECRET: return SecretStatementWrites(statement);
     default: return true;
   }
 }
@@ -79,6 +81,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::RUN_SINK: return ExecuteRunSink(context, static_cast<RunSinkStatement&>(statement));
     case StatementType::ALTER_SINK: return ExecuteAlterSink(context, static_cast<AlterSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(context, static_cast<OptimizeStatement&>(statement));
+    case StatementType::SECRET: return ExecuteSecretStatement(context, statement);
     case StatementType::VACUUM: return ExecuteVacuum(context, static_cast<VacuumStatement&>(statement));
     case StatementType::SET: return ExecuteSet(context, static_cast<SetStatement&>(statement));
     case StatementType::TRANSACTION:

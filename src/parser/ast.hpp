@@ -283,6 +283,7 @@ enum class StatementType : uint8_t {
   TRANSACTION,
   CREATE_FLOW,  // CREATE FLOW f AS INSERT INTO t BY NAME SELECT ... (an append flow)
   APPLY_CHANGES,  // APPLY CHANGES INTO / CREATE FLOW ... AS AUTO CDC INTO (parse_apply_changes.cpp)
+  SECRET,  // CREATE / DROP SECRET, SHOW SECRETS (parser/secret_statement.hpp)
 };
 
 struct SQLStatement {

@@ -5,10 +5,13 @@
 
 #include "common/display_width.hpp"
 #include "common/exception.hpp"
+#include "main/secret/secret_redact.hpp"
 
 namespace lakestream {
 
-std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::string& message) {
+std::string FormatErrorAt(const std::string& raw_sql, uint32_t offset, const std::string& message) {
+  // The quoted statement never shows a credential (CREATE SECRET, sink options).
+  const std::string sql = RedactSecrets(raw_sql, &offset);
   if (offset > sql.size()) offset = static_cast<uint32_t>(sql.size());
   size_t line_start = 0;
   size_t line = 1;

@@ -176,6 +176,17 @@ std::string ParserImpl::ParsePropertyValue() {
     return "-" + Next().text;
   }
   if (IsKeyword("TRUE") || IsKeyword("FALSE")) return ToLowerAscii(Next().text);
+  // env('NAME'): read from the environment when used, kept as this text
+  // (main/secret/secret.hpp, docs/secrets.md).
+  if (IsKeyword("ENV") && IsOp("(", 1)) {
+    Next();
+    Next();
+    const Token& name = Peek();
+    std::string variable = ParseStringLiteral("the environment variable name");
+    if (variable.empty() || variable.find('\'') != std::string::npos) SyntaxError(name, "expected an environment variable name");
+    ExpectOp(")");
+    return "env('" + variable + "')";
+  }
   // Bare words: COPY options (FORMAT parquet), SET k = v, delta-style values.
   if (IsAnyName(t)) return Next().text;
   SyntaxError(t, "expected a property value (a string, a number, TRUE or FALSE)");

@@ -174,6 +174,9 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseSetTimeZone();
   std::unique_ptr<SQLStatement> ParseTransaction();
   std::unique_ptr<SQLStatement> ParseExplain();
+  // CREATE/DROP SECRET, SHOW SECRETS (parse_secret.cpp)
+  bool IsSecretStatement() const;
+  std::unique_ptr<SQLStatement> ParseSecretStatement();
 
  private:
   const std::string& sql_;

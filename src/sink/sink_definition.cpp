@@ -17,6 +17,7 @@
 #include "connector/kafka/kafka_producer.hpp"
 #include "connector/kafka/kafka_tail.hpp"
 #include "connector/sink_encoder.hpp"
+#include "main/secret/secret_use.hpp"
 #include "sink/sink_runner.hpp"
 #include "sink/sink_source.hpp"
 #include "connector/sink_target.hpp"
@@ -101,7 +102,8 @@ void CheckOutsideDatabase(ClientContext& context, const SinkCatalogEntry& sink, 
 }  // namespace
 
 void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition) {
-  const SinkOptions& options = ReparseSinkOptions(sink);
+  // The broker is contacted with the credentials (secret, env()) resolved now.
+  const SinkOptions options = WithSinkCredentials(context, sink, ReparseSinkOptions(sink));
   SinkSource source = ResolveSinkSource(context, sink);
   if (!source.stream && !ChangeFeedOn(*source.table)) {
     throw InvalidInputError("Sink " + sink.name + ": " + std::string(TableKindToString(source.table->kind)) + " " +

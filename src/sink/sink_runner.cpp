@@ -14,6 +14,7 @@
 #include "connector/kafka/kafka_producer.hpp"
 #include "connector/kafka/kafka_tail.hpp"
 #include "connector/sink_encoder.hpp"
+#include "main/secret/secret_use.hpp"
 #include "sink/sink_source.hpp"
 #include "connector/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
@@ -270,7 +271,7 @@ class SinkRun {
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
-    target_ = &GetTarget(sessions_, sink_, options_);
+    target_ = &GetTarget(sessions_, sink_, WithSinkCredentials(context_, sink_, options_));
     target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
     struct Reset {
       SinkWriter* t;

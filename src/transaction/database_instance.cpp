@@ -1,5 +1,7 @@
 #include "transaction/database_instance.hpp"
 
+#include "main/secret/secret_use.hpp"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -210,7 +212,11 @@ void DatabaseInstance::SaveCatalog() {
     record.tables.push_back(std::move(t));
   }
   for (auto& name : catalog_.StreamNames()) record.streams.push_back(*catalog_.FindStream(name));
-  for (auto& name : catalog_.SinkNames()) record.sinks.push_back(*catalog_.FindSink(name));
+  for (auto& name : catalog_.SinkNames()) {
+    SinkCatalogEntry& sink = *catalog_.FindSink(name);
+    MoveStoredInlineCredentials(Secrets(), sink);  // a catalog from before secrets
+    record.sinks.push_back(sink);
+  }
   for (auto& name : catalog_.ViewNames()) record.views.push_back(*catalog_.FindView(name));
   // Statements that write took the lock before reading the catalog; a save
   // from any other path takes it now, and must not overwrite a catalog that
@@ -388,6 +394,12 @@ SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_
   std::lock_guard<std::mutex> guard(sink_registry_lock_);
   if (!sink_registry_) sink_registry_ = make();
   return *sink_registry_;
+}
+
+SecretManager& DatabaseInstance::Secrets() {
+  std::lock_guard<std::mutex> guard(secrets_lock_);
+  if (!secrets_) secrets_ = std::make_shared<SecretManager>(fs_, path_);
+  return *secrets_;
 }
 
 }  // namespace lakestream

@@ -19,6 +19,7 @@
 namespace lakestream {
 
 class DeltaTable;
+class SecretManager;  // main/secret/secret.hpp
 
 // What the sink layer keeps for one open database between statements (its
 // open producers and files, the progress listener). Defined in src/sink,
@@ -95,6 +96,8 @@ class DatabaseInstance {
   void ReloadCatalogIfChanged();
   // This database's sink registry, made with `make` on first use.
   SinkRegistry& GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make);
+  // CREATE SECRET's secrets: temporary ones for this instance's life, persistent ones in its folder.
+  SecretManager& Secrets();
 
  private:
   void LoadTables();
@@ -112,6 +115,8 @@ class DatabaseInstance {
   std::mutex sink_registry_lock_;
   // Last: its producers are closed before the catalog goes.
   std::unique_ptr<SinkRegistry> sink_registry_;
+  std::mutex secrets_lock_;
+  std::shared_ptr<SecretManager> secrets_;
 };
 
 }  // namespace lakestream

@@ -93,7 +93,24 @@ TEST(CatalogStore, OldCatalogIsWrittenBackWithTheSameKeysAndValues) {
   EXPECT_EQ(after["version"].get<int64_t>(), before["version"].get<int64_t>() + 1);
   before.erase("version");
   after.erase("version");
+  // One change on purpose: the Kafka sink's password leaves the catalog for
+  // the sink's own secret (docs/secrets.md), which the sink names instead.
+  auto& options = before["sinks"][1]["options"];
+  bool moved = false;
+  for (size_t i = 0; i < options.size(); i++) {
+    if (options[i][0] == "sasl.password") {
+      options.erase(i);
+      moved = true;
+      break;
+    }
+  }
+  ASSERT_TRUE(moved) << "the fixture's Kafka sink has a sasl.password";
+  options.push_back({"secret", "__sink_orders_kafka"});
   EXPECT_EQ(after, before) << "diff: " << nlohmann::json::diff(before, after).dump(2);
+  std::string secret_file = db_path + "/_lakestream/secrets/__sink_orders_kafka.json";
+  nlohmann::json secret = ReadJson(secret_file);
+  EXPECT_EQ(secret["owner_sink"], "orders_kafka");
+  EXPECT_EQ(secret["values"], nlohmann::json::array({{"sasl.password", "hunter2"}}));
 }
 
 // Keys this version does not know, and known keys holding another type,

@@ -1,7 +1,9 @@
 #include "shell.hpp"
 
 #include <editline/readline.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -17,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "main/secret/secret_redact.hpp"
 
 #ifndef LAKESTREAM_VERSION
 #define LAKESTREAM_VERSION "dev"  // the build defines it; this keeps ad-hoc compiles working
@@ -290,6 +293,15 @@ bool Shell::RunFile(const std::string& path, bool stop_on_error) {
 int Shell::Repl() {
   std::string history_path;
   if (const char* home = std::getenv("HOME")) history_path = std::string(home) + "/.lakestream_history";
+  // Owner only, whatever the umask: statements may name credentials
+  // (their values are redacted below, but not every column is a secret).
+  if (!history_path.empty()) {
+    int fd = ::open(history_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      (void)::fchmod(fd, 0600);
+      ::close(fd);
+    }
+  }
   using_history();
   stifle_history(2000);
   if (!history_path.empty()) read_history(history_path.c_str());
@@ -331,6 +343,7 @@ int Shell::Repl() {
       if (c == '\n' || c == '\r') c = ' ';
     }
     while (!entry.empty() && entry.back() == ' ') entry.pop_back();
+    entry = RedactSecrets(entry);  // CREATE SECRET / CREATE SINK ... 'sasl.password' = '...'
     add_history(entry.c_str());
     if (!history_path.empty()) write_history(history_path.c_str());
     RunSql(buffer);

@@ -21,6 +21,7 @@
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
+#include "main/secret/secret_use.hpp"
 
 namespace lakestream {
 
@@ -30,6 +31,8 @@ struct KafkaSource {
   std::string bootstrap;
   std::string topic;
   std::map<std::string, std::string> properties;
+  // secret => 'name': the kafka secret's properties, resolved at bind (given properties win).
+  std::vector<std::pair<std::string, std::string>> credentials;
   int timeout_ms = 10000;
 };
 
@@ -56,7 +59,10 @@ void OpenConsumer(const KafkaSource& source, Consumer& consumer) {
   auto set = [&](const std::string& k, const std::string& v) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(conf);
-      throw InvalidInputError("read_kafka(): property " + k + " = '" + v + "' is not accepted: " + errstr);
+      // librdkafka's message quotes the value: left out for a credential.
+      bool sensitive = IsSensitiveKey("kafka", k);
+      throw InvalidInputError("read_kafka(): property " + k + (sensitive ? "" : " = '" + v + "'") + " is not accepted" +
+                              (sensitive ? std::string() : ": " + std::string(errstr)));
     }
   };
   set("bootstrap.servers", source.bootstrap);
@@ -65,6 +71,7 @@ void OpenConsumer(const KafkaSource& source, Consumer& consumer) {
   set("group.id", "lakestream-read-kafka");
   set("enable.auto.commit", "false");
   set("enable.partition.eof", "true");
+  for (auto& [k, v] : source.credentials) set(k, v);
   for (auto& [k, v] : source.properties) set(k, v);
   consumer.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
   if (!consumer.rk) throw IOError(std::string("read_kafka(): cannot create a Kafka consumer: ") + errstr);
@@ -171,9 +178,17 @@ TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Val
       std::string v = StringUtil::Lower(value);
       if (v != "earliest" && v != "latest") throw BinderError("read_kafka() startingOffsets must be 'earliest' or 'latest'");
       latest = v == "latest";
+    } else if (names[i] == "secret") {
+      source.credentials = KafkaSecretProperties(context, value, "read_kafka()");
     } else if (names[i] == "timeout_ms") {
       source.timeout_ms = static_cast<int>(args[i].AsBigint());
     } else {
+      // A streaming table keeps its query in catalog.json: a credential there would be stored in clear.
+      if (context.ingestion_scope && IsSensitiveKey("kafka", names[i])) {
+        throw BinderError("read_kafka(): '" + names[i] + "' given inline in a streaming table would be stored with the "
+                          "table's definition; CREATE PERSISTENT SECRET name (TYPE kafka, '" + names[i] +
+                          "' '...') and pass secret => 'name' instead");
+      }
       source.properties[names[i]] = value;  // a librdkafka consumer property (checked when the consumer is made)
     }
   }

@@ -9,6 +9,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "connector/sink_options.hpp"
+#include "main/secret/secret_use.hpp"
 #include "sink/sink_runner.hpp"
 
 namespace lakestream {
@@ -21,11 +22,12 @@ static Value OptionalText(const std::optional<std::string>& value) {
   return value ? Value(*value) : Value(LogicalType(TypeId::VARCHAR));
 }
 
-// Option values that are secrets are never shown back.
-static bool IsSecret(const std::string& key) {
-  std::string k = StringUtil::Lower(key);
-  return k.find("password") != std::string::npos || k.find("secret") != std::string::npos ||
-         k.find("key.pem") != std::string::npos || k.find("sasl.oauthbearer.config") != std::string::npos;
+// Does the sink's 'secret' option name the secret holding its inline credentials?
+static bool UsesOwnSecret(const SinkCatalogEntry& sink) {
+  for (auto& [k, v] : sink.options) {
+    if (StringUtil::CIEquals(k, "secret") && StringUtil::CIEquals(v, SinkSecretName(sink.name))) return true;
+  }
+  return false;
 }
 
 // SHOW and DESCRIBE still list a sink whose stored options no longer parse
@@ -80,10 +82,15 @@ std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSin
   entry->target = statement.target == SinkTarget::FILE ? "file" : "kafka";
   entry->file_path = statement.file_path;
   entry->options = statement.options;
-  DefineSink(context, *entry, existing, SaysStart(statement.options));
+  // Inline credentials go into the sink's own secret, never into catalog.json.
+  std::optional<Secret> own = TakeInlineCredentials(context, *entry);
+  WithSinkSecret(context, own, [&] { DefineSink(context, *entry, existing, SaysStart(statement.options)); });
   if (existing) ForgetSinkSession(context, *existing);
+  // A replaced sink's secret goes when the new definition does not use it.
+  bool keeps_own = UsesOwnSecret(*entry);
   catalog.CreateSink(std::move(entry), statement.or_replace);
   context.Database().SaveCatalog();
+  if (!keeps_own) DropSinkSecret(context, name);
   return MakeEmptyResult();
 }
 
@@ -103,12 +110,14 @@ std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkS
     }
     if (!replaced) altered.options.emplace_back(key, value);
   }
-  DefineSink(context, altered, &sink, SaysStart(statement.options));
+  std::optional<Secret> own = TakeInlineCredentials(context, altered);
+  WithSinkSecret(context, own, [&] { DefineSink(context, altered, &sink, SaysStart(statement.options)); });
   ForgetSinkSession(context, sink);
   sink.options = std::move(altered.options);
   sink.parsed_options = std::move(altered.parsed_options);
   sink.state = std::move(altered.state);
   context.Database().SaveCatalog();
+  if (!UsesOwnSecret(sink)) DropSinkSecret(context, sink.name);  // 'secret' now names another one
   return MakeEmptyResult();
 }
 
@@ -124,7 +133,11 @@ std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkState
 std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStatement& statement) {
   Catalog& catalog = context.GetCatalog();
   if (SinkCatalogEntry* sink = catalog.FindSink(statement.name.Name())) ForgetSinkSession(context, *sink);
-  if (catalog.DropSink(statement.name.Name(), statement.if_exists)) context.Database().SaveCatalog();
+  std::string name = statement.name.Name();
+  if (catalog.DropSink(name, statement.if_exists)) {
+    context.Database().SaveCatalog();
+    DropSinkSecret(context, name);
+  }
   return MakeEmptyResult();
 }
 
@@ -156,7 +169,7 @@ std::unique_ptr<QueryResult> ExecuteDescribeSink(ClientContext& context, Describ
   add("source", sink.source);
   add("source_kind", status.source_kind);
   add("target", TargetOf(sink));
-  for (auto& [k, v] : sink.options) add("option " + k, IsSecret(k) ? "****" : v);
+  for (auto& [k, v] : sink.options) add("option " + k, ShownValue("kafka", k, v));
   // The state as catalog.json holds it, key by key in the file's (sorted) order.
   const nlohmann::json state = SinkStateToJson(sink.state);
   for (auto& [k, v] : state.items()) {

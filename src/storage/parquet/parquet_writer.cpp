@@ -1006,7 +1006,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
     impl->info.push_back(ParquetColumnInfo{Value(types[i]), Value(types[i]), 0});
   }
   impl->row_entries.resize(names.size());
-  impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
   LS_RETURN_NOT_OK(impl->WriteAll("PAR1"));
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));

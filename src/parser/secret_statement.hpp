@@ -1,0 +1,28 @@
+// CREATE [OR REPLACE] [PERSISTENT | TEMPORARY] SECRET [IF NOT EXISTS] name (TYPE t, key value, ...)
+// DROP [PERSISTENT | TEMPORARY] SECRET [IF EXISTS] name
+// SHOW SECRETS
+// (parse_secret.cpp; executed by main/secret/secret_executor.cpp).
+#pragma once
+
+#include <optional>
+
+#include "parser/ast.hpp"
+
+namespace lakestream {
+
+enum class SecretAction : uint8_t { CREATE, DROP, SHOW };
+
+struct SecretStatement : SQLStatement {
+  SecretStatement() : SQLStatement(StatementType::SECRET) {}
+  SecretAction action = SecretAction::CREATE;
+  std::string name;
+  // PERSISTENT (true), TEMPORARY (false) or neither said (nullopt): CREATE
+  // then makes a temporary secret, DROP removes whichever exists.
+  std::optional<bool> persistent;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  bool if_exists = false;
+  PropertyList options;  // with TYPE and SCOPE among them, as written
+};
+
+}  // namespace lakestream
