@@ -35,6 +35,11 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
   if (StatementWrites(statement)) {
     context.Database().RequireWritable(statement.type == StatementType::COPY ? "COPY ... FROM" : "this statement");
   }
+  // COPY ... TO writes no table (so takes no write lock), but a read-only
+  // database refuses every write, files included.
+  if (statement.type == StatementType::COPY && !static_cast<const CopyStatement&>(statement).is_from) {
+    context.Database().RequireWritable("COPY ... TO");
+  }
   switch (statement.type) {
     case StatementType::SELECT: return ExecuteSelect(context, static_cast<SelectStatement&>(statement));
     case StatementType::EXPLAIN: return ExecuteExplain(context, static_cast<ExplainStatement&>(statement));
@@ -61,7 +66,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::ALTER_SINK: return ExecuteAlterSink(context, static_cast<AlterSinkStatement&>(statement));
     case StatementType::OPTIMIZE: return ExecuteOptimize(context, static_cast<OptimizeStatement&>(statement));
     case StatementType::VACUUM: return ExecuteVacuum(context, static_cast<VacuumStatement&>(statement));
-    case StatementType::SET: return NotYet("SET " + static_cast<SetStatement&>(statement).name + ": no settings exist yet");
+    case StatementType::SET: return ExecuteSet(context, static_cast<SetStatement&>(statement));
     case StatementType::TRANSACTION:
       return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");
   }

@@ -184,6 +184,16 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
     }
   }
   if (!AcceptOp("=") && !AcceptKeyword("TO")) SyntaxError(Peek(), "expected '=' or TO after the setting name");
+  if (AcceptOp("[")) {
+    statement->is_list = true;
+    if (AcceptOp("]")) return statement;
+    do {
+      if (Peek().type != TokenType::STRING) SyntaxError(Peek(), "expected a string in the setting's list, e.g. ['/data/in']");
+      statement->list.push_back(Next().text);
+    } while (AcceptOp(","));
+    if (!AcceptOp("]")) SyntaxError(Peek(), "expected ',' or ']' in the setting's list");
+    return statement;
+  }
   statement->value = ParsePropertyValue();
   return statement;
 }

@@ -1,6 +1,9 @@
 #include "sink/sink_runner.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
+#include <filesystem>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -95,6 +98,24 @@ void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::s
                        " (INTO FILE '" + other->file_path + "'); a file belongs to one sink, whose progress counts the "
                        "bytes it wrote there. Write sink " + sink.name + " INTO another FILE, or DROP SINK " + other->name +
                        " first");
+  }
+}
+
+void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
+                           const std::string& file_path) {
+  const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
+  if (options.kafka) {
+    policy.CheckNetwork("the Kafka broker " + options.bootstrap_servers, "Sink " + sink.name);
+    return;
+  }
+  policy.CheckPath(file_path, AccessMode::WRITE, "Sink " + sink.name);
+  struct stat st {};
+  if (::lstat(file_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    std::string target = std::filesystem::read_symlink(file_path, ec).string();
+    throw InvalidInputError("Sink " + sink.name + ": file " + file_path + " is a symbolic link to " + (ec ? "?" : target) +
+                            "; a sink does not append through a link: name the target itself INTO FILE '...', or "
+                            "remove the link");
   }
 }
 
@@ -270,6 +291,7 @@ class SinkRun {
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
+    CheckSinkTargetAccess(context_, sink_, options_, options_.kafka ? std::string() : SinkFilePath(sink_));
     target_ = &GetTarget(sessions_, sink_, options_);
     target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
     struct Reset {
