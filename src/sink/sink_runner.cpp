@@ -189,6 +189,9 @@ class SinkRun {
     }
     // Catalogs from before file ownership was checked may hold two sinks on one file.
     if (!options_.kafka) CheckFileOwner(context.GetCatalog(), sink, SinkFilePath(sink));
+    // Every run, even one with nothing to deliver: a sink made before
+    // external access was turned off is refused the same way each time.
+    CheckSinkTargetAccess(context, sink, options_, options_.kafka ? std::string() : SinkFilePath(sink));
   }
 
   SinkRunResult Run() {
@@ -291,7 +294,6 @@ class SinkRun {
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
-    CheckSinkTargetAccess(context_, sink_, options_, options_.kafka ? std::string() : SinkFilePath(sink_));
     target_ = &GetTarget(sessions_, sink_, options_);
     target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
     struct Reset {
