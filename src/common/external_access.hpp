@@ -50,7 +50,7 @@ class ExternalAccessPolicy {
 
   // Throws PermissionError when `path` may not be reached; `what` names the
   // reader or writer ("read_files", "COPY ... TO", "sink s") for the message.
-  // Returns the normalised path it judged.
+  // Returns the normalised path it judged (`path` unchanged while access is enabled).
   std::string CheckPath(const std::string& path, AccessMode mode, const std::string& what) const;
   // CheckPath for a glob pattern ('dir/*.json'): judges the directory before
   // the first component with a wildcard, so a pattern that can only match
