@@ -16,6 +16,7 @@ const char* ExceptionTypeName(ExceptionType type) {
     case ExceptionType::INVALID_INPUT: return "Invalid Input Error";
     case ExceptionType::INTERNAL: return "Internal Error";
     case ExceptionType::INTERRUPT: return "Interrupt Error";
+    case ExceptionType::PERMISSION: return "Permission Error";
   }
   return "Error";
 }

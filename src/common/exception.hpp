@@ -24,6 +24,7 @@ enum class ExceptionType {
   INVALID_INPUT,
   INTERNAL,
   INTERRUPT,   // Connection::Interrupt stopped the statement
+  PERMISSION,  // a path or endpoint that enable_external_access forbids
 };
 
 const char* ExceptionTypeName(ExceptionType type);
@@ -57,6 +58,7 @@ LAKESTREAM_DEFINE_EXCEPTION(CorruptionError, CORRUPTION)
 LAKESTREAM_DEFINE_EXCEPTION(InvalidInputError, INVALID_INPUT)
 LAKESTREAM_DEFINE_EXCEPTION(InternalError, INTERNAL)
 LAKESTREAM_DEFINE_EXCEPTION(InterruptError, INTERRUPT)
+LAKESTREAM_DEFINE_EXCEPTION(PermissionError, PERMISSION)
 
 #undef LAKESTREAM_DEFINE_EXCEPTION
 

@@ -81,8 +81,8 @@ class TimeZone {
 };
 
 // The setting SET TIME ZONE writes (Spark's name, also settable with SET
-// spark.sql.session.timeZone = '...'), and the name the parser gives SET TIME
-// ZONE LOCAL, which names no zone.
+// spark.sql.session.timeZone = '...'), and the value the parser gives SET TIME
+// ZONE LOCAL (spaces keep it apart from every zone name).
 inline constexpr const char* kSessionTimeZoneSetting = "spark.sql.session.timeZone";
 inline constexpr const char* kSessionTimeZoneLocal = "TIME ZONE LOCAL";
 

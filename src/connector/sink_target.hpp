@@ -54,7 +54,7 @@ Result<std::unique_ptr<SinkWriter>> OpenKafkaTarget(const SinkOptions& options, 
 Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path);
 
 // `path` made absolute against the working directory, lexically normal
-// (symlinks are not resolved: the sink follows the link when it writes).
+// (symlinks are not resolved; a sink refuses a file that is itself a link).
 std::string AbsoluteSinkPath(const std::string& path);
 // Do `a` and `b` name one file: the same inode, or, while either is missing,
 // the same path once relative parts and symlinked directories are resolved.

@@ -349,6 +349,8 @@ ErrorKind ToErrorKind(ExceptionType type) {
     case ExceptionType::INVALID_INPUT: return ErrorKind::INVALID_INPUT;
     case ExceptionType::INTERNAL: return ErrorKind::INTERNAL;
     case ExceptionType::INTERRUPT: return ErrorKind::INTERRUPTED;
+    // The public kinds stay as they are; the message says "Permission Error".
+    case ExceptionType::PERMISSION: return ErrorKind::INVALID_INPUT;
   }
   return ErrorKind::INTERNAL;
 }

@@ -19,20 +19,6 @@ namespace lakestream {
 
 static std::unique_ptr<QueryResult> NotYet(const std::string& feature) { throw NotImplementedError(feature); }
 
-// SET: only the session time zone exists as a setting so far.
-static std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement) {
-  if (statement.name == kSessionTimeZoneLocal) {
-    context.time_zone = TimeZone::Local();
-  } else if (StringUtil::CIEquals(statement.name, kSessionTimeZoneSetting)) {
-    context.time_zone = TimeZone::Get(statement.value);  // an unknown zone throws, naming it
-  } else {
-    return NotYet("SET " + statement.name + ": the only setting is the session time zone (SET TIME ZONE 'zone' or "
-                  "SET spark.sql.session.timeZone = 'zone')");
-  }
-  SetSessionTimeZone(context.time_zone);
-  return MakeEmptyResult();
-}
-
 // Whether a statement writes to the database (and so needs it writable and
 // holds its write lock while it runs).
 static bool StatementWrites(const SQLStatement& statement) {
@@ -52,6 +38,11 @@ static bool StatementWrites(const SQLStatement& statement) {
 static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStatement& statement) {
   if (StatementWrites(statement)) {
     context.Database().RequireWritable(statement.type == StatementType::COPY ? "COPY ... FROM" : "this statement");
+  }
+  // COPY ... TO writes no table (so takes no write lock), but a read-only
+  // database refuses every write, files included.
+  if (statement.type == StatementType::COPY && !static_cast<const CopyStatement&>(statement).is_from) {
+    context.Database().RequireWritable("COPY ... TO");
   }
   switch (statement.type) {
     case StatementType::SELECT: return ExecuteSelect(context, static_cast<SelectStatement&>(statement));

@@ -533,6 +533,9 @@ struct SetStatement : SQLStatement {
   SetStatement() : SQLStatement(StatementType::SET) {}
   std::string name;
   std::string value;
+  // SET allowed_directories = ['/a', '/b']: the list's strings (value is "").
+  bool is_list = false;
+  std::vector<std::string> list;
 };
 
 enum class TransactionType : uint8_t { BEGIN, COMMIT, ROLLBACK };

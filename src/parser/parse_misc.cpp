@@ -174,12 +174,12 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseVacuum() {
 }
 
 // SET TIME ZONE becomes the Spark setting spark.sql.session.timeZone; LOCAL
-// gets its own name, as it is no zone name (docs/sql-time.md).
+// sets it to a value no zone name can be (docs/sql-time.md).
 std::unique_ptr<SQLStatement> ParserImpl::ParseSetTimeZone() {
   auto statement = std::make_unique<SetStatement>();
   statement->name = kSessionTimeZoneSetting;
   if (AcceptKeyword("LOCAL")) {
-    statement->name = kSessionTimeZoneLocal;
+    statement->value = kSessionTimeZoneLocal;
     return statement;
   }
   if (!IsKeyword("INTERVAL")) {
@@ -264,6 +264,16 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
     }
   }
   if (!AcceptOp("=") && !AcceptKeyword("TO")) SyntaxError(Peek(), "expected '=' or TO after the setting name");
+  if (AcceptOp("[")) {
+    statement->is_list = true;
+    if (AcceptOp("]")) return statement;
+    do {
+      if (Peek().type != TokenType::STRING) SyntaxError(Peek(), "expected a string in the setting's list, e.g. ['/data/in']");
+      statement->list.push_back(Next().text);
+    } while (AcceptOp(","));
+    if (!AcceptOp("]")) SyntaxError(Peek(), "expected ',' or ']' in the setting's list");
+    return statement;
+  }
   statement->value = ParsePropertyValue();
   return statement;
 }

@@ -121,7 +121,10 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
                            : AbsoluteSinkPath(sink.file_path);
     CheckOutsideDatabase(context, sink, path);
     CheckFileOwner(context.GetCatalog(), sink, path);
+    CheckSinkTargetAccess(context, sink, options, path);
     sink.state.file_path = path;
+  } else {
+    CheckSinkTargetAccess(context, sink, options, "");
   }
   int32_t partitions = 0;
   if (options.kafka) {

@@ -1,6 +1,9 @@
 #include "sink/sink_runner.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
+#include <filesystem>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -99,6 +102,24 @@ void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::s
   }
 }
 
+void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
+                           const std::string& file_path) {
+  const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
+  if (options.kafka) {
+    policy.CheckNetwork("the Kafka broker " + options.bootstrap_servers, "Sink " + sink.name);
+    return;
+  }
+  policy.CheckPath(file_path, AccessMode::WRITE, "Sink " + sink.name);
+  struct stat st {};
+  if (::lstat(file_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    std::string target = std::filesystem::read_symlink(file_path, ec).string();
+    throw InvalidInputError("Sink " + sink.name + ": file " + file_path + " is a symbolic link to " + (ec ? "?" : target) +
+                            "; a sink does not append through a link: name the target itself INTO FILE '...', or "
+                            "remove the link");
+  }
+}
+
 namespace {
 
 ChangeKind ParseKind(string_t text) {
@@ -169,6 +190,9 @@ class SinkRun {
     }
     // Catalogs from before file ownership was checked may hold two sinks on one file.
     if (!options_.kafka) CheckFileOwner(context.GetCatalog(), sink, SinkFilePath(sink));
+    // Every run, even one with nothing to deliver: a sink made before
+    // external access was turned off is refused the same way each time.
+    CheckSinkTargetAccess(context, sink, options_, options_.kafka ? std::string() : SinkFilePath(sink));
   }
 
   SinkRunResult Run() {

@@ -32,4 +32,14 @@ std::string SinkFilePath(const SinkCatalogEntry& sink);
 // symlink, a hard link).
 void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::string& path);
 
+struct SinkOptions;
+// May the sink write where it writes now (checked at CREATE/ALTER SINK and
+// before every run, since enable_external_access may have been turned off
+// in between)? A Kafka sink needs the network; a FILE sink's file must be
+// allowed (common/external_access.hpp) and must not be a symbolic link:
+// appending through a link would write wherever the link points. Throws
+// PermissionError / InvalidInputError naming the sink.
+void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
+                           const std::string& file_path);
+
 }  // namespace lakestream

@@ -30,7 +30,10 @@ static bool TryLock(CatalogStore& store) {
 }
 
 DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
-    : path_(std::move(path)), options_(options), fs_(FileSystem::Default()) {
+    : path_(std::move(path)),
+      options_(options),
+      access_policy_(path_, options.enable_external_access, options.allowed_directories, options.allowed_paths),
+      fs_(FileSystem::Default()) {
   if (InMemory()) return;
   while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   auto store = CatalogStore::Open(fs_, path_, options_.read_only);
@@ -302,6 +305,9 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
     return;
   }
   RequireWritable("CREATE TABLE");
+  // An attached table is read and written where it lies: both ways outside
+  // the database directory, so both must be allowed.
+  if (location) access_policy_.CheckPath(*location, AccessMode::WRITE, "CREATE TABLE " + entry.name + " LOCATION");
   entry.managed = !location.has_value();
   // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
   entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + folder_name;

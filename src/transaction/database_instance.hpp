@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/catalog_store.hpp"
+#include "common/external_access.hpp"
 #include "lakestream/database.hpp"
 
 namespace lakestream {
@@ -72,6 +73,10 @@ class DatabaseInstance {
   static void SyncFromDelta(TableCatalogEntry& entry);
   static DeltaTable* AsDelta(TableCatalogEntry& entry);
   void RequireWritable(const std::string& what) const;
+  // What statements may reach outside the database (SET enable_external_access,
+  // allowed_directories, allowed_paths): one policy per open database, as
+  // DuckDB keeps these settings global.
+  ExternalAccessPolicy& AccessPolicy() { return access_policy_; }
 
   // The write lock across processes (CatalogStore::TryLock), held only by a
   // statement that writes, so an idle process keeps no reader or writer out.
@@ -106,6 +111,7 @@ class DatabaseInstance {
 
   std::string path_;
   DatabaseOptions options_;
+  ExternalAccessPolicy access_policy_;
   FileSystem* fs_;
   std::unique_ptr<CatalogStore> store_;
   CatalogRecord record_;

@@ -38,7 +38,12 @@ const char* kUsage =
     "  -csv          output as CSV with a header line\n"
     "  -json         output as one JSON array of objects per result\n"
     "  -line         output one 'column = value' line per value\n"
-    "  -readonly     open the database read-only\n"
+    "  -readonly     open the database read-only: every write is refused (tables,\n"
+    "                COPY ... TO, CREATE/RUN SINK)\n"
+    "  -safe         safe mode: statements read and write no file outside the\n"
+    "                database directory and reach no network\n"
+    "                (enable_external_access = false, for the whole session), and\n"
+    "                .read is disabled; docs/security.md\n"
     "  -help, --help     show this help and exit\n"
     "  -version, --version  show the version and exit\n"
     "\n"
@@ -84,6 +89,8 @@ int main(int argc, char** argv) {
       mode = *lakestream::ParseRenderMode(arg + (arg[1] == '-' ? 2 : 1));
     } else if (Is(arg, "-readonly")) {
       db_options.read_only = true;
+    } else if (Is(arg, "-safe")) {
+      db_options.enable_external_access = false;
     } else if (Is(arg, "-help") || Is(arg, "-h")) {
       std::cout << kUsage;
       return 0;

@@ -86,6 +86,7 @@ extern "C" void OnSigint(int /*signal*/) {
 }  // namespace
 
 Shell::Shell(const std::string& db_path, DatabaseOptions options) {
+  safe_ = !options.enable_external_access;
   db_ = std::make_unique<Database>(db_path, options);
   con_ = std::make_unique<Connection>(*db_);
   g_interrupt_target.store(con_.get());
@@ -221,6 +222,11 @@ bool Shell::RunDotCommand(const std::string& line) {
     return false;
   }
   if (cmd == ".read") {
+    if (safe_) {
+      std::cerr << "Error: .read is disabled in safe mode (-safe), which opens no file but the database; "
+                   "pass the script with -f instead, or start without -safe" << std::endl;
+      return false;
+    }
     if (words.size() != 2) {
       std::cerr << "Error: usage: .read FILE" << std::endl;
       return false;

@@ -73,6 +73,7 @@ class Shell {
   bool quit_ = false;
   int quit_code_ = 0;
   int read_depth_ = 0;  // nesting of .read, to stop a file that reads itself
+  bool safe_ = false;   // -safe: dot commands that open files are refused
 };
 
 }  // namespace lakestream

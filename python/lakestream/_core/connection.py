@@ -255,21 +255,60 @@ def _affected_rows(native):
 def connect(database=":memory:", read_only=False, config=None):
     """Opens the lakestream database `database` (a directory, created when
     missing; ":memory:", "" or None for a new in-memory database) and returns
-    a Connection. read_only=True makes every writing statement fail."""
+    a Connection. read_only=True makes every writing statement fail.
+    config: {'enable_external_access': False, 'allowed_directories': [...],
+    'allowed_paths': [...]} (docs/security.md)."""
     if database is None:
         database = ""
     if isinstance(database, os.PathLike):
         database = os.fspath(database)
     if not isinstance(database, str):
         raise InterfaceError(f"connect(database=...): a path (str) or ':memory:', not {type(database).__name__}")
-    if config:
-        raise NotSupportedError_(config)
+    settings = _config_settings(config or {})
     path = "" if database in ("", ":memory:") else database
     native = _run(_lakestream.NativeConnection, path, bool(read_only))
-    return Connection(native, database or ":memory:")
+    connection = Connection(native, database or ":memory:")
+    # The allowed places first: they cannot change once access is off
+    # (docs/security.md). The settings belong to the database, which a
+    # second connect() to the same directory shares.
+    try:
+        for statement in settings:
+            connection.execute(statement)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
-def NotSupportedError_(config):
-    from .errors import NotSupportedError
-    return NotSupportedError(f"connect(config={config!r}): lakestream takes no connection settings yet; "
-                             "set properties with SQL (ALTER TABLE ... SET PROPERTIES)")
+# connect(config=...) keys, in the order they must be applied.
+_CONFIG_KEYS = ("allowed_directories", "allowed_paths", "enable_external_access")
+
+
+def _config_settings(config):
+    """The SET statements for connect(config=...); NotSupportedError for other keys."""
+    if not isinstance(config, dict):
+        raise InterfaceError(f"connect(config=...): a dict of settings, not {type(config).__name__}")
+    unknown = [k for k in config if k not in _CONFIG_KEYS]
+    if unknown:
+        from .errors import NotSupportedError
+        raise NotSupportedError(f"connect(config={config!r}): unknown setting {unknown[0]!r}; the settings are "
+                                f"{', '.join(_CONFIG_KEYS)} (docs/security.md)")
+
+    def quote(text):
+        if not isinstance(text, (str, os.PathLike)):
+            raise InterfaceError(f"connect(config=...): a path must be a str, not {type(text).__name__}")
+        return "'" + os.fspath(text).replace("'", "''") + "'"
+
+    statements = []
+    for key in _CONFIG_KEYS:
+        if key not in config:
+            continue
+        value = config[key]
+        if key == "enable_external_access":
+            if not isinstance(value, bool):
+                raise InterfaceError("connect(config=...): enable_external_access must be True or False")
+            statements.append(f"SET enable_external_access = {'true' if value else 'false'}")
+        else:
+            items = [value] if isinstance(value, (str, os.PathLike)) else list(value)
+            statements.append(f"SET {key} = [{', '.join(quote(v) for v in items)}]")
+    return statements

@@ -90,7 +90,9 @@ class FileTarget : public SinkWriter {
     }
     if (fd_ < 0) {
       // A file that had our bytes and is gone is an error, not a fresh start.
-      int flags = O_RDWR | O_APPEND | O_CLOEXEC | (committed > 0 ? 0 : O_CREAT);
+      // O_NOFOLLOW: a link planted at the file's name since the run was
+      // checked (sink_runner.cpp, CheckSinkTargetAccess) fails, never redirects.
+      int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (committed > 0 ? 0 : O_CREAT);
       fd_ = ::open(path_.c_str(), flags, 0666);
       if (fd_ < 0 && errno == ENOENT && committed > 0) {
         return Status::Corruption("file " + path_ + " is gone, though the sink had written " + std::to_string(committed) +
@@ -292,7 +294,7 @@ Status InitialFileState(const std::string& path, SinkState& state) {
     std::filesystem::create_directories(parent, ec);
     if (ec) return Status::IOError("cannot create the folder " + parent.string() + " of file " + path + ": " + ec.message());
   }
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);  // writable now, or say so now
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);  // writable now, or say so now
   if (fd < 0) return Status::IOError("cannot open file " + path + " for appending: " + Errno());
   struct stat st {};
   Status status;

@@ -170,6 +170,7 @@ TableFunctionBinding BindReadKafka(ClientContext& context, const std::vector<Val
   KafkaSource source;
   source.bootstrap = args[0].GetString();
   source.topic = args[1].GetString();
+  context.Database().AccessPolicy().CheckNetwork("the Kafka broker " + source.bootstrap, "read_kafka");
   bool latest = false;
   for (idx_t i = 2; i < args.size(); i++) {
     if (names[i].empty()) throw BinderError("read_kafka() options are named: name => value");

@@ -128,7 +128,11 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   IngestionScope* scope = context.ingestion_scope;
   if (scope && options.rescue_column.empty()) options.rescue_column = scope->rescue_column;
   const std::string& source = options.path_argument;
+  const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
+  for (auto& pattern : options.patterns) policy.CheckPattern(pattern, AccessMode::READ, "read_files");
   auto files = DiscoverFiles(options.patterns);
+  // A file found in an allowed directory may be a symlink that leads out of it.
+  for (auto& f : files) policy.CheckPath(f.path, AccessMode::READ, "read_files");
 
   FileFormat format = options.format;
   if (format == FileFormat::UNKNOWN && !files.empty()) {

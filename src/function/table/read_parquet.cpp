@@ -9,6 +9,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "function/table/table_functions.hpp"
+#include "transaction/client_context.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
 namespace lakestream {
@@ -60,7 +61,7 @@ std::vector<std::string> ExpandGlob(const std::string& pattern) {
 
 }  // namespace
 
-std::vector<std::string> ResolveFileArgument(const std::string& function, const Value& argument) {
+std::vector<std::string> ResolveFileArgument(ClientContext& context, const std::string& function, const Value& argument) {
   std::vector<std::string> patterns;
   if (argument.type().id() == TypeId::LIST) {
     for (auto& v : argument.Children()) patterns.push_back(v.ToString());
@@ -70,9 +71,13 @@ std::vector<std::string> ResolveFileArgument(const std::string& function, const 
     throw BinderError(function + "() expects a file path, a glob or a list of paths as its first argument, got " +
                       argument.ToSQLString());
   }
+  const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
   std::vector<std::string> files;
   for (auto& p : patterns) {
+    policy.CheckPattern(p, AccessMode::READ, function);
     auto matched = ExpandGlob(p);
+    // A match may be a symlink (or under one) that leads elsewhere.
+    for (auto& m : matched) policy.CheckPath(m, AccessMode::READ, function);
     if (matched.empty()) {
       throw IOError(function + "(): no file matches '" + p + "'; check the path (relative paths start at the current directory)");
     }
@@ -81,13 +86,14 @@ std::vector<std::string> ResolveFileArgument(const std::string& function, const 
   return files;
 }
 
-TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::vector<std::string>& arg_names) {
+TableFunctionBinding BindReadParquet(ClientContext& context, const std::vector<Value>& args,
+                                     const std::vector<std::string>& arg_names) {
   if (args.empty()) throw BinderError("read_parquet() needs a file path, e.g. read_parquet('data/*.parquet')");
   for (idx_t i = 1; i < args.size(); i++) {
     throw BinderError("read_parquet() got an unknown option " + (arg_names[i].empty() ? args[i].ToSQLString() : arg_names[i]) +
                       "; it takes only the path");
   }
-  auto files = ResolveFileArgument("read_parquet", args[0]);
+  auto files = ResolveFileArgument(context, "read_parquet", args[0]);
   auto first = ParquetReader::Open(files[0]);
   if (!first.ok()) first.status().Throw();
   TableFunctionBinding binding;

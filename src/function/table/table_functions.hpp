@@ -10,7 +10,8 @@
 namespace lakestream {
 
 TableFunctionBinding BindRange(const std::string& name, const std::vector<Value>& args);
-TableFunctionBinding BindReadParquet(const std::vector<Value>& args, const std::vector<std::string>& arg_names);
+TableFunctionBinding BindReadParquet(ClientContext& context, const std::vector<Value>& args,
+                                     const std::vector<std::string>& arg_names);
 
 TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<Value>& args);
 // read_files(path, format => ..., ...): JSON, CSV and Parquet files (read_files.cpp).
@@ -18,7 +19,8 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
                                    const std::vector<std::string>& argument_names);
 
 // Expands a path, a glob or a list of paths (a table function's first
-// argument) into the sorted list of existing files; IOError when nothing matches.
-std::vector<std::string> ResolveFileArgument(const std::string& function, const Value& argument);
+// argument) into the sorted list of existing files; IOError when nothing matches,
+// PermissionError when external access forbids a pattern or a match.
+std::vector<std::string> ResolveFileArgument(ClientContext& context, const std::string& function, const Value& argument);
 
 }  // namespace lakestream

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace lakestream {
 
@@ -22,6 +23,14 @@ struct DatabaseOptions {
   // (Ctrl-C / Connection::Interrupt ends the wait) and then fails naming the
   // holder. Reading never waits.
   int lock_wait_ms = 5000;
+  // false: statements reach no file outside the database directory and no
+  // network endpoint, except allowed_directories (and everything below them)
+  // and allowed_paths (those files exactly); SET enable_external_access =
+  // false does the same later, and nothing turns it back on
+  // (docs/security.md).
+  bool enable_external_access = true;
+  std::vector<std::string> allowed_directories;
+  std::vector<std::string> allowed_paths;
 };
 
 class Database {

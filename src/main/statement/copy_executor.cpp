@@ -4,13 +4,17 @@
 //
 // Bound by planner/binder/statement/bind_copy.cpp; COPY FROM runs as the
 // INSERT it binds to.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -19,12 +23,36 @@
 
 namespace lakestream {
 
-// Writes `rows` to bound.path. Written beside the target and renamed over it
-// once complete (DuckDB's USE_TMP_FILE): a COPY that fails half way (a full
-// disk, a value no page holds) leaves the file that was there before whole,
-// and never writes through a symlink at the target.
+// COPY TO never writes through a symbolic link that is the target's last
+// component: `out.parquet -> /etc/important` must not replace, or be
+// replaced by, rows someone chose to write to out.parquet. Directories
+// above it may be links (/data -> /mnt/data is common). To write where the
+// link points, name that path itself.
+static void RefuseSymlinkTarget(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return;
+  std::error_code ec;
+  std::string target = std::filesystem::read_symlink(path, ec).string();
+  throw InvalidInputError("COPY TO " + path + ": " + path + " is a symbolic link to " + (ec ? "?" : target) +
+                          "; COPY TO does not write through a link: name the target itself, or remove the link");
+}
+
+// Writes `rows` to bound.path. Written to a new hidden temp file beside the
+// target (created with O_EXCL | O_NOFOLLOW, so a link planted at that name is
+// never followed) and renamed over the target once complete (DuckDB's
+// USE_TMP_FILE): a COPY that fails half way (a full disk, a value no page
+// holds) leaves the file that was there before whole. rename(2) replaces the
+// directory entry itself, so even a link made at the target after the check
+// above is replaced, never written through.
 static void WriteCopyFile(const BoundCopy& bound, const ChunkCollection& rows) {
-  std::string temp = bound.path + ".tmp." + std::to_string(::getpid());
+  RefuseSymlinkTarget(bound.path);
+  std::string temp = FileSystem::TempPathFor(bound.path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    throw IOError("COPY TO " + bound.path + ": cannot create the temporary file " + temp + ": " + std::strerror(errno) +
+                  "; check that the directory exists and is writable");
+  }
+  ::close(fd);
   try {
     auto writer = ParquetWriter::Create(temp, bound.names, bound.types, bound.options);
     if (!writer.ok()) writer.status().Throw();
@@ -48,6 +76,9 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   Binder binder(context);
   BoundCopy bound = BindCopy(binder, stmt);
   if (bound.is_from) return ExecuteBoundInsert(context, bound.insert);
+  // Refused before the query runs: nothing is computed for a file that will not be written.
+  context.Database().AccessPolicy().CheckPath(bound.path, AccessMode::WRITE, "COPY ... TO");
+  RefuseSymlinkTarget(bound.path);
   ChunkCollection rows = ExecutePlan(context, std::move(bound.plan));
   WriteCopyFile(bound, rows);
   return MakeCountResult("Count", static_cast<int64_t>(rows.Count()));

@@ -87,6 +87,11 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
 void RememberFlowTargetDeclaration(ClientContext& context, const CreateViewStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteCreateFlow(ClientContext& context, CreateFlowStatement& flow);
 
+// SET name = value (set_executor.cpp): a table of settings keyed by name.
+std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement);
+// Every setting as {name, value, description} (lakestream_settings()).
+std::vector<std::vector<std::string>> ListSettings(ClientContext& context);
+
 // A result holding `rows` (moved in).
 std::unique_ptr<QueryResult> MakeResult(std::vector<std::string> names, ChunkCollection& rows);
 // A result from rows of Values of the given types (for introspection and DML counts).

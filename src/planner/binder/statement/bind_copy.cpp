@@ -8,6 +8,7 @@
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "planner/bound_statement.hpp"
+#include "transaction/client_context.hpp"
 
 namespace lakestream {
 
@@ -44,6 +45,8 @@ BoundCopy BindCopy(Binder& binder, const CopyStatement& stmt) {
   result.is_from = stmt.is_from;
   result.path = stmt.path;
   if (stmt.is_from) {
+    // read_parquet checks every file it matches; this names the statement.
+    binder.Context().Database().AccessPolicy().CheckPattern(stmt.path, AccessMode::READ, "COPY ... FROM");
     // COPY t FROM 'path' is INSERT INTO t SELECT * FROM read_parquet('path').
     std::string sql = "INSERT INTO " + stmt.table.ToString() + " SELECT * FROM read_parquet(" + Value(stmt.path).ToSQLString() + ")";
     auto statements = Parser::Parse(sql);

@@ -1,0 +1,106 @@
+// SET name = value and the settings listing (lakestream_settings()).
+//
+// The settings are a table keyed by name: each entry says how to set the
+// value and how to show it. A new setting is one more entry in kSettings.
+// Settings that govern what statements may reach (external access) are held
+// per open database, as DuckDB holds them globally.
+#include <string>
+#include <vector>
+
+#include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "common/time_zone.hpp"
+#include "main/statement/statement_executor.hpp"
+#include "transaction/client_context.hpp"
+
+namespace lakestream {
+
+namespace {
+
+struct SettingDefinition {
+  const char* name;
+  const char* description;
+  void (*set)(ClientContext& context, const SetStatement& statement);
+  std::string (*show)(ClientContext& context);
+};
+
+bool ParseBool(const SetStatement& statement) {
+  if (statement.is_list) {
+    throw InvalidInputError("SET " + statement.name + " takes true or false, not a list");
+  }
+  std::string v = StringUtil::Lower(statement.value);
+  if (v == "true" || v == "1" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "off") return false;
+  throw InvalidInputError("SET " + statement.name + " = '" + statement.value + "': expected true or false");
+}
+
+// A list ['a', 'b'], or one string as a list of one.
+std::vector<std::string> ParseList(const SetStatement& statement) {
+  if (statement.is_list) return statement.list;
+  if (statement.value.empty()) return {};
+  return {statement.value};
+}
+
+std::string ShowList(const std::vector<std::string>& items) {
+  std::string text = "[";
+  for (size_t i = 0; i < items.size(); i++) text += (i ? ", " : "") + items[i];
+  return text + "]";
+}
+
+const SettingDefinition kSettings[] = {
+    {kSessionTimeZoneSetting,
+     "The session time zone: TIMESTAMP values are shown in it and strings without an offset read in it (SET TIME "
+     "ZONE 'zone' | LOCAL)",
+     [](ClientContext& context, const SetStatement& statement) {
+       if (statement.is_list) throw InvalidInputError("SET " + statement.name + " takes one zone, not a list");
+       // An unknown zone throws, naming it and the accepted forms.
+       context.time_zone = statement.value == kSessionTimeZoneLocal ? TimeZone::Local() : TimeZone::Get(statement.value);
+       SetSessionTimeZone(context.time_zone);
+     },
+     [](ClientContext& context) { return context.time_zone->Name(); }},
+    {"enable_external_access",
+     "Whether statements may read and write files outside the database directory and reach the network; once false "
+     "it stays false",
+     [](ClientContext& context, const SetStatement& statement) {
+       context.Database().AccessPolicy().SetEnabled(ParseBool(statement));
+     },
+     [](ClientContext& context) -> std::string { return context.Database().AccessPolicy().Enabled() ? "true" : "false"; }},
+    {"allowed_directories",
+     "Directories statements may still reach when enable_external_access is false (set before turning it off)",
+     [](ClientContext& context, const SetStatement& statement) {
+       context.Database().AccessPolicy().SetAllowedDirectories(ParseList(statement));
+     },
+     [](ClientContext& context) { return ShowList(context.Database().AccessPolicy().AllowedDirectories()); }},
+    {"allowed_paths", "Files statements may still reach when enable_external_access is false (set before turning it off)",
+     [](ClientContext& context, const SetStatement& statement) {
+       context.Database().AccessPolicy().SetAllowedPaths(ParseList(statement));
+     },
+     [](ClientContext& context) { return ShowList(context.Database().AccessPolicy().AllowedPaths()); }},
+};
+
+std::string SettingNames() {
+  std::string names;
+  for (auto& s : kSettings) names += std::string(names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
+}  // namespace
+
+std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement) {
+  for (auto& setting : kSettings) {
+    if (StringUtil::CIEquals(statement.name, setting.name)) {
+      setting.set(context, statement);
+      return MakeEmptyResult();
+    }
+  }
+  throw CatalogError("SET " + statement.name + ": no such setting; settings: " + SettingNames() +
+                     " (SELECT * FROM lakestream_settings() lists them with their values)");
+}
+
+std::vector<std::vector<std::string>> ListSettings(ClientContext& context) {
+  std::vector<std::vector<std::string>> rows;
+  for (auto& setting : kSettings) rows.push_back({setting.name, setting.show(context), setting.description});
+  return rows;
+}
+
+}  // namespace lakestream
