@@ -8,7 +8,7 @@ namespace lakestream {
 
 namespace {
 
-enum class ValueKind { BOOLEAN, OTHER };
+enum class ValueKind { BOOLEAN, SIZE, OTHER };
 
 struct KnownKey {
   const char* key;
@@ -53,7 +53,7 @@ const KnownKey kKnownKeys[] = {
     {"delta.rowTracking.materializedRowCommitVersionColumnName", ValueKind::OTHER},
     {"delta.rowTracking.materializedRowIdColumnName", ValueKind::OTHER},
     {"delta.setTransactionRetentionDuration", ValueKind::OTHER},
-    {"delta.targetFileSize", ValueKind::OTHER},
+    {"delta.targetFileSize", ValueKind::SIZE},
     {"delta.timeUntilArchived", ValueKind::OTHER},
     {"delta.tuneFileSizesForRewrites", ValueKind::BOOLEAN},
     {"delta.universalFormat.enabledFormats", ValueKind::OTHER},
@@ -77,6 +77,11 @@ std::string CheckDeltaTableProperty(const std::string& key, const std::string& v
     if (known.kind == ValueKind::BOOLEAN && v != "true" && v != "false") {
       return "table property " + std::string(known.key) + " takes true or false, not '" + value + "'";
     }
+    uint64_t bytes = 0;
+    if (known.kind == ValueKind::SIZE && (!ParseByteSize(value, bytes) || bytes == 0)) {
+      return "table property " + std::string(known.key) + " takes a size above zero in bytes or with a unit (" +
+             "'134217728', '128mb', '1gb'), not '" + value + "'";
+    }
     return "";
   }
   // The nearest key by edit distance, ignoring case; a long key may be
@@ -93,6 +98,27 @@ std::string CheckDeltaTableProperty(const std::string& key, const std::string& v
   return "unknown Delta table property " + key + (hint.empty() ? "" : "; did you mean " + hint + "?") +
          " Keys under delta. are checked against the Delta protocol's table properties (a misspelt one would be "
          "ignored); use a key outside delta. for your own metadata";
+}
+
+bool ParseByteSize(const std::string& text, uint64_t& bytes) {
+  size_t i = 0;
+  uint64_t number = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (number > (UINT64_MAX - 9) / 10) return false;
+    number = number * 10 + static_cast<uint64_t>(text[i++] - '0');
+  }
+  if (i == 0) return false;
+  while (i < text.size() && text[i] == ' ') i++;
+  std::string unit = StringUtil::Lower(text.substr(i));
+  static const std::pair<const char*, int> kUnits[] = {{"", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"m", 20},
+                                                      {"mb", 20}, {"g", 30}, {"gb", 30}, {"t", 40}, {"tb", 40}};
+  for (auto& [name, shift] : kUnits) {
+    if (unit != name) continue;
+    if (shift > 0 && number > (UINT64_MAX >> shift)) return false;
+    bytes = number << shift;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace lakestream

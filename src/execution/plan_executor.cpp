@@ -6,16 +6,35 @@
 
 namespace lakestream {
 
-ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan) {
-  plan = OptimizePlan(std::move(plan));
-  auto physical = CreatePhysicalPlan(context, *plan);
+static ExecutionContext MakeExecution(ClientContext& context) {
   ExecutionContext execution;
   execution.client = &context;
   execution.function_context.statement_start = context.StatementStart();
   execution.function_context.client = &context;
+  return execution;
+}
+
+ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan) {
+  plan = OptimizePlan(std::move(plan));
+  auto physical = CreatePhysicalPlan(context, *plan);
+  ExecutionContext execution = MakeExecution(context);
   ChunkCollection rows(physical->types);
   DrainOperator(execution, *physical, rows);
   return rows;
+}
+
+void ExecutePlan(ClientContext& context, LogicalOperatorPtr plan, const std::function<void(DataChunk&)>& consume) {
+  plan = OptimizePlan(std::move(plan));
+  auto physical = CreatePhysicalPlan(context, *plan);
+  ExecutionContext execution = MakeExecution(context);
+  DataChunk chunk;
+  physical->InitializeChunk(chunk);
+  while (physical->Next(execution, chunk)) {
+    execution.CheckInterrupt();
+    if (chunk.size() == 0) continue;
+    consume(chunk);
+    physical->InitializeChunk(chunk);
+  }
 }
 
 }  // namespace lakestream

@@ -136,6 +136,10 @@ std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::uniqu
 
 void Connection::Interrupt() { context_->Interrupt(); }
 
+double Connection::QueryProgress() const { return context_->progress.Percentage(); }
+bool Connection::ProgressBarEnabled() const { return context_->enable_progress_bar.load(); }
+int64_t Connection::ProgressBarWaitMs() const { return context_->progress_bar_time_ms.load(); }
+
 bool Connection::HoldWrites(std::string* error) {
   if (holds_writes_) return true;
   EndStream(kStreamClosedByStatement);

@@ -6,6 +6,21 @@ namespace lakestream {
 
 namespace {
 
+// The rows wait in memory for the commit (the table is in memory anyway).
+class MemoryAppend : public TableAppend {
+ public:
+  explicit MemoryAppend(std::vector<LogicalType> types) : rows(std::move(types)) {}
+  void Append(DataChunk& chunk) override {
+    if (!rows.Append(std::move(chunk))) rows.Append(chunk);
+  }
+  idx_t RowCount() const override { return rows.Count(); }
+  ChunkCollection rows;
+};
+
+}  // namespace
+
+namespace {
+
 class InMemoryScan : public TableScan {
  public:
   InMemoryScan(const ChunkCollection& rows, std::vector<idx_t> column_ids) : rows_(rows), column_ids_(std::move(column_ids)) {}
@@ -67,6 +82,11 @@ void InMemoryTable::Commit(TableCommit& commit) {
     rows_ = std::move(kept);
   }
   rows_.Merge(std::move(commit.inserted));
+  if (auto* appended = dynamic_cast<MemoryAppend*>(commit.appended.get())) rows_.Merge(std::move(appended->rows));
+}
+
+std::unique_ptr<TableAppend> InMemoryTable::BeginAppend(bool, const DeltaTableDefinition*) {
+  return std::make_unique<MemoryAppend>(rows_.Types());
 }
 
 }  // namespace lakestream

@@ -1,5 +1,7 @@
 #include "shell.hpp"
 
+#include "progress_bar.hpp"
+
 #include <editline/readline.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -66,6 +68,7 @@ const char* kHelp =
     ".maxwidth N              Width of box tables (0 = the terminal width)\n"
     ".mode [box|csv|json|line] Set the output mode (no argument: show it)\n"
     ".print TEXT              Print TEXT (for scripts and tours)\n"
+    ".progress on|off         Show a progress bar on stderr for statements running over 2 s (on a terminal)\n"
     ".quit [CODE]             Exit the shell\n"
     ".read FILE               Run the SQL and dot commands in FILE\n"
     ".schema [TABLE]          Show the columns of TABLE (DESCRIBE), or of every table\n"
@@ -127,6 +130,7 @@ bool Shell::RunSql(const std::string& sql) {
   auto start = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<QueryResult>> results;
   try {
+    ProgressBar bar(*con_, progress_);  // erased before anything below prints
     results = con_->QueryAll(sql);
   } catch (std::exception& e) {
     // Query promises not to throw for SQL errors; anything else still must
@@ -213,6 +217,14 @@ bool Shell::RunDotCommand(const std::string& line) {
   }
   if (cmd == ".tables") return RunSql("SHOW TABLES;");
   if (cmd == ".schema") return ShowSchema(arg(1));
+  if (cmd == ".progress") {
+    if (arg(1) == "on" || arg(1) == "off") {
+      progress_ = arg(1) == "on";
+      return true;
+    }
+    std::cerr << "Error: usage: .progress on|off" << std::endl;
+    return false;
+  }
   if (cmd == ".timer") {
     if (arg(1) == "on" || arg(1) == "off") {
       timer_ = arg(1) == "on";

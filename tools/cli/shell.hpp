@@ -70,6 +70,7 @@ class Shell {
   std::unique_ptr<Connection> con_;
   RenderOptions render_;
   bool timer_ = false;
+  bool progress_ = true;  // .progress: the progress bar (progress_bar.hpp)
   bool quit_ = false;
   int quit_code_ = 0;
   int read_depth_ = 0;  // nesting of .read, to stop a file that reads itself

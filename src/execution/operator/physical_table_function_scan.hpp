@@ -4,6 +4,8 @@
 // details (RANGE, PARQUET_SCAN, READ_FILES, ...).
 #pragma once
 
+#include "common/query_progress.hpp"
+
 #include "execution/operator/physical_operator.hpp"
 #include "function/table_function.hpp"
 
@@ -20,6 +22,7 @@ class PhysicalTableFunctionScan : public PhysicalOperator {
 
  private:
   TableSourcePtr source_;
+  QueryProgress* progress_ = nullptr;  // the statement's, once the scan started
 };
 
 }  // namespace lakestream

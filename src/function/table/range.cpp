@@ -11,6 +11,12 @@ class RangeSource : public TableSource {
  public:
   RangeSource(int64_t start, int64_t stop, int64_t step) : next_(start), stop_(stop), step_(step) {}
 
+  std::optional<uint64_t> EstimatedRows() const override {
+    // In doubles: stop - start may overflow int64 (range(-2^63, 2^63 - 1)).
+    double span = (static_cast<double>(stop_) - static_cast<double>(next_)) / static_cast<double>(step_);
+    return span > 0 ? static_cast<uint64_t>(span) : 0;
+  }
+
   bool Next(DataChunk& out) override {
     out.Reset();
     auto* data = out.data[0].GetData<int64_t>();

@@ -37,14 +37,16 @@ static void RefuseSymlinkTarget(const std::string& path) {
                           "; COPY TO does not write through a link: name the target itself, or remove the link");
 }
 
-// Writes `rows` to bound.path. Written to a new hidden temp file beside the
-// target (created with O_EXCL | O_NOFOLLOW, so a link planted at that name is
-// never followed) and renamed over the target once complete (DuckDB's
-// USE_TMP_FILE): a COPY that fails half way (a full disk, a value no page
-// holds) leaves the file that was there before whole. rename(2) replaces the
+// Runs bound.plan into bound.path, streaming: each chunk goes into the
+// Parquet writer as the plan makes it, so only the open row group is held.
+// Written to a new hidden temp file beside the target (created with O_EXCL |
+// O_NOFOLLOW, so a link planted at that name is never followed) and renamed
+// over the target once complete (DuckDB's USE_TMP_FILE): a COPY that fails
+// or is interrupted half way (a full disk, a value no page holds, Ctrl-C)
+// leaves the file that was there before whole. rename(2) replaces the
 // directory entry itself, so even a link made at the target after the check
-// above is replaced, never written through.
-static void WriteCopyFile(const BoundCopy& bound, const ChunkCollection& rows) {
+// above is replaced, never written through. Returns the rows written.
+static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
   RefuseSymlinkTarget(bound.path);
   std::string temp = FileSystem::TempPathFor(bound.path);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -56,16 +58,19 @@ static void WriteCopyFile(const BoundCopy& bound, const ChunkCollection& rows) {
   try {
     auto writer = ParquetWriter::Create(temp, bound.names, bound.types, bound.options);
     if (!writer.ok()) writer.status().Throw();
-    for (idx_t c = 0; c < rows.ChunkCount(); c++) {
-      Status s = writer.value()->Append(rows.Chunk(c));
+    int64_t count = 0;
+    ExecutePlan(context, std::move(bound.plan), [&](DataChunk& chunk) {
+      Status s = writer.value()->Append(chunk);
       if (!s.ok()) s.Throw();
-    }
+      count += static_cast<int64_t>(chunk.size());
+    });
     auto info = writer.value()->Finish();
     if (!info.ok()) info.status().Throw();
     if (std::rename(temp.c_str(), bound.path.c_str()) != 0) {
       throw IOError("COPY TO " + bound.path + ": cannot move the finished file " + temp + " into place: " +
                     std::strerror(errno));
     }
+    return count;
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
@@ -79,9 +84,7 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   // Refused before the query runs: nothing is computed for a file that will not be written.
   context.Database().AccessPolicy().CheckPath(bound.path, AccessMode::WRITE, "COPY ... TO");
   RefuseSymlinkTarget(bound.path);
-  ChunkCollection rows = ExecutePlan(context, std::move(bound.plan));
-  WriteCopyFile(bound, rows);
-  return MakeCountResult("Count", static_cast<int64_t>(rows.Count()));
+  return MakeCountResult("Count", WriteCopyFile(context, bound));
 }
 
 }  // namespace lakestream

@@ -68,7 +68,7 @@ static Value EvaluateDefault(ClientContext& context, const ColumnDefinition& col
 // attached with LOCATION, a view or streaming table, or a new LOCATION is
 // given): the caller drops and creates instead.
 static bool ReplaceInPlace(ClientContext& context, TableCatalogEntry& old, TableCatalogEntry& replacement,
-                           CreateTableStatement& stmt, ChunkCollection& rows) {
+                           CreateTableStatement& stmt, LogicalOperatorPtr& plan) {
   DeltaTable* delta = DatabaseInstance::AsDelta(old);
   if (!delta || !old.managed || old.kind != TableKind::TABLE || stmt.location_path) return false;
   DeltaTableDefinition definition;
@@ -79,8 +79,11 @@ static bool ReplaceInPlace(ClientContext& context, TableCatalogEntry& old, Table
   TableCommit commit;
   commit.operation = stmt.as_query ? "CREATE OR REPLACE TABLE AS SELECT" : "CREATE OR REPLACE TABLE";
   commit.replace = &definition;
-  commit.inserted = std::move(rows);
   commit.inserted.SetTypes(replacement.Types());
+  commit.appended = delta->BeginAppend(false, &definition);
+  // The query may read the table it replaces: it reads the old snapshot
+  // while the new rows go to files no version names yet.
+  if (plan) ExecutePlan(context, std::move(plan), [&](DataChunk& chunk) { commit.appended->Append(chunk); });
   CommitStatementChanges(context, old, commit);
   old.columns = replacement.columns;
   old.primary_key = replacement.primary_key;
@@ -101,6 +104,10 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   catalog.RequireNameForTable(name, TableKind::TABLE);
   auto entry = std::make_unique<TableCatalogEntry>();
   entry->name = name;
+  // CREATE TABLE AS: the query runs once the table exists, its rows
+  // streaming into the table's files (bounded memory), or first, into
+  // `rows`, when it replaces a table it may read that is dropped and created anew.
+  LogicalOperatorPtr plan;
   ChunkCollection rows;
   if (stmt.as_query) {
     Binder binder(context);
@@ -111,7 +118,7 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
                         "one (read_files over files without records has nothing to infer columns from: give it " +
                         "schema => 'a INT, b STRING')");
     }
-    rows = ExecutePlan(context, std::move(query.plan));
+    plan = std::move(query.plan);
     for (idx_t i = 0; i < query.names.size(); i++) {
       LogicalType type = query.types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::INTEGER) : query.types[i];
       for (auto& existing : entry->columns) {
@@ -153,7 +160,8 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   if (stmt.or_replace) {
     if (TableCatalogEntry* old = catalog.FindTable(name)) {
       CheckRowsRemovable(*old, stmt.as_query ? "CREATE OR REPLACE TABLE ... AS SELECT" : "CREATE OR REPLACE TABLE");
-      if (ReplaceInPlace(context, *old, *entry, stmt, rows)) return MakeEmptyResult();
+      if (ReplaceInPlace(context, *old, *entry, stmt, plan)) return MakeEmptyResult();
+      if (plan) rows = ExecutePlan(context, std::move(plan));
       db.DropTableStorage(*old);
       catalog.DropTable(name, true);
     }
@@ -165,13 +173,15 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   }
   TableCatalogEntry& table = catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
   db.SaveCatalog();
-  if (stmt.as_query && (rows.Count() > 0 || !context.StreamReads().empty())) {
+  if (stmt.as_query) {
     TableCommit commit;
     commit.operation = "CREATE TABLE AS SELECT";
     commit.inserted = std::move(rows);
     commit.inserted.SetTypes(table.Types());
     try {
-      CommitStatementChanges(context, table, commit);
+      commit.appended = table.storage->BeginAppend(false, nullptr);
+      if (plan) ExecutePlan(context, std::move(plan), [&](DataChunk& chunk) { commit.appended->Append(chunk); });
+      if (commit.ChangedRows() > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
     } catch (...) {
       // One statement: a table whose rows could not be written (a full disk)
       // is not left behind empty. Forgotten first, as DROP TABLE does.

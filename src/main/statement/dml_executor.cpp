@@ -16,7 +16,20 @@
 
 namespace lakestream {
 
+void CheckNotNull(const TableCatalogEntry& table, const DataChunk& chunk, const char* fix) {
+  for (idx_t c = 0; c < table.columns.size(); c++) {
+    if (!table.columns[c].not_null) continue;
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      if (!chunk.data[c].IsValid(r)) {
+        throw ConstraintError("NOT NULL constraint failed: " + table.name + "." + table.columns[c].name +
+                              " cannot be NULL" + fix);
+      }
+    }
+  }
+}
+
 void CheckNotNull(const TableCatalogEntry& table, std::initializer_list<const ChunkCollection*> rows, const char* fix) {
+  // Column by column, so the first NOT NULL column in table order is named.
   for (idx_t c = 0; c < table.columns.size(); c++) {
     if (!table.columns[c].not_null) continue;
     for (const ChunkCollection* set : rows) {
@@ -35,14 +48,17 @@ void CheckNotNull(const TableCatalogEntry& table, std::initializer_list<const Ch
 
 std::unique_ptr<QueryResult> ExecuteBoundInsert(ClientContext& context, BoundInsert& bound) {
   TableCatalogEntry& table = *bound.table;
-  ChunkCollection rows = ExecutePlan(context, std::move(bound.plan));
-  CheckNotNull(table, {&rows}, "; supply a value for it");
   TableCommit commit;
   commit.operation = bound.overwrite ? "INSERT OVERWRITE" : "WRITE";
   commit.overwrite = bound.overwrite;
-  auto count = static_cast<int64_t>(rows.Count());
-  commit.inserted = std::move(rows);
   commit.inserted.SetTypes(table.Types());
+  // Destroyed uncommitted (an error, an interrupt) it deletes what it wrote.
+  commit.appended = table.storage->BeginAppend(bound.overwrite, nullptr);
+  ExecutePlan(context, std::move(bound.plan), [&](DataChunk& chunk) {
+    CheckNotNull(table, chunk, "; supply a value for it");
+    commit.appended->Append(chunk);
+  });
+  auto count = static_cast<int64_t>(commit.appended->RowCount());
   CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }

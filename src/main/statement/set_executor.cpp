@@ -4,6 +4,7 @@
 // value and how to show it. A new setting is one more entry in kSettings.
 // Settings that govern what statements may reach (external access) are held
 // per open database, as DuckDB holds them globally.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,16 @@ std::vector<std::string> ParseList(const SetStatement& statement) {
   return {statement.value};
 }
 
+int64_t ParseMilliseconds(const SetStatement& statement) {
+  char* end = nullptr;
+  long long v = statement.is_list ? -1 : std::strtoll(statement.value.c_str(), &end, 10);
+  if (statement.is_list || statement.value.empty() || *end != '\0' || v < 0) {
+    throw InvalidInputError("SET " + statement.name + " = '" + statement.value +
+                            "': expected a whole number of milliseconds, 0 or more");
+  }
+  return v;
+}
+
 std::string ShowList(const std::vector<std::string>& items) {
   std::string text = "[";
   for (size_t i = 0; i < items.size(); i++) text += (i ? ", " : "") + items[i];
@@ -76,6 +87,16 @@ const SettingDefinition kSettings[] = {
        context.Database().AccessPolicy().SetAllowedPaths(ParseList(statement));
      },
      [](ClientContext& context) { return ShowList(context.Database().AccessPolicy().AllowedPaths()); }},
+    {"enable_progress_bar",
+     "Whether the shell draws a progress bar on a terminal for statements running longer than progress_bar_time",
+     [](ClientContext& context, const SetStatement& statement) { context.enable_progress_bar = ParseBool(statement); },
+     [](ClientContext& context) -> std::string { return context.enable_progress_bar ? "true" : "false"; }},
+    {"progress_bar_time",
+     "Milliseconds a statement runs before the shell's progress bar appears",
+     [](ClientContext& context, const SetStatement& statement) {
+       context.progress_bar_time_ms = ParseMilliseconds(statement);
+     },
+     [](ClientContext& context) { return std::to_string(context.progress_bar_time_ms.load()); }},
 };
 
 std::string SettingNames() {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <random>
 
+#include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
@@ -22,6 +23,21 @@ std::string NewUuid() {
            static_cast<unsigned long long>(b & 0xffffffffffffULL));
   return buf;
 }
+
+uint64_t TargetFileSizeOf(const std::map<std::string, std::string>& properties) {
+  for (auto& [key, value] : properties) {
+    uint64_t bytes = 0;
+    if (StringUtil::CIEquals(key, "delta.targetFileSize") && ParseByteSize(value, bytes) && bytes > 0) return bytes;
+  }
+  return kDefaultTargetFileSize;
+}
+
+// A partitioned table's rows wait in per-partition batches until this many
+// are held: enough for useful row groups, few enough to bound memory.
+static constexpr idx_t kPartitionBatchRows = 1 << 20;
+// Files left open across batches; beyond it every partition's file ends at
+// each batch, so a table with many partitions does not run out of descriptors.
+static constexpr idx_t kMaxOpenPartitionFiles = 64;
 
 // Directory names escape the characters Hive-style partition paths escape.
 static std::string EscapePartitionValue(const std::string& value) {
@@ -83,6 +99,7 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
       data.SetCardinality(rows.size());
       Write(*stream_, data);
     }
+    RollIfFull(stream_, {});
     return;
   }
   // Group the rows by their partition values.
@@ -109,6 +126,37 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
     partition.directory = key;
     partition.rows.SetTypes(data_types_);
     partition.rows.Append(std::move(part));  // taken whole when the layout allows, else copied
+  }
+  partition_rows_ += rows.size();
+  if (partition_rows_ >= kPartitionBatchRows) FlushPartitions();
+}
+
+void DeltaFileWriter::RollIfFull(std::optional<OpenFile>& file, const delta::PartitionValues& values) {
+  if (!file || target_file_size_ == 0 || file->writer->EstimatedSize() < target_file_size_) return;
+  Close(*file, values);
+  file.reset();
+}
+
+void DeltaFileWriter::FlushPartitions() {
+  idx_t open = 0;
+  for (auto& [key, partition] : partitions_) {
+    if (partition.rows.Count() > 0) {
+      if (!partition.file) partition.file = Open(partition.directory);
+      for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) Write(*partition.file, partition.rows.Chunk(c));
+      partition.rows = ChunkCollection(data_types_);
+      // The batch leaves memory now, not when the file's row group fills.
+      Status s = partition.file->writer->EndRowGroup();
+      if (!s.ok()) Fail(*partition.file, s);
+      RollIfFull(partition.file, partition.values);
+    }
+    if (partition.file) open++;
+  }
+  partition_rows_ = 0;
+  if (open <= kMaxOpenPartitionFiles) return;
+  for (auto& [key, partition] : partitions_) {
+    if (!partition.file) continue;
+    Close(*partition.file, partition.values);
+    partition.file.reset();
   }
 }
 
@@ -145,18 +193,17 @@ void DeltaFileWriter::Write(OpenFile& file, const DataChunk& rows) {
   if (!a.ok()) Fail(file, a);
 }
 
-delta::Action DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms,
-                                     DurableSet& durable) {
+void DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values) {
   auto info = file.writer->Finish();
   if (!info.ok()) Fail(file, info.status());
   file.writer.reset();
   // Data files must be durable before the commit that names them: the file,
   // and its name in the directory (and a new partition directory's name in
   // its parent, up to the table root).
-  durable.files.insert(file.full);
+  durable_.files.insert(file.full);
   for (std::string d = file.full.substr(0, file.full.rfind('/')); d.size() >= table_path_.size();
        d = d.substr(0, d.rfind('/'))) {
-    durable.directories.insert(d);
+    durable_.directories.insert(d);
     if (d == table_path_ || d.rfind('/') == std::string::npos) break;
   }
   if (change_data_) {
@@ -164,38 +211,44 @@ delta::Action DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValue
     cdc.path = file.relative;
     cdc.partition_values = values;
     cdc.size = static_cast<int64_t>(info.value().file_size);
-    return cdc;
+    closed_.emplace_back(std::move(cdc));
+    return;
   }
   delta::AddFile add;
   add.path = file.relative;
   add.partition_values = values;
   add.size = static_cast<int64_t>(info.value().file_size);
-  add.modification_time = now_ms;
   add.data_change = data_change_;
   add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
-  return add;
+  closed_.emplace_back(std::move(add));
 }
 
 void DeltaFileWriter::Abort() {
   stream_.reset();  // closes a file still being written
   partitions_.clear();
+  closed_.clear();
   for (auto& path : created_) (void)fs_->RemoveFile(path);
   created_.clear();
 }
 
 std::vector<delta::Action> DeltaFileWriter::Finish(int64_t now_ms, DurableSet& durable) {
-  std::vector<delta::Action> actions;
   if (stream_) {
-    actions.push_back(Close(*stream_, {}, now_ms, durable));
+    Close(*stream_, {});
     stream_.reset();
   }
+  FlushPartitions();
   for (auto& [key, partition] : partitions_) {
-    if (partition.rows.Count() == 0) continue;
-    OpenFile file = Open(partition.directory);
-    for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) Write(file, partition.rows.Chunk(c));
-    actions.push_back(Close(file, partition.values, now_ms, durable));
+    if (partition.file) Close(*partition.file, partition.values);
   }
   partitions_.clear();
+  for (auto& action : closed_) {
+    if (auto* add = std::get_if<delta::AddFile>(&action)) add->modification_time = now_ms;
+  }
+  durable.files.insert(durable_.files.begin(), durable_.files.end());
+  durable.directories.insert(durable_.directories.begin(), durable_.directories.end());
+  durable_ = DurableSet();
+  std::vector<delta::Action> actions = std::move(closed_);
+  closed_.clear();
   return actions;
 }
 

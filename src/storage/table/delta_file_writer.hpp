@@ -7,12 +7,18 @@
 // `_change_data/` and carry an extra `_change_type` column. Files are invisible
 // until a commit names them, so they are written in place; a statement that
 // fails before its commit is visible deletes them with Abort() (VACUUM only
-// removes what a crash left behind). Rows of an unpartitioned table go
-// straight into the Parquet writer as they are appended (no copy of them is
-// kept); a partitioned table's rows are buffered per partition until
-// Finish(), so each partition gets one file. The writer does not fsync: Finish()
-// lists what must be durable before the commit, and the commit makes all of
-// a commit's files durable at once (DeltaLog::Commit's `first`).
+// removes what a crash left behind).
+//
+// Memory stays bounded whatever the number of rows: an unpartitioned table's
+// rows go straight into the open file as they are appended, and a file ends
+// (a new one starts) once it reaches the target file size
+// (delta.targetFileSize). A partitioned table's rows are grouped per
+// partition in small batches: once kPartitionBatchRows rows are held, each
+// partition's batch is written to that partition's open file as a row group,
+// and its files roll at the target size the same way. The writer does not
+// fsync: Finish() lists what must be durable before the commit, and the
+// commit makes all of a commit's files durable at once (DeltaLog::Commit's
+// `first`).
 #pragma once
 
 #include <map>
@@ -44,9 +50,14 @@ class DeltaFileWriter {
   // largest value a Parquet file of lakestream's holds, ...; see
   // ParquetWriter::Append), IOError when a file cannot be written.
   void Append(const DataChunk& rows);
+  // A file ends once it reaches about `bytes` (0: one file per partition).
+  // Set before the first Append.
+  void SetTargetFileSize(uint64_t bytes) { target_file_size_ = bytes; }
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
   idx_t RowCount() const { return row_count_; }
+  // Files created so far (finished or open).
+  idx_t FileCount() const { return created_.size(); }
   // Writes the files; returns one add (or cdc) action per file. Adds to
   // `durable` each file written and every directory from the file's up to the
   // table root (its name, or a new subdirectory's name, is new there), which
@@ -58,15 +69,16 @@ class DeltaFileWriter {
   void Abort();
 
  private:
-  struct Partition {
-    delta::PartitionValues values;
-    std::string directory;  // "a=1/b=x/"
-    ChunkCollection rows;   // data columns (+ _change_type)
-  };
   struct OpenFile {
     std::string relative;  // the path the action names
     std::string full;
     std::unique_ptr<ParquetWriter> writer;
+  };
+  struct Partition {
+    delta::PartitionValues values;
+    std::string directory;  // "a=1/b=x/"
+    ChunkCollection rows;   // data columns (+ _change_type) not yet written
+    std::optional<OpenFile> file;
   };
 
   // Creates the next file in the partition `directory` ("" for the root).
@@ -74,8 +86,12 @@ class DeltaFileWriter {
   // Closes `file` (its writer failed) and throws the error for `s`.
   [[noreturn]] void Fail(OpenFile& file, const Status& s);
   void Write(OpenFile& file, const DataChunk& rows);
-  // Finishes the file: its add or cdc action, and what must be made durable.
-  delta::Action Close(OpenFile& file, const delta::PartitionValues& values, int64_t now_ms, DurableSet& durable);
+  // Finishes `file` into closed_ when it has reached the target size.
+  void RollIfFull(std::optional<OpenFile>& file, const delta::PartitionValues& values);
+  // Writes every partition's batch to its file, each as a row group.
+  void FlushPartitions();
+  // Finishes the file into closed_ (its add or cdc action) and durable_.
+  void Close(OpenFile& file, const delta::PartitionValues& values);
 
   FileSystem* fs_;
   std::string table_name_;
@@ -89,10 +105,24 @@ class DeltaFileWriter {
   bool data_change_ = true;
   std::map<std::string, Partition> partitions_;  // partitioned tables
   std::optional<OpenFile> stream_;               // unpartitioned tables: the file being written
+  idx_t partition_rows_ = 0;                     // rows held in partitions_' batches
+  uint64_t target_file_size_ = 0;
+  std::vector<delta::Action> closed_;            // finished files (modification time set by Finish)
+  DurableSet durable_;                           // what closed_'s files need made durable
   int file_number_ = 0;
   std::vector<std::string> created_;  // full paths of every file Open() created
   idx_t row_count_ = 0;
 };
+
+// delta.targetFileSize when the table does not set it: 256 MB, the size
+// Databricks' autotuning picks for tables below 2.56 TB (the property itself
+// has no default there).
+inline constexpr uint64_t kDefaultTargetFileSize = 256ULL << 20;
+
+// The target file size `properties` ask for (delta.targetFileSize), or
+// kDefaultTargetFileSize when unset or unreadable (CREATE/ALTER refuse an
+// unreadable value: CheckDeltaTableProperty).
+uint64_t TargetFileSizeOf(const std::map<std::string, std::string>& properties);
 
 // A random version-4 UUID in its canonical text form.
 std::string NewUuid();

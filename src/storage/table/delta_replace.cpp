@@ -6,6 +6,7 @@
 // rows stay readable by time travel until VACUUM.
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/table/delta_table.hpp"
@@ -33,11 +34,21 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   delta::AddRequiredFeatures(columns.value(), protocol);
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
-  bool visible = false;
+  data.SetTargetFileSize(TargetFileSizeOf(definition.properties));
+  auto* appended = dynamic_cast<DeltaTableAppend*>(commit.appended.get());
+  if (commit.appended && (!appended || appended->Owner() != this)) {
+    throw InternalError("a commit carries rows appended to another table");
+  }
+  bool own_visible = false;
+  bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data}, visible);
   for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) data.Append(commit.inserted.Chunk(c));
   DurableSet new_files;
   auto adds = data.Finish(now, new_files);
+  if (appended) {
+    auto more = appended->Data().Finish(now, new_files);
+    adds.insert(adds.end(), more.begin(), more.end());
+  }
 
   delta::StringMap parameters;
   parameters["isManaged"] = "true";

@@ -9,6 +9,7 @@
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
+#include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/schema_evolution.hpp"
 
@@ -304,6 +305,31 @@ static delta::Metadata EvolvedMetadata(const delta::Snapshot& snapshot, const st
 
 void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
 
+std::unique_ptr<TableAppend> DeltaTable::BeginAppend(bool overwrite, const DeltaTableDefinition* replace) {
+  const delta::Snapshot& snapshot = state_->snapshot;
+  const std::vector<TableColumn>* evolved = SchemaEvolutionScope::Current();
+  const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state_->columns;
+  const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
+  uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
+  auto data = std::make_unique<DeltaFileWriter>(fs_, name_, path_, columns, partitions, false);
+  data->SetTargetFileSize(target);
+  std::unique_ptr<DeltaFileWriter> changes;
+  if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
+    changes = std::make_unique<DeltaFileWriter>(fs_, name_, path_, columns, partitions, true);
+    changes->SetTargetFileSize(target);
+  }
+  return std::make_unique<DeltaTableAppend>(this, std::move(data), std::move(changes));
+}
+
+// The DeltaTableAppend a commit carries (null when none); InternalError when
+// it was begun on another table.
+static DeltaTableAppend* AppendOf(TableCommit& commit, const DeltaTable* table) {
+  if (!commit.appended) return nullptr;
+  auto* append = dynamic_cast<DeltaTableAppend*>(commit.appended.get());
+  if (!append || append->Owner() != table) throw InternalError("a commit carries rows appended to another table");
+  return append;
+}
+
 void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   if (commit.replace) {
     CommitReplace(commit);
@@ -342,9 +368,14 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
 
   DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
   DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
+  uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
+  data.SetTargetFileSize(target);
+  changes.SetTargetFileSize(target);
   // A statement that fails (a full disk, a data file that is gone, a lost
   // conflict) deletes what it wrote, unless its commit may be visible.
-  bool visible = false;
+  DeltaTableAppend* appended = AppendOf(commit, this);
+  bool own_visible = false;
+  bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data, &changes}, visible);
   // Change rows: the table row plus its _change_type.
   auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, const char* type) {
@@ -474,6 +505,17 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   DurableSet new_files;
   auto adds = data.Finish(now, new_files);
   auto cdcs = changes.Finish(now, new_files);
+  if (appended) {
+    if (has_changes && appended->RowCount() > 0 && !appended->Changes()) {
+      throw InternalError("appended rows without change data files in a commit that needs them");
+    }
+    auto more = appended->Data().Finish(now, new_files);
+    adds.insert(adds.end(), more.begin(), more.end());
+    if (appended->Changes()) {
+      auto more_cdcs = appended->Changes()->Finish(now, new_files);
+      cdcs.insert(cdcs.end(), more_cdcs.begin(), more_cdcs.end());
+    }
+  }
   delta::StringMap parameters;
   if (commit.overwrite) parameters["mode"] = "Overwrite";
   else if (commit.operation == "WRITE") parameters["mode"] = "Append";
