@@ -1,5 +1,7 @@
 #include "execution/plan_executor.hpp"
 
+#include "execution/execute_into.hpp"
+
 #include "execution/operator/physical_operator.hpp"
 #include "execution/physical_planner.hpp"
 #include "planner/optimizer.hpp"
@@ -23,7 +25,7 @@ ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan) {
   return rows;
 }
 
-void ExecutePlan(ClientContext& context, LogicalOperatorPtr plan, const std::function<void(DataChunk&)>& consume) {
+void ExecutePlanInto(ClientContext& context, LogicalOperatorPtr plan, const std::function<void(DataChunk&)>& consume) {
   plan = OptimizePlan(std::move(plan));
   auto physical = CreatePhysicalPlan(context, *plan);
   ExecutionContext execution = MakeExecution(context);

@@ -11,7 +11,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -36,9 +35,6 @@ class TableSource {
   virtual std::string Name() const = 0;
   // Extra detail for EXPLAIN; empty when there is none.
   virtual std::string Details() const { return ""; }
-  // How many rows the source will produce, when it knows (roughly) without
-  // reading them: the progress bar's total (common/query_progress.hpp).
-  virtual std::optional<uint64_t> EstimatedRows() const { return std::nullopt; }
 };
 
 using TableSourcePtr = std::unique_ptr<TableSource>;

@@ -1,10 +1,13 @@
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+#include "lakestream/progress.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "common/exception.hpp"
+#include "common/query_progress.hpp"
+#include "main/connection_access.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "main/public_value.hpp"
 #include "main/query_stream.hpp"
@@ -47,6 +50,7 @@ static constexpr const char* kStreamClosedByConnection =
 Connection::~Connection() {
   EndStream(kStreamClosedByConnection);
   if (context_) ReleaseWrites();
+  if (context_) ForgetProgress(context_.get());
 }
 Connection::Connection(Connection&& other) noexcept
     : context_(std::move(other.context_)), stream_(std::move(other.stream_)), holds_writes_(other.holds_writes_) {
@@ -56,6 +60,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     EndStream(kStreamClosedByConnection);
     if (context_) ReleaseWrites();
+    if (context_) ForgetProgress(context_.get());
     context_ = std::move(other.context_);
     stream_ = std::move(other.stream_);
     holds_writes_ = other.holds_writes_;
@@ -136,9 +141,12 @@ std::vector<std::unique_ptr<QueryResult>> Connection::Run(std::vector<std::uniqu
 
 void Connection::Interrupt() { context_->Interrupt(); }
 
-double Connection::QueryProgress() const { return context_->progress.Percentage(); }
-bool Connection::ProgressBarEnabled() const { return context_->enable_progress_bar.load(); }
-int64_t Connection::ProgressBarWaitMs() const { return context_->progress_bar_time_ms.load(); }
+static QueryProgress& ProgressOf(const Connection& con) {
+  return ProgressFor(&ConnectionAccess::Context(const_cast<Connection&>(con)));
+}
+double QueryProgress(const Connection& con) { return ProgressOf(con).Percentage(); }
+bool ProgressBarEnabled(const Connection& con) { return ProgressOf(con).bar_enabled.load(); }
+int64_t ProgressBarWaitMs(const Connection& con) { return ProgressOf(con).bar_wait_ms.load(); }
 
 bool Connection::HoldWrites(std::string* error) {
   if (holds_writes_) return true;

@@ -4,6 +4,7 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "common/query_progress.hpp"
 #include "common/string_util.hpp"
 #include "common/time_zone.hpp"
 #include "execution/physical_planner.hpp"
@@ -111,6 +112,7 @@ class WriteLockRelease {
 // the catalog is what no other process can change until it is done.
 static void BeginLockedStatement(ClientContext& context, SQLStatement& statement) {
   context.BeginStatement(Timestamp::Now());
+  ProgressFor(&context).Reset();
   if (StatementWrites(statement)) context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
   context.Database().ReloadCatalogIfChanged();
   SetSessionTimeZone(context.time_zone);
@@ -173,6 +175,8 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
                                                         std::vector<std::unique_ptr<SQLStatement>>& statements,
                                                         const std::vector<Value>& parameters) {
   std::vector<std::unique_ptr<QueryResult>> results;
+  // Scans and table functions count their rows into the connection's progress.
+  QueryProgressScope progress_scope(&ProgressFor(&context));
   for (auto& statement : statements) {
     std::unique_ptr<QueryResult> result;
     try {

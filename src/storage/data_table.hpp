@@ -18,7 +18,6 @@
 namespace lakestream {
 
 using row_t = int64_t;
-struct DeltaTableDefinition;
 
 struct TableColumn {
   std::string name;
@@ -36,23 +35,6 @@ class TableScan {
   virtual bool Next(DataChunk& out, Vector* row_ids) = 0;
 };
 
-// Rows a statement adds to a table while its query still runs (INSERT,
-// CREATE TABLE AS, COPY FROM), so they never have to be held all at once: a
-// Delta table writes them into data files as they come (rolling at its
-// target file size), an in-memory table keeps them. They become visible only
-// with the TableCommit that carries this append (TableCommit::appended);
-// destroying an append that no commit made visible drops its rows (deletes
-// its files). Made by DataTable::BeginAppend; one per statement.
-class TableAppend {
- public:
-  virtual ~TableAppend() = default;
-  // `rows`: every table column in table order. May take the chunk's data
-  // (the caller initialises it again). Throws what writing can throw
-  // (InvalidInputError for a value no file holds, IOError).
-  virtual void Append(DataChunk& rows) = 0;
-  virtual idx_t RowCount() const = 0;
-};
-
 // One atomic change to a table: what a single DML statement commits.
 struct TableCommit {
   std::string operation;  // WRITE, UPDATE, DELETE, MERGE, CREATE TABLE AS SELECT, ...
@@ -68,13 +50,8 @@ struct TableCommit {
   // CREATE OR REPLACE TABLE of a Delta table: its new definition. The commit
   // sets it, removes every existing row and adds `inserted` (in the new
   // columns), as one version; the old rows stay in the table's history.
-  const DeltaTableDefinition* replace = nullptr;
-  // More inserted rows, already handed to the table's storage while the
-  // statement's query ran (from the same table's BeginAppend).
-  std::unique_ptr<TableAppend> appended;
-  idx_t ChangedRows() const {
-    return deleted_rows.size() + updated.Count() + inserted.Count() + (appended ? appended->RowCount() : 0);
-  }
+  const struct DeltaTableDefinition* replace = nullptr;
+  idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 
 class DataTable {
@@ -91,10 +68,6 @@ class DataTable {
   virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) = 0;
   // Applies the commit atomically: all of it becomes visible, or none.
   virtual void Commit(TableCommit& commit) = 0;
-  // An append for the rows of a commit that inserts (`overwrite`: one that
-  // also deletes every existing row; `replace`: a CREATE OR REPLACE, whose
-  // rows are in the new definition's columns).
-  virtual std::unique_ptr<TableAppend> BeginAppend(bool overwrite, const DeltaTableDefinition* replace) = 0;
   virtual idx_t RowCount() = 0;
   // A row count for the planner's estimates, from metadata only: never reads
   // data nor throws; nullopt when the metadata does not say.
@@ -107,7 +80,6 @@ class InMemoryTable : public DataTable {
   explicit InMemoryTable(std::vector<LogicalType> types) : rows_(std::move(types)) {}
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
   void Commit(TableCommit& commit) override;
-  std::unique_ptr<TableAppend> BeginAppend(bool overwrite, const DeltaTableDefinition* replace) override;
   idx_t RowCount() override { return rows_.Count(); }
   std::optional<idx_t> EstimatedRowCount() override { return rows_.Count(); }
 

@@ -1,23 +1,9 @@
 #include <algorithm>
 
 #include "storage/data_table.hpp"
+#include "storage/table_append.hpp"
 
 namespace lakestream {
-
-namespace {
-
-// The rows wait in memory for the commit (the table is in memory anyway).
-class MemoryAppend : public TableAppend {
- public:
-  explicit MemoryAppend(std::vector<LogicalType> types) : rows(std::move(types)) {}
-  void Append(DataChunk& chunk) override {
-    if (!rows.Append(std::move(chunk))) rows.Append(chunk);
-  }
-  idx_t RowCount() const override { return rows.Count(); }
-  ChunkCollection rows;
-};
-
-}  // namespace
 
 namespace {
 
@@ -82,11 +68,10 @@ void InMemoryTable::Commit(TableCommit& commit) {
     rows_ = std::move(kept);
   }
   rows_.Merge(std::move(commit.inserted));
-  if (auto* appended = dynamic_cast<MemoryAppend*>(commit.appended.get())) rows_.Merge(std::move(appended->rows));
-}
-
-std::unique_ptr<TableAppend> InMemoryTable::BeginAppend(bool, const DeltaTableDefinition*) {
-  return std::make_unique<MemoryAppend>(rows_.Types());
+  if (auto* appended = dynamic_cast<MemoryAppend*>(AppendScope::For(this))) {
+    rows_.Merge(std::move(appended->rows));
+    appended->rows = ChunkCollection(rows_.Types());
+  }
 }
 
 }  // namespace lakestream

@@ -14,7 +14,6 @@
 
 #include "common/chunk_collection.hpp"
 #include "common/exception.hpp"
-#include "common/query_progress.hpp"
 #include "common/time_zone.hpp"
 #include "transaction/database_instance.hpp"
 
@@ -48,7 +47,6 @@ class ClientContext {
     warnings_.clear();
     views_read_.clear();
     committing_ = false;
-    progress.Reset();
   }
   // Hands the statement's warnings over (QueryResult::Warnings).
   std::vector<std::string> TakeWarnings() { return std::exchange(warnings_, {}); }
@@ -75,15 +73,6 @@ class ClientContext {
   // not the machine's zone, so results do not depend on where they run.
   // The statement runner makes it the thread's SessionTimeZone().
   std::shared_ptr<const TimeZone> time_zone = TimeZone::Utc();
-
-  // The running statement's progress (common/query_progress.hpp), read by
-  // Connection::QueryProgress from any thread; reset when a statement starts.
-  QueryProgress progress;
-  // SET enable_progress_bar / progress_bar_time: whether a client should draw
-  // a progress bar, and after how many milliseconds of a statement. Atomic:
-  // the drawing thread reads them while a statement runs.
-  std::atomic<bool> enable_progress_bar{true};
-  std::atomic<int64_t> progress_bar_time_ms{2000};
 
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.

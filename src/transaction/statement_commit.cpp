@@ -1,5 +1,7 @@
 #include "transaction/statement_commit.hpp"
 
+#include "storage/table_append.hpp"
+
 #include "common/crash_point.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -55,7 +57,8 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     target.storage->Commit(commit);
     return;
   }
-  if (commit.ChangedRows() == 0 && !commit.overwrite) {
+  TableAppend* appended = AppendScope::For(target.storage.get());
+  if (commit.ChangedRows() + (appended ? appended->RowCount() : 0) == 0 && !commit.overwrite) {
     for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
     context.Database().SaveCatalog();
     return;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "lakestream/progress.hpp"
+
 namespace lakestream {
 
 namespace {
@@ -49,10 +51,10 @@ void ProgressBar::Watch() {
   auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_cv_.wait_for(lock, kPollInterval, [this] { return stop_; })) {
-    if (!con_.ProgressBarEnabled()) continue;
+    if (!ProgressBarEnabled(con_)) continue;
     auto elapsed = std::chrono::steady_clock::now() - start;
-    if (elapsed < std::chrono::milliseconds(con_.ProgressBarWaitMs())) continue;
-    double percentage = con_.QueryProgress();
+    if (elapsed < std::chrono::milliseconds(ProgressBarWaitMs(con_))) continue;
+    double percentage = QueryProgress(con_);
     if (percentage >= 0) Draw(percentage);
   }
 }

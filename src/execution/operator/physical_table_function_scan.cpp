@@ -1,7 +1,7 @@
 #include "execution/operator/physical_table_function_scan.hpp"
 
 #include "common/exception.hpp"
-#include "transaction/client_context.hpp"
+#include "common/query_progress.hpp"
 
 namespace lakestream {
 
@@ -10,13 +10,10 @@ PhysicalTableFunctionScan::PhysicalTableFunctionScan(std::vector<LogicalType> ty
   if (!source_) throw InternalError("PhysicalTableFunctionScan: the table function built no source");
 }
 
-bool PhysicalTableFunctionScan::Next(ExecutionContext& context, DataChunk& out) {
-  if (!progress_ && context.client) {
-    progress_ = &context.client->progress;
-    if (auto rows = source_->EstimatedRows()) progress_->AddTotal(*rows);
-  }
+bool PhysicalTableFunctionScan::Next(ExecutionContext&, DataChunk& out) {
+  // Sources that know their size add it to the total themselves (range).
   bool more = source_->Next(out);
-  if (progress_ && more) progress_->AddDone(out.size());
+  if (QueryProgress* progress = CurrentQueryProgress(); progress && more) progress->AddDone(out.size());
   return more;
 }
 

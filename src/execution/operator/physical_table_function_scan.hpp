@@ -4,8 +4,6 @@
 // details (RANGE, PARQUET_SCAN, READ_FILES, ...).
 #pragma once
 
-#include "common/query_progress.hpp"
-
 #include "execution/operator/physical_operator.hpp"
 #include "function/table_function.hpp"
 
@@ -22,7 +20,6 @@ class PhysicalTableFunctionScan : public PhysicalOperator {
 
  private:
   TableSourcePtr source_;
-  QueryProgress* progress_ = nullptr;  // the statement's, once the scan started
 };
 
 }  // namespace lakestream

@@ -1,7 +1,7 @@
 #include "execution/operator/physical_table_scan.hpp"
 
 #include "execution/operator/table_filter_conversion.hpp"
-#include "transaction/client_context.hpp"
+#include "common/query_progress.hpp"
 
 namespace lakestream {
 
@@ -26,18 +26,17 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
     scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
-    if (context.client) {
-      progress_ = &context.client->progress;
-      // From metadata (never reads data): rows skipped by statistics make the
-      // bar jump ahead, which is the truth about the work left.
-      if (auto rows = table_.EstimatedRowCount()) progress_->AddTotal(*rows);
+    // From metadata (never reads data). Rows that data skipping leaves
+    // unread are never counted done: the bar ends short, and is erased.
+    if (QueryProgress* progress = CurrentQueryProgress()) {
+      if (auto rows = table_.EstimatedRowCount()) progress->AddTotal(*rows);
     }
   }
   ExpressionExecutor& executor = Executor(context);
   std::vector<sel_t> sel;
   while (true) {
     if (!scan_->Next(scan_chunk_, row_ids_.get())) return false;
-    if (progress_) progress_->AddDone(scan_chunk_.size());
+    if (QueryProgress* progress = CurrentQueryProgress()) progress->AddDone(scan_chunk_.size());
     if (scan_chunk_.size() == 0) continue;
     out.Reset();
     idx_t width = column_ids_.size();

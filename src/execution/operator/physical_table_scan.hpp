@@ -2,8 +2,6 @@
 // down by the planner are applied right at the scan.
 #pragma once
 
-#include "common/query_progress.hpp"
-
 #include "execution/operator/physical_operator.hpp"
 #include "storage/data_table.hpp"
 
@@ -37,7 +35,6 @@ class PhysicalTableScan : public PhysicalOperator {
   std::unique_ptr<TableScan> scan_;
   DataChunk scan_chunk_;
   std::unique_ptr<Vector> row_ids_;
-  QueryProgress* progress_ = nullptr;  // the statement's, once the scan started
 };
 
 }  // namespace lakestream

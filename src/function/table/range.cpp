@@ -1,6 +1,7 @@
 // range(stop) / range(start, stop[, step]) and generate_series(start, stop[, step]):
 // a BIGINT sequence, as in DuckDB. range excludes stop; generate_series includes it.
 #include "common/exception.hpp"
+#include "common/query_progress.hpp"
 #include "function/table/table_functions.hpp"
 
 namespace lakestream {
@@ -11,13 +12,17 @@ class RangeSource : public TableSource {
  public:
   RangeSource(int64_t start, int64_t stop, int64_t step) : next_(start), stop_(stop), step_(step) {}
 
-  std::optional<uint64_t> EstimatedRows() const override {
-    // In doubles: stop - start may overflow int64 (range(-2^63, 2^63 - 1)).
-    double span = (static_cast<double>(stop_) - static_cast<double>(next_)) / static_cast<double>(step_);
-    return span > 0 ? static_cast<uint64_t>(span) : 0;
-  }
 
   bool Next(DataChunk& out) override {
+    if (!started_) {
+      started_ = true;
+      // The progress bar's total: the rows this range will produce. In
+      // doubles, since stop - start may overflow (range(-2^63, 2^63 - 1)).
+      double span = (static_cast<double>(stop_) - static_cast<double>(next_)) / static_cast<double>(step_);
+      if (QueryProgress* progress = CurrentQueryProgress(); progress && span > 0) {
+        progress->AddTotal(static_cast<uint64_t>(span));
+      }
+    }
     out.Reset();
     auto* data = out.data[0].GetData<int64_t>();
     idx_t n = 0;
@@ -35,6 +40,7 @@ class RangeSource : public TableSource {
   int64_t next_;
   int64_t stop_;
   int64_t step_;
+  bool started_ = false;
 };
 
 }  // namespace

@@ -107,16 +107,6 @@ class Connection {
   // to commit completes; the statements after it in the same call do not run.
   void Interrupt();
 
-  // How far the statement running on this connection is, in percent (0 to
-  // 100), or -1 when it cannot tell (nothing runs, or no total is known yet).
-  // Safe to call from any thread, like Interrupt(): a client's progress bar
-  // polls it while its own thread waits for Query.
-  double QueryProgress() const;
-  // SET enable_progress_bar and progress_bar_time (milliseconds), for a
-  // client deciding whether and when to draw a bar. Any thread.
-  bool ProgressBarEnabled() const;
-  int64_t ProgressBarWaitMs() const;
-
   // Keeps the database's write lock from now until ReleaseWrites() (or the
   // connection's end), so no other process commits between the statements
   // that follow: a check and the statement it guards. Without it the lock is

@@ -15,6 +15,7 @@
 
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -59,7 +60,7 @@ static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
     auto writer = ParquetWriter::Create(temp, bound.names, bound.types, bound.options);
     if (!writer.ok()) writer.status().Throw();
     int64_t count = 0;
-    ExecutePlan(context, std::move(bound.plan), [&](DataChunk& chunk) {
+    ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
       Status s = writer.value()->Append(chunk);
       if (!s.ok()) s.Throw();
       count += static_cast<int64_t>(chunk.size());

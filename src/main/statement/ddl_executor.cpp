@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.hpp"
 #include "execution/subquery_resolver.hpp"
+#include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
 #include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
@@ -16,6 +17,7 @@
 #include "common/json_writer.hpp"
 #include "expression/expression_executor.hpp"
 #include "main/statement/statement_executor.hpp"
+#include "storage/table_append.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 #include "planner/binder.hpp"
@@ -80,10 +82,11 @@ static bool ReplaceInPlace(ClientContext& context, TableCatalogEntry& old, Table
   commit.operation = stmt.as_query ? "CREATE OR REPLACE TABLE AS SELECT" : "CREATE OR REPLACE TABLE";
   commit.replace = &definition;
   commit.inserted.SetTypes(replacement.Types());
-  commit.appended = delta->BeginAppend(false, &definition);
+  auto append = BeginAppend(*delta, false, &definition);
   // The query may read the table it replaces: it reads the old snapshot
   // while the new rows go to files no version names yet.
-  if (plan) ExecutePlan(context, std::move(plan), [&](DataChunk& chunk) { commit.appended->Append(chunk); });
+  if (plan) ExecutePlanInto(context, std::move(plan), [&](DataChunk& chunk) { append->Append(chunk); });
+  AppendScope scope(append.get());
   CommitStatementChanges(context, old, commit);
   old.columns = replacement.columns;
   old.primary_key = replacement.primary_key;
@@ -179,9 +182,12 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
     commit.inserted = std::move(rows);
     commit.inserted.SetTypes(table.Types());
     try {
-      commit.appended = table.storage->BeginAppend(false, nullptr);
-      if (plan) ExecutePlan(context, std::move(plan), [&](DataChunk& chunk) { commit.appended->Append(chunk); });
-      if (commit.ChangedRows() > 0 || !context.StreamReads().empty()) CommitStatementChanges(context, table, commit);
+      auto append = BeginAppend(*table.storage, false, nullptr);
+      if (plan) ExecutePlanInto(context, std::move(plan), [&](DataChunk& chunk) { append->Append(chunk); });
+      AppendScope scope(append.get());
+      if (commit.ChangedRows() + append->RowCount() > 0 || !context.StreamReads().empty()) {
+        CommitStatementChanges(context, table, commit);
+      }
     } catch (...) {
       // One statement: a table whose rows could not be written (a full disk)
       // is not left behind empty. Forgotten first, as DROP TABLE does.

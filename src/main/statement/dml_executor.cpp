@@ -7,16 +7,19 @@
 #include <unordered_set>
 
 #include "common/exception.hpp"
+#include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "planner/binder.hpp"
 #include "planner/binder/statement/bind_write_target.hpp"
+#include "storage/table_append.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 
 namespace lakestream {
 
-void CheckNotNull(const TableCatalogEntry& table, const DataChunk& chunk, const char* fix) {
+// CheckNotNull for one chunk of rows (in the table's columns).
+static void CheckNotNull(const TableCatalogEntry& table, const DataChunk& chunk, const char* fix) {
   for (idx_t c = 0; c < table.columns.size(); c++) {
     if (!table.columns[c].not_null) continue;
     for (idx_t r = 0; r < chunk.size(); r++) {
@@ -52,13 +55,15 @@ std::unique_ptr<QueryResult> ExecuteBoundInsert(ClientContext& context, BoundIns
   commit.operation = bound.overwrite ? "INSERT OVERWRITE" : "WRITE";
   commit.overwrite = bound.overwrite;
   commit.inserted.SetTypes(table.Types());
-  // Destroyed uncommitted (an error, an interrupt) it deletes what it wrote.
-  commit.appended = table.storage->BeginAppend(bound.overwrite, nullptr);
-  ExecutePlan(context, std::move(bound.plan), [&](DataChunk& chunk) {
+  // The rows stream into the table's files; destroyed uncommitted (an
+  // error, an interrupt) the append deletes what it wrote.
+  auto append = BeginAppend(*table.storage, bound.overwrite, nullptr);
+  ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
     CheckNotNull(table, chunk, "; supply a value for it");
-    commit.appended->Append(chunk);
+    append->Append(chunk);
   });
-  auto count = static_cast<int64_t>(commit.appended->RowCount());
+  auto count = static_cast<int64_t>(append->RowCount());
+  AppendScope scope(append.get());
   CommitStatementChanges(context, table, commit);
   return MakeCountResult("num_affected_rows", count);
 }

@@ -18,12 +18,9 @@ class ClientContext;
 // `fix` for the first NOT NULL column (in table order) that holds a NULL in
 // any of `rows` (each in the table's columns).
 void CheckNotNull(const TableCatalogEntry& table, std::initializer_list<const ChunkCollection*> rows, const char* fix);
-void CheckNotNull(const TableCatalogEntry& table, const DataChunk& rows, const char* fix);
 
 // Runs `bound`'s plan, checks NOT NULL columns and commits the rows
-// (CommitStatementChanges). Returns num_affected_rows. The rows stream into
-// the table's storage as the plan makes them (DataTable::BeginAppend): an
-// insert of any size holds about one data file's row group in memory.
+// (CommitStatementChanges). Returns num_affected_rows.
 std::unique_ptr<QueryResult> ExecuteBoundInsert(ClientContext& context, BoundInsert& bound);
 
 }  // namespace lakestream

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/exception.hpp"
+#include "common/query_progress.hpp"
 #include "common/string_util.hpp"
 #include "common/time_zone.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -89,14 +90,16 @@ const SettingDefinition kSettings[] = {
      [](ClientContext& context) { return ShowList(context.Database().AccessPolicy().AllowedPaths()); }},
     {"enable_progress_bar",
      "Whether the shell draws a progress bar on a terminal for statements running longer than progress_bar_time",
-     [](ClientContext& context, const SetStatement& statement) { context.enable_progress_bar = ParseBool(statement); },
-     [](ClientContext& context) -> std::string { return context.enable_progress_bar ? "true" : "false"; }},
+     [](ClientContext& context, const SetStatement& statement) {
+       ProgressFor(&context).bar_enabled = ParseBool(statement);
+     },
+     [](ClientContext& context) -> std::string { return ProgressFor(&context).bar_enabled ? "true" : "false"; }},
     {"progress_bar_time",
      "Milliseconds a statement runs before the shell's progress bar appears",
      [](ClientContext& context, const SetStatement& statement) {
-       context.progress_bar_time_ms = ParseMilliseconds(statement);
+       ProgressFor(&context).bar_wait_ms = ParseMilliseconds(statement);
      },
-     [](ClientContext& context) { return std::to_string(context.progress_bar_time_ms.load()); }},
+     [](ClientContext& context) { return std::to_string(ProgressFor(&context).bar_wait_ms.load()); }},
 };
 
 std::string SettingNames() {

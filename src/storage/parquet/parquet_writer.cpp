@@ -1076,12 +1076,6 @@ Status ParquetWriter::EndRowGroup() {
   return im.FlushRowGroup();
 }
 
-uint64_t ParquetWriter::EstimatedSize() const {
-  uint64_t size = impl_->offset;
-  for (auto& lw : impl_->leaves) size += lw.chunk.size() + lw.PageBytesEstimate();
-  return size;
-}
-
 Result<ParquetFileInfo> ParquetWriter::Finish() {
   auto& im = *impl_;
   if (im.finished) return Status::InvalidArgument(im.path + ": Finish called twice");

@@ -109,11 +109,6 @@ class ParquetWriter {
   Status EndRowGroup();
   // Flushes the last row group, writes the footer and closes the file.
   Result<ParquetFileInfo> Finish();
-  // What the file would take if finished now, roughly: the bytes written
-  // plus the current row group's pages (compressed ones as they are, the
-  // open page at its uncompressed size). Cheap; for writers that roll to a
-  // new file at a target size.
-  uint64_t EstimatedSize() const;
 
   struct Impl;
 

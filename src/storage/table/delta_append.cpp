@@ -1,10 +1,14 @@
 #include "storage/table/delta_append.hpp"
 
+#include "common/exception.hpp"
+#include "storage/table/delta_table.hpp"
+#include "storage/table/schema_evolution.hpp"
+
 namespace lakestream {
 
-DeltaTableAppend::DeltaTableAppend(const void* owner, std::unique_ptr<DeltaFileWriter> data,
+DeltaTableAppend::DeltaTableAppend(const DataTable* table, std::unique_ptr<DeltaFileWriter> data,
                                    std::unique_ptr<DeltaFileWriter> changes)
-    : owner_(owner), data_(std::move(data)), changes_(std::move(changes)) {}
+    : TableAppend(table), data_(std::move(data)), changes_(std::move(changes)) {}
 
 DeltaTableAppend::~DeltaTableAppend() {
   if (visible) return;
@@ -26,6 +30,32 @@ void DeltaTableAppend::Append(DataChunk& rows) {
   out.data[rows.ColumnCount()].FillString("insert", rows.size());
   out.SetCardinality(rows.size());
   changes_->Append(out);
+}
+
+std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overwrite,
+                                                   const DeltaTableDefinition* replace) {
+  auto state = table.State();
+  const delta::Snapshot& snapshot = state->snapshot;
+  const std::vector<TableColumn>* evolved = SchemaEvolutionScope::Current();
+  const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state->columns;
+  const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
+  uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
+  auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
+  data->SetTargetFileSize(target);
+  std::unique_ptr<DeltaFileWriter> changes;
+  if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
+    changes = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, true);
+    changes->SetTargetFileSize(target);
+  }
+  return std::make_unique<DeltaTableAppend>(&table, std::move(data), std::move(changes));
+}
+
+DeltaTableAppend* DeltaAppendFor(const DeltaTable* table) {
+  TableAppend* append = AppendScope::For(table);
+  if (!append) return nullptr;
+  auto* delta = dynamic_cast<DeltaTableAppend*>(append);
+  if (!delta) throw InternalError("a Delta table's commit holds rows appended in memory");
+  return delta;
 }
 
 }  // namespace lakestream

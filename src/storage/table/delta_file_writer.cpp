@@ -1,5 +1,8 @@
 #include "storage/table/delta_file_writer.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -132,7 +135,11 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
 }
 
 void DeltaFileWriter::RollIfFull(std::optional<OpenFile>& file, const delta::PartitionValues& values) {
-  if (!file || target_file_size_ == 0 || file->writer->EstimatedSize() < target_file_size_) return;
+  if (!file || target_file_size_ == 0) return;
+  // What is on disk: the writer holds a row group until it reaches the
+  // target (Open), so the file grows a row group at a time.
+  struct stat st {};
+  if (::stat(file->full.c_str(), &st) != 0 || static_cast<uint64_t>(st.st_size) < target_file_size_) return;
   Close(*file, values);
   file.reset();
 }
@@ -171,6 +178,10 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
   ParquetWriterOptions options;
   options.label = "table " + table_name_;
+  // A row group ends by the target size at the latest (its bytes are
+  // estimated from its compressed pages), so files roll near the target
+  // and the rows held in memory stay below it.
+  if (target_file_size_ > 0) options.row_group_bytes = std::min<idx_t>(options.row_group_bytes, target_file_size_);
   // Recorded before the file exists: a Create that fails half way (a full
   // disk) may still leave it behind, and Abort() removes it.
   created_.push_back(file.full);

@@ -35,10 +35,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
   data.SetTargetFileSize(TargetFileSizeOf(definition.properties));
-  auto* appended = dynamic_cast<DeltaTableAppend*>(commit.appended.get());
-  if (commit.appended && (!appended || appended->Owner() != this)) {
-    throw InternalError("a commit carries rows appended to another table");
-  }
+  DeltaTableAppend* appended = DeltaAppendFor(this);
   bool own_visible = false;
   bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data}, visible);

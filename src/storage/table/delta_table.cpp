@@ -305,31 +305,6 @@ static delta::Metadata EvolvedMetadata(const delta::Snapshot& snapshot, const st
 
 void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
 
-std::unique_ptr<TableAppend> DeltaTable::BeginAppend(bool overwrite, const DeltaTableDefinition* replace) {
-  const delta::Snapshot& snapshot = state_->snapshot;
-  const std::vector<TableColumn>* evolved = SchemaEvolutionScope::Current();
-  const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state_->columns;
-  const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
-  uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
-  auto data = std::make_unique<DeltaFileWriter>(fs_, name_, path_, columns, partitions, false);
-  data->SetTargetFileSize(target);
-  std::unique_ptr<DeltaFileWriter> changes;
-  if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
-    changes = std::make_unique<DeltaFileWriter>(fs_, name_, path_, columns, partitions, true);
-    changes->SetTargetFileSize(target);
-  }
-  return std::make_unique<DeltaTableAppend>(this, std::move(data), std::move(changes));
-}
-
-// The DeltaTableAppend a commit carries (null when none); InternalError when
-// it was begun on another table.
-static DeltaTableAppend* AppendOf(TableCommit& commit, const DeltaTable* table) {
-  if (!commit.appended) return nullptr;
-  auto* append = dynamic_cast<DeltaTableAppend*>(commit.appended.get());
-  if (!append || append->Owner() != table) throw InternalError("a commit carries rows appended to another table");
-  return append;
-}
-
 void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   if (commit.replace) {
     CommitReplace(commit);
@@ -373,7 +348,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   changes.SetTargetFileSize(target);
   // A statement that fails (a full disk, a data file that is gone, a lost
   // conflict) deletes what it wrote, unless its commit may be visible.
-  DeltaTableAppend* appended = AppendOf(commit, this);
+  DeltaTableAppend* appended = DeltaAppendFor(this);
   bool own_visible = false;
   bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data, &changes}, visible);

@@ -83,10 +83,6 @@ class DeltaTable : public DataTable {
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
                                   const std::vector<TableFilter>& filters) override;
   void Commit(TableCommit& commit) override;
-  // Files in the table's columns (the evolved ones inside a
-  // SchemaEvolutionScope; `replace`'s for a CREATE OR REPLACE), rolling at
-  // delta.targetFileSize (storage/table/delta_append.hpp).
-  std::unique_ptr<TableAppend> BeginAppend(bool overwrite, const DeltaTableDefinition* replace) override;
   // Commit() taking the rows of the files it rewrites from `read` where it
   // holds them; ignored unless read at the version the commit starts from.
   void Commit(TableCommit& commit, const DeltaFileRows& read);

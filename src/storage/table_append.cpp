@@ -1,0 +1,36 @@
+#include "storage/table_append.hpp"
+
+#include "storage/table/delta_append.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+namespace {
+thread_local AppendScope* t_innermost = nullptr;
+}  // namespace
+
+void MemoryAppend::Append(DataChunk& chunk) {
+  if (rows.Types().empty()) rows.SetTypes(chunk.GetTypes());
+  if (!rows.Append(std::move(chunk))) rows.Append(chunk);  // copied when it cannot be taken
+}
+
+std::unique_ptr<TableAppend> BeginAppend(DataTable& table, bool overwrite, const DeltaTableDefinition* replace) {
+  if (auto* delta = dynamic_cast<DeltaTable*>(&table)) return BeginDeltaAppend(*delta, overwrite, replace);
+  std::vector<LogicalType> types;
+  if (replace) {
+    for (auto& c : replace->columns) types.push_back(c.type);
+  }
+  return std::make_unique<MemoryAppend>(&table, std::move(types));
+}
+
+AppendScope::AppendScope(TableAppend* append) : append_(append), outer_(t_innermost) { t_innermost = this; }
+AppendScope::~AppendScope() { t_innermost = outer_; }
+
+TableAppend* AppendScope::For(const DataTable* table) {
+  for (AppendScope* s = t_innermost; s; s = s->outer_) {
+    if (s->append_ && s->append_->Table() == table) return s->append_;
+  }
+  return nullptr;
+}
+
+}  // namespace lakestream
