@@ -144,7 +144,7 @@ void Connection::Interrupt() { context_->Interrupt(); }
 static QueryProgress& ProgressOf(const Connection& con) {
   return ProgressFor(&ConnectionAccess::Context(const_cast<Connection&>(con)));
 }
-double QueryProgress(const Connection& con) { return ProgressOf(con).Percentage(); }
+double GetQueryProgress(const Connection& con) { return ProgressOf(con).Percentage(); }
 bool ProgressBarEnabled(const Connection& con) { return ProgressOf(con).bar_enabled.load(); }
 int64_t ProgressBarWaitMs(const Connection& con) { return ProgressOf(con).bar_wait_ms.load(); }
 

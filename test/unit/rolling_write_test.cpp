@@ -28,7 +28,7 @@ int64_t Number(Connection& con, const std::string& sql) {
   return r->GetValue(0, 0).AsBigint();
 }
 
-void Run(Connection& con, const std::string& sql) {
+void Exec(Connection& con, const std::string& sql) {
   auto r = con.Query(sql);
   ASSERT_FALSE(r->HasError()) << sql << ": " << r->GetError();
 }
@@ -75,9 +75,9 @@ TEST(RollingWrite, InsertRollsFilesAtTheTargetSizeInOneCommit) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE t (a BIGINT, s VARCHAR) TBLPROPERTIES ('delta.targetFileSize' = '256kb')");
+  Exec(con, "CREATE TABLE t (a BIGINT, s VARCHAR) TBLPROPERTIES ('delta.targetFileSize' = '256kb')");
   std::string table = dir.path + "/t";
-  Run(con, "INSERT INTO t SELECT range, 'row ' || (range * 7919 % 1000003) FROM range(400000)");
+  Exec(con, "INSERT INTO t SELECT range, 'row ' || (range * 7919 % 1000003) FROM range(400000)");
   auto files = ParquetFiles(table);
   EXPECT_GE(files.size(), 3u) << "a 256 KB target over some MB of rows makes several files";
   // One commit (version 1) names every file, each with its row count.
@@ -96,7 +96,7 @@ TEST(RollingWrite, DefaultTargetKeepsASmallInsertInOneFile) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE t AS SELECT range AS a FROM range(100000)");
+  Exec(con, "CREATE TABLE t AS SELECT range AS a FROM range(100000)");
   EXPECT_EQ(ParquetFiles(dir.path + "/t").size(), 1u);
   EXPECT_EQ(Number(con, "SELECT count(*) FROM t"), 100000);
 }
@@ -105,13 +105,13 @@ TEST(RollingWrite, CreateTableAsAndPartitionedTablesRollToo) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE c TBLPROPERTIES ('delta.targetFileSize' = '128kb') AS "
+  Exec(con, "CREATE TABLE c TBLPROPERTIES ('delta.targetFileSize' = '128kb') AS "
            "SELECT range AS a, 'v' || range AS s FROM range(300000)");
   EXPECT_GE(ParquetFiles(dir.path + "/c").size(), 3u);
   EXPECT_EQ(Number(con, "SELECT count(*) FROM c"), 300000);
   EXPECT_EQ(LogVersions(dir.path + "/c").size(), 2u);  // create + the rows, as before
-  Run(con, "CREATE TABLE p (k INT, a BIGINT, s VARCHAR) PARTITIONED BY (k) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
-  Run(con, "INSERT INTO p SELECT CAST(range % 2 AS INT), range, 's' || (range * 31 % 99991) FROM range(300000)");
+  Exec(con, "CREATE TABLE p (k INT, a BIGINT, s VARCHAR) PARTITIONED BY (k) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
+  Exec(con, "INSERT INTO p SELECT CAST(range % 2 AS INT), range, 's' || (range * 31 % 99991) FROM range(300000)");
   auto files = ParquetFiles(dir.path + "/p");
   size_t k0 = 0, k1 = 0;
   for (auto& f : files) (f.rfind("k=0/", 0) == 0 ? k0 : k1)++;
@@ -126,10 +126,10 @@ TEST(RollingWrite, OverwriteWithChangeFeedWritesInsertChangeFiles) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE t (a BIGINT) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true', "
+  Exec(con, "CREATE TABLE t (a BIGINT) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true', "
            "'delta.targetFileSize' = '64kb')");
-  Run(con, "INSERT INTO t SELECT range FROM range(10)");
-  Run(con, "INSERT OVERWRITE t SELECT range + 100 FROM range(100000)");
+  Exec(con, "INSERT INTO t SELECT range FROM range(10)");
+  Exec(con, "INSERT OVERWRITE t SELECT range + 100 FROM range(100000)");
   EXPECT_EQ(Number(con, "SELECT count(*) FROM t"), 100000);
   EXPECT_EQ(Number(con, "SELECT count(*) FROM table_changes('t', 2) WHERE _change_type = 'insert'"), 100000);
   EXPECT_EQ(Number(con, "SELECT count(*) FROM table_changes('t', 2) WHERE _change_type = 'delete'"), 10);
@@ -142,7 +142,7 @@ TEST(RollingWrite, FailedInsertLeavesNoFilesAndNoCommit) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE t (a BIGINT NOT NULL) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
+  Exec(con, "CREATE TABLE t (a BIGINT NOT NULL) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
   std::string table = dir.path + "/t";
   auto versions = LogVersions(table);
   // The NULL comes after several files were rolled.
@@ -158,7 +158,7 @@ TEST(RollingWrite, InterruptedInsertAndCreateTableAsLeaveNothing) {
   testing::ScopedTempDir dir("lakestream_rolling");
   Database db(dir.path);
   Connection con(db);
-  Run(con, "CREATE TABLE t (a BIGINT) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
+  Exec(con, "CREATE TABLE t (a BIGINT) TBLPROPERTIES ('delta.targetFileSize' = '64kb')");
   std::string table = dir.path + "/t";
   auto versions = LogVersions(table);
   for (const char* sql : {"INSERT INTO t SELECT range FROM range(2000000000)",
@@ -206,7 +206,7 @@ TEST(RollingWrite, TargetFileSizeIsCheckedAndParsed) {
   ASSERT_TRUE(r->HasError());
   EXPECT_NE(r->GetError().find("delta.targetFileSize"), std::string::npos) << r->GetError();
   EXPECT_NE(r->GetError().find("'big'"), std::string::npos) << r->GetError();
-  Run(con, "CREATE TABLE t (a INT)");
+  Exec(con, "CREATE TABLE t (a INT)");
   r = con.Query("ALTER TABLE t SET TBLPROPERTIES ('delta.targetFileSize' = '0')");
   ASSERT_TRUE(r->HasError());
   EXPECT_NE(r->GetError().find("above zero"), std::string::npos) << r->GetError();

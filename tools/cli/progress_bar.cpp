@@ -54,7 +54,7 @@ void ProgressBar::Watch() {
     if (!ProgressBarEnabled(con_)) continue;
     auto elapsed = std::chrono::steady_clock::now() - start;
     if (elapsed < std::chrono::milliseconds(ProgressBarWaitMs(con_))) continue;
-    double percentage = QueryProgress(con_);
+    double percentage = GetQueryProgress(con_);
     if (percentage >= 0) Draw(percentage);
   }
 }

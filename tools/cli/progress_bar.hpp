@@ -1,7 +1,7 @@
 // ProgressBar: the shell's progress bar, as DuckDB draws it: once a
 // statement has run for progress_bar_time (2 s by default), a line
 //     " 42% ▕█████████████████████████                                   ▏"
-// on stderr, redrawn as Connection::QueryProgress() moves, and erased when
+// on stderr, redrawn as GetQueryProgress() (lakestream/progress.hpp) moves, and erased when
 // the statement ends, so the result that follows is printed as if no bar
 // had been there. Nothing is drawn when stderr is not a terminal, when the
 // shell turned it off (.progress off), when the session did (SET

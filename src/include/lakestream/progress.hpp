@@ -12,7 +12,7 @@ namespace lakestream {
 
 // How far the statement running on `con` is, in percent (0 to 100), or -1
 // when it cannot tell (nothing runs, or no scan has a known size yet).
-double QueryProgress(const Connection& con);
+double GetQueryProgress(const Connection& con);
 // SET enable_progress_bar (default true) and progress_bar_time (milliseconds
 // before a bar may appear; default 2000) of `con`'s session.
 bool ProgressBarEnabled(const Connection& con);

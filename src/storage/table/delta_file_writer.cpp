@@ -148,13 +148,18 @@ void DeltaFileWriter::FlushPartitions() {
   idx_t open = 0;
   for (auto& [key, partition] : partitions_) {
     if (partition.rows.Count() > 0) {
-      if (!partition.file) partition.file = Open(partition.directory);
-      for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) Write(*partition.file, partition.rows.Chunk(c));
+      for (idx_t c = 0; c < partition.rows.ChunkCount(); c++) {
+        if (!partition.file) partition.file = Open(partition.directory);
+        Write(*partition.file, partition.rows.Chunk(c));
+        RollIfFull(partition.file, partition.values);
+      }
       partition.rows = ChunkCollection(data_types_);
       // The batch leaves memory now, not when the file's row group fills.
-      Status s = partition.file->writer->EndRowGroup();
-      if (!s.ok()) Fail(*partition.file, s);
-      RollIfFull(partition.file, partition.values);
+      if (partition.file) {
+        Status s = partition.file->writer->EndRowGroup();
+        if (!s.ok()) Fail(*partition.file, s);
+        RollIfFull(partition.file, partition.values);
+      }
     }
     if (partition.file) open++;
   }
