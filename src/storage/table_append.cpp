@@ -10,8 +10,7 @@ thread_local AppendScope* t_innermost = nullptr;
 }  // namespace
 
 void MemoryAppend::Append(DataChunk& chunk) {
-  if (rows.Types().empty()) rows.SetTypes(chunk.GetTypes());
-  if (!rows.Append(std::move(chunk))) rows.Append(chunk);  // copied when it cannot be taken
+  rows.Append(std::move(chunk));  // taken whole when the layout allows, else copied
 }
 
 std::unique_ptr<TableAppend> BeginAppend(DataTable& table, bool overwrite, const DeltaTableDefinition* replace) {

@@ -4,6 +4,7 @@
 
 #include "common/exception.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
+#include "common/query_progress.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -32,12 +33,21 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   AbortUnlessCommitted cleanup({&writer}, visible);
   std::vector<delta::Action> actions;
   std::vector<std::string> removed;
+  // The progress bar counts the rows rewritten against the table's rows
+  // (partitions with one file are not read: the bar ends short of 100%).
+  QueryProgress* progress = CurrentQueryProgress();
+  if (progress) {
+    if (auto rows = EstimatedRowCount()) progress->AddTotal(*rows);
+  }
   for (auto& [key, files] : partitions) {
     if (files.size() < 2) continue;
     auto scan = MakeDeltaScan(state, all_columns, files);
     DataChunk chunk;
     chunk.Initialize(types);
-    while (scan->Next(chunk, nullptr)) writer.Append(chunk);
+    while (scan->Next(chunk, nullptr)) {
+      writer.Append(chunk);
+      if (progress) progress->AddDone(chunk.size());
+    }
     for (uint64_t f : files) {
       const delta::AddFile& add = *state->files[f];
       actions.emplace_back(RemoveFor(add, now, false));
