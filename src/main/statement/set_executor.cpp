@@ -78,6 +78,13 @@ const SettingDefinition kSettings[] = {
      [](ClientContext& context) { return ShowList(context.Database().AccessPolicy().AllowedPaths()); }},
 };
 
+// Other systems' names for a setting: DuckDB's and PostgreSQL's TimeZone.
+struct SettingAlias {
+  const char* alias;
+  const char* name;
+};
+const SettingAlias kAliases[] = {{"TimeZone", kSessionTimeZoneSetting}};
+
 std::string SettingNames() {
   std::string names;
   for (auto& s : kSettings) names += std::string(names.empty() ? "" : ", ") + s.name;
@@ -87,8 +94,12 @@ std::string SettingNames() {
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement) {
+  std::string name = statement.name;
+  for (auto& alias : kAliases) {
+    if (StringUtil::CIEquals(name, alias.alias)) name = alias.name;
+  }
   for (auto& setting : kSettings) {
-    if (StringUtil::CIEquals(statement.name, setting.name)) {
+    if (StringUtil::CIEquals(name, setting.name)) {
       setting.set(context, statement);
       return MakeEmptyResult();
     }
