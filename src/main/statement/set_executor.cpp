@@ -102,6 +102,13 @@ const SettingDefinition kSettings[] = {
      [](ClientContext& context) { return std::to_string(ProgressFor(&context).bar_wait_ms.load()); }},
 };
 
+// Other systems' names for a setting: DuckDB's and PostgreSQL's TimeZone.
+struct SettingAlias {
+  const char* alias;
+  const char* name;
+};
+const SettingAlias kAliases[] = {{"TimeZone", kSessionTimeZoneSetting}};
+
 std::string SettingNames() {
   std::string names;
   for (auto& s : kSettings) names += std::string(names.empty() ? "" : ", ") + s.name;
@@ -111,8 +118,12 @@ std::string SettingNames() {
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& statement) {
+  std::string name = statement.name;
+  for (auto& alias : kAliases) {
+    if (StringUtil::CIEquals(name, alias.alias)) name = alias.name;
+  }
   for (auto& setting : kSettings) {
-    if (StringUtil::CIEquals(statement.name, setting.name)) {
+    if (StringUtil::CIEquals(name, setting.name)) {
       setting.set(context, statement);
       return MakeEmptyResult();
     }
