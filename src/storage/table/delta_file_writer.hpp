@@ -56,8 +56,6 @@ class DeltaFileWriter {
   // Files that only reorganise rows (OPTIMIZE) are added with dataChange = false.
   void SetDataChange(bool data_change) { data_change_ = data_change; }
   idx_t RowCount() const { return row_count_; }
-  // Files created so far (finished or open).
-  idx_t FileCount() const { return created_.size(); }
   // Writes the files; returns one add (or cdc) action per file. Adds to
   // `durable` each file written and every directory from the file's up to the
   // table root (its name, or a new subdirectory's name, is new there), which
@@ -114,9 +112,9 @@ class DeltaFileWriter {
   idx_t row_count_ = 0;
 };
 
-// delta.targetFileSize when the table does not set it: 256 MB, the size
-// Databricks' autotuning picks for tables below 2.56 TB (the property itself
-// has no default there).
+// delta.targetFileSize when the table does not set it: 256 MB. Databricks
+// documents no default for the property; its file size autotuning picks
+// 256 MB for tables below 2.56 TB, which covers what lakestream writes.
 inline constexpr uint64_t kDefaultTargetFileSize = 256ULL << 20;
 
 // The target file size `properties` ask for (delta.targetFileSize), or
