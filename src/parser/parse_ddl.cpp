@@ -291,15 +291,35 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   statement->or_refresh = or_refresh;
   statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
   statement->name = ParseQualifiedName("a view name");
+  std::vector<std::string> expectation_names;
   if (IsOp("(") && !IsQueryStart(1)) {
     Next();
     do {
       if (IsKeyword("CONSTRAINT")) {
         uint32_t at = Next().offset;
         std::string constraint = ParseIdentifier("a constraint name");
-        if (IsKeyword("EXPECT")) {
-          ErrorAt(at, "not supported yet: expectations (CONSTRAINT ... EXPECT): constraint " + constraint +
-                          " of " + statement->name.ToString() + "; remove it, or filter the rows in the query (WHERE)");
+        if (AcceptKeyword("EXPECT")) {
+          if (kind == ViewKind::VIEW) {
+            ErrorAt(at, "not supported yet: expectations on a view (constraint " + constraint + " of " +
+                            statement->name.ToString() +
+                            "); put the expectation on the streaming table or materialized view that reads it");
+          }
+          for (auto& e : expectation_names) {
+            if (StringUtil::CIEquals(e, constraint)) {
+              ErrorAt(at, "expectation " + constraint + " of " + statement->name.ToString() +
+                              " is declared twice; give each expectation its own name");
+            }
+          }
+          // Checked here, kept in the statement's text: ScanExpectations
+          // (parser/expectations.hpp) reads them back.
+          expectation_names.push_back(constraint);
+          if (!AcceptOp("(")) SyntaxError(Peek(), "expected ( after EXPECT: CONSTRAINT " + constraint + " EXPECT (condition)");
+          ParseExpression();
+          if (!AcceptOp(")")) SyntaxError(Peek(), "expected ) after the condition of expectation " + constraint);
+          if (AcceptKeywords({"ON", "VIOLATION"}) && !AcceptKeywords({"DROP", "ROW"}) && !AcceptKeywords({"FAIL", "UPDATE"})) {
+            SyntaxError(Peek(), "expected DROP ROW or FAIL UPDATE after ON VIOLATION");
+          }
+          continue;
         }
         if (kind != ViewKind::STREAMING_TABLE || !IsKeyword("PRIMARY")) {
           SyntaxError(Peek(), "expected EXPECT (...) or PRIMARY KEY (...) after CONSTRAINT " + constraint);
@@ -339,7 +359,15 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   }
   // CREATE STREAMING TABLE t [(columns)]; with no query: the target of CREATE FLOWs
   // (append flows) or of APPLY CHANGES INTO / AUTO CDC.
-  if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) return statement;
+  if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) {
+    if (!expectation_names.empty()) {
+      ErrorAt(Peek().offset, "not supported yet: expectations on streaming table " + statement->name.ToString() +
+                                       ", which is declared without a query (the target of flows); put expectation " +
+                                       expectation_names[0] +
+                                       " on a streaming table or materialized view that the flow reads");
+    }
+    return statement;
+  }
   if (!AcceptKeyword("AS")) SyntaxError(Peek(), "expected AS followed by the view's query");
   statement->query = ParseAsQuery(statement->query_text);
   return statement;
