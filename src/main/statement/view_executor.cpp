@@ -119,10 +119,13 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
     quality = ExpectationMetricsJson(name, metrics, dropped);
     definition = DropRowDefinition(stmt.query_text, expectations);
   }
-  auto result = [&]() -> std::unique_ptr<QueryResult> {
+  // With expectations: one row of the metrics and what the update changed.
+  auto result = [&](const RefreshOutcome& outcome) -> std::unique_ptr<QueryResult> {
     if (!quality) return MakeEmptyResult();
-    return MakeRowsResult({"materialized_view", "expectations"}, {TypeId::VARCHAR, TypeId::VARCHAR},
-                          {{Value(name), Value(*quality)}});
+    return MakeRowsResult({"materialized_view", "num_inserted_rows", "num_updated_rows", "num_deleted_rows", "expectations"},
+                          {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::VARCHAR},
+                          {{Value(name), Value::BIGINT(outcome.inserted), Value::BIGINT(outcome.updated),
+                            Value::BIGINT(outcome.deleted), Value(*quality)}});
   };
   TableCatalogEntry* existing = catalog.FindTable(name);
   if (existing) {
@@ -137,8 +140,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
                          " already exists! Use CREATE OR REPLACE MATERIALIZED VIEW to replace it, or pick another name.");
     }
     if (stmt.or_refresh && existing->definition == definition && ViewRefreshMode(*existing) == refresh) {
-      RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW");
-      return result();
+      return result(RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW"));
     }
   }
   // Binding checks the query (unknown columns, types) before anything is written.
@@ -179,14 +181,15 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
   TableCatalogEntry& view = catalog.CreateTable(std::move(entry), false, false);
   db.SaveCatalog();
+  RefreshOutcome outcome;
   try {
-    RefreshView(context, view, true);
+    outcome = RefreshView(context, view, true);
   } catch (...) {
     // A view that could not be computed is not left behind half made.
     RemoveView(context, view);
     throw;
   }
-  return result();
+  return result(outcome);
 }
 
 std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& stmt) {
