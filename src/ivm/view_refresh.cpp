@@ -162,7 +162,10 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   outcome.inserted = static_cast<int64_t>(commit.inserted.Count());
   outcome.updated = static_cast<int64_t>(commit.updated.Count());
   outcome.deleted = static_cast<int64_t>(commit.deleted_rows.size());
-  bool committed = commit.ChangedRows() > 0;
+  // A full refresh also records source versions that went down (a source
+  // rebuilt by a pipeline full refresh starts again at version 0), even when
+  // no row changed: the versions the view reflects must be the new table's.
+  bool committed = commit.ChangedRows() > 0 || (full && ReflectedVersions(view, analysis.sources) != current);
   if (committed) storage->Commit(commit, read);
   // Only now, so the state never reflects a commit that did not happen.
   if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");

@@ -156,6 +156,25 @@ void PipelineRunner::SetFullRefresh(const std::vector<std::string>& names, bool 
     }
     full_refresh_.insert(StringUtil::Lower(found->name));
   }
+  // What reads a recomputed table is recomputed too: a streaming table
+  // reading STREAM(t) holds offsets of the table t was (it would read all
+  // of the new one again, appending its rows twice), and a materialized
+  // view's recorded source version would be ahead of the new table's.
+  for (bool grew = !full_refresh_.empty(); grew;) {
+    grew = false;
+    for (auto& flow : flows_) {
+      bool recomputable = flow.kind == FlowKind::STREAMING_TABLE || flow.kind == FlowKind::APPLY_CHANGES ||
+                          flow.kind == FlowKind::MATERIALIZED_VIEW || flow.kind == FlowKind::FLOW;
+      std::string target = StringUtil::Lower(Dataset(flow));
+      if (!recomputable || full_refresh_.count(target)) continue;
+      for (auto& input : flow.inputs) {
+        if (!full_refresh_.count(input)) continue;
+        full_refresh_.insert(target);
+        grew = true;
+        break;
+      }
+    }
+  }
 }
 
 PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop)
@@ -197,6 +216,22 @@ bool PipelineRunner::RunFlow(idx_t i) {
     // state folder) go together; the declaration then builds it again from
     // every file and source version.
     statements.insert(statements.begin(), "DROP STREAMING TABLE IF EXISTS " + QuoteIdentifier(flow.name));
+  }
+  if (flow.kind == FlowKind::SINK && !statements.empty()) {
+    // A sink's delivered version names a version of the table that was
+    // rebuilt; the new table's versions start again at 0. It delivers the
+    // new table from its start, as the flows reading a fully refreshed
+    // table do in Databricks.
+    for (auto& other : flows_) {
+      bool rebuilt = (other.kind == FlowKind::STREAMING_TABLE || other.kind == FlowKind::APPLY_CHANGES) &&
+                     full_refresh_.count(StringUtil::Lower(other.name));
+      if (!rebuilt || std::find(flow.inputs.begin(), flow.inputs.end(), StringUtil::Lower(other.name)) == flow.inputs.end()) {
+        continue;
+      }
+      statements.insert(statements.end() - 1, "ALTER SINK " + QuoteIdentifier(flow.name) + " SET ('start' = 'earliest')");
+      full = true;
+      break;
+    }
   }
   std::string dataset = Dataset(flow);
   std::vector<std::pair<std::string, std::string>> before;
@@ -303,7 +338,13 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
 bool PipelineRunner::RunPass() {
   pass_++;
   changed_views_.clear();
-  if (log_) log_->StartUpdate(pass_, std::vector<std::string>(full_refresh_.begin(), full_refresh_.end()), continuous_);
+  if (log_) {
+    std::vector<std::string> selection;  // in flow order
+    for (auto& flow : flows_) {
+      if (flow.kind != FlowKind::FLOW && full_refresh_.count(StringUtil::Lower(flow.name))) selection.push_back(flow.name);
+    }
+    log_->StartUpdate(pass_, selection, continuous_);
+  }
   bool ok = true;
   bool noteworthy = false;
   std::map<std::string, std::string> failed;  // lower-case name -> the failed input it stands for

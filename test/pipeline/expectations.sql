@@ -25,3 +25,6 @@ CREATE OR REFRESH MATERIALIZED VIEW order_stats (
 -- Inferred schema: a new field in a later file evolves the table.
 CREATE OR REFRESH STREAMING TABLE extras
 AS SELECT * FROM STREAM read_files('extras/', format => 'json');
+
+-- A sink of a streaming table: a full refresh of orders delivers it again from its start.
+CREATE SINK orders_out FROM orders INTO FILE 'out/orders.jsonl' WITH ('start' = 'earliest');

@@ -149,6 +149,7 @@ def main():
         shutil.copy(os.path.join(HERE, "expectations.sql"), work)
         db = os.path.join(work, "db")
         os.makedirs(os.path.join(work, "extras"))
+        os.makedirs(os.path.join(work, "out"))
         with open(os.path.join(work, "extras", "a.json"), "w") as f:
             f.write('{"k": 1, "v": "x"}\n')
         all_records = []
@@ -195,8 +196,14 @@ def main():
             fail("DELETE FROM event_log should be refused (delta.appendOnly)")
 
         # Full refresh of one table: the same rows as a fresh run over the same files.
-        fresh = os.path.join(work, "fresh")
-        out = run(ls, work, fresh)
+        # (In a copy of the pipeline folder: the sink's file is relative to it.)
+        fresh_dir = os.path.join(work, "fresh_run")
+        os.makedirs(os.path.join(fresh_dir, "out"))
+        shutil.copy(os.path.join(work, "expectations.sql"), fresh_dir)
+        for folder in ("landing", "extras"):
+            shutil.copytree(os.path.join(work, folder), os.path.join(fresh_dir, folder))
+        fresh = os.path.join(fresh_dir, "db")
+        out = run(ls, fresh_dir, fresh)
         if out.returncode != 0:
             fail(f"fresh run failed: {out.stderr}")
         expected = snapshot(ls, fresh)
@@ -207,17 +214,25 @@ def main():
         if out.returncode == 0 or "--full-refresh names nosuch, which the pipeline does not declare" not in out.stderr \
                 or "orders_raw, orders, strict_orders, order_stats, extras" not in out.stderr:
             fail(f"an unknown --full-refresh name should be refused naming it and the tables: {out.stderr}")
+        sink_file = os.path.join(work, "out", "orders.jsonl")
+        orders_rows = int(query(ls, db, "SELECT count(*) FROM orders")[0][0])
+        if sum(1 for _ in open(sink_file)) != orders_rows:
+            fail(f"the sink should have delivered the {orders_rows} rows of orders once")
         out = run(ls, work, db, "--full-refresh", "orders")
         if out.returncode != 0:
             fail(f"--full-refresh orders failed: {out.stdout}{out.stderr}")
         if snapshot(ls, db) != expected:
             fail("--full-refresh orders should give what a fresh run gives")
+        # The sink of the rebuilt table delivered it again from its start.
+        if sum(1 for _ in open(sink_file)) != 2 * orders_rows:
+            fail(f"after the full refresh the sink should have delivered orders' {orders_rows} rows again")
         # Recomputed from every row of orders_raw: the metrics cover them all.
         check_quality(ls, db, "orders", all_records, ["valid_id", "positive_amount", "has_email"], ["valid_id"],
                       "full refresh")
         created = events(ls, db, last_update(ls, db), "create_update")[0]["details"]["create_update"]
-        if created["full_refresh_selection"] != ["orders"]:
-            fail(f"create_update should record the full refresh selection: {created}")
+        # order_stats reads orders: it is recomputed with it.
+        if created["full_refresh_selection"] != ["orders", "order_stats"]:
+            fail(f"create_update should record the full refresh selection and what reads it: {created}")
         versions = len(history(ls, db, "orders_raw"))
         out = run(ls, work, db, "--full-refresh-all")
         if out.returncode != 0:
