@@ -3,6 +3,7 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "function/aggregate_function.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -284,6 +285,26 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTable(bool or_replace) {
   return statement;
 }
 
+// The first part of an expectation's condition that depends on more than its
+// row (an aggregate, a window function, a subquery), or null.
+static const ParsedExpression* NotRowLocal(const ParsedExpression& e) {
+  switch (e.type) {
+    case ExpressionType::SUBQUERY_SCALAR:
+    case ExpressionType::SUBQUERY_IN:
+    case ExpressionType::SUBQUERY_NOT_IN:
+    case ExpressionType::SUBQUERY_EXISTS:
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return &e;
+    case ExpressionType::FUNCTION:
+      if (e.window || IsAggregateFunction(StringUtil::Lower(e.function_name))) return &e;
+      break;
+    default: break;
+  }
+  for (auto& child : e.children) {
+    if (const ParsedExpression* bad = NotRowLocal(*child)) return bad;
+  }
+  return nullptr;
+}
+
 std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or_replace, bool or_refresh) {
   auto statement = std::make_unique<CreateViewStatement>();
   statement->kind = kind;
@@ -314,7 +335,14 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
           // (parser/expectations.hpp) reads them back.
           expectation_names.push_back(constraint);
           if (!AcceptOp("(")) SyntaxError(Peek(), "expected ( after EXPECT: CONSTRAINT " + constraint + " EXPECT (condition)");
-          ParseExpression();
+          ExprPtr condition = ParseExpression();
+          if (const ParsedExpression* bad = NotRowLocal(*condition)) {
+            ErrorAt(bad->location, "expectation " + constraint + " of " + statement->name.ToString() +
+                                       ": its condition may not hold an aggregate, a window function or a subquery (" +
+                                       bad->ToString() +
+                                       "), since it checks each row on its own; compute the value in the query and "
+                                       "check that column");
+          }
           if (!AcceptOp(")")) SyntaxError(Peek(), "expected ) after the condition of expectation " + constraint);
           if (AcceptKeywords({"ON", "VIOLATION"}) && !AcceptKeywords({"DROP", "ROW"}) && !AcceptKeywords({"FAIL", "UPDATE"})) {
             SyntaxError(Peek(), "expected DROP ROW or FAIL UPDATE after ON VIOLATION");
