@@ -61,7 +61,10 @@ void EventLog::StartUpdate(int64_t pass, const std::vector<std::string>& full_re
 
 void EventLog::Add(const std::string& event_type, const std::string& level, const std::string& origin,
                    const std::string& message, nlohmann::json details) {
-  std::string id = update_id_ + "-" + std::to_string(++sequence_);
+  // Zero-padded so that ids sort in event order.
+  char sequence[24];
+  std::snprintf(sequence, sizeof(sequence), "%06lld", static_cast<long long>(++sequence_));
+  std::string id = update_id_ + "-" + sequence;
   pending_.push_back("(" + Quote(id) + ", TIMESTAMP " + Quote(NowText()) + ", " + Quote(pipeline_) + ", " +
                      Quote(update_id_) + ", " + Quote(event_type) + ", " + Quote(level) + ", " +
                      (origin.empty() ? std::string("NULL") : Quote(origin)) + ", " + Quote(message) + ", " +
@@ -76,12 +79,28 @@ bool EventLog::EnsureTable() {
                            "COMMENT 'lakestream run: the pipeline event log' "
                            "TBLPROPERTIES ('delta.appendOnly' = 'true', 'delta.enableChangeDataFeed' = 'true')");
   if (result->HasError()) {
-    if (!warned_) std::cerr << "lakestream run: cannot create the event log table " << kTable << ": " << result->GetError() << "\n";
-    warned_ = true;
+    Warn("cannot create the event log table " + std::string(kTable) + ": " + result->GetError());
+    return false;
+  }
+  // A table of that name made by someone else must not receive events by position.
+  auto columns = con_.Query(std::string("DESCRIBE ") + kTable);
+  std::string names;
+  for (size_t r = 0; !columns->HasError() && r < columns->RowCount(); r++) {
+    names += (r ? "," : "") + columns->GetValue(0, r).ToString();
+  }
+  if (names != "id,timestamp,pipeline,update_id,event_type,level,origin,message,details") {
+    Warn("the table " + std::string(kTable) + " (columns " + names +
+         ") is not a pipeline event log, so no events are written; rename or drop it");
     return false;
   }
   table_ready_ = true;
   return true;
+}
+
+void EventLog::Warn(const std::string& message) {
+  if (!warned_) std::cerr << "lakestream run: " << message << "\n";
+  warned_ = true;
+  pending_.clear();
 }
 
 bool EventLog::Flush() {
@@ -91,8 +110,7 @@ bool EventLog::Flush() {
   for (size_t i = 0; i < pending_.size(); i++) sql += (i ? ", " : "") + pending_[i];
   auto result = con_.Query(sql);
   if (result->HasError()) {
-    if (!warned_) std::cerr << "lakestream run: cannot write the event log " << kTable << ": " << result->GetError() << "\n";
-    warned_ = true;
+    Warn("cannot write the event log " + std::string(kTable) + ": " + result->GetError());
     return false;
   }
   pending_.clear();

@@ -13,8 +13,9 @@
 // runner flushes after each flow that changed something or failed and at
 // the end of the update, so a process killed mid-update keeps the events of
 // the flows that committed. Writing the log never fails the pipeline: a
-// failed write is reported once on stderr and the events are kept for the
-// next flush.
+// failed write (or a table event_log with other columns) is reported once on
+// stderr and its events are dropped, so a long --continuous run does not
+// pile them up.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -37,7 +38,7 @@ class EventLog {
   // Queues an event of the current update; `origin` empty for the update itself.
   void Add(const std::string& event_type, const std::string& level, const std::string& origin, const std::string& message,
            nlohmann::json details);
-  // Writes the queued events; returns false (and keeps them) when it could not.
+  // Writes the queued events; returns false (and drops them) when it could not.
   bool Flush();
   // Drops the queued events (an idle pass of --continuous logs nothing).
   void Discard() { pending_.clear(); }
@@ -45,6 +46,7 @@ class EventLog {
 
  private:
   bool EnsureTable();
+  void Warn(const std::string& message);  // once per run; drops the queued events
 
   Connection& con_;
   std::string pipeline_;
