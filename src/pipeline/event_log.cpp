@@ -60,7 +60,7 @@ void EventLog::StartUpdate(int64_t pass, const std::vector<std::string>& full_re
 }
 
 void EventLog::Add(const std::string& event_type, const std::string& level, const std::string& origin,
-                   const std::string& message, nlohmann::json details) {
+                   const std::string& message, const nlohmann::json& details) {
   // Zero-padded so that ids sort in event order.
   char sequence[24];
   std::snprintf(sequence, sizeof(sequence), "%06lld", static_cast<long long>(++sequence_));

@@ -37,7 +37,7 @@ class EventLog {
   void StartUpdate(int64_t pass, const std::vector<std::string>& full_refresh, bool continuous);
   // Queues an event of the current update; `origin` empty for the update itself.
   void Add(const std::string& event_type, const std::string& level, const std::string& origin, const std::string& message,
-           nlohmann::json details);
+           const nlohmann::json& details);
   // Writes the queued events; returns false (and drops them) when it could not.
   bool Flush();
   // Drops the queued events (an idle pass of --continuous logs nothing).

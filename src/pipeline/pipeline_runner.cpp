@@ -320,7 +320,9 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
   if (before.empty() || after.empty() || before == after) return;
   nlohmann::json added = nlohmann::json::array(), changed = nlohmann::json::array(), schema = nlohmann::json::array();
   std::string summary;
-  for (auto& [name, type] : after) {
+  for (auto& column : after) {
+    const std::string& name = column.first;
+    const std::string& type = column.second;
     schema.push_back({{"name", name}, {"type", type}});
     auto old = std::find_if(before.begin(), before.end(), [&](auto& c) { return StringUtil::CIEquals(c.first, name); });
     if (old == before.end()) {
