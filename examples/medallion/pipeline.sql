@@ -13,13 +13,16 @@ AS SELECT * FROM read_files('landing/', format => 'json',
                             rescue => true);
 
 -- Silver, in two steps. First the events cleaned and typed (an append-only
--- streaming table: every event, in arrival order).
-CREATE OR REFRESH STREAMING TABLE orders_cleaned
+-- streaming table: every event, in arrival order). The expectation drops
+-- events without an order id or with a negative amount and counts them per
+-- run in the event log (SELECT * FROM event_log).
+CREATE OR REFRESH STREAMING TABLE orders_cleaned (
+  CONSTRAINT valid_order EXPECT (order_id IS NOT NULL AND amount >= 0) ON VIOLATION DROP ROW
+)
 COMMENT 'order events, cleaned and typed'
 AS SELECT order_id, trim(customer) AS customer, lower(category) AS category, amount,
           lower(status) AS status, event_time
-   FROM STREAM(LIVE.bronze_orders)
-   WHERE order_id IS NOT NULL AND amount >= 0;
+   FROM STREAM(LIVE.bronze_orders);
 
 -- Then one row per order: APPLY CHANGES upserts each event by order_id in
 -- event_time order, so a late or repeated event changes nothing

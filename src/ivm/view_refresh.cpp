@@ -162,7 +162,17 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   outcome.inserted = static_cast<int64_t>(commit.inserted.Count());
   outcome.updated = static_cast<int64_t>(commit.updated.Count());
   outcome.deleted = static_cast<int64_t>(commit.deleted_rows.size());
-  bool committed = commit.ChangedRows() > 0;
+  // A full refresh also records source versions that went down (a source
+  // rebuilt by a pipeline full refresh starts again at version 0), even when
+  // no row changed: the versions the view reflects must be the new table's.
+  bool went_down = false;
+  if (full) {
+    for (auto& [source, version] : ReflectedVersions(view, analysis.sources)) {
+      auto now = current.find(source);
+      went_down = went_down || (now != current.end() && now->second < version);
+    }
+  }
+  bool committed = commit.ChangedRows() > 0 || went_down;
   if (committed) storage->Commit(commit, read);
   // Only now, so the state never reflects a commit that did not happen.
   if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");

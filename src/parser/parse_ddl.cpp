@@ -3,6 +3,7 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "function/aggregate_function.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -284,6 +285,26 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTable(bool or_replace) {
   return statement;
 }
 
+// The first part of an expectation's condition that depends on more than its
+// row (an aggregate, a window function, a subquery), or null.
+static const ParsedExpression* NotRowLocal(const ParsedExpression& e) {
+  switch (e.type) {
+    case ExpressionType::SUBQUERY_SCALAR:
+    case ExpressionType::SUBQUERY_IN:
+    case ExpressionType::SUBQUERY_NOT_IN:
+    case ExpressionType::SUBQUERY_EXISTS:
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return &e;
+    case ExpressionType::FUNCTION:
+      if (e.window || IsAggregateFunction(StringUtil::Lower(e.function_name))) return &e;
+      break;
+    default: break;
+  }
+  for (auto& child : e.children) {
+    if (const ParsedExpression* bad = NotRowLocal(*child)) return bad;
+  }
+  return nullptr;
+}
+
 std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or_replace, bool or_refresh) {
   auto statement = std::make_unique<CreateViewStatement>();
   statement->kind = kind;
@@ -291,15 +312,42 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   statement->or_refresh = or_refresh;
   statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
   statement->name = ParseQualifiedName("a view name");
+  std::vector<std::string> expectation_names;
   if (IsOp("(") && !IsQueryStart(1)) {
     Next();
     do {
       if (IsKeyword("CONSTRAINT")) {
         uint32_t at = Next().offset;
         std::string constraint = ParseIdentifier("a constraint name");
-        if (IsKeyword("EXPECT")) {
-          ErrorAt(at, "not supported yet: expectations (CONSTRAINT ... EXPECT): constraint " + constraint +
-                          " of " + statement->name.ToString() + "; remove it, or filter the rows in the query (WHERE)");
+        if (AcceptKeyword("EXPECT")) {
+          if (kind == ViewKind::VIEW) {
+            ErrorAt(at, "not supported yet: expectations on a view (constraint " + constraint + " of " +
+                            statement->name.ToString() +
+                            "); put the expectation on the streaming table or materialized view that reads it");
+          }
+          for (auto& e : expectation_names) {
+            if (StringUtil::CIEquals(e, constraint)) {
+              ErrorAt(at, "expectation " + constraint + " of " + statement->name.ToString() +
+                              " is declared twice; give each expectation its own name");
+            }
+          }
+          // Checked here, kept in the statement's text: ScanExpectations
+          // (parser/expectations.hpp) reads them back.
+          expectation_names.push_back(constraint);
+          if (!AcceptOp("(")) SyntaxError(Peek(), "expected ( after EXPECT: CONSTRAINT " + constraint + " EXPECT (condition)");
+          ExprPtr condition = ParseExpression();
+          if (const ParsedExpression* bad = NotRowLocal(*condition)) {
+            ErrorAt(bad->location, "expectation " + constraint + " of " + statement->name.ToString() +
+                                       ": its condition may not hold an aggregate, a window function or a subquery (" +
+                                       bad->ToString() +
+                                       "), since it checks each row on its own; compute the value in the query and "
+                                       "check that column");
+          }
+          if (!AcceptOp(")")) SyntaxError(Peek(), "expected ) after the condition of expectation " + constraint);
+          if (AcceptKeywords({"ON", "VIOLATION"}) && !AcceptKeywords({"DROP", "ROW"}) && !AcceptKeywords({"FAIL", "UPDATE"})) {
+            SyntaxError(Peek(), "expected DROP ROW or FAIL UPDATE after ON VIOLATION");
+          }
+          continue;
         }
         if (kind != ViewKind::STREAMING_TABLE || !IsKeyword("PRIMARY")) {
           SyntaxError(Peek(), "expected EXPECT (...) or PRIMARY KEY (...) after CONSTRAINT " + constraint);
@@ -339,7 +387,15 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   }
   // CREATE STREAMING TABLE t [(columns)]; with no query: the target of CREATE FLOWs
   // (append flows) or of APPLY CHANGES INTO / AUTO CDC.
-  if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) return statement;
+  if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) {
+    if (!expectation_names.empty()) {
+      ErrorAt(Peek().offset, "not supported yet: expectations on streaming table " + statement->name.ToString() +
+                                       ", which is declared without a query (the target of flows); put expectation " +
+                                       expectation_names[0] +
+                                       " on a streaming table or materialized view that the flow reads");
+    }
+    return statement;
+  }
   if (!AcceptKeyword("AS")) SyntaxError(Peek(), "expected AS followed by the view's query");
   statement->query = ParseAsQuery(statement->query_text);
   return statement;

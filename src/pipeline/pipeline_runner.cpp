@@ -5,8 +5,10 @@
 #include <map>
 #include <thread>
 
+#include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "lakestream/tools.hpp"
+#include "pipeline/event_log.hpp"
 
 namespace lakestream {
 
@@ -89,7 +91,91 @@ std::optional<std::string> PlainViewDefinition(Connection& con, const std::strin
   return std::nullopt;
 }
 
+// The columns of table `name` as (name, type) (DESCRIBE), empty when there is no such table.
+std::vector<std::pair<std::string, std::string>> Columns(Connection& con, const std::string& name) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto result = con.Query("DESCRIBE " + QuoteIdentifier(name));
+  if (result->HasError() || result->ColumnCount() < 2) return out;
+  for (idx_t r = 0; r < result->RowCount(); r++) {
+    out.emplace_back(result->GetValue(0, r).ToString(), result->GetValue(1, r).ToString());
+  }
+  return out;
+}
+
+// The table a flow writes (a flow's target, else the dataset itself).
+std::string Dataset(const Flow& flow) { return flow.kind == FlowKind::FLOW ? flow.target : flow.name; }
+
+bool TracksSchema(FlowKind kind) {
+  return kind == FlowKind::STREAMING_TABLE || kind == FlowKind::APPLY_CHANGES || kind == FlowKind::FLOW;
+}
+
+bool Noteworthy(const FlowProgress& p) { return p.state != "up to date" && p.state != "waiting"; }
+
 }  // namespace
+
+PipelineRunner::~PipelineRunner() = default;
+
+void PipelineRunner::EnableEventLog(const std::string& pipeline, bool continuous) {
+  for (auto& flow : flows_) {
+    if (StringUtil::CIEquals(flow.name, EventLog::kTable)) {
+      throw InvalidInputError("the pipeline declares " + flow.name + " (line " + std::to_string(flow.line) +
+                              "), the name of the pipeline event log table; rename the dataset");
+    }
+  }
+  log_ = std::make_unique<EventLog>(con_, pipeline);
+  continuous_ = continuous;
+}
+
+void PipelineRunner::SetFullRefresh(const std::vector<std::string>& names, bool all) {
+  std::string recomputable;
+  for (auto& flow : flows_) {
+    bool ok = flow.kind == FlowKind::STREAMING_TABLE || flow.kind == FlowKind::APPLY_CHANGES ||
+              flow.kind == FlowKind::MATERIALIZED_VIEW;
+    if (!ok) continue;
+    recomputable += (recomputable.empty() ? "" : ", ") + flow.name;
+    if (all) full_refresh_.insert(StringUtil::Lower(flow.name));
+  }
+  for (auto& name : names) {
+    const Flow* found = nullptr;
+    for (auto& flow : flows_) {
+      if (StringUtil::CIEquals(flow.name, name)) found = &flow;
+    }
+    if (!found) {
+      throw InvalidInputError("--full-refresh names " + name + ", which the pipeline does not declare; its streaming "
+                              "tables and materialized views are: " + (recomputable.empty() ? "(none)" : recomputable));
+    }
+    if (found->kind == FlowKind::FLOW) {
+      throw InvalidInputError("--full-refresh names " + name + ", a flow into " + found->target +
+                              "; full refresh the table: --full-refresh " + found->target);
+    }
+    if (found->kind != FlowKind::STREAMING_TABLE && found->kind != FlowKind::APPLY_CHANGES &&
+        found->kind != FlowKind::MATERIALIZED_VIEW) {
+      throw InvalidInputError("--full-refresh names " + name + ", a " + FlowKindName(found->kind) +
+                              ", which holds no rows to recompute; name streaming tables or materialized views: " +
+                              recomputable);
+    }
+    full_refresh_.insert(StringUtil::Lower(found->name));
+  }
+  // What reads a recomputed table is recomputed too: a streaming table
+  // reading STREAM(t) holds offsets of the table t was (it would read all
+  // of the new one again, appending its rows twice), and a materialized
+  // view's recorded source version would be ahead of the new table's.
+  for (bool grew = !full_refresh_.empty(); grew;) {
+    grew = false;
+    for (auto& flow : flows_) {
+      bool recomputable = flow.kind == FlowKind::STREAMING_TABLE || flow.kind == FlowKind::APPLY_CHANGES ||
+                          flow.kind == FlowKind::MATERIALIZED_VIEW || flow.kind == FlowKind::FLOW;
+      std::string target = StringUtil::Lower(Dataset(flow));
+      if (!recomputable || full_refresh_.count(target)) continue;
+      for (auto& input : flow.inputs) {
+        if (!full_refresh_.count(input)) continue;
+        full_refresh_.insert(target);
+        grew = true;
+        break;
+      }
+    }
+  }
+}
 
 PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop)
     : db_(db), con_(db), flows_(std::move(flows)), display_(display), stop_(stop) {
@@ -106,6 +192,8 @@ bool PipelineRunner::RunFlow(idx_t i) {
   FlowProgress& p = progress_[i];
   p.state = "running";
   p.error.clear();
+  p.pass_files = p.pass_rows_in = p.pass_rows_out = p.pass_upserted = p.pass_deleted = 0;
+  p.pass_expectations.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
   bool existed = FlowExists(con_, flow);
@@ -115,13 +203,43 @@ bool PipelineRunner::RunFlow(idx_t i) {
   if (flow.kind == FlowKind::VIEW && (reads_changed_view || PlainViewDefinition(con_, flow.name) != flow.definition)) {
     changed_views_.insert(StringUtil::Lower(flow.name));
   }
+  bool full = full_refresh_.count(StringUtil::Lower(flow.name)) > 0;
+  std::string refresh_full = "REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name) + " FULL";
   if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && ViewDefinition(con_, flow.name) == flow.definition) {
     // A view it reads changed under it: its rows must be recomputed.
-    statements = {"REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name) + (reads_changed_view ? " FULL" : "")};
+    statements = {(reads_changed_view || full) ? refresh_full : "REFRESH MATERIALIZED VIEW " + QuoteIdentifier(flow.name)};
+  } else if (flow.kind == FlowKind::MATERIALIZED_VIEW && existed && full) {
+    statements.push_back(refresh_full);
   }
+  if (full && (flow.kind == FlowKind::STREAMING_TABLE || flow.kind == FlowKind::APPLY_CHANGES)) {
+    // Its rows and its ingestion state (the txns in its log, APPLY CHANGES'
+    // state folder) go together; the declaration then builds it again from
+    // every file and source version.
+    statements.insert(statements.begin(), "DROP STREAMING TABLE IF EXISTS " + QuoteIdentifier(flow.name));
+  }
+  if (flow.kind == FlowKind::SINK && !statements.empty()) {
+    // A sink's delivered version names a version of the table that was
+    // rebuilt; the new table's versions start again at 0. It delivers the
+    // new table from its start, as the flows reading a fully refreshed
+    // table do in Databricks.
+    for (auto& other : flows_) {
+      bool rebuilt = (other.kind == FlowKind::STREAMING_TABLE || other.kind == FlowKind::APPLY_CHANGES) &&
+                     full_refresh_.count(StringUtil::Lower(other.name));
+      if (!rebuilt || std::find(flow.inputs.begin(), flow.inputs.end(), StringUtil::Lower(other.name)) == flow.inputs.end()) {
+        continue;
+      }
+      statements.insert(statements.end() - 1, "ALTER SINK " + QuoteIdentifier(flow.name) + " SET ('start' = 'earliest')");
+      full = true;
+      break;
+    }
+  }
+  std::string dataset = Dataset(flow);
+  std::vector<std::pair<std::string, std::string>> before;
+  if (log_ && TracksSchema(flow.kind) && existed && !full) before = Columns(con_, dataset);
   for (auto& sql : statements) {
     if (Stopping()) {
       p.state = "stopped";
+      LogFlow(flow, p, {}, {});
       return true;
     }
     auto result = con_.Query(sql);
@@ -129,6 +247,7 @@ bool PipelineRunner::RunFlow(idx_t i) {
       p.state = "failed";
       p.error = result->GetError();
       display_.FlowDone(progress_, p, pass_);
+      LogFlow(flow, p, {}, {});
       return false;
     }
     int64_t files = Number(*result, {"files"}).value_or(0);
@@ -137,20 +256,99 @@ bool PipelineRunner::RunFlow(idx_t i) {
     p.files += files;
     p.rows_in += in;
     p.rows_out += out;
+    p.pass_files += files;
+    p.pass_rows_in += in;
+    p.pass_rows_out += out;
+    p.pass_upserted += Sum(*result, {"num_inserted_rows", "num_updated_rows"});
+    p.pass_deleted += Number(*result, {"num_deleted_rows"}).value_or(0);
+    for (idx_t c = 0; c < result->ColumnCount() && result->RowCount() > 0; c++) {
+      if (result->Names()[c] == "expectations") p.pass_expectations = result->GetValue(c, 0).ToString();
+    }
     if (auto v = Number(*result, {"version", "delivered_version"})) p.version = v;
     if (auto lag = Number(*result, {"lag_ms"})) p.lag_ms = lag;
     changed = changed || files > 0 || out > 0;
   }
-  if (changed || !existed) p.commits++;
-  p.state = !existed ? "created" : changed ? "updated" : "up to date";
+  if (changed || !existed || full) p.commits++;
+  p.state = full ? "recomputed" : !existed ? "created" : changed ? "updated" : "up to date";
   display_.FlowDone(progress_, p, pass_);
+  std::vector<std::pair<std::string, std::string>> after;
+  if (!before.empty()) after = Columns(con_, dataset);
+  LogFlow(flow, p, before, after);
   return true;
+}
+
+void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
+                             const std::vector<std::pair<std::string, std::string>>& before,
+                             const std::vector<std::pair<std::string, std::string>>& after) {
+  if (!log_) return;
+  std::string dataset = Dataset(flow);
+  std::string status = p.state == "failed" ? "FAILED" : p.state == "skipped" ? "SKIPPED" : p.state == "stopped" ? "STOPPED" : "COMPLETED";
+  nlohmann::json progress = {{"status", status},
+                             {"state", p.state},
+                             {"kind", FlowKindName(flow.kind)},
+                             {"dataset", dataset},
+                             {"metrics",
+                              {{"num_files", p.pass_files},
+                               {"num_input_rows", p.pass_rows_in},
+                               {"num_output_rows", p.pass_rows_out},
+                               {"num_upserted_rows", p.pass_upserted},
+                               {"num_deleted_rows", p.pass_deleted}}}};
+  std::string level = status == "FAILED" ? "ERROR" : status == "SKIPPED" ? "WARN" : "INFO";
+  std::string message = "Flow " + flow.name + " (" + FlowKindName(flow.kind) + ") " + p.state;
+  if (status == "COMPLETED") {
+    message += ": " + std::to_string(p.pass_rows_in) + " rows in, " + std::to_string(p.pass_rows_out) + " rows out";
+  }
+  if (!p.pass_expectations.empty()) {
+    nlohmann::json quality = nlohmann::json::parse(p.pass_expectations, nullptr, false);
+    if (!quality.is_discarded()) {
+      progress["data_quality"] = quality;
+      for (auto& e : quality["expectations"]) {
+        int64_t failed = e.value("failed_records", int64_t{0});
+        if (failed == 0) continue;
+        if (level == "INFO") level = "WARN";
+        message += "; expectation " + e.value("name", std::string()) + ": " + std::to_string(failed) + " of " +
+                   std::to_string(failed + e.value("passed_records", int64_t{0})) + " rows failed (" +
+                   e.value("action", std::string()) + ")";
+      }
+    }
+  }
+  if (!p.error.empty()) {
+    progress["error"] = p.error;
+    message += ": " + p.error;
+  }
+  log_->Add("flow_progress", level, flow.name, message, {{"flow_progress", progress}});
+  if (before.empty() || after.empty() || before == after) return;
+  nlohmann::json added = nlohmann::json::array(), changed = nlohmann::json::array(), schema = nlohmann::json::array();
+  std::string summary;
+  for (auto& column : after) {
+    const std::string& name = column.first;
+    const std::string& type = column.second;
+    schema.push_back({{"name", name}, {"type", type}});
+    auto old = std::find_if(before.begin(), before.end(), [&](auto& c) { return StringUtil::CIEquals(c.first, name); });
+    if (old == before.end()) {
+      added.push_back({{"name", name}, {"type", type}});
+      summary += (summary.empty() ? "" : ", ") + std::string("added ") + name + " " + type;
+    } else if (old->second != type) {
+      changed.push_back({{"name", name}, {"from", old->second}, {"to", type}});
+      summary += (summary.empty() ? "" : ", ") + name + " " + old->second + " -> " + type;
+    }
+  }
+  log_->Add("schema_change", "INFO", dataset, "Schema of " + dataset + " evolved: " + summary,
+            {{"schema_change", {{"dataset", dataset}, {"added_columns", added}, {"changed_columns", changed}, {"schema", schema}}}});
 }
 
 bool PipelineRunner::RunPass() {
   pass_++;
   changed_views_.clear();
+  if (log_) {
+    std::vector<std::string> selection;  // in flow order
+    for (auto& flow : flows_) {
+      if (flow.kind != FlowKind::FLOW && full_refresh_.count(StringUtil::Lower(flow.name))) selection.push_back(flow.name);
+    }
+    log_->StartUpdate(pass_, selection, continuous_);
+  }
   bool ok = true;
+  bool noteworthy = false;
   std::map<std::string, std::string> failed;  // lower-case name -> the failed input it stands for
   for (idx_t i = 0; i < flows_.size(); i++) {
     if (Stopping()) {
@@ -166,6 +364,7 @@ bool PipelineRunner::RunPass() {
       progress_[i].error = "not run: its input " + blocked + " failed";
       failed[StringUtil::Lower(flows_[i].name)] = blocked;
       display_.FlowDone(progress_, progress_[i], pass_);
+      LogFlow(flows_[i], progress_[i], {}, {});
       ok = false;
       continue;
     }
@@ -173,8 +372,24 @@ bool PipelineRunner::RunPass() {
       ok = false;
       failed[StringUtil::Lower(flows_[i].name)] = flows_[i].name;
     }
+    // What committed is logged before the next flow runs.
+    if (log_ && Noteworthy(progress_[i])) {
+      noteworthy = true;
+      log_->Flush();
+    }
   }
+  full_refresh_.clear();
   display_.Update(progress_, pass_, Stopping() ? "stopped" : "");
+  if (log_) {
+    std::string state = Stopping() ? "CANCELED" : ok ? "COMPLETED" : "FAILED";
+    log_->Add("update_progress", ok ? "INFO" : "ERROR", "", "Update " + log_->UpdateId().substr(0, 8) + " " + StringUtil::Lower(state),
+              {{"update_progress", {{"state", state}, {"pass", pass_}}}});
+    if (noteworthy || !continuous_) {
+      log_->Flush();
+    } else {
+      log_->Discard();
+    }
+  }
   return ok;
 }
 

@@ -36,6 +36,13 @@ struct FlowProgress {
   std::optional<int64_t> version;
   std::optional<int64_t> lag_ms;  // of the last pass that ingested files
   std::string error;
+  // The last pass's own figures (the event log's flow_progress metrics).
+  int64_t pass_files = 0;
+  int64_t pass_rows_in = 0;
+  int64_t pass_rows_out = 0;
+  int64_t pass_upserted = 0;  // num_inserted_rows + num_updated_rows (APPLY CHANGES, views)
+  int64_t pass_deleted = 0;
+  std::string pass_expectations;  // the statement's `expectations` JSON, when it has expectations
 };
 
 class ProgressDisplay {
@@ -55,9 +62,22 @@ class ProgressDisplay {
   int drawn_lines_ = 0;
 };
 
+class EventLog;
+
 class PipelineRunner {
  public:
   PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDisplay& display, const std::atomic<bool>* stop);
+  ~PipelineRunner();
+  // Every pass writes its events to the database's event log (event_log.hpp);
+  // `pipeline` is the file's absolute path. With `continuous`, a pass in
+  // which no flow changed anything or failed logs nothing.
+  void EnableEventLog(const std::string& pipeline, bool continuous);
+  // The next pass recomputes these datasets from their sources: streaming
+  // tables (and APPLY CHANGES targets) are dropped with their ingestion
+  // state and built again, materialized views are refreshed FULL. `all`:
+  // every streaming table and materialized view of the pipeline. Throws
+  // InvalidInputError for a name the pipeline does not declare as one.
+  void SetFullRefresh(const std::vector<std::string>& names, bool all);
   // One pass over every flow. Returns false when a flow failed.
   bool RunPass();
   // Passes every `interval_ms` until the stop flag is set.
@@ -70,6 +90,10 @@ class PipelineRunner {
  private:
   bool Stopping() const { return stop_ && stop_->load(); }
   bool RunFlow(idx_t i);
+  // Queues the flow's flow_progress event, and a schema_change event when
+  // its table's columns (name, type) changed in this pass.
+  void LogFlow(const Flow& flow, const FlowProgress& p, const std::vector<std::pair<std::string, std::string>>& before,
+               const std::vector<std::pair<std::string, std::string>>& after);
 
   Database& db_;
   Connection con_;
@@ -81,6 +105,9 @@ class PipelineRunner {
   // Views whose definition changed in this pass (a parameter's new value):
   // materialized views over them are recomputed, not refreshed incrementally.
   std::set<std::string> changed_views_;
+  std::unique_ptr<EventLog> log_;
+  bool continuous_ = false;
+  std::set<std::string> full_refresh_;  // lower-case dataset names, for the next pass only
 };
 
 }  // namespace lakestream

@@ -26,6 +26,7 @@ make_file "$WORK/landing" dropped.json 100 5 2
 wait_for "bronze (streaming table): updated, files 2, rows in 15" 30
 wait_for "silver (streaming table): updated, files 0, rows in 15" 30
 wait_for "gold_file (sink): updated" 30
+sleep 1  # idle passes, which the event log must not record
 kill -TERM $pid
 status=0
 wait $pid || status=$?
@@ -37,4 +38,10 @@ grep -q "stopped after" "$WORK/run.log" || fail "the runner should say it stoppe
 [ "$(query "$WORK/db" 'SELECT sum(n), sum(total) FROM gold')" = "$(query "$WORK/db" 'SELECT count(*), sum(amount) FROM silver')" ] \
   || fail "gold should reflect every silver row"
 tail -n 1 "$WORK/out/gold.jsonl" | grep -q '"key"' || fail "the sink's file should hold gold's changes"
+# The event log holds the passes that changed something, and only those.
+passes=$(sed -n 's/^stopped after \([0-9]*\) passes.*/\1/p' "$WORK/run.log")
+logged=$(query "$WORK/db" "SELECT count(DISTINCT update_id) FROM event_log")
+busy=$(query "$WORK/db" "SELECT count(DISTINCT update_id) FROM event_log WHERE event_type = 'flow_progress' AND get_json_object(details, '\$.flow_progress.state') <> 'up to date'")
+[ "$logged" -ge 2 ] && [ "$logged" = "$busy" ] && [ "$logged" -lt "$passes" ] \
+  || fail "the event log should record the $busy passes that changed something of $passes, holds $logged"
 echo "continuous_test: ok"

@@ -24,3 +24,10 @@ add_test(NAME pipeline/apply_changes_diff_test
          COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/apply_changes_diff_test.py --shell $<TARGET_FILE:lakestream>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(pipeline/apply_changes_diff_test PROPERTIES LABELS integration TIMEOUT 300)
+
+# Expectations (metrics against a model of the input, DROP ROW, FAIL UPDATE),
+# the event log read back by SQL, and --full-refresh against a fresh run.
+add_test(NAME pipeline/expectations_test
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/expectations_test.py --shell $<TARGET_FILE:lakestream>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(pipeline/expectations_test PROPERTIES LABELS integration TIMEOUT 180)

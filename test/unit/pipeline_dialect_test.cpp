@@ -8,6 +8,7 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "parser/ast.hpp"
+#include "parser/expectations.hpp"
 #include "parser/parser.hpp"
 #include "pipeline/pipeline_graph.hpp"
 #include "pipeline/pipeline_params.hpp"
@@ -55,14 +56,24 @@ TEST(PipelineDialect, CreateForms) {
   auto declared = ParseOne("CREATE STREAMING TABLE t (id BIGINT, CONSTRAINT pk PRIMARY KEY (id))");
   EXPECT_EQ(static_cast<CreateViewStatement&>(*declared).query, nullptr);
   EXPECT_EQ(static_cast<CreateViewStatement&>(*declared).primary_key, (std::vector<std::string>{"id"}));
-  try {
-    Parser::Parse("CREATE STREAMING TABLE t (id BIGINT, CONSTRAINT valid_id EXPECT (id > 0)) AS SELECT 1 AS id");
-    FAIL() << "expected an error";
-  } catch (const ParserError& e) {
-    EXPECT_NE(std::string(e.what()).find("not supported yet: expectations (CONSTRAINT ... EXPECT): constraint valid_id"),
-              std::string::npos)
-        << e.what();
-  }
+  // Expectations parse, and ScanExpectations reads them back from the text:
+  // nested parentheses and ')' inside strings stay in the condition.
+  auto expecting = ParseOne(
+      "CREATE OR REFRESH STREAMING TABLE t (id BIGINT, CONSTRAINT valid_id EXPECT (id > 0 AND (id < 9)), "
+      "CONSTRAINT \"odd name\" EXPECT (name <> ')') ON VIOLATION DROP ROW, "
+      "CONSTRAINT c EXPECT (coalesce(id, 1) > 0) ON VIOLATION FAIL UPDATE) AS SELECT 1 AS id, 'x' AS name");
+  auto expectations = ScanExpectations(expecting->text);
+  ASSERT_EQ(expectations.size(), 3u);
+  EXPECT_EQ(expectations[0].name, "valid_id");
+  EXPECT_EQ(expectations[0].condition, "id > 0 AND (id < 9)");
+  EXPECT_EQ(expectations[0].action, ExpectationAction::WARN);
+  EXPECT_EQ(expectations[1].name, "odd name");
+  EXPECT_EQ(expectations[1].condition, "name <> ')'");
+  EXPECT_EQ(expectations[1].action, ExpectationAction::DROP_ROW);
+  EXPECT_EQ(expectations[2].condition, "coalesce(id, 1) > 0");
+  EXPECT_EQ(expectations[2].action, ExpectationAction::FAIL_UPDATE);
+  EXPECT_TRUE(ScanExpectations("CREATE MATERIALIZED VIEW v TBLPROPERTIES ('a' = 'b') AS SELECT 1 AS a").empty());
+  EXPECT_TRUE(ScanExpectations(declared->text).empty());
   auto flow = ParseOne("CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(LIVE.s)");
   ASSERT_EQ(flow->type, StatementType::CREATE_FLOW);
   EXPECT_EQ(static_cast<CreateFlowStatement&>(*flow).target.ToString(), "t");

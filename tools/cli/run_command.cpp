@@ -56,7 +56,13 @@ const char* kRunUsage =
     "  --continuous    a pass every --interval until Ctrl-C or SIGTERM\n"
     "  --interval T    time between passes: 500ms, 1s, 2m (default 1s)\n"
     "  --plain         log lines instead of the live table even on a terminal\n"
-    "  --conf K=V      sets the pipeline parameter K: ${K} in the file becomes V (repeatable)\n";
+    "  --conf K=V      sets the pipeline parameter K: ${K} in the file becomes V (repeatable)\n"
+    "  --full-refresh T[,T...]  recomputes these streaming tables / materialized views from their\n"
+    "                  sources (their rows and ingestion state are reset) before the first pass\n"
+    "  --full-refresh-all  the same for every streaming table and materialized view of the pipeline\n"
+    "\n"
+    "Every pass writes its events (flow progress, row counts, expectation metrics, schema\n"
+    "changes, errors) to the table event_log of the database: SELECT * FROM event_log\n";
 
 // "500ms", "2s", "1m", "3" (seconds) -> milliseconds; -1 when malformed.
 int64_t ParseInterval(const std::string& text) {
@@ -83,6 +89,8 @@ int RunPipelineCommand(int argc, char** argv) {
   bool continuous = false, once = false, plain = false;
   int64_t interval_ms = 1000;
   std::map<std::string, std::string> conf;
+  std::vector<std::string> full_refresh;
+  bool full_refresh_all = false;
   for (int i = 2; i < argc; i++) {
     std::string arg = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -113,6 +121,23 @@ int RunPipelineCommand(int argc, char** argv) {
           return UsageError("--conf takes KEY=VALUE with a key of letters, digits, '_', '-' and '.', got '" + pair + "'");
         }
         conf[key] = pair.substr(eq + 1);
+      } else if (arg == "--full-refresh" || arg.rfind("--full-refresh=", 0) == 0) {
+        if (arg == "--full-refresh" && (i + 1 >= argc || argv[i + 1][0] == '-')) {
+          return UsageError("--full-refresh takes the tables to recompute (--full-refresh a,b); "
+                            "--full-refresh-all recomputes every one");
+        }
+        std::string list = arg == "--full-refresh" ? value("table names") : arg.substr(15);
+        std::stringstream names(list);
+        std::string name;
+        while (std::getline(names, name, ',')) {
+          size_t begin = name.find_first_not_of(" \t"), end = name.find_last_not_of(" \t");
+          if (begin == std::string::npos) {
+            return UsageError("--full-refresh takes comma-separated table names, got '" + list + "'");
+          }
+          full_refresh.push_back(name.substr(begin, end - begin + 1));
+        }
+      } else if (arg == "--full-refresh-all") {
+        full_refresh_all = true;
       } else if (!arg.empty() && arg[0] == '-') {
         return UsageError("unknown option " + arg);
       } else if (file.empty()) {
@@ -166,6 +191,13 @@ int RunPipelineCommand(int argc, char** argv) {
   bool live = !plain && isatty(STDOUT_FILENO);
   ProgressDisplay display(std::cout, live, "lakestream run " + file + "  (db " + db_dir + ")");
   PipelineRunner runner(*db, std::move(flows), display, &g_stop);
+  try {
+    runner.EnableEventLog(pipeline_path.string(), continuous);
+    runner.SetFullRefresh(full_refresh, full_refresh_all);
+  } catch (const std::exception& e) {
+    std::cerr << "lakestream run: " << e.what() << "\n";
+    return 1;
+  }
   bool ok = true;
   if (continuous) {
     if (!live) std::cout << "running " << file << " continuously every " << interval_ms << " ms; Ctrl-C stops\n" << std::flush;

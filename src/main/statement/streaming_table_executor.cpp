@@ -19,7 +19,9 @@
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
+#include "main/statement/expectations.hpp"
 #include "main/statement/streaming_write.hpp"
+#include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
 #include "storage/table/schema_evolution.hpp"
@@ -60,13 +62,23 @@ int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// `expectations`: the data quality metrics (ExpectationMetricsJson) of a
+// table that declares expectations, as a last column; otherwise no column.
 std::unique_ptr<QueryResult> Stats(const std::string& table, int64_t files, int64_t rows_read, int64_t rows_written,
-                                   std::optional<int64_t> version, std::optional<int64_t> lag_ms) {
-  return MakeRowsResult({"streaming_table", "files", "rows_read", "rows_written", "version", "lag_ms"},
-                        {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
-                        {{Value(table), Value::BIGINT(files), Value::BIGINT(rows_read), Value::BIGINT(rows_written),
-                          version ? Value::BIGINT(*version) : Value(LogicalType(TypeId::BIGINT)),
-                          lag_ms ? Value::BIGINT(*lag_ms) : Value(LogicalType(TypeId::BIGINT))}});
+                                   std::optional<int64_t> version, std::optional<int64_t> lag_ms,
+                                   const std::optional<std::string>& expectations) {
+  std::vector<std::string> names = {"streaming_table", "files", "rows_read", "rows_written", "version", "lag_ms"};
+  std::vector<LogicalType> types = {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT,
+                                    TypeId::BIGINT,  TypeId::BIGINT, TypeId::BIGINT};
+  std::vector<Value> row = {Value(table), Value::BIGINT(files), Value::BIGINT(rows_read), Value::BIGINT(rows_written),
+                            version ? Value::BIGINT(*version) : Value(LogicalType(TypeId::BIGINT)),
+                            lag_ms ? Value::BIGINT(*lag_ms) : Value(LogicalType(TypeId::BIGINT))};
+  if (expectations) {
+    names.push_back("expectations");
+    types.push_back(TypeId::VARCHAR);
+    row.push_back(Value(*expectations));
+  }
+  return MakeRowsResult(names, types, {row});
 }
 
 // A new catalog entry for the table the statement declares.
@@ -206,10 +218,24 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   std::vector<std::string> names;
   std::vector<LogicalType> query_types;
   ChunkCollection rows;
+  const std::vector<ExpectationDefinition> expectations = ScanExpectations(stmt.text);
+  std::vector<ExpectationMetrics> expectation_metrics;
+  int64_t expectation_dropped = 0;
+  auto stats = [&](int64_t files, int64_t rows_read, int64_t rows_written, std::optional<int64_t> version,
+                   std::optional<int64_t> lag_ms) {
+    std::optional<std::string> quality;
+    if (!expectations.empty()) quality = ExpectationMetricsJson(table->name, expectation_metrics, expectation_dropped);
+    return Stats(table->name, files, rows_read, rows_written, version, lag_ms, quality);
+  };
   {
     ScopeGuard guard(context, &scope);
     Binder binder(context);
-    BoundQuery query = binder.BindQuery(*stmt.query);
+    // Expectations ride along as BOOLEAN columns after the query's own.
+    std::unique_ptr<QueryNode> checked;
+    if (!expectations.empty()) checked = Parser::ParseQuery(ExpectationQueryText(stmt.query_text, expectations));
+    BoundQuery query = binder.BindQuery(checked ? *checked : *stmt.query);
+    query.names.resize(query.names.size() - expectations.size());
+    query.types.resize(query.types.size() - expectations.size());
     names = query.names;
     query_types = query.types;
     if (!table) {
@@ -223,6 +249,12 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
       db.SaveCatalog();
     }
     rows = ExecutePlan(context, std::move(query.plan));
+  }
+  // Checked before anything is saved: a FAIL UPDATE violation leaves the
+  // table, its ingestion state and its stored schema as they were.
+  if (!expectations.empty()) {
+    rows = ApplyExpectations("streaming table " + table->name, names, expectations, rows, expectation_metrics,
+                             expectation_dropped);
   }
   // The stored schema and the definition are saved before the commit: a
   // crash after this point re-reads the same files with the same schema.
@@ -238,7 +270,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     return std::nullopt;
   };
   if (scope.new_files.empty() && scope.stream_offsets.empty()) {
-    return Stats(table->name, 0, *scope.rows_read, 0, version(), std::nullopt);
+    return stats(0, *scope.rows_read, 0, version(), std::nullopt);
   }
 
   // Schema evolution: columns and STRUCT fields the query now returns (a
@@ -280,7 +312,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   }
   std::optional<int64_t> lag;
   if (!scope.new_files.empty()) lag = std::max<int64_t>(0, NowMs() - newest_mtime);
-  return Stats(table->name, static_cast<int64_t>(scope.new_files.size()), *scope.rows_read, written, version(), lag);
+  return stats(static_cast<int64_t>(scope.new_files.size()), *scope.rows_read, written, version(), lag);
 }
 
 std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, DropStatement& stmt) {

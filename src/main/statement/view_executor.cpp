@@ -8,6 +8,9 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "main/statement/statement_executor.hpp"
+#include "main/statement/expectations.hpp"
+#include "execution/plan_executor.hpp"
+#include "planner/binder.hpp"
 #include "ivm/aggregate_maintainer.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
@@ -99,6 +102,31 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
     }
   }
   catalog.RequireNameForTable(name, TableKind::MATERIALIZED_VIEW);
+  // Expectations: every update checks the whole query result (a full
+  // recompute's input) before the view changes; DROP ROW ones become a
+  // filter of the stored definition, so refreshes leave those rows out too.
+  const std::vector<ExpectationDefinition> expectations = ScanExpectations(stmt.text);
+  std::optional<std::string> quality;
+  std::string definition = stmt.query_text;
+  if (!expectations.empty()) {
+    Binder checker(context);
+    BoundQuery checked = BindViewQuery(checker, ExpectationQueryText(stmt.query_text, expectations));
+    std::vector<std::string> names(checked.names.begin(), checked.names.end() - static_cast<std::ptrdiff_t>(expectations.size()));
+    ChunkCollection rows = ExecutePlan(context, std::move(checked.plan));
+    std::vector<ExpectationMetrics> metrics;
+    int64_t dropped = 0;
+    ApplyExpectations("materialized view " + name, names, expectations, rows, metrics, dropped);
+    quality = ExpectationMetricsJson(name, metrics, dropped);
+    definition = DropRowDefinition(stmt.query_text, expectations);
+  }
+  // With expectations: one row of the metrics and what the update changed.
+  auto result = [&](const RefreshOutcome& outcome) -> std::unique_ptr<QueryResult> {
+    if (!quality) return MakeEmptyResult();
+    return MakeRowsResult({"materialized_view", "num_inserted_rows", "num_updated_rows", "num_deleted_rows", "expectations"},
+                          {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT, TypeId::VARCHAR},
+                          {{Value(name), Value::BIGINT(outcome.inserted), Value::BIGINT(outcome.updated),
+                            Value::BIGINT(outcome.deleted), Value(*quality)}});
+  };
   TableCatalogEntry* existing = catalog.FindTable(name);
   if (existing) {
     if (existing->kind != TableKind::MATERIALIZED_VIEW) {
@@ -111,24 +139,23 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
       throw CatalogError("Materialized view with name " + name +
                          " already exists! Use CREATE OR REPLACE MATERIALIZED VIEW to replace it, or pick another name.");
     }
-    if (stmt.or_refresh && existing->definition == stmt.query_text && ViewRefreshMode(*existing) == refresh) {
-      RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW");
-      return MakeEmptyResult();
+    if (stmt.or_refresh && existing->definition == definition && ViewRefreshMode(*existing) == refresh) {
+      return result(RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW"));
     }
   }
   // Binding checks the query (unknown columns, types) before anything is written.
-  ViewAnalysis analysis = AnalyzeView(context, stmt.query_text);
+  ViewAnalysis analysis = AnalyzeView(context, definition);
   for (auto& source : analysis.sources) {
     if (StringUtil::CIEquals(source, name)) {
       throw BinderError("Materialized view " + name + " cannot read itself; name another table in FROM");
     }
   }
   Binder binder(context);
-  BoundQuery query = BindViewQuery(binder, stmt.query_text);
+  BoundQuery query = BindViewQuery(binder, definition);
   auto entry = std::make_unique<TableCatalogEntry>();
   entry->name = name;
   entry->kind = TableKind::MATERIALIZED_VIEW;
-  entry->definition = stmt.query_text;
+  entry->definition = definition;
   for (idx_t i = 0; i < query.names.size(); i++) {
     LogicalType type = query.types[i].id() == TypeId::SQLNULL ? LogicalType(TypeId::INTEGER) : query.types[i];
     if (entry->ColumnIndex(query.names[i]) >= 0) {
@@ -154,14 +181,15 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
   TableCatalogEntry& view = catalog.CreateTable(std::move(entry), false, false);
   db.SaveCatalog();
+  RefreshOutcome outcome;
   try {
-    RefreshView(context, view, true);
+    outcome = RefreshView(context, view, true);
   } catch (...) {
     // A view that could not be computed is not left behind half made.
     RemoveView(context, view);
     throw;
   }
-  return MakeEmptyResult();
+  return result(outcome);
 }
 
 std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshStatement& stmt) {
