@@ -138,8 +138,10 @@ std::unique_ptr<TableCatalogEntry> NewEntry(CreateViewStatement& stmt, const std
 void EvolveInMemory(TableCatalogEntry& table, const std::vector<TableColumn>& columns) {
   std::vector<LogicalType> old_types = table.Types();
   std::vector<LogicalType> types;
+  types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
   std::vector<idx_t> ids;
+  ids.reserve(old_types.size());
   for (idx_t i = 0; i < old_types.size(); i++) ids.push_back(i);
   TableCommit commit;
   commit.operation = "ADD COLUMNS";
