@@ -174,7 +174,7 @@ namespace {
 std::optional<int64_t> TimestampOf(const std::vector<Action>& actions) {
   for (const auto& a : actions)
     if (auto* ci = std::get_if<CommitInfo>(&a))
-      if (ci->timestamp) return ci->timestamp;
+      if (ci->CommitTimeMs()) return ci->CommitTimeMs();
   return std::nullopt;
 }
 }  // namespace
@@ -393,8 +393,8 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
       e.is_blind_append = ci->is_blind_append;
       e.read_version = ci->read_version;
     }
-    if (ci && ci->timestamp) {
-      e.timestamp_ms = *ci->timestamp;
+    if (ci && ci->CommitTimeMs()) {
+      e.timestamp_ms = *ci->CommitTimeMs();
     } else {
       auto mtime = fs_->ModificationTime(JoinPath(log_path_, CommitFileName(*it)));
       if (!mtime.ok()) return mtime.status();
