@@ -138,7 +138,7 @@ std::string Snapshot::FilePath(const std::string& log_path) const {
 
 bool IsSupportedReaderFeature(const std::string& feature) {
   return feature == "timestampNtz" || feature == "vacuumProtocolCheck" || feature == "deletionVectors" ||
-         feature == "columnMapping";
+         feature == "columnMapping" || feature == "v2Checkpoint";
 }
 
 std::string ColumnMappingMode(const Metadata& metadata) {
@@ -178,16 +178,18 @@ std::string NestedMappedField(const nlohmann::json& type, const std::string& pat
 }  // namespace
 
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata) {
-  if (protocol.min_reader_version > 3)
-    return Status::NotSupported("table " + table + " requires Delta reader version " +
-                                std::to_string(protocol.min_reader_version) +
-                                "; lakestream reads versions 1 to 3");
-  if (protocol.min_reader_version == 3 && protocol.reader_features) {
+  // Features first: a table listing one we lack is best refused by its name,
+  // whatever reader version it also claims.
+  if (protocol.min_reader_version >= 3 && protocol.reader_features) {
     for (const auto& f : *protocol.reader_features)
       if (!IsSupportedReaderFeature(f))
         return Status::NotSupported("table " + table + " uses the Delta reader feature '" + f +
                                     "', which lakestream does not support yet");
   }
+  if (protocol.min_reader_version > 3)
+    return Status::NotSupported("table " + table + " requires Delta reader version " +
+                                std::to_string(protocol.min_reader_version) +
+                                "; lakestream reads versions 1 to 3");
   std::string mode = ColumnMappingMode(metadata);
   if (protocol.min_reader_version >= 2 && mode != "none") {
     if (mode != "name" && mode != "id")
@@ -216,7 +218,7 @@ Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
                                 std::to_string(p.min_writer_version) + "; lakestream writes versions 1 to 7");
   static const std::set<std::string> kWriterFeatures = {
       "appendOnly", "changeDataFeed", "timestampNtz",   "invariants",
-      "checkConstraints", "generatedColumns", "identityColumns", "vacuumProtocolCheck"};
+      "checkConstraints", "generatedColumns", "identityColumns"};
   if (p.min_writer_version == 7 && p.writer_features) {
     for (const auto& f : *p.writer_features)
       if (!kWriterFeatures.count(f)) return refuse(f);
