@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Shell tests: Delta tables with the features Databricks writes (deletion
+# vectors, column mapping, V2 checkpoints, domain metadata), copied from
+# shared/delta-tables into a scratch directory and edited by hand: a
+# deletion-vector-only DELETE in the change feed, writes refused by feature
+# name without a commit, a damaged deletion vector or a missing sidecar
+# reported with the file, and an unknown reader feature refused by name.
+# Usage: delta_features.sh PATH/TO/lakestream
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+# ctest passes LAKESTREAM_SHARED_DIR (test/CMakeLists.txt); by hand it is
+# the shared directory beside the repository.
+SHARED=${LAKESTREAM_SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}/delta-tables
+[[ -d $SHARED ]] || { echo "no Delta test tables at $SHARED: set LAKESTREAM_SHARED_DIR"; exit 1; }
+
+run() {
+  RC=0
+  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
+  OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
+  ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
+}
+expect() {
+  if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
+    fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
+      "stderr: $(printf '%q' "$ERR")"
+  fi
+}
+expect_err() {
+  local name=$1 rc=$2 ok=1; shift 2
+  [[ "$RC" == "$rc" ]] || ok=0
+  for part in "$@"; do [[ "$ERR" == *"$part"* ]] || ok=0; done
+  if [[ $ok == 1 ]]; then pass "$name"; else
+    fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
+  fi
+}
+# copy TABLE: a writable copy at $T, attached as t in the database $DB.
+copy() {
+  T=$TMP/$1
+  cp -r "$SHARED/$1" "$T"
+  DB=$TMP/db_$1
+}
+sql() { run "$BIN" -csv "$DB" -c "CREATE TABLE IF NOT EXISTS t LOCATION '$T'; $1"; }
+
+# --- a DELETE that only wrote a deletion vector is a delete of those rows ---
+copy table-with-dv-small
+sed -i 's/"configuration":{/"configuration":{"delta.enableChangeDataFeed":"true",/' "$T/_delta_log/00000000000000000000.json"
+sql "SELECT value, _change_type, _commit_version FROM table_changes('t', 1) ORDER BY value"
+expect "DV-only delete in the change feed" 0 $'value,_change_type,_commit_version\n0,delete,1\n9,delete,1\n'
+sql "SELECT count(*) AS n, sum(value) AS s FROM table_changes('t', 0, 0)"
+expect "version 0 inserts all ten rows" 0 $'n,s\n10,45\n'
+sql "SELECT count(*) AS n, min(value) AS lo, max(value) AS hi FROM t"
+expect "scan skips the deleted rows" 0 $'n,lo,hi\n8,1,8\n'
+sql "SELECT count(*) AS n FROM t"
+expect "count(*) from statistics subtracts the cardinality" 0 $'n\n8\n'
+
+# --- writes to a table with a feature whose write rules we lack: refused, no commit ---
+before=$(ls "$T/_delta_log" | sort)
+sql "INSERT INTO t VALUES (42)"
+expect_err "insert refused by feature name" 1 "deletionVectors"
+sql "DELETE FROM t WHERE value = 3"
+expect_err "delete refused by feature name" 1 "deletionVectors"
+[[ "$(ls "$T/_delta_log" | sort)" == "$before" ]] && pass "no commit written" || fail "no commit written" "$(ls "$T/_delta_log")"
+
+copy table_with_column_mapping
+sql "INSERT INTO t VALUES ('X', 'Y')"
+expect_err "column mapping write refused" 1 "columnMapping"
+
+# --- a damaged deletion vector: Corruption naming the data file and the vector file ---
+copy table_with_deletion_logs
+for dv in "$T"/deletion_vector_*.bin; do printf 'garbage' | dd of="$dv" bs=1 seek=10 conv=notrunc status=none; done
+sql "SELECT count(id) FROM t"
+expect_err "damaged deletion vector" 1 "Corruption Error" "deletion vector of" "$T/deletion_vector_" "part-00000-"
+rm "$T"/deletion_vector_*.bin
+sql "SELECT count(id) FROM t"
+expect_err "missing deletion vector file" 1 "$T/deletion_vector_"
+
+# --- V2 checkpoint alone (the JSON commits before it removed): read from its
+# manifest and sidecar; with the sidecar gone, the error names it ---
+copy checkpoint-v2-table
+sidecar=$(ls "$T"/_delta_log/_sidecars/00000000000000000008.*)
+rm "$T"/_delta_log/0000000000000000000[0-7].json
+sql "SELECT count(*) AS n, count(DISTINCT id) AS ids FROM t"
+expect "V2 checkpoint read (44 rows: test/sql/delta/shared/checkpoint_v2_table.test)" 0 $'n,ids\n44,44\n'
+rm "$sidecar"
+sql "SELECT count(*) FROM t"
+expect_err "missing sidecar" 1 "$sidecar"
+
+# --- unknown reader feature refused by name ---
+DB=$TMP/db_features
+run "$BIN" -csv "$DB" -c "CREATE TABLE t LOCATION '$SHARED/simple_table_features'"
+expect_err "unknown reader feature" 1 "reader feature 'blahabl'" "simple_table_features"
+
+# --- only a checkpoint (version 108) with domainMetadata: attaches; its data files were not copied ---
+DB=$TMP/db_domain
+run "$BIN" -csv "$DB" -c "CREATE TABLE t LOCATION '$SHARED/table-with-domain-metadata'; SELECT count(*) FROM t"
+expect_err "checkpoint-only table attaches, missing data named" 1 "version 108" "part-00000-"
+
+finish
