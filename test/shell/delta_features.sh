@@ -95,4 +95,39 @@ DB=$TMP/db_domain
 run "$BIN" -csv "$DB" -c "CREATE TABLE t LOCATION '$SHARED/table-with-domain-metadata'; SELECT count(*) FROM t"
 expect_err "checkpoint-only table attaches, missing data named" 1 "version 108" "part-00000-"
 
+# --- type widening: a table whose DATE column became TIMESTAMP_NTZ and INT
+# column BIGINT (a commit written here by hand as Spark writes it) reads the
+# older file's values widened ---
+DB=$TMP/db_widen
+run "$BIN" "$DB" -c "CREATE TABLE w (d DATE, k INT); INSERT INTO w VALUES (DATE '2024-01-15', 7)"
+[[ $RC == 0 ]] || fail "widening setup" "$ERR"
+LOG=$DB/w/_delta_log
+python3 - "$LOG" <<'PY'
+import json, sys, os
+log = sys.argv[1]
+meta = None
+for name in sorted(os.listdir(log)):
+    if name.endswith('.json'):
+        for line in open(os.path.join(log, name)):
+            a = json.loads(line)
+            if 'metaData' in a: meta = a['metaData']
+latest = max(int(n[:20]) for n in os.listdir(log) if n.endswith('.json'))
+schema = json.loads(meta['schemaString'])
+for f in schema['fields']:
+    if f['name'] == 'd': f['type'] = 'timestamp_ntz'; f['metadata'] = {'delta.typeChanges': [{'fromType': 'date', 'toType': 'timestamp_ntz'}]}
+    if f['name'] == 'k': f['type'] = 'long'; f['metadata'] = {'delta.typeChanges': [{'fromType': 'integer', 'toType': 'long'}]}
+meta['schemaString'] = json.dumps(schema)
+meta['configuration']['delta.enableTypeWidening'] = 'true'
+actions = [{'commitInfo': {'timestamp': 1700000000000, 'operation': 'CHANGE COLUMN'}},
+           {'protocol': {'minReaderVersion': 3, 'minWriterVersion': 7, 'readerFeatures': ['timestampNtz', 'typeWidening'],
+                         'writerFeatures': ['timestampNtz', 'typeWidening']}},
+           {'metaData': meta}]
+with open(os.path.join(log, '%020d.json' % (latest + 1)), 'w') as out:
+    out.write('\n'.join(json.dumps(a) for a in actions) + '\n')
+PY
+run "$BIN" -csv "$DB" -c "SELECT d, k, typeof(d) AS td, typeof(k) AS tk FROM w"
+expect "type widening read" 0 $'d,k,td,tk\n2024-01-15 00:00:00,7,TIMESTAMP_NTZ,BIGINT\n'
+run "$BIN" -csv "$DB" -c "INSERT INTO w VALUES (TIMESTAMP '2024-02-01 10:00:00', 8)"
+expect_err "type widening write refused by name" 1 "typeWidening"
+
 finish

@@ -138,7 +138,8 @@ std::string Snapshot::FilePath(const std::string& log_path) const {
 
 bool IsSupportedReaderFeature(const std::string& feature) {
   return feature == "timestampNtz" || feature == "vacuumProtocolCheck" || feature == "deletionVectors" ||
-         feature == "columnMapping" || feature == "v2Checkpoint";
+         feature == "columnMapping" || feature == "v2Checkpoint" || feature == "typeWidening" ||
+         feature == "typeWidening-preview";
 }
 
 std::string ColumnMappingMode(const Metadata& metadata) {

@@ -87,7 +87,8 @@ struct Snapshot {
 // Supported reader / writer table features (PROTOCOL.md "Table Features").
 // Readers: timestampNtz (read as UTC TIMESTAMP), vacuumProtocolCheck,
 // deletionVectors (deletion_vector.hpp), columnMapping (top-level columns by
-// physical name, modes name and id), v2Checkpoint (delta_checkpoint.hpp).
+// physical name, modes name and id), v2Checkpoint (delta_checkpoint.hpp),
+// typeWidening[-preview] (older files' narrower types conformed in the scan).
 // Everything else is refused.
 bool IsSupportedReaderFeature(const std::string& feature);
 
