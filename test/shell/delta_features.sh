@@ -130,4 +130,23 @@ expect "type widening read" 0 $'d,k,td,tk\n2024-01-15 00:00:00,7,TIMESTAMP_NTZ,B
 run "$BIN" -csv "$DB" -c "INSERT INTO w VALUES (TIMESTAMP '2024-02-01 10:00:00', 8)"
 expect_err "type widening write refused by name" 1 "typeWidening"
 
+# --- vacuumProtocolCheck: VACUUM follows the write protocol; a table whose
+# writer features we lack is not vacuumed (a dry run still lists) ---
+copy table-with-dv-small
+python3 - "$T/_delta_log/00000000000000000000.json" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+for a in lines:
+    if 'protocol' in a:
+        a['protocol']['readerFeatures'].append('vacuumProtocolCheck')
+        a['protocol']['writerFeatures'].append('vacuumProtocolCheck')
+open(sys.argv[1], 'w').write(''.join(json.dumps(a) + '\n' for a in lines))
+PY
+touch -d '2020-01-01' "$T/orphan.parquet"
+sql "VACUUM t RETAIN 0 HOURS"
+expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "deletionVectors"
+[[ -f "$T/orphan.parquet" ]] && pass "nothing vacuumed" || fail "nothing vacuumed" "orphan.parquet was deleted"
+sql "VACUUM t RETAIN 0 HOURS DRY RUN"
+[[ $RC == 0 && "$OUT" == *orphan.parquet* ]] && pass "dry run lists the orphan" || fail "dry run lists the orphan" "$RC $OUT $ERR"
+
 finish
