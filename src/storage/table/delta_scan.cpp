@@ -151,7 +151,8 @@ class DeltaScan : public TableScan {
   // Keeps only the first `kept` rows named by sel_ in `out`.
   void Compact(DataChunk& out, idx_t kept) {
     for (auto& column : out.data) {
-      Vector filtered(column.GetType(), std::max<idx_t>(kept, 1));
+      // The caller's capacity is kept: the next chunk is written into it in place.
+      Vector filtered(column.GetType(), std::max<idx_t>(column.Capacity(), kept));
       filtered.Copy(column, sel_.data(), kept, 0, 0);
       column = std::move(filtered);
     }
