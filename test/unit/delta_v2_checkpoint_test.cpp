@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "temp_dir_util.hpp"
 
@@ -102,6 +103,39 @@ TEST(DeltaV2Checkpoint, ParquetManifestMatchesJsonReplay) {
   ASSERT_FALSE(broken.ok());
   EXPECT_TRUE(broken.status().IsCorruption()) << broken.status().ToString();
   EXPECT_NE(broken.status().message().find(sidecar), std::string::npos) << broken.status().ToString();
+}
+
+TEST(DeltaV2Checkpoint, LastCheckpointNamesTheManifest) {
+  EXPECT_EQ(LastCheckpointV2Path(
+                R"({"version":8,"size":11,"v2Checkpoint":{"path":"00000000000000000008.checkpoint.abc.json","sizeInBytes":1}})",
+                8),
+            "00000000000000000008.checkpoint.abc.json");
+  // Only a checkpoint file of that version in _delta_log is taken as the hint.
+  for (const char* bad : {R"({"version":8,"v2Checkpoint":{"path":"../../etc/passwd"}})",
+                          R"({"version":8,"v2Checkpoint":{"path":"00000000000000000007.checkpoint.abc.json"}})",
+                          R"({"version":8,"v2Checkpoint":{"path":"00000000000000000008.checkpoint."}})",
+                          R"({"version":8,"size":11})", "not json"})
+    EXPECT_FALSE(LastCheckpointV2Path(bad, 8).has_value()) << bad;
+  // A table whose _last_checkpoint names its V2 manifest loads from it.
+  std::string dir = CopySharedDeltaTable("checkpoint-v2-table");
+  std::string manifest;
+  for (auto& e : fs::directory_iterator(fs::path(dir) / "_delta_log")) {
+    std::string name = e.path().filename().string();
+    if (name.rfind("00000000000000000008.checkpoint.", 0) == 0) manifest = name;
+  }
+  ASSERT_FALSE(manifest.empty());
+  LeaveOnlyCheckpoint(dir, 8, manifest);
+  ASSERT_TRUE(FileSystem::Default()
+                  ->WriteFile((fs::path(dir) / "_delta_log" / "_last_checkpoint").string(),
+                              R"({"version":8,"size":11,"v2Checkpoint":{"path":")" + manifest + R"("}})")
+                  .ok());
+  auto log = DeltaLog::Open(FileSystem::Default(), dir).take();
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().checkpoint_version, 8);
+  EXPECT_EQ(snap.value().version, 9);
+  EXPECT_EQ(snap.value().NumRecords(), 44);
+  EXPECT_TRUE(snap.value().warnings.empty());
 }
 
 }  // namespace

@@ -266,7 +266,11 @@ std::optional<Snapshot> DeltaLog::LoadLatestFromLastCheckpoint(const LoadOptions
   int64_t cv = lc.value().version;
   Listing listing;
   std::vector<std::string>& names = listing.checkpoints[cv];
-  if (std::optional<int64_t> parts = lc.value().parts) {
+  auto contents = fs_->ReadFile(JoinPath(log_path_, "_last_checkpoint"));
+  std::optional<std::string> v2 = contents.ok() ? LastCheckpointV2Path(contents.value(), cv) : std::nullopt;
+  if (v2) {
+    names.push_back(*v2);
+  } else if (std::optional<int64_t> parts = lc.value().parts) {
     if (*parts < 1 || *parts > kMaxParts) return std::nullopt;
     for (int64_t part = 1; part <= *parts; part++) names.push_back(CheckpointPartFileName(cv, part, *parts));
   } else {
