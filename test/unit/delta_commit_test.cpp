@@ -195,23 +195,44 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
   Protocol p;
   p.min_reader_version = 3;
   p.min_writer_version = 7;
-  p.reader_features = std::vector<std::string>{"deletionVectors"};
+  // deletionVectors is read; a feature no reader knows is refused by name,
+  // even beside a reader version beyond 3.
+  p.reader_features = std::vector<std::string>{"deletionVectors", "futureFeature"};
   p.writer_features = std::vector<std::string>{"deletionVectors"};
   actions[1] = p;
   ASSERT_TRUE(log->Commit(0, actions).ok());
   auto s = log->LoadSnapshot();
   EXPECT_EQ(s.status().code(), Status::Code::kNotSupported);
-  EXPECT_NE(s.status().message().find("deletionVectors"), std::string::npos);
+  EXPECT_NE(s.status().message().find("'futureFeature'"), std::string::npos) << s.status().ToString();
   EXPECT_NE(s.status().message().find(log->table_path()), std::string::npos);
+  Protocol v5 = p;
+  v5.min_reader_version = 5;
+  EXPECT_NE(CheckReadable("t", v5, Metadata{}).message().find("'futureFeature'"), std::string::npos);
   Protocol v4;
   v4.min_reader_version = 4;
   EXPECT_EQ(CheckReadable("t", v4, Metadata{}).code(), Status::Code::kNotSupported);
+  // Column mapping (name, id) is readable, another mode is not; writes are refused.
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   Protocol r2;
   r2.min_reader_version = 2;
   r2.min_writer_version = 5;
-  EXPECT_NE(CheckReadable("t", r2, cm).message().find("columnMapping"), std::string::npos);
+  EXPECT_TRUE(CheckReadable("t", r2, cm).ok());
+  Snapshot mapped;
+  mapped.protocol = r2;
+  mapped.metadata = cm;
+  EXPECT_NE(CheckWritable("t", mapped).message().find("columnMapping"), std::string::npos);
+  cm.configuration["delta.columnMapping.mode"] = "path";
+  EXPECT_NE(CheckReadable("t", r2, cm).message().find("'path'"), std::string::npos);
+  // A nested struct field with a physical name of its own is refused by name.
+  cm.configuration["delta.columnMapping.mode"] = "name";
+  cm.schema_string =
+      R"({"type":"struct","fields":[{"name":"s","type":{"type":"struct","fields":[{"name":"a","type":"integer",)"
+      R"("nullable":true,"metadata":{"delta.columnMapping.physicalName":"col-1"}}]},"nullable":true,)"
+      R"("metadata":{"delta.columnMapping.physicalName":"col-0"}}]})";
+  Status nested = CheckReadable("t", r2, cm);
+  EXPECT_EQ(nested.code(), Status::Code::kNotSupported);
+  EXPECT_NE(nested.message().find("s.a"), std::string::npos) << nested.ToString();
   // Unknown writer features refuse writes only.
   Snapshot snap;
   snap.protocol.min_reader_version = 1;

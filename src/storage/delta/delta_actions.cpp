@@ -1,4 +1,5 @@
 #include "storage/delta/delta_actions.hpp"
+#include "storage/delta/deletion_vector.hpp"
 
 #include <cctype>
 
@@ -192,6 +193,7 @@ Action ParseCommitInfo(const json& o) {
   // the whole commit.
   // Integers only: a float (say 1e58) does not fit int64 (found by fuzz/delta_log).
   if (auto f = Field(o, "timestamp"); f && f->is_number_integer()) c.timestamp = f->get<int64_t>();
+  if (auto f = Field(o, "inCommitTimestamp"); f && f->is_number_integer()) c.in_commit_timestamp = f->get<int64_t>();
   if (auto f = Field(o, "operation"); f && f->is_string()) c.operation = f->get<std::string>();
   if (auto f = Field(o, "operationParameters"); f && f->is_object()) {
     for (auto it = f->begin(); it != f->end(); ++it)
@@ -394,6 +396,12 @@ std::optional<int64_t> AddFile::NumRecords() const {
   auto it = j.find("numRecords");
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
   return it->get<int64_t>();
+}
+
+int64_t AddFile::DeletedRowCount() const {
+  if (!deletion_vector) return 0;
+  auto dv = ParseDeletionVectorDescriptor(*deletion_vector);
+  return dv.ok() ? dv.value().cardinality : 0;
 }
 
 CommitInfo CommitInfo::Make(int64_t timestamp_ms, std::string operation, StringMap parameters,

@@ -72,13 +72,16 @@ struct AddFile {
   bool data_change = true;
   std::optional<std::string> stats;  // the raw stats JSON string (delta_stats.hpp)
   std::optional<StringMap> tags;
-  // deletionVector, kept verbatim (JSON text) so a round trip preserves it; a
-  // table using deletion vectors is refused before its files are used.
+  // deletionVector, kept verbatim (JSON text) so a round trip preserves it
+  // (deletion_vector.hpp parses and loads it).
   std::optional<std::string> deletion_vector;
   std::optional<int64_t> base_row_id;
   std::optional<int64_t> default_row_commit_version;
   // numRecords from `stats`, when present and well-formed.
   std::optional<int64_t> NumRecords() const;
+  // The deletion vector's cardinality (rows of the file that are deleted); 0
+  // without one or when it cannot be parsed (reading it then reports why).
+  int64_t DeletedRowCount() const;
   bool operator==(const AddFile&) const = default;
 };
 
@@ -121,6 +124,9 @@ struct Txn {
 struct CommitInfo {
   std::string json = "{}";  // the whole object as read (or extra fields to write)
   std::optional<int64_t> timestamp;  // ms since the epoch
+  // inCommitTimestamp (table feature inCommitTimestamp): monotonic, written
+  // by the committer; when present it is the commit's time, not `timestamp`.
+  std::optional<int64_t> in_commit_timestamp;
   std::optional<std::string> operation;  // WRITE, UPDATE, DELETE, MERGE, ...
   // Values are strings in Spark's logs; non-string JSON values (delta-rs) are
   // kept as their compact JSON text.
@@ -133,6 +139,8 @@ struct CommitInfo {
                          std::optional<bool> is_blind_append = std::nullopt,
                          std::optional<int64_t> read_version = std::nullopt);
   bool operator==(const CommitInfo& o) const;
+  // The commit's time: inCommitTimestamp, else timestamp.
+  std::optional<int64_t> CommitTimeMs() const { return in_commit_timestamp ? in_commit_timestamp : timestamp; }
 };
 
 using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, CdcFile, Txn, CommitInfo>;

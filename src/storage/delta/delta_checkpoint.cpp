@@ -115,6 +115,17 @@ Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const st
   return lc;
 }
 
+std::optional<std::string> LastCheckpointV2Path(const std::string& contents, int64_t version) {
+  auto j = nlohmann::json::parse(contents, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  auto v2 = j.find("v2Checkpoint");
+  if (v2 == j.end() || !v2->is_object() || !v2->contains("path") || !(*v2)["path"].is_string()) return std::nullopt;
+  std::string path = (*v2)["path"].get<std::string>();
+  std::string prefix = CheckpointFileName(version).substr(0, 32);  // "%020d.checkpoint."
+  if (path.find('/') != std::string::npos || path.size() <= prefix.size() || path.rfind(prefix, 0) != 0) return std::nullopt;
+  return path;
+}
+
 std::string SerializeLastCheckpoint(const LastCheckpoint& info) {
   nlohmann::ordered_json j;
   j["version"] = info.version;

@@ -46,6 +46,12 @@ struct LastCheckpoint {
 // an object with an integer "version".
 Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const std::string& file_name);
 std::string SerializeLastCheckpoint(const LastCheckpoint& info);
+// v2Checkpoint.path of a _last_checkpoint naming a V2 checkpoint of
+// `version`: the manifest's file name in _delta_log; nullopt when absent or
+// when it is not a checkpoint file name of that version (the hint must not
+// lead a reader out of _delta_log). Read only: lakestream writes classic
+// checkpoints.
+std::optional<std::string> LastCheckpointV2Path(const std::string& contents, int64_t version);
 
 // Loads the checkpoint of `version` made of `part_paths` (one path for a
 // classic checkpoint) into `snapshot`, which must be fresh: its files, txns,

@@ -13,6 +13,8 @@
 // a BIGINT is expected is accepted, a VARCHAR is not.
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "storage/delta/delta_checkpoint.hpp"
 #include "common/file_system.hpp"
 #include "storage/parquet/parquet_reader.hpp"
@@ -170,6 +172,18 @@ struct Sink {
   }
 };
 
+// A deletionVector struct as the JSON object a commit would hold.
+std::string DvJson(const Vector* dv, idx_t row) {
+  nlohmann::json j = nlohmann::json::object();
+  if (auto t = Str(StrField(dv, "storageType"), row)) j["storageType"] = *t;
+  if (auto p = Str(StrField(dv, "pathOrInlineDv"), row)) j["pathOrInlineDv"] = *p;
+  if (auto o = Long(LongField(dv, "offset"), row)) j["offset"] = *o;
+  if (auto n = Long(LongField(dv, "sizeInBytes"), row)) j["sizeInBytes"] = *n;
+  if (auto c = Long(LongField(dv, "cardinality"), row)) j["cardinality"] = *c;
+  if (auto m = Long(LongField(dv, "maxRowIndex"), row)) j["maxRowIndex"] = *m;
+  return j.dump();
+}
+
 // The field vectors of one projected action column in the current chunk.
 struct AddReader {
   const Vector *path, *pv, *size, *mtime, *data_change, *stats, *tags, *dv, *row_id, *row_version;
@@ -190,7 +204,7 @@ struct AddReader {
     a.data_change = Bool(data_change, row).value_or(false);
     a.stats = Str(stats, row);
     a.tags = SMap(tags, row);
-    if (Has(dv, row)) a.deletion_vector = dv->GetValue(row).ToString();  // kept verbatim; such tables are refused
+    if (Has(dv, row)) a.deletion_vector = DvJson(dv, row);
     a.base_row_id = Long(row_id, row);
     a.default_row_commit_version = Long(row_version, row);
     sink.Put(std::move(a));
@@ -361,16 +375,127 @@ Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vec
   return DecodePart(*opened.value(), path, sink, Columns::kAll);
 }
 
+namespace {
+
+// The directory of a _delta_log file path.
+std::string DirOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// The file a sidecar action names: relative to _delta_log/_sidecars, or an
+// absolute path / file URI.
+Result<std::string> SidecarPath(const std::string& manifest, const std::string& logged) {
+  auto decoded = DecodePath(logged);
+  if (!decoded.ok()) return Status::Corruption("checkpoint " + manifest + ": " + decoded.status().message());
+  const std::string& p = decoded.value();
+  if (p.rfind("file://", 0) == 0) return p.substr(7);
+  if (p.rfind("file:", 0) == 0) return p.substr(5);
+  if (!p.empty() && p[0] == '/') return p;
+  if (p.find("://") != std::string::npos)
+    return Status::NotSupported("checkpoint " + manifest + " names the sidecar " + p + " outside the file system");
+  return DirOf(manifest) + "/_sidecars/" + p;
+}
+
+// The sidecar paths of a Parquet V2 checkpoint manifest (its `sidecar`
+// column; none in a V1 checkpoint).
+Result<std::vector<std::string>> ParquetSidecars(FileSystem* fs, const std::string& path) {
+  std::vector<std::string> out;
+  auto reader = OpenPart(fs, path);
+  if (!reader.ok()) return reader.status();
+  ParquetReader& r = *reader.value();
+  for (idx_t i = 0; i < r.ColumnNames().size(); i++) {
+    if (r.ColumnNames()[i] != "sidecar" || r.ColumnTypes()[i].id() != TypeId::STRUCT) continue;
+    LS_RETURN_NOT_OK(r.ScanProjected({ParquetProjection{i, {"path"}}}, {}));
+    DataChunk chunk;
+    chunk.Initialize(r.ProjectedTypes());
+    while (true) {
+      Status s = r.ReadChunk(chunk);
+      if (!s.ok()) return Status::Corruption("checkpoint " + s.message());
+      if (chunk.size() == 0) break;
+      const Vector* p = StrField(&chunk.data[0], "path");
+      for (idx_t row = 0; row < chunk.size(); row++) {
+        if (!chunk.data[0].IsValid(row)) continue;
+        auto logged = Str(p, row);
+        if (!logged) return Status::Corruption("checkpoint " + path + ": a sidecar action has no path");
+        auto file = SidecarPath(path, *logged);
+        if (!file.ok()) return file.status();
+        out.push_back(file.take());
+      }
+      chunk.Reset();
+    }
+  }
+  return out;
+}
+
+// A JSON V2 checkpoint manifest: its actions go to `snapshot`, its sidecars
+// to `sidecars`.
+Status LoadJsonManifest(FileSystem* fs, const std::string& path, Snapshot& snapshot, std::vector<std::string>& sidecars) {
+  auto contents = fs->ReadFile(path);
+  if (!contents.ok()) return contents.status();
+  std::string_view text = contents.value();
+  size_t line_no = 0;
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    line_no++;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains("sidecar")) {
+      const auto& sc = j["sidecar"];
+      if (!sc.is_object() || !sc.contains("path") || !sc["path"].is_string())
+        return Status::Corruption("checkpoint " + path + " line " + std::to_string(line_no) + ": a sidecar action has no path");
+      auto file = SidecarPath(path, sc["path"].get<std::string>());
+      if (!file.ok()) return file.status();
+      sidecars.push_back(file.take());
+      continue;
+    }
+    auto action = ParseAction(line);
+    if (!action.ok())
+      return Status::Corruption("checkpoint " + path + " line " + std::to_string(line_no) + ": " + action.status().message());
+    if (action.value()) {
+      std::vector<Action> one;
+      one.push_back(std::move(*action.value()));
+      snapshot.Apply(snapshot.version, std::move(one), std::nullopt);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
                       Snapshot& snapshot) {
   Sink sink{nullptr, &snapshot};
+  std::vector<std::string> tombstone_parts;
+  std::vector<std::string> sidecars;
   for (const auto& path : part_paths) {
+    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+      LS_RETURN_NOT_OK(LoadJsonManifest(fs, path, snapshot, sidecars));
+      continue;
+    }
     auto reader = OpenPart(fs, path);
     if (!reader.ok()) return reader.status();
     LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
+    tombstone_parts.push_back(path);
+    auto more = ParquetSidecars(fs, path);
+    if (!more.ok()) return more.status();
+    sidecars.insert(sidecars.end(), more.value().begin(), more.value().end());
+  }
+  for (const auto& path : sidecars) {
+    auto reader = OpenPart(fs, path);
+    if (!reader.ok()) {
+      if (reader.status().IsNotFound())
+        return Status::Corruption("checkpoint of version " + std::to_string(version) + " names the sidecar " + path +
+                                  ", which does not exist");
+      return reader.status();
+    }
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
+    tombstone_parts.push_back(path);
   }
   snapshot.version = version;
-  snapshot.unread_tombstone_parts = part_paths;
+  snapshot.unread_tombstone_parts = tombstone_parts;
   return Status::OK();
 }
 

@@ -100,6 +100,10 @@ Result<DeltaLog::Listing> DeltaLog::List() {
   Listing listing;
   // version -> (parts declared -> part numbers seen)
   std::map<int64_t, std::map<int64_t, std::map<int64_t, std::string>>> multipart;
+  std::map<int64_t, std::string> v2;
+  auto EndsWith = [](std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+  };
   for (const auto& name : names.value()) {
     std::string_view n = name;
     if (n == "_last_checkpoint") {
@@ -118,8 +122,16 @@ Result<DeltaLog::Listing> DeltaLog::List() {
                rest.substr(32) == ".parquet") {
       multipart[version][ToInt(rest.substr(22, 10))][ToInt(rest.substr(11, 10))] = name;
     }
-    // Anything else (.crc, UUID-named v2 checkpoints, compacted logs, temp
-    // files) is not needed to read V1 tables.
+    // A V2 checkpoint: "checkpoint.<uuid>.json" or ".parquet", a manifest
+    // whose sidecar actions name the files holding the adds and removes.
+    else if (rest.rfind("checkpoint.", 0) == 0 && (EndsWith(rest, ".json") || EndsWith(rest, ".parquet"))) {
+      std::string_view uuid = rest.substr(11, rest.size() - 11 - (EndsWith(rest, ".json") ? 5 : 8));
+      if (uuid.size() == 36 && uuid.find('.') == std::string_view::npos) v2[version] = name;
+    }
+    // Anything else (.crc, compacted logs, temp files) is not needed to read.
+  }
+  for (auto& [version, name] : v2) {
+    if (!multipart.count(version)) listing.checkpoints.emplace(version, std::vector<std::string>{name});
   }
   for (auto& [version, by_parts] : multipart) {
     if (listing.checkpoints.count(version)) continue;  // prefer the classic one
@@ -174,7 +186,7 @@ namespace {
 std::optional<int64_t> TimestampOf(const std::vector<Action>& actions) {
   for (const auto& a : actions)
     if (auto* ci = std::get_if<CommitInfo>(&a))
-      if (ci->timestamp) return ci->timestamp;
+      if (ci->CommitTimeMs()) return ci->CommitTimeMs();
   return std::nullopt;
 }
 }  // namespace
@@ -254,7 +266,11 @@ std::optional<Snapshot> DeltaLog::LoadLatestFromLastCheckpoint(const LoadOptions
   int64_t cv = lc.value().version;
   Listing listing;
   std::vector<std::string>& names = listing.checkpoints[cv];
-  if (std::optional<int64_t> parts = lc.value().parts) {
+  auto contents = fs_->ReadFile(JoinPath(log_path_, "_last_checkpoint"));
+  std::optional<std::string> v2 = contents.ok() ? LastCheckpointV2Path(contents.value(), cv) : std::nullopt;
+  if (v2) {
+    names.push_back(*v2);
+  } else if (std::optional<int64_t> parts = lc.value().parts) {
     if (*parts < 1 || *parts > kMaxParts) return std::nullopt;
     for (int64_t part = 1; part <= *parts; part++) names.push_back(CheckpointPartFileName(cv, part, *parts));
   } else {
@@ -393,8 +409,8 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
       e.is_blind_append = ci->is_blind_append;
       e.read_version = ci->read_version;
     }
-    if (ci && ci->timestamp) {
-      e.timestamp_ms = *ci->timestamp;
+    if (ci && ci->CommitTimeMs()) {
+      e.timestamp_ms = *ci->CommitTimeMs();
     } else {
       auto mtime = fs_->ModificationTime(JoinPath(log_path_, CommitFileName(*it)));
       if (!mtime.ok()) return mtime.status();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_system.hpp"
+#include "storage/delta/deletion_vector.hpp"
 
 namespace lakestream::delta {
 
@@ -66,7 +67,13 @@ void Snapshot::ApplyAdd(AddFile add) {
 }
 
 void Snapshot::ApplyRemove(RemoveFile remove) {
-  if (!files.empty()) files.erase(remove.path);
+  // A file's identity is its path and deletion vector: the remove of the old
+  // (path, DV) that comes with the add of a new DV on the same path must not
+  // retire the new one, whichever order the commit lists them in.
+  auto active = files.find(remove.path);
+  if (active != files.end() &&
+      (!remove.deletion_vector || DeletionVectorId(remove.deletion_vector) == DeletionVectorId(active->second.deletion_vector)))
+    files.erase(active);
   std::string key = remove.path;
   tombstones.insert_or_assign(tombstones.end(), std::move(key), std::move(remove));
 }
@@ -85,7 +92,7 @@ std::optional<int64_t> Snapshot::NumRecords() const {
   for (const auto& [path, add] : files) {
     auto n = add.NumRecords();
     if (!n) return std::nullopt;
-    total += *n;
+    total += *n - add.DeletedRowCount();
   }
   return total;
 }
@@ -130,24 +137,73 @@ std::string Snapshot::FilePath(const std::string& log_path) const {
 }
 
 bool IsSupportedReaderFeature(const std::string& feature) {
-  return feature == "timestampNtz" || feature == "vacuumProtocolCheck";
+  return feature == "timestampNtz" || feature == "vacuumProtocolCheck" || feature == "deletionVectors" ||
+         feature == "columnMapping" || feature == "v2Checkpoint" || feature == "typeWidening" ||
+         feature == "typeWidening-preview";
 }
 
+std::string ColumnMappingMode(const Metadata& metadata) {
+  auto mode = metadata.configuration.find("delta.columnMapping.mode");
+  return mode == metadata.configuration.end() ? "none" : Lower(mode->second);
+}
+
+namespace {
+
+// A struct field nested in `type` (a schema JSON type) that has a physical
+// name of its own: "" when none.
+std::string NestedMappedField(const nlohmann::json& type, const std::string& path) {
+  if (!type.is_object()) return "";
+  if (type.value("type", "") == "struct" && type.contains("fields") && type["fields"].is_array()) {
+    for (auto& f : type["fields"]) {
+      if (!f.is_object()) continue;
+      std::string name = path.empty() ? f.value("name", "") : path + "." + f.value("name", "");
+      if (!path.empty() && f.contains("metadata") && f["metadata"].is_object() &&
+          f["metadata"].contains("delta.columnMapping.physicalName") &&
+          f["metadata"]["delta.columnMapping.physicalName"] != f.value("name", ""))
+        return name;
+      if (f.contains("type")) {
+        std::string inner = NestedMappedField(f["type"], name);
+        if (!inner.empty()) return inner;
+      }
+    }
+  }
+  for (const char* child : {"elementType", "keyType", "valueType"}) {
+    if (type.contains(child)) {
+      std::string inner = NestedMappedField(type[child], path + "." + child);
+      if (!inner.empty()) return inner;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata) {
-  if (protocol.min_reader_version > 3)
-    return Status::NotSupported("table " + table + " requires Delta reader version " +
-                                std::to_string(protocol.min_reader_version) +
-                                "; lakestream reads versions 1 to 3");
-  if (protocol.min_reader_version == 3 && protocol.reader_features) {
+  // Features first: a table listing one we lack is best refused by its name,
+  // whatever reader version it also claims.
+  if (protocol.min_reader_version >= 3 && protocol.reader_features) {
     for (const auto& f : *protocol.reader_features)
       if (!IsSupportedReaderFeature(f))
         return Status::NotSupported("table " + table + " uses the Delta reader feature '" + f +
                                     "', which lakestream does not support yet");
   }
-  auto mode = metadata.configuration.find("delta.columnMapping.mode");
-  if (protocol.min_reader_version >= 2 && mode != metadata.configuration.end() && Lower(mode->second) != "none")
-    return Status::NotSupported("table " + table + " uses the Delta reader feature 'columnMapping' (mode " +
-                                mode->second + "), which lakestream does not support yet");
+  if (protocol.min_reader_version > 3)
+    return Status::NotSupported("table " + table + " requires Delta reader version " +
+                                std::to_string(protocol.min_reader_version) +
+                                "; lakestream reads versions 1 to 3");
+  std::string mode = ColumnMappingMode(metadata);
+  if (protocol.min_reader_version >= 2 && mode != "none") {
+    if (mode != "name" && mode != "id")
+      return Status::NotSupported("table " + table + " uses the Delta column mapping mode '" + mode +
+                                  "'; lakestream reads the modes name and id");
+    // Top-level columns are mapped by physical name; a struct field with a
+    // physical name of its own would need the mapping inside nested values.
+    auto schema = nlohmann::json::parse(metadata.schema_string, nullptr, false);
+    std::string nested = NestedMappedField(schema, "");
+    if (!nested.empty())
+      return Status::NotSupported("table " + table + " uses the Delta reader feature 'columnMapping' on the nested field " +
+                                  nested + ", which lakestream does not support yet (top-level columns only)");
+  }
   return Status::OK();
 }
 

@@ -85,14 +85,20 @@ struct Snapshot {
 };
 
 // Supported reader / writer table features (PROTOCOL.md "Table Features").
-// Readers: timestampNtz (read as UTC TIMESTAMP), vacuumProtocolCheck.
-// Everything else (deletionVectors, columnMapping, v2Checkpoint, ...) is refused.
+// Readers: timestampNtz (read as UTC TIMESTAMP), vacuumProtocolCheck,
+// deletionVectors (deletion_vector.hpp), columnMapping (top-level columns by
+// physical name, modes name and id), v2Checkpoint (delta_checkpoint.hpp),
+// typeWidening[-preview] (older files' narrower types conformed in the scan).
+// Everything else is refused.
 bool IsSupportedReaderFeature(const std::string& feature);
+
+// delta.columnMapping.mode, lower-cased; "none" when unset.
+std::string ColumnMappingMode(const Metadata& metadata);
 
 // Can lakestream read a table with this protocol and metadata? OK, or
 // NotSupported naming `table` and the missing feature: minReaderVersion > 3,
-// an unsupported reader feature, or column mapping in use (reader version 2+
-// with delta.columnMapping.mode other than none).
+// an unsupported reader feature, an unknown column mapping mode, or column
+// mapping on a nested struct field.
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata);
 
 // Can lakestream write the table? Everything CheckReadable checks, plus:

@@ -3,6 +3,11 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_actions.hpp"
+#include "storage/delta/deletion_vector.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <set>
 
 namespace lakestream {
 
@@ -23,15 +28,22 @@ static bool CdfOn(const delta::Metadata& metadata) {
 }
 
 void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, int64_t version,
-                    bool with_change_type, const std::function<void(DataChunk&)>& consume) {
+                    bool with_change_type, const std::function<void(DataChunk&)>& consume,
+                    const std::map<uint64_t, std::vector<uint64_t>>& selected_rows) {
   if (files.empty()) return;
   auto state = std::make_shared<DeltaSnapshotState>();
   state->snapshot.table_path = table.Snapshot().table_path;
   state->snapshot.version = version;
   state->snapshot.metadata.partition_columns = table.Snapshot().partition_columns();
   state->columns = table.Columns();
-  if (with_change_type) state->columns.push_back({"_change_type", TypeId::VARCHAR, false, Value(LogicalType(TypeId::VARCHAR))});
+  state->physical_names = table.State()->physical_names;
+  state->snapshot.metadata.configuration = table.Snapshot().metadata.configuration;
+  if (with_change_type) {
+    state->columns.push_back({"_change_type", TypeId::VARCHAR, false, Value(LogicalType(TypeId::VARCHAR))});
+    state->physical_names.push_back("_change_type");
+  }
   for (auto& f : files) state->files.push_back(&f);
+  for (auto& [index, rows] : selected_rows) state->selected_rows[index] = rows;
   std::vector<idx_t> ids;
   std::vector<LogicalType> types;
   ids.reserve(state->columns.size());
@@ -52,7 +64,8 @@ void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& 
 // The rows of `files` appended to `out` with the commit columns filled in:
 // the files' own _change_type (cdc files) or `change_type` for every row.
 static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, bool with_change_type,
-                        const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out) {
+                        const char* change_type, int64_t version, timestamp_t commit_ts, ChunkCollection& out,
+                        const std::map<uint64_t, std::vector<uint64_t>>& selected_rows = {}) {
   DataChunk row;
   row.Initialize(out.Types());
   idx_t width = table.Columns().size();
@@ -71,7 +84,68 @@ static void AppendFiles(const DeltaTable& table, const std::vector<delta::AddFil
     row.data[width + 2].Fill<timestamp_t>(commit_ts, count);
     row.SetCardinality(count);
     out.Append(row);
-  });
+  }, selected_rows);
+}
+
+// The deleted rows of `file` under its deletion vector (none without one).
+static std::vector<uint64_t> DeletedRows(const DeltaTable& table, const std::optional<std::string>& dv_json,
+                                         const std::string& file, int64_t version) {
+  if (!dv_json) return {};
+  auto fail = [&](const Status& s) {
+    std::string message = "table_changes('" + table.Name() + "'), version " + std::to_string(version) + ": " + s.message();
+    if (s.IsCorruption()) throw CorruptionError(message);
+    throw IOError(message);
+  };
+  auto dv = delta::ParseDeletionVectorDescriptor(*dv_json);
+  if (!dv.ok()) fail(dv.status());
+  auto rows = delta::LoadDeletionVector(table.Fs(), table.Snapshot(), dv.value(), file);
+  if (!rows.ok()) fail(rows.status());
+  return rows.take();
+}
+
+// A commit without cdc files: removed files are deletes and added files
+// inserts, except a file both removed and added (its deletion vector
+// replaced), whose change is only the rows the vectors differ in.
+static void AppendAddsAndRemoves(const DeltaTable& table, std::vector<delta::AddFile> removed,
+                                 std::vector<delta::AddFile> added, int64_t version, timestamp_t commit_ts,
+                                 ChunkCollection& out) {
+  std::map<std::string, size_t> added_at;
+  for (size_t i = 0; i < added.size(); i++) added_at[added[i].path] = i;
+  std::vector<delta::AddFile> whole_removed, newly_deleted, restored;
+  std::map<uint64_t, std::vector<uint64_t>> deleted_rows, restored_rows;
+  std::set<size_t> paired;
+  for (auto& r : removed) {
+    auto it = added_at.find(r.path);
+    if (it == added_at.end() || (!r.deletion_vector && !added[it->second].deletion_vector)) {
+      whole_removed.push_back(std::move(r));
+      continue;
+    }
+    const delta::AddFile& a = added[it->second];
+    paired.insert(it->second);
+    std::vector<uint64_t> before = DeletedRows(table, r.deletion_vector, r.path, version);
+    std::vector<uint64_t> after = DeletedRows(table, a.deletion_vector, a.path, version);
+    std::vector<uint64_t> gone, back;
+    std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(gone));
+    std::set_difference(before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(back));
+    delta::AddFile file = a;
+    file.deletion_vector.reset();
+    if (!gone.empty()) {
+      deleted_rows[newly_deleted.size()] = std::move(gone);
+      newly_deleted.push_back(file);
+    }
+    if (!back.empty()) {
+      restored_rows[restored.size()] = std::move(back);
+      restored.push_back(std::move(file));
+    }
+  }
+  std::vector<delta::AddFile> whole_added;
+  for (size_t i = 0; i < added.size(); i++) {
+    if (!paired.count(i)) whole_added.push_back(std::move(added[i]));
+  }
+  AppendFiles(table, whole_removed, false, "delete", version, commit_ts, out);
+  AppendFiles(table, newly_deleted, false, "delete", version, commit_ts, out, deleted_rows);
+  AppendFiles(table, restored, false, "insert", version, commit_ts, out, restored_rows);
+  AppendFiles(table, whole_added, false, "insert", version, commit_ts, out);
 }
 
 // The metadata in force at `start` (its commit applied), given the commits
@@ -178,7 +252,7 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     std::optional<int64_t> commit_ms;
     std::vector<delta::AddFile> cdc, added, removed;
     for (auto& action : actions) {
-      if (auto* info = std::get_if<delta::CommitInfo>(&action)) commit_ms = info->timestamp;
+      if (auto* info = std::get_if<delta::CommitInfo>(&action)) commit_ms = info->CommitTimeMs();
       if (auto* c = std::get_if<delta::CdcFile>(&action)) {
         delta::AddFile f;
         f.path = c->path;
@@ -190,6 +264,7 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
         delta::AddFile f;
         f.path = r->path;
         if (r->partition_values) f.partition_values = *r->partition_values;
+        f.deletion_vector = r->deletion_vector;  // rows deleted before are not deleted again
         removed.push_back(std::move(f));
       }
     }
@@ -201,8 +276,7 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
     if (!cdc.empty()) {
       AppendFiles(table, cdc, true, nullptr, v, commit_ts, out);
     } else {
-      AppendFiles(table, removed, false, "delete", v, commit_ts, out);
-      AppendFiles(table, added, false, "insert", v, commit_ts, out);
+      AppendAddsAndRemoves(table, std::move(removed), std::move(added), v, commit_ts, out);
     }
   }
 }

@@ -9,6 +9,8 @@
 //   _commit_timestamp  TIMESTAMP
 #pragma once
 
+#include <map>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,15 +29,21 @@ ChangeFeedSchema GetChangeFeedSchema(const DeltaTable& table);
 
 // Reads the rows of `files` (add or cdc entries of `table`, as of `version`)
 // with the table's columns, plus the files' own _change_type column last when
-// `with_change_type` (cdc files), and hands each chunk to `consume`.
+// `with_change_type` (cdc files), and hands each chunk to `consume`. Deletion
+// vectors of `files` are applied; `selected_rows` (index in `files` -> sorted
+// row indexes) reads only those rows of a file instead.
 void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& files, int64_t version,
-                    bool with_change_type, const std::function<void(DataChunk&)>& consume);
+                    bool with_change_type, const std::function<void(DataChunk&)>& consume,
+                    const std::map<uint64_t, std::vector<uint64_t>>& selected_rows = {});
 
 // Reads versions [start, end] (inclusive) into `out` (initialised by the
 // caller with GetChangeFeedSchema types). Throws InvalidInputError naming the
 // table and version when the range is outside the table's history or when the
 // change data feed was off at a version in it (with the statement that turns
-// it on), IOError naming a data file that is gone.
+// it on), IOError naming a data file that is gone. A commit without cdc files
+// that replaces a file's deletion vector (same path removed and added) is a
+// delete of the rows the new vector adds (and an insert of any it restores),
+// not a delete and re-insert of the whole file.
 void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollection& out);
 
 // Why ReadChangeFeed(table, start, end) would fail, without reading any data

@@ -1,4 +1,5 @@
 // OPTIMIZE and VACUUM of Delta tables.
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -93,6 +94,19 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
                                             std::optional<int64_t> keep_changes_after) {
   Refresh();
   const auto& snapshot = state_->snapshot;
+  // vacuumProtocolCheck (PROTOCOL.md): VACUUM of such a table must hold to the
+  // write protocol, since the files it keeps or deletes depend on features
+  // (deletion vectors, sidecars, ...) only a writer that knows them can judge.
+  auto lists = [](const std::optional<std::vector<std::string>>& features) {
+    return features && std::find(features->begin(), features->end(), "vacuumProtocolCheck") != features->end();
+  };
+  if (!dry_run && (lists(snapshot.protocol.reader_features) || lists(snapshot.protocol.writer_features))) {
+    Status writable = delta::CheckWritable(name_, snapshot);
+    if (!writable.ok())
+      throw NotImplementedError("VACUUM of table " + name_ + " is refused: the table has the Delta feature "
+                                "'vacuumProtocolCheck', so VACUUM follows the write protocol, and " + writable.message() +
+                                ". VACUUM it with an engine that writes these features (VACUUM ... DRY RUN lists the files)");
+  }
   int64_t retention = retain_ms.value_or(snapshot.DeletedFileRetentionMs());
   int64_t cutoff = NowMs() - retention;
   std::set<std::string> active;

@@ -1,6 +1,7 @@
 // DeltaTable::Scan: the active files of one snapshot, projected by name.
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_reader.hpp"
@@ -67,6 +68,14 @@ void CopyRelabeled(const Vector& source, Vector& target, idx_t count) {
   for (idx_t r = 0; r < count; r++) target.SetValue(r, Relabel(source.GetValue(r), target.GetType()));
 }
 
+// Delta type widening (reader feature typeWidening) beyond what schema
+// evolution already reads (INT -> BIGINT / DOUBLE / DECIMAL, BIGINT ->
+// DECIMAL, wider DECIMAL; byte, short and float are INTEGER and DOUBLE here
+// already): a DATE column that became TIMESTAMP_NTZ reads as midnight.
+bool WidenedByDelta(const LogicalType& file, const LogicalType& table) {
+  return file.id() == TypeId::DATE && table.id() == TypeId::TIMESTAMP_NTZ;
+}
+
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -103,17 +112,84 @@ class DeltaScan : public TableScan {
         }
       }
       out.SetCardinality(n);
+      idx_t kept = n;
+      const sel_t* sel = nullptr;
+      if (filter_rows_) {
+        kept = SelectRows(n);
+        sel = sel_.data();
+        if (kept < n) Compact(out, kept);
+      }
       if (row_ids) {
         auto* ids = row_ids->GetData<int64_t>();
-        for (idx_t r = 0; r < n; r++) ids[r] = static_cast<int64_t>((file_index_ << 32) | (row_in_file_ + r));
-        row_ids->SetAllValid(n);
+        for (idx_t r = 0; r < kept; r++)
+          ids[r] = static_cast<int64_t>((file_index_ << 32) | (row_in_file_ + (sel ? sel[r] : r)));
+        row_ids->SetAllValid(kept);
       }
       row_in_file_ += n;
+      if (kept == 0) continue;
       return true;
     }
   }
 
  private:
+  // The rows of [row_in_file_, row_in_file_ + n) that are not deleted (or,
+  // for a change feed's DV update, that are the ones selected) into sel_, as
+  // offsets in the chunk; returns how many.
+  idx_t SelectRows(idx_t n) {
+    sel_.resize(n);
+    idx_t kept = 0;
+    uint64_t end = row_in_file_ + n;
+    while (cursor_ < rows_.size() && rows_[cursor_] < row_in_file_) cursor_++;
+    for (uint64_t row = row_in_file_; row < end; row++) {
+      bool listed = cursor_ < rows_.size() && rows_[cursor_] == row;
+      if (listed) cursor_++;
+      if (listed == keep_listed_) sel_[kept++] = static_cast<sel_t>(row - row_in_file_);
+    }
+    return kept;
+  }
+
+  // Keeps only the first `kept` rows named by sel_ in `out`.
+  void Compact(DataChunk& out, idx_t kept) {
+    for (auto& column : out.data) {
+      // The caller's capacity is kept: the next chunk is written into it in place.
+      Vector filtered(column.GetType(), std::max<idx_t>(column.Capacity(), kept));
+      filtered.Copy(column, sel_.data(), kept, 0, 0);
+      column = std::move(filtered);
+    }
+    out.SetCardinality(kept);
+  }
+
+  // The rows of the file to skip (its deletion vector) or, with an entry in
+  // state_->selected_rows, the only rows to read.
+  void LoadRowFilter(const delta::AddFile& add) {
+    filter_rows_ = false;
+    keep_listed_ = false;
+    cursor_ = 0;
+    rows_.clear();
+    auto selected = state_->selected_rows.find(file_index_);
+    if (selected != state_->selected_rows.end()) {
+      rows_ = selected->second;
+      filter_rows_ = keep_listed_ = true;
+      return;
+    }
+    if (!add.deletion_vector) return;
+    auto dv = delta::ParseDeletionVectorDescriptor(*add.deletion_vector);
+    if (!dv.ok()) {
+      throw CorruptionError("Table " + state_->snapshot.table_path + " (version " +
+                            std::to_string(state_->snapshot.version) + "), data file " +
+                            state_->snapshot.FilePath(add.path) + ": " + dv.status().message());
+    }
+    auto rows = delta::LoadDeletionVector(FileSystem::Default(), state_->snapshot, dv.value(), add.path);
+    if (!rows.ok()) {
+      std::string message = "Table " + state_->snapshot.table_path + " (version " +
+                            std::to_string(state_->snapshot.version) + "): " + rows.status().message();
+      if (rows.status().IsCorruption()) throw CorruptionError(message);
+      throw IOError(message);
+    }
+    rows_ = rows.take();
+    filter_rows_ = !rows_.empty();
+  }
+
   // Opens the next file and maps each projected table column to a file column
   // (by name) or to a constant (partition value, or NULL for a column the
   // file predates).
@@ -132,6 +208,7 @@ class DeltaScan : public TableScan {
       opened.status().Throw();
     }
     reader_ = opened.take();
+    LoadRowFilter(add);
     const auto& columns = state_->columns;
     const auto& file_names = reader_->ColumnNames();
     std::vector<idx_t> file_columns;
@@ -141,12 +218,13 @@ class DeltaScan : public TableScan {
     conform_.assign(column_ids_.size(), false);
     for (idx_t i = 0; i < column_ids_.size(); i++) {
       const TableColumn& column = columns[column_ids_[i]];
+      const std::string& physical = state_->PhysicalName(column_ids_[i]);
       bool is_partition = false;
       for (auto& p : snapshot.partition_columns()) is_partition |= StringUtil::CIEquals(p, column.name);
       if (is_partition) {
         std::optional<std::string> text;
         for (auto& [k, v] : add.partition_values) {
-          if (StringUtil::CIEquals(k, column.name)) text = v;
+          if (StringUtil::CIEquals(k, physical)) text = v;
         }
         auto value = delta::ParsePartitionValue(text, column.type);
         if (!value.ok()) value.status().Throw();
@@ -154,9 +232,10 @@ class DeltaScan : public TableScan {
         continue;
       }
       for (idx_t f = 0; f < file_names.size(); f++) {
-        if (!StringUtil::CIEquals(file_names[f], column.name)) continue;
+        if (!StringUtil::CIEquals(file_names[f], physical)) continue;
         if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type)) {
-          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type);
+          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type) ||
+                        WidenedByDelta(reader_->ColumnTypes()[f], column.type);
         }
         if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type) && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
@@ -189,6 +268,13 @@ class DeltaScan : public TableScan {
   std::vector<bool> relabel_;  // the file's timestamps are of the other kind (SameUpToTimestampKind)
   std::vector<Value> constants_;
   std::vector<bool> conform_;  // the file stores an older form of the column's type
+  // Row filter of the current file (LoadRowFilter): sorted row indexes that
+  // are skipped, or with keep_listed_ the only ones read.
+  bool filter_rows_ = false;
+  bool keep_listed_ = false;
+  std::vector<uint64_t> rows_;
+  size_t cursor_ = 0;
+  std::vector<sel_t> sel_;
 };
 
 }  // namespace
@@ -220,7 +306,15 @@ static DeltaSnapshotState::CheckedCount CountFromStats(const DeltaSnapshotState&
         break;
       }
       if (!n.value()) check.total.reset();
-      if (check.total) *check.total += *n.value();
+      int64_t deleted = add->DeletedRowCount();
+      if (n.value() && deleted > *n.value()) {
+        check.error = "Table " + name + " (version " + std::to_string(snapshot.version) + "): the deletion vector of " +
+                      snapshot.FilePath(add->path) + " deletes " + std::to_string(deleted) + " rows of its " +
+                      std::to_string(*n.value()) +
+                      ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
+        break;
+      }
+      if (check.total) *check.total += *n.value() - deleted;
     }
     state.checked_count = std::move(check);
   }

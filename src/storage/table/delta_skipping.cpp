@@ -30,11 +30,13 @@ class FileStatistics {
     ColumnStatistics s;
     if (position >= column_ids_.size()) return s;
     const TableColumn& column = state_.columns[column_ids_[position]];
+    // Partition values and statistics are keyed by the physical name.
+    const std::string& physical = state_.PhysicalName(column_ids_[position]);
     s.type = column.type;
     if (IsPartitionColumn(state_, column.name)) {
       std::optional<std::string> text;
       for (auto& [k, v] : add_.partition_values) {
-        if (StringUtil::CIEquals(k, column.name)) text = v;
+        if (StringUtil::CIEquals(k, physical)) text = v;
       }
       auto value = delta::ParsePartitionValue(text, column.type);
       if (value.ok()) s.constant = value.value();  // unreadable: nothing known
@@ -42,7 +44,7 @@ class FileStatistics {
     }
     const nlohmann::json& stats = Stats();
     if (stats.is_discarded() || !stats.is_object()) return s;
-    const std::string& name = column.name;
+    const std::string& name = physical;
     auto num_records = stats.find("numRecords");
     if (num_records != stats.end() && num_records->is_number_integer()) {
       s.row_count = num_records->get<int64_t>();
@@ -52,8 +54,8 @@ class FileStatistics {
         s.null_count = (*nulls)[name].get<int64_t>();
       }
     }
-    s.min = Bound(stats, "minValues", column);
-    s.max = Bound(stats, "maxValues", column);
+    s.min = Bound(stats, "minValues", column, physical);
+    s.max = Bound(stats, "maxValues", column, physical);
     // Timestamps in stats are truncated to milliseconds: widen the bounds by 1 ms.
     if (column.type.id() == TypeId::TIMESTAMP) {
       if (s.min) s.min = Value::TIMESTAMP(s.min->GetTimestamp() - 1000);
@@ -78,10 +80,11 @@ class FileStatistics {
     return stats_;
   }
 
-  static std::optional<Value> Bound(const nlohmann::json& stats, const char* key, const TableColumn& column) {
+  static std::optional<Value> Bound(const nlohmann::json& stats, const char* key, const TableColumn& column,
+                                    const std::string& physical) {
     auto section = stats.find(key);
-    if (section == stats.end() || !section->is_object() || !section->contains(column.name)) return std::nullopt;
-    const auto& j = (*section)[column.name];
+    if (section == stats.end() || !section->is_object() || !section->contains(physical)) return std::nullopt;
+    const auto& j = (*section)[physical];
     Value raw;
     if (j.is_string()) {
       raw = Value(j.get<std::string>());

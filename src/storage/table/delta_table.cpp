@@ -1,5 +1,7 @@
 #include "storage/table/delta_table.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -53,6 +55,22 @@ std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaCo
   return columns;
 }
 
+std::vector<std::string> PhysicalColumnNames(const delta::Snapshot& snapshot) {
+  std::vector<std::string> names;
+  names.reserve(snapshot.schema.size());
+  bool mapped = delta::ColumnMappingMode(snapshot.metadata) != "none";
+  for (auto& c : snapshot.schema) {
+    std::string name = c.name;
+    if (mapped) {
+      auto md = nlohmann::json::parse(c.metadata_json, nullptr, false);
+      auto it = md.is_object() ? md.find("delta.columnMapping.physicalName") : md.end();
+      if (md.is_object() && it != md.end() && it->is_string()) name = it->get<std::string>();
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 // A failed Status from the log layer, as the SQL layer's typed error, naming the table.
 [[noreturn]] static void ThrowFor(const std::string& table, const Status& s) {
   std::string message = "Delta table " + table + ": " + s.message();
@@ -70,6 +88,7 @@ void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   state->snapshot = std::move(snapshot);
   for (auto& [path, add] : state->snapshot.files) state->files.push_back(&add);
   state->columns = ColumnsFromDeltaSchema(state->snapshot.schema);
+  state->physical_names = PhysicalColumnNames(state->snapshot);
   state_ = std::move(state);
 }
 

@@ -44,6 +44,16 @@ struct DeltaSnapshotState {
   delta::Snapshot snapshot;
   std::vector<const delta::AddFile*> files;
   std::vector<TableColumn> columns;
+  // The name of each column in the data files and partition values: its
+  // delta.columnMapping.physicalName under column mapping, else its name.
+  std::vector<std::string> physical_names;
+  // For the change feed of a deletion-vector update: file index -> the only
+  // rows (sorted row indexes) to read from it, instead of the rows its
+  // deletion vector leaves.
+  std::map<uint64_t, std::vector<uint64_t>> selected_rows;
+  const std::string& PhysicalName(idx_t column) const {
+    return column < physical_names.size() ? physical_names[column] : columns[column].name;
+  }
   // COUNT(*)'s checked statistics (RowCount): the sum of numRecords (nullopt
   // when some file has none) or why the stats cannot be trusted, worked out
   // once per snapshot, since a file's stats never change (parsing them is
@@ -205,5 +215,7 @@ void AppendTxnActions(const std::vector<std::pair<std::string, int64_t>>& txns, 
 
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
+// The physical names of `snapshot`'s columns (DeltaSnapshotState::physical_names).
+std::vector<std::string> PhysicalColumnNames(const delta::Snapshot& snapshot);
 
 }  // namespace lakestream

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Shell tests: Delta tables with the features Databricks writes (deletion
+# vectors, column mapping, V2 checkpoints, domain metadata), copied from
+# shared/delta-tables into a scratch directory and edited by hand: a
+# deletion-vector-only DELETE in the change feed, writes refused by feature
+# name without a commit, a damaged deletion vector or a missing sidecar
+# reported with the file, and an unknown reader feature refused by name.
+# Usage: delta_features.sh PATH/TO/lakestream
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+# ctest passes LAKESTREAM_SHARED_DIR (test/CMakeLists.txt); by hand it is
+# the shared directory beside the repository.
+SHARED=${LAKESTREAM_SHARED_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}/delta-tables
+[[ -d $SHARED ]] || { echo "no Delta test tables at $SHARED: set LAKESTREAM_SHARED_DIR"; exit 1; }
+
+run() {
+  RC=0
+  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
+  OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
+  ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
+}
+expect() {
+  if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
+    fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
+      "stderr: $(printf '%q' "$ERR")"
+  fi
+}
+expect_err() {
+  local name=$1 rc=$2 ok=1; shift 2
+  [[ "$RC" == "$rc" ]] || ok=0
+  for part in "$@"; do [[ "$ERR" == *"$part"* ]] || ok=0; done
+  if [[ $ok == 1 ]]; then pass "$name"; else
+    fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
+  fi
+}
+# copy TABLE: a writable copy at $T, attached as t in the database $DB.
+copy() {
+  T=$TMP/$1
+  cp -r "$SHARED/$1" "$T"
+  DB=$TMP/db_$1
+}
+sql() { run "$BIN" -csv "$DB" -c "CREATE TABLE IF NOT EXISTS t LOCATION '$T'; $1"; }
+
+# --- a DELETE that only wrote a deletion vector is a delete of those rows ---
+copy table-with-dv-small
+sed -i 's/"configuration":{/"configuration":{"delta.enableChangeDataFeed":"true",/' "$T/_delta_log/00000000000000000000.json"
+sql "SELECT value, _change_type, _commit_version FROM table_changes('t', 1) ORDER BY value"
+expect "DV-only delete in the change feed" 0 $'value,_change_type,_commit_version\n0,delete,1\n9,delete,1\n'
+sql "SELECT count(*) AS n, sum(value) AS s FROM table_changes('t', 0, 0)"
+expect "version 0 inserts all ten rows" 0 $'n,s\n10,45\n'
+sql "SELECT count(*) AS n, min(value) AS lo, max(value) AS hi FROM t"
+expect "scan skips the deleted rows" 0 $'n,lo,hi\n8,1,8\n'
+sql "SELECT count(*) AS n FROM t"
+expect "count(*) from statistics subtracts the cardinality" 0 $'n\n8\n'
+
+# --- writes to a table with a feature whose write rules we lack: refused, no commit ---
+before=$(ls "$T/_delta_log" | sort)
+sql "INSERT INTO t VALUES (42)"
+expect_err "insert refused by feature name" 1 "deletionVectors"
+sql "DELETE FROM t WHERE value = 3"
+expect_err "delete refused by feature name" 1 "deletionVectors"
+[[ "$(ls "$T/_delta_log" | sort)" == "$before" ]] && pass "no commit written" || fail "no commit written" "$(ls "$T/_delta_log")"
+
+copy table_with_column_mapping
+sql "INSERT INTO t VALUES ('X', 'Y')"
+expect_err "column mapping write refused" 1 "columnMapping"
+
+# --- a damaged deletion vector: Corruption naming the data file and the vector file ---
+copy table_with_deletion_logs
+for dv in "$T"/deletion_vector_*.bin; do printf 'garbage' | dd of="$dv" bs=1 seek=10 conv=notrunc status=none; done
+sql "SELECT count(id) FROM t"
+expect_err "damaged deletion vector" 1 "Corruption Error" "deletion vector of" "$T/deletion_vector_" "part-00000-"
+rm "$T"/deletion_vector_*.bin
+sql "SELECT count(id) FROM t"
+expect_err "missing deletion vector file" 1 "$T/deletion_vector_"
+
+# --- V2 checkpoint alone (the JSON commits before it removed): read from its
+# manifest and sidecar; with the sidecar gone, the error names it ---
+copy checkpoint-v2-table
+sidecar=$(ls "$T"/_delta_log/_sidecars/00000000000000000008.*)
+rm "$T"/_delta_log/0000000000000000000[0-7].json
+sql "SELECT count(*) AS n, count(DISTINCT id) AS ids FROM t"
+expect "V2 checkpoint read (44 rows: test/sql/delta/shared/checkpoint_v2_table.test)" 0 $'n,ids\n44,44\n'
+rm "$sidecar"
+sql "SELECT count(*) FROM t"
+expect_err "missing sidecar" 1 "$sidecar"
+
+# --- unknown reader feature refused by name ---
+DB=$TMP/db_features
+run "$BIN" -csv "$DB" -c "CREATE TABLE t LOCATION '$SHARED/simple_table_features'"
+expect_err "unknown reader feature" 1 "reader feature 'blahabl'" "simple_table_features"
+
+# --- only a checkpoint (version 108) with domainMetadata: attaches; its data files were not copied ---
+DB=$TMP/db_domain
+run "$BIN" -csv "$DB" -c "CREATE TABLE t LOCATION '$SHARED/table-with-domain-metadata'; SELECT count(*) FROM t"
+expect_err "checkpoint-only table attaches, missing data named" 1 "version 108" "part-00000-"
+
+# --- type widening: a table whose DATE column became TIMESTAMP_NTZ and INT
+# column BIGINT (a commit written here by hand as Spark writes it) reads the
+# older file's values widened ---
+DB=$TMP/db_widen
+run "$BIN" "$DB" -c "CREATE TABLE w (d DATE, k INT); INSERT INTO w VALUES (DATE '2024-01-15', 7)"
+[[ $RC == 0 ]] || fail "widening setup" "$ERR"
+LOG=$DB/w/_delta_log
+python3 - "$LOG" <<'PY'
+import json, sys, os
+log = sys.argv[1]
+meta = None
+for name in sorted(os.listdir(log)):
+    if name.endswith('.json'):
+        for line in open(os.path.join(log, name)):
+            a = json.loads(line)
+            if 'metaData' in a: meta = a['metaData']
+latest = max(int(n[:20]) for n in os.listdir(log) if n.endswith('.json'))
+schema = json.loads(meta['schemaString'])
+for f in schema['fields']:
+    if f['name'] == 'd': f['type'] = 'timestamp_ntz'; f['metadata'] = {'delta.typeChanges': [{'fromType': 'date', 'toType': 'timestamp_ntz'}]}
+    if f['name'] == 'k': f['type'] = 'long'; f['metadata'] = {'delta.typeChanges': [{'fromType': 'integer', 'toType': 'long'}]}
+meta['schemaString'] = json.dumps(schema)
+meta['configuration']['delta.enableTypeWidening'] = 'true'
+actions = [{'commitInfo': {'timestamp': 1700000000000, 'operation': 'CHANGE COLUMN'}},
+           {'protocol': {'minReaderVersion': 3, 'minWriterVersion': 7, 'readerFeatures': ['timestampNtz', 'typeWidening'],
+                         'writerFeatures': ['timestampNtz', 'typeWidening']}},
+           {'metaData': meta}]
+with open(os.path.join(log, '%020d.json' % (latest + 1)), 'w') as out:
+    out.write('\n'.join(json.dumps(a) for a in actions) + '\n')
+PY
+run "$BIN" -csv "$DB" -c "SELECT d, k, typeof(d) AS td, typeof(k) AS tk FROM w"
+expect "type widening read" 0 $'d,k,td,tk\n2024-01-15 00:00:00,7,TIMESTAMP_NTZ,BIGINT\n'
+run "$BIN" -csv "$DB" -c "INSERT INTO w VALUES (TIMESTAMP '2024-02-01 10:00:00', 8)"
+expect_err "type widening write refused by name" 1 "typeWidening"
+
+# --- vacuumProtocolCheck: VACUUM follows the write protocol; a table whose
+# writer features we lack is not vacuumed (a dry run still lists) ---
+copy table-with-dv-small
+python3 - "$T/_delta_log/00000000000000000000.json" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+for a in lines:
+    if 'protocol' in a:
+        a['protocol']['readerFeatures'].append('vacuumProtocolCheck')
+        a['protocol']['writerFeatures'].append('vacuumProtocolCheck')
+open(sys.argv[1], 'w').write(''.join(json.dumps(a) + '\n' for a in lines))
+PY
+touch -d '2020-01-01' "$T/orphan.parquet"
+sql "VACUUM t RETAIN 0 HOURS"
+expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "deletionVectors"
+[[ -f "$T/orphan.parquet" ]] && pass "nothing vacuumed" || fail "nothing vacuumed" "orphan.parquet was deleted"
+sql "VACUUM t RETAIN 0 HOURS DRY RUN"
+[[ $RC == 0 && "$OUT" == *orphan.parquet* ]] && pass "dry run lists the orphan" || fail "dry run lists the orphan" "$RC $OUT $ERR"
+
+# --- a deletion vector over several scan chunks (5000 rows, chunks of 2048),
+# on a partitioned table: written here by hand (Z85 UUID path, Roaring array
+# container, size prefix and CRC-32) as Databricks does; k is the row index ---
+DB=$TMP/db_bigdv
+run "$BIN" "$DB" -c "CREATE TABLE big (p INT, k INT) PARTITIONED BY (p); INSERT INTO big SELECT 1, i FROM range(5000) AS t(i)"
+[[ $RC == 0 ]] || fail "big dv setup" "$ERR"
+python3 - "$DB/big" <<'PY'
+import json, os, struct, sys, uuid, zlib
+table = sys.argv[1]
+log = os.path.join(table, '_delta_log')
+latest = max(int(n[:20]) for n in os.listdir(log) if n.endswith('.json'))
+add = None
+for n in sorted(os.listdir(log)):
+    if n.endswith('.json'):
+        for line in open(os.path.join(log, n)):
+            a = json.loads(line)
+            if 'add' in a: add = a['add']
+deleted = sorted(set(range(0, 5000, 3)) | set(range(2040, 2060)) | {4999})
+body = struct.pack('<I', 12346) + struct.pack('<I', 1) + struct.pack('<HH', 0, len(deleted) - 1) + struct.pack('<I', 16)
+body += b''.join(struct.pack('<H', d) for d in deleted)
+data = struct.pack('<I', 1681511377) + struct.pack('<Q', 1) + struct.pack('<I', 0) + body
+u = uuid.uuid4()
+alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
+z85 = ''
+for i in range(0, 16, 4):
+    v = int.from_bytes(u.bytes[i:i + 4], 'big')
+    z85 += ''.join(alphabet[(v // 85 ** k) % 85] for k in range(4, -1, -1))
+with open(os.path.join(table, 'deletion_vector_%s.bin' % u), 'wb') as f:
+    f.write(b'\x01' + struct.pack('>I', len(data)) + data + struct.pack('>I', zlib.crc32(data)))
+dv = {'storageType': 'u', 'pathOrInlineDv': z85, 'offset': 1, 'sizeInBytes': len(data), 'cardinality': len(deleted)}
+new = dict(add, deletionVector=dv)
+actions = [{'commitInfo': {'timestamp': 1700000000000, 'operation': 'DELETE'}},
+           {'protocol': {'minReaderVersion': 3, 'minWriterVersion': 7, 'readerFeatures': ['deletionVectors'], 'writerFeatures': ['deletionVectors']}},
+           {'remove': {'path': add['path'], 'deletionTimestamp': 1700000000000, 'dataChange': True, 'partitionValues': add['partitionValues'], 'size': add['size']}},
+           {'add': new}]
+with open(os.path.join(log, '%020d.json' % (latest + 1)), 'w') as out:
+    out.write(''.join(json.dumps(a) + '\n' for a in actions))
+PY
+deleted_set="set(range(0, 5000, 3)) | set(range(2040, 2060)) | {4999}"
+expected_n=$((5000 - $(python3 -c "print(len($deleted_set))")))
+expected_sum=$((12497500 - $(python3 -c "print(sum($deleted_set))")))
+run "$BIN" -csv "$DB" -c "SELECT count(*) AS n, sum(k) AS s, min(p) AS p FROM big"
+expect "DV across scan chunks" 0 "n,s,p"$'\n'"$expected_n,$expected_sum,1"$'\n'
+run "$BIN" -csv "$DB" -c "SELECT count(*) AS n FROM big"
+expect "count from stats minus a large DV" 0 "n"$'\n'"$expected_n"$'\n'
+run "$BIN" -csv "$DB" -c "SELECT count(*) AS n FROM big WHERE k BETWEEN 2040 AND 2059 OR k % 3 = 0"
+expect "no deleted row comes back" 0 $'n\n0\n'
+
+finish
