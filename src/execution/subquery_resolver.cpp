@@ -4,6 +4,7 @@
 #include "common/stack_depth.hpp"
 #include "execution/plan_executor.hpp"
 #include "expression/expression_executor.hpp"
+#include "function/scalar_function.hpp"
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
@@ -83,6 +84,7 @@ class SubqueryResolver {
         c->name = node.name;
         return c;
       }
+      case SubqueryKind::ANY: return MaterializeAny(node, rows);
       case SubqueryKind::IN:
       case SubqueryKind::NOT_IN: break;
     }
@@ -98,6 +100,72 @@ class SubqueryResolver {
       return MakeConstant(Value::BOOLEAN(e->negated));
     }
     Fold(e);
+    return e;
+  }
+
+  // x op ANY (rows), the three-valued OR of x op y over the rows, as an
+  // expression over x alone: x < ANY is x < max(y), x > ANY is x > min(y),
+  // x <> ANY is x <> min(y) OR x <> max(y) (over the non-NULL y), each OR
+  // NULL when a y is NULL. Types Value::Compare may not order as the
+  // comparison does (nested ones) keep one comparison per distinct value.
+  BoundExprPtr MaterializeAny(BoundExpression& node, const ChunkCollection& rows) {
+    if (rows.Count() == 0) return Named(MakeConstant(Value::BOOLEAN(false)), node.name);  // even for a NULL x
+    const LogicalType& common = node.children[0]->return_type;
+    const std::string& op = node.comparison;
+    bool ordered = common.IsNumeric() || common.id() == TypeId::VARCHAR || common.id() == TypeId::DATE ||
+                   common.id() == TypeId::TIMESTAMP || common.id() == TypeId::TIMESTAMP_NTZ ||
+                   common.id() == TypeId::BOOLEAN || common.id() == TypeId::INTERVAL;
+    bool has_null = false;
+    std::vector<Value> values;  // ordered: {min, max}; else the distinct values
+    for (idx_t r = 0; r < rows.Count(); r++) {
+      Value v = rows.GetValue(0, r);
+      if (v.IsNull()) {
+        has_null = true;
+        continue;
+      }
+      v = v.CastAs(common);
+      if (!ordered) {
+        bool seen = false;
+        for (auto& w : values) seen = seen || w == v;
+        if (!seen) values.push_back(std::move(v));
+      } else if (values.empty()) {
+        values = {v, v};
+      } else {
+        if (v.Compare(values[0]) < 0) values[0] = v;
+        if (v.Compare(values[1]) > 0) values[1] = std::move(v);
+      }
+    }
+    if (ordered && !values.empty()) {
+      if (op == "<" || op == "<=") values.erase(values.begin());  // the max
+      if (op == ">" || op == ">=") values.pop_back();              // the min
+      if (values.size() == 2 && values[0] == values[1]) values.pop_back();
+    }
+    std::vector<BoundExprPtr> terms;
+    for (auto& v : values) terms.push_back(Comparison(op, node.children[0]->Copy(), MakeConstant(v)));
+    if (has_null || terms.empty()) terms.push_back(MakeConstant(Value(LogicalType(TypeId::BOOLEAN))));
+    BoundExprPtr result = std::move(terms[0]);
+    for (idx_t i = 1; i < terms.size(); i++) {
+      auto both = std::make_unique<BoundExpression>(BoundExpressionType::OR, TypeId::BOOLEAN);
+      both->children.push_back(std::move(result));
+      both->children.push_back(std::move(terms[i]));
+      result = std::move(both);
+    }
+    Fold(result);
+    return Named(std::move(result), node.name);
+  }
+
+  static BoundExprPtr Comparison(const std::string& op, BoundExprPtr left, BoundExprPtr right) {
+    std::vector<LogicalType> types{left->return_type, right->return_type};
+    BoundScalarFunction fn = ScalarFunctionRegistry::Get().Bind(op, types, {nullptr, nullptr}, {"", ""});
+    auto e = std::make_unique<BoundExpression>(BoundExpressionType::FUNCTION, fn.return_type);
+    e->children.push_back(AddCast(std::move(left), fn.argument_types[0]));
+    e->children.push_back(AddCast(std::move(right), fn.argument_types[1]));
+    e->function = std::move(fn);
+    return e;
+  }
+
+  static BoundExprPtr Named(BoundExprPtr e, const std::string& name) {
+    e->name = name;
     return e;
   }
 

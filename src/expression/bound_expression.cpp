@@ -27,6 +27,7 @@ BoundExprPtr BoundExpression::Copy() const {
   copy->try_cast = try_cast;
   copy->negated = negated;
   copy->subquery_kind = subquery_kind;
+  copy->comparison = comparison;
   copy->subquery = subquery;
   copy->name = name;
   return copy;
@@ -57,6 +58,7 @@ std::string BoundExpression::ToString() const {
         case SubqueryKind::NOT_EXISTS: return "NOT EXISTS(SUBQUERY)";
         case SubqueryKind::IN: return children[0]->ToString() + " IN (SUBQUERY)";
         case SubqueryKind::NOT_IN: return children[0]->ToString() + " NOT IN (SUBQUERY)";
+        case SubqueryKind::ANY: return children[0]->ToString() + " " + comparison + " ANY (SUBQUERY)";
       }
       return "(SUBQUERY)";
   }

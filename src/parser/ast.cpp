@@ -51,6 +51,8 @@ const char* ExpressionTypeToString(ExpressionType type) {
     case ExpressionType::SUBQUERY_NOT_IN: return "SUBQUERY_NOT_IN";
     case ExpressionType::SUBQUERY_EXISTS: return "SUBQUERY_EXISTS";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "SUBQUERY_NOT_EXISTS";
+    case ExpressionType::SUBQUERY_ANY: return "SUBQUERY_ANY";
+    case ExpressionType::SUBQUERY_ALL: return "SUBQUERY_ALL";
     case ExpressionType::PARAMETER: return "PARAMETER";
     case ExpressionType::SUBSCRIPT: return "SUBSCRIPT";
     case ExpressionType::FIELD_ACCESS: return "FIELD_ACCESS";
@@ -217,6 +219,10 @@ std::string ParsedExpression::ToString() const {
     case ExpressionType::SUBQUERY_NOT_IN: return "(" + child(0) + " NOT IN (SELECT ...))";
     case ExpressionType::SUBQUERY_EXISTS: return "EXISTS(SELECT ...)";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "NOT EXISTS(SELECT ...)";
+    case ExpressionType::SUBQUERY_ANY:
+    case ExpressionType::SUBQUERY_ALL:
+      return "(" + child(0) + BinaryOperator(comparison) + (type == ExpressionType::SUBQUERY_ALL ? "ALL" : "ANY") +
+             " (SELECT ...))";
     case ExpressionType::SUBSCRIPT: return child(0) + "[" + child(1) + "]";
     case ExpressionType::FIELD_ACCESS: return child(0) + "." + (names.empty() ? std::string("?") : names[0]);
     case ExpressionType::LAMBDA: {
@@ -295,6 +301,7 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->try_cast = try_cast;
   result->has_else = has_else;
   result->parameter_index = parameter_index;
+  result->comparison = comparison;
   result->order_count = order_count;
   result->order_flags = order_flags;
   result->within_group = within_group;

@@ -10,6 +10,19 @@
 
 namespace lakestream {
 
+// The comparison that is true exactly when `type` is false (NULL stays NULL).
+static ExpressionType NegateComparison(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_EQ: return ExpressionType::COMPARE_NE;
+    case ExpressionType::COMPARE_NE: return ExpressionType::COMPARE_EQ;
+    case ExpressionType::COMPARE_LT: return ExpressionType::COMPARE_GE;
+    case ExpressionType::COMPARE_LE: return ExpressionType::COMPARE_GT;
+    case ExpressionType::COMPARE_GT: return ExpressionType::COMPARE_LE;
+    case ExpressionType::COMPARE_GE: return ExpressionType::COMPARE_LT;
+    default: throw InternalError("not a comparison operator for ALL (subquery)");
+  }
+}
+
 static const char* OperatorFunctionName(ExpressionType type) {
   switch (type) {
     case ExpressionType::COMPARE_EQ: return "=";
@@ -326,7 +339,9 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     case ExpressionType::SUBQUERY_IN:
     case ExpressionType::SUBQUERY_NOT_IN:
     case ExpressionType::SUBQUERY_EXISTS:
-    case ExpressionType::SUBQUERY_NOT_EXISTS: return BindSubquery(expr, scope, aggregate, clause);
+    case ExpressionType::SUBQUERY_NOT_EXISTS:
+    case ExpressionType::SUBQUERY_ANY:
+    case ExpressionType::SUBQUERY_ALL: return BindSubquery(expr, scope, aggregate, clause);
     default: break;
   }
   const char* op = OperatorFunctionName(expr.type);
@@ -496,14 +511,46 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   if (expr.type == ExpressionType::SUBQUERY_SCALAR) return make_node(SubqueryKind::SCALAR, query.types[0]);
   auto probe = Bind(*expr.children[0], scope, aggregate, clause);
   LogicalType common = MaxLogicalType(probe->return_type, query.types[0]);
+  bool quantified = expr.type == ExpressionType::SUBQUERY_ANY || expr.type == ExpressionType::SUBQUERY_ALL;
   if (common.id() == TypeId::INVALID) {
+    std::string construct = quantified ? std::string(OperatorFunctionName(expr.comparison)) +
+                                             (expr.type == ExpressionType::SUBQUERY_ALL ? " ALL" : " ANY") + " (subquery)"
+                                       : "IN (subquery)";
     throw BinderError("Cannot compare " + probe->return_type.ToString() + " with subquery column of type " +
-                      query.types[0].ToString() + " in IN (subquery); cast one side explicitly");
+                      query.types[0].ToString() + " in " + construct + "; cast one side explicitly");
   }
-  auto e = make_node(expr.type == ExpressionType::SUBQUERY_NOT_IN ? SubqueryKind::NOT_IN : SubqueryKind::IN,
-                     TypeId::BOOLEAN);
+  if (!quantified) {
+    auto e = make_node(expr.type == ExpressionType::SUBQUERY_NOT_IN ? SubqueryKind::NOT_IN : SubqueryKind::IN,
+                       TypeId::BOOLEAN);
+    e->children.push_back(AddCast(std::move(probe), common));
+    return e;
+  }
+  // x op ALL (S) is NOT (x <negated op> ANY (S)): false as soon as one row
+  // fails the comparison, NULL when none fails but one compares with NULL.
+  bool all = expr.type == ExpressionType::SUBQUERY_ALL;
+  ExpressionType op = all ? NegateComparison(expr.comparison) : expr.comparison;
+  if (op == ExpressionType::COMPARE_EQ) {  // = ANY is IN, <> ALL is NOT IN
+    auto e = make_node(all ? SubqueryKind::NOT_IN : SubqueryKind::IN, TypeId::BOOLEAN);
+    e->children.push_back(AddCast(std::move(probe), common));
+    return e;
+  }
+  {
+    // Refused now when the type has no such order, not when the plan runs.
+    std::vector<BoundExprPtr> sides;
+    sides.push_back(MakeConstant(Value(common)));
+    sides.push_back(MakeConstant(Value(common)));
+    BindOperator(OperatorFunctionName(op), std::move(sides), expr.location);
+  }
+  auto e = make_node(SubqueryKind::ANY, TypeId::BOOLEAN);
+  e->comparison = OperatorFunctionName(op);
   e->children.push_back(AddCast(std::move(probe), common));
-  return e;
+  if (!all) return e;
+  e->name.clear();
+  std::vector<BoundExprPtr> negated;
+  negated.push_back(std::move(e));
+  auto result = MakeBoolean(BoundExpressionType::NOT, std::move(negated));
+  result->name = expr.ToString();
+  return result;
 }
 
 }  // namespace lakestream
