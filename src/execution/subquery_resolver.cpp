@@ -58,9 +58,10 @@ class SubqueryResolver {
   const ChunkCollection& RowsOf(BoundSubquery& subquery) {
     if (!subquery.rows) {
       if (subquery.correlated) {
-        throw NotImplementedError("correlated subqueries outside WHERE, HAVING and the SELECT list (in an outer JOIN's ON, "
-                                  "GROUP BY, an aggregate's argument or a DML statement); compute the value in a "
-                                  "subquery in FROM and refer to it");
+        // Plan_subqueries turns the others into joins (WHERE, HAVING, SELECT
+        // list, ORDER BY, GROUP BY, aggregate and window arguments, ON, DML).
+        throw NotImplementedError("a correlated subquery in this place (such as the ORDER BY of a UNION or a LIMIT); "
+                                  "compute the value in a subquery in FROM and refer to it");
       }
       if (!subquery.plan) throw InternalError("a subquery's plan was used up without keeping its rows");
       subquery.rows = std::make_shared<const ChunkCollection>(ExecutePlan(context_, std::move(subquery.plan)));

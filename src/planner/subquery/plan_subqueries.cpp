@@ -58,8 +58,12 @@ class SubqueryPlanner {
         auto child = std::move(op->children[0]);
         op = std::move(child);
       }
-    } else if (op->type == LogicalOperatorType::PROJECTION || op->type == LogicalOperatorType::WINDOW) {
-      // A window's expressions are its functions' inputs over the child's rows.
+    } else if (op->type == LogicalOperatorType::PROJECTION || op->type == LogicalOperatorType::WINDOW ||
+               op->type == LogicalOperatorType::UNNEST) {
+      // A window's expressions are its functions' inputs over the child's
+      // rows, an UNNEST's the collection per child row: the join goes below.
+      // (Both sit under the SELECT's projection, so its extra column never
+      // reaches the result.)
       for (auto& e : op->expressions) Rewrite(e, *op);
     } else if (op->type == LogicalOperatorType::AGGREGATE) {
       // GROUP BY keys and aggregate arguments (FILTER too) are computed per input row.
