@@ -85,9 +85,9 @@ class SubqueryResolver {
         c->name = node.name;
         return c;
       }
-      case SubqueryKind::ANY: return MaterializeAny(node, rows);
       case SubqueryKind::IN:
       case SubqueryKind::NOT_IN: break;
+      default: return MaterializeAny(node, rows);
     }
     // The probe was cast to the type both sides compare in when bound.
     LogicalType common = node.children[0]->return_type;
@@ -112,7 +112,7 @@ class SubqueryResolver {
   BoundExprPtr MaterializeAny(BoundExpression& node, const ChunkCollection& rows) {
     if (rows.Count() == 0) return Named(MakeConstant(Value::BOOLEAN(false)), node.name);  // even for a NULL x
     const LogicalType& common = node.children[0]->return_type;
-    const std::string& op = node.comparison;
+    const std::string op = AnyComparison(node.subquery_kind);
     bool ordered = common.IsNumeric() || common.id() == TypeId::VARCHAR || common.id() == TypeId::DATE ||
                    common.id() == TypeId::TIMESTAMP || common.id() == TypeId::TIMESTAMP_NTZ ||
                    common.id() == TypeId::BOOLEAN || common.id() == TypeId::INTERVAL;

@@ -27,7 +27,6 @@ BoundExprPtr BoundExpression::Copy() const {
   copy->try_cast = try_cast;
   copy->negated = negated;
   copy->subquery_kind = subquery_kind;
-  copy->comparison = comparison;
   copy->subquery = subquery;
   copy->name = name;
   return copy;
@@ -58,11 +57,21 @@ std::string BoundExpression::ToString() const {
         case SubqueryKind::NOT_EXISTS: return "NOT EXISTS(SUBQUERY)";
         case SubqueryKind::IN: return children[0]->ToString() + " IN (SUBQUERY)";
         case SubqueryKind::NOT_IN: return children[0]->ToString() + " NOT IN (SUBQUERY)";
-        case SubqueryKind::ANY: return children[0]->ToString() + " " + comparison + " ANY (SUBQUERY)";
+        default: return children[0]->ToString() + " " + AnyComparison(subquery_kind) + " ANY (SUBQUERY)";
       }
-      return "(SUBQUERY)";
   }
   return "?";
+}
+
+const char* AnyComparison(SubqueryKind kind) {
+  switch (kind) {
+    case SubqueryKind::ANY_NE: return "<>";
+    case SubqueryKind::ANY_LT: return "<";
+    case SubqueryKind::ANY_LE: return "<=";
+    case SubqueryKind::ANY_GT: return ">";
+    case SubqueryKind::ANY_GE: return ">=";
+    default: return nullptr;
+  }
 }
 
 BoundExprPtr MakeConstant(Value value) {

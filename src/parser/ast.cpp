@@ -219,10 +219,8 @@ std::string ParsedExpression::ToString() const {
     case ExpressionType::SUBQUERY_NOT_IN: return "(" + child(0) + " NOT IN (SELECT ...))";
     case ExpressionType::SUBQUERY_EXISTS: return "EXISTS(SELECT ...)";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "NOT EXISTS(SELECT ...)";
-    case ExpressionType::SUBQUERY_ANY:
-    case ExpressionType::SUBQUERY_ALL:
-      return "(" + child(0) + BinaryOperator(comparison) + (type == ExpressionType::SUBQUERY_ALL ? "ALL" : "ANY") +
-             " (SELECT ...))";
+    case ExpressionType::SUBQUERY_ANY: return "ANY (SELECT ...)";
+    case ExpressionType::SUBQUERY_ALL: return "ALL (SELECT ...)";
     case ExpressionType::SUBSCRIPT: return child(0) + "[" + child(1) + "]";
     case ExpressionType::FIELD_ACCESS: return child(0) + "." + (names.empty() ? std::string("?") : names[0]);
     case ExpressionType::LAMBDA: {
@@ -301,7 +299,6 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->try_cast = try_cast;
   result->has_else = has_else;
   result->parameter_index = parameter_index;
-  result->comparison = comparison;
   result->order_count = order_count;
   result->order_flags = order_flags;
   result->within_group = within_group;

@@ -54,11 +54,13 @@ enum class ExpressionType : uint8_t {
   SUBQUERY_SCALAR,             // (subquery)
   SUBQUERY_IN, SUBQUERY_NOT_IN,        // children[0] IN (subquery)
   SUBQUERY_EXISTS, SUBQUERY_NOT_EXISTS,
-  SUBQUERY_ANY, SUBQUERY_ALL,  // children[0] <comparison> ANY|SOME / ALL (subquery)
   PARAMETER,   // ? or $n: parameter_index (1-based); main/ replaces it with a constant before binding
   SUBSCRIPT,   // children[0][children[1]]: 0-based for arrays, a key for maps, a field name for structs
   FIELD_ACCESS,  // children[0].names[0], after any expression that is not a plain name (f(x).a, (s).a, a[0].b)
   LAMBDA,      // names -> children[0] (x -> x + 1, (acc, x) -> acc + x); only as a function argument
+  // ANY|SOME (subquery) / ALL (subquery): only as children[1] of COMPARE_EQ ... COMPARE_GE
+  // (x > ALL (SELECT ...) is COMPARE_GT(x, SUBQUERY_ALL)); no children of its own.
+  SUBQUERY_ANY, SUBQUERY_ALL,
 };
 
 const char* ExpressionTypeToString(ExpressionType type);
@@ -81,7 +83,6 @@ struct ParsedExpression {
   bool try_cast = false;           // CAST
   bool has_else = false;           // CASE
   uint32_t parameter_index = 0;    // PARAMETER
-  ExpressionType comparison = ExpressionType::COMPARE_EQ;  // SUBQUERY_ANY / SUBQUERY_ALL: COMPARE_EQ ... COMPARE_GE
   // FUNCTION (aggregates): `children` ends with the order keys of
   // agg(x ORDER BY k, ...) or agg(...) WITHIN GROUP (ORDER BY k, ...)
   // (order_count of them; order_flags[i]: kOrderDesc | kOrderNullsFirst,

@@ -112,7 +112,7 @@ ExprPtr ParserImpl::ParsePredicate() {
       Next();
       if ((IsKeyword("ANY") || IsKeyword("SOME") || IsKeyword("ALL")) && IsOp("(", 1)) {
         if (IsQueryStart(2)) {
-          left = ParseQuantified(type, std::move(left), location);
+          left = Finish(MakeBinary(type, std::move(left), ParseQuantified(), location));
           continue;
         }
         // any(b) / some(b) are also the bool_or aggregate; ALL has no other reading.
@@ -577,14 +577,12 @@ ExprPtr ParserImpl::ParseExtract(uint32_t location) {
   return Finish(std::move(expr));
 }
 
-// x <op> ANY|SOME|ALL (query), the operator already read.
-ExprPtr ParserImpl::ParseQuantified(ExpressionType comparison, ExprPtr left, uint32_t location) {
+// ANY|SOME|ALL (query), the right side of a comparison.
+ExprPtr ParserImpl::ParseQuantified() {
   bool all = IsKeyword("ALL");
-  Next();
+  uint32_t location = Next().offset;
   ExpectOp("(");
   auto expr = MakeExpr(all ? ExpressionType::SUBQUERY_ALL : ExpressionType::SUBQUERY_ANY, location);
-  expr->comparison = comparison;
-  expr->children.push_back(std::move(left));
   expr->subquery = ParseQuery();
   ExpectOp(")");
   return Finish(std::move(expr));

@@ -10,6 +10,12 @@
 
 namespace lakestream {
 
+// x op ANY|ALL (subquery): a comparison whose right side is the quantified subquery.
+static bool IsQuantified(const ParsedExpression& expr) {
+  return expr.children.size() == 2 && expr.children[1] &&
+         (expr.children[1]->type == ExpressionType::SUBQUERY_ANY || expr.children[1]->type == ExpressionType::SUBQUERY_ALL);
+}
+
 // The comparison that is true exactly when `type` is false (NULL stays NULL).
 static ExpressionType NegateComparison(ExpressionType type) {
   switch (type) {
@@ -20,6 +26,18 @@ static ExpressionType NegateComparison(ExpressionType type) {
     case ExpressionType::COMPARE_GT: return ExpressionType::COMPARE_LE;
     case ExpressionType::COMPARE_GE: return ExpressionType::COMPARE_LT;
     default: throw InternalError("not a comparison operator for ALL (subquery)");
+  }
+}
+
+// The SubqueryKind of x <type> ANY (subquery), type not COMPARE_EQ (that is IN).
+static SubqueryKind AnyKind(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_NE: return SubqueryKind::ANY_NE;
+    case ExpressionType::COMPARE_LT: return SubqueryKind::ANY_LT;
+    case ExpressionType::COMPARE_LE: return SubqueryKind::ANY_LE;
+    case ExpressionType::COMPARE_GT: return SubqueryKind::ANY_GT;
+    case ExpressionType::COMPARE_GE: return SubqueryKind::ANY_GE;
+    default: throw BinderError("ANY / ALL (subquery) follows one of =, <>, <, <=, >, >=");
   }
 }
 
@@ -339,11 +357,10 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     case ExpressionType::SUBQUERY_IN:
     case ExpressionType::SUBQUERY_NOT_IN:
     case ExpressionType::SUBQUERY_EXISTS:
-    case ExpressionType::SUBQUERY_NOT_EXISTS:
-    case ExpressionType::SUBQUERY_ANY:
-    case ExpressionType::SUBQUERY_ALL: return BindSubquery(expr, scope, aggregate, clause);
+    case ExpressionType::SUBQUERY_NOT_EXISTS: return BindSubquery(expr, scope, aggregate, clause);
     default: break;
   }
+  if (IsQuantified(expr)) return BindSubquery(expr, scope, aggregate, clause);
   const char* op = OperatorFunctionName(expr.type);
   if (!op) throw NotImplementedError(std::string("expression type ") + ExpressionTypeToString(expr.type));
   std::vector<BoundExprPtr> children;
@@ -484,9 +501,12 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   Binder* outermost = this;
   while (outermost->parent_) outermost = outermost->parent_;
   outermost->bound_subquery_expression_ = true;
+  // x op ANY|ALL (q): `expr` is the comparison, its right side holds q.
+  bool quantified = IsQuantified(expr);
+  const ParsedExpression& node = quantified ? *expr.children[1] : expr;
   Binder sub(context_, this);
   sub.outer_scope_ = &scope;
-  BoundQuery query = sub.BindQuery(*expr.subquery);
+  BoundQuery query = sub.BindQuery(*node.subquery);
   auto subquery = std::make_shared<BoundSubquery>();
   subquery->plan = std::move(query.plan);
   subquery->types = query.types;
@@ -511,10 +531,9 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   if (expr.type == ExpressionType::SUBQUERY_SCALAR) return make_node(SubqueryKind::SCALAR, query.types[0]);
   auto probe = Bind(*expr.children[0], scope, aggregate, clause);
   LogicalType common = MaxLogicalType(probe->return_type, query.types[0]);
-  bool quantified = expr.type == ExpressionType::SUBQUERY_ANY || expr.type == ExpressionType::SUBQUERY_ALL;
+  bool all = node.type == ExpressionType::SUBQUERY_ALL;
   if (common.id() == TypeId::INVALID) {
-    std::string construct = quantified ? std::string(OperatorFunctionName(expr.comparison)) +
-                                             (expr.type == ExpressionType::SUBQUERY_ALL ? " ALL" : " ANY") + " (subquery)"
+    std::string construct = quantified ? std::string(OperatorFunctionName(expr.type)) + (all ? " ALL" : " ANY") + " (subquery)"
                                        : "IN (subquery)";
     throw BinderError("Cannot compare " + probe->return_type.ToString() + " with subquery column of type " +
                       query.types[0].ToString() + " in " + construct + "; cast one side explicitly");
@@ -527,8 +546,7 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   }
   // x op ALL (S) is NOT (x <negated op> ANY (S)): false as soon as one row
   // fails the comparison, NULL when none fails but one compares with NULL.
-  bool all = expr.type == ExpressionType::SUBQUERY_ALL;
-  ExpressionType op = all ? NegateComparison(expr.comparison) : expr.comparison;
+  ExpressionType op = all ? NegateComparison(expr.type) : expr.type;
   if (op == ExpressionType::COMPARE_EQ) {  // = ANY is IN, <> ALL is NOT IN
     auto e = make_node(all ? SubqueryKind::NOT_IN : SubqueryKind::IN, TypeId::BOOLEAN);
     e->children.push_back(AddCast(std::move(probe), common));
@@ -541,8 +559,7 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
     sides.push_back(MakeConstant(Value(common)));
     BindOperator(OperatorFunctionName(op), std::move(sides), expr.location);
   }
-  auto e = make_node(SubqueryKind::ANY, TypeId::BOOLEAN);
-  e->comparison = OperatorFunctionName(op);
+  auto e = make_node(AnyKind(op), TypeId::BOOLEAN);
   e->children.push_back(AddCast(std::move(probe), common));
   if (!all) return e;
   e->name.clear();

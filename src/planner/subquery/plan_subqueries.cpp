@@ -178,7 +178,7 @@ class SubqueryPlanner {
   bool JoinConjunct(BoundExprPtr& expr, LogicalOperator& op) {
     BoundExpression& node = *expr;
     SubqueryKind kind = node.subquery_kind;
-    bool probes = kind == SubqueryKind::IN || kind == SubqueryKind::ANY;
+    bool probes = kind == SubqueryKind::IN || AnyComparison(kind);
     if (kind != SubqueryKind::EXISTS && kind != SubqueryKind::NOT_EXISTS && !probes) return false;
     auto d = Decorrelate(node, op);
     if (d.ungrouped_aggregate) {
@@ -211,7 +211,7 @@ class SubqueryPlanner {
       auto value = FirstColumn(*join, node);
       if (empty) value = FixEmpty(std::move(value), std::move(empty), *join);
       op.children[0] = std::move(join);
-      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || kind == SubqueryKind::ANY) {
+      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
         value = Compare(node, std::move(node.children[0]), std::move(value));
         if (kind == SubqueryKind::NOT_IN) value = Not(std::move(value));
       }
@@ -224,7 +224,7 @@ class SubqueryPlanner {
     }
     auto join = MakeJoin(LogicalJoinType::MARK, op, d);
     join->table_index = binder_.NextTableIndex();
-    if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || kind == SubqueryKind::ANY) {
+    if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
       join->mark_condition = Compare(node, std::move(node.children[0]), FirstColumn(*join, node));
     }
     bool negated = kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS;
@@ -337,7 +337,8 @@ class SubqueryPlanner {
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(probe));
     args.push_back(std::move(column));
-    return binder_.BindOperator(node.subquery_kind == SubqueryKind::ANY ? node.comparison : "=", std::move(args), 0);
+    const char* op = AnyComparison(node.subquery_kind);
+    return binder_.BindOperator(op ? op : "=", std::move(args), 0);
   }
 
   // What the subquery's first column is for an outer row without rows, when
