@@ -14,10 +14,8 @@ namespace {
 class SubqueryResolver {
  public:
   explicit SubqueryResolver(ClientContext& context) : context_(context) {
-    FunctionContext fctx;
-    fctx.statement_start = context.StatementStart();
-    fctx.client = &context;
-    executor_ = std::make_unique<ExpressionExecutor>(fctx);
+    fctx_.statement_start = context.StatementStart();
+    fctx_.client = &context;
   }
 
   // Replaces the SUBQUERY nodes inside `expr`; true when anything changed.
@@ -159,8 +157,12 @@ class SubqueryResolver {
     std::vector<LogicalType> types{left->return_type, right->return_type};
     BoundScalarFunction fn = ScalarFunctionRegistry::Get().Bind(op, types, {nullptr, nullptr}, {"", ""});
     auto e = std::make_unique<BoundExpression>(BoundExpressionType::FUNCTION, fn.return_type);
-    e->children.push_back(AddCast(std::move(left), fn.argument_types[0]));
-    e->children.push_back(AddCast(std::move(right), fn.argument_types[1]));
+    BoundExprPtr sides[2] = {std::move(left), std::move(right)};
+    for (idx_t i = 0; i < 2; i++) {
+      // As Binder::BindOperator: a function may leave its argument types to the call.
+      LogicalType target = i < fn.argument_types.size() ? fn.argument_types[i] : sides[i]->return_type;
+      e->children.push_back(AddCast(std::move(sides[i]), target));
+    }
     e->function = std::move(fn);
     return e;
   }
@@ -184,7 +186,10 @@ class SubqueryResolver {
     auto name = expr->name;
     Value value;
     try {
-      value = executor_->EvaluateConstant(*expr);
+      // A fresh executor: one keeps state per expression address, and the
+      // nodes this resolver frees and makes may reuse an address.
+      ExpressionExecutor executor(fctx_);
+      value = executor.EvaluateConstant(*expr);
     } catch (const ConversionError&) {
       return;  // as in the binder: an error for when a row reaches it (a CASE branch may skip it)
     } catch (const InvalidInputError&) {
@@ -195,7 +200,7 @@ class SubqueryResolver {
   }
 
   ClientContext& context_;
-  std::unique_ptr<ExpressionExecutor> executor_;
+  FunctionContext fctx_;
 };
 
 }  // namespace

@@ -41,6 +41,8 @@ CASES += [
  ('comment', 'constants: one NULL makes ALL NULL unless a row fails; empty: ALL true, ANY false, even for NULL'),
  ('TTTT', 'SELECT 1 > ALL (SELECT NULL) AS a, 1 > ANY (SELECT NULL) AS b, 1 > ALL (SELECT 2 UNION ALL SELECT NULL) AS c, 3 > ANY (SELECT 2 UNION ALL SELECT NULL) AS d'),
  ('TTTT', 'SELECT NULL > ALL (SELECT y FROM se) AS a, NULL = ANY (SELECT y FROM se) AS b, NULL <> ALL (SELECT y FROM se) AS c, NULL > ALL (SELECT y FROM s) AS d'),
+ ('comment', 'several uncorrelated ones in one SELECT, each resolved to its own expression (a stale per-expression cache once mixed them up)'),
+ ('TTTTT', "SELECT 3 > ANY (VALUES (1), (NULL)) AS a, 0 < ANY (VALUES (1), (2)) AS b, 3 > ALL (VALUES (1), (2)) AS c, 'b' <> ANY (VALUES ('a'), ('b')) AS d, 2 IN (VALUES (1), (2)) AS e"),
  ('comment', 'in WHERE: a NULL answer drops the row; NOT keeps NULL'),
  ('I', 'SELECT id FROM t WHERE x > ALL (SELECT y FROM s) ORDER BY id'),
  ('I', 'SELECT id FROM t WHERE x > ALL (SELECT y FROM sn) ORDER BY id'),
