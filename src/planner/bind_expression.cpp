@@ -16,6 +16,33 @@ static bool IsQuantified(const ParsedExpression& expr) {
          (expr.children[1]->type == ExpressionType::SUBQUERY_ANY || expr.children[1]->type == ExpressionType::SUBQUERY_ALL);
 }
 
+static bool IsOrderComparison(ExpressionType type) {
+  return type == ExpressionType::COMPARE_EQ || type == ExpressionType::COMPARE_NE || type == ExpressionType::COMPARE_LT ||
+         type == ExpressionType::COMPARE_LE || type == ExpressionType::COMPARE_GT || type == ExpressionType::COMPARE_GE;
+}
+
+// x op ANY (a list or an array) parses as a call of the any()/some()
+// aggregate (bool_or): refused by name unless it is that aggregate over one
+// BOOLEAN.
+void Binder::CheckAnyOverValues(const ParsedExpression& expr, const BindContext& scope, const char* clause) {
+  const ParsedExpression& right = *expr.children[1];
+  if (right.type != ExpressionType::FUNCTION || right.window || right.distinct || right.star_argument) return;
+  if (!StringUtil::CIEquals(right.function_name, "any") && !StringUtil::CIEquals(right.function_name, "some")) return;
+  bool values = right.ArgumentCount() != 1;
+  if (!values) {
+    try {
+      values = Bind(*right.children[0], scope, nullptr, clause)->return_type.id() == TypeId::LIST;
+    } catch (const Exception&) {
+      return;  // binding the call says what is wrong
+    }
+  }
+  if (values) {
+    throw NotImplementedError("a comparison with ANY/SOME over a list or an array (" + expr.ToString() +
+                              "); write x IN (...), array_contains(arr, x), exists(arr, e -> x < e), or "
+                              "ANY (SELECT ...)");
+  }
+}
+
 // The comparison that is true exactly when `type` is false (NULL stays NULL).
 static ExpressionType NegateComparison(ExpressionType type) {
   switch (type) {
@@ -361,6 +388,7 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     default: break;
   }
   if (IsQuantified(expr)) return BindSubquery(expr, scope, aggregate, clause);
+  if (IsOrderComparison(expr.type) && expr.children.size() == 2) CheckAnyOverValues(expr, scope, clause);
   const char* op = OperatorFunctionName(expr.type);
   if (!op) throw NotImplementedError(std::string("expression type ") + ExpressionTypeToString(expr.type));
   std::vector<BoundExprPtr> children;

@@ -54,6 +54,12 @@ expect "the rows the DML left" "SELECT id, p FROM prices ORDER BY id; SELECT id,
   $'id,p\n1,12\n2,25\n3,\nid,b\n1,5\n1,12\n2,25'
 refused "ALL over a list" "SELECT p > ALL (1, 2) FROM prices" \
   "not supported yet: a comparison with ALL over a list or an array; ALL takes a subquery"
+refused "ANY over an array" "SELECT 1 = ANY (array(1, 2)) AS a" \
+  "not supported yet: a comparison with ANY/SOME over a list or an array"
+refused "SOME over a list" "SELECT p = SOME (1, 2) FROM prices" \
+  "not supported yet: a comparison with ANY/SOME over a list or an array"
+expect "any(bool) is still the bool_or aggregate" "SELECT any(p > 15) AS a, true = some(p > 15) AS b FROM prices" \
+  $'a,b\ntrue,true'
 refused "an outer join's ON reading both sides in one subquery" \
   "SELECT * FROM prices LEFT JOIN bids ON EXISTS (SELECT 1 FROM bids b2 WHERE b2.id = prices.id AND b2.b > bids.b)" \
   "not supported yet: a correlated subquery in an outer join's ON condition that reads columns of both sides"
