@@ -57,10 +57,21 @@ std::string BoundExpression::ToString() const {
         case SubqueryKind::NOT_EXISTS: return "NOT EXISTS(SUBQUERY)";
         case SubqueryKind::IN: return children[0]->ToString() + " IN (SUBQUERY)";
         case SubqueryKind::NOT_IN: return children[0]->ToString() + " NOT IN (SUBQUERY)";
+        default: return children[0]->ToString() + " " + AnyComparison(subquery_kind) + " ANY (SUBQUERY)";
       }
-      return "(SUBQUERY)";
   }
   return "?";
+}
+
+const char* AnyComparison(SubqueryKind kind) {
+  switch (kind) {
+    case SubqueryKind::ANY_NE: return "<>";
+    case SubqueryKind::ANY_LT: return "<";
+    case SubqueryKind::ANY_LE: return "<=";
+    case SubqueryKind::ANY_GT: return ">";
+    case SubqueryKind::ANY_GE: return ">=";
+    default: return nullptr;
+  }
 }
 
 BoundExprPtr MakeConstant(Value value) {

@@ -44,7 +44,12 @@ enum class BoundExpressionType : uint8_t {
 };
 
 // What a SUBQUERY node asks of its subquery's rows.
-enum class SubqueryKind : uint8_t { SCALAR, EXISTS, NOT_EXISTS, IN, NOT_IN };
+// ANY_<op>: children[0] <op> ANY (subquery), the three-valued OR of the
+// comparison over the rows (x op ALL is bound as NOT (x <negated op> ANY);
+// = ANY is IN and <> ALL is NOT IN).
+enum class SubqueryKind : uint8_t { SCALAR, EXISTS, NOT_EXISTS, IN, NOT_IN, ANY_NE, ANY_LT, ANY_LE, ANY_GT, ANY_GE };
+// The operator of an ANY_<op> kind ("<>", "<", "<=", ">", ">="); nullptr for the others.
+const char* AnyComparison(SubqueryKind kind);
 
 // A bound subquery's plan (planner/logical_plan.hpp). The binder never runs
 // it: the physical planner does (execution/subquery_resolver.hpp) and replaces

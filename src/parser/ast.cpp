@@ -51,6 +51,8 @@ const char* ExpressionTypeToString(ExpressionType type) {
     case ExpressionType::SUBQUERY_NOT_IN: return "SUBQUERY_NOT_IN";
     case ExpressionType::SUBQUERY_EXISTS: return "SUBQUERY_EXISTS";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "SUBQUERY_NOT_EXISTS";
+    case ExpressionType::SUBQUERY_ANY: return "SUBQUERY_ANY";
+    case ExpressionType::SUBQUERY_ALL: return "SUBQUERY_ALL";
     case ExpressionType::PARAMETER: return "PARAMETER";
     case ExpressionType::SUBSCRIPT: return "SUBSCRIPT";
     case ExpressionType::FIELD_ACCESS: return "FIELD_ACCESS";
@@ -217,6 +219,8 @@ std::string ParsedExpression::ToString() const {
     case ExpressionType::SUBQUERY_NOT_IN: return "(" + child(0) + " NOT IN (SELECT ...))";
     case ExpressionType::SUBQUERY_EXISTS: return "EXISTS(SELECT ...)";
     case ExpressionType::SUBQUERY_NOT_EXISTS: return "NOT EXISTS(SELECT ...)";
+    case ExpressionType::SUBQUERY_ANY: return "ANY (SELECT ...)";
+    case ExpressionType::SUBQUERY_ALL: return "ALL (SELECT ...)";
     case ExpressionType::SUBSCRIPT: return child(0) + "[" + child(1) + "]";
     case ExpressionType::FIELD_ACCESS: return child(0) + "." + (names.empty() ? std::string("?") : names[0]);
     case ExpressionType::LAMBDA: {

@@ -58,6 +58,9 @@ enum class ExpressionType : uint8_t {
   SUBSCRIPT,   // children[0][children[1]]: 0-based for arrays, a key for maps, a field name for structs
   FIELD_ACCESS,  // children[0].names[0], after any expression that is not a plain name (f(x).a, (s).a, a[0].b)
   LAMBDA,      // names -> children[0] (x -> x + 1, (acc, x) -> acc + x); only as a function argument
+  // ANY|SOME (subquery) / ALL (subquery): only as children[1] of COMPARE_EQ ... COMPARE_GE
+  // (x > ALL (SELECT ...) is COMPARE_GT(x, SUBQUERY_ALL)); no children of its own.
+  SUBQUERY_ANY, SUBQUERY_ALL,
 };
 
 const char* ExpressionTypeToString(ExpressionType type);

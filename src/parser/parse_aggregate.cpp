@@ -78,9 +78,10 @@ void ParserImpl::ParseGroupBy(QueryNode& node) {
   // `e` or `(e, ...)` or `()`: one set of expressions.
   auto parse_set = [&]() {
     std::vector<const ParsedExpression*> set;
-    if (IsOp("(")) {
-      // A parenthesised list is a composite set; `(a + b) * 2` is not, so
-      // look for the matching ')' followed by ',' or ')'.
+    if (IsOp("(") && !IsQueryStart(1)) {
+      // A parenthesised list is a composite set; `(a + b) * 2` and
+      // `(SELECT ...)` are not, so look for the matching ')' followed by ','
+      // or ')'.
       size_t depth = 0;
       size_t k = 0;
       for (;; k++) {

@@ -110,6 +110,17 @@ ExprPtr ParserImpl::ParsePredicate() {
         return left;
       }
       Next();
+      if ((IsKeyword("ANY") || IsKeyword("SOME") || IsKeyword("ALL")) && IsOp("(", 1)) {
+        if (IsQueryStart(2)) {
+          left = Finish(MakeBinary(type, std::move(left), ParseQuantified(), location));
+          continue;
+        }
+        // any(b) / some(b) are also the bool_or aggregate; ALL has no other reading.
+        if (IsKeyword("ALL")) {
+          ErrorAt(Peek().offset, "not supported yet: a comparison with ALL over a list or an array; ALL takes a subquery "
+                                 "(x > ALL (SELECT ...)), or compare with greatest()/least() of the values");
+        }
+      }
       left = Finish(MakeBinary(type, std::move(left), ParseConcat(), location));
       continue;
     }
@@ -562,6 +573,17 @@ ExprPtr ParserImpl::ParseExtract(uint32_t location) {
   ExpectKeyword("FROM");
   expr->children.push_back(ParseExpression());
   expr->arg_names.assign(2, "");
+  ExpectOp(")");
+  return Finish(std::move(expr));
+}
+
+// ANY|SOME|ALL (query), the right side of a comparison.
+ExprPtr ParserImpl::ParseQuantified() {
+  bool all = IsKeyword("ALL");
+  uint32_t location = Next().offset;
+  ExpectOp("(");
+  auto expr = MakeExpr(all ? ExpressionType::SUBQUERY_ALL : ExpressionType::SUBQUERY_ANY, location);
+  expr->subquery = ParseQuery();
   ExpectOp(")");
   return Finish(std::move(expr));
 }

@@ -102,6 +102,7 @@ class ParserImpl {
   ExprPtr ParseCast(bool try_cast, uint32_t location);
   ExprPtr ParseExtract(uint32_t location);
   ExprPtr ParseExists(bool negated, uint32_t location);
+  ExprPtr ParseQuantified();  // ANY|SOME|ALL (query) after a comparison operator
   ExprPtr ParseNumber(const Token& token);
   ExprPtr ParseIntervalLiteral(uint32_t location);  // parse_interval.cpp
   ExprPtr ParseParameter(const Token& token);  // ? or $n

@@ -1,3 +1,5 @@
+#include <functional>
+
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "planner/binder.hpp"
@@ -91,6 +93,85 @@ std::string BindContext::ColumnKey(const ColumnBinding& binding) {
   return "#" + std::to_string(binding.table_index) + "." + std::to_string(binding.column_index);
 }
 
+// Text that tells two queries apart where ParsedExpression::ToString does
+// not (it prints every subquery as "(SELECT ...)"): two queries get the same
+// key only when written the same way (names as written, not resolved).
+static void AppendQueryKey(const QueryNode* query, std::string& out);
+
+static void AppendExpressionKey(const ParsedExpression* expr, std::string& out) {
+  if (!expr) {
+    out += "_;";
+    return;
+  }
+  out += expr->ToString() + ";";
+  std::function<void(const ParsedExpression&)> subqueries = [&](const ParsedExpression& e) {
+    if (e.subquery) AppendQueryKey(e.subquery.get(), out);
+    for (auto& c : e.children) {
+      if (c) subqueries(*c);
+    }
+  };
+  subqueries(*expr);
+}
+
+static void AppendTableKey(const TableRef* ref, std::string& out) {
+  if (!ref) {
+    out += "_;";
+    return;
+  }
+  out += "{ref " + std::to_string(static_cast<int>(ref->type)) + " " + ref->name.ToString() + " " + ref->alias + " " +
+         StringUtil::Join(ref->column_aliases, ",") + " " + std::to_string(static_cast<int>(ref->join_type)) + " " +
+         StringUtil::Join(ref->using_columns, ",") + (ref->natural ? " natural" : "") + (ref->lateral ? " lateral" : "") +
+         (ref->version_as_of ? " v" + std::to_string(*ref->version_as_of) : "") +
+         (ref->timestamp_as_of ? " ts" + *ref->timestamp_as_of : "") + ";";
+  AppendQueryKey(ref->subquery.get(), out);
+  AppendTableKey(ref->left.get(), out);
+  AppendTableKey(ref->right.get(), out);
+  AppendExpressionKey(ref->condition.get(), out);
+  AppendExpressionKey(ref->function.get(), out);
+  out += "}";
+}
+
+static void AppendQueryKey(const QueryNode* query, std::string& out) {
+  if (!query) {
+    out += "_;";
+    return;
+  }
+  out += "{query " + std::to_string(static_cast<int>(query->type)) + " " + std::to_string(static_cast<int>(query->set_op)) +
+         (query->distinct ? " distinct" : "") + (query->group_by_all ? " group_by_all" : "") + ";";
+  for (auto& cte : query->ctes) {
+    out += "cte " + cte.name + " " + StringUtil::Join(cte.column_aliases, ",") + (cte.recursive ? " recursive" : "");
+    AppendQueryKey(cte.query.get(), out);
+  }
+  for (auto& e : query->select_list) {
+    AppendExpressionKey(e.get(), out);
+    if (e) out += "as " + e->alias + ";";
+  }
+  AppendTableKey(query->from.get(), out);
+  AppendExpressionKey(query->where.get(), out);
+  for (auto& e : query->group_by) AppendExpressionKey(e.get(), out);
+  for (auto& set : query->grouping_sets) {
+    out += "set";
+    for (auto g : set) out += " " + std::to_string(g);
+    out += ";";
+  }
+  AppendExpressionKey(query->having.get(), out);
+  AppendExpressionKey(query->qualify.get(), out);
+  for (auto& [name, spec] : query->windows) out += "window " + name + " " + (spec ? spec->ToString() : "") + ";";
+  AppendQueryKey(query->left.get(), out);
+  AppendQueryKey(query->right.get(), out);
+  for (auto& row : query->values) {
+    for (auto& e : row) AppendExpressionKey(e.get(), out);
+    out += "row;";
+  }
+  for (auto& o : query->order_by) {
+    AppendExpressionKey(o.expression.get(), out);
+    out += std::string(o.descending ? "desc" : "asc") + (o.nulls_first ? (*o.nulls_first ? " first" : " last") : "") + ";";
+  }
+  AppendExpressionKey(query->limit.get(), out);
+  AppendExpressionKey(query->offset.get(), out);
+  out += "}";
+}
+
 // Rewrites the column names in `expr` (not in its subqueries) into keys.
 static void CanonicalizeNames(ParsedExpression& expr, const BindContext& scope) {
   if (expr.type == ExpressionType::COLUMN_REF) {
@@ -109,6 +190,14 @@ static void CanonicalizeNames(ParsedExpression& expr, const BindContext& scope) 
   }
   if (expr.type == ExpressionType::FUNCTION) expr.function_name = StringUtil::Lower(expr.function_name);
   for (auto& c : expr.children) CanonicalizeNames(*c, scope);
+  if (expr.subquery) {
+    // Every subquery prints as "(SELECT ...)": the key spells the query out.
+    ParsedExpression placeholder(ExpressionType::COLUMN_REF, expr.location);
+    std::string key = "#subquery " + expr.ToString() + " ";
+    AppendQueryKey(expr.subquery.get(), key);
+    placeholder.names = {std::move(key)};
+    expr = std::move(placeholder);
+  }
 }
 
 std::string BindContext::ExpressionKey(const ParsedExpression& expr) const {

@@ -10,6 +10,64 @@
 
 namespace lakestream {
 
+// x op ANY|ALL (subquery): a comparison whose right side is the quantified subquery.
+static bool IsQuantified(const ParsedExpression& expr) {
+  return expr.children.size() == 2 && expr.children[1] &&
+         (expr.children[1]->type == ExpressionType::SUBQUERY_ANY || expr.children[1]->type == ExpressionType::SUBQUERY_ALL);
+}
+
+static bool IsOrderComparison(ExpressionType type) {
+  return type == ExpressionType::COMPARE_EQ || type == ExpressionType::COMPARE_NE || type == ExpressionType::COMPARE_LT ||
+         type == ExpressionType::COMPARE_LE || type == ExpressionType::COMPARE_GT || type == ExpressionType::COMPARE_GE;
+}
+
+// x op ANY (a list or an array) parses as a call of the any()/some()
+// aggregate (bool_or): refused by name unless it is that aggregate over one
+// BOOLEAN.
+void Binder::CheckAnyOverValues(const ParsedExpression& expr, const BindContext& scope, const char* clause) {
+  const ParsedExpression& right = *expr.children[1];
+  if (right.type != ExpressionType::FUNCTION || right.window || right.distinct || right.star_argument) return;
+  if (!StringUtil::CIEquals(right.function_name, "any") && !StringUtil::CIEquals(right.function_name, "some")) return;
+  bool values = right.ArgumentCount() != 1;
+  if (!values) {
+    try {
+      values = Bind(*right.children[0], scope, nullptr, clause)->return_type.id() == TypeId::LIST;
+    } catch (const Exception&) {
+      return;  // binding the call says what is wrong
+    }
+  }
+  if (values) {
+    throw NotImplementedError("a comparison with ANY/SOME over a list or an array (" + expr.ToString() +
+                              "); write x IN (...), array_contains(arr, x), exists(arr, e -> x < e), or "
+                              "ANY (SELECT ...)");
+  }
+}
+
+// The comparison that is true exactly when `type` is false (NULL stays NULL).
+static ExpressionType NegateComparison(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_EQ: return ExpressionType::COMPARE_NE;
+    case ExpressionType::COMPARE_NE: return ExpressionType::COMPARE_EQ;
+    case ExpressionType::COMPARE_LT: return ExpressionType::COMPARE_GE;
+    case ExpressionType::COMPARE_LE: return ExpressionType::COMPARE_GT;
+    case ExpressionType::COMPARE_GT: return ExpressionType::COMPARE_LE;
+    case ExpressionType::COMPARE_GE: return ExpressionType::COMPARE_LT;
+    default: throw InternalError("not a comparison operator for ALL (subquery)");
+  }
+}
+
+// The SubqueryKind of x <type> ANY (subquery), type not COMPARE_EQ (that is IN).
+static SubqueryKind AnyKind(ExpressionType type) {
+  switch (type) {
+    case ExpressionType::COMPARE_NE: return SubqueryKind::ANY_NE;
+    case ExpressionType::COMPARE_LT: return SubqueryKind::ANY_LT;
+    case ExpressionType::COMPARE_LE: return SubqueryKind::ANY_LE;
+    case ExpressionType::COMPARE_GT: return SubqueryKind::ANY_GT;
+    case ExpressionType::COMPARE_GE: return SubqueryKind::ANY_GE;
+    default: throw BinderError("ANY / ALL (subquery) follows one of =, <>, <, <=, >, >=");
+  }
+}
+
 static const char* OperatorFunctionName(ExpressionType type) {
   switch (type) {
     case ExpressionType::COMPARE_EQ: return "=";
@@ -329,6 +387,8 @@ BoundExprPtr Binder::Bind(const ParsedExpression& expr, const BindContext& scope
     case ExpressionType::SUBQUERY_NOT_EXISTS: return BindSubquery(expr, scope, aggregate, clause);
     default: break;
   }
+  if (IsQuantified(expr)) return BindSubquery(expr, scope, aggregate, clause);
+  if (IsOrderComparison(expr.type) && expr.children.size() == 2) CheckAnyOverValues(expr, scope, clause);
   const char* op = OperatorFunctionName(expr.type);
   if (!op) throw NotImplementedError(std::string("expression type ") + ExpressionTypeToString(expr.type));
   std::vector<BoundExprPtr> children;
@@ -469,9 +529,12 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   Binder* outermost = this;
   while (outermost->parent_) outermost = outermost->parent_;
   outermost->bound_subquery_expression_ = true;
+  // x op ANY|ALL (q): `expr` is the comparison, its right side holds q.
+  bool quantified = IsQuantified(expr);
+  const ParsedExpression& node = quantified ? *expr.children[1] : expr;
   Binder sub(context_, this);
   sub.outer_scope_ = &scope;
-  BoundQuery query = sub.BindQuery(*expr.subquery);
+  BoundQuery query = sub.BindQuery(*node.subquery);
   auto subquery = std::make_shared<BoundSubquery>();
   subquery->plan = std::move(query.plan);
   subquery->types = query.types;
@@ -496,14 +559,43 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   if (expr.type == ExpressionType::SUBQUERY_SCALAR) return make_node(SubqueryKind::SCALAR, query.types[0]);
   auto probe = Bind(*expr.children[0], scope, aggregate, clause);
   LogicalType common = MaxLogicalType(probe->return_type, query.types[0]);
+  bool all = node.type == ExpressionType::SUBQUERY_ALL;
   if (common.id() == TypeId::INVALID) {
+    std::string construct = quantified ? std::string(OperatorFunctionName(expr.type)) + (all ? " ALL" : " ANY") + " (subquery)"
+                                       : "IN (subquery)";
     throw BinderError("Cannot compare " + probe->return_type.ToString() + " with subquery column of type " +
-                      query.types[0].ToString() + " in IN (subquery); cast one side explicitly");
+                      query.types[0].ToString() + " in " + construct + "; cast one side explicitly");
   }
-  auto e = make_node(expr.type == ExpressionType::SUBQUERY_NOT_IN ? SubqueryKind::NOT_IN : SubqueryKind::IN,
-                     TypeId::BOOLEAN);
+  if (!quantified) {
+    auto e = make_node(expr.type == ExpressionType::SUBQUERY_NOT_IN ? SubqueryKind::NOT_IN : SubqueryKind::IN,
+                       TypeId::BOOLEAN);
+    e->children.push_back(AddCast(std::move(probe), common));
+    return e;
+  }
+  // x op ALL (S) is NOT (x <negated op> ANY (S)): false as soon as one row
+  // fails the comparison, NULL when none fails but one compares with NULL.
+  ExpressionType op = all ? NegateComparison(expr.type) : expr.type;
+  if (op == ExpressionType::COMPARE_EQ) {  // = ANY is IN, <> ALL is NOT IN
+    auto e = make_node(all ? SubqueryKind::NOT_IN : SubqueryKind::IN, TypeId::BOOLEAN);
+    e->children.push_back(AddCast(std::move(probe), common));
+    return e;
+  }
+  {
+    // Refused now when the type has no such order, not when the plan runs.
+    std::vector<BoundExprPtr> sides;
+    sides.push_back(MakeConstant(Value(common)));
+    sides.push_back(MakeConstant(Value(common)));
+    BindOperator(OperatorFunctionName(op), std::move(sides), expr.location);
+  }
+  auto e = make_node(AnyKind(op), TypeId::BOOLEAN);
   e->children.push_back(AddCast(std::move(probe), common));
-  return e;
+  if (!all) return e;
+  e->name.clear();
+  std::vector<BoundExprPtr> negated;
+  negated.push_back(std::move(e));
+  auto result = MakeBoolean(BoundExpressionType::NOT, std::move(negated));
+  result->name = expr.ToString();
+  return result;
 }
 
 }  // namespace lakestream

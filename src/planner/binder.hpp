@@ -157,6 +157,7 @@ class Binder {
                        AggregateBindState* aggregate, WindowBindState& state);
   BoundExprPtr BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
+  void CheckAnyOverValues(const ParsedExpression& expr, const BindContext& scope, const char* clause);
   BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                         const char* clause);
   BoundExprPtr FoldConstant(BoundExprPtr expr);

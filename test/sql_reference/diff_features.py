@@ -295,6 +295,41 @@ def q_correlated(r):
     return subquery_query(r, True)
 
 
+def quantified_pred(g, outer_scope, outer_alias, correlated):
+    """x op ANY | SOME | ALL (SELECT y FROM ...), correlated or not, over a subquery that may be empty or hold NULLs."""
+    r = g.r
+    table = r.choice(list(TABLES))
+    inner_scope = table_scope(table, 'sq')
+    conds = []
+    if correlated:
+        conds.append('%s %s %s' % (g.col(inner_scope, 'int'), r.choice(['=', '=', '<', '>=']), g.col(outer_scope, 'int')))
+    if r.random() < 0.5:
+        conds.append(g.pred(inner_scope))
+    where = ' WHERE ' + ' AND '.join(conds) if conds else ''
+    cls = r.choice(sorted({CLASS[t] for _, t in inner_scope} & {CLASS[t] for _, t in outer_scope}))
+    return '%s %s %s (SELECT %s FROM %s AS sq%s)' % (
+        g.col(outer_scope, cls), r.choice(['=', '<>', '<', '<=', '>', '>=']), r.choice(['ANY', 'SOME', 'ALL']),
+        g.col(inner_scope, cls), table, where)
+
+
+def q_quantified(r):
+    """Quantified comparisons x op ANY/SOME/ALL (subquery) in WHERE (also negated) and SELECT."""
+    g = Gen(r)
+    table = r.choice(list(TABLES))
+    scope = table_scope(table, 'o')
+    correlated = r.random() < 0.6
+    pred = quantified_pred(g, scope, 'o', correlated)
+    if r.random() < 0.5:
+        items, classes = g.select_list(scope, r.randint(1, 2))
+        return Query('SELECT %s, %s AS q0 FROM %s AS o' % (items, pred, table))
+    if r.random() < 0.3:
+        pred = 'NOT (%s)' % pred
+    if r.random() < 0.3:
+        pred += ' %s %s' % (r.choice(['AND', 'OR']), g.pred(scope))
+    items, classes = g.select_list(scope)
+    return Query('SELECT %s FROM %s AS o WHERE %s' % (items, table, pred))
+
+
 def setop_branch(g, classes):
     frm, scope, _ = from_one(g.r)
     items = ', '.join('%s AS c%d' % (g.expr(scope, c), i) for i, c in enumerate(classes))

@@ -57,6 +57,7 @@ FEATURES = {
     'window': (P.q_window, False, 4),
     'outer_join': (F.q_outer_join, False, 3),
     'correlated': (F.q_correlated, False, 3),
+    'quantified': (F.q_quantified, True, 2),
     'setop': (F.q_setop, False, 3),
     'grouping': (P.q_grouping, False, 3),
     'time': (P.q_time, False, 2),

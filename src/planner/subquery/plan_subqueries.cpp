@@ -48,15 +48,29 @@ class SubqueryPlanner {
 
   void Plan(LogicalOperatorPtr& op) {
     for (auto& child : op->children) Plan(child);
-    if (op->type == LogicalOperatorType::JOIN) HoistInnerJoinSubqueries(op);
+    if (op->type == LogicalOperatorType::JOIN) {
+      HoistInnerJoinSubqueries(op);
+      if (op->type == LogicalOperatorType::JOIN) PlanOuterJoinCondition(*op);
+    }
     if (op->type == LogicalOperatorType::FILTER) {
       PlanFilter(*op);
       if (op->expressions.empty()) {
         auto child = std::move(op->children[0]);
         op = std::move(child);
       }
-    } else if (op->type == LogicalOperatorType::PROJECTION) {
+    } else if (op->type == LogicalOperatorType::PROJECTION || op->type == LogicalOperatorType::WINDOW ||
+               op->type == LogicalOperatorType::UNNEST) {
+      // A window's expressions are its functions' inputs over the child's
+      // rows, an UNNEST's the collection per child row: the join goes below.
+      // (Both sit under the SELECT's projection, so its extra column never
+      // reaches the result.)
       for (auto& e : op->expressions) Rewrite(e, *op);
+    } else if (op->type == LogicalOperatorType::AGGREGATE) {
+      // GROUP BY keys and aggregate arguments (FILTER too) are computed per input row.
+      for (auto& e : op->expressions) Rewrite(e, *op);
+      for (auto& a : op->aggregates) {
+        for (auto* e : a.Expressions()) Rewrite(*e, *op);
+      }
     }
   }
 
@@ -71,8 +85,7 @@ class SubqueryPlanner {
 
   // An inner join's ON conjuncts are filters over its rows: those holding a
   // subquery that must become a join move to a filter above it (planned as a
-  // WHERE). An outer join's ON is not a filter; such subqueries stay and are
-  // refused when the plan runs.
+  // WHERE). An outer join's ON is not a filter: see PlanOuterJoinCondition.
   void HoistInnerJoinSubqueries(LogicalOperatorPtr& op) {
     if (op->join_type != LogicalJoinType::INNER && op->join_type != LogicalJoinType::CROSS) return;
     auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
@@ -89,6 +102,57 @@ class SubqueryPlanner {
     if (op->expressions.empty()) op->join_type = LogicalJoinType::CROSS;
     filter->children.push_back(std::move(op));
     op = std::move(filter);
+  }
+
+  // An outer (or SEMI/ANTI) join's ON keeps its rows unmatched, not dropped,
+  // so its subqueries cannot move above it. A correlated one reading the
+  // columns of one side only is a value per row of that side: it becomes a
+  // join on that side's input, as in a SELECT list over it. Uncorrelated IN
+  // stays for the resolver (an IN list), whichever columns its probe reads.
+  void PlanOuterJoinCondition(LogicalOperator& join) {
+    for (auto& e : join.expressions) RewriteOnOneSide(e, join);
+  }
+
+  void RewriteOnOneSide(BoundExprPtr& expr, LogicalOperator& join) {
+    for (auto& c : expr->children) RewriteOnOneSide(c, join);
+    if (!NeedsJoin(*expr) || !expr->subquery->correlated) return;
+    idx_t side = SideOf(*expr, join);
+    // A stand-in operator whose input is that side, as Rewrite expects.
+    LogicalOperator holder(LogicalOperatorType::FILTER);
+    holder.children.push_back(std::move(join.children[side]));
+    auto d = Decorrelate(*expr, holder);
+    RewriteNode(expr, holder, std::move(d));
+    join.children[side] = std::move(holder.children[0]);
+  }
+
+  // 0 or 1: the join side whose columns the subquery node reads (its probe
+  // and the outer columns of its plan); columns from further out do not count.
+  static idx_t SideOf(BoundExpression& node, const LogicalOperator& join) {
+    std::set<idx_t> sides[2];
+    for (idx_t s = 0; s < 2; s++) {
+      for (auto& b : join.children[s]->GetBindings()) sides[s].insert(b.table_index);
+    }
+    bool reads[2] = {false, false};
+    auto note = [&](BoundExpression& ref) {
+      for (idx_t s = 0; s < 2; s++) reads[s] = reads[s] || sides[s].count(ref.binding.table_index) > 0;
+    };
+    for (auto& c : node.children) VisitColumnRefs(*c, note);
+    std::set<idx_t> inner = ProducedTableIndexes(*node.subquery->plan);
+    std::function<void(LogicalOperator&)> walk = [&](LogicalOperator& op) {
+      VisitOperatorExpressions(op, [&](BoundExprPtr& e) {
+        VisitColumnRefs(*e, [&](BoundExpression& ref) {
+          if (!inner.count(ref.binding.table_index)) note(ref);
+        });
+      });
+      for (auto& c : op.children) walk(*c);
+    };
+    walk(*node.subquery->plan);
+    if (reads[0] && reads[1]) {
+      throw NotImplementedError("a correlated subquery in an outer join's ON condition that reads columns of both "
+                                "sides (" + node.ToString() + "); compute it in a subquery in FROM over the joined "
+                                "rows, or join first and filter in WHERE");
+    }
+    return reads[1] ? 1 : 0;
   }
 
   static bool NeedsJoin(const BoundExpression& e) {
@@ -114,7 +178,8 @@ class SubqueryPlanner {
   bool JoinConjunct(BoundExprPtr& expr, LogicalOperator& op) {
     BoundExpression& node = *expr;
     SubqueryKind kind = node.subquery_kind;
-    if (kind != SubqueryKind::EXISTS && kind != SubqueryKind::NOT_EXISTS && kind != SubqueryKind::IN) return false;
+    bool probes = kind == SubqueryKind::IN || AnyComparison(kind);
+    if (kind != SubqueryKind::EXISTS && kind != SubqueryKind::NOT_EXISTS && !probes) return false;
     auto d = Decorrelate(node, op);
     if (d.ungrouped_aggregate) {
       // One row per outer row whatever the correlation: not a plain semi join.
@@ -122,7 +187,7 @@ class SubqueryPlanner {
       return false;
     }
     auto join = MakeJoin(kind == SubqueryKind::NOT_EXISTS ? LogicalJoinType::ANTI : LogicalJoinType::SEMI, op, d);
-    if (kind == SubqueryKind::IN) join->expressions.push_back(Equals(std::move(node.children[0]), FirstColumn(*join, node)));
+    if (probes) join->expressions.push_back(Compare(node, std::move(node.children[0]), FirstColumn(*join, node)));
     op.children[0] = std::move(join);
     return true;
   }
@@ -146,8 +211,8 @@ class SubqueryPlanner {
       auto value = FirstColumn(*join, node);
       if (empty) value = FixEmpty(std::move(value), std::move(empty), *join);
       op.children[0] = std::move(join);
-      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN) {
-        value = Equals(std::move(node.children[0]), std::move(value));
+      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
+        value = Compare(node, std::move(node.children[0]), std::move(value));
         if (kind == SubqueryKind::NOT_IN) value = Not(std::move(value));
       }
       if (kind == SubqueryKind::EXISTS || kind == SubqueryKind::NOT_EXISTS) {
@@ -159,8 +224,8 @@ class SubqueryPlanner {
     }
     auto join = MakeJoin(LogicalJoinType::MARK, op, d);
     join->table_index = binder_.NextTableIndex();
-    if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN) {
-      join->mark_condition = Equals(std::move(node.children[0]), FirstColumn(*join, node));
+    if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
+      join->mark_condition = Compare(node, std::move(node.children[0]), FirstColumn(*join, node));
     }
     bool negated = kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS;
     // EXPLAIN shows NOT (mark), not a double negation.
@@ -265,13 +330,15 @@ class SubqueryPlanner {
     return MakeBindingRef(first, node.subquery->types[0], node.name);
   }
 
-  BoundExprPtr Equals(BoundExprPtr probe, BoundExprPtr column) {
+  // probe = column for IN / NOT IN, probe <op> column for op ANY.
+  BoundExprPtr Compare(const BoundExpression& node, BoundExprPtr probe, BoundExprPtr column) {
     // The probe was cast to the type both sides compare in when bound.
     column = AddCast(std::move(column), probe->return_type);
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(probe));
     args.push_back(std::move(column));
-    return binder_.BindOperator("=", std::move(args), 0);
+    const char* op = AnyComparison(node.subquery_kind);
+    return binder_.BindOperator(op ? op : "=", std::move(args), 0);
   }
 
   // What the subquery's first column is for an outer row without rows, when

@@ -6,6 +6,7 @@
 #include "planner/binder.hpp"
 #include "planner/binder/statement/bind_write_target.hpp"
 #include "planner/bound_statement.hpp"
+#include "planner/subquery/plan_subqueries.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 
@@ -37,6 +38,8 @@ BoundDelete BindDelete(Binder& binder, const DeleteStatement& stmt) {
   projection->expressions.push_back(MakeBindingRef({table_index, ROW_ID_COLUMN}, TypeId::BIGINT, "rowid"));
   projection->children.push_back(std::move(plan));
   result.plan = std::move(projection);
+  // Correlated subqueries (and IN) in WHERE become joins, as in a SELECT.
+  PlanSubqueries(binder, result.plan);
   return result;
 }
 

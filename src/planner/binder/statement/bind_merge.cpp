@@ -11,6 +11,7 @@
 #include "planner/binder.hpp"
 #include "planner/binder/statement/bind_write_target.hpp"
 #include "planner/bound_statement.hpp"
+#include "planner/subquery/plan_subqueries.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/statement_commit.hpp"
 
@@ -142,6 +143,8 @@ BoundMerge BindMerge(Binder& binder, const MergeStatement& stmt) {
   }
   projection->children.push_back(std::move(join));
   result.plan = std::move(projection);
+  // Correlated subqueries (and IN) in ON, clause conditions and values become joins, as in a SELECT.
+  PlanSubqueries(binder, result.plan);
   return result;
 }
 
