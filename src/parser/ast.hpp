@@ -15,6 +15,7 @@
 
 #include "common/types.hpp"
 #include "common/value.hpp"
+#include "parser/expectations.hpp"
 
 namespace lakestream {
 
@@ -347,6 +348,8 @@ struct CreateViewStatement : SQLStatement {
   std::vector<ColumnDefinition> columns;  // optional declared schema (streaming tables)
   std::vector<std::string> primary_key;   // streaming tables: PRIMARY KEY (a, b) or a INT PRIMARY KEY
   std::vector<std::string> partitioned_by;
+  // CONSTRAINT name EXPECT (cond) [ON VIOLATION ...], in declaration order.
+  std::vector<ExpectationDefinition> expectations;
   PropertyList properties;  // TBLPROPERTIES
   std::string comment;
   std::unique_ptr<QueryNode> query;

@@ -4,9 +4,9 @@
 // TABLE (docs/pipelines.md, "Expectations").
 //
 // The parser checks the clause (ParseCreateView: a valid expression, known
-// actions, no name twice); executors read the expectations back from the
-// statement's own text with ScanExpectations, so the statement tree needs no
-// field for them.
+// actions, no name twice) and keeps each condition's SQL text in
+// CreateViewStatement::expectations; executors bind the text against the
+// query's result columns.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +22,5 @@ struct ExpectationDefinition {
   std::string condition;  // the SQL text between the parentheses after EXPECT
   ExpectationAction action = ExpectationAction::WARN;
 };
-
-// The expectations of `create_text`, a CREATE statement the parser accepted
-// (SQLStatement::text), in declaration order; none when it declares none.
-std::vector<ExpectationDefinition> ScanExpectations(const std::string& create_text);
 
 }  // namespace lakestream

@@ -312,7 +312,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   statement->or_refresh = or_refresh;
   statement->if_not_exists = AcceptKeywords({"IF", "NOT", "EXISTS"});
   statement->name = ParseQualifiedName("a view name");
-  std::vector<std::string> expectation_names;
+  auto& expectations = statement->expectations;
   if (IsOp("(") && !IsQueryStart(1)) {
     Next();
     do {
@@ -325,17 +325,20 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
                             statement->name.ToString() +
                             "); put the expectation on the streaming table or materialized view that reads it");
           }
-          for (auto& e : expectation_names) {
-            if (StringUtil::CIEquals(e, constraint)) {
+          for (auto& e : expectations) {
+            if (StringUtil::CIEquals(e.name, constraint)) {
               ErrorAt(at, "expectation " + constraint + " of " + statement->name.ToString() +
                               " is declared twice; give each expectation its own name");
             }
           }
-          // Checked here, kept in the statement's text: ScanExpectations
-          // (parser/expectations.hpp) reads them back.
-          expectation_names.push_back(constraint);
           if (!AcceptOp("(")) SyntaxError(Peek(), "expected ( after EXPECT: CONSTRAINT " + constraint + " EXPECT (condition)");
+          uint32_t condition_begin = Peek().offset;
           ExprPtr condition = ParseExpression();
+          ExpectationDefinition expectation;
+          expectation.name = constraint;
+          // The text, not the tree: executors bind it against the query's
+          // result columns, as they do the query's own text.
+          expectation.condition = SourceText(condition_begin, PreviousEnd());
           if (const ParsedExpression* bad = NotRowLocal(*condition)) {
             ErrorAt(bad->location, "expectation " + constraint + " of " + statement->name.ToString() +
                                        ": its condition may not hold an aggregate, a window function or a subquery (" +
@@ -344,9 +347,16 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
                                        "check that column");
           }
           if (!AcceptOp(")")) SyntaxError(Peek(), "expected ) after the condition of expectation " + constraint);
-          if (AcceptKeywords({"ON", "VIOLATION"}) && !AcceptKeywords({"DROP", "ROW"}) && !AcceptKeywords({"FAIL", "UPDATE"})) {
-            SyntaxError(Peek(), "expected DROP ROW or FAIL UPDATE after ON VIOLATION");
+          if (AcceptKeywords({"ON", "VIOLATION"})) {
+            if (AcceptKeywords({"DROP", "ROW"})) {
+              expectation.action = ExpectationAction::DROP_ROW;
+            } else if (AcceptKeywords({"FAIL", "UPDATE"})) {
+              expectation.action = ExpectationAction::FAIL_UPDATE;
+            } else {
+              SyntaxError(Peek(), "expected DROP ROW or FAIL UPDATE after ON VIOLATION");
+            }
           }
+          expectations.push_back(std::move(expectation));
           continue;
         }
         if (kind != ViewKind::STREAMING_TABLE || !IsKeyword("PRIMARY")) {
@@ -388,10 +398,10 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateView(ViewKind kind, bool or
   // CREATE STREAMING TABLE t [(columns)]; with no query: the target of CREATE FLOWs
   // (append flows) or of APPLY CHANGES INTO / AUTO CDC.
   if (kind == ViewKind::STREAMING_TABLE && AtStatementEnd()) {
-    if (!expectation_names.empty()) {
+    if (!expectations.empty()) {
       ErrorAt(Peek().offset, "not supported yet: expectations on streaming table " + statement->name.ToString() +
                                        ", which is declared without a query (the target of flows); put expectation " +
-                                       expectation_names[0] +
+                                       expectations[0].name +
                                        " on a streaming table or materialized view that the flow reads");
     }
     return statement;

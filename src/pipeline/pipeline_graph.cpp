@@ -207,7 +207,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.kind = view.kind == ViewKind::STREAMING_TABLE ? FlowKind::STREAMING_TABLE : FlowKind::MATERIALIZED_VIEW;
         // A view with expectations runs its declaration every pass, which
         // checks them; without, REFRESH while the definition is unchanged.
-        if (flow.kind == FlowKind::MATERIALIZED_VIEW && ScanExpectations(text).empty()) flow.definition = view.query_text;
+        if (flow.kind == FlowKind::MATERIALIZED_VIEW && view.expectations.empty()) flow.definition = view.query_text;
         if (!view.query) declared_only[StringUtil::Lower(flow.name)] = flow.line;
         // Each run refreshes: CREATE [OR REPLACE] X -> CREATE OR REFRESH X.
         flow.statements.push_back(view.or_refresh ? text : AsCreateOrRefresh(text));

@@ -56,13 +56,13 @@ TEST(PipelineDialect, CreateForms) {
   auto declared = ParseOne("CREATE STREAMING TABLE t (id BIGINT, CONSTRAINT pk PRIMARY KEY (id))");
   EXPECT_EQ(static_cast<CreateViewStatement&>(*declared).query, nullptr);
   EXPECT_EQ(static_cast<CreateViewStatement&>(*declared).primary_key, (std::vector<std::string>{"id"}));
-  // Expectations parse, and ScanExpectations reads them back from the text:
+  // Expectations parse into the statement, each condition as its text:
   // nested parentheses and ')' inside strings stay in the condition.
   auto expecting = ParseOne(
       "CREATE OR REFRESH STREAMING TABLE t (id BIGINT, CONSTRAINT valid_id EXPECT (id > 0 AND (id < 9)), "
       "CONSTRAINT \"odd name\" EXPECT (name <> ')') ON VIOLATION DROP ROW, "
       "CONSTRAINT c EXPECT (coalesce(id, 1) > 0) ON VIOLATION FAIL UPDATE) AS SELECT 1 AS id, 'x' AS name");
-  auto expectations = ScanExpectations(expecting->text);
+  const auto& expectations = static_cast<CreateViewStatement&>(*expecting).expectations;
   ASSERT_EQ(expectations.size(), 3u);
   EXPECT_EQ(expectations[0].name, "valid_id");
   EXPECT_EQ(expectations[0].condition, "id > 0 AND (id < 9)");
@@ -72,8 +72,9 @@ TEST(PipelineDialect, CreateForms) {
   EXPECT_EQ(expectations[1].action, ExpectationAction::DROP_ROW);
   EXPECT_EQ(expectations[2].condition, "coalesce(id, 1) > 0");
   EXPECT_EQ(expectations[2].action, ExpectationAction::FAIL_UPDATE);
-  EXPECT_TRUE(ScanExpectations("CREATE MATERIALIZED VIEW v TBLPROPERTIES ('a' = 'b') AS SELECT 1 AS a").empty());
-  EXPECT_TRUE(ScanExpectations(declared->text).empty());
+  auto plain = ParseOne("CREATE MATERIALIZED VIEW v TBLPROPERTIES ('a' = 'b') AS SELECT 1 AS a");
+  EXPECT_TRUE(static_cast<CreateViewStatement&>(*plain).expectations.empty());
+  EXPECT_TRUE(static_cast<CreateViewStatement&>(*declared).expectations.empty());
   auto flow = ParseOne("CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(LIVE.s)");
   ASSERT_EQ(flow->type, StatementType::CREATE_FLOW);
   EXPECT_EQ(static_cast<CreateFlowStatement&>(*flow).target.ToString(), "t");

@@ -220,7 +220,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   std::vector<std::string> names;
   std::vector<LogicalType> query_types;
   ChunkCollection rows;
-  const std::vector<ExpectationDefinition> expectations = ScanExpectations(stmt.text);
+  const std::vector<ExpectationDefinition> expectations = stmt.expectations;
   std::vector<ExpectationMetrics> expectation_metrics;
   int64_t expectation_dropped = 0;
   auto stats = [&](int64_t files, int64_t rows_read, int64_t rows_written, std::optional<int64_t> version,

@@ -105,7 +105,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   // Expectations: every update checks the whole query result (a full
   // recompute's input) before the view changes; DROP ROW ones become a
   // filter of the stored definition, so refreshes leave those rows out too.
-  const std::vector<ExpectationDefinition> expectations = ScanExpectations(stmt.text);
+  const std::vector<ExpectationDefinition> expectations = stmt.expectations;
   std::optional<std::string> quality;
   std::string definition = stmt.query_text;
   if (!expectations.empty()) {
