@@ -15,6 +15,7 @@
 
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -45,6 +46,19 @@ static void RefuseSymlinkTarget(const std::string& path) {
 // directory entry itself, so even a link made at the target after the check
 // above is replaced, never written through.
 static void WriteCopyFile(const BoundCopy& bound, const ChunkCollection& rows) {
+  if (IsRemotePath(bound.path)) {
+    // Object storage: the writer uploads the finished file in one PUT (or a
+    // multipart upload), so a failed COPY leaves the previous object whole.
+    auto writer = ParquetWriter::Create(bound.path, bound.names, bound.types, bound.options);
+    if (!writer.ok()) writer.status().Throw();
+    for (idx_t c = 0; c < rows.ChunkCount(); c++) {
+      Status s = writer.value()->Append(rows.Chunk(c));
+      if (!s.ok()) s.Throw();
+    }
+    auto info = writer.value()->Finish();
+    if (!info.ok()) throw IOError("COPY TO " + bound.path + ": " + info.status().message());
+    return;
+  }
   RefuseSymlinkTarget(bound.path);
   std::string temp = FileSystem::TempPathFor(bound.path);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -78,7 +92,12 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   if (bound.is_from) return ExecuteBoundInsert(context, bound.insert);
   // Refused before the query runs: nothing is computed for a file that will not be written.
   context.Database().AccessPolicy().CheckPath(bound.path, AccessMode::WRITE, "COPY ... TO");
-  RefuseSymlinkTarget(bound.path);
+  if (IsRemotePath(bound.path)) {
+    auto loc = ParseS3Path(bound.path);
+    if (!loc.ok()) throw InvalidInputError("COPY ... TO: " + loc.status().message());
+  } else {
+    RefuseSymlinkTarget(bound.path);
+  }
   ChunkCollection rows = ExecutePlan(context, std::move(bound.plan));
   WriteCopyFile(bound, rows);
   return MakeCountResult("Count", static_cast<int64_t>(rows.Count()));
