@@ -15,7 +15,7 @@ SERVER="$ROOT/tools/s3_test_server/s3_test_server.py"
 SHARED="${LAKESTREAM_SHARED_DIR:-$ROOT/../shared}/delta-tables"
 [[ -d "$SHARED" ]] || SHARED=/work/shared/delta-tables
 mkdir -p "$TMP/s3/lake" "$TMP/s3/plain"
-python3 "$SERVER" --root "$TMP/s3" --port-file "$TMP/port" --max-keys 3 >/dev/null 2>"$TMP/server.log" &
+python3 "$SERVER" --root "$TMP/s3" --port-file "$TMP/port" --max-keys 3 --verbose >/dev/null 2>"$TMP/server.log" &
 SERVER_PID=$!
 python3 "$SERVER" --root "$TMP/s3" --port-file "$TMP/port_nc" --reject-conditional >/dev/null 2>&1 &
 SERVER_NC_PID=$!
@@ -32,6 +32,12 @@ DB="$TMP/db"
 LOCAL="$TMP/local"
 run() { "$BIN" "$DB" -c "$1" 2>&1; }
 runl() { "$BIN" "$LOCAL" -c "$1" 2>&1; }
+# Each query's CSV rows sorted (the order of rows is not part of the answer).
+sorted_results() {  # sorted_results DB QUERY...
+  local db=$1 q
+  shift
+  for q in "$@"; do echo "-- $q"; "$BIN" "$db" -csv -c "$q" 2>&1 | sort; done
+}
 check() {  # check NAME EXPECTED ACTUAL
   if [[ "$2" == "$3" ]]; then pass "$1"; else fail "$1" "expected: $2" "actual:   $3"; fi
 }
@@ -42,7 +48,7 @@ out=$(run "$SECRET")
 check "the S3 secret is created" "" "$out"
 
 # --- Spark-written tables: s3:// reads exactly as the same files on disk.
-TABLES=(cdf-table simple_table checkpoints simple_table_with_checkpoint delta-0.8.0-partitioned cdf-table-non-partitioned)
+TABLES=(cdf-table simple_table simple_table_with_cdc simple_table_with_checkpoint delta-0.8.0-partitioned cdf-table-non-partitioned)
 for t in "${TABLES[@]}"; do
   [[ -d "$SHARED/$t" ]] || { fail "shared table $t exists" "$SHARED/$t missing"; continue; }
   cp -r "$SHARED/$t" "$TMP/s3/lake/$t"
@@ -52,13 +58,12 @@ for t in "${TABLES[@]}"; do
   check "attach s3://lake/$t" "" "$out"
   out=$(runl "CREATE TABLE s3_$name LOCATION '$SHARED/$t'")
   check "attach $t from disk" "" "$out"
-  latest=$(runl "SELECT max(version) FROM (SELECT version FROM table_history('s3_$name'))" | tr -dc '0-9')
-  [[ -n "$latest" ]] || latest=$(ls "$SHARED/$t/_delta_log" | grep -c '\.json$')
-  queries="SELECT count(*) FROM s3_$name; SELECT * FROM s3_$name ORDER BY ALL;"
-  for ((v = 0; v <= ${latest:-0}; v++)); do queries+=" SELECT * FROM s3_$name VERSION AS OF $v ORDER BY ALL;"; done
-  if [[ "$t" == cdf* ]]; then queries+=" SELECT * EXCLUDE (_commit_timestamp) FROM table_changes('s3_$name', 0) ORDER BY ALL;"; fi
-  want=$(runl "$queries")
-  got=$(run "$queries")
+  latest=$(ls "$SHARED/$t/_delta_log" | grep '^[0-9]*\.json$' | sort | tail -1 | sed 's/\.json$//; s/^0*//')
+  queries=("SELECT count(*) FROM s3_$name" "SELECT * FROM s3_$name")
+  for ((v = 0; v <= ${latest:-0}; v++)); do queries+=("SELECT * FROM s3_$name VERSION AS OF $v"); done
+  if [[ "$t" == cdf* ]]; then queries+=("SELECT * FROM table_changes('s3_$name', 0)"); fi
+  want=$(sorted_results "$LOCAL" "${queries[@]}")
+  got=$(sorted_results "$DB" "${queries[@]}")
   check "$t: every version (and change feed) from S3 equals disk" "$want" "$got"
   [[ "$want" != *Error* ]] || fail "$t reads without error" "$want"
 done
@@ -71,12 +76,18 @@ contains "CREATE TABLE and INSERT on S3" "3	6" "$(echo "$out" | tr -s ' ' | sed 
   fail "commits are objects _delta_log/N.json" "$(ls -R "$TMP/s3/lake/new")"
 ls "$TMP/s3/lake/new" | grep -q '\.parquet$' && pass "data files are uploaded" || fail "data files are uploaded" "$(ls "$TMP/s3/lake/new")"
 
-# Two processes insert at once: conditional PUTs make exactly one win each
+# Two processes of two databases (so no local lock orders them) insert into
+# the same S3 table at once: conditional PUTs make exactly one win each
 # version; the loser re-reads and commits the next one. No row is lost.
+out=$("$BIN" "$TMP/db_w2" -c "$SECRET CREATE TABLE s3_new LOCATION 's3://lake/new'" 2>&1)
+check "a second database attaches the same S3 table" "" "$out"
+WRITERS=()
 for w in 1 2; do
-  ( for i in $(seq 1 8); do "$BIN" "$DB" -c "INSERT INTO s3_new VALUES ($((w * 100 + i)), 'w$w')" >>"$TMP/writer$w.log" 2>&1; done ) &
+  wdb="$DB"; [[ $w == 2 ]] && wdb="$TMP/db_w2"
+  ( for i in $(seq 1 8); do "$BIN" "$wdb" -c "INSERT INTO s3_new VALUES ($((w * 100 + i)), 'w$w')" >>"$TMP/writer$w.log" 2>&1; done ) &
+  WRITERS+=($!)
 done
-wait %3 %4 2>/dev/null; wait
+wait "${WRITERS[@]}"
 out=$(run "SELECT count(*) FROM s3_new")
 contains "two concurrent writers: all 19 rows are there" "19" "$out"
 commits=$(ls "$TMP/s3/lake/new/_delta_log" | grep -c '^[0-9]*\.json$')
@@ -84,6 +95,8 @@ check "two concurrent writers: one commit per INSERT (2 + 1 + 16)" "19" "$commit
 errs=$(grep -h -i "error" "$TMP/writer1.log" "$TMP/writer2.log" | head -3)
 # A writer may give up after too many conflicts only with a clear error; rows it reported are there.
 [[ -z "$errs" ]] && pass "no writer failed" || fail "no writer failed" "$errs"
+conflicts=$(grep -c '"PUT /lake/new/_delta_log/[0-9]*.json HTTP/1.1" 412' "$TMP/server.log")
+echo "  (conflicting commits answered 412: $conflicts)"
 
 # --- read_parquet / read_files / COPY TO.
 out=$(run "COPY (SELECT id, v FROM s3_new WHERE id < 10) TO 's3://lake/exports/small.parquet'")

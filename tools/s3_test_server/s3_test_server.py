@@ -36,7 +36,7 @@ from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from xml.sax.saxutils import escape
 
-LOCK = threading.Lock()
+LOCK = threading.RLock()  # re-entered: a refusal sent while the lock is held counts its bytes
 STATE = {"faults": [], "requests": 0, "by_method": {}, "bytes_out": 0, "uploads": {}}
 
 
