@@ -72,7 +72,8 @@ int MaxAttempts() {
 }
 
 bool Retryable(long status, const std::string& code) {
-  return status >= 500 || status == 429 || code == "SlowDown" || code == "RequestTimeout" ||
+  // 501 NotImplemented (a header the store does not support) will not change on retry.
+  return (status >= 500 && status != 501) || status == 429 || code == "SlowDown" || code == "RequestTimeout" ||
          code == "ConditionalRequestConflict";
 }
 
