@@ -17,7 +17,7 @@ PORT=$(cat "$TMP/port")
 "$BIN" "$TMP/local" -c "CREATE TABLE t (id BIGINT, v VARCHAR) LOCATION '$TMP/table';
 INSERT INTO t SELECT i, 'value ' || (i % 1000) FROM range(0, $ROWS) r(i);" >/dev/null
 cp -r "$TMP/table" "$TMP/s3/lake/table"
-"$BIN" "$TMP/remote" -c "CREATE SECRET s (TYPE s3, KEY_ID 'test-key', SECRET 'test-secret', ENDPOINT 'http://127.0.0.1:$PORT');
+"$BIN" "$TMP/remote" -c "CREATE PERSISTENT SECRET s (TYPE s3, KEY_ID 'test-key', SECRET 'test-secret', ENDPOINT 'http://127.0.0.1:$PORT');
 CREATE TABLE t LOCATION 's3://lake/table'" >/dev/null
 Q="SELECT count(*), sum(id), max(v) FROM t"
 best() {  # best DB: best-of-3 wall seconds
