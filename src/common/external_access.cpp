@@ -3,12 +3,19 @@
 #include <filesystem>
 
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 
 namespace lakestream {
 
 namespace fs = std::filesystem;
 
 std::string ExternalAccessPolicy::Normalize(const std::string& path) {
+  if (IsRemotePath(path)) {
+    // An object key is a name, not a walk: S3 gives `..` no meaning.
+    std::string text = path;
+    while (!text.empty() && text.back() == '/') text.pop_back();
+    return text;
+  }
   std::error_code ec;
   fs::path absolute = fs::absolute(fs::path(path), ec);
   if (ec) absolute = fs::path(path);
@@ -116,6 +123,11 @@ std::string ExternalAccessPolicy::CheckPath(const std::string& path, AccessMode 
   }
   for (auto& p : allowed_paths_) {
     if (normalized == p) return normalized;
+  }
+  if (IsRemotePath(path)) {
+    throw PermissionError(what + (mode == AccessMode::READ ? " cannot read " : " cannot write ") + path +
+                          ": external access is disabled (enable_external_access = false), and object storage is "
+                          "network access; " + AllowedText() + " (an s3:// prefix may be listed in allowed_directories)");
   }
   std::string shown = normalized == path ? path : path + " (" + normalized + ")";
   throw PermissionError(what + (mode == AccessMode::READ ? " cannot read " : " cannot write ") + shown +

@@ -8,7 +8,9 @@
 //     catalog and secrets), or
 //   * one of allowed_directories (a directory and everything below it), or
 //   * is one of allowed_paths (that file exactly);
-// and no network endpoint (Kafka) passes at all.
+// and no network endpoint (Kafka) passes at all. An s3:// path is network
+// access: it passes only under an s3:// prefix in allowed_directories (or
+// as one of allowed_paths), compared lexically (S3 gives `..` no meaning).
 //
 // Normalisation: a relative path is made absolute against the working
 // directory, then the longest existing prefix is resolved with realpath (so

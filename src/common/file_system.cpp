@@ -1,11 +1,14 @@
 #include "common/file_system.hpp"
 
+#include "common/s3/s3_file_system.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -190,11 +193,80 @@ class PosixFileSystem : public FileSystem {
   }
 };
 
+
+// Default(): each call goes to the file system of its path's scheme. Calls
+// naming two paths (Rename, Link) go to the first path's: an S3 one refuses
+// them.
+class SchemeFileSystem : public FileSystem {
+ public:
+  explicit SchemeFileSystem(FileSystem* local) : local_(local) {}
+  bool ReadsInPlace() const override { return true; }  // local paths; readers check IsRemotePath first
+
+  Result<std::string> ReadFile(const std::string& p) override { return For(p)->ReadFile(p); }
+  Result<std::string> ReadRange(const std::string& p, uint64_t o, uint64_t n) override { return For(p)->ReadRange(p, o, n); }
+  Status WriteFile(const std::string& p, const std::string& c) override { return For(p)->WriteFile(p, c); }
+  Result<std::vector<std::string>> ListDirectory(const std::string& d) override { return For(d)->ListDirectory(d); }
+  Status CreateDirectories(const std::string& d) override { return For(d)->CreateDirectories(d); }
+  bool FileExists(const std::string& p) override { return For(p)->FileExists(p); }
+  Result<uint64_t> FileSize(const std::string& p) override { return For(p)->FileSize(p); }
+  Result<int64_t> ModificationTime(const std::string& p) override { return For(p)->ModificationTime(p); }
+  Status RemoveFile(const std::string& p) override { return For(p)->RemoveFile(p); }
+  Status Rename(const std::string& f, const std::string& t) override { return Pair(f, t)->Rename(f, t); }
+  Status Link(const std::string& f, const std::string& t) override { return Pair(f, t)->Link(f, t); }
+  Status Fsync(const std::string& p) override { return For(p)->Fsync(p); }
+  Status FsyncDirectory(const std::string& d) override { return For(d)->FsyncDirectory(d); }
+  Status FsyncAll(const DurableSet& paths) override {
+    DurableSet local;
+    for (auto& f : paths.files)
+      if (!IsRemotePath(f)) local.files.insert(f);
+    for (auto& d : paths.directories)
+      if (!IsRemotePath(d)) local.directories.insert(d);
+    return local_->FsyncAll(local);
+  }
+  Status PutIfAbsent(const std::string& p, const std::string& c, const DurableSet& first) override {
+    if (IsRemotePath(p)) return For(p)->PutIfAbsent(p, c, first);
+    return local_->PutIfAbsent(p, c, first);
+  }
+  Status WriteFileAtomic(const std::string& p, const std::string& c) override { return For(p)->WriteFileAtomic(p, c); }
+  Status SetMode(const std::string& p, uint32_t m) override { return For(p)->SetMode(p, m); }
+
+ private:
+  FileSystem* Pair(const std::string& a, const std::string& b) {
+    return IsRemotePath(a) || IsRemotePath(b) ? S3FileSystem::Instance() : local_;
+  }
+  FileSystem* local_;
+};
+
+FileSystem* PosixInstance() {
+  static PosixFileSystem* fs = new PosixFileSystem();
+  return fs;
+}
+
 }  // namespace
 
 FileSystem* FileSystem::Default() {
-  static PosixFileSystem* fs = new PosixFileSystem();
+  static SchemeFileSystem* fs = new SchemeFileSystem(PosixInstance());
   return fs;
+}
+
+FileSystem* FileSystem::For(const std::string& path) {
+  if (IsRemotePath(path)) return S3FileSystem::Instance();  // it refuses schemes other than s3://
+  return PosixInstance();
+}
+
+bool IsRemotePath(const std::string& path) {
+  size_t colon = path.find("://");
+  if (colon == std::string::npos || colon == 0) return false;
+  for (size_t i = 0; i < colon; i++)
+    if (!std::isalnum(static_cast<unsigned char>(path[i]))) return false;
+  return true;
+}
+
+Result<std::string> FileSystem::ReadRange(const std::string& path, uint64_t offset, uint64_t length) {
+  auto all = ReadFile(path);
+  if (!all.ok()) return all.status();
+  if (offset >= all.value().size()) return std::string();
+  return all.value().substr(offset, length);
 }
 
 std::string JoinPath(const std::string& a, const std::string& b) {

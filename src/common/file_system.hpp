@@ -8,7 +8,9 @@
 //   Status s = fs->PutIfAbsent("t/_delta_log/00000000000000000007.json", body);
 //   if (s.IsAlreadyExists()) { /* another writer won version 7: re-read, retry */ }
 //
-// Paths are plain local paths (no URI schemes). All methods are thread-safe.
+// Paths are local paths or s3://bucket/key URLs (S3FileSystem,
+// docs/object-storage.md): Default() sends each path to the file system of its
+// scheme, and For(path) names that file system. All methods are thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -32,11 +34,17 @@ class FileSystem {
  public:
   virtual ~FileSystem() = default;
 
-  // The process-wide POSIX file system (never null, never deleted).
+  // The process-wide file system (never null, never deleted): POSIX for
+  // local paths, S3FileSystem for s3:// paths.
   static FileSystem* Default();
+  // The file system that serves `path`'s scheme (never null).
+  static FileSystem* For(const std::string& path);
 
   // Whole-file read. NotFound when the file does not exist.
   virtual Result<std::string> ReadFile(const std::string& path) = 0;
+  // `length` bytes from `offset` (fewer at the end of the file). Object
+  // stores answer with one ranged GET; this default reads the whole file.
+  virtual Result<std::string> ReadRange(const std::string& path, uint64_t offset, uint64_t length);
   // May a reader open `path` itself (memory-map it) instead of calling
   // ReadFile? True only for the POSIX file system: a wrapper (fault
   // injection) must see every read. Mapping a large file reuses the page
@@ -90,7 +98,8 @@ class FileSystem {
   // durability is unknown; callers that must know re-read it.
   // Implemented with the virtual primitives above, so fault injection sees
   // each step.
-  Status PutIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {});
+  // Object stores override it with a conditional write.
+  virtual Status PutIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {});
 
   // Writes `contents` to a temp file beside `path`, fsyncs it, renames it over
   // `path` and fsyncs the directory: an atomic, durable overwrite (for files
@@ -109,6 +118,10 @@ class FileSystem {
   static std::string TempPathFor(const std::string& path);
   static bool IsTempFileName(const std::string& name);
 };
+
+// True for a URL with a scheme (s3://...): not a local path, so no
+// std::filesystem call or open(2) may be made on it.
+bool IsRemotePath(const std::string& path);
 
 // Helpers on '/'-separated paths.
 std::string JoinPath(const std::string& a, const std::string& b);

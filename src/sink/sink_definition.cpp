@@ -12,6 +12,7 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "connector/kafka/kafka_producer.hpp"
@@ -116,6 +117,11 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
   }
   ResolveSinkSchema(sink.name, options, sink.source, source.table->Names(), source.table->Types(), source.table->primary_key);
   if (!options.kafka) {
+    if (IsRemotePath(sink.file_path)) {
+      throw NotImplementedError("Sink " + sink.name + ": a FILE sink on object storage ('" + sink.file_path +
+                                "') is not supported yet (it appends to its file, which S3 objects cannot do); "
+                                "write to a local file, or INSERT the changes into a Delta table on S3");
+    }
     std::string path = previous && previous->target == "file" && previous->file_path == sink.file_path
                            ? SinkFilePath(*previous)
                            : AbsoluteSinkPath(sink.file_path);

@@ -14,6 +14,7 @@
 
 #include "catalog/object_folder.hpp"
 #include "common/date.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
@@ -29,12 +30,32 @@ static bool TryLock(CatalogStore& store) {
   return acquired;
 }
 
+// The S3 secret whose SCOPE best matches `path`, env() values read now.
+static std::optional<Result<S3Config>> S3SecretConfig(SecretManager& secrets, const std::string& path) {
+  try {
+    auto secret = secrets.Which(path, "s3");
+    if (!secret) return std::nullopt;
+    std::vector<std::pair<std::string, std::string>> values;
+    for (auto& [k, v] : secret->values) values.emplace_back(k, ResolveEnvValue(v, "S3 secret " + secret->name));
+    return S3ConfigFromValues(values, "secret " + secret->name);
+  } catch (const std::exception& e) {
+    return Result<S3Config>(Status::InvalidArgument(e.what()));
+  }
+}
+
 DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
     : path_(std::move(path)),
       options_(options),
       access_policy_(path_, options.enable_external_access, options.allowed_directories, options.allowed_paths),
       fs_(FileSystem::Default()) {
+  uint64_t token = RegisterS3ConfigSource([this](const std::string& path) { return S3SecretConfig(Secrets(), path); });
+  s3_config_ = std::shared_ptr<void>(nullptr, [token](void*) { UnregisterS3ConfigSource(token); });
   if (InMemory()) return;
+  if (IsRemotePath(path_)) {
+    throw NotImplementedError("Cannot open the database " + path_ +
+                              ": a database directory on object storage is not supported yet; open a local "
+                              "directory and attach tables on S3 with CREATE TABLE t LOCATION 's3://bucket/path'");
+  }
   while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   auto store = CatalogStore::Open(fs_, path_, options_.read_only);
   if (!store.ok()) store.status().Throw();
@@ -131,7 +152,7 @@ void DatabaseInstance::SyncFromDelta(TableCatalogEntry& entry) {
 }
 
 static std::string Absolute(const std::string& db, const std::string& path) {
-  if (!path.empty() && path[0] == '/') return path;
+  if ((!path.empty() && path[0] == '/') || IsRemotePath(path)) return path;
   return db + "/" + path;
 }
 
@@ -310,7 +331,13 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   if (location) access_policy_.CheckPath(*location, AccessMode::WRITE, "CREATE TABLE " + entry.name + " LOCATION");
   entry.managed = !location.has_value();
   // A LOCATION is a path as the user sees it: relative to the working directory (as in Spark and DuckDB).
-  entry.location = location ? std::filesystem::absolute(*location).lexically_normal().string() : path_ + "/" + folder_name;
+  if (location && IsRemotePath(*location)) {
+    auto parsed = ParseS3Path(*location);
+    if (!parsed.ok()) throw InvalidInputError("CREATE TABLE " + entry.name + " LOCATION: " + parsed.status().message());
+  }
+  entry.location = !location ? path_ + "/" + folder_name
+                   : IsRemotePath(*location) ? *location
+                                             : std::filesystem::absolute(*location).lexically_normal().string();
   while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
   if (!entry.managed) {
     std::string meta = path_ + "/_lakestream";

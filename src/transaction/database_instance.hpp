@@ -123,6 +123,10 @@ class DatabaseInstance {
   std::unique_ptr<SinkRegistry> sink_registry_;
   std::mutex secrets_lock_;
   std::shared_ptr<SecretManager> secrets_;
+  // s3:// paths find their credentials in this database's S3 secrets
+  // (common/s3/s3_config.hpp): the registration, undone when this goes.
+  // Last: unregistered before the secrets go.
+  std::shared_ptr<void> s3_config_;
 };
 
 }  // namespace lakestream

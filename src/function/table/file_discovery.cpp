@@ -1,11 +1,15 @@
 #include "function/table/file_discovery.hpp"
 
+#include <fnmatch.h>
 #include <glob.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
+
+#include "common/exception.hpp"
+#include "common/s3/s3_file_system.hpp"
 
 namespace lakestream {
 
@@ -14,6 +18,7 @@ namespace fs = std::filesystem;
 static bool Hidden(const std::string& name) { return !name.empty() && (name[0] == '.' || name[0] == '_'); }
 
 std::string FileIdentity(const std::string& path) {
+  if (IsRemotePath(path)) return path;
   std::error_code ec;
   fs::path absolute = fs::absolute(fs::path(path), ec);
   if (ec) return path;
@@ -52,9 +57,70 @@ static void AddDirectory(const fs::path& dir, std::vector<DiscoveredFile>& out) 
   }
 }
 
+// Any component below `base` hidden ('.' or '_' first)?
+static bool HiddenBelow(const std::string& key, size_t base) {
+  size_t start = base;
+  while (start < key.size()) {
+    size_t slash = key.find('/', start);
+    if (Hidden(key.substr(start, slash == std::string::npos ? std::string::npos : slash - start))) return true;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return false;
+}
+
+std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern) {
+  auto loc = ParseS3Path(pattern);
+  if (!loc.ok()) throw IOError(loc.status().message());
+  S3FileSystem* s3 = S3FileSystem::Instance();
+  std::string bucket_url = "s3://" + loc.value().bucket + "/";
+  std::vector<DiscoveredFile> out;
+  auto add = [&](const S3Object& o) {
+    DiscoveredFile f;
+    f.path = bucket_url + o.key;
+    f.id = f.path;
+    f.size = o.size;
+    f.mtime_ms = o.mtime_ms;
+    out.push_back(std::move(f));
+  };
+  const std::string& key = loc.value().key;
+  if (!HasGlob(pattern)) {
+    auto size = s3->FileSize(pattern);
+    if (size.ok()) {
+      auto mtime = s3->ModificationTime(pattern);
+      add(S3Object{key, size.value(), mtime.ok() ? mtime.value() : 0});
+      return out;
+    }
+    if (!size.status().IsNotFound()) throw IOError(size.status().message());
+    auto listed = s3->ListRecursive(pattern);
+    if (!listed.ok()) throw IOError(listed.status().message());
+    size_t base = key.empty() ? 0 : key.size() + 1;
+    for (auto& o : listed.value())
+      if (!HiddenBelow(o.key, base)) add(o);
+    return out;
+  }
+  size_t wildcard = key.find_first_of("*?[");
+  size_t slash = key.rfind('/', wildcard);
+  std::string dir = slash == std::string::npos ? "" : key.substr(0, slash);
+  auto listed = s3->ListRecursive(bucket_url + dir);
+  if (!listed.ok()) throw IOError(listed.status().message());
+  size_t base = dir.empty() ? 0 : dir.size() + 1;
+  for (auto& o : listed.value()) {
+    if (::fnmatch(key.c_str(), o.key.c_str(), FNM_PATHNAME) != 0) continue;
+    if (HiddenBelow(o.key, base)) continue;
+    add(o);
+  }
+  return out;
+}
+
 std::vector<DiscoveredFile> DiscoverFiles(const std::vector<std::string>& patterns) {
   std::vector<DiscoveredFile> files;
   for (auto& pattern : patterns) {
+    if (IsRemotePath(pattern)) {
+      auto remote = DiscoverRemoteFiles(pattern);
+      files.insert(files.end(), remote.begin(), remote.end());
+      continue;
+    }
     if (!HasGlob(pattern)) {
       std::error_code ec;
       if (fs::is_directory(pattern, ec)) {

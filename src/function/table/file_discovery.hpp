@@ -24,7 +24,14 @@ struct DiscoveredFile {
 // directory matches nothing: the landing folder may not exist yet).
 std::vector<DiscoveredFile> DiscoverFiles(const std::vector<std::string>& patterns);
 
-// The absolute, lexically normal form of `path`.
+// An s3:// pattern: a plain path is that object or, when no object has that
+// key, every object below it as a folder; a glob lists the objects under the
+// part before its first wildcard (one ListObjectsV2 walk) and keeps the
+// keys the pattern matches ('*' stays within one '/' level). Hidden names
+// are skipped as locally. Throws IOError when the store cannot be listed.
+std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern);
+
+// The absolute, lexically normal form of `path` (a URL unchanged).
 std::string FileIdentity(const std::string& path);
 
 }  // namespace lakestream

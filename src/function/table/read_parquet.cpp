@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
+#include "function/table/file_discovery.hpp"
 #include "common/string_util.hpp"
 #include "function/table/table_functions.hpp"
 #include "transaction/client_context.hpp"
@@ -48,6 +50,11 @@ class ParquetScanSource : public TableSource {
 };
 
 std::vector<std::string> ExpandGlob(const std::string& pattern) {
+  if (IsRemotePath(pattern)) {
+    std::vector<std::string> files;
+    for (auto& f : DiscoverRemoteFiles(pattern)) files.push_back(f.path);
+    return files;
+  }
   glob_t result{};
   int rc = ::glob(pattern.c_str(), GLOB_NOSORT, nullptr, &result);
   std::vector<std::string> files;

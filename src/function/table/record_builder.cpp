@@ -4,6 +4,7 @@
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 #include "function/table/file_readers.hpp"
 #include "storage/table/schema_evolution.hpp"
 
@@ -122,6 +123,11 @@ ChunkCollection RecordBuilder::TakeRows() {
 }
 
 std::string ReadWholeFile(const std::string& path) {
+  if (IsRemotePath(path)) {
+    auto bytes = FileSystem::For(path)->ReadFile(path);
+    if (!bytes.ok()) throw IOError("read_files(): cannot read " + path + ": " + bytes.status().message());
+    return bytes.take();
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
   std::ostringstream buffer;

@@ -16,7 +16,8 @@ namespace lakestream {
 
 namespace {
 
-const std::vector<std::string> kS3Keys = {"key_id", "secret", "region", "session_token", "endpoint", "url_style", "use_ssl"};
+const std::vector<std::string> kS3Keys = {"key_id",   "secret",  "region", "session_token", "endpoint",
+                                         "url_style", "use_ssl", "allow_unsafe_rename"};
 
 void CheckSecretName(const std::string& name) {
   bool ok = !name.empty() && name.size() <= 128 && !StringUtil::StartsWith(StringUtil::Lower(name), "__sink_");

@@ -15,6 +15,7 @@
 
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
 #include "main/statement/dml_executor.hpp"
@@ -38,16 +39,34 @@ static void RefuseSymlinkTarget(const std::string& path) {
                           "; COPY TO does not write through a link: name the target itself, or remove the link");
 }
 
-// Runs bound.plan into bound.path, streaming: each chunk goes into the
-// Parquet writer as the plan makes it, so only the open row group is held.
-// Written to a new hidden temp file beside the target (created with O_EXCL |
-// O_NOFOLLOW, so a link planted at that name is never followed) and renamed
-// over the target once complete (DuckDB's USE_TMP_FILE): a COPY that fails
-// or is interrupted half way (a full disk, a value no page holds, Ctrl-C)
-// leaves the file that was there before whole. rename(2) replaces the
-// directory entry itself, so even a link made at the target after the check
-// above is replaced, never written through. Returns the rows written.
+// Runs bound.plan into the Parquet file `path`, streaming: each chunk goes
+// into the writer as the plan makes it, so only the open row group is held.
+// Returns the rows written; throws with the writer unfinished on failure.
+static int64_t StreamPlanToParquet(ClientContext& context, BoundCopy& bound, const std::string& path) {
+  auto writer = ParquetWriter::Create(path, bound.names, bound.types, bound.options);
+  if (!writer.ok()) writer.status().Throw();
+  int64_t count = 0;
+  ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
+    Status s = writer.value()->Append(chunk);
+    if (!s.ok()) s.Throw();
+    count += static_cast<int64_t>(chunk.size());
+  });
+  auto info = writer.value()->Finish();
+  if (!info.ok()) info.status().Throw();
+  return count;
+}
+
+// Writes bound.plan's rows to bound.path. A local file is written to a new
+// hidden temp file beside the target (created with O_EXCL | O_NOFOLLOW, so a
+// link planted at that name is never followed) and renamed over the target
+// once complete (DuckDB's USE_TMP_FILE): a COPY that fails or is interrupted
+// half way (a full disk, a value no page holds, Ctrl-C) leaves the file that
+// was there before whole. rename(2) replaces the directory entry itself, so
+// even a link made at the target after the check above is replaced, never
+// written through. On object storage the writer uploads the finished file in
+// one PUT (or a multipart upload), which is as atomic. Returns the rows written.
 static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
+  if (IsRemotePath(bound.path)) return StreamPlanToParquet(context, bound, bound.path);
   RefuseSymlinkTarget(bound.path);
   std::string temp = FileSystem::TempPathFor(bound.path);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -57,16 +76,7 @@ static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
   }
   ::close(fd);
   try {
-    auto writer = ParquetWriter::Create(temp, bound.names, bound.types, bound.options);
-    if (!writer.ok()) writer.status().Throw();
-    int64_t count = 0;
-    ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
-      Status s = writer.value()->Append(chunk);
-      if (!s.ok()) s.Throw();
-      count += static_cast<int64_t>(chunk.size());
-    });
-    auto info = writer.value()->Finish();
-    if (!info.ok()) info.status().Throw();
+    int64_t count = StreamPlanToParquet(context, bound, temp);
     if (std::rename(temp.c_str(), bound.path.c_str()) != 0) {
       throw IOError("COPY TO " + bound.path + ": cannot move the finished file " + temp + " into place: " +
                     std::strerror(errno));
@@ -84,7 +94,12 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   if (bound.is_from) return ExecuteBoundInsert(context, bound.insert);
   // Refused before the query runs: nothing is computed for a file that will not be written.
   context.Database().AccessPolicy().CheckPath(bound.path, AccessMode::WRITE, "COPY ... TO");
-  RefuseSymlinkTarget(bound.path);
+  if (IsRemotePath(bound.path)) {
+    auto location = ParseS3Path(bound.path);
+    if (!location.ok()) throw InvalidInputError("COPY ... TO: " + location.status().message());
+  } else {
+    RefuseSymlinkTarget(bound.path);
+  }
   return MakeCountResult("Count", WriteCopyFile(context, bound));
 }
 

@@ -151,7 +151,9 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   const std::vector<std::string> names = {"txn", "add", "remove", "metaData", "protocol"};
   const std::vector<LogicalType> types = {TxnType(), AddType(), RemoveType(), MetadataType(), ProtocolType()};
   std::string final_path = JoinPath(log_dir, CheckpointFileName(snap.version));
-  std::string temp = FileSystem::TempPathFor(final_path);
+  // Object storage has no rename, and needs none: the writer uploads the
+  // finished file in one PUT, so it appears whole or not at all.
+  std::string temp = IsRemotePath(final_path) ? final_path : FileSystem::TempPathFor(final_path);
 
   ParquetWriterOptions options;
   options.codec = ParquetCodec::kSnappy;  // what Spark writes; every reader has it
@@ -222,7 +224,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   Result<ParquetFileInfo> info = status.ok() ? writer.Finish() : Result<ParquetFileInfo>(status);
   if (info.ok()) status = fs->Fsync(temp);
   else status = info.status();
-  if (status.ok()) status = fs->Rename(temp, final_path);
+  if (status.ok() && temp != final_path) status = fs->Rename(temp, final_path);
   if (!status.ok()) {
     (void)fs->RemoveFile(temp);
     return status;

@@ -1,5 +1,7 @@
 #include "storage/parquet/parquet_writer.hpp"
 
+#include "common/file_system.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -248,6 +250,11 @@ struct WNode {
 struct ParquetWriter::Impl {
   std::string path;
   int fd = -1;
+  // Object storage (remote path): the file is built here and uploaded by
+  // Finish in one PUT (a multipart upload when large), so no reader ever
+  // sees a partial object.
+  bool remote = false;
+  std::string buffer;
   ParquetWriterOptions opt;
   Codec codec = Codec::ZSTD;
   std::vector<std::string> names;
@@ -297,6 +304,11 @@ struct ParquetWriter::Impl {
   }
 
   Status WriteAll(const std::string& data) {
+    if (remote) {
+      buffer += data;
+      offset += data.size();
+      return Status::OK();
+    }
     const char* p = data.data();
     size_t left = data.size();
     while (left > 0) {
@@ -1006,8 +1018,9 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
     impl->info.push_back(ParquetColumnInfo{Value(types[i]), Value(types[i]), 0});
   }
   impl->row_entries.resize(names.size());
-  impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
+  impl->remote = IsRemotePath(path);
+  if (!impl->remote) impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (!impl->remote && impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
   LS_RETURN_NOT_OK(impl->WriteAll("PAR1"));
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
 }
@@ -1100,7 +1113,10 @@ Result<ParquetFileInfo> ParquetWriter::Finish() {
   footer.append(reinterpret_cast<const char*>(&len), 4);
   footer.append("PAR1");
   LS_RETURN_NOT_OK(im.WriteAll(footer));
-  if (::close(im.fd) != 0) {
+  if (im.remote) {
+    LS_RETURN_NOT_OK(FileSystem::For(im.path)->WriteFile(im.path, im.buffer));
+    im.buffer = std::string();
+  } else if (::close(im.fd) != 0) {
     im.fd = -1;
     return Status::IOError(im.path + ": close failed: " + std::strerror(errno));
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/exception.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "common/query_progress.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -121,25 +122,39 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     if (remove.deletion_timestamp) removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
   }
   std::vector<std::string> doomed;
+  auto consider = [&](const std::string& full, int64_t mtime) {
+    std::string name = BaseName(full);
+    bool temp = FileSystem::IsTempFileName(name);
+    if (!temp && (name.size() < 8 || name.substr(name.size() - 8) != ".parquet")) return;
+    if (active.count(full)) return;
+    auto removed = removed_at.find(full);
+    int64_t age_from = removed != removed_at.end() ? removed->second : mtime;
+    if (age_from < cutoff) doomed.push_back(full);
+  };
+  if (IsRemotePath(path_)) {
+    // Object storage: one listing of the table's prefix gives every file with its time.
+    auto listed = S3FileSystem::Instance()->ListRecursive(path_);
+    if (!listed.ok())
+      throw IOError("VACUUM of table " + name_ + " could not list " + path_ + ": " + listed.status().message());
+    std::string bucket = path_.substr(0, path_.find('/', 5) + 1);
+    std::string log_prefix = path_ + "/_delta_log/";
+    for (auto& o : listed.value()) {
+      std::string full = bucket + o.key;
+      if (!full.compare(0, log_prefix.size(), log_prefix) == 0) consider(full, o.mtime_ms);
+    }
+  }
   std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(path_, ec); !ec && it != std::filesystem::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::recursive_directory_iterator(path_, ec);
+       !IsRemotePath(path_) && !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     const auto& p = it->path();
     std::string name = p.filename().string();
     if (it->is_directory()) {
       if (name == "_delta_log") it.disable_recursion_pending();
       continue;
     }
-    std::string full = p.string();
-    bool temp = FileSystem::IsTempFileName(name);
-    if (!temp && (name.size() < 8 || name.substr(name.size() - 8) != ".parquet")) continue;
-    if (active.count(full)) continue;
-    auto mtime = fs_->ModificationTime(full);
-    if (!mtime.ok()) continue;
-    auto removed = removed_at.find(full);
-    int64_t age_from = removed != removed_at.end() ? removed->second : mtime.value();
-    if (age_from >= cutoff) continue;
-    doomed.push_back(full);
+    if (active.count(p.string())) continue;  // no stat for the files the table uses
+    auto mtime = fs_->ModificationTime(p.string());
+    if (mtime.ok()) consider(p.string(), mtime.value());
   }
   // Leftover temp files of crashed commits in the log.
   auto log_entries = fs_->ListDirectory(path_ + "/_delta_log");
