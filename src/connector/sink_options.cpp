@@ -8,7 +8,7 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "main/secret/secret.hpp"
+#include "common/secret/secret.hpp"
 
 namespace lakestream {
 

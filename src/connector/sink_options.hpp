@@ -53,7 +53,7 @@ struct SinkOptions {
   // value.columns, on_change, tombstones, decimal.format), as text.
   std::string EncodingSignature() const;
   // 'secret': the kafka secret whose properties (credentials) the sink uses,
-  // resolved when the broker is contacted (main/secret/secret_use.hpp).
+  // resolved when the broker is contacted (connector/secret_use.hpp).
   std::string secret_name;
   // librdkafka properties, in the order given; a value may be an env('NAME')
   // reference, read at use (WithSinkCredentials).

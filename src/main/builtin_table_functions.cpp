@@ -5,7 +5,7 @@
 #include "common/exception.hpp"
 #include "connector/kafka/read_kafka.hpp"
 #include "function/table/table_functions.hpp"
-#include "main/secret/secret_use.hpp"
+#include "main/secret/secret_executor.hpp"
 #include "main/statement/statement_executor.hpp"
 
 namespace lakestream {

@@ -14,7 +14,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
-#include "main/secret/secret_use.hpp"
+#include "main/secret/secret_executor.hpp"
 
 namespace lakestream {
 

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/secret/secret_redact.hpp"
 #include "main/connection_access.hpp"
 #include "main/public_value.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -59,5 +60,7 @@ std::unique_ptr<QueryResult> MakeTableResult(std::vector<std::string> names, con
   }
   return MakeRowsResult(std::move(names), engine_types, engine_rows);
 }
+
+std::string RedactCredentials(const std::string& sql) { return RedactSecrets(sql); }
 
 }  // namespace lakestream

@@ -5,7 +5,7 @@
 
 #include "common/display_width.hpp"
 #include "common/exception.hpp"
-#include "main/secret/secret_redact.hpp"
+#include "common/secret/secret_redact.hpp"
 
 namespace lakestream {
 

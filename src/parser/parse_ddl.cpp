@@ -3,7 +3,6 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "function/aggregate_function.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -178,7 +177,7 @@ std::string ParserImpl::ParsePropertyValue() {
   }
   if (IsKeyword("TRUE") || IsKeyword("FALSE")) return ToLowerAscii(Next().text);
   // env('NAME'): read from the environment when used, kept as this text
-  // (main/secret/secret.hpp, docs/secrets.md).
+  // (common/secret/secret.hpp, docs/secrets.md).
   if (IsKeyword("ENV") && IsOp("(", 1)) {
     Next();
     Next();
@@ -286,7 +285,9 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseCreateTable(bool or_replace) {
 }
 
 // The first part of an expectation's condition that depends on more than its
-// row (an aggregate, a window function, a subquery), or null.
+// row (a window function, a subquery), or null. Aggregates are known by name
+// only to the function layer: CheckExpectationsPerRow
+// (main/statement/expectations.hpp) refuses them before the statement runs.
 static const ParsedExpression* NotRowLocal(const ParsedExpression& e) {
   switch (e.type) {
     case ExpressionType::SUBQUERY_SCALAR:
@@ -295,7 +296,7 @@ static const ParsedExpression* NotRowLocal(const ParsedExpression& e) {
     case ExpressionType::SUBQUERY_EXISTS:
     case ExpressionType::SUBQUERY_NOT_EXISTS: return &e;
     case ExpressionType::FUNCTION:
-      if (e.window || IsAggregateFunction(StringUtil::Lower(e.function_name))) return &e;
+      if (e.window) return &e;
       break;
     default: break;
   }

@@ -18,7 +18,7 @@
 #include "connector/kafka/kafka_producer.hpp"
 #include "connector/kafka/kafka_tail.hpp"
 #include "connector/sink_encoder.hpp"
-#include "main/secret/secret_use.hpp"
+#include "connector/secret_use.hpp"
 #include "sink/sink_runner.hpp"
 #include "sink/sink_source.hpp"
 #include "connector/sink_target.hpp"

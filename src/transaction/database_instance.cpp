@@ -1,6 +1,6 @@
 #include "transaction/database_instance.hpp"
 
-#include "main/secret/secret_use.hpp"
+#include "catalog/sink_credentials.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
 namespace lakestream {
 
 class DeltaTable;
-class SecretManager;  // main/secret/secret.hpp
+class SecretManager;  // common/secret/secret.hpp
 
 // What the sink layer keeps for one open database between statements (its
 // open producers and files, the progress listener). Defined in src/sink,

@@ -29,10 +29,13 @@ mkdir -p "$out/obj"
 
 common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/delta_table_properties.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/status.cpp src/common/time_zone.cpp
         src/common/types.cpp src/common/value.cpp src/common/vector.cpp src/common/string_util.cpp"
-delta="$common src/common/file_system.cpp src/storage/parquet/*.cpp src/storage/delta/*.cpp"
+# The file system routes s3:// paths to the S3 client (libcurl, libxml2, libcrypto).
+files="src/common/file_system.cpp src/common/s3/*.cpp"
+delta="$common $files src/storage/parquet/*.cpp src/storage/delta/*.cpp"
 case "$target" in
-  parquet) sources="$common src/storage/parquet/*.cpp"; corpus=test/parquet/corpus ;;
-  sql_parser) sources="$common src/common/stack_depth.cpp src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
+  parquet) sources="$common $files src/storage/parquet/*.cpp"; corpus=test/parquet/corpus ;;
+  # Parser errors quote the statement with its credentials redacted (common/secret).
+  sql_parser) sources="$common $files src/common/stack_depth.cpp src/common/secret/*.cpp src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
   delta_log) sources="$delta"; corpus=test/fuzz/corpus/delta_log ;;
   delta_checkpoint) sources="$delta"; corpus=test/fuzz/corpus/delta_checkpoint ;;
   *) echo "unknown fuzz target $target"; exit 2 ;;
@@ -42,6 +45,8 @@ sources=($sources "test/fuzz/${target}_fuzz.cpp")
 
 flags=(-std=gnu++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -DLAKESTREAM_VERSION='"fuzz"' -Isrc -Isrc/include)
+# shellcheck disable=SC2207
+flags+=($(pkg-config --cflags libxml-2.0))
 # An object is stale when its source or any header under src/ is newer.
 # sed reads the whole listing: `head -1` would exit early, and under pipefail
 # the SIGPIPE that ls then gets ends this script silently once the listing
@@ -65,7 +70,7 @@ if [ ${#stale[@]} -gt 0 ]; then
       _ {} "${flags[@]}"
 fi
 if [ ${#stale[@]} -gt 0 ] || [ ! -x "$binary" ]; then
-  clang++ -fsanitize=fuzzer,address,undefined "${objects[@]}" -lzstd -lsnappy -llz4 -lz -pthread -o "$binary.$$"
+  clang++ -fsanitize=fuzzer,address,undefined "${objects[@]}" -lzstd -lsnappy -llz4 -lz $(pkg-config --libs libcurl libxml-2.0 libcrypto) -pthread -o "$binary.$$"
   mv "$binary.$$" "$binary"
 fi
 

@@ -13,8 +13,8 @@
 #include "connector/sink_options.hpp"
 #include "lakestream.hpp"
 #include "main/connection_access.hpp"
-#include "main/secret/secret_redact.hpp"
-#include "main/secret/secret_use.hpp"
+#include "common/secret/secret_redact.hpp"
+#include "connector/secret_use.hpp"
 #include "temp_dir_util.hpp"
 #include "transaction/client_context.hpp"
 

@@ -21,7 +21,7 @@
 #include <sstream>
 #include <vector>
 
-#include "main/secret/secret_redact.hpp"
+#include "lakestream/tools.hpp"
 
 #ifndef LAKESTREAM_VERSION
 #define LAKESTREAM_VERSION "dev"  // the build defines it; this keeps ad-hoc compiles working
@@ -361,7 +361,7 @@ int Shell::Repl() {
       if (c == '\n' || c == '\r') c = ' ';
     }
     while (!entry.empty() && entry.back() == ' ') entry.pop_back();
-    entry = RedactSecrets(entry);  // CREATE SECRET / CREATE SINK ... 'sasl.password' = '...'
+    entry = RedactCredentials(entry);  // CREATE SECRET / CREATE SINK ... 'sasl.password' = '...'
     add_history(entry.c_str());
     if (!history_path.empty()) write_history(history_path.c_str());
     RunSql(buffer);

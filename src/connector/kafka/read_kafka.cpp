@@ -21,7 +21,7 @@
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
-#include "main/secret/secret_use.hpp"
+#include "connector/secret_use.hpp"
 
 namespace lakestream {
 

@@ -50,4 +50,8 @@ std::string TruncateToWidth(std::string_view text, uint64_t width);
 // when the directory is locked: IO); INTERNAL for any other exception.
 ErrorKind ErrorKindOf(const std::exception& e);
 
+// `sql` with every credential value (CREATE SECRET options, sensitive sink
+// and read_kafka options) replaced by a mask, for the shell's history.
+std::string RedactCredentials(const std::string& sql);
+
 }  // namespace lakestream

@@ -3,6 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
+#include "function/aggregate_function.hpp"
+#include "parser/parser.hpp"
 #include "lakestream/connection.hpp"
 
 namespace lakestream {
@@ -14,6 +17,26 @@ const char* ExpectationActionName(ExpectationAction action) {
     case ExpectationAction::FAIL_UPDATE: return "fail";
   }
   return "allow";
+}
+
+static const ParsedExpression* FindAggregate(const ParsedExpression& e) {
+  if (e.type == ExpressionType::FUNCTION && IsAggregateFunction(StringUtil::Lower(e.function_name))) return &e;
+  for (auto& child : e.children) {
+    if (const ParsedExpression* found = FindAggregate(*child)) return found;
+  }
+  return nullptr;
+}
+
+void CheckExpectationsPerRow(const std::string& dataset, const std::vector<ExpectationDefinition>& expectations) {
+  for (auto& expectation : expectations) {
+    ExprPtr condition = Parser::ParseExpression(expectation.condition);
+    if (const ParsedExpression* aggregate = FindAggregate(*condition)) {
+      throw BinderError("expectation " + expectation.name + " of " + dataset +
+                        ": its condition may not hold an aggregate, a window function or a subquery (" +
+                        aggregate->ToString() +
+                        "), since it checks each row on its own; compute the value in the query and check that column");
+    }
+  }
 }
 
 std::string ExpectationColumn(idx_t i) { return "__lakestream_expectation_" + std::to_string(i); }

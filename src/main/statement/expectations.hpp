@@ -28,6 +28,11 @@ struct ExpectationMetrics {
   int64_t failed_records = 0;
 };
 
+// Throws BinderError when the condition of an expectation of `dataset` holds
+// an aggregate: each row is checked on its own (the parser refuses window
+// functions and subqueries; aggregates are known by name only here).
+void CheckExpectationsPerRow(const std::string& dataset, const std::vector<ExpectationDefinition>& expectations);
+
 // The dataset's query with one BOOLEAN column per expectation appended
 // (named ExpectationColumn(i)): SELECT *, (cond) ... FROM (query_text).
 std::string ExpectationQueryText(const std::string& query_text, const std::vector<ExpectationDefinition>& expectations);

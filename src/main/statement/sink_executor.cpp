@@ -9,7 +9,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "connector/sink_options.hpp"
-#include "main/secret/secret_use.hpp"
+#include "connector/secret_use.hpp"
 #include "sink/sink_runner.hpp"
 
 namespace lakestream {

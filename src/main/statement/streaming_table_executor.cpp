@@ -172,6 +172,7 @@ void EvolveInMemory(TableCatalogEntry& table, const std::vector<TableColumn>& co
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
+  CheckExpectationsPerRow(stmt.name.ToString(), stmt.expectations);
   Catalog& catalog = context.GetCatalog();
   DatabaseInstance& db = context.Database();
   std::string name = stmt.name.Name();

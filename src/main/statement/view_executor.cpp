@@ -82,6 +82,7 @@ static RefreshOutcome RefreshOrThrow(ClientContext& context, TableCatalogEntry& 
 }
 
 std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
+  CheckExpectationsPerRow(stmt.name.ToString(), stmt.expectations);
   std::string name = stmt.name.Name();
   RequireDirectory(context, name);
   Catalog& catalog = context.GetCatalog();

@@ -1,4 +1,4 @@
-#include "main/secret/secret.hpp"
+#include "common/secret/secret.hpp"
 
 #include <algorithm>
 #include <cstdlib>

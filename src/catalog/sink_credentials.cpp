@@ -1,12 +1,10 @@
-#include "main/secret/secret_use.hpp"
+#include "catalog/sink_credentials.hpp"
 
 #include <librdkafka/rdkafka.h>
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "connector/sink_options.hpp"
-#include "transaction/client_context.hpp"
 
 namespace lakestream {
 
@@ -27,46 +25,11 @@ void CheckKafkaCredential(const std::string& what, const std::string& key, const
   }
 }
 
-std::vector<std::pair<std::string, std::string>> KafkaSecretProperties(ClientContext& context, const std::string& name,
-                                                                       const std::string& what) {
-  auto secret = context.Database().Secrets().Find(name);
-  if (!secret) {
-    throw InvalidInputError(what + ": secret " + name + " does not exist; CREATE SECRET " + name +
-                            " (TYPE kafka, 'sasl.username' '...', 'sasl.password' '...') (add PERSISTENT to keep it "
-                            "across sessions), or name another secret (SHOW SECRETS lists them)");
-  }
-  if (secret->type != "kafka") {
-    throw InvalidInputError(what + ": secret " + secret->name + " is of type " + secret->type +
-                            ", not kafka; name a secret created with TYPE kafka");
-  }
-  std::vector<std::pair<std::string, std::string>> out;
-  for (auto& [k, v] : secret->values) {
-    out.emplace_back(k, ResolveEnvValue(v, what + " (secret " + secret->name + ", '" + k + "')"));
-  }
-  return out;
-}
-
-static std::string SecretOption(const SinkCatalogEntry& sink) {
+std::string SinkSecretOption(const SinkCatalogEntry& sink) {
   for (auto& [k, v] : sink.options) {
     if (StringUtil::CIEquals(k, "secret")) return v;
   }
   return "";
-}
-
-SinkOptions WithSinkCredentials(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options) {
-  SinkOptions out = options;
-  if (!options.kafka) return out;
-  out.kafka_properties.clear();
-  std::string what = "Sink " + sink.name;
-  if (!options.secret_name.empty()) out.kafka_properties = KafkaSecretProperties(context, options.secret_name, what);
-  for (auto& [k, v] : options.kafka_properties) {
-    out.kafka_properties.emplace_back(k, ResolveEnvValue(v, what + " ('" + k + "')"));
-  }
-  return out;
-}
-
-std::optional<Secret> TakeInlineCredentials(ClientContext& context, SinkCatalogEntry& sink) {
-  return TakeInlineCredentials(context.Database().Secrets(), context.Database().InMemory(), sink);
 }
 
 std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memory, SinkCatalogEntry& sink) {
@@ -83,7 +46,7 @@ std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memo
       kept.emplace_back(k, v);
     }
   }
-  std::string named = SecretOption(sink);
+  std::string named = SinkSecretOption(sink);
   if (moved.empty()) return std::nullopt;
   if (!named.empty() && !StringUtil::CIEquals(named, own)) {
     throw InvalidInputError("Sink " + sink.name + ": it names secret " + named + " and also gives '" + moved[0].first +
@@ -115,26 +78,6 @@ std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memo
   return secret;
 }
 
-void WithSinkSecret(ClientContext& context, const std::optional<Secret>& secret, const std::function<void()>& define) {
-  if (!secret) {
-    define();
-    return;
-  }
-  SecretManager& secrets = context.Database().Secrets();
-  std::optional<Secret> previous = secrets.Find(secret->name);
-  secrets.Create(*secret, /*or_replace=*/true);
-  try {
-    define();
-  } catch (...) {
-    if (previous) {
-      secrets.Create(*previous, true);
-    } else {
-      secrets.Drop(secret->name, true);
-    }
-    throw;
-  }
-}
-
 void MoveStoredInlineCredentials(SecretManager& secrets, SinkCatalogEntry& sink) {
   std::optional<Secret> own;
   try {
@@ -143,10 +86,6 @@ void MoveStoredInlineCredentials(SecretManager& secrets, SinkCatalogEntry& sink)
     return;  // a value librdkafka refuses: RUN SINK reports it (without the value)
   }
   if (own) secrets.Create(*own, /*or_replace=*/true);
-}
-
-void DropSinkSecret(ClientContext& context, const std::string& sink_name) {
-  context.Database().Secrets().Drop(SinkSecretName(sink_name), std::nullopt);
 }
 
 }  // namespace lakestream

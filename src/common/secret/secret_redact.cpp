@@ -1,8 +1,8 @@
-#include "main/secret/secret_redact.hpp"
+#include "common/secret/secret_redact.hpp"
 
 #include <cctype>
 
-#include "main/secret/secret.hpp"
+#include "common/secret/secret.hpp"
 
 namespace lakestream {
 

@@ -1,4 +1,4 @@
-// Where secrets are used: Kafka sinks ('secret' = 'name' in CREATE SINK WITH)
+// Where secrets are used (connector layer: it resolves them for the broker): Kafka sinks ('secret' = 'name' in CREATE SINK WITH)
 // and read_kafka (secret => 'name'). Values are resolved when the broker is
 // contacted (CREATE/ALTER/RUN SINK, read_kafka's bind), never stored with
 // the sink: inline credentials of a sink move into a persistent secret the
@@ -12,20 +12,14 @@
 #include <utility>
 #include <vector>
 
-#include "main/secret/secret.hpp"
+#include "catalog/sink_credentials.hpp"
+#include "common/secret/secret.hpp"
 
 namespace lakestream {
 
 class ClientContext;
-class TableFunctionRegistry;
 struct SinkCatalogEntry;
 struct SinkOptions;
-struct SQLStatement;
-class QueryResult;
-
-// Throws InvalidInputError ("<what>: ...") when librdkafka does not know the
-// property `key` or (for a plain value) rejects the value. Never quotes the value.
-void CheckKafkaCredential(const std::string& what, const std::string& key, const std::string& value);
 
 // The librdkafka properties of the kafka secret `name`, env() values read
 // now. Throws InvalidInputError naming `what`, the secret and the fix when
@@ -38,16 +32,10 @@ std::vector<std::pair<std::string, std::string>> KafkaSecretProperties(ClientCon
 SinkOptions WithSinkCredentials(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options);
 
 // CREATE/ALTER SINK: takes the sensitive plain values out of `sink.options`
-// into the sink's own secret (merged into the one `previous` kept, if any),
+// into the sink's own secret (merged into the one the database keeps for it, if any),
 // leaving 'secret' = its name. Returns that secret for the caller to store
 // (nullopt when nothing moved). Throws when the options also name another secret.
 std::optional<Secret> TakeInlineCredentials(ClientContext& context, SinkCatalogEntry& sink);
-std::optional<Secret> TakeInlineCredentials(SecretManager& secrets, bool in_memory, SinkCatalogEntry& sink);
-
-// A catalog written before secrets existed may hold a sink's password in
-// clear: DatabaseInstance::SaveCatalog moves it into the sink's own secret
-// (stored at once) before the catalog is written again.
-void MoveStoredInlineCredentials(SecretManager& secrets, SinkCatalogEntry& sink);
 
 // Stores `secret` for the definition of `sink` (made by `define`); when
 // `define` throws, the previous version of the secret is put back.
@@ -55,11 +43,5 @@ void WithSinkSecret(ClientContext& context, const std::optional<Secret>& secret,
 
 // Drops the secret sink `sink_name` owns, if any.
 void DropSinkSecret(ClientContext& context, const std::string& sink_name);
-
-// Statement and table functions (secret_executor.cpp).
-std::unique_ptr<QueryResult> ExecuteSecretStatement(ClientContext& context, SQLStatement& statement);
-void RegisterSecretTableFunctions(TableFunctionRegistry& registry);
-// Does the statement change the database folder (a PERSISTENT secret)?
-bool SecretStatementWrites(const SQLStatement& statement);
 
 }  // namespace lakestream

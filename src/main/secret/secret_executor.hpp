@@ -1,0 +1,19 @@
+// CREATE / DROP SECRET, SHOW SECRETS and the table functions
+// lakestream_secrets() and which_secret() (docs/secrets.md).
+#pragma once
+
+#include <memory>
+
+namespace lakestream {
+
+class ClientContext;
+class QueryResult;
+class TableFunctionRegistry;
+struct SQLStatement;
+
+std::unique_ptr<QueryResult> ExecuteSecretStatement(ClientContext& context, SQLStatement& statement);
+void RegisterSecretTableFunctions(TableFunctionRegistry& registry);
+// Does the statement change the database folder (a PERSISTENT secret)?
+bool SecretStatementWrites(const SQLStatement& statement);
+
+}  // namespace lakestream
