@@ -11,9 +11,9 @@ class QueryResult;
 class TableFunctionRegistry;
 struct SQLStatement;
 
-std::unique_ptr<QueryResult> ExecuteSecretStatement(ClientContext& context, SQLStatement& statement);
+std::unique_ptr<QueryResult> ExecuteSecretStatement(ClientContext& context, SQLStatement& raw);
 void RegisterSecretTableFunctions(TableFunctionRegistry& registry);
 // Does the statement change the database folder (a PERSISTENT secret)?
-bool SecretStatementWrites(const SQLStatement& statement);
+bool SecretStatementWrites(const SQLStatement& raw);
 
 }  // namespace lakestream
