@@ -140,6 +140,7 @@ class SubqueryResolver {
       if (values.size() == 2 && values[0] == values[1]) values.pop_back();
     }
     std::vector<BoundExprPtr> terms;
+    terms.reserve(values.size() + 1);
     for (auto& v : values) terms.push_back(Comparison(op, node.children[0]->Copy(), MakeConstant(v)));
     if (has_null || terms.empty()) terms.push_back(MakeConstant(Value(LogicalType(TypeId::BOOLEAN))));
     BoundExprPtr result = std::move(terms[0]);

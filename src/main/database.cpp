@@ -22,7 +22,7 @@ namespace lakestream {
 Database::Database(const std::string& path, DatabaseOptions options) {
   RegisterBuiltinTableFunctions();
   std::string p = path == ":memory:" ? "" : path;
-  instance_ = std::make_shared<DatabaseInstance>(p, options);
+  instance_ = std::make_shared<DatabaseInstance>(p, std::move(options));
 }
 
 Database::~Database() = default;

@@ -235,7 +235,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSetTimeZone() {
     ErrorAt(start.offset, "SET TIME ZONE INTERVAL '" + text + "' " + unit + (to_unit.empty() ? "" : " TO " + to_unit) +
                               ": use INTERVAL 'hh' HOUR, INTERVAL 'hh:mm' HOUR TO MINUTE or INTERVAL 'hh:mm:ss' HOUR TO SECOND");
   }
-  if (seconds > 18 * 3600 || (count > 1 && (parts[1] > 59 || parts[2] > 59))) {
+  if (seconds > int64_t{18} * 3600 || (count > 1 && (parts[1] > 59 || parts[2] > 59))) {
     ErrorAt(start.offset, "SET TIME ZONE INTERVAL '" + text + "': the offset must be between -18:00 and +18:00");
   }
   char buf[32];

@@ -45,8 +45,8 @@ static std::optional<Result<S3Config>> S3SecretConfig(SecretManager& secrets, co
 
 DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
     : path_(std::move(path)),
-      options_(options),
-      access_policy_(path_, options.enable_external_access, options.allowed_directories, options.allowed_paths),
+      options_(std::move(options)),
+      access_policy_(path_, options_.enable_external_access, options_.allowed_directories, options_.allowed_paths),
       fs_(FileSystem::Default()) {
   uint64_t token = RegisterS3ConfigSource([this](const std::string& path) { return S3SecretConfig(Secrets(), path); });
   s3_config_ = std::shared_ptr<void>(nullptr, [token](void*) { UnregisterS3ConfigSource(token); });

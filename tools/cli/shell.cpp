@@ -90,7 +90,7 @@ extern "C" void OnSigint(int /*signal*/) {
 
 Shell::Shell(const std::string& db_path, DatabaseOptions options) {
   safe_ = !options.enable_external_access;
-  db_ = std::make_unique<Database>(db_path, options);
+  db_ = std::make_unique<Database>(db_path, std::move(options));
   con_ = std::make_unique<Connection>(*db_);
   g_interrupt_target.store(con_.get());
   // No SA_RESTART: a read at the prompt returns on Ctrl-C, so the REPL can

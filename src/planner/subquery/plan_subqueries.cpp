@@ -282,7 +282,7 @@ class SubqueryPlanner {
   // aggregate's group output.
   static void MapOuterColumns(BoundExprPtr& condition, const LogicalOperator& input, std::vector<ColumnBinding> produced) {
     std::set<idx_t> none;
-    MapOuterColumns(condition, input, none, produced);
+    MapOuterColumns(condition, input, none, std::move(produced));
   }
 
   static void MapOuterColumns(BoundExprPtr& condition, const LogicalOperator& input, const std::set<idx_t>& inner) {

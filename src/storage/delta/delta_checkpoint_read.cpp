@@ -413,7 +413,7 @@ Result<std::vector<std::string>> ParquetSidecars(FileSystem* fs, const std::stri
       Status s = r.ReadChunk(chunk);
       if (!s.ok()) return Status::Corruption("checkpoint " + s.message());
       if (chunk.size() == 0) break;
-      const Vector* p = StrField(&chunk.data[0], "path");
+      const Vector* p = StrField(chunk.data.data(), "path");
       for (idx_t row = 0; row < chunk.size(); row++) {
         if (!chunk.data[0].IsValid(row)) continue;
         auto logged = Str(p, row);

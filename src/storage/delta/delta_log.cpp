@@ -101,7 +101,7 @@ Result<DeltaLog::Listing> DeltaLog::List() {
   // version -> (parts declared -> part numbers seen)
   std::map<int64_t, std::map<int64_t, std::map<int64_t, std::string>>> multipart;
   std::map<int64_t, std::string> v2;
-  auto EndsWith = [](std::string_view s, std::string_view suffix) {
+  auto ends_with = [](std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
   };
   for (const auto& name : names.value()) {
@@ -124,8 +124,8 @@ Result<DeltaLog::Listing> DeltaLog::List() {
     }
     // A V2 checkpoint: "checkpoint.<uuid>.json" or ".parquet", a manifest
     // whose sidecar actions name the files holding the adds and removes.
-    else if (rest.rfind("checkpoint.", 0) == 0 && (EndsWith(rest, ".json") || EndsWith(rest, ".parquet"))) {
-      std::string_view uuid = rest.substr(11, rest.size() - 11 - (EndsWith(rest, ".json") ? 5 : 8));
+    else if (rest.rfind("checkpoint.", 0) == 0 && (ends_with(rest, ".json") || ends_with(rest, ".parquet"))) {
+      std::string_view uuid = rest.substr(11, rest.size() - 11 - (ends_with(rest, ".json") ? 5 : 8));
       if (uuid.size() == 36 && uuid.find('.') == std::string_view::npos) v2[version] = name;
     }
     // Anything else (.crc, compacted logs, temp files) is not needed to read.
