@@ -19,7 +19,8 @@ FAST="SET progress_bar_time = 200;"
 on_tty() {
   local cmd
   cmd=$(printf '%q ' "$BIN" "$@")
-  TERM=dumb HOME="$TMP" script -qfec "$cmd" /dev/null
+  # script(1) runs the command with $SHELL; %q may quote in bash-only $'..' form.
+  SHELL=/bin/bash TERM=dumb HOME="$TMP" script -qfec "$cmd" /dev/null
 }
 
 out=$(on_tty -c "$FAST $LONG" </dev/null)
