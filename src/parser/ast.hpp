@@ -465,7 +465,7 @@ struct MergeStatement : SQLStatement {
   std::vector<MergeClause> clauses;  // in the order written
 };
 
-enum class AlterType : uint8_t { SET_PROPERTIES, UNSET_PROPERTIES, ADD_COLUMN, RENAME_TABLE };
+enum class AlterType : uint8_t { SET_PROPERTIES, UNSET_PROPERTIES, ADD_COLUMN, RENAME_TABLE, ALTER_COLUMN_TYPE };
 
 struct AlterTableStatement : SQLStatement {
   AlterTableStatement() : SQLStatement(StatementType::ALTER_TABLE) {}
@@ -476,6 +476,8 @@ struct AlterTableStatement : SQLStatement {
   bool if_exists = false;
   std::vector<ColumnDefinition> new_columns;  // ADD COLUMN(S)
   QualifiedName new_name;                     // RENAME TO
+  std::vector<std::string> column_path;       // ALTER COLUMN a.b TYPE: {"a", "b"}
+  LogicalType new_type;                       // ALTER COLUMN ... TYPE
 };
 
 enum class ShowType : uint8_t { TABLES, STREAMS, SINKS, MATERIALIZED_VIEWS, VIEWS, TBLPROPERTIES, COLUMNS };

@@ -619,10 +619,41 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseAlter() {
   } else if (AcceptKeywords({"RENAME", "TO"})) {
     statement->alter_type = AlterType::RENAME_TABLE;
     statement->new_name = ParseQualifiedName("the new table name");
-  } else if (IsKeyword("DROP") || IsKeyword("ALTER") || IsKeyword("RENAME")) {
+  } else if (IsKeyword("ALTER") || IsKeyword("CHANGE")) {
+    // ALTER [COLUMN] c [SET DATA] TYPE t (Delta, Postgres); CHANGE [COLUMN] c [c] [TYPE] t (Spark, Hive).
+    bool change = IsKeyword("CHANGE");
+    Next();
+    AcceptKeyword("COLUMN");
+    statement->alter_type = AlterType::ALTER_COLUMN_TYPE;
+    statement->column_path.push_back(ParseIdentifier("a column name"));
+    while (AcceptOp(".")) statement->column_path.push_back(ParseIdentifier("a field name"));
+    if (change) {
+      // Hive repeats the name (CHANGE c c BIGINT); a different one would be a rename.
+      if (IsAnyName(Peek()) && !IsKeyword("TYPE") && IsAnyName(Peek(1))) {
+        const Token& second = Peek();
+        if (!StringUtil::CIEquals(second.text, statement->column_path.back())) {
+          ErrorAt(second.offset, "not supported yet: renaming a column (CHANGE COLUMN " + statement->column_path.back() +
+                                     " " + second.text + ")");
+        }
+        Next();
+      }
+      AcceptKeyword("TYPE");
+    } else {
+      if (AcceptKeyword("SET")) {
+        if (!AcceptKeyword("DATA")) {
+          ErrorAt(Peek().offset, "not supported yet: ALTER COLUMN ... SET " + ToUpperAscii(Peek().text) +
+                                     " (only SET DATA TYPE / TYPE)");
+        }
+      } else if (IsKeyword("DROP") || IsKeyword("COMMENT") || IsKeyword("FIRST") || IsKeyword("AFTER")) {
+        ErrorAt(Peek().offset, "not supported yet: ALTER COLUMN ... " + ToUpperAscii(Peek().text) + " (only TYPE)");
+      }
+      if (!AcceptKeyword("TYPE")) SyntaxError(Peek(), "expected TYPE <type> after ALTER COLUMN name");
+    }
+    statement->new_type = ParseType();
+  } else if (IsKeyword("DROP") || IsKeyword("RENAME")) {
     ErrorAt(Peek().offset, "not supported yet: ALTER TABLE ... " + ToUpperAscii(Peek().text) + " COLUMN");
   } else {
-    SyntaxError(Peek(), "expected SET, UNSET, ADD COLUMN or RENAME TO");
+    SyntaxError(Peek(), "expected SET, UNSET, ADD COLUMN, ALTER COLUMN ... TYPE or RENAME TO");
   }
   return statement;
 }

@@ -127,8 +127,10 @@ with open(os.path.join(log, '%020d.json' % (latest + 1)), 'w') as out:
 PY
 run "$BIN" -csv "$DB" -c "SELECT d, k, typeof(d) AS td, typeof(k) AS tk FROM w"
 expect "type widening read" 0 $'d,k,td,tk\n2024-01-15 00:00:00,7,TIMESTAMP_NTZ,BIGINT\n'
-run "$BIN" -csv "$DB" -c "INSERT INTO w VALUES (TIMESTAMP '2024-02-01 10:00:00', 8)"
-expect_err "type widening write refused by name" 1 "typeWidening"
+run "$BIN" -csv "$DB" -c "INSERT INTO w VALUES (TIMESTAMP_NTZ '2024-02-01 10:00:00', 8000000000); SELECT d, k FROM w ORDER BY k"
+expect "type widening table written in its wide types" 0 $'num_affected_rows\n1\nd,k\n2024-01-15 00:00:00,7\n2024-02-01 10:00:00,8000000000\n'
+run "$BIN" -csv "$DB" -c "ALTER TABLE w ALTER COLUMN k TYPE DECIMAL(25,0); SELECT max(typeof(k)) AS t, sum(k) AS s FROM w"
+expect "a second widening of the Spark-widened column" 0 $'t,s\n"DECIMAL(25,0)",8000000007\n'
 
 # --- vacuumProtocolCheck: VACUUM follows the write protocol; a table whose
 # writer features we lack is not vacuumed (a dry run still lists) ---

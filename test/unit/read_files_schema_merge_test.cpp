@@ -122,6 +122,18 @@ TEST(ReadFilesEvolution, WideningFollowsDelta) {
   EXPECT_FALSE(DeltaAllowsWidening(TypeId::BIGINT, LogicalType::Decimal(20, 2)));
   EXPECT_TRUE(DeltaAllowsWidening(LogicalType::Decimal(5, 2), LogicalType::Decimal(7, 3)));
   EXPECT_FALSE(DeltaAllowsWidening(LogicalType::Decimal(5, 2), LogicalType::Decimal(5, 3)));
+  EXPECT_TRUE(DeltaAllowsWidening(TypeId::DATE, TypeId::TIMESTAMP_NTZ));
+  EXPECT_FALSE(DeltaAllowsWidening(TypeId::DATE, TypeId::TIMESTAMP));  // a zone would have to be invented
+  EXPECT_FALSE(DeltaAllowsWidening(TypeId::BIGINT, TypeId::INTEGER));
+  // Schema evolution applies only the widenings that keep values integral.
+  EXPECT_TRUE(DeltaWidensOnEvolution(TypeId::INTEGER, TypeId::BIGINT));
+  EXPECT_TRUE(DeltaWidensOnEvolution(LogicalType::Decimal(5, 2), LogicalType::Decimal(9, 4)));
+  EXPECT_TRUE(DeltaWidensOnEvolution(TypeId::DATE, TypeId::TIMESTAMP_NTZ));
+  EXPECT_FALSE(DeltaWidensOnEvolution(TypeId::INTEGER, TypeId::DOUBLE));
+  EXPECT_FALSE(DeltaWidensOnEvolution(TypeId::BIGINT, LogicalType::Decimal(25, 2)));
+  EXPECT_FALSE(DeltaWidensOnEvolution(TypeId::INTEGER, TypeId::VARCHAR));
+  EXPECT_FALSE(AddNewFields(Schema({"n"}, {TypeId::INTEGER}), Schema({"n"}, {TypeId::DOUBLE}), true).types[0] !=
+               LogicalType(TypeId::INTEGER));
   FileSchema stored = Schema({"n"}, {TypeId::INTEGER});
   FileSchema incoming = Schema({"n"}, {TypeId::BIGINT});
   EXPECT_EQ(AddNewFields(stored, incoming, true).types[0], LogicalType(TypeId::BIGINT));

@@ -16,6 +16,7 @@
 #include "function/table/file_readers.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "function/table/schema_merge.hpp"
+#include "storage/table/schema_evolution.hpp"
 
 #include <limits>
 
@@ -92,6 +93,10 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
   }
   if (mode != SchemaEvolutionMode::ADD_NEW_COLUMNS && mode != SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) return false;
   bool changed = false;
+  // With delta.enableTypeWidening on the streaming table, a type that Delta
+  // widens during schema evolution (INT -> BIGINT, a wider DECIMAL, DATE ->
+  // TIMESTAMP_NTZ) widens the source's schema and then the table's.
+  bool widen = scope.snapshot && StringUtil::CIEquals(scope.snapshot->Property("delta.enableTypeWidening"), "true");
   // Every file of the run, whole: a field that only a later record or file
   // has must not slip past (the files are read in full anyway).
   for (idx_t i = 0; i < fresh.size(); i++) {
@@ -101,7 +106,13 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
     std::vector<SchemaChange> changes = DiffSchemas(schema, incoming);
     bool file_changes = false;
     for (auto& change : changes) {
-      if (change.kind == SchemaChange::Kind::TYPE_CHANGE) continue;  // per value: rescued, or an error naming both types
+      if (change.kind == SchemaChange::Kind::TYPE_CHANGE) {
+        // Otherwise per value: rescued, or an error naming both types.
+        if (widen && DeltaWidensOnEvolution(change.stored, MergeInferredTypes(change.stored, change.incoming))) {
+          file_changes = true;
+        }
+        continue;
+      }
       if (!options.rescue_column.empty() && StringUtil::CIEquals(change.path, options.rescue_column)) continue;
       if (mode == SchemaEvolutionMode::FAIL_ON_NEW_COLUMNS) {
         const char* what = change.kind == SchemaChange::Kind::NEW_COLUMN ? "a new column " : "a new nested field ";
@@ -114,7 +125,7 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
       file_changes = true;
     }
     if (file_changes) {
-      schema = AddNewFields(schema, incoming, false);
+      schema = AddNewFields(schema, incoming, widen);
       changed = true;
     }
   }

@@ -57,6 +57,12 @@ void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::o
   // field order is that of first appearance across files.
   bool fits = value.type().IsNested() && target.IsNested() ? TryConformValue(value, target, cast)
                                                            : TryCastValue(value, target, cast, &error);
+  if (fits && !value.type().IsNested() && value.type().id() != TypeId::VARCHAR && target.id() != TypeId::VARCHAR) {
+    // A typed value (Parquet) that a cast would change, like 2.5 into an
+    // INTEGER column or a time of day into a DATE, is not silently rounded away.
+    Value back;
+    fits = TryCastValue(cast, value.type(), back, &error) && back == value;
+  }
   if (fits) {
     chunk_.data[column].SetValue(row_, cast);
     return;

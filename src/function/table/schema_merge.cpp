@@ -218,19 +218,6 @@ std::vector<SchemaChange> DiffSchemas(const FileSchema& stored, const FileSchema
   return out;
 }
 
-bool DeltaAllowsWidening(const LogicalType& from, const LogicalType& to) {
-  if (from == to) return true;
-  switch (from.id()) {
-    case TypeId::INTEGER:
-      return to.id() == TypeId::BIGINT || to.id() == TypeId::DOUBLE ||
-             (to.id() == TypeId::DECIMAL && to.width() - to.scale() >= 10);
-    case TypeId::BIGINT: return to.id() == TypeId::DECIMAL && to.width() - to.scale() >= 20;
-    case TypeId::DECIMAL:
-      return to.id() == TypeId::DECIMAL && to.scale() >= from.scale() && to.width() - to.scale() >= from.width() - from.scale();
-    default: return false;
-  }
-}
-
 LogicalType AddNewFields(const LogicalType& stored, const LogicalType& incoming, bool widen) {
   if (stored.id() == TypeId::STRUCT && incoming.id() == TypeId::STRUCT) {
     child_list_t fields = stored.children();
@@ -249,7 +236,7 @@ LogicalType AddNewFields(const LogicalType& stored, const LogicalType& incoming,
   }
   if (widen && !Holds(stored, incoming)) {
     LogicalType merged = MergeInferredTypes(stored, incoming);
-    if (DeltaAllowsWidening(stored, merged)) return merged;
+    if (DeltaWidensOnEvolution(stored, merged)) return merged;
   }
   return stored;
 }

@@ -90,16 +90,10 @@ std::vector<SchemaChange> DiffSchemas(const FileSchema& stored, const FileSchema
 
 // `stored` with the new columns and fields of `incoming` appended (stored
 // types otherwise kept); with `widen`, stored types also widen where Delta's
-// type widening allows (see DeltaAllowsWidening).
+// type widening applies on its own (DeltaWidensOnEvolution in
+// storage/table/schema_evolution.hpp).
 FileSchema AddNewFields(const FileSchema& stored, const FileSchema& incoming, bool widen);
 LogicalType AddNewFields(const LogicalType& stored, const LogicalType& incoming, bool widen);
-
-// Delta type widening (table feature typeWidening), for the types inference
-// yields: INTEGER -> BIGINT, DOUBLE or a DECIMAL with >= 10 integer digits;
-// BIGINT -> a DECIMAL with >= 20 integer digits; DECIMAL -> a DECIMAL with no
-// fewer integer digits and no smaller scale. (BIGINT -> DOUBLE is not allowed:
-// it loses digits.)
-bool DeltaAllowsWidening(const LogicalType& from, const LogicalType& to);
 
 // "a STRUCT<b: BIGINT>" style text for messages.
 std::string TypeForMessage(const LogicalType& type);

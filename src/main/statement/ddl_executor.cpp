@@ -16,6 +16,7 @@
 #include "common/string_util.hpp"
 #include "common/json_writer.hpp"
 #include "expression/expression_executor.hpp"
+#include "main/statement/alter_table.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "storage/table_append.hpp"
 #include "transaction/client_context.hpp"
@@ -422,33 +423,19 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
         return MakeEmptyResult();
       }
       // Rewrite the rows with the new columns filled with their defaults.
-      std::vector<LogicalType> types;
-      types.reserve(columns.size());
-      for (auto& c : columns) types.push_back(c.type);
-      auto storage = std::make_unique<InMemoryTable>(types);
-      TableCommit commit;
-      commit.operation = "ADD COLUMNS";
-      commit.inserted.SetTypes(types);
-      std::vector<idx_t> ids;
-      for (idx_t i = 0; i < table.columns.size(); i++) ids.push_back(i);
-      auto scan = table.storage->Scan(ids);
-      DataChunk old_rows, new_rows;
-      old_rows.Initialize(table.Types());
-      new_rows.Initialize(types);
-      while (scan->Next(old_rows, nullptr)) {
-        new_rows.Reset();
-        for (idx_t c = 0; c < table.columns.size(); c++) new_rows.data[c].Copy(old_rows.data[c], nullptr, old_rows.size(), 0, 0);
-        for (idx_t c = table.columns.size(); c < columns.size(); c++) {
-          for (idx_t r = 0; r < old_rows.size(); r++) new_rows.data[c].SetValue(r, columns[c].default_value);
+      idx_t old_count = table.columns.size();
+      std::vector<Value> defaults;
+      for (idx_t c = old_count; c < columns.size(); c++) defaults.push_back(columns[c].default_value);
+      RewriteInMemoryTable(table, std::move(columns), "ADD COLUMNS", [&](const DataChunk& old_rows, DataChunk& new_rows) {
+        for (idx_t c = 0; c < old_count; c++) new_rows.data[c].Copy(old_rows.data[c], nullptr, old_rows.size(), 0, 0);
+        for (idx_t c = 0; c < defaults.size(); c++) {
+          for (idx_t r = 0; r < old_rows.size(); r++) new_rows.data[old_count + c].SetValue(r, defaults[c]);
         }
-        new_rows.SetCardinality(old_rows.size());
-        commit.inserted.Append(new_rows);
-      }
-      storage->Commit(commit);
-      table.columns = std::move(columns);
-      table.storage = std::move(storage);
+      });
       return MakeEmptyResult();
     }
+    case AlterType::ALTER_COLUMN_TYPE:
+      return ExecuteAlterColumnType(context, table, stmt);
   }
   throw InternalError("unknown ALTER TABLE");
 }

@@ -34,6 +34,9 @@ DeltaTable* AttachIngestedTxns(TableCatalogEntry* table, IngestionScope& scope,
 std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, const std::vector<std::string>& names,
                                                 const std::vector<LogicalType>& types, bool allow_new) {
   std::vector<TableColumn> columns = table.columns;
+  // Delta type widening on its own (INT -> BIGINT, wider DECIMAL, DATE ->
+  // TIMESTAMP_NTZ) only where the table enables it, as Delta's streaming sink does.
+  bool widen = StringUtil::CIEquals(table.GetProperty("delta.enableTypeWidening"), "true");
   for (idx_t i = 0; i < names.size(); i++) {
     int64_t at = ColumnIndexIn(columns, names[i]);
     if (at < 0) {
@@ -48,8 +51,12 @@ std::vector<TableColumn> EvolveStreamingColumns(const TableCatalogEntry& table, 
       continue;
     }
     LogicalType& current = columns[at].type;
-    if (current == types[i] || !current.IsNested()) continue;
-    LogicalType evolved = AddNewFields(current, types[i], false);
+    if (current == types[i]) continue;
+    if (!current.IsNested()) {
+      if (widen && DeltaWidensOnEvolution(current, types[i])) current = types[i];
+      continue;
+    }
+    LogicalType evolved = AddNewFields(current, types[i], widen);
     if (evolved != current && TypeEvolvesTo(current, evolved)) current = evolved;
   }
   return columns;

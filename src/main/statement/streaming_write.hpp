@@ -22,8 +22,10 @@ class DeltaTable;
 
 // Schema evolution: `table`'s columns once its query returns `names` of
 // `types`: new query columns appended, STRUCT columns with the new fields
-// the query's type has (at any depth). Without `allow_new` (a declared
-// column list), a new query column is an error that says how to add it.
+// the query's type has (at any depth), and with delta.enableTypeWidening =
+// true, types widened where Delta widens them during schema evolution
+// (DeltaWidensOnEvolution). Without `allow_new` (a declared column list), a
+// new query column is an error that says how to add it.
 // Points `scope` at what `table` (null: not created yet) has ingested: its
 // Delta snapshot's txns, or for an in-memory table a copy of its txn map
 // kept in `memory_txns`, which must outlive the scope. Returns the Delta

@@ -8,6 +8,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/string_util.hpp"
 
 namespace lakestream::delta {
 
@@ -120,6 +121,85 @@ Result<ojson> TypeToJson(const LogicalType& type) {
   }
 }
 
+// The Delta name of a leaf type for delta.typeChanges: the file's own name
+// ("short", "float") when `original` is one, else the engine's.
+ojson LeafTypeName(const ojson& original, const LogicalType& type) {
+  if (original.is_string()) return original;
+  auto t = TypeToJson(type);
+  return t.ok() ? t.take() : ojson(type.ToString());
+}
+
+// `type` as Delta type JSON, keeping what `original` (the stored JSON of
+// `stored`) says where the type is unchanged: nested field metadata, Spark's
+// "short"/"float" names. A leaf whose type changed (type widening) is
+// recorded in `metadata` (that of the nearest enclosing struct field) under
+// delta.typeChanges, with `path` ("element", "key", "value.element", ...) as
+// its fieldPath when it lies inside an array or a map.
+Result<ojson> EvolveTypeJson(const ojson& original, const LogicalType& stored, const LogicalType& type,
+                             ojson& metadata, const std::string& path) {
+  if (stored == type) return original;
+  auto joined = [&](const char* step) { return path.empty() ? std::string(step) : path + "." + step; };
+  if (stored.id() == TypeId::STRUCT && type.id() == TypeId::STRUCT && original.is_object() && original.contains("fields")) {
+    ojson fields = ojson::array();
+    for (const auto& [name, child] : type.children()) {
+      const ojson* old_field = nullptr;
+      int64_t at = -1;
+      for (const auto& f : original["fields"]) {
+        if (f.is_object() && f.value("name", "") == name) old_field = &f;
+      }
+      for (idx_t i = 0; i < stored.children().size(); i++) {
+        if (stored.children()[i].first == name) at = static_cast<int64_t>(i);
+      }
+      if (!old_field || at < 0) {
+        auto c = TypeToJson(child);
+        if (!c.ok()) return c.status();
+        fields.push_back(ojson{{"name", name}, {"type", c.take()}, {"nullable", true}, {"metadata", ojson::object()}});
+        continue;
+      }
+      ojson field = *old_field;
+      if (!field.contains("metadata") || !field["metadata"].is_object()) field["metadata"] = ojson::object();
+      auto c = EvolveTypeJson(field["type"], stored.children()[at].second, child, field["metadata"], "");
+      if (!c.ok()) return c.status();
+      field["type"] = c.take();
+      fields.push_back(std::move(field));
+    }
+    ojson out = original;
+    out["fields"] = std::move(fields);
+    return out;
+  }
+  if (stored.id() == TypeId::LIST && type.id() == TypeId::LIST && original.is_object() && original.contains("elementType")) {
+    auto e = EvolveTypeJson(original["elementType"], stored.ListChild(), type.ListChild(), metadata, joined("element"));
+    if (!e.ok()) return e.status();
+    ojson out = original;
+    out["elementType"] = e.take();
+    return out;
+  }
+  if (stored.id() == TypeId::MAP && type.id() == TypeId::MAP && original.is_object() && original.contains("keyType") &&
+      original.contains("valueType")) {
+    const auto& a = stored.ListChild().children();
+    const auto& b = type.ListChild().children();
+    auto k = EvolveTypeJson(original["keyType"], a[0].second, b[0].second, metadata, joined("key"));
+    if (!k.ok()) return k.status();
+    auto v = EvolveTypeJson(original["valueType"], a[1].second, b[1].second, metadata, joined("value"));
+    if (!v.ok()) return v.status();
+    ojson out = original;
+    out["keyType"] = k.take();
+    out["valueType"] = v.take();
+    return out;
+  }
+  auto t = TypeToJson(type);
+  if (!t.ok()) return t.status();
+  if (!stored.IsNested() && !type.IsNested()) {
+    ojson change = {{"fromType", LeafTypeName(original, stored)}, {"toType", t.value()}};
+    if (!path.empty()) change["fieldPath"] = path;
+    if (!metadata.contains("delta.typeChanges") || !metadata["delta.typeChanges"].is_array()) {
+      metadata["delta.typeChanges"] = ojson::array();
+    }
+    metadata["delta.typeChanges"].push_back(std::move(change));
+  }
+  return t;
+}
+
 bool ParseInt64(std::string_view s, int64_t& out) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -156,15 +236,19 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
   ojson fields = ojson::array();
   for (const auto& c : columns) {
+    ojson metadata = ojson::parse(c.metadata_json.empty() ? "{}" : c.metadata_json, nullptr, false);
+    if (metadata.is_discarded() || !metadata.is_object()) metadata = ojson::object();
     ojson type;
     bool kept = false;
     if (!c.delta_type.empty()) {
-      // Keep the original type while it still means the same engine type.
+      // Keep the original type JSON, evolved where the engine type changed.
       ojson original = ojson::parse(c.delta_type, nullptr, false);
       if (!original.is_discarded()) {
-        auto mapped = TypeFromJson(json::parse(c.delta_type, nullptr, false), c.name);
-        if (mapped.ok() && mapped.value() == c.type) {
-          type = original;
+        auto stored = TypeFromJson(json::parse(c.delta_type, nullptr, false), c.name);
+        if (stored.ok()) {
+          auto evolved = EvolveTypeJson(original, stored.value(), c.type, metadata, "");
+          if (!evolved.ok()) return Status::InvalidArgument("column " + c.name + ": " + evolved.status().message());
+          type = evolved.take();
           kept = true;
         }
       }
@@ -174,8 +258,6 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
       if (!t.ok()) return Status::InvalidArgument("column " + c.name + ": " + t.status().message());
       type = t.take();
     }
-    ojson metadata = ojson::parse(c.metadata_json.empty() ? "{}" : c.metadata_json, nullptr, false);
-    if (metadata.is_discarded() || !metadata.is_object()) metadata = ojson::object();
     fields.push_back(ojson{{"name", c.name}, {"type", type}, {"nullable", c.nullable}, {"metadata", metadata}});
   }
   return ojson{{"type", "struct"}, {"fields", fields}}.dump();
@@ -244,10 +326,21 @@ static bool HasTimestampNtz(const LogicalType& type) {
   return false;
 }
 
-bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, Protocol& protocol) {
+// Type changes are recorded in field metadata at any depth of the schema.
+static bool HasTypeChanges(const DeltaColumn& column) {
+  return column.metadata_json.find("delta.typeChanges") != std::string::npos ||
+         column.delta_type.find("delta.typeChanges") != std::string::npos;
+}
+
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMap& configuration, Protocol& protocol) {
   bool ntz = false;
-  for (const auto& c : columns) ntz = ntz || HasTimestampNtz(c.type);
-  if (!ntz) return false;
+  auto widening = configuration.find("delta.enableTypeWidening");
+  bool type_widening = widening != configuration.end() && StringUtil::CIEquals(widening->second, "true");
+  for (const auto& c : columns) {
+    ntz = ntz || HasTimestampNtz(c.type);
+    type_widening = type_widening || HasTypeChanges(c);
+  }
+  if (!ntz && !type_widening) return false;
   auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
     if (!list) list.emplace();
     for (const auto& f : *list) {
@@ -274,8 +367,11 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, Protocol& prot
     protocol.min_writer_version = 7;
     for (const auto& f : implied) add(protocol.writer_features, f);
   }
-  add(protocol.reader_features, "timestampNtz");
-  add(protocol.writer_features, "timestampNtz");
+  for (const char* feature : {ntz ? "timestampNtz" : nullptr, type_widening ? "typeWidening" : nullptr}) {
+    if (!feature) continue;
+    add(protocol.reader_features, feature);
+    add(protocol.writer_features, feature);
+  }
   return !(protocol == before);
 }
 

@@ -51,12 +51,15 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
 // that has no Delta name (e.g. SQLNULL).
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 
-// Raises `protocol` to what `columns` need (PROTOCOL "Timestamp without
-// timezone"): a timestamp_ntz anywhere, nested too, needs the reader and
-// writer feature timestampNtz, so reader version 3 and writer version 7; the
-// features the old writer version implied are listed too, as Delta does on
-// such an upgrade. Returns true when `protocol` changed.
-bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, Protocol& protocol);
+// Raises `protocol` to what `columns` and the table properties
+// `configuration` need: a timestamp_ntz anywhere, nested too, needs the reader
+// and writer feature timestampNtz (PROTOCOL "Timestamp without timezone");
+// delta.enableTypeWidening = true, or a delta.typeChanges record in the
+// schema, needs typeWidening (PROTOCOL "Type Widening"). Either means reader
+// version 3 and writer version 7; the features the old writer version implied
+// are listed too, as Delta does on such an upgrade. Returns true when
+// `protocol` changed.
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMap& configuration, Protocol& protocol);
 
 
 // Partition value string (as in add.partitionValues) -> Value of `type`.

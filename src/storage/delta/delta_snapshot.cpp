@@ -219,7 +219,7 @@ Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
                                 std::to_string(p.min_writer_version) + "; lakestream writes versions 1 to 7");
   static const std::set<std::string> kWriterFeatures = {
       "appendOnly", "changeDataFeed", "timestampNtz",   "invariants",
-      "checkConstraints", "generatedColumns", "identityColumns"};
+      "checkConstraints", "generatedColumns", "identityColumns", "typeWidening"};
   if (p.min_writer_version == 7 && p.writer_features) {
     for (const auto& f : *p.writer_features)
       if (!kWriterFeatures.count(f)) return refuse(f);

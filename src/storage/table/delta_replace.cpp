@@ -31,7 +31,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   }
   auto columns = delta::ParseSchemaString(metadata.schema_string);
   if (!columns.ok()) throw InvalidInputError("Delta table " + name_ + ": " + columns.status().message());
-  delta::AddRequiredFeatures(columns.value(), protocol);
+  delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol);
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
   data.SetTargetFileSize(TargetFileSizeOf(definition.properties));

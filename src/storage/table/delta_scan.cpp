@@ -68,14 +68,6 @@ void CopyRelabeled(const Vector& source, Vector& target, idx_t count) {
   for (idx_t r = 0; r < count; r++) target.SetValue(r, Relabel(source.GetValue(r), target.GetType()));
 }
 
-// Delta type widening (reader feature typeWidening) beyond what schema
-// evolution already reads (INT -> BIGINT / DOUBLE / DECIMAL, BIGINT ->
-// DECIMAL, wider DECIMAL; byte, short and float are INTEGER and DOUBLE here
-// already): a DATE column that became TIMESTAMP_NTZ reads as midnight.
-bool WidenedByDelta(const LogicalType& file, const LogicalType& table) {
-  return file.id() == TypeId::DATE && table.id() == TypeId::TIMESTAMP_NTZ;
-}
-
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -234,8 +226,9 @@ class DeltaScan : public TableScan {
       for (idx_t f = 0; f < file_names.size(); f++) {
         if (!StringUtil::CIEquals(file_names[f], physical)) continue;
         if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type)) {
-          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type) ||
-                        WidenedByDelta(reader_->ColumnTypes()[f], column.type);
+          // Written under an older schema: fewer STRUCT fields, or a type
+          // that Delta type widening has widened since (DATE -> TIMESTAMP_NTZ too).
+          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type);
         }
         if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type) && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +

@@ -152,7 +152,7 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
   protocol.min_writer_version = metadata.configuration.count("delta.enableChangeDataFeed") ? 4 : 2;
   auto columns = delta::ParseSchemaString(metadata.schema_string);
   if (!columns.ok()) ThrowFor(name, columns.status());
-  delta::AddRequiredFeatures(columns.value(), protocol);
+  delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol);
   delta::StringMap parameters;
   parameters["isManaged"] = "true";
   parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
@@ -300,17 +300,44 @@ delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
   return state_->snapshot;
 }
 
-// The metaData action of `snapshot` with the schema of `columns` (evolved
-// columns keep their field metadata; new ones are nullable).
-static delta::Metadata EvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
-                                       const std::string& name) {
+// Refuses changing `column` of `table` from `from` to `to` unless each leaf
+// that changes widens as Delta allows and the table enables type widening
+// (PROTOCOL "Type Widening": writers reject widening otherwise).
+static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string& table, const std::string& column,
+                             const LogicalType& from, const LogicalType& to) {
+  std::vector<TypeChange> changes;
+  LeafTypeChanges(from, to, column, changes);
+  for (auto& change : changes) {
+    std::string what = change.path + " of table " + table + " from " + change.from.ToString() + " to " + change.to.ToString();
+    if (!DeltaAllowsWidening(change.from, change.to)) {
+      throw InvalidInputError(
+          "Cannot change column " + what + ": Delta type widening allows only INTEGER to BIGINT, DOUBLE or "
+          "DECIMAL(10+k, s); BIGINT to DECIMAL(20+k, s); DECIMAL(p, s) to DECIMAL(p+k1, s+k2) with k1 >= k2; and DATE to "
+          "TIMESTAMP_NTZ. For any other change rewrite the table: CREATE OR REPLACE TABLE " + table +
+          " AS SELECT ... CAST(" + column + " AS <type>) AS " + column + " ... FROM " + table);
+    }
+    if (!StringUtil::CIEquals(snapshot.Property("delta.enableTypeWidening"), "true")) {
+      throw InvalidInputError("Cannot widen column " + what + ": the table does not enable Delta type widening. Run "
+                              "ALTER TABLE " + table + " SET TBLPROPERTIES ('delta.enableTypeWidening' = 'true') first "
+                              "(readers then need type widening support: Delta Lake 3.2 or later, Databricks Runtime 15.4 or later)");
+    }
+  }
+}
+
+// The metaData action of `snapshot` with the schema of `columns` (evolved:
+// new columns, new STRUCT fields, widened types), and the protocol action it
+// needs when that is more than the table's (appended to `actions` first).
+// A widened type needs delta.enableTypeWidening = true and a change Delta
+// allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
+static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                  const std::string& name, std::vector<delta::Action>& actions) {
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : columns) {
     delta::DeltaColumn column;
     for (auto& old : snapshot.schema) {
       if (StringUtil::CIEquals(old.name, c.name)) column = old;
     }
-    if (column.name.empty() || column.type != c.type) column.delta_type.clear();
+    if (!column.name.empty() && column.type != c.type) CheckTypeChanges(snapshot, name, column.name, column.type, c.type);
     column.name = c.name;
     column.type = c.type;
     schema.push_back(std::move(column));
@@ -319,7 +346,11 @@ static delta::Metadata EvolvedMetadata(const delta::Snapshot& snapshot, const st
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata = snapshot.metadata;
   metadata.schema_string = schema_string.take();
-  return metadata;
+  auto parsed = delta::ParseSchemaString(metadata.schema_string);
+  if (!parsed.ok()) ThrowFor(name, parsed.status());
+  delta::Protocol protocol = snapshot.protocol;
+  if (delta::AddRequiredFeatures(parsed.value(), metadata.configuration, protocol)) actions.emplace_back(protocol);
+  actions.emplace_back(std::move(metadata));
 }
 
 void DeltaTable::Commit(TableCommit& commit) { Commit(commit, DeltaFileRows()); }
@@ -517,7 +548,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
   std::vector<delta::Action> all = {info};
-  if (evolved) all.emplace_back(EvolvedMetadata(snapshot, columns, name_));
+  if (evolved) AppendEvolvedMetadata(snapshot, columns, name_, all);
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());
   all.insert(all.end(), cdcs.begin(), cdcs.end());
@@ -542,7 +573,7 @@ void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& ope
   }
   auto columns = delta::ParseSchemaString(metadata.schema_string);
   if (!columns.ok()) ThrowFor(name_, columns.status());
-  if (delta::AddRequiredFeatures(columns.value(), protocol)) changed = true;
+  if (delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol)) changed = true;
   if (changed) actions.emplace_back(protocol);
   actions.emplace_back(std::move(metadata));
   CommitActions(actions, {}, operation);
@@ -569,6 +600,26 @@ void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
   delta::StringMap parameters;
   parameters["propertyKeys"] = "[" + StringUtil::Join(keys, ",") + "]";
   CommitMetadata(std::move(metadata), "UNSET TBLPROPERTIES", parameters);
+}
+
+void DeltaTable::AlterColumnType(const std::string& column, const LogicalType& type) {
+  std::vector<delta::DeltaColumn> schema = state_->snapshot.schema;
+  delta::DeltaColumn* target = nullptr;
+  for (auto& c : schema) {
+    if (StringUtil::CIEquals(c.name, column)) target = &c;
+  }
+  if (!target) throw CatalogError("Table " + name_ + " has no column " + column);
+  if (target->type == type) return;
+  CheckTypeChanges(state_->snapshot, name_, target->name, target->type, type);
+  target->type = type;
+  auto schema_string = delta::SchemaToString(schema);
+  if (!schema_string.ok()) ThrowFor(name_, schema_string.status());
+  delta::Metadata metadata = state_->snapshot.metadata;
+  metadata.schema_string = schema_string.take();
+  delta::StringMap parameters;
+  parameters["column"] = target->name;
+  parameters["newType"] = type.ToString();
+  CommitMetadata(std::move(metadata), "CHANGE COLUMN", parameters);
 }
 
 void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {

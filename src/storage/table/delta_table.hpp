@@ -129,6 +129,10 @@ class DeltaTable : public DataTable {
   void SetProperties(const std::map<std::string, std::string>& properties);
   void UnsetProperties(const std::vector<std::string>& keys);
   void AddColumns(const std::vector<TableColumn>& columns);
+  // Widens `column` (a top-level column; `type` may widen fields inside it)
+  // to `type`, data files untouched: InvalidInputError unless Delta type
+  // widening allows the change and the table enables it.
+  void AlterColumnType(const std::string& column, const LogicalType& type);
 
   const std::string& Name() const { return name_; }
   const std::string& Path() const { return path_; }

@@ -6,9 +6,8 @@
 
 namespace lakestream {
 
-namespace {
-
-bool Widens(const LogicalType& from, const LogicalType& to) {
+bool DeltaAllowsWidening(const LogicalType& from, const LogicalType& to) {
+  if (from == to) return true;
   switch (from.id()) {
     case TypeId::INTEGER:
       return to.id() == TypeId::BIGINT || to.id() == TypeId::DOUBLE ||
@@ -16,11 +15,40 @@ bool Widens(const LogicalType& from, const LogicalType& to) {
     case TypeId::BIGINT: return to.id() == TypeId::DECIMAL && to.width() - to.scale() >= 20;
     case TypeId::DECIMAL:
       return to.id() == TypeId::DECIMAL && to.scale() >= from.scale() && to.width() - to.scale() >= from.width() - from.scale();
+    case TypeId::DATE: return to.id() == TypeId::TIMESTAMP_NTZ;
     default: return false;
   }
 }
 
-}  // namespace
+bool DeltaWidensOnEvolution(const LogicalType& from, const LogicalType& to) {
+  if (!DeltaAllowsWidening(from, to)) return false;
+  return from == to || from.id() == to.id() || (from.id() == TypeId::INTEGER && to.id() == TypeId::BIGINT) ||
+         from.id() == TypeId::DATE;
+}
+
+void LeafTypeChanges(const LogicalType& older, const LogicalType& newer, const std::string& path,
+                     std::vector<TypeChange>& out) {
+  if (older == newer) return;
+  if (older.id() == TypeId::STRUCT && newer.id() == TypeId::STRUCT) {
+    for (auto& [name, type] : older.children()) {
+      int64_t at = FindStructField(newer.children(), name);
+      if (at >= 0) LeafTypeChanges(type, newer.children()[at].second, path + "." + name, out);
+    }
+    return;
+  }
+  if (older.id() == TypeId::LIST && newer.id() == TypeId::LIST) {
+    LeafTypeChanges(older.ListChild(), newer.ListChild(), path + ".element", out);
+    return;
+  }
+  if (older.id() == TypeId::MAP && newer.id() == TypeId::MAP) {
+    auto& a = older.ListChild().children();
+    auto& b = newer.ListChild().children();
+    LeafTypeChanges(a[0].second, b[0].second, path + ".key", out);
+    LeafTypeChanges(a[1].second, b[1].second, path + ".value", out);
+    return;
+  }
+  out.push_back({path, older, newer});
+}
 
 bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer) {
   if (older == newer) return true;
@@ -38,7 +66,7 @@ bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer) {
     auto& b = newer.ListChild().children();
     return a[0].second == b[0].second && TypeEvolvesTo(a[1].second, b[1].second);
   }
-  return Widens(older, newer);
+  return DeltaAllowsWidening(older, newer);
 }
 
 bool TryConformValue(const Value& value, const LogicalType& target, Value& out) {
@@ -98,6 +126,10 @@ SchemaEvolutionScope::~SchemaEvolutionScope() { current_evolution = previous_; }
 const std::vector<TableColumn>* SchemaEvolutionScope::Current() { return current_evolution; }
 
 void ConformVector(const Vector& source, Vector& result, idx_t count) {
+  if (!source.GetType().IsNested() && !result.GetType().IsNested()) {
+    CastVector(source, result, count);  // a widened number or date: vectorized
+    return;
+  }
   for (idx_t r = 0; r < count; r++) result.SetValue(r, ConformValue(source.GetValue(r), result.GetType()));
 }
 

@@ -24,6 +24,30 @@ int64_t FindStructField(const child_list_t& fields, const std::string& name);
 // (equal types included).
 bool TypeEvolvesTo(const LogicalType& older, const LogicalType& newer);
 
+// Delta type widening (PROTOCOL "Type Widening") in the engine's types, where
+// INTEGER stands for byte, short and int and DOUBLE for float: INTEGER ->
+// BIGINT, DOUBLE or DECIMAL(10 + k1, k2); BIGINT -> DECIMAL(20 + k1, k2);
+// DECIMAL(p, s) -> DECIMAL(p + k1, s + k2); DATE -> TIMESTAMP_NTZ (k1 >= k2
+// >= 0). Equal types count. BIGINT -> DOUBLE is not allowed: it loses digits.
+bool DeltaAllowsWidening(const LogicalType& from, const LogicalType& to);
+// The part of it that schema evolution applies by itself (as Delta and
+// Databricks do): INTEGER -> BIGINT, DECIMAL -> a wider DECIMAL, DATE ->
+// TIMESTAMP_NTZ. Integers become DOUBLE or DECIMAL only when asked for (ALTER
+// COLUMN ... TYPE), so that a stray fraction does not change a column's type.
+bool DeltaWidensOnEvolution(const LogicalType& from, const LogicalType& to);
+
+// A leaf (non-nested) type that differs between two forms of a column.
+struct TypeChange {
+  std::string path;  // "c", "c.field", "c.element", "c.key", "c.value"
+  LogicalType from;
+  LogicalType to;
+};
+// Appends the leaves of `older` whose type differs in `newer` (STRUCT fields
+// matched by name; fields only `newer` has are additions, not changes) to
+// `out`; `path` names `older` itself.
+void LeafTypeChanges(const LogicalType& older, const LogicalType& newer, const std::string& path,
+                     std::vector<TypeChange>& out);
+
 // `value` (of a type that evolves to `target`) as a value of `target`.
 Value ConformValue(const Value& value, const LogicalType& target);
 // The same for any pair of types: STRUCT fields matched by name (fields
