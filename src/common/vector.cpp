@@ -178,10 +178,54 @@ void Vector::SetValue(idx_t row, const Value& input) {
   throw InternalError("SetValue on a vector of type " + type_.ToString());
 }
 
+// Same-typed rows, nested ones child vector by child vector rather than
+// through a Value per row (nested JSON ingestion copies every row). `mask`
+// (per copied row, may be null) is the validity of the enclosing STRUCT: under
+// a NULL struct the fields' slots were never written, so they are not read.
+static void CopyRows(Vector& dst, const Vector& src, const sel_t* sel, idx_t count, idx_t src_offset, idx_t dst_offset,
+                     const uint8_t* mask) {
+  if (!dst.GetType().IsNested()) {
+    dst.Copy(src, sel, count, src_offset, dst_offset);
+    for (idx_t i = 0; mask && i < count; i++) {
+      if (!mask[i]) dst.SetValid(dst_offset + i, false);
+    }
+    return;
+  }
+  if (dst_offset + count > dst.Capacity()) dst.Resize(std::max(dst_offset + count, dst.Capacity() * 2));
+  std::vector<uint8_t> valid(count);
+  for (idx_t i = 0; i < count; i++) {
+    valid[i] = src.IsValid(sel ? sel[i] : src_offset + i) && (!mask || mask[i]) ? 1 : 0;
+    dst.SetValid(dst_offset + i, valid[i] != 0);
+  }
+  if (dst.GetType().id() == TypeId::STRUCT) {
+    for (idx_t c = 0; c < dst.ChildCount(); c++) {
+      CopyRows(dst.Child(c), src.Child(c), sel, count, src_offset, dst_offset, valid.data());
+    }
+    return;
+  }
+  // LIST / MAP: each valid row's elements appended to the destination's child.
+  const auto* entries = src.GetData<list_entry_t>();
+  auto* out = dst.GetData<list_entry_t>();
+  idx_t size = dst.ListSize();
+  for (idx_t i = 0; i < count; i++) {
+    list_entry_t entry = valid[i] ? entries[sel ? sel[i] : src_offset + i] : list_entry_t{0, 0};
+    out[dst_offset + i] = list_entry_t{size, entry.length};
+    if (entry.length > 0) CopyRows(dst.Child(0), src.Child(0), nullptr, entry.length, entry.offset, size, nullptr);
+    size += entry.length;
+  }
+  dst.SetListSize(size);
+}
+
 void Vector::Copy(const Vector& src, const sel_t* sel, idx_t count, idx_t src_offset, idx_t dst_offset) {
   if (dst_offset + count > capacity_) Resize(std::max(dst_offset + count, capacity_ * 2));
-  if (type_.IsNested() || src.type_ != type_) {
+  // Values one by one between types, or within one nested vector (whose
+  // child may move while it grows).
+  if (src.type_ != type_ || (type_.IsNested() && &src == this)) {
     for (idx_t i = 0; i < count; i++) SetValue(dst_offset + i, src.GetValue(sel ? sel[i] : src_offset + i));
+    return;
+  }
+  if (type_.IsNested()) {
+    CopyRows(*this, src, sel, count, src_offset, dst_offset, nullptr);
     return;
   }
   idx_t width = type_.PhysicalSize();

@@ -1,6 +1,4 @@
 // Schema inference, the row builder shared by the readers, and the format dispatch.
-#include <fstream>
-#include <sstream>
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
@@ -129,17 +127,16 @@ ChunkCollection RecordBuilder::TakeRows() {
 }
 
 std::string ReadWholeFile(const std::string& path) {
-  if (IsRemotePath(path)) {
-    auto bytes = FileSystem::For(path)->ReadFile(path);
-    if (!bytes.ok()) throw IOError("read_files(): cannot read " + path + ": " + bytes.status().message());
-    return bytes.take();
+  // The file system's reader writes a local file into memory once (sized by
+  // fstat), not through a stream into a doubling buffer.
+  auto bytes = FileSystem::For(path)->ReadFile(path);
+  if (!bytes.ok()) {
+    if (!IsRemotePath(path) && bytes.status().IsNotFound()) {
+      throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
+    }
+    throw IOError("read_files(): cannot read " + path + ": " + bytes.status().message());
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw IOError("read_files(): reading " + path + " failed");
-  return buffer.str();
+  return bytes.take();
 }
 
 void InferFileColumns(const std::string& path, FileFormat format, const ReadFilesOptions& options,
