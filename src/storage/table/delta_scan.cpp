@@ -1,5 +1,8 @@
 // DeltaTable::Scan: the active files of one snapshot, projected by name.
+#include <unordered_set>
+
 #include "common/exception.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_schema.hpp"
@@ -324,9 +327,21 @@ std::optional<idx_t> DeltaTable::EstimatedRowCount() {
 idx_t DeltaTable::RowCount() {
   auto state = state_;
   const delta::Snapshot& snapshot = state->snapshot;
+  // The count from statistics fails as a scan would when a data file is
+  // gone. On object storage one listing of the table's prefix answers that
+  // for every file instead of a request per file; a file it does not show
+  // (outside the prefix, or a key spelled differently) is asked for itself.
+  std::unordered_set<std::string> listed;
+  if (IsRemotePath(snapshot.table_path) && state->files.size() > 1) {
+    auto objects = S3FileSystem::Instance()->ListRecursive(snapshot.table_path);
+    if (objects.ok()) {
+      std::string bucket = snapshot.table_path.substr(0, snapshot.table_path.find('/', 5) + 1);
+      for (auto& o : objects.value()) listed.insert(bucket + o.key);
+    }
+  }
   for (const delta::AddFile* add : state->files) {
     std::string path = snapshot.FilePath(add->path);
-    if (!fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+    if (!listed.count(path) && !fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
   }
   DeltaSnapshotState::CheckedCount counted = CountFromStats(*state, name_);
   if (!counted.error.empty()) throw CorruptionError(counted.error);
