@@ -210,6 +210,41 @@ bool ParseInt64(std::string_view s, int64_t& out) {
 
 }  // namespace
 
+// `type` (parsed from `json_type`) with each struct field named as the data
+// files name it: its delta.columnMapping.physicalName when it has one.
+static LogicalType PhysicalTypeOf(const json& json_type, const LogicalType& type) {
+  if (!json_type.is_object()) return type;
+  if (type.id() == TypeId::STRUCT && json_type.contains("fields") && json_type["fields"].is_array() &&
+      json_type["fields"].size() == type.children().size()) {
+    child_list_t fields;
+    for (idx_t i = 0; i < type.children().size(); i++) {
+      const json& f = json_type["fields"][i];
+      std::string name = type.children()[i].first;
+      if (f.is_object() && f.contains("metadata") && f["metadata"].is_object()) {
+        auto it = f["metadata"].find("delta.columnMapping.physicalName");
+        if (it != f["metadata"].end() && it->is_string()) name = it->get<std::string>();
+      }
+      fields.emplace_back(name, PhysicalTypeOf(f.contains("type") ? f["type"] : json(), type.children()[i].second));
+    }
+    return LogicalType::Struct(std::move(fields));
+  }
+  if (type.id() == TypeId::LIST && json_type.contains("elementType")) {
+    return LogicalType::List(PhysicalTypeOf(json_type["elementType"], type.ListChild()));
+  }
+  if (type.id() == TypeId::MAP && json_type.contains("keyType") && json_type.contains("valueType")) {
+    const auto& kv = type.ListChild().children();
+    return LogicalType::Map(PhysicalTypeOf(json_type["keyType"], kv[0].second),
+                            PhysicalTypeOf(json_type["valueType"], kv[1].second));
+  }
+  return type;
+}
+
+LogicalType PhysicalType(const DeltaColumn& column) {
+  if (!column.type.IsNested() || column.delta_type.empty()) return column.type;
+  json parsed = json::parse(column.delta_type, nullptr, false);
+  return parsed.is_discarded() ? column.type : PhysicalTypeOf(parsed, column.type);
+}
+
 Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_string) {
   std::vector<DeltaColumn> columns;
   if (schema_string.empty()) return columns;

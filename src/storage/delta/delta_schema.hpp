@@ -47,6 +47,12 @@ struct DeltaColumn {
 // is not a struct schema; NotSupported for a type the engine lacks.
 Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_string);
 
+// The column's type as its data files store it under column mapping: each
+// STRUCT field (at any depth, in arrays and maps too) named by its
+// delta.columnMapping.physicalName when it has one. Same shape as
+// column.type, so values convert by field position.
+LogicalType PhysicalType(const DeltaColumn& column);
+
 // Serializes columns as a compact schemaString. InvalidArgument for a type
 // that has no Delta name (e.g. SQLNULL).
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);

@@ -147,37 +147,6 @@ std::string ColumnMappingMode(const Metadata& metadata) {
   return mode == metadata.configuration.end() ? "none" : Lower(mode->second);
 }
 
-namespace {
-
-// A struct field nested in `type` (a schema JSON type) that has a physical
-// name of its own: "" when none.
-std::string NestedMappedField(const nlohmann::json& type, const std::string& path) {
-  if (!type.is_object()) return "";
-  if (type.value("type", "") == "struct" && type.contains("fields") && type["fields"].is_array()) {
-    for (auto& f : type["fields"]) {
-      if (!f.is_object()) continue;
-      std::string name = path.empty() ? f.value("name", "") : path + "." + f.value("name", "");
-      if (!path.empty() && f.contains("metadata") && f["metadata"].is_object() &&
-          f["metadata"].contains("delta.columnMapping.physicalName") &&
-          f["metadata"]["delta.columnMapping.physicalName"] != f.value("name", ""))
-        return name;
-      if (f.contains("type")) {
-        std::string inner = NestedMappedField(f["type"], name);
-        if (!inner.empty()) return inner;
-      }
-    }
-  }
-  for (const char* child : {"elementType", "keyType", "valueType"}) {
-    if (type.contains(child)) {
-      std::string inner = NestedMappedField(type[child], path + "." + child);
-      if (!inner.empty()) return inner;
-    }
-  }
-  return "";
-}
-
-}  // namespace
-
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata) {
   // Features first: a table listing one we lack is best refused by its name,
   // whatever reader version it also claims.
@@ -196,13 +165,6 @@ Status CheckReadable(const std::string& table, const Protocol& protocol, const M
     if (mode != "name" && mode != "id")
       return Status::NotSupported("table " + table + " uses the Delta column mapping mode '" + mode +
                                   "'; lakestream reads the modes name and id");
-    // Top-level columns are mapped by physical name; a struct field with a
-    // physical name of its own would need the mapping inside nested values.
-    auto schema = nlohmann::json::parse(metadata.schema_string, nullptr, false);
-    std::string nested = NestedMappedField(schema, "");
-    if (!nested.empty())
-      return Status::NotSupported("table " + table + " uses the Delta reader feature 'columnMapping' on the nested field " +
-                                  nested + ", which lakestream does not support yet (top-level columns only)");
   }
   return Status::OK();
 }

@@ -97,8 +97,7 @@ std::string ColumnMappingMode(const Metadata& metadata);
 
 // Can lakestream read a table with this protocol and metadata? OK, or
 // NotSupported naming `table` and the missing feature: minReaderVersion > 3,
-// an unsupported reader feature, an unknown column mapping mode, or column
-// mapping on a nested struct field.
+// an unsupported reader feature, or an unknown column mapping mode.
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata);
 
 // Can lakestream write the table? Everything CheckReadable checks, plus:

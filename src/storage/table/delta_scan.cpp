@@ -96,7 +96,16 @@ class DeltaScan : public TableScan {
       out.Reset();
       for (idx_t i = 0; i < column_ids_.size(); i++) {
         Vector& target = out.data[i];
-        if (source_[i] >= 0 && conform_[i]) {
+        if (source_[i] >= 0 && rename_[i]) {
+          // Physical field names: conform to the stored form, then relabel
+          // by position to the logical names (timestamp kinds too).
+          const Vector& from = file_chunk_.data[source_[i]];
+          const LogicalType& stored = state_->PhysicalType(column_ids_[i]);
+          for (idx_t r = 0; r < n; r++) {
+            Value v = from.GetValue(r);
+            target.SetValue(r, Relabel(conform_[i] ? ConformValue(v, stored) : v, target.GetType()));
+          }
+        } else if (source_[i] >= 0 && conform_[i]) {
           ConformVector(file_chunk_.data[source_[i]], target, n);  // written under an older schema
         } else if (source_[i] >= 0 && relabel_[i]) {
           CopyRelabeled(file_chunk_.data[source_[i]], target, n);
@@ -211,6 +220,7 @@ class DeltaScan : public TableScan {
     relabel_.assign(column_ids_.size(), false);
     constants_.assign(column_ids_.size(), Value());
     conform_.assign(column_ids_.size(), false);
+    rename_.assign(column_ids_.size(), false);
     for (idx_t i = 0; i < column_ids_.size(); i++) {
       const TableColumn& column = columns[column_ids_[i]];
       const std::string& physical = state_->PhysicalName(column_ids_[i]);
@@ -226,17 +236,20 @@ class DeltaScan : public TableScan {
         constants_[i] = value.take();
         continue;
       }
+      // Under column mapping the file names STRUCT fields by physical name.
+      const LogicalType& stored = state_->PhysicalType(column_ids_[i]);
+      rename_[i] = stored != column.type;
       for (idx_t f = 0; f < file_names.size(); f++) {
         if (!StringUtil::CIEquals(file_names[f], physical)) continue;
-        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type)) {
+        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], stored)) {
           // Written under an older schema: fewer STRUCT fields, or a type
           // that Delta type widening has widened since (DATE -> TIMESTAMP_NTZ too).
-          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], column.type);
+          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], stored);
         }
-        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], column.type) && !conform_[i]) {
+        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], stored) && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
                                 reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
-                                column.type.ToString());
+                                stored.ToString());
         }
         relabel_[i] = reader_->ColumnTypes()[f] != column.type;
         source_[i] = static_cast<int64_t>(file_columns.size());
@@ -264,6 +277,7 @@ class DeltaScan : public TableScan {
   std::vector<bool> relabel_;  // the file's timestamps are of the other kind (SameUpToTimestampKind)
   std::vector<Value> constants_;
   std::vector<bool> conform_;  // the file stores an older form of the column's type
+  std::vector<bool> rename_;   // the file names STRUCT fields by physical name (column mapping)
   // Row filter of the current file (LoadRowFilter): sorted row indexes that
   // are skipped, or with keep_listed_ the only ones read.
   bool filter_rows_ = false;

@@ -89,6 +89,9 @@ void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   for (auto& [path, add] : state->snapshot.files) state->files.push_back(&add);
   state->columns = ColumnsFromDeltaSchema(state->snapshot.schema);
   state->physical_names = PhysicalColumnNames(state->snapshot);
+  if (delta::ColumnMappingMode(state->snapshot.metadata) != "none") {
+    for (auto& c : state->snapshot.schema) state->physical_types.push_back(delta::PhysicalType(c));
+  }
   state_ = std::move(state);
 }
 

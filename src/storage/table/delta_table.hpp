@@ -47,12 +47,19 @@ struct DeltaSnapshotState {
   // The name of each column in the data files and partition values: its
   // delta.columnMapping.physicalName under column mapping, else its name.
   std::vector<std::string> physical_names;
+  // Each column's type as the data files store it (delta::PhysicalType:
+  // STRUCT fields by physical name under column mapping); empty: the types
+  // of `columns`.
+  std::vector<LogicalType> physical_types;
   // For the change feed of a deletion-vector update: file index -> the only
   // rows (sorted row indexes) to read from it, instead of the rows its
   // deletion vector leaves.
   std::map<uint64_t, std::vector<uint64_t>> selected_rows;
   const std::string& PhysicalName(idx_t column) const {
     return column < physical_names.size() ? physical_names[column] : columns[column].name;
+  }
+  const LogicalType& PhysicalType(idx_t column) const {
+    return column < physical_types.size() ? physical_types[column] : columns[column].type;
   }
   // COUNT(*)'s checked statistics (RowCount): the sum of numRecords (nullopt
   // when some file has none) or why the stats cannot be trusted, worked out
