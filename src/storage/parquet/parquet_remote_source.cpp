@@ -1,0 +1,150 @@
+#include "storage/parquet/parquet_remote_source.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace lakestream::parquet {
+
+std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, uint64_t max_gap) {
+  ranges.erase(std::remove_if(ranges.begin(), ranges.end(), [](const ByteRange& r) { return r.length == 0; }),
+               ranges.end());
+  std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+  std::vector<ByteRange> out;
+  for (const auto& r : ranges) {
+    if (!out.empty()) {
+      ByteRange& last = out.back();
+      uint64_t last_end = last.offset + last.length;
+      if (r.offset <= last_end || r.offset - last_end < max_gap) {
+        last.length = std::max(last_end, r.offset + r.length) - last.offset;
+        continue;
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+Result<ParquetTail> ReadParquetTail(FileSystem* fs, const std::string& path) {
+  auto tail = fs->ReadTail(path, kSpeculativeTailBytes);
+  if (!tail.ok()) return tail.status();
+  ParquetTail out;
+  out.file_size = tail.value().file_size;
+  out.bytes = std::move(tail.value().bytes);
+  if (out.bytes.size() != std::min(out.file_size, kSpeculativeTailBytes))
+    return Status::Corruption(path + ": the store answered the read of the last " +
+                              std::to_string(std::min(out.file_size, kSpeculativeTailBytes)) + " bytes with " +
+                              std::to_string(out.bytes.size()) + " (the object changed while it was read?)");
+  // The footer's length precedes the closing magic. A footer longer than
+  // the speculative read needs its start; anything malformed is left to the
+  // footer parser, which names what is wrong.
+  size_t n = out.bytes.size();
+  if (n < 8 || std::memcmp(out.bytes.data() + n - 4, "PAR1", 4) != 0) return out;
+  uint32_t footer_len;
+  std::memcpy(&footer_len, out.bytes.data() + n - 8, 4);
+  uint64_t need = static_cast<uint64_t>(footer_len) + 8;
+  if (need <= n || out.file_size < 12 || footer_len > out.file_size - 12) return out;
+  uint64_t missing = need - n;
+  auto head = fs->ReadRange(path, out.file_size - need, missing);
+  if (!head.ok()) return head.status();
+  if (head.value().size() != missing)
+    return Status::Corruption(path + ": the store answered the read of the footer's first " + std::to_string(missing) +
+                              " bytes with " + std::to_string(head.value().size()));
+  out.bytes = head.take() + out.bytes;
+  return out;
+}
+
+const uint8_t* RangeBytes::Find(uint64_t offset, uint64_t length) const {
+  for (const auto& [range, bytes] : parts_) {
+    if (offset >= range.offset && offset - range.offset <= bytes.size() &&
+        length <= bytes.size() - (offset - range.offset))
+      return reinterpret_cast<const uint8_t*>(bytes.data()) + (offset - range.offset);
+  }
+  return nullptr;
+}
+
+uint64_t RangeBytes::TotalBytes() const {
+  uint64_t total = 0;
+  for (const auto& p : parts_) total += p.second.size();
+  return total;
+}
+
+Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const std::vector<ByteRange>& ranges) {
+  RangeBytes out;
+  std::vector<std::optional<Result<std::string>>> got(ranges.size());
+  // The first range on this thread, the others beside it, a bounded number
+  // at a time: on a high-latency store the row group then costs about one
+  // round trip instead of one per range.
+  for (size_t begin = 0; begin < ranges.size(); begin += kMaxParallelRanges) {
+    size_t end = std::min(ranges.size(), begin + kMaxParallelRanges);
+    std::vector<std::thread> helpers;
+    for (size_t i = begin + 1; i < end; i++)
+      helpers.emplace_back([&, i] { got[i].emplace(fs->ReadRange(path, ranges[i].offset, ranges[i].length)); });
+    got[begin].emplace(fs->ReadRange(path, ranges[begin].offset, ranges[begin].length));
+    for (auto& t : helpers) t.join();
+  }
+  for (size_t i = 0; i < ranges.size(); i++) {
+    Result<std::string>& r = *got[i];
+    if (!r.ok()) return r.status();
+    // Ranges lie inside the file (the footer was checked against its size):
+    // a short answer means the object changed or the store misbehaved.
+    if (r.value().size() != ranges[i].length)
+      return Status::Corruption(path + ": the store answered the read of bytes " + std::to_string(ranges[i].offset) +
+                                "-" + std::to_string(ranges[i].offset + ranges[i].length - 1) + " with " +
+                                std::to_string(r.value().size()) + " bytes (the object changed while it was read?)");
+    out.parts_.emplace_back(ranges[i], r.take());
+  }
+  return out;
+}
+
+RangePrefetcher::RangePrefetcher(FileSystem* fs, std::string path) : fs_(fs), path_(std::move(path)) {}
+
+RangePrefetcher::~RangePrefetcher() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void RangePrefetcher::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [&] { return stop_ || (job_ && !job_->result); });
+    if (stop_) return;
+    std::vector<ByteRange> ranges = job_->ranges;
+    lock.unlock();
+    auto result = FetchRanges(fs_, path_, ranges);
+    lock.lock();
+    job_->result.emplace(std::move(result));
+    cv_.notify_all();
+  }
+}
+
+void RangePrefetcher::Prefetch(uint64_t key, std::vector<ByteRange> ranges) {
+  std::lock_guard<std::mutex> g(mu_);
+  if (job_) return;
+  job_.emplace();
+  job_->key = key;
+  job_->ranges = std::move(ranges);
+  if (!worker_.joinable()) worker_ = std::thread([this] { Run(); });
+  cv_.notify_all();
+}
+
+Result<RangeBytes> RangePrefetcher::Take(uint64_t key, const std::vector<ByteRange>& ranges) {
+  std::optional<Result<RangeBytes>> done;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (job_) {
+      // Even a fetch of other ranges is waited for: the slot is then free
+      // and no request of a stale job competes with the one made below.
+      cv_.wait(lock, [&] { return job_->result.has_value(); });
+      if (job_->key == key && job_->ranges == ranges) done = std::move(job_->result);
+      job_.reset();
+    }
+  }
+  if (done) return std::move(*done);
+  return FetchRanges(fs_, path_, ranges);
+}
+
+}  // namespace lakestream::parquet
