@@ -181,6 +181,14 @@ Result<S3Location> ParseS3Path(const std::string& path) {
   return loc;
 }
 
+// A listing is a GET of the bucket: it names the prefix listed as its key.
+static std::string DescribeRequest(const S3FileSystem::Request& req) {
+  auto prefix = req.query.find("prefix");
+  if (req.loc.key.empty() && prefix != req.query.end())
+    return "S3 LIST of bucket '" + req.loc.bucket + "', key prefix '" + prefix->second + "'";
+  return Describe(req.method, req.loc);
+}
+
 S3FileSystem* S3FileSystem::Instance() {
   static S3FileSystem* fs = new S3FileSystem();
   return fs;
@@ -208,7 +216,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
   }
   static thread_local CurlHandle handle;
   CURL* curl = handle.curl;
-  if (!curl) return Status::IOError(Describe(req.method, req.loc) + ": cannot initialise libcurl");
+  if (!curl) return Status::IOError(DescribeRequest(req) + ": cannot initialise libcurl");
   int attempts = MaxAttempts();
   std::mt19937_64 rng(std::random_device{}());
   std::string last_error;
@@ -272,7 +280,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
       if (a == resp.status) return resp;
     std::string code, message;
     ErrorCode(resp.body, &code, &message);
-    std::string what = Describe(req.method, req.loc) + " failed: HTTP " + std::to_string(resp.status) +
+    std::string what = DescribeRequest(req) + " failed: HTTP " + std::to_string(resp.status) +
                        (code.empty() ? "" : " " + code) + (message.empty() ? "" : ": " + message);
     if (Retryable(resp.status, code)) {
       last_error = what;
@@ -297,7 +305,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
     }
     return Status::IOError(what);
   }
-  return Status::IOError(Describe(req.method, req.loc) + " failed after " + std::to_string(attempts) +
+  return Status::IOError(DescribeRequest(req) + " failed after " + std::to_string(attempts) +
                          " attempts: " + last_error);
 }
 

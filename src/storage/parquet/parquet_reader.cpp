@@ -68,6 +68,8 @@ struct ParquetReader::Impl {
   // next one's on their way (parquet_remote_source.hpp).
   std::unique_ptr<RangePrefetcher> prefetcher;
   RangeBytes row_group_bytes;
+  std::string tail;  // the file's last bytes, read with the footer
+  uint64_t tail_offset = 0;
   FileMetaData md;
   ParquetSchema schema;
   std::vector<std::string> names;
@@ -173,25 +175,30 @@ struct ParquetReader::Impl {
     return leaves;
   }
 
-  // The merged byte ranges of the scanned column chunks of `rg`.
+  // The byte ranges of the scanned column chunks of `rg` still to fetch:
+  // merged, less what the tail read with the footer holds.
   std::vector<ByteRange> ScanRanges(idx_t rg) const {
     std::vector<ByteRange> ranges;
     for (idx_t leaf : ScanLeaves()) ranges.push_back(ChunkRange(rg, leaf));
-    return CoalesceRanges(std::move(ranges), kMaxGap);
+    return ClipToTail(CoalesceRanges(std::move(ranges), kMaxGap), tail_offset);
   }
 
   // Remote files: replaces the fetched bytes with those of `rg` and starts
   // fetching the next row group the scan will read.
   Status FetchRowGroup(idx_t rg) {
     row_group_bytes = RangeBytes();  // the previous row group's readers are gone
+    if (cols.empty()) return Status::OK();
     auto ranges = ScanRanges(rg);
-    if (ranges.empty()) return Status::OK();
-    auto bytes = prefetcher->Take(rg, ranges);
-    if (!bytes.ok()) return bytes.status();
-    row_group_bytes = bytes.take();
+    if (!ranges.empty()) {
+      auto bytes = prefetcher->Take(rg, ranges);
+      if (!bytes.ok()) return bytes.status();
+      row_group_bytes = bytes.take();
+    }
+    row_group_bytes.AddTail(tail, tail_offset);
     for (idx_t next = rg + 1; next < md.row_groups.size(); next++) {
       if (md.row_groups[next].num_rows == 0 || !RowGroupCanMatch(next)) continue;
-      prefetcher->Prefetch(next, ScanRanges(next));
+      auto next_ranges = ScanRanges(next);
+      if (!next_ranges.empty()) prefetcher->Prefetch(next, std::move(next_ranges));
       break;
     }
     return Status::OK();
@@ -576,8 +583,10 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenRanged(const std::stri
     if (tail.status().IsNotFound()) return Status::NotFound(path + ": no such Parquet file (" + tail.status().message() + ")");
     return tail.status();
   }
-  const std::string& bytes = tail.value().bytes;
-  LS_RETURN_NOT_OK(impl->ParseFooter(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), tail.value().file_size));
+  impl->tail = std::move(tail.value().bytes);
+  impl->tail_offset = tail.value().file_size - impl->tail.size();
+  LS_RETURN_NOT_OK(impl->ParseFooter(reinterpret_cast<const uint8_t*>(impl->tail.data()), impl->tail.size(),
+                                     tail.value().file_size));
   impl->prefetcher = std::make_unique<RangePrefetcher>(fs, path);
   return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
 }

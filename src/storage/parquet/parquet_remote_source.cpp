@@ -24,6 +24,16 @@ std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, uint64_t ma
   return out;
 }
 
+std::vector<ByteRange> ClipToTail(std::vector<ByteRange> ranges, uint64_t tail_offset) {
+  std::vector<ByteRange> out;
+  for (auto r : ranges) {
+    if (r.offset >= tail_offset) continue;
+    if (r.offset + r.length > tail_offset) r.length = tail_offset - r.offset;
+    out.push_back(r);
+  }
+  return out;
+}
+
 Result<ParquetTail> ReadParquetTail(FileSystem* fs, const std::string& path) {
   auto tail = fs->ReadTail(path, kSpeculativeTailBytes);
   if (!tail.ok()) return tail.status();
@@ -62,11 +72,37 @@ const uint8_t* RangeBytes::Find(uint64_t offset, uint64_t length) const {
   return nullptr;
 }
 
+void RangeBytes::AddTail(const std::string& tail, uint64_t tail_offset) {
+  for (auto& [range, bytes] : parts_) {
+    if (range.offset + bytes.size() == tail_offset) {
+      bytes += tail;
+      range.length = bytes.size();
+      return;
+    }
+  }
+  parts_.emplace_back(ByteRange{tail_offset, tail.size()}, tail);
+}
+
 uint64_t RangeBytes::TotalBytes() const {
   uint64_t total = 0;
   for (const auto& p : parts_) total += p.second.size();
   return total;
 }
+
+namespace {
+
+// A read on a helper thread: an exception there (bad_alloc for a chunk the
+// footer claims to be huge) would end the process, so it becomes a Status.
+Result<std::string> ReadRangeNoThrow(FileSystem* fs, const std::string& path, const ByteRange& r) {
+  try {
+    return fs->ReadRange(path, r.offset, r.length);
+  } catch (const std::exception& e) {
+    return Status::IOError(path + ": cannot read bytes " + std::to_string(r.offset) + "-" +
+                           std::to_string(r.offset + r.length - 1) + ": " + e.what());
+  }
+}
+
+}  // namespace
 
 Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const std::vector<ByteRange>& ranges) {
   RangeBytes out;
@@ -78,8 +114,8 @@ Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const st
     size_t end = std::min(ranges.size(), begin + kMaxParallelRanges);
     std::vector<std::thread> helpers;
     for (size_t i = begin + 1; i < end; i++)
-      helpers.emplace_back([&, i] { got[i].emplace(fs->ReadRange(path, ranges[i].offset, ranges[i].length)); });
-    got[begin].emplace(fs->ReadRange(path, ranges[begin].offset, ranges[begin].length));
+      helpers.emplace_back([&, i] { got[i].emplace(ReadRangeNoThrow(fs, path, ranges[i])); });
+    got[begin].emplace(ReadRangeNoThrow(fs, path, ranges[begin]));
     for (auto& t : helpers) t.join();
   }
   for (size_t i = 0; i < ranges.size(); i++) {
@@ -114,9 +150,14 @@ void RangePrefetcher::Run() {
     if (stop_) return;
     std::vector<ByteRange> ranges = job_->ranges;
     lock.unlock();
-    auto result = FetchRanges(fs_, path_, ranges);
+    std::optional<Result<RangeBytes>> result;
+    try {
+      result.emplace(FetchRanges(fs_, path_, ranges));
+    } catch (const std::exception& e) {
+      result.emplace(Status::IOError(path_ + ": prefetching a row group failed: " + e.what()));
+    }
     lock.lock();
-    job_->result.emplace(std::move(result));
+    job_->result = std::move(result);
     cv_.notify_all();
   }
 }

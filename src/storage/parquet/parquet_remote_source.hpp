@@ -55,6 +55,12 @@ constexpr size_t kMaxParallelRanges = 4;
 // less than `max_gap` bytes apart.
 std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, uint64_t max_gap);
 
+// Ranges less what the file's last bytes from `tail_offset` on (read with the
+// footer) already hold: a range inside them is dropped, one reaching into
+// them ends where they begin. A file smaller than the speculative read then
+// costs no request after the footer's.
+std::vector<ByteRange> ClipToTail(std::vector<ByteRange> ranges, uint64_t tail_offset);
+
 // The end of a file: `bytes` are its last bytes, covering the whole Parquet
 // footer (length and magic included) when the file is well formed. A second
 // range GET fetches the rest of a footer longer than the speculative read.
@@ -71,6 +77,9 @@ class RangeBytes {
   // all, else nullptr.
   const uint8_t* Find(uint64_t offset, uint64_t length) const;
   uint64_t TotalBytes() const;
+  // Adds the file's last bytes `tail`, from `tail_offset` on: appended to the
+  // fetched range that ends where they begin (ClipToTail), else kept apart.
+  void AddTail(const std::string& tail, uint64_t tail_offset);
 
  private:
   friend Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const std::vector<ByteRange>& ranges);
