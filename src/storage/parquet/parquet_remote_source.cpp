@@ -165,9 +165,7 @@ void RangePrefetcher::Run() {
 void RangePrefetcher::Prefetch(uint64_t key, std::vector<ByteRange> ranges) {
   std::lock_guard<std::mutex> g(mu_);
   if (job_) return;
-  job_.emplace();
-  job_->key = key;
-  job_->ranges = std::move(ranges);
+  job_.emplace(key, std::move(ranges));
   if (!worker_.joinable()) worker_ = std::thread([this] { Run(); });
   cv_.notify_all();
 }

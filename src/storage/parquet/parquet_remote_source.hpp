@@ -109,7 +109,8 @@ class RangePrefetcher {
 
  private:
   struct Job {
-    uint64_t key = 0;
+    Job(uint64_t k, std::vector<ByteRange> r) : key(k), ranges(std::move(r)) {}
+    uint64_t key;
     std::vector<ByteRange> ranges;
     std::optional<Result<RangeBytes>> result;
   };
