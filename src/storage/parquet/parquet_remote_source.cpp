@@ -24,7 +24,7 @@ std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, uint64_t ma
   return out;
 }
 
-std::vector<ByteRange> ClipToTail(std::vector<ByteRange> ranges, uint64_t tail_offset) {
+std::vector<ByteRange> ClipToTail(const std::vector<ByteRange>& ranges, uint64_t tail_offset) {
   std::vector<ByteRange> out;
   for (auto r : ranges) {
     if (r.offset >= tail_offset) continue;

@@ -59,7 +59,7 @@ std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, uint64_t ma
 // footer) already hold: a range inside them is dropped, one reaching into
 // them ends where they begin. A file smaller than the speculative read then
 // costs no request after the footer's.
-std::vector<ByteRange> ClipToTail(std::vector<ByteRange> ranges, uint64_t tail_offset);
+std::vector<ByteRange> ClipToTail(const std::vector<ByteRange>& ranges, uint64_t tail_offset);
 
 // The end of a file: `bytes` are its last bytes, covering the whole Parquet
 // footer (length and magic included) when the file is well formed. A second
