@@ -233,6 +233,23 @@ TEST(ParquetRemoteRead, RangesInsideTheTailAreNotFetchedAgain) {
   EXPECT_EQ(bytes.Find(102, 3), nullptr);
 }
 
+TEST_F(ParquetRemoteReadTest, ALargeRangeIsFetchedInBoundedRequests) {
+  const uint64_t size = FileSize();
+  ASSERT_GT(size, 2 * parquet::kMaxRequestBytes);
+  auto got = parquet::FetchRanges(&fs, *path_, {{1, size - 1}});
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(fs.requests.load(), static_cast<int64_t>((size - 1 + parquet::kMaxRequestBytes - 1) / parquet::kMaxRequestBytes));
+  std::ifstream in(*path_, std::ios::binary);
+  std::string want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const uint8_t* bytes = got.value().Find(1, size - 1);
+  ASSERT_NE(bytes, nullptr);
+  EXPECT_TRUE(std::memcmp(bytes, want.data() + 1, size - 1) == 0) << "pieces reassemble to the file's bytes";
+  // A range past the end of the file is a short answer: an error naming the file.
+  auto past = parquet::FetchRanges(&fs, *path_, {{size - 10, 20}});
+  EXPECT_TRUE(past.status().IsCorruption()) << past.status().ToString();
+  EXPECT_EQ(past.status().message().rfind(*path_ + ":", 0), 0u) << past.status().ToString();
+}
+
 TEST(ParquetRemoteRead, CoalescesRangesCloserThanTheGap) {
   using parquet::ByteRange;
   auto merged = parquet::CoalesceRanges({{300, 10}, {0, 100}, {100, 50}, {5000, 1}, {0, 0}}, 200);

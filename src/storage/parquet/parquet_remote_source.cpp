@@ -105,30 +105,52 @@ Result<std::string> ReadRangeNoThrow(FileSystem* fs, const std::string& path, co
 }  // namespace
 
 Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const std::vector<ByteRange>& ranges) {
-  RangeBytes out;
-  std::vector<std::optional<Result<std::string>>> got(ranges.size());
-  // The first range on this thread, the others beside it, a bounded number
-  // at a time: on a high-latency store the row group then costs about one
-  // round trip instead of one per range.
-  for (size_t begin = 0; begin < ranges.size(); begin += kMaxParallelRanges) {
-    size_t end = std::min(ranges.size(), begin + kMaxParallelRanges);
-    std::vector<std::thread> helpers;
-    for (size_t i = begin + 1; i < end; i++)
-      helpers.emplace_back([&, i] { got[i].emplace(ReadRangeNoThrow(fs, path, ranges[i])); });
-    got[begin].emplace(ReadRangeNoThrow(fs, path, ranges[begin]));
-    for (auto& t : helpers) t.join();
-  }
+  // Each range is fetched in requests of at most kMaxRequestBytes, a bounded
+  // number at a time (the first on this thread): one connection's throughput
+  // then does not bound a large row group, and on a high-latency store the
+  // ranges of a row group cost about one round trip, not one each.
+  struct Piece {
+    size_t range;
+    ByteRange bytes;
+  };
+  std::vector<Piece> pieces;
+  std::vector<std::string> parts(ranges.size());
   for (size_t i = 0; i < ranges.size(); i++) {
-    Result<std::string>& r = *got[i];
-    if (!r.ok()) return r.status();
-    // Ranges lie inside the file (the footer was checked against its size):
-    // a short answer means the object changed or the store misbehaved.
-    if (r.value().size() != ranges[i].length)
-      return Status::Corruption(path + ": the store answered the read of bytes " + std::to_string(ranges[i].offset) +
-                                "-" + std::to_string(ranges[i].offset + ranges[i].length - 1) + " with " +
-                                std::to_string(r.value().size()) + " bytes (the object changed while it was read?)");
-    out.parts_.emplace_back(ranges[i], r.take());
+    parts[i].resize(ranges[i].length);
+    for (uint64_t done = 0; done < ranges[i].length; done += kMaxRequestBytes)
+      pieces.push_back({i, {ranges[i].offset + done, std::min(kMaxRequestBytes, ranges[i].length - done)}});
   }
+  std::vector<Status> errors(pieces.size());
+  auto fetch = [&](size_t k) {
+    const Piece& piece = pieces[k];
+    auto got = ReadRangeNoThrow(fs, path, piece.bytes);
+    if (!got.ok()) {
+      errors[k] = got.status();
+    } else if (got.value().size() != piece.bytes.length) {
+      // Ranges lie inside the file (the footer was checked against its
+      // size): a short answer means the object changed or the store misbehaved.
+      errors[k] = Status::Corruption(path + ": the store answered the read of bytes " +
+                                     std::to_string(piece.bytes.offset) + "-" +
+                                     std::to_string(piece.bytes.offset + piece.bytes.length - 1) + " with " +
+                                     std::to_string(got.value().size()) +
+                                     " bytes (the object changed while it was read?)");
+    } else {
+      // Distinct pieces write distinct bytes of a buffer sized above.
+      std::memcpy(parts[piece.range].data() + (piece.bytes.offset - ranges[piece.range].offset), got.value().data(),
+                  piece.bytes.length);
+    }
+  };
+  for (size_t begin = 0; begin < pieces.size(); begin += kMaxParallelRanges) {
+    size_t end = std::min(pieces.size(), begin + kMaxParallelRanges);
+    std::vector<std::thread> helpers;
+    for (size_t k = begin + 1; k < end; k++) helpers.emplace_back(fetch, k);
+    fetch(begin);
+    for (auto& t : helpers) t.join();
+    for (size_t k = begin; k < end; k++)
+      if (!errors[k].ok()) return errors[k];
+  }
+  RangeBytes out;
+  for (size_t i = 0; i < ranges.size(); i++) out.parts_.emplace_back(ranges[i], std::move(parts[i]));
   return out;
 }
 

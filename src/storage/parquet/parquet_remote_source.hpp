@@ -12,10 +12,10 @@
 // Requests: the column chunks a scan projects in one row group become byte
 // ranges, sorted and merged where the gap between two is under kMaxGap (a
 // second request costs more than reading a gap that small), and the merged
-// ranges are fetched in parallel. While the caller decodes row group N, one
-// background thread fetches the ranges of the next row group it will read,
-// so a scan holds about two row groups of projected columns in memory, never
-// the file.
+// ranges are fetched in requests of at most 8 MiB, up to four at once. While
+// the caller decodes row group N, one background thread fetches the ranges
+// of the next row group it will read, so a scan holds about two row groups
+// of projected columns in memory, never the file.
 //
 // Errors are the FileSystem's Status (they name the bucket, key and HTTP
 // status); a store that answers a range with fewer bytes than asked inside
@@ -48,7 +48,9 @@ struct ByteRange {
 constexpr uint64_t kSpeculativeTailBytes = 64ULL << 10;
 // Ranges closer than this are fetched as one.
 constexpr uint64_t kMaxGap = 1ULL << 20;
-// At most this many requests of one row group are in flight at once.
+// A range larger than this is fetched in requests of this size, and at most
+// kMaxParallelRanges requests of one row group are in flight at once.
+constexpr uint64_t kMaxRequestBytes = 8ULL << 20;
 constexpr size_t kMaxParallelRanges = 4;
 
 // Sorts `ranges`, drops empty ones and merges those that overlap or lie
@@ -86,8 +88,8 @@ class RangeBytes {
   std::vector<std::pair<ByteRange, std::string>> parts_;
 };
 
-// Fetches each of `ranges` (already coalesced) with a ReadRange call, up to
-// kMaxParallelRanges at once.
+// Fetches `ranges` (already coalesced) with ReadRange calls of at most
+// kMaxRequestBytes, up to kMaxParallelRanges at once.
 Result<RangeBytes> FetchRanges(FileSystem* fs, const std::string& path, const std::vector<ByteRange>& ranges);
 
 // Fetches the ranges of the next row group on a background thread while the
