@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Scan of one Delta table on the local S3 test server vs the same files on
 # disk, same run: wall time of `SELECT count(*), sum(id), max(v)` (best of 3,
-# including process start and table attach) and the S3 requests per scan
-# (counted by the server). Usage: bench/s3_scan.sh build/release/lakestream [ROWS]
+# including process start and table attach) and the S3 requests and bytes
+# per scan (counted by the server). A second line reads one of eight BIGINT
+# columns of a wide table: the bytes a projected scan fetches (range GETs of
+# that column's chunks) against the table's Parquet bytes.
+# Usage: bench/s3_scan.sh build/release/lakestream [ROWS]
 set -euo pipefail
 BIN=${1:?usage: $0 PATH/TO/lakestream [ROWS]}
 ROWS=${2:-1000000}
@@ -15,22 +18,34 @@ mkdir -p "$TMP/s3/lake"
 for _ in $(seq 100); do [[ -s "$TMP/port" ]] && break; sleep 0.05; done
 PORT=$(cat "$TMP/port")
 "$BIN" "$TMP/local" -c "CREATE TABLE t (id BIGINT, v VARCHAR) LOCATION '$TMP/table';
-INSERT INTO t SELECT i, 'value ' || (i % 1000) FROM range(0, $ROWS) r(i);" >/dev/null
+INSERT INTO t SELECT i, 'value ' || (i % 1000) FROM range(0, $ROWS) r(i);
+CREATE TABLE w (id BIGINT, h1 BIGINT, h2 BIGINT, h3 BIGINT, h4 BIGINT, h5 BIGINT, h6 BIGINT, h7 BIGINT) LOCATION '$TMP/wide';
+INSERT INTO w SELECT i, hash(i), hash(i + 1), hash(i + 2), hash(i + 3), hash(i + 4), hash(i + 5), hash(i + 6) FROM range(0, $ROWS) r(i);" >/dev/null
 cp -r "$TMP/table" "$TMP/s3/lake/table"
+cp -r "$TMP/wide" "$TMP/s3/lake/wide"
 "$BIN" "$TMP/remote" -c "CREATE PERSISTENT SECRET s (TYPE s3, KEY_ID 'test-key', SECRET 'test-secret', ENDPOINT 'http://127.0.0.1:$PORT');
-CREATE TABLE t LOCATION 's3://lake/table'" >/dev/null
-Q="SELECT count(*), sum(id), max(v) FROM t"
-best() {  # best DB: best-of-3 wall seconds
+CREATE TABLE t LOCATION 's3://lake/table'; CREATE TABLE w LOCATION 's3://lake/wide'" >/dev/null
+control() { python3 -c "import urllib.request, json, sys; r=urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:$PORT/__control__/' + sys.argv[1], method=sys.argv[2])).read(); print(' '.join(str(json.loads(r)[k]) for k in ('requests', 'bytes_out')) if sys.argv[1] == 'stats' else '')" "$@"; }
+best() {  # best DB QUERY: best-of-3 wall seconds
   local b=999 s e t
   for _ in 1 2 3; do
-    s=$(date +%s.%N); "$BIN" "$1" -c "$Q" >/dev/null; e=$(date +%s.%N)
+    s=$(date +%s.%N); "$BIN" "$1" -c "$2" >/dev/null; e=$(date +%s.%N)
     t=$(echo "$e - $s" | bc); (( $(echo "$t < $b" | bc) )) && b=$t
   done
   echo "$b"
 }
+Q="SELECT count(*), sum(id), max(v) FROM t"
 [[ "$("$BIN" "$TMP/local" -csv -c "$Q")" == "$("$BIN" "$TMP/remote" -csv -c "$Q")" ]] || { echo "answers differ"; exit 1; }
-disk=$(best "$TMP/local")
-python3 -c "import urllib.request; urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:$PORT/__control__/reset', method='POST'))"
-s3=$(best "$TMP/remote")
-stats=$(python3 -c "import urllib.request, json; d=json.load(urllib.request.urlopen('http://127.0.0.1:$PORT/__control__/stats')); print(d['requests'] // 3, d['bytes_out'] // 3)")
-echo "rows=$ROWS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_scan=${stats% *} bytes_per_scan=${stats#* }"
+disk=$(best "$TMP/local" "$Q")
+control reset POST >/dev/null
+s3=$(best "$TMP/remote" "$Q")
+read -r req bytes < <(control stats GET)
+echo "full scan: rows=$ROWS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_scan=$((req / 3)) bytes_per_scan=$((bytes / 3))"
+P="SELECT min(h3), max(h3) FROM w"
+[[ "$("$BIN" "$TMP/local" -csv -c "$P")" == "$("$BIN" "$TMP/remote" -csv -c "$P")" ]] || { echo "answers differ"; exit 1; }
+disk=$(best "$TMP/local" "$P")
+control reset POST >/dev/null
+s3=$(best "$TMP/remote" "$P")
+read -r req bytes < <(control stats GET)
+parquet=$(find "$TMP/wide" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+echo "1 of 8 columns: rows=$ROWS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_scan=$((req / 3)) bytes_per_scan=$((bytes / 3)) table_parquet_bytes=$parquet"

@@ -74,6 +74,29 @@ class PosixFileSystem : public FileSystem {
     return out;
   }
 
+  Result<std::string> ReadRange(const std::string& path, uint64_t offset, uint64_t length) override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError("cannot open " + path, errno);
+    struct stat st;
+    uint64_t size = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<uint64_t>(st.st_size) : 0;
+    std::string out(offset < size ? std::min(length, size - offset) : 0, '\0');
+    size_t have = 0;
+    while (have < out.size()) {
+      ssize_t r = ::pread(fd, out.data() + have, out.size() - have, static_cast<off_t>(offset + have));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        return PosixError("cannot read " + path, err);
+      }
+      if (r == 0) break;  // the file shrank while we read
+      have += static_cast<size_t>(r);
+    }
+    ::close(fd);
+    out.resize(have);
+    return out;
+  }
+
   Status WriteFile(const std::string& path, const std::string& contents) override {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) return PosixError("cannot create " + path, errno);
@@ -204,6 +227,7 @@ class SchemeFileSystem : public FileSystem {
 
   Result<std::string> ReadFile(const std::string& p) override { return For(p)->ReadFile(p); }
   Result<std::string> ReadRange(const std::string& p, uint64_t o, uint64_t n) override { return For(p)->ReadRange(p, o, n); }
+  Result<Tail> ReadTail(const std::string& p, uint64_t n) override { return For(p)->ReadTail(p, n); }
   Status WriteFile(const std::string& p, const std::string& c) override { return For(p)->WriteFile(p, c); }
   Result<std::vector<std::string>> ListDirectory(const std::string& d) override { return For(d)->ListDirectory(d); }
   Status CreateDirectories(const std::string& d) override { return For(d)->CreateDirectories(d); }
@@ -267,6 +291,18 @@ Result<std::string> FileSystem::ReadRange(const std::string& path, uint64_t offs
   if (!all.ok()) return all.status();
   if (offset >= all.value().size()) return std::string();
   return all.value().substr(offset, length);
+}
+
+Result<FileSystem::Tail> FileSystem::ReadTail(const std::string& path, uint64_t length) {
+  auto size = FileSize(path);
+  if (!size.ok()) return size.status();
+  Tail tail;
+  tail.file_size = size.value();
+  uint64_t n = std::min(length, tail.file_size);
+  auto bytes = ReadRange(path, tail.file_size - n, n);
+  if (!bytes.ok()) return bytes.status();
+  tail.bytes = bytes.take();
+  return tail;
 }
 
 std::string JoinPath(const std::string& a, const std::string& b) {

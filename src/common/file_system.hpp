@@ -45,6 +45,15 @@ class FileSystem {
   // `length` bytes from `offset` (fewer at the end of the file). Object
   // stores answer with one ranged GET; this default reads the whole file.
   virtual Result<std::string> ReadRange(const std::string& path, uint64_t offset, uint64_t length);
+  // The last `length` bytes of `path` (all of it when shorter) and the
+  // file's size: what a reader needs to find a footer (Parquet) without
+  // knowing the size. Object stores answer with one suffix-range GET; this
+  // default asks FileSize and then ReadRange.
+  struct Tail {
+    std::string bytes;
+    uint64_t file_size = 0;
+  };
+  virtual Result<Tail> ReadTail(const std::string& path, uint64_t length);
   // May a reader open `path` itself (memory-map it) instead of calling
   // ReadFile? True only for the POSIX file system: a wrapper (fault
   // injection) must see every read. Mapping a large file reuses the page

@@ -371,6 +371,19 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   }
   auto log = delta::DeltaLog::Open(fs_, entry.location);
   bool exists = !entry.managed && log.ok() && log.value()->Exists();
+  std::string absent_because;
+  if (!exists && !entry.managed && log.ok()) {
+    // "No table there" and "cannot look there" (a missing bucket, refused
+    // credentials, an unreadable folder) differ: the second must not read as
+    // the first, nor lead to creating a table.
+    auto latest = log.value()->LatestVersion();
+    if (!latest.ok())
+      throw IOError("CREATE TABLE " + entry.name + " LOCATION '" + *location + "': " + latest.status().message());
+    auto s3 = ParseS3Path(entry.location);
+    if (s3.ok())
+      absent_because = " (bucket '" + s3.value().bucket + "' has no object under the key prefix '" +
+                       JoinPath(s3.value().key, "_delta_log/") + "')";
+  }
   if (exists) {
     if (!entry.columns.empty()) {
       throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
@@ -382,7 +395,8 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   }
   if (entry.columns.empty()) {
     throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
-                       "': there is no Delta table there to attach; give the columns to create a new one");
+                       "': there is no Delta table there to attach" + absent_because +
+                       "; give the columns to create a new one, or correct the path");
   }
   DeltaTableDefinition definition;
   definition.columns = entry.columns;

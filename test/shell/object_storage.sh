@@ -133,6 +133,41 @@ SELECT * FROM read_parquet('s3://lake/exports/small.parquet')" 2>&1)
 contains "403: bucket, key and status named" "bucket 'lake', key 'exports/small.parquet' failed: HTTP 403" "$out"
 contains "403: says where the credentials came from" "secret bad" "$out"
 
+# --- Ranged reads: a projection of one of eight columns fetches that column's
+# chunk (range GETs of the footer and the chunk), not the object.
+out=$(run "COPY (SELECT i AS id, hash(i) AS h1, hash(i + 1) AS h2, hash(i + 2) AS h3, hash(i + 3) AS h4, hash(i + 4) AS h5,
+  hash(i + 5) AS h6, hash(i + 6) AS h7 FROM range(0, 200000) r(i)) TO 's3://lake/exports/wide.parquet'")
+contains "COPY TO a wide Parquet object" "200000" "$out"
+control reset >/dev/null
+out=$("$BIN" "$DB" -csv -c "SELECT max(h3) AS hi, min(h3) AS lo FROM read_parquet('s3://lake/exports/wide.parquet')" 2>&1)
+want=$("$BIN" "$DB" -csv -c "SELECT max(hash(i + 2)) AS hi, min(hash(i + 2)) AS lo FROM range(0, 200000) r(i)" 2>&1)
+check "a projected read of an S3 Parquet object is exact" "$want" "$out"
+bytes=$(control stats get | python3 -c "import json, sys; print(json.load(sys.stdin)['bytes_out'])")
+size=$(stat -c %s "$TMP/s3/lake/exports/wide.parquet")
+if ((bytes > 0 && bytes < size / 4)); then pass "1 of 8 columns transfers about 1/8 of the object ($bytes of $size bytes)"; else
+  fail "1 of 8 columns transfers about 1/8 of the object" "transferred $bytes of $size bytes"; fi
+# A truncated object: the footer check names the object.
+head -c 100000 "$TMP/s3/lake/exports/wide.parquet" >"$TMP/s3/lake/exports/cut.parquet"
+out=$(run "SELECT count(h1) FROM read_parquet('s3://lake/exports/cut.parquet')")
+contains "a truncated S3 Parquet object: the error names it" "s3://lake/exports/cut.parquet: corrupt Parquet file: bad magic at the end" "$out"
+rm "$TMP/s3/lake/exports/cut.parquet"
+
+# --- A missing bucket or prefix is an error naming the bucket, the key, the status and the fix.
+ANY="CREATE SECRET anyb (TYPE s3, KEY_ID 'test-key', SECRET 'test-secret', ENDPOINT 'http://127.0.0.1:$PORT');"
+for q in "CREATE TABLE nb LOCATION 's3://nobucket/t'" "CREATE TABLE nb (id INT) LOCATION 's3://nobucket/t'" \
+  "SELECT * FROM read_parquet('s3://nobucket/x.parquet')" "SELECT * FROM read_files('s3://nobucket/landing')" \
+  "COPY (SELECT 1 AS a) TO 's3://nobucket/out.parquet'"; do
+  out=$(run "$ANY $q")
+  contains "missing bucket: $q: names the bucket and the status" "bucket 'nobucket'" "$out"
+  contains "missing bucket: $q: HTTP 404 NoSuchBucket" "HTTP 404 NoSuchBucket" "$out"
+  contains "missing bucket: $q: says how to fix it" "create it, or correct the bucket name in the path or the ENDPOINT of the S3 secret; settings from secret anyb" "$out"
+done
+[[ ! -d "$TMP/s3/nobucket" ]] && pass "a missing bucket is not created" || fail "a missing bucket is not created" ""
+out=$(run "CREATE TABLE np LOCATION 's3://lake/no/such/prefix'")
+contains "missing prefix: names the bucket and the prefix listed" "bucket 'lake' has no object under the key prefix 'no/such/prefix/_delta_log/'" "$out"
+out=$(run "SELECT * FROM np")
+contains "missing prefix: no table was attached" "np" "$out"
+
 # --- Credentials from the environment and from ~/.aws/credentials.
 out=$(AWS_ACCESS_KEY_ID=test-key AWS_SECRET_ACCESS_KEY=test-secret AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" \
   "$BIN" "$TMP/db3" -c "SELECT count(*) FROM read_parquet('s3://lake/exports/small.parquet')" 2>&1)

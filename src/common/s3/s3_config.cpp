@@ -1,5 +1,9 @@
 #include "common/s3/s3_config.hpp"
 
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -37,28 +41,79 @@ Result<bool> ParseBool(const std::string& key, const std::string& value) {
   return Status::InvalidArgument("S3 option " + key + " = '" + value + "' is not a boolean; use true or false");
 }
 
-// Reads the [section] of an INI file (~/.aws/credentials style) into a map.
-std::map<std::string, std::string> IniSection(const std::string& file, const std::string& section) {
-  std::map<std::string, std::string> out;
-  std::ifstream in(file);
-  if (!in) return out;
+using IniFile = std::map<std::string, std::map<std::string, std::string>>;  // section -> key -> value
+
+IniFile ParseIni(std::istream& in) {
+  IniFile out;
   std::string line;
-  bool inside = false;
+  std::map<std::string, std::string>* section = nullptr;
   while (std::getline(in, line)) {
     std::string t = Trim(line);
     if (t.empty() || t[0] == '#' || t[0] == ';') continue;
     if (t.front() == '[' && t.back() == ']') {
-      std::string name = Trim(t.substr(1, t.size() - 2));
-      inside = name == section;
+      section = &out[Trim(t.substr(1, t.size() - 2))];
       continue;
     }
-    if (!inside) continue;
+    if (!section) continue;
     size_t eq = t.find('=');
     if (eq == std::string::npos) continue;
-    out[StringUtil::Lower(Trim(t.substr(0, eq)))] = Trim(t.substr(eq + 1));
+    (*section)[StringUtil::Lower(Trim(t.substr(0, eq)))] = Trim(t.substr(eq + 1));
   }
   return out;
 }
+
+// ~/.aws/credentials and ~/.aws/config are consulted for every request that
+// no secret or environment variable configures: each file's parse is kept
+// while its identity, size and modification time are unchanged. A time
+// within kRacyNanos of the read may hide a second write in the same
+// timestamp tick, so such a parse is not kept.
+constexpr int64_t kRacyNanos = 2'000'000'000;
+std::atomic<uint64_t> ini_reads{0};
+
+struct IniCacheEntry {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  int64_t mtime_ns = 0;
+  IniFile contents;
+};
+
+std::map<std::string, std::string> IniSection(const std::string& file, const std::string& section) {
+  static std::mutex mu;
+  static auto* cache = new std::map<std::string, IniCacheEntry>();
+  struct stat st;
+  if (file.empty() || ::stat(file.c_str(), &st) != 0) return {};
+  int64_t mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    auto it = cache->find(file);
+    if (it != cache->end() && it->second.dev == st.st_dev && it->second.ino == st.st_ino &&
+        it->second.size == st.st_size && it->second.mtime_ns == mtime_ns) {
+      auto sec = it->second.contents.find(section);
+      return sec == it->second.contents.end() ? std::map<std::string, std::string>() : sec->second;
+    }
+    cache->erase(file);
+  }
+  int64_t now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::system_clock::now().time_since_epoch()).count();
+  std::ifstream in(file);
+  if (!in) return {};
+  ini_reads++;
+  IniCacheEntry entry{st.st_dev, st.st_ino, st.st_size, mtime_ns, ParseIni(in)};
+  auto sec = entry.contents.find(section);
+  std::map<std::string, std::string> out = sec == entry.contents.end() ? std::map<std::string, std::string>() : sec->second;
+  if (mtime_ns <= now_ns - kRacyNanos) {
+    std::lock_guard<std::mutex> g(mu);
+    (*cache)[file] = std::move(entry);
+  }
+  return out;
+}
+
+}  // namespace
+
+uint64_t S3ProfileFileReads() { return ini_reads.load(); }
+
+namespace {
 
 void ApplyEndpoint(S3Config& c, const std::string& endpoint) {
   std::string e = endpoint;

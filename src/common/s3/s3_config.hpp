@@ -55,6 +55,11 @@ void UnregisterS3ConfigSource(uint64_t token);
 // The configuration for `path` (an s3:// URL) per the order above.
 Result<S3Config> ResolveS3Config(const std::string& path);
 
+// How often ~/.aws/credentials or ~/.aws/config was read and parsed: each is
+// re-read only after it changed (identity, size or modification time).
+// For tests.
+uint64_t S3ProfileFileReads();
+
 // Builds a config from secret values (keys lower case: key_id, secret,
 // session_token, region, endpoint, url_style, use_ssl, allow_unsafe_rename).
 // InvalidArgument names the bad key and value.

@@ -181,6 +181,14 @@ Result<S3Location> ParseS3Path(const std::string& path) {
   return loc;
 }
 
+// A listing is a GET of the bucket: it names the prefix listed as its key.
+static std::string DescribeRequest(const S3FileSystem::Request& req) {
+  auto prefix = req.query.find("prefix");
+  if (req.loc.key.empty() && prefix != req.query.end())
+    return "S3 LIST of bucket '" + req.loc.bucket + "', key prefix '" + prefix->second + "'";
+  return Describe(req.method, req.loc);
+}
+
 S3FileSystem* S3FileSystem::Instance() {
   static S3FileSystem* fs = new S3FileSystem();
   return fs;
@@ -208,7 +216,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
   }
   static thread_local CurlHandle handle;
   CURL* curl = handle.curl;
-  if (!curl) return Status::IOError(Describe(req.method, req.loc) + ": cannot initialise libcurl");
+  if (!curl) return Status::IOError(DescribeRequest(req) + ": cannot initialise libcurl");
   int attempts = MaxAttempts();
   std::mt19937_64 rng(std::random_device{}());
   std::string last_error;
@@ -272,11 +280,21 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
       if (a == resp.status) return resp;
     std::string code, message;
     ErrorCode(resp.body, &code, &message);
-    std::string what = Describe(req.method, req.loc) + " failed: HTTP " + std::to_string(resp.status) +
+    std::string what = DescribeRequest(req) + " failed: HTTP " + std::to_string(resp.status) +
                        (code.empty() ? "" : " " + code) + (message.empty() ? "" : ": " + message);
     if (Retryable(resp.status, code)) {
       last_error = what;
       continue;
+    }
+    if (resp.status == 404 && code == "NoSuchBucket") {
+      // Not NotFound: callers read that as "no such object here" (no Delta
+      // table, no file to list), which hides that every key of the path is
+      // unreachable. The store, and where its settings came from, say which
+      // bucket was asked for where.
+      return Status::IOError(what + " (there is no bucket '" + req.loc.bucket + "' at " + host +
+                             ": create it, or correct the bucket name in the path or the " +
+                             (cfg.endpoint.empty() ? "REGION" : "ENDPOINT") + " of the S3 secret; settings from " +
+                             cfg.origin + ")");
     }
     if (resp.status == 404) return Status::NotFound(what);
     if (resp.status == 412) return Status::AlreadyExists(what);
@@ -287,7 +305,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
     }
     return Status::IOError(what);
   }
-  return Status::IOError(Describe(req.method, req.loc) + " failed after " + std::to_string(attempts) +
+  return Status::IOError(DescribeRequest(req) + " failed after " + std::to_string(attempts) +
                          " attempts: " + last_error);
 }
 
@@ -314,6 +332,40 @@ Result<std::string> S3FileSystem::ReadRange(const std::string& path, uint64_t of
   // A server that ignores Range answers 200 with the whole object.
   if (r.status == 200 && r.body.size() > length) return r.body.substr(offset, length);
   return std::move(r.body);
+}
+
+Result<FileSystem::Tail> S3FileSystem::ReadTail(const std::string& path, uint64_t length) {
+  Request req;
+  auto loc = ParseS3Path(path);
+  if (!loc.ok()) return loc.status();
+  req.loc = loc.take();
+  // A suffix range: the object's last `length` bytes, and (Content-Range)
+  // its size, in one request. An empty object has no such range: 416.
+  req.headers.push_back("Range: bytes=-" + std::to_string(std::max<uint64_t>(length, 1)));
+  req.accept.push_back(416);
+  auto resp = Send(req);
+  if (!resp.ok()) return resp.status();
+  Response r = resp.take();
+  Tail tail;
+  if (r.status == 416) return tail;
+  if (r.status == 206) {
+    // "bytes FIRST-LAST/SIZE"
+    const std::string& range = r.headers["content-range"];
+    size_t slash = range.rfind('/');
+    char* end = nullptr;
+    unsigned long long size = slash == std::string::npos ? 0 : std::strtoull(range.c_str() + slash + 1, &end, 10);
+    if (slash == std::string::npos || end == range.c_str() + slash + 1 || size < r.body.size())
+      return Status::IOError(Describe("GET", req.loc) + ": the store answered a range request with Content-Range '" +
+                             range + "'");
+    tail.file_size = size;
+    tail.bytes = std::move(r.body);
+  } else {
+    // A store that ignores Range answers 200 with the whole object.
+    tail.file_size = r.body.size();
+    tail.bytes = r.body.substr(r.body.size() - std::min<uint64_t>(length, r.body.size()));
+  }
+  if (length == 0) tail.bytes.clear();
+  return tail;
 }
 
 Status S3FileSystem::WriteFile(const std::string& path, const std::string& contents) {
@@ -408,7 +460,9 @@ Result<std::vector<std::string>> S3FileSystem::ListDirectory(const std::string& 
     }
     token = ChildText(root, "IsTruncated") == "true" ? ChildText(root, "NextContinuationToken") : "";
   } while (!token.empty());
-  if (names.empty()) return Status::NotFound(dir + ": no such directory (no object has the prefix " + prefix + ")");
+  if (names.empty())
+    return Status::NotFound(dir + ": no such directory (the listing of bucket '" + loc.value().bucket +
+                            "' answered HTTP 200 with no key under the prefix '" + prefix + "')");
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;

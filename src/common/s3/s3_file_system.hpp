@@ -60,6 +60,7 @@ class S3FileSystem : public FileSystem {
 
   Result<std::string> ReadFile(const std::string& path) override;
   Result<std::string> ReadRange(const std::string& path, uint64_t offset, uint64_t length) override;
+  Result<Tail> ReadTail(const std::string& path, uint64_t length) override;
   Status WriteFile(const std::string& path, const std::string& contents) override;
   Result<std::vector<std::string>> ListDirectory(const std::string& dir) override;
   Status CreateDirectories(const std::string& dir) override;

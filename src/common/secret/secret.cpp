@@ -1,6 +1,7 @@
 #include "common/secret/secret.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -109,8 +110,56 @@ std::vector<Secret> SecretManager::LoadPersistent() {
   return out;
 }
 
+uint64_t SecretManager::StoreReads() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_reads_;
+}
+
+// A modification time this close to now may hide a second change made within
+// the same timestamp tick (ext4 stamps with the kernel's tick, ms here): such
+// state is re-read until it is older.
+static constexpr int64_t kRacyMillis = 2000;
+
+std::vector<Secret> SecretManager::CachedPersistent() {
+  if (db_path_.empty()) return {};
+  auto mtime = [&](const std::string& path) -> std::optional<int64_t> {
+    auto t = fs_->ModificationTime(path);
+    if (t.ok()) return t.value();
+    return std::nullopt;
+  };
+  if (cache_) {
+    bool current = mtime(StoreDir()) == cache_->dir_mtime;
+    for (auto& [path, t] : cache_->file_mtimes) current = current && mtime(path) == t;
+    if (current) return cache_->secrets;
+    cache_.reset();
+  }
+  // Times first: a change made while the files are read leaves a newer time.
+  auto dir_mtime = mtime(StoreDir());
+  int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch()).count();
+  PersistentCache cache;
+  cache.dir_mtime = dir_mtime;
+  bool racy = dir_mtime && *dir_mtime > now - kRacyMillis;
+  auto names = dir_mtime ? fs_->ListDirectory(StoreDir()) : Result<std::vector<std::string>>(std::vector<std::string>());
+  racy = racy || !names.ok();
+  if (names.ok()) {
+    for (auto& file : names.value()) {
+      if (FileSystem::IsTempFileName(file)) continue;
+      std::string path = StoreDir() + "/" + file;
+      auto t = mtime(path);
+      racy = racy || !t || *t > now - kRacyMillis;
+      cache.file_mtimes.emplace_back(path, t.value_or(-1));
+    }
+  }
+  cache.secrets = LoadPersistent();
+  store_reads_++;
+  if (!racy) cache_ = cache;
+  return cache.secrets;
+}
+
 void SecretManager::Create(const Secret& secret, bool or_replace) {
   std::lock_guard<std::mutex> lock(mu_);
+  cache_.reset();
   std::string key = StringUtil::Lower(secret.name);
   bool exists = secret.persistent ? LoadPersistent(secret.name).has_value() : temporary_.count(key) > 0;
   if (exists && !or_replace) {
@@ -136,6 +185,7 @@ void SecretManager::Create(const Secret& secret, bool or_replace) {
 
 bool SecretManager::Drop(const std::string& name, std::optional<bool> persistent) {
   std::lock_guard<std::mutex> lock(mu_);
+  cache_.reset();
   if (persistent != true && temporary_.erase(StringUtil::Lower(name)) > 0) return true;
   if (persistent == false || db_path_.empty()) return false;
   std::string path = FilePath(name);
@@ -157,7 +207,7 @@ std::vector<Secret> SecretManager::List() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Secret> out;
   for (auto& [k, s] : temporary_) out.push_back(s);
-  for (auto& s : LoadPersistent()) out.push_back(std::move(s));
+  for (auto& s : CachedPersistent()) out.push_back(std::move(s));
   std::stable_sort(out.begin(), out.end(), [](const Secret& a, const Secret& b) {
     return StringUtil::Lower(a.name) < StringUtil::Lower(b.name);
   });

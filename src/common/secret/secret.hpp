@@ -6,8 +6,13 @@
 // key. TEMPORARY secrets live in memory for the life of the DatabaseInstance;
 // PERSISTENT ones in <db>/_lakestream/secrets/<name>.json, a file of mode 0600
 // in a folder of mode 0700, NOT encrypted (as DuckDB's), outside every table
-// folder so copying a table never carries one. Persistent secrets are read
-// from disk at every use, so one process sees another's CREATE/DROP SECRET.
+// folder so copying a table never carries one. Another process's CREATE /
+// DROP SECRET is seen at the next use: the persistent secrets read from disk
+// are kept only while the store folder's and each file's modification times
+// are unchanged (every S3 request looks its secret up, so a cheap check
+// replaces a read and parse of every file), and never when a time is so
+// recent that a change within the file system's timestamp granularity could
+// hide behind it.
 //
 // A value may be an environment reference, written env('NAME') in SQL and
 // kept as that text: it is read from the environment at use and its value is
@@ -78,8 +83,12 @@ class SecretManager {
 
   // The store's folder, "" for an in-memory database.
   std::string StoreDir() const;
+  // How often the persistent secrets were read from disk (for tests).
+  uint64_t StoreReads();
 
  private:
+  // The persistent secrets, from the cache while it is current. Caller holds mu_.
+  std::vector<Secret> CachedPersistent();
   std::string FilePath(const std::string& name) const;
   std::vector<Secret> LoadPersistent();
   std::optional<Secret> LoadPersistent(const std::string& name);
@@ -88,6 +97,13 @@ class SecretManager {
   std::string db_path_;
   std::mutex mu_;
   std::map<std::string, Secret> temporary_;  // by lower-case name
+  struct PersistentCache {
+    std::vector<Secret> secrets;
+    std::optional<int64_t> dir_mtime;  // nullopt: there was no store folder
+    std::vector<std::pair<std::string, int64_t>> file_mtimes;
+  };
+  std::optional<PersistentCache> cache_;
+  uint64_t store_reads_ = 0;
 };
 
 }  // namespace lakestream

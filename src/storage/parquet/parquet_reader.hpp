@@ -43,6 +43,8 @@
 
 namespace lakestream {
 
+class FileSystem;
+
 enum class CompareOp { kEqual, kLess, kLessEqual, kGreater, kGreaterEqual, kAnyNotNull };
 
 // A top-level column (index into ColumnNames()), or with `field` one
@@ -86,8 +88,16 @@ class ParquetReader {
  public:
   static constexpr uint64_t kMaxPageBytes = parquet::kMaxPageBytes;
 
-  // Opens `path` (memory-mapped) and parses its footer and schema.
+  // Opens `path` and parses its footer and schema. A local file is
+  // memory-mapped; a remote one (s3://) is read with OpenRanged.
   static Result<std::unique_ptr<ParquetReader>> Open(const std::string& path);
+  // Reads `path` through `fs` (not owned; must outlive the reader) with range
+  // reads: its end for the footer (one request, two for a footer over
+  // 64 KiB), then per row group only the column chunks the scan projects,
+  // the next row group's fetched in the background while the current one is
+  // decoded (parquet_remote_source.hpp). Memory holds about two row groups
+  // of projected columns, not the file.
+  static Result<std::unique_ptr<ParquetReader>> OpenRanged(const std::string& path, FileSystem* fs);
   // Reads a file image held in memory; `name` is used in error messages.
   static Result<std::unique_ptr<ParquetReader>> OpenBuffer(const std::string& name, std::string data);
 
