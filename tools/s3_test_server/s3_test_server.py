@@ -263,19 +263,24 @@ class Handler(BaseHTTPRequestHandler):
         delimiter = query.get("delimiter", "")
         max_keys = min(int(query.get("max-keys", "1000")), self.server.max_keys)
         after = query.get("continuation-token", "") or query.get("start-after", "")
+        # Walk only the folder the prefix lies in (a long _delta_log listing
+        # would otherwise walk the whole bucket on every page).
+        start_dir = os.path.join(bucket_dir, *prefix.rsplit("/", 1)[0].split("/")) if "/" in prefix else bucket_dir
         keys = []
-        for dirpath, _, files in os.walk(bucket_dir):
+        for dirpath, _, files in os.walk(start_dir):
             for name in files:
                 if ".__upload__" in name:
                     continue
                 full = os.path.join(dirpath, name)
-                keys.append(os.path.relpath(full, bucket_dir).replace(os.sep, "/"))
+                key = os.path.relpath(full, bucket_dir).replace(os.sep, "/")
+                if key.startswith(prefix) and (not after or key > after or delimiter):
+                    keys.append(key)
         keys.sort()
         entries = []  # (sort key, xml)
         seen_prefixes = set()
         for k in keys:
-            if not k.startswith(prefix):
-                continue
+            if len(entries) > max_keys and not delimiter:
+                break  # one past the page: enough to say the listing is truncated
             rest = k[len(prefix):]
             if delimiter and delimiter in rest:
                 cp = prefix + rest.split(delimiter, 1)[0] + delimiter

@@ -79,6 +79,7 @@ ChunkCollection MapToTableColumns(const TableCatalogEntry& table, const std::vec
     source[at] = static_cast<int64_t>(i);
   }
   std::vector<LogicalType> types;
+  types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
   ChunkCollection out(types);
   for (idx_t k = 0; k < rows.ChunkCount(); k++) {
@@ -131,6 +132,7 @@ struct Candidate {
 int64_t PlanStreamingWrite(TableCatalogEntry& table, const std::vector<TableColumn>& columns, ChunkCollection rows,
                            TableCommit& commit) {
   std::vector<LogicalType> types;
+  types.reserve(columns.size());
   for (auto& c : columns) types.push_back(c.type);
   std::vector<LogicalType> stored_types = table.Types();
   commit.inserted = ChunkCollection(types);
