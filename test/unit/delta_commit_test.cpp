@@ -224,15 +224,15 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
   EXPECT_NE(CheckWritable("t", mapped).message().find("columnMapping"), std::string::npos);
   cm.configuration["delta.columnMapping.mode"] = "path";
   EXPECT_NE(CheckReadable("t", r2, cm).message().find("'path'"), std::string::npos);
-  // A nested struct field with a physical name of its own is refused by name.
+  // A nested struct field with a physical name of its own is readable (the
+  // scan reads it by that name: test/shell/delta_features.sh).
   cm.configuration["delta.columnMapping.mode"] = "name";
   cm.schema_string =
       R"({"type":"struct","fields":[{"name":"s","type":{"type":"struct","fields":[{"name":"a","type":"integer",)"
       R"("nullable":true,"metadata":{"delta.columnMapping.physicalName":"col-1"}}]},"nullable":true,)"
       R"("metadata":{"delta.columnMapping.physicalName":"col-0"}}]})";
   Status nested = CheckReadable("t", r2, cm);
-  EXPECT_EQ(nested.code(), Status::Code::kNotSupported);
-  EXPECT_NE(nested.message().find("s.a"), std::string::npos) << nested.ToString();
+  EXPECT_TRUE(nested.ok()) << nested.ToString();
   // Unknown writer features refuse writes only.
   Snapshot snap;
   snap.protocol.min_reader_version = 1;
