@@ -64,7 +64,7 @@ struct IngestionScope {
   std::shared_ptr<int64_t> rows_read = std::make_shared<int64_t>(0);
   int64_t skipped_changes = 0;  // rows of non-append commits not passed on (SKIP mode, deletes)
 
-  std::optional<int64_t> TxnVersion(const std::string& app_id) const;
+  std::optional<int64_t> TxnVersion(const std::string& unqualified) const;
   std::string Qualify(const std::string& app_id) const { return txn_prefix + app_id; }
   // The schema stored for a read_files() source, if any.
   bool StoredSchema(const std::string& source, FileSchema& out) const;
