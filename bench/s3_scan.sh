@@ -10,13 +10,7 @@ set -euo pipefail
 BIN=${1:?usage: $0 PATH/TO/lakestream [ROWS]}
 ROWS=${2:-1000000}
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-TMP=$(mktemp -d)
-python3 "$ROOT/tools/s3_test_server/s3_test_server.py" --root "$TMP/s3" --port-file "$TMP/port" >/dev/null 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; rm -rf "$TMP"' EXIT
-mkdir -p "$TMP/s3/lake"
-for _ in $(seq 100); do [[ -s "$TMP/port" ]] && break; sleep 0.05; done
-PORT=$(cat "$TMP/port")
+source "$ROOT/bench/lib/s3_bench.sh"
 "$BIN" "$TMP/local" -c "CREATE TABLE t (id BIGINT, v VARCHAR) LOCATION '$TMP/table';
 INSERT INTO t SELECT i, 'value ' || (i % 1000) FROM range(0, $ROWS) r(i);
 CREATE TABLE w (id BIGINT, h1 BIGINT, h2 BIGINT, h3 BIGINT, h4 BIGINT, h5 BIGINT, h6 BIGINT, h7 BIGINT) LOCATION '$TMP/wide';
@@ -25,27 +19,18 @@ cp -r "$TMP/table" "$TMP/s3/lake/table"
 cp -r "$TMP/wide" "$TMP/s3/lake/wide"
 "$BIN" "$TMP/remote" -c "CREATE PERSISTENT SECRET s (TYPE s3, KEY_ID 'test-key', SECRET 'test-secret', ENDPOINT 'http://127.0.0.1:$PORT');
 CREATE TABLE t LOCATION 's3://lake/table'; CREATE TABLE w LOCATION 's3://lake/wide'" >/dev/null
-control() { python3 -c "import urllib.request, json, sys; r=urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:$PORT/__control__/' + sys.argv[1], method=sys.argv[2])).read(); print(' '.join(str(json.loads(r)[k]) for k in ('requests', 'bytes_out')) if sys.argv[1] == 'stats' else '')" "$@"; }
-best() {  # best DB QUERY: best-of-3 wall seconds
-  local b=999 s e t
-  for _ in 1 2 3; do
-    s=$(date +%s.%N); "$BIN" "$1" -c "$2" >/dev/null; e=$(date +%s.%N)
-    t=$(echo "$e - $s" | bc); (( $(echo "$t < $b" | bc) )) && b=$t
-  done
-  echo "$b"
-}
 Q="SELECT count(*), sum(id), max(v) FROM t"
 [[ "$("$BIN" "$TMP/local" -csv -c "$Q")" == "$("$BIN" "$TMP/remote" -csv -c "$Q")" ]] || { echo "answers differ"; exit 1; }
-disk=$(best "$TMP/local" "$Q")
+disk=$(best "$BIN" "$TMP/local" -c "$Q")
 control reset POST >/dev/null
-s3=$(best "$TMP/remote" "$Q")
+s3=$(best "$BIN" "$TMP/remote" -c "$Q")
 read -r req bytes < <(control stats GET)
 echo "full scan: rows=$ROWS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_scan=$((req / 3)) bytes_per_scan=$((bytes / 3))"
 P="SELECT min(h3), max(h3) FROM w"
 [[ "$("$BIN" "$TMP/local" -csv -c "$P")" == "$("$BIN" "$TMP/remote" -csv -c "$P")" ]] || { echo "answers differ"; exit 1; }
-disk=$(best "$TMP/local" "$P")
+disk=$(best "$BIN" "$TMP/local" -c "$P")
 control reset POST >/dev/null
-s3=$(best "$TMP/remote" "$P")
+s3=$(best "$BIN" "$TMP/remote" -c "$P")
 read -r req bytes < <(control stats GET)
 parquet=$(find "$TMP/wide" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 } END { print s }')
 echo "1 of 8 columns: rows=$ROWS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_scan=$((req / 3)) bytes_per_scan=$((bytes / 3)) table_parquet_bytes=$parquet"
