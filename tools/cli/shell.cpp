@@ -4,6 +4,8 @@
 
 #include <editline/readline.h>
 #include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,9 +15,11 @@
 #include <cerrno>
 #include <csignal>
 #include <chrono>
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cwchar>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -79,11 +83,69 @@ const char* kHelp =
 // relaxed store, so calling it here is async-signal-safe.
 std::atomic<Connection*> g_interrupt_target{nullptr};
 volatile std::sig_atomic_t g_sigint = 0;
+// Written by the handler to wake the prompt's key reader (see ReadPromptKey).
+int g_sigint_pipe[2] = {-1, -1};
 static_assert(std::atomic<Connection*>::is_always_lock_free);
 
 extern "C" void OnSigint(int /*signal*/) {
   g_sigint = 1;
+  if (g_sigint_pipe[1] >= 0) {
+    int saved_errno = errno;
+    [[maybe_unused]] ssize_t ignored = ::write(g_sigint_pipe[1], "!", 1);  // full pipe: already woken
+    errno = saved_errno;
+  }
   if (Connection* con = g_interrupt_target.load()) con->Interrupt();
+}
+
+// The line editor's key reader. The editor's own reader loses a Ctrl-C
+// that lands while it is not blocked in read(): while it draws, or when the
+// kernel hands SIGINT to another of the process's threads. The half-typed
+// line then ran with the next one. The handler also writes to a pipe that
+// this reader polls beside the terminal, so a Ctrl-C is either seen by the
+// flag check or wakes the wait. Returns a character (decoded as the editor
+// would, with mbrtowc) or -1, which ends the line.
+int ReadPromptKey(FILE* in) {
+  int fd = in ? fileno(in) : STDIN_FILENO;
+  char bytes[MB_LEN_MAX];
+  size_t have = 0;
+  for (;;) {
+    if (g_sigint) return -1;
+    struct pollfd waits[2] = {{fd, POLLIN, 0}, {g_sigint_pipe[0], POLLIN, 0}};
+    int ready = ::poll(waits, g_sigint_pipe[0] >= 0 ? 2 : 1, -1);
+    if (ready < 0) {
+      if (errno == EINTR) continue;  // the flag check decides
+      return -1;
+    }
+    if (waits[1].revents != 0) return -1;  // Ctrl-C; Repl() drains the pipe
+    ssize_t n = ::read(fd, bytes + have, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;  // end of input
+    ++have;
+    std::mbstate_t state{};
+    wchar_t key = 0;
+    size_t used = std::mbrtowc(&key, bytes, have, &state);
+    if (used == static_cast<size_t>(-2) && have < sizeof(bytes)) continue;  // more bytes to come
+    if (used == static_cast<size_t>(-1) || used == static_cast<size_t>(-2)) {
+      have = 0;  // not a character in this locale: dropped, as the editor does
+      continue;
+    }
+    return static_cast<int>(key);
+  }
+}
+
+// The editor decodes keys by LC_CTYPE, and in the C locale (the default of
+// a process that never sets one) it dropped every non-ASCII key: 'héllo'
+// typed at the prompt was stored as 'hllo'. SQL text is UTF-8 whatever the
+// user's locale says, so keys are decoded as UTF-8.
+void DecodeKeysAsUtf8() {
+  if (std::setlocale(LC_CTYPE, "") && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0) return;
+  if (!std::setlocale(LC_CTYPE, "C.UTF-8")) std::setlocale(LC_CTYPE, "C");
+}
+
+void DrainSigintPipe() {
+  char sink[64];
+  while (g_sigint_pipe[0] >= 0 && ::read(g_sigint_pipe[0], sink, sizeof(sink)) > 0) {
+  }
 }
 
 }  // namespace
@@ -93,6 +155,9 @@ Shell::Shell(const std::string& db_path, DatabaseOptions options) {
   db_ = std::make_unique<Database>(db_path, std::move(options));
   con_ = std::make_unique<Connection>(*db_);
   g_interrupt_target.store(con_.get());
+  if (g_sigint_pipe[0] < 0 && ::pipe2(g_sigint_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    g_sigint_pipe[0] = g_sigint_pipe[1] = -1;  // the reader then relies on EINTR alone
+  }
   // No SA_RESTART: a read at the prompt returns on Ctrl-C, so the REPL can
   // drop the line instead of waiting for Enter.
   struct sigaction sa {};
@@ -320,6 +385,8 @@ int Shell::Repl() {
       ::close(fd);
     }
   }
+  DecodeKeysAsUtf8();
+  rl_getc_function = ReadPromptKey;  // before the editor starts: it reads the hook once
   using_history();
   stifle_history(2000);
   if (!history_path.empty()) read_history(history_path.c_str());
@@ -330,7 +397,8 @@ int Shell::Repl() {
 
   std::string buffer;
   while (!quit_) {
-    g_sigint = 0;
+    g_sigint = 0;  // before draining: a Ctrl-C in between still sets the flag
+    DrainSigintPipe();
     char* raw = readline(buffer.empty() ? "lakestream> " : "      ...> ");
     if (!raw && g_sigint) {
       // Ctrl-C at the prompt: forget the statement being typed, stay.
