@@ -131,15 +131,9 @@ std::string CheckDeltaTableProperty(const std::string& key, const std::string& v
     std::string name = key.substr(std::string("delta.feature.").size());
     const DeltaFeature* feature = FindDeltaFeature(name);
     if (!feature) {
-      std::string hint;
-      size_t best = std::max<size_t>(3, name.size() / 3) + 1;
-      for (auto& f : kFeatures) {
-        size_t d = StringUtil::EditDistance(StringUtil::Lower(name), StringUtil::Lower(f.name));
-        if (d < best) {
-          best = d;
-          hint = f.name;
-        }
-      }
+      std::vector<std::string> names;
+      for (auto& f : kFeatures) names.emplace_back(f.name);
+      std::string hint = StringUtil::ClosestMatch(name, names);
       return "unknown Delta table feature '" + name + "' in table property " + key +
              (hint.empty() ? "" : "; did you mean delta.feature." + hint + "?") + " Feature names are case-sensitive";
     }

@@ -65,4 +65,28 @@ std::string StringUtil::ClosestMatch(const std::string& name, const std::vector<
   return best;
 }
 
+std::optional<int64_t> StringUtil::ParseDurationMs(std::string_view text) {
+  std::string s = Lower(text);
+  size_t i = s.find_first_not_of(' ');
+  if (i != std::string::npos && s.compare(i, 8, "interval") == 0) i += 8;
+  i = s.find_first_not_of(' ', i == std::string::npos ? s.size() : i);
+  if (i == std::string::npos) return std::nullopt;
+  size_t digits = i;
+  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') digits++;
+  if (digits == i || digits - i > 12) return std::nullopt;
+  int64_t n = std::stoll(s.substr(i, digits - i));
+  std::string unit = s.substr(digits);
+  unit.erase(0, std::min(unit.find_first_not_of(' '), unit.size()));
+  while (!unit.empty() && unit.back() == ' ') unit.pop_back();
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"", 1000}, {"ms", 1}, {"millisecond", 1}, {"milliseconds", 1}, {"s", 1000}, {"sec", 1000},
+      {"second", 1000}, {"seconds", 1000}, {"m", 60000}, {"min", 60000}, {"minute", 60000},
+      {"minutes", 60000}, {"h", 3600000}, {"hour", 3600000}, {"hours", 3600000}, {"d", 86400000},
+      {"day", 86400000}, {"days", 86400000}, {"w", 604800000}, {"week", 604800000}, {"weeks", 604800000}};
+  for (auto& [name, ms] : kUnits) {
+    if (unit == name) return n * ms;  // at most 12 digits times a week fits int64
+  }
+  return std::nullopt;
+}
+
 }  // namespace lakestream

@@ -26,6 +26,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/string_util.hpp"
 #include "lakestream/database.hpp"
 #include "pipeline/pipeline_graph.hpp"
 #include "pipeline/pipeline_params.hpp"
@@ -64,19 +65,6 @@ const char* kRunUsage =
     "Every pass writes its events (flow progress, row counts, expectation metrics, schema\n"
     "changes, errors) to the table event_log of the database: SELECT * FROM event_log\n";
 
-// "500ms", "2s", "1m", "3" (seconds) -> milliseconds; -1 when malformed.
-int64_t ParseInterval(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) digits++;
-  if (digits == 0 || digits > 9) return -1;
-  int64_t n = std::stoll(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  if (unit == "ms") return n;
-  if (unit.empty() || unit == "s") return n * 1000;
-  if (unit == "m") return n * 60000;
-  return -1;
-}
-
 int UsageError(const std::string& message) {
   std::cerr << "lakestream run: " << message << "\n\n" << kRunUsage;
   return 2;
@@ -111,7 +99,7 @@ int RunPipelineCommand(int argc, char** argv) {
         plain = true;
       } else if (arg == "--interval") {
         std::string text = value("a duration such as 1s");
-        interval_ms = ParseInterval(text);
+        interval_ms = StringUtil::ParseDurationMs(text).value_or(-1);
         if (interval_ms <= 0) return UsageError("--interval takes a duration such as 500ms, 1s or 2m, got '" + text + "'");
       } else if (arg == "--conf" || arg.rfind("--conf=", 0) == 0) {
         std::string pair = arg == "--conf" ? value("KEY=VALUE") : arg.substr(7);

@@ -468,7 +468,7 @@ Result<std::vector<std::string>> S3FileSystem::ListDirectory(const std::string& 
   return names;
 }
 
-Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& prefix_path) {
+Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& prefix_path, const std::string& start_after) {
   auto loc = ParseS3Path(prefix_path);
   if (!loc.ok()) return loc.status();
   std::string prefix = loc.value().key.empty() ? "" : loc.value().key + "/";
@@ -479,6 +479,7 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
     req.loc.bucket = loc.value().bucket;
     req.query["list-type"] = "2";
     req.query["prefix"] = prefix;
+    if (!start_after.empty()) req.query["start-after"] = start_after;
     if (!token.empty()) req.query["continuation-token"] = token;
     auto resp = Send(req);
     if (!resp.ok()) return resp.status();

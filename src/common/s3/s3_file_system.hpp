@@ -78,8 +78,10 @@ class S3FileSystem : public FileSystem {
   Status SetMode(const std::string& path, uint32_t mode) override;
 
   // Every object under the prefix `prefix` (an s3:// path, no delimiter:
-  // the whole subtree), in key order.
-  Result<std::vector<S3Object>> ListRecursive(const std::string& prefix);
+  // the whole subtree), in key order; with `start_after` (a key of the
+  // bucket) only the keys after it, which the store skips for us
+  // (ListObjectsV2 start-after): an incremental listing.
+  Result<std::vector<S3Object>> ListRecursive(const std::string& prefix, const std::string& start_after = "");
 
   // Requests sent (each retry counts), for benchmarks and tests.
   uint64_t RequestCount() const { return requests_.load(); }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include "common/exception.hpp"
@@ -69,7 +71,28 @@ static bool HiddenBelow(const std::string& key, size_t base) {
   return false;
 }
 
-std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern) {
+// The key after which to list `prefix_key` (a folder key ending in '/', or
+// "" for the whole bucket), from `resume`; "" for a full listing.
+static std::string StartAfter(const ListingResume& resume, const std::string& bucket_url, const std::string& prefix_key) {
+  if (!resume) return "";
+  std::string after = resume(bucket_url + prefix_key);
+  // Only a key under the prefix bounds the listing; anything else lists it all.
+  if (after.compare(0, bucket_url.size() + prefix_key.size(), bucket_url + prefix_key) != 0) return "";
+  return after.substr(bucket_url.size());
+}
+
+bool FullListingDue(const std::string& source, int64_t interval_ms) {
+  static std::mutex mutex;
+  static std::map<std::string, int64_t> last_full;
+  int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = last_full.find(source);
+  if (it != last_full.end() && now - it->second < interval_ms) return false;
+  last_full[source] = now;
+  return true;
+}
+
+std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern, const ListingResume& resume) {
   auto loc = ParseS3Path(pattern);
   if (!loc.ok()) throw IOError(loc.status().message());
   S3FileSystem* s3 = S3FileSystem::Instance();
@@ -92,7 +115,7 @@ std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern) {
       return out;
     }
     if (!size.status().IsNotFound()) throw IOError(size.status().message());
-    auto listed = s3->ListRecursive(pattern);
+    auto listed = s3->ListRecursive(pattern, StartAfter(resume, bucket_url, key.empty() ? "" : key + "/"));
     if (!listed.ok()) throw IOError(listed.status().message());
     size_t base = key.empty() ? 0 : key.size() + 1;
     for (auto& o : listed.value())
@@ -102,7 +125,7 @@ std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern) {
   size_t wildcard = key.find_first_of("*?[");
   size_t slash = key.rfind('/', wildcard);
   std::string dir = slash == std::string::npos ? "" : key.substr(0, slash);
-  auto listed = s3->ListRecursive(bucket_url + dir);
+  auto listed = s3->ListRecursive(bucket_url + dir, StartAfter(resume, bucket_url, dir.empty() ? "" : dir + "/"));
   if (!listed.ok()) throw IOError(listed.status().message());
   size_t base = dir.empty() ? 0 : dir.size() + 1;
   for (auto& o : listed.value()) {
@@ -113,11 +136,11 @@ std::vector<DiscoveredFile> DiscoverRemoteFiles(const std::string& pattern) {
   return out;
 }
 
-std::vector<DiscoveredFile> DiscoverFiles(const std::vector<std::string>& patterns) {
+std::vector<DiscoveredFile> DiscoverFiles(const std::vector<std::string>& patterns, const ListingResume& resume) {
   std::vector<DiscoveredFile> files;
   for (auto& pattern : patterns) {
     if (IsRemotePath(pattern)) {
-      auto remote = DiscoverRemoteFiles(pattern);
+      auto remote = DiscoverRemoteFiles(pattern, resume);
       files.insert(files.end(), remote.begin(), remote.end());
       continue;
     }

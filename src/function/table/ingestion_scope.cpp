@@ -18,6 +18,18 @@ std::optional<int64_t> IngestionScope::TxnVersion(const std::string& unqualified
   return std::nullopt;
 }
 
+std::string IngestionScope::LastIngestedFile(const std::string& id_prefix) const {
+  std::string app_prefix = Qualify(FileAppId(id_prefix));
+  std::string last;
+  auto scan = [&](const auto& txns) {
+    for (auto it = txns.lower_bound(app_prefix); it != txns.end() && StringUtil::StartsWith(it->first, app_prefix); ++it)
+      last = it->first;
+  };
+  if (snapshot) scan(snapshot->txns);
+  else if (memory_txns) scan(*memory_txns);
+  return last.empty() ? "" : last.substr(Qualify(FileAppId("")).size());
+}
+
 bool IngestionScope::StoredSchema(const std::string& source, FileSchema& out) const {
   if (!state || !state->contains("sources")) return false;
   auto& sources = (*state)["sources"];

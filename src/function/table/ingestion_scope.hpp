@@ -65,6 +65,9 @@ struct IngestionScope {
   int64_t skipped_changes = 0;  // rows of non-append commits not passed on (SKIP mode, deletes)
 
   std::optional<int64_t> TxnVersion(const std::string& unqualified) const;
+  // The greatest id of an ingested file whose id starts with `id_prefix`
+  // (where an incremental listing of that folder resumes), or "".
+  std::string LastIngestedFile(const std::string& id_prefix) const;
   std::string Qualify(const std::string& app_id) const { return txn_prefix + app_id; }
   // The schema stored for a read_files() source, if any.
   bool StoredSchema(const std::string& source, FileSchema& out) const;

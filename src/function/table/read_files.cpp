@@ -141,7 +141,13 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   const std::string& source = options.path_argument;
   const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
   for (auto& pattern : options.patterns) policy.CheckPattern(pattern, AccessMode::READ, "read_files");
-  auto files = DiscoverFiles(options.patterns);
+  // A streaming table lists object storage incrementally between full listings.
+  ListingResume resume;
+  if (scope && options.incremental_listing &&
+      !FullListingDue(scope->table + "\n" + scope->txn_prefix + "\n" + source, options.backfill_interval_ms)) {
+    resume = [scope](const std::string& prefix_url) { return scope->LastIngestedFile(prefix_url); };
+  }
+  auto files = DiscoverFiles(options.patterns, resume);
   // A file found in an allowed directory may be a symlink that leads out of it.
   for (auto& f : files) policy.CheckPath(f.path, AccessMode::READ, "read_files");
 

@@ -242,6 +242,20 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
       options.infer_types = BoolOption(name, v);
     } else if (name == "prefersdecimal" || name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
       continue;  // ParseEvolutionOptions
+    } else if (name == "useincrementallisting" || name == "cloudfiles.useincrementallisting") {
+      std::string mode = StringUtil::Lower(StringOption(name, v));
+      if (mode != "auto" && mode != "true" && mode != "false") {
+        throw BinderError("read_files() option useIncrementalListing must be 'auto', 'true' or 'false', got '" + mode + "'");
+      }
+      options.incremental_listing = mode != "false";
+    } else if (name == "backfillinterval" || name == "cloudfiles.backfillinterval") {
+      std::string text = StringOption(name, v);
+      auto ms = StringUtil::ParseDurationMs(text);
+      if (!ms || *ms <= 0) {
+        throw BinderError("read_files() option backfillInterval takes a duration such as '10 minutes' or '1 day', got '" +
+                          text + "'");
+      }
+      options.backfill_interval_ms = *ms;
     } else if (name == "rescue") {
       rescue = BoolOption(name, v);
     } else if (name == "rescueddatacolumn") {
@@ -251,7 +265,8 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     } else {
       throw BinderError("read_files() has no option " + name +
                         "; known options: format, header, delimiter (sep), quote, multiLine, schema, schemaHints, "
-                        "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn");
+                        "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn, "
+                        "useIncrementalListing, backfillInterval");
     }
   }
   if (rescue) options.rescue_column = rescue_name;

@@ -59,6 +59,13 @@ struct ReadFilesOptions {
   // The column that receives what does not fit the schema; "" = off (a bad
   // record is an error naming the file and line).
   std::string rescue_column;
+  // Streaming tables over object storage: list only the keys after the
+  // newest file already ingested under each folder (useIncrementalListing
+  // 'auto', the default, or 'true'), with a full listing at a process's
+  // first refresh and then every backfill_interval_ms (backfillInterval),
+  // which finds files whose keys sort before ones already ingested.
+  bool incremental_listing = true;
+  int64_t backfill_interval_ms = 3600000;
 };
 
 // Reads the arguments of a read_files() call. Throws BinderError for an

@@ -7,6 +7,7 @@
 
 #include "common/delta_table_properties.hpp"
 #include "common/file_system.hpp"
+#include "common/string_util.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
 namespace lakestream::delta {
@@ -16,26 +17,6 @@ namespace {
 std::string Lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-// "interval 1 week", "interval 36 hours", "7 days" -> ms; nullopt if unparsable.
-std::optional<int64_t> ParseIntervalMs(const std::string& text) {
-  std::string s = Lower(text);
-  if (s.rfind("interval", 0) == 0) s = s.substr(8);
-  long long n = 0;
-  char unit[32] = {0};
-  if (std::sscanf(s.c_str(), " %lld %31s", &n, unit) != 2) return std::nullopt;
-  std::string u = unit;
-  if (!u.empty() && u.back() == 's') u.pop_back();
-  int64_t ms = 0;
-  if (u == "week") ms = 7LL * 86400000;
-  else if (u == "day") ms = 86400000;
-  else if (u == "hour") ms = 3600000;
-  else if (u == "minute") ms = 60000;
-  else if (u == "second") ms = 1000;
-  else if (u == "millisecond") ms = 1;
-  else return std::nullopt;
-  return n * ms;
 }
 
 }  // namespace
@@ -136,7 +117,7 @@ int64_t Snapshot::CheckpointInterval() const {
 }
 
 int64_t Snapshot::DeletedFileRetentionMs() const {
-  auto ms = ParseIntervalMs(Property("delta.deletedFileRetentionDuration"));
+  auto ms = StringUtil::ParseDurationMs(Property("delta.deletedFileRetentionDuration"));
   return ms.value_or(7LL * 86400000);
 }
 
