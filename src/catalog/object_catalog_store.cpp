@@ -14,15 +14,27 @@ namespace lakestream {
 
 namespace {
 
-// Catalog versions older than the newest kKeepCatalogs are deleted after a
-// save; lease records older than the newest kKeepLeases by the next taker.
-constexpr int64_t kKeepCatalogs = 10;
-constexpr int64_t kKeepLeases = 4;
 
 std::string VersionName(int64_t n) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%020lld.json", static_cast<long long>(n));
   return buf;
+}
+
+// Catalog versions older than the newest kKeepCatalogs are deleted after a
+// save, lease records older than the newest kKeepLeases by the next taker;
+// only once twice as many pile up, so that most statements delete nothing
+// (a delete costs a HEAD and a DELETE).
+constexpr int64_t kKeepCatalogs = 10;
+constexpr int64_t kKeepLeases = 4;
+
+void Prune(FileSystem* fs, const std::string& dir, const std::vector<int64_t>& versions, int64_t keep) {
+  if (static_cast<int64_t>(versions.size()) < 2 * keep) return;
+  int64_t newest = versions.back();
+  // Best effort: a version left behind is only a stale copy, ignored by readers.
+  for (int64_t v : versions) {
+    if (v <= newest - keep) (void)fs->RemoveFile(dir + "/" + VersionName(v));
+  }
 }
 
 int64_t WallClockMs() {
@@ -164,10 +176,7 @@ Status ObjectCatalogStore::Save(CatalogRecord& record) {
   if (!versions.value().empty() && versions.value().back() != next) return Status::IOError(conflict);
   record.version = next;
   seen_version_ = next;
-  // Best effort: a version left behind is only a stale copy, ignored by readers.
-  for (int64_t v : versions.value()) {
-    if (v <= next - kKeepCatalogs) (void)fs_->RemoveFile(CatalogDir() + "/" + VersionName(v));
-  }
+  Prune(fs_, CatalogDir(), versions.value(), kKeepCatalogs);
   return Status::OK();
 }
 
@@ -232,9 +241,7 @@ Status ObjectCatalogStore::TryLock(bool* acquired) {
     holder_ = "another process";
     return Status::OK();
   }
-  for (int64_t v : after.value()) {
-    if (v <= mine - kKeepLeases) (void)fs_->RemoveFile(LeaseDir() + "/" + VersionName(v));
-  }
+  Prune(fs_, LeaseDir(), after.value(), kKeepLeases);
   {
     std::lock_guard<std::mutex> guard(mu_);
     lease_record_ = mine;

@@ -65,7 +65,10 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   record_ = record.take();
   // With the lock free, a crashed writer's leftovers (a half-done rename,
   // a pending stream offset) are settled now; otherwise its holder does it.
-  bool locked = !options_.read_only && TryLock(*store_);
+  // On object storage taking the lock is a lease written to the bucket: a
+  // process that only reads must not write, so there the next writing
+  // statement settles them (AfterWriteLockTaken).
+  bool locked = !options_.read_only && !IsRemotePath(path_) && TryLock(*store_);
   LoadTables();
   if (locked) ReconcileStreamOffsets(*this);
   ReleaseWriteLock();

@@ -11,6 +11,7 @@
 # secrets stay local; FILE sinks are refused by name.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
+BIN=$(realpath "$BIN")
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 SERVER="$ROOT/tools/s3_test_server/s3_test_server.py"
 mkdir -p "$TMP/s3/lake" "$TMP/home" "$TMP/work"
@@ -82,22 +83,25 @@ ls "$OBJ/_lakestream/catalog" 2>/dev/null | grep -q '^0*[1-9][0-9]*\.json$' && p
   fail "the catalog is versioned objects" "$(ls -R "$OBJ/_lakestream" 2>&1)"
 [[ -f "$OBJ/t/_delta_log/00000000000000000000.json" ]] && pass "managed table t is a Delta table under the prefix" ||
   fail "managed table t is a Delta table under the prefix" "$(ls "$OBJ" 2>&1)"
-[[ ! -e "$OBJ/gone" && -d "$OBJ/t" ]] && pass "DROP TABLE deleted only the table's own objects" ||
+# (The test server keeps emptied folders; objects are its files.)
+[[ -z "$(find "$OBJ/gone" -type f 2>/dev/null)" && -d "$OBJ/t" ]] && pass "DROP TABLE deleted only the table's own objects" ||
   fail "DROP TABLE deleted only the table's own objects" "$(ls "$OBJ")"
 [[ ! -e "$OBJ/_lakestream/LOCK" && ! -e "$OBJ/_lakestream/catalog.json" ]] && pass "no local-style LOCK or catalog.json on S3" ||
   fail "no local-style LOCK or catalog.json on S3" "$(ls "$OBJ/_lakestream")"
 
 # --- DROP of a table never reaches a sibling prefix (x vs x2).
 out=$(run "CREATE TABLE x (a INT); CREATE TABLE x2 (a INT); INSERT INTO x2 VALUES (7); DROP TABLE x; SELECT * FROM x2")
-check "DROP TABLE x keeps x2" "a
+check "DROP TABLE x keeps x2" "num_affected_rows
+1
+a
 7" "$out"
-[[ ! -e "$OBJ/x" && -f "$OBJ/x2/_delta_log/00000000000000000001.json" ]] && pass "x's objects are gone, x2's are not" ||
+[[ -z "$(find "$OBJ/x" -type f 2>/dev/null)" && -f "$OBJ/x2/_delta_log/00000000000000000001.json" ]] && pass "x's objects are gone, x2's are not" ||
   fail "x's objects are gone, x2's are not" "$(ls "$OBJ")"
 
 # --- Read-only: reads, takes no lease, refuses writes.
 before=$(lease_records)
-out=$("$BIN" "$DB" -readonly -csv -c "SELECT count(*) FROM t" 2>&1)
-check "-readonly reads the S3 database" "count_star()
+out=$("$BIN" "$DB" -readonly -csv -c "SELECT count(*) AS n FROM t" 2>&1)
+check "-readonly reads the S3 database" "n
 4" "$out"
 out=$("$BIN" "$DB" -readonly -c "INSERT INTO t VALUES (9, 'z')" 2>&1)
 contains "-readonly refuses INSERT" "read-only" "$out"
@@ -105,23 +109,28 @@ check "-readonly wrote no lease record" "$before" "$(lease_records)"
 out=$("$BIN" s3://lake/nothing -readonly -c "SELECT 1" 2>&1)
 contains "-readonly open of an empty prefix says there is no database" "No lakestream database at s3://lake/nothing" "$out"
 
-# --- Two processes racing DDL and INSERTs: nothing lost.
-race() {  # race PREFIX
-  local i sql=""
-  for i in 1 2 3 4 5 6; do sql+="CREATE TABLE $1$i (x INT); INSERT INTO $1$i VALUES ($i); "; done
-  "$BIN" "$DB" -c "$sql" >"$TMP/race_$1.out" 2>&1
-  for i in 1 2 3; do "$BIN" "$DB" -c "CREATE VIEW $1v$i AS SELECT $i AS n" >>"$TMP/race_$1.out" 2>&1; done
+# --- Two processes racing DDL (one statement per process, as two users type them): none is lost.
+RACE=s3://lake/race  # a database of its own: every open loads each table's log, and this one stays small
+race() {  # race PREFIX: CTAS and CREATE VIEW, each in its own process; one line per success
+  local i
+  for i in 1 2 3; do
+    out=$("$BIN" "$RACE" -c "CREATE TABLE $1$i AS SELECT $i AS x" 2>&1) && [[ -z "$out" ]] && echo "$1$i" || echo "ERR $out"
+    out=$("$BIN" "$RACE" -c "CREATE VIEW $1v$i AS SELECT $i AS x" 2>&1) && [[ -z "$out" ]] && echo "$1v$i" || echo "ERR $out"
+  done >"$TMP/race_$1.out"
 }
 race ra & A=$!
 race rb & B=$!
 wait $A $B
-check "racing processes both succeeded" "" "$(cat "$TMP/race_ra.out" "$TMP/race_rb.out")"
-out=$(run "SELECT (SELECT sum(x) FROM ra1) + (SELECT sum(x) FROM ra6) + (SELECT sum(x) FROM rb1) + (SELECT sum(x) FROM rb6) + (SELECT n FROM rav3) + (SELECT n FROM rbv3) AS s")
-check "every racing CREATE and INSERT is there" "s
-20" "$out"
-out=$(run "SELECT count(*) FROM (SHOW TABLES) WHERE name LIKE 'r%'")
-check "all 18 racing tables and views are in the catalog" "count_star()
-18" "$out"
+created=$(cat "$TMP/race_ra.out" "$TMP/race_rb.out" | grep -v '^ERR' | sort)
+errors=$(cat "$TMP/race_ra.out" "$TMP/race_rb.out" | grep '^ERR' | grep -v 'is already open for writing')
+check "racing DDL fails only with the busy error, if at all" "" "$errors"
+[[ $(echo "$created" | wc -l) -ge 8 ]] && pass "most racing DDL got through" || fail "most racing DDL got through" "$created"
+listed=$("$BIN" "$RACE" -csv -c "SHOW TABLES" 2>&1 | grep -E '^r[ab][0-9]' | sed 's/,.*//' | sort)
+check "every racing CREATE TABLE that succeeded is in the catalog" "$(echo "$created" | grep -v v)" "$listed"
+query=$(echo "$created" | sed 's/.*/SELECT x FROM &/' | paste -sd'|' | sed 's/|/ UNION ALL /g')
+want_sum=$(echo "$created" | sed 's/^r[ab]v\{0,1\}//' | paste -sd+ | bc)
+check "every racing table and view reads back in one more process" "s
+$want_sum" "$("$BIN" "$RACE" -csv -c "SELECT sum(x) AS s FROM ($query)" 2>&1)"
 
 # --- A lease held by another host's process: writers are refused, readers are not; after expiry, writers get in.
 now=$(now_ms)
@@ -129,26 +138,32 @@ echo "{\"owner\": \"otherhost:4242:x\", \"host\": \"otherhost\", \"pid\": 4242, 
   >"$OBJ/_lakestream/lease/$(next_lease).json"
 out=$(run "INSERT INTO t VALUES (10, 'j')")
 contains "a second writer is refused while the lease is held" "is already open for writing by process 4242 on host otherhost" "$out"
-check "a reader is not refused" "count_star()
-4" "$(run "SELECT count(*) FROM t")"
+check "a reader is not refused" "n
+4" "$(run "SELECT count(*) AS n FROM t")"
 now=$(now_ms)
 echo "{\"owner\": \"otherhost:4242:x\", \"host\": \"otherhost\", \"pid\": 4242, \"held\": true, \"expires_ms\": $((now + 1500))}" \
   >"$OBJ/_lakestream/lease/$(next_lease).json"
-out=$(run "INSERT INTO t VALUES (10, 'j'); SELECT count(*) FROM t")
-check "the writer gets in once the lease expires" "count_star()
+out=$(run "INSERT INTO t VALUES (10, 'j'); SELECT count(*) AS n FROM t")
+check "the writer gets in once the lease expires" "num_affected_rows
+1
+n
 5" "$out"
 
 # --- kill -9 mid-INSERT: no committed row lost, the database reopens, the dead writer's lease expires.
 "$BIN" "$DB" -c "INSERT INTO t SELECT range + 100, 'big' FROM range(3000000)" >/dev/null 2>&1 &
 W=$!
 sleep 1.5
-kill -9 $W 2>/dev/null
+kill -9 $W 2>/dev/null && pass "the INSERT was still running when killed" || fail "the INSERT was still running when killed" "it finished in 1.5 s"
 wait $W 2>/dev/null
-out=$(run "SELECT count(*) FROM t WHERE id < 100")
-check "after kill -9 every committed row is there" "count_star()
+check "the killed INSERT committed nothing" "n
+0" "$(run "SELECT count(*) AS n FROM t WHERE id >= 100")"
+out=$(run "SELECT count(*) AS n FROM t WHERE id < 100")
+check "after kill -9 every committed row is there" "n
 5" "$out"
-out=$(run "INSERT INTO t VALUES (11, 'k'); SELECT count(*) FROM t WHERE id < 100")
-check "after kill -9 a new writer commits" "count_star()
+out=$(run "INSERT INTO t VALUES (11, 'k'); SELECT count(*) AS n FROM t WHERE id < 100")
+check "after kill -9 a new writer commits" "num_affected_rows
+1
+n
 6" "$out"
 out=$(run "SELECT v FROM t WHERE id = 11")
 check "and a second process reads it" "v

@@ -197,18 +197,18 @@ TEST_F(ObjectCatalogStoreTest, SaveOverAPrunedVersionIsRefused) {
   auto fast = Store();
   CatalogRecord record = fast->Load().ValueOrThrow();
   ASSERT_TRUE(Lock(*fast));
-  for (int i = 0; i < 15; i++) {
+  for (int i = 0; i < 25; i++) {
     record = WithTable(record, "t" + std::to_string(i));
     ASSERT_TRUE(fast->Save(record).ok());
   }
   fast->Unlock();
   EXPECT_FALSE(fs.objects.count(CatalogObject(1)));  // pruned
-  EXPECT_TRUE(fs.objects.count(CatalogObject(15)));
+  EXPECT_TRUE(fs.objects.count(CatalogObject(25)));
   ASSERT_TRUE(Lock(*slow));
   stale = WithTable(stale, "late");
-  Status s = slow->Save(stale);  // version 1 is free again, but 15 is newer
+  Status s = slow->Save(stale);  // version 1 is free again, but 25 is newer
   EXPECT_FALSE(s.ok());
-  EXPECT_EQ(Store()->Load().ValueOrThrow().tables.size(), 15u);
+  EXPECT_EQ(Store()->Load().ValueOrThrow().tables.size(), 25u);
 }
 
 TEST_F(ObjectCatalogStoreTest, SecondWriterIsRefusedUntilTheLeaseIsReleased) {
