@@ -367,6 +367,16 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
     }
   }
   if (entry.managed) {
+    // A table renamed on object storage keeps its folder (RenameTable), so
+    // the folder of a new name may still be another table's.
+    for (auto& name : catalog_.TableNames()) {
+      TableCatalogEntry* other = catalog_.FindTable(name);
+      if (other && other != &entry && other->location == entry.location) {
+        throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                           " holds the data of " + TableKindToString(other->kind) + " " + other->name +
+                           " (renamed from this name); pick another name, or give a LOCATION");
+      }
+    }
     // The folder is the table's own: a real directory directly inside the
     // database directory, which holds nothing it did not write.
     Status owned = CheckOwnedFolder(path_, entry.location);

@@ -98,6 +98,12 @@ a
 [[ -z "$(find "$OBJ/x" -type f 2>/dev/null)" && -f "$OBJ/x2/_delta_log/00000000000000000001.json" ]] && pass "x's objects are gone, x2's are not" ||
   fail "x's objects are gone, x2's are not" "$(ls "$OBJ")"
 
+# --- RENAME keeps the folder on S3 (no rename there): the old name's folder is not handed to a new table.
+out=$(run "CREATE TABLE c (y INT)")
+contains "CREATE TABLE of a renamed table's old name is refused" "holds the data of table c2 (renamed from this name)" "$out"
+check "the renamed table is intact" "s
+60" "$(run "SELECT sum(x) AS s FROM c2")"
+
 # --- Read-only: reads, takes no lease, refuses writes.
 before=$(lease_records)
 out=$("$BIN" "$DB" -readonly -csv -c "SELECT count(*) AS n FROM t" 2>&1)
