@@ -374,7 +374,8 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
       if (other && other != &entry && other->location == entry.location) {
         throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
                            " holds the data of " + TableKindToString(other->kind) + " " + other->name +
-                           " (renamed from this name); pick another name, or give a LOCATION");
+                           (other->managed ? " (renamed from this name)" : " (attached there with LOCATION)") +
+                           "; pick another name, or give a LOCATION");
       }
     }
     // The folder is the table's own: a real directory directly inside the
