@@ -138,16 +138,20 @@ Result<CatalogRecord> ObjectCatalogStore::Load() {
     // The object's name is the version: a copied or hand-edited object cannot make two versions look alike.
     record.value().version = newest;
     seen_version_ = newest;
+    current_under_lease_ = locked_;
     return record;
   }
 }
 
 bool ObjectCatalogStore::ChangedOnDisk() const {
+  if (locked_ && current_under_lease_ && !LeaseLost()) return false;
   auto versions = Versions(CatalogDir());
   // An unreadable listing counts as a change: the reload reports the error.
   if (!versions.ok()) return true;
   int64_t newest = versions.value().empty() ? 0 : versions.value().back();
-  return newest != seen_version_;
+  bool changed = newest != seen_version_;
+  if (!changed && locked_) current_under_lease_ = true;
+  return changed;
 }
 
 Status ObjectCatalogStore::Save(CatalogRecord& record) {
@@ -176,6 +180,7 @@ Status ObjectCatalogStore::Save(CatalogRecord& record) {
   if (!versions.value().empty() && versions.value().back() != next) return Status::IOError(conflict);
   record.version = next;
   seen_version_ = next;
+  current_under_lease_ = true;
   Prune(fs_, CatalogDir(), versions.value(), kKeepCatalogs);
   return Status::OK();
 }
@@ -213,7 +218,8 @@ Status ObjectCatalogStore::TryLock(bool* acquired) {
   if (!versions.ok()) return versions.status();
   int64_t newest = versions.value().empty() ? 0 : versions.value().back();
   int64_t now = Now();
-  if (newest > 0) {
+  // The newest record is this store's own release: free, no need to read it.
+  if (newest > 0 && newest != released_record_) {
     auto current = ReadLease(newest);
     if (!current.ok() && !current.status().IsNotFound()) return current.status();
     // NotFound: pruned since the listing, so a newer record exists; the
@@ -249,6 +255,7 @@ Status ObjectCatalogStore::TryLock(bool* acquired) {
     renewed_at_ms_ = now;
     lease_lost_ = false;
     locked_ = true;
+    current_under_lease_ = false;
   }
   if (options_.renew_in_background && !renewer_.joinable()) renewer_ = std::thread([this] { RenewLoop(); });
   cv_.notify_all();
@@ -260,8 +267,11 @@ void ObjectCatalogStore::Unlock() {
   std::lock_guard<std::mutex> guard(mu_);
   if (!locked_) return;
   locked_ = false;
+  current_under_lease_ = false;
   // Best effort: a release that fails leaves the lease to expire.
-  if (!lease_lost_) (void)PutOnce(LeaseDir() + "/" + VersionName(lease_record_ + 1), LeaseText(false, 0));
+  if (!lease_lost_ && PutOnce(LeaseDir() + "/" + VersionName(lease_record_ + 1), LeaseText(false, 0)).ok()) {
+    released_record_ = lease_record_ + 1;
+  }
 }
 
 Status ObjectCatalogStore::RenewLease() {

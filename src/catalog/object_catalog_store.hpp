@@ -99,6 +99,10 @@ class ObjectCatalogStore final : public CatalogStore {
   LeaseOptions options_;
   std::string owner_;
   int64_t seen_version_ = 0;  // newest catalog version loaded or saved
+  // The catalog was found unchanged (or loaded, or saved) while this lease
+  // was held: only the holder saves, so it stays unchanged until the lease ends.
+  mutable bool current_under_lease_ = false;
+  int64_t released_record_ = 0;  // this store's last release record (no need to read it back)
   std::string holder_;        // who held the lease at the last refused TryLock
 
   mutable std::mutex mu_;  // the lease state below, shared with the renewer
