@@ -68,8 +68,10 @@ Result<std::unique_ptr<CatalogStore>> OpenObjectCatalogStore(FileSystem* fs, con
     auto catalogs = fs->ListDirectory(db_path + "/_lakestream/catalog");
     if (!catalogs.ok() && !catalogs.status().IsNotFound()) return catalogs.status();
     if (!catalogs.ok() || catalogs.value().empty()) {
-      return Status::NotFound("No lakestream database at " + db_path +
-                              " (no _lakestream/catalog/ objects); open it read-write once to create it");
+      // Opening read-write writes nothing to the bucket: the first catalog
+      // object comes with the first CREATE.
+      return Status::NotFound("No lakestream database at " + db_path + " (no object under " + db_path +
+                              "/_lakestream/catalog/); correct the path, or open it read-write and create a table first");
     }
   }
   return std::unique_ptr<CatalogStore>(std::move(store));
