@@ -51,11 +51,17 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   uint64_t token = RegisterS3ConfigSource([this](const std::string& path) { return S3SecretConfig(Secrets(), path); });
   s3_config_ = std::shared_ptr<void>(nullptr, [token](void*) { UnregisterS3ConfigSource(token); });
   if (InMemory()) return;
-  while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   if (IsRemotePath(path_)) {
     // The catalog and the write lease are objects (object_catalog_store.hpp).
     auto parsed = ParseS3Path(path_);
-    if (!parsed.ok()) throw InvalidInputError("Cannot open the database " + path_ + ": " + parsed.status().message());
+    if (!parsed.ok() || parsed.value().bucket.empty()) {
+      throw InvalidInputError("Cannot open the database " + path_ + ": " +
+                              (parsed.ok() ? "the URL names no bucket" : parsed.status().message()) +
+                              "; give it as s3://bucket/prefix");
+    }
+    while (path_.back() == '/') path_.pop_back();  // the bucket keeps the URL from ending in '/'
+  } else {
+    while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   }
   auto store = CatalogStore::Open(fs_, path_, options_.read_only);
   if (!store.ok()) store.status().Throw();

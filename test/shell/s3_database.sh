@@ -100,6 +100,10 @@ check "-readonly wrote no lease record" "$before" "$(lease_records)"
 out=$("$BIN" s3://lake/nothing -readonly -c "SELECT 1" 2>&1)
 contains "-readonly open of an empty prefix says there is no database" "No lakestream database at s3://lake/nothing" "$out"
 
+out=$("$BIN" s3:// -c "SELECT 1" 2>&1)
+contains "a URL without a bucket is refused" "names no bucket" "$out"
+[[ ! -e "$TMP/work/s3:" ]] && pass "and makes no local folder" || fail "and makes no local folder" "$(ls "$TMP/work")"
+
 # --- Two processes racing DDL (one statement per process, as two users type them): none is lost.
 RACE=s3://lake/race  # a database of its own: every open loads each table's log, and this one stays small
 race() {  # race PREFIX: CTAS and CREATE VIEW, each in its own process; one line per success
