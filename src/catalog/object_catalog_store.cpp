@@ -22,11 +22,9 @@ std::string VersionName(int64_t n) {
 }
 
 // Catalog versions older than the newest kKeepCatalogs are deleted after a
-// save, lease records older than the newest kKeepLeases by the next taker;
-// only once twice as many pile up, so that most statements delete nothing
+// save, only once twice as many pile up, so that most saves delete nothing
 // (a delete costs a HEAD and a DELETE).
 constexpr int64_t kKeepCatalogs = 10;
-constexpr int64_t kKeepLeases = 4;
 
 void Prune(FileSystem* fs, const std::string& dir, const std::vector<int64_t>& versions, int64_t keep) {
   if (static_cast<int64_t>(versions.size()) < 2 * keep) return;
@@ -220,8 +218,7 @@ Status ObjectCatalogStore::TryLock(bool* acquired) {
   if (!versions.ok()) return versions.status();
   int64_t newest = versions.value().empty() ? 0 : versions.value().back();
   int64_t now = Now();
-  // The newest record is this store's own release: free, no need to read it.
-  if (newest > 0 && newest != released_record_) {
+  if (newest > 0) {
     auto current = ReadLease(newest);
     if (!current.ok() && !current.status().IsNotFound()) return current.status();
     // NotFound: pruned since the listing, so a newer record exists; the
@@ -246,12 +243,19 @@ Status ObjectCatalogStore::TryLock(bool* acquired) {
   auto after = Versions(LeaseDir());
   if (!after.ok()) return after.status();
   if (after.value().back() != mine) {
+    // A taker whose listing predates deleted records: its record must not
+    // outlive it as a held one once the newer records are released.
+    (void)fs_->RemoveFile(LeaseDir() + "/" + VersionName(mine));
     holder_ = "another process";
     return Status::OK();
   }
-  Prune(fs_, LeaseDir(), after.value(), kKeepLeases);
+  // Released or expired records of earlier holders (a crashed one's).
+  for (int64_t v : after.value()) {
+    if (v < mine) (void)fs_->RemoveFile(LeaseDir() + "/" + VersionName(v));
+  }
   {
     std::lock_guard<std::mutex> guard(mu_);
+    first_record_ = mine;
     lease_record_ = mine;
     lease_expires_ms_ = expires;
     renewed_at_ms_ = now;
@@ -270,10 +274,11 @@ void ObjectCatalogStore::Unlock() {
   if (!locked_) return;
   locked_ = false;
   current_under_lease_ = false;
-  // Best effort: a release that fails leaves the lease to expire.
-  if (!lease_lost_ && PutOnce(LeaseDir() + "/" + VersionName(lease_record_ + 1), LeaseText(false, 0)).ok()) {
-    released_record_ = lease_record_ + 1;
-  }
+  // Releasing deletes this holder's records, oldest first, so that the
+  // lease stays held until its newest record goes; the lease directory of
+  // an idle database is empty. Best effort: a record left behind expires.
+  // Deleting them after a takeover is harmless: the taker's record is newer.
+  for (int64_t v = first_record_; v <= lease_record_; v++) (void)fs_->RemoveFile(LeaseDir() + "/" + VersionName(v));
 }
 
 Status ObjectCatalogStore::RenewLease() {

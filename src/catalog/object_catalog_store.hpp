@@ -17,6 +17,8 @@
 // other writer committed is lost. Taking the lease creates the next lease
 // record with PutIfAbsent when the newest is released or expired, then
 // lists to check that it is the newest; of racing takers exactly one wins.
+// Releasing deletes the holder's records (no record, or only released and
+// expired ones, means the lease is free).
 // While held, a background thread renews the lease every third of its
 // duration; a holder that cannot renew before its lease expires, or finds
 // the next record written by someone else, has lost it and its next Save
@@ -102,10 +104,10 @@ class ObjectCatalogStore final : public CatalogStore {
   // The catalog was found unchanged (or loaded, or saved) while this lease
   // was held: only the holder saves, so it stays unchanged until the lease ends.
   mutable bool current_under_lease_ = false;
-  int64_t released_record_ = 0;  // this store's last release record (no need to read it back)
   std::string holder_;        // who held the lease at the last refused TryLock
 
   mutable std::mutex mu_;  // the lease state below, shared with the renewer
+  int64_t first_record_ = 0;  // the records this holder wrote: first_record_..lease_record_
   int64_t lease_record_ = 0;
   int64_t lease_expires_ms_ = 0;
   int64_t renewed_at_ms_ = 0;

@@ -34,9 +34,15 @@ check() {  # check NAME EXPECTED ACTUAL
 contains() {  # contains NAME NEEDLE HAYSTACK
   if [[ "$3" == *"$2"* ]]; then pass "$1"; else fail "$1" "expected to contain: $2" "actual: $3"; fi
 }
-lease_records() { ls "$OBJ/_lakestream/lease" 2>/dev/null | wc -l; }
+# Requests of one kind the server answered since the last reset.
+requests() { python3 -c "import urllib.request, json, sys; print(json.loads(urllib.request.urlopen('http://127.0.0.1:$PORT/__control__/stats').read())['by_method'].get(sys.argv[1], 0))" "$1"; }
+reset_stats() { python3 -c "import urllib.request; urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:$PORT/__control__/reset', method='POST'))"; }
 # The newest lease record's number + 1, zero-padded (a hand-written record plays another host's process).
-next_lease() { printf '%020d' $((10#$(ls "$OBJ/_lakestream/lease" | sort | tail -1 | sed 's/\.json$//') + 1)); }
+next_lease() {
+  local newest
+  newest=$(ls "$OBJ/_lakestream/lease" 2>/dev/null | sort | tail -1 | sed 's/\.json$//')
+  printf '%020d' $((10#${newest:-0} + 1))
+}
 now_ms() { python3 -c 'import time; print(int(time.time() * 1000))'; }
 
 # --- Every statement in its own process, on S3 and on disk: same answers.
@@ -90,13 +96,16 @@ check "the renamed table is intact" "s
 60" "$(run "SELECT sum(x) AS s FROM c2")"
 
 # --- Read-only: reads, takes no lease, refuses writes.
-before=$(lease_records)
+reset_stats
 out=$("$BIN" "$DB" -readonly -csv -c "SELECT count(*) AS n FROM t" 2>&1)
 check "-readonly reads the S3 database" "n
 4" "$out"
 out=$("$BIN" "$DB" -readonly -c "INSERT INTO t VALUES (9, 'z')" 2>&1)
 contains "-readonly refuses INSERT" "read-only" "$out"
-check "-readonly wrote no lease record" "$before" "$(lease_records)"
+check "-readonly wrote and deleted nothing (no lease)" "0 0" "$(requests PUT) $(requests DELETE)"
+reset_stats
+run "INSERT INTO t VALUES (99, 'x'); DELETE FROM t WHERE id = 99" >/dev/null
+[[ $(requests PUT) -gt 2 ]] && pass "a writer's requests are counted (the check above can fail)" || fail "a writer's requests are counted" "$(requests PUT)"
 out=$("$BIN" s3://lake/nothing -readonly -c "SELECT 1" 2>&1)
 contains "-readonly open of an empty prefix says there is no database" "No lakestream database at s3://lake/nothing" "$out"
 

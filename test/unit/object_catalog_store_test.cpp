@@ -250,6 +250,38 @@ TEST_F(ObjectCatalogStoreTest, RenewalKeepsTheLease) {
   EXPECT_FALSE(a->LeaseLost());
 }
 
+TEST_F(ObjectCatalogStoreTest, ReleaseDeletesTheHoldersRecordsAndATakeoverTheDeadOnes) {
+  auto leases = [this] {
+    int n = 0;
+    for (auto& [key, value] : fs.objects) n += key.find("/_lakestream/lease/") != std::string::npos;
+    return n;
+  };
+  auto a = Store();
+  ASSERT_TRUE(Lock(*a));
+  now += 400;
+  ASSERT_TRUE(a->RenewLease().ok());
+  EXPECT_EQ(leases(), 2);
+  a->Unlock();
+  EXPECT_EQ(leases(), 0);
+  // A holder that dies (kill -9) keeps its record until it expires: its
+  // objects are put back after it released them.
+  {
+    auto dead = Store();
+    ASSERT_TRUE(Lock(*dead));
+    auto kept = fs.objects;
+    dead.reset();
+    fs.objects = kept;
+  }
+  EXPECT_EQ(leases(), 1);
+  auto b = Store();
+  EXPECT_FALSE(Lock(*b));
+  now += 1001;
+  ASSERT_TRUE(Lock(*b));
+  EXPECT_EQ(leases(), 1);  // only b's
+  b->Unlock();
+  EXPECT_EQ(leases(), 0);
+}
+
 TEST_F(ObjectCatalogStoreTest, RacingTakersGetExactlyOneLease) {
   auto a = Store();
   auto b = Store();
