@@ -173,85 +173,10 @@ nlohmann::json SinkStateToJson(const SinkState& state) {
   return json;
 }
 
-Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const std::string& db_path, bool read_only) {
-  std::unique_ptr<CatalogStore> store(new CatalogStore(fs, db_path));
-  if (read_only) {
-    if (!fs->FileExists(MetaDir(db_path))) {
-      return Status::NotFound("No lakestream database at " + db_path + " (no _lakestream directory); open it read-write once to create it");
-    }
-    return store;
-  }
-  LS_RETURN_NOT_OK(fs->CreateDirectories(MetaDir(db_path)));
-  std::string lock_path = MetaDir(db_path) + "/LOCK";
-  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
-  store->lock_fd_ = fd;
-  return store;
-}
-
-CatalogStore::~CatalogStore() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
-}
-
-Status CatalogStore::TryLock(bool* acquired) {
-  *acquired = locked_;
-  if (locked_) return Status::OK();
-  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK || errno == EINTR) return Status::OK();
-    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno));
-  }
-  std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
-    // The pid is only informational; the flock is what excludes other writers.
-  }
-  locked_ = true;
-  *acquired = true;
-  return Status::OK();
-}
-
-void CatalogStore::Unlock() {
-  if (!locked_) return;
-  ::flock(lock_fd_, LOCK_UN);
-  locked_ = false;
-}
-
-std::string CatalogStore::BusyError() const {
-  char buf[32] = {0};
-  ssize_t n = lock_fd_ >= 0 ? ::pread(lock_fd_, buf, sizeof(buf) - 1, 0) : 0;
-  std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
-  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-  std::string holder = pid.empty() ? "another process" : "process " + pid;
-  return "Database " + db_path_ + " is already open for writing by " + holder +
-         " (a statement there is writing); run this statement again when it is done, or open the database read-only to read";
-}
-
-CatalogStore::FileStamp CatalogStore::Stamp() const {
-  struct stat st;
-  FileStamp stamp;
-  if (::stat((MetaDir(db_path_) + "/catalog.json").c_str(), &st) != 0) return stamp;
-  stamp.exists = true;
-  stamp.inode = static_cast<uint64_t>(st.st_ino);
-  stamp.size = static_cast<uint64_t>(st.st_size);
-  stamp.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  return stamp;
-}
-
-bool CatalogStore::ChangedOnDisk() const { return !(Stamp() == seen_); }
-
-Result<CatalogRecord> CatalogStore::Load() {
-  std::string path = MetaDir(db_path_) + "/catalog.json";
-  // Taken before reading: a replacement racing with the read shows as a
-  // change next time, never as a missed one.
-  seen_ = Stamp();
-  auto contents = fs_->ReadFile(path);
-  if (!contents.ok()) {
-    if (contents.status().IsNotFound()) return CatalogRecord{};
-    return contents.status();
-  }
+Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::string& path) {
   CatalogRecord record;
   try {
-    auto json = nlohmann::json::parse(contents.value());
+    auto json = nlohmann::json::parse(text);
     if (json.value("format", 0) != 1) {
       return Status::Corruption(path + ": unknown catalog format " + json.value("format", nlohmann::json(0)).dump() +
                                 "; it was written by a newer lakestream");
@@ -322,10 +247,7 @@ Result<CatalogRecord> CatalogStore::Load() {
   return record;
 }
 
-Status CatalogStore::Save(CatalogRecord& record) {
-  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; the catalog cannot change");
-  if (!locked_) return Status::IOError("Database " + db_path_ + ": the catalog was about to be saved without the write lock (a bug; please report it)");
-  record.version++;
+std::string CatalogRecordToText(const CatalogRecord& record) {
   nlohmann::json json;
   json["format"] = 1;
   json["version"] = record.version;
@@ -373,14 +295,141 @@ Status CatalogStore::Save(CatalogRecord& record) {
   for (auto& v : record.views) {
     json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }
-  // A catalog that names secrets (a sink's 'secret' option) is owner-only
-  // like the secrets store; otherwise the umask decides (docs/secrets.md).
+  return json.dump(2) + "\n";
+}
+
+bool CatalogNamesSecrets(const CatalogRecord& record) {
   bool names_secrets = false;
   for (auto& sk : record.sinks) {
     for (auto& [k, v] : sk.options) names_secrets |= StringUtil::CIEquals(k, "secret");
   }
+  return names_secrets;
+}
+
+namespace {
+
+// The store of a database directory on local disk: catalog.json replaced
+// with rename(2), the write lock an flock.
+class LocalCatalogStore final : public CatalogStore {
+ public:
+  LocalCatalogStore(FileSystem* fs, std::string db_path) : CatalogStore(fs, std::move(db_path)) {}
+  ~LocalCatalogStore() override {
+    if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+  }
+  Status OpenLockFile();
+  Result<CatalogRecord> Load() override;
+  Status Save(CatalogRecord& record) override;
+  Status TryLock(bool* acquired) override;
+  void Unlock() override;
+  std::string BusyError() const override;
+  bool ChangedOnDisk() const override { return !(Stamp() == seen_); }
+
+ private:
+  // The identity of catalog.json as last seen (inode, size, mtime): a save
+  // renames a new file into place, so any change gives another inode.
+  struct FileStamp {
+    uint64_t inode = 0, size = 0;
+    int64_t mtime_ns = 0;
+    bool exists = false;
+    bool operator==(const FileStamp&) const = default;
+  };
+  FileStamp Stamp() const;
+  int lock_fd_ = -1;  // open while the store lives; the flock comes and goes
+  FileStamp seen_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<CatalogStore>> CatalogStore::Open(FileSystem* fs, const std::string& db_path, bool read_only) {
+  if (IsRemotePath(db_path)) return OpenObjectCatalogStore(fs, db_path, read_only);
+  auto store = std::make_unique<LocalCatalogStore>(fs, db_path);
+  if (read_only) {
+    if (!fs->FileExists(MetaDir(db_path))) {
+      return Status::NotFound("No lakestream database at " + db_path + " (no _lakestream directory); open it read-write once to create it");
+    }
+    return std::unique_ptr<CatalogStore>(std::move(store));
+  }
+  LS_RETURN_NOT_OK(fs->CreateDirectories(MetaDir(db_path)));
+  LS_RETURN_NOT_OK(store->OpenLockFile());
+  return std::unique_ptr<CatalogStore>(std::move(store));
+}
+
+Status LocalCatalogStore::OpenLockFile() {
+  std::string lock_path = MetaDir(db_path_) + "/LOCK";
+  int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
+  lock_fd_ = fd;
+  return Status::OK();
+}
+
+Status LocalCatalogStore::TryLock(bool* acquired) {
+  *acquired = locked_;
+  if (locked_) return Status::OK();
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK || errno == EINTR) return Status::OK();
+    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno));
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only informational; the flock is what excludes other writers.
+  }
+  locked_ = true;
+  *acquired = true;
+  return Status::OK();
+}
+
+void LocalCatalogStore::Unlock() {
+  if (!locked_) return;
+  ::flock(lock_fd_, LOCK_UN);
+  locked_ = false;
+}
+
+std::string LocalCatalogStore::BusyError() const {
+  char buf[32] = {0};
+  ssize_t n = lock_fd_ >= 0 ? ::pread(lock_fd_, buf, sizeof(buf) - 1, 0) : 0;
+  std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+  std::string holder = pid.empty() ? "another process" : "process " + pid;
+  return "Database " + db_path_ + " is already open for writing by " + holder +
+         " (a statement there is writing); run this statement again when it is done, or open the database read-only to read";
+}
+
+LocalCatalogStore::FileStamp LocalCatalogStore::Stamp() const {
+  struct stat st;
+  FileStamp stamp;
+  if (::stat((MetaDir(db_path_) + "/catalog.json").c_str(), &st) != 0) return stamp;
+  stamp.exists = true;
+  stamp.inode = static_cast<uint64_t>(st.st_ino);
+  stamp.size = static_cast<uint64_t>(st.st_size);
+  stamp.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return stamp;
+}
+
+Result<CatalogRecord> LocalCatalogStore::Load() {
   std::string path = MetaDir(db_path_) + "/catalog.json";
-  std::string text = json.dump(2) + "\n";
+  // Taken before reading: a replacement racing with the read shows as a
+  // change next time, never as a missed one.
+  seen_ = Stamp();
+  auto contents = fs_->ReadFile(path);
+  if (!contents.ok()) {
+    if (contents.status().IsNotFound()) return CatalogRecord{};
+    return contents.status();
+  }
+  auto record = CatalogRecordFromText(contents.value(), path);
+  if (!record.ok()) return record.status();
+  return record.take();
+}
+
+Status LocalCatalogStore::Save(CatalogRecord& record) {
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; the catalog cannot change");
+  if (!locked_) return Status::IOError("Database " + db_path_ + ": the catalog was about to be saved without the write lock (a bug; please report it)");
+  record.version++;
+  // A catalog that names secrets (a sink's 'secret' option) is owner-only
+  // like the secrets store; otherwise the umask decides (docs/secrets.md).
+  bool names_secrets = CatalogNamesSecrets(record);
+  std::string path = MetaDir(db_path_) + "/catalog.json";
+  std::string text = CatalogRecordToText(record);
   LS_RETURN_NOT_OK(names_secrets ? fs_->WriteFileAtomicWithMode(path, text, 0600) : fs_->WriteFileAtomic(path, text));
   seen_ = Stamp();
   return Status::OK();

@@ -1,4 +1,5 @@
 // CatalogStore: the persistent half of the catalog of a database directory.
+// On local disk:
 //
 //   <db>/_lakestream/catalog.json   the catalog (grammar below)
 //   <db>/_lakestream/LOCK           held (flock) by the process whose statement is writing
@@ -73,6 +74,16 @@ nlohmann::json TableStateToJson(const TableState& state);
 SinkState SinkStateFromJson(const nlohmann::json& json);
 nlohmann::json SinkStateToJson(const SinkState& state);
 
+// Serializes the catalog (the grammar above); `path` names the object in errors.
+Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::string& path);
+std::string CatalogRecordToText(const CatalogRecord& record);
+// Whether a sink's options name a secret (the local catalog is then owner-only).
+bool CatalogNamesSecrets(const CatalogRecord& record);
+
+// The catalog store of one database. Open picks the implementation by the
+// path: a local directory (catalog.json and an flock, below) or an s3://
+// prefix (ObjectCatalogStore, object_catalog_store.hpp: versioned catalog
+// objects and a write lease).
 class CatalogStore {
  public:
   // Creates <db>/_lakestream when missing (unless read_only). Opening takes
@@ -80,45 +91,37 @@ class CatalogStore {
   // for the statements that write (Lock/Unlock), so an idle process keeps
   // nobody out.
   static Result<std::unique_ptr<CatalogStore>> Open(FileSystem* fs, const std::string& db_path, bool read_only);
-  ~CatalogStore();
+  virtual ~CatalogStore() = default;
 
   // The stored catalog; an empty one for a new database. Corruption names the file.
-  Result<CatalogRecord> Load();
+  virtual Result<CatalogRecord> Load() = 0;
   // Replaces the stored catalog (record.version is incremented first).
   // Requires the write lock.
-  Status Save(CatalogRecord& record);
+  virtual Status Save(CatalogRecord& record) = 0;
 
-  // The write lock: an flock on <db>/_lakestream/LOCK, which also holds the
-  // holder's pid for error messages. TryLock sets `*acquired` to false when
-  // another process holds it (IOError only for a lock file that cannot be
-  // opened). BusyError is the message for that case. Unlock is a no-op
+  // The write lock: locally an flock on <db>/_lakestream/LOCK, which also
+  // holds the holder's pid for error messages. TryLock sets `*acquired` to
+  // false when another process holds it (IOError only for a lock that cannot
+  // be inspected). BusyError is the message for that case. Unlock is a no-op
   // without the lock.
-  Status TryLock(bool* acquired);
-  void Unlock();
+  virtual Status TryLock(bool* acquired) = 0;
+  virtual void Unlock() = 0;
   bool Locked() const { return locked_; }
-  std::string BusyError() const;
-  // Whether catalog.json was replaced since this store last loaded or saved
-  // it (another process committed a catalog change).
-  bool ChangedOnDisk() const;
+  virtual std::string BusyError() const = 0;
+  // Whether the stored catalog was replaced since this store last loaded or
+  // saved it (another process committed a catalog change).
+  virtual bool ChangedOnDisk() const = 0;
 
   const std::string& DatabasePath() const { return db_path_; }
 
- private:
+ protected:
   CatalogStore(FileSystem* fs, std::string db_path) : fs_(fs), db_path_(std::move(db_path)) {}
-  // The identity of catalog.json as last seen (inode, size, mtime): a save
-  // renames a new file into place, so any change gives another inode.
-  struct FileStamp {
-    uint64_t inode = 0, size = 0;
-    int64_t mtime_ns = 0;
-    bool exists = false;
-    bool operator==(const FileStamp&) const = default;
-  };
-  FileStamp Stamp() const;
   FileSystem* fs_;
   std::string db_path_;
-  int lock_fd_ = -1;  // open while the store lives; the flock comes and goes
   bool locked_ = false;
-  FileStamp seen_;
 };
+
+// object_catalog_store.cpp: the store of a database on object storage.
+Result<std::unique_ptr<CatalogStore>> OpenObjectCatalogStore(FileSystem* fs, const std::string& db_path, bool read_only);
 
 }  // namespace lakestream

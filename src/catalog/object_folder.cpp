@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "common/exception.hpp"
+#include "common/s3/s3_file_system.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream {
@@ -96,12 +97,38 @@ std::optional<std::string> ObjectNameFromFolder(std::string_view folder) {
   return name;
 }
 
+// On object storage a folder is a key prefix: no symlinks, so the check is
+// lexical (every component plain, none "." or ".."), and "exists" means some
+// object lies under it.
+static Status CheckOwnedPrefix(const std::string& root, const std::string& folder, const std::string& relative) {
+  size_t start = 0;
+  while (true) {
+    size_t slash = relative.find('/', start);
+    std::string component = relative.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (component.empty() || component == "." || component == "..") {
+      return Status::InvalidArgument(folder + " is not a plain folder path inside " + root);
+    }
+    // The metadata folder holds the catalog and the lease; only a view's
+    // state folder (_lakestream/ivm/<view>) is an object's below it.
+    if (start == 0 && StringUtil::CIEquals(component, kReservedFolders[0]) &&
+        !StringUtil::StartsWith(relative, component + "/ivm/")) {
+      return Status::InvalidArgument(folder + " is the database's own metadata folder, not a folder of an object");
+    }
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  auto listed = FileSystem::For(folder)->ListDirectory(folder);
+  if (!listed.ok()) return listed.status().IsNotFound() ? Status::NotFound(folder + " holds no object") : listed.status();
+  return Status::OK();
+}
+
 Status CheckOwnedFolder(const std::string& root, const std::string& folder) {
   std::string prefix = root + "/";
   if (!StringUtil::StartsWith(folder, prefix)) {
     return Status::InvalidArgument(folder + " is not inside " + root);
   }
   std::string relative = folder.substr(prefix.size());
+  if (IsRemotePath(root) || IsRemotePath(folder)) return CheckOwnedPrefix(root, folder, relative);
   // Every component below root must be a real directory: a symlink at any
   // step could point anywhere.
   std::string path = root;
@@ -138,6 +165,20 @@ Status RemoveOwnedFolder(const std::string& root, const std::string& folder) {
   Status s = CheckOwnedFolder(root, folder);
   if (s.IsNotFound()) return Status::OK();
   if (!s.ok()) return s;
+  if (IsRemotePath(folder)) {
+    // Only keys under "<folder>/": never "<folder>2/...", never above it.
+    auto loc = ParseS3Path(folder);
+    if (!loc.ok()) return loc.status();
+    std::string key_prefix = loc.value().key + "/";
+    auto objects = S3FileSystem::Instance()->ListRecursive(folder);
+    if (!objects.ok()) return objects.status();
+    for (auto& object : objects.value()) {
+      if (!StringUtil::StartsWith(object.key, key_prefix)) continue;
+      Status removed = S3FileSystem::Instance()->RemoveFile("s3://" + loc.value().bucket + "/" + object.key);
+      if (!removed.ok() && !removed.IsNotFound()) return removed;
+    }
+    return Status::OK();
+  }
   // std::filesystem::remove_all removes a symlink it meets as a link and
   // does not descend into it.
   std::error_code ec;

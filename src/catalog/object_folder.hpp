@@ -45,8 +45,11 @@ std::optional<std::string> ObjectNameFromFolder(std::string_view folder);
 // component does not exist; InvalidArgument (with the reason) otherwise.
 Status CheckOwnedFolder(const std::string& root, const std::string& folder);
 
+// On object storage (s3:// root) the check is lexical and NotFound means no
+// object lies under "folder/".
+//
 // Deletes `folder` and everything in it after CheckOwnedFolder(root, folder)
-// succeeds. Symlinks inside are deleted as links, never followed. OK when the
+// succeeds; on object storage, every object whose key starts with "folder/". Symlinks inside are deleted as links, never followed. OK when the
 // folder does not exist.
 Status RemoveOwnedFolder(const std::string& root, const std::string& folder);
 

@@ -301,13 +301,15 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   std::string dir = StateDirectory(context_, view_.name);
   Status s = fs->CreateDirectories(dir);
   // Its files are pruned later: never through a symlink leading elsewhere.
-  if (s.ok()) s = CheckOwnedFolder(context_.Database().Path(), dir);
+  if (s.ok() && !IsRemotePath(dir)) s = CheckOwnedFolder(context_.Database().Path(), dir);
   if (!s.ok()) {
     throw IOError("Cannot keep the state of materialized view " + view_.name + " in " + dir + ": " + s.message() +
                   "; make it a plain folder of the database (or remove it) and refresh the view");
   }
   std::string path = StatePath(view_version);
-  std::string tmp = path + ".tmp";
+  // On object storage one PUT is atomic: no temp file, no rename.
+  bool remote = IsRemotePath(path);
+  std::string tmp = remote ? path : path + ".tmp";
   ParquetWriterOptions options;
   options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions_).dump()});
   auto writer = ParquetWriter::Create(tmp, StateNames(group_count_, subs_.size()), state_types_, options);
@@ -325,7 +327,7 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   // Durable before the older files go (PruneStates), so some state file always survives.
   // One step after the other: no rename of a file whose fsync failed.
   Status step = fs->Fsync(tmp);
-  if (step.ok()) step = fs->Rename(tmp, path);
+  if (step.ok() && !remote) step = fs->Rename(tmp, path);
   if (step.ok()) step = fs->FsyncDirectory(dir);
   if (!step.ok()) step.Throw();
   PruneStates(view_version);
@@ -334,6 +336,15 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
 void AggregateMaintainer::PruneStates(int64_t keep_version) {
   std::string dir = StateDirectory(context_, view_.name);
   std::string keep = "state-" + std::to_string(keep_version) + ".parquet";
+  if (IsRemotePath(dir)) {
+    FileSystem* fs = context_.Database().Fs();
+    auto names = fs->ListDirectory(dir);
+    if (!names.ok()) return;  // best effort, as below
+    for (auto& name : names.value()) {
+      if (name != keep) (void)fs->RemoveFile(dir + "/" + name);
+    }
+    return;
+  }
   std::error_code ec;
   for (auto& file : std::filesystem::directory_iterator(dir, ec)) {
     if (file.path().filename() != keep) std::filesystem::remove(file.path(), ec);

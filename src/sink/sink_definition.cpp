@@ -117,6 +117,12 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
   }
   ResolveSinkSchema(sink.name, options, sink.source, source.table->Names(), source.table->Types(), source.table->primary_key);
   if (!options.kafka) {
+    if (IsRemotePath(context.Database().Path())) {
+      throw NotImplementedError("CREATE SINK " + sink.name + ": a FILE sink is not supported yet on a database on object storage (" +
+                                context.Database().Path() + "): it appends to a local file kept relative to the database "
+                                "directory; send the changes to Kafka instead, or open a local database and attach the "
+                                "tables with CREATE TABLE ... LOCATION 's3://...'");
+    }
     if (IsRemotePath(sink.file_path)) {
       throw NotImplementedError("Sink " + sink.name + ": a FILE sink on object storage ('" + sink.file_path +
                                 "') is not supported yet (it appends to its file, which S3 objects cannot do); "

@@ -52,11 +52,17 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   s3_config_ = std::shared_ptr<void>(nullptr, [token](void*) { UnregisterS3ConfigSource(token); });
   if (InMemory()) return;
   if (IsRemotePath(path_)) {
-    throw NotImplementedError("Cannot open the database " + path_ +
-                              ": a database directory on object storage is not supported yet; open a local "
-                              "directory and attach tables on S3 with CREATE TABLE t LOCATION 's3://bucket/path'");
+    // The catalog and the write lease are objects (object_catalog_store.hpp).
+    auto parsed = ParseS3Path(path_);
+    if (!parsed.ok() || parsed.value().bucket.empty()) {
+      throw InvalidInputError("Cannot open the database " + path_ + ": " +
+                              (parsed.ok() ? "the URL names no bucket" : parsed.status().message()) +
+                              "; give it as s3://bucket/prefix");
+    }
+    while (path_.back() == '/') path_.pop_back();  // the bucket keeps the URL from ending in '/'
+  } else {
+    while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   }
-  while (path_.size() > 1 && path_.back() == '/') path_.pop_back();
   auto store = CatalogStore::Open(fs_, path_, options_.read_only);
   if (!store.ok()) store.status().Throw();
   store_ = store.take();
@@ -65,7 +71,10 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
   record_ = record.take();
   // With the lock free, a crashed writer's leftovers (a half-done rename,
   // a pending stream offset) are settled now; otherwise its holder does it.
-  bool locked = !options_.read_only && TryLock(*store_);
+  // On object storage taking the lock is a lease written to the bucket: a
+  // process that only reads must not write, so there the next writing
+  // statement settles them (AfterWriteLockTaken).
+  bool locked = !options_.read_only && !IsRemotePath(path_) && TryLock(*store_);
   LoadTables();
   if (locked) ReconcileStreamOffsets(*this);
   ReleaseWriteLock();
@@ -74,12 +83,14 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
 void DatabaseInstance::AcquireWriteLock(const std::function<void()>& check_interrupt) {
   if (InMemory() || options_.read_only || HoldsWriteLock()) return;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.lock_wait_ms);
+  // Each try on object storage is a listing and a GET: poll less often.
+  auto pause = std::chrono::milliseconds(IsRemotePath(path_) ? 100 : 10);
   while (!TryLock(*store_)) {
     if (check_interrupt) check_interrupt();
     if (std::chrono::steady_clock::now() >= deadline) {
       throw IOError(store_->BusyError() + " (waited " + std::to_string(options_.lock_wait_ms / 1000.0).substr(0, 3) + " s)");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(pause);
   }
   AfterWriteLockTaken();
 }
@@ -164,6 +175,7 @@ static std::string Absolute(const std::string& db, const std::string& path) {
 // once the folder is in place (the next catalog save forgets it).
 static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry& entry) {
   if (entry.kind != TableKind::TABLE || !entry.managed || !entry.state.moved_from) return;
+  if (IsRemotePath(db)) return;  // folders on object storage are never moved (RenameTable)
   std::string from = db + "/" + *entry.state.moved_from;
   struct stat st;
   if (::lstat(entry.location.c_str(), &st) != 0) {
@@ -268,6 +280,19 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
     if (catalog_.FindTable(name)->location == location) return false;
   }
   if (!CheckOwnedFolder(path_, location).ok()) return false;
+  if (IsRemotePath(location)) {
+    // One object: the first commit.
+    auto objects = S3FileSystem::Instance()->ListRecursive(location);
+    if (!objects.ok() || objects.value().size() != 1 ||
+        BaseName(objects.value()[0].key) != "00000000000000000000.json" ||
+        BaseName(ParentDirectory(objects.value()[0].key)) != "_delta_log") {
+      return false;
+    }
+    auto log = delta::DeltaLog::Open(fs_, location);
+    if (!log.ok()) return false;
+    auto latest = log.value()->LatestVersion();
+    return latest.ok() && latest.value() == 0;
+  }
   auto entries = fs_->ListDirectory(location);
   if (!entries.ok() || entries.value() != std::vector<std::string>{"_delta_log"}) return false;
   std::string log_dir = location + "/_delta_log";
@@ -287,6 +312,7 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
 // What a new managed table may find in its folder: nothing, or an empty
 // _delta_log (a creation that crashed before its first commit).
 static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
+  if (IsRemotePath(folder)) return !fs->FileExists(folder);  // a prefix with no object under it
   auto entries = fs->ListDirectory(folder);
   if (!entries.ok()) return false;
   if (entries.value().empty()) return true;
@@ -347,6 +373,17 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
     }
   }
   if (entry.managed) {
+    // A table renamed on object storage keeps its folder (RenameTable), so
+    // the folder of a new name may still be another table's.
+    for (auto& name : catalog_.TableNames()) {
+      TableCatalogEntry* other = catalog_.FindTable(name);
+      if (other && other != &entry && other->location == entry.location) {
+        throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
+                           " holds the data of " + TableKindToString(other->kind) + " " + other->name +
+                           (other->managed ? " (renamed from this name)" : " (attached there with LOCATION)") +
+                           "; pick another name, or give a LOCATION");
+      }
+    }
     // The folder is the table's own: a real directory directly inside the
     // database directory, which holds nothing it did not write.
     Status owned = CheckOwnedFolder(path_, entry.location);
@@ -443,9 +480,23 @@ SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_
   return *sink_registry_;
 }
 
+// Persistent secrets never go to the bucket: an S3 database keeps them in a
+// local owner-only store, one folder per database URL (docs/object-storage.md).
+static std::string LocalStateDirectory(const std::string& url) {
+  std::string home;
+  if (const char* v = std::getenv("LAKESTREAM_HOME"); v && *v) {
+    home = v;
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    home = std::string(h) + "/.lakestream";
+  } else {
+    home = ".lakestream";
+  }
+  return home + "/databases/" + ObjectFolderName(url, "database");
+}
+
 SecretManager& DatabaseInstance::Secrets() {
   std::lock_guard<std::mutex> guard(secrets_lock_);
-  if (!secrets_) secrets_ = std::make_shared<SecretManager>(fs_, path_);
+  if (!secrets_) secrets_ = std::make_shared<SecretManager>(fs_, IsRemotePath(path_) ? LocalStateDirectory(path_) : path_);
   return *secrets_;
 }
 

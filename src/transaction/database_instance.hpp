@@ -2,7 +2,10 @@
 //
 // Without a path the database lives in memory (InMemoryTable). With a path it
 // is a directory: `_lakestream/` holds the catalog (catalog/catalog_store.hpp)
-// and every table is a Delta table (storage/table/delta_table.hpp).
+// and every table is a Delta table (storage/table/delta_table.hpp). The
+// directory may be an s3:// prefix: then the catalog is versioned objects and
+// the write lock a lease (catalog/object_catalog_store.hpp), managed tables
+// live under the prefix, and persistent secrets stay in a local store.
 #pragma once
 
 #include <functional>

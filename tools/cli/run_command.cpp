@@ -26,6 +26,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "lakestream/database.hpp"
 #include "pipeline/pipeline_graph.hpp"
@@ -150,7 +151,8 @@ int RunPipelineCommand(int argc, char** argv) {
   text << in.rdbuf();
   fs::path pipeline_path = fs::absolute(file).lexically_normal();
   if (db_dir.empty()) db_dir = (pipeline_path.parent_path() / pipeline_path.stem()).string() + ".db";
-  db_dir = fs::absolute(db_dir).lexically_normal().string();
+  // An s3:// database is a URL, not a path relative to here.
+  if (!IsRemotePath(db_dir)) db_dir = fs::absolute(db_dir).lexically_normal().string();
 
   std::vector<Flow> flows;
   try {

@@ -315,7 +315,9 @@ static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const 
   std::string old_name = entry.name;
   std::string from = entry.location;
   std::string to = db.Path() + "/" + folder_name;
-  bool move = !db.InMemory() && entry.managed && from != to && CheckOwnedFolder(db.Path(), from).ok();
+  // Object storage has no rename: there the table keeps its folder.
+  bool move = !db.InMemory() && !IsRemotePath(db.Path()) && entry.managed && from != to &&
+              CheckOwnedFolder(db.Path(), from).ok();
   if (move) {
     db.RequireWritable("ALTER TABLE ... RENAME");
     struct stat st;
