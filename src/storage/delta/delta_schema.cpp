@@ -1,5 +1,7 @@
 #include "storage/delta/delta_schema.hpp"
 
+#include "storage/delta/column_mapping.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -375,7 +377,13 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMa
     ntz = ntz || HasTimestampNtz(c.type);
     type_widening = type_widening || HasTypeChanges(c);
   }
-  if (!ntz && !type_widening) return false;
+  bool changed = false;
+  std::string mode = "none";
+  for (const auto& [key, value] : configuration) {
+    if (StringUtil::CIEquals(key, "delta.columnMapping.mode")) mode = StringUtil::Lower(value);
+  }
+  if (mode != "none") changed = AddColumnMappingFeature(protocol);
+  if (!ntz && !type_widening) return changed;
   auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
     if (!list) list.emplace();
     for (const auto& f : *list) {
@@ -386,10 +394,11 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMa
   };
   Protocol before = protocol;
   if (protocol.min_reader_version < 3) {
-    // Reader versions 1 and 2 imply no reader feature this engine writes
-    // (version 2 is column mapping, which it refuses to write).
+    // Reader version 2 implies column mapping, listed from version 3 on.
+    bool column_mapping = protocol.min_reader_version == 2;
     protocol.min_reader_version = 3;
     if (!protocol.reader_features) protocol.reader_features.emplace();
+    if (column_mapping) add(protocol.reader_features, "columnMapping");
   }
   if (protocol.min_writer_version < 7) {
     std::vector<std::string> implied;
@@ -407,7 +416,7 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMa
     add(protocol.reader_features, feature);
     add(protocol.writer_features, feature);
   }
-  return !(protocol == before);
+  return changed || !(protocol == before);
 }
 
 std::optional<std::string> FormatPartitionValue(const Value& value) {

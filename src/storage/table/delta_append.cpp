@@ -1,5 +1,7 @@
 #include "storage/table/delta_append.hpp"
 
+#include "storage/delta/column_mapping.hpp"
+
 #include "common/exception.hpp"
 #include "storage/table/delta_table.hpp"
 #include "storage/table/schema_evolution.hpp"
@@ -40,11 +42,20 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
   const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state->columns;
   const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
   uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
+  if (replace && delta::ColumnMappingModeOf(replace->properties) != "none") {
+    // The new schema's physical names are only chosen by the replace commit.
+    throw NotImplementedError("CREATE OR REPLACE TABLE " + table.Name() +
+                              " ... AS SELECT with delta.columnMapping.mode is not supported yet: replace the table "
+                              "with a column list first (CREATE OR REPLACE TABLE " + table.Name() +
+                              " (...) TBLPROPERTIES (...)), then INSERT INTO it");
+  }
   auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
+  if (!replace) data->MapColumns(snapshot.metadata, snapshot.schema);
   data->SetTargetFileSize(target);
   std::unique_ptr<DeltaFileWriter> changes;
   if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
     changes = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, true);
+    changes->MapColumns(snapshot.metadata, snapshot.schema);
     changes->SetTargetFileSize(target);
   }
   return std::make_unique<DeltaTableAppend>(&table, std::move(data), std::move(changes));

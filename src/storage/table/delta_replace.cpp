@@ -34,6 +34,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol);
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
+  data.MapColumns(metadata, columns.value());
   data.SetTargetFileSize(TargetFileSizeOf(definition.properties));
   DeltaTableAppend* appended = DeltaAppendFor(this);
   bool own_visible = false;

@@ -9,6 +9,7 @@
 #include "common/exception.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
+#include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/table/delta_append.hpp"
@@ -92,6 +93,9 @@ void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   if (delta::ColumnMappingMode(state->snapshot.metadata) != "none") {
     for (auto& c : state->snapshot.schema) state->physical_types.push_back(delta::PhysicalType(c));
   }
+  if (delta::ColumnMappingMode(state->snapshot.metadata) == "id") {
+    for (auto& c : state->snapshot.schema) state->id_fields.push_back(delta::MappedParquetField(c, "id"));
+  }
   state_ = std::move(state);
 }
 
@@ -124,6 +128,12 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     column.nullable = !c.not_null;
     schema.push_back(std::move(column));
   }
+  delta::StringMap configuration(definition.properties.begin(), definition.properties.end());
+  if (delta::ColumnMappingModeOf(configuration) != "none") {
+    // A new mapped table: every field gets an id and a fresh physical name, as Spark names them.
+    Status s = delta::AssignColumnMapping(schema, configuration, [](const std::string&) { return "col-" + NewUuid(); });
+    if (!s.ok()) ThrowFor(name, s);
+  }
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
@@ -132,7 +142,7 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
   if (!definition.description.empty()) metadata.description = definition.description;
   metadata.schema_string = schema_string.take();
   metadata.partition_columns = definition.partition_columns;
-  for (auto& [k, v] : definition.properties) metadata.configuration[k] = v;
+  for (auto& [k, v] : configuration) metadata.configuration[k] = v;
   metadata.created_time = DeltaTable::NowMs();
   if (StringUtil::Lower(metadata.configuration["delta.enableChangeDataFeed"]) != "true") {
     metadata.configuration.erase("delta.enableChangeDataFeed");
@@ -334,6 +344,14 @@ static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string&
 // allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
 static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
                                   const std::string& name, std::vector<delta::Action>& actions) {
+  std::string mode = delta::ColumnMappingMode(snapshot.metadata);
+  if (mode != "none") {
+    // The files are written before the schema is known, and new fields
+    // need ids and physical names first.
+    throw NotImplementedError("Schema evolution on table " + name + ", which uses column mapping (delta.columnMapping.mode = " +
+                              mode + "), is not supported yet: add the new columns with ALTER TABLE " + name +
+                              " ADD COLUMNS first, then write without schema evolution");
+  }
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : columns) {
     delta::DeltaColumn column;
@@ -396,6 +414,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
 
   DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
   DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
+  data.MapColumns(snapshot.metadata, snapshot.schema);
+  changes.MapColumns(snapshot.metadata, snapshot.schema);
   uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
   data.SetTargetFileSize(target);
   changes.SetTargetFileSize(target);
@@ -586,12 +606,22 @@ void DeltaTable::SetProperties(const std::map<std::string, std::string>& propert
   delta::Metadata metadata = state_->snapshot.metadata;
   delta::StringMap parameters;
   for (auto& [k, v] : properties) metadata.configuration[k] = v;
+  CheckColumnMappingChange(metadata);
   parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }
 
 void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
   delta::Metadata metadata = state_->snapshot.metadata;
+  std::string mode = delta::ColumnMappingMode(metadata);
+  for (auto& key : keys) {
+    if (mode != "none" && (StringUtil::CIEquals(key, delta::kColumnMappingMode) ||
+                           StringUtil::CIEquals(key, delta::kColumnMappingMaxId))) {
+      throw NotImplementedError("Cannot unset " + key + " of table " + name_ + ": the table uses column mapping (mode " +
+                                mode + ") and its data files name columns by physical name; Delta cannot turn it off "
+                                "without rewriting them. Copy the rows into a new table instead");
+    }
+  }
   for (auto& key : keys) {
     for (auto it = metadata.configuration.begin(); it != metadata.configuration.end(); ++it) {
       if (StringUtil::CIEquals(it->first, key)) {
@@ -634,9 +664,13 @@ void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {
     column.nullable = !c.not_null;
     schema.push_back(std::move(column));
   }
+  delta::Metadata metadata = state_->snapshot.metadata;
+  if (delta::ColumnMappingMode(metadata) != "none") {
+    Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string&) { return "col-" + NewUuid(); });
+    if (!s.ok()) ThrowFor(name_, s);
+  }
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name_, schema_string.status());
-  delta::Metadata metadata = state_->snapshot.metadata;
   metadata.schema_string = schema_string.take();
   std::vector<std::string> names;
   names.reserve(new_columns.size());
