@@ -74,7 +74,7 @@ def physical(name):
 # --- table_with_column_mapping (Databricks, mode name): every write path ---
 copy table_with_column_mapping
 sql "INSERT INTO t VALUES ('BMS', 'Zoe Quinn'), ('New Co', 'Ann Lee'), (NULL, 'No Company')"
-expect "insert into a mapped table" 0 ''
+expect "insert into a mapped table" 0 $'num_affected_rows\n3\n'
 sql "SELECT \"Company Very Short\" AS c, \"Super Name\" AS n FROM t WHERE \"Super Name\" IN ('Zoe Quinn', 'Ann Lee', 'No Company', 'Timothy Lamb') ORDER BY n"
 expect "new and old rows read back" 0 $'c,n\nNew Co,Ann Lee\n,No Company\nBME,Timothy Lamb\nBMS,Zoe Quinn\n'
 check "new adds: physical keys, random folders, physical stats" "$LOG_PY"'
@@ -87,11 +87,12 @@ vals = sorted(str(a["partitionValues"][part]) for a in adds)
 print("ok" if adds and not bad and vals == ["BMS", "New Co", "None"] else "bad: %s %s" % (bad, vals))'
 
 sql "UPDATE t SET \"Super Name\" = 'Zoe Q.' WHERE \"Super Name\" = 'Zoe Quinn'"
-expect "update a mapped table" 0 ''
+expect "update a mapped table" 0 $'num_affected_rows\n1\n'
 sql "DELETE FROM t WHERE \"Company Very Short\" = 'BME'"
-expect "delete from a mapped table" 0 ''
+expect "delete from a mapped table" 0 $'num_affected_rows\n1\n'
 sql "MERGE INTO t USING (SELECT 'Ann Lee' AS n, 'Old Co' AS c) s ON t.\"Super Name\" = s.n WHEN MATCHED THEN UPDATE SET \"Company Very Short\" = s.c"
-expect "merge into a mapped table (moves a row to another partition)" 0 ''
+expect "merge into a mapped table (moves a row to another partition)" 0 \
+  $'num_affected_rows,num_updated_rows,num_deleted_rows,num_inserted_rows\n1,1,0,0\n'
 sql "SELECT \"Company Very Short\" AS c, count(*) AS n FROM t GROUP BY c ORDER BY c NULLS LAST"
 expect "rows after update, delete and merge" 0 $'c,n\nBMS,5\nOld Co,1\n,1\n'
 sql "SELECT \"Super Name\" AS n FROM t WHERE \"Company Very Short\" = 'Old Co'"
@@ -136,7 +137,7 @@ else
 fi
 
 sql "ALTER TABLE t ADD COLUMN score INT; INSERT INTO t VALUES ('BMS', 'Kim', 7)"
-expect "add a column and write it" 0 ''
+expect "add a column and write it" 0 $'num_affected_rows\n1\n'
 check "the added column has id 3 and a fresh physical name" "$LOG_PY"'
 meta = [a["metaData"] for v, a in actions() if "metaData" in a][-1]
 f = json.loads(meta["schemaString"])["fields"][-1]
@@ -151,7 +152,7 @@ expect "drop keeps every row" 0 $'n\n8\n'
 # --- delta-live-table (Databricks DLT, reader 2 / writer 5): upgrade none -> name ---
 copy delta-live-table
 sql "INSERT INTO t (sherpa_user_id, first_name, hire_date) VALUES (1, 'Ada', DATE '2020-01-02')"
-expect "insert before the upgrade" 0 ''
+expect "insert before the upgrade" 0 $'num_affected_rows\n1\n'
 sql "ALTER TABLE t SET TBLPROPERTIES ('delta.columnMapping.mode' = 'name')"
 expect "upgrade to column mapping mode name" 0 ''
 check "upgrade: ids 1..10, physical = logical names, protocol kept at 2/5" "$LOG_PY"'
@@ -164,7 +165,7 @@ ok = ok and meta["configuration"]["delta.columnMapping.maxColumnId"] == "10"
 ok = ok and protocol == {"minReaderVersion": 2, "minWriterVersion": 5}
 print("ok" if ok else "bad: %s %s" % (protocol, meta))'
 sql "ALTER TABLE t RENAME COLUMN first_name TO given_name; INSERT INTO t (sherpa_user_id, given_name) VALUES (2, 'Bo'); SELECT sherpa_user_id AS id, given_name, hire_date FROM t ORDER BY id"
-expect "a file from before the upgrade reads under the new name" 0 $'id,given_name,hire_date\n1,Ada,2020-01-02\n2,Bo,\n'
+expect "a file from before the upgrade reads under the new name" 0 $'num_affected_rows\n1\nid,given_name,hire_date\n1,Ada,2020-01-02\n2,Bo,\n'
 sql "ALTER TABLE t SET TBLPROPERTIES ('delta.columnMapping.mode' = 'none')"
 expect_err "turning mapping off is refused by name" 1 "Cannot change delta.columnMapping.mode of table t from 'name' to 'none'"
 
@@ -172,14 +173,14 @@ expect_err "turning mapping off is refused by name" 1 "Cannot change delta.colum
 DB=$TMP/db_ids
 run "$BIN" -csv "$DB" -c "CREATE TABLE ids (k BIGINT, s STRUCT(x INT, y VARCHAR)) TBLPROPERTIES ('delta.columnMapping.mode' = 'id');
   INSERT INTO ids VALUES (1, named_struct('x', 5, 'y', 'five'))"
-expect "create and write a mode id table" 0 ''
+expect "create and write a mode id table" 0 $'num_affected_rows\n1\n'
 T=$DB/ids
 if command -v node >/dev/null && [[ -d "$CHECKOUT/bench/node_modules/@duckdb/node-api" ]]; then
   python3 - "$T" >"$TMP/duck.json" <<'PY'
 import glob, json, os, sys
 f = glob.glob(os.path.join(sys.argv[1], "??", "part-*.parquet"))[0]
 print(json.dumps([{"setup": [], "queries": [
-    "SELECT name, field_id FROM parquet_schema('%s') WHERE field_id IS NOT NULL ORDER BY field_id" % f]}]))
+    "SELECT name, CAST(field_id AS BIGINT) FROM parquet_schema('%s') WHERE field_id IS NOT NULL ORDER BY field_id" % f]}]))
 PY
   RC=0
   DUCK=$(cd "$CHECKOUT" && node "$REPO/test/sql_reference/differential_duckdb.mjs" "$TMP/duck.json" 2>&1) || RC=$?
@@ -190,11 +191,11 @@ rows = []
 def walk(fields):
     for f in fields:
         md = f["metadata"]
-        rows.append([md["delta.columnMapping.physicalName"], md["delta.columnMapping.id"]])
+        rows.append([md["delta.columnMapping.physicalName"], str(md["delta.columnMapping.id"])])
         if isinstance(f["type"], dict): walk(f["type"]["fields"])
 walk(json.loads(meta["schemaString"])["fields"])
 rows.sort(key=lambda r: r[1])
-print(json.dumps([[{"types": ["VARCHAR", "INTEGER"], "rows": rows}]], separators=(",", ":")))
+print(json.dumps([[{"types": ["VARCHAR", "BIGINT"], "rows": rows}]], separators=(",", ":")))
 PY
 )
   if [[ $RC == 0 && "$DUCK" == "$WANT" ]]; then pass "DuckDB reads the physical names and field ids of mode id"; else
@@ -203,5 +204,33 @@ PY
 else
   echo "SKIP: DuckDB check (needs node and bench/node_modules/@duckdb/node-api)"
 fi
+
+# --- a streaming table with column mapping evolves its schema: new columns
+# and STRUCT fields get ids and physical names in the commit with their rows ---
+mkdir -p "$TMP/land"
+echo '{"a": 1, "s": {"x": 1}}' >"$TMP/land/1.json"
+DB=$TMP/db_stream
+ST="CREATE OR REFRESH STREAMING TABLE st TBLPROPERTIES ('delta.columnMapping.mode' = 'name') AS SELECT * FROM STREAM read_files('$TMP/land/', format => 'json')"
+run "$BIN" -csv "$DB" -c "$ST"
+echo '{"a": 2, "b": "new", "s": {"x": 2, "y": true}}' >"$TMP/land/2.json"
+run "$BIN" -csv "$DB" -c "$ST; SELECT a, s.x, s.y, b FROM st ORDER BY a"
+expect "a mapped streaming table takes new columns and fields" 0 \
+  $'streaming_table,files,rows_read,rows_written,version,lag_ms\n'"$(sed -n 2p "$TMP/out")"$'\na,x,y,b\n1,1,,\n2,2,true,new\n'
+T=$DB/st
+check "evolved fields: new ids, physical names in schema and files" "$LOG_PY"'
+meta = [a["metaData"] for v, a in actions() if "metaData" in a][-1]
+fields = json.loads(meta["schemaString"])["fields"]
+b = [f for f in fields if f["name"] == "b"][0]["metadata"]
+s = [f for f in fields if f["name"] == "s"][0]
+y = [f for f in s["type"]["fields"] if f["name"] == "y"][0]["metadata"]
+adds = [a["add"] for v, a in actions(2) if "add" in a]
+stats = json.loads(adds[-1]["stats"])["minValues"]
+ok = b["delta.columnMapping.id"] == 5 and y["delta.columnMapping.id"] == 4 and meta["configuration"]["delta.columnMapping.maxColumnId"] == "5"
+ok = ok and b["delta.columnMapping.physicalName"].startswith("col-") and b["delta.columnMapping.physicalName"] in stats
+print("ok" if ok else "bad: %s %s %s" % (b, y, stats))'
+
+# --- RENAME/DROP COLUMN elsewhere: refused, naming what allows them ---
+run "$BIN" -csv :memory: -c "CREATE TABLE a (x INT, y INT); ALTER TABLE a DROP COLUMN x"
+expect_err "drop column of an in-memory table" 1 "DROP COLUMN of in-memory table a" "Delta tables with column mapping"
 
 finish

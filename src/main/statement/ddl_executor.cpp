@@ -445,9 +445,9 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
     case AlterType::DROP_COLUMN: {
       bool rename = stmt.alter_type == AlterType::RENAME_COLUMN;
       if (!delta || table.kind != TableKind::TABLE) {
-        throw NotImplementedError(std::string(rename ? "RENAME COLUMN" : "DROP COLUMN") + " on " +
-                                  TableKindToString(table.kind) + " " + table.name +
-                                  " is not supported: it works on Delta tables with column mapping");
+        throw NotImplementedError(std::string(rename ? "RENAME COLUMN" : "DROP COLUMN") + " of " +
+                                  (delta ? TableKindToString(table.kind) : "in-memory table") + " " + table.name +
+                                  " (it works on Delta tables with column mapping)");
       }
       if (rename) {
         delta->RenameColumn(stmt.column_path, stmt.new_column_name);

@@ -103,7 +103,7 @@ std::string PhysicalNameOf(const DeltaColumn& column) {
 }
 
 Status AssignColumnMapping(std::vector<DeltaColumn>& schema, StringMap& configuration,
-                           const std::function<std::string(const std::string&)>& new_name) {
+                           const std::function<std::string(const std::string&, int64_t)>& new_name) {
   auto text = SchemaToString(schema);
   if (!text.ok()) return text.status();
   ojson root = ojson::parse(text.value());
@@ -127,7 +127,9 @@ Status AssignColumnMapping(std::vector<DeltaColumn>& schema, StringMap& configur
     if (!f.contains("metadata") || !f["metadata"].is_object()) f["metadata"] = ojson::object();
     ojson& md = f["metadata"];
     if (!md.contains(kId) || !md[kId].is_number_integer()) md[kId] = ++max_id;
-    if (!md.contains(kPhysicalName) || !md[kPhysicalName].is_string()) md[kPhysicalName] = new_name(f.value("name", ""));
+    if (!md.contains(kPhysicalName) || !md[kPhysicalName].is_string()) {
+      md[kPhysicalName] = new_name(f.value("name", ""), md[kId].get<int64_t>());
+    }
   });
   auto parsed = ParseSchemaString(root.dump());
   if (!parsed.ok()) return parsed.status();

@@ -40,12 +40,13 @@ std::string PhysicalNameOf(const DeltaColumn& column);
 
 // Gives every field of `schema` (at any depth) that lacks them an id, one
 // above the largest in use and delta.columnMapping.maxColumnId, and a
-// physical name from `new_name` (called with the field's logical name), and
+// physical name from `new_name` (called with the field's logical name and
+// its id, new or not), and
 // sets delta.columnMapping.maxColumnId in `configuration` to the largest id.
 // Fields that have both keep them, so existing data files stay readable.
 // InvalidArgument when the schema cannot be serialized.
 Status AssignColumnMapping(std::vector<DeltaColumn>& schema, StringMap& configuration,
-                           const std::function<std::string(const std::string&)>& new_name);
+                           const std::function<std::string(const std::string&, int64_t)>& new_name);
 
 // Raises `protocol` to what column mapping needs: reader 2 / writer 5, or
 // the reader and writer feature columnMapping on a table at reader 3 /

@@ -50,12 +50,15 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
                               " (...) TBLPROPERTIES (...)), then INSERT INTO it");
   }
   auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
-  if (!replace) data->MapColumns(snapshot.metadata, snapshot.schema);
+  delta::Metadata mapped_metadata = snapshot.metadata;
+  std::vector<delta::DeltaColumn> mapped_schema =
+      evolved && !replace ? EvolvedDeltaSchema(snapshot, columns, table.Name(), mapped_metadata.configuration) : snapshot.schema;
+  if (!replace) data->MapColumns(mapped_metadata, mapped_schema);
   data->SetTargetFileSize(target);
   std::unique_ptr<DeltaFileWriter> changes;
   if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
     changes = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, true);
-    changes->MapColumns(snapshot.metadata, snapshot.schema);
+    changes->MapColumns(mapped_metadata, mapped_schema);
     changes->SetTargetFileSize(target);
   }
   return std::make_unique<DeltaTableAppend>(&table, std::move(data), std::move(changes));

@@ -156,7 +156,7 @@ void DeltaTable::CheckColumnMappingChange(delta::Metadata& metadata) const {
   // Upgrade: the data files already name each column by its current name,
   // which becomes its physical name; every field gets an id.
   std::vector<delta::DeltaColumn> schema = state_->snapshot.schema;
-  Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string& name) { return name; });
+  Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string& name, int64_t) { return name; });
   if (!s.ok()) throw InvalidInputError("Delta table " + name_ + ": " + s.message());
   auto text = delta::SchemaToString(schema);
   if (!text.ok()) throw InvalidInputError("Delta table " + name_ + ": " + text.status().message());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <set>
 
 #include "common/exception.hpp"
@@ -131,7 +132,7 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
   delta::StringMap configuration(definition.properties.begin(), definition.properties.end());
   if (delta::ColumnMappingModeOf(configuration) != "none") {
     // A new mapped table: every field gets an id and a fresh physical name, as Spark names them.
-    Status s = delta::AssignColumnMapping(schema, configuration, [](const std::string&) { return "col-" + NewUuid(); });
+    Status s = delta::AssignColumnMapping(schema, configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
     if (!s.ok()) ThrowFor(name, s);
   }
   auto schema_string = delta::SchemaToString(schema);
@@ -342,30 +343,56 @@ static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string&
 // needs when that is more than the table's (appended to `actions` first).
 // A widened type needs delta.enableTypeWidening = true and a change Delta
 // allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
-static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
-                                  const std::string& name, std::vector<delta::Action>& actions) {
-  std::string mode = delta::ColumnMappingMode(snapshot.metadata);
-  if (mode != "none") {
-    // The files are written before the schema is known, and new fields
-    // need ids and physical names first.
-    throw NotImplementedError("Schema evolution on table " + name + ", which uses column mapping (delta.columnMapping.mode = " +
-                              mode + "), is not supported yet: add the new columns with ALTER TABLE " + name +
-                              " ADD COLUMNS first, then write without schema evolution");
-  }
+std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                                   const std::string& name, delta::StringMap& configuration) {
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : columns) {
     delta::DeltaColumn column;
     for (auto& old : snapshot.schema) {
       if (StringUtil::CIEquals(old.name, c.name)) column = old;
     }
-    if (!column.name.empty() && column.type != c.type) CheckTypeChanges(snapshot, name, column.name, column.type, c.type);
     column.name = c.name;
     column.type = c.type;
     schema.push_back(std::move(column));
   }
+  if (delta::ColumnMappingModeOf(configuration) == "none") return schema;
+  // Derived from the table's id and the field's id (never reused), so the
+  // writers, which name the files' columns first, and the commit agree.
+  const std::string& table_id = snapshot.metadata.id;
+  Status s = delta::AssignColumnMapping(schema, configuration, [&](const std::string&, int64_t id) {
+    uint64_t h1 = 14695981039346656037ULL, h2 = 1099511628211ULL;
+    for (char ch : table_id + "/" + std::to_string(id)) {
+      h1 = (h1 ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+      h2 = (h2 ^ static_cast<unsigned char>(ch)) * 14695981039346656037ULL + 0x9e3779b97f4a7c15ULL;
+    }
+    auto mix = [](uint64_t z) {  // splitmix64's finalizer: nearby inputs, unrelated names
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      return z ^ (z >> 31);
+    };
+    h1 = mix(h1);
+    h2 = mix(h2 ^ h1);
+    char buf[48];
+    snprintf(buf, sizeof(buf), "col-%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(h1 >> 32),
+             static_cast<unsigned>((h1 >> 16) & 0xffff), static_cast<unsigned>(h1 & 0xffff),
+             static_cast<unsigned>(h2 >> 48), static_cast<unsigned long long>(h2 & 0xffffffffffffULL));
+    return std::string(buf);
+  });
+  if (!s.ok()) ThrowFor(name, s);
+  return schema;
+}
+
+static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                  const std::string& name, std::vector<delta::Action>& actions) {
+  for (auto& c : columns) {
+    for (auto& old : snapshot.schema) {
+      if (StringUtil::CIEquals(old.name, c.name) && old.type != c.type) CheckTypeChanges(snapshot, name, old.name, old.type, c.type);
+    }
+  }
+  delta::Metadata metadata = snapshot.metadata;
+  auto schema = EvolvedDeltaSchema(snapshot, columns, name, metadata.configuration);
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
-  delta::Metadata metadata = snapshot.metadata;
   metadata.schema_string = schema_string.take();
   auto parsed = delta::ParseSchemaString(metadata.schema_string);
   if (!parsed.ok()) ThrowFor(name, parsed.status());
@@ -414,8 +441,15 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
 
   DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
   DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
-  data.MapColumns(snapshot.metadata, snapshot.schema);
-  changes.MapColumns(snapshot.metadata, snapshot.schema);
+  if (evolved) {
+    delta::Metadata evolved_metadata = snapshot.metadata;
+    auto evolved_schema = EvolvedDeltaSchema(snapshot, columns, name_, evolved_metadata.configuration);
+    data.MapColumns(evolved_metadata, evolved_schema);
+    changes.MapColumns(evolved_metadata, evolved_schema);
+  } else {
+    data.MapColumns(snapshot.metadata, snapshot.schema);
+    changes.MapColumns(snapshot.metadata, snapshot.schema);
+  }
   uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
   data.SetTargetFileSize(target);
   changes.SetTargetFileSize(target);
@@ -666,7 +700,7 @@ void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {
   }
   delta::Metadata metadata = state_->snapshot.metadata;
   if (delta::ColumnMappingMode(metadata) != "none") {
-    Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string&) { return "col-" + NewUuid(); });
+    Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
     if (!s.ok()) ThrowFor(name_, s);
   }
   auto schema_string = delta::SchemaToString(schema);

@@ -242,6 +242,14 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
 void AppendTxnActions(const std::vector<std::pair<std::string, int64_t>>& txns, int64_t now_ms,
                       std::vector<delta::Action>& actions);
 
+// The Delta schema of `columns`, `snapshot`'s columns evolved (new columns,
+// new STRUCT fields, wider types; each keeps its metadata). Under column
+// mapping new fields get ids (maxColumnId updated in `configuration`) and
+// physical names derived from the table and field ids: the same on every
+// call, so data files written before the commit match its schema.
+std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                                   const std::string& name, delta::StringMap& configuration);
+
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
 // The physical names of `snapshot`'s columns (DeltaSnapshotState::physical_names).
