@@ -110,6 +110,26 @@ LogicalType RenameById(const LogicalType& file_type, const ParquetField& file, c
   return file_type;
 }
 
+// TypeEvolvesTo, except that STRUCT fields of the file the table lacks are
+// skipped: under column mapping a dropped field stays in older files under
+// its physical name (DROP COLUMN rewrites nothing), and ConformValue ignores it.
+bool MappedEvolvesTo(const LogicalType& file, const LogicalType& table) {
+  if (file.id() == TypeId::STRUCT && table.id() == TypeId::STRUCT) {
+    for (auto& [name, type] : file.children()) {
+      int64_t at = FindStructField(table.children(), name);
+      if (at >= 0 && !MappedEvolvesTo(type, table.children()[at].second)) return false;
+    }
+    return true;
+  }
+  if (file.id() == TypeId::LIST && table.id() == TypeId::LIST) return MappedEvolvesTo(file.ListChild(), table.ListChild());
+  if (file.id() == TypeId::MAP && table.id() == TypeId::MAP) {
+    auto& a = file.ListChild().children();
+    auto& b = table.ListChild().children();
+    return a[0].second == b[0].second && MappedEvolvesTo(a[1].second, b[1].second);
+  }
+  return TypeEvolvesTo(file, table);
+}
+
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -310,7 +330,7 @@ class DeltaScan : public TableScan {
         if (!SameUpToTimestampKind(file_type, stored)) {
           // Written under an older schema: fewer STRUCT fields, or a type
           // that Delta type widening has widened since (DATE -> TIMESTAMP_NTZ too).
-          conform_[i] = TypeEvolvesTo(file_type, stored);
+          conform_[i] = state_->physical_types.empty() ? TypeEvolvesTo(file_type, stored) : MappedEvolvesTo(file_type, stored);
         }
         if (!SameUpToTimestampKind(file_type, stored) && !conform_[i]) {
           throw CorruptionError("Data file " + path + " stores column " + column.name + " as " + file_type.ToString() +
