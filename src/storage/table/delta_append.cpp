@@ -42,18 +42,20 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
   const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state->columns;
   const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
   uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
-  if (replace && delta::ColumnMappingModeOf(replace->properties) != "none") {
-    // The new schema's physical names are only chosen by the replace commit.
-    throw NotImplementedError("CREATE OR REPLACE TABLE " + table.Name() +
-                              " ... AS SELECT with delta.columnMapping.mode is not supported yet: replace the table "
-                              "with a column list first (CREATE OR REPLACE TABLE " + table.Name() +
-                              " (...) TBLPROPERTIES (...)), then INSERT INTO it");
-  }
   auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
+  // The names the commit will give the columns: the new table's (CREATE OR
+  // REPLACE, DeltaTable::CommitReplace), the evolved schema's, or today's.
   delta::Metadata mapped_metadata = snapshot.metadata;
-  std::vector<delta::DeltaColumn> mapped_schema =
-      evolved && !replace ? EvolvedDeltaSchema(snapshot, columns, table.Name(), mapped_metadata.configuration) : snapshot.schema;
-  if (!replace) data->MapColumns(mapped_metadata, mapped_schema);
+  std::vector<delta::DeltaColumn> mapped_schema = snapshot.schema;
+  if (replace) {
+    mapped_metadata = MetadataFor(table.Name(), *replace, &snapshot.metadata);
+    auto parsed = delta::ParseSchemaString(mapped_metadata.schema_string);
+    if (!parsed.ok()) throw InvalidInputError("Delta table " + table.Name() + ": " + parsed.status().message());
+    mapped_schema = parsed.take();
+  } else if (evolved) {
+    mapped_schema = EvolvedDeltaSchema(snapshot, columns, table.Name(), mapped_metadata.configuration);
+  }
+  data->MapColumns(mapped_metadata, mapped_schema);
   data->SetTargetFileSize(target);
   std::unique_ptr<DeltaFileWriter> changes;
   if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {

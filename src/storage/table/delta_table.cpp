@@ -120,7 +120,8 @@ std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& 
   return table;
 }
 
-delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition) {
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition,
+                            const delta::Metadata* replacing) {
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : definition.columns) {
     delta::DeltaColumn column;
@@ -130,15 +131,29 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     schema.push_back(std::move(column));
   }
   delta::StringMap configuration(definition.properties.begin(), definition.properties.end());
+  std::string table_id = replacing ? replacing->id : NewUuid();
   if (delta::ColumnMappingModeOf(configuration) != "none") {
-    // A new mapped table: every field gets an id and a fresh physical name, as Spark names them.
-    Status s = delta::AssignColumnMapping(schema, configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
+    Status s;
+    if (replacing) {
+      // Ids go on from the replaced table's (a change feed across the
+      // replace never reads an old file's column as a new one), and names
+      // are derived, so that the rows written before the commit agree with it.
+      configuration.erase(delta::kColumnMappingMaxId);
+      for (auto& [k, v] : replacing->configuration) {
+        if (StringUtil::CIEquals(k, delta::kColumnMappingMaxId)) configuration[delta::kColumnMappingMaxId] = v;
+      }
+      s = delta::AssignColumnMapping(
+          schema, configuration, [&](const std::string&, int64_t id) { return DerivedPhysicalName(table_id, id); });
+    } else {
+      // A new mapped table: every field gets an id and a fresh physical name, as Spark names them.
+      s = delta::AssignColumnMapping(schema, configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
+    }
     if (!s.ok()) ThrowFor(name, s);
   }
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
-  metadata.id = NewUuid();
+  metadata.id = table_id;
   metadata.name = name;
   if (!definition.description.empty()) metadata.description = definition.description;
   metadata.schema_string = schema_string.take();
@@ -343,6 +358,26 @@ static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string&
 // needs when that is more than the table's (appended to `actions` first).
 // A widened type needs delta.enableTypeWidening = true and a change Delta
 // allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
+std::string DerivedPhysicalName(const std::string& table_id, int64_t id) {
+  uint64_t h1 = 14695981039346656037ULL, h2 = 1099511628211ULL;
+  for (char ch : table_id + "/" + std::to_string(id)) {
+    h1 = (h1 ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+    h2 = (h2 ^ static_cast<unsigned char>(ch)) * 14695981039346656037ULL + 0x9e3779b97f4a7c15ULL;
+  }
+  auto mix = [](uint64_t z) {  // splitmix64's finalizer: nearby inputs, unrelated names
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  h1 = mix(h1);
+  h2 = mix(h2 ^ h1);
+  char buf[48];
+  snprintf(buf, sizeof(buf), "col-%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(h1 >> 32),
+           static_cast<unsigned>((h1 >> 16) & 0xffff), static_cast<unsigned>(h1 & 0xffff), static_cast<unsigned>(h2 >> 48),
+           static_cast<unsigned long long>(h2 & 0xffffffffffffULL));
+  return buf;
+}
+
 std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
                                                    const std::string& name, delta::StringMap& configuration) {
   std::vector<delta::DeltaColumn> schema;
@@ -359,25 +394,8 @@ std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapsh
   // Derived from the table's id and the field's id (never reused), so the
   // writers, which name the files' columns first, and the commit agree.
   const std::string& table_id = snapshot.metadata.id;
-  Status s = delta::AssignColumnMapping(schema, configuration, [&](const std::string&, int64_t id) {
-    uint64_t h1 = 14695981039346656037ULL, h2 = 1099511628211ULL;
-    for (char ch : table_id + "/" + std::to_string(id)) {
-      h1 = (h1 ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
-      h2 = (h2 ^ static_cast<unsigned char>(ch)) * 14695981039346656037ULL + 0x9e3779b97f4a7c15ULL;
-    }
-    auto mix = [](uint64_t z) {  // splitmix64's finalizer: nearby inputs, unrelated names
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      return z ^ (z >> 31);
-    };
-    h1 = mix(h1);
-    h2 = mix(h2 ^ h1);
-    char buf[48];
-    snprintf(buf, sizeof(buf), "col-%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(h1 >> 32),
-             static_cast<unsigned>((h1 >> 16) & 0xffff), static_cast<unsigned>(h1 & 0xffff),
-             static_cast<unsigned>(h2 >> 48), static_cast<unsigned long long>(h2 & 0xffffffffffffULL));
-    return std::string(buf);
-  });
+  Status s = delta::AssignColumnMapping(
+      schema, configuration, [&](const std::string&, int64_t id) { return DerivedPhysicalName(table_id, id); });
   if (!s.ok()) ThrowFor(name, s);
   return schema;
 }

@@ -235,7 +235,16 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
 
 // The metaData action of a new table `name` with `definition` (a new id, now
 // as its creation time; delta.enableChangeDataFeed kept only when true).
-delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition);
+// With column mapping every field gets an id and a physical name. When
+// `replacing` (CREATE OR REPLACE), the replaced table's id is kept, column
+// ids continue from its maxColumnId and physical names are
+// DerivedPhysicalName's: the same on every call.
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition,
+                            const delta::Metadata* replacing = nullptr);
+
+// "col-<uuid-like>" derived from a table id and a column mapping id (which a
+// table never reuses): unique within the table, and the same on every call.
+std::string DerivedPhysicalName(const std::string& table_id, int64_t id);
 
 // The txn actions (application id -> version) a commit carries: how streams,
 // views and pipelines record their progress in the same commit as their rows.
