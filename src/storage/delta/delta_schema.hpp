@@ -63,7 +63,10 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 // delta.enableTypeWidening = true, or a delta.typeChanges record in the
 // schema, needs typeWidening (PROTOCOL "Type Widening"). Either means reader
 // version 3 and writer version 7; the features the old writer version implied
-// are listed too, as Delta does on such an upgrade. Returns true when
+// are listed too, as Delta does on such an upgrade (with columnMapping among
+// the reader features when the reader version was 2). A
+// delta.columnMapping.mode of name or id needs column mapping
+// (AddColumnMappingFeature, column_mapping.hpp). Returns true when
 // `protocol` changed.
 bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMap& configuration, Protocol& protocol);
 
