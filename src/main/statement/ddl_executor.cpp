@@ -392,7 +392,12 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
             keys.push_back(kChangeDataFeed);
           }
         }
-        delta->UnsetProperties(keys);
+        try {
+          delta->UnsetProperties(keys);
+        } catch (...) {
+          DatabaseInstance::SyncFromDelta(table);  // the catalog's properties as the table has them
+          throw;
+        }
         DatabaseInstance::SyncFromDelta(table);
       }
       return MakeEmptyResult();
