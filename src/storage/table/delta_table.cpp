@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <set>
 
 #include "common/exception.hpp"
@@ -358,48 +357,6 @@ static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string&
 // needs when that is more than the table's (appended to `actions` first).
 // A widened type needs delta.enableTypeWidening = true and a change Delta
 // allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
-std::string DerivedPhysicalName(const std::string& table_id, int64_t id) {
-  uint64_t h1 = 14695981039346656037ULL, h2 = 1099511628211ULL;
-  for (char ch : table_id + "/" + std::to_string(id)) {
-    h1 = (h1 ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
-    h2 = (h2 ^ static_cast<unsigned char>(ch)) * 14695981039346656037ULL + 0x9e3779b97f4a7c15ULL;
-  }
-  auto mix = [](uint64_t z) {  // splitmix64's finalizer: nearby inputs, unrelated names
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  h1 = mix(h1);
-  h2 = mix(h2 ^ h1);
-  char buf[48];
-  snprintf(buf, sizeof(buf), "col-%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(h1 >> 32),
-           static_cast<unsigned>((h1 >> 16) & 0xffff), static_cast<unsigned>(h1 & 0xffff), static_cast<unsigned>(h2 >> 48),
-           static_cast<unsigned long long>(h2 & 0xffffffffffffULL));
-  return buf;
-}
-
-std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
-                                                   const std::string& name, delta::StringMap& configuration) {
-  std::vector<delta::DeltaColumn> schema;
-  for (auto& c : columns) {
-    delta::DeltaColumn column;
-    for (auto& old : snapshot.schema) {
-      if (StringUtil::CIEquals(old.name, c.name)) column = old;
-    }
-    column.name = c.name;
-    column.type = c.type;
-    schema.push_back(std::move(column));
-  }
-  if (delta::ColumnMappingModeOf(configuration) == "none") return schema;
-  // Derived from the table's id and the field's id (never reused), so the
-  // writers, which name the files' columns first, and the commit agree.
-  const std::string& table_id = snapshot.metadata.id;
-  Status s = delta::AssignColumnMapping(
-      schema, configuration, [&](const std::string&, int64_t id) { return DerivedPhysicalName(table_id, id); });
-  if (!s.ok()) ThrowFor(name, s);
-  return schema;
-}
-
 static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
                                   const std::string& name, std::vector<delta::Action>& actions) {
   for (auto& c : columns) {
