@@ -59,15 +59,101 @@ const KnownKey kKnownKeys[] = {
     {"delta.universalFormat.enabledFormats", ValueKind::OTHER},
 };
 
-// Families whose last part is a name: delta.feature.<feature> = 'supported',
-// delta.constraints.<name> = '<CHECK expression>'.
-const char* const kKnownPrefixes[] = {"delta.feature.", "delta.constraints."};
+// Families whose last part is a name: delta.constraints.<name> = '<CHECK
+// expression>' (delta.feature.<feature> is checked against kFeatures).
+const char* const kKnownPrefixes[] = {"delta.constraints."};
+
+const DeltaFeature kFeatures[] = {
+    {"appendOnly", false, true},
+    {"invariants", false, true},
+    {"checkConstraints", false, true},
+    {"changeDataFeed", false, true},
+    {"generatedColumns", false, true},
+    {"columnMapping", true, true},
+    {"identityColumns", false, true},
+    {"deletionVectors", true, true},  // copy-on-write: existing DVs are applied and carried, none are written
+    {"timestampNtz", true, true},
+    {"typeWidening", true, true},
+    {"typeWidening-preview", true, false},
+    {"v2Checkpoint", true, true},
+    {"vacuumProtocolCheck", true, true},
+    {"inCommitTimestamp", false, true},
+    {"domainMetadata", false, true},
+    {"clustering", false, true},  // the clustering domain is kept; new files are not clustered
+    {"rowTracking", false, false},
+    {"icebergCompatV1", false, false},
+    {"icebergCompatV2", false, false},
+    {"variantType", true, false},
+    {"variantType-preview", true, false},
+    {"collations-preview", true, false},
+    {"allowColumnDefaults", false, false},
+    {"catalogOwned-preview", true, false},
+};
+
+bool IsTrue(const std::string& value) { return StringUtil::CIEquals(value, "true"); }
+
+// What a feature lakestream cannot write is refused with.
+std::string NotWritable(const std::string& feature, const std::string& key) {
+  return "table property " + key + " asks for the Delta table feature " + feature +
+         ", which lakestream does not support writing yet; create the table without it (tables that already "
+         "use it can still be read)";
+}
 
 }  // namespace
+
+const DeltaFeature* FindDeltaFeature(const std::string& name) {
+  for (auto& f : kFeatures) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> DeltaFeaturesRequestedBy(const std::map<std::string, std::string>& configuration) {
+  std::vector<std::string> features;
+  auto add = [&](const std::string& f) {
+    if (std::find(features.begin(), features.end(), f) == features.end()) features.push_back(f);
+  };
+  for (auto& [key, value] : configuration) {
+    std::string lower = StringUtil::Lower(key);
+    if (StringUtil::StartsWith(lower, "delta.feature.")) add(key.substr(std::string("delta.feature.").size()));
+    else if (lower == "delta.enabledeletionvectors" && IsTrue(value)) add("deletionVectors");
+    else if (lower == "delta.enableincommittimestamps" && IsTrue(value)) add("inCommitTimestamp");
+    else if (lower == "delta.checkpointpolicy" && StringUtil::CIEquals(value, "v2")) add("v2Checkpoint");
+    else if (lower == "delta.enabletypewidening" && IsTrue(value)) add("typeWidening");
+  }
+  return features;
+}
 
 std::string CheckDeltaTableProperty(const std::string& key, const std::string& value) {
   std::string lower = StringUtil::Lower(key);
   if (!StringUtil::StartsWith(lower, "delta.")) return "";
+  if (StringUtil::StartsWith(lower, "delta.feature.")) {
+    std::string name = key.substr(std::string("delta.feature.").size());
+    const DeltaFeature* feature = FindDeltaFeature(name);
+    if (!feature) {
+      std::string hint;
+      size_t best = std::max<size_t>(3, name.size() / 3) + 1;
+      for (auto& f : kFeatures) {
+        size_t d = StringUtil::EditDistance(StringUtil::Lower(name), StringUtil::Lower(f.name));
+        if (d < best) {
+          best = d;
+          hint = f.name;
+        }
+      }
+      return "unknown Delta table feature '" + name + "' in table property " + key +
+             (hint.empty() ? "" : "; did you mean delta.feature." + hint + "?") + " Feature names are case-sensitive";
+    }
+    if (!StringUtil::CIEquals(value, "supported") && !StringUtil::CIEquals(value, "enabled")) {
+      return "table property " + key + " takes 'supported' (adds the feature to the table's protocol), not '" + value +
+             "'; features are removed with ALTER TABLE ... DROP FEATURE, which lakestream does not support yet";
+    }
+    if (!feature->writable) return NotWritable(feature->name, key);
+    return "";
+  }
+  if (lower == "delta.enablerowtracking" && IsTrue(value)) return NotWritable("rowTracking", key);
+  if (lower == "delta.checkpointpolicy" && !StringUtil::CIEquals(value, "classic") && !StringUtil::CIEquals(value, "v2")) {
+    return "table property " + key + " takes 'classic' or 'v2', not '" + value + "'";
+  }
   for (const char* prefix : kKnownPrefixes) {
     if (StringUtil::StartsWith(lower, prefix) && lower.size() > std::string(prefix).size()) return "";
   }

@@ -6,13 +6,35 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace lakestream {
 
+// A Delta table feature (PROTOCOL.md "Table Features") known by name.
+struct DeltaFeature {
+  const char* name;
+  bool reader_writer;  // listed in readerFeatures too (else a writer feature)
+  // lakestream follows its write rules: a table listing it can be written,
+  // and TBLPROPERTIES may ask for it.
+  bool writable;
+};
+
+// The feature called `name` (case-sensitive, as in the protocol), or nullptr.
+const DeltaFeature* FindDeltaFeature(const std::string& name);
+
+// The features the table properties ask for, in a stable order:
+// delta.feature.<name> = 'supported' (or 'enabled'), delta.enableDeletionVectors
+// = true, delta.enableInCommitTimestamps = true, delta.checkpointPolicy = 'v2',
+// delta.enableTypeWidening = true.
+std::vector<std::string> DeltaFeaturesRequestedBy(const std::map<std::string, std::string>& configuration);
+
 // Empty when `key` = `value` is acceptable; otherwise what is wrong and the
 // fix: an unknown delta.* key with the nearest known key ("did you mean"),
-// or a value a boolean key cannot take. Keys compare case-insensitively.
+// a value a boolean key cannot take, or a table feature lakestream cannot
+// write yet (asked for by delta.feature.<name> or its enabling property).
+// Keys compare case-insensitively.
 std::string CheckDeltaTableProperty(const std::string& key, const std::string& value);
 
 // A size as Databricks writes delta.targetFileSize: bytes ("104857600") or a

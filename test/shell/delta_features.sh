@@ -53,13 +53,14 @@ expect "scan skips the deleted rows" 0 $'n,lo,hi\n8,1,8\n'
 sql "SELECT count(*) AS n FROM t"
 expect "count(*) from statistics subtracts the cardinality" 0 $'n\n8\n'
 
-# --- writes to a table with a feature whose write rules we lack: refused, no commit ---
-before=$(ls "$T/_delta_log" | sort)
-sql "INSERT INTO t VALUES (42)"
-expect_err "insert refused by feature name" 1 "deletionVectors"
-sql "DELETE FROM t WHERE value = 3"
-expect_err "delete refused by feature name" 1 "deletionVectors"
-[[ "$(ls "$T/_delta_log" | sort)" == "$before" ]] && pass "no commit written" || fail "no commit written" "$(ls "$T/_delta_log")"
+# --- writes to a table with deletion vectors: files with a DV are rewritten
+# without the deleted rows (copy-on-write), and the remove names the DV ---
+sql "INSERT INTO t VALUES (42); DELETE FROM t WHERE value = 3; SELECT count(*) AS n, sum(value) AS s FROM t"
+expect "insert and delete on a deletion-vector table" 0 $'num_affected_rows\n1\nnum_affected_rows\n1\nn,s\n8,75\n'
+dv_of_add=$(python3 -c "import json,sys; [print(json.dumps(a['add']['deletionVector'],sort_keys=True)) for f in sys.argv[1:] for a in map(json.loads,open(f)) if 'add' in a and a['add'].get('deletionVector')]" "$T"/_delta_log/0000000000000000000[01].json | tail -1)
+dv_of_remove=$(python3 -c "import json,sys; [print(json.dumps(a['remove'].get('deletionVector'),sort_keys=True)) for a in map(json.loads,open(sys.argv[1])) if 'remove' in a]" "$T/_delta_log/00000000000000000003.json")
+[[ -n $dv_of_add && "$dv_of_remove" == "$dv_of_add" ]] && pass "the remove carries the removed file's deletion vector" ||
+  fail "the remove carries the removed file's deletion vector" "add: $dv_of_add" "remove: $dv_of_remove"
 
 # A column mapping mode on a table whose protocol lacks the feature (reader
 # 1): other readers would ignore the mapping, so it is not written.
@@ -144,15 +145,33 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 for a in lines:
     if 'protocol' in a:
         a['protocol']['readerFeatures'].append('vacuumProtocolCheck')
-        a['protocol']['writerFeatures'].append('vacuumProtocolCheck')
+        a['protocol']['writerFeatures'].extend(['vacuumProtocolCheck', 'rowTracking'])
 open(sys.argv[1], 'w').write(''.join(json.dumps(a) + '\n' for a in lines))
 PY
 touch -d '2020-01-01' "$T/orphan.parquet"
 sql "VACUUM t RETAIN 0 HOURS"
-expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "deletionVectors"
+expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "rowTracking"
 [[ -f "$T/orphan.parquet" ]] && pass "nothing vacuumed" || fail "nothing vacuumed" "orphan.parquet was deleted"
 sql "VACUUM t RETAIN 0 HOURS DRY RUN"
 [[ $RC == 0 && "$OUT" == *orphan.parquet* ]] && pass "dry run lists the orphan" || fail "dry run lists the orphan" "$RC $OUT $ERR"
+# Deletion vectors alone are a feature lakestream writes: VACUUM runs, and
+# the deletion vector files the table uses are kept.
+rm -rf "$TMP/table-with-dv-small" "$TMP/db_table-with-dv-small"
+copy table-with-dv-small
+python3 - "$T/_delta_log/00000000000000000000.json" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+for a in lines:
+    if 'protocol' in a:
+        a['protocol']['readerFeatures'].append('vacuumProtocolCheck')
+        a['protocol']['writerFeatures'].append('vacuumProtocolCheck')
+open(sys.argv[1], 'w').write(''.join(json.dumps(a) + '\n' for a in lines))
+PY
+touch -d '2020-01-01' "$T/orphan.parquet" "$T"/*.bin
+sql "VACUUM t RETAIN 0 HOURS; SELECT count(*) AS n, sum(value) AS s FROM t"
+[[ $RC == 0 && ! -f "$T/orphan.parquet" && "$OUT" == *$'n,s\n8,36'* ]] && ls "$T"/*.bin >/dev/null 2>&1 &&
+  pass "vacuum of a deletion-vector table keeps its deletion vectors" ||
+  fail "vacuum of a deletion-vector table keeps its deletion vectors" "$RC $OUT $ERR" "$(ls "$T")"
 
 # --- a deletion vector over several scan chunks (5000 rows, chunks of 2048),
 # on a partitioned table: written here by hand (Z85 UUID path, Roaring array

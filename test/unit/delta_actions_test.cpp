@@ -3,6 +3,7 @@
 
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/delta_snapshot.hpp"
 #include "storage/delta/delta_stats.hpp"
 
 namespace lakestream::delta {
@@ -75,13 +76,46 @@ TEST(DeltaActions, PathsAreUrlEncodedInTheLog) {
 
 TEST(DeltaActions, UnknownActionsAndFieldsAreIgnored) {
   std::string text =
-      "{\"domainMetadata\":{\"domain\":\"x\",\"configuration\":\"{}\",\"removed\":false}}\n"
+      "{\"futureAction\":{\"domain\":\"x\",\"configuration\":\"{}\",\"removed\":false}}\n"
       "{\"add\":{\"path\":\"a.parquet\",\"partitionValues\":{},\"size\":1,\"modificationTime\":2,"
       "\"dataChange\":true,\"futureField\":[1,2]}}\n\n";
   auto parsed = ParseCommit(text, "f.json");
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   ASSERT_EQ(parsed.value().size(), 1u);
   EXPECT_EQ(std::get<AddFile>(parsed.value()[0]).path, "a.parquet");
+}
+
+TEST(DeltaActions, DomainMetadataRoundTripsAndReplays) {
+  std::string text =
+      "{\"domainMetadata\":{\"domain\":\"delta.clustering\",\"configuration\":\"{\\\"c\\\":[[\\\"a\\\"]]}\",\"removed\":false}}\n"
+      "{\"domainMetadata\":{\"domain\":\"app\",\"configuration\":\"{}\",\"removed\":false}}\n";
+  auto parsed = ParseCommit(text, "f.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed.value().size(), 2u);
+  const auto& clustering = std::get<DomainMetadata>(parsed.value()[0]);
+  EXPECT_EQ(clustering.domain, "delta.clustering");
+  EXPECT_EQ(clustering.configuration, "{\"c\":[[\"a\"]]}");
+  auto again = ParseCommit(SerializeCommit(parsed.value()), "g.json");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value(), parsed.value());
+  // A missing configuration is corrupt; `removed` drops the domain on replay.
+  EXPECT_TRUE(ParseCommit("{\"domainMetadata\":{\"domain\":\"x\"}}", "h.json").status().IsCorruption());
+  Snapshot snapshot;
+  snapshot.Apply(0, parsed.value(), std::nullopt);
+  EXPECT_EQ(snapshot.domains.size(), 2u);
+  DomainMetadata gone{"app", "{}", true};
+  snapshot.Apply(1, {gone}, std::nullopt);
+  ASSERT_EQ(snapshot.domains.size(), 1u);
+  EXPECT_EQ(snapshot.domains.begin()->first, "delta.clustering");
+}
+
+TEST(DeltaActions, InCommitTimestampIsWrittenAndRead) {
+  CommitInfo info = CommitInfo::Make(1000, "WRITE", {});
+  info.in_commit_timestamp = 1234;
+  auto parsed = ParseCommit(SerializeCommit({info}), "f.json");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(std::get<CommitInfo>(parsed.value()[0]).in_commit_timestamp, 1234);
+  EXPECT_EQ(std::get<CommitInfo>(parsed.value()[0]).CommitTimeMs(), 1234);
 }
 
 TEST(DeltaActions, CorruptLinesNameFileAndLine) {

@@ -88,9 +88,10 @@ TEST(DeltaTypeWidening, ProtocolGainsTheFeatureOnlyWhenAskedFor) {
   delta::Protocol p;
   p.min_reader_version = 1;
   p.min_writer_version = 2;
-  EXPECT_FALSE(delta::AddRequiredFeatures({plain}, {}, p));
-  EXPECT_FALSE(delta::AddRequiredFeatures({plain}, {{"delta.enableTypeWidening", "false"}}, p));
-  EXPECT_TRUE(delta::AddRequiredFeatures({plain}, {{"delta.enableTypeWidening", "TRUE"}}, p));
+  delta::StringMap none, off = {{"delta.enableTypeWidening", "false"}}, on = {{"delta.enableTypeWidening", "TRUE"}};
+  EXPECT_FALSE(delta::AddRequiredFeatures({plain}, none, p));
+  EXPECT_FALSE(delta::AddRequiredFeatures({plain}, off, p));
+  EXPECT_TRUE(delta::AddRequiredFeatures({plain}, on, p));
   EXPECT_EQ(p.min_reader_version, 3);
   EXPECT_EQ(p.min_writer_version, 7);
   EXPECT_EQ(*p.reader_features, std::vector<std::string>{"typeWidening"});
@@ -104,7 +105,7 @@ TEST(DeltaTypeWidening, ProtocolGainsTheFeatureOnlyWhenAskedFor) {
   q.min_writer_version = 2;
   EXPECT_TRUE(delta::AddRequiredFeatures(delta::ParseSchemaString(
                                              R"({"type":"struct","fields":[)" + Written(widened).dump() + "]}").value(),
-                                         {}, q));
+                                         none, q));
   EXPECT_EQ(*q.reader_features, std::vector<std::string>{"typeWidening"});
 }
 

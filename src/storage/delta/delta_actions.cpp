@@ -186,6 +186,14 @@ Action ParseTxn(const json& o) {
   return t;
 }
 
+Action ParseDomainMetadata(const json& o) {
+  DomainMetadata d;
+  d.domain = ReqString(o, "domainMetadata", "domain");
+  d.configuration = ReqString(o, "domainMetadata", "configuration");
+  d.removed = OptBool(o, "domainMetadata", "removed").value_or(false);
+  return d;
+}
+
 Action ParseCommitInfo(const json& o) {
   CommitInfo c;
   c.json = o.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -221,6 +229,7 @@ std::optional<Action> ParseActionJson(const json& line) {
     if (key == "txn") { need_object(); return ParseTxn(body); }
     if (key == "cdc") { need_object(); return ParseCdc(body); }
     if (key == "commitInfo") { need_object(); return ParseCommitInfo(body); }
+    if (key == "domainMetadata") { need_object(); return ParseDomainMetadata(body); }
   }
   return std::nullopt;  // unknown action type: ignored as the protocol says
 }
@@ -312,6 +321,7 @@ struct Serializer {
     ojson o = RawOrNull(c.json);
     if (!o.is_object()) o = ojson::object();
     if (c.timestamp) o["timestamp"] = *c.timestamp;
+    if (c.in_commit_timestamp) o["inCommitTimestamp"] = *c.in_commit_timestamp;
     if (c.operation) o["operation"] = *c.operation;
     if (!c.operation_parameters.empty() || !o.contains("operationParameters"))
       o["operationParameters"] = StringMapJson(c.operation_parameters);
@@ -319,6 +329,13 @@ struct Serializer {
     if (c.is_blind_append) o["isBlindAppend"] = *c.is_blind_append;
     if (c.engine_info) o["engineInfo"] = *c.engine_info;
     return {{"commitInfo", o}};
+  }
+  ojson operator()(const DomainMetadata& d) const {
+    ojson o;
+    o["domain"] = d.domain;
+    o["configuration"] = d.configuration;
+    o["removed"] = d.removed;
+    return {{"domainMetadata", o}};
   }
 };
 
@@ -417,7 +434,8 @@ CommitInfo CommitInfo::Make(int64_t timestamp_ms, std::string operation, StringM
 }
 
 bool CommitInfo::operator==(const CommitInfo& o) const {
-  return timestamp == o.timestamp && operation == o.operation && operation_parameters == o.operation_parameters &&
+  return timestamp == o.timestamp && in_commit_timestamp == o.in_commit_timestamp && operation == o.operation &&
+         operation_parameters == o.operation_parameters &&
          engine_info == o.engine_info && is_blind_append == o.is_blind_append && read_version == o.read_version &&
          nlohmann::json::parse(json, nullptr, false) == nlohmann::json::parse(o.json, nullptr, false);
 }

@@ -16,8 +16,9 @@
 //     (the protocol also reads an empty string as null; see delta_schema.hpp).
 //   * Optional protocol fields are std::optional so that a parse/serialize
 //     round trip writes back exactly the fields that were present.
-//   * Unknown action types (domainMetadata, checkpointMetadata, ...) and
-//     unknown fields are ignored when reading, as the protocol requires.
+//   * Unknown action types (checkpointMetadata and sidecar outside a
+//     checkpoint, ...) and unknown fields are ignored when reading, as the
+//     protocol requires.
 #pragma once
 
 #include <cstdint>
@@ -143,7 +144,18 @@ struct CommitInfo {
   std::optional<int64_t> CommitTimeMs() const { return in_commit_timestamp ? in_commit_timestamp : timestamp; }
 };
 
-using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, CdcFile, Txn, CommitInfo>;
+// domainMetadata (table feature domainMetadata): named configuration that
+// writers keep for the life of the table, e.g. liquid clustering's columns in
+// domain `delta.clustering`. The latest action per domain wins; `removed`
+// drops the domain. `configuration` is opaque text owned by the domain.
+struct DomainMetadata {
+  std::string domain;
+  std::string configuration;
+  bool removed = false;
+  bool operator==(const DomainMetadata&) const = default;
+};
+
+using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, CdcFile, Txn, CommitInfo, DomainMetadata>;
 
 
 // Parses a commit file (newline-delimited JSON; blank lines and a missing

@@ -23,14 +23,27 @@ LogicalType MapType() { return LogicalType::Map(kStr, kStr); }
 LogicalType ListType() { return LogicalType::List(kStr); }
 
 LogicalType TxnType() { return LogicalType::Struct({{"appId", kStr}, {"version", kLong}, {"lastUpdated", kLong}}); }
+// PROTOCOL.md "Deletion Vector Descriptor Schema".
+LogicalType DeletionVectorType() {
+  return LogicalType::Struct({{"storageType", kStr}, {"pathOrInlineDv", kStr}, {"offset", kInt},
+                              {"sizeInBytes", kInt}, {"cardinality", kLong}, {"maxRowIndex", kLong}});
+}
 LogicalType AddType() {
   return LogicalType::Struct({{"path", kStr}, {"partitionValues", MapType()}, {"size", kLong},
                               {"modificationTime", kLong}, {"dataChange", kBool}, {"tags", MapType()},
-                              {"stats", kStr}});
+                              {"stats", kStr}, {"deletionVector", DeletionVectorType()}, {"baseRowId", kLong},
+                              {"defaultRowCommitVersion", kLong}});
 }
 LogicalType RemoveType() {
   return LogicalType::Struct({{"path", kStr}, {"deletionTimestamp", kLong}, {"dataChange", kBool},
-                              {"extendedFileMetadata", kBool}, {"partitionValues", MapType()}, {"size", kLong}});
+                              {"extendedFileMetadata", kBool}, {"partitionValues", MapType()}, {"size", kLong},
+                              {"deletionVector", DeletionVectorType()}});
+}
+LogicalType DomainMetadataType() {
+  return LogicalType::Struct({{"domain", kStr}, {"configuration", kStr}, {"removed", kBool}});
+}
+LogicalType CheckpointMetadataType() {
+  return LogicalType::Struct({{"version", kLong}, {"tags", MapType()}});
 }
 LogicalType FormatType() { return LogicalType::Struct({{"provider", kStr}, {"options", MapType()}}); }
 LogicalType MetadataType() {
@@ -62,6 +75,32 @@ Value ListValue(const std::optional<std::vector<std::string>>& l) {
   std::vector<Value> e;
   for (const auto& s : *l) e.push_back(Value::VARCHAR(s));
   return Value::LIST(ListType(), std::move(e));
+}
+
+// A deletionVector kept as JSON text (delta_actions.hpp) as the checkpoint's
+// struct. A descriptor that does not parse is kept as NULL fields rather
+// than failing the checkpoint: the JSON commit still holds it, and reading
+// the table reports it.
+Value DeletionVectorValue(const std::optional<std::string>& dv_json) {
+  LogicalType type = DeletionVectorType();
+  if (!dv_json) return Value(type);
+  auto j = nlohmann::json::parse(*dv_json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Value(type);
+  auto str = [&](const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? Value::VARCHAR(it->get<std::string>()) : Value(kStr);
+  };
+  auto num = [&](const char* key, const LogicalType& t) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer()) return Value(t);
+    return t.id() == TypeId::INTEGER ? Value::INTEGER(it->get<int32_t>()) : Value::BIGINT(it->get<int64_t>());
+  };
+  return Value::STRUCT(type, {str("storageType"), str("pathOrInlineDv"), num("offset", kInt), num("sizeInBytes", kInt),
+                              num("cardinality", kLong), num("maxRowIndex", kLong)});
+}
+
+bool ListsFeature(const std::optional<std::vector<std::string>>& features, const std::string& feature) {
+  return features && std::find(features->begin(), features->end(), feature) != features->end();
 }
 
 // A NULL in a (possibly nested) vector row, with nested children NULL too so
@@ -148,8 +187,24 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     read_now = all.take();
   }
   const auto& tombstones = snap.unread_tombstone_parts.empty() ? snap.tombstones : read_now;
-  const std::vector<std::string> names = {"txn", "add", "remove", "metaData", "protocol"};
-  const std::vector<LogicalType> types = {TxnType(), AddType(), RemoveType(), MetadataType(), ProtocolType()};
+  std::vector<std::string> names = {"txn", "add", "remove", "metaData", "protocol"};
+  std::vector<LogicalType> types = {TxnType(), AddType(), RemoveType(), MetadataType(), ProtocolType()};
+  // Columns only tables that use them get, so older readers are not shown
+  // actions they do not know. A table with the v2Checkpoint feature gets a
+  // V2 spec checkpoint under the classic name: the same file plus a
+  // checkpointMetadata action (PROTOCOL.md "V2 Spec Checkpoints"); sidecars
+  // are optional and not written.
+  const idx_t kDomainColumn = 5;
+  bool with_domains = !snap.domains.empty() || ListsFeature(snap.protocol.writer_features, "domainMetadata");
+  bool v2 = ListsFeature(snap.protocol.reader_features, "v2Checkpoint");
+  if (with_domains || v2) {
+    names.push_back("domainMetadata");
+    types.push_back(DomainMetadataType());
+  }
+  if (v2) {
+    names.push_back("checkpointMetadata");
+    types.push_back(CheckpointMetadataType());
+  }
   std::string final_path = JoinPath(log_dir, CheckpointFileName(snap.version));
   // Object storage has no rename, and needs none: the writer uploads the
   // finished file in one PUT, so it appears whole or not at all.
@@ -195,6 +250,10 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                          Value::STRUCT(FormatType(), {Value::VARCHAR(m.format.provider), MapValue(m.format.options)}),
                          Value::VARCHAR(m.schema_string), ListValue(part_cols), MapValue(m.configuration),
                          OptLongV(m.created_time)}));
+  if (v2) emit(kDomainColumn + 1, Value::STRUCT(types[kDomainColumn + 1], {Value::BIGINT(snap.version), Value(MapType())}));
+  for (const auto& [domain, d] : snap.domains)
+    emit(kDomainColumn, Value::STRUCT(types[kDomainColumn], {Value::VARCHAR(d.domain), Value::VARCHAR(d.configuration),
+                                                            Value::BOOLEAN(false)}));
   for (const auto& [app, t] : snap.txns)
     emit(0, Value::STRUCT(types[0], {Value::VARCHAR(t.app_id), Value::BIGINT(t.version), OptLongV(t.last_updated)}));
   for (const auto& [path, a] : snap.files) {
@@ -202,7 +261,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     emit(1, Value::STRUCT(types[1], {Value::VARCHAR(EncodePath(a.path)), MapValue(a.partition_values),
                                      Value::BIGINT(a.size), Value::BIGINT(a.modification_time),
                                      Value::BOOLEAN(false), a.tags ? MapValue(*a.tags) : Value(MapType()),
-                                     OptStr(a.stats)}));
+                                     OptStr(a.stats), DeletionVectorValue(a.deletion_vector),
+                                     OptLongV(a.base_row_id), OptLongV(a.default_row_commit_version)}));
     adds++;
   }
   // Tombstones get row groups of their own: readers that need only the
@@ -218,7 +278,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                           {Value::VARCHAR(EncodePath(r.path)), OptLongV(r.deletion_timestamp), Value::BOOLEAN(false),
                            r.extended_file_metadata ? Value::BOOLEAN(*r.extended_file_metadata) : Value(kBool),
                            r.partition_values ? MapValue(*r.partition_values) : Value(MapType()),
-                           OptLongV(r.size)}));
+                           OptLongV(r.size), DeletionVectorValue(r.deletion_vector)}));
   }
   flush();
   Result<ParquetFileInfo> info = status.ok() ? writer.Finish() : Result<ParquetFileInfo>(status);

@@ -23,7 +23,7 @@ namespace lakestream::delta {
 
 namespace {
 
-enum class Column { kProtocol, kMetaData, kTxn, kAdd, kRemove };
+enum class Column { kProtocol, kMetaData, kTxn, kDomain, kAdd, kRemove };
 
 struct ColumnSpec {
   Column column;
@@ -41,6 +41,7 @@ const std::vector<ColumnSpec>& Specs() {
        "id",
        {"id", "name", "description", "format", "schemaString", "partitionColumns", "configuration", "createdTime"}},
       {Column::kTxn, "txn", "appId", {"appId", "version", "lastUpdated"}},
+      {Column::kDomain, "domainMetadata", "domain", {"domain", "configuration", "removed"}},
       {Column::kAdd,
        "add",
        "path",
@@ -49,7 +50,8 @@ const std::vector<ColumnSpec>& Specs() {
       {Column::kRemove,
        "remove",
        "path",
-       {"path", "deletionTimestamp", "dataChange", "extendedFileMetadata", "partitionValues", "size", "tags"}},
+       {"path", "deletionTimestamp", "dataChange", "extendedFileMetadata", "partitionValues", "size", "tags",
+        "deletionVector"}},
   };
   return specs;
 }
@@ -170,6 +172,7 @@ struct Sink {
     std::string app = t.app_id;
     snapshot->txns[app] = std::move(t);
   }
+  void Put(DomainMetadata d) { snapshot ? snapshot->ApplyDomain(std::move(d)) : actions->push_back(std::move(d)); }
 };
 
 // A deletionVector struct as the JSON object a commit would hold.
@@ -213,11 +216,12 @@ struct AddReader {
 };
 
 struct RemoveReader {
-  const Vector *path, *deleted, *data_change, *extended, *pv, *size, *tags;
+  const Vector *path, *deleted, *data_change, *extended, *pv, *size, *tags, *dv;
   explicit RemoveReader(const Vector& s)
       : path(StrField(&s, "path")), deleted(LongField(&s, "deletionTimestamp")),
         data_change(BoolField(&s, "dataChange")), extended(BoolField(&s, "extendedFileMetadata")),
-        pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")), tags(MapField(&s, "tags")) {}
+        pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")), tags(MapField(&s, "tags")),
+        dv(Field(&s, "deletionVector")) {}
 
   Status Read(idx_t row, const std::string& file, Sink& sink) const {
     RemoveFile r;
@@ -230,6 +234,7 @@ struct RemoveReader {
     r.partition_values = PvMap(pv, row);
     r.size = Long(size, row);
     r.tags = SMap(tags, row);
+    if (Has(dv, row)) r.deletion_vector = DvJson(dv, row);
     sink.Put(std::move(r));
     return Status::OK();
   }
@@ -266,6 +271,18 @@ Status ReadProtocol(const Vector& s, idx_t row, const std::string& file, Sink& s
   p.reader_features = StrList(ListField(&s, "readerFeatures"), row);
   p.writer_features = StrList(ListField(&s, "writerFeatures"), row);
   sink.Put(std::move(p));
+  return Status::OK();
+}
+
+Status ReadDomain(const Vector& s, idx_t row, const std::string& file, Sink& sink) {
+  DomainMetadata d;
+  auto domain = Str(StrField(&s, "domain"), row);
+  auto configuration = Str(StrField(&s, "configuration"), row);
+  if (!domain || !configuration) return Status::Corruption(file + ": checkpoint domainMetadata row without domain/configuration");
+  d.domain = *domain;
+  d.configuration = *configuration;
+  d.removed = Bool(BoolField(&s, "removed"), row).value_or(false);
+  sink.Put(std::move(d));
   return Status::OK();
 }
 
@@ -359,6 +376,7 @@ Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Co
           case Column::kMetaData: LS_RETURN_NOT_OK(ReadMetadata(v, row, path, sink)); break;
           case Column::kProtocol: LS_RETURN_NOT_OK(ReadProtocol(v, row, path, sink)); break;
           case Column::kTxn: LS_RETURN_NOT_OK(ReadTxn(v, row, path, sink)); break;
+          case Column::kDomain: LS_RETURN_NOT_OK(ReadDomain(v, row, path, sink)); break;
         }
       }
     }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/date.hpp"
+#include "common/delta_table_properties.hpp"
 #include "common/decimal.hpp"
 #include "common/string_util.hpp"
 
@@ -369,36 +370,54 @@ static bool HasTypeChanges(const DeltaColumn& column) {
          column.delta_type.find("delta.typeChanges") != std::string::npos;
 }
 
-bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMap& configuration, Protocol& protocol) {
-  bool ntz = false;
-  auto widening = configuration.find("delta.enableTypeWidening");
-  bool type_widening = widening != configuration.end() && StringUtil::CIEquals(widening->second, "true");
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& configuration, Protocol& protocol) {
+  std::vector<std::string> wanted = DeltaFeaturesRequestedBy(configuration);
+  // delta.feature.<name> asks for a protocol change; it is not a property
+  // the table keeps (as in Delta).
+  for (auto it = configuration.begin(); it != configuration.end();) {
+    if (StringUtil::StartsWith(StringUtil::Lower(it->first), "delta.feature.")) it = configuration.erase(it);
+    else ++it;
+  }
+  bool ntz = false, type_changes = false;
   for (const auto& c : columns) {
     ntz = ntz || HasTimestampNtz(c.type);
-    type_widening = type_widening || HasTypeChanges(c);
+    type_changes = type_changes || HasTypeChanges(c);
   }
-  bool changed = false;
-  std::string mode = "none";
-  for (const auto& [key, value] : configuration) {
-    if (StringUtil::CIEquals(key, "delta.columnMapping.mode")) mode = StringUtil::Lower(value);
+  // Column mapping is raised on its own (AddColumnMappingFeature): at
+  // writer versions below 7 it is reader 2 / writer 5, not a listed feature.
+  bool changed = ColumnMappingModeOf(configuration) != "none" && AddColumnMappingFeature(protocol);
+  if (ntz) wanted.emplace_back("timestampNtz");
+  if (type_changes) wanted.emplace_back("typeWidening");
+  auto listed = [](const std::optional<std::vector<std::string>>& list, const std::string& feature) {
+    return list && std::find(list->begin(), list->end(), feature) != list->end();
+  };
+  // Features the protocol already implies (legacy versions) or lists need no change.
+  auto present = [&](const std::string& feature) {
+    if (protocol.min_writer_version >= 7) return listed(protocol.writer_features, feature);
+    static const std::pair<const char*, int32_t> kImplied[] = {
+        {"appendOnly", 2}, {"invariants", 2}, {"checkConstraints", 3}, {"changeDataFeed", 4},
+        {"generatedColumns", 4}, {"columnMapping", 5}, {"identityColumns", 6}};
+    for (auto& [name, version] : kImplied) {
+      if (feature == name) return protocol.min_writer_version >= version;
+    }
+    return false;
+  };
+  std::vector<const DeltaFeature*> missing;
+  for (const auto& name : wanted) {
+    const DeltaFeature* feature = FindDeltaFeature(name);
+    if (feature && !present(name)) missing.push_back(feature);
   }
-  if (mode != "none") changed = AddColumnMappingFeature(protocol);
-  if (!ntz && !type_widening) return changed;
+  if (missing.empty()) return changed;
   auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
     if (!list) list.emplace();
-    for (const auto& f : *list) {
-      if (f == feature) return false;
-    }
-    list->push_back(feature);
-    return true;
+    if (std::find(list->begin(), list->end(), feature) == list->end()) list->push_back(feature);
   };
-  Protocol before = protocol;
-  if (protocol.min_reader_version < 3) {
-    // Reader version 2 implies column mapping, listed from version 3 on.
-    bool column_mapping = protocol.min_reader_version == 2;
+  bool reader_feature = std::any_of(missing.begin(), missing.end(), [](auto* f) { return f->reader_writer; });
+  if (reader_feature && protocol.min_reader_version < 3) {
+    // Reader version 2 is column mapping; version 1 implies nothing.
+    if (protocol.min_reader_version == 2) add(protocol.reader_features, "columnMapping");
     protocol.min_reader_version = 3;
     if (!protocol.reader_features) protocol.reader_features.emplace();
-    if (column_mapping) add(protocol.reader_features, "columnMapping");
   }
   if (protocol.min_writer_version < 7) {
     std::vector<std::string> implied;
@@ -411,12 +430,15 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMa
     protocol.min_writer_version = 7;
     for (const auto& f : implied) add(protocol.writer_features, f);
   }
-  for (const char* feature : {ntz ? "timestampNtz" : nullptr, type_widening ? "typeWidening" : nullptr}) {
-    if (!feature) continue;
-    add(protocol.reader_features, feature);
-    add(protocol.writer_features, feature);
+  for (const DeltaFeature* feature : missing) {
+    // Reader-writer features go in both lists; a reader version below 3 has
+    // no list (and then no reader feature is missing).
+    if (feature->reader_writer && protocol.min_reader_version >= 3) add(protocol.reader_features, feature->name);
+    add(protocol.writer_features, feature->name);
+    // Liquid clustering keeps its columns in a domain.
+    if (std::string(feature->name) == "clustering") add(protocol.writer_features, "domainMetadata");
   }
-  return changed || !(protocol == before);
+  return true;
 }
 
 std::optional<std::string> FormatPartitionValue(const Value& value) {

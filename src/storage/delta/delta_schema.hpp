@@ -59,16 +59,19 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 
 // Raises `protocol` to what `columns` and the table properties
 // `configuration` need: a timestamp_ntz anywhere, nested too, needs the reader
-// and writer feature timestampNtz (PROTOCOL "Timestamp without timezone");
-// delta.enableTypeWidening = true, or a delta.typeChanges record in the
-// schema, needs typeWidening (PROTOCOL "Type Widening"). Either means reader
-// version 3 and writer version 7; the features the old writer version implied
-// are listed too, as Delta does on such an upgrade (with columnMapping among
-// the reader features when the reader version was 2). A
+// and writer feature timestampNtz (PROTOCOL "Timestamp without timezone"); a
+// delta.typeChanges record in the schema needs typeWidening; and the
+// features the properties ask for (DeltaFeaturesRequestedBy:
+// delta.feature.<name>, delta.enableDeletionVectors, ...InCommitTimestamps,
+// checkpointPolicy = v2, enableTypeWidening). A new feature means writer
+// version 7 (the features the old writer version implied are listed, as
+// Delta does on such an upgrade), and reader version 3 for a reader-writer
+// feature. delta.feature.* keys are removed from `configuration`: they ask
+// for a protocol change and are not kept as properties. A
 // delta.columnMapping.mode of name or id needs column mapping
 // (AddColumnMappingFeature, column_mapping.hpp). Returns true when
 // `protocol` changed.
-bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, const StringMap& configuration, Protocol& protocol);
+bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& configuration, Protocol& protocol);
 
 
 // Partition value string (as in add.partitionValues) -> Value of `type`.

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "common/delta_table_properties.hpp"
 #include "common/file_system.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
@@ -52,10 +52,21 @@ void Snapshot::Apply(int64_t v, std::vector<Action> actions, std::optional<int64
       metadata = *m;
     } else if (auto* t = std::get_if<Txn>(&action)) {
       txns[t->app_id] = *t;
+    } else if (auto* d = std::get_if<DomainMetadata>(&action)) {
+      ApplyDomain(std::move(*d));
     }
   }
   if (commit_timestamp_ms) commit_timestamps[v] = *commit_timestamp_ms;
   version = v;
+}
+
+void Snapshot::ApplyDomain(DomainMetadata domain) {
+  if (domain.removed) {
+    domains.erase(domain.domain);
+    return;
+  }
+  std::string key = domain.domain;
+  domains[key] = std::move(domain);
 }
 
 void Snapshot::ApplyAdd(AddFile add) {
@@ -195,12 +206,11 @@ Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
   if (p.min_writer_version > 7)
     return Status::NotSupported("table " + table + " requires Delta writer version " +
                                 std::to_string(p.min_writer_version) + "; lakestream writes versions 1 to 7");
-  static const std::set<std::string> kWriterFeatures = {
-      "appendOnly", "changeDataFeed", "timestampNtz",   "invariants",
-      "checkConstraints", "generatedColumns", "identityColumns", "typeWidening", "columnMapping"};
   if (p.min_writer_version == 7 && p.writer_features) {
-    for (const auto& f : *p.writer_features)
-      if (!kWriterFeatures.count(f)) return refuse(f);
+    for (const auto& f : *p.writer_features) {
+      const DeltaFeature* feature = FindDeltaFeature(f);
+      if (!feature || !feature->writable) return refuse(f);
+    }
   }
   // Legacy features implied by writer versions 2-6 (or listed at 7) are
   // harmless unless used; refuse the ones we would not enforce.

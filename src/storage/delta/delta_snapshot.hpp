@@ -39,6 +39,9 @@ struct Snapshot {
   std::map<std::string, RemoveFile> tombstones;
   std::vector<std::string> unread_tombstone_parts;  // full paths; empty when `tombstones` is complete
   std::map<std::string, Txn> txns;               // latest txn per appId
+  // Live domains (domainMetadata actions; removed ones are dropped), kept so
+  // the checkpoints we write carry them on.
+  std::map<std::string, DomainMetadata> domains;
   // Commit timestamp (commitInfo.timestamp, else the commit file's mtime) of
   // every version replayed from a JSON commit; versions covered only by the
   // checkpoint are absent.
@@ -60,6 +63,7 @@ struct Snapshot {
   // as a checkpoint we wrote lists them (any order is correct).
   void ApplyAdd(AddFile add);
   void ApplyRemove(RemoveFile remove);
+  void ApplyDomain(DomainMetadata domain);
   // Re-derives `schema` from metadata.schema_string (after replay).
   Status ParseSchema();
 
@@ -101,7 +105,11 @@ std::string ColumnMappingMode(const Metadata& metadata);
 Status CheckReadable(const std::string& table, const Protocol& protocol, const Metadata& metadata);
 
 // Can lakestream write the table? Everything CheckReadable checks, plus:
-// minWriterVersion <= 7, every writer feature supported, and none of the
+// minWriterVersion <= 7, every writer feature one lakestream writes
+// (FindDeltaFeature(...)->writable: deletion vectors are carried, never
+// written; in-commit timestamps, domain metadata and V2 checkpoints are
+// kept up; rowTracking and the Iceberg compatibility features are refused),
+// and none of the
 // legacy writer features we do not enforce actually in use (column
 // invariants, CHECK constraints, generated and identity columns, column
 // mapping). NotSupported naming the table and the feature otherwise.

@@ -141,7 +141,7 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     std::string log_prefix = path_ + "/_delta_log/";
     for (auto& o : listed.value()) {
       std::string full = bucket + o.key;
-      if (!full.compare(0, log_prefix.size(), log_prefix) == 0) consider(full, o.mtime_ms);
+      if (full.compare(0, log_prefix.size(), log_prefix) != 0) consider(full, o.mtime_ms);
     }
   }
   std::error_code ec;

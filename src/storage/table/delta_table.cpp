@@ -12,6 +12,7 @@
 #include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
+#include "storage/delta/in_commit_timestamp.hpp"
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/schema_evolution.hpp"
@@ -35,6 +36,9 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
   remove.extended_file_metadata = true;
   remove.partition_values = add.partition_values;
   remove.size = add.size;
+  // A file's identity is its path and deletion vector (PROTOCOL.md
+  // "Reconciliation"): the remove names the one being removed.
+  remove.deletion_vector = add.deletion_vector;
   return remove;
 }
 
@@ -186,7 +190,8 @@ std::unique_ptr<DeltaTable> DeltaTable::Create(FileSystem* fs, const std::string
   parameters["partitionBy"] = "[" + StringUtil::Join(definition.partition_columns, ",") + "]";
   auto info = delta::CommitInfo::Make(NowMs(), "CREATE TABLE", parameters, true);
   info.engine_info = kEngineInfo;
-  std::vector<delta::Action> actions = {info, protocol, metadata};
+  std::vector<delta::Action> actions =
+      delta::StampInCommitTimestamp({info, protocol, metadata}, metadata, 0, NowMs(), std::nullopt);
   // The table root too: it holds the name of the new _delta_log directory.
   DurableSet first;
   first.directories.insert(log.value()->table_path());
@@ -251,7 +256,14 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
   for (int attempt = 0; attempt < 1000; attempt++) {
     const delta::Snapshot& base = newer_base ? *newer_base : state_->snapshot;
     int64_t version = base.version + 1;
-    Status s = log_->Commit(version, actions, new_files);
+    // In-commit timestamps depend on the version the commit lands at, so
+    // they are stamped per attempt.
+    std::vector<delta::Action> stamped;
+    const delta::Metadata* changed_metadata = delta::NewMetadata(actions);
+    bool ict = delta::InCommitTimestampsEnabled(changed_metadata ? *changed_metadata : base.metadata);
+    if (ict) stamped = delta::StampInCommitTimestamp(actions, base.metadata, version, NowMs(), PreviousCommitTime(base));
+    const std::vector<delta::Action>& committed = ict ? stamped : actions;
+    Status s = log_->Commit(version, committed, new_files);
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
     if (visible && (s.ok() || (!s.IsAlreadyExists() && log_->CommitExists(version)))) *visible = true;
@@ -264,8 +276,8 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
       std::optional<int64_t> timestamp;
       delta::Protocol protocol = base.protocol;
       const delta::Metadata* new_metadata = nullptr;
-      for (auto& a : actions) {
-        if (auto* info = std::get_if<delta::CommitInfo>(&a)) timestamp = info->timestamp;
+      for (auto& a : committed) {
+        if (auto* info = std::get_if<delta::CommitInfo>(&a)) timestamp = info->CommitTimeMs();
         if (auto* p = std::get_if<delta::Protocol>(&a)) protocol = *p;
         if (auto* m = std::get_if<delta::Metadata>(&a)) new_metadata = m;
       }
@@ -274,7 +286,7 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
       if (!readable.ok()) ThrowFor(name_, readable);
       delta::Snapshot next = newer_base ? std::move(*newer_base) : TakeSnapshotForCommit();
       next.warnings.clear();
-      next.Apply(version, actions, timestamp);
+      next.Apply(version, committed, timestamp);
       if (new_metadata) (void)next.ParseSchema();  // cannot fail: its schema string parsed above
       int64_t interval = next.CheckpointInterval();
       bool checkpoint_due = interval > 0 && version > 0 && version % interval == 0;
@@ -314,6 +326,15 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     newer_base = newer.take();
   }
   throw ConflictError(operation + " on table " + name_ + " lost the race to commit 1000 times in a row; try again later");
+}
+
+std::optional<int64_t> DeltaTable::PreviousCommitTime(const delta::Snapshot& base) {
+  if (base.version < 0) return std::nullopt;
+  auto known = base.commit_timestamps.find(base.version);
+  if (known != base.commit_timestamps.end()) return known->second;
+  auto read = log_->CommitTimestamp(base.version);  // a version the checkpoint covers
+  if (read.ok()) return read.value();
+  return std::nullopt;
 }
 
 delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
@@ -484,15 +505,19 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     const auto& rows = entry.second;  // not a structured binding: the lambda below captures it
     if (file_index >= state.files.size()) throw InternalError("row id names a file the snapshot does not have");
     const delta::AddFile& add = *state.files[file_index];
-    // Split the whole file's rows: kept, deleted, updated.
+    // Split the whole file's rows: kept, deleted, updated. Rows are matched
+    // by their row id (the row's index in the file), which the scan gives:
+    // counting the rows read would be wrong once a deletion vector hides some.
     uint64_t position = 0;
     size_t next = 0;  // the first changed row at or after `position`
-    auto split = [&](const DataChunk& read_chunk) {
+    auto split = [&](const DataChunk& read_chunk, const Vector* row_ids) {
       DataChunk conformed;
       if (evolved) conformed = conform(read_chunk);
       const DataChunk& chunk = evolved ? conformed : read_chunk;
       std::vector<sel_t> kept, deleted, preimage;
+      const int64_t* ids = row_ids ? row_ids->GetData<int64_t>() : nullptr;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
+        if (ids) position = static_cast<uint64_t>(ids[r]) & 0xffffffffULL;
         while (next < rows.size() && rows[next].first < position) next++;
         bool changed = next < rows.size() && rows[next].first == position;
         if (commit.overwrite && !changed) {
@@ -515,15 +540,17 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
     };
-    auto known = read.version == snapshot.version ? read.files.find(file_index) : read.files.end();
+    // Rows a statement kept are every row in file order, so only a file
+    // without a deletion vector can be split from them.
+    auto known = read.version == snapshot.version && !add.deletion_vector ? read.files.find(file_index) : read.files.end();
     if (known != read.files.end() && known->second.Types() == old_types) {
-      for (idx_t c = 0; c < known->second.ChunkCount(); c++) split(known->second.Chunk(c));
+      for (idx_t c = 0; c < known->second.ChunkCount(); c++) split(known->second.Chunk(c), nullptr);
     } else {
       auto file_scan = MakeDeltaScan(state_holder, all_columns, {file_index});
       DataChunk chunk;
       chunk.Initialize(old_types);
       Vector row_ids(TypeId::BIGINT);
-      while (file_scan->Next(chunk, &row_ids)) split(chunk);
+      while (file_scan->Next(chunk, &row_ids)) split(chunk, &row_ids);
     }
     actions.emplace_back(RemoveFor(add, now, true));
     removed_paths.push_back(add.path);

@@ -184,6 +184,10 @@ class DeltaTable : public DataTable {
   // reads it), copied otherwise. Copying a table of many files on every
   // commit would cost more than the commit.
   delta::Snapshot TakeSnapshotForCommit();
+  // The commit time of `base`'s version (its in-commit timestamp when it has
+  // one), which the next in-commit timestamp must exceed; none for an empty
+  // table or when it cannot be read.
+  std::optional<int64_t> PreviousCommitTime(const delta::Snapshot& base);
   friend class DeltaMaintenance;
   // Commit() of a TableCommit with `replace` set (delta_replace.cpp).
   void CommitReplace(TableCommit& commit);
