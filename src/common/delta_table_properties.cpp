@@ -157,6 +157,9 @@ std::string CheckDeltaTableProperty(const std::string& key, const std::string& v
     if (known.kind == ValueKind::BOOLEAN && v != "true" && v != "false") {
       return "table property " + std::string(known.key) + " takes true or false, not '" + value + "'";
     }
+    if (StringUtil::CIEquals(key, "delta.columnMapping.mode") && v != "none" && v != "name" && v != "id") {
+      return "table property delta.columnMapping.mode takes 'none', 'name' or 'id', not '" + value + "'";
+    }
     uint64_t bytes = 0;
     if (known.kind == ValueKind::SIZE && (!ParseByteSize(value, bytes) || bytes == 0)) {
       return "table property " + std::string(known.key) + " takes a size above zero in bytes or with a unit (" +

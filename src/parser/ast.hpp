@@ -465,7 +465,15 @@ struct MergeStatement : SQLStatement {
   std::vector<MergeClause> clauses;  // in the order written
 };
 
-enum class AlterType : uint8_t { SET_PROPERTIES, UNSET_PROPERTIES, ADD_COLUMN, RENAME_TABLE, ALTER_COLUMN_TYPE };
+enum class AlterType : uint8_t {
+  SET_PROPERTIES,
+  UNSET_PROPERTIES,
+  ADD_COLUMN,
+  RENAME_TABLE,
+  ALTER_COLUMN_TYPE,
+  RENAME_COLUMN,  // column_path -> new_column_name
+  DROP_COLUMN     // drop_columns (if_exists: DROP COLUMN IF EXISTS)
+};
 
 struct AlterTableStatement : SQLStatement {
   AlterTableStatement() : SQLStatement(StatementType::ALTER_TABLE) {}
@@ -478,6 +486,8 @@ struct AlterTableStatement : SQLStatement {
   QualifiedName new_name;                     // RENAME TO
   std::vector<std::string> column_path;       // ALTER COLUMN a.b TYPE: {"a", "b"}
   LogicalType new_type;                       // ALTER COLUMN ... TYPE
+  std::string new_column_name;                // RENAME COLUMN ... TO
+  std::vector<std::vector<std::string>> drop_columns;  // DROP COLUMN(S): each a path, {"a", "b"} for a.b
 };
 
 enum class ShowType : uint8_t { TABLES, STREAMS, SINKS, MATERIALIZED_VIEWS, VIEWS, TBLPROPERTIES, COLUMNS };

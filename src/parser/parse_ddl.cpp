@@ -616,6 +616,25 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseAlter() {
         statement->new_columns.push_back(ParseColumnDefinition(nullptr, false));
       } while (AcceptOp(","));
     }
+  } else if (AcceptKeywords({"RENAME", "COLUMN"})) {
+    // Spark/Delta: RENAME COLUMN a TO b (metadata only, with column mapping).
+    statement->alter_type = AlterType::RENAME_COLUMN;
+    statement->column_path.push_back(ParseIdentifier("a column name"));
+    while (AcceptOp(".")) statement->column_path.push_back(ParseIdentifier("a field name"));
+    if (!AcceptKeyword("TO")) SyntaxError(Peek(), "expected TO <new column name> after RENAME COLUMN name");
+    statement->new_column_name = ParseIdentifier("the new column name");
+  } else if (AcceptKeyword("DROP")) {
+    // Spark/Delta: DROP COLUMN [IF EXISTS] a | DROP COLUMNS [IF EXISTS] (a, b).
+    if (!AcceptKeyword("COLUMNS") && !AcceptKeyword("COLUMN")) SyntaxError(Peek(), "expected COLUMN or COLUMNS after DROP");
+    statement->alter_type = AlterType::DROP_COLUMN;
+    statement->if_exists = AcceptKeywords({"IF", "EXISTS"});
+    bool parenthesized = AcceptOp("(");
+    do {
+      std::vector<std::string> path = {ParseIdentifier("a column name")};
+      while (AcceptOp(".")) path.push_back(ParseIdentifier("a field name"));
+      statement->drop_columns.push_back(std::move(path));
+    } while (AcceptOp(","));
+    if (parenthesized) ExpectOp(")");
   } else if (AcceptKeywords({"RENAME", "TO"})) {
     statement->alter_type = AlterType::RENAME_TABLE;
     statement->new_name = ParseQualifiedName("the new table name");
@@ -650,10 +669,8 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseAlter() {
       if (!AcceptKeyword("TYPE")) SyntaxError(Peek(), "expected TYPE <type> after ALTER COLUMN name");
     }
     statement->new_type = ParseType();
-  } else if (IsKeyword("DROP") || IsKeyword("RENAME")) {
-    ErrorAt(Peek().offset, "not supported yet: ALTER TABLE ... " + ToUpperAscii(Peek().text) + " COLUMN");
   } else {
-    SyntaxError(Peek(), "expected SET, UNSET, ADD COLUMN, ALTER COLUMN ... TYPE or RENAME TO");
+    SyntaxError(Peek(), "expected SET, UNSET, ADD COLUMN, ALTER COLUMN ... TYPE, RENAME COLUMN, DROP COLUMN or RENAME TO");
   }
   return statement;
 }

@@ -211,7 +211,8 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
   Protocol v4;
   v4.min_reader_version = 4;
   EXPECT_EQ(CheckReadable("t", v4, Metadata{}).code(), Status::Code::kNotSupported);
-  // Column mapping (name, id) is readable, another mode is not; writes are refused.
+  // Column mapping (name, id) is readable and writable, another mode is not;
+  // a mode without the protocol's column mapping (reader 1) is not written.
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   Protocol r2;
@@ -221,6 +222,12 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
   Snapshot mapped;
   mapped.protocol = r2;
   mapped.metadata = cm;
+  EXPECT_TRUE(CheckWritable("t", mapped).ok()) << CheckWritable("t", mapped).ToString();
+  mapped.protocol.min_reader_version = 1;
+  EXPECT_NE(CheckWritable("t", mapped).message().find("columnMapping"), std::string::npos);
+  mapped.protocol = Protocol{3, 7, std::vector<std::string>{"columnMapping"}, std::vector<std::string>{"columnMapping"}};
+  EXPECT_TRUE(CheckWritable("t", mapped).ok()) << CheckWritable("t", mapped).ToString();
+  mapped.protocol.reader_features = std::vector<std::string>{};
   EXPECT_NE(CheckWritable("t", mapped).message().find("columnMapping"), std::string::npos);
   cm.configuration["delta.columnMapping.mode"] = "path";
   EXPECT_NE(CheckReadable("t", r2, cm).message().find("'path'"), std::string::npos);

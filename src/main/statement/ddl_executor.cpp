@@ -367,7 +367,12 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
       if (delta) {
         std::map<std::string, std::string> properties;
         for (auto& [k, v] : table.properties) properties[k] = v;
-        delta->SetProperties(properties);
+        try {
+          delta->SetProperties(properties);
+        } catch (...) {
+          DatabaseInstance::SyncFromDelta(table);  // the catalog's properties as the table has them
+          throw;
+        }
         DatabaseInstance::SyncFromDelta(table);
       }
       return MakeEmptyResult();
@@ -389,7 +394,12 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
             keys.push_back(kChangeDataFeed);
           }
         }
-        delta->UnsetProperties(keys);
+        try {
+          delta->UnsetProperties(keys);
+        } catch (...) {
+          DatabaseInstance::SyncFromDelta(table);  // the catalog's properties as the table has them
+          throw;
+        }
         DatabaseInstance::SyncFromDelta(table);
       }
       return MakeEmptyResult();
@@ -438,6 +448,23 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
     }
     case AlterType::ALTER_COLUMN_TYPE:
       return ExecuteAlterColumnType(context, table, stmt);
+    case AlterType::RENAME_COLUMN:
+    case AlterType::DROP_COLUMN: {
+      bool rename = stmt.alter_type == AlterType::RENAME_COLUMN;
+      if (!delta || table.kind != TableKind::TABLE) {
+        throw NotImplementedError(std::string(rename ? "RENAME COLUMN" : "DROP COLUMN") + " of " +
+                                  (delta ? TableKindToString(table.kind) : "in-memory table") + " " + table.name +
+                                  " (it works on Delta tables with column mapping)");
+      }
+      if (rename) {
+        delta->RenameColumn(stmt.column_path, stmt.new_column_name);
+      } else {
+        delta->DropColumns(stmt.drop_columns, stmt.if_exists);
+      }
+      DatabaseInstance::SyncFromDelta(table);
+      context.Database().SaveCatalog();
+      return MakeEmptyResult();
+    }
   }
   throw InternalError("unknown ALTER TABLE");
 }

@@ -1,5 +1,7 @@
 #include "storage/delta/delta_schema.hpp"
 
+#include "storage/delta/column_mapping.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -381,6 +383,9 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
     ntz = ntz || HasTimestampNtz(c.type);
     type_changes = type_changes || HasTypeChanges(c);
   }
+  // Column mapping is raised on its own (AddColumnMappingFeature): at
+  // writer versions below 7 it is reader 2 / writer 5, not a listed feature.
+  bool changed = ColumnMappingModeOf(configuration) != "none" && AddColumnMappingFeature(protocol);
   if (ntz) wanted.emplace_back("timestampNtz");
   if (type_changes) wanted.emplace_back("typeWidening");
   auto listed = [](const std::optional<std::vector<std::string>>& list, const std::string& feature) {
@@ -402,7 +407,7 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
     const DeltaFeature* feature = FindDeltaFeature(name);
     if (feature && !present(name)) missing.push_back(feature);
   }
-  if (missing.empty()) return false;
+  if (missing.empty()) return changed;
   auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
     if (!list) list.emplace();
     if (std::find(list->begin(), list->end(), feature) == list->end()) list->push_back(feature);

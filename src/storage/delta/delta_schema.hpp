@@ -67,7 +67,9 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 // version 7 (the features the old writer version implied are listed, as
 // Delta does on such an upgrade), and reader version 3 for a reader-writer
 // feature. delta.feature.* keys are removed from `configuration`: they ask
-// for a protocol change and are not kept as properties. Returns true when
+// for a protocol change and are not kept as properties. A
+// delta.columnMapping.mode of name or id needs column mapping
+// (AddColumnMappingFeature, column_mapping.hpp). Returns true when
 // `protocol` changed.
 bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& configuration, Protocol& protocol);
 

@@ -161,6 +161,22 @@ Status CheckReadable(const std::string& table, const Protocol& protocol, const M
   return Status::OK();
 }
 
+// Column mapping is written in modes name and id, when the protocol says
+// so too: a mode set on a table whose protocol lacks column mapping is one
+// other readers ignore (they would read the physical names as columns).
+static bool ColumnMappingWritable(const Snapshot& snapshot) {
+  std::string mode = ColumnMappingMode(snapshot.metadata);
+  if (mode == "none") return true;
+  if (mode != "name" && mode != "id") return false;
+  const Protocol& p = snapshot.protocol;
+  if (p.min_reader_version < 2) return false;
+  if (p.min_reader_version >= 3) {
+    if (!p.reader_features) return false;
+    return std::find(p.reader_features->begin(), p.reader_features->end(), "columnMapping") != p.reader_features->end();
+  }
+  return true;
+}
+
 Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
   LS_RETURN_NOT_OK(CheckReadable(table, snapshot.protocol, snapshot.metadata));
   const Protocol& p = snapshot.protocol;
@@ -181,8 +197,7 @@ Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
   // harmless unless used; refuse the ones we would not enforce.
   for (const auto& [key, value] : snapshot.metadata.configuration)
     if (key.rfind("delta.constraints.", 0) == 0) return refuse("checkConstraints");
-  auto mode = snapshot.metadata.configuration.find("delta.columnMapping.mode");
-  if (mode != snapshot.metadata.configuration.end() && Lower(mode->second) != "none") return refuse("columnMapping");
+  if (!ColumnMappingWritable(snapshot)) return refuse("columnMapping");
   for (const auto& c : snapshot.schema) {
     auto md = nlohmann::json::parse(c.metadata_json, nullptr, false);
     if (!md.is_object()) continue;

@@ -594,6 +594,29 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenRanged(const std::stri
 const std::string& ParquetReader::path() const { return impl_->path; }
 const std::vector<std::string>& ParquetReader::ColumnNames() const { return impl_->names; }
 const std::vector<LogicalType>& ParquetReader::ColumnTypes() const { return impl_->types; }
+
+static ParquetField FieldsOf(const parquet::ENode& node, bool named) {
+  ParquetField field;
+  if (named) field.name = node.name;
+  field.field_id = node.field_id;
+  if (node.kind == parquet::ENode::STRUCT) {
+    for (auto& c : node.children) field.children.push_back(FieldsOf(*c, true));
+  } else if (node.kind == parquet::ENode::LIST && !node.children.empty()) {
+    const parquet::ENode& element = *node.children[0];
+    if (node.type.id() == TypeId::MAP && element.children.size() == 2) {
+      field.children.push_back(FieldsOf(*element.children[0], false));
+      field.children.push_back(FieldsOf(*element.children[1], false));
+    } else {
+      field.children.push_back(FieldsOf(element, false));
+    }
+  }
+  return field;
+}
+
+ParquetField ParquetReader::ColumnFields(idx_t column) const {
+  if (column >= impl_->schema.columns.size()) return {};
+  return FieldsOf(*impl_->schema.columns[column], true);
+}
 int64_t ParquetReader::RowCount() const {
   int64_t total = 0;
   for (auto& rg : impl_->md.row_groups) total += rg.num_rows;

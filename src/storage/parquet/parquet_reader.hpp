@@ -39,6 +39,7 @@
 #include "common/status.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
+#include "storage/parquet/parquet_writer.hpp"
 #include "storage/parquet/parquet_limits.hpp"
 
 namespace lakestream {
@@ -108,6 +109,11 @@ class ParquetReader {
   const std::string& path() const;
   const std::vector<std::string>& ColumnNames() const;
   const std::vector<LogicalType>& ColumnTypes() const;
+  // The names and field ids of a top-level column's Parquet elements, shaped
+  // as ParquetWriterOptions::fields (STRUCT fields; the LIST element; the MAP
+  // key and value, with empty names). Field ids are absent where the file
+  // has none.
+  ParquetField ColumnFields(idx_t column) const;
   int64_t RowCount() const;
   idx_t RowGroupCount() const;
   const std::string& CreatedBy() const;

@@ -68,6 +68,7 @@ class Builder {
       auto list = std::make_unique<ENode>();
       list->kind = ENode::LIST;
       list->name = e.name;
+      list->field_id = e.field_id;
       list->def_level = def;
       list->rep_def = def + 1;
       list->rep_level = rep + 1;
@@ -83,6 +84,7 @@ class Builder {
     int my_def = def + ((r == Repetition::OPTIONAL && !strip_repeated) ? 1 : 0);
     auto node = std::make_unique<ENode>();
     node->name = e.name;
+    node->field_id = e.field_id;
     node->def_level = my_def;
     node->leaf_begin = out_.leaves.size();
     if (e.type.has_value()) {

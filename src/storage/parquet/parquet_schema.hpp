@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct ENode {
   enum Kind { LEAF, STRUCT, LIST } kind = LEAF;
   LogicalType type;
   std::string name;
+  std::optional<int32_t> field_id;  // the element's field_id (Iceberg, Delta column mapping mode id)
   int def_level = 0;  // the value is non-NULL iff def >= def_level
   int rep_def = 0;    // LIST: the list has >= 1 element iff def >= rep_def
   int rep_level = 0;  // LIST: repetition level of its elements

@@ -324,8 +324,13 @@ struct ParquetWriter::Impl {
     return Status::OK();
   }
 
-  Status BuildSchema(const std::string& name, const LogicalType& t, bool required, int def, int rep,
-                     std::vector<std::string> path_prefix, std::unique_ptr<WNode>& out) {
+  // `spec` (may be null) overrides the element's name and gives its field_id.
+  Status BuildSchema(const std::string& default_name, const LogicalType& t, bool required, int def, int rep,
+                     std::vector<std::string> path_prefix, const ParquetField* spec, std::unique_ptr<WNode>& out) {
+    const std::string& name = spec && !spec->name.empty() ? spec->name : default_name;
+    auto child_spec = [spec](size_t i) -> const ParquetField* {
+      return spec && i < spec->children.size() ? &spec->children[i] : nullptr;
+    };
     auto node = std::make_unique<WNode>();
     node->required = required;
     int my_def = def + (required ? 0 : 1);
@@ -335,15 +340,17 @@ struct ParquetWriter::Impl {
     SchemaElement e;
     e.name = name;
     e.repetition = required ? Repetition::REQUIRED : Repetition::OPTIONAL;
+    if (spec) e.field_id = spec->field_id;
     switch (t.id()) {
       case TypeId::STRUCT: {
         if (t.children().empty()) return Status::InvalidArgument(path + ": STRUCT column '" + name + "' has no fields");
         node->kind = WNode::STRUCT;
         e.num_children = static_cast<int32_t>(t.children().size());
         schema.push_back(e);
-        for (auto& [cn, ct] : t.children()) {
+        for (size_t i = 0; i < t.children().size(); i++) {
+          const auto& [cn, ct] = t.children()[i];
           std::unique_ptr<WNode> child;
-          LS_RETURN_NOT_OK(BuildSchema(cn, ct, false, my_def, rep, path_prefix, child));
+          LS_RETURN_NOT_OK(BuildSchema(cn, ct, false, my_def, rep, path_prefix, child_spec(i), child));
           node->children.push_back(std::move(child));
         }
         break;
@@ -374,14 +381,14 @@ struct ParquetWriter::Impl {
           kv->leaf_begin = leaves.size();
           const auto& entry = t.ListChild();
           std::unique_ptr<WNode> k, v;
-          LS_RETURN_NOT_OK(BuildSchema("key", entry.children()[0].second, true, my_def + 1, rep + 1, path_prefix, k));
-          LS_RETURN_NOT_OK(BuildSchema("value", entry.children()[1].second, false, my_def + 1, rep + 1, path_prefix, v));
+          LS_RETURN_NOT_OK(BuildSchema("key", entry.children()[0].second, true, my_def + 1, rep + 1, path_prefix, child_spec(0), k));
+          LS_RETURN_NOT_OK(BuildSchema("value", entry.children()[1].second, false, my_def + 1, rep + 1, path_prefix, child_spec(1), v));
           kv->children.push_back(std::move(k));
           kv->children.push_back(std::move(v));
           kv->leaf_end = leaves.size();
           elem = std::move(kv);
         } else {
-          LS_RETURN_NOT_OK(BuildSchema("element", t.ListChild(), false, my_def + 1, rep + 1, path_prefix, elem));
+          LS_RETURN_NOT_OK(BuildSchema("element", t.ListChild(), false, my_def + 1, rep + 1, path_prefix, child_spec(0), elem));
         }
         node->children.push_back(std::move(elem));
         break;
@@ -1013,7 +1020,8 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
                                      std::to_string(depth) + " levels deep in Parquet, more than the " +
                                      std::to_string(kMaxSchemaDepth) + " lakestream reads; nest fewer levels");
     std::unique_ptr<WNode> node;
-    LS_RETURN_NOT_OK(impl->BuildSchema(names[i], types[i], false, 0, 0, {}, node));
+    const ParquetField* spec = i < options.fields.size() ? &options.fields[i] : nullptr;
+    LS_RETURN_NOT_OK(impl->BuildSchema(names[i], types[i], false, 0, 0, {}, spec, node));
     impl->roots.push_back(std::move(node));
     impl->info.push_back(ParquetColumnInfo{Value(types[i]), Value(types[i]), 0});
   }

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,17 @@ enum class ParquetCodec { kUncompressed, kSnappy, kGzip, kZstd, kLz4Raw };
 // (case-insensitive). False for an unknown name.
 bool ParquetCodecFromName(const std::string& name, ParquetCodec& out);
 
+// How one column (or nested field) is named in the file and its field_id,
+// where they differ from the engine type's names: Delta column mapping
+// writes physical names and, in mode id, field ids.
+struct ParquetField {
+  std::string name;                 // empty: the default (always so for LIST elements and MAP keys/values)
+  std::optional<int32_t> field_id;  // SchemaElement.field_id
+  // STRUCT: one per field, in order; LIST: {element}; MAP: {key, value};
+  // fewer (or none): the rest keep their defaults.
+  std::vector<ParquetField> children;
+};
+
 // Sizes beyond the limits of parquet_limits.hpp are lowered to them.
 struct ParquetWriterOptions {
   ParquetCodec codec = ParquetCodec::kZstd;
@@ -61,6 +73,10 @@ struct ParquetWriterOptions {
   bool dictionary = true;
   idx_t dictionary_max_bytes = 1ULL << 20;  // PLAIN fallback beyond this dictionary size
   std::vector<std::pair<std::string, std::string>> key_value_metadata;
+  // Empty, or per top-level column: the names and field ids the file's
+  // schema uses instead of Create's `names` and the types' field names
+  // (which still name columns in errors).
+  std::vector<ParquetField> fields;
   // How errors about values name the file's owner ("column s of table h");
   // empty: by the file's path.
   std::string label;

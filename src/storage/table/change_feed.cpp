@@ -38,11 +38,13 @@ void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& 
   state->columns = table.Columns();
   state->physical_names = table.State()->physical_names;
   state->physical_types = table.State()->physical_types;
+  state->id_fields = table.State()->id_fields;
   state->snapshot.metadata.configuration = table.Snapshot().metadata.configuration;
   if (with_change_type) {
     state->columns.push_back({"_change_type", TypeId::VARCHAR, false, Value(LogicalType(TypeId::VARCHAR))});
     state->physical_names.push_back("_change_type");
     if (!state->physical_types.empty()) state->physical_types.emplace_back(TypeId::VARCHAR);
+    if (!state->id_fields.empty()) state->id_fields.push_back(ParquetField{"_change_type", std::nullopt, {}});
   }
   for (auto& f : files) state->files.push_back(&f);
   for (auto& [index, rows] : selected_rows) state->selected_rows[index] = rows;

@@ -1,5 +1,7 @@
 #include "storage/table/delta_append.hpp"
 
+#include "storage/delta/column_mapping.hpp"
+
 #include "common/exception.hpp"
 #include "storage/table/delta_table.hpp"
 #include "storage/table/schema_evolution.hpp"
@@ -41,10 +43,24 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
   const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
   uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
   auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
+  // The names the commit will give the columns: the new table's (CREATE OR
+  // REPLACE, DeltaTable::CommitReplace), the evolved schema's, or today's.
+  delta::Metadata mapped_metadata = snapshot.metadata;
+  std::vector<delta::DeltaColumn> mapped_schema = snapshot.schema;
+  if (replace) {
+    mapped_metadata = MetadataFor(table.Name(), *replace, &snapshot.metadata);
+    auto parsed = delta::ParseSchemaString(mapped_metadata.schema_string);
+    if (!parsed.ok()) throw InvalidInputError("Delta table " + table.Name() + ": " + parsed.status().message());
+    mapped_schema = parsed.take();
+  } else if (evolved) {
+    mapped_schema = EvolvedDeltaSchema(snapshot, columns, table.Name(), mapped_metadata.configuration);
+  }
+  data->MapColumns(mapped_metadata, mapped_schema);
   data->SetTargetFileSize(target);
   std::unique_ptr<DeltaFileWriter> changes;
   if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
     changes = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, true);
+    changes->MapColumns(mapped_metadata, mapped_schema);
     changes->SetTargetFileSize(target);
   }
   return std::make_unique<DeltaTableAppend>(&table, std::move(data), std::move(changes));

@@ -9,6 +9,7 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_writer.hpp"
@@ -71,6 +72,7 @@ DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_name, std::st
     for (auto& p : partition_columns) is_partition |= StringUtil::CIEquals(p, columns_[i].name);
     if (is_partition) {
       partition_indexes_.push_back(i);
+      partition_names_.push_back(columns_[i].name);
     } else {
       data_indexes_.push_back(i);
       data_names_.push_back(columns_[i].name);
@@ -82,6 +84,38 @@ DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_name, std::st
     data_names_.push_back("_change_type");
     data_types_.push_back(TypeId::VARCHAR);
   }
+}
+
+void DeltaFileWriter::MapColumns(const delta::Metadata& metadata, const std::vector<delta::DeltaColumn>& schema) {
+  std::string mode = delta::ColumnMappingModeOf(metadata.configuration);
+  if (mode == "none") return;
+  auto mapped = [&](idx_t column) {
+    for (auto& c : schema) {
+      if (StringUtil::CIEquals(c.name, columns_[column].name)) return delta::MappedParquetField(c, mode);
+    }
+    throw NotImplementedError("Column " + columns_[column].name + " of table " + table_name_ +
+                              " has no column mapping entry (delta.columnMapping.mode = " + mode +
+                              "); add it with ALTER TABLE " + table_name_ + " ADD COLUMN first");
+  };
+  mapped_ = true;
+  for (idx_t p = 0; p < partition_indexes_.size(); p++) partition_names_[p] = mapped(partition_indexes_[p]).name;
+  data_fields_.clear();
+  for (idx_t c = 0; c < data_indexes_.size(); c++) {
+    if (data_indexes_[c] >= columns_.size()) {
+      data_fields_.push_back(ParquetField{data_names_[c], std::nullopt, {}});  // _change_type
+      continue;
+    }
+    data_fields_.push_back(mapped(data_indexes_[c]));
+  }
+}
+
+// Spark's random file prefix: two characters of [A-Za-z0-9].
+static std::string RandomPrefix() {
+  static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  std::string out;
+  for (int i = 0; i < 2; i++) out += kChars[rng() % (sizeof(kChars) - 1)];
+  return out;
 }
 
 void DeltaFileWriter::Append(const DataChunk& rows) {
@@ -111,9 +145,10 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
   for (idx_t r = 0; r < rows.size(); r++) {
     std::string key;
     delta::PartitionValues pv;
-    for (idx_t p : partition_indexes_) {
+    for (idx_t i = 0; i < partition_indexes_.size(); i++) {
+      idx_t p = partition_indexes_[i];
       auto text = delta::FormatPartitionValue(rows.data[p].GetValue(r));
-      pv[columns_[p].name] = text;
+      pv[partition_names_[i]] = text;
       key += columns_[p].name + "=" + (text ? EscapePartitionValue(*text) : "__HIVE_DEFAULT_PARTITION__") + "/";
     }
     groups[key].push_back(static_cast<sel_t>(r));
@@ -176,7 +211,9 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   char prefix[32];
   snprintf(prefix, sizeof(prefix), "%s-%05d-", change_data_ ? "cdc" : "part", file_number_++);
   OpenFile file;
-  file.relative = (change_data_ ? "_change_data/" : "") + directory + prefix + NewUuid() + ".c000.zstd.parquet";
+  // Mapped tables: a random folder, never the partition's `col=value/` (see MapColumns).
+  std::string folder = mapped_ ? RandomPrefix() + "/" : directory;
+  file.relative = (change_data_ ? "_change_data/" : "") + folder + prefix + NewUuid() + ".c000.zstd.parquet";
   file.full = table_path_ + "/" + file.relative;
   std::string dir = file.full.substr(0, file.full.rfind('/'));
   Status s = fs_->CreateDirectories(dir);
@@ -186,6 +223,7 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   // A row group ends by the target size at the latest (its bytes are
   // estimated from its compressed pages), so files roll near the target
   // and the rows held in memory stay below it.
+  options.fields = data_fields_;
   if (target_file_size_ > 0) options.row_group_bytes = std::min<idx_t>(options.row_group_bytes, target_file_size_);
   // Recorded before the file exists: a Create that fails half way (a full
   // disk) may still leave it behind, and Abort() removes it.
@@ -235,7 +273,13 @@ void DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values
   add.partition_values = values;
   add.size = static_cast<int64_t>(info.value().file_size);
   add.data_change = data_change_;
-  add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
+  if (mapped_) {
+    std::vector<std::string> physical;
+    for (auto& f : data_fields_) physical.push_back(f.name);
+    add.stats = delta::MakeStatsJson(physical, data_types_, info.value());
+  } else {
+    add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
+  }
   closed_.emplace_back(std::move(add));
 }
 

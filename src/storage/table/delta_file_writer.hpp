@@ -31,6 +31,7 @@
 #include "common/file_system.hpp"
 #include "storage/data_table.hpp"
 #include "storage/delta/delta_actions.hpp"
+#include "storage/delta/delta_schema.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream {
@@ -50,6 +51,14 @@ class DeltaFileWriter {
   // largest value a Parquet file of lakestream's holds, ...; see
   // ParquetWriter::Append), IOError when a file cannot be written.
   void Append(const DataChunk& rows);
+  // Column mapping (storage/delta/column_mapping.hpp): when `metadata` sets
+  // mode name or id, files name columns and STRUCT fields by their physical
+  // names in `schema` (with field ids in mode id), partition values and
+  // statistics are keyed by physical name, and each file goes to a random
+  // two-character folder instead of `col=value/` (names may hold any
+  // character; Spark does the same). Call before the first Append.
+  // NotImplementedError naming the column when a column has no entry in `schema`.
+  void MapColumns(const delta::Metadata& metadata, const std::vector<delta::DeltaColumn>& schema);
   // A file ends once it reaches about `bytes` (0: one file per partition).
   // Set before the first Append.
   void SetTargetFileSize(uint64_t bytes) { target_file_size_ = bytes; }
@@ -98,6 +107,9 @@ class DeltaFileWriter {
   std::vector<idx_t> partition_indexes_;  // positions of partition columns in columns_
   std::vector<idx_t> data_indexes_;       // positions of the other columns (+ change type)
   std::vector<std::string> data_names_;
+  std::vector<std::string> partition_names_;  // per partition column: its key in partitionValues
+  std::vector<ParquetField> data_fields_;     // column mapping: per data column, its names in the file
+  bool mapped_ = false;
   std::vector<LogicalType> data_types_;
   bool change_data_;
   bool data_change_ = true;

@@ -30,6 +30,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   }
   int64_t now = NowMs();
   DeltaFileWriter writer(fs_, name_, path_, state->columns, snapshot.partition_columns(), false);
+  writer.MapColumns(snapshot.metadata, snapshot.schema);
   writer.SetDataChange(false);
   bool visible = false;
   AbortUnlessCommitted cleanup({&writer}, visible);

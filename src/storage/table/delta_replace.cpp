@@ -21,9 +21,8 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   auto state_holder = state_;
   const delta::Snapshot& snapshot = state_holder->snapshot;
   int64_t now = NowMs();
-  delta::Metadata metadata = MetadataFor(name_, definition);
+  delta::Metadata metadata = MetadataFor(name_, definition, &snapshot.metadata);
   // The same table with a new definition: its identity and creation time stay.
-  metadata.id = snapshot.metadata.id;
   metadata.created_time = snapshot.metadata.created_time;
   delta::Protocol protocol = snapshot.protocol;
   if (metadata.configuration.count("delta.enableChangeDataFeed") && protocol.min_writer_version < 4) {
@@ -34,6 +33,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol);
 
   DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
+  data.MapColumns(metadata, columns.value());
   data.SetTargetFileSize(TargetFileSizeOf(definition.properties));
   DeltaTableAppend* appended = DeltaAppendFor(this);
   bool own_visible = false;

@@ -71,6 +71,65 @@ void CopyRelabeled(const Vector& source, Vector& target, idx_t count) {
   for (idx_t r = 0; r < count; r++) target.SetValue(r, Relabel(source.GetValue(r), target.GetType()));
 }
 
+// `file_type` (a file column whose elements `file` names) with each STRUCT
+// field that carries the field id of a field of `expected` named as that
+// field is in `stored` (the column's physical type), at every depth: column
+// mapping mode id matches fields by id, whatever the file calls them. A
+// field whose id the table does not know gets a name no field has.
+LogicalType RenameById(const LogicalType& file_type, const ParquetField& file, const ParquetField& expected,
+                       const LogicalType& stored) {
+  if (file_type.id() != stored.id()) return file_type;
+  if (file_type.id() == TypeId::STRUCT) {
+    child_list_t fields;
+    for (idx_t i = 0; i < file_type.children().size(); i++) {
+      const auto& [name, type] = file_type.children()[i];
+      const ParquetField* f = i < file.children.size() ? &file.children[i] : nullptr;
+      int64_t match = -1;
+      for (idx_t j = 0; f && f->field_id && j < expected.children.size() && j < stored.children().size(); j++) {
+        if (expected.children[j].field_id == f->field_id) match = static_cast<int64_t>(j);
+      }
+      if (match < 0) {
+        fields.emplace_back("\x01unmapped " + name, type);
+        continue;
+      }
+      fields.emplace_back(stored.children()[match].first,
+                          RenameById(type, *f, expected.children[match], stored.children()[match].second));
+    }
+    return LogicalType::Struct(std::move(fields));
+  }
+  if (file.children.empty() || expected.children.empty()) return file_type;
+  if (file_type.id() == TypeId::LIST) {
+    return LogicalType::List(RenameById(file_type.ListChild(), file.children[0], expected.children[0], stored.ListChild()));
+  }
+  if (file_type.id() == TypeId::MAP && file.children.size() == 2 && expected.children.size() == 2) {
+    const auto& a = file_type.ListChild().children();
+    const auto& b = stored.ListChild().children();
+    return LogicalType::Map(RenameById(a[0].second, file.children[0], expected.children[0], b[0].second),
+                            RenameById(a[1].second, file.children[1], expected.children[1], b[1].second));
+  }
+  return file_type;
+}
+
+// TypeEvolvesTo, except that STRUCT fields of the file the table lacks are
+// skipped: under column mapping a dropped field stays in older files under
+// its physical name (DROP COLUMN rewrites nothing), and ConformValue ignores it.
+bool MappedEvolvesTo(const LogicalType& file, const LogicalType& table) {
+  if (file.id() == TypeId::STRUCT && table.id() == TypeId::STRUCT) {
+    for (auto& [name, type] : file.children()) {
+      int64_t at = FindStructField(table.children(), name);
+      if (at >= 0 && !MappedEvolvesTo(type, table.children()[at].second)) return false;
+    }
+    return true;
+  }
+  if (file.id() == TypeId::LIST && table.id() == TypeId::LIST) return MappedEvolvesTo(file.ListChild(), table.ListChild());
+  if (file.id() == TypeId::MAP && table.id() == TypeId::MAP) {
+    auto& a = file.ListChild().children();
+    auto& b = table.ListChild().children();
+    return a[0].second == b[0].second && MappedEvolvesTo(a[1].second, b[1].second);
+  }
+  return TypeEvolvesTo(file, table);
+}
+
 class DeltaScan : public TableScan {
  public:
   DeltaScan(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids, std::vector<uint64_t> files)
@@ -103,6 +162,7 @@ class DeltaScan : public TableScan {
           const LogicalType& stored = state_->PhysicalType(column_ids_[i]);
           for (idx_t r = 0; r < n; r++) {
             Value v = from.GetValue(r);
+            if (by_id_[i]) v = Relabel(v, *by_id_[i]);  // the file's field names -> physical, by position
             target.SetValue(r, Relabel(conform_[i] ? ConformValue(v, stored) : v, target.GetType()));
           }
         } else if (source_[i] >= 0 && conform_[i]) {
@@ -221,6 +281,17 @@ class DeltaScan : public TableScan {
     constants_.assign(column_ids_.size(), Value());
     conform_.assign(column_ids_.size(), false);
     rename_.assign(column_ids_.size(), false);
+    by_id_.assign(column_ids_.size(), std::nullopt);
+    // Column mapping mode id: a file with field ids is matched by them
+    // (PROTOCOL "Column Mapping": readers must), one without by physical name.
+    std::vector<ParquetField> file_fields;
+    bool match_ids = false;
+    if (!state_->id_fields.empty()) {
+      for (idx_t f = 0; f < file_names.size(); f++) {
+        file_fields.push_back(reader_->ColumnFields(f));
+        match_ids |= file_fields.back().field_id.has_value();
+      }
+    }
     for (idx_t i = 0; i < column_ids_.size(); i++) {
       const TableColumn& column = columns[column_ids_[i]];
       const std::string& physical = state_->PhysicalName(column_ids_[i]);
@@ -239,19 +310,33 @@ class DeltaScan : public TableScan {
       // Under column mapping the file names STRUCT fields by physical name.
       const LogicalType& stored = state_->PhysicalType(column_ids_[i]);
       rename_[i] = stored != column.type;
+      const ParquetField* expected = match_ids && column_ids_[i] < state_->id_fields.size()
+                                         ? &state_->id_fields[column_ids_[i]]
+                                         : nullptr;
       for (idx_t f = 0; f < file_names.size(); f++) {
-        if (!StringUtil::CIEquals(file_names[f], physical)) continue;
-        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], stored)) {
+        if (expected ? !(expected->field_id && file_fields[f].field_id == expected->field_id)
+                     : !StringUtil::CIEquals(file_names[f], physical)) {
+          continue;
+        }
+        LogicalType file_type = reader_->ColumnTypes()[f];
+        if (expected) {
+          LogicalType renamed = RenameById(file_type, file_fields[f], *expected, stored);
+          if (renamed != file_type) {
+            by_id_[i] = renamed;
+            rename_[i] = true;
+            file_type = renamed;
+          }
+        }
+        if (!SameUpToTimestampKind(file_type, stored)) {
           // Written under an older schema: fewer STRUCT fields, or a type
           // that Delta type widening has widened since (DATE -> TIMESTAMP_NTZ too).
-          conform_[i] = TypeEvolvesTo(reader_->ColumnTypes()[f], stored);
+          conform_[i] = state_->physical_types.empty() ? TypeEvolvesTo(file_type, stored) : MappedEvolvesTo(file_type, stored);
         }
-        if (!SameUpToTimestampKind(reader_->ColumnTypes()[f], stored) && !conform_[i]) {
-          throw CorruptionError("Data file " + path + " stores column " + column.name + " as " +
-                                reader_->ColumnTypes()[f].ToString() + " but table " + snapshot.table_path + " declares " +
-                                stored.ToString());
+        if (!SameUpToTimestampKind(file_type, stored) && !conform_[i]) {
+          throw CorruptionError("Data file " + path + " stores column " + column.name + " as " + file_type.ToString() +
+                                " but table " + snapshot.table_path + " declares " + stored.ToString());
         }
-        relabel_[i] = reader_->ColumnTypes()[f] != column.type;
+        relabel_[i] = file_type != column.type;
         source_[i] = static_cast<int64_t>(file_columns.size());
         file_columns.push_back(f);
         break;
@@ -278,6 +363,9 @@ class DeltaScan : public TableScan {
   std::vector<Value> constants_;
   std::vector<bool> conform_;  // the file stores an older form of the column's type
   std::vector<bool> rename_;   // the file names STRUCT fields by physical name (column mapping)
+  // Column mapping mode id: the file column's type with its STRUCT fields
+  // named by physical name, matched by field id (RenameById).
+  std::vector<std::optional<LogicalType>> by_id_;
   // Row filter of the current file (LoadRowFilter): sorted row indexes that
   // are skipped, or with keep_listed_ the only ones read.
   bool filter_rows_ = false;

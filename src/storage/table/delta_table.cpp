@@ -9,6 +9,7 @@
 #include "common/exception.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
+#include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
@@ -96,6 +97,9 @@ void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   if (delta::ColumnMappingMode(state->snapshot.metadata) != "none") {
     for (auto& c : state->snapshot.schema) state->physical_types.push_back(delta::PhysicalType(c));
   }
+  if (delta::ColumnMappingMode(state->snapshot.metadata) == "id") {
+    for (auto& c : state->snapshot.schema) state->id_fields.push_back(delta::MappedParquetField(c, "id"));
+  }
   state_ = std::move(state);
 }
 
@@ -119,7 +123,8 @@ std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& 
   return table;
 }
 
-delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition) {
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition,
+                            const delta::Metadata* replacing) {
   std::vector<delta::DeltaColumn> schema;
   for (auto& c : definition.columns) {
     delta::DeltaColumn column;
@@ -128,15 +133,35 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     column.nullable = !c.not_null;
     schema.push_back(std::move(column));
   }
+  delta::StringMap configuration(definition.properties.begin(), definition.properties.end());
+  std::string table_id = replacing ? replacing->id : NewUuid();
+  if (delta::ColumnMappingModeOf(configuration) != "none") {
+    Status s;
+    if (replacing) {
+      // Ids go on from the replaced table's (a change feed across the
+      // replace never reads an old file's column as a new one), and names
+      // are derived, so that the rows written before the commit agree with it.
+      configuration.erase(delta::kColumnMappingMaxId);
+      for (auto& [k, v] : replacing->configuration) {
+        if (StringUtil::CIEquals(k, delta::kColumnMappingMaxId)) configuration[delta::kColumnMappingMaxId] = v;
+      }
+      s = delta::AssignColumnMapping(
+          schema, configuration, [&](const std::string&, int64_t id) { return DerivedPhysicalName(table_id, id); });
+    } else {
+      // A new mapped table: every field gets an id and a fresh physical name, as Spark names them.
+      s = delta::AssignColumnMapping(schema, configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
+    }
+    if (!s.ok()) ThrowFor(name, s);
+  }
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
-  metadata.id = NewUuid();
+  metadata.id = table_id;
   metadata.name = name;
   if (!definition.description.empty()) metadata.description = definition.description;
   metadata.schema_string = schema_string.take();
   metadata.partition_columns = definition.partition_columns;
-  for (auto& [k, v] : definition.properties) metadata.configuration[k] = v;
+  for (auto& [k, v] : configuration) metadata.configuration[k] = v;
   metadata.created_time = DeltaTable::NowMs();
   if (StringUtil::Lower(metadata.configuration["delta.enableChangeDataFeed"]) != "true") {
     metadata.configuration.erase("delta.enableChangeDataFeed");
@@ -355,20 +380,15 @@ static void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string&
 // allows (PROTOCOL "Type Widening"); it is recorded in delta.typeChanges.
 static void AppendEvolvedMetadata(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
                                   const std::string& name, std::vector<delta::Action>& actions) {
-  std::vector<delta::DeltaColumn> schema;
   for (auto& c : columns) {
-    delta::DeltaColumn column;
     for (auto& old : snapshot.schema) {
-      if (StringUtil::CIEquals(old.name, c.name)) column = old;
+      if (StringUtil::CIEquals(old.name, c.name) && old.type != c.type) CheckTypeChanges(snapshot, name, old.name, old.type, c.type);
     }
-    if (!column.name.empty() && column.type != c.type) CheckTypeChanges(snapshot, name, column.name, column.type, c.type);
-    column.name = c.name;
-    column.type = c.type;
-    schema.push_back(std::move(column));
   }
+  delta::Metadata metadata = snapshot.metadata;
+  auto schema = EvolvedDeltaSchema(snapshot, columns, name, metadata.configuration);
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
-  delta::Metadata metadata = snapshot.metadata;
   metadata.schema_string = schema_string.take();
   auto parsed = delta::ParseSchemaString(metadata.schema_string);
   if (!parsed.ok()) ThrowFor(name, parsed.status());
@@ -417,6 +437,15 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
 
   DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
   DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
+  if (evolved) {
+    delta::Metadata evolved_metadata = snapshot.metadata;
+    auto evolved_schema = EvolvedDeltaSchema(snapshot, columns, name_, evolved_metadata.configuration);
+    data.MapColumns(evolved_metadata, evolved_schema);
+    changes.MapColumns(evolved_metadata, evolved_schema);
+  } else {
+    data.MapColumns(snapshot.metadata, snapshot.schema);
+    changes.MapColumns(snapshot.metadata, snapshot.schema);
+  }
   uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
   data.SetTargetFileSize(target);
   changes.SetTargetFileSize(target);
@@ -613,12 +642,22 @@ void DeltaTable::SetProperties(const std::map<std::string, std::string>& propert
   delta::Metadata metadata = state_->snapshot.metadata;
   delta::StringMap parameters;
   for (auto& [k, v] : properties) metadata.configuration[k] = v;
+  CheckColumnMappingChange(metadata);
   parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }
 
 void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
   delta::Metadata metadata = state_->snapshot.metadata;
+  std::string mode = delta::ColumnMappingMode(metadata);
+  for (auto& key : keys) {
+    if (mode != "none" && (StringUtil::CIEquals(key, delta::kColumnMappingMode) ||
+                           StringUtil::CIEquals(key, delta::kColumnMappingMaxId))) {
+      throw NotImplementedError("Cannot unset " + key + " of table " + name_ + ": the table uses column mapping (mode " +
+                                mode + ") and its data files name columns by physical name; Delta cannot turn it off "
+                                "without rewriting them. Copy the rows into a new table instead");
+    }
+  }
   for (auto& key : keys) {
     for (auto it = metadata.configuration.begin(); it != metadata.configuration.end(); ++it) {
       if (StringUtil::CIEquals(it->first, key)) {
@@ -661,9 +700,13 @@ void DeltaTable::AddColumns(const std::vector<TableColumn>& new_columns) {
     column.nullable = !c.not_null;
     schema.push_back(std::move(column));
   }
+  delta::Metadata metadata = state_->snapshot.metadata;
+  if (delta::ColumnMappingMode(metadata) != "none") {
+    Status s = delta::AssignColumnMapping(schema, metadata.configuration, [](const std::string&, int64_t) { return "col-" + NewUuid(); });
+    if (!s.ok()) ThrowFor(name_, s);
+  }
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name_, schema_string.status());
-  delta::Metadata metadata = state_->snapshot.metadata;
   metadata.schema_string = schema_string.take();
   std::vector<std::string> names;
   names.reserve(new_columns.size());

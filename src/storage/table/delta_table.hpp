@@ -26,6 +26,7 @@
 #include "storage/data_table.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/delta/delta_snapshot.hpp"
+#include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream {
 
@@ -51,6 +52,10 @@ struct DeltaSnapshotState {
   // STRUCT fields by physical name under column mapping); empty: the types
   // of `columns`.
   std::vector<LogicalType> physical_types;
+  // Column mapping mode id only: per column, the field ids its data files
+  // carry (delta::MappedParquetField), by which the scan matches file
+  // columns and STRUCT fields when a file has ids.
+  std::vector<ParquetField> id_fields;
   // For the change feed of a deletion-vector update: file index -> the only
   // rows (sorted row indexes) to read from it, instead of the rows its
   // deletion vector leaves.
@@ -135,7 +140,16 @@ class DeltaTable : public DataTable {
   // Metadata changes, each one commit.
   void SetProperties(const std::map<std::string, std::string>& properties);
   void UnsetProperties(const std::vector<std::string>& keys);
+  // Under column mapping the new columns (and their STRUCT fields) get ids
+  // above delta.columnMapping.maxColumnId and fresh physical names.
   void AddColumns(const std::vector<TableColumn>& columns);
+  // RENAME COLUMN / DROP COLUMN(S): metadata only, so they need column
+  // mapping (NotImplementedError naming delta.columnMapping.mode otherwise).
+  // `path`: a column, or {"s", "f"} for the field f of STRUCT column s.
+  // CatalogError for a missing column (unless `if_exists`) or a name taken;
+  // InvalidInputError for a partition column or the last column.
+  void RenameColumn(const std::vector<std::string>& path, const std::string& new_name);
+  void DropColumns(const std::vector<std::vector<std::string>>& paths, bool if_exists);
   // Widens `column` (a top-level column; `type` may widen fields inside it)
   // to `type`, data files untouched: InvalidInputError unless Delta type
   // widening allows the change and the table enables it.
@@ -178,6 +192,10 @@ class DeltaTable : public DataTable {
   // Commit() of a TableCommit with `replace` set (delta_replace.cpp).
   void CommitReplace(TableCommit& commit);
   void CommitMetadata(delta::Metadata metadata, const std::string& operation, delta::StringMap parameters);
+  // `metadata`: the current one with changed properties. Refuses changing
+  // delta.columnMapping.maxColumnId or the mapping mode, except none -> name,
+  // which it applies to `metadata` (ids, physical names = current names).
+  void CheckColumnMappingChange(delta::Metadata& metadata) const;
 
   FileSystem* fs_;
   std::string name_;
@@ -221,12 +239,29 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
 
 // The metaData action of a new table `name` with `definition` (a new id, now
 // as its creation time; delta.enableChangeDataFeed kept only when true).
-delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition);
+// With column mapping every field gets an id and a physical name. When
+// `replacing` (CREATE OR REPLACE), the replaced table's id is kept, column
+// ids continue from its maxColumnId and physical names are
+// DerivedPhysicalName's: the same on every call.
+delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition& definition,
+                            const delta::Metadata* replacing = nullptr);
+
+// "col-<uuid-like>" derived from a table id and a column mapping id (which a
+// table never reuses): unique within the table, and the same on every call.
+std::string DerivedPhysicalName(const std::string& table_id, int64_t id);
 
 // The txn actions (application id -> version) a commit carries: how streams,
 // views and pipelines record their progress in the same commit as their rows.
 void AppendTxnActions(const std::vector<std::pair<std::string, int64_t>>& txns, int64_t now_ms,
                       std::vector<delta::Action>& actions);
+
+// The Delta schema of `columns`, `snapshot`'s columns evolved (new columns,
+// new STRUCT fields, wider types; each keeps its metadata). Under column
+// mapping new fields get ids (maxColumnId updated in `configuration`) and
+// physical names derived from the table and field ids: the same on every
+// call, so data files written before the commit match its schema.
+std::vector<delta::DeltaColumn> EvolvedDeltaSchema(const delta::Snapshot& snapshot, const std::vector<TableColumn>& columns,
+                                                   const std::string& name, delta::StringMap& configuration);
 
 // Engine columns of a Delta schema (nullable=false -> NOT NULL).
 std::vector<TableColumn> ColumnsFromDeltaSchema(const std::vector<delta::DeltaColumn>& schema);
