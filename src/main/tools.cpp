@@ -5,7 +5,9 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 #include "common/secret/secret_redact.hpp"
+#include "common/string_util.hpp"
 #include "main/connection_access.hpp"
 #include "main/public_value.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -62,5 +64,9 @@ std::unique_ptr<QueryResult> MakeTableResult(std::vector<std::string> names, con
 }
 
 std::string RedactCredentials(const std::string& sql) { return RedactSecrets(sql); }
+
+int64_t ParseDurationMs(std::string_view text) { return StringUtil::ParseDurationMs(text).value_or(-1); }
+
+bool IsObjectStoragePath(const std::string& path) { return IsRemotePath(path); }
 
 }  // namespace lakestream

@@ -26,9 +26,8 @@
 #include <sstream>
 #include <string>
 
-#include "common/file_system.hpp"
-#include "common/string_util.hpp"
 #include "lakestream/database.hpp"
+#include "lakestream/tools.hpp"
 #include "pipeline/pipeline_graph.hpp"
 #include "pipeline/pipeline_params.hpp"
 #include "pipeline/pipeline_runner.hpp"
@@ -100,7 +99,7 @@ int RunPipelineCommand(int argc, char** argv) {
         plain = true;
       } else if (arg == "--interval") {
         std::string text = value("a duration such as 1s");
-        interval_ms = StringUtil::ParseDurationMs(text).value_or(-1);
+        interval_ms = ParseDurationMs(text);
         if (interval_ms <= 0) return UsageError("--interval takes a duration such as 500ms, 1s or 2m, got '" + text + "'");
       } else if (arg == "--conf" || arg.rfind("--conf=", 0) == 0) {
         std::string pair = arg == "--conf" ? value("KEY=VALUE") : arg.substr(7);
@@ -152,7 +151,7 @@ int RunPipelineCommand(int argc, char** argv) {
   fs::path pipeline_path = fs::absolute(file).lexically_normal();
   if (db_dir.empty()) db_dir = (pipeline_path.parent_path() / pipeline_path.stem()).string() + ".db";
   // An s3:// database is a URL, not a path relative to here.
-  if (!IsRemotePath(db_dir)) db_dir = fs::absolute(db_dir).lexically_normal().string();
+  if (!IsObjectStoragePath(db_dir)) db_dir = fs::absolute(db_dir).lexically_normal().string();
 
   std::vector<Flow> flows;
   try {

@@ -54,4 +54,13 @@ ErrorKind ErrorKindOf(const std::exception& e);
 // and read_kafka options) replaced by a mask, for the shell's history.
 std::string RedactCredentials(const std::string& sql);
 
+// A duration in milliseconds ("500ms", "2s", "10 minutes", "interval 1 week";
+// a bare number is seconds), read as every duration option of the engine
+// reads it; -1 when `text` is not one.
+int64_t ParseDurationMs(std::string_view text);
+
+// Whether `path` names object storage (s3://bucket/...), which tools pass on
+// as it is rather than making it an absolute local path.
+bool IsObjectStoragePath(const std::string& path);
+
 }  // namespace lakestream
