@@ -7,27 +7,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 export COLUMNS=200
 
-run() {
-  RC=0
-  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
-  OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
-  ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
-}
-expect() {
-  if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
-    fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
-      "stderr: $(printf '%q' "$ERR")"
-  fi
-}
-# expect_err NAME WANT_RC PART...: stderr contains every PART.
-expect_err() {
-  local name=$1 rc=$2 ok=1; shift 2
-  [[ "$RC" == "$rc" ]] || ok=0
-  for part in "$@"; do [[ "$ERR" == *"$part"* ]] || ok=0; done
-  if [[ $ok == 1 ]]; then pass "$name"; else
-    fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
-  fi
-}
 sql() { run "$BIN" -csv "$DB" -c "$1"; }
 # A fresh database with table t: version 0 create, 1 (k = 1, 2), 2 (k = 3).
 fresh() {

@@ -14,3 +14,27 @@ finish() {
   echo "$PASSES passed, $FAILURES failed"
   [[ $FAILURES -eq 0 ]]
 }
+# run CMD...: runs it with stdin closed; its exit code in RC, its stdout
+# and stderr (trailing newlines kept) in OUT and ERR.
+run() {
+  RC=0
+  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
+  OUT=$(cat "$TMP/out"; echo x); OUT=${OUT%x}
+  ERR=$(cat "$TMP/err"; echo x); ERR=${ERR%x}
+}
+# expect NAME WANT_RC WANT_STDOUT: the last run exited WANT_RC and printed exactly WANT_STDOUT.
+expect() {
+  if [[ "$RC" == "$2" && "$OUT" == "$3" ]]; then pass "$1"; else
+    fail "$1" "want rc $2, got $RC" "want stdout: $(printf '%q' "$3")" "got stdout:  $(printf '%q' "$OUT")" \
+      "stderr: $(printf '%q' "$ERR")"
+  fi
+}
+# expect_err NAME WANT_RC PART...: the last run exited WANT_RC and its stderr contains every PART.
+expect_err() {
+  local name=$1 rc=$2 ok=1; shift 2
+  [[ "$RC" == "$rc" ]] || ok=0
+  for part in "$@"; do [[ "$ERR" == *"$part"* ]] || ok=0; done
+  if [[ $ok == 1 ]]; then pass "$name"; else
+    fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
+  fi
+}
