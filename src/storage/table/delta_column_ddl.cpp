@@ -133,6 +133,7 @@ void DeltaTable::RenameColumn(const std::vector<std::string>& path, const std::s
 
 void DeltaTable::DropColumns(const std::vector<std::vector<std::string>>& paths, bool if_exists) {
   std::vector<std::string> columns;
+  columns.reserve(paths.size());
   for (auto& path : paths) columns.push_back(StringUtil::Join(path, "."));
   const delta::Snapshot& snapshot = state_->snapshot;
   if (delta::ColumnMappingMode(snapshot.metadata) == "none") {
