@@ -39,6 +39,9 @@ for line in sys.stdin:
     q = dict(urllib.parse.parse_qsl(line.split('?', 1)[1]))
     print('after=' + q['start-after'] if 'start-after' in q else 'full')"
 }
+# wait_for TEXT: until the running shell has printed TEXT (its refresh is
+# done), so files land between refreshes whatever the machine's load.
+wait_for() { for _ in $(seq 1200); do grep -q "$1" "$TMP/out" 2>/dev/null && return; sleep 0.05; done; }
 ids() { "$BIN" "$DB" -csv -c "SELECT string_agg(CAST(id AS VARCHAR), ' ' ORDER BY id) AS ids, count(*) - count(DISTINCT id) AS dup FROM events" | tail -1; }
 check() { if [[ "$2" == "$3" ]]; then pass "$1"; else fail "$1" "expected: $2" "actual:   $3"; fi; }
 
@@ -46,11 +49,12 @@ for d in 01 02 03 04 05; do land "2024-01-$d" "${d#0}"; done
 mark
 # One process: a refresh, new files with later keys, a refresh, one with an
 # earlier key (a late file), a refresh.
+rm -f "$TMP/out"
 {
-  refresh ""
-  sleep 1; land 2024-01-06 6; land 2024-01-07 7
-  refresh ""
-  sleep 1; land 2024-01-00 100
+  refresh ""; echo ".print refreshed-1"
+  wait_for refreshed-1; land 2024-01-06 6; land 2024-01-07 7
+  refresh ""; echo ".print refreshed-2"
+  wait_for refreshed-2; land 2024-01-00 100
   refresh ""
 } | "$BIN" "$DB" >"$TMP/out" 2>&1 || fail "the pipeline runs" "$(cat "$TMP/out")"
 check "first refresh lists in full, later ones only after the newest ingested key" \
@@ -65,12 +69,13 @@ check "the late file lands, nothing twice" "1 2 3 4 5 6 7 100,0" "$(ids)"
 
 # backfillInterval: a full listing again once it has passed, in one process.
 mark
+rm -f "$TMP/out"
 {
-  refresh ", backfillInterval => '1 second'"
-  sleep 0.3; land 2024-01-00b 101
-  refresh ", backfillInterval => '1 second'"
-  sleep 1.5
-  refresh ", backfillInterval => '1 second'"
+  refresh ", backfillInterval => '8 seconds'"; echo ".print refreshed-1"
+  wait_for refreshed-1; land 2024-01-00b 101
+  refresh ", backfillInterval => '8 seconds'"; echo ".print refreshed-2"
+  wait_for refreshed-2; sleep 8.1
+  refresh ", backfillInterval => '8 seconds'"
 } | "$BIN" "$DB" >"$TMP/out" 2>&1 || fail "backfill process" "$(cat "$TMP/out")"
 check "backfillInterval brings back a full listing" \
   "full after=landing/2024-01-07.json full" "$(listings | xargs)"
