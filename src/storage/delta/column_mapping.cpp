@@ -140,13 +140,9 @@ Status AssignColumnMapping(std::vector<DeltaColumn>& schema, StringMap& configur
 
 bool AddColumnMappingFeature(Protocol& protocol) {
   Protocol before = protocol;
-  auto add = [](std::optional<std::vector<std::string>>& list) {
-    if (!list) list.emplace();
-    if (std::find(list->begin(), list->end(), "columnMapping") == list->end()) list->push_back("columnMapping");
-  };
-  if (protocol.min_reader_version >= 3) add(protocol.reader_features);
+  if (protocol.min_reader_version >= 3) protocol.AddReaderFeature("columnMapping");
   else protocol.min_reader_version = std::max(protocol.min_reader_version, 2);
-  if (protocol.min_writer_version >= 7) add(protocol.writer_features);
+  if (protocol.min_writer_version >= 7) protocol.AddWriterFeature("columnMapping");
   else protocol.min_writer_version = std::max(protocol.min_writer_version, 5);
   return !(protocol == before);
 }

@@ -1,6 +1,7 @@
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -404,6 +405,21 @@ std::optional<int64_t> ScanNumRecords(std::string_view s) {
 }
 
 }  // namespace
+
+namespace {
+bool ListsFeature(const std::optional<std::vector<std::string>>& list, std::string_view feature) {
+  return list && std::find(list->begin(), list->end(), feature) != list->end();
+}
+void AddFeature(std::optional<std::vector<std::string>>& list, std::string_view feature) {
+  if (!list) list.emplace();
+  if (!ListsFeature(list, feature)) list->emplace_back(feature);
+}
+}  // namespace
+
+bool Protocol::ListsReaderFeature(std::string_view feature) const { return ListsFeature(reader_features, feature); }
+bool Protocol::ListsWriterFeature(std::string_view feature) const { return ListsFeature(writer_features, feature); }
+void Protocol::AddReaderFeature(std::string_view feature) { AddFeature(reader_features, feature); }
+void Protocol::AddWriterFeature(std::string_view feature) { AddFeature(writer_features, feature); }
 
 std::optional<int64_t> AddFile::NumRecords() const {
   if (!stats) return std::nullopt;

@@ -43,6 +43,14 @@ struct Protocol {
   std::optional<std::vector<std::string>> reader_features;
   std::optional<std::vector<std::string>> writer_features;
   bool operator==(const Protocol&) const = default;
+
+  // Whether the feature is named in the list. Features implied by legacy
+  // versions (writer 4 implies changeDataFeed, ...) are not listed.
+  bool ListsReaderFeature(std::string_view feature) const;
+  bool ListsWriterFeature(std::string_view feature) const;
+  // Appends the feature to the list (creating it) unless already there.
+  void AddReaderFeature(std::string_view feature);
+  void AddWriterFeature(std::string_view feature);
 };
 
 struct Format {

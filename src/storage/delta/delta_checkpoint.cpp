@@ -99,10 +99,6 @@ Value DeletionVectorValue(const std::optional<std::string>& dv_json) {
                               num("cardinality", kLong), num("maxRowIndex", kLong)});
 }
 
-bool ListsFeature(const std::optional<std::vector<std::string>>& features, const std::string& feature) {
-  return features && std::find(features->begin(), features->end(), feature) != features->end();
-}
-
 // A NULL in a (possibly nested) vector row, with nested children NULL too so
 // no stale child data is ever looked at.
 void SetNull(Vector& vec, idx_t row) {
@@ -195,8 +191,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   // checkpointMetadata action (PROTOCOL.md "V2 Spec Checkpoints"); sidecars
   // are optional and not written.
   const idx_t kDomainColumn = 5;
-  bool with_domains = !snap.domains.empty() || ListsFeature(snap.protocol.writer_features, "domainMetadata");
-  bool v2 = ListsFeature(snap.protocol.reader_features, "v2Checkpoint");
+  bool with_domains = !snap.domains.empty() || snap.protocol.ListsWriterFeature("domainMetadata");
+  bool v2 = snap.protocol.ListsReaderFeature("v2Checkpoint");
   if (with_domains || v2) {
     names.push_back("domainMetadata");
     types.push_back(DomainMetadataType());

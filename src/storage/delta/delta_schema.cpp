@@ -388,12 +388,9 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
   bool changed = ColumnMappingModeOf(configuration) != "none" && AddColumnMappingFeature(protocol);
   if (ntz) wanted.emplace_back("timestampNtz");
   if (type_changes) wanted.emplace_back("typeWidening");
-  auto listed = [](const std::optional<std::vector<std::string>>& list, const std::string& feature) {
-    return list && std::find(list->begin(), list->end(), feature) != list->end();
-  };
   // Features the protocol already implies (legacy versions) or lists need no change.
   auto present = [&](const std::string& feature) {
-    if (protocol.min_writer_version >= 7) return listed(protocol.writer_features, feature);
+    if (protocol.min_writer_version >= 7) return protocol.ListsWriterFeature(feature);
     static const std::pair<const char*, int32_t> kImplied[] = {
         {"appendOnly", 2}, {"invariants", 2}, {"checkConstraints", 3}, {"changeDataFeed", 4},
         {"generatedColumns", 4}, {"columnMapping", 5}, {"identityColumns", 6}};
@@ -408,14 +405,10 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
     if (feature && !present(name)) missing.push_back(feature);
   }
   if (missing.empty()) return changed;
-  auto add = [](std::optional<std::vector<std::string>>& list, const std::string& feature) {
-    if (!list) list.emplace();
-    if (std::find(list->begin(), list->end(), feature) == list->end()) list->push_back(feature);
-  };
   bool reader_feature = std::any_of(missing.begin(), missing.end(), [](auto* f) { return f->reader_writer; });
   if (reader_feature && protocol.min_reader_version < 3) {
     // Reader version 2 is column mapping; version 1 implies nothing.
-    if (protocol.min_reader_version == 2) add(protocol.reader_features, "columnMapping");
+    if (protocol.min_reader_version == 2) protocol.AddReaderFeature("columnMapping");
     protocol.min_reader_version = 3;
     if (!protocol.reader_features) protocol.reader_features.emplace();
   }
@@ -428,15 +421,15 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
     if (w >= 5) implied.push_back("columnMapping");
     if (w >= 6) implied.push_back("identityColumns");
     protocol.min_writer_version = 7;
-    for (const auto& f : implied) add(protocol.writer_features, f);
+    for (const auto& f : implied) protocol.AddWriterFeature(f);
   }
   for (const DeltaFeature* feature : missing) {
     // Reader-writer features go in both lists; a reader version below 3 has
     // no list (and then no reader feature is missing).
-    if (feature->reader_writer && protocol.min_reader_version >= 3) add(protocol.reader_features, feature->name);
-    add(protocol.writer_features, feature->name);
+    if (feature->reader_writer && protocol.min_reader_version >= 3) protocol.AddReaderFeature(feature->name);
+    protocol.AddWriterFeature(feature->name);
     // Liquid clustering keeps its columns in a domain.
-    if (std::string(feature->name) == "clustering") add(protocol.writer_features, "domainMetadata");
+    if (std::string(feature->name) == "clustering") protocol.AddWriterFeature("domainMetadata");
   }
   return true;
 }

@@ -170,10 +170,7 @@ static bool ColumnMappingWritable(const Snapshot& snapshot) {
   if (mode != "name" && mode != "id") return false;
   const Protocol& p = snapshot.protocol;
   if (p.min_reader_version < 2) return false;
-  if (p.min_reader_version >= 3) {
-    if (!p.reader_features) return false;
-    return std::find(p.reader_features->begin(), p.reader_features->end(), "columnMapping") != p.reader_features->end();
-  }
+  if (p.min_reader_version >= 3) return p.ListsReaderFeature("columnMapping");
   return true;
 }
 

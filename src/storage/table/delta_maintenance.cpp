@@ -99,10 +99,9 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   // vacuumProtocolCheck (PROTOCOL.md): VACUUM of such a table must hold to the
   // write protocol, since the files it keeps or deletes depend on features
   // (deletion vectors, sidecars, ...) only a writer that knows them can judge.
-  auto lists = [](const std::optional<std::vector<std::string>>& features) {
-    return features && std::find(features->begin(), features->end(), "vacuumProtocolCheck") != features->end();
-  };
-  if (!dry_run && (lists(snapshot.protocol.reader_features) || lists(snapshot.protocol.writer_features))) {
+  const auto& protocol = snapshot.protocol;
+  if (!dry_run &&
+      (protocol.ListsReaderFeature("vacuumProtocolCheck") || protocol.ListsWriterFeature("vacuumProtocolCheck"))) {
     Status writable = delta::CheckWritable(name_, snapshot);
     if (!writable.ok())
       throw NotImplementedError("VACUUM of table " + name_ + " is refused: the table has the Delta feature "
