@@ -4,15 +4,18 @@
 # (a checkpoint every 100, as lakestream writes them) is attached and counted
 # (`CREATE TABLE t LOCATION ...; SELECT count(*) FROM t`, best of 3, process
 # start included), with the S3 requests and bytes per attach counted by the
-# server. Usage: bench/s3_attach.sh build/release/lakestream [COMMITS]
+# server. POLICY (default classic) is the table's delta.checkpointPolicy:
+# `v2` gives V2 spec checkpoints (a checkpointMetadata action).
+# Usage: bench/s3_attach.sh build/release/lakestream [COMMITS] [POLICY]
 set -euo pipefail
 BIN=${1:?usage: $0 PATH/TO/lakestream [COMMITS]}
 COMMITS=${2:-10000}
+POLICY=${3:-classic}
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/bench/lib/s3_bench.sh"
 echo "writing $COMMITS commits ..." >&2
 {
-  echo "CREATE TABLE t (id BIGINT, v VARCHAR) LOCATION '$TMP/table';"
+  echo "CREATE TABLE t (id BIGINT, v VARCHAR) LOCATION '$TMP/table' TBLPROPERTIES ('delta.checkpointPolicy' = '$POLICY');"
   for ((i = 0; i < COMMITS; i++)); do echo "INSERT INTO t VALUES ($i, 'v$i');"; done
 } >"$TMP/setup.sql"
 "$BIN" "$TMP/writer" -f "$TMP/setup.sql" >/dev/null
@@ -26,4 +29,4 @@ disk=$(best attach "$TMP/local" "$TMP/table")
 control reset POST >/dev/null
 s3=$(best attach "$TMP/remote" s3://lake/table)
 read -r req bytes < <(control stats GET)
-echo "commits=$COMMITS disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_attach=$((req / 3)) bytes_per_attach=$((bytes / 3))"
+echo "commits=$COMMITS checkpoints=$POLICY disk=${disk}s s3=${s3}s ratio=$(echo "scale=2; $s3 / $disk" | bc) requests_per_attach=$((req / 3)) bytes_per_attach=$((bytes / 3))"

@@ -152,6 +152,39 @@ sql "VACUUM t RETAIN 0 HOURS; SELECT count(*) AS n, sum(value) AS s FROM t"
 [[ $RC == 0 && ! -f "$T/orphan.parquet" && "$OUT" == *$'n,s\n8,36'* ]] && ls "$T"/*.bin >/dev/null 2>&1 &&
   pass "vacuum of a deletion-vector table keeps its deletion vectors" ||
   fail "vacuum of a deletion-vector table keeps its deletion vectors" "$RC $OUT $ERR" "$(ls "$T")"
+# Once the file that used it is rewritten (copy-on-write), the vector file
+# is unreferenced: VACUUM deletes it after the retention, as Delta does.
+sql "DELETE FROM t WHERE value = 1; VACUUM t RETAIN 0 HOURS DRY RUN"
+[[ $RC == 0 && "$OUT" == *deletion_vector_*.bin* ]] && pass "dry run lists the unreferenced deletion vector file" ||
+  fail "dry run lists the unreferenced deletion vector file" "$RC $OUT $ERR"
+sql "VACUUM t RETAIN 0 HOURS; SELECT count(*) AS n, sum(value) AS s FROM t"
+[[ $RC == 0 && "$OUT" == *$'n,s\n7,35'* ]] && ! ls "$T"/*.bin >/dev/null 2>&1 &&
+  pass "vacuum deletes a deletion vector file no live file uses" ||
+  fail "vacuum deletes a deletion vector file no live file uses" "$RC $OUT $ERR" "$(ls "$T")"
+
+# --- struct statistics (add.stats_parsed) where the checkpoint has no JSON
+# stats (delta.checkpoint.writeStatsAsJson = false): COUNT(*) and data
+# skipping use them. Every data file but the one holding integer = 3 is
+# overwritten with garbage of the same size, so a file that is not skipped
+# fails the query. Timestamps in the stats are truncated to milliseconds. ---
+copy delta-1.2.1-only-struct-stats
+KEEP=part-00000-1c2d1a32-02dc-484f-87ff-4328ea56045d-c000.snappy.parquet
+for f in "$T"/*.parquet; do
+  size=$(stat -c %s "$f")
+  [[ $(basename "$f") == "$KEEP" ]] || head -c "$size" /dev/zero | tr '\0' 'x' >"$f"
+done
+sql "SELECT count(*) AS n FROM t"
+expect "count(*) from struct statistics" 0 $'n\n12\n'
+sql "SELECT \"integer\" FROM t WHERE \"integer\" = 3"
+expect "an integer filter skips by struct statistics" 0 $'integer\n3\n'
+sql "SELECT \"integer\" FROM t WHERE \"timestamp\" = TIMESTAMP '2022-10-24 22:59:36.177007'"
+expect "a timestamp filter skips by millisecond struct statistics" 0 $'integer\n3\n'
+sql "SELECT \"integer\" FROM t WHERE \"integer\" >= 3 AND \"integer\" <= 3 AND \"decimal\" = -5.678 AND \"date\" = DATE '2022-10-24'
+     AND string = 'string' AND \"double\" = 1.234"
+expect "decimal, date, string and double bounds keep the matching file" 0 $'integer\n3\n'
+sql "SELECT count(*) AS n FROM t WHERE \"integer\" >= 0"
+[[ $RC != 0 ]] && pass "a file that is not skipped is read (the garbage is seen)" ||
+  fail "a file that is not skipped is read (the garbage is seen)" "$RC $OUT"
 
 # --- a deletion vector over several scan chunks (5000 rows, chunks of 2048),
 # on a partitioned table: written here by hand (Z85 UUID path, Roaring array

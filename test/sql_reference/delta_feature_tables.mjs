@@ -136,12 +136,12 @@ const commits = [];
 let previous = null;
 for (const v of versions) {
   const actions = fs.readFileSync(path.join(logDir, `${String(v).padStart(20, '0')}.json`), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-  commits.push({ v, actions });
   for (const a of actions) {
     if (a.metaData) metadata = a.metaData;
     if (a.remove && active.has(a.remove.path) && (!a.remove.deletionVector || dvId(a.remove.deletionVector) === dvId(active.get(a.remove.path).deletionVector))) active.delete(a.remove.path);
     if (a.add) active.set(a.add.path, a.add);
   }
+  commits.push({ v, actions, metadata });
   const rows = [];
   let records = 0;
   for (const add of active.values()) {
@@ -166,14 +166,17 @@ for (const v of versions) {
 
 // Change data feed: cdc files when a commit has them; else removes are
 // deletes and adds inserts, and a path both removed and added (a new DV) is
-// a delete of the rows its new vector adds.
-const cdf = metadata && metadata.configuration && metadata.configuration['delta.enableChangeDataFeed'] === 'true';
-if (cdf) {
+// a delete of the rows its new vector adds. The feed is read from the first
+// version after which every commit's metadata has it enabled (a table that
+// turned it on later has no feed before that).
+const cdfOn = (m) => m && m.configuration && m.configuration['delta.enableChangeDataFeed'] === 'true';
+const cdfFrom = commits.findLastIndex((c) => !cdfOn(c.metadata)) + 1;
+if (cdfFrom < commits.length) {
   const feed = [];
-  for (const { v, actions } of commits) {
+  for (const { v, actions } of commits.slice(cdfFrom)) {
     const info = actions.find((a) => a.commitInfo)?.commitInfo || {};
     const ms = info.inCommitTimestamp ?? info.timestamp;
-    const ts = new Date(ms).toISOString().replace('T', ' ').replace('Z', '').replace(/\.000$/, '');
+    const ts = new Date(ms).toISOString().replace('T', ' ').replace('Z', '').replace(/\.?0+$/, '');
     const meta = actions.find((a) => a.metaData)?.metaData || metadata;
     const add = (rows, type) => rows.forEach((r) => feed.push([...r, type ?? r.pop(), v, ts]));
     const cdc = actions.filter((a) => a.cdc).map((a) => a.cdc);
@@ -201,7 +204,8 @@ if (cdf) {
   }
   const fields = selected(JSON.parse(metadata.schemaString).fields);
   const types = fields.map((f) => (['integer', 'long', 'short', 'byte'].includes(f.type) ? 'I' : 'T')).join('') + 'TIT';
-  lines.push(`# change data feed of versions ${versions[0]} to ${versions.at(-1)} (commit times from inCommitTimestamp where present)`);
-  lines.push(`query ${types} rowsort`, `SELECT ${only ? selectList + ', _change_type, _commit_version, _commit_timestamp' : '*'} FROM table_changes('${name}', ${versions[0]})`, '----', ...feed.map((r) => r.join('\t')).sort(), '');
+  const first = commits[cdfFrom].v;
+  lines.push(`# change data feed of versions ${first} to ${versions.at(-1)} (commit times from inCommitTimestamp where present)`);
+  lines.push(`query ${types} rowsort`, `SELECT ${only ? selectList + ', _change_type, _commit_version, _commit_timestamp' : '*'} FROM table_changes('${name}', ${first})`, '----', ...feed.map((r) => r.join('\t')).sort(), '');
 }
 console.log(lines.join('\n'));

@@ -235,6 +235,43 @@ TEST(DeltaStats, StatsJson) {
   EXPECT_EQ(a.NumRecords(), 3);
 }
 
+TEST(DeltaStats, StatsJsonFromCheckpointStruct) {
+  // add.stats_parsed as Spark writes it: typed columns, nested structs,
+  // NULL where a bound is unknown.
+  LogicalType inner = LogicalType::Struct({{"e", TypeId::VARCHAR}});
+  LogicalType bounds = LogicalType::Struct({{"i", TypeId::INTEGER},
+                                            {"d", LogicalType::Decimal(38, 2)},
+                                            {"t", TypeId::TIMESTAMP},
+                                            {"b", TypeId::BOOLEAN},
+                                            {"s", inner},
+                                            {"n", TypeId::BIGINT}});
+  LogicalType counts = LogicalType::Struct({{"i", TypeId::BIGINT}, {"s", LogicalType::Struct({{"e", TypeId::BIGINT}})}});
+  LogicalType type = LogicalType::Struct(
+      {{"numRecords", TypeId::BIGINT}, {"minValues", bounds}, {"maxValues", bounds}, {"nullCount", counts},
+       {"tightBounds", TypeId::BOOLEAN}});
+  hugeint_t big = hugeint_t(1234567890123456789LL) * hugeint_t(1000);  // 1234567890123456789000, scale 2
+  auto bound = [&](int32_t i, hugeint_t d, const char* e) {
+    return Value::STRUCT(bounds, {Value::INTEGER(i), Value::DECIMAL(d, 38, 2), Value::TIMESTAMP(1500123),
+                                  Value::BOOLEAN(true), Value::STRUCT(inner, {Value::VARCHAR(e)}),
+                                  Value(LogicalType(TypeId::BIGINT))});
+  };
+  Value stats = Value::STRUCT(
+      type, {Value::BIGINT(5), bound(-3, big, "a"), bound(9, big + hugeint_t(1), "z"),
+             Value::STRUCT(counts, {Value::BIGINT(1), Value::STRUCT(LogicalType::Struct({{"e", TypeId::BIGINT}}),
+                                                                     {Value::BIGINT(2)})}),
+             Value::BOOLEAN(false)});
+  // Decimals as exact strings (not through a double); booleans and NULLs have no bound.
+  EXPECT_EQ(StatsJsonFromStruct(stats),
+            R"({"numRecords":5,"minValues":{"i":-3,"d":"12345678901234567890.00","t":"1970-01-01T00:00:01.500Z",)"
+            R"("s":{"e":"a"}},"maxValues":{"i":9,"d":"12345678901234567890.01","t":"1970-01-01T00:00:01.500Z",)"
+            R"("s":{"e":"z"}},"nullCount":{"i":1,"s":{"e":2}},"tightBounds":false})");
+  AddFile a;
+  a.stats = StatsJsonFromStruct(stats);
+  EXPECT_EQ(a.NumRecords(), 5);
+  EXPECT_TRUE(CheckedNumRecords(a.stats, "f").ok());
+  EXPECT_EQ(StatsJsonFromStruct(Value(type)), "{}");
+}
+
 TEST(DeltaStats, NumRecordsOnlyFromTheTopLevel) {
   auto num = [](const std::string& stats) {
     AddFile a;

@@ -259,6 +259,18 @@ Result<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes, c
   return rows;
 }
 
+Result<std::string> DeletionVectorFile(const Snapshot& snapshot, const DeletionVectorDescriptor& dv) {
+  if (dv.storage_type == 'i') return Status::InvalidArgument("an inline deletion vector has no file");
+  if (dv.storage_type == 'u') {
+    auto relative = DeletionVectorRelativePath(dv.path_or_inline_dv);
+    if (!relative.ok()) return relative.status();
+    return snapshot.FilePath(relative.value());
+  }
+  auto decoded = DecodePath(dv.path_or_inline_dv);
+  if (!decoded.ok()) return decoded.status();
+  return snapshot.FilePath(decoded.value());
+}
+
 Result<std::vector<uint64_t>> LoadDeletionVector(FileSystem* fs, const Snapshot& snapshot,
                                                  const DeletionVectorDescriptor& dv, const std::string& data_file) {
   std::string what = snapshot.FilePath(data_file);
@@ -271,16 +283,9 @@ Result<std::vector<uint64_t>> LoadDeletionVector(FileSystem* fs, const Snapshot&
                                 " exceeds its " + std::to_string(decoded.value().size()) + " decoded bytes");
     bytes = decoded.value().substr(0, static_cast<size_t>(dv.size_in_bytes));
   } else {
-    std::string file;
-    if (dv.storage_type == 'u') {
-      auto relative = DeletionVectorRelativePath(dv.path_or_inline_dv);
-      if (!relative.ok()) return Status::Corruption("deletion vector of " + what + ": " + relative.status().message());
-      file = snapshot.FilePath(relative.value());
-    } else {
-      auto decoded = DecodePath(dv.path_or_inline_dv);
-      if (!decoded.ok()) return decoded.status();
-      file = snapshot.FilePath(decoded.value());
-    }
+    auto located = DeletionVectorFile(snapshot, dv);
+    if (!located.ok()) return Status::Corruption("deletion vector of " + what + ": " + located.status().message());
+    const std::string& file = located.value();
     what += " (in " + file + ")";
     auto contents = fs->ReadFile(file);
     if (!contents.ok()) {

@@ -53,6 +53,10 @@ Result<std::string> DecodeZ85(std::string_view text);
 // (no prefix directory when the field is just the 20-character UUID).
 Result<std::string> DeletionVectorRelativePath(std::string_view path_or_inline_dv);
 
+// The file holding a 'u' or 'p' vector, as a path like Snapshot::FilePath's.
+// InvalidArgument for an inline vector; Corruption for an undecodable path.
+Result<std::string> DeletionVectorFile(const Snapshot& snapshot, const DeletionVectorDescriptor& dv);
+
 // Decodes a serialized RoaringBitmapArray (magic number 1681511377, then the
 // 64-bit portable format: a count of 32-bit bitmaps, each a key (the high 32
 // bits) and a standard Roaring bitmap of array, bitmap and run containers).

@@ -4,9 +4,9 @@
 // a long one, and opening the table reads all of it. The fields lakestream
 // keeps are therefore read straight from the Parquet reader's vectors into
 // the actions (or the snapshot), and only those fields are decoded at all
-// (ParquetReader::ScanProjected): no engine Value is built per row, and
-// columns other writers add (add.stats_parsed, add.clusteringProvider,
-// remove.stats, ...) are never decompressed.
+// (ParquetReader::ScanProjected): no engine Value is built per row (except
+// from add.stats_parsed where there is no add.stats), and columns other writers
+// add (add.clusteringProvider, remove.stats, ...) are never decompressed.
 //
 // Field lookups follow the protocol's names and types; a field that is
 // missing, NULL or of another type reads as absent, so e.g. an INTEGER where
@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/delta/delta_checkpoint.hpp"
+#include "storage/delta/delta_stats.hpp"
 #include "common/file_system.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
@@ -45,8 +46,8 @@ const std::vector<ColumnSpec>& Specs() {
       {Column::kAdd,
        "add",
        "path",
-       {"path", "partitionValues", "size", "modificationTime", "dataChange", "stats", "tags", "deletionVector",
-        "baseRowId", "defaultRowCommitVersion"}},
+       {"path", "partitionValues", "size", "modificationTime", "dataChange", "stats", "stats_parsed", "tags",
+        "deletionVector", "baseRowId", "defaultRowCommitVersion"}},
       {Column::kRemove,
        "remove",
        "path",
@@ -189,11 +190,11 @@ std::string DvJson(const Vector* dv, idx_t row) {
 
 // The field vectors of one projected action column in the current chunk.
 struct AddReader {
-  const Vector *path, *pv, *size, *mtime, *data_change, *stats, *tags, *dv, *row_id, *row_version;
+  const Vector *path, *pv, *size, *mtime, *data_change, *stats, *stats_parsed, *tags, *dv, *row_id, *row_version;
   explicit AddReader(const Vector& s)
       : path(StrField(&s, "path")), pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")),
         mtime(LongField(&s, "modificationTime")), data_change(BoolField(&s, "dataChange")),
-        stats(StrField(&s, "stats")), tags(MapField(&s, "tags")), dv(Field(&s, "deletionVector")),
+        stats(StrField(&s, "stats")), stats_parsed(Field(&s, "stats_parsed", {TypeId::STRUCT})), tags(MapField(&s, "tags")), dv(Field(&s, "deletionVector")),
         row_id(LongField(&s, "baseRowId")), row_version(LongField(&s, "defaultRowCommitVersion")) {}
 
   Status Read(idx_t row, const std::string& file, Sink& sink) const {
@@ -206,6 +207,9 @@ struct AddReader {
     a.modification_time = Long(mtime, row).value_or(0);
     a.data_change = Bool(data_change, row).value_or(false);
     a.stats = Str(stats, row);
+    // Struct statistics stand in for JSON ones a table chose not to write
+    // (delta.checkpoint.writeStatsAsJson = false): COUNT(*) and skipping use them.
+    if (!a.stats && Has(stats_parsed, row)) a.stats = StatsJsonFromStruct(stats_parsed->GetValue(row));
     a.tags = SMap(tags, row);
     if (Has(dv, row)) a.deletion_vector = DvJson(dv, row);
     a.base_row_id = Long(row_id, row);
@@ -338,6 +342,11 @@ Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Co
       ParquetProjection p{i, {}};
       for (const auto& [name, child] : type.children())
         if (std::find(spec.fields.begin(), spec.fields.end(), name) != spec.fields.end()) p.fields.push_back(name);
+      // Struct statistics are decoded only where JSON ones were not written
+      // (Spark then leaves add.stats out of the schema): they cost as much
+      // again to decode.
+      auto has = [&](const char* f) { return std::find(p.fields.begin(), p.fields.end(), f) != p.fields.end(); };
+      if (has("stats") && has("stats_parsed")) p.fields.erase(std::find(p.fields.begin(), p.fields.end(), "stats_parsed"));
       // None of the protocol's fields: read it whole, so that a row in it is
       // still seen (and refused, having no path / id / versions).
       projection.push_back(std::move(p));

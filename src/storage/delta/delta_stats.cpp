@@ -124,6 +124,61 @@ std::string MakeStatsJson(const std::vector<std::string>& names, const std::vect
 
 namespace {
 
+// A minValues/maxValues/nullCount struct as a JSON object: nested struct
+// columns nest; leaves go through StatValue (counts are integers anyway).
+std::string StructStatsObject(const Value& v, bool is_max) {
+  std::string out;
+  const auto& fields = v.type().children();
+  for (size_t i = 0; i < fields.size() && i < v.Children().size(); i++) {
+    const Value& child = v.Children()[i];
+    std::string value;
+    if (child.IsNull()) continue;
+    if (child.type().id() == TypeId::STRUCT) {
+      value = "{" + StructStatsObject(child, is_max) + "}";
+    } else if (child.type().id() == TypeId::DECIMAL) {
+      // As a string: a JSON number would be read through a double.
+      AppendJsonString(value, StatValue(child, is_max));
+    } else {
+      value = StatValue(child, is_max);
+    }
+    if (value.empty()) continue;
+    out += out.empty() ? "" : ",";
+    AppendJsonString(out, fields[i].first);
+    out += ":" + value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string StatsJsonFromStruct(const Value& stats_parsed) {
+  std::string out;
+  if (stats_parsed.IsNull() || stats_parsed.type().id() != TypeId::STRUCT) return "{}";
+  const auto& fields = stats_parsed.type().children();
+  for (size_t i = 0; i < fields.size() && i < stats_parsed.Children().size(); i++) {
+    const Value& child = stats_parsed.Children()[i];
+    const std::string& name = fields[i].first;
+    std::string value;
+    if (child.IsNull()) continue;
+    if (name == "numRecords" && child.type().IsIntegral()) {
+      value = StatValue(child, false);
+    } else if (name == "tightBounds" && child.type().id() == TypeId::BOOLEAN) {
+      value = child.GetBoolean() ? "true" : "false";
+    } else if ((name == "minValues" || name == "maxValues" || name == "nullCount") &&
+               child.type().id() == TypeId::STRUCT) {
+      value = "{" + StructStatsObject(child, name == "maxValues") + "}";
+    } else {
+      continue;
+    }
+    out += out.empty() ? "" : ",";
+    AppendJsonString(out, name);
+    out += ":" + value;
+  }
+  return "{" + out + "}";
+}
+
+namespace {
+
 // Every count in a nullCount object (nested for struct columns) is an
 // integer in [0, num_records]; the first one that is not, by column path.
 std::optional<std::string> BadNullCount(const nlohmann::json& counts, int64_t num_records, const std::string& prefix) {

@@ -30,6 +30,14 @@ namespace lakestream::delta {
 std::string MakeStatsJson(const std::vector<std::string>& names, const std::vector<LogicalType>& types,
                           const ParquetFileInfo& info);
 
+// The JSON stats of an add from its checkpoint's struct statistics
+// (add.stats_parsed: numRecords, minValues, maxValues, nullCount and
+// tightBounds as typed columns, written instead of the JSON text when a table
+// sets delta.checkpoint.writeStatsAsJson = false). Values follow the rules
+// above (a DECIMAL bound is a JSON string, which readers parse exactly);
+// a bound that cannot be written is left out, which only costs skipping.
+std::string StatsJsonFromStruct(const Value& stats_parsed);
+
 // The numRecords of an add's stats, checked, for answering COUNT(*) from the
 // log: nullopt when there are no stats or they omit numRecords (the rows must
 // then be counted). Corruption naming `file` when the stats are not a JSON

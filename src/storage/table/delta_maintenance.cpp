@@ -5,6 +5,7 @@
 
 #include "common/exception.hpp"
 #include "common/s3/s3_file_system.hpp"
+#include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "common/query_progress.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -74,19 +75,38 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
 
 // Files that the change feed of versions (version, latest] reads (adds,
 // removes and cdc files), plus the files of `version` itself.
+// The file of a deletion vector descriptor (AddFile/RemoveFile::deletion_vector),
+// nullopt for none, an inline vector or an undecodable one.
+static std::optional<std::string> DeletionVectorFileOf(const delta::Snapshot& snapshot,
+                                                       const std::optional<std::string>& json) {
+  if (!json) return std::nullopt;
+  auto dv = delta::ParseDeletionVectorDescriptor(*json);
+  if (!dv.ok()) return std::nullopt;
+  auto file = delta::DeletionVectorFile(snapshot, dv.value());
+  if (!file.ok()) return std::nullopt;
+  return file.take();
+}
+
+// Keeps a data file and the file of its deletion vector.
+template <typename FileAction>
+static void KeepFile(const delta::Snapshot& snapshot, const FileAction& action, std::set<std::string>& keep) {
+  keep.insert(snapshot.FilePath(action.path));
+  if (auto dv = DeletionVectorFileOf(snapshot, action.deletion_vector)) keep.insert(*dv);
+}
+
 static void AddFilesNeededForChanges(const DeltaTable& table, int64_t version, std::set<std::string>& keep) {
   const auto& snapshot = table.Snapshot();
   if (version >= 0) {
     auto past = table.AtVersion(version);
-    for (auto& [path, add] : past->Snapshot().files) keep.insert(snapshot.FilePath(path));
+    for (auto& [path, add] : past->Snapshot().files) KeepFile(snapshot, add, keep);
   }
   auto& log = const_cast<DeltaTable&>(table).Log();
   for (int64_t v = version + 1; v <= snapshot.version; v++) {
     auto actions = log.ReadCommit(v);
     if (!actions.ok()) continue;  // history already gone: the stream is stale anyway
     for (auto& action : actions.value()) {
-      if (auto* add = std::get_if<delta::AddFile>(&action)) keep.insert(snapshot.FilePath(add->path));
-      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) keep.insert(snapshot.FilePath(remove->path));
+      if (auto* add = std::get_if<delta::AddFile>(&action)) KeepFile(snapshot, *add, keep);
+      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) KeepFile(snapshot, *remove, keep);
       if (auto* cdc = std::get_if<delta::CdcFile>(&action)) keep.insert(snapshot.FilePath(cdc->path));
     }
   }
@@ -111,7 +131,9 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   int64_t retention = retain_ms.value_or(snapshot.DeletedFileRetentionMs());
   int64_t cutoff = NowMs() - retention;
   std::set<std::string> active;
-  for (auto& [path, add] : snapshot.files) active.insert(snapshot.FilePath(path));
+  // A deletion vector file is live while a live file uses it (Spark packs
+  // the vectors of many files into one).
+  for (auto& [path, add] : snapshot.files) KeepFile(snapshot, add, active);
   if (keep_changes_after) AddFilesNeededForChanges(*this, *keep_changes_after, active);
   auto tombstones = delta::AllTombstones(fs_, snapshot);
   if (!tombstones.ok())  // e.g. a log cleanup removed the checkpoint since this snapshot was read
@@ -119,13 +141,21 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
                   tombstones.status().message() + "); nothing was deleted, run VACUUM again");
   std::map<std::string, int64_t> removed_at;
   for (auto& [path, remove] : tombstones.value()) {
-    if (remove.deletion_timestamp) removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
+    if (!remove.deletion_timestamp) continue;
+    removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
+    // A vector file shared by several removed files ages from the last removal.
+    if (auto dv = DeletionVectorFileOf(snapshot, remove.deletion_vector)) {
+      auto [it, inserted] = removed_at.emplace(*dv, *remove.deletion_timestamp);
+      if (!inserted) it->second = std::max(it->second, *remove.deletion_timestamp);
+    }
   }
   std::vector<std::string> doomed;
   auto consider = [&](const std::string& full, int64_t mtime) {
     std::string name = BaseName(full);
     bool temp = FileSystem::IsTempFileName(name);
-    if (!temp && (name.size() < 8 || name.substr(name.size() - 8) != ".parquet")) return;
+    bool data = name.ends_with(".parquet");
+    bool vector = name.starts_with("deletion_vector_") && name.ends_with(".bin");
+    if (!temp && !data && !vector) return;
     if (active.count(full)) return;
     auto removed = removed_at.find(full);
     int64_t age_from = removed != removed_at.end() ? removed->second : mtime;
