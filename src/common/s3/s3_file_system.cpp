@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <cstdlib>
@@ -34,6 +35,7 @@ struct S3FileSystem::Response {
   long status = 0;
   std::string body;
   std::map<std::string, std::string> headers;  // lower-case names
+  bool expect_body = true;                      // false for HEAD (its Content-Length is the object's)
 };
 
 namespace {
@@ -139,7 +141,16 @@ size_t WriteHeader(char* data, size_t size, size_t n, void* out) {
     std::string value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) value.pop_back();
-    (*static_cast<std::map<std::string, std::string>*>(out))[name] = value;
+    auto* resp = static_cast<S3FileSystem::Response*>(out);
+    // A known body length is reserved at once: a range GET of 8 MiB would
+    // otherwise grow the string a dozen times.
+    if (name == "content-length" && resp->expect_body) {
+      uint64_t length = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
+      if (ec == std::errc() && end == value.data() + value.size())
+        resp->body.reserve(static_cast<size_t>(std::min<uint64_t>(length, uint64_t{1} << 28)));
+    }
+    resp->headers[name] = value;
   }
   return size * n;
 }
@@ -229,6 +240,7 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
     requests_++;
     curl_easy_reset(curl);
     Response resp;
+    resp.expect_body = req.method != "HEAD";
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
@@ -237,7 +249,9 @@ Result<S3FileSystem::Response> S3FileSystem::Send(const Request& req) {
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, WriteBody);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &resp.body);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, WriteHeader);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &resp.headers);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &resp);
+    // Fewer, larger reads from the socket for large bodies (default 16 KiB).
+    curl_easy_setopt(curl, CURLOPT_BUFFERSIZE, 512L * 1024);
     struct curl_slist* headers = nullptr;
     for (auto& h : req.headers) headers = curl_slist_append(headers, h.c_str());
     static const std::string kEmpty;
