@@ -374,15 +374,22 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   }
   if (entry.managed) {
     // A table renamed on object storage keeps its folder (RenameTable), so
-    // the folder of a new name may still be another table's.
-    for (auto& name : catalog_.TableNames()) {
-      TableCatalogEntry* other = catalog_.FindTable(name);
-      if (other && other != &entry && other->location == entry.location) {
+    // the folder of a new name may still be another table's: the new table
+    // then gets the first free folder of name-2, name-3, ...
+    auto holder = [&](const std::string& location) -> TableCatalogEntry* {
+      for (auto& name : catalog_.TableNames()) {
+        TableCatalogEntry* other = catalog_.FindTable(name);
+        if (other && other != &entry && other->location == location) return other;
+      }
+      return nullptr;
+    };
+    for (int n = 2; TableCatalogEntry* other = holder(entry.location); n++) {
+      if (!other->managed) {
         throw CatalogError("Cannot create " + std::string(kind) + " " + entry.name + ": its folder " + entry.location +
                            " holds the data of " + TableKindToString(other->kind) + " " + other->name +
-                           (other->managed ? " (renamed from this name)" : " (attached there with LOCATION)") +
-                           "; pick another name, or give a LOCATION");
+                           " (attached there with LOCATION); pick another name, or give a LOCATION");
       }
+      entry.location = path_ + "/" + folder_name + "-" + std::to_string(n);
     }
     // The folder is the table's own: a real directory directly inside the
     // database directory, which holds nothing it did not write.
