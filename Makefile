@@ -21,8 +21,12 @@ build: deps $(BUILD_DIR)/CMakeCache.txt
 $(SAN_BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(SAN_BUILD_DIR) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DLAKESTREAM_SANITIZE=ON
 
+# Only what the sanitized suites run: the library and the unit, sqllogictest
+# and public-API binaries (not the shell, the Python module or bench drivers).
+SAN_TARGETS ?= lakestream_unit_tests lakestream_sqllogictest lakestream_public_api_check
+
 build-sanitize: deps $(SAN_BUILD_DIR)/CMakeCache.txt
-	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
+	cmake --build $(SAN_BUILD_DIR) -j $(JOBS) --target $(SAN_TARGETS)
 
 demo: build
 	@scripts/demo $(BUILD_DIR)
