@@ -119,6 +119,26 @@ TEST_F(S3FileSystemTest, ListDirectoryFollowsContinuationTokens) {
   EXPECT_TRUE(fs->ListDirectory("s3://bucket/nothing-here").status().IsNotFound());
 }
 
+TEST_F(S3FileSystemTest, ListRecursiveSkippingNeverPagesThroughTheSkippedFolder) {
+  const std::vector<std::string> outside = {"t/A1", "t/_change_data/c", "t/_delta_log0x", "t/part-1", "t/z/part"};
+  for (auto& key : outside) ASSERT_TRUE(fs->WriteFile("s3://bucket/" + key, "x").ok());
+  for (auto name : {"0.json", "1.json", "2.json", "3.json", "4.json", "_sidecars/s.parquet"})
+    ASSERT_TRUE(fs->WriteFile(std::string("s3://bucket/t/_delta_log/") + name, "x").ok());
+  uint64_t before = fs->RequestCount();
+  auto listed = fs->ListRecursiveSkipping("s3://bucket/t", "_delta_log");
+  uint64_t requests = fs->RequestCount() - before;
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  std::vector<std::string> keys;
+  for (auto& o : listed.value()) keys.push_back(o.key);
+  EXPECT_EQ(keys, outside);
+  // Pages of 2: one page before the log and the page that reaches it, then
+  // two pages after it; the 6 log keys (3 pages) are never listed.
+  EXPECT_EQ(requests, 4u);
+  auto all = fs->ListRecursive("s3://bucket/t");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all.value().size(), outside.size() + 6);
+}
+
 TEST_F(S3FileSystemTest, PutIfAbsentHasExactlyOneWinner) {
   ASSERT_TRUE(fs->PutIfAbsent("s3://bucket/log/00.json", "first").ok());
   Status again = fs->PutIfAbsent("s3://bucket/log/00.json", "second");

@@ -482,7 +482,8 @@ Result<std::vector<std::string>> S3FileSystem::ListDirectory(const std::string& 
   return names;
 }
 
-Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& prefix_path, const std::string& start_after) {
+Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& prefix_path, const std::string& start_after,
+                                                           const std::string& stop_before) {
   auto loc = ParseS3Path(prefix_path);
   if (!loc.ok()) return loc.status();
   std::string prefix = loc.value().key.empty() ? "" : loc.value().key + "/";
@@ -506,10 +507,26 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
       o.key = ChildText(c, "Key");
       o.size = std::strtoull(ChildText(c, "Size").c_str(), nullptr, 10);
       o.mtime_ms = ParseIsoDate(ChildText(c, "LastModified"));
+      if (!stop_before.empty() && o.key >= stop_before) return out;  // keys come in order
       if (!o.key.empty() && o.key.back() != '/') out.push_back(o);
     }
     token = ChildText(root, "IsTruncated") == "true" ? ChildText(root, "NextContinuationToken") : "";
   } while (!token.empty());
+  return out;
+}
+
+Result<std::vector<S3Object>> S3FileSystem::ListRecursiveSkipping(const std::string& prefix_path,
+                                                                  const std::string& skipped) {
+  auto loc = ParseS3Path(prefix_path);
+  if (!loc.ok()) return loc.status();
+  std::string folder = (loc.value().key.empty() ? "" : loc.value().key + "/") + skipped;
+  // Every key in folder/ sorts before folder + '0', since '/' < '0'.
+  auto before = ListRecursive(prefix_path, "", folder + "/");
+  if (!before.ok()) return before.status();
+  auto after = ListRecursive(prefix_path, folder + "0");
+  if (!after.ok()) return after.status();
+  std::vector<S3Object> out = before.take();
+  for (auto& o : after.value()) out.push_back(std::move(o));
   return out;
 }
 

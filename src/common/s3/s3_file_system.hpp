@@ -81,7 +81,15 @@ class S3FileSystem : public FileSystem {
   // the whole subtree), in key order; with `start_after` (a key of the
   // bucket) only the keys after it, which the store skips for us
   // (ListObjectsV2 start-after): an incremental listing.
-  Result<std::vector<S3Object>> ListRecursive(const std::string& prefix, const std::string& start_after = "");
+  // With `stop_before` (a key), the listing ends at the first key not
+  // before it, so that no page beyond it is asked for.
+  Result<std::vector<S3Object>> ListRecursive(const std::string& prefix, const std::string& start_after = "",
+                                              const std::string& stop_before = "");
+  // Every object under `prefix` except those in its subfolder `skipped`
+  // (one path component, e.g. "_delta_log"), which the store is not asked
+  // to list at all: the keys before it, then those after it (start-after),
+  // so a table's files cost no page of its log.
+  Result<std::vector<S3Object>> ListRecursiveSkipping(const std::string& prefix, const std::string& skipped);
 
   // Requests sent (each retry counts), for benchmarks and tests.
   uint64_t RequestCount() const { return requests_.load(); }

@@ -162,16 +162,13 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     if (age_from < cutoff) doomed.push_back(full);
   };
   if (IsRemotePath(path_)) {
-    // Object storage: one listing of the table's prefix gives every file with its time.
-    auto listed = S3FileSystem::Instance()->ListRecursive(path_);
+    // Object storage: one listing of the table's prefix, without its log,
+    // gives every file with its time.
+    auto listed = S3FileSystem::Instance()->ListRecursiveSkipping(path_, "_delta_log");
     if (!listed.ok())
       throw IOError("VACUUM of table " + name_ + " could not list " + path_ + ": " + listed.status().message());
     std::string bucket = path_.substr(0, path_.find('/', 5) + 1);
-    std::string log_prefix = path_ + "/_delta_log/";
-    for (auto& o : listed.value()) {
-      std::string full = bucket + o.key;
-      if (full.compare(0, log_prefix.size(), log_prefix) != 0) consider(full, o.mtime_ms);
-    }
+    for (auto& o : listed.value()) consider(bucket + o.key, o.mtime_ms);
   }
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(path_, ec);

@@ -435,7 +435,7 @@ idx_t DeltaTable::RowCount() {
   // (outside the prefix, or a key spelled differently) is asked for itself.
   std::unordered_set<std::string> listed;
   if (IsRemotePath(snapshot.table_path) && state->files.size() > 1) {
-    auto objects = S3FileSystem::Instance()->ListRecursive(snapshot.table_path);
+    auto objects = S3FileSystem::Instance()->ListRecursiveSkipping(snapshot.table_path, "_delta_log");
     if (objects.ok()) {
       std::string bucket = snapshot.table_path.substr(0, snapshot.table_path.find('/', 5) + 1);
       for (auto& o : objects.value()) listed.insert(bucket + o.key);
