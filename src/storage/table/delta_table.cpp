@@ -13,8 +13,10 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
+#include "storage/delta/row_tracking.hpp"
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
+#include "storage/table/row_tracking_rewrite.hpp"
 #include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
@@ -39,6 +41,9 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
   // A file's identity is its path and deletion vector (PROTOCOL.md
   // "Reconciliation"): the remove names the one being removed.
   remove.deletion_vector = add.deletion_vector;
+  // Row tracking: removes repeat the removed add's values (PROTOCOL "Row Tracking").
+  remove.base_row_id = add.base_row_id;
+  remove.default_row_commit_version = add.default_row_commit_version;
   return remove;
 }
 
@@ -153,6 +158,7 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     }
     if (!s.ok()) ThrowFor(name, s);
   }
+  delta::AssignMaterializedColumnNames(configuration, NewUuid);
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
@@ -262,7 +268,17 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     const delta::Metadata* changed_metadata = delta::NewMetadata(actions);
     bool ict = delta::InCommitTimestampsEnabled(changed_metadata ? *changed_metadata : base.metadata);
     if (ict) stamped = delta::StampInCommitTimestamp(actions, base.metadata, version, NowMs(), PreviousCommitTime(base));
-    const std::vector<delta::Action>& committed = ict ? stamped : actions;
+    // Row ids continue the high water mark of the version the commit lands
+    // on, and the files' commit version is that version: also per attempt.
+    Status row_tracking = delta::CheckRowTrackingEnablement(name_, base, actions);
+    if (!row_tracking.ok()) ThrowFor(name_, row_tracking);
+    bool row_ids = delta::CommitAssignsRowIds(base, actions);
+    if (row_ids) {
+      auto assigned = delta::AssignRowIds(ict ? std::move(stamped) : actions, base, version);
+      if (!assigned.ok()) ThrowFor(name_, assigned.status());
+      stamped = assigned.take();
+    }
+    const std::vector<delta::Action>& committed = ict || row_ids ? stamped : actions;
     Status s = log_->Commit(version, committed, new_files);
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
@@ -446,6 +462,9 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     data.MapColumns(snapshot.metadata, snapshot.schema);
     changes.MapColumns(snapshot.metadata, snapshot.schema);
   }
+  // Rows copied or updated keep their row ids (delta.enableRowTracking).
+  RowTrackingRewrite tracked(state, name_);
+  tracked.Prepare(data);
   uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
   data.SetTargetFileSize(target);
   changes.SetTargetFileSize(target);
@@ -515,6 +534,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       if (evolved) conformed = conform(read_chunk);
       const DataChunk& chunk = evolved ? conformed : read_chunk;
       std::vector<sel_t> kept, deleted, preimage;
+      std::vector<uint64_t> kept_positions;
       const int64_t* ids = row_ids ? row_ids->GetData<int64_t>() : nullptr;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
         if (ids) position = static_cast<uint64_t>(ids[r]) & 0xffffffffULL;
@@ -524,18 +544,20 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
           deleted.push_back(static_cast<sel_t>(r));
         } else if (!changed) {
           kept.push_back(static_cast<sel_t>(r));
+          kept_positions.push_back(position);
         } else if (rows[next].second < 0) {
           deleted.push_back(static_cast<sel_t>(r));
         } else {
           preimage.push_back(static_cast<sel_t>(r));
           postimage_order.push_back(rows[next].second);
+          tracked.NoteUpdated(rows[next].second, file_index, position);
         }
       }
       if (!kept.empty()) {
         DataChunk keep;
         keep.Initialize(types, kept.size());
         keep.Append(chunk, kept.data(), kept.size());
-        data.Append(keep);
+        tracked.AppendCopied(data, keep, file_index, kept_positions.data());
       }
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
@@ -575,7 +597,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       }
       chunk.Append(commit.updated.Chunk(c), run.data(), run.size());
     }
-    data.Append(chunk);
+    tracked.AppendUpdated(data, chunk, postimage_order.data() + begin);
     add_change(chunk, nullptr, chunk.size(), "update_postimage");
   }
   bool has_changes = changes.RowCount() > 0;
@@ -606,6 +628,9 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   bool blind = removed_paths.empty();
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
+  if (delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata)) {
+    delta::TagRowTrackingPreserved(info, tracked.Active() || removed_paths.empty());
+  }
   std::vector<delta::Action> all = {info};
   if (evolved) AppendEvolvedMetadata(snapshot, columns, name_, all);
   all.insert(all.end(), actions.begin(), actions.end());
@@ -643,6 +668,7 @@ void DeltaTable::SetProperties(const std::map<std::string, std::string>& propert
   delta::StringMap parameters;
   for (auto& [k, v] : properties) metadata.configuration[k] = v;
   CheckColumnMappingChange(metadata);
+  delta::AssignMaterializedColumnNames(metadata.configuration, NewUuid);
   parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }
