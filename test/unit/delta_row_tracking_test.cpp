@@ -11,6 +11,8 @@
 #include <set>
 
 #include "storage/delta/row_tracking.hpp"
+#include "common/exception.hpp"
+#include "storage/delta/delta_log.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/table/delta_table.hpp"
@@ -136,7 +138,7 @@ TEST(RowTracking, EnablingNeedsRowIdsOnEveryFile) {
   base.files["old"] = Add("old", 2);  // written before the feature: no baseRowId
   Metadata on = base.metadata;
   on.configuration["delta.enableRowTracking"] = "true";
-  AssignMaterializedColumnNames(on.configuration, [] { return std::string("u"); });
+  AssignMaterializedColumnNames(on.configuration, nullptr, [] { return std::string("u"); });
   EXPECT_EQ(on.configuration.at("delta.rowTracking.materializedRowIdColumnName"), "_row-id-col-u");
   EXPECT_EQ(on.configuration.at("delta.rowTracking.materializedRowCommitVersionColumnName"), "_row-commit-version-col-u");
   Status refused = CheckRowTrackingEnablement("t", base, {on});
@@ -158,6 +160,30 @@ TEST(RowTracking, EnablingNeedsRowIdsOnEveryFile) {
   Snapshot plain = base;
   plain.protocol = Protocol();
   EXPECT_EQ(CheckRowTrackingEnablement("t", plain, {on}).code(), Status::Code::kInvalidArgument);
+}
+
+TEST(RowTracking, MaterializedColumnNamesStayOnceGiven) {
+  Snapshot base = Tracked();
+  base.metadata.configuration = {{"delta.enableRowTracking", "true"},
+                                 {"delta.rowTracking.materializedRowIdColumnName", "_row-id-col-1"},
+                                 {"delta.rowTracking.materializedRowCommitVersionColumnName", "_row-commit-version-col-1"}};
+  // A replacement that enables row tracking again keeps the replaced table's names.
+  StringMap replacement = {{"delta.enableRowTracking", "true"}};
+  AssignMaterializedColumnNames(replacement, &base.metadata, [] { return std::string("new"); });
+  EXPECT_EQ(replacement, base.metadata.configuration);
+  // Changing or unsetting a name of an enabled table is refused; other changes are not.
+  Metadata renamed = base.metadata;
+  renamed.configuration["delta.rowTracking.materializedRowIdColumnName"] = "_row-id-col-2";
+  EXPECT_EQ(CheckRowTrackingEnablement("t", base, {renamed}).code(), Status::Code::kInvalidArgument);
+  Metadata unset = base.metadata;
+  unset.configuration.erase("delta.rowTracking.materializedRowCommitVersionColumnName");
+  EXPECT_EQ(CheckRowTrackingEnablement("t", base, {unset}).code(), Status::Code::kInvalidArgument);
+  Metadata other = base.metadata;
+  other.configuration["delta.appendOnly"] = "false";
+  EXPECT_TRUE(CheckRowTrackingEnablement("t", base, {other}).ok());
+  Metadata disabled = base.metadata;
+  disabled.configuration["delta.enableRowTracking"] = "false";
+  EXPECT_TRUE(CheckRowTrackingEnablement("t", base, {disabled}).ok());
 }
 
 TEST(RowTracking, RemoveFieldsRoundTripInJson) {
@@ -204,6 +230,28 @@ TEST(RowTrackingTable, CreateEnablesTheFeatureWithColumnNames) {
   ASSERT_TRUE(names.has_value());
   EXPECT_EQ(names->row_id.rfind("_row-id-col-", 0), 0u);
   EXPECT_EQ(names->row_commit_version.rfind("_row-commit-version-col-", 0), 0u);
+}
+
+TEST(RowTrackingTable, CommitsAreTaggedAndNamesCannotBeUnset) {
+  testing::ScopedTempDir dir;
+  auto table = MakeTrackedTable(dir.path + "/t");
+  TableCommit insert;
+  insert.operation = "WRITE";
+  insert.inserted = testing::Rows(0, 3);
+  table->Commit(insert);
+  auto log = delta::DeltaLog::Open(FileSystem::Default(), dir.path + "/t").take();
+  auto actions = log->ReadCommit(1);
+  ASSERT_TRUE(actions.ok());
+  bool tagged = false;
+  for (auto& a : actions.value()) {
+    if (auto* info = std::get_if<delta::CommitInfo>(&a)) {
+      tagged = info->json.find("\"delta.rowTracking.preserved\":\"true\"") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(tagged);
+  EXPECT_THROW(table->UnsetProperties({"delta.rowTracking.materializedRowIdColumnName"}), InvalidInputError);
+  EXPECT_THROW(table->SetProperties({{"delta.rowTracking.materializedRowCommitVersionColumnName", "x"}}), InvalidInputError);
+  EXPECT_EQ(table->Snapshot().version, 1);  // nothing committed
 }
 
 TEST(RowTrackingTable, ALostRaceIsAssignedAtItsNewVersion) {

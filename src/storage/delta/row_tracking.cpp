@@ -36,14 +36,16 @@ std::optional<MaterializedColumns> MaterializedColumnNames(const Metadata& metad
   return MaterializedColumns{*id, *version};
 }
 
-void AssignMaterializedColumnNames(StringMap& configuration, const std::function<std::string()>& new_uuid) {
+void AssignMaterializedColumnNames(StringMap& configuration, const Metadata* previous,
+                                   const std::function<std::string()>& new_uuid) {
   if (!IsTrue(configuration, kEnableRowTracking)) return;
-  if (!ConfigValue(configuration, kMaterializedRowIdColumn)) {
-    configuration[kMaterializedRowIdColumn] = "_row-id-col-" + new_uuid();
-  }
-  if (!ConfigValue(configuration, kMaterializedRowCommitVersionColumn)) {
-    configuration[kMaterializedRowCommitVersionColumn] = "_row-commit-version-col-" + new_uuid();
-  }
+  auto assign = [&](const char* key, const char* prefix) {
+    if (ConfigValue(configuration, key)) return;
+    auto kept = previous ? ConfigValue(previous->configuration, key) : std::nullopt;
+    configuration[key] = kept ? *kept : prefix + new_uuid();
+  };
+  assign(kMaterializedRowIdColumn, "_row-id-col-");
+  assign(kMaterializedRowCommitVersionColumn, "_row-commit-version-col-");
 }
 
 Result<std::optional<int64_t>> RowIdHighWaterMark(const std::map<std::string, DomainMetadata>& domains) {
@@ -115,7 +117,17 @@ Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base
   auto [protocol_ptr, after_ptr] = After(base, actions);
   const Protocol& protocol = *protocol_ptr;
   const Metadata& after = *after_ptr;
-  if (!RowTrackingEnabled(after) || RowTrackingEnabled(base.metadata)) return Status::OK();
+  if (!RowTrackingEnabled(after)) return Status::OK();
+  if (RowTrackingEnabled(base.metadata)) {
+    auto before = MaterializedColumnNames(base.metadata);
+    auto now = MaterializedColumnNames(after);
+    if (before && (!now || now->row_id != before->row_id || now->row_commit_version != before->row_commit_version)) {
+      return Status::InvalidArgument("table " + table + " enables row tracking: " + kMaterializedRowIdColumn + " and " +
+                                     kMaterializedRowCommitVersionColumn + " cannot be changed or unset (its data " +
+                                     "files keep row ids under those names)");
+    }
+    return Status::OK();
+  }
   if (!protocol.ListsWriterFeature(kRowTrackingFeature)) {
     return Status::InvalidArgument("table " + table + ": delta.enableRowTracking = true needs the writer feature " +
                                    "rowTracking in the protocol; set 'delta.feature.rowTracking' = 'supported' too");

@@ -57,10 +57,13 @@ struct MaterializedColumns {
 // Both names from `metadata`'s configuration; nullopt when either is missing.
 std::optional<MaterializedColumns> MaterializedColumnNames(const Metadata& metadata);
 
-// When `configuration` enables row tracking and lacks the materialized column
-// names, adds them as Spark names them: `_row-id-col-<uuid>` and
-// `_row-commit-version-col-<uuid>` (`new_uuid` makes each uuid).
-void AssignMaterializedColumnNames(StringMap& configuration, const std::function<std::string()>& new_uuid);
+// When `configuration` enables row tracking and lacks a materialized column
+// name, adds it: the one of `previous` (the metadata of a table being
+// replaced, or nullptr) when it has one, else a new one as Spark names them:
+// `_row-id-col-<uuid>` and `_row-commit-version-col-<uuid>` (`new_uuid`
+// makes each uuid).
+void AssignMaterializedColumnNames(StringMap& configuration, const Metadata* previous,
+                                   const std::function<std::string()>& new_uuid);
 
 // The rowIdHighWaterMark of `domains` (nullopt: no row id given yet).
 // Corruption when the domain's configuration has no integer mark.
@@ -86,7 +89,9 @@ Result<std::vector<Action>> AssignRowIds(std::vector<Action> actions, const Snap
 // name of a column, and every active file of `base` already has baseRowId
 // and defaultRowCommitVersion (lakestream does not backfill them). OK when
 // the commit does not turn it on; NotSupported or InvalidArgument naming
-// `table` and the fix otherwise.
+// `table` and the fix otherwise. A table that stays enabled must keep its
+// materialized column names (its files hold the stable values under them):
+// InvalidArgument for a commit that changes or drops either.
 Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base, const std::vector<Action>& actions);
 
 // Sets tags."delta.rowTracking.preserved" of `info` (kept in its JSON) to

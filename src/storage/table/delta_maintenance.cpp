@@ -52,7 +52,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     DataChunk chunk;
     chunk.Initialize(types);
     Vector row_ids(TypeId::BIGINT);
-    while (scan->Next(chunk, &row_ids)) {
+    while (scan->Next(chunk, tracked.Active() ? &row_ids : nullptr)) {
       tracked.AppendCopied(writer, chunk, row_ids);
       if (progress) progress->AddDone(chunk.size());
     }
@@ -70,7 +70,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   parameters["predicate"] = "[]";
   auto info = delta::CommitInfo::Make(now, "OPTIMIZE", parameters, false, snapshot.version);
   info.engine_info = "lakestream/" LAKESTREAM_VERSION;
-  if (delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata)) delta::TagRowTrackingPreserved(info, tracked.Active());
+  tracked.TagCommit(info, true);
   std::vector<delta::Action> all = {info};
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());

@@ -158,7 +158,7 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     }
     if (!s.ok()) ThrowFor(name, s);
   }
-  delta::AssignMaterializedColumnNames(configuration, NewUuid);
+  delta::AssignMaterializedColumnNames(configuration, replacing, NewUuid);
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
@@ -628,9 +628,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   bool blind = removed_paths.empty();
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
-  if (delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata)) {
-    delta::TagRowTrackingPreserved(info, tracked.Active() || removed_paths.empty());
-  }
+  tracked.TagCommit(info, !removed_paths.empty());
   std::vector<delta::Action> all = {info};
   if (evolved) AppendEvolvedMetadata(snapshot, columns, name_, all);
   all.insert(all.end(), actions.begin(), actions.end());
@@ -668,7 +666,7 @@ void DeltaTable::SetProperties(const std::map<std::string, std::string>& propert
   delta::StringMap parameters;
   for (auto& [k, v] : properties) metadata.configuration[k] = v;
   CheckColumnMappingChange(metadata);
-  delta::AssignMaterializedColumnNames(metadata.configuration, NewUuid);
+  delta::AssignMaterializedColumnNames(metadata.configuration, nullptr, NewUuid);
   parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }

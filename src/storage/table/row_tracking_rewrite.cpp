@@ -9,15 +9,21 @@ namespace lakestream {
 RowTrackingRewrite::RowTrackingRewrite(const DeltaSnapshotState& state, std::string table)
     : state_(state), table_(std::move(table)) {
   const auto& snapshot = state.snapshot;
-  if (!delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata) || !delta::RowTrackingEnabled(snapshot.metadata)) {
-    return;  // ids are not stable yet: nothing to preserve (PROTOCOL "Row Tracking")
-  }
+  assigns_ = delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata);
+  // Not enabled: ids are not stable yet, nothing to preserve (PROTOCOL "Row Tracking").
+  if (!assigns_ || !delta::RowTrackingEnabled(snapshot.metadata)) return;
   columns_ = delta::MaterializedColumnNames(snapshot.metadata);
-  if (!columns_) {
-    throw CorruptionError("Delta table " + table_ + " enables row tracking but its metaData names no " +
-                          delta::kMaterializedRowIdColumn + " or " + delta::kMaterializedRowCommitVersionColumn +
-                          "; its rows cannot be rewritten without losing their row ids");
-  }
+  missing_names_ = !columns_;
+}
+
+void RowTrackingRewrite::ThrowUnnamed() const {
+  throw CorruptionError("Delta table " + table_ + " enables row tracking but its metaData names no " +
+                        delta::kMaterializedRowIdColumn + " or " + delta::kMaterializedRowCommitVersionColumn +
+                        "; its rows cannot be rewritten without losing their row ids");
+}
+
+void RowTrackingRewrite::TagCommit(delta::CommitInfo& info, bool rows_copied) const {
+  if (assigns_) delta::TagRowTrackingPreserved(info, Active() || !rows_copied);
 }
 
 void RowTrackingRewrite::Prepare(DeltaFileWriter& writer) const {
@@ -64,6 +70,7 @@ void RowTrackingRewrite::AppendWith(DeltaFileWriter& writer, const DataChunk& ro
 
 void RowTrackingRewrite::AppendCopied(DeltaFileWriter& writer, const DataChunk& rows, uint64_t file_index,
                                       const uint64_t* positions) {
+  if (missing_names_ && rows.size() > 0) ThrowUnnamed();
   if (!columns_ || rows.size() == 0) {
     writer.Append(rows);
     return;
@@ -78,6 +85,7 @@ void RowTrackingRewrite::AppendCopied(DeltaFileWriter& writer, const DataChunk& 
 }
 
 void RowTrackingRewrite::AppendCopied(DeltaFileWriter& writer, const DataChunk& rows, const Vector& row_ids) {
+  if (missing_names_ && rows.size() > 0) ThrowUnnamed();
   if (!columns_ || rows.size() == 0) {
     writer.Append(rows);
     return;
@@ -103,6 +111,7 @@ void RowTrackingRewrite::AppendCopied(DeltaFileWriter& writer, const DataChunk& 
 }
 
 void RowTrackingRewrite::NoteUpdated(int64_t update_index, uint64_t file_index, uint64_t position) {
+  if (missing_names_) ThrowUnnamed();
   if (!columns_) return;
   Load(file_index);
   if (position >= loaded_.row_ids.size()) throw CorruptionError("Delta table " + table_ + ": an updated row is past the end of its data file");

@@ -28,8 +28,9 @@ struct DeltaSnapshotState;
 class RowTrackingRewrite {
  public:
   // `state` (the snapshot the statement read) must outlive this object's use.
-  // CorruptionError naming `table` when row tracking is enabled without
-  // materialized column names.
+  // A table that enables row tracking without naming the materialized
+  // columns can still take inserts; copying or updating a row of it is a
+  // CorruptionError naming `table`.
   RowTrackingRewrite(const DeltaSnapshotState& state, std::string table);
   bool Active() const { return columns_.has_value(); }
   // Gives `writer`'s files the materialized columns (when active).
@@ -44,8 +45,14 @@ class RowTrackingRewrite {
   void NoteUpdated(int64_t update_index, uint64_t file_index, uint64_t position);
   // Appends new versions of updated rows: row r is updated row `update_indexes[r]`.
   void AppendUpdated(DeltaFileWriter& writer, const DataChunk& rows, const int64_t* update_indexes);
+  // Tags the statement's commitInfo with delta.rowTracking.preserved when the
+  // table assigns row ids: true when enabled (every copied or updated row
+  // kept its values) or when `rows_copied` is false, else false.
+  void TagCommit(delta::CommitInfo& info, bool rows_copied) const;
 
  private:
+  // CorruptionError: the stable values of rows cannot be kept.
+  [[noreturn]] void ThrowUnnamed() const;
   // Loads file `file_index`'s stable values unless they are the ones held.
   void Load(uint64_t file_index);
   // `rows` plus the two materialized columns, filled by `fill(r, id, version)`.
@@ -54,6 +61,8 @@ class RowTrackingRewrite {
 
   const DeltaSnapshotState& state_;
   std::string table_;
+  bool assigns_ = false;        // the table assigns row ids
+  bool missing_names_ = false;  // enabled, but the materialized columns are not named
   std::optional<delta::MaterializedColumns> columns_;
   std::optional<uint64_t> loaded_file_;
   delta::FileRowTracking loaded_;
