@@ -8,10 +8,13 @@
 // are in test/shell/row_tracking.sh.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "storage/delta/row_tracking.hpp"
 #include "common/exception.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 #include "storage/parquet/parquet_reader.hpp"
@@ -280,6 +283,42 @@ TEST(RowTrackingTable, ALostRaceIsAssignedAtItsNewVersion) {
   auto mark = delta::RowIdHighWaterMark(b->Snapshot().domains);
   ASSERT_TRUE(mark.ok());
   EXPECT_EQ(mark.value(), 14);
+}
+
+TEST(RowTrackingTable, CheckpointsKeepTheFieldsOfAddsAndRemoves) {
+  testing::ScopedTempDir dir;
+  std::string path = dir.path + "/t";
+  DeltaTableDefinition definition;
+  definition.columns = {{"k", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))},
+                        {"v", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))}};
+  definition.properties["delta.enableRowTracking"] = "true";
+  definition.properties["delta.checkpointInterval"] = "2";
+  auto table = DeltaTable::Create(FileSystem::Default(), "t", path, definition);
+  TableCommit insert;
+  insert.operation = "WRITE";
+  insert.inserted = testing::Rows(0, 10);
+  table->Commit(insert);  // version 1: ids 0-9
+  auto update = testing::UpdateOneRow();
+  table->Commit(update);  // version 2: ids 10-19, and the checkpoint
+  ASSERT_TRUE(std::filesystem::exists(path + "/_delta_log/00000000000000000002.checkpoint.parquet"));
+  for (int v = 0; v <= 2; v++) {
+    char name[64];
+    snprintf(name, sizeof(name), "/_delta_log/%020d.json", v);
+    std::filesystem::remove(path + name);  // only the checkpoint is left to read
+  }
+  auto reopened = DeltaTable::Open(FileSystem::Default(), "t", path);
+  ASSERT_EQ(reopened->Snapshot().checkpoint_version, 2);
+  const auto& add = OnlyFile(*reopened);
+  EXPECT_EQ(add.base_row_id, 10);
+  EXPECT_EQ(add.default_row_commit_version, 2);
+  auto tombstones = delta::AllTombstones(FileSystem::Default(), reopened->Snapshot());
+  ASSERT_TRUE(tombstones.ok()) << tombstones.status().ToString();
+  ASSERT_EQ(tombstones.value().size(), 1u);
+  EXPECT_EQ(tombstones.value().begin()->second.base_row_id, 0);
+  EXPECT_EQ(tombstones.value().begin()->second.default_row_commit_version, 1);
+  auto mark = delta::RowIdHighWaterMark(reopened->Snapshot().domains);
+  ASSERT_TRUE(mark.ok());
+  EXPECT_EQ(mark.value(), 19);
 }
 
 // Reads the materialized columns of `table`'s only file: (id, version) per
