@@ -13,7 +13,7 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
-#include "storage/delta/row_tracking.hpp"
+#include "storage/delta/row_tracking.hpp"  // AssignMaterializedColumnNames
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/row_tracking_rewrite.hpp"
@@ -262,23 +262,11 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
   for (int attempt = 0; attempt < 1000; attempt++) {
     const delta::Snapshot& base = newer_base ? *newer_base : state_->snapshot;
     int64_t version = base.version + 1;
-    // In-commit timestamps depend on the version the commit lands at, so
-    // they are stamped per attempt.
-    std::vector<delta::Action> stamped;
-    const delta::Metadata* changed_metadata = delta::NewMetadata(actions);
-    bool ict = delta::InCommitTimestampsEnabled(changed_metadata ? *changed_metadata : base.metadata);
-    if (ict) stamped = delta::StampInCommitTimestamp(actions, base.metadata, version, NowMs(), PreviousCommitTime(base));
-    // Row ids continue the high water mark of the version the commit lands
-    // on, and the files' commit version is that version: also per attempt.
-    Status row_tracking = delta::CheckRowTrackingEnablement(name_, base, actions);
-    if (!row_tracking.ok()) ThrowFor(name_, row_tracking);
-    bool row_ids = delta::CommitAssignsRowIds(base, actions);
-    if (row_ids) {
-      auto assigned = delta::AssignRowIds(ict ? std::move(stamped) : actions, base, version);
-      if (!assigned.ok()) ThrowFor(name_, assigned.status());
-      stamped = assigned.take();
-    }
-    const std::vector<delta::Action>& committed = ict || row_ids ? stamped : actions;
+    // In-commit timestamps and row ids depend on the version the commit
+    // lands at, so they are stamped per attempt.
+    auto stamped = StampAttempt(actions, base);
+    if (!stamped.ok()) ThrowFor(name_, stamped.status());
+    const std::vector<delta::Action>& committed = stamped.value() ? *stamped.value() : actions;
     Status s = log_->Commit(version, committed, new_files);
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
@@ -342,15 +330,6 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     newer_base = newer.take();
   }
   throw ConflictError(operation + " on table " + name_ + " lost the race to commit 1000 times in a row; try again later");
-}
-
-std::optional<int64_t> DeltaTable::PreviousCommitTime(const delta::Snapshot& base) {
-  if (base.version < 0) return std::nullopt;
-  auto known = base.commit_timestamps.find(base.version);
-  if (known != base.commit_timestamps.end()) return known->second;
-  auto read = log_->CommitTimestamp(base.version);  // a version the checkpoint covers
-  if (read.ok()) return read.value();
-  return std::nullopt;
 }
 
 delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
