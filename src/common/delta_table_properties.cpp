@@ -52,6 +52,7 @@ const KnownKey kKnownKeys[] = {
     {"delta.randomPrefixLength", ValueKind::OTHER},
     {"delta.rowTracking.materializedRowCommitVersionColumnName", ValueKind::OTHER},
     {"delta.rowTracking.materializedRowIdColumnName", ValueKind::OTHER},
+    {"delta.rowTrackingSuspended", ValueKind::BOOLEAN},
     {"delta.setTransactionRetentionDuration", ValueKind::OTHER},
     {"delta.targetFileSize", ValueKind::SIZE},
     {"delta.timeUntilArchived", ValueKind::OTHER},
@@ -80,7 +81,9 @@ const DeltaFeature kFeatures[] = {
     {"inCommitTimestamp", false, true},
     {"domainMetadata", false, true},
     {"clustering", false, true},  // the clustering domain is kept; new files are not clustered
-    {"rowTracking", false, false},
+    // Fresh row ids for every new file; stable ids kept in the materialized
+    // columns while delta.enableRowTracking = true (storage/delta/row_tracking.hpp).
+    {"rowTracking", false, true},
     {"icebergCompatV1", false, false},
     {"icebergCompatV2", false, false},
     {"variantType", true, false},
@@ -120,6 +123,7 @@ std::vector<std::string> DeltaFeaturesRequestedBy(const std::map<std::string, st
     else if (lower == "delta.enableincommittimestamps" && IsTrue(value)) add("inCommitTimestamp");
     else if (lower == "delta.checkpointpolicy" && StringUtil::CIEquals(value, "v2")) add("v2Checkpoint");
     else if (lower == "delta.enabletypewidening" && IsTrue(value)) add("typeWidening");
+    else if (lower == "delta.enablerowtracking" && IsTrue(value)) add("rowTracking");
   }
   return features;
 }
@@ -144,7 +148,6 @@ std::string CheckDeltaTableProperty(const std::string& key, const std::string& v
     if (!feature->writable) return NotWritable(feature->name, key);
     return "";
   }
-  if (lower == "delta.enablerowtracking" && IsTrue(value)) return NotWritable("rowTracking", key);
   if (lower == "delta.checkpointpolicy" && !StringUtil::CIEquals(value, "classic") && !StringUtil::CIEquals(value, "v2")) {
     return "table property " + key + " takes 'classic' or 'v2', not '" + value + "'";
   }

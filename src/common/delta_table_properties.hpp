@@ -27,7 +27,7 @@ const DeltaFeature* FindDeltaFeature(const std::string& name);
 // The features the table properties ask for, in a stable order:
 // delta.feature.<name> = 'supported' (or 'enabled'), delta.enableDeletionVectors
 // = true, delta.enableInCommitTimestamps = true, delta.checkpointPolicy = 'v2',
-// delta.enableTypeWidening = true.
+// delta.enableTypeWidening = true, delta.enableRowTracking = true.
 std::vector<std::string> DeltaFeaturesRequestedBy(const std::map<std::string, std::string>& configuration);
 
 // Empty when `key` = `value` is acceptable; otherwise what is wrong and the

@@ -9,7 +9,8 @@
 #  * domain metadata: kept across the checkpoints lakestream writes;
 #  * V2 checkpoints: a table with the feature gets V2 spec checkpoints;
 #  * feature properties (delta.feature.*, enableDeletionVectors, ...) change
-#    the protocol; rowTracking and unknown features are refused by name.
+#    the protocol; features lakestream cannot write (icebergCompatV1) and
+#    unknown ones are refused by name (row tracking: test/shell/row_tracking.sh).
 # Usage: delta_feature_writes.sh PATH/TO/lakestream
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -105,16 +106,13 @@ config=$(log_field "$DB/feat" 0 "[a['metaData']['configuration'] for a in action
 [[ $RC == 0 && "$proto" == *"'readerFeatures': ['deletionVectors']"* && "$proto" == *domainMetadata* && "$config" != *delta.feature* ]] &&
   pass "delta.feature.* and enableDeletionVectors become protocol features, not properties" ||
   fail "feature properties" "$RC $ERR" "$proto" "$config"
-sql "CREATE TABLE rt (x INT) TBLPROPERTIES ('delta.enableRowTracking' = 'true')"
-expect_err "row tracking is refused by name" 1 "rowTracking" "not support writing yet"
+sql "CREATE TABLE rt (x INT) TBLPROPERTIES ('delta.feature.icebergCompatV1' = 'supported')"
+expect_err "a feature lakestream cannot write is refused by name" 1 "icebergCompatV1" "not support writing yet"
 sql "CREATE TABLE rt (x INT) TBLPROPERTIES ('delta.feature.domainMetaData' = 'supported')"
 expect_err "an unknown feature gets a did-you-mean" 1 "unknown Delta table feature 'domainMetaData'" "did you mean delta.feature.domainMetadata"
 sql "CREATE TABLE rt (x INT) TBLPROPERTIES ('delta.checkpointPolicy' = 'v3')"
 expect_err "an unknown checkpoint policy is refused" 1 "'classic' or 'v2'"
 [[ ! -d "$DB/rt" ]] && pass "no table was created by the refused statements" || fail "no table was created" "$(ls "$DB/rt")"
-cp -r "$SHARED/table-with-domain-metadata" "$TMP/rowtracked"
-sql "CREATE TABLE rowtracked LOCATION '$TMP/rowtracked'; INSERT INTO rowtracked SELECT * FROM rowtracked LIMIT 0"
-expect_err "writes to a row-tracking table are refused by name" 1 "rowTracking" "cannot write yet"
 
 # --- V2 checkpoints and domain metadata kept across checkpoints ---
 sql "CREATE TABLE v2 (x INT) TBLPROPERTIES ('delta.checkpointPolicy' = 'v2', 'delta.feature.domainMetadata' = 'supported',

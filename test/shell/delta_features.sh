@@ -125,12 +125,12 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 for a in lines:
     if 'protocol' in a:
         a['protocol']['readerFeatures'].append('vacuumProtocolCheck')
-        a['protocol']['writerFeatures'].extend(['vacuumProtocolCheck', 'rowTracking'])
+        a['protocol']['writerFeatures'].extend(['vacuumProtocolCheck', 'icebergCompatV1'])
 open(sys.argv[1], 'w').write(''.join(json.dumps(a) + '\n' for a in lines))
 PY
 touch -d '2020-01-01' "$T/orphan.parquet"
 sql "VACUUM t RETAIN 0 HOURS"
-expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "rowTracking"
+expect_err "vacuum refused under vacuumProtocolCheck" 1 "vacuumProtocolCheck" "icebergCompatV1"
 [[ -f "$T/orphan.parquet" ]] && pass "nothing vacuumed" || fail "nothing vacuumed" "orphan.parquet was deleted"
 sql "VACUUM t RETAIN 0 HOURS DRY RUN"
 [[ $RC == 0 && "$OUT" == *orphan.parquet* ]] && pass "dry run lists the orphan" || fail "dry run lists the orphan" "$RC $OUT $ERR"

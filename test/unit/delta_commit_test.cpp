@@ -244,11 +244,11 @@ TEST(DeltaCommit, UnknownReaderFeatureIsRefused) {
   Snapshot snap;
   snap.protocol.min_reader_version = 1;
   snap.protocol.min_writer_version = 7;
-  snap.protocol.writer_features = std::vector<std::string>{"appendOnly", "rowTracking"};
+  snap.protocol.writer_features = std::vector<std::string>{"appendOnly", "icebergCompatV1"};
   EXPECT_TRUE(CheckReadable("t", snap.protocol, snap.metadata).ok());
   Status w = CheckWritable("t", snap);
   EXPECT_EQ(w.code(), Status::Code::kNotSupported);
-  EXPECT_NE(w.message().find("rowTracking"), std::string::npos);
+  EXPECT_NE(w.message().find("icebergCompatV1"), std::string::npos);
 }
 
 TEST(DeltaCheckpoint, WrittenCheckpointReloadsIdentically) {

@@ -92,8 +92,9 @@ TEST(FeatureProperties, ClusteringBringsDomainMetadata) {
 
 TEST(FeatureProperties, UnwritableAndUnknownFeaturesAreRefusedByName) {
   EXPECT_EQ(CheckDeltaTableProperty("delta.feature.domainMetadata", "supported"), "");
-  EXPECT_NE(CheckDeltaTableProperty("delta.feature.rowTracking", "supported").find("rowTracking"), std::string::npos);
-  EXPECT_NE(CheckDeltaTableProperty("delta.enableRowTracking", "true").find("not support writing yet"), std::string::npos);
+  EXPECT_NE(CheckDeltaTableProperty("delta.feature.icebergCompatV1", "supported").find("icebergCompatV1"), std::string::npos);
+  EXPECT_NE(CheckDeltaTableProperty("delta.feature.icebergCompatV2", "supported").find("not support writing yet"),
+            std::string::npos);
   EXPECT_EQ(CheckDeltaTableProperty("delta.enableRowTracking", "false"), "");
   std::string typo = CheckDeltaTableProperty("delta.feature.deletionVector", "supported");
   EXPECT_NE(typo.find("did you mean delta.feature.deletionVectors"), std::string::npos) << typo;

@@ -166,6 +166,8 @@ Action ParseRemove(const json& o) {
   r.stats = OptString(o, "remove", "stats");
   r.tags = OptStringMap(o, "remove", "tags");
   r.deletion_vector = OptRawJson(o, "deletionVector");
+  r.base_row_id = OptLong(o, "remove", "baseRowId");
+  r.default_row_commit_version = OptLong(o, "remove", "defaultRowCommitVersion");
   return r;
 }
 
@@ -300,6 +302,8 @@ struct Serializer {
     if (r.stats) o["stats"] = *r.stats;
     if (r.tags) o["tags"] = StringMapJson(*r.tags);
     if (r.deletion_vector) o["deletionVector"] = RawOrNull(*r.deletion_vector);
+    if (r.base_row_id) o["baseRowId"] = *r.base_row_id;
+    if (r.default_row_commit_version) o["defaultRowCommitVersion"] = *r.default_row_commit_version;
     return {{"remove", o}};
   }
   ojson operator()(const CdcFile& c) const {

@@ -104,6 +104,10 @@ struct RemoveFile {
   std::optional<std::string> stats;
   std::optional<StringMap> tags;
   std::optional<std::string> deletion_vector;
+  // Row tracking (row_tracking.hpp): the removed add's values, which the
+  // protocol asks removes to repeat.
+  std::optional<int64_t> base_row_id;
+  std::optional<int64_t> default_row_commit_version;
   bool operator==(const RemoveFile&) const = default;
 };
 

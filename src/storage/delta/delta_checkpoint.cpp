@@ -37,7 +37,8 @@ LogicalType AddType() {
 LogicalType RemoveType() {
   return LogicalType::Struct({{"path", kStr}, {"deletionTimestamp", kLong}, {"dataChange", kBool},
                               {"extendedFileMetadata", kBool}, {"partitionValues", MapType()}, {"size", kLong},
-                              {"deletionVector", DeletionVectorType()}});
+                              {"deletionVector", DeletionVectorType()}, {"baseRowId", kLong},
+                              {"defaultRowCommitVersion", kLong}});
 }
 LogicalType DomainMetadataType() {
   return LogicalType::Struct({{"domain", kStr}, {"configuration", kStr}, {"removed", kBool}});
@@ -274,7 +275,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                           {Value::VARCHAR(EncodePath(r.path)), OptLongV(r.deletion_timestamp), Value::BOOLEAN(false),
                            r.extended_file_metadata ? Value::BOOLEAN(*r.extended_file_metadata) : Value(kBool),
                            r.partition_values ? MapValue(*r.partition_values) : Value(MapType()),
-                           OptLongV(r.size), DeletionVectorValue(r.deletion_vector)}));
+                           OptLongV(r.size), DeletionVectorValue(r.deletion_vector), OptLongV(r.base_row_id),
+                           OptLongV(r.default_row_commit_version)}));
   }
   flush();
   Result<ParquetFileInfo> info = status.ok() ? writer.Finish() : Result<ParquetFileInfo>(status);

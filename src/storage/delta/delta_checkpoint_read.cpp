@@ -52,7 +52,7 @@ const std::vector<ColumnSpec>& Specs() {
        "remove",
        "path",
        {"path", "deletionTimestamp", "dataChange", "extendedFileMetadata", "partitionValues", "size", "tags",
-        "deletionVector"}},
+        "deletionVector", "baseRowId", "defaultRowCommitVersion"}},
   };
   return specs;
 }
@@ -220,12 +220,13 @@ struct AddReader {
 };
 
 struct RemoveReader {
-  const Vector *path, *deleted, *data_change, *extended, *pv, *size, *tags, *dv;
+  const Vector *path, *deleted, *data_change, *extended, *pv, *size, *tags, *dv, *row_id, *row_version;
   explicit RemoveReader(const Vector& s)
       : path(StrField(&s, "path")), deleted(LongField(&s, "deletionTimestamp")),
         data_change(BoolField(&s, "dataChange")), extended(BoolField(&s, "extendedFileMetadata")),
         pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")), tags(MapField(&s, "tags")),
-        dv(Field(&s, "deletionVector")) {}
+        dv(Field(&s, "deletionVector")), row_id(LongField(&s, "baseRowId")),
+        row_version(LongField(&s, "defaultRowCommitVersion")) {}
 
   Status Read(idx_t row, const std::string& file, Sink& sink) const {
     RemoveFile r;
@@ -239,6 +240,8 @@ struct RemoveReader {
     r.size = Long(size, row);
     r.tags = SMap(tags, row);
     if (Has(dv, row)) r.deletion_vector = DvJson(dv, row);
+    r.base_row_id = Long(row_id, row);
+    r.default_row_commit_version = Long(row_version, row);
     sink.Put(std::move(r));
     return Status::OK();
   }

@@ -428,8 +428,10 @@ bool AddRequiredFeatures(const std::vector<DeltaColumn>& columns, StringMap& con
     // no list (and then no reader feature is missing).
     if (feature->reader_writer && protocol.min_reader_version >= 3) protocol.AddReaderFeature(feature->name);
     protocol.AddWriterFeature(feature->name);
-    // Liquid clustering keeps its columns in a domain.
-    if (std::string(feature->name) == "clustering") protocol.AddWriterFeature("domainMetadata");
+    // Liquid clustering and row tracking keep their state in domains.
+    if (std::string(feature->name) == "clustering" || std::string(feature->name) == "rowTracking") {
+      protocol.AddWriterFeature("domainMetadata");
+    }
   }
   return true;
 }

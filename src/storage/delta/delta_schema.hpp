@@ -63,7 +63,8 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns);
 // delta.typeChanges record in the schema needs typeWidening; and the
 // features the properties ask for (DeltaFeaturesRequestedBy:
 // delta.feature.<name>, delta.enableDeletionVectors, ...InCommitTimestamps,
-// checkpointPolicy = v2, enableTypeWidening). A new feature means writer
+// checkpointPolicy = v2, enableTypeWidening, enableRowTracking; rowTracking
+// and clustering bring domainMetadata). A new feature means writer
 // version 7 (the features the old writer version implied are listed, as
 // Delta does on such an upgrade), and reader version 3 for a reader-writer
 // feature. delta.feature.* keys are removed from `configuration`: they ask

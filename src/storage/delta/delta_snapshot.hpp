@@ -108,8 +108,8 @@ Status CheckReadable(const std::string& table, const Protocol& protocol, const M
 // minWriterVersion <= 7, every writer feature one lakestream writes
 // (FindDeltaFeature(...)->writable: deletion vectors are carried, never
 // written; in-commit timestamps, domain metadata and V2 checkpoints are
-// kept up; rowTracking and the Iceberg compatibility features are refused),
-// and none of the
+// kept up; row tracking ids are assigned and kept (row_tracking.hpp); the
+// Iceberg compatibility features are refused), and none of the
 // legacy writer features we do not enforce actually in use (column
 // invariants, CHECK constraints, generated and identity columns, column
 // mapping). NotSupported naming the table and the feature otherwise.

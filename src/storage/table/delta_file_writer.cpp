@@ -84,6 +84,28 @@ DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_name, std::st
     data_names_.push_back("_change_type");
     data_types_.push_back(TypeId::VARCHAR);
   }
+  stats_columns_ = data_indexes_.size();
+}
+
+void DeltaFileWriter::AddRowTrackingColumns(const delta::MaterializedColumns& columns) {
+  if (change_data_) throw InternalError("row tracking columns asked for in change data files");
+  for (const std::string* name : {&columns.row_id, &columns.row_commit_version}) {
+    data_indexes_.push_back(columns_.size() + (data_indexes_.size() - stats_columns_));
+    data_names_.push_back(*name);
+    data_types_.push_back(TypeId::BIGINT);
+    if (mapped_) data_fields_.push_back(ParquetField{*name, std::nullopt, {}});
+  }
+}
+
+// Copies column `source` of `rows` (selected by `sel`, or all) into `target`;
+// a source past the chunk's columns (row tracking values the rows do not
+// carry) is all NULL.
+static void CopyColumn(const DataChunk& rows, idx_t source, const sel_t* sel, idx_t count, Vector& target) {
+  if (source < rows.ColumnCount()) {
+    target.Copy(rows.data[source], sel, count, 0, 0);
+    return;
+  }
+  for (idx_t r = 0; r < count; r++) target.SetValid(r, false);
 }
 
 void DeltaFileWriter::MapColumns(const delta::Metadata& metadata, const std::vector<delta::DeltaColumn>& schema) {
@@ -132,7 +154,7 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
     } else {
       DataChunk data;
       data.Initialize(data_types_, rows.size());
-      for (idx_t c = 0; c < data_indexes_.size(); c++) data.data[c].Copy(rows.data[data_indexes_[c]], nullptr, rows.size(), 0, 0);
+      for (idx_t c = 0; c < data_indexes_.size(); c++) CopyColumn(rows, data_indexes_[c], nullptr, rows.size(), data.data[c]);
       data.SetCardinality(rows.size());
       Write(*stream_, data);
     }
@@ -157,7 +179,7 @@ void DeltaFileWriter::Append(const DataChunk& rows) {
   for (auto& [key, sel] : groups) {
     DataChunk part;
     part.Initialize(data_types_, sel.size());
-    for (idx_t c = 0; c < data_indexes_.size(); c++) part.data[c].Copy(rows.data[data_indexes_[c]], sel.data(), sel.size(), 0, 0);
+    for (idx_t c = 0; c < data_indexes_.size(); c++) CopyColumn(rows, data_indexes_[c], sel.data(), sel.size(), part.data[c]);
     part.SetCardinality(sel.size());
     auto& partition = partitions_[key];
     partition.values = values[key];
@@ -273,13 +295,11 @@ void DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values
   add.partition_values = values;
   add.size = static_cast<int64_t>(info.value().file_size);
   add.data_change = data_change_;
+  std::vector<std::string> names(data_names_.begin(), data_names_.begin() + static_cast<std::ptrdiff_t>(stats_columns_));
   if (mapped_) {
-    std::vector<std::string> physical;
-    for (auto& f : data_fields_) physical.push_back(f.name);
-    add.stats = delta::MakeStatsJson(physical, data_types_, info.value());
-  } else {
-    add.stats = delta::MakeStatsJson(data_names_, data_types_, info.value());
+    for (idx_t c = 0; c < stats_columns_; c++) names[c] = data_fields_[c].name;
   }
+  add.stats = delta::MakeStatsJson(names, data_types_, info.value());
   closed_.emplace_back(std::move(add));
 }
 

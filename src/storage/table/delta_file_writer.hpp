@@ -32,6 +32,7 @@
 #include "storage/data_table.hpp"
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/row_tracking.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream {
@@ -59,6 +60,13 @@ class DeltaFileWriter {
   // character; Spark does the same). Call before the first Append.
   // NotImplementedError naming the column when a column has no entry in `schema`.
   void MapColumns(const delta::Metadata& metadata, const std::vector<delta::DeltaColumn>& schema);
+  // Row tracking (storage/delta/row_tracking.hpp): data files get two more
+  // BIGINT columns, `columns.row_id` and `columns.row_commit_version`, which
+  // are in neither the table's schema nor the statistics. Rows may then
+  // carry them after the table columns; rows without them store NULLs
+  // (fresh values). Call after MapColumns, before the first Append; not for
+  // change data.
+  void AddRowTrackingColumns(const delta::MaterializedColumns& columns);
   // A file ends once it reaches about `bytes` (0: one file per partition).
   // Set before the first Append.
   void SetTargetFileSize(uint64_t bytes) { target_file_size_ = bytes; }
@@ -111,6 +119,8 @@ class DeltaFileWriter {
   std::vector<ParquetField> data_fields_;     // column mapping: per data column, its names in the file
   bool mapped_ = false;
   std::vector<LogicalType> data_types_;
+  // Data columns that get statistics: all but the row tracking ones (last).
+  idx_t stats_columns_ = 0;
   bool change_data_;
   bool data_change_ = true;
   std::map<std::string, Partition> partitions_;  // partitioned tables

@@ -10,6 +10,7 @@
 #include "common/query_progress.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
+#include "storage/table/row_tracking_rewrite.hpp"
 
 namespace lakestream {
 
@@ -33,6 +34,9 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   DeltaFileWriter writer(fs_, name_, path_, state->columns, snapshot.partition_columns(), false);
   writer.MapColumns(snapshot.metadata, snapshot.schema);
   writer.SetDataChange(false);
+  // Compaction copies every row: each keeps its row id and commit version.
+  RowTrackingRewrite tracked(*state, name_);
+  tracked.Prepare(writer);
   bool visible = false;
   AbortUnlessCommitted cleanup({&writer}, visible);
   std::vector<delta::Action> actions;
@@ -48,8 +52,9 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     auto scan = MakeDeltaScan(state, all_columns, files);
     DataChunk chunk;
     chunk.Initialize(types);
-    while (scan->Next(chunk, nullptr)) {
-      writer.Append(chunk);
+    Vector row_ids(TypeId::BIGINT);
+    while (scan->Next(chunk, tracked.Active() ? &row_ids : nullptr)) {
+      tracked.AppendCopied(writer, chunk, row_ids);
       if (progress) progress->AddDone(chunk.size());
     }
     for (uint64_t f : files) {
@@ -66,6 +71,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   parameters["predicate"] = "[]";
   auto info = delta::CommitInfo::Make(now, "OPTIMIZE", parameters, false, snapshot.version);
   info.engine_info = "lakestream/" LAKESTREAM_VERSION;
+  tracked.TagCommit(info, true);
   std::vector<delta::Action> all = {info};
   all.insert(all.end(), actions.begin(), actions.end());
   all.insert(all.end(), adds.begin(), adds.end());

@@ -13,8 +13,10 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
+#include "storage/delta/row_tracking.hpp"  // AssignMaterializedColumnNames
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
+#include "storage/table/row_tracking_rewrite.hpp"
 #include "storage/table/schema_evolution.hpp"
 
 namespace lakestream {
@@ -39,6 +41,9 @@ delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data
   // A file's identity is its path and deletion vector (PROTOCOL.md
   // "Reconciliation"): the remove names the one being removed.
   remove.deletion_vector = add.deletion_vector;
+  // Row tracking: removes repeat the removed add's values (PROTOCOL "Row Tracking").
+  remove.base_row_id = add.base_row_id;
+  remove.default_row_commit_version = add.default_row_commit_version;
   return remove;
 }
 
@@ -153,6 +158,7 @@ delta::Metadata MetadataFor(const std::string& name, const DeltaTableDefinition&
     }
     if (!s.ok()) ThrowFor(name, s);
   }
+  delta::AssignMaterializedColumnNames(configuration, replacing, NewUuid);
   auto schema_string = delta::SchemaToString(schema);
   if (!schema_string.ok()) ThrowFor(name, schema_string.status());
   delta::Metadata metadata;
@@ -256,13 +262,11 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
   for (int attempt = 0; attempt < 1000; attempt++) {
     const delta::Snapshot& base = newer_base ? *newer_base : state_->snapshot;
     int64_t version = base.version + 1;
-    // In-commit timestamps depend on the version the commit lands at, so
-    // they are stamped per attempt.
-    std::vector<delta::Action> stamped;
-    const delta::Metadata* changed_metadata = delta::NewMetadata(actions);
-    bool ict = delta::InCommitTimestampsEnabled(changed_metadata ? *changed_metadata : base.metadata);
-    if (ict) stamped = delta::StampInCommitTimestamp(actions, base.metadata, version, NowMs(), PreviousCommitTime(base));
-    const std::vector<delta::Action>& committed = ict ? stamped : actions;
+    // In-commit timestamps and row ids depend on the version the commit
+    // lands at, so they are stamped per attempt.
+    auto stamped = StampAttempt(actions, base);
+    if (!stamped.ok()) ThrowFor(name_, stamped.status());
+    const std::vector<delta::Action>& committed = stamped.value() ? *stamped.value() : actions;
     Status s = log_->Commit(version, committed, new_files);
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
@@ -326,15 +330,6 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     newer_base = newer.take();
   }
   throw ConflictError(operation + " on table " + name_ + " lost the race to commit 1000 times in a row; try again later");
-}
-
-std::optional<int64_t> DeltaTable::PreviousCommitTime(const delta::Snapshot& base) {
-  if (base.version < 0) return std::nullopt;
-  auto known = base.commit_timestamps.find(base.version);
-  if (known != base.commit_timestamps.end()) return known->second;
-  auto read = log_->CommitTimestamp(base.version);  // a version the checkpoint covers
-  if (read.ok()) return read.value();
-  return std::nullopt;
 }
 
 delta::Snapshot DeltaTable::TakeSnapshotForCommit() {
@@ -446,6 +441,9 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     data.MapColumns(snapshot.metadata, snapshot.schema);
     changes.MapColumns(snapshot.metadata, snapshot.schema);
   }
+  // Rows copied or updated keep their row ids (delta.enableRowTracking).
+  RowTrackingRewrite tracked(state, name_);
+  tracked.Prepare(data);
   uint64_t target = TargetFileSizeOf(snapshot.metadata.configuration);
   data.SetTargetFileSize(target);
   changes.SetTargetFileSize(target);
@@ -515,6 +513,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       if (evolved) conformed = conform(read_chunk);
       const DataChunk& chunk = evolved ? conformed : read_chunk;
       std::vector<sel_t> kept, deleted, preimage;
+      std::vector<uint64_t> kept_positions;
       const int64_t* ids = row_ids ? row_ids->GetData<int64_t>() : nullptr;
       for (idx_t r = 0; r < chunk.size(); r++, position++) {
         if (ids) position = static_cast<uint64_t>(ids[r]) & 0xffffffffULL;
@@ -524,18 +523,20 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
           deleted.push_back(static_cast<sel_t>(r));
         } else if (!changed) {
           kept.push_back(static_cast<sel_t>(r));
+          kept_positions.push_back(position);
         } else if (rows[next].second < 0) {
           deleted.push_back(static_cast<sel_t>(r));
         } else {
           preimage.push_back(static_cast<sel_t>(r));
           postimage_order.push_back(rows[next].second);
+          tracked.NoteUpdated(rows[next].second, file_index, position);
         }
       }
       if (!kept.empty()) {
         DataChunk keep;
         keep.Initialize(types, kept.size());
         keep.Append(chunk, kept.data(), kept.size());
-        data.Append(keep);
+        tracked.AppendCopied(data, keep, file_index, kept_positions.data());
       }
       add_change(chunk, deleted.data(), deleted.size(), "delete");
       add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
@@ -575,7 +576,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       }
       chunk.Append(commit.updated.Chunk(c), run.data(), run.size());
     }
-    data.Append(chunk);
+    tracked.AppendUpdated(data, chunk, postimage_order.data() + begin);
     add_change(chunk, nullptr, chunk.size(), "update_postimage");
   }
   bool has_changes = changes.RowCount() > 0;
@@ -606,6 +607,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   bool blind = removed_paths.empty();
   auto info = delta::CommitInfo::Make(now, commit.operation, parameters, blind, snapshot.version);
   info.engine_info = kEngineInfo;
+  tracked.TagCommit(info, !removed_paths.empty());
   std::vector<delta::Action> all = {info};
   if (evolved) AppendEvolvedMetadata(snapshot, columns, name_, all);
   all.insert(all.end(), actions.begin(), actions.end());
@@ -643,6 +645,7 @@ void DeltaTable::SetProperties(const std::map<std::string, std::string>& propert
   delta::StringMap parameters;
   for (auto& [k, v] : properties) metadata.configuration[k] = v;
   CheckColumnMappingChange(metadata);
+  delta::AssignMaterializedColumnNames(metadata.configuration, nullptr, NewUuid);
   parameters["properties"] = JsonObjectOfStrings(properties);
   CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
 }

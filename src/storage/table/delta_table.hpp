@@ -188,6 +188,14 @@ class DeltaTable : public DataTable {
   // one), which the next in-commit timestamp must exceed; none for an empty
   // table or when it cannot be read.
   std::optional<int64_t> PreviousCommitTime(const delta::Snapshot& base);
+  // `actions` as one commit attempt over `base` (at version base.version + 1)
+  // writes them: stamped with an in-commit timestamp and row ids
+  // (storage/delta/row_tracking.hpp) when the table has them after the
+  // commit; nullopt when nothing needs stamping. A refused row tracking
+  // change (CheckRowTrackingEnablement) or an add without numRecords is the
+  // failed Status (delta_commit_stamp.cpp).
+  Result<std::optional<std::vector<delta::Action>>> StampAttempt(const std::vector<delta::Action>& actions,
+                                                                 const delta::Snapshot& base);
   friend class DeltaMaintenance;
   // Commit() of a TableCommit with `replace` set (delta_replace.cpp).
   void CommitReplace(TableCommit& commit);
