@@ -29,7 +29,8 @@ Result<std::optional<std::vector<delta::Action>>> DeltaTable::StampAttempt(const
   // Checked per attempt too: a concurrent commit may have added files without row ids.
   LS_RETURN_NOT_OK(delta::CheckRowTrackingEnablement(name_, base, actions));
   if (delta::CommitAssignsRowIds(base, actions)) {
-    auto assigned = delta::AssignRowIds(stamped ? std::move(*stamped) : actions, base, version);
+    auto assigned = stamped ? delta::AssignRowIds(std::move(*stamped), base, version)
+                            : delta::AssignRowIds(actions, base, version);
     if (!assigned.ok()) return assigned.status();
     stamped = assigned.take();
   }
