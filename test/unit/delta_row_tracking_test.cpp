@@ -238,9 +238,7 @@ TEST(RowTrackingTable, CreateEnablesTheFeatureWithColumnNames) {
 TEST(RowTrackingTable, CommitsAreTaggedAndNamesCannotBeUnset) {
   testing::ScopedTempDir dir;
   auto table = MakeTrackedTable(dir.path + "/t");
-  TableCommit insert;
-  insert.operation = "WRITE";
-  insert.inserted = testing::Rows(0, 3);
+  auto insert = testing::InsertRows(0, 3);
   table->Commit(insert);
   auto log = delta::DeltaLog::Open(FileSystem::Default(), dir.path + "/t").take();
   auto actions = log->ReadCommit(1);
@@ -262,16 +260,12 @@ TEST(RowTrackingTable, ALostRaceIsAssignedAtItsNewVersion) {
   std::string path = dir.path + "/t";
   auto a = MakeTrackedTable(path);
   auto b = DeltaTable::Open(FileSystem::Default(), "t", path);  // at version 0, like a
-  TableCommit first;
-  first.operation = "WRITE";
-  first.inserted = testing::Rows(0, 10);
+  auto first = testing::InsertRows(0, 10);
   a->Commit(first);
   EXPECT_EQ(OnlyFile(*a).base_row_id, 0);
   EXPECT_EQ(OnlyFile(*a).default_row_commit_version, 1);
   // b still believes version 1 is free: it loses the race and lands at 2.
-  TableCommit second;
-  second.operation = "WRITE";
-  second.inserted = testing::Rows(100, 5);
+  auto second = testing::InsertRows(100, 5);
   b->Commit(second);
   ASSERT_EQ(b->Snapshot().version, 2);
   std::set<int64_t> bases;
@@ -294,9 +288,7 @@ TEST(RowTrackingTable, CheckpointsKeepTheFieldsOfAddsAndRemoves) {
   definition.properties["delta.enableRowTracking"] = "true";
   definition.properties["delta.checkpointInterval"] = "2";
   auto table = DeltaTable::Create(FileSystem::Default(), "t", path, definition);
-  TableCommit insert;
-  insert.operation = "WRITE";
-  insert.inserted = testing::Rows(0, 10);
+  auto insert = testing::InsertRows(0, 10);
   table->Commit(insert);  // version 1: ids 0-9
   auto update = testing::UpdateOneRow();
   table->Commit(update);  // version 2: ids 10-19, and the checkpoint
@@ -350,9 +342,7 @@ std::vector<std::pair<int64_t, int64_t>> Materialized(const DeltaTable& table) {
 TEST(RowTrackingTable, UpdateKeepsEveryRowId) {
   testing::ScopedTempDir dir;
   auto table = MakeTrackedTable(dir.path + "/t");
-  TableCommit insert;
-  insert.operation = "WRITE";
-  insert.inserted = testing::Rows(0, 10);
+  auto insert = testing::InsertRows(0, 10);
   table->Commit(insert);  // version 1: ids 0-9, commit version 1
   auto update = testing::UpdateOneRow();  // row 3 of the file
   table->Commit(update);  // version 2

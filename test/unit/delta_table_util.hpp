@@ -1,6 +1,6 @@
 // A small Delta table for DeltaTable tests: MakeTable gives a table of
 // (k BIGINT, v BIGINT) with the change data feed on and one data file of 10
-// rows (versions 0 and 1); Rows and UpdateOneRow make commits for it.
+// rows (versions 0 and 1); InsertRows and UpdateOneRow make commits for it.
 #pragma once
 
 #include <memory>
@@ -25,15 +25,21 @@ inline ChunkCollection Rows(int64_t from, int64_t count) {
   return rows;
 }
 
+// An INSERT of Rows(from, count).
+inline TableCommit InsertRows(int64_t from, int64_t count) {
+  TableCommit insert;
+  insert.operation = "WRITE";
+  insert.inserted = Rows(from, count);
+  return insert;
+}
+
 inline std::unique_ptr<DeltaTable> MakeTable(FileSystem* fs, const std::string& path) {
   DeltaTableDefinition definition;
   definition.columns = {{"k", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))},
                         {"v", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))}};
   definition.properties["delta.enableChangeDataFeed"] = "true";
   auto table = DeltaTable::Create(fs, "t", path, definition);
-  TableCommit insert;
-  insert.operation = "WRITE";
-  insert.inserted = Rows(0, 10);
+  auto insert = InsertRows(0, 10);
   table->Commit(insert);
   return table;
 }
