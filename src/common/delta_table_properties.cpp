@@ -104,6 +104,19 @@ std::string NotWritable(const std::string& feature, const std::string& key) {
 
 }  // namespace
 
+std::optional<std::string> DeltaTableProperty(const std::map<std::string, std::string>& configuration,
+                                              std::string_view key) {
+  for (const auto& [k, v] : configuration) {
+    if (StringUtil::CIEquals(k, key)) return v;
+  }
+  return std::nullopt;
+}
+
+bool DeltaTablePropertyIsTrue(const std::map<std::string, std::string>& configuration, std::string_view key) {
+  auto value = DeltaTableProperty(configuration, key);
+  return value && StringUtil::CIEquals(*value, "true");
+}
+
 const DeltaFeature* FindDeltaFeature(const std::string& name) {
   for (auto& f : kFeatures) {
     if (name == f.name) return &f;

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lakestream {
@@ -36,6 +38,14 @@ std::vector<std::string> DeltaFeaturesRequestedBy(const std::map<std::string, st
 // write yet (asked for by delta.feature.<name> or its enabling property).
 // Keys compare case-insensitively.
 std::string CheckDeltaTableProperty(const std::string& key, const std::string& value);
+
+// The value of table property `key` in `configuration` (a metaData's
+// configuration or TBLPROPERTIES), keys compared case-insensitively as Delta
+// compares them; nullopt when it is not set.
+std::optional<std::string> DeltaTableProperty(const std::map<std::string, std::string>& configuration,
+                                              std::string_view key);
+// Whether that property is set to 'true' (case-insensitive).
+bool DeltaTablePropertyIsTrue(const std::map<std::string, std::string>& configuration, std::string_view key);
 
 // A size as Databricks writes delta.targetFileSize: bytes ("104857600") or a
 // number with a unit b, kb, mb, gb, tb (1024-based; case-insensitive, a space

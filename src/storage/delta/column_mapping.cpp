@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/delta_table_properties.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream::delta {
@@ -80,10 +81,8 @@ void ForEachField(ojson& type, Fn&& fn) {
 }  // namespace
 
 std::string ColumnMappingModeOf(const StringMap& configuration) {
-  for (const auto& [key, value] : configuration) {
-    if (StringUtil::CIEquals(key, kColumnMappingMode)) return StringUtil::Lower(value);
-  }
-  return "none";
+  auto mode = DeltaTableProperty(configuration, kColumnMappingMode);
+  return mode ? StringUtil::Lower(*mode) : "none";
 }
 
 ParquetField MappedParquetField(const DeltaColumn& column, const std::string& mode) {

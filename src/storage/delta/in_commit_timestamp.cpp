@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <string>
 
-#include "common/string_util.hpp"
+#include "common/delta_table_properties.hpp"
 
 namespace lakestream::delta {
 
 bool InCommitTimestampsEnabled(const Metadata& metadata) {
-  for (const auto& [key, value] : metadata.configuration) {
-    if (StringUtil::CIEquals(key, "delta.enableInCommitTimestamps")) return StringUtil::CIEquals(value, "true");
-  }
-  return false;
+  return DeltaTablePropertyIsTrue(metadata.configuration, "delta.enableInCommitTimestamps");
 }
 
 const Metadata* NewMetadata(const std::vector<Action>& actions) {

@@ -5,43 +5,32 @@
 #include <algorithm>
 #include <set>
 
+#include "common/delta_table_properties.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
 namespace lakestream::delta {
 
-static std::optional<std::string> ConfigValue(const StringMap& configuration, const char* key) {
-  for (const auto& [k, v] : configuration) {
-    if (StringUtil::CIEquals(k, key)) return v;
-  }
-  return std::nullopt;
-}
-
-static bool IsTrue(const StringMap& configuration, const char* key) {
-  auto value = ConfigValue(configuration, key);
-  return value && StringUtil::CIEquals(*value, "true");
-}
-
 bool RowTrackingAssigns(const Protocol& protocol, const Metadata& metadata) {
-  return protocol.ListsWriterFeature(kRowTrackingFeature) && !IsTrue(metadata.configuration, kRowTrackingSuspended);
+  return protocol.ListsWriterFeature(kRowTrackingFeature) && !DeltaTablePropertyIsTrue(metadata.configuration, kRowTrackingSuspended);
 }
 
-bool RowTrackingEnabled(const Metadata& metadata) { return IsTrue(metadata.configuration, kEnableRowTracking); }
+bool RowTrackingEnabled(const Metadata& metadata) { return DeltaTablePropertyIsTrue(metadata.configuration, kEnableRowTracking); }
 
 std::optional<MaterializedColumns> MaterializedColumnNames(const Metadata& metadata) {
-  auto id = ConfigValue(metadata.configuration, kMaterializedRowIdColumn);
-  auto version = ConfigValue(metadata.configuration, kMaterializedRowCommitVersionColumn);
+  auto id = DeltaTableProperty(metadata.configuration, kMaterializedRowIdColumn);
+  auto version = DeltaTableProperty(metadata.configuration, kMaterializedRowCommitVersionColumn);
   if (!id || !version || id->empty() || version->empty()) return std::nullopt;
   return MaterializedColumns{*id, *version};
 }
 
 void AssignMaterializedColumnNames(StringMap& configuration, const Metadata* previous,
                                    const std::function<std::string()>& new_uuid) {
-  if (!IsTrue(configuration, kEnableRowTracking)) return;
+  if (!DeltaTablePropertyIsTrue(configuration, kEnableRowTracking)) return;
   auto assign = [&](const char* key, const char* prefix) {
-    if (ConfigValue(configuration, key)) return;
-    auto kept = previous ? ConfigValue(previous->configuration, key) : std::nullopt;
+    if (DeltaTableProperty(configuration, key)) return;
+    auto kept = previous ? DeltaTableProperty(previous->configuration, key) : std::nullopt;
     configuration[key] = kept ? *kept : prefix + new_uuid();
   };
   assign(kMaterializedRowIdColumn, "_row-id-col-");
@@ -132,7 +121,7 @@ Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base
     return Status::InvalidArgument("table " + table + ": delta.enableRowTracking = true needs the writer feature " +
                                    "rowTracking in the protocol; set 'delta.feature.rowTracking' = 'supported' too");
   }
-  if (IsTrue(after.configuration, kRowTrackingSuspended)) {
+  if (DeltaTablePropertyIsTrue(after.configuration, kRowTrackingSuspended)) {
     return Status::InvalidArgument("table " + table + ": delta.enableRowTracking and delta.rowTrackingSuspended " +
                                    "cannot both be true; unset delta.rowTrackingSuspended first");
   }

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/column_mapping.hpp"
@@ -183,10 +184,7 @@ void DeltaTable::CheckColumnMappingChange(delta::Metadata& metadata) const {
   std::string before = delta::ColumnMappingMode(current);
   std::string after = delta::ColumnMappingModeOf(metadata.configuration);
   auto max_id = [](const delta::StringMap& configuration) {
-    for (auto& [k, v] : configuration) {
-      if (StringUtil::CIEquals(k, delta::kColumnMappingMaxId)) return v;
-    }
-    return std::string();
+    return DeltaTableProperty(configuration, delta::kColumnMappingMaxId).value_or("");
   };
   if (max_id(metadata.configuration) != max_id(current.configuration)) {
     throw InvalidInputError("Table " + name_ + ": delta.columnMapping.maxColumnId is kept by the table itself and cannot be "
