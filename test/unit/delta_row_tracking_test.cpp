@@ -146,7 +146,8 @@ TEST(RowTracking, EnablingNeedsRowIdsOnEveryFile) {
   EXPECT_EQ(on.configuration.at("delta.rowTracking.materializedRowCommitVersionColumnName"), "_row-commit-version-col-u");
   Status refused = CheckRowTrackingEnablement("t", base, {on});
   EXPECT_EQ(refused.code(), Status::Code::kNotSupported);
-  EXPECT_NE(refused.message().find("not supported yet"), std::string::npos);
+  // The SQL layer says "not supported yet" (NotImplementedError); the Status names the missing backfill.
+  EXPECT_NE(refused.message().find("needs a backfill"), std::string::npos);
   EXPECT_NE(refused.message().find("old"), std::string::npos);
   // Removed by the same commit (CREATE OR REPLACE): fine.
   RemoveFile gone;

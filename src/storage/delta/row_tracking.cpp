@@ -148,7 +148,7 @@ Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base
     if (missing++ == 0) example = path;
   }
   if (missing > 0) {
-    return Status::NotSupported("not supported yet: enabling row tracking on table " + table + ", whose " +
+    return Status::NotSupported("enabling row tracking on table " + table + ", whose " +
                                 std::to_string(missing) + " data file(s) (such as " + example +
                                 ") have no row ids, needs a backfill of baseRowId, which lakestream does not do. " +
                                 "Create a new table with TBLPROPERTIES ('delta.enableRowTracking' = 'true') and " +
