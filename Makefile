@@ -5,7 +5,7 @@ SAN_BUILD_DIR ?= build/sanitize
 JOBS ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build build-sanitize demo test test-sanitize bench bench-quick fuzz tidy install clean
+.PHONY: all deps build build-sanitize demo test test-sanitize bench bench-quick fuzz tidy tidy-baseline install clean
 
 all: build
 
@@ -56,6 +56,11 @@ fuzz: deps
 TIDY_FILES ?= all
 tidy: build
 	@scripts/tidy $(BUILD_DIR) $(TIDY_FILES)
+
+# The full clang-tidy run; when it is clean, HEAD becomes the commit CI's
+# tidy step compares against (.ci/tidy-baseline). Commit the file after.
+tidy-baseline: build
+	@scripts/tidy $(BUILD_DIR) all && git rev-parse HEAD > .ci/tidy-baseline && echo "tidy-baseline: .ci/tidy-baseline = $$(cat .ci/tidy-baseline)"
 
 # Installs the Python package into the site-packages of the interpreter it
 # was built for (/usr/bin/python3 by default; docs/python.md). DESTDIR=/tmp/x
