@@ -22,8 +22,27 @@
 
 namespace {
 
-int Generate(double sf, const std::string& dir) {
-  std::filesystem::create_directories(dir);
+// "a BIGINT, b DATE" -> "CAST(_c0 AS BIGINT) AS a, CAST(_c1 AS DATE) AS b": the
+// typed columns of a header-less text file read as strings. (read_files'
+// schema option matches columns by name, and a header-less file's are _c0...)
+std::string CastList(const std::string& schema) {
+  std::string out;
+  size_t col = 0, pos = 0;
+  while (pos < schema.size()) {
+    size_t end = schema.find(", ", pos);
+    // DECIMAL(15,2) holds a comma but no ", ".
+    const std::string item = schema.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    const size_t space = item.find(' ');
+    if (!out.empty()) out += ", ";
+    out += "CAST(_c" + std::to_string(col++) + " AS " + item.substr(space + 1) + ") AS " + item.substr(0, space);
+    pos = end == std::string::npos ? schema.size() : end + 2;
+  }
+  return out;
+}
+
+int Generate(double sf, const std::string& where) {
+  std::filesystem::create_directories(where);
+  const std::string dir = std::filesystem::absolute(where).string();
   auto start = std::chrono::steady_clock::now();
   tpch::Generator(sf, dir).All();
   auto generated = std::chrono::steady_clock::now();
@@ -32,13 +51,14 @@ int Generate(double sf, const std::string& dir) {
   for (const auto& [table, schema] : tpch::Schemas()) {
     const std::string tbl = dir + "/" + table + ".tbl";
     const std::string parquet = dir + "/" + table + ".parquet";
-    auto result = con.Query("COPY (SELECT * FROM read_files('" + tbl + "', format => 'csv', delimiter => '|', schema => '" +
-                            schema + "')) TO '" + parquet + "' (FORMAT parquet, COMPRESSION snappy)");
+    auto result = con.Query("COPY (SELECT " + CastList(schema) + " FROM read_files('" + tbl +
+                            "', format => 'csv', delimiter => '|', inferColumnTypes => false)) TO '" + parquet +
+                            "' (FORMAT parquet, COMPRESSION snappy)");
     if (result->HasError()) {
       std::cerr << "tpch generate: converting " << tbl << " to Parquet failed: " << result->GetError() << std::endl;
       return 1;
     }
-    std::filesystem::remove(tbl);
+    if (std::getenv("TPCH_KEEP_TBL") == nullptr) std::filesystem::remove(tbl);
   }
   auto done = std::chrono::steady_clock::now();
   std::cerr << "tpch generate: SF " << sf << " in " << dir << ": text "

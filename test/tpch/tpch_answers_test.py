@@ -90,6 +90,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per query on lakestream (default 20)")
     ap.add_argument("--only", default="", help="comma-separated queries (q01,q05), default all 22")
     args = ap.parse_args()
+    args.bench_bin = os.path.abspath(args.bench_bin)
 
     bench_dir = os.path.join(ROOT, "bench")
     missing = duckdb_available(bench_dir)
