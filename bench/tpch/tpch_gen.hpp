@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -97,7 +98,7 @@ class Generator {
 
  private:
   int64_t Count(int64_t per_sf) const {
-    auto n = static_cast<int64_t>(per_sf * sf_ + 0.5);
+    const int64_t n = std::llround(static_cast<double>(per_sf) * sf_);
     return n < 1 ? 1 : n;
   }
 
@@ -148,7 +149,7 @@ class Generator {
   // Clause 4.2.2.9: a phone number whose country code is nationkey + 10.
   static std::string Phone(Random& rng, int64_t nationkey) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%02lld-%03lld-%03lld-%04lld", static_cast<long long>(nationkey + 10),
+    std::snprintf(buf, sizeof buf, "%02lld-%03lld-%03lld-%04lld", static_cast<long long>(nationkey) + 10,
                   static_cast<long long>(rng.Uniform(100, 999)), static_cast<long long>(rng.Uniform(100, 999)),
                   static_cast<long long>(rng.Uniform(1000, 9999)));
     return buf;
