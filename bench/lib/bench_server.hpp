@@ -4,9 +4,13 @@
 // bench/lib/pairrun can interleave repetitions of lakestream and its peer while
 // both keep their data loaded in memory:
 //
-//   run <label> <sql-file>   runs every statement of the file; replies
+//   run <label> <sql-file> [<result-file>]
+//                            runs every statement of the file; replies
 //                            "ok <seconds> <rows> <checksum>" (the result of the
-//                            last statement) or "error <message>"
+//                            last statement) or "error <message>"; with a
+//                            result file, also writes the result there (untimed,
+//                            see WriteResult) for answer checks that need the
+//                            values, not only the checksum (bench/tpch)
 //   version                  replies "ok <version string>"
 //   quit                     exits
 //
@@ -21,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -68,6 +73,32 @@ inline std::string Checksum(const lakestream::QueryResult& result) {
   return "rows:" + std::to_string(result.RowCount()) + ",hash:" + std::to_string(total);
 }
 
+// The result as text, one row a line, values separated by tabs: NULL as
+// "NULL", DOUBLE with 17 significant digits, DECIMAL exactly, other values as
+// CanonicalValue. bench/lib/duckdb_server.mjs writes the same form.
+inline bool WriteResult(const lakestream::QueryResult& result, const std::string& path) {
+  std::ofstream out(path);
+  for (lakestream::idx_t row = 0; row < result.RowCount(); row++) {
+    for (lakestream::idx_t col = 0; col < result.ColumnCount(); col++) {
+      if (col > 0) out << '\t';
+      lakestream::SqlValue v = result.GetValue(col, row);
+      if (v.IsNull()) {
+        out << "NULL";
+      } else if (v.Type().kind == lakestream::TypeKind::DOUBLE) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", v.AsDouble());
+        out << buf;
+      } else if (v.Type().kind == lakestream::TypeKind::DECIMAL) {
+        out << v.ToString();
+      } else {
+        out << CanonicalValue(v);
+      }
+    }
+    out << '\n';
+  }
+  return static_cast<bool>(out);
+}
+
 inline std::string OneLine(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
@@ -102,8 +133,8 @@ inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {},
       std::cout << "error unknown command: " << OneLine(line) << std::endl;
       continue;
     }
-    std::string label, path;
-    in >> label >> path;
+    std::string label, path, result_path;
+    in >> label >> path >> result_path;
     std::ifstream file(path);
     if (!file) {
       std::cout << "error cannot read " << path << std::endl;
@@ -116,6 +147,10 @@ inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {},
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result->HasError()) {
       std::cout << "error " << label << ": " << OneLine(result->GetError()) << std::endl;
+      continue;
+    }
+    if (!result_path.empty() && !WriteResult(*result, result_path)) {
+      std::cout << "error " << label << ": cannot write " << result_path << std::endl;
       continue;
     }
     std::cout << "ok " << seconds << " " << result->RowCount() << " " << Checksum(*result) << std::endl;

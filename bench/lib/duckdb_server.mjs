@@ -2,7 +2,7 @@
 // bench/lib/bench_server.hpp (run <label> <sql-file> | version | quit), over an
 // in-memory DuckDB (@duckdb/node-api) with `SET threads = N` (default 1, or
 // the BENCH_DUCKDB_THREADS environment variable). Same checksum function.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DuckDBInstance, version } from '@duckdb/node-api';
 
@@ -18,6 +18,19 @@ function canonical(value, type) {
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);
+}
+
+// The result as text for `run <label> <sql> <result-file>`: the form of
+// WriteResult in bench/lib/bench_server.hpp (tabs, NULL, DOUBLE with 17
+// significant digits, DECIMAL exactly).
+function resultText(reader) {
+  const types = reader.columnTypes().map((t) => t.toString());
+  return reader.getRows().map((row) => row.map((value, col) => {
+    if (value === null || value === undefined) return 'NULL';
+    if (types[col] === 'DOUBLE' || types[col] === 'FLOAT') return Number(value).toPrecision(17);
+    if (typeof value === 'boolean') return value ? 'true' : 'false';
+    return String(value);
+  }).join('\t') + '\n').join('');
 }
 
 function checksum(reader) {
@@ -48,7 +61,7 @@ await con.run(`SET threads = ${threads}`);
 const out = (line) => process.stdout.write(line.replace(/[\r\n\t]/g, ' ') + '\n');
 const rl = createInterface({ input: process.stdin, terminal: false });
 for await (const line of rl) {
-  const [cmd, label, path] = line.trim().split(/\s+/);
+  const [cmd, label, path, resultPath] = line.trim().split(/\s+/);
   if (cmd === 'quit') break;
   if (cmd === 'version') { out(`ok DuckDB ${version()} (@duckdb/node-api, threads=${threads})`); continue; }
   if (cmd !== 'run') { out(`error unknown command: ${line}`); continue; }
@@ -58,6 +71,7 @@ for await (const line of rl) {
     let reader = null;
     for (const sql of stmts) reader = await con.runAndReadAll(sql);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (resultPath) writeFileSync(resultPath, reader ? resultText(reader) : '');
     out(`ok ${seconds} ${reader ? reader.currentRowCount : 0} ${reader ? checksum(reader) : 'rows:0,hash:0'}`);
   } catch (e) {
     out(`error ${label}: ${e.message}`);
