@@ -32,6 +32,45 @@ BoundExprPtr BoundExpression::Copy() const {
   return copy;
 }
 
+void CollectBindingTables(const BoundExpression& expr, std::set<idx_t>& tables) {
+  if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
+  for (auto& c : expr.children) CollectBindingTables(*c, tables);
+}
+
+bool BoundExpression::Equals(const BoundExpression& other) const {
+  if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to compare"));
+  if (type != other.type || !(return_type == other.return_type) || children.size() != other.children.size()) return false;
+  switch (type) {
+    case BoundExpressionType::CONSTANT:
+      if (value.IsNull() != other.value.IsNull() || value != other.value) return false;
+      break;
+    case BoundExpressionType::COLUMN_REF:
+      if (!(binding == other.binding) || column_index != other.column_index) return false;
+      break;
+    case BoundExpressionType::FUNCTION:
+      if (!function.deterministic || function.name != other.function.name ||
+          function.argument_types != other.function.argument_types) {
+        return false;
+      }
+      break;
+    case BoundExpressionType::CAST:
+      if (try_cast != other.try_cast) return false;
+      break;
+    case BoundExpressionType::IN_LIST:
+      if (negated != other.negated) return false;
+      break;
+    case BoundExpressionType::SUBQUERY:
+      if (subquery != other.subquery || subquery_kind != other.subquery_kind) return false;
+      break;
+    default:
+      break;
+  }
+  for (size_t i = 0; i < children.size(); i++) {
+    if (!children[i]->Equals(*other.children[i])) return false;
+  }
+  return true;
+}
+
 std::string BoundExpression::ToString() const {
   if (StackNearlyExhausted()) throw InvalidInputError(NestedTooDeeplyMessage("an expression is too deep to print"));
   switch (type) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,11 @@ struct BoundExpression {
   // True when no column reference, subquery (or anything non-deterministic) appears inside.
   bool IsFoldable() const;
   std::unique_ptr<BoundExpression> Copy() const;
+  // Structural equality: same node kinds, types, constants, column bindings
+  // and functions all the way down. A subquery equals only itself (its rows
+  // are one run's), and a non-deterministic call never equals anything, so
+  // an optimizer may treat equal expressions as one value.
+  bool Equals(const BoundExpression& other) const;
   std::string ToString() const;
 };
 
@@ -87,6 +93,8 @@ using BoundExprPtr = std::unique_ptr<BoundExpression>;
 BoundExprPtr MakeConstant(Value value);
 BoundExprPtr MakeColumnRef(idx_t index, LogicalType type, std::string name = "");
 BoundExprPtr MakeBindingRef(ColumnBinding binding, LogicalType type, std::string name = "");
+// Adds the table index of every COLUMN_REF's binding inside `expr` to `tables`.
+void CollectBindingTables(const BoundExpression& expr, std::set<idx_t>& tables);
 // Calls `fn` on every COLUMN_REF inside `expr` (mutable, to resolve or rewrite).
 void VisitColumnRefs(BoundExpression& expr, const std::function<void(BoundExpression&)>& fn);
 // CAST(expr AS target) unless it already has that type. Constants are cast

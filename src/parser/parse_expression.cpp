@@ -395,6 +395,7 @@ ExprPtr ParserImpl::ParsePrimary() {
       Next();
       return ParseExtract(location);
     }
+    if (IsOp("(", 1) && IsStandardCall()) return ParseStandardCall(location);
     // EXISTS (SELECT ...); exists(arr, x -> ...) is the array function.
     if (IsKeyword("EXISTS") && IsOp("(", 1) && IsQueryStart(2)) {
       Next();
@@ -554,25 +555,6 @@ ExprPtr ParserImpl::ParseCast(bool try_cast, uint32_t location) {
   expr->children.push_back(ParseExpression());
   ExpectKeyword("AS");
   expr->cast_type = ParseType();
-  ExpectOp(")");
-  return Finish(std::move(expr));
-}
-
-ExprPtr ParserImpl::ParseExtract(uint32_t location) {
-  // EXTRACT(field FROM x) -> date_part('field', x); the field is lower-cased.
-  ExpectOp("(");
-  const Token& field = Peek();
-  if (field.type != TokenType::IDENTIFIER && field.type != TokenType::STRING &&
-      field.type != TokenType::QUOTED_IDENTIFIER) {
-    SyntaxError(field, "expected a date part such as YEAR, MONTH or DAY");
-  }
-  Next();
-  auto expr = MakeExpr(ExpressionType::FUNCTION, location);
-  expr->function_name = "date_part";
-  expr->children.push_back(MakeConstant(Value::VARCHAR(ToLowerAscii(field.text)), field.offset));
-  ExpectKeyword("FROM");
-  expr->children.push_back(ParseExpression());
-  expr->arg_names.assign(2, "");
   ExpectOp(")");
   return Finish(std::move(expr));
 }

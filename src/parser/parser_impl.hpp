@@ -100,7 +100,11 @@ class ParserImpl {
   void ParseGroupBy(QueryNode& node);  // after GROUP BY (not ALL)
   ExprPtr ParseCase(uint32_t location);
   ExprPtr ParseCast(bool try_cast, uint32_t location);
+  // parse_standard_call.cpp: EXTRACT, and SUBSTRING/POSITION/TRIM/OVERLAY with
+  // keyword-separated arguments. IsStandardCall: at the name, '(' next.
   ExprPtr ParseExtract(uint32_t location);
+  bool IsStandardCall() const;
+  ExprPtr ParseStandardCall(uint32_t location);
   ExprPtr ParseExists(bool negated, uint32_t location);
   ExprPtr ParseQuantified();  // ANY|SOME|ALL (query) after a comparison operator
   ExprPtr ParseNumber(const Token& token);

@@ -1,17 +1,13 @@
 #include "planner/optimizer.hpp"
 
 #include "planner/join_order/join_order_optimizer.hpp"
+#include "planner/or_factoring.hpp"
 #include "planner/top_n_window.hpp"
 
 #include <map>
 #include <set>
 
 namespace lakestream {
-
-static void CollectTables(const BoundExpression& expr, std::set<idx_t>& tables) {
-  if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
-  for (auto& c : expr.children) CollectTables(*c, tables);
-}
 
 static std::set<idx_t> ProducedTables(const LogicalOperator& op) {
   std::set<idx_t> tables;
@@ -42,6 +38,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       // outside), as AND's short circuit runs its operands in order.
       std::vector<BoundExprPtr> merged = std::move(op->expressions);
       for (auto& e : filters) merged.push_back(std::move(e));
+      FactorOrConjuncts(merged);
       return Pushdown(std::move(op->children[0]), std::move(merged));
     }
     case LogicalOperatorType::GET: {
@@ -49,7 +46,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       std::vector<BoundExprPtr> rest;
       for (auto& f : filters) {
         std::set<idx_t> tables;
-        CollectTables(*f, tables);
+        CollectBindingTables(*f, tables);
         if (SubsetOf(tables, mine)) {
           op->table_filters.push_back(std::move(f));
         } else {
@@ -69,11 +66,12 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
         // ON conjuncts of an inner join are filters like any other.
         for (auto& e : op->expressions) filters.push_back(std::move(e));
         op->expressions.clear();
+        FactorOrConjuncts(filters);
       } else {
         std::vector<BoundExprPtr> kept;
         for (auto& e : op->expressions) {
           std::set<idx_t> tables;
-          CollectTables(*e, tables);
+          CollectBindingTables(*e, tables);
           if (!full && !tables.empty() && SubsetOf(tables, right_tables)) {
             right_filters.push_back(std::move(e));
           } else {
@@ -84,7 +82,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       }
       for (auto& f : filters) {
         std::set<idx_t> tables;
-        CollectTables(*f, tables);
+        CollectBindingTables(*f, tables);
         if (!full && SubsetOf(tables, left_tables) && !tables.empty()) {
           left_filters.push_back(std::move(f));
         } else if (inner && SubsetOf(tables, right_tables) && !tables.empty()) {

@@ -72,6 +72,11 @@ class DataTable {
   // A row count for the planner's estimates, from metadata only: never reads
   // data nor throws; nullopt when the metadata does not say.
   virtual std::optional<idx_t> EstimatedRowCount() { return std::nullopt; }
+  // An upper bound on the distinct non-NULL values of `column`, for the
+  // planner's join estimates, from metadata only (the span max - min + 1 of
+  // an integer or date column's min/max statistics): never reads data nor
+  // throws; nullopt when the metadata does not say.
+  virtual std::optional<double> EstimatedDistinctCount(idx_t column) { return std::nullopt; }
 };
 
 // All rows in memory, in a ChunkCollection; row id = position.

@@ -1,6 +1,6 @@
 // String functions: lower, upper, length, substring, concat, ||, concat_ws,
 // trim family, replace, split_part, starts_with/ends_with/contains, lpad/rpad,
-// reverse, repeat, position/strpos/instr/locate, left, right.
+// reverse, repeat, position/strpos/instr/locate, left, right, overlay.
 //
 // Semantics (Spark unless noted; all positions and lengths count UTF-8
 // characters, not bytes):
@@ -104,6 +104,28 @@ void SubstringKernel(DataChunk& args, Vector& result, idx_t count, const Functio
   bool has_len = args.ColumnCount() == 3;
   RowLoop(args, result, count, [&](idx_t i) {
     out[i] = Substring(Str(args, 0, i), Int(args, 1, i), has_len ? Int(args, 2, i) : INT64_MAX);
+  });
+}
+
+// overlay(s, replacement, pos[, len]) as Spark's Overlay: the first pos - 1
+// characters, the replacement, then s from character pos + len; len < 0 or
+// absent means the replacement's length.
+void OverlayKernel(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+  std::string buffer;
+  auto* out = result.GetData<string_t>();
+  bool has_len = args.ColumnCount() == 4;
+  RowLoop(args, result, count, [&](idx_t i) {
+    string_t s = Str(args, 0, i);
+    string_t replacement = Str(args, 1, i);
+    int64_t pos = Int(args, 2, i);
+    int64_t len = has_len ? Int(args, 3, i) : -1;
+    if (len < 0) len = utf8::Length(replacement);
+    string_t prefix = Substring(s, 1, pos - 1);
+    string_t suffix = Substring(s, pos > INT64_MAX - len ? INT64_MAX : pos + len, INT64_MAX);
+    buffer.assign(prefix.data(), prefix.size());
+    buffer.append(replacement.data(), replacement.size());
+    buffer.append(suffix.data(), suffix.size());
+    out[i] = result.AddString(buffer);
   });
 }
 
@@ -389,6 +411,8 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry) {
       {{"length", "char_length", "character_length", "len"}, {T::VARCHAR}, 1, T::INTEGER, LengthKernel, "length(VARCHAR)"},
       {{"substring", "substr"}, {T::VARCHAR, T::BIGINT, T::BIGINT}, 2, T::VARCHAR, SubstringKernel,
        "substring(VARCHAR, start BIGINT[, length BIGINT])"},
+      {{"overlay"}, {T::VARCHAR, T::VARCHAR, T::BIGINT, T::BIGINT}, 3, T::VARCHAR, OverlayKernel,
+       "overlay(VARCHAR, replacement VARCHAR, position BIGINT[, length BIGINT])"},
       {{"left"}, {T::VARCHAR, T::BIGINT}, 2, T::VARCHAR, LeftRightKernel<true>, "left(VARCHAR, BIGINT)"},
       {{"right"}, {T::VARCHAR, T::BIGINT}, 2, T::VARCHAR, LeftRightKernel<false>, "right(VARCHAR, BIGINT)"},
       {{"trim", "btrim"}, {T::VARCHAR, T::VARCHAR}, 1, T::VARCHAR, TrimKernel<true, true>, "trim(VARCHAR[, characters VARCHAR])"},

@@ -32,7 +32,15 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
         if (auto count = op.storage->EstimatedRowCount()) rows = static_cast<double>(*count);
       }
       rows = std::max(1.0, rows);
-      return {Filtered(rows, op.table_filters.size()), rows};
+      RelationEstimate estimate{Filtered(rows, op.table_filters.size()), rows, {}};
+      if (op.storage) {
+        for (idx_t column : op.column_ids) {
+          if (auto distinct = op.storage->EstimatedDistinctCount(column)) {
+            estimate.column_domains[{op.table_index, column}] = std::max(1.0, std::min(*distinct, rows));
+          }
+        }
+      }
+      return estimate;
     }
     case LogicalOperatorType::CHUNK_GET:
       return Same(static_cast<double>(op.value_rows.empty() ? op.collection->Count() : op.value_rows.size()));
@@ -40,7 +48,8 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
     case LogicalOperatorType::STREAM_GET: return Same(kUnknownCardinality);
     case LogicalOperatorType::FILTER: {
       RelationEstimate child = EstimateRelation(*op.children[0]);
-      return {Filtered(child.cardinality, op.expressions.size()), child.domain};
+      child.cardinality = Filtered(child.cardinality, op.expressions.size());
+      return child;
     }
     case LogicalOperatorType::PROJECTION:
     case LogicalOperatorType::ORDER: return EstimateRelation(*op.children[0]);
@@ -75,8 +84,21 @@ static bool IsColumnEquality(const BoundExpression& e) {
          e.children[0]->type == BoundExpressionType::COLUMN_REF && e.children[1]->type == BoundExpressionType::COLUMN_REF;
 }
 
+// The distinct values assumed for `column`, a column of relation a or b.
+static double ColumnDomain(const BoundExpression& column, const RelationEstimate& a, const RelationEstimate& b) {
+  for (const RelationEstimate* side : {&a, &b}) {
+    auto it = side->column_domains.find(column.binding);
+    if (it != side->column_domains.end()) return it->second;
+  }
+  return std::max(a.domain, b.domain);
+}
+
 double JoinSelectivity(const BoundExpression& predicate, const RelationEstimate& a, const RelationEstimate& b) {
-  if (IsColumnEquality(predicate)) return 1.0 / std::max({a.domain, b.domain, 1.0});
+  if (IsColumnEquality(predicate)) {
+    double left = ColumnDomain(*predicate.children[0], a, b);
+    double right = ColumnDomain(*predicate.children[1], a, b);
+    return 1.0 / std::max({left, right, 1.0});
+  }
   if (predicate.type == BoundExpressionType::FUNCTION && predicate.function.name == "=") {
     // An equality of expressions (a.x + 1 = b.y): still a key match, if less sure.
     return std::max(1.0 / std::max({a.domain, b.domain, 1.0}), 1.0 / std::max(a.cardinality, b.cardinality));

@@ -15,11 +15,6 @@ bool IsReorderable(const LogicalOperator& op) {
          (op.join_type == LogicalJoinType::INNER || op.join_type == LogicalJoinType::CROSS);
 }
 
-void CollectTables(const BoundExpression& expr, std::set<idx_t>& tables) {
-  if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
-  for (auto& c : expr.children) CollectTables(*c, tables);
-}
-
 struct Predicate {
   BoundExprPtr expression;
   std::vector<idx_t> relations;  // sorted; empty when it names none of the graph's relations
@@ -65,7 +60,7 @@ class JoinOrderOptimizer {
     std::vector<std::vector<BoundExprPtr>> single(relations.size());
     for (auto& e : conjuncts) {
       std::set<idx_t> tables;
-      CollectTables(*e, tables);
+      CollectBindingTables(*e, tables);
       Predicate p;
       std::set<idx_t> rels;
       for (idx_t t : tables) {

@@ -130,6 +130,54 @@ bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, co
   return true;
 }
 
+// The integer a bound of an integer or date column stands for.
+static std::optional<int64_t> SpanPoint(const Value& v) {
+  if (v.IsNull()) return std::nullopt;
+  switch (v.type().id()) {
+    case TypeId::INTEGER: return v.GetInteger();
+    case TypeId::BIGINT: return v.GetBigint();
+    case TypeId::DATE: return static_cast<int64_t>(v.GetDate());
+    default: return std::nullopt;
+  }
+}
+
+std::optional<double> DeltaTable::EstimatedDistinctCount(idx_t column) {
+  auto state = state_;
+  if (column >= state->columns.size()) return std::nullopt;
+  TypeId id = state->columns[column].type.id();
+  if (id != TypeId::INTEGER && id != TypeId::BIGINT && id != TypeId::DATE) return std::nullopt;
+  std::lock_guard<std::mutex> lock(state->count_mutex);
+  auto cached = state->value_spans.find(column);
+  if (cached != state->value_spans.end()) return cached->second;
+  std::vector<idx_t> column_ids = {column};
+  int64_t low = INT64_MAX;
+  int64_t high = INT64_MIN;
+  bool known = true;
+  for (const delta::AddFile* add : state->files) {
+    ColumnStatistics s = FileStatistics(*state, *add, column_ids).Get(0);
+    if (s.constant) {
+      if (auto v = SpanPoint(*s.constant)) {
+        low = std::min(low, *v);
+        high = std::max(high, *v);
+      }
+      continue;
+    }
+    if (s.row_count && s.null_count && *s.null_count == *s.row_count) continue;  // all NULL
+    std::optional<int64_t> min = s.min ? SpanPoint(*s.min) : std::nullopt;
+    std::optional<int64_t> max = s.max ? SpanPoint(*s.max) : std::nullopt;
+    if (!min || !max) {
+      known = false;
+      break;
+    }
+    low = std::min(low, *min);
+    high = std::max(high, *max);
+  }
+  std::optional<double> span;
+  if (known && low <= high) span = static_cast<double>(high) - static_cast<double>(low) + 1;
+  state->value_spans[column] = span;
+  return span;
+}
+
 std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids, const std::vector<TableFilter>& filters) {
   if (filters.empty()) return Scan(column_ids);
   auto state = state_;

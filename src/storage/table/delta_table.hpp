@@ -76,6 +76,9 @@ struct DeltaSnapshotState {
   };
   mutable std::mutex count_mutex;
   mutable std::optional<CheckedCount> checked_count;
+  // Per column: EstimatedDistinctCount's span of the files' min/max
+  // statistics, worked out once per snapshot and column (under count_mutex).
+  mutable std::map<idx_t, std::optional<double>> value_spans;
 };
 
 // Whole data files a statement has already read (a view refresh scans the
@@ -115,6 +118,7 @@ class DeltaTable : public DataTable {
   // The sum of the files' numRecords stats (parsed once per snapshot, shared
   // with RowCount), without the existence checks; nullopt when a file has none.
   std::optional<idx_t> EstimatedRowCount() override;
+  std::optional<double> EstimatedDistinctCount(idx_t column) override;  // delta_skipping.cpp
   // delta.appendOnly = true at the current snapshot: the one place the SQL
   // layer and the commit path learn whether rows may be removed.
   bool AppendOnly() const { return state_->snapshot.AppendOnly(); }
