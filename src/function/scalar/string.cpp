@@ -418,6 +418,7 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry) {
   }
   ConcatBind(registry);
   RegisterLikeFunctions(registry);
+  RegisterRegexpFunctions(registry);
 }
 
 }  // namespace lakestream
