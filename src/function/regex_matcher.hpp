@@ -27,9 +27,10 @@ class RE2;
 
 namespace lakestream {
 
-// The compiled program of one pattern may use at most this much memory; a
-// larger one is an InvalidInputError ("too large"), not a crash.
-constexpr int64_t kRegexMaxMemory = int64_t{32} << 20;
+// The compiled program of one pattern may use at most this much memory (RE2's
+// default, as DuckDB); a larger one is an InvalidInputError ("too large"),
+// not a crash. Compiling takes time in proportion, so it stays small.
+constexpr int64_t kRegexMaxMemory = int64_t{8} << 20;
 // Groups nested deeper than this are refused (RE2 would build them, slowly).
 constexpr int kRegexMaxNesting = 1000;
 

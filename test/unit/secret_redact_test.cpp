@@ -81,7 +81,7 @@ TEST(SecretRedactTest, WholeStatements) {
 }
 
 TEST(SecretRedactTest, OffsetsFollowTheRedaction) {
-  const std::string sql = "CREATE SECRET s (TYPE kafka, 'sasl.password' 'longer-than-redacted' x)";
+  const std::string sql = "CREATE SECRET s (TYPE kafka, 'sasl.password' 'longer-than-redacted', x)";
   uint32_t at = static_cast<uint32_t>(sql.find(" x)") + 1);
   std::string shown = RedactSecrets(sql, &at);
   EXPECT_EQ(shown.substr(at, 1), "x");

@@ -164,24 +164,25 @@ std::vector<Span> SpansToRedact(const std::string& s, const std::vector<Token>& 
       separated = true;
     }
     bool is_value = key > 0 && IsKey(tokens[key - 1]);
-    if (t.kind == Kind::LITERAL) {
-      bool env_argument = k >= 2 && IsOpen(tokens[k - 1]) && IsEnvCall(tokens, k - 2) && IsIdentifier(t.text);
-      if (env_argument || (!is_value && NamesCredentialKey(t.text))) continue;
-      add(t.begin, t.end, t.quote);
-      hidden.push_back(t.text);
-    } else if (is_value && (separated || depth > 0 || t.kind == Kind::NUMBER) && !EndsValue(t) && !IsSeparator(t) &&
-               !IsEnvCall(tokens, k)) {
-      // An unquoted value (`password = hunter2`, `'sasl.password' -12.5`,
-      // `= S3cr3t-Zz9`): everything up to the next ',', ')' or ';', as one span.
+    bool env_argument = t.kind == Kind::LITERAL && k >= 2 && IsOpen(tokens[k - 1]) && IsEnvCall(tokens, k - 2) &&
+                        IsIdentifier(t.text);
+    // `= -5` and `'k' -5` start a value; `which_secret(` does not.
+    bool starts_value = t.kind == Kind::PUNCT ? !EndsValue(t) && !IsSeparator(t) && (separated || (depth > 0 && !IsOpen(t)))
+                                              : separated || depth > 0 || t.kind != Kind::WORD;
+    if (is_value && starts_value && !IsEnvCall(tokens, k)) {
+      // The value: everything up to the next ',', ')' or ';', as one span,
+      // whatever it holds ('x', "x", $$x$$, `= hunter2`, `-12.5`,
+      // `'a' 'b' c` of a statement that does not parse).
       size_t end = k;
       for (; end < tokens.size() && !EndsValue(tokens[end]); end++) {
         if (tokens[end].kind != Kind::PUNCT) hidden.push_back(tokens[end].text);
         if (end > k && tokens[end].kind == Kind::PUNCT) depth += tokens[end].text == "(" ? 1 : tokens[end].text == ")" ? -1 : 0;
       }
-      add(t.begin, tokens[end - 1].end, '\0');
+      add(t.begin, tokens[end - 1].end, end == k + 1 && t.kind == Kind::LITERAL ? t.quote : '\0');
       k = end - 1;
-    } else if (t.kind == Kind::NUMBER) {
-      add(t.begin, t.end, '\0');
+    } else if (t.kind == Kind::NUMBER || (t.kind == Kind::LITERAL && !env_argument && !NamesCredentialKey(t.text))) {
+      add(t.begin, t.end, t.kind == Kind::LITERAL ? t.quote : '\0');
+      if (t.kind == Kind::LITERAL) hidden.push_back(t.text);
     }
   }
   return spans;

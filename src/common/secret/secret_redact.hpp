@@ -9,8 +9,9 @@
 // key and its value, and whether or not the text parses (unterminated
 // literals run to the end). Kept: the quoted keys themselves
 // ('sasl.password'), env('NAME') references, keywords and identifiers,
-// except a bare word that stands as a key's value (`password = hunter2`, or
-// `'sasl.password' hunter2` inside parentheses), which is replaced too.
+// except what stands as a key's value, up to the next ',', ')' or ';'
+// (`password = hunter2`, `'sasl.password' 'a' b` inside parentheses), which
+// is replaced as one.
 #pragma once
 
 #include <cstdint>
