@@ -1,6 +1,7 @@
 #include "common/file_system.hpp"
 
 #include "common/s3/s3_file_system.hpp"
+#include "common/write_error.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -103,9 +104,9 @@ class PosixFileSystem : public FileSystem {
     if (!WriteAll(fd, contents.data(), contents.size())) {
       int err = errno;
       ::close(fd);
-      return PosixError("cannot write " + path, err);
+      return WriteError(path, err);
     }
-    if (::close(fd) != 0) return PosixError("cannot close " + path, errno);
+    if (::close(fd) != 0) return WriteError(path, errno, "cannot close");
     return Status::OK();
   }
 
@@ -211,7 +212,7 @@ class PosixFileSystem : public FileSystem {
     int rc = ::fsync(fd);
     int err = errno;
     ::close(fd);
-    if (rc != 0) return PosixError("cannot fsync " + path, err);
+    if (rc != 0) return WriteError(path, err, "cannot fsync");
     return Status::OK();
   }
 };

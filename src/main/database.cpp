@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/exception.hpp"
+#include "common/write_error.hpp"
 #include "common/query_progress.hpp"
 #include "main/connection_access.hpp"
 #include "main/builtin_table_functions.hpp"
@@ -20,6 +21,7 @@
 namespace lakestream {
 
 Database::Database(const std::string& path, DatabaseOptions options) {
+  IgnoreFileSizeSignal();  // a full disk or `ulimit -f` fails the statement, not the process
   RegisterBuiltinTableFunctions();
   std::string p = path == ":memory:" ? "" : path;
   instance_ = std::make_shared<DatabaseInstance>(p, std::move(options));

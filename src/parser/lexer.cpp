@@ -9,9 +9,12 @@
 
 namespace lakestream {
 
-std::string FormatErrorAt(const std::string& raw_sql, uint32_t offset, const std::string& message) {
-  // The quoted statement never shows a credential (CREATE SECRET, sink options).
-  const std::string sql = RedactSecrets(raw_sql, &offset);
+std::string FormatErrorAt(const std::string& raw_sql, uint32_t offset, const std::string& raw_message) {
+  // Neither the quoted statement nor the message (which may quote the token
+  // at fault) shows a literal of a statement that names a credential.
+  RedactedSql redacted = RedactStatement(raw_sql, &offset);
+  const std::string& sql = redacted.text;
+  const std::string message = RedactMessage(raw_message, redacted.hidden);
   if (offset > sql.size()) offset = static_cast<uint32_t>(sql.size());
   size_t line_start = 0;
   size_t line = 1;

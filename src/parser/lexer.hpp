@@ -49,6 +49,8 @@ class Lexer {
 // shown as a window of about 60 characters each side of the error (never
 // cutting a UTF-8 character); the caret line copies tabs and gives wide
 // characters two cells, so the caret stays under the token in a terminal.
+// When `sql` names a credential key, its literals are redacted in both the
+// source line and `message` (common/secret/secret_redact.hpp).
 std::string FormatErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
 [[noreturn]] void ThrowParserErrorAt(const std::string& sql, uint32_t offset, const std::string& message);
 

@@ -1,6 +1,6 @@
 // Secrets at the unit level: the librdkafka configuration a sink gets from
-// its named secret (and env() values), history redaction, and the owner-only
-// atomic write of the secrets store.
+// its named secret (and env() values) and the owner-only atomic write of the
+// secrets store (history redaction: secret_redact_test.cpp).
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
 #include <sys/stat.h>
@@ -13,7 +13,6 @@
 #include "connector/sink_options.hpp"
 #include "lakestream.hpp"
 #include "main/connection_access.hpp"
-#include "common/secret/secret_redact.hpp"
 #include "connector/secret_use.hpp"
 #include "temp_dir_util.hpp"
 #include "transaction/client_context.hpp"
@@ -121,31 +120,6 @@ TEST_F(SecretTest, InlineCredentialsMoveIntoTheSinksOwnSecret) {
     EXPECT_NE(v, "kp");
   }
   EXPECT_EQ(sink.options.back(), (std::pair<std::string, std::string>("secret", own->name)));
-}
-
-TEST(SecretRedactTest, SensitiveValuesAreRedactedInStatements) {
-  EXPECT_EQ(RedactSecrets("CREATE SECRET s (TYPE kafka, 'sasl.username' 'u', 'sasl.password' 'p''w')"),
-            "CREATE SECRET s (TYPE kafka, 'sasl.username' 'u', 'sasl.password' 'redacted')");
-  EXPECT_EQ(RedactSecrets("CREATE SECRET s (TYPE s3, KEY_ID 'k', SECRET 'x', SESSION_TOKEN 't')"),
-            "CREATE SECRET s (TYPE s3, KEY_ID 'k', SECRET 'redacted', SESSION_TOKEN 'redacted')");
-  EXPECT_EQ(RedactSecrets("CREATE SINK k FROM t INTO KAFKA WITH ('kafka.sasl.password' = 'p', 'topic' = 'x')"),
-            "CREATE SINK k FROM t INTO KAFKA WITH ('kafka.sasl.password' = 'redacted', 'topic' = 'x')");
-  EXPECT_EQ(RedactSecrets("SELECT * FROM read_kafka('b', 't', \"ssl.key.password\" => 'p')"),
-            "SELECT * FROM read_kafka('b', 't', \"ssl.key.password\" => 'redacted')");
-  // env() references and statements without credentials stay as typed.
-  EXPECT_EQ(RedactSecrets("CREATE SECRET s (TYPE kafka, 'sasl.password' = env('PW'))"),
-            "CREATE SECRET s (TYPE kafka, 'sasl.password' = env('PW'))");
-  EXPECT_EQ(RedactSecrets("SELECT 'password', 'x' -- 'sasl.password' 'y'"), "SELECT 'password', 'x' -- 'sasl.password' 'y'");
-}
-
-TEST(SecretRedactTest, OffsetsFollowTheRedaction) {
-  const std::string sql = "CREATE SECRET s (TYPE kafka, 'sasl.password' 'longer-than-redacted' x)";
-  uint32_t at = static_cast<uint32_t>(sql.find(" x)") + 1);
-  std::string shown = RedactSecrets(sql, &at);
-  EXPECT_EQ(shown.substr(at, 1), "x");
-  at = static_cast<uint32_t>(sql.find("longer"));  // inside the literal: its start
-  shown = RedactSecrets(sql, &at);
-  EXPECT_EQ(shown.substr(at, 10), "'redacted'");
 }
 
 TEST(SecretStoreTest, AtomicWriteWithModeIsOwnerOnlyWhateverTheUmask) {

@@ -8,6 +8,7 @@
 // committed nothing).
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -65,6 +66,10 @@ bool Is(const char* arg, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past the file size limit (ulimit -f) a write fails with EFBIG and the
+  // statement reports it and cleans up, instead of SIGXFSZ killing the shell
+  // mid-write (the library does the same when a Database opens).
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc > 1 && std::strcmp(argv[1], "run") == 0) return lakestream::RunPipelineCommand(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "sink") == 0) return lakestream::RunSinkCommand(argc, argv);
 

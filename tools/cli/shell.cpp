@@ -422,14 +422,16 @@ int Shell::Repl() {
     buffer += line;
     buffer += '\n';
     if (!IsCompleteStatement(buffer)) continue;
+    // Credentials go first (CREATE SECRET / CREATE SINK ... 'sasl.password'
+    // '...'), on the statement as typed: joined into one line, a "-- comment"
+    // would swallow the lines after it and hide their literals from redaction.
+    std::string entry = RedactCredentials(buffer);
     // One history entry per statement, on one line, so Up brings back the
     // whole statement rather than its last line.
-    std::string entry = buffer;
     for (auto& c : entry) {
       if (c == '\n' || c == '\r') c = ' ';
     }
     while (!entry.empty() && entry.back() == ' ') entry.pop_back();
-    entry = RedactCredentials(entry);  // CREATE SECRET / CREATE SINK ... 'sasl.password' = '...'
     add_history(entry.c_str());
     if (!history_path.empty()) write_history(history_path.c_str());
     RunSql(buffer);

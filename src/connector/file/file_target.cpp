@@ -25,6 +25,7 @@
 #include <filesystem>
 
 #include "common/json_writer.hpp"
+#include "common/write_error.hpp"
 #include "connector/sink_target.hpp"
 
 namespace lakestream {
@@ -240,7 +241,7 @@ class FileTarget : public SinkWriter {
       ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
       if (n < 0) {
         if (errno == EINTR) continue;
-        return Status::IOError("cannot write sink file " + path_ + ": " + Errno());
+        return WriteError(path_, errno, "cannot write sink file");
       }
       done += static_cast<size_t>(n);
     }

@@ -145,5 +145,6 @@ LogicalType CommonType(const std::vector<LogicalType>& types, const LogicalType&
 // Family registration helpers the public Register* functions call.
 void RegisterMathFunctions(ScalarFunctionRegistry& registry);
 void RegisterLikeFunctions(ScalarFunctionRegistry& registry);
+void RegisterRegexpFunctions(ScalarFunctionRegistry& registry);
 
 }  // namespace lakestream

@@ -1,5 +1,5 @@
-// like / ilike / not_like / not_ilike (string, pattern[, escape]) -> BOOLEAN,
-// plus regexp_matches/rlike/regexp_like (string, regex) with ECMAScript regex.
+// like / ilike / not_like / not_ilike (string, pattern[, escape]) -> BOOLEAN
+// (the regexp_* functions are in regexp.cpp).
 //
 // A constant pattern (and escape) is compiled once at bind time and shared by
 // every call of the kernel; a pattern from a column is compiled per row, with
@@ -7,7 +7,6 @@
 // '\' (Spark); pass '' to disable escaping.
 #include <memory>
 #include <optional>
-#include <regex>
 
 #include "function/like_matcher.hpp"
 #include "function/scalar/executor.hpp"
@@ -51,41 +50,6 @@ BoundScalarFunction BindLike(const ScalarBindInput& input) {
                });
 }
 
-std::regex CompileRegex(const std::string& pattern) {
-  try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    throw InvalidInputError("Invalid regular expression '" + pattern + "': " + e.what());
-  }
-}
-
-// True when the regex matches anywhere in the string (Spark rlike).
-BoundScalarFunction BindRegexpMatches(const ScalarBindInput& input) {
-  std::string accepted = input.name + "(VARCHAR, regex VARCHAR)";
-  CheckArgumentCount(input, 2, 2, accepted);
-  for (auto& t : input.argument_types) {
-    if (!ImplicitlyStringCastable(t)) ThrowArgumentError(input, accepted);
-  }
-  std::shared_ptr<const std::regex> constant;
-  if (const std::string* pattern = ConstantString(input, 1)) constant = std::make_shared<std::regex>(CompileRegex(*pattern));
-  return Bound({TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::BOOLEAN,
-               [constant](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
-                 std::optional<std::regex> row_regex;
-                 std::string last;
-                 BinaryExecute<string_t, string_t, bool>(args.data[0], args.data[1], result, count, [&](string_t s, string_t p) {
-                   const std::regex* re = constant.get();
-                   if (!re) {
-                     if (!row_regex || p != last) {
-                       last = p;
-                       row_regex.emplace(CompileRegex(last));
-                     }
-                     re = &*row_regex;
-                   }
-                   return std::regex_search(s.begin(), s.end(), *re);
-                 });
-               });
-}
-
 }  // namespace
 
 void RegisterLikeFunctions(ScalarFunctionRegistry& registry) {
@@ -93,9 +57,6 @@ void RegisterLikeFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("ilike", BindLike<true, false>);
   registry.Register("not_like", BindLike<false, true>);
   registry.Register("not_ilike", BindLike<true, true>);
-  registry.Register("regexp_matches", BindRegexpMatches);
-  registry.Register("regexp_like", BindRegexpMatches);
-  registry.Register("rlike", BindRegexpMatches);
 }
 
 }  // namespace lakestream

@@ -442,6 +442,7 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry) {
   }
   ConcatBind(registry);
   RegisterLikeFunctions(registry);
+  RegisterRegexpFunctions(registry);
 }
 
 }  // namespace lakestream

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "common/decimal.hpp"
+#include "common/write_error.hpp"
 #include "storage/parquet/parquet_codec.hpp"
 #include "storage/parquet/parquet_encoding.hpp"
 #include "storage/parquet/parquet_limits.hpp"
@@ -315,7 +316,7 @@ struct ParquetWriter::Impl {
       ssize_t n = ::write(fd, p, left);
       if (n < 0) {
         if (errno == EINTR) continue;
-        return Status::IOError(path + ": write failed: " + std::strerror(errno));
+        return WriteError(path, errno);
       }
       p += n;
       left -= static_cast<size_t>(n);
@@ -1126,7 +1127,7 @@ Result<ParquetFileInfo> ParquetWriter::Finish() {
     im.buffer = std::string();
   } else if (::close(im.fd) != 0) {
     im.fd = -1;
-    return Status::IOError(im.path + ": close failed: " + std::strerror(errno));
+    return WriteError(im.path, errno, "cannot close");
   }
   im.fd = -1;
   ParquetFileInfo info;
