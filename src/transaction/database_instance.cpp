@@ -275,11 +275,19 @@ void DatabaseInstance::SaveCatalog() {
 // metadata, no rows) and that no catalog entry names: nothing is lost by
 // creating it again. Anything else in the folder, a folder that is not
 // directly inside the database directory, or a symlink, is not a leftover.
+//
+// A folder with the unregistered mark (MarkUnregistered) is a leftover too:
+// a CREATE TABLE AS that died before the catalog save that registers it
+// (its rows were never visible), or a DROP that died after the save that
+// forgot it.
+static const char kUnregisteredMark[] = "_lakestream_unregistered";
+
 bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   for (auto& name : catalog_.TableNames()) {
     if (catalog_.FindTable(name)->location == location) return false;
   }
   if (!CheckOwnedFolder(path_, location).ok()) return false;
+  if (fs_->FileExists(JoinPath(location, kUnregisteredMark))) return true;
   if (IsRemotePath(location)) {
     // One object: the first commit.
     auto objects = S3FileSystem::Instance()->ListRecursive(location);
@@ -329,7 +337,7 @@ static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
 }
 
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
-                                          const std::string& comment) {
+                                          const std::string& comment, bool unregistered) {
   const char* kind = TableKindToString(entry.kind);
   std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
   // The catalog would refuse the entry after its folder was made: refuse
@@ -447,8 +455,25 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   definition.partition_columns = entry.partition_columns;
   for (auto& [k, v] : entry.properties) definition.properties[k] = v;
   definition.description = comment;
+  if (unregistered) MarkUnregistered(entry);
   entry.storage = DeltaTable::Create(fs_, entry.name, entry.location, definition);
   SyncFromDelta(entry);
+}
+
+void DatabaseInstance::MarkUnregistered(const TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  Status s = fs_->CreateDirectories(entry.location);  // a no-op on object storage
+  if (s.ok()) s = fs_->WriteFileAtomic(JoinPath(entry.location, kUnregisteredMark), "");
+  if (!s.ok()) {
+    throw IOError("Cannot write " + JoinPath(entry.location, kUnregisteredMark) + " (the mark that makes the folder of " +
+                  std::string(TableKindToString(entry.kind)) + " " + entry.name + " removable if this statement dies): " +
+                  s.message() + "; nothing was changed");
+  }
+}
+
+void DatabaseInstance::ClearUnregistered(const TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  (void)fs_->RemoveFile(JoinPath(entry.location, kUnregisteredMark));
 }
 
 void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {

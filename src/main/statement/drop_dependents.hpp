@@ -1,0 +1,44 @@
+// DROP and the objects that read what it drops (docs/sql.md, "DROP and what
+// reads it").
+//
+// A stream or a sink holds a position (a version) in its source, and a
+// materialized view holds rows derived from its sources. Dropping the source
+// under them would lose that position silently, and a table created again
+// under the same name is another table whose versions do not follow it. So
+// DROP TABLE / MATERIALIZED VIEW / STREAMING TABLE / STREAM is refused while
+// any of them reads it, unless CASCADE drops them too. Plain views and
+// streaming tables that read it are not dependents: a plain view is only its
+// text (it fails when read, as in Spark and Snowflake), and a streaming table
+// records what it read per source table id (function/table/ingestion_scope.hpp),
+// so a table created again is a new source to it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lakestream {
+
+class ClientContext;
+struct DropStatement;
+struct TableCatalogEntry;
+
+// "stream s", "sink k", "materialized view v": every object that reads
+// `name` (a table, view or stream) directly, sorted by kind then name.
+std::vector<std::string> DropDependents(ClientContext& context, const std::string& name);
+
+// Before DROP `what` (e.g. "table") `name`: without CASCADE, a CatalogError
+// listing the dependents and both fixes; with CASCADE, drops them first,
+// each with its own dependents (a sink with its secret, a view with its
+// files). Nothing when none reads it.
+void DropDependentsOrRefuse(ClientContext& context, const DropStatement& stmt, const std::string& what,
+                            const std::string& name);
+
+// Forgets a table (any kind) and deletes its files when managed, a
+// materialized view's aggregate state too. The folder gets the unregistered
+// mark first (DatabaseInstance::MarkUnregistered), then the catalog is saved
+// without the entry: a crash before the files are gone leaves a folder the
+// next CREATE of the name removes, never a dangling entry (crash point
+// drop.after_catalog_save stops a process there). `table` is destroyed.
+void RemoveTable(ClientContext& context, TableCatalogEntry& table);
+
+}  // namespace lakestream
