@@ -321,10 +321,15 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
 // _delta_log (a creation that crashed before its first commit).
 static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
   if (IsRemotePath(folder)) return !fs->FileExists(folder);  // a prefix with no object under it
-  auto entries = fs->ListDirectory(folder);
-  if (!entries.ok()) return false;
-  if (entries.value().empty()) return true;
-  if (entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  auto listed = fs->ListDirectory(folder);
+  if (!listed.ok()) return false;
+  // Temp files of an interrupted write (the unregistered mark's) count as nothing.
+  std::vector<std::string> entries;
+  for (auto& name : listed.value()) {
+    if (!FileSystem::IsTempFileName(name)) entries.push_back(name);
+  }
+  if (entries.empty()) return true;
+  if (entries != std::vector<std::string>{"_delta_log"}) return false;
   struct stat st;
   std::string log_dir = folder + "/_delta_log";
   if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;

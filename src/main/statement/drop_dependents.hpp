@@ -5,8 +5,10 @@
 // materialized view holds rows derived from its sources. Dropping the source
 // under them would lose that position silently, and a table created again
 // under the same name is another table whose versions do not follow it. So
-// DROP TABLE / MATERIALIZED VIEW / STREAMING TABLE / STREAM is refused while
-// any of them reads it, unless CASCADE drops them too. Plain views and
+// DROP TABLE / MATERIALIZED VIEW / STREAM is refused while any of them
+// reads it, unless CASCADE drops them too (DROP STREAMING TABLE only drops
+// them with CASCADE: a pipeline's full refresh rebuilds a streaming table
+// with it, and its readers notice the new table id). Plain views and
 // streaming tables that read it are not dependents: a plain view is only its
 // text (it fails when read, as in Spark and Snowflake), and a streaming table
 // records what it read per source table id (function/table/ingestion_scope.hpp),

@@ -371,7 +371,10 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
   }
   context.Database().RequireWritable("DROP STREAMING TABLE");
   std::string name = entry->name;
-  DropDependentsOrRefuse(context, stmt, "streaming table", name);
+  // Not refused while others read it: a pipeline's full refresh rebuilds a
+  // streaming table with this DROP and then repositions its sinks; streams
+  // and sinks notice the new table by its id. CASCADE drops them.
+  if (stmt.cascade) DropDependentsOrRefuse(context, stmt, "streaming table", name);
   RemoveTable(context, catalog.GetTable(name));
   return MakeEmptyResult();
 }

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "catalog/catalog.hpp"
-#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "main/statement/drop_dependents.hpp"
@@ -12,7 +11,6 @@
 #include "main/statement/expectations.hpp"
 #include "execution/plan_executor.hpp"
 #include "planner/binder.hpp"
-#include "ivm/aggregate_maintainer.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
 #include "ivm/view_status.hpp"
