@@ -21,10 +21,11 @@ struct Dependent {
   std::string Text() const { return kind + " " + name; }
 };
 
-std::vector<Dependent> DirectDependents(Catalog& catalog, const std::string& name) {
+// `views`: materialized views count (the object is a materialized view).
+std::vector<Dependent> DirectDependents(Catalog& catalog, const std::string& name, bool views) {
   std::vector<Dependent> out;
   std::string key = StringUtil::Lower(name);
-  for (auto& view_name : catalog.TableNames(TableKind::MATERIALIZED_VIEW)) {
+  for (auto& view_name : views ? catalog.TableNames(TableKind::MATERIALIZED_VIEW) : std::vector<std::string>()) {
     TableCatalogEntry* view = catalog.FindTable(view_name);
     if (view && !StringUtil::CIEquals(view->name, name) && view->state.sources && view->state.sources->count(key)) {
       out.push_back({"materialized view", view->name});
@@ -44,7 +45,8 @@ std::vector<Dependent> DirectDependents(Catalog& catalog, const std::string& nam
 void DropOne(ClientContext& context, const Dependent& dependent) {
   Catalog& catalog = context.GetCatalog();
   // Its own readers first: a crash part way leaves nothing that reads a dropped object.
-  for (auto& inner : DirectDependents(catalog, dependent.name)) DropOne(context, inner);
+  bool view = dependent.kind == "materialized view";
+  for (auto& inner : DirectDependents(catalog, dependent.name, view)) DropOne(context, inner);
   if (dependent.kind == "sink") {
     SinkCatalogEntry* sink = catalog.FindSink(dependent.name);
     if (!sink) return;
@@ -62,15 +64,9 @@ void DropOne(ClientContext& context, const Dependent& dependent) {
 
 }  // namespace
 
-std::vector<std::string> DropDependents(ClientContext& context, const std::string& name) {
-  std::vector<std::string> out;
-  for (auto& d : DirectDependents(context.GetCatalog(), name)) out.push_back(d.Text());
-  return out;
-}
-
 void DropDependentsOrRefuse(ClientContext& context, const DropStatement& stmt, const std::string& what,
                             const std::string& name) {
-  std::vector<Dependent> dependents = DirectDependents(context.GetCatalog(), name);
+  std::vector<Dependent> dependents = DirectDependents(context.GetCatalog(), name, what == "materialized view");
   if (dependents.empty()) return;
   if (stmt.cascade) {
     context.Database().RequireWritable("DROP " + StringUtil::Upper(what) + " ... CASCADE");

@@ -1,32 +1,29 @@
-// DROP and the objects that read what it drops (docs/sql.md, "DROP and what
-// reads it").
+// DROP and the objects that read what it drops (docs/sql-views-dml.md,
+// "DROP and what reads it").
 //
-// A stream or a sink holds a position (a version) in its source, and a
-// materialized view holds rows derived from its sources. Dropping the source
-// under them would lose that position silently, and a table created again
-// under the same name is another table whose versions do not follow it. So
-// DROP TABLE / MATERIALIZED VIEW / STREAM is refused while any of them
-// reads it, unless CASCADE drops them too (DROP STREAMING TABLE only drops
-// them with CASCADE: a pipeline's full refresh rebuilds a streaming table
-// with it, and its readers notice the new table id). Plain views and
-// streaming tables that read it are not dependents: a plain view is only its
-// text (it fails when read, as in Spark and Snowflake), and a streaming table
-// records what it read per source table id (function/table/ingestion_scope.hpp),
-// so a table created again is a new source to it.
+// A stream or a sink holds a position (a version) in its source. Dropping
+// the source under it would lose that position silently, and a table
+// created again under the same name is another table whose versions do not
+// follow it. So DROP TABLE / MATERIALIZED VIEW / STREAM is refused while a
+// stream or sink reads it, unless CASCADE drops them too (DROP STREAMING
+// TABLE only drops them with CASCADE: a pipeline's full refresh rebuilds a
+// streaming table with it, and its readers notice the new table id).
+// Materialized views over a dropped table are not dependents: they fail
+// and recover by recompute when it is created again (docs/views.md); DROP
+// MATERIALIZED VIEW keeps refusing while another materialized view reads it.
+// Plain views hold only their text (they fail when read, as in Spark and
+// Snowflake); streaming tables record what they read per source table id
+// (function/table/ingestion_scope.hpp), so a table created again is a new
+// source to them.
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace lakestream {
 
 class ClientContext;
 struct DropStatement;
 struct TableCatalogEntry;
-
-// "stream s", "sink k", "materialized view v": every object that reads
-// `name` (a table, view or stream) directly, sorted by kind then name.
-std::vector<std::string> DropDependents(ClientContext& context, const std::string& name);
 
 // Before DROP `what` (e.g. "table") `name`: without CASCADE, a CatalogError
 // listing the dependents and both fixes; with CASCADE, drops them first,
