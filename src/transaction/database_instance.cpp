@@ -467,8 +467,16 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
 
 void DatabaseInstance::MarkUnregistered(const TableCatalogEntry& entry) {
   if (InMemory() || !entry.managed || entry.location.empty()) return;
-  Status s = fs_->CreateDirectories(entry.location);  // a no-op on object storage
-  if (s.ok()) s = fs_->WriteFileAtomic(JoinPath(entry.location, kUnregisteredMark), "");
+  Status owned = CheckOwnedFolder(path_, entry.location);
+  if (owned.IsNotFound() && !IsRemotePath(entry.location)) {
+    Status made = fs_->CreateDirectories(entry.location);
+    owned = made.ok() ? CheckOwnedFolder(path_, entry.location) : made;
+  }
+  // Not a plain folder of this database (a symlink put in its place): it
+  // holds nothing of ours to mark, and nothing is written through it (DROP
+  // then leaves it and says why; CREATE refused it already).
+  if (!owned.ok() && !owned.IsNotFound()) return;
+  Status s = fs_->WriteFileAtomic(JoinPath(entry.location, kUnregisteredMark), "");
   if (!s.ok()) {
     throw IOError("Cannot write " + JoinPath(entry.location, kUnregisteredMark) + " (the mark that makes the folder of " +
                   std::string(TableKindToString(entry.kind)) + " " + entry.name + " removable if this statement dies): " +

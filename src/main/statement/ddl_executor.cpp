@@ -229,7 +229,7 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
       context.Database().RequireWritable("DROP TABLE");
       std::string name = entry->name;
       DropDependentsOrRefuse(context, stmt, "table", name);
-      RemoveTable(context, context.GetCatalog().GetTable(name));
+      RemoveTable(context, *context.GetCatalog().FindTable(name));  // also a table that cannot be opened
       return MakeEmptyResult();
     }
     case ObjectType::STREAM: return ExecuteDropStream(context, stmt);

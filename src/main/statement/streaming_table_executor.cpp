@@ -375,7 +375,7 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
   // streaming table with this DROP and then repositions its sinks; streams
   // and sinks notice the new table by its id. CASCADE drops them.
   if (stmt.cascade) DropDependentsOrRefuse(context, stmt, "streaming table", name);
-  RemoveTable(context, catalog.GetTable(name));
+  RemoveTable(context, *catalog.FindTable(name));  // also a table that cannot be opened
   return MakeEmptyResult();
 }
 
