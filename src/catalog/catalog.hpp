@@ -125,6 +125,11 @@ struct StreamCatalogEntry {
   // source version it read. Reconciled on open (see stream_offsets.hpp).
   std::string pending_target;
   int64_t pending_version = -1;
+  // The Delta table id (metaData.id) of the source at CREATE STREAM: a source
+  // dropped and created again under the same name has another one, and the
+  // stream reports itself stale rather than read the new table's versions
+  // as if they followed its offset. Empty for streams of older catalogs.
+  std::string source_id;
 };
 
 // A plain view (CREATE VIEW): a named query, expanded where it is read
@@ -149,6 +154,7 @@ struct SinkState {
   std::optional<std::string> id;  // unique per CREATE SINK; tags our Kafka messages (absent: the sink's name)
   std::optional<timestamp_t> created_at;
   std::optional<int64_t> start_version;     // the source version at CREATE SINK
+  std::optional<std::string> source_id;     // the source table's Delta id (metaData.id) the position belongs to
   std::optional<bool> snapshot_pending;     // 'start' = 'earliest' and the rows as of start_version not delivered yet
   std::optional<int64_t> delivered_version; // every change up to here is durable in the target
   std::optional<std::vector<int64_t>> partition_offsets;  // Kafka: where the next resume scan starts

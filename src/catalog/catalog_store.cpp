@@ -137,6 +137,7 @@ SinkState SinkStateFromJson(const nlohmann::json& json) {
   Take(rest, "id", state.id);
   Take(rest, "created_at", state.created_at);
   Take(rest, "start_version", state.start_version);
+  Take(rest, "source_id", state.source_id);
   Take(rest, "snapshot_pending", state.snapshot_pending);
   Take(rest, "delivered_version", state.delivered_version);
   Take(rest, "partition_offsets", state.partition_offsets);
@@ -158,6 +159,7 @@ nlohmann::json SinkStateToJson(const SinkState& state) {
   Put(json, "id", state.id);
   Put(json, "created_at", state.created_at);
   Put(json, "start_version", state.start_version);
+  Put(json, "source_id", state.source_id);
   Put(json, "snapshot_pending", state.snapshot_pending);
   Put(json, "delivered_version", state.delivered_version);
   Put(json, "partition_offsets", state.partition_offsets);
@@ -216,6 +218,7 @@ Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::
       stream.comment = st.value("comment", std::string());
       stream.pending_target = st.value("pending_target", std::string());
       stream.pending_version = st.value("pending_version", int64_t(-1));
+      stream.source_id = st.value("source_id", std::string());
       record.streams.push_back(std::move(stream));
     }
     nlohmann::json sinks = json.value("sinks", nlohmann::json::array());
@@ -277,6 +280,8 @@ std::string CatalogRecordToText(const CatalogRecord& record) {
                                {"comment", st.comment},
                                {"pending_target", st.pending_target},
                                {"pending_version", st.pending_version}});
+    // Absent for streams of older catalogs, which are written back as read.
+    if (!st.source_id.empty()) json["streams"].back()["source_id"] = st.source_id;
   }
   json["sinks"] = nlohmann::json::array();
   for (auto& sk : record.sinks) {

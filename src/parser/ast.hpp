@@ -410,6 +410,7 @@ struct DropStatement : SQLStatement {
   ObjectType object_type = ObjectType::TABLE;
   QualifiedName name;
   bool if_exists = false;
+  bool cascade = false;  // DROP ... CASCADE: the streams, sinks and materialized views reading it go too
 };
 
 struct InsertStatement : SQLStatement {

@@ -551,7 +551,11 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseDrop() {
   }
   statement->if_exists = AcceptKeywords({"IF", "EXISTS"});
   statement->name = ParseQualifiedName("a name");
-  if (IsKeyword("CASCADE") || IsKeyword("RESTRICT")) Next();
+  if (AcceptKeyword("CASCADE")) {
+    statement->cascade = true;
+  } else {
+    AcceptKeyword("RESTRICT");  // the default: refused while something reads it
+  }
   return statement;
 }
 

@@ -175,6 +175,63 @@ void JoinApplyChanges(const ApplyChangesStatement& cdc, uint32_t line, const std
   flow.inputs.push_back(BaseName(cdc.source));
 }
 
+// The dataset a flow writes: a CREATE FLOW's target, any other flow's own name.
+std::string Written(const Flow& flow) { return flow.kind == FlowKind::FLOW ? flow.target : StringUtil::Lower(flow.name); }
+
+// Rows must not flow back into where they came from: a dataset that reads
+// itself, directly (a flow that reads its own target, STREAM(t) into t) or
+// through other flows, would get its own rows again on every run. Checked
+// on the datasets, not the flows: two CREATE FLOWs into t and u, one reading
+// u and the other t, form a cycle although neither flow reads the other.
+// Throws InvalidInputError naming the cycle and the flow of each step.
+void CheckDataCycles(const std::vector<Flow>& flows, const std::map<std::string, idx_t>& by_name, const std::string& file) {
+  struct Edge {
+    std::string to;     // the dataset read
+    const Flow* flow;   // the flow that reads it and writes the edge's source
+  };
+  std::map<std::string, std::vector<Edge>> reads;  // dataset -> what its writers read
+  for (auto& f : flows) {
+    for (auto& input : f.inputs) {
+      if (by_name.count(input)) reads[Written(f)].push_back({input, &f});
+    }
+  }
+  auto shown = [&](const std::string& dataset) {
+    auto it = by_name.find(dataset);
+    return it == by_name.end() ? dataset : flows[it->second].name;
+  };
+  std::map<std::string, int> color;
+  std::vector<std::string> stack;  // the datasets being visited, in the order entered
+  std::vector<const Edge*> taken;  // taken[i]: the edge from stack[i] to stack[i + 1]
+  std::function<void(const std::string&)> visit = [&](const std::string& dataset) {
+    color[dataset] = 1;
+    stack.push_back(dataset);
+    for (auto& edge : reads[dataset]) {
+      if (color[edge.to] == 1) {
+        auto start = static_cast<size_t>(std::find(stack.begin(), stack.end(), edge.to) - stack.begin());
+        std::string cycle, steps;
+        for (size_t i = start; i < stack.size(); i++) {
+          const Edge& step = i + 1 < stack.size() ? *taken[i] : edge;
+          cycle += shown(stack[i]) + " -> ";
+          steps += std::string(steps.empty() ? "" : "; ") + FlowKindName(step.flow->kind) + " " + step.flow->name +
+                   " (line " + std::to_string(step.flow->line) + ") writes " + shown(stack[i]) + " from " +
+                   shown(step.to);
+        }
+        throw InvalidInputError(file + ": the pipeline has a cycle: " + cycle + shown(edge.to) + " (" + steps +
+                                "). Each run would feed the rows it writes back into " + shown(edge.to) +
+                                " (a streaming read appends them again every time); read another dataset, or break "
+                                "the cycle");
+      }
+      if (color[edge.to] == 2) continue;
+      taken.push_back(&edge);
+      visit(edge.to);
+      taken.pop_back();
+    }
+    stack.pop_back();
+    color[dataset] = 2;
+  };
+  for (auto& f : flows) visit(Written(f));
+}
+
 }  // namespace
 
 std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) {
@@ -218,9 +275,9 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.name = create.name;
         flow.kind = FlowKind::FLOW;
         flow.target = BaseName(create.target);
+        // Its query's inputs only; the target is added as an input (to run
+        // after the target's declaration) once data cycles were checked.
         if (create.query) CollectQuery(*create.query, {}, flow.inputs);
-        // After the target's declaration, which the flow needs to create it.
-        flow.inputs.push_back(flow.target);
         flow.statements.push_back(text);
         break;
       }
@@ -277,6 +334,11 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
     flows.push_back(std::move(flow));
   }
   for (auto& [cdc, line] : cdc_flows) JoinApplyChanges(*cdc, line, file, flows, by_name);
+  CheckDataCycles(flows, by_name, file);
+  for (auto& f : flows) {
+    // After the target's declaration, which the flow needs to create it.
+    if (f.kind == FlowKind::FLOW) f.inputs.push_back(f.target);
+  }
   // Readers of a flow target run after every flow into it.
   std::map<std::string, std::vector<std::string>> flows_into;
   for (auto& f : flows) {

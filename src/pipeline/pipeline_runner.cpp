@@ -194,6 +194,8 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.error.clear();
   p.pass_files = p.pass_rows_in = p.pass_rows_out = p.pass_upserted = p.pass_deleted = 0;
   p.pass_expectations.clear();
+  p.pass_warnings.clear();
+  p.pass_changed_files.clear();
   display_.Update(progress_, pass_, "");
   bool changed = false;
   bool existed = FlowExists(con_, flow);
@@ -263,7 +265,9 @@ bool PipelineRunner::RunFlow(idx_t i) {
     p.pass_deleted += Number(*result, {"num_deleted_rows"}).value_or(0);
     for (idx_t c = 0; c < result->ColumnCount() && result->RowCount() > 0; c++) {
       if (result->Names()[c] == "expectations") p.pass_expectations = result->GetValue(c, 0).ToString();
+      if (result->Names()[c] == "changed_files") p.pass_changed_files = result->GetValue(c, 0).ToString();
     }
+    for (auto& warning : result->Warnings()) p.pass_warnings.push_back(warning);
     if (auto v = Number(*result, {"version", "delivered_version"})) p.version = v;
     if (auto lag = Number(*result, {"lag_ms"})) p.lag_ms = lag;
     changed = changed || files > 0 || out > 0;
@@ -317,6 +321,19 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
     message += ": " + p.error;
   }
   log_->Add("flow_progress", level, flow.name, message, {{"flow_progress", progress}});
+  // A landing file that changed after it was ingested: one WARN event each,
+  // naming the file with its old and new size and modification time.
+  nlohmann::json changed_files = nlohmann::json::parse(p.pass_changed_files, nullptr, false);
+  if (changed_files.is_array()) {
+    for (auto& f : changed_files) {
+      std::string path = f.value("path", std::string());
+      std::string text = "File " + path + " changed after it was ingested into " + dataset + " (size " +
+                         std::to_string(f.value("old_size", int64_t{0})) + " -> " +
+                         std::to_string(f.value("new_size", int64_t{0})) + " bytes)" +
+                         (f.value("reread", false) ? "; read again (allowOverwrites)" : "; not read again");
+      log_->Add("file_changed", "WARN", flow.name, text, {{"file_changed", f}});
+    }
+  }
   if (before.empty() || after.empty() || before == after) return;
   nlohmann::json added = nlohmann::json::array(), changed = nlohmann::json::array(), schema = nlohmann::json::array();
   std::string summary;

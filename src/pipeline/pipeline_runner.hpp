@@ -43,6 +43,8 @@ struct FlowProgress {
   int64_t pass_upserted = 0;  // num_inserted_rows + num_updated_rows (APPLY CHANGES, views)
   int64_t pass_deleted = 0;
   std::string pass_expectations;  // the statement's `expectations` JSON, when it has expectations
+  std::vector<std::string> pass_warnings;  // the statements' warnings (QueryResult::Warnings)
+  std::string pass_changed_files;          // a streaming table's `changed_files` JSON, when files changed
 };
 
 class ProgressDisplay {

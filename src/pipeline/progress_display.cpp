@@ -50,7 +50,7 @@ void ProgressDisplay::FlowDone(const std::vector<FlowProgress>& flows, const Flo
     return;
   }
   // Plain mode: the first pass reports every flow, later passes only flows that did something.
-  if (pass > 1 && flow.state == "up to date") return;
+  if (pass > 1 && flow.state == "up to date" && flow.pass_warnings.empty()) return;
   std::ostringstream line;
   line << Clock() << " pass " << pass << " " << flow.name << " (" << FlowKindName(flow.kind) << "): " << flow.state;
   if (flow.state == "updated" || flow.state == "up to date" || flow.state == "created") {
@@ -59,6 +59,7 @@ void ProgressDisplay::FlowDone(const std::vector<FlowProgress>& flows, const Flo
     if (flow.lag_ms) line << ", lag " << Lag(flow);
   }
   if (!flow.error.empty()) line << ": " << flow.error;
+  for (auto& warning : flow.pass_warnings) line << "\n  warning: " << warning;
   out_ << line.str() << "\n" << std::flush;
 }
 

@@ -162,6 +162,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
                             "'latest' (new changes only), 'earliest' (the current rows first) or 'timestamp ...'");
   }
   if (keep) {
+    CheckSinkSourceIdentity(sink, previous->state, source);
     std::optional<std::string> path = sink.state.file_path;
     sink.state = previous->state;
     if (path && !path->empty()) sink.state.file_path = path;
@@ -185,6 +186,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
   state.id = sink.name + "-" + std::to_string(now);
   state.created_at = now;
   state.start_version = version;
+  if (!source.stream) state.source_id = SinkSourceId(source);
   state.delivered_version = delivered;
   state.snapshot_pending = snapshot;
   state.messages = 0;

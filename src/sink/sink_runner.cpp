@@ -81,6 +81,23 @@ SinkSource ResolveSinkSource(ClientContext& context, const SinkCatalogEntry& sin
   return source;
 }
 
+std::string SinkSourceId(const SinkSource& source) {
+  return source.stream || !source.delta ? std::string() : source.delta->Snapshot().metadata.id;
+}
+
+void CheckSinkSourceIdentity(const SinkCatalogEntry& sink, const SinkState& state, const SinkSource& source) {
+  std::string id = SinkSourceId(source);
+  if (!state.source_id || id.empty() || *state.source_id == id) return;
+  std::string kind = TableKindToString(source.table->kind);
+  throw CatalogError("Sink " + sink.name + ": source " + kind + " " + sink.source + " was dropped and re-created (table id " +
+                     *state.source_id + " -> " + id + "): the sink's position (delivered up to version " +
+                     std::to_string(state.delivered_version.value_or(-1)) + ") belongs to the old " + kind +
+                     ", and the new one's versions do not follow it. Drop and re-create sink " + sink.name +
+                     ", or start it on the new " + kind + " with ALTER SINK " + sink.name +
+                     " SET ('start' = 'earliest') (its current rows first), 'version 0' (its whole change feed) or "
+                     "'latest'");
+}
+
 bool ChangeFeedOn(const TableCatalogEntry& table) {
   return StringUtil::Lower(table.GetProperty("delta.enableChangeDataFeed")) == "true";
 }
@@ -188,6 +205,12 @@ class SinkRun {
       std::lock_guard<std::mutex> guard(sessions_.mutex);
       listener_ = sessions_.listener;
     }
+    try {
+      CheckSinkSourceIdentity(sink, sink.state, source_);
+    } catch (const Exception& e) {
+      RecordError(e.what());  // SHOW SINKS says why it stopped
+      throw;
+    }
     // Catalogs from before file ownership was checked may hold two sinks on one file.
     if (!options_.kafka) CheckFileOwner(context.GetCatalog(), sink, SinkFilePath(sink));
     // Every run, even one with nothing to deliver: a sink made before
@@ -208,6 +231,8 @@ class SinkRun {
     }
     latest_ = latest;
     committed_version_ = delivered;
+    // A sink of an older catalog learns which table its position belongs to.
+    if (!sink_.state.source_id) sink_.state.source_id = SinkSourceId(source_);
     // On failure, keep what the target already made durable.
     DeliverWithTarget(/*keep_partial_progress=*/true, [&](SinkEncoder& encoder) {
       if (snapshot) DeliverSnapshot(encoder);

@@ -6,6 +6,8 @@
 //   state := { "id": <str>,                 unique per CREATE SINK; tags our Kafka messages
 //              "created_at": <micros>,
 //              "start_version": <n>,        the source version at CREATE SINK
+//              "source_id": <str>,          the source table's Delta id (metaData.id) the
+//                                           position belongs to (a table or view source)
 //              "snapshot_pending": <bool>,  'start' = 'earliest' and the rows as of
 //                                           start_version are not delivered yet
 //              "delivered_version": <n>,    every change up to here is durable in the target

@@ -23,6 +23,16 @@ SinkSource ResolveSinkSource(ClientContext& context, const SinkCatalogEntry& sin
 
 bool ChangeFeedOn(const TableCatalogEntry& table);
 
+// The Delta table id of a table or view source (metaData.id), "" for a
+// stream source (the stream checks its own source: StreamStaleReason).
+std::string SinkSourceId(const SinkSource& source);
+
+// A sink's position belongs to one table: throws CatalogError naming the
+// sink, the source, both table ids and the fix when the source was dropped
+// and created again under its name since the position was taken. A state
+// without a source id (an older catalog) passes.
+void CheckSinkSourceIdentity(const SinkCatalogEntry& sink, const SinkState& state, const SinkSource& source);
+
 // A FILE sink's file as it writes it: absolute, fixed at CREATE SINK so the
 // working directory of a later process does not move it.
 std::string SinkFilePath(const SinkCatalogEntry& sink);

@@ -28,6 +28,12 @@ std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream
   if (!entry) return "its source table " + stream.source + " no longer exists; drop it with DROP STREAM " + stream.name;
   DeltaTable* delta = entry->storage ? DatabaseInstance::AsDelta(*entry) : nullptr;
   if (!delta) return "its source table " + entry->name + " cannot be opened (" + entry->load_error + ")";
+  const std::string& id = delta->Snapshot().metadata.id;
+  if (!stream.source_id.empty() && id != stream.source_id) {
+    return "its source table " + entry->name + " was dropped and re-created (table id " + stream.source_id + " -> " +
+           id + "), so its offset (version " + std::to_string(stream.offset) + ") belongs to the old table; " +
+           RecreateHint(stream);
+  }
   if (stream.offset > delta->Version()) {
     return "its offset (version " + std::to_string(stream.offset) + ") is past the latest version of " + entry->name +
            " (" + std::to_string(delta->Version()) + "; was the table replaced?); " + RecreateHint(stream);

@@ -275,11 +275,19 @@ void DatabaseInstance::SaveCatalog() {
 // metadata, no rows) and that no catalog entry names: nothing is lost by
 // creating it again. Anything else in the folder, a folder that is not
 // directly inside the database directory, or a symlink, is not a leftover.
+//
+// A folder with the unregistered mark (MarkUnregistered) is a leftover too:
+// a CREATE TABLE AS that died before the catalog save that registers it
+// (its rows were never visible), or a DROP that died after the save that
+// forgot it.
+static const char kUnregisteredMark[] = "_lakestream_unregistered";
+
 bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
   for (auto& name : catalog_.TableNames()) {
     if (catalog_.FindTable(name)->location == location) return false;
   }
   if (!CheckOwnedFolder(path_, location).ok()) return false;
+  if (fs_->FileExists(JoinPath(location, kUnregisteredMark))) return true;
   if (IsRemotePath(location)) {
     // One object: the first commit.
     auto objects = S3FileSystem::Instance()->ListRecursive(location);
@@ -313,10 +321,15 @@ bool DatabaseInstance::IsCreationLeftover(const std::string& location) {
 // _delta_log (a creation that crashed before its first commit).
 static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
   if (IsRemotePath(folder)) return !fs->FileExists(folder);  // a prefix with no object under it
-  auto entries = fs->ListDirectory(folder);
-  if (!entries.ok()) return false;
-  if (entries.value().empty()) return true;
-  if (entries.value() != std::vector<std::string>{"_delta_log"}) return false;
+  auto listed = fs->ListDirectory(folder);
+  if (!listed.ok()) return false;
+  // Temp files of an interrupted write (the unregistered mark's) count as nothing.
+  std::vector<std::string> entries;
+  for (auto& name : listed.value()) {
+    if (!FileSystem::IsTempFileName(name)) entries.push_back(name);
+  }
+  if (entries.empty()) return true;
+  if (entries != std::vector<std::string>{"_delta_log"}) return false;
   struct stat st;
   std::string log_dir = folder + "/_delta_log";
   if (::lstat(log_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
@@ -329,7 +342,7 @@ static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
 }
 
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
-                                          const std::string& comment) {
+                                          const std::string& comment, bool unregistered) {
   const char* kind = TableKindToString(entry.kind);
   std::string folder_name = ObjectFolderName(entry.name, kind);  // refuses what cannot be a name
   // The catalog would refuse the entry after its folder was made: refuse
@@ -447,8 +460,33 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   definition.partition_columns = entry.partition_columns;
   for (auto& [k, v] : entry.properties) definition.properties[k] = v;
   definition.description = comment;
+  if (unregistered) MarkUnregistered(entry);
   entry.storage = DeltaTable::Create(fs_, entry.name, entry.location, definition);
   SyncFromDelta(entry);
+}
+
+void DatabaseInstance::MarkUnregistered(const TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  Status owned = CheckOwnedFolder(path_, entry.location);
+  if (owned.IsNotFound() && !IsRemotePath(entry.location)) {
+    Status made = fs_->CreateDirectories(entry.location);
+    owned = made.ok() ? CheckOwnedFolder(path_, entry.location) : made;
+  }
+  // Not a plain folder of this database (a symlink put in its place): it
+  // holds nothing of ours to mark, and nothing is written through it (DROP
+  // then leaves it and says why; CREATE refused it already).
+  if (!owned.ok() && !owned.IsNotFound()) return;
+  Status s = fs_->WriteFileAtomic(JoinPath(entry.location, kUnregisteredMark), "");
+  if (!s.ok()) {
+    throw IOError("Cannot write " + JoinPath(entry.location, kUnregisteredMark) + " (the mark that makes the folder of " +
+                  std::string(TableKindToString(entry.kind)) + " " + entry.name + " removable if this statement dies): " +
+                  s.message() + "; nothing was changed");
+  }
+}
+
+void DatabaseInstance::ClearUnregistered(const TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  (void)fs_->RemoveFile(JoinPath(entry.location, kUnregisteredMark));
 }
 
 void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {

@@ -64,9 +64,23 @@ class DatabaseInstance {
   // Gives a new catalog entry its storage: an InMemoryTable, a new Delta table
   // at <db>/<name> (or `location`), or the existing Delta table at `location`
   // (then `entry.columns` may be empty and are read from its log).
-  void CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location, const std::string& comment);
+  // `unregistered`: the entry goes into the catalog only after its rows are
+  // committed (CREATE TABLE AS): a new managed folder gets the unregistered
+  // mark (below) before anything else is written to it.
+  void CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location, const std::string& comment,
+                          bool unregistered = false);
   // Deletes a managed table's files (attached tables keep theirs).
   void DropTableStorage(TableCatalogEntry& entry);
+  // The unregistered mark: a file in a managed table's folder while no
+  // catalog entry names the folder yet (CREATE TABLE AS before the catalog
+  // save that registers it) or any more (DROP between that save and deleting
+  // the files). A marked folder no entry names is a leftover that the next
+  // CREATE of that folder removes (IsCreationLeftover); a marked folder an
+  // entry names is a live table (the mark is then ignored). MarkUnregistered
+  // makes it durable (IOError otherwise); ClearUnregistered is best effort.
+  // Both do nothing for attached (LOCATION) tables and in memory.
+  void MarkUnregistered(const TableCatalogEntry& entry);
+  void ClearUnregistered(const TableCatalogEntry& entry);
   // Persists the catalog (names, locations, keys, defaults). No-op in memory.
   void SaveCatalog();
   // Moves every Delta table to its latest version (before each statement, so

@@ -86,6 +86,37 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   context.Database().SaveCatalog();
 }
 
+TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableCatalogEntry> table, TableCommit& commit,
+                                  bool or_replace) {
+  context.BeginCommit();  // an interrupt now would leave the statement half committed
+  TableAppend* appended = AppendScope::For(table->storage.get());
+  if (commit.ChangedRows() + (appended ? appended->RowCount() : 0) > 0) table->storage->Commit(commit);
+  CrashPoint("ctas.before_register");
+  Catalog& catalog = context.GetCatalog();
+  struct Before {
+    StreamCatalogEntry* stream;
+    StreamCatalogEntry saved;
+  };
+  std::vector<Before> moved;
+  for (auto& [name, changes] : context.StreamReads()) {
+    StreamCatalogEntry* stream = catalog.FindStream(changes->stream);
+    if (!stream) continue;
+    moved.push_back({stream, *stream});
+    MarkConsumed(*stream, changes->read_version);
+  }
+  std::string name = table->name;
+  TableCatalogEntry& entry = catalog.CreateTable(std::move(table), false, or_replace);
+  try {
+    context.Database().SaveCatalog();
+  } catch (...) {
+    for (auto& before : moved) *before.stream = before.saved;
+    catalog.DropTable(name, true);
+    throw;
+  }
+  context.Database().ClearUnregistered(entry);
+  return entry;
+}
+
 void ReconcileStreamOffsets(DatabaseInstance& db) {
   bool changed = false;
   Catalog& catalog = db.GetCatalog();

@@ -46,6 +46,19 @@ std::string StreamAppId(const StreamCatalogEntry& stream);
 // Refuses a commit that removes rows of an append-only table (see below).
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit);
 
+// CREATE TABLE AS: `table` is not in the catalog yet (its storage was made
+// with the unregistered mark, DatabaseInstance::CreateTableStorage). Commits
+// the statement's rows to it as one Delta commit, then registers it in the
+// same catalog save that moves the offsets of the streams the statement
+// read, and clears the mark. A crash before that save leaves no table in
+// the catalog (its folder a leftover the next CREATE of the name removes)
+// and the streams where they were: the table never appears without its
+// rows. Crash point ctas.before_register lets kill tests stop a process
+// between the commit and the save. On failure the table is not in the
+// catalog and the streams have not moved; the caller deletes its storage.
+TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableCatalogEntry> table, TableCommit& commit,
+                                  bool or_replace);
+
 // delta.appendOnly = true on `table`: read from its Delta snapshot (what other
 // engines see), from the catalog's properties for an in-memory table.
 bool TableIsAppendOnly(TableCatalogEntry& table);

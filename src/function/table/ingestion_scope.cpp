@@ -5,6 +5,7 @@
 namespace lakestream {
 
 std::string FileAppId(const std::string& file_id) { return "lakestream.file:" + file_id; }
+std::string FileMtimeAppId(const std::string& file_id) { return "lakestream.file_mtime:" + file_id; }
 std::string StreamAppId(const std::string& source_table_id) { return "lakestream.stream:" + source_table_id; }
 std::string FlowTxnPrefix(const std::string& flow) { return "lakestream.flow:" + StringUtil::Lower(flow) + "/"; }
 

@@ -5,6 +5,7 @@
 // commit as the rows (docs/pipelines.md, "Ingestion state", has the grammar):
 //
 //   appId = "lakestream.file:" <absolute path of the file>   version = its size in bytes
+//   appId = "lakestream.file_mtime:" <absolute path>         version = its mtime (ms) then
 //   appId = "lakestream.stream:" <metaData.id of the source> version = last source version read
 //
 // A file whose appId is in the target's snapshot was ingested by a commit
@@ -29,6 +30,9 @@
 namespace lakestream {
 
 std::string FileAppId(const std::string& file_id);
+// The file's modification time at ingestion (absent for files ingested
+// before it was recorded: only their size is compared then).
+std::string FileMtimeAppId(const std::string& file_id);
 std::string StreamAppId(const std::string& source_table_id);
 // "lakestream.flow:" flow "/": the prefix of a CREATE FLOW's txn app ids.
 std::string FlowTxnPrefix(const std::string& flow);
@@ -60,6 +64,15 @@ struct IngestionScope {
 
   // Filled while binding and executing.
   std::vector<DiscoveredFile> new_files;
+  // Files ingested before whose size or modification time differs now: read
+  // again (in new_files too) with allowOverwrites, otherwise only reported.
+  struct ChangedFile {
+    DiscoveredFile now;
+    int64_t ingested_size = 0;
+    std::optional<int64_t> ingested_mtime_ms;
+    bool reread = false;
+  };
+  std::vector<ChangedFile> changed_files;
   std::vector<std::pair<std::string, int64_t>> stream_offsets;  // app id -> version read through
   std::shared_ptr<int64_t> rows_read = std::make_shared<int64_t>(0);
   int64_t skipped_changes = 0;  // rows of non-append commits not passed on (SKIP mode, deletes)

@@ -190,7 +190,17 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   if (scope) {
     std::vector<DiscoveredFile> fresh;
     for (auto& f : files) {
-      if (!scope->TxnVersion(FileAppId(f.id))) fresh.push_back(f);
+      std::optional<int64_t> size = scope->TxnVersion(FileAppId(f.id));
+      if (!size) {
+        fresh.push_back(f);
+        continue;
+      }
+      // Ingested before: a file that grew or was rewritten since is never
+      // silently skipped (docs/pipelines.md, "Files that change").
+      std::optional<int64_t> mtime = scope->TxnVersion(FileMtimeAppId(f.id));
+      if (*size == static_cast<int64_t>(f.size) && (!mtime || *mtime == f.mtime_ms)) continue;
+      scope->changed_files.push_back({f, *size, mtime, options.allow_overwrites});
+      if (options.allow_overwrites) fresh.push_back(f);
     }
     files = std::move(fresh);
     scope->new_files.insert(scope->new_files.end(), files.begin(), files.end());

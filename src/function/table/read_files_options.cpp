@@ -256,6 +256,8 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
                           text + "'");
       }
       options.backfill_interval_ms = *ms;
+    } else if (name == "allowoverwrites" || name == "cloudfiles.allowoverwrites") {
+      options.allow_overwrites = BoolOption(name, v);
     } else if (name == "rescue") {
       rescue = BoolOption(name, v);
     } else if (name == "rescueddatacolumn") {
@@ -266,7 +268,7 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
       throw BinderError("read_files() has no option " + name +
                         "; known options: format, header, delimiter (sep), quote, multiLine, schema, schemaHints, "
                         "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn, "
-                        "useIncrementalListing, backfillInterval");
+                        "useIncrementalListing, backfillInterval, allowOverwrites");
     }
   }
   if (rescue) options.rescue_column = rescue_name;

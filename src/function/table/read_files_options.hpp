@@ -66,6 +66,10 @@ struct ReadFilesOptions {
   // which finds files whose keys sort before ones already ingested.
   bool incremental_listing = true;
   int64_t backfill_interval_ms = 3600000;
+  // Streaming tables: a file already ingested whose size or modification
+  // time changed is read again, whole (allowOverwrites, as Auto Loader's
+  // cloudFiles.allowOverwrites); by default it is reported and not read.
+  bool allow_overwrites = false;
 };
 
 // Reads the arguments of a read_files() call. Throws BinderError for an

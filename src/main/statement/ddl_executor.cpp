@@ -17,6 +17,7 @@
 #include "common/json_writer.hpp"
 #include "expression/expression_executor.hpp"
 #include "main/statement/alter_table.hpp"
+#include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "storage/table_append.hpp"
 #include "transaction/client_context.hpp"
@@ -170,41 +171,42 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
       catalog.DropTable(name, true);
     }
   }
-  db.CreateTableStorage(*entry, stmt.location_path, stmt.comment);
+  // CREATE TABLE AS is one commit or nothing: the table enters the catalog
+  // only with its rows (CommitNewTable); until then its folder carries the
+  // unregistered mark, so a crash leaves a leftover the next CREATE removes.
+  db.CreateTableStorage(*entry, stmt.location_path, stmt.comment, /*unregistered=*/stmt.as_query != nullptr);
   for (auto& key : entry->primary_key) {
     int64_t idx = entry->ColumnIndex(key);
     if (idx >= 0) entry->columns[idx].not_null = true;
   }
-  TableCatalogEntry& table = catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
-  db.SaveCatalog();
-  if (stmt.as_query) {
-    TableCommit commit;
-    commit.operation = "CREATE TABLE AS SELECT";
-    commit.inserted = std::move(rows);
-    commit.inserted.SetTypes(table.Types());
+  if (!stmt.as_query) {
+    catalog.CreateTable(std::move(entry), stmt.if_not_exists, stmt.or_replace);
+    db.SaveCatalog();
+    return MakeEmptyResult();
+  }
+  TableCatalogEntry doomed;  // what deleting the storage of a failed statement needs
+  doomed.name = entry->name;
+  doomed.kind = entry->kind;
+  doomed.location = entry->location;
+  doomed.managed = entry->managed;
+  TableCommit commit;
+  commit.operation = "CREATE TABLE AS SELECT";
+  commit.inserted = std::move(rows);
+  commit.inserted.SetTypes(entry->Types());
+  try {
+    auto append = BeginAppend(*entry->storage, false, nullptr);
+    if (plan) ExecutePlanInto(context, std::move(plan), [&](DataChunk& chunk) { append->Append(chunk); });
+    AppendScope scope(append.get());
+    CommitNewTable(context, std::move(entry), commit, stmt.or_replace);
+  } catch (...) {
+    // A table whose rows could not be written (a full disk, an interrupt) is
+    // not left behind; it was never in the catalog.
     try {
-      auto append = BeginAppend(*table.storage, false, nullptr);
-      if (plan) ExecutePlanInto(context, std::move(plan), [&](DataChunk& chunk) { append->Append(chunk); });
-      AppendScope scope(append.get());
-      if (commit.ChangedRows() + append->RowCount() > 0 || !context.StreamReads().empty()) {
-        CommitStatementChanges(context, table, commit);
-      }
+      db.DropTableStorage(doomed);
     } catch (...) {
-      // One statement: a table whose rows could not be written (a full disk)
-      // is not left behind empty. Forgotten first, as DROP TABLE does.
-      auto doomed = std::make_unique<TableCatalogEntry>();
-      doomed->name = table.name;
-      doomed->location = table.location;
-      doomed->managed = table.managed;
-      catalog.DropTable(doomed->name, true);
-      try {
-        db.SaveCatalog();
-        db.DropTableStorage(*doomed);
-      } catch (...) {
-        // The statement's own error says more; what is left is an orphan folder.
-      }
-      throw;
+      // The statement's own error says more; the folder keeps its mark.
     }
+    throw;
   }
   return MakeEmptyResult();
 }
@@ -225,14 +227,9 @@ std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& 
                            StringUtil::Upper(TableKindToString(entry->kind)) + " " + entry->name);
       }
       context.Database().RequireWritable("DROP TABLE");
-      // Forget the table first: a crash between the two steps leaves files, never a dangling entry.
-      auto doomed = std::make_unique<TableCatalogEntry>();
-      doomed->name = entry->name;
-      doomed->location = entry->location;
-      doomed->managed = entry->managed;
-      context.GetCatalog().DropTable(entry->name, false);
-      context.Database().SaveCatalog();
-      context.Database().DropTableStorage(*doomed);
+      std::string name = entry->name;
+      DropDependentsOrRefuse(context, stmt, "table", name);
+      RemoveTable(context, *context.GetCatalog().FindTable(name));  // also a table that cannot be opened
       return MakeEmptyResult();
     }
     case ObjectType::STREAM: return ExecuteDropStream(context, stmt);

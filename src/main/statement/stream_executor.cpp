@@ -6,6 +6,7 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "storage/table/change_feed.hpp"
@@ -97,6 +98,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStream(ClientContext& context, CreateS
   stream->offset = offset;
   stream->initial_pending = stream->show_initial_rows;
   stream->id = NewStreamId();
+  stream->source_id = delta->Snapshot().metadata.id;
   stream->created_at = context.StatementStart();
   catalog.CreateStream(std::move(stream), stmt.or_replace);
   context.Database().SaveCatalog();
@@ -112,6 +114,7 @@ std::unique_ptr<QueryResult> ExecuteDropStream(ClientContext& context, DropState
                          StringUtil::Upper(TableKindToString(table->kind)) + " " + table->name);
     }
   }
+  if (StreamCatalogEntry* stream = catalog.FindStream(name)) DropDependentsOrRefuse(context, stmt, "stream", stream->name);
   if (catalog.DropStream(name, stmt.if_exists)) context.Database().SaveCatalog();
   return MakeEmptyResult();
 }

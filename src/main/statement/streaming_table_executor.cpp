@@ -13,9 +13,11 @@
 // file's modification to the commit; NULL without files).
 #include <chrono>
 
+#include "common/date.hpp"
 #include "common/exception.hpp"
 #include "execution/plan_executor.hpp"
 #include "common/string_util.hpp"
+#include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
@@ -64,9 +66,38 @@ int64_t NowMs() {
 
 // `expectations`: the data quality metrics (ExpectationMetricsJson) of a
 // table that declares expectations, as a last column; otherwise no column.
+// Files ingested before that changed since (IngestionScope::changed_files):
+// one warning each on the statement's result, and the same as JSON for the
+// result's changed_files column, which `lakestream run` turns into
+// file_changed events of the pipeline event log. Empty text when none.
+std::string ReportChangedFiles(ClientContext& context, const IngestionScope& scope) {
+  if (scope.changed_files.empty()) return "";
+  nlohmann::json out = nlohmann::json::array();
+  auto when = [](int64_t ms) { return Timestamp::ToIsoString(ms * 1000); };
+  for (auto& f : scope.changed_files) {
+    nlohmann::json entry = {{"path", f.now.path},
+                            {"old_size", f.ingested_size},
+                            {"new_size", f.now.size},
+                            {"new_mtime", when(f.now.mtime_ms)},
+                            {"reread", f.reread}};
+    std::string mtimes = "modified " + when(f.now.mtime_ms);
+    if (f.ingested_mtime_ms) {
+      entry["old_mtime"] = when(*f.ingested_mtime_ms);
+      mtimes = "modified " + when(*f.ingested_mtime_ms) + " -> " + when(f.now.mtime_ms);
+    }
+    out.push_back(entry);
+    std::string what = "streaming table " + scope.table + ": file " + f.now.path + " changed after it was ingested (size " +
+                       std::to_string(f.ingested_size) + " -> " + std::to_string(f.now.size) + " bytes, " + mtimes + ")";
+    context.AddWarning(f.reread ? what + "; read again whole (allowOverwrites), so rows it held before are ingested again"
+                                : what + "; its new content was not read. Write new data to new files, or pass "
+                                         "allowOverwrites => true to read_files to ingest changed files again (whole)");
+  }
+  return out.dump();
+}
+
 std::unique_ptr<QueryResult> Stats(const std::string& table, int64_t files, int64_t rows_read, int64_t rows_written,
                                    std::optional<int64_t> version, std::optional<int64_t> lag_ms,
-                                   const std::optional<std::string>& expectations) {
+                                   const std::optional<std::string>& expectations, const std::string& changed_files) {
   std::vector<std::string> names = {"streaming_table", "files", "rows_read", "rows_written", "version", "lag_ms"};
   std::vector<LogicalType> types = {TypeId::VARCHAR, TypeId::BIGINT, TypeId::BIGINT,
                                     TypeId::BIGINT,  TypeId::BIGINT, TypeId::BIGINT};
@@ -77,6 +108,11 @@ std::unique_ptr<QueryResult> Stats(const std::string& table, int64_t files, int6
     names.push_back("expectations");
     types.push_back(TypeId::VARCHAR);
     row.push_back(Value(*expectations));
+  }
+  if (!changed_files.empty()) {
+    names.push_back("changed_files");
+    types.push_back(TypeId::VARCHAR);
+    row.push_back(Value(changed_files));
   }
   return MakeRowsResult(names, types, {row});
 }
@@ -224,11 +260,12 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   const std::vector<ExpectationDefinition> expectations = stmt.expectations;
   std::vector<ExpectationMetrics> expectation_metrics;
   int64_t expectation_dropped = 0;
+  std::string changed_files;  // ReportChangedFiles, once the query is bound
   auto stats = [&](int64_t files, int64_t rows_read, int64_t rows_written, std::optional<int64_t> version,
                    std::optional<int64_t> lag_ms) {
     std::optional<std::string> quality;
     if (!expectations.empty()) quality = ExpectationMetricsJson(table->name, expectation_metrics, expectation_dropped);
-    return Stats(table->name, files, rows_read, rows_written, version, lag_ms, quality);
+    return Stats(table->name, files, rows_read, rows_written, version, lag_ms, quality, changed_files);
   };
   {
     ScopeGuard guard(context, &scope);
@@ -253,6 +290,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     }
     rows = ExecutePlan(context, std::move(query.plan));
   }
+  changed_files = ReportChangedFiles(context, scope);
   // Checked before anything is saved: a FAIL UPDATE violation leaves the
   // table, its ingestion state and its stored schema as they were.
   if (!expectations.empty()) {
@@ -294,6 +332,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   int64_t newest_mtime = 0;
   for (auto& f : scope.new_files) {
     commit.txns.emplace_back(scope.Qualify(FileAppId(f.id)), static_cast<int64_t>(f.size));
+    commit.txns.emplace_back(scope.Qualify(FileMtimeAppId(f.id)), f.mtime_ms);
     newest_mtime = std::max(newest_mtime, f.mtime_ms);
   }
   for (auto& [app, v] : scope.stream_offsets) commit.txns.emplace_back(scope.Qualify(app), v);
@@ -331,14 +370,12 @@ std::unique_ptr<QueryResult> ExecuteDropStreamingTable(ClientContext& context, D
                        " " + entry->name);
   }
   context.Database().RequireWritable("DROP STREAMING TABLE");
-  // Forget the table first: a crash between the two steps leaves files, never a dangling entry.
-  auto doomed = std::make_unique<TableCatalogEntry>();
-  doomed->name = entry->name;
-  doomed->location = entry->location;
-  doomed->managed = entry->managed;
-  catalog.DropTable(entry->name, false);
-  context.Database().SaveCatalog();
-  context.Database().DropTableStorage(*doomed);
+  std::string name = entry->name;
+  // Not refused while others read it: a pipeline's full refresh rebuilds a
+  // streaming table with this DROP and then repositions its sinks; streams
+  // and sinks notice the new table by its id. CASCADE drops them.
+  if (stmt.cascade) DropDependentsOrRefuse(context, stmt, "streaming table", name);
+  RemoveTable(context, *catalog.FindTable(name));  // also a table that cannot be opened
   return MakeEmptyResult();
 }
 

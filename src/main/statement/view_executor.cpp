@@ -4,14 +4,13 @@
 #include <set>
 
 #include "catalog/catalog.hpp"
-#include "catalog/object_folder.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "main/statement/expectations.hpp"
 #include "execution/plan_executor.hpp"
 #include "planner/binder.hpp"
-#include "ivm/aggregate_maintainer.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
 #include "ivm/view_status.hpp"
@@ -40,32 +39,6 @@ static TableCatalogEntry& GetView(ClientContext& context, const std::string& nam
     throw CatalogError(entry->name + " is a " + TableKindToString(entry->kind) + ", not a materialized view");
   }
   return *entry;
-}
-
-// The materialized views that read `name` (lower-case source names are in their state).
-static std::vector<std::string> DependentViews(ClientContext& context, const std::string& name) {
-  std::vector<std::string> out;
-  for (auto& view_name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
-    TableCatalogEntry* view = context.GetCatalog().FindTable(view_name);
-    if (view && !StringUtil::CIEquals(view->name, name) && view->state.sources &&
-        view->state.sources->count(StringUtil::Lower(name))) {
-      out.push_back(view->name);
-    }
-  }
-  return out;
-}
-
-static void RemoveView(ClientContext& context, TableCatalogEntry& view) {
-  auto doomed = std::make_unique<TableCatalogEntry>();
-  doomed->name = view.name;
-  doomed->location = view.location;
-  doomed->managed = view.managed;
-  // Forget the view first: a crash between the steps leaves files, never a dangling entry.
-  context.GetCatalog().DropTable(view.name, false);
-  context.Database().SaveCatalog();
-  context.Database().DropTableStorage(*doomed);
-  // Best effort, and never through a symlink (object_folder.hpp).
-  (void)RemoveOwnedFolder(context.Database().Path(), AggregateMaintainer::StateDirectory(context, doomed->name));
 }
 
 // A refresh the user asked for: on failure the view is marked failed (it
@@ -177,7 +150,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   entry->state = TableState();
   entry->state.refresh = refresh;
   // Views over the replaced one keep their name-based link and see its new rows on their next refresh.
-  if (existing) RemoveView(context, *existing);
+  if (existing) RemoveTable(context, *existing);
   DatabaseInstance& db = context.Database();
   db.CreateTableStorage(*entry, std::nullopt, stmt.comment);
   TableCatalogEntry& view = catalog.CreateTable(std::move(entry), false, false);
@@ -187,7 +160,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
     outcome = RefreshView(context, view, true);
   } catch (...) {
     // A view that could not be computed is not left behind half made.
-    RemoveView(context, view);
+    RemoveTable(context, view);
     throw;
   }
   return result(outcome);
@@ -208,13 +181,10 @@ std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context,
   std::string name = stmt.name.Name();
   if (!context.GetCatalog().FindTable(name) && stmt.if_exists) return MakeEmptyResult();
   TableCatalogEntry& view = GetView(context, name);
-  auto dependents = DependentViews(context, view.name);
-  if (!dependents.empty()) {
-    throw CatalogError("Materialized view " + view.name + " cannot be dropped: materialized view " + dependents[0] +
-                       " reads it; drop " + dependents[0] + " first");
-  }
   context.Database().RequireWritable("DROP MATERIALIZED VIEW");
-  RemoveView(context, view);
+  std::string view_name = view.name;
+  DropDependentsOrRefuse(context, stmt, "materialized view", view_name);
+  RemoveTable(context, GetView(context, view_name));
   return MakeEmptyResult();
 }
 

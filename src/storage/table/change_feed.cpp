@@ -293,7 +293,13 @@ int64_t LastVersionAtOrBefore(DeltaTable& table, timestamp_t timestamp) {
 
 int64_t FirstVersionAtOrAfter(DeltaTable& table, timestamp_t timestamp) {
   auto v = table.Log().VersionAtOrBefore(timestamp / 1000);
-  if (!v.ok()) return 0;  // before the first commit: the range starts at the beginning
+  if (!v.ok()) {
+    // After the latest commit: the first version committed at or after it is
+    // the next one (Delta's startingTimestamp for streams), never the first.
+    auto latest_ms = table.Log().CommitTimestamp(table.Version());
+    if (latest_ms.ok() && timestamp > latest_ms.value() * 1000) return table.Version() + 1;
+    return 0;  // before the first commit: the range starts at the beginning
+  }
   auto ts = table.Log().CommitTimestamp(v.value());
   if (ts.ok() && ts.value() * 1000 >= timestamp) return v.value();
   return v.value() + 1;

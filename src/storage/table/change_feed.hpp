@@ -52,7 +52,9 @@ void ReadChangeFeed(DeltaTable& table, int64_t start, int64_t end, ChunkCollecti
 // SHOW STREAMS and the stream read decide staleness with this one function.
 std::string ChangeFeedUnreadableReason(DeltaTable& table, int64_t start, int64_t end);
 
-// The first version committed at or after `timestamp` (for a range start).
+// The first version committed at or after `timestamp` (for a range start):
+// 0 before the first commit, the latest version + 1 (not committed yet)
+// after the latest commit.
 int64_t FirstVersionAtOrAfter(DeltaTable& table, timestamp_t timestamp);
 // The last version committed at or before `timestamp` (for a range end).
 int64_t LastVersionAtOrBefore(DeltaTable& table, timestamp_t timestamp);
