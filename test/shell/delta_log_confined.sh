@@ -69,7 +69,6 @@ done
 forge "file://$OUTSIDE/o.parquet"
 run "$BIN" -csv "$DB" -c "SELECT id FROM t ORDER BY id"
 expect "with external access on, an absolute data file path is read (Delta allows it)" 0 $'id\n1\n42\n'
-rm "$log/00000000000000000002.json"
 
 # A data file inside the folder that is a link leading out is not followed.
 cp "$OUTSIDE/o.parquet" "$OUTSIDE/o2.parquet"
@@ -77,7 +76,8 @@ ln -s "$OUTSIDE/o2.parquet" "$DB/t/linked.parquet"
 forge "linked.parquet"
 run "$BIN" -safe -csv "$DB" -c "SELECT id FROM t ORDER BY id"
 expect_err "-safe: a data file that is a link leading out is refused" 1 "Permission Error" "$OUTSIDE/o2.parquet"
-rm "$log/00000000000000000002.json" "$DB/t/linked.parquet"
+# Version 2 rewritten without the add (removing it would leave a gap in the log).
+echo '{"commitInfo":{"operation":"WRITE"}}' >"$log/00000000000000000002.json"
 run "$BIN" -safe -csv "$DB" -c "SELECT id FROM t ORDER BY id"
 expect "-safe: the table's own files read as before" 0 $'id\n1\n'
 
