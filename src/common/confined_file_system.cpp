@@ -136,9 +136,18 @@ ConfinedFileSystem::~ConfinedFileSystem() {
     if (fd >= 0) ::close(fd);
 }
 
-Result<ConfinedFileSystem::Resolved> ConfinedFileSystem::Resolve(const std::string& path) {
-  std::string normalized = ExternalAccessPolicy::Normalize(path);
+Result<ConfinedFileSystem::Resolved> ConfinedFileSystem::Resolve(const std::string& path, bool entry) {
   bool remote = IsRemotePath(path);
+  std::string normalized;
+  if (entry && !remote) {
+    std::string name = BaseName(path);
+    if (name.empty() || name == "." || name == ".." || name == "/") {
+      return Status::InvalidArgument(path + " names no entry of a folder");
+    }
+    normalized = JoinPath(ExternalAccessPolicy::Normalize(ParentDirectory(path)), name);
+  } else {
+    normalized = ExternalAccessPolicy::Normalize(path);
+  }
   for (size_t i = 0; i < roots_.size(); i++) {
     const ConfinedRoot& root = roots_[i];
     if (IsRemotePath(root.path) != remote || !Inside(normalized, root.path)) continue;
@@ -178,7 +187,7 @@ Result<int> ConfinedFileSystem::Open(const std::string& path, int flags, uint32_
 }
 
 Result<int> ConfinedFileSystem::OpenParent(const std::string& path, std::string* name) {
-  auto resolved = Resolve(path);
+  auto resolved = Resolve(path, true);
   if (!resolved.ok()) return resolved.status();
   if (resolved.value().remote) return Status::NotSupported("a directory entry operation on " + path);
   const std::string& relative = resolved.value().relative;

@@ -90,7 +90,10 @@ class ConfinedFileSystem : public FileSystem {
     std::string relative;
     bool remote = false;
   };
-  Result<Resolved> Resolve(const std::string& path);
+  // `entry`: the last component is the entry itself (to remove, rename,
+  // link or test), so only the folder above it is normalised: a link there
+  // is acted on as a link, not judged by where it leads.
+  Result<Resolved> Resolve(const std::string& path, bool entry = false);
   // The folder holding `path`'s last component, opened beneath its root
   // (O_PATH | O_DIRECTORY; the caller closes it), and that component.
   Result<int> OpenParent(const std::string& path, std::string* name);
