@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "common/confined_file_system.hpp"
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
 
@@ -58,6 +59,52 @@ ExternalAccessPolicy::ExternalAccessPolicy(const std::string& database_dir, bool
       enabled_(enabled),
       allowed_directories_(NormalizeAll(allowed_directories)),
       allowed_paths_(NormalizeAll(allowed_paths)) {}
+
+ExternalAccessPolicy::~ExternalAccessPolicy() = default;
+
+FileSystem* ExternalAccessPolicy::Files() const {
+  std::lock_guard<std::mutex> guard(lock_);
+  if (enabled_) return FileSystem::Default();
+  if (!confined_) {
+    std::vector<ConfinedRoot> roots;
+    if (!database_dir_.empty()) roots.push_back(ConfinedRoot{database_dir_, "", "_lakestream"});
+    for (auto& dir : allowed_directories_) roots.push_back(ConfinedRoot{dir, "", ""});
+    for (auto& path : allowed_paths_) {
+      if (IsRemotePath(path)) roots.push_back(ConfinedRoot{path, "", ""});
+      else roots.push_back(ConfinedRoot{ParentDirectory(path), BaseName(path), ""});
+    }
+    confined_ = std::make_unique<ConfinedFileSystem>(std::move(roots));
+  }
+  return confined_.get();
+}
+
+void ExternalAccessPolicy::CheckNotTableLog(const std::string& path, const std::string& what) const {
+  std::string normalized = Normalize(path);
+  std::string database_dir;
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    database_dir = database_dir_;
+  }
+  std::string why;
+  if (!database_dir.empty() && Inside(normalized, database_dir + "/_lakestream")) {
+    why = "it is inside the database's _lakestream/ folder (the catalog and secrets)";
+  } else {
+    for (size_t start = 0; start < normalized.size();) {
+      size_t slash = normalized.find('/', start);
+      if (slash == std::string::npos) slash = normalized.size();
+      if (normalized.compare(start, slash - start, "_delta_log") == 0 && slash - start == 10) {
+        why = "it is inside the transaction log " + normalized.substr(0, slash) + " of a Delta table";
+        break;
+      }
+      start = slash + 1;
+    }
+  }
+  if (why.empty()) return;
+  std::string shown = normalized == path ? path : path + " (" + normalized + ")";
+  throw PermissionError(what + " cannot write " + shown + ": " + why +
+                        ", where only the table's own commits are written (a file there would be read as a commit or "
+                        "checkpoint); write it to another folder");
+}
 
 bool ExternalAccessPolicy::Enabled() const {
   std::lock_guard<std::mutex> guard(lock_);

@@ -26,11 +26,15 @@
 // Thread-safe: sink and pipeline threads check paths while SET may run.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace lakestream {
+
+class FileSystem;
+class ConfinedFileSystem;
 
 enum class AccessMode { READ, WRITE };
 
@@ -40,6 +44,7 @@ class ExternalAccessPolicy {
   // are reachable once access is disabled).
   ExternalAccessPolicy(const std::string& database_dir, bool enabled, const std::vector<std::string>& allowed_directories,
                        const std::vector<std::string>& allowed_paths);
+  ~ExternalAccessPolicy();
 
   bool Enabled() const;
   std::vector<std::string> AllowedDirectories() const;
@@ -58,6 +63,19 @@ class ExternalAccessPolicy {
   // the first component with a wildcard, so a pattern that can only match
   // outside fails before anything is listed. Callers check each match too.
   void CheckPattern(const std::string& pattern, AccessMode mode, const std::string& what) const;
+  // The file system statements reach files through: FileSystem::Default()
+  // while external access is enabled; once it is disabled, a
+  // ConfinedFileSystem (confined_file_system.hpp) whose roots are the
+  // allowed places above, so a path judged by CheckPath is also opened
+  // beneath them, with no link followed (no check-then-use gap). Never null;
+  // lives as long as this policy.
+  FileSystem* Files() const;
+  // Throws PermissionError when `path` (as CheckPath normalises it) names a
+  // table's transaction log (a `_delta_log` component) or the database's
+  // `_lakestream/` folder: only the Delta commit writes there, whatever the
+  // access setting (a COPY ... TO into a _delta_log forges commits and
+  // checkpoints). `what` names the writer.
+  void CheckNotTableLog(const std::string& path, const std::string& what) const;
   // Throws PermissionError when external access is disabled: `endpoint`
   // (a Kafka bootstrap list) is on the network, never inside the database.
   void CheckNetwork(const std::string& endpoint, const std::string& what) const;
@@ -74,6 +92,9 @@ class ExternalAccessPolicy {
   bool enabled_;
   std::vector<std::string> allowed_directories_;  // normalised
   std::vector<std::string> allowed_paths_;        // normalised
+  // Made on the first Files() after access is disabled; the roots cannot
+  // change from then on.
+  mutable std::unique_ptr<ConfinedFileSystem> confined_;
 };
 
 }  // namespace lakestream

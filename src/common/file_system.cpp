@@ -22,6 +22,87 @@
 namespace lakestream {
 
 namespace {
+// Retries on EINTR; returns false with errno set on failure.
+bool WriteAll(int fd, const char* data, size_t n);
+}  // namespace
+
+// The fd helpers (file_system.hpp): shared by the POSIX and the confined
+// (confined_file_system.cpp) file systems, which differ only in how they open.
+Result<std::string> ReadWholeFd(int fd, const std::string& path) {
+  // Read straight into a string of the file's size (plus room to see that
+  // it ended), not through a bounce buffer into a doubling string: a large
+  // file (a checkpoint) is then written to memory once.
+  struct stat st;
+  size_t expected = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
+  std::string out(expected + 1, '\0');
+  size_t have = 0;
+  while (true) {
+    if (have == out.size()) out.resize(out.size() * 2);  // the file grew while we read
+    ssize_t r = ::read(fd, out.data() + have, out.size() - have);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return PosixError("cannot read " + path, err);
+    }
+    if (r == 0) break;
+    have += static_cast<size_t>(r);
+  }
+  ::close(fd);
+  out.resize(have);
+  return out;
+}
+
+Result<std::string> ReadFdRange(int fd, const std::string& path, uint64_t offset, uint64_t length) {
+  struct stat st;
+  uint64_t size = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  std::string out(offset < size ? std::min(length, size - offset) : 0, '\0');
+  size_t have = 0;
+  while (have < out.size()) {
+    ssize_t r = ::pread(fd, out.data() + have, out.size() - have, static_cast<off_t>(offset + have));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return PosixError("cannot read " + path, err);
+    }
+    if (r == 0) break;  // the file shrank while we read
+    have += static_cast<size_t>(r);
+  }
+  ::close(fd);
+  out.resize(have);
+  return out;
+}
+
+Status WriteWholeFd(int fd, const std::string& path, const std::string& contents) {
+  if (!WriteAll(fd, contents.data(), contents.size())) {
+    int err = errno;
+    ::close(fd);
+    return WriteError(path, err);
+  }
+  if (::close(fd) != 0) return WriteError(path, errno, "cannot close");
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> ListDirectoryFd(int fd, const std::string& dir) {
+  DIR* d = ::fdopendir(fd);
+  if (!d) {
+    int err = errno;
+    ::close(fd);
+    return PosixError("cannot list " + dir, err);
+  }
+  std::vector<std::string> names;
+  errno = 0;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") names.push_back(std::move(name));
+  }
+  int err = errno;
+  ::closedir(d);
+  if (err != 0) return PosixError("cannot list " + dir, err);
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 Status PosixError(const std::string& context, int err) {
   std::string msg = context + ": " + std::strerror(err);
@@ -29,6 +110,8 @@ Status PosixError(const std::string& context, int err) {
   if (err == EEXIST) return Status::AlreadyExists(msg);
   return Status::IOError(msg);
 }
+
+namespace {
 
 // Retries on EINTR; returns false with errno set on failure.
 bool WriteAll(int fd, const char* data, size_t n) {
@@ -51,79 +134,31 @@ class PosixFileSystem : public FileSystem {
   Result<std::string> ReadFile(const std::string& path) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return PosixError("cannot open " + path, errno);
-    // Read straight into a string of the file's size (plus room to see that
-    // it ended), not through a bounce buffer into a doubling string: a large
-    // file (a checkpoint) is then written to memory once.
-    struct stat st;
-    size_t expected = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 0;
-    std::string out(expected + 1, '\0');
-    size_t have = 0;
-    while (true) {
-      if (have == out.size()) out.resize(out.size() * 2);  // the file grew while we read
-      ssize_t r = ::read(fd, out.data() + have, out.size() - have);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        int err = errno;
-        ::close(fd);
-        return PosixError("cannot read " + path, err);
-      }
-      if (r == 0) break;
-      have += static_cast<size_t>(r);
-    }
-    ::close(fd);
-    out.resize(have);
-    return out;
+    return ReadWholeFd(fd, path);
   }
 
   Result<std::string> ReadRange(const std::string& path, uint64_t offset, uint64_t length) override {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return PosixError("cannot open " + path, errno);
-    struct stat st;
-    uint64_t size = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<uint64_t>(st.st_size) : 0;
-    std::string out(offset < size ? std::min(length, size - offset) : 0, '\0');
-    size_t have = 0;
-    while (have < out.size()) {
-      ssize_t r = ::pread(fd, out.data() + have, out.size() - have, static_cast<off_t>(offset + have));
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        int err = errno;
-        ::close(fd);
-        return PosixError("cannot read " + path, err);
-      }
-      if (r == 0) break;  // the file shrank while we read
-      have += static_cast<size_t>(r);
-    }
-    ::close(fd);
-    out.resize(have);
-    return out;
+    return ReadFdRange(fd, path, offset, length);
+  }
+
+  Result<int> OpenFile(const std::string& path, int flags, uint32_t mode) override {
+    int fd = ::open(path.c_str(), flags | O_CLOEXEC, static_cast<mode_t>(mode));
+    if (fd < 0) return PosixError("cannot open " + path, errno);
+    return fd;
   }
 
   Status WriteFile(const std::string& path, const std::string& contents) override {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) return PosixError("cannot create " + path, errno);
-    if (!WriteAll(fd, contents.data(), contents.size())) {
-      int err = errno;
-      ::close(fd);
-      return WriteError(path, err);
-    }
-    if (::close(fd) != 0) return WriteError(path, errno, "cannot close");
-    return Status::OK();
+    return WriteWholeFd(fd, path, contents);
   }
 
   Result<std::vector<std::string>> ListDirectory(const std::string& dir) override {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) return PosixError("cannot list " + dir, errno);
-    std::vector<std::string> names;
-    errno = 0;
-    while (dirent* e = ::readdir(d)) {
-      std::string name = e->d_name;
-      if (name != "." && name != "..") names.push_back(std::move(name));
-    }
-    int err = errno;
-    ::closedir(d);
-    if (err != 0) return PosixError("cannot list " + dir, err);
-    std::sort(names.begin(), names.end());
-    return names;
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return PosixError("cannot list " + dir, errno);
+    return ListDirectoryFd(fd, dir);
   }
 
   Status CreateDirectories(const std::string& dir) override {
@@ -240,6 +275,7 @@ class SchemeFileSystem : public FileSystem {
   Status Link(const std::string& f, const std::string& t) override { return Pair(f, t)->Link(f, t); }
   Status Fsync(const std::string& p) override { return For(p)->Fsync(p); }
   Status FsyncDirectory(const std::string& d) override { return For(d)->FsyncDirectory(d); }
+  Result<int> OpenFile(const std::string& p, int flags, uint32_t mode) override { return For(p)->OpenFile(p, flags, mode); }
   Status FsyncAll(const DurableSet& paths) override {
     DurableSet local;
     for (auto& f : paths.files)
@@ -292,6 +328,10 @@ Result<std::string> FileSystem::ReadRange(const std::string& path, uint64_t offs
   if (!all.ok()) return all.status();
   if (offset >= all.value().size()) return std::string();
   return all.value().substr(offset, length);
+}
+
+Result<int> FileSystem::OpenFile(const std::string& path, int /*flags*/, uint32_t /*mode*/) {
+  return Status::NotSupported("opening " + path + " as a local file descriptor");
 }
 
 Result<FileSystem::Tail> FileSystem::ReadTail(const std::string& path, uint64_t length) {

@@ -59,6 +59,12 @@ class FileSystem {
   // injection) must see every read. Mapping a large file reuses the page
   // cache; reading it fills fresh memory, which costs one page fault per page.
   virtual bool ReadsInPlace() const { return false; }
+  // open(2) of a local file: a descriptor the caller owns (and closes), for
+  // readers that map a file in place and writers that stream into it.
+  // `flags` are open(2)'s; O_CLOEXEC is added. NotSupported on object
+  // storage and in wrappers that must see every read (the default). The
+  // confined file system (confined_file_system.hpp) opens beneath its roots.
+  virtual Result<int> OpenFile(const std::string& path, int flags, uint32_t mode);
   // Creates or truncates `path` and writes `contents`. NOT durable until
   // Fsync(path) (and FsyncDirectory(parent) for a new name) succeed.
   virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;
@@ -131,6 +137,17 @@ class FileSystem {
 // True for a URL with a scheme (s3://...): not a local path, so no
 // std::filesystem call or open(2) may be made on it.
 bool IsRemotePath(const std::string& path);
+
+// Helpers on file descriptors, shared by the local file systems. Each takes
+// ownership of `fd` and closes it; `path` only names it in errors.
+Result<std::string> ReadWholeFd(int fd, const std::string& path);
+Result<std::string> ReadFdRange(int fd, const std::string& path, uint64_t offset, uint64_t length);
+Status WriteWholeFd(int fd, const std::string& path, const std::string& contents);
+// Names of the entries of the open directory `fd`, without "." and "..", sorted.
+Result<std::vector<std::string>> ListDirectoryFd(int fd, const std::string& dir);
+// The Status of a failed system call: NotFound for ENOENT, AlreadyExists for
+// EEXIST, IOError otherwise; the message is `context: strerror(err)`.
+Status PosixError(const std::string& context, int err);
 
 // Helpers on '/'-separated paths.
 std::string JoinPath(const std::string& a, const std::string& b);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "catalog/catalog.hpp"
+#include "common/file_system.hpp"
 #include "common/status.hpp"
 #include "connector/sink_message.hpp"
 #include "connector/sink_options.hpp"
@@ -51,7 +52,8 @@ Result<std::unique_ptr<SinkWriter>> OpenKafkaTarget(const SinkOptions& options, 
 // with the lines it would write (file_target.cpp). Resume() returns
 // Corruption when the recorded prefix of the file was changed by someone
 // else: the target never truncates or overwrites bytes it did not write.
-Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path);
+// `fs` (ExternalAccessPolicy::Files(); outlives the target) opens the file.
+Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path, FileSystem* fs);
 
 // `path` made absolute against the working directory, lexically normal
 // (symlinks are not resolved; a sink refuses a file that is itself a link).
@@ -62,6 +64,7 @@ bool SameFile(const std::string& a, const std::string& b);
 // A FILE sink's first state: creates `path` when missing and records its
 // size and the hash of its last bytes (file_size, file_tail_hash), so what
 // was there before the sink is kept and checked like the sink's own lines.
-Status InitialFileState(const std::string& path, SinkState& state);
+// `fs` creates the folder and opens the file.
+Status InitialFileState(const std::string& path, SinkState& state, FileSystem* fs);
 
 }  // namespace lakestream

@@ -203,7 +203,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
     // Lines already in the file stay; the sink appends after them.
     std::string path = sink.state.file_path.value_or(std::string());
     state.file_path = path;
-    Status status = InitialFileState(path, state);
+    Status status = InitialFileState(path, state, context.Database().AccessPolicy().Files());
     if (!status.ok()) {
       throw IOError("Sink " + sink.name + ": " + status.message() + "; check that its directory exists and is writable");
     }

@@ -126,6 +126,7 @@ void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink,
     policy.CheckNetwork("the Kafka broker " + options.bootstrap_servers, "Sink " + sink.name);
     return;
   }
+  policy.CheckNotTableLog(file_path, "Sink " + sink.name);
   policy.CheckPath(file_path, AccessMode::WRITE, "Sink " + sink.name);
   struct stat st {};
   if (::lstat(file_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -170,14 +171,14 @@ void EraseTargetsOf(SinkSessions& sessions, const std::string& id) {
   }
 }
 
-SinkWriter& GetTarget(SinkSessions& sessions, const SinkCatalogEntry& sink, const SinkOptions& options) {
+SinkWriter& GetTarget(SinkSessions& sessions, const SinkCatalogEntry& sink, const SinkOptions& options, FileSystem* fs) {
   std::string id = sink.Id();
   std::string key = TargetKey(sink);
   std::lock_guard<std::mutex> guard(sessions.mutex);
   auto found = sessions.targets.find(key);
   if (found != sessions.targets.end()) return *found->second;
   EraseTargetsOf(sessions, id);  // one made for an earlier definition of the sink
-  auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink));
+  auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink), fs);
   std::unique_ptr<SinkWriter> opened = target.ValueOrThrow();
   auto& slot = sessions.targets[key];
   slot = std::move(opened);
@@ -320,7 +321,8 @@ class SinkRun {
     SinkSchema schema = ResolveSinkSchema(sink_.name, options_, sink_.source, source_.table->Names(), source_.table->Types(),
                                           source_.table->primary_key);
     SinkEncoder encoder(options_, schema);
-    target_ = &GetTarget(sessions_, sink_, WithSinkCredentials(context_, sink_, options_));
+    target_ = &GetTarget(sessions_, sink_, WithSinkCredentials(context_, sink_, options_),
+                         context_.Database().AccessPolicy().Files());
     target_->SetWaitCallback([this](const std::string& error) { OnWait(error); });
     struct Reset {
       SinkWriter* t;

@@ -201,7 +201,9 @@ void DatabaseInstance::LoadTables() {
     entry->state = record.state;
     FinishMove(path_, !HoldsWriteLock(), *entry);
     try {
-      entry->storage = DeltaTable::Open(fs_, record.name, entry->location);
+      auto opened_table = DeltaTable::Open(fs_, record.name, entry->location);
+      opened_table->SetAccessPolicy(&access_policy_);
+      entry->storage = std::move(opened_table);
       SyncFromDelta(*entry);
       for (auto& [column, literal] : record.defaults) {
         int64_t idx = entry->ColumnIndex(column);
@@ -446,7 +448,9 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
       throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
                          "': a Delta table already exists there; omit the column list to attach it with its own schema");
     }
-    entry.storage = DeltaTable::Open(fs_, entry.name, entry.location);
+    auto opened_table = DeltaTable::Open(fs_, entry.name, entry.location);
+    opened_table->SetAccessPolicy(&access_policy_);
+    entry.storage = std::move(opened_table);
     SyncFromDelta(entry);
     return;
   }
@@ -461,7 +465,9 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
   for (auto& [k, v] : entry.properties) definition.properties[k] = v;
   definition.description = comment;
   if (unregistered) MarkUnregistered(entry);
-  entry.storage = DeltaTable::Create(fs_, entry.name, entry.location, definition);
+  auto opened_table = DeltaTable::Create(fs_, entry.name, entry.location, definition);
+  opened_table->SetAccessPolicy(&access_policy_);
+  entry.storage = std::move(opened_table);
   SyncFromDelta(entry);
 }
 

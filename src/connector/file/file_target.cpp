@@ -74,7 +74,8 @@ Result<std::string> TailHash(int fd, int64_t size) {
 
 class FileTarget : public SinkWriter {
  public:
-  FileTarget(SinkOptions options, std::string path) : options_(std::move(options)), path_(std::move(path)) {}
+  FileTarget(SinkOptions options, std::string path, FileSystem* fs)
+      : options_(std::move(options)), path_(std::move(path)), fs_(fs) {}
   ~FileTarget() override {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -93,13 +94,16 @@ class FileTarget : public SinkWriter {
       // A file that had our bytes and is gone is an error, not a fresh start.
       // O_NOFOLLOW: a link planted at the file's name since the run was
       // checked (sink_runner.cpp, CheckSinkTargetAccess) fails, never redirects.
-      int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (committed > 0 ? 0 : O_CREAT);
-      fd_ = ::open(path_.c_str(), flags, 0666);
-      if (fd_ < 0 && errno == ENOENT && committed > 0) {
+      // With external access off, fs_ opens it beneath an allowed folder
+      // with no link on the way (ConfinedFileSystem).
+      int flags = O_RDWR | O_APPEND | O_NOFOLLOW | (committed > 0 ? 0 : O_CREAT);
+      auto opened = fs_->OpenFile(path_, flags, 0666);
+      if (!opened.ok() && opened.status().IsNotFound() && committed > 0) {
         return Status::Corruption("file " + path_ + " is gone, though the sink had written " + std::to_string(committed) +
                                   " bytes to it");
       }
-      if (fd_ < 0) return Status::IOError("cannot open sink file " + path_ + ": " + Errno());
+      if (!opened.ok()) return Status::IOError("cannot open sink file " + path_ + ": " + opened.status().message());
+      fd_ = opened.value();
     }
     struct stat st {};
     if (::fstat(fd_, &st) != 0) return Status::IOError("cannot stat sink file " + path_ + ": " + Errno());
@@ -251,6 +255,7 @@ class FileTarget : public SinkWriter {
 
   SinkOptions options_;
   std::string path_;
+  FileSystem* fs_;
   int fd_ = -1;
   int64_t cursor_ = 0;    // the end of the bytes known to be ours
   int64_t file_end_ = 0;  // the file's size when Resume looked
@@ -264,8 +269,8 @@ class FileTarget : public SinkWriter {
 
 }  // namespace
 
-Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path) {
-  return std::unique_ptr<SinkWriter>(new FileTarget(options, path));
+Result<std::unique_ptr<SinkWriter>> OpenFileTarget(const SinkOptions& options, const std::string& path, FileSystem* fs) {
+  return std::unique_ptr<SinkWriter>(new FileTarget(options, path, fs));
 }
 
 std::string AbsoluteSinkPath(const std::string& path) {
@@ -286,17 +291,17 @@ bool SameFile(const std::string& a, const std::string& b) {
   return ca == cb;
 }
 
-Status InitialFileState(const std::string& path, SinkState& state) {
+Status InitialFileState(const std::string& path, SinkState& state, FileSystem* fs) {
   // A new sink's folder is created, as Spark creates an output path (a
   // pipeline's 'out/x.jsonl' should not need a mkdir first).
-  std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
-    std::filesystem::create_directories(parent, ec);
-    if (ec) return Status::IOError("cannot create the folder " + parent.string() + " of file " + path + ": " + ec.message());
+  std::string parent = ParentDirectory(path);
+  if (!fs->FileExists(parent)) {
+    Status made = fs->CreateDirectories(parent);
+    if (!made.ok()) return Status::IOError("cannot create the folder " + parent + " of file " + path + ": " + made.message());
   }
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);  // writable now, or say so now
-  if (fd < 0) return Status::IOError("cannot open file " + path + " for appending: " + Errno());
+  auto opened = fs->OpenFile(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0666);  // writable now, or say so now
+  if (!opened.ok()) return Status::IOError("cannot open file " + path + " for appending: " + opened.status().message());
+  int fd = opened.value();
   struct stat st {};
   Status status;
   if (::fstat(fd, &st) != 0) {

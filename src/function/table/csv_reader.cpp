@@ -125,7 +125,7 @@ std::string Location(const std::string& path, idx_t line) { return "read_files()
 
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference,
                      idx_t max_records) {
-  std::string text = ReadWholeFile(path);
+  std::string text = ReadWholeFile(path, options);
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   bool header_pending = options.header;
@@ -155,7 +155,7 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
 }
 
 void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
-  std::string text = ReadWholeFile(path);
+  std::string text = ReadWholeFile(path, options);
   const FileSchema& schema = out.Schema();
   // File column i -> schema column (or -1: unknown), by header name or position.
   std::vector<int64_t> mapping;

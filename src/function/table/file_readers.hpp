@@ -95,10 +95,11 @@ void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, 
 void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
 void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
-void InferParquetColumns(const std::string& path, SchemaInference& inference);
-void ReadParquetRecords(const std::string& path, RecordBuilder& out);
+void InferParquetColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference);
+void ReadParquetRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
 
-// The whole file as text; IOError naming it when it cannot be read.
-std::string ReadWholeFile(const std::string& path);
+// The whole file as text, read through options.files (FileSystem::For(path)
+// when null); IOError naming it when it cannot be read.
+std::string ReadWholeFile(const std::string& path, const ReadFilesOptions& options);
 
 }  // namespace lakestream

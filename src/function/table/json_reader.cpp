@@ -185,7 +185,7 @@ bool WholeFile(const std::string& text, const ReadFilesOptions& options) {
 template <class OnRecord, class OnError>
 void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx_t max_records, OnRecord on_record,
                    OnError on_error) {
-  std::string text = ReadWholeFile(path);
+  std::string text = ReadWholeFile(path, options);
   idx_t count = 0;
   if (WholeFile(text, options)) {
     json doc;

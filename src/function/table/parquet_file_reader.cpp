@@ -6,8 +6,8 @@
 
 namespace lakestream {
 
-static std::unique_ptr<ParquetReader> OpenParquet(const std::string& path) {
-  auto opened = ParquetReader::Open(path);
+static std::unique_ptr<ParquetReader> OpenParquet(const std::string& path, const ReadFilesOptions& options) {
+  auto opened = ParquetReader::Open(path, options.files);
   if (!opened.ok()) {
     throw InvalidInputError("read_files(): " + path + " is not a readable Parquet file (" + opened.status().message() +
                             "); remove it from the landing folder or pass the right format");
@@ -15,13 +15,13 @@ static std::unique_ptr<ParquetReader> OpenParquet(const std::string& path) {
   return opened.take();
 }
 
-void InferParquetColumns(const std::string& path, SchemaInference& inference) {
-  auto reader = OpenParquet(path);
+void InferParquetColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference) {
+  auto reader = OpenParquet(path, options);
   for (idx_t i = 0; i < reader->ColumnNames().size(); i++) inference.Observe(reader->ColumnNames()[i], reader->ColumnTypes()[i]);
 }
 
-void ReadParquetRecords(const std::string& path, RecordBuilder& out) {
-  auto reader = OpenParquet(path);
+void ReadParquetRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
+  auto reader = OpenParquet(path, options);
   const auto& names = reader->ColumnNames();
   std::vector<idx_t> all;
   std::vector<int64_t> mapping;

@@ -141,6 +141,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
   const std::string& source = options.path_argument;
   const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
   for (auto& pattern : options.patterns) policy.CheckPattern(pattern, AccessMode::READ, "read_files");
+  options.files = policy.Files();
   // A streaming table lists object storage incrementally between full listings.
   ListingResume resume;
   if (scope && options.incremental_listing &&

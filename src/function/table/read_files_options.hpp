@@ -41,8 +41,14 @@ struct FileSchema {
 // `what` (e.g. "read_files() option schema") when it is not one.
 FileSchema ParseSchemaString(const std::string& text, const std::string& what);
 
+class FileSystem;
+
 struct ReadFilesOptions {
   std::string path_argument;  // the first argument as written (messages, state keys)
+  // What the files are read through (ExternalAccessPolicy::Files(), set at
+  // bind): confined beneath the allowed folders once external access is
+  // off. Null: FileSystem::For(path). Lives as long as the database.
+  FileSystem* files = nullptr;
   std::vector<std::string> patterns;
   FileFormat format = FileFormat::UNKNOWN;  // UNKNOWN: from the first file's extension
   // CSV

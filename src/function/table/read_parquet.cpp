@@ -20,14 +20,15 @@ namespace {
 
 class ParquetScanSource : public TableSource {
  public:
-  ParquetScanSource(std::vector<std::string> files, std::vector<idx_t> column_ids)
-      : files_(std::move(files)), column_ids_(std::move(column_ids)) {}
+  // `fs`: what the files are opened through (ExternalAccessPolicy::Files()).
+  ParquetScanSource(std::vector<std::string> files, std::vector<idx_t> column_ids, FileSystem* fs)
+      : files_(std::move(files)), column_ids_(std::move(column_ids)), fs_(fs) {}
 
   bool Next(DataChunk& out) override {
     while (true) {
       if (!reader_) {
         if (next_file_ >= files_.size()) return false;
-        auto opened = ParquetReader::Open(files_[next_file_++]);
+        auto opened = ParquetReader::Open(files_[next_file_++], fs_);
         if (!opened.ok()) opened.status().Throw();
         reader_ = opened.take();
         Status s = reader_->Scan(column_ids_);
@@ -45,6 +46,7 @@ class ParquetScanSource : public TableSource {
  private:
   std::vector<std::string> files_;
   std::vector<idx_t> column_ids_;
+  FileSystem* fs_;
   std::unique_ptr<ParquetReader> reader_;
   idx_t next_file_ = 0;
 };
@@ -101,21 +103,22 @@ TableFunctionBinding BindReadParquet(ClientContext& context, const std::vector<V
                       "; it takes only the path");
   }
   auto files = ResolveFileArgument(context, "read_parquet", args[0]);
-  auto first = ParquetReader::Open(files[0]);
+  FileSystem* fs = context.Database().AccessPolicy().Files();
+  auto first = ParquetReader::Open(files[0], fs);
   if (!first.ok()) first.status().Throw();
   TableFunctionBinding binding;
   binding.names = first.value()->ColumnNames();
   binding.types = first.value()->ColumnTypes();
   for (idx_t f = 1; f < files.size(); f++) {
-    auto other = ParquetReader::Open(files[f]);
+    auto other = ParquetReader::Open(files[f], fs);
     if (!other.ok()) other.status().Throw();
     if (other.value()->ColumnNames() != binding.names || other.value()->ColumnTypes() != binding.types) {
       throw InvalidInputError("read_parquet(): " + files[f] + " has a different schema than " + files[0] +
                               "; read the files separately and combine them with UNION ALL and casts");
     }
   }
-  binding.factory = [files](const std::vector<idx_t>& projected) {
-    return TableSourcePtr(std::make_unique<ParquetScanSource>(files, projected));
+  binding.factory = [files, fs](const std::vector<idx_t>& projected) {
+    return TableSourcePtr(std::make_unique<ParquetScanSource>(files, projected, fs));
   };
   return binding;
 }

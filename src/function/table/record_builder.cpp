@@ -126,10 +126,11 @@ ChunkCollection RecordBuilder::TakeRows() {
   return out;
 }
 
-std::string ReadWholeFile(const std::string& path) {
+std::string ReadWholeFile(const std::string& path, const ReadFilesOptions& options) {
   // The file system's reader writes a local file into memory once (sized by
   // fstat), not through a stream into a doubling buffer.
-  auto bytes = FileSystem::For(path)->ReadFile(path);
+  FileSystem* fs = options.files ? options.files : FileSystem::For(path);
+  auto bytes = fs->ReadFile(path);
   if (!bytes.ok()) {
     if (!IsRemotePath(path) && bytes.status().IsNotFound()) {
       throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
@@ -144,7 +145,7 @@ void InferFileColumns(const std::string& path, FileFormat format, const ReadFile
   switch (format) {
     case FileFormat::JSON: return InferJsonColumns(path, options, inference, max_records);
     case FileFormat::CSV: return InferCsvColumns(path, options, inference, max_records);
-    case FileFormat::PARQUET: return InferParquetColumns(path, inference);
+    case FileFormat::PARQUET: return InferParquetColumns(path, options, inference);
     case FileFormat::UNKNOWN: break;
   }
   throw InternalError("read_files(): no format for " + path);
@@ -154,7 +155,7 @@ void ReadFileRecords(const std::string& path, FileFormat format, const ReadFiles
   switch (format) {
     case FileFormat::JSON: return ReadJsonRecords(path, options, out);
     case FileFormat::CSV: return ReadCsvRecords(path, options, out);
-    case FileFormat::PARQUET: return ReadParquetRecords(path, out);
+    case FileFormat::PARQUET: return ReadParquetRecords(path, options, out);
     case FileFormat::UNKNOWN: break;
   }
   throw InternalError("read_files(): no format for " + path);

@@ -42,8 +42,8 @@ static void RefuseSymlinkTarget(const std::string& path) {
 // Runs bound.plan into the Parquet file `path`, streaming: each chunk goes
 // into the writer as the plan makes it, so only the open row group is held.
 // Returns the rows written; throws with the writer unfinished on failure.
-static int64_t StreamPlanToParquet(ClientContext& context, BoundCopy& bound, const std::string& path) {
-  auto writer = ParquetWriter::Create(path, bound.names, bound.types, bound.options);
+static int64_t StreamPlanToParquet(ClientContext& context, BoundCopy& bound, const std::string& path, FileSystem* fs) {
+  auto writer = ParquetWriter::Create(path, bound.names, bound.types, bound.options, fs);
   if (!writer.ok()) writer.status().Throw();
   int64_t count = 0;
   ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
@@ -66,24 +66,30 @@ static int64_t StreamPlanToParquet(ClientContext& context, BoundCopy& bound, con
 // written through. On object storage the writer uploads the finished file in
 // one PUT (or a multipart upload), which is as atomic. Returns the rows written.
 static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
-  if (IsRemotePath(bound.path)) return StreamPlanToParquet(context, bound, bound.path);
+  // With external access off, every step below (create, write, rename,
+  // unlink) happens beneath an allowed folder with no link followed
+  // (ConfinedFileSystem): a folder on the way swapped for a link after the
+  // check fails the step instead of writing where the link leads.
+  FileSystem* fs = context.Database().AccessPolicy().Files();
+  if (IsRemotePath(bound.path)) return StreamPlanToParquet(context, bound, bound.path, fs);
   RefuseSymlinkTarget(bound.path);
   std::string temp = FileSystem::TempPathFor(bound.path);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    throw IOError("COPY TO " + bound.path + ": cannot create the temporary file " + temp + ": " + std::strerror(errno) +
-                  "; check that the directory exists and is writable");
+  auto created = fs->OpenFile(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+  if (!created.ok()) {
+    throw IOError("COPY TO " + bound.path + ": cannot create the temporary file " + temp + ": " +
+                  created.status().message() + "; check that the directory exists and is writable");
   }
-  ::close(fd);
+  ::close(created.value());
   try {
-    int64_t count = StreamPlanToParquet(context, bound, temp);
-    if (std::rename(temp.c_str(), bound.path.c_str()) != 0) {
+    int64_t count = StreamPlanToParquet(context, bound, temp, fs);
+    Status moved = fs->Rename(temp, bound.path);
+    if (!moved.ok()) {
       throw IOError("COPY TO " + bound.path + ": cannot move the finished file " + temp + " into place: " +
-                    std::strerror(errno));
+                    moved.message());
     }
     return count;
   } catch (...) {
-    ::unlink(temp.c_str());
+    (void)fs->RemoveFile(temp);
     throw;
   }
 }
@@ -93,6 +99,7 @@ std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& 
   BoundCopy bound = BindCopy(binder, stmt);
   if (bound.is_from) return ExecuteBoundInsert(context, bound.insert);
   // Refused before the query runs: nothing is computed for a file that will not be written.
+  context.Database().AccessPolicy().CheckNotTableLog(bound.path, "COPY ... TO");
   context.Database().AccessPolicy().CheckPath(bound.path, AccessMode::WRITE, "COPY ... TO");
   if (IsRemotePath(bound.path)) {
     auto location = ParseS3Path(bound.path);

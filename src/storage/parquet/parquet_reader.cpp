@@ -528,11 +528,22 @@ struct ParquetReader::Impl {
 ParquetReader::ParquetReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ParquetReader::~ParquetReader() = default;
 
-Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(const std::string& path) {
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(const std::string& path, FileSystem* fs) {
   auto impl = std::make_unique<Impl>();
   impl->path = path;
-  if (IsRemotePath(path)) return OpenRanged(path, FileSystem::For(path));
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (IsRemotePath(path)) return OpenRanged(path, fs ? fs : FileSystem::For(path));
+  int fd = -1;
+  if (fs) {
+    if (!fs->ReadsInPlace()) return OpenRanged(path, fs);
+    auto opened = fs->OpenFile(path, O_RDONLY, 0);
+    if (!opened.ok()) {
+      if (opened.status().IsNotFound()) return Status::NotFound(path + ": no such Parquet file");
+      return Status::IOError(path + ": cannot open: " + opened.status().message());
+    }
+    fd = opened.value();
+  } else {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  }
   if (fd < 0) {
     int e = errno;
     if (e == ENOENT) return Status::NotFound(path + ": no such Parquet file");

@@ -91,7 +91,10 @@ class ParquetReader {
 
   // Opens `path` and parses its footer and schema. A local file is
   // memory-mapped; a remote one (s3://) is read with OpenRanged.
-  static Result<std::unique_ptr<ParquetReader>> Open(const std::string& path);
+  // `fs` (when given) opens the local file (FileSystem::OpenFile, then
+  // mapped as before): a confined file system opens it beneath its roots
+  // only; one that cannot hand out descriptors is read with OpenRanged.
+  static Result<std::unique_ptr<ParquetReader>> Open(const std::string& path, FileSystem* fs = nullptr);
   // Reads `path` through `fs` (not owned; must outlive the reader) with range
   // reads: its end for the footer (one request, two for a footer over
   // 64 KiB), then per row group only the column chunks the scan projects,

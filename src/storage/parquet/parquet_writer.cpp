@@ -993,7 +993,7 @@ ParquetWriter::~ParquetWriter() = default;
 Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& path,
                                                              const std::vector<std::string>& names,
                                                              const std::vector<LogicalType>& types,
-                                                             const ParquetWriterOptions& options) {
+                                                             const ParquetWriterOptions& options, FileSystem* fs) {
   if (names.size() != types.size())
     return Status::InvalidArgument(path + ": " + std::to_string(names.size()) + " column names for " +
                                    std::to_string(types.size()) + " types");
@@ -1028,8 +1028,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(const std::string& 
   }
   impl->row_entries.resize(names.size());
   impl->remote = IsRemotePath(path);
-  if (!impl->remote) impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (!impl->remote && impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
+  if (!impl->remote && fs) {
+    auto opened = fs->OpenFile(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (!opened.ok()) return Status::IOError(path + ": cannot create: " + opened.status().message());
+    impl->fd = opened.value();
+  } else if (!impl->remote) {
+    impl->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (impl->fd < 0) return Status::IOError(path + ": cannot create: " + std::strerror(errno));
+  }
   LS_RETURN_NOT_OK(impl->WriteAll("PAR1"));
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
 }

@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/file_system.hpp"
 #include "common/status.hpp"
 #include "common/value.hpp"
 #include "common/vector.hpp"
@@ -105,9 +106,12 @@ class ParquetWriter {
  public:
   // Creates (truncates) `path`. InvalidArgument when names and types differ
   // in number or a type cannot be written; IOError when the file cannot be created.
+  // `fs` (when given) opens a local `path` (FileSystem::OpenFile): a
+  // confined file system then creates it beneath its roots only.
   static Result<std::unique_ptr<ParquetWriter>> Create(const std::string& path, const std::vector<std::string>& names,
                                                        const std::vector<LogicalType>& types,
-                                                       const ParquetWriterOptions& options = {});
+                                                       const ParquetWriterOptions& options = {},
+                                                       FileSystem* fs = nullptr);
   ~ParquetWriter();
   ParquetWriter(const ParquetWriter&) = delete;
   ParquetWriter& operator=(const ParquetWriter&) = delete;

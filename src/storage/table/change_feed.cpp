@@ -32,6 +32,7 @@ void ScanTableFiles(const DeltaTable& table, const std::vector<delta::AddFile>& 
                     const std::map<uint64_t, std::vector<uint64_t>>& selected_rows) {
   if (files.empty()) return;
   auto state = std::make_shared<DeltaSnapshotState>();
+  state->access = table.State()->access;
   state->snapshot.table_path = table.Snapshot().table_path;
   state->snapshot.version = version;
   state->snapshot.metadata.partition_columns = table.Snapshot().partition_columns();

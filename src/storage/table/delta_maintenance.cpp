@@ -200,8 +200,12 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     }
   }
   if (!dry_run) {
+    // With external access off, each file is unlinked in its folder opened
+    // beneath the table's root with no link followed: a folder swapped for
+    // a link since the listing above fails the delete, never leads out.
+    FileSystem* remover = access_->Confined() ? access_->Confined() : fs_;
     for (auto& f : doomed) {
-      Status s = fs_->RemoveFile(f);
+      Status s = remover->RemoveFile(f);
       if (!s.ok() && !s.IsNotFound()) throw IOError("VACUUM of table " + name_ + " could not delete " + f + ": " + s.message());
     }
   }

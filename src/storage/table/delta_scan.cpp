@@ -2,6 +2,7 @@
 #include <unordered_set>
 
 #include "common/exception.hpp"
+#include "common/external_access.hpp"
 #include "common/s3/s3_file_system.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/deletion_vector.hpp"
@@ -17,6 +18,29 @@ namespace lakestream {
   throw IOError("Table " + snapshot.table_path + " is missing its data file " + path + " (listed at version " +
                 std::to_string(snapshot.version) +
                 "); the files were deleted outside lakestream. Restore them, or time-travel to a version that does not need them");
+}
+
+// With external access disabled (DataFileAccess::Confined), a file the log
+// names for `state`'s table (`what`: "data file", "deletion vector") must lie
+// beneath the table's folder: a commit or checkpoint forged with an absolute,
+// file:// or `..` path would otherwise make a SELECT read any file. Returns
+// the file system to open it through (null: as named, access enabled). The
+// open itself then follows no link (ConfinedFileSystem), so a link swapped
+// in after this check fails instead of leading out.
+static FileSystem* CheckBeneathTable(const DeltaSnapshotState& state, const std::string& path, const std::string& what,
+                                     const std::string& named) {
+  FileSystem* confined = state.access ? state.access->Confined() : nullptr;
+  if (!confined) return nullptr;
+  const std::string& root = state.access->root;
+  std::string normalized = ExternalAccessPolicy::Normalize(path);
+  if (normalized.size() > root.size() && normalized.compare(0, root.size(), root) == 0 && normalized[root.size()] == '/') {
+    return confined;
+  }
+  throw PermissionError("Table " + state.snapshot.table_path + " (version " + std::to_string(state.snapshot.version) +
+                        "): its log names the " + what + " '" + named + "', which is " + normalized +
+                        ", outside the table's folder " + root +
+                        "; with external access disabled (enable_external_access = false) a table reads only files "
+                        "beneath its own folder. Repair the log, or open the database with external access on");
 }
 
 namespace {
@@ -243,7 +267,15 @@ class DeltaScan : public TableScan {
                             std::to_string(state_->snapshot.version) + "), data file " +
                             state_->snapshot.FilePath(add.path) + ": " + dv.status().message());
     }
-    auto rows = delta::LoadDeletionVector(FileSystem::Default(), state_->snapshot, dv.value(), add.path);
+    FileSystem* fs = FileSystem::Default();
+    if (dv.value().storage_type != 'i') {
+      auto file = delta::DeletionVectorFile(state_->snapshot, dv.value());
+      if (file.ok()) {
+        FileSystem* confined = CheckBeneathTable(*state_, file.value(), "deletion vector", dv.value().path_or_inline_dv);
+        if (confined) fs = confined;
+      }
+    }
+    auto rows = delta::LoadDeletionVector(fs, state_->snapshot, dv.value(), add.path);
     if (!rows.ok()) {
       std::string message = "Table " + state_->snapshot.table_path + " (version " +
                             std::to_string(state_->snapshot.version) + "): " + rows.status().message();
@@ -266,8 +298,12 @@ class DeltaScan : public TableScan {
     const delta::AddFile& add = *files[file_index_];
     const auto& snapshot = state_->snapshot;
     std::string path = snapshot.FilePath(add.path);
-    auto opened = ParquetReader::Open(path);
+    FileSystem* confined = CheckBeneathTable(*state_, path, "data file", add.path);
+    auto opened = ParquetReader::Open(path, confined);
     if (!opened.ok()) {
+      if (confined && !opened.status().IsNotFound()) {
+        throw PermissionError("Table " + snapshot.table_path + ": " + opened.status().message());
+      }
       if (opened.status().IsNotFound() || opened.status().IsIOError()) ThrowMissingDataFile(snapshot, path);
       opened.status().Throw();
     }

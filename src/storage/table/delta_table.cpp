@@ -6,7 +6,9 @@
 #include <chrono>
 #include <set>
 
+#include "common/confined_file_system.hpp"
 #include "common/exception.hpp"
+#include "common/external_access.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/column_mapping.hpp"
@@ -91,10 +93,21 @@ std::vector<std::string> PhysicalColumnNames(const delta::Snapshot& snapshot) {
 }
 
 DeltaTable::DeltaTable(FileSystem* fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log)
-    : fs_(fs), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)) {}
+    : fs_(fs), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)), access_(std::make_shared<DataFileAccess>()) {
+  if (!IsRemotePath(path_)) {
+    access_->root = ExternalAccessPolicy::Normalize(path_);
+    access_->beneath_root = std::make_unique<ConfinedFileSystem>(std::vector<ConfinedRoot>{{access_->root, "", ""}});
+  }
+}
+
+FileSystem* DataFileAccess::Confined() const {
+  const ExternalAccessPolicy* p = policy.load();
+  return p && !p->Enabled() ? beneath_root.get() : nullptr;
+}
 
 void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   auto state = std::make_shared<DeltaSnapshotState>();
+  state->access = access_;
   state->snapshot = std::move(snapshot);
   for (auto& [path, add] : state->snapshot.files) state->files.push_back(&add);
   state->columns = ColumnsFromDeltaSchema(state->snapshot.schema);

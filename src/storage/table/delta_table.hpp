@@ -14,6 +14,7 @@
 // A checkpoint is written every delta.checkpointInterval commits.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -31,6 +32,22 @@
 namespace lakestream {
 
 class DeltaFileWriter;
+class ExternalAccessPolicy;
+
+// How a table's scans open its data files and deletion vectors. While
+// external access is enabled, as the log names them (FileSystem::Default).
+// Once it is disabled, only beneath the table's own folder, with no link
+// followed: a path the log names outside it (absolute, file://, `..`) or
+// reached through a link is refused (delta_scan.cpp, OpenDataFile), so a
+// forged commit or checkpoint cannot make a SELECT read another file.
+// Shared by the table and its snapshot states; thread-safe.
+struct DataFileAccess {
+  std::atomic<const ExternalAccessPolicy*> policy{nullptr};
+  std::string root;                          // the table's folder, normalised; "" on object storage
+  std::unique_ptr<FileSystem> beneath_root;  // a ConfinedFileSystem at `root`; null on object storage
+  // Null while data files may be opened as named, else beneath_root.
+  FileSystem* Confined() const;
+};
 
 // What CREATE TABLE decides about a new Delta table.
 struct DeltaTableDefinition {
@@ -43,6 +60,7 @@ struct DeltaTableDefinition {
 // One snapshot with its files in a fixed order (the row id's file index).
 struct DeltaSnapshotState {
   delta::Snapshot snapshot;
+  std::shared_ptr<const DataFileAccess> access;  // the table's (never null for a table's state)
   std::vector<const delta::AddFile*> files;
   std::vector<TableColumn> columns;
   // The name of each column in the data files and partition values: its
@@ -167,6 +185,10 @@ class DeltaTable : public DataTable {
   int64_t Version() const { return state_->snapshot.version; }
   delta::DeltaLog& Log() { return *log_; }
   FileSystem* Fs() const { return fs_; }
+  // From now on, while `policy` (which outlives the table) has external
+  // access disabled, scans open data files only beneath the table's folder
+  // (DataFileAccess). The open database sets it on every table it opens.
+  void SetAccessPolicy(const ExternalAccessPolicy* policy) { access_->policy = policy; }
   // Milliseconds since the epoch, overridable by tests.
   static int64_t NowMs();
 
@@ -214,6 +236,7 @@ class DeltaTable : public DataTable {
   std::string path_;
   std::unique_ptr<delta::DeltaLog> log_;
   std::shared_ptr<const DeltaSnapshotState> state_;
+  std::shared_ptr<DataFileAccess> access_;
   bool read_only_ = false;
 };
 
