@@ -621,6 +621,8 @@ Status S3FileSystem::PutIfAbsent(const std::string& path, const std::string& con
     if (!h.status().IsNotFound()) return h.status();
     return WriteFile(path, contents);
   }
+  Status honoured = ProbeConditionalWrites(loc.value(), cfg.value());
+  if (!honoured.ok()) return honoured;
   Request req;
   req.method = "PUT";
   req.loc = loc.take();
@@ -628,14 +630,63 @@ Status S3FileSystem::PutIfAbsent(const std::string& path, const std::string& con
   req.headers.push_back("If-None-Match: *");
   auto resp = Send(req);
   if (resp.ok()) return Status::OK();
-  if (resp.status().code() == Status::Code::kNotSupported) {
-    return Status::NotSupported(resp.status().message() +
-                                "; this store does not support conditional writes (If-None-Match), which Delta commits "
-                                "need. If exactly one writer ever commits to this table, set ALLOW_UNSAFE_RENAME true "
-                                "in its S3 secret (or AWS_S3_ALLOW_UNSAFE_RENAME=true): concurrent writers could then "
-                                "overwrite each other's commits");
-  }
+  if (resp.status().code() == Status::Code::kNotSupported) return NoConditionalWrites(resp.status().message());
   return resp.status();
+}
+
+Status S3FileSystem::NoConditionalWrites(const std::string& what) {
+  return Status::NotSupported(what +
+                              "; this store does not support conditional writes (If-None-Match), which Delta commits "
+                              "need. If exactly one writer ever commits to this table, set ALLOW_UNSAFE_RENAME true "
+                              "in its S3 secret (or AWS_S3_ALLOW_UNSAFE_RENAME=true): concurrent writers could then "
+                              "overwrite each other's commits");
+}
+
+Status S3FileSystem::ProbeConditionalWrites(const S3Location& loc, const S3Config& cfg) {
+  // A store that ignores If-None-Match answers 200 and overwrites: every
+  // writer would believe it won. A probe object written twice with the
+  // header tells (the second PUT must be refused), once per endpoint and
+  // bucket; it lies beside the key, the one place known to be writable.
+  std::string store = (cfg.endpoint.empty() ? "s3." + cfg.region + ".amazonaws.com" : cfg.endpoint) + "/" + loc.bucket;
+  {
+    std::lock_guard<std::mutex> lock(probe_mutex_);
+    auto known = probed_.find(store);
+    if (known != probed_.end()) return known->second;
+  }
+  char id[17];
+  std::random_device rd;
+  std::snprintf(id, sizeof(id), "%08x%08x", rd(), rd());
+  Request put;
+  put.method = "PUT";
+  put.loc.bucket = loc.bucket;
+  size_t slash = loc.key.rfind('/');
+  put.loc.key = (slash == std::string::npos ? "" : loc.key.substr(0, slash + 1)) + ".lakestream-if-none-match-probe-" + id;
+  static const std::string kBody = "probe";
+  put.body = &kBody;
+  put.headers.push_back("If-None-Match: *");
+  auto first = Send(put);
+  if (!first.ok()) {
+    // Not remembered: a store that refuses the header says so on every commit.
+    return first.status().code() == Status::Code::kNotSupported ? NoConditionalWrites(first.status().message())
+                                                                : first.status();
+  }
+  auto second = Send(put);
+  Request remove;
+  remove.method = "DELETE";
+  remove.loc = put.loc;
+  (void)Send(remove);
+  Status verdict;
+  if (second.ok()) {
+    verdict = NoConditionalWrites("S3 store " + store + " ignores If-None-Match: a second PUT of '" + put.loc.key +
+                                  "' with If-None-Match: * replaced the object instead of answering 412");
+  } else if (second.status().code() == Status::Code::kNotSupported) {
+    verdict = NoConditionalWrites(second.status().message());
+  } else if (!second.status().IsAlreadyExists()) {
+    return second.status();  // a transport error: ask again next time
+  }
+  std::lock_guard<std::mutex> lock(probe_mutex_);
+  probed_[store] = verdict;
+  return verdict;
 }
 
 }  // namespace lakestream
