@@ -224,7 +224,7 @@ std::string CheckExpression(const std::string& text, bool select_item) {
     Parser::ParseExpressionText(text, select_item);
     return "";
   } catch (const Exception& e) {
-    return e.what();
+    return e.RawMessage();
   }
 }
 

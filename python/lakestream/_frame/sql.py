@@ -35,15 +35,17 @@ def checked_expression(text, what, select_item=False):
     or "*"): no ';', no second statement, no clause after it. Only such text
     is spliced into the statements the DataFrame layers build; anything else
     is a ParserException naming ``what`` (the call it was given to)."""
-    if not isinstance(text, str) or not text.strip():
-        raise TypeError("%s takes a SQL expression as non-empty text, not %r" % (what, text))
+    if not isinstance(text, str):
+        raise TypeError("%s takes SQL expression text, not %s: %r" % (what, type(text).__name__, text))
+    if not text.strip():
+        raise ValueError("%s takes a SQL expression as non-empty text, not %r" % (what, text))
     import lakestream
     from lakestream import _lakestream
     error = _lakestream.check_expression(text, select_item)
     if error:
         raise lakestream.ParserException(
-            "%s: %r is not one SQL expression: %s. Pass one expression (a condition such as \"a > 1\"%s); "
-            "run statements with session.sql()" % (what, text, error, ", optionally with AS name" if select_item else ""))
+            "%s: %r is not one SQL expression: %s\nPass one expression (such as \"a > 1\"%s); statements run "
+            "with session.sql()" % (what, text, error.rstrip(), ", optionally with AS name" if select_item else ""))
     return text
 
 

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -372,6 +373,17 @@ Result<FileSystem::Tail> S3FileSystem::ReadTail(const std::string& path, uint64_
       return Status::IOError(Describe("GET", req.loc) + ": the store answered a range request with Content-Range '" +
                              range + "'");
     tail.file_size = size;
+    size_t dash = range.find('-');
+    unsigned long long last = dash == std::string::npos ? 0 : std::strtoull(range.c_str() + dash + 1, nullptr, 10);
+    if (size > 0 && (last != size - 1 || r.body.size() > std::max<uint64_t>(length, 1))) {
+      // Not the suffix asked for (s3rver answers `bytes=-N` with the first
+      // N+1 bytes): now that the size is known, ask for the tail by offsets.
+      uint64_t want = std::min<uint64_t>(length, size);
+      auto bytes = ReadRange(path, size - want, want);
+      if (!bytes.ok()) return bytes.status();
+      tail.bytes = bytes.take();
+      return tail;
+    }
     tail.bytes = std::move(r.body);
   } else {
     // A store that ignores Range answers 200 with the whole object.
@@ -489,6 +501,8 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
   std::string prefix = loc.value().key.empty() ? "" : loc.value().key + "/";
   std::vector<S3Object> out;
   std::string token;
+  bool in_order = true;
+  std::string last_key;
   do {
     Request req;
     req.loc.bucket = loc.value().bucket;
@@ -507,11 +521,21 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
       o.key = ChildText(c, "Key");
       o.size = std::strtoull(ChildText(c, "Size").c_str(), nullptr, 10);
       o.mtime_ms = ParseIsoDate(ChildText(c, "LastModified"));
-      if (!stop_before.empty() && o.key >= stop_before) return out;  // keys come in order
+      // S3 lists in key order, so the first key at stop_before ends the
+      // listing. Not every store does (s3rver walks its folders: "t/x/..."
+      // comes before "t/x-1"): once a key comes out of order, the rest is
+      // listed and filtered instead.
+      if (o.key < last_key) in_order = false;
+      last_key = o.key;
+      if (!stop_before.empty() && o.key >= stop_before) {
+        if (in_order) return out;
+        continue;
+      }
       if (!o.key.empty() && o.key.back() != '/') out.push_back(o);
     }
     token = ChildText(root, "IsTruncated") == "true" ? ChildText(root, "NextContinuationToken") : "";
   } while (!token.empty());
+  if (!in_order) std::sort(out.begin(), out.end(), [](const S3Object& a, const S3Object& b) { return a.key < b.key; });
   return out;
 }
 

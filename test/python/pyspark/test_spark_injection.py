@@ -72,7 +72,7 @@ def test_no_entry_point_runs_a_second_statement(spark, t, entry):
 
 
 def test_expression_text_still_works(spark, t):
-    assert rows(t.filter("name <> 'b; DROP TABLE y'")) == [(1, "a"), (3, "c")]
+    assert rows(t.filter("name NOT IN ('b', 'b; DROP TABLE y')")) == [(1, "a"), (3, "c")]
     assert rows(t.selectExpr("id * 10 AS ten", "upper(name) AS up")) == [(10, "A"), (20, "B"), (30, "C")]
     assert rows(t.select(expr("id + 1"))) == [(2,), (3,), (4,)]
     _dt(spark).update("id = 1 -- only the first", {"name": "'z' || name"})

@@ -77,7 +77,7 @@ def test_the_error_names_the_call_the_text_and_the_parser_position(session, t):
 
 
 def test_one_expression_still_works(session, t):
-    assert rows(t.filter("name <> 'b; DROP TABLE y'")) == [(1, "a"), (3, "c")]  # ';' inside a literal
+    assert rows(t.filter("name NOT IN ('b', 'b; DROP TABLE y')")) == [(1, "a"), (3, "c")]  # ';' inside a literal
     assert rows(t.filter("id > 1 -- a trailing comment")) == [(2, "b"), (3, "c")]
     assert rows(t.select_expr("id + 1 AS next", "name n")) == [(2, "a"), (3, "b"), (4, "c")]
     assert rows(t.select_expr("*").filter("id = 2")) == [(2, "b")]
@@ -91,7 +91,7 @@ def test_parameters_and_empty_text_are_refused(t):
         t.filter("id > ?")
     with pytest.raises(lakestream.ParserException, match="no parameters"):
         t.filter("id > $1")
-    with pytest.raises(TypeError, match="non-empty text"):
+    with pytest.raises(ValueError, match="non-empty text"):
         t.filter("   ")
 
 
