@@ -37,6 +37,11 @@ def _expr(e, what):
     raise TypeError("expected SQL text or a Column, not %r" % (e,))
 
 
+def _assignments(assignments, what):
+    """``a = <value>, b = <value>`` of an UPDATE SET."""
+    return ", ".join("%s = %s" % kv for kv in _sets(assignments, what))
+
+
 def _sets(assignments, what):
     if not isinstance(assignments, dict) or not assignments:
         raise TypeError("expected a non-empty dict {column: SQL text or Column}, not %r" % (assignments,))
@@ -86,7 +91,7 @@ class DeltaTable:
                                         "" if condition is None else " WHERE " + _expr(condition, "delete()")))
 
     def update(self, condition=None, set=None):
-        sets = ", ".join("%s = %s" % kv for kv in _sets(set, "update()"))
+        sets = _assignments(set, "update()")
         self._run("UPDATE %s SET %s%s" % (self._target(), sets,
                                           "" if condition is None else " WHERE " + _expr(condition, "update()")))
 
@@ -114,7 +119,7 @@ class DeltaMergeBuilder:
         return self
 
     def whenMatchedUpdate(self, condition=None, set=None):
-        return self._add("WHEN MATCHED", condition, "UPDATE SET " + ", ".join("%s = %s" % kv for kv in _sets(set, "whenMatchedUpdate()")))
+        return self._add("WHEN MATCHED", condition, "UPDATE SET " + _assignments(set, "whenMatchedUpdate()"))
 
     def whenMatchedUpdateAll(self, condition=None):
         return self._add("WHEN MATCHED", condition, "UPDATE SET *")
@@ -135,7 +140,7 @@ class DeltaMergeBuilder:
 
     def whenNotMatchedBySourceUpdate(self, condition=None, set=None):
         return self._add("WHEN NOT MATCHED BY SOURCE", condition,
-                         "UPDATE SET " + ", ".join("%s = %s" % kv for kv in _sets(set, "whenNotMatchedBySourceUpdate()")))
+                         "UPDATE SET " + _assignments(set, "whenNotMatchedBySourceUpdate()"))
 
     def execute(self):
         if not self._clauses:
