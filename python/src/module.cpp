@@ -312,4 +312,7 @@ PYBIND11_MODULE(_lakestream, m) {
 
   m.def("quote_identifier", &lakestream::QuoteIdentifier, py::arg("name"),
         "The name as a quoted SQL identifier, safe to splice into SQL text.");
+  m.def("check_expression", &lakestream::CheckExpression, py::arg("text"), py::arg("select_item") = false,
+        "'' when the text is exactly one SQL expression (select_item: one select-list item), else the "
+        "parser's error.");
 }

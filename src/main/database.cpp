@@ -221,6 +221,15 @@ std::vector<std::string> SplitStatements(const std::string& sql) {
 
 bool IsCompleteStatement(const std::string& sql) { return Lexer::IsComplete(sql); }
 
+std::string CheckExpression(const std::string& text, bool select_item) {
+  try {
+    Parser::ParseExpressionText(text, select_item);
+    return "";
+  } catch (const Exception& e) {
+    return e.RawMessage();
+  }
+}
+
 std::string QuoteIdentifier(const std::string& name) {
   std::string out = "\"";
   for (char c : name) {

@@ -127,6 +127,26 @@ std::unique_ptr<QueryNode> ParserImpl::ParseValuesNode() {
   return node;
 }
 
+ExprPtr ParserImpl::ParseSelectItem() {
+  auto expr = ParseExpression();
+  if (AcceptKeyword("AS")) {
+    if (Peek().type == TokenType::STRING) {
+      expr->alias = Next().text;  // Spark/Snowflake accept AS 'alias'
+    } else if (IsIdentifierLike()) {
+      expr->alias = Next().text;  // after AS any word is a name (AS count, AS date)
+    } else {
+      SyntaxError(Peek(), "expected an alias after AS");
+    }
+  } else if (expr->type != ExpressionType::STAR && IsIdentifierLike() && !IsReservedWord(Peek())) {
+    // No implicit alias after *, so `SELECT * FORM t` points at FORM.
+    expr->alias = Next().text;
+  }
+  if (!expr->alias.empty() && expr->type == ExpressionType::STAR) {
+    ErrorAt(expr->location, "a * in the select list cannot have an alias");
+  }
+  return expr;
+}
+
 std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
   auto node = std::make_unique<QueryNode>(QueryNodeType::SELECT_NODE);
   node->location = Peek().offset;
@@ -138,23 +158,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseSelectNode() {
     AcceptKeyword("ALL");
   }
   do {
-    auto expr = ParseExpression();
-    if (AcceptKeyword("AS")) {
-      if (Peek().type == TokenType::STRING) {
-        expr->alias = Next().text;  // Spark/Snowflake accept AS 'alias'
-      } else if (IsIdentifierLike()) {
-        expr->alias = Next().text;  // after AS any word is a name (AS count, AS date)
-      } else {
-        SyntaxError(Peek(), "expected an alias after AS");
-      }
-    } else if (expr->type != ExpressionType::STAR && IsIdentifierLike() && !IsReservedWord(Peek())) {
-      // No implicit alias after *, so `SELECT * FORM t` points at FORM.
-      expr->alias = Next().text;
-    }
-    if (!expr->alias.empty() && expr->type == ExpressionType::STAR) {
-      ErrorAt(expr->location, "a * in the select list cannot have an alias");
-    }
-    node->select_list.push_back(std::move(expr));
+    node->select_list.push_back(ParseSelectItem());
   } while (AcceptOp(","));
   if (AcceptKeyword("FROM")) node->from = ParseTableRef();
   if (AcceptKeyword("WHERE")) node->where = ParseExpression();

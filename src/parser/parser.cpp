@@ -343,6 +343,22 @@ ExprPtr ParserImpl::ParseSingleExpression() {
   return expr;
 }
 
+ExprPtr ParserImpl::ParseExpressionText(bool select_item) {
+  auto expr = select_item ? ParseSelectItem() : ParseExpression();
+  // Not even a ';' may follow: the text is spliced into a statement, where a
+  // ';' would end it.
+  if (Peek().type != TokenType::END_OF_INPUT) {
+    SyntaxError(Peek(), "expected the end of the expression; the text must be one expression"
+                        + std::string(select_item ? " (with an optional alias)" : "") +
+                        ", not several, a statement or clauses");
+  }
+  // The statement it goes into numbers its own parameters.
+  if (parameter_count_ > 0 || parameter_style_ != ParameterStyle::NONE) {
+    ErrorAt(expr->location, "an expression text takes no parameters (? or $n); write the value as a literal");
+  }
+  return expr;
+}
+
 std::unique_ptr<QueryNode> ParserImpl::ParseSingleQuery() {
   if (!IsQueryStart() && !IsOp("(")) SyntaxError(Peek(), "expected a query (SELECT, WITH or VALUES)");
   auto node = ParseQuery();
@@ -361,6 +377,11 @@ std::vector<std::unique_ptr<SQLStatement>> Parser::Parse(const std::string& sql)
 ExprPtr Parser::ParseExpression(const std::string& sql) {
   ParserImpl parser(sql);
   return parser.ParseSingleExpression();
+}
+
+ExprPtr Parser::ParseExpressionText(const std::string& sql, bool select_item) {
+  ParserImpl parser(sql);
+  return parser.ParseExpressionText(select_item);
 }
 
 std::unique_ptr<QueryNode> Parser::ParseQuery(const std::string& sql) {

@@ -47,6 +47,11 @@ class Parser {
   static std::vector<std::unique_ptr<SQLStatement>> Parse(const std::string& sql);
   // Parses a single expression (for stored defaults, tests).
   static ExprPtr ParseExpression(const std::string& sql);
+  // Parses `sql` as exactly one expression, or with `select_item` one item
+  // of a select list (an expression with an optional [AS] alias, or *), with
+  // nothing after it (not even ';') and no parameters: text a program
+  // splices into a statement it builds (CheckExpression, connection.hpp).
+  static ExprPtr ParseExpressionText(const std::string& sql, bool select_item);
   // Parses a standalone query (stored view definitions).
   static std::unique_ptr<QueryNode> ParseQuery(const std::string& sql);
   // For the shell: true when `sql` ends with a ';' outside quotes and comments

@@ -19,6 +19,8 @@ class ParserImpl {
 
   std::vector<std::unique_ptr<SQLStatement>> ParseStatements();
   ExprPtr ParseSingleExpression();
+  // One expression (or select item) and nothing after it: no ';', no parameters.
+  ExprPtr ParseExpressionText(bool select_item);
   std::unique_ptr<QueryNode> ParseSingleQuery();
 
   // ------------------------------------------------------------ tokens (parser.cpp)
@@ -120,6 +122,8 @@ class ParserImpl {
   std::unique_ptr<QueryNode> MakeSetOperation(std::unique_ptr<QueryNode> left, bool intersect);
   std::unique_ptr<QueryNode> ParseQueryTerm();
   std::unique_ptr<QueryNode> ParseSelectNode();
+  // One item of a select list: an expression with an optional [AS] alias, or *.
+  ExprPtr ParseSelectItem();
   std::unique_ptr<QueryNode> ParseValuesNode();
   void ParseOrderLimit(QueryNode& node);
   OrderByItem ParseOrderByItem();  // expr [ASC|DESC] [NULLS FIRST|LAST]

@@ -10,7 +10,7 @@ Results of operators are built with ``type(self)``, so a facade that
 subclasses Column keeps its class through expressions.
 """
 
-from .sql import literal, quote_name, type_sql, unquote_name
+from .sql import checked_expression, literal, quote_name, type_sql, unquote_name
 
 
 class Scope:
@@ -344,12 +344,12 @@ class Column:
         return self._new(SortKey(self._expr_node(), True, False))
 
 
-def sql_expr(text, allow_alias=False):
-    """A Column of the caller's own SQL expression text, used as written
-    (the same trust as session.sql). Parenthesised unless it may carry an
-    alias (a select item "a + 1 AS b")."""
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("a SQL expression must be non-empty text, not %r" % (text,))
+def sql_expr(text, allow_alias=False, what="sql_expr()"):
+    """A Column of the caller's own SQL expression text. The engine's parser
+    checks it is ONE expression (sql.checked_expression): text that would
+    end the statement or add to it is refused, naming ``what``. Parenthesised
+    unless it may carry an alias (a select item "a + 1 AS b")."""
+    text = checked_expression(text, what, select_item=allow_alias)
     if "--" in text:
         text += "\n"  # ends a trailing comment before the text that follows
     return Column(SqlText(text if allow_alias else "(" + text + ")"))

@@ -330,7 +330,7 @@ class Frame:
     # -- operations --------------------------------------------------------
     def filter(self, condition):
         if isinstance(condition, str):  # SQL expression text, as Snowpark and PySpark accept
-            condition = sql_expr(condition)
+            condition = sql_expr(condition, what="filter()")
         if not isinstance(condition, Column):
             raise TypeError("filter() takes a Column expression, not %s: %r" % (type(condition).__name__, condition))
         scope = self._scope()
@@ -353,7 +353,7 @@ class Frame:
 
     def select_expr(self, *exprs):
         """SELECT of SQL expression texts ("a + 1 AS b")."""
-        return self.select([sql_expr(e, allow_alias=True) for e in _flatten(exprs)])
+        return self.select([sql_expr(e, allow_alias=True, what="select_expr()") for e in _flatten(exprs)])
 
     def fill_null(self, value, subset=None):
         """NULLs replaced by ``value`` (or {column: value}); see na.fill_null."""

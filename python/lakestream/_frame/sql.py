@@ -29,6 +29,26 @@ def quote_name(name):
     return _core_quote(name)
 
 
+def checked_expression(text, what, select_item=False):
+    """A user's SQL expression text, checked by the engine's parser to be
+    exactly ONE expression (select_item: one select-list item, "a + 1 AS b"
+    or "*"): no ';', no second statement, no clause after it. Only such text
+    is spliced into the statements the DataFrame layers build; anything else
+    is a ParserException naming ``what`` (the call it was given to)."""
+    if not isinstance(text, str):
+        raise TypeError("%s takes SQL expression text, not %s: %r" % (what, type(text).__name__, text))
+    if not text.strip():
+        raise ValueError("%s takes a SQL expression as non-empty text, not %r" % (what, text))
+    import lakestream
+    from lakestream import _lakestream
+    error = _lakestream.check_expression(text, select_item)
+    if error:
+        raise lakestream.ParserException(
+            "%s: %r is not one SQL expression: %s\nPass one expression (such as \"a > 1\"%s); statements run "
+            "with session.sql()" % (what, text, error.rstrip(), ", optionally with AS name" if select_item else ""))
+    return text
+
+
 def unquote_name(name):
     """The identifier a user wrote: `back ticks` and "double quotes" are
     stripped (a doubled quote inside stands for one), anything else is the
@@ -123,6 +143,17 @@ _TYPE_ALIASES = {
 }
 
 
+def _balanced(text):
+    """Parentheses that never close more than they opened, so type text
+    cannot close the CAST( it is put in."""
+    depth = 0
+    for c in text:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def type_sql(t):
     """The SQL spelling of a type given as a DataType object or as text."""
     if hasattr(t, "sql") and callable(t.sql):
@@ -132,7 +163,7 @@ def type_sql(t):
         alias = _TYPE_ALIASES.get(text.lower())
         if alias:
             return alias
-        if not _TYPE_TEXT.match(text):
+        if not _TYPE_TEXT.match(text) or not _balanced(text):
             raise ValueError("%r is not a type name (examples: 'BIGINT', 'DECIMAL(10,2)', 'VARCHAR')" % (t,))
         return text
     raise TypeError("a type must be a DataType or a type name, not %s: %r" % (type(t).__name__, t))

@@ -108,8 +108,8 @@ ceiling = ceil
 
 def sql_expr(sql):
     """A Column of the caller's own SQL expression text (as Snowpark's
-    sql_expr): the text is the user's SQL, used as written."""
-    return Column(_sql_expr(sql)._node)
+    sql_expr): the engine's parser checks it is one expression."""
+    return Column(_sql_expr(sql, what="sql_expr()")._node)
 
 
 def when_matched(condition=None):

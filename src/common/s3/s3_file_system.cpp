@@ -10,6 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <ctime>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -372,6 +373,17 @@ Result<FileSystem::Tail> S3FileSystem::ReadTail(const std::string& path, uint64_
       return Status::IOError(Describe("GET", req.loc) + ": the store answered a range request with Content-Range '" +
                              range + "'");
     tail.file_size = size;
+    size_t dash = range.find('-');
+    unsigned long long last = dash == std::string::npos ? 0 : std::strtoull(range.c_str() + dash + 1, nullptr, 10);
+    if (size > 0 && (last != size - 1 || r.body.size() > std::max<uint64_t>(length, 1))) {
+      // Not the suffix asked for (s3rver answers `bytes=-N` with the first
+      // N+1 bytes): now that the size is known, ask for the tail by offsets.
+      uint64_t want = std::min<uint64_t>(length, size);
+      auto bytes = ReadRange(path, size - want, want);
+      if (!bytes.ok()) return bytes.status();
+      tail.bytes = bytes.take();
+      return tail;
+    }
     tail.bytes = std::move(r.body);
   } else {
     // A store that ignores Range answers 200 with the whole object.
@@ -489,6 +501,8 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
   std::string prefix = loc.value().key.empty() ? "" : loc.value().key + "/";
   std::vector<S3Object> out;
   std::string token;
+  bool in_order = true;
+  std::string last_key;
   do {
     Request req;
     req.loc.bucket = loc.value().bucket;
@@ -507,11 +521,21 @@ Result<std::vector<S3Object>> S3FileSystem::ListRecursive(const std::string& pre
       o.key = ChildText(c, "Key");
       o.size = std::strtoull(ChildText(c, "Size").c_str(), nullptr, 10);
       o.mtime_ms = ParseIsoDate(ChildText(c, "LastModified"));
-      if (!stop_before.empty() && o.key >= stop_before) return out;  // keys come in order
+      // S3 lists in key order, so the first key at stop_before ends the
+      // listing. Not every store does (s3rver walks its folders: "t/x/..."
+      // comes before "t/x-1"): once a key comes out of order, the rest is
+      // listed and filtered instead.
+      if (o.key < last_key) in_order = false;
+      last_key = o.key;
+      if (!stop_before.empty() && o.key >= stop_before) {
+        if (in_order) return out;
+        continue;
+      }
       if (!o.key.empty() && o.key.back() != '/') out.push_back(o);
     }
     token = ChildText(root, "IsTruncated") == "true" ? ChildText(root, "NextContinuationToken") : "";
   } while (!token.empty());
+  if (!in_order) std::sort(out.begin(), out.end(), [](const S3Object& a, const S3Object& b) { return a.key < b.key; });
   return out;
 }
 
@@ -621,6 +645,8 @@ Status S3FileSystem::PutIfAbsent(const std::string& path, const std::string& con
     if (!h.status().IsNotFound()) return h.status();
     return WriteFile(path, contents);
   }
+  Status honoured = ProbeConditionalWrites(loc.value(), cfg.value());
+  if (!honoured.ok()) return honoured;
   Request req;
   req.method = "PUT";
   req.loc = loc.take();
@@ -628,14 +654,63 @@ Status S3FileSystem::PutIfAbsent(const std::string& path, const std::string& con
   req.headers.push_back("If-None-Match: *");
   auto resp = Send(req);
   if (resp.ok()) return Status::OK();
-  if (resp.status().code() == Status::Code::kNotSupported) {
-    return Status::NotSupported(resp.status().message() +
-                                "; this store does not support conditional writes (If-None-Match), which Delta commits "
-                                "need. If exactly one writer ever commits to this table, set ALLOW_UNSAFE_RENAME true "
-                                "in its S3 secret (or AWS_S3_ALLOW_UNSAFE_RENAME=true): concurrent writers could then "
-                                "overwrite each other's commits");
-  }
+  if (resp.status().code() == Status::Code::kNotSupported) return NoConditionalWrites(resp.status().message());
   return resp.status();
+}
+
+Status S3FileSystem::NoConditionalWrites(const std::string& what) {
+  return Status::NotSupported(what +
+                              "; this store does not support conditional writes (If-None-Match), which Delta commits "
+                              "need. If exactly one writer ever commits to this table, set ALLOW_UNSAFE_RENAME true "
+                              "in its S3 secret (or AWS_S3_ALLOW_UNSAFE_RENAME=true): concurrent writers could then "
+                              "overwrite each other's commits");
+}
+
+Status S3FileSystem::ProbeConditionalWrites(const S3Location& loc, const S3Config& cfg) {
+  // A store that ignores If-None-Match answers 200 and overwrites: every
+  // writer would believe it won. A probe object written twice with the
+  // header tells (the second PUT must be refused), once per endpoint and
+  // bucket; it lies beside the key, the one place known to be writable.
+  std::string store = (cfg.endpoint.empty() ? "s3." + cfg.region + ".amazonaws.com" : cfg.endpoint) + "/" + loc.bucket;
+  {
+    std::lock_guard<std::mutex> lock(probe_mutex_);
+    auto known = probed_.find(store);
+    if (known != probed_.end()) return known->second;
+  }
+  char id[17];
+  std::random_device rd;
+  std::snprintf(id, sizeof(id), "%08x%08x", rd(), rd());
+  Request put;
+  put.method = "PUT";
+  put.loc.bucket = loc.bucket;
+  size_t slash = loc.key.rfind('/');
+  put.loc.key = (slash == std::string::npos ? "" : loc.key.substr(0, slash + 1)) + ".lakestream-if-none-match-probe-" + id;
+  static const std::string kBody = "probe";
+  put.body = &kBody;
+  put.headers.push_back("If-None-Match: *");
+  auto first = Send(put);
+  if (!first.ok()) {
+    // Not remembered: a store that refuses the header says so on every commit.
+    return first.status().code() == Status::Code::kNotSupported ? NoConditionalWrites(first.status().message())
+                                                                : first.status();
+  }
+  auto second = Send(put);
+  Request remove;
+  remove.method = "DELETE";
+  remove.loc = put.loc;
+  (void)Send(remove);
+  Status verdict;
+  if (second.ok()) {
+    verdict = NoConditionalWrites("S3 store " + store + " ignores If-None-Match: a second PUT of '" + put.loc.key +
+                                  "' with If-None-Match: * replaced the object instead of answering 412");
+  } else if (second.status().code() == Status::Code::kNotSupported) {
+    verdict = NoConditionalWrites(second.status().message());
+  } else if (!second.status().IsAlreadyExists()) {
+    return second.status();  // a transport error: ask again next time
+  }
+  std::lock_guard<std::mutex> lock(probe_mutex_);
+  probed_[store] = verdict;
+  return verdict;
 }
 
 }  // namespace lakestream

@@ -16,9 +16,11 @@
 //     no-ops and WriteFileAtomic is one PUT.
 //   * PutIfAbsent is one PUT with `If-None-Match: *` (412 -> AlreadyExists),
 //     so of two writers of the same Delta commit exactly one wins. A store
-//     that refuses the header fails the commit, naming ALLOW_UNSAFE_RENAME,
-//     the explicit single-writer mode (HEAD then PUT: racing writers may
-//     overwrite each other's commit).
+//     that refuses the header (501), or ignores it (found by a probe object
+//     PUT twice with it, once per endpoint and bucket and process), fails
+//     the commit with NotSupported naming ALLOW_UNSAFE_RENAME, the explicit
+//     single-writer mode (HEAD then PUT: racing writers may overwrite each
+//     other's commit).
 //   * there is no rename or hard link: Rename, Link and SetMode return
 //     NotSupported naming the path.
 // Every request is retried with exponential backoff on connection errors,
@@ -29,6 +31,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -110,10 +114,16 @@ class S3FileSystem : public FileSystem {
   // the status is not in `ok_codes`) of an HTTP error.
   Result<Response> Send(const Request& req);
   Status MultipartUpload(const std::string& path, const S3Location& loc, const std::string& contents);
+  // OK when the store of `loc` answers 412 to a second If-None-Match PUT
+  // (remembered per endpoint and bucket), else why commits cannot be safe.
+  Status ProbeConditionalWrites(const S3Location& loc, const S3Config& cfg);
+  static Status NoConditionalWrites(const std::string& what);
 
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> multipart_threshold_{64ULL << 20};
   std::atomic<uint64_t> part_size_{16ULL << 20};
+  std::mutex probe_mutex_;
+  std::map<std::string, Status> probed_;  // endpoint/bucket -> ProbeConditionalWrites' verdict
 };
 
 }  // namespace lakestream

@@ -137,6 +137,20 @@ std::vector<std::string> SplitStatements(const std::string& sql);
 // True when `sql` ends with a ';' outside strings and comments (or holds only
 // whitespace and comments): typed input is ready to run. Never throws.
 bool IsCompleteStatement(const std::string& sql);
+// For programs that build statements around a user's expression text (the
+// Python DataFrame layers: filter("a > 1"), select_expr, expr()):
+// Returns "" when `text` is exactly one SQL expression, else the parser's
+// error (what, the position and the line with a caret). "One expression"
+// means nothing before or after it: no ';' (not even a trailing one), no
+// second statement, no clause such as FROM or WHERE, no parameter (? or $n:
+// the statement it goes into numbers its own); a subquery inside it is part
+// of the expression. With `select_item` the text is one select-list item:
+// an expression with an optional [AS] alias, or *. Such text may then be
+// spliced into statement text as "(" + text + ")" (a select item as is), with
+// a line break after it when it ends in a -- comment, and cannot end the
+// statement or add to it. Names and types are not checked (the statement
+// is bound when it runs). Never throws.
+std::string CheckExpression(const std::string& text, bool select_item = false);
 // `name` as a quoted SQL identifier ("a ""b""" for a "b"), safe to splice into
 // statement text whatever characters the name holds.
 std::string QuoteIdentifier(const std::string& name);

@@ -126,6 +126,10 @@ std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& 
   auto log = delta::DeltaLog::Open(fs, path);
   if (!log.ok()) ThrowFor(name, log.status());
   if (!log.value()->Exists()) {
+    // "Cannot look there" (refused credentials, an unreachable store) is
+    // not "no table there".
+    auto latest = log.value()->LatestVersion();
+    if (!latest.ok()) ThrowFor(name, latest.status());
     throw CatalogError("No Delta table at " + path + " (for table " + name +
                        "): the directory has no _delta_log. Check the path, or create the table with CREATE TABLE");
   }

@@ -5,13 +5,13 @@
     ).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute()
 
 Each call is one SQL statement (MERGE, UPDATE, DELETE). Conditions and
-values are SQL text (as in delta-spark) or Columns; the text is the user's
-own SQL and is used as written.
+values are SQL text (as in delta-spark) or Columns; the engine's parser
+checks each text is one expression before it goes into the statement.
 """
 
 from ..._frame.column import Column as _Column
 from ..._frame.column import Scope
-from ..._frame.sql import quote_name, unquote_name
+from ..._frame.sql import checked_expression, quote_name, unquote_name
 from ..errors import AnalysisException
 
 
@@ -25,20 +25,27 @@ class _QualifiedScope(Scope):
 _QUALIFIED = _QualifiedScope()
 
 
-def _expr(e):
-    """SQL text of a condition or value: text as written, a Column rendered
-    (col("s.name") names column name of the side aliased s)."""
+def _expr(e, what):
+    """SQL text of a condition or value: text checked to be one expression
+    (``what`` names the call in the error), a Column rendered (col("s.name")
+    names column name of the side aliased s)."""
     if isinstance(e, str):
-        return "(" + e + ")"
+        text = checked_expression(e, what)
+        return "(" + text + ("\n)" if "--" in text else ")")
     if isinstance(e, _Column):
         return e._expr_node().render(_QUALIFIED)
     raise TypeError("expected SQL text or a Column, not %r" % (e,))
 
 
-def _sets(assignments):
+def _assignments(assignments, what):
+    """``a = <value>, b = <value>`` of an UPDATE SET."""
+    return ", ".join("%s = %s" % kv for kv in _sets(assignments, what))
+
+
+def _sets(assignments, what):
     if not isinstance(assignments, dict) or not assignments:
         raise TypeError("expected a non-empty dict {column: SQL text or Column}, not %r" % (assignments,))
-    return [(quote_name(unquote_name(k)), _expr(v)) for k, v in assignments.items()]
+    return [(quote_name(unquote_name(k)), _expr(v, what)) for k, v in assignments.items()]
 
 
 class DeltaTable:
@@ -80,12 +87,13 @@ class DeltaTable:
             self._spark._conn.execute(sql)
 
     def delete(self, condition=None):
-        self._run("DELETE FROM %s%s" % (self._target(), "" if condition is None else " WHERE " + _expr(condition)))
+        self._run("DELETE FROM %s%s" % (self._target(),
+                                        "" if condition is None else " WHERE " + _expr(condition, "delete()")))
 
     def update(self, condition=None, set=None):
-        sets = ", ".join("%s = %s" % kv for kv in _sets(set))
+        sets = _assignments(set, "update()")
         self._run("UPDATE %s SET %s%s" % (self._target(), sets,
-                                          "" if condition is None else " WHERE " + _expr(condition)))
+                                          "" if condition is None else " WHERE " + _expr(condition, "update()")))
 
     def merge(self, source, condition):
         return DeltaMergeBuilder(self, source, condition)
@@ -106,11 +114,12 @@ class DeltaMergeBuilder:
         self._clauses = []
 
     def _add(self, when, condition, then):
-        self._clauses.append(when + ("" if condition is None else " AND " + _expr(condition)) + " THEN " + then)
+        cond = "" if condition is None else " AND " + _expr(condition, "merge(): a %s condition" % when)
+        self._clauses.append(when + cond + " THEN " + then)
         return self
 
     def whenMatchedUpdate(self, condition=None, set=None):
-        return self._add("WHEN MATCHED", condition, "UPDATE SET " + ", ".join("%s = %s" % kv for kv in _sets(set)))
+        return self._add("WHEN MATCHED", condition, "UPDATE SET " + _assignments(set, "whenMatchedUpdate()"))
 
     def whenMatchedUpdateAll(self, condition=None):
         return self._add("WHEN MATCHED", condition, "UPDATE SET *")
@@ -119,7 +128,7 @@ class DeltaMergeBuilder:
         return self._add("WHEN MATCHED", condition, "DELETE")
 
     def whenNotMatchedInsert(self, condition=None, values=None):
-        pairs = _sets(values)
+        pairs = _sets(values, "whenNotMatchedInsert()")
         return self._add("WHEN NOT MATCHED", condition, "INSERT (%s) VALUES (%s)" % (
             ", ".join(k for k, _ in pairs), ", ".join(v for _, v in pairs)))
 
@@ -131,7 +140,7 @@ class DeltaMergeBuilder:
 
     def whenNotMatchedBySourceUpdate(self, condition=None, set=None):
         return self._add("WHEN NOT MATCHED BY SOURCE", condition,
-                         "UPDATE SET " + ", ".join("%s = %s" % kv for kv in _sets(set)))
+                         "UPDATE SET " + _assignments(set, "whenNotMatchedBySourceUpdate()"))
 
     def execute(self):
         if not self._clauses:
@@ -140,7 +149,7 @@ class DeltaMergeBuilder:
         alias = getattr(src, "_lsq_alias", None) or "source"
         t = self._table
         sql = "MERGE INTO %s USING (%s) AS %s ON %s %s" % (
-            t._target(), src._sql(), quote_name(alias), _expr(self._condition), " ".join(self._clauses))
+            t._target(), src._sql(), quote_name(alias), _expr(self._condition, "merge()"), " ".join(self._clauses))
         if getattr(src, "_params", None):
             raise AnalysisException("merge(): a source DataFrame with query parameters is not supported")
         t._run(sql)

@@ -8,18 +8,17 @@ only writeStream runs it; an action such as collect() raises as in Spark.
 from ..errors import AnalysisException
 from ..._frame.column import sql_expr
 from ..._frame.frame import Frame, GroupedFrame, _flatten
-from ..._frame.sql import quote_name
+from ..._frame.sql import quote_name, unquote_name
 from ..._frame.writer import save_as_table
 from .column import Column, wrap
 from .row import Row
 
 
-def _text_column(text, allow_alias=False):
+def _text_column(text, what, allow_alias=False):
     """The user's own SQL expression text as a Column (the shared layer's
-    sql_expr: used as written, and known to read unlisted columns)."""
-    if not isinstance(text, str) or not text.strip():
-        raise TypeError("expected SQL expression text, not %r" % (text,))
-    return wrap(sql_expr(text, allow_alias=allow_alias))
+    sql_expr: checked to be one expression, and known to read unlisted
+    columns)."""
+    return wrap(sql_expr(text, allow_alias=allow_alias, what=what))
 
 
 class DataFrame(Frame):
@@ -153,7 +152,7 @@ class DataFrame(Frame):
     # -- operations with Spark's names ----------------------------------------
     def filter(self, condition):
         if isinstance(condition, str):
-            condition = _text_column(condition)
+            condition = _text_column(condition, "filter()")
         return Frame.filter(self, condition)
 
     where = filter
@@ -162,7 +161,7 @@ class DataFrame(Frame):
         return Frame.select(self, *[wrap(c) for c in _flatten(cols)])
 
     def selectExpr(self, *exprs):
-        return Frame.select(self, *[_text_column(e, allow_alias=True) for e in _flatten(exprs)])
+        return Frame.select(self, *[_text_column(e, "selectExpr()", allow_alias=True) for e in _flatten(exprs)])
 
     def withColumn(self, colName, col):
         return self.with_column(colName, col)
@@ -223,10 +222,25 @@ class DataFrame(Frame):
         return new
 
     def createOrReplaceTempView(self, name):
-        self._refuse_streaming("createOrReplaceTempView")
-        self._session._temp_views[name.lower()] = self
+        """A temporary view of the engine (CREATE OR REPLACE TEMP VIEW) on the
+        session's connection: spark.table(name) and spark.sql text read it
+        wherever the binder finds the name, and nowhere else (not inside
+        string literals or other names)."""
+        self._create_temp_view(name, "createOrReplaceTempView", replace=True)
 
-    createTempView = createOrReplaceTempView
+    def createTempView(self, name):
+        self._create_temp_view(name, "createTempView", replace=False)
+
+    def _create_temp_view(self, name, what, replace):
+        self._refuse_streaming(what)
+        if not isinstance(name, str) or not name:
+            raise AnalysisException("%s() takes a view name, not %r" % (what, name))
+        if self._params:
+            raise AnalysisException("not supported yet: %s() of a DataFrame with query parameters (spark.sql "
+                                    "with args); write the values into the query as literals" % what)
+        with self._session._lock:
+            self._session._conn.execute("CREATE %sTEMP VIEW %s AS %s" % (
+                "OR REPLACE " if replace else "", quote_name(unquote_name(name)), self._sql()))
 
     def __getitem__(self, item):
         if isinstance(item, str):

@@ -31,10 +31,9 @@ def lit(value):
 
 def expr(sql_text):
     """A SQL expression written as text, as in Spark (``expr("amount * 2")``).
-    The text is the user's own SQL; it is put in parentheses and not otherwise changed."""
-    if not isinstance(sql_text, str) or not sql_text.strip():
-        raise TypeError("expr() takes SQL expression text, not %r" % (sql_text,))
-    return wrap(sql_expr(sql_text))
+    The engine's parser checks it is one expression; it is put in parentheses
+    and not otherwise changed."""
+    return wrap(sql_expr(sql_text, what="expr()"))
 
 
 def when(condition, value):

@@ -14,7 +14,7 @@ import threading
 import lakestream
 
 from ..errors import AnalysisException
-from ..._frame.sql import literal, quote_name, unquote_name
+from ..._frame.sql import literal, quote_name
 from ..._frame.writer import table_name_sql
 from ._options import OptionsBuilder
 from .dataframe import DataFrame
@@ -26,10 +26,6 @@ DATABASE_KEYS = ("lakestream.database", "spark.lakestream.database")
 # Statements spark.sql() leaves lazy (they only read); anything else runs at once, as in Spark.
 _QUERY_START = re.compile(r"^\s*(\(|SELECT\b|WITH\b|VALUES\b|FROM\b|TABLE\b|SHOW\b|DESCRIBE\b|DESC\b|EXPLAIN\b)",
                           re.I)
-
-
-_NOT_ALIASES = {"ON", "WHERE", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "GROUP", "ORDER", "LIMIT",
-                "HAVING", "UNION", "EXCEPT", "INTERSECT", "WHEN", "USING", "NATURAL", "OFFSET", "WINDOW", "QUALIFY"}
 
 
 class RuntimeConfig:
@@ -120,7 +116,6 @@ class SparkSession:
         self._database = os.path.abspath(str(database)) if database not in (None, "", ":memory:") else ":memory:"
         self._conn = lakestream.connect(None if self._database == ":memory:" else self._database)
         self._lock = threading.RLock()
-        self._temp_views = {}
         self._stopped = False
         conf.setdefault("lakestream.database", self._database)
         self.conf = RuntimeConfig(conf)
@@ -178,7 +173,6 @@ class SparkSession:
         if kwargs:
             raise AnalysisException("spark.sql(%s=...): string formatting of queries is not supported; pass "
                                     "parameters as args=[...] with ? markers" % ", ".join(kwargs))
-        sqlQuery = self._with_temp_views(sqlQuery)
         params = list(args) if isinstance(args, (list, tuple)) else None
         if isinstance(args, dict):
             raise AnalysisException("named parameters (args={...}) are not supported; use ? markers and a list")
@@ -200,27 +194,7 @@ class SparkSession:
         return self._frame(source_sql="(VALUES %s) AS %s(%s)" % (
             values, quote_name("__lakestream_rows"), ", ".join(quote_name(n) for n in names)))
 
-    def _with_temp_views(self, sql):
-        """Temp views (createOrReplaceTempView) as common table expressions:
-        ``MERGE INTO t USING updates ...`` reads the view's query."""
-        if not self._temp_views:
-            return sql
-        for name, df in self._temp_views.items():
-            pattern = re.compile(r"(\bUSING\s+|\bFROM\s+|\bJOIN\s+)(`%s`|\"%s\"|%s)(?![\w.])(\s+(?:AS\s+)?(\w+))?" % (
-                re.escape(name), re.escape(name), re.escape(name)), re.I)
-
-            def subquery(m, df=df, name=name):
-                alias = m.group(4)
-                if alias and alias.upper() not in _NOT_ALIASES:
-                    return m.group(1) + "(%s)%s" % (df._sql(), m.group(3))
-                return m.group(1) + "(%s) AS %s%s" % (df._sql(), quote_name(name), m.group(3) or "")
-            sql = pattern.sub(subquery, sql)
-        return sql
-
     def table(self, tableName):
-        view = self._temp_views.get(unquote_name(tableName).lower()) if isinstance(tableName, str) else None
-        if view is not None:
-            return view
         return self._frame(source_sql=table_name_sql(tableName))
 
     def range(self, start, end=None, step=1, numPartitions=None):
