@@ -6,9 +6,11 @@
 // share; VACUUM deletes only what the table's log names or lakestream wrote.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -94,7 +96,7 @@ TEST(HostileDeltaLog, FilesOutsideTheTableAreRefusedBeforeAnyRead) {
   }
 }
 
-std::unique_ptr<QueryResult> Run(Connection& con, const std::string& sql) {
+std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql) {
   auto r = con.Query(sql);
   EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
   return r;
@@ -111,8 +113,8 @@ TEST(TableLocation, FoldersOtherTablesUseAreRefused) {
   std::string db_path = dir.path + "/db";
   Database db(db_path);
   Connection con(db);
-  Run(con, "CREATE TABLE managed (id INT)");
-  Run(con, "CREATE TABLE ext (id INT) LOCATION '" + dir.path + "/ext'");
+  Ok(con, "CREATE TABLE managed (id INT)");
+  Ok(con, "CREATE TABLE ext (id INT) LOCATION '" + dir.path + "/ext'");
   struct Case {
     std::string location;
     std::string expected;
@@ -132,7 +134,7 @@ TEST(TableLocation, FoldersOtherTablesUseAreRefused) {
   }
   // Around a table: the folder holding ext's.
   fs::create_directories(dir.path + "/around");
-  Run(con, "CREATE TABLE inner_t (id INT) LOCATION '" + dir.path + "/around/inner'");
+  Ok(con, "CREATE TABLE inner_t (id INT) LOCATION '" + dir.path + "/around/inner'");
   std::string around = ErrorOf(con, "CREATE TABLE x (id INT) LOCATION '" + dir.path + "/around'");
   EXPECT_NE(around.find("holds the folder " + dir.path + "/around/inner of table inner_t"), std::string::npos) << around;
   // Inside a Delta table no table of this database attached.
@@ -149,9 +151,9 @@ TEST(TableLocation, FoldersOtherTablesUseAreRefused) {
   EXPECT_TRUE(fs::exists(dir.path + "/data/notes.txt"));
   EXPECT_FALSE(fs::exists(dir.path + "/data/_delta_log"));
   // An empty or new folder is fine, and so is attaching an existing table.
-  Run(con, "CREATE TABLE fresh (id INT) LOCATION '" + dir.path + "/fresh'");
-  Run(con, "DROP TABLE ext");
-  Run(con, "CREATE TABLE ext_again LOCATION '" + dir.path + "/ext'");
+  Ok(con, "CREATE TABLE fresh (id INT) LOCATION '" + dir.path + "/fresh'");
+  Ok(con, "DROP TABLE ext");
+  Ok(con, "CREATE TABLE ext_again LOCATION '" + dir.path + "/ext'");
 }
 
 std::vector<std::string> Column(QueryResult& r) {
@@ -164,17 +166,17 @@ TEST(TableVacuum, ShortRetentionNeedsDeltasSetting) {
   testing::ScopedTempDir dir;
   Database db(dir.path + "/db");
   Connection con(db);
-  Run(con, "CREATE TABLE t (id INT)");
+  Ok(con, "CREATE TABLE t (id INT)");
   std::string error = ErrorOf(con, "VACUUM t RETAIN 0 HOURS");
   EXPECT_NE(error.find("VACUUM t RETAIN 0 HOURS is shorter than the table's retention"), std::string::npos) << error;
   EXPECT_NE(error.find("delta.deletedFileRetentionDuration (168 hours)"), std::string::npos) << error;
   EXPECT_NE(error.find("SET spark.databricks.delta.retentionDurationCheck.enabled = false"), std::string::npos) << error;
   EXPECT_FALSE(ErrorOf(con, "VACUUM t RETAIN 1 HOURS DRY RUN").empty());
-  Run(con, "VACUUM t RETAIN 168 HOURS");
-  Run(con, "ALTER TABLE t SET TBLPROPERTIES ('delta.deletedFileRetentionDuration' = 'interval 1 hours')");
-  Run(con, "VACUUM t RETAIN 2 HOURS DRY RUN");
-  Run(con, "SET spark.databricks.delta.retentionDurationCheck.enabled = false");
-  Run(con, "VACUUM t RETAIN 0 HOURS");
+  Ok(con, "VACUUM t RETAIN 168 HOURS");
+  Ok(con, "ALTER TABLE t SET TBLPROPERTIES ('delta.deletedFileRetentionDuration' = 'interval 1 hours')");
+  Ok(con, "VACUUM t RETAIN 2 HOURS DRY RUN");
+  Ok(con, "SET spark.databricks.delta.retentionDurationCheck.enabled = false");
+  Ok(con, "VACUUM t RETAIN 0 HOURS");
 }
 
 // A table around another (attached before LOCATION refused it, or made by
@@ -184,25 +186,29 @@ TEST(TableVacuum, DeletesOnlyWhatItsLogNamesOrItWrote) {
   std::string outer = dir.path + "/outer";
   Database db(dir.path + "/db");
   Connection con(db);
-  Run(con, "CREATE TABLE inner_t (id INT) LOCATION '" + outer + "/inner'");
-  Run(con, "INSERT INTO inner_t VALUES (1)");
-  Run(con, "INSERT INTO inner_t VALUES (2)");
-  Run(con, "DELETE FROM inner_t WHERE id = 1");  // a removed file of inner_t's
+  Ok(con, "CREATE TABLE inner_t (id INT) LOCATION '" + outer + "/inner'");
+  Ok(con, "INSERT INTO inner_t VALUES (1)");
+  Ok(con, "INSERT INTO inner_t VALUES (2)");
+  Ok(con, "DELETE FROM inner_t WHERE id = 1");  // a removed file of inner_t's
   // outer is made the way LOCATION refuses now: its own log, around inner_t.
   {
     Database other(dir.path + "/db_other");
     Connection c2(other);
     fs::rename(outer + "/inner", dir.path + "/inner_aside");
-    Run(c2, "CREATE TABLE outer_t (id INT) LOCATION '" + outer + "'");
+    Ok(c2, "CREATE TABLE outer_t (id INT) LOCATION '" + outer + "'");
     fs::rename(dir.path + "/inner_aside", outer + "/inner");
-    Run(c2, "INSERT INTO outer_t VALUES (10)");
-    Run(c2, "UPDATE outer_t SET id = 11");  // outer_t's first file is removed
+    Ok(c2, "INSERT INTO outer_t VALUES (10)");
+    Ok(c2, "UPDATE outer_t SET id = 11");  // outer_t's first file is removed
     std::ofstream(outer + "/foreign.parquet") << "not the table's";
-    std::ofstream(outer + "/part-00000-0d4c2c8e-6a4b-4c1e-9f1a-2b3c4d5e6f70.c000.zstd.parquet") << "crashed writer";
+    std::string orphan = outer + "/part-00000-0d4c2c8e-6a4b-4c1e-9f1a-2b3c4d5e6f70.c000.zstd.parquet";
+    std::ofstream(orphan) << "crashed writer";
+    for (const std::string& f : {orphan, outer + "/foreign.parquet"})
+      fs::last_write_time(f, fs::file_time_type::clock::now() - std::chrono::hours(1));
     std::vector<std::string> inner_files;
     for (auto& e : fs::recursive_directory_iterator(outer + "/inner")) inner_files.push_back(e.path().string());
-    Run(c2, "SET spark.databricks.delta.retentionDurationCheck.enabled = false");
-    auto deleted = Column(*Run(c2, "VACUUM outer_t RETAIN 0 HOURS"));
+    Ok(c2, "SET spark.databricks.delta.retentionDurationCheck.enabled = false");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // RETAIN 0: removed before now, strictly
+    auto deleted = Column(*Ok(c2, "VACUUM outer_t RETAIN 0 HOURS"));
     ASSERT_EQ(deleted.size(), 2u) << ::testing::PrintToString(deleted);
     for (auto& f : deleted) {
       EXPECT_EQ(f.find(outer + "/inner"), std::string::npos) << f;
@@ -210,13 +216,13 @@ TEST(TableVacuum, DeletesOnlyWhatItsLogNamesOrItWrote) {
     }
     EXPECT_TRUE(fs::exists(outer + "/foreign.parquet"));
     for (auto& f : inner_files) EXPECT_TRUE(fs::exists(f)) << f;
-    auto n = Run(c2, "SELECT count(*) FROM outer_t");
+    auto n = Ok(c2, "SELECT count(*) FROM outer_t");
     EXPECT_EQ(n->GetValue(0, 0).GetBigint(), 1);
   }
-  auto rows = Run(con, "SELECT id FROM inner_t");
+  auto rows = Ok(con, "SELECT id FROM inner_t");
   ASSERT_EQ(rows->RowCount(), 1u);
   EXPECT_EQ(rows->GetValue(0, 0).GetBigint(), 2);
-  auto history = Run(con, "SELECT count(*) FROM inner_t VERSION AS OF 2");
+  auto history = Ok(con, "SELECT count(*) FROM inner_t VERSION AS OF 2");
   EXPECT_EQ(history->GetValue(0, 0).GetBigint(), 2);  // its removed file is still there
 }
 

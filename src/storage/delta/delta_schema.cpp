@@ -299,7 +299,13 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
     }
     fields.push_back(ojson{{"name", c.name}, {"type", type}, {"nullable", c.nullable}, {"metadata", metadata}});
   }
-  return ojson{{"type", "struct"}, {"fields", fields}}.dump();
+  std::string text = ojson{{"type", "struct"}, {"fields", fields}}.dump();
+  // A schema no reader could parse back (ours included) is never written.
+  if (JsonDepthExceededAt(text) != std::string::npos)
+    return Status::InvalidArgument("the schema nests types too deeply: its JSON would be more than " +
+                                   std::to_string(kMaxJsonDepth) + " levels deep (each STRUCT takes three, each ARRAY "
+                                   "or MAP one or two), which Delta readers refuse; flatten the nested types");
+  return text;
 }
 
 Result<Value> ParsePartitionValue(const std::optional<std::string>& text, const LogicalType& type) {
