@@ -335,6 +335,14 @@ static bool PathInside(const std::string& inner, const std::string& outer) {
   return inner.size() > outer.size() + 1 && StringUtil::StartsWith(inner, outer) && inner[outer.size()] == '/';
 }
 
+// `path` absolute and normalized without a trailing '/' (a URL only loses
+// the slash), so that folders compare as strings.
+static std::string ComparablePath(const std::string& path) {
+  std::string out = IsRemotePath(path) ? path : std::filesystem::absolute(path).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
 // Refuses a LOCATION whose files another table's would share (VACUUM and
 // DROP of one would then delete the other's): the database folder or a
 // folder around it, the folder of another table of the catalog, a folder
@@ -342,19 +350,21 @@ static bool PathInside(const std::string& inner, const std::string& outer) {
 // attached (a parent with a _delta_log directory).
 void DatabaseInstance::CheckLocationIsFree(const TableCatalogEntry& entry, const std::string& as_written) {
   std::string head = "CREATE TABLE " + entry.name + " LOCATION '" + as_written + "': ";
-  const std::string& location = entry.location;
-  if (location == path_ || PathInside(path_, location)) {
-    throw CatalogError(head + (location == path_ ? "that is the database folder " + location
-                                                 : "the folder " + location + " holds the database folder " + path_) +
+  const std::string location = ComparablePath(entry.location);
+  const std::string database = ComparablePath(path_);
+  if (location == database || PathInside(database, location)) {
+    throw CatalogError(head + (location == database ? "that is the database folder " + location
+                                                    : "the folder " + location + " holds the database folder " + database) +
                        ", whose folders hold the data of this database's tables; pick a folder of the table's own");
   }
   for (auto& name : catalog_.TableNames()) {
     const TableCatalogEntry* other = catalog_.FindTable(name);
     if (!other || other == &entry || other->location.empty()) continue;
-    std::string what = location == other->location     ? "is the folder of"
-                       : PathInside(location, other->location) ? "is inside the folder " + other->location + " of"
-                       : PathInside(other->location, location) ? "holds the folder " + other->location + " of"
-                                                                : "";
+    std::string folder = ComparablePath(other->location);
+    std::string what = location == folder                ? "is the folder of"
+                       : PathInside(location, folder) ? "is inside the folder " + folder + " of"
+                       : PathInside(folder, location) ? "holds the folder " + folder + " of"
+                                                      : "";
     if (what.empty()) continue;
     throw CatalogError(head + "the folder " + location + " " + what + " " + TableKindToString(other->kind) + " " +
                        other->name + "; two tables never share files (VACUUM of one would delete the other's): pick a "

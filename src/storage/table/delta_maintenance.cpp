@@ -198,11 +198,11 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     std::string bucket = path_.substr(0, path_.find('/', 5) + 1);
     // Another table's folder inside this one (its _delta_log/ shows in the
     // listing) is that table's: nothing below it is considered.
-    std::vector<std::string> nested;
+    std::set<std::string> nested;
     for (auto& o : listed.value()) {
       std::string full = bucket + o.key;
       auto log = full.find("/_delta_log/", path_.size());
-      if (log != std::string::npos) nested.push_back(full.substr(0, log + 1));
+      if (log != std::string::npos) nested.insert(full.substr(0, log + 1));
     }
     for (auto& o : listed.value()) {
       std::string full = bucket + o.key;
