@@ -47,7 +47,7 @@ bench-quick: build
 
 # Every libFuzzer target (clang, ASan+UBSan) for FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := parquet sql_parser delta_log delta_checkpoint
+FUZZ_TARGETS := parquet sql_parser delta_log delta_checkpoint delta_table
 fuzz: deps
 	@for t in $(FUZZ_TARGETS); do test/fuzz/run_fuzz.sh $$t $(FUZZ_SECONDS) $(BUILD_DIR) || exit 1; done
 

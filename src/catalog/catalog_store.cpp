@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/string_util.hpp"
+#include "common/json_parse.hpp"
 
 namespace lakestream {
 
@@ -178,7 +179,9 @@ nlohmann::json SinkStateToJson(const SinkState& state) {
 Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::string& path) {
   CatalogRecord record;
   try {
-    auto json = nlohmann::json::parse(text);
+    JsonError error;
+    auto json = ParseJson(text, &error);
+    if (json.is_discarded()) throw std::invalid_argument(error.message);
     if (json.value("format", 0) != 1) {
       return Status::Corruption(path + ": unknown catalog format " + json.value("format", nlohmann::json(0)).dump() +
                                 "; it was written by a newer lakestream");

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_parse.hpp"
+
 namespace lakestream {
 
 namespace {
@@ -190,7 +192,9 @@ Result<ObjectCatalogStore::LeaseRecord> ObjectCatalogStore::ReadLease(int64_t n)
   auto text = fs_->ReadFile(path);
   if (!text.ok()) return text.status();
   try {
-    auto j = nlohmann::json::parse(text.value());
+    JsonError error;
+    auto j = ParseJson(text.value(), &error);
+    if (j.is_discarded()) throw std::invalid_argument(error.message);
     LeaseRecord r;
     r.owner = j.at("owner").get<std::string>();
     r.host = j.value("host", std::string());

@@ -11,6 +11,7 @@
 #include "catalog/object_folder.hpp"
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "storage/parquet/parquet_reader.hpp"
@@ -415,7 +416,10 @@ bool AggregateMaintainer::LoadStateFile(int64_t view_version) {
   if (r.ColumnTypes().size() != state_types_.size()) return false;
   versions_.clear();
   for (auto& [k, v] : r.KeyValueMetadata()) {
-    if (k == kSourcesKey) versions_ = nlohmann::json::parse(v).get<std::map<std::string, int64_t>>();
+    if (k != kSourcesKey) continue;
+    nlohmann::json sources = ParseJson(v);
+    if (!sources.is_object()) return false;
+    versions_ = sources.get<std::map<std::string, int64_t>>();
   }
   if (!r.Scan(Prefix(state_types_.size())).ok()) return false;
   state_.clear();

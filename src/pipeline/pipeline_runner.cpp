@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "lakestream/tools.hpp"
 #include "pipeline/event_log.hpp"
@@ -303,7 +304,7 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
     message += ": " + std::to_string(p.pass_rows_in) + " rows in, " + std::to_string(p.pass_rows_out) + " rows out";
   }
   if (!p.pass_expectations.empty()) {
-    nlohmann::json quality = nlohmann::json::parse(p.pass_expectations, nullptr, false);
+    nlohmann::json quality = ParseJson(p.pass_expectations);
     if (!quality.is_discarded()) {
       progress["data_quality"] = quality;
       for (auto& e : quality["expectations"]) {

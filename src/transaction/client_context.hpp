@@ -73,6 +73,9 @@ class ClientContext {
   // not the machine's zone, so results do not depend on where they run.
   // The statement runner makes it the thread's SessionTimeZone().
   std::shared_ptr<const TimeZone> time_zone = TimeZone::Utc();
+  // SET spark.databricks.delta.retentionDurationCheck.enabled = false: VACUUM
+  // may then RETAIN less than the table's delta.deletedFileRetentionDuration.
+  bool vacuum_retention_check = true;
 
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.

@@ -343,6 +343,60 @@ static bool IsEmptyFolder(FileSystem* fs, const std::string& folder) {
   return true;
 }
 
+// True when `inner` lies strictly inside the folder `outer` (lexically; both
+// absolute and normalized, or URLs of one bucket).
+static bool PathInside(const std::string& inner, const std::string& outer) {
+  if (outer == "/") return inner.size() > 1 && inner[0] == '/';
+  return inner.size() > outer.size() + 1 && StringUtil::StartsWith(inner, outer) && inner[outer.size()] == '/';
+}
+
+// `path` absolute and normalized without a trailing '/' (a URL only loses
+// the slash), so that folders compare as strings.
+static std::string ComparablePath(const std::string& path) {
+  std::string out = IsRemotePath(path) ? path : std::filesystem::absolute(path).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// Refuses a LOCATION whose files another table's would share (VACUUM and
+// DROP of one would then delete the other's): the database folder or a
+// folder around it, the folder of another table of the catalog, a folder
+// inside one or around one, and a folder inside a Delta table that is not
+// attached (a parent with a _delta_log directory).
+void DatabaseInstance::CheckLocationIsFree(const TableCatalogEntry& entry, const std::string& as_written) {
+  std::string head = "CREATE TABLE " + entry.name + " LOCATION '" + as_written + "': ";
+  const std::string location = ComparablePath(entry.location);
+  const std::string database = ComparablePath(path_);
+  if (location == database || PathInside(database, location)) {
+    throw CatalogError(head + (location == database ? "that is the database folder " + location
+                                                    : "the folder " + location + " holds the database folder " + database) +
+                       ", whose folders hold the data of this database's tables; pick a folder of the table's own");
+  }
+  for (auto& name : catalog_.TableNames()) {
+    const TableCatalogEntry* other = catalog_.FindTable(name);
+    if (!other || other == &entry || other->location.empty()) continue;
+    std::string folder = ComparablePath(other->location);
+    std::string what = location == folder                ? "is the folder of"
+                       : PathInside(location, folder) ? "is inside the folder " + folder + " of"
+                       : PathInside(folder, location) ? "holds the folder " + folder + " of"
+                                                      : "";
+    if (what.empty()) continue;
+    throw CatalogError(head + "the folder " + location + " " + what + " " + TableKindToString(other->kind) + " " +
+                       other->name + "; two tables never share files (VACUUM of one would delete the other's): pick a "
+                       "folder of its own");
+  }
+  if (IsRemotePath(location)) return;
+  struct stat st;
+  for (std::string parent = ParentDirectory(location); parent.size() > 1 && parent != "."; parent = ParentDirectory(parent)) {
+    std::string log_dir = parent + "/_delta_log";
+    if (::stat(log_dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      throw CatalogError(head + "the folder " + location + " is inside the Delta table at " + parent +
+                         "; a table's folder holds only its own files: pick a folder outside it (or attach " + parent +
+                         " itself)");
+    }
+  }
+}
+
 void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::optional<std::string>& location,
                                           const std::string& comment, bool unregistered) {
   const char* kind = TableKindToString(entry.kind);
@@ -380,6 +434,7 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
                    : IsRemotePath(*location) ? *location
                                              : std::filesystem::absolute(*location).lexically_normal().string();
   while (entry.location.size() > 1 && entry.location.back() == '/') entry.location.pop_back();
+  if (!entry.managed) CheckLocationIsFree(entry, *location);
   if (!entry.managed) {
     std::string meta = path_ + "/_lakestream";
     if (entry.location == meta || StringUtil::StartsWith(entry.location, meta + "/")) {
@@ -458,6 +513,13 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
     throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
                        "': there is no Delta table there to attach" + absent_because +
                        "; give the columns to create a new one, or correct the path");
+  }
+  // As Delta: a new table goes only into a folder that is empty or new.
+  if (!entry.managed && (IsRemotePath(entry.location) || fs_->FileExists(entry.location)) &&
+      !IsEmptyFolder(fs_, entry.location)) {
+    throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location + "': the folder " + entry.location +
+                       " is not empty and is not a Delta table (it has no _delta_log with a commit); give an empty or "
+                       "new folder to create the table in, or move the files away");
   }
   DeltaTableDefinition definition;
   definition.columns = entry.columns;

@@ -125,6 +125,10 @@ class DatabaseInstance {
   void LoadTables();
   void AfterWriteLockTaken();
   bool IsCreationLeftover(const std::string& location);
+  // Throws CatalogError naming the conflict when the LOCATION of `entry`
+  // (entry.location, absolute) would share files with another table or the
+  // database (database_instance.cpp); `as_written` is the user's spelling.
+  void CheckLocationIsFree(const TableCatalogEntry& entry, const std::string& as_written);
 
   std::string path_;
   DatabaseOptions options_;

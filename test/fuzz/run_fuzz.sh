@@ -3,7 +3,7 @@
 # time on its seed corpus.
 #
 #   test/fuzz/run_fuzz.sh TARGET [SECONDS] [BUILD_DIR]
-#     TARGET     parquet | sql_parser | delta_log | delta_checkpoint
+#     TARGET     parquet | sql_parser | delta_log | delta_checkpoint | delta_table
 #     SECONDS    how long to fuzz (libFuzzer -max_total_time; default 60)
 #     BUILD_DIR  where build/fuzz/ objects, binaries, the working corpus and
 #                crash artifacts go (default build/fuzz)
@@ -27,7 +27,7 @@ command -v clang++ >/dev/null || { echo "clang++ not installed: fuzzing skipped"
 out="$build/fuzz"
 mkdir -p "$out/obj"
 
-common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/delta_table_properties.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/status.cpp src/common/time_zone.cpp
+common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/delta_table_properties.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/json_parse.cpp src/common/status.cpp src/common/time_zone.cpp
         src/common/types.cpp src/common/value.cpp src/common/vector.cpp src/common/string_util.cpp"
 # The file system routes s3:// paths to the S3 client (libcurl, libxml2, libcrypto).
 files="src/common/file_system.cpp src/common/s3/*.cpp"
@@ -38,6 +38,7 @@ case "$target" in
   sql_parser) sources="$common $files src/common/stack_depth.cpp src/common/secret/*.cpp src/parser/*.cpp"; corpus=test/fuzz/corpus/sql ;;
   delta_log) sources="$delta"; corpus=test/fuzz/corpus/delta_log ;;
   delta_checkpoint) sources="$delta"; corpus=test/fuzz/corpus/delta_checkpoint ;;
+  delta_table) sources="$delta"; corpus=test/fuzz/corpus/delta_table ;;
   *) echo "unknown fuzz target $target"; exit 2 ;;
 esac
 # shellcheck disable=SC2206

@@ -8,6 +8,7 @@
 
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream {
@@ -90,12 +91,13 @@ std::optional<Secret> SecretManager::LoadPersistent(const std::string& name) {
   if (!fs_->FileExists(path)) return std::nullopt;
   auto text = fs_->ReadFile(path);
   if (!text.ok()) throw IOError("cannot read the persistent secret " + name + ": " + text.status().ToString());
+  nlohmann::json json = ParseJson(text.value());
   try {
-    return FromJson(nlohmann::json::parse(text.value()));
-  } catch (const nlohmann::json::exception&) {
-    throw CorruptionError("the persistent secret file " + path + " is damaged; DROP PERSISTENT SECRET " + name +
-                          " and create it again");
+    if (!json.is_discarded()) return FromJson(json);
+  } catch (const nlohmann::json::exception&) {  // a field of the wrong type: damaged as well
   }
+  throw CorruptionError("the persistent secret file " + path + " is damaged; DROP PERSISTENT SECRET " + name +
+                        " and create it again");
 }
 
 std::vector<Secret> SecretManager::LoadPersistent() {

@@ -11,12 +11,16 @@
 //   schema_of_json(json)         the DDL of a constant JSON text as Spark infers
 //                                it: integers BIGINT, other numbers DOUBLE, object
 //                                fields sorted by name
+//
+// A document nested more than kMaxJsonDepth (1000) levels deep is an error
+// naming the function, not NULL (common/json_parse.hpp).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "function/scalar/nested.hpp"
 #include "parser/parser.hpp"
@@ -87,6 +91,16 @@ const json* FollowPath(const json& root, const std::vector<PathStep>& steps) {
   return node;
 }
 
+// The document a JSON function reads: discarded when malformed (the
+// function's NULL, as in Spark); deeper than kMaxJsonDepth, an error naming
+// the function, since a NULL would hide that the input was refused.
+json ReadDocument(std::string_view text, const char* function) {
+  JsonError error;
+  json doc = ParseOrderedJson(text, &error);
+  if (error.too_deep) throw InvalidInputError(std::string(function) + "(): " + error.message);
+  return doc;
+}
+
 std::string JsonText(const json& node) { return node.is_string() ? node.get<std::string>() : node.dump(); }
 
 BoundScalarFunction BindGetJsonObject(const ScalarBindInput& input) {
@@ -111,7 +125,7 @@ BoundScalarFunction BindGetJsonObject(const ScalarBindInput& input) {
                        steps.clear();
                        path_ok = ParsePath(last_path, steps);
                      }
-                     json doc = json::parse(docs[i].begin(), docs[i].end(), nullptr, false);
+                     json doc = ReadDocument(docs[i], "get_json_object");
                      const json* node = path_ok && !doc.is_discarded() ? FollowPath(doc, steps) : nullptr;
                      if (node && !node->is_null()) {
                        out[i] = result.AddString(JsonText(*node));
@@ -208,7 +222,7 @@ BoundScalarFunction BindFromJson(const ScalarBindInput& input) {
   if (input.argument_types.size() == 3) args.push_back(input.argument_types[2]);  // options map: accepted, unused
   return Bound(std::move(args), type, RowValueKernel([type](const std::vector<Value>& a) {
                  const std::string& text = a[0].GetString();
-                 json doc = json::parse(text.begin(), text.end(), nullptr, false);
+                 json doc = ReadDocument(text, "from_json");
                  if (doc.is_discarded()) return Value(type);
                  return JsonAs(doc, type);
                }));
@@ -224,7 +238,7 @@ BoundScalarFunction BindJsonTupleField(const ScalarBindInput& input) {
   }
   return Bound({TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::VARCHAR, RowValueKernel([](const std::vector<Value>& a) {
                  const std::string& text = a[0].GetString();
-                 json doc = json::parse(text.begin(), text.end(), nullptr, false);
+                 json doc = ReadDocument(text, "json_tuple");
                  if (doc.is_discarded() || !doc.is_object()) return Value(LogicalType(TypeId::VARCHAR));
                  auto it = doc.find(a[1].GetString());
                  if (it == doc.end() || it->is_null()) return Value(LogicalType(TypeId::VARCHAR));
@@ -279,7 +293,7 @@ BoundScalarFunction BindSchemaOfJson(const ScalarBindInput& input) {
   CheckArgumentCount(input, 1, 2, accepted);
   const std::string* text = ConstantString(input, 0);
   if (!text) throw BinderError("schema_of_json(): the JSON must be a constant string (Spark requires a foldable argument)");
-  json doc = json::parse(text->begin(), text->end(), nullptr, false);
+  json doc = ReadDocument(*text, "schema_of_json");
   if (doc.is_discarded()) throw InvalidInputError("schema_of_json(): '" + *text + "' is not valid JSON");
   std::string schema = SparkTypeName(InferJsonType(doc));
   std::vector<LogicalType> args(input.argument_types.begin(), input.argument_types.end());

@@ -8,6 +8,7 @@
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "function/table/file_readers.hpp"
 
@@ -126,18 +127,6 @@ bool Convert(const json& v, const LogicalType& type, Value& out, const std::stri
   return TryCastValue(raw, type, out, &error);
 }
 
-// nlohmann's message without its "[json.exception...] " prefix.
-std::string ParseProblem(const json::parse_error& e, bool single_line) {
-  std::string what = e.what();
-  auto close = what.find("] ");
-  if (close != std::string::npos) what = what.substr(close + 2);
-  if (single_line) {
-    auto at = what.find("at line 1, ");
-    if (at != std::string::npos) what = what.substr(0, at) + "at " + what.substr(at + 11);
-  }
-  return "malformed JSON (" + what + ")";
-}
-
 // Calls `record(line, object_text_or_value)` for each record of the file.
 // Whole-file values: the 1-based line where each top-level element starts
 // comes from a scan that tracks nesting and strings.
@@ -188,11 +177,10 @@ void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx
   std::string text = ReadWholeFile(path, options);
   idx_t count = 0;
   if (WholeFile(text, options)) {
-    json doc;
-    try {
-      doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-      on_error(1, ParseProblem(e, false), text.substr(0, 200));
+    JsonError error;
+    json doc = ParseOrderedJson(text, &error);
+    if (doc.is_discarded()) {
+      on_error(1, error.message, text.substr(0, 200));
       return;
     }
     if (doc.is_object()) {
@@ -225,11 +213,10 @@ void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
     count++;
-    json record;
-    try {
-      record = json::parse(raw);
-    } catch (const json::parse_error& e) {
-      on_error(line, ParseProblem(e, true), std::string(raw));
+    JsonError error;
+    json record = ParseOrderedJson(raw, &error);
+    if (record.is_discarded()) {
+      on_error(line, error.message, std::string(raw));
       continue;
     }
     if (!record.is_object()) {

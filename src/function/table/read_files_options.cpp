@@ -1,6 +1,7 @@
 #include "function/table/read_files_options.hpp"
 
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
 #include "function/table/schema_merge.hpp"
@@ -32,7 +33,7 @@ nlohmann::json FileSchema::ToJson() const {
   for (idx_t i = 0; i < names.size(); i++) columns.push_back({names[i], types[i], true, "{}", ""});
   nlohmann::json fields = nlohmann::json::array();
   auto text = delta::SchemaToString(columns);
-  if (text.ok()) fields = nlohmann::json::parse(text.value()).at("fields");
+  if (text.ok()) fields = ParseJson(text.value()).at("fields");
   nlohmann::json out = nlohmann::json::array();
   for (idx_t i = 0; i < names.size(); i++) {
     nlohmann::json column = {{"name", names[i]}, {"type", types[i].ToString()}};

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "storage/table/delta_table.hpp"
 #include "transaction/database_instance.hpp"
 
@@ -108,7 +109,7 @@ CdcState LoadCdcState(DatabaseInstance& db, TableCatalogEntry& table, const Logi
     if (version > delta->Version()) continue;  // written by a run whose commit never happened
     auto text = db.Fs()->ReadFile(FileOf(folder, version));
     if (!text.ok()) continue;
-    nlohmann::json j = nlohmann::json::parse(text.value(), nullptr, false);
+    nlohmann::json j = ParseJson(text.value());
     if (j.is_discarded() || !j.is_object() || !j.contains("keys") || !j.contains("txns")) continue;
     // The offsets it was written with must be the ones the target records.
     bool matches = true;

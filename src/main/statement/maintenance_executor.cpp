@@ -26,12 +26,30 @@ std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeSta
                         {{Value::BIGINT(removed), Value::BIGINT(added)}});
 }
 
+static std::string FormatHours(double hours) {
+  std::string text = std::to_string(hours);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt) {
   DeltaTable& table = MaintainedTable(context, stmt.table.Name(), "VACUUM");
   std::optional<int64_t> retain_ms;
   if (stmt.retain_hours) {
     if (*stmt.retain_hours < 0) throw InvalidInputError("VACUUM " + table.Name() + " RETAIN: hours must not be negative");
     retain_ms = static_cast<int64_t>(*stmt.retain_hours * 3600.0 * 1000.0);
+    // As Delta: a short retention may delete files that a reader of an older
+    // version, or a writer whose commit is not in yet, still uses.
+    int64_t minimum = table.Snapshot().DeletedFileRetentionMs();
+    if (*retain_ms < minimum && context.vacuum_retention_check) {
+      throw InvalidInputError("VACUUM " + table.Name() + " RETAIN " + FormatHours(*stmt.retain_hours) +
+                              " HOURS is shorter than the table's retention, delta.deletedFileRetentionDuration (" +
+                              FormatHours(static_cast<double>(minimum) / 3600000.0) +
+                              " hours): it could delete files that readers of older versions and running writers "
+                              "still use. If no one uses them, SET " + std::string(kVacuumRetentionCheckSetting) +
+                              " = false first (or lower the table's delta.deletedFileRetentionDuration)");
+    }
   }
   // Files whose changes a stream or a sink has not consumed yet stay, whatever the retention.
   auto files = table.Vacuum(retain_ms, stmt.dry_run, OldestVersionStillNeeded(context.GetCatalog(), table.Name()));

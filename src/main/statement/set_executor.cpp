@@ -100,6 +100,11 @@ const SettingDefinition kSettings[] = {
        ProgressFor(&context).bar_wait_ms = ParseMilliseconds(statement);
      },
      [](ClientContext& context) { return std::to_string(ProgressFor(&context).bar_wait_ms.load()); }},
+    {kVacuumRetentionCheckSetting,
+     "Whether VACUUM refuses a RETAIN shorter than the table's delta.deletedFileRetentionDuration (7 days by "
+     "default), which could delete files that readers of older versions and running writers still use (Delta's name)",
+     [](ClientContext& context, const SetStatement& statement) { context.vacuum_retention_check = ParseBool(statement); },
+     [](ClientContext& context) -> std::string { return context.vacuum_retention_check ? "true" : "false"; }},
 };
 
 // Other systems' names for a setting: DuckDB's and PostgreSQL's TimeZone.

@@ -27,6 +27,9 @@ std::unique_ptr<QueryResult> ExecuteDelete(ClientContext& context, DeleteStateme
 std::unique_ptr<QueryResult> ExecuteMerge(ClientContext& context, MergeStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteCopy(ClientContext& context, CopyStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteOptimize(ClientContext& context, OptimizeStatement& stmt);
+// VACUUM refuses a RETAIN below the table's delta.deletedFileRetentionDuration
+// unless this setting (Delta's name) is false (ClientContext::vacuum_retention_check).
+inline constexpr const char* kVacuumRetentionCheckSetting = "spark.databricks.delta.retentionDurationCheck.enabled";
 std::unique_ptr<QueryResult> ExecuteVacuum(ClientContext& context, VacuumStatement& stmt);
 
 // Table streams (stream_executor.cpp, issue 5).

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "common/delta_table_properties.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream::delta {
@@ -86,14 +87,14 @@ std::string ColumnMappingModeOf(const StringMap& configuration) {
 }
 
 ParquetField MappedParquetField(const DeltaColumn& column, const std::string& mode) {
-  auto metadata = nlohmann::json::parse(column.metadata_json, nullptr, false);
-  auto type = column.delta_type.empty() ? nlohmann::json() : nlohmann::json::parse(column.delta_type, nullptr, false);
+  auto metadata = ParseJson(column.metadata_json);
+  auto type = column.delta_type.empty() ? nlohmann::json() : ParseJson(column.delta_type);
   if (type.is_discarded()) type = nlohmann::json();
   return FieldOf(column.name, metadata.is_discarded() ? nlohmann::json() : metadata, type, mode == "id");
 }
 
 std::string PhysicalNameOf(const DeltaColumn& column) {
-  auto metadata = nlohmann::json::parse(column.metadata_json, nullptr, false);
+  auto metadata = ParseJson(column.metadata_json);
   if (metadata.is_object()) {
     auto it = metadata.find(kPhysicalName);
     if (it != metadata.end() && it->is_string()) return it->get<std::string>();
@@ -105,7 +106,7 @@ Status AssignColumnMapping(std::vector<DeltaColumn>& schema, StringMap& configur
                            const std::function<std::string(const std::string&, int64_t)>& new_name) {
   auto text = SchemaToString(schema);
   if (!text.ok()) return text.status();
-  ojson root = ojson::parse(text.value());
+  ojson root = ParseOrderedJson(text.value());
   int64_t max_id = 0;
   std::string configured_key = kColumnMappingMaxId;
   for (const auto& [key, value] : configuration) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_parse.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 
 namespace lakestream::delta {
@@ -149,7 +150,7 @@ std::string DeletionVectorDescriptor::UniqueId() const {
 }
 
 Result<DeletionVectorDescriptor> ParseDeletionVectorDescriptor(std::string_view json) {
-  auto j = nlohmann::json::parse(json, nullptr, false);
+  auto j = ParseJson(json);
   auto bad = [&](const std::string& why) {
     return Status::Corruption("malformed deletionVector " + std::string(json.substr(0, 200)) + ": " + why);
   };

@@ -1,4 +1,5 @@
 #include "storage/delta/delta_actions.hpp"
+#include "common/json_parse.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
 #include <algorithm>
@@ -252,7 +253,7 @@ ojson StringMapJson(const StringMap& m) {
 }
 
 ojson RawOrNull(const std::string& text) {
-  ojson v = ojson::parse(text, nullptr, /*allow_exceptions=*/false);
+  ojson v = ParseOrderedJson(text);
   return v.is_discarded() ? ojson(nullptr) : v;
 }
 
@@ -428,7 +429,7 @@ void Protocol::AddWriterFeature(std::string_view feature) { AddFeature(writer_fe
 std::optional<int64_t> AddFile::NumRecords() const {
   if (!stats) return std::nullopt;
   if (auto fast = ScanNumRecords(*stats)) return fast;
-  json j = json::parse(*stats, nullptr, /*allow_exceptions=*/false);
+  json j = ParseJson(*stats);
   if (!j.is_object()) return std::nullopt;
   auto it = j.find("numRecords");
   if (it == j.end() || !it->is_number_integer()) return std::nullopt;
@@ -457,17 +458,18 @@ bool CommitInfo::operator==(const CommitInfo& o) const {
   return timestamp == o.timestamp && in_commit_timestamp == o.in_commit_timestamp && operation == o.operation &&
          operation_parameters == o.operation_parameters &&
          engine_info == o.engine_info && is_blind_append == o.is_blind_append && read_version == o.read_version &&
-         nlohmann::json::parse(json, nullptr, false) == nlohmann::json::parse(o.json, nullptr, false);
+         ParseJson(json) == ParseJson(o.json);
 }
 
 Result<std::optional<Action>> ParseAction(std::string_view line) {
-  json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Corruption("malformed JSON");
+  JsonError error;
+  json j = ParseJson(line, &error);
+  if (j.is_discarded()) return Status::Corruption(error.message);
   try {
     std::optional<Action> action = ParseActionJson(j);
     if (action && std::holds_alternative<CommitInfo>(*action)) {
       // Keep the writer's field order in the preserved object.
-      ojson ordered = ojson::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+      ojson ordered = ParseOrderedJson(line);
       if (ordered.is_object() && ordered.contains("commitInfo"))
         std::get<CommitInfo>(*action).json = ordered["commitInfo"].dump(-1, ' ', false, ojson::error_handler_t::replace);
     }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_parse.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream::delta {
@@ -85,7 +86,7 @@ Value ListValue(const std::optional<std::vector<std::string>>& l) {
 Value DeletionVectorValue(const std::optional<std::string>& dv_json) {
   LogicalType type = DeletionVectorType();
   if (!dv_json) return Value(type);
-  auto j = nlohmann::json::parse(*dv_json, nullptr, /*allow_exceptions=*/false);
+  auto j = ParseJson(*dv_json);
   if (!j.is_object()) return Value(type);
   auto str = [&](const char* key) {
     auto it = j.find(key);
@@ -133,7 +134,7 @@ std::string CheckpointPartFileName(int64_t version, int64_t part, int64_t parts)
 }
 
 Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const std::string& file_name) {
-  auto j = nlohmann::json::parse(contents, nullptr, /*allow_exceptions=*/false);
+  auto j = ParseJson(contents);
   if (j.is_discarded() || !j.is_object()) return Status::Corruption(file_name + ": not a JSON object");
   auto get = [&](const char* key) -> std::optional<int64_t> {
     auto it = j.find(key);
@@ -152,7 +153,7 @@ Result<LastCheckpoint> ParseLastCheckpoint(const std::string& contents, const st
 }
 
 std::optional<std::string> LastCheckpointV2Path(const std::string& contents, int64_t version) {
-  auto j = nlohmann::json::parse(contents, nullptr, /*allow_exceptions=*/false);
+  auto j = ParseJson(contents);
   if (!j.is_object()) return std::nullopt;
   auto v2 = j.find("v2Checkpoint");
   if (v2 == j.end() || !v2->is_object() || !v2->contains("path") || !(*v2)["path"].is_string()) return std::nullopt;

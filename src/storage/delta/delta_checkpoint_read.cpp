@@ -18,6 +18,7 @@
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "common/file_system.hpp"
+#include "common/json_parse.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 
 namespace lakestream::delta {
@@ -471,7 +472,7 @@ Status LoadJsonManifest(FileSystem* fs, const std::string& path, Snapshot& snaps
     text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
     line_no++;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = ParseJson(line);
     if (j.is_object() && j.contains("sidecar")) {
       const auto& sc = j["sidecar"];
       if (!sc.is_object() || !sc.contains("path") || !sc["path"].is_string())

@@ -11,6 +11,7 @@
 #include "common/date.hpp"
 #include "common/delta_table_properties.hpp"
 #include "common/decimal.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream::delta {
@@ -244,14 +245,14 @@ static LogicalType PhysicalTypeOf(const json& json_type, const LogicalType& type
 
 LogicalType PhysicalType(const DeltaColumn& column) {
   if (!column.type.IsNested() || column.delta_type.empty()) return column.type;
-  json parsed = json::parse(column.delta_type, nullptr, false);
+  json parsed = ParseJson(column.delta_type);
   return parsed.is_discarded() ? column.type : PhysicalTypeOf(parsed, column.type);
 }
 
 Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_string) {
   std::vector<DeltaColumn> columns;
   if (schema_string.empty()) return columns;
-  json j = json::parse(schema_string, nullptr, /*allow_exceptions=*/false);
+  json j = ParseJson(schema_string);
   if (j.is_discarded()) return Status::InvalidArgument("schemaString is not valid JSON");
   if (!j.is_object() || j.value("type", "") != "struct" || !j.contains("fields") || !j["fields"].is_array())
     return Status::InvalidArgument("schemaString is not a struct schema");
@@ -274,15 +275,15 @@ Result<std::vector<DeltaColumn>> ParseSchemaString(const std::string& schema_str
 Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
   ojson fields = ojson::array();
   for (const auto& c : columns) {
-    ojson metadata = ojson::parse(c.metadata_json.empty() ? "{}" : c.metadata_json, nullptr, false);
+    ojson metadata = ParseOrderedJson(c.metadata_json.empty() ? "{}" : c.metadata_json);
     if (metadata.is_discarded() || !metadata.is_object()) metadata = ojson::object();
     ojson type;
     bool kept = false;
     if (!c.delta_type.empty()) {
       // Keep the original type JSON, evolved where the engine type changed.
-      ojson original = ojson::parse(c.delta_type, nullptr, false);
+      ojson original = ParseOrderedJson(c.delta_type);
       if (!original.is_discarded()) {
-        auto stored = TypeFromJson(json::parse(c.delta_type, nullptr, false), c.name);
+        auto stored = TypeFromJson(ParseJson(c.delta_type), c.name);
         if (stored.ok()) {
           auto evolved = EvolveTypeJson(original, stored.value(), c.type, metadata, "");
           if (!evolved.ok()) return Status::InvalidArgument("column " + c.name + ": " + evolved.status().message());
@@ -298,7 +299,13 @@ Result<std::string> SchemaToString(const std::vector<DeltaColumn>& columns) {
     }
     fields.push_back(ojson{{"name", c.name}, {"type", type}, {"nullable", c.nullable}, {"metadata", metadata}});
   }
-  return ojson{{"type", "struct"}, {"fields", fields}}.dump();
+  std::string text = ojson{{"type", "struct"}, {"fields", fields}}.dump();
+  // A schema no reader could parse back (ours included) is never written.
+  if (JsonDepthExceededAt(text) != std::string::npos)
+    return Status::InvalidArgument("the schema nests types too deeply: its JSON would be more than " +
+                                   std::to_string(kMaxJsonDepth) + " levels deep (each STRUCT takes three, each ARRAY "
+                                   "or MAP one or two), which Delta readers refuse; flatten the nested types");
+  return text;
 }
 
 Result<Value> ParsePartitionValue(const std::optional<std::string>& text, const LogicalType& type) {

@@ -7,6 +7,7 @@
 
 #include "common/delta_table_properties.hpp"
 #include "common/file_system.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
@@ -128,6 +129,50 @@ std::string Snapshot::FilePath(const std::string& log_path) const {
   return JoinPath(table_path, log_path);
 }
 
+namespace {
+
+// `full` (a Snapshot::FilePath) is `root` + "/" + components, none of them
+// empty, "." or "..".
+bool InsideRoot(const std::string& full, const std::string& root) {
+  if (full.size() <= root.size() + 1 || full.compare(0, root.size(), root) != 0 || full[root.size()] != '/') return false;
+  size_t start = root.size() + 1;
+  while (start <= full.size()) {
+    size_t end = full.find('/', start);
+    if (end == std::string::npos) end = full.size();
+    std::string_view part(full.data() + start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+template <class FileAction>
+Status CheckFileInside(const Snapshot& snapshot, const FileAction& action, const char* kind) {
+  std::string root = snapshot.table_path;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  auto refuse = [&](const std::string& what, const std::string& path) {
+    return Status::Corruption("table " + snapshot.table_path + " (version " + std::to_string(snapshot.version) + "): the " +
+                              kind + " " + what + " " + path + " lies outside the table's folder; with external access "
+                              "off a table reads only its own files (docs/security.md)");
+  };
+  if (!InsideRoot(snapshot.FilePath(action.path), root)) return refuse("file", action.path);
+  if (!action.deletion_vector) return Status::OK();
+  auto dv = ParseDeletionVectorDescriptor(*action.deletion_vector);
+  if (!dv.ok() || dv.value().storage_type == 'i') return Status::OK();  // an inline vector reads no file
+  auto file = DeletionVectorFile(snapshot, dv.value());
+  if (!file.ok()) return file.status();
+  if (!InsideRoot(file.value(), root)) return refuse("deletion vector of", action.path + " (" + file.value() + ")");
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckFilesInsideTable(const Snapshot& snapshot) {
+  for (const auto& [path, add] : snapshot.files) LS_RETURN_NOT_OK(CheckFileInside(snapshot, add, "data file"));
+  for (const auto& [path, remove] : snapshot.tombstones) LS_RETURN_NOT_OK(CheckFileInside(snapshot, remove, "removed file"));
+  return Status::OK();
+}
+
 bool IsSupportedReaderFeature(const std::string& feature) {
   return feature == "timestampNtz" || feature == "vacuumProtocolCheck" || feature == "deletionVectors" ||
          feature == "columnMapping" || feature == "v2Checkpoint" || feature == "typeWidening" ||
@@ -196,7 +241,7 @@ Status CheckWritable(const std::string& table, const Snapshot& snapshot) {
     if (key.rfind("delta.constraints.", 0) == 0) return refuse("checkConstraints");
   if (!ColumnMappingWritable(snapshot)) return refuse("columnMapping");
   for (const auto& c : snapshot.schema) {
-    auto md = nlohmann::json::parse(c.metadata_json, nullptr, false);
+    auto md = ParseJson(c.metadata_json);
     if (!md.is_object()) continue;
     if (md.contains("delta.invariants")) return refuse("invariants");
     if (md.contains("delta.generationExpression")) return refuse("generatedColumns");

@@ -88,6 +88,15 @@ struct Snapshot {
   std::string FilePath(const std::string& log_path) const;
 };
 
+// OK when every file `snapshot` reads or names (active files, tombstones and
+// their deletion vector files) lies beneath snapshot.table_path: a relative
+// path without ".." components, or an absolute path or URL inside the
+// table's folder. Else Corruption naming the table and the path. For a table
+// read with external access off (docs/security.md), where a log must not
+// make the engine read a file outside the table; Spark's shallow clones and
+// 'p' deletion vectors that point elsewhere are refused then.
+Status CheckFilesInsideTable(const Snapshot& snapshot);
+
 // Supported reader / writer table features (PROTOCOL.md "Table Features").
 // Readers: timestampNtz (read as UTC TIMESTAMP), vacuumProtocolCheck,
 // deletionVectors (deletion_vector.hpp), columnMapping (top-level columns by

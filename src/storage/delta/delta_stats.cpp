@@ -7,6 +7,7 @@
 
 #include "common/date.hpp"
 #include "common/decimal.hpp"
+#include "common/json_parse.hpp"
 
 namespace lakestream::delta {
 
@@ -203,7 +204,7 @@ Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string
     return Status::Corruption("the statistics of data file " + file + " in the log are invalid: " + why +
                               " (stats: " + stats->substr(0, 200) + ")");
   };
-  nlohmann::json j = nlohmann::json::parse(*stats, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = ParseJson(*stats);
   if (j.is_discarded() || !j.is_object()) return bad("they are not a JSON object");
   auto n = j.find("numRecords");
   if (n == j.end() || n->is_null()) return std::optional<int64_t>();

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/delta_table_properties.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 #include "storage/parquet/parquet_reader.hpp"
@@ -41,7 +42,7 @@ Result<std::optional<int64_t>> RowIdHighWaterMark(const std::map<std::string, Do
   auto it = domains.find(kRowTrackingDomain);
   if (it == domains.end() || it->second.removed) return std::optional<int64_t>();
   // Other writers add keys of their own (Databricks: domainName); only the mark matters.
-  auto config = nlohmann::json::parse(it->second.configuration, nullptr, false);
+  auto config = ParseJson(it->second.configuration);
   if (!config.is_object() || !config.contains("rowIdHighWaterMark") || !config["rowIdHighWaterMark"].is_number_integer()) {
     return Status::Corruption("domainMetadata " + std::string(kRowTrackingDomain) +
                               " has no integer rowIdHighWaterMark in its configuration: " + it->second.configuration);
@@ -158,7 +159,7 @@ Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base
 }
 
 void TagRowTrackingPreserved(CommitInfo& info, bool preserved) {
-  auto o = nlohmann::json::parse(info.json, nullptr, false);
+  auto o = ParseJson(info.json);
   if (!o.is_object()) o = nlohmann::json::object();
   if (!o["tags"].is_object()) o["tags"] = nlohmann::json::object();
   o["tags"]["delta.rowTracking.preserved"] = preserved ? "true" : "false";

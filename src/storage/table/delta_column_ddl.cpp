@@ -9,6 +9,7 @@
 
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/column_mapping.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -101,7 +102,7 @@ void DeltaTable::RenameColumn(const std::vector<std::string>& path, const std::s
   std::string dotted = StringUtil::Join(path, ".");
   if (delta::ColumnMappingMode(snapshot.metadata) == "none") RequireMapping(name_, "RENAME COLUMN " + dotted);
   if (new_name.empty()) throw InvalidInputError("RENAME COLUMN " + dotted + " of table " + name_ + ": the new name is empty");
-  ojson root = ojson::parse(snapshot.metadata.schema_string, nullptr, false);
+  ojson root = ParseOrderedJson(snapshot.metadata.schema_string);
   if (root.is_discarded() || !root.is_object() || !root.contains("fields")) {
     throw CorruptionError("Delta table " + name_ + ": its schemaString is not a struct schema");
   }
@@ -140,7 +141,7 @@ void DeltaTable::DropColumns(const std::vector<std::vector<std::string>>& paths,
   if (delta::ColumnMappingMode(snapshot.metadata) == "none") {
     RequireMapping(name_, "DROP COLUMN " + StringUtil::Join(columns, ", "));
   }
-  ojson root = ojson::parse(snapshot.metadata.schema_string, nullptr, false);
+  ojson root = ParseOrderedJson(snapshot.metadata.schema_string);
   if (root.is_discarded() || !root.is_object() || !root.contains("fields")) {
     throw CorruptionError("Delta table " + name_ + ": its schemaString is not a struct schema");
   }

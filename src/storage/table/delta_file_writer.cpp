@@ -28,6 +28,27 @@ std::string NewUuid() {
   return buf;
 }
 
+bool IsWrittenDataFileName(std::string_view name) {
+  constexpr std::string_view kSuffix = ".c000.zstd.parquet";
+  constexpr size_t kUuid = 36;
+  size_t prefix = name.starts_with("part-") ? 5 : name.starts_with("cdc-") ? 4 : 0;
+  if (prefix == 0 || !name.ends_with(kSuffix)) return false;
+  std::string_view middle = name.substr(prefix, name.size() - prefix - kSuffix.size());  // 00000-<uuid>
+  size_t dash = middle.find('-');
+  if (dash == std::string_view::npos || dash < 5 || middle.size() != dash + 1 + kUuid) return false;
+  for (size_t i = 0; i < dash; i++) {
+    if (middle[i] < '0' || middle[i] > '9') return false;
+  }
+  std::string_view uuid = middle.substr(dash + 1);
+  for (size_t i = 0; i < kUuid; i++) {
+    bool hyphen = i == 8 || i == 13 || i == 18 || i == 23;
+    char c = uuid[i];
+    if (hyphen != (c == '-')) return false;
+    if (!hyphen && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
 uint64_t TargetFileSizeOf(const std::map<std::string, std::string>& properties) {
   for (auto& [key, value] : properties) {
     uint64_t bytes = 0;

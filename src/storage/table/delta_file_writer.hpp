@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/chunk_collection.hpp"
@@ -146,5 +147,11 @@ uint64_t TargetFileSizeOf(const std::map<std::string, std::string>& properties);
 
 // A random version-4 UUID in its canonical text form.
 std::string NewUuid();
+
+// True for the name (no folder) DeltaFileWriter gives a data or change data
+// file: "part-00000-<uuid>.c000.zstd.parquet", "cdc-00000-<uuid>...". VACUUM
+// deletes such a file that no commit names (a writer died before its commit);
+// any other file must be named by the table's log.
+bool IsWrittenDataFileName(std::string_view name);
 
 }  // namespace lakestream

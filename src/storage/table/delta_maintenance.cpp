@@ -118,6 +118,23 @@ static void AddFilesNeededForChanges(const DeltaTable& table, int64_t version, s
   }
 }
 
+// Every file the log still names: the adds, removes, change data files and
+// deletion vector files of each commit it holds (newest first, down to the
+// oldest a log cleanup left). What a commit that cannot be read names is not
+// known, so it is not deleted.
+static void AddFilesTheLogNames(DeltaTable& table, std::set<std::string>& named) {
+  const auto& snapshot = table.Snapshot();
+  for (int64_t v = snapshot.version; v >= 0; v--) {
+    auto actions = table.Log().ReadCommit(v);
+    if (!actions.ok()) break;
+    for (auto& action : actions.value()) {
+      if (auto* add = std::get_if<delta::AddFile>(&action)) KeepFile(snapshot, *add, named);
+      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) KeepFile(snapshot, *remove, named);
+      if (auto* cdc = std::get_if<delta::CdcFile>(&action)) named.insert(snapshot.FilePath(cdc->path));
+    }
+  }
+}
+
 std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bool dry_run,
                                             std::optional<int64_t> keep_changes_after) {
   Refresh();
@@ -145,8 +162,16 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   if (!tombstones.ok())  // e.g. a log cleanup removed the checkpoint since this snapshot was read
     throw IOError("VACUUM of table " + name_ + " could not read the removed files of its checkpoint (" +
                   tombstones.status().message() + "); nothing was deleted, run VACUUM again");
+  // Only what the table wrote may go: files its log names (the
+  // checkpoint's tombstones and the commits it still holds), and data files
+  // and temp files under lakestream's own names (a writer that died before
+  // its commit leaves those). Anything else in the folder is not the
+  // table's, whoever put it there.
+  std::set<std::string> named;
+  AddFilesTheLogNames(*this, named);
   std::map<std::string, int64_t> removed_at;
   for (auto& [path, remove] : tombstones.value()) {
+    KeepFile(snapshot, remove, named);
     if (!remove.deletion_timestamp) continue;
     removed_at[snapshot.FilePath(path)] = *remove.deletion_timestamp;
     // A vector file shared by several removed files ages from the last removal.
@@ -158,10 +183,7 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   std::vector<std::string> doomed;
   auto consider = [&](const std::string& full, int64_t mtime) {
     std::string name = BaseName(full);
-    bool temp = FileSystem::IsTempFileName(name);
-    bool data = name.ends_with(".parquet");
-    bool vector = name.starts_with("deletion_vector_") && name.ends_with(".bin");
-    if (!temp && !data && !vector) return;
+    if (!FileSystem::IsTempFileName(name) && !IsWrittenDataFileName(name) && !named.count(full)) return;
     if (active.count(full)) return;
     auto removed = removed_at.find(full);
     int64_t age_from = removed != removed_at.end() ? removed->second : mtime;
@@ -174,7 +196,20 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     if (!listed.ok())
       throw IOError("VACUUM of table " + name_ + " could not list " + path_ + ": " + listed.status().message());
     std::string bucket = path_.substr(0, path_.find('/', 5) + 1);
-    for (auto& o : listed.value()) consider(bucket + o.key, o.mtime_ms);
+    // Another table's folder inside this one (its _delta_log/ shows in the
+    // listing) is that table's: nothing below it is considered.
+    std::set<std::string> nested;
+    for (auto& o : listed.value()) {
+      std::string full = bucket + o.key;
+      auto log = full.find("/_delta_log/", path_.size());
+      if (log != std::string::npos) nested.insert(full.substr(0, log + 1));
+    }
+    for (auto& o : listed.value()) {
+      std::string full = bucket + o.key;
+      bool inside_other = std::any_of(nested.begin(), nested.end(),
+                                      [&](const std::string& root) { return full.rfind(root, 0) == 0; });
+      if (!inside_other) consider(full, o.mtime_ms);
+    }
   }
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(path_, ec);
@@ -182,7 +217,10 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     const auto& p = it->path();
     std::string name = p.filename().string();
     if (it->is_directory()) {
-      if (name == "_delta_log") it.disable_recursion_pending();
+      // Its own log, and another table's folder inside this one (a folder
+      // with a _delta_log): never walked.
+      if (name == "_delta_log" || std::filesystem::is_directory(p / "_delta_log", ec)) it.disable_recursion_pending();
+      ec.clear();
       continue;
     }
     if (active.count(p.string())) continue;  // no stat for the files the table uses

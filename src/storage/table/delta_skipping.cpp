@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/date.hpp"
+#include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
@@ -73,7 +74,7 @@ class FileStatistics {
       // Statistics that contradict themselves (see CheckedNumRecords) prove
       // nothing: the file is read, so the answer stays right.
       if (add_.stats && delta::CheckedNumRecords(add_.stats, add_.path).ok()) {
-        stats_ = nlohmann::json::parse(*add_.stats, nullptr, false);
+        stats_ = ParseJson(*add_.stats);
       }
       stats_parsed_ = true;
     }

@@ -9,6 +9,7 @@
 #include "common/confined_file_system.hpp"
 #include "common/exception.hpp"
 #include "common/external_access.hpp"
+#include "common/json_parse.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/column_mapping.hpp"
@@ -74,7 +75,7 @@ std::vector<std::string> PhysicalColumnNames(const delta::Snapshot& snapshot) {
   for (auto& c : snapshot.schema) {
     std::string name = c.name;
     if (mapped) {
-      auto md = nlohmann::json::parse(c.metadata_json, nullptr, false);
+      auto md = ParseJson(c.metadata_json);
       auto it = md.is_object() ? md.find("delta.columnMapping.physicalName") : md.end();
       if (md.is_object() && it != md.end() && it->is_string()) name = it->get<std::string>();
     }

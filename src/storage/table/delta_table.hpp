@@ -153,6 +153,12 @@ class DeltaTable : public DataTable {
   // VACUUM: deletes files the current version does not use that were removed
   // (or, for files no commit names, written) longer than `retain_ms` ago, and
   // leftover temp files; with dry_run only lists them. Returns the paths.
+  // Only files beneath the table's folder are considered, never below
+  // another table's folder inside it (one with a _delta_log), and of those
+  // only the files the log names (its commits and the checkpoint's
+  // tombstones) or that carry lakestream's own data file or temp file names
+  // (IsWrittenDataFileName, FileSystem::IsTempFileName). The caller checks
+  // the retention against delta.deletedFileRetentionDuration.
   // `keep_changes_after` (the oldest version a stream or sink still reads after)
   // keeps every file the change feed of the later versions reads, and the
   // files of that version itself (a stream's initial rows).
