@@ -324,7 +324,7 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
   log_->Add("flow_progress", level, flow.name, message, {{"flow_progress", progress}});
   // A landing file that changed after it was ingested: one WARN event each,
   // naming the file with its old and new size and modification time.
-  nlohmann::json changed_files = nlohmann::json::parse(p.pass_changed_files, nullptr, false);
+  nlohmann::json changed_files = ParseJson(p.pass_changed_files);
   if (changed_files.is_array()) {
     for (auto& f : changed_files) {
       std::string path = f.value("path", std::string());

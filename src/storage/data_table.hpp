@@ -7,7 +7,9 @@
 // the snapshot they came from.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,9 +75,10 @@ class DataTable {
   // data nor throws; nullopt when the metadata does not say.
   virtual std::optional<idx_t> EstimatedRowCount() { return std::nullopt; }
   // An upper bound on the distinct non-NULL values of `column`, for the
-  // planner's join estimates, from metadata only (the span max - min + 1 of
-  // an integer or date column's min/max statistics): never reads data nor
-  // throws; nullopt when the metadata does not say.
+  // planner's join estimates: the span max - min + 1 of an integer or date
+  // column, from metadata (a Delta table's min/max statistics; a table in
+  // memory works it out in one pass over the column, cached until its next
+  // commit). Never reads files nor throws; nullopt when nothing is known.
   virtual std::optional<double> EstimatedDistinctCount(idx_t column) { return std::nullopt; }
 };
 
@@ -87,9 +90,12 @@ class InMemoryTable : public DataTable {
   void Commit(TableCommit& commit) override;
   idx_t RowCount() override { return rows_.Count(); }
   std::optional<idx_t> EstimatedRowCount() override { return rows_.Count(); }
+  std::optional<double> EstimatedDistinctCount(idx_t column) override;
 
  private:
   ChunkCollection rows_;
+  std::mutex spans_mutex_;  // the planner asks while other sessions plan too
+  std::map<idx_t, std::optional<double>> spans_;  // column -> span; cleared by Commit
 };
 
 }  // namespace lakestream

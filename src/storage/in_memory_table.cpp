@@ -38,6 +38,31 @@ std::unique_ptr<TableScan> InMemoryTable::Scan(const std::vector<idx_t>& column_
   return std::make_unique<InMemoryScan>(rows_, column_ids);
 }
 
+std::optional<double> InMemoryTable::EstimatedDistinctCount(idx_t column) {
+  if (column >= rows_.Types().size()) return std::nullopt;
+  TypeId id = rows_.Types()[column].id();
+  if (id != TypeId::INTEGER && id != TypeId::BIGINT && id != TypeId::DATE) return std::nullopt;
+  std::lock_guard<std::mutex> lock(spans_mutex_);
+  auto cached = spans_.find(column);
+  if (cached != spans_.end()) return cached->second;
+  int64_t low = INT64_MAX;
+  int64_t high = INT64_MIN;
+  for (idx_t c = 0; c < rows_.ChunkCount(); c++) {
+    const DataChunk& chunk = rows_.Chunk(c);
+    const Vector& v = chunk.data[column];
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      if (!v.IsValid(r)) continue;
+      int64_t x = id == TypeId::BIGINT ? v.GetData<int64_t>()[r] : v.GetData<int32_t>()[r];
+      low = std::min(low, x);
+      high = std::max(high, x);
+    }
+  }
+  std::optional<double> span;
+  if (low <= high) span = static_cast<double>(high) - static_cast<double>(low) + 1;
+  spans_[column] = span;
+  return span;
+}
+
 void InMemoryTable::Commit(TableCommit& commit) {
   // Updates first, in place: row ids refer to the current layout.
   for (idx_t i = 0; i < commit.updated_row_ids.size(); i++) {
@@ -72,6 +97,8 @@ void InMemoryTable::Commit(TableCommit& commit) {
     rows_.Merge(std::move(appended->rows));
     appended->rows = ChunkCollection(rows_.Types());
   }
+  std::lock_guard<std::mutex> lock(spans_mutex_);
+  spans_.clear();
 }
 
 }  // namespace lakestream
