@@ -29,6 +29,14 @@ BoundExprPtr Combine(std::vector<BoundExprPtr> parts, BoundExpressionType type) 
   return result;
 }
 
+// The OR of the branches, each the AND of its conjuncts.
+BoundExprPtr CombineBranches(std::vector<std::vector<BoundExprPtr>> branches) {
+  std::vector<BoundExprPtr> ands;
+  ands.reserve(branches.size());
+  for (auto& branch : branches) ands.push_back(Combine(std::move(branch), BoundExpressionType::AND));
+  return Combine(std::move(ands), BoundExpressionType::OR);
+}
+
 // Index of an expression equal to `e` in `list`, or list.size().
 size_t Find(const std::vector<BoundExprPtr>& list, const BoundExpression& e) {
   for (size_t i = 0; i < list.size(); i++) {
@@ -133,9 +141,7 @@ void FactorOrConjuncts(std::vector<BoundExprPtr>& conjuncts) {
       work += branches[b].size();
     }
     if (work * branches.size() > kMaxFactoringWork) {
-      std::vector<BoundExprPtr> rebuilt;
-      for (auto& branch : branches) rebuilt.push_back(Combine(std::move(branch), BoundExpressionType::AND));
-      result.push_back(Combine(std::move(rebuilt), BoundExpressionType::OR));
+      result.push_back(CombineBranches(std::move(branches)));
       continue;
     }
     // 1. Conjuncts of the first branch found in every other branch.
@@ -159,9 +165,7 @@ void FactorOrConjuncts(std::vector<BoundExprPtr>& conjuncts) {
     std::vector<BoundExprPtr> derived;
     DeriveTableRestrictions(branches, conjuncts, derived);
     DeriveTableRestrictions(branches, result, derived);
-    std::vector<BoundExprPtr> rebuilt;
-    for (auto& branch : branches) rebuilt.push_back(Combine(std::move(branch), BoundExpressionType::AND));
-    result.push_back(Combine(std::move(rebuilt), BoundExpressionType::OR));
+    result.push_back(CombineBranches(std::move(branches)));
     for (auto& d : derived) result.push_back(std::move(d));
   }
   conjuncts = std::move(result);
