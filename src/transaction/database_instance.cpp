@@ -557,6 +557,15 @@ void DatabaseInstance::ClearUnregistered(const TableCatalogEntry& entry) {
   (void)fs_->RemoveFile(JoinPath(entry.location, kUnregisteredMark));
 }
 
+void DatabaseInstance::RemoveCreationLeftover(const TableCatalogEntry& entry) {
+  if (InMemory() || !entry.managed || entry.location.empty()) return;
+  try {
+    if (IsCreationLeftover(entry.location)) (void)RemoveOwnedFolder(path_, entry.location);
+  } catch (...) {
+    // The statement's own error says more; the next CREATE removes the leftover.
+  }
+}
+
 void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
   if (InMemory() || !entry.managed || entry.location.empty()) return;
   std::string kind = TableKindToString(entry.kind);

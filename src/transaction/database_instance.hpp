@@ -81,6 +81,11 @@ class DatabaseInstance {
   // Both do nothing for attached (LOCATION) tables and in memory.
   void MarkUnregistered(const TableCatalogEntry& entry);
   void ClearUnregistered(const TableCatalogEntry& entry);
+  // After a CREATE TABLE AS failed before its table reached the catalog (its
+  // first commit hit a full disk): removes the folder now if it is a creation
+  // leftover (IsCreationLeftover: this database's own, named by no table),
+  // instead of at the next CREATE of that name. Best effort, never throws.
+  void RemoveCreationLeftover(const TableCatalogEntry& entry);
   // Persists the catalog (names, locations, keys, defaults). No-op in memory.
   void SaveCatalog();
   // Moves every Delta table to its latest version (before each statement, so

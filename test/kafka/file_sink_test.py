@@ -75,8 +75,8 @@ def main():
         sh.run("CREATE SINK late FROM t INTO FILE '%s' WITH ('format' = 'debezium', 'start' = 'earliest')" % late)
         sh.run("UPDATE t SET name = 'c2' WHERE id = 3")
         sh.run("DELETE FROM t WHERE id = 2")
-        sh.run("SET spark.databricks.delta.retentionDurationCheck.enabled = false")
-        sh.run("VACUUM t RETAIN 0 HOURS")
+        # One process: each sh.run is a shell of its own, and SET lasts a session.
+        sh.run("SET spark.databricks.delta.retentionDurationCheck.enabled = false; VACUUM t RETAIN 0 HOURS")
         sh.run("RUN SINK upsert")
         sh.run("RUN SINK late")
         r3 = {"id": 3, "name": "c", "d": None, "ts": None, "amount": "1.00", "ok": True}

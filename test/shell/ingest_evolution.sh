@@ -104,12 +104,14 @@ import json, sys
 acts = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 meta = [a["metaData"] for a in acts if "metaData" in a]
 adds = [a for a in acts if "add" in a]
-txns = [a for a in acts if "txn" in a]
+# the ingestion record of the file (its size) and its modification time (changed-file check)
+txns = [a for a in acts if "txn" in a and a["txn"]["appId"].startswith("lakestream.file:")]
+mtimes = [a for a in acts if "txn" in a and a["txn"]["appId"].startswith("lakestream.file_mtime:")]
 schema = json.loads(meta[0]["schemaString"])
 doc = next(f for f in schema["fields"] if f["name"] == "fullDocument")
-print(len(meta), len(adds) > 0, len(txns),
+print(len(meta), len(adds) > 0, len(txns), len(mtimes),
       [f["name"] for f in doc["type"]["fields"]], [f["name"] for f in schema["fields"]])' "$LAST")" \
-  "1 True 1 ['owner_id', 'name', 'region'] ['id', 'fullDocument', 'source']"
+  "1 True 1 1 ['owner_id', 'name', 'region'] ['id', 'fullDocument', 'source']"
 
 same "the downstream streaming table evolved too" "$(columns silver)" \
   "$(printf '%s\n' 'id BIGINT' 'fullDocument STRUCT(owner_id BIGINT, name VARCHAR, region VARCHAR)' 'source VARCHAR')"

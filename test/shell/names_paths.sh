@@ -138,19 +138,23 @@ expect_err 'a symlink to a leftover-looking table is refused' 'symbolic link'
 exists 'the leftover-looking table behind the symlink is kept' "$HOME_DIR/sibling/lo3/_delta_log/00000000000000000000.json"
 surroundings_kept 'leftovers'
 
-# An attached table inside a managed folder, and LOCATION inside the catalog's folder.
+# A table inside another table's folder is refused (VACUUM of one would
+# delete the other's files), and so is LOCATION inside the catalog's folder;
+# an attached table elsewhere in the database keeps its files at DROP.
 fresh
 sql 'CREATE TABLE host (v INT)'
-sql "CREATE TABLE guest (g INT) LOCATION '$DB/host/guest'; INSERT INTO guest VALUES (4)"
-expect_ok 'attach a table inside a managed folder'
+sql "CREATE TABLE guest (g INT) LOCATION '$DB/host/guest'"
+expect_err 'LOCATION inside a managed table folder is refused' 'two tables never share files'
+sql "CREATE TABLE guest (g INT) LOCATION '$DB/ext/guest'; INSERT INTO guest VALUES (4)"
+expect_ok 'attach a table in a folder of its own'
 sql 'DROP TABLE host'
-expect_err 'DROP keeps a folder an attached table lives in' 'table guest is attached inside it'
+expect_ok 'DROP of the host table'
 sql 'SELECT g FROM guest'
 expect_out 'the attached table still reads' $'g\n4'
 sql "CREATE TABLE cat (c INT) LOCATION '$DB/_lakestream/cat'"
 expect_err 'LOCATION inside _lakestream is refused' 'holds the database'"'"'s catalog'
 sql 'DROP TABLE guest'
-exists 'DROP of an attached table keeps its files' "$DB/host/guest/_delta_log"
+exists 'DROP of an attached table keeps its files' "$DB/ext/guest/_delta_log"
 surroundings_kept 'attached tables'
 
 # A materialized view: its folder and its aggregate state, through a symlinked state folder.

@@ -174,7 +174,12 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
   // CREATE TABLE AS is one commit or nothing: the table enters the catalog
   // only with its rows (CommitNewTable); until then its folder carries the
   // unregistered mark, so a crash leaves a leftover the next CREATE removes.
-  db.CreateTableStorage(*entry, stmt.location_path, stmt.comment, /*unregistered=*/stmt.as_query != nullptr);
+  try {
+    db.CreateTableStorage(*entry, stmt.location_path, stmt.comment, /*unregistered=*/stmt.as_query != nullptr);
+  } catch (...) {
+    if (stmt.as_query) db.RemoveCreationLeftover(*entry);
+    throw;
+  }
   for (auto& key : entry->primary_key) {
     int64_t idx = entry->ColumnIndex(key);
     if (idx >= 0) entry->columns[idx].not_null = true;
