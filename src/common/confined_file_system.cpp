@@ -294,14 +294,9 @@ Result<uint64_t> ConfinedFileSystem::FileSize(const std::string& path) {
     if (!resolved.ok()) return resolved.status();
     return S3FileSystem::Instance()->FileSize(path);
   }
-  auto fd = Open(path, O_PATH, 0, "stat");
-  if (!fd.ok()) return fd.status();
-  struct stat st {};
-  int rc = ::fstat(fd.value(), &st);
-  int err = errno;
-  ::close(fd.value());
-  if (rc != 0) return PosixError("cannot stat " + path, err);
-  return static_cast<uint64_t>(st.st_size);
+  auto st = StatBeneath(path);
+  if (!st.ok()) return st.status();
+  return static_cast<uint64_t>(st.value().st_size);
 }
 
 Result<int64_t> ConfinedFileSystem::ModificationTime(const std::string& path) {
@@ -310,6 +305,12 @@ Result<int64_t> ConfinedFileSystem::ModificationTime(const std::string& path) {
     if (!resolved.ok()) return resolved.status();
     return S3FileSystem::Instance()->ModificationTime(path);
   }
+  auto st = StatBeneath(path);
+  if (!st.ok()) return st.status();
+  return static_cast<int64_t>(st.value().st_mtim.tv_sec) * 1000 + st.value().st_mtim.tv_nsec / 1000000;
+}
+
+Result<struct stat> ConfinedFileSystem::StatBeneath(const std::string& path) {
   auto fd = Open(path, O_PATH, 0, "stat");
   if (!fd.ok()) return fd.status();
   struct stat st {};
@@ -317,7 +318,7 @@ Result<int64_t> ConfinedFileSystem::ModificationTime(const std::string& path) {
   int err = errno;
   ::close(fd.value());
   if (rc != 0) return PosixError("cannot stat " + path, err);
-  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  return st;
 }
 
 Status ConfinedFileSystem::RemoveFile(const std::string& path) {

@@ -29,6 +29,8 @@
 // Thread-safe.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -98,6 +100,8 @@ class ConfinedFileSystem : public FileSystem {
   // (O_PATH | O_DIRECTORY; the caller closes it), and that component.
   Result<int> OpenParent(const std::string& path, std::string* name);
   Result<int> Open(const std::string& path, int flags, uint32_t mode, const char* action);
+  // fstat of a local `path` opened beneath its root (O_PATH, no link followed).
+  Result<struct stat> StatBeneath(const std::string& path);
 
   std::vector<ConfinedRoot> roots_;
   std::mutex lock_;
