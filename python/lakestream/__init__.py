@@ -3,6 +3,7 @@
     import lakestream
     con = lakestream.connect("lake")          # or lakestream.connect() in memory
     con.sql("SELECT 42 AS answer").fetchall() # [(42,)]
+    lakestream.sql("SELECT 42").fetchall()    # DuckDB's habit: a default in-memory connection
 
 See docs/python.md. The Zettapark and PySpark-style layers are the
 subpackages lakestream.zettapark and lakestream.pyspark.
@@ -11,6 +12,7 @@ subpackages lakestream.zettapark and lakestream.pyspark.
 from . import _lakestream
 from ._core.connection import Connection, Cursor, connect
 from ._core.cursor import BINARY, DATETIME, NUMBER, ROWID, STRING
+from ._core.default_connection import default_connection, execute, read_csv, read_json, read_parquet, sql, table
 from ._core.errors import (BinderException, CatalogException, ConstraintException, ConversionException,
                            CorruptionException, DatabaseError, DataError, Error, IntegrityError, InterfaceError,
                            InternalError, InterruptException, InvalidInputException, IOException,
@@ -39,6 +41,7 @@ def quote_identifier(name):
 
 __all__ = [
     "connect", "Connection", "Cursor", "Relation", "quote_identifier",
+    "default_connection", "sql", "execute", "table", "read_parquet", "read_csv", "read_json",
     "apilevel", "threadsafety", "paramstyle",
     "Error", "Warning", "InterfaceError", "DatabaseError", "DataError", "OperationalError", "IntegrityError",
     "InternalError", "ProgrammingError", "NotSupportedError", "ParserException", "BinderException",

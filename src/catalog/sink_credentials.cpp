@@ -4,12 +4,18 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/kafka_jaas.hpp"
 #include "common/string_util.hpp"
 
 namespace lakestream {
 
 void CheckKafkaCredential(const std::string& what, const std::string& key, const std::string& value) {
   bool env = EnvReferenceName(value).has_value();
+  if (IsJaasConfigKey(key)) {  // Java's form, mapped at use (common/kafka_jaas.hpp)
+    Status s = env ? Status::OK() : CheckJaasConfig(value);
+    if (!s.ok()) throw InvalidInputError(what + ": " + s.message());
+    return;
+  }
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char errstr[512];
   rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, key.c_str(), env ? "" : value.c_str(), errstr, sizeof(errstr));

@@ -2,6 +2,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
+#include "common/kafka_jaas.hpp"
 #include "common/string_util.hpp"
 #include "connector/sink_options.hpp"
 #include "transaction/client_context.hpp"
@@ -36,6 +37,11 @@ SinkOptions WithSinkCredentials(ClientContext& context, const SinkCatalogEntry& 
   for (auto& [k, v] : options.kafka_properties) {
     out.kafka_properties.emplace_back(k, ResolveEnvValue(v, what + " ('" + k + "')"));
   }
+  // A sasl.jaas.config (in the options or the secret) becomes librdkafka's
+  // sasl.* properties here, once, for every client the sink makes.
+  auto expanded = ExpandJaasConfig(out.kafka_properties);
+  if (!expanded.ok()) throw InvalidInputError(what + ": " + expanded.status().message());
+  out.kafka_properties = expanded.take();
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "common/kafka_jaas.hpp"
 #include "common/string_util.hpp"
 #include "common/secret/secret.hpp"
 
@@ -57,7 +58,8 @@ static void CheckKafkaProperty(const SinkCatalogEntry& sink, const std::string& 
   if (res == RD_KAFKA_CONF_UNKNOWN) {
     throw InvalidInputError("Sink " + sink.name + ": unknown option '" + key +
                             "': it is neither a sink option (format, topic, key, value.columns, on_change, tombstones, "
-                            "start, transactional, decimal.format, secret) nor a librdkafka property; check the spelling");
+                            "start, transactional, decimal.format, secret, create_topic, topic.partitions, topic.replication.factor) "
+                            "nor a librdkafka property; check the spelling");
   }
   if (res != RD_KAFKA_CONF_OK && !env) {
     // librdkafka's message quotes the value: left out for a credential.
@@ -70,6 +72,19 @@ static std::string Trim(const std::string& text) {
   size_t b = text.find_first_not_of(" \t");
   if (b == std::string::npos) return "";
   return text.substr(b, text.find_last_not_of(" \t") - b + 1);
+}
+
+static int32_t ParseTopicCount(const SinkCatalogEntry& sink, const std::string& key, const std::string& value, int64_t low,
+                               int64_t high, const std::string& allowed) {
+  std::string text = Trim(value);
+  char* end = nullptr;
+  errno = 0;
+  long long n = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || n < low || n > high) {
+    throw InvalidInputError("Sink " + sink.name + ": option '" + key + "' must be a whole number, " + allowed + ", not '" +
+                            value + "'");
+  }
+  return static_cast<int32_t>(n);
 }
 
 static SinkStart ParseStart(const SinkCatalogEntry& sink, const std::string& value) {
@@ -146,6 +161,16 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
       options.start_given = true;
     } else if (key == "transactional") {
       options.transactional = ParseBool(sink, raw_key, value);
+    } else if (key == "create_topic" && options.kafka) {
+      options.create_topic = ParseBool(sink, raw_key, value);
+    } else if (key == "topic.partitions" && options.kafka) {
+      options.topic_partitions = ParseTopicCount(sink, raw_key, value, 1, 1000000, "at least 1");
+    } else if (key == "topic.replication.factor" && options.kafka) {
+      options.topic_replication = ParseTopicCount(sink, raw_key, value, -1, 32767, "-1 (the broker's default) or at least 1");
+      if (options.topic_replication == 0) {
+        throw InvalidInputError("Sink " + sink.name + ": option '" + raw_key + "' must be -1 (the broker's default) "
+                                "or at least 1, not 0");
+      }
     } else if (key == "decimal.format") {
       std::string v = StringUtil::Lower(value);
       if (v != "string" && v != "number") {
@@ -158,7 +183,7 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
                               "start and decimal.format");
     } else {
       std::string kafka_key = StringUtil::StartsWith(key, "kafka.") ? raw_key.substr(6) : raw_key;
-      CheckKafkaProperty(sink, kafka_key, value);
+      if (!IsJaasConfigKey(kafka_key)) CheckKafkaProperty(sink, kafka_key, value);  // librdkafka has no JAAS
       if (StringUtil::Lower(kafka_key) == "bootstrap.servers" || StringUtil::Lower(kafka_key) == "metadata.broker.list") {
         options.bootstrap_servers = value;
       }
@@ -166,10 +191,25 @@ SinkOptions ParseSinkOptions(const SinkCatalogEntry& sink) {
     }
   }
   if (options.kafka) {
+    // A JAAS line (Java's way to give SASL credentials) must map onto
+    // librdkafka's properties; values read from env() are checked at use.
+    KafkaProperties known;
+    for (auto& [k, v] : options.kafka_properties)
+      if (!EnvReferenceName(v)) known.emplace_back(k, v);
+    auto expanded = ExpandJaasConfig(known);
+    if (!expanded.ok()) throw InvalidInputError("Sink " + sink.name + ": " + expanded.status().message());
     if (options.bootstrap_servers.empty()) {
       throw InvalidInputError("Sink " + sink.name + ": a Kafka sink needs 'bootstrap.servers' = 'host:port[,...]' in WITH (...)");
     }
     if (options.topic.empty()) throw InvalidInputError("Sink " + sink.name + ": a Kafka sink needs 'topic' = '...' in WITH (...)");
+    if (!options.create_topic) {
+      for (auto& [k, v] : sink.options) {
+        if (StringUtil::CIEquals(k, "topic.partitions") || StringUtil::CIEquals(k, "topic.replication.factor")) {
+          throw InvalidInputError("Sink " + sink.name + ": option '" + k + "' applies only with 'create_topic' = 'true' "
+                                  "(an existing topic keeps its partitions and replicas)");
+        }
+      }
+    }
   }
   bool inserts_only = options.format == SinkFormat::APPEND || options.format == SinkFormat::RAW;
   if (options.skip_changes && !inserts_only) {

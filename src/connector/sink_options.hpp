@@ -48,6 +48,12 @@ struct SinkOptions {
   bool start_given = false;                // 'start' appears in the options
   bool transactional = false;
   bool decimal_as_string = true;           // 'decimal.format' = 'string' | 'number'
+  // 'create_topic' = 'true': a missing topic is created at CREATE SINK with
+  // 'topic.partitions' partitions (default 1) and 'topic.replication.factor'
+  // replicas (default -1: the broker's default.replication.factor).
+  bool create_topic = false;
+  int32_t topic_partitions = 1;
+  int32_t topic_replication = -1;
   // Debezium/upsert/append with the same columns and types write the same
   // bytes for a change: the options that shape a message (format, key,
   // value.columns, on_change, tombstones, decimal.format), as text.

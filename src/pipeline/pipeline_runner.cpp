@@ -321,6 +321,13 @@ void PipelineRunner::LogFlow(const Flow& flow, const FlowProgress& p,
     progress["error"] = p.error;
     message += ": " + p.error;
   }
+  // What the statements warned about (a streaming table kept as a
+  // materialized view, ...) is in the log too, not only on the terminal.
+  if (!p.pass_warnings.empty()) {
+    progress["warnings"] = p.pass_warnings;
+    if (level == "INFO") level = "WARN";
+    for (auto& warning : p.pass_warnings) message += "; warning: " + warning;
+  }
   log_->Add("flow_progress", level, flow.name, message, {{"flow_progress", progress}});
   // A landing file that changed after it was ingested: one WARN event each,
   // naming the file with its old and new size and modification time.

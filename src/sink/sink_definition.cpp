@@ -7,8 +7,10 @@
 // tags its Kafka messages. Redefining a sink keeps all of it unless the
 // statement says 'start', so no pending change is dropped on the way: the
 // changes not yet delivered go out in the new format.
+#include <chrono>
 #include <climits>
 #include <filesystem>
+#include <thread>
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
@@ -141,11 +143,21 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
   int32_t partitions = 0;
   if (options.kafka) {
     auto count = KafkaTopicPartitions(options, kKafkaRequestTimeoutMs);
+    if (!count.ok() && count.status().IsNotFound() && options.create_topic) {
+      Status created = CreateKafkaTopic(options, kKafkaRequestTimeoutMs);
+      if (!created.ok()) throw IOError("Sink " + sink.name + ": " + created.message());
+      // The new topic reaches every broker's metadata a moment later.
+      for (int attempt = 0; attempt < 50; attempt++) {
+        count = KafkaTopicPartitions(options, kKafkaRequestTimeoutMs);
+        if (count.ok() || !count.status().IsNotFound()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
     if (!count.ok()) {
       if (count.status().IsNotFound()) {
         throw InvalidInputError("Sink " + sink.name + ": " + count.status().message() +
                                 "; create the topic first (kafka-topics --create --topic " + options.topic +
-                                ") or correct 'topic'");
+                                "), let the sink create it ('create_topic' = 'true'), or correct 'topic'");
       }
       throw IOError("Sink " + sink.name + ": " + count.status().message() +
                     "; check 'bootstrap.servers' and that the broker is running");

@@ -201,8 +201,7 @@ void DatabaseInstance::LoadTables() {
     entry->state = record.state;
     FinishMove(path_, !HoldsWriteLock(), *entry);
     try {
-      auto opened_table = DeltaTable::Open(fs_, record.name, entry->location);
-      opened_table->SetAccessPolicy(&access_policy_);
+      auto opened_table = DeltaTable::Open(fs_, record.name, entry->location, std::nullopt, &access_policy_);
       entry->storage = std::move(opened_table);
       SyncFromDelta(*entry);
       for (auto& [column, literal] : record.defaults) {
@@ -503,8 +502,7 @@ void DatabaseInstance::CreateTableStorage(TableCatalogEntry& entry, const std::o
       throw CatalogError("CREATE TABLE " + entry.name + " LOCATION '" + *location +
                          "': a Delta table already exists there; omit the column list to attach it with its own schema");
     }
-    auto opened_table = DeltaTable::Open(fs_, entry.name, entry.location);
-    opened_table->SetAccessPolicy(&access_policy_);
+    auto opened_table = DeltaTable::Open(fs_, entry.name, entry.location, std::nullopt, &access_policy_);
     entry.storage = std::move(opened_table);
     SyncFromDelta(entry);
     return;

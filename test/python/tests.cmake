@@ -21,4 +21,11 @@ if(LAKESTREAM_PYTHON_BUILT)
             ${LAKESTREAM_PYTHON_INSTALL_DIR} ${PROJECT_SOURCE_DIR}/python/lakestream
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(python/install PROPERTIES LABELS python TIMEOUT 120)
+  # `pip install .` into a fresh venv and `python3 -m build --wheel`, offline,
+  # reusing this build directory (docs/python.md "Installing with pip").
+  add_test(NAME python/pip_install
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/python/pip_install_test.sh ${CMAKE_BINARY_DIR} ${Python3_EXECUTABLE}
+            ${PROJECT_SOURCE_DIR}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(python/pip_install PROPERTIES LABELS python TIMEOUT 900 RUN_SERIAL TRUE)
 endif()

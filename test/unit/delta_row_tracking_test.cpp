@@ -357,7 +357,7 @@ TEST(RowTrackingTable, UpdateKeepsEveryRowId) {
   EXPECT_EQ(Materialized(*table), want);
   // Stable values as a reader reconstructs them (materialized, else fresh).
   auto names = *delta::MaterializedColumnNames(table->Snapshot().metadata);
-  auto stable = delta::ReadFileRowTracking(table->Snapshot().FilePath(add.path), add, names);
+  auto stable = delta::ReadFileRowTracking(table->Fs(), table->Snapshot().FilePath(add.path), add, names);
   ASSERT_TRUE(stable.ok()) << stable.status().ToString();
   EXPECT_EQ(stable.value().row_ids, (std::vector<int64_t>{0, 1, 2, 4, 5, 6, 7, 8, 9, 3}));
   EXPECT_EQ(stable.value().commit_versions, (std::vector<int64_t>{1, 1, 1, 1, 1, 1, 1, 1, 1, 2}));

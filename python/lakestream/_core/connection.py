@@ -7,6 +7,7 @@ import threading
 import warnings as _warnings
 
 from .. import _lakestream
+from . import readers
 from .errors import InterfaceError, ProgrammingError, translate
 from .relation import Relation
 
@@ -93,6 +94,20 @@ class Connection:
         if not isinstance(name, str):
             raise ProgrammingError(f"table(name): the name must be a str, not {type(name).__name__}")
         return self.sql("SELECT * FROM " + _lakestream.quote_identifier(name))
+
+    # ---- files, as DuckDB's Python API reads them (readers.py) ---------------
+    def read_parquet(self, path, **options):
+        """The rows of a Parquet file (or list of files, or glob) as a Relation."""
+        return self.sql(readers.parquet_query(path, **options))
+
+    def read_csv(self, path, **options):
+        """The rows of a CSV file as a Relation; header=, sep= and quotechar=
+        as in DuckDB (the types are inferred)."""
+        return self.sql(readers.csv_query(path, **options))
+
+    def read_json(self, path, **options):
+        """The rows of a JSON file (JSON lines, or a whole-file array/object) as a Relation."""
+        return self.sql(readers.json_query(path, **options))
 
     # ---- DB-API cursor interface --------------------------------------------
     def fetchone(self):

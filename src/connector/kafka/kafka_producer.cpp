@@ -85,6 +85,52 @@ Result<int32_t> KafkaTopicPartitions(const SinkOptions& options, int timeout_ms)
   return result;
 }
 
+Status CreateKafkaTopic(const SinkOptions& options, int timeout_ms) {
+  rd_kafka_conf_t* conf = nullptr;
+  LS_RETURN_NOT_OK(MakeConf(options, &conf));
+  char errstr[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+  if (!rk) return Status::InvalidArgument(std::string("cannot create a Kafka client: ") + errstr);
+  rd_kafka_NewTopic_t* topic =
+      rd_kafka_NewTopic_new(options.topic.c_str(), options.topic_partitions, options.topic_replication, errstr, sizeof(errstr));
+  if (!topic) {
+    rd_kafka_destroy(rk);
+    return Status::InvalidArgument("cannot create topic " + options.topic + ": " + errstr);
+  }
+  rd_kafka_queue_t* queue = rd_kafka_queue_new(rk);
+  rd_kafka_AdminOptions_t* admin = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+  rd_kafka_AdminOptions_set_request_timeout(admin, timeout_ms, errstr, sizeof(errstr));
+  rd_kafka_CreateTopics(rk, &topic, 1, admin, queue);
+  rd_kafka_event_t* event = rd_kafka_queue_poll(queue, timeout_ms + 1000);
+  Status status = Status::IOError("creating topic " + options.topic + " on " + options.bootstrap_servers +
+                                  " got no answer within " + std::to_string(timeout_ms / 1000) + " s");
+  if (event) {
+    if (rd_kafka_event_error(event)) {
+      status = Status::IOError("creating topic " + options.topic + " on " + options.bootstrap_servers + " failed: " +
+                               rd_kafka_event_error_string(event));
+    } else {
+      size_t count = 0;
+      const rd_kafka_topic_result_t** results =
+          rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &count);
+      status = Status::OK();
+      for (size_t i = 0; i < count; i++) {
+        rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
+        if (err == RD_KAFKA_RESP_ERR_NO_ERROR || err == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) continue;
+        const char* why = rd_kafka_topic_result_error_string(results[i]);
+        status = Status::IOError("the broker refused to create topic " + options.topic + " (" +
+                                 std::to_string(options.topic_partitions) + " partitions, replication factor " +
+                                 std::to_string(options.topic_replication) + "): " + (why ? why : rd_kafka_err2str(err)));
+      }
+    }
+    rd_kafka_event_destroy(event);
+  }
+  rd_kafka_AdminOptions_destroy(admin);
+  rd_kafka_NewTopic_destroy(topic);
+  rd_kafka_queue_destroy(queue);
+  rd_kafka_destroy(rk);
+  return status;
+}
+
 struct KafkaProducerCallbacks {
   static void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
     auto* self = static_cast<KafkaProducer*>(opaque);

@@ -40,6 +40,11 @@ int32_t KafkaPartitionForVersion(int64_t version, int32_t partitions);
 // brokers that create topics on demand do not create it). NotFound names the
 // topic when the broker does not have it; IOError when it is unreachable.
 Result<int32_t> KafkaTopicPartitions(const SinkOptions& options, int timeout_ms);
+// Creates options.topic with options.topic_partitions partitions and
+// options.topic_replication replicas (CreateTopics, as kafka-topics
+// --create). OK when it exists already (another creator won); the broker's
+// refusal (not authorised, too many replicas, ...) as an IOError naming it.
+Status CreateKafkaTopic(const SinkOptions& options, int timeout_ms);
 
 class KafkaProducer {
  public:

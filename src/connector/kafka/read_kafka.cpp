@@ -18,6 +18,7 @@
 #include <map>
 
 #include "common/exception.hpp"
+#include "common/kafka_jaas.hpp"
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
@@ -71,8 +72,14 @@ void OpenConsumer(const KafkaSource& source, Consumer& consumer) {
   set("group.id", "lakestream-read-kafka");
   set("enable.auto.commit", "false");
   set("enable.partition.eof", "true");
-  for (auto& [k, v] : source.credentials) set(k, v);
-  for (auto& [k, v] : source.properties) set(k, v);
+  KafkaProperties given = source.credentials;
+  given.insert(given.end(), source.properties.begin(), source.properties.end());
+  auto expanded = ExpandJaasConfig(given);  // Java's sasl.jaas.config as librdkafka's sasl.* properties
+  if (!expanded.ok()) {
+    rd_kafka_conf_destroy(conf);
+    throw InvalidInputError("read_kafka(): " + expanded.status().message());
+  }
+  for (auto& [k, v] : expanded.value()) set(k, v);
   consumer.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
   if (!consumer.rk) throw IOError(std::string("read_kafka(): cannot create a Kafka consumer: ") + errstr);
 }

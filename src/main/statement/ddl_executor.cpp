@@ -354,8 +354,7 @@ static void RenameTable(ClientContext& context, TableCatalogEntry& entry, const 
                   " failed (" + reason + "); the table keeps its old name");
   }
   entry.state.moved_from.reset();
-  auto opened_table = DeltaTable::Open(db.Fs(), entry.name, entry.location);
-  opened_table->SetAccessPolicy(&db.AccessPolicy());
+  auto opened_table = DeltaTable::Open(db.Fs(), entry.name, entry.location, std::nullopt, &db.AccessPolicy());
   entry.storage = std::move(opened_table);
   DatabaseInstance::SyncFromDelta(entry);
   db.SaveCatalog();

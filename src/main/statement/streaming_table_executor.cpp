@@ -22,6 +22,7 @@
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "main/statement/expectations.hpp"
+#include "main/statement/streaming_table_intent.hpp"
 #include "main/statement/streaming_write.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
@@ -208,6 +209,9 @@ void EvolveInMemory(TableCatalogEntry& table, const std::vector<TableColumn>& co
 }  // namespace
 
 std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context, CreateViewStatement& stmt) {
+  // A query that cannot append increments (no streaming read, or a GROUP BY
+  // over STREAM()) is the maintained result its author meant, or an error.
+  if (auto view = IntendedMaterializedView(context, stmt)) return ExecuteCreateMaterializedView(context, *view);
   CheckExpectationsPerRow(stmt.name.ToString(), stmt.expectations);
   Catalog& catalog = context.GetCatalog();
   DatabaseInstance& db = context.Database();

@@ -166,13 +166,13 @@ void TagRowTrackingPreserved(CommitInfo& info, bool preserved) {
   info.json = o.dump();
 }
 
-Result<FileRowTracking> ReadFileRowTracking(const std::string& full_path, const AddFile& add,
+Result<FileRowTracking> ReadFileRowTracking(FileSystem* fs, const std::string& full_path, const AddFile& add,
                                             const MaterializedColumns& columns) {
   if (!add.base_row_id || !add.default_row_commit_version) {
     return Status::Corruption("data file " + add.path + " has no baseRowId or defaultRowCommitVersion, but the " +
                               "table enables row tracking (every file must have both)");
   }
-  auto opened = ParquetReader::Open(full_path);
+  auto opened = ParquetReader::Open(full_path, fs);
   if (!opened.ok()) return opened.status();
   auto& reader = *opened.value();
   int64_t rows = reader.RowCount();

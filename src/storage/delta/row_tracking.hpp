@@ -32,6 +32,10 @@
 #include "common/status.hpp"
 #include "storage/delta/delta_actions.hpp"
 
+namespace lakestream {
+class FileSystem;
+}  // namespace lakestream
+
 namespace lakestream::delta {
 
 struct Snapshot;
@@ -110,7 +114,9 @@ struct FileRowTracking {
 // whose materialized columns are `columns`); a file without those columns
 // has only fresh values. Corruption naming the file when the add lacks
 // baseRowId or defaultRowCommitVersion; the reader's error when it cannot be read.
-Result<FileRowTracking> ReadFileRowTracking(const std::string& full_path, const AddFile& add,
+// `fs` (may be null: opened as named) is the table's file system, which
+// keeps the read beneath the table with external access off.
+Result<FileRowTracking> ReadFileRowTracking(FileSystem* fs, const std::string& full_path, const AddFile& add,
                                             const MaterializedColumns& columns);
 
 }  // namespace lakestream::delta

@@ -42,7 +42,7 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
   const std::vector<TableColumn>& columns = replace ? replace->columns : evolved ? *evolved : state->columns;
   const std::vector<std::string>& partitions = replace ? replace->partition_columns : snapshot.partition_columns();
   uint64_t target = TargetFileSizeOf(replace ? replace->properties : snapshot.metadata.configuration);
-  auto data = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, false);
+  auto data = std::make_unique<DeltaFileWriter>(table.SharedFs(), table.Name(), table.Path(), columns, partitions, false);
   // The names the commit will give the columns: the new table's (CREATE OR
   // REPLACE, DeltaTable::CommitReplace), the evolved schema's, or today's.
   delta::Metadata mapped_metadata = snapshot.metadata;
@@ -59,7 +59,7 @@ std::unique_ptr<DeltaTableAppend> BeginDeltaAppend(DeltaTable& table, bool overw
   data->SetTargetFileSize(target);
   std::unique_ptr<DeltaFileWriter> changes;
   if (overwrite && !replace && snapshot.ChangeDataFeedEnabled()) {
-    changes = std::make_unique<DeltaFileWriter>(table.Fs(), table.Name(), table.Path(), columns, partitions, true);
+    changes = std::make_unique<DeltaFileWriter>(table.SharedFs(), table.Name(), table.Path(), columns, partitions, true);
     changes->MapColumns(mapped_metadata, mapped_schema);
     changes->SetTargetFileSize(target);
   }

@@ -80,10 +80,10 @@ static std::string EscapePartitionValue(const std::string& value) {
   return out;
 }
 
-DeltaFileWriter::DeltaFileWriter(FileSystem* fs, std::string table_name, std::string table_path,
+DeltaFileWriter::DeltaFileWriter(std::shared_ptr<FileSystem> fs, std::string table_name, std::string table_path,
                                  std::vector<TableColumn> columns, const std::vector<std::string>& partition_columns,
                                  bool change_data)
-    : fs_(fs),
+    : fs_(std::move(fs)),
       table_name_(std::move(table_name)),
       table_path_(std::move(table_path)),
       columns_(std::move(columns)),

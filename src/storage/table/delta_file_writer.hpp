@@ -43,7 +43,10 @@ class DeltaFileWriter {
   // `columns`: every table column in table order. For change data, rows carry
   // one more VARCHAR column, the change type. `table_name` names the table
   // in errors.
-  DeltaFileWriter(FileSystem* fs, std::string table_name, std::string table_path, std::vector<TableColumn> columns,
+  // `fs`: the table's file system (DeltaTable::SharedFs), kept alive while
+  // the writer may still delete what it wrote (Abort), which can be after
+  // the table object is gone (a failed CREATE TABLE AS).
+  DeltaFileWriter(std::shared_ptr<FileSystem> fs, std::string table_name, std::string table_path, std::vector<TableColumn> columns,
                   const std::vector<std::string>& partition_columns, bool change_data);
   DeltaFileWriter(const DeltaFileWriter&) = delete;
   DeltaFileWriter& operator=(const DeltaFileWriter&) = delete;
@@ -109,7 +112,7 @@ class DeltaFileWriter {
   // Finishes the file into closed_ (its add or cdc action) and durable_.
   void Close(OpenFile& file, const delta::PartitionValues& values);
 
-  FileSystem* fs_;
+  std::shared_ptr<FileSystem> fs_;
   std::string table_name_;
   std::string table_path_;
   std::vector<TableColumn> columns_;

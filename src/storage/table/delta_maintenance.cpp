@@ -31,7 +31,7 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     types.push_back(state->columns[c].type);
   }
   int64_t now = NowMs();
-  DeltaFileWriter writer(fs_, name_, path_, state->columns, snapshot.partition_columns(), false);
+  DeltaFileWriter writer(SharedFs(), name_, path_, state->columns, snapshot.partition_columns(), false);
   writer.MapColumns(snapshot.metadata, snapshot.schema);
   writer.SetDataChange(false);
   // Compaction copies every row: each keeps its row id and commit version.
@@ -158,7 +158,7 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   // the vectors of many files into one).
   for (auto& [path, add] : snapshot.files) KeepFile(snapshot, add, active);
   if (keep_changes_after) AddFilesNeededForChanges(*this, *keep_changes_after, active);
-  auto tombstones = delta::AllTombstones(fs_, snapshot);
+  auto tombstones = delta::AllTombstones(Fs(), snapshot);
   if (!tombstones.ok())  // e.g. a log cleanup removed the checkpoint since this snapshot was read
     throw IOError("VACUUM of table " + name_ + " could not read the removed files of its checkpoint (" +
                   tombstones.status().message() + "); nothing was deleted, run VACUUM again");
@@ -224,16 +224,16 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
       continue;
     }
     if (active.count(p.string())) continue;  // no stat for the files the table uses
-    auto mtime = fs_->ModificationTime(p.string());
+    auto mtime = Fs()->ModificationTime(p.string());
     if (mtime.ok()) consider(p.string(), mtime.value());
   }
   // Leftover temp files of crashed commits in the log.
-  auto log_entries = fs_->ListDirectory(path_ + "/_delta_log");
+  auto log_entries = Fs()->ListDirectory(path_ + "/_delta_log");
   if (log_entries.ok()) {
     for (auto& name : log_entries.value()) {
       if (!FileSystem::IsTempFileName(name)) continue;
       std::string full = path_ + "/_delta_log/" + name;
-      auto mtime = fs_->ModificationTime(full);
+      auto mtime = Fs()->ModificationTime(full);
       if (mtime.ok() && mtime.value() < cutoff) doomed.push_back(full);
     }
   }
@@ -241,7 +241,7 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
     // With external access off, each file is unlinked in its folder opened
     // beneath the table's root with no link followed: a folder swapped for
     // a link since the listing above fails the delete, never leads out.
-    FileSystem* remover = access_->Confined() ? access_->Confined() : fs_;
+    FileSystem* remover = Fs();
     for (auto& f : doomed) {
       Status s = remover->RemoveFile(f);
       if (!s.ok() && !s.IsNotFound()) throw IOError("VACUUM of table " + name_ + " could not delete " + f + ": " + s.message());

@@ -32,7 +32,7 @@ void DeltaTable::CommitReplace(TableCommit& commit) {
   if (!columns.ok()) throw InvalidInputError("Delta table " + name_ + ": " + columns.status().message());
   delta::AddRequiredFeatures(columns.value(), metadata.configuration, protocol);
 
-  DeltaFileWriter data(fs_, name_, path_, definition.columns, definition.partition_columns, false);
+  DeltaFileWriter data(SharedFs(), name_, path_, definition.columns, definition.partition_columns, false);
   data.MapColumns(metadata, columns.value());
   data.SetTargetFileSize(TargetFileSizeOf(definition.properties));
   DeltaTableAppend* appended = DeltaAppendFor(this);

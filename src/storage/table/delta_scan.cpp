@@ -479,7 +479,7 @@ idx_t DeltaTable::RowCount() {
   }
   for (const delta::AddFile* add : state->files) {
     std::string path = snapshot.FilePath(add->path);
-    if (!listed.count(path) && !fs_->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+    if (!listed.count(path) && !Fs()->FileExists(path)) ThrowMissingDataFile(snapshot, path);
   }
   DeltaSnapshotState::CheckedCount counted = CountFromStats(*state, name_);
   if (!counted.error.empty()) throw CorruptionError(counted.error);

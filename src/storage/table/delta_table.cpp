@@ -93,18 +93,9 @@ std::vector<std::string> PhysicalColumnNames(const delta::Snapshot& snapshot) {
   throw IOError(message);
 }
 
-DeltaTable::DeltaTable(FileSystem* fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log)
-    : fs_(fs), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)), access_(std::make_shared<DataFileAccess>()) {
-  if (!IsRemotePath(path_)) {
-    access_->root = ExternalAccessPolicy::Normalize(path_);
-    access_->beneath_root = std::make_unique<ConfinedFileSystem>(std::vector<ConfinedRoot>{{access_->root, "", ""}});
-  }
-}
-
-FileSystem* DataFileAccess::Confined() const {
-  const ExternalAccessPolicy* p = policy.load();
-  return p && !p->Enabled() ? beneath_root.get() : nullptr;
-}
+DeltaTable::DeltaTable(std::shared_ptr<TableFileSystem> fs, std::string name, std::string path,
+                       std::unique_ptr<delta::DeltaLog> log, std::shared_ptr<DataFileAccess> access)
+    : fs_(std::move(fs)), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)), access_(std::move(access)) {}
 
 void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   auto state = std::make_shared<DeltaSnapshotState>();
@@ -123,7 +114,14 @@ void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
 }
 
 std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& name, const std::string& path,
-                                             std::optional<int64_t> version) {
+                                             std::optional<int64_t> version, const ExternalAccessPolicy* policy) {
+  return OpenWith(fs, name, path, version, DataFileAccess::For(path, policy));
+}
+
+std::unique_ptr<DeltaTable> DeltaTable::OpenWith(FileSystem* open_fs, const std::string& name, const std::string& path,
+                                                 std::optional<int64_t> version, std::shared_ptr<DataFileAccess> access) {
+  auto table_fs = std::make_shared<TableFileSystem>(open_fs, access);
+  FileSystem* fs = table_fs.get();
   auto log = delta::DeltaLog::Open(fs, path);
   if (!log.ok()) ThrowFor(name, log.status());
   if (!log.value()->Exists()) {
@@ -140,7 +138,8 @@ std::unique_ptr<DeltaTable> DeltaTable::Open(FileSystem* fs, const std::string& 
     throw NotImplementedError("Delta table " + name + " at " + path + " has no schema in its log (version " +
                               std::to_string(snapshot.value().version) + "); tables without a schemaString cannot be read");
   }
-  std::unique_ptr<DeltaTable> table(new DeltaTable(fs, name, path, log.take()));
+  std::unique_ptr<DeltaTable> table(new DeltaTable(std::move(table_fs), name, path, log.take(), std::move(access)));
+  table->open_fs_ = open_fs;
   table->SetSnapshot(snapshot.take());
   table->read_only_ = version.has_value();
   return table;
@@ -244,13 +243,13 @@ std::unique_ptr<DeltaTable> DeltaTable::AtVersion(int64_t version) const {
     throw InvalidInputError("Table " + name_ + " has no version " + std::to_string(version) + "; the latest version is " +
                             std::to_string(state_->snapshot.version) + " (see DESCRIBE HISTORY " + name_ + ")");
   }
-  return Open(fs_, name_, path_, version);
+  return OpenWith(open_fs_, name_, path_, version, access_);
 }
 
 std::unique_ptr<DeltaTable> DeltaTable::AtTimestamp(timestamp_t timestamp) const {
   auto version = log_->VersionAtOrBefore(timestamp / 1000);
   if (!version.ok()) ThrowFor(name_, version.status());
-  return Open(fs_, name_, path_, version.value());
+  return OpenWith(open_fs_, name_, path_, version.value(), access_);
 }
 
 // PROTOCOL.md "Append-only Tables": new log entries must not change or remove
@@ -316,7 +315,7 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
       // snapshot was loaded from are read now and kept from here on, so no
       // later checkpoint depends on reading an older one.
       // A failed checkpoint costs only speed; the commit itself stands.
-      if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(fs_, next).ok();
+      if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(Fs(), next).ok();
       SetSnapshot(std::move(next));
       if (checkpoint_due) (void)log_->WriteCheckpoint(state_->snapshot);
       return version;
@@ -448,8 +447,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   std::vector<LogicalType> change_types = types;
   change_types.push_back(TypeId::VARCHAR);
 
-  DeltaFileWriter data(fs_, name_, path_, columns, snapshot.partition_columns(), false);
-  DeltaFileWriter changes(fs_, name_, path_, columns, snapshot.partition_columns(), true);
+  DeltaFileWriter data(SharedFs(), name_, path_, columns, snapshot.partition_columns(), false);
+  DeltaFileWriter changes(SharedFs(), name_, path_, columns, snapshot.partition_columns(), true);
   if (evolved) {
     delta::Metadata evolved_metadata = snapshot.metadata;
     auto evolved_schema = EvolvedDeltaSchema(snapshot, columns, name_, evolved_metadata.configuration);

@@ -28,26 +28,12 @@
 #include "storage/delta/delta_log.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 #include "storage/parquet/parquet_writer.hpp"
+#include "storage/table/table_file_system.hpp"
 
 namespace lakestream {
 
 class DeltaFileWriter;
 class ExternalAccessPolicy;
-
-// How a table's scans open its data files and deletion vectors. While
-// external access is enabled, as the log names them (FileSystem::Default).
-// Once it is disabled, only beneath the table's own folder, with no link
-// followed: a path the log names outside it (absolute, file://, `..`) or
-// reached through a link is refused (delta_scan.cpp, OpenDataFile), so a
-// forged commit or checkpoint cannot make a SELECT read another file.
-// Shared by the table and its snapshot states; thread-safe.
-struct DataFileAccess {
-  std::atomic<const ExternalAccessPolicy*> policy{nullptr};
-  std::string root;                          // the table's folder, normalised; "" on object storage
-  std::unique_ptr<FileSystem> beneath_root;  // a ConfinedFileSystem at `root`; null on object storage
-  // Null while data files may be opened as named, else beneath_root.
-  FileSystem* Confined() const;
-};
 
 // What CREATE TABLE decides about a new Delta table.
 struct DeltaTableDefinition {
@@ -113,9 +99,12 @@ struct DeltaFileRows {
 class DeltaTable : public DataTable {
  public:
   // Opens the Delta table at `path` (its latest version, or `version`).
-  // Throws IOError/CorruptionError/NotImplementedError naming the table.
+  // `policy` (may be null): as SetAccessPolicy, in force from the first
+  // read of the log. Throws IOError/CorruptionError/NotImplementedError
+  // naming the table.
   static std::unique_ptr<DeltaTable> Open(FileSystem* fs, const std::string& name, const std::string& path,
-                                          std::optional<int64_t> version = std::nullopt);
+                                          std::optional<int64_t> version = std::nullopt,
+                                          const ExternalAccessPolicy* policy = nullptr);
   // Creates a new Delta table at `path` (version 0: protocol + metaData).
   // Throws CatalogError when a Delta table already exists there.
   static std::unique_ptr<DeltaTable> Create(FileSystem* fs, const std::string& name, const std::string& path,
@@ -190,16 +179,27 @@ class DeltaTable : public DataTable {
   const std::vector<TableColumn>& Columns() const { return state_->columns; }
   int64_t Version() const { return state_->snapshot.version; }
   delta::DeltaLog& Log() { return *log_; }
-  FileSystem* Fs() const { return fs_; }
+  // The table's own file system (TableFileSystem): beneath the table's
+  // folder while external access is disabled.
+  FileSystem* Fs() const { return fs_.get(); }
+  // The same, for what may outlive the table (DeltaFileWriter).
+  std::shared_ptr<FileSystem> SharedFs() const { return fs_; }
   // From now on, while `policy` (which outlives the table) has external
-  // access disabled, scans open data files only beneath the table's folder
-  // (DataFileAccess). The open database sets it on every table it opens.
+  // access disabled, the table and the tables it opens at past versions
+  // read and write only beneath its folder (TableFileSystem). The open
+  // database sets it on every table it opens; Open's `policy` sets it before
+  // the log is read.
   void SetAccessPolicy(const ExternalAccessPolicy* policy) { access_->policy = policy; }
   // Milliseconds since the epoch, overridable by tests.
   static int64_t NowMs();
 
  private:
-  DeltaTable(FileSystem* fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log);
+  DeltaTable(std::shared_ptr<TableFileSystem> fs, std::string name, std::string path, std::unique_ptr<delta::DeltaLog> log,
+             std::shared_ptr<DataFileAccess> access);
+  // Open at `version` (latest: nullopt) through `access`, which a past
+  // version shares with the table it was opened from.
+  static std::unique_ptr<DeltaTable> OpenWith(FileSystem* fs, const std::string& name, const std::string& path,
+                                              std::optional<int64_t> version, std::shared_ptr<DataFileAccess> access);
   void SetSnapshot(delta::Snapshot snapshot);
   // Commits `actions` as the next version, retrying lost races while no
   // concurrent commit removed one of `removed_paths` or changed the metadata.
@@ -237,7 +237,8 @@ class DeltaTable : public DataTable {
   // which it applies to `metadata` (ids, physical names = current names).
   void CheckColumnMappingChange(delta::Metadata& metadata) const;
 
-  FileSystem* fs_;
+  FileSystem* open_fs_;  // what fs_ passes to while access is enabled
+  std::shared_ptr<TableFileSystem> fs_;
   std::string name_;
   std::string path_;
   std::unique_ptr<delta::DeltaLog> log_;

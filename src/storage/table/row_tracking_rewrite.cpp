@@ -34,7 +34,8 @@ void RowTrackingRewrite::Load(uint64_t file_index) {
   if (loaded_file_ == file_index) return;
   if (file_index >= state_.files.size()) throw InternalError("row tracking: row names a file the snapshot does not have");
   const delta::AddFile& add = *state_.files[file_index];
-  auto read = delta::ReadFileRowTracking(state_.snapshot.FilePath(add.path), add, *columns_);
+  auto read = delta::ReadFileRowTracking(state_.access ? state_.access->Confined() : nullptr,
+                                         state_.snapshot.FilePath(add.path), add, *columns_);
   if (!read.ok()) {
     std::string message = "Delta table " + table_ + ": cannot read the row ids of data file " + add.path + ": " +
                           read.status().message();

@@ -16,8 +16,8 @@ import lakestream
 from ..errors import AnalysisException
 from ..._frame.sql import literal, quote_name
 from ..._frame.writer import table_name_sql
-from ._options import OptionsBuilder
 from .dataframe import DataFrame
+from .readwriter import DataFrameReader
 from .streaming.query import StreamingQueryManager
 from .streaming.readwriter import DataStreamReader
 
@@ -245,39 +245,3 @@ class SparkSession:
 
     def __exit__(self, *exc):
         self.stop()
-
-
-class DataFrameReader(OptionsBuilder):
-    """spark.read: .table(name), .format("delta").load(path)."""
-
-    def __init__(self, session):
-        self._session = session
-        self._format = "delta"
-        self._options = {}
-
-    def table(self, tableName):
-        return self._session.table(tableName)
-
-    def load(self, path=None):
-        path = path or self._options.get("path")
-        if not path:
-            raise AnalysisException("read.load() needs a path")
-        if self._format == "delta":
-            df = self.table(self._session._table_at_path(path))
-            for k in ("versionasof", "timestampasof"):
-                if k in self._options:
-                    raise AnalysisException("read option %s: use spark.sql(\"SELECT * FROM t VERSION AS OF n\")" % k)
-            return df
-        if self._format in ("json", "csv", "parquet"):
-            return self._session._frame(source_sql="read_files(%s, format => %s) AS %s" % (
-                literal(str(path)), literal(self._format), quote_name("__lakestream_files")))
-        raise AnalysisException("read.format(%r) is not supported; use delta, parquet, json or csv" % self._format)
-
-    def json(self, path):
-        return self.format("json").load(path)
-
-    def csv(self, path, header=None):
-        return self.format("csv").load(path)
-
-    def parquet(self, path):
-        return self.format("parquet").load(path)

@@ -26,7 +26,7 @@ def _bool_option(options, name):
 class DataStreamReader(OptionsBuilder):
     """spark.readStream: .format("delta") (the default), .option(...), .table(t) / .load(path)."""
 
-    _OPTIONS = ("readchangefeed", "startingversion", "skipchangecommits", "ignorechanges", "ignoredeletes",
+    _OPTIONS = ("readchangefeed", "readchangedata", "startingversion", "skipchangecommits", "ignorechanges", "ignoredeletes",
                 "maxfilespertrigger", "maxbytespertrigger", "path")
 
     def __init__(self, session):
@@ -55,7 +55,8 @@ class DataStreamReader(OptionsBuilder):
     def table(self, tableName):
         self._check()
         name = unquote_name(tableName)
-        cdf = _bool_option(self._options, "readChangeFeed")
+        # readChangeData: Delta's name for it before 2.0, still in many notebooks.
+        cdf = _bool_option(self._options, "readChangeFeed") or _bool_option(self._options, "readChangeData")
         skip = _bool_option(self._options, "skipChangeCommits")
         sv = self._options.get("startingversion")
         if sv is not None:
