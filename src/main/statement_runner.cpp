@@ -14,6 +14,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
+#include "transaction/statement_commit.hpp"
 #include "main/secret/secret_executor.hpp"
 
 namespace lakestream {
@@ -191,7 +192,12 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       context.BeginCommit();
       WarnAboutStaleViewReads(context);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+      // Followers (a sink's --follow loop) hear of the statement's commits
+      // and the view refreshes that followed them; a failed statement may
+      // have committed some of them too.
+      if (statement->type != StatementType::SELECT) PublishCommits(context.Database());
     } catch (...) {
+      if (statement->type != StatementType::SELECT) PublishCommits(context.Database());
       result = ErrorResult(context);
     }
     for (auto& warning : context.TakeWarnings()) result->AddWarning(warning);

@@ -70,6 +70,17 @@ void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation);
 // Moves a stream's offset with nothing else to commit (sinks, empty DML) and saves the catalog.
 void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version);
 
+// The key of `table`'s commits in the process's CommitNotifier
+// (common/commit_notifier.hpp): its Delta folder; for a table in memory the
+// database (whose statements are then each a possible commit).
+std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table);
+// Tells this process's followers of `table` that it has a new commit
+// (called once the commit is durable). PublishCommits does it for every
+// table of `db` whose version moved (the statement runner, after each
+// statement and the view refreshes that followed it).
+void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table);
+void PublishCommits(DatabaseInstance& db);
+
 // Settles consumptions interrupted by a crash (step 1 done, step 3 not).
 // Called when a database opens for writing.
 void ReconcileStreamOffsets(DatabaseInstance& db);
