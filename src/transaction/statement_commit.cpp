@@ -49,13 +49,33 @@ void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table) {
   CommitNotifier::Global().Publish(CommitKey(db, table), ++memory_commits);
 }
 
-void PublishCommits(DatabaseInstance& db) {
+TableVersions CurrentTableVersions(DatabaseInstance& db) {
+  TableVersions versions;
+  if (db.InMemory()) return versions;
   Catalog& catalog = db.GetCatalog();
   for (auto& name : catalog.TableNames()) {
     TableCatalogEntry* table = catalog.FindTable(name);
-    if (!table || !table->storage) continue;
-    PublishCommit(db, *table);
-    if (db.InMemory()) return;  // one key for the whole database
+    DeltaTable* delta = table && table->storage ? DatabaseInstance::AsDelta(*table) : nullptr;
+    if (delta) versions.emplace_back(name, delta->Version());
+  }
+  return versions;
+}
+
+void PublishCommits(DatabaseInstance& db, const TableVersions& before) {
+  Catalog& catalog = db.GetCatalog();
+  if (db.InMemory()) {
+    for (auto& name : catalog.TableNames()) {
+      TableCatalogEntry* table = catalog.FindTable(name);
+      if (!table || !table->storage) continue;
+      PublishCommit(db, *table);  // one key for the whole database
+      return;
+    }
+    return;
+  }
+  for (auto& [name, version] : before) {
+    TableCatalogEntry* table = catalog.FindTable(name);
+    DeltaTable* delta = table && table->storage ? DatabaseInstance::AsDelta(*table) : nullptr;
+    if (delta && delta->Version() > version) PublishCommit(db, *table);
   }
 }
 

@@ -27,8 +27,11 @@
 // (common/crash_point.hpp) let the kill tests stop a process between the steps.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 
@@ -75,11 +78,18 @@ void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int
 // database (whose statements are then each a possible commit).
 std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table);
 // Tells this process's followers of `table` that it has a new commit
-// (called once the commit is durable). PublishCommits does it for every
-// table of `db` whose version moved (the statement runner, after each
-// statement and the view refreshes that followed it).
+// (called once the commit is durable).
 void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table);
-void PublishCommits(DatabaseInstance& db);
+// The version of each Delta table of `db` now (name, version).
+using TableVersions = std::vector<std::pair<std::string, int64_t>>;
+TableVersions CurrentTableVersions(DatabaseInstance& db);
+// PublishCommit for every table whose version moved past `before`: the
+// statement runner takes `before` once the statement has seen other
+// processes' commits, so only this process's commits are published (its
+// followers learn of the others' from inotify, and publishing them would
+// wake a follower with the commits it just read). In memory: one
+// notification for the database.
+void PublishCommits(DatabaseInstance& db, const TableVersions& before);
 
 // Settles consumptions interrupted by a crash (step 1 done, step 3 not).
 // Called when a database opens for writing.
