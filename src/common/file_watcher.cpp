@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "common/file_system.hpp"
 
@@ -55,14 +56,21 @@ Status FileWatcher::Watch(const std::string& dir) {
   return Status::OK();
 }
 
-// Reads everything queued on a non-blocking descriptor; true when anything was.
-static bool Drain(int fd) {
+// Reads everything queued on a non-blocking descriptor; true when anything
+// was. `ignored` gets the watch descriptors the kernel dropped (their folder
+// was deleted: a dropped and re-created table), for inotify's descriptor.
+static bool Drain(int fd, std::vector<int>* ignored) {
   bool any = false;
   alignas(struct inotify_event) char buffer[4096];
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n > 0) {
       any = true;
+      for (ssize_t at = 0; ignored && at + static_cast<ssize_t>(sizeof(struct inotify_event)) <= n;) {
+        const auto* event = reinterpret_cast<const struct inotify_event*>(buffer + at);
+        if (event->mask & IN_IGNORED) ignored->push_back(event->wd);
+        at += static_cast<ssize_t>(sizeof(struct inotify_event) + event->len);
+      }
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -88,8 +96,18 @@ Result<bool> FileWatcher::Wait(std::chrono::milliseconds timeout) {
     }
     if (ready == 0) return false;
     bool woken = false;
+    std::vector<int> ignored;
     for (int i = 0; i < count; i++) {
-      if (fds[i].revents != 0) woken = Drain(fds[i].fd) || woken;
+      if (fds[i].revents != 0) woken = Drain(fds[i].fd, fds[i].fd == inotify_fd_ ? &ignored : nullptr) || woken;
+    }
+    // A folder that went away is watched again by the next Watch() of it.
+    for (int wd : ignored) {
+      for (auto it = watches_.begin(); it != watches_.end(); ++it) {
+        if (it->second == wd) {
+          watches_.erase(it);
+          break;
+        }
+      }
     }
     if (woken) return true;
   }

@@ -110,6 +110,23 @@ TEST(FileWatcher, MissingFolderIsAClearStatus) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(FileWatcher, FolderDeletedAndCreatedAgainIsWatchedAgain) {
+  std::string dir = TempDir("recreated");
+  FileWatcher watcher;
+  ASSERT_TRUE(watcher.Watch(dir).ok());
+  std::filesystem::remove_all(dir);  // a dropped table
+  EXPECT_TRUE(watcher.Wait(milliseconds(2000)).value());
+  EXPECT_EQ(watcher.Watching(), 0u);  // the kernel dropped the watch
+  std::filesystem::create_directories(dir);  // created again under its name
+  ASSERT_TRUE(watcher.Watch(dir).ok());
+  EXPECT_EQ(watcher.Watching(), 1u);
+  bool woken = false;
+  auto took = WaitWhile(watcher, milliseconds(20000), woken, [&] { std::ofstream(dir + "/00000000000000000000.json") << "{}"; });
+  EXPECT_TRUE(woken);
+  EXPECT_LT(took.count(), 5000);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(FileWatcher, WakeFromAnotherThreadEndsTheWait) {
   FileWatcher watcher;  // watching nothing: only Wake() can end the wait early
   bool woken = false;
