@@ -81,6 +81,18 @@ std::shared_ptr<lakestream::Database> OpenDatabase(const std::string& path, bool
   return db;
 }
 
+// A CommitWaiter (lakestream/tools.hpp) for a streaming query's trigger
+// loop: NativeConnection::FollowTable points it at the query's source table;
+// Wait blocks (without the GIL) until a commit to it or the timeout.
+struct NativeCommitWaiter {
+  bool Wait(double seconds) {
+    py::gil_scoped_release release;
+    return waiter.Wait(static_cast<int64_t>(seconds * 1000));
+  }
+  void Wake() { waiter.Wake(); }
+  lakestream::CommitWaiter waiter;
+};
+
 // A database and one connection to it. Several NativeConnections share a
 // Database (duplicate()); the Database closes when the last one does.
 class NativeConnection {
@@ -238,6 +250,16 @@ class NativeConnection {
 
   bool IsOpen() const { return con_ != nullptr; }
 
+  // CommitWaiter::FollowTable on this connection's database: "" when other
+  // processes' commits wake `waiter` too, else why only this process's do.
+  std::string FollowTable(NativeCommitWaiter& waiter, const std::string& name) {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    if (!con_) return "the connection is closed";
+    FinishOpenStreams();
+    return waiter.waiter.FollowTable(*con_, name);
+  }
+
  private:
   void CheckOpen() const {
     if (!con_) ThrowClosed();
@@ -298,6 +320,12 @@ PYBIND11_MODULE(_lakestream, m) {
       .def("numpy_columns", &NativeResult::NumpyColumns, py::arg("for_pandas") = false,
            "Every column as (values, mask-or-None), one copy per column.");
 
+  py::class_<NativeCommitWaiter>(m, "NativeCommitWaiter")
+      .def(py::init<>())
+      .def("wait", &NativeCommitWaiter::Wait, py::arg("seconds"),
+           "Waits up to `seconds` for a commit to a followed table; True when one woke it")
+      .def("wake", &NativeCommitWaiter::Wake);
+
   py::class_<NativeConnection>(m, "NativeConnection")
       .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("read_only") = false)
       .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none(),
@@ -308,6 +336,7 @@ PYBIND11_MODULE(_lakestream, m) {
       .def("hold_writes", &NativeConnection::HoldWrites)
       .def("release_writes", &NativeConnection::ReleaseWrites)
       .def("close", &NativeConnection::Close)
+      .def("follow_table", &NativeConnection::FollowTable, py::arg("waiter"), py::arg("name"))
       .def_property_readonly("is_open", &NativeConnection::IsOpen);
 
   m.def("quote_identifier", &lakestream::QuoteIdentifier, py::arg("name"),

@@ -14,6 +14,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
+#include "transaction/statement_commit.hpp"
 #include "main/secret/secret_executor.hpp"
 
 namespace lakestream {
@@ -179,6 +180,7 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
   QueryProgressScope progress_scope(&ProgressFor(&context));
   for (auto& statement : statements) {
     std::unique_ptr<QueryResult> result;
+    TableVersions versions;
     try {
       // Before the lock: an interrupted batch stops without waiting for other connections.
       context.CheckInterrupt();
@@ -186,11 +188,17 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
       WriteLockRelease release(context.Database());
       BeginLockedStatement(context, *statement);
+      // What this statement commits from here on is published below.
+      if (statement->type != StatementType::SELECT) versions = CurrentTableVersions(context.Database());
       result = RunStatement(context, *statement);
       // The statement has committed: what follows (view maintenance) belongs to it.
       context.BeginCommit();
       WarnAboutStaleViewReads(context);
       if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+      // Followers (a sink's --follow loop) hear of the statement's commits
+      // and the view refreshes that followed them. (A statement that throws
+      // after committing leaves its followers to inotify or their poll.)
+      if (statement->type != StatementType::SELECT) PublishCommits(context.Database(), versions);
     } catch (...) {
       result = ErrorResult(context);
     }

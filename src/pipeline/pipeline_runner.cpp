@@ -419,12 +419,26 @@ bool PipelineRunner::RunPass() {
 }
 
 void PipelineRunner::RunContinuously(int64_t interval_ms) {
+  // A commit to an external input (a table another process writes) starts
+  // the next pass at once; files and Kafka topics are found at the interval.
+  std::set<std::string> declared;
+  for (auto& flow : flows_) declared.insert(StringUtil::Lower(flow.name));
+  CommitWaiter waiter;
   while (!Stopping()) {
     auto start = std::chrono::steady_clock::now();
+    // Before the pass reads them, so a commit during the pass wakes the next wait.
+    for (auto& flow : flows_) {
+      for (auto& input : flow.inputs) {
+        if (!declared.count(input)) waiter.FollowTable(con_, input);
+      }
+    }
     RunPass();
     auto deadline = start + std::chrono::milliseconds(interval_ms);
-    while (!Stopping() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    while (!Stopping()) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) break;
+      // Slices of 20 ms keep the stop flag's check as before.
+      if (waiter.Wait(std::min<int64_t>(left.count(), 20))) break;
     }
   }
 }

@@ -1,10 +1,15 @@
 #include "transaction/statement_commit.hpp"
 
+#include <atomic>
+#include <cstdint>
+
 #include "storage/table_append.hpp"
 
+#include "common/commit_notifier.hpp"
 #include "common/crash_point.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "transaction/database_instance.hpp"
 #include "transaction/client_context.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -27,6 +32,51 @@ static void MarkConsumed(StreamCatalogEntry& stream, int64_t version) {
 void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
   MarkConsumed(stream, version);
   context.Database().SaveCatalog();
+}
+
+std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table) {
+  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return delta->Path();
+  return "memory:" + std::to_string(reinterpret_cast<uintptr_t>(&db));
+}
+
+void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table) {
+  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) {
+    CommitNotifier::Global().Publish(delta->Path(), delta->Version());
+    return;
+  }
+  // In memory there is no version to compare: every call counts as a commit.
+  static std::atomic<int64_t> memory_commits{0};
+  CommitNotifier::Global().Publish(CommitKey(db, table), ++memory_commits);
+}
+
+TableVersions CurrentTableVersions(DatabaseInstance& db) {
+  TableVersions versions;
+  if (db.InMemory()) return versions;
+  Catalog& catalog = db.GetCatalog();
+  for (auto& name : catalog.TableNames()) {
+    TableCatalogEntry* table = catalog.FindTable(name);
+    DeltaTable* delta = table && table->storage ? DatabaseInstance::AsDelta(*table) : nullptr;
+    if (delta) versions.emplace_back(name, delta->Version());
+  }
+  return versions;
+}
+
+void PublishCommits(DatabaseInstance& db, const TableVersions& before) {
+  Catalog& catalog = db.GetCatalog();
+  if (db.InMemory()) {
+    for (auto& name : catalog.TableNames()) {
+      TableCatalogEntry* table = catalog.FindTable(name);
+      if (!table || !table->storage) continue;
+      PublishCommit(db, *table);  // one key for the whole database
+      return;
+    }
+    return;
+  }
+  for (auto& [name, version] : before) {
+    TableCatalogEntry* table = catalog.FindTable(name);
+    DeltaTable* delta = table && table->storage ? DatabaseInstance::AsDelta(*table) : nullptr;
+    if (delta && delta->Version() > version) PublishCommit(db, *table);
+  }
 }
 
 bool TableIsAppendOnly(TableCatalogEntry& table) {
@@ -55,6 +105,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   }
   if (consumed.empty()) {
     target.storage->Commit(commit);
+    PublishCommit(context.Database(), target);
     return;
   }
   TableAppend* appended = AppendScope::For(target.storage.get());
@@ -84,6 +135,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   CrashPoint("stream.after_target_commit");
   for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
   context.Database().SaveCatalog();
+  PublishCommit(context.Database(), target);
 }
 
 TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableCatalogEntry> table, TableCommit& commit,

@@ -27,8 +27,11 @@
 // (common/crash_point.hpp) let the kill tests stop a process between the steps.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 
@@ -69,6 +72,24 @@ void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation);
 
 // Moves a stream's offset with nothing else to commit (sinks, empty DML) and saves the catalog.
 void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version);
+
+// The key of `table`'s commits in the process's CommitNotifier
+// (common/commit_notifier.hpp): its Delta folder; for a table in memory the
+// database (whose statements are then each a possible commit).
+std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table);
+// Tells this process's followers of `table` that it has a new commit
+// (called once the commit is durable).
+void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table);
+// The version of each Delta table of `db` now (name, version).
+using TableVersions = std::vector<std::pair<std::string, int64_t>>;
+TableVersions CurrentTableVersions(DatabaseInstance& db);
+// PublishCommit for every table whose version moved past `before`: the
+// statement runner takes `before` once the statement has seen other
+// processes' commits, so only this process's commits are published (its
+// followers learn of the others' from inotify, and publishing them would
+// wake a follower with the commits it just read). In memory: one
+// notification for the database.
+void PublishCommits(DatabaseInstance& db, const TableVersions& before);
 
 // Settles consumptions interrupted by a crash (step 1 done, step 3 not).
 // Called when a database opens for writing.

@@ -1,5 +1,5 @@
 # Pipeline runner tests (issue 8): shell scripts driving `lakestream run`.
-foreach(name idempotent_test kill_rerun_test continuous_test databricks_test apply_changes_test lineage_test streaming_intent_test)
+foreach(name idempotent_test kill_rerun_test continuous_test continuous_wake_test databricks_test apply_changes_test lineage_test streaming_intent_test)
   add_test(NAME pipeline/${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh $<TARGET_FILE:lakestream>
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -4,9 +4,14 @@
 // Without --follow it delivers everything pending (as RUN SINK does) and
 // exits: 0 on success, 1 on a delivery error (printed, and recorded in SHOW
 // SINKS), 2 for a bad command line. With --follow it keeps going: after each
-// pass it releases the database (other processes write the source meanwhile),
-// waits --interval seconds (default 1) and delivers what arrived; the Kafka
-// producer stays connected across passes. A broker that cannot be reached is
+// pass it waits for the next commit to the sink's source (a table, or a view's
+// table, which the writer's refresh commits): inotify on the source's
+// _delta_log/ wakes it within milliseconds of the commit, a commit of its
+// own process through the in-process notifier. --interval SECONDS (default
+// 1) is the longest wait, the poll where notifications do not reach (an
+// s3:// source, no inotify). A wake-up is a hint: each pass reads the sink's
+// recorded position as RUN SINK always does. The Kafka producer stays
+// connected across passes. A broker that cannot be reached is
 // retried with exponential backoff (1 s doubling to 30 s), with the error in
 // SHOW SINKS while it lasts; an error that retrying cannot fix (an update for
 // an append sink, a dropped source) stops the command with exit code 1
@@ -23,6 +28,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -91,10 +97,21 @@ void ReadRecordedPosition(Connection& con, const std::string& name, int64_t& del
   }
 }
 
-// Sleeps up to `seconds`, waking early on a stop request.
-void Sleep(double seconds) {
+// Sleeps up to `seconds`, waking early on a stop request, or with a waiter
+// on a commit to what it follows.
+void Sleep(double seconds, CommitWaiter* waiter = nullptr) {
   auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!g_stop && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (!g_stop) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return;
+    // Slices of 50 ms keep the stop flag's check as before.
+    int64_t slice = std::min<int64_t>(left, 50);
+    if (waiter) {
+      if (waiter->Wait(slice)) return;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(slice));
+    }
+  }
 }
 
 }  // namespace
@@ -142,29 +159,49 @@ int RunSinkCommand(int argc, char** argv) {
   double backoff = 1.0;
   int exit_code = 0;
   bool waiting_for_lock = false;
+  // Lives across passes: a commit between two passes stays queued in it.
+  CommitWaiter waiter;
+  // With --follow the database stays open between passes (it holds no lock
+  // while idle, and each statement reads other processes' commits and
+  // catalog changes), so the Kafka producer and its transaction state stay
+  // too; after an error it is opened afresh.
+  std::unique_ptr<Database> db;
+  std::unique_ptr<Connection> con;
+  auto close_database = [&] {
+    con.reset();
+    db.reset();
+  };
   while (!g_stop) {
     std::string error;
     bool retry = false;
     try {
-      // The database is open only for one pass, so other writers get their turn.
-      Database db(db_dir);
-      waiting_for_lock = false;
-      Connection con(db);
-      SetSinkProgressCallback(con, on_progress);  // the callback lives with the database
-      auto result = con.Query("RUN SINK " + QuoteIdentifier(name));
+      if (!db) {
+        db = std::make_unique<Database>(db_dir);
+        waiting_for_lock = false;
+        con = std::make_unique<Connection>(*db);
+        SetSinkProgressCallback(*con, on_progress);  // the callback lives with the database
+      }
+      // Before the pass reads the source, so a commit during it wakes the next wait.
+      if (follow) waiter.FollowSink(*con, name);
+      auto result = con->Query("RUN SINK " + QuoteIdentifier(name));
       if (result->HasError()) {
         error = result->GetError();
         retry = result->GetErrorKind() == ErrorKind::IO;
         // The pass may have failed before reporting anything: the progress
         // line shows the recorded position, not this process's defaults.
-        ReadRecordedPosition(con, name, delivered, lag);
+        ReadRecordedPosition(*con, name, delivered, lag);
+        close_database();
       } else {
         total += result->GetValue(0, 0).GetBigint();
         delivered = result->GetValue(2, 0).GetBigint();
-        lag = SinkPendingVersions(con, name);
+        lag = SinkPendingVersions(*con, name);
         backoff = 1.0;
+        // The pass read the catalog afresh: a sink redefined by another
+        // process on another source is followed from now on.
+        if (follow) waiter.FollowSink(*con, name);
       }
     } catch (const std::exception& e) {
+      close_database();
       // Opening failed: another process holds the write lock (retry), or the database is damaged (stop).
       error = e.what();
       retry = ErrorKindOf(e) == ErrorKind::IO;
@@ -196,8 +233,9 @@ int RunSinkCommand(int argc, char** argv) {
     }
     progress.Update(total, delivered, lag, "", true);
     if (!follow) break;
-    Sleep(interval);
+    Sleep(interval, &waiter);
   }
+  close_database();
   progress.Finish();
   if (!follow && exit_code == 0) std::printf("%lld\n", static_cast<long long>(total));
   return exit_code;

@@ -175,6 +175,15 @@ class Connection:
         self._check_open()
         return Cursor(_run(self._native.duplicate), self._database, self)
 
+    def _follow_commits(self, table, waiter=None):
+        """A native commit waiter (one is made when `waiter` is None) that also
+        follows `table`: its wait(seconds) returns True soon after a commit to
+        the table, by this process or (for a table on local disk) another.
+        Streaming queries wait on it between triggers."""
+        waiter = waiter if waiter is not None else _lakestream.NativeCommitWaiter()
+        _run(self._native.follow_table, waiter, table)
+        return waiter
+
     def interrupt(self):
         """Stops the statement running on this connection (call it from
         another thread); it raises InterruptException and commits nothing."""

@@ -33,6 +33,43 @@ void SetSinkProgressCallback(Connection& connection, std::function<void(const Si
 // such sink.
 int64_t SinkPendingVersions(Connection& connection, const std::string& name);
 
+// Wakes a follower (`lakestream sink --follow`, a pipeline's --continuous
+// mode, a Python streaming query) soon after a commit to the tables it
+// follows, instead of at its next poll: commits of this process through an
+// in-process notification, other processes' through file notifications
+// (inotify) on the tables' _delta_log/ folders. Tables on object storage, or
+// a system without inotify, get only the in-process notification: there the
+// follower's timeout is its poll. A wake-up is a hint: the follower reads
+// its position and the table as it does after a poll, so exactly-once
+// delivery does not depend on it.
+class CommitWaiter {
+ public:
+  CommitWaiter();
+  ~CommitWaiter();
+  CommitWaiter(const CommitWaiter&) = delete;
+  CommitWaiter& operator=(const CommitWaiter&) = delete;
+
+  // Follows the table sink `name` reads (a table, a materialized view's
+  // table, a stream's source table), or the table or view `name`. Call with
+  // the database open and before reading what is new, so a commit in between
+  // wakes the next Wait. Calling again is cheap (already followed: nothing
+  // changes). Returns "" when commits of other processes wake the waiter,
+  // otherwise why they do not (the source is gone, an s3:// table, no
+  // inotify): the caller then relies on its timeout.
+  std::string FollowSink(Connection& connection, const std::string& name);
+  std::string FollowTable(Connection& connection, const std::string& name);
+
+  // Blocks up to `timeout_ms` for a commit to a followed table or a Wake();
+  // true when woken, false when the time ran out.
+  bool Wait(int64_t timeout_ms);
+  // Ends the current or next Wait: any thread, and signal handlers.
+  void Wake();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // A result holding `rows` (each with one value per column, of the column's
 // type or NULL), for tools that report tables of their own (the pipeline
 // runner's summary). Throws std::invalid_argument for a row of the wrong width.

@@ -58,7 +58,10 @@ class StreamingQuery:
     def __init__(self, plan, trigger, name):
         self._plan = plan
         self._session = plan.session
-        self._trigger = trigger  # ("availableNow",) | ("processingTime", seconds)
+        # ("availableNow",) | ("processingTime", seconds) | ("default", seconds):
+        # the default trigger also starts a micro-batch on a commit to the source.
+        self._trigger = trigger
+        self._waiter = None
         self._name = name
         self._run_id = str(uuid.uuid4())
         self._stop = threading.Event()
@@ -132,6 +135,8 @@ class StreamingQuery:
 
     def stop(self):
         self._stop.set()
+        if self._waiter is not None:
+            self._waiter.wake()
         if threading.current_thread() is not self._thread:
             self._thread.join()
 
@@ -156,9 +161,17 @@ class StreamingQuery:
                 interval = self._trigger[1]
                 while not self._stop.is_set():
                     started = time.monotonic()
+                    if self._trigger[0] == "default":
+                        # Before the batch reads the source: a commit during it wakes the wait below.
+                        with self._session._lock:
+                            self._waiter = self._plan.conn._follow_commits(self._plan.source.table, self._waiter)
                     self._drain()
                     self._status_message = "Waiting for next trigger"
-                    self._stop.wait(max(interval - (time.monotonic() - started), 0.05))
+                    left = max(interval - (time.monotonic() - started), 0.05)
+                    if self._waiter is not None:
+                        self._waiter.wait(left)  # a commit (or stop()) ends it early
+                    else:
+                        self._stop.wait(left)
         except Exception as e:  # noqa: BLE001
             self._fail(e)
         finally:

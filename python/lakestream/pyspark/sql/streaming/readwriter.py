@@ -95,7 +95,10 @@ class DataStreamWriter(OptionsBuilder):
         self._format = None
         self._options = {}
         self._mode = "append"
-        self._trigger = ("processingTime", 0.1)
+        # No trigger(): the next micro-batch starts when a commit to the
+        # source arrives (at the latest after 0.1 s), as Spark's default
+        # trigger starts one as soon as data is there.
+        self._trigger = ("default", 0.1)
         self._foreach = None
         self._name = None
 
