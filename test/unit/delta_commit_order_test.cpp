@@ -103,7 +103,7 @@ std::vector<std::string> NewFiles(FileSystem* fs, const std::string& table, int6
   std::vector<std::string> files;
   for (auto& a : actions.value()) {
     if (auto* add = std::get_if<delta::AddFile>(&a)) files.push_back(add->path);
-    if (auto* cdc = std::get_if<delta::AddCdcFile>(&a)) files.push_back(cdc->path);
+    if (auto* cdc = std::get_if<delta::CdcFile>(&a)) files.push_back(cdc->path);
   }
   return files;
 }
