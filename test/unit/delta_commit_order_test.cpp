@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <mutex>
 #include <vector>
 
 #include "delta_table_util.hpp"
+#include "recording_file_system.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/table/delta_table.hpp"
 #include "temp_dir_util.hpp"
@@ -19,67 +19,7 @@
 namespace lakestream {
 namespace {
 
-// Forwards every call to the default file system and records, in order, the
-// steps that matter to durability.
-class RecordingFileSystem : public FileSystem {
- public:
-  enum class Kind { kWrite, kFsync, kFsyncDir, kLink, kRename, kRemove };
-  struct Event {
-    Kind kind;
-    std::string path;  // the file, directory, or the new name of a link / rename
-    std::string from;  // the old name of a link / rename
-  };
-
-  std::vector<Event> events() {
-    std::lock_guard<std::mutex> l(mu_);
-    return events_;
-  }
-  void Clear() {
-    std::lock_guard<std::mutex> l(mu_);
-    events_.clear();
-  }
-
-  Result<std::string> ReadFile(const std::string& p) override { return base_->ReadFile(p); }
-  Status WriteFile(const std::string& p, const std::string& c) override {
-    Record(Kind::kWrite, p);
-    return base_->WriteFile(p, c);
-  }
-  Result<std::vector<std::string>> ListDirectory(const std::string& d) override { return base_->ListDirectory(d); }
-  Status CreateDirectories(const std::string& d) override { return base_->CreateDirectories(d); }
-  bool FileExists(const std::string& p) override { return base_->FileExists(p); }
-  Result<uint64_t> FileSize(const std::string& p) override { return base_->FileSize(p); }
-  Result<int64_t> ModificationTime(const std::string& p) override { return base_->ModificationTime(p); }
-  Status RemoveFile(const std::string& p) override {
-    Record(Kind::kRemove, p);
-    return base_->RemoveFile(p);
-  }
-  Status Rename(const std::string& f, const std::string& t) override {
-    Record(Kind::kRename, t, f);
-    return base_->Rename(f, t);
-  }
-  Status Link(const std::string& f, const std::string& t) override {
-    Record(Kind::kLink, t, f);
-    return base_->Link(f, t);
-  }
-  Status Fsync(const std::string& p) override {
-    Record(Kind::kFsync, p);
-    return base_->Fsync(p);
-  }
-  Status FsyncDirectory(const std::string& d) override {
-    Record(Kind::kFsyncDir, d);
-    return base_->FsyncDirectory(d);
-  }
-
- private:
-  void Record(Kind kind, const std::string& path, const std::string& from = "") {
-    std::lock_guard<std::mutex> l(mu_);
-    events_.push_back({kind, path, from});
-  }
-  FileSystem* base_ = FileSystem::Default();
-  std::mutex mu_;
-  std::vector<Event> events_;
-};
-
+using testing::RecordingFileSystem;
 using Kind = RecordingFileSystem::Kind;
 
 // Index of the first event of `kind` on `path` at or after `from`; -1 if none.
