@@ -8,9 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cctype>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -127,6 +133,97 @@ bool WriteAll(int fd, const char* data, size_t n) {
   return true;
 }
 
+// The paths of one FsyncAll, claimed one at a time by the caller and by
+// whichever helper threads join in. Helpers hold the job by shared_ptr, so
+// one that wakes after the caller returned finds nothing left and touches
+// nothing of the caller's.
+struct SyncJob {
+  std::vector<std::pair<std::string, int>> todo;  // path, open(2) flags
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::condition_variable done;
+  int running = 0;  // helpers inside Work()
+  Status first_error;
+
+  static Status SyncPath(const std::string& path, int flags);
+  void Work() {
+    for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
+      Status s = SyncPath(todo[i].first, todo[i].second);
+      if (!s.ok()) {
+        std::lock_guard<std::mutex> l(mu);
+        if (first_error.ok()) first_error = s;
+      }
+    }
+  }
+  // A helper's turn: counted in `running` before it claims a path, so the
+  // caller's Finish() waits for every path a helper claimed.
+  void Help() {
+    {
+      std::lock_guard<std::mutex> l(mu);
+      running++;
+    }
+    Work();
+    std::lock_guard<std::mutex> l(mu);
+    if (--running == 0) done.notify_all();
+  }
+  // The caller, after its own Work(): every path has been claimed; waits
+  // for the helpers still syncing theirs.
+  Status Finish() {
+    std::unique_lock<std::mutex> l(mu);
+    done.wait(l, [&] { return running == 0; });
+    return first_error;
+  }
+};
+
+// FsyncAll's helper threads, started on first need and kept for the life of
+// the process: starting two threads per commit cost about 60 µs (and 200 µs
+// at p90) on the machine the commit benchmark runs on, a fifth of a device
+// flush. The caller always works through the job itself, so a job no helper
+// picks up (none started yet, or a child after fork(), which has none) is
+// still finished. Never destroyed: idle helpers block in Loop() until exit.
+class SyncHelpers {
+ public:
+  static SyncHelpers* Get() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      instance_ = new SyncHelpers();
+      // The child of a fork() has none of the parent's threads, and may
+      // have been forked while one held mu_: it starts afresh.
+      pthread_atfork(nullptr, nullptr, [] { instance_ = new SyncHelpers(); });
+    });
+    return instance_;
+  }
+
+  // Offers `job` to `helpers` threads (started as needed).
+  void Offer(const std::shared_ptr<SyncJob>& job, size_t helpers) {
+    if (helpers == 0) return;
+    std::lock_guard<std::mutex> l(mu_);
+    for (size_t i = 0; i < helpers; i++) queue_.push_back(job);
+    for (; threads_ < helpers; threads_++) std::thread([this] { Loop(); }).detach();
+    wake_.notify_all();
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::shared_ptr<SyncJob> job;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        wake_.wait(l, [&] { return !queue_.empty(); });
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      job->Help();
+    }
+  }
+
+  static inline SyncHelpers* instance_ = nullptr;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<SyncJob>> queue_;
+  size_t threads_ = 0;
+};
+
 class PosixFileSystem : public FileSystem {
  public:
   bool ReadsInPlace() const override { return true; }
@@ -214,43 +311,31 @@ class PosixFileSystem : public FileSystem {
   Status FsyncDirectory(const std::string& dir) override { return SyncPath(dir, O_RDONLY | O_DIRECTORY); }
 
   Status FsyncAll(const DurableSet& paths) override {
-    std::vector<std::pair<const std::string*, int>> todo;
-    for (auto& f : paths.files) todo.emplace_back(&f, O_RDONLY);
-    for (auto& d : paths.directories) todo.emplace_back(&d, O_RDONLY | O_DIRECTORY);
-    if (todo.size() <= 1) return FileSystem::FsyncAll(paths);
+    if (paths.files.size() + paths.directories.size() <= 1) return FileSystem::FsyncAll(paths);
     // One thread per path (at most kMaxThreads), the caller being one of
     // them: fsyncs that wait on the same journal commit cost one flush.
     constexpr size_t kMaxThreads = 16;
-    std::atomic<size_t> next{0};
-    std::mutex mu;
-    Status first_error;
-    auto work = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
-        Status s = SyncPath(*todo[i].first, todo[i].second);
-        if (!s.ok()) {
-          std::lock_guard<std::mutex> l(mu);
-          if (first_error.ok()) first_error = s;
-        }
-      }
-    };
-    std::vector<std::thread> helpers;
-    for (size_t t = 1; t < std::min(todo.size(), kMaxThreads); t++) helpers.emplace_back(work);
-    work();
-    for (auto& t : helpers) t.join();
-    return first_error;
+    auto job = std::make_shared<SyncJob>();
+    for (auto& f : paths.files) job->todo.emplace_back(f, O_RDONLY);
+    for (auto& d : paths.directories) job->todo.emplace_back(d, O_RDONLY | O_DIRECTORY);
+    SyncHelpers::Get()->Offer(job, std::min(job->todo.size(), kMaxThreads) - 1);
+    job->Work();
+    return job->Finish();
   }
 
  private:
-  static Status SyncPath(const std::string& path, int flags) {
-    int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-    if (fd < 0) return PosixError("cannot open " + path + " for fsync", errno);
-    int rc = ::fsync(fd);
-    int err = errno;
-    ::close(fd);
-    if (rc != 0) return WriteError(path, err, "cannot fsync");
-    return Status::OK();
-  }
+  static Status SyncPath(const std::string& path, int flags) { return SyncJob::SyncPath(path, flags); }
 };
+
+Status SyncJob::SyncPath(const std::string& path, int flags) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return PosixError("cannot open " + path + " for fsync", errno);
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) return WriteError(path, err, "cannot fsync");
+  return Status::OK();
+}
 
 
 // Default(): each call goes to the file system of its path's scheme. Calls

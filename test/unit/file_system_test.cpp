@@ -1,5 +1,6 @@
 // FileSystem: POSIX basics, put-if-absent races, fault injection and the crash model.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -73,6 +74,45 @@ TEST(FileSystem, PutIfAbsentRaceHasOneWinner) {
     EXPECT_EQ(losses.load(), 3);
   }
   EXPECT_EQ(fs->ListDirectory(dir).value().size(), 50u);
+}
+
+// FsyncAll's helper threads are kept between calls: many calls from several
+// threads at once all finish, each reports a path that cannot be synced, and
+// a child forked after the helpers started (it has none of them) still
+// finishes its FsyncAll instead of waiting forever for one.
+TEST(FileSystem, FsyncAllKeepsItsHelpers) {
+  FileSystem* fs = FileSystem::Default();
+  std::string dir = TempDir("fsync_all");
+  DurableSet paths;
+  for (int i = 0; i < 5; i++) {
+    std::string f = JoinPath(dir, "f" + std::to_string(i));
+    ASSERT_TRUE(fs->WriteFile(f, "x").ok());
+    paths.files.insert(f);
+  }
+  paths.directories.insert(dir);
+  std::vector<std::thread> callers;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; t++)
+    callers.emplace_back([&] {
+      for (int i = 0; i < 10; i++) ok += fs->FsyncAll(paths).ok();
+    });
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(ok.load(), 40);
+  DurableSet missing = paths;
+  missing.files.insert(JoinPath(dir, "gone"));
+  Status s = fs->FsyncAll(missing);
+  EXPECT_TRUE(s.IsNotFound()) << s.ToString();
+  EXPECT_NE(s.message().find("gone"), std::string::npos) << s.ToString();
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    alarm(20);  // a hang fails the test instead of blocking it
+    _exit(fs->FsyncAll(paths).ok() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(FaultInjection, FailsTheNthOperation) {

@@ -288,7 +288,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     (void)fs->RemoveFile(temp);
     return status;
   }
-  LS_RETURN_NOT_OK(fs->FsyncDirectory(log_dir));
+  // No fsync of log_dir here: the caller's next durable step in the same
+  // directory makes the new name durable (see the header).
   LastCheckpoint lc;
   lc.version = snap.version;
   lc.size = rows;

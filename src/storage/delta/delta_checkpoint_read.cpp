@@ -429,12 +429,10 @@ Result<std::string> SidecarPath(const std::string& manifest, const std::string& 
 }
 
 // The sidecar paths of a Parquet V2 checkpoint manifest (its `sidecar`
-// column; none in a V1 checkpoint).
-Result<std::vector<std::string>> ParquetSidecars(FileSystem* fs, const std::string& path) {
+// column; none in a V1 checkpoint), read with the reader that decoded its
+// actions (a scan restarts), so the footer is parsed once.
+Result<std::vector<std::string>> ParquetSidecars(ParquetReader& r, const std::string& path) {
   std::vector<std::string> out;
-  auto reader = OpenPart(fs, path);
-  if (!reader.ok()) return reader.status();
-  ParquetReader& r = *reader.value();
   for (idx_t i = 0; i < r.ColumnNames().size(); i++) {
     if (r.ColumnNames()[i] != "sidecar" || r.ColumnTypes()[i].id() != TypeId::STRUCT) continue;
     LS_RETURN_NOT_OK(r.ScanProjected({ParquetProjection{i, {"path"}}}, {}));
@@ -510,7 +508,7 @@ Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths
     if (!reader.ok()) return reader.status();
     LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
     tombstone_parts.push_back(path);
-    auto more = ParquetSidecars(fs, path);
+    auto more = ParquetSidecars(*reader.value(), path);
     if (!more.ok()) return more.status();
     sidecars.insert(sidecars.end(), more.value().begin(), more.value().end());
   }

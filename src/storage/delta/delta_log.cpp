@@ -448,7 +448,11 @@ Result<LastCheckpoint> DeltaLog::WriteCheckpoint(const Snapshot& snapshot) {
   auto lc = WriteCheckpointFile(fs_, log_path_, snapshot, NowMs());
   if (!lc.ok()) return lc;
   auto existing = ReadLastCheckpoint();
-  if (existing.ok() && existing.value().version > lc.value().version) return lc;  // never move it backwards
+  if (existing.ok() && existing.value().version > lc.value().version) {  // never move it backwards
+    LS_RETURN_NOT_OK(fs_->FsyncDirectory(log_path_));  // the checkpoint's own name
+    return lc;
+  }
+  // Its directory fsync also makes the checkpoint's rename durable.
   LS_RETURN_NOT_OK(fs_->WriteFileAtomic(JoinPath(log_path_, "_last_checkpoint"), SerializeLastCheckpoint(lc.value())));
   return lc;
 }

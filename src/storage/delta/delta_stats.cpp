@@ -1,6 +1,8 @@
 #include "storage/delta/delta_stats.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -196,10 +198,97 @@ std::optional<std::string> BadNullCount(const nlohmann::json& counts, int64_t nu
   return std::nullopt;
 }
 
+// The fast path of CheckedNumRecords: one SAX pass over the stats, no tree
+// (a table with many files parses one stats object per file when COUNT(*) is
+// answered from them). It accepts only the plain case: an object with one
+// non-negative integer numRecords and a nullCount (absent, null, or an
+// object nested only through objects) of non-negative integers. Anything else
+// (malformed, too deep, duplicate keys, numRecords missing or null, a count
+// that does not fit) is `plain = false`, and the DOM path below decides and
+// words the error, so both paths give the same answers.
+class NumRecordsScan : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool plain = true;
+  std::optional<int64_t> records;
+  int64_t max_null_count = 0;
+
+  bool null() override { return Scalar(Kind::kNull, 0); }
+  bool boolean(bool) override { return Scalar(Kind::kOther, 0); }
+  bool number_integer(number_integer_t v) override { return Scalar(v < 0 ? Kind::kOther : Kind::kCount, v); }
+  bool number_unsigned(number_unsigned_t v) override {
+    return Scalar(v > static_cast<uint64_t>(INT64_MAX) ? Kind::kOther : Kind::kCount, static_cast<int64_t>(v));
+  }
+  bool number_float(number_float_t, const string_t&) override { return Scalar(Kind::kOther, 0); }
+  bool string(string_t&) override { return Scalar(Kind::kOther, 0); }
+  bool binary(binary_t&) override { return Fail(); }
+  bool start_object(std::size_t) override {
+    if (depth_ == 1 && key_ == Key::kNumRecords) return Fail();
+    if (depth_ == 1) in_null_count_ = key_ == Key::kNullCount;
+    if (++depth_ > kMaxDepth) return Fail();
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (depth_ != 1) return true;
+    key_ = k == "numRecords" ? Key::kNumRecords : k == "nullCount" ? Key::kNullCount : Key::kOther;
+    if (key_ == Key::kOther) return true;
+    uint8_t bit = key_ == Key::kNumRecords ? 1 : 2;
+    if (seen_ & bit) return Fail();  // a duplicate key: the tree keeps the last one
+    seen_ |= bit;
+    return true;
+  }
+  bool end_object() override {
+    if (--depth_ == 1) in_null_count_ = false;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (depth_ == 0 || (depth_ == 1 && key_ != Key::kOther) || in_null_count_) return Fail();
+    if (++depth_ > kMaxDepth) return Fail();
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return Fail(); }
+
+ private:
+  enum class Kind { kNull, kCount, kOther };
+  enum class Key { kOther, kNumRecords, kNullCount };
+  static constexpr int kMaxDepth = 64;  // deeper stats go the DOM way (which refuses > kMaxJsonDepth)
+
+  bool Fail() {
+    plain = false;
+    return false;  // stops the parse
+  }
+  bool Scalar(Kind kind, int64_t v) {
+    if (depth_ == 0) return Fail();  // not an object
+    if (depth_ == 1 && key_ == Key::kNumRecords) {
+      if (kind != Kind::kCount) return Fail();
+      records = v;
+    } else if (depth_ == 1 && key_ == Key::kNullCount) {
+      if (kind != Kind::kNull) return Fail();
+    } else if (in_null_count_) {
+      if (kind != Kind::kCount) return Fail();
+      max_null_count = std::max(max_null_count, v);
+    }
+    return true;
+  }
+
+  int depth_ = 0;
+  Key key_ = Key::kOther;  // the current key at depth 1
+  bool in_null_count_ = false;
+  uint8_t seen_ = 0;
+};
+
 }  // namespace
 
 Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string>& stats, const std::string& file) {
   if (!stats || stats->empty()) return std::optional<int64_t>();
+  {
+    NumRecordsScan scan;
+    bool parsed = nlohmann::json::sax_parse(*stats, &scan, nlohmann::json::input_format_t::json, true, false);
+    if (parsed && scan.plain && scan.records && scan.max_null_count <= *scan.records) return scan.records;
+  }
   auto bad = [&](const std::string& why) {
     return Status::Corruption("the statistics of data file " + file + " in the log are invalid: " + why +
                               " (stats: " + stats->substr(0, 200) + ")");

@@ -1,4 +1,5 @@
 // DeltaTable::Scan: the active files of one snapshot, projected by name.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/exception.hpp"
@@ -462,25 +463,46 @@ std::optional<idx_t> DeltaTable::EstimatedRowCount() {
   return static_cast<idx_t>(*counted.total);
 }
 
-idx_t DeltaTable::RowCount() {
-  auto state = state_;
-  const delta::Snapshot& snapshot = state->snapshot;
-  // The count from statistics fails as a scan would when a data file is
-  // gone. On object storage one listing of the table's prefix answers that
-  // for every file instead of a request per file; a file it does not show
-  // (outside the prefix, or a key spelled differently) is asked for itself.
+// Throws ThrowMissingDataFile for the first of `state`'s files that is gone.
+// On object storage one listing of the table's prefix answers for every file
+// instead of a request per file. Locally a directory holding many of them
+// (an append-only table's root holds one per commit) is listed once: reading
+// its entries costs far less than a stat per file. A file a listing does not
+// show (outside the prefix, a key spelled differently, a listing that failed)
+// is asked for itself.
+static void CheckDataFilesExist(FileSystem* fs, const DeltaSnapshotState& state) {
+  const delta::Snapshot& snapshot = state.snapshot;
   std::unordered_set<std::string> listed;
-  if (IsRemotePath(snapshot.table_path) && state->files.size() > 1) {
-    auto objects = S3FileSystem::Instance()->ListRecursiveSkipping(snapshot.table_path, "_delta_log");
-    if (objects.ok()) {
-      std::string bucket = snapshot.table_path.substr(0, snapshot.table_path.find('/', 5) + 1);
-      for (auto& o : objects.value()) listed.insert(bucket + o.key);
+  std::vector<std::string> paths;
+  paths.reserve(state.files.size());
+  for (const delta::AddFile* add : state.files) paths.push_back(snapshot.FilePath(add->path));
+  if (IsRemotePath(snapshot.table_path)) {
+    if (paths.size() > 1) {
+      auto objects = S3FileSystem::Instance()->ListRecursiveSkipping(snapshot.table_path, "_delta_log");
+      if (objects.ok()) {
+        std::string bucket = snapshot.table_path.substr(0, snapshot.table_path.find('/', 5) + 1);
+        for (auto& o : objects.value()) listed.insert(bucket + o.key);
+      }
+    }
+  } else {
+    constexpr size_t kListFrom = 16;  // files in one directory from which one listing is cheaper
+    std::unordered_map<std::string, size_t> per_directory;
+    for (const std::string& path : paths) per_directory[ParentDirectory(path)]++;
+    for (const auto& [dir, count] : per_directory) {
+      if (count < kListFrom) continue;
+      auto names = fs->ListDirectory(dir);
+      if (!names.ok()) continue;
+      for (const std::string& name : names.value()) listed.insert(JoinPath(dir, name));
     }
   }
-  for (const delta::AddFile* add : state->files) {
-    std::string path = snapshot.FilePath(add->path);
-    if (!listed.count(path) && !Fs()->FileExists(path)) ThrowMissingDataFile(snapshot, path);
-  }
+  for (const std::string& path : paths)
+    if (!listed.count(path) && !fs->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+}
+
+idx_t DeltaTable::RowCount() {
+  auto state = state_;
+  // The count from statistics fails as a scan would when a data file is gone.
+  CheckDataFilesExist(Fs(), *state);
   DeltaSnapshotState::CheckedCount counted = CountFromStats(*state, name_);
   if (!counted.error.empty()) throw CorruptionError(counted.error);
   if (counted.total) return static_cast<idx_t>(*counted.total);

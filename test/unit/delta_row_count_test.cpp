@@ -1,0 +1,50 @@
+// DeltaTable::RowCount (COUNT(*) from the log) on a table whose root holds
+// many data files: the root is listed once instead of a stat per file, and a
+// file deleted outside lakestream is still named, as SELECT * names it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/exception.hpp"
+#include "delta_table_util.hpp"
+#include "recording_file_system.hpp"
+#include "storage/table/delta_table.hpp"
+#include "temp_dir_util.hpp"
+
+namespace lakestream {
+namespace {
+
+TEST(DeltaRowCount, ManyFilesInOneDirectory) {
+  testing::ScopedTempDir dir("lakestream_row_count");
+  std::string path = dir.path + "/t";
+  testing::RecordingFileSystem fs;
+  auto table = testing::MakeTable(&fs, path);  // 10 rows in one file
+  for (int64_t i = 0; i < 24; i++) {                             // one more file per commit
+    TableCommit insert = testing::InsertRows(100 + i, 1);
+    table->Commit(insert);
+  }
+  int64_t stats_before = fs.exists_calls();
+  EXPECT_EQ(table->RowCount(), 10u + 24u);
+  // 25 files in the root: one listing, no stat per file.
+  EXPECT_LT(fs.exists_calls() - stats_before, 5);
+  // Delete one of the files outside lakestream, then reopen (a new snapshot
+  // state, so nothing remembered from the count above).
+  std::string victim;
+  for (auto& entry : std::filesystem::directory_iterator(path)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("part-", 0) == 0) victim = entry.path().string();
+  }
+  ASSERT_FALSE(victim.empty());
+  std::filesystem::remove(victim);
+  auto reopened = DeltaTable::Open(&fs, "t", path);
+  try {
+    reopened->RowCount();
+    FAIL() << "COUNT(*) answered without " << victim;
+  } catch (const IOError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("missing its data file " + victim), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace lakestream
