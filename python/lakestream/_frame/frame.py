@@ -16,12 +16,17 @@ sql.quote_name / sql.literal.
 """
 
 import itertools
+import re
 
 from .column import (Alias, Case, Column, Lit, Raw, Ref, Scope, SortKey, SqlText, Star,
                      Subquery, col_node, sql_expr, strip_alias, to_node)
 from .row import Row, gc_paused
 from .sql import quote_name, unquote_name
 from .types import StructField, StructType, parse_type
+
+# Statement texts that may stand as a subquery; others (SHOW, DESCRIBE, DDL,
+# DML) are run as they are by the frame's actions.
+_QUERY_START = re.compile(r"^\s*(\(|SELECT\b|WITH\b|VALUES\b|FROM\b|TABLE\b)", re.I)
 
 _ids = itertools.count(1)
 
@@ -307,7 +312,19 @@ class Frame:
             for values in batch:
                 yield make(values, fields)
 
+    def _raw_statement(self):
+        """The untouched text of a statement that cannot be a subquery (SHOW,
+        DESCRIBE, EXPLAIN, DDL, DML), else None: such a frame's actions run
+        the statement as it is instead of wrapping it."""
+        if self._raw is None or _QUERY_START.match(self._raw):
+            return None
+        return self._raw
+
     def count(self):
+        raw = self._raw_statement()
+        if raw is not None:
+            rel = self._run(raw, self._params)
+            return 0 if rel is None else len(rel.fetchall())
         rel = self._run("SELECT count(*) FROM (%s) AS %s" % (self._sql(), quote_name("__count")), self._params)
         return rel.fetchone()[0]
 
@@ -321,6 +338,10 @@ class Frame:
         """(column names, first n rows as tuples)."""
         if n is None or n < 0:
             raise ValueError("the number of rows must be a non-negative int, not %r" % (n,))
+        raw = self._raw_statement()
+        if raw is not None:  # SHOW STREAMS, DESCRIBE t, ...: not a subquery, so no LIMIT around it
+            rel = self._run(raw, self._params)
+            return ([], []) if rel is None else (list(rel.columns), rel.fetchmany(n) if n else [])
         limited = self.limit(n)
         rel = limited._run(limited._sql(), limited._params)
         if rel is None:

@@ -339,3 +339,17 @@ def test_create_dataframe_from_pandas(session):
     assert df.columns == ["a", "b", "c"]
     assert df.collect() == [(1, "x", 0.5), (2, None, 1.5)]
     assert type(df.collect()[0].a) is int
+
+
+def test_show_and_count_of_statements_that_are_not_queries(session, people, capsys):
+    # SHOW / DESCRIBE cannot be a subquery: show() and count() run them as they are.
+    session.sql("ALTER TABLE people SET PROPERTIES ('change_tracking' = 'true')").collect()
+    session.sql("CREATE STREAM people_changes ON TABLE people").collect()
+    session.sql("SHOW STREAMS").show()
+    out = capsys.readouterr().out
+    assert "people_changes" in out and "|" in out
+    assert session.sql("SHOW STREAMS").count() == 1
+    assert session.sql("DESCRIBE people").count() == 4
+    session.sql("DESCRIBE people").show(2)
+    out = capsys.readouterr().out
+    assert "id" in out and "name" in out and "city" not in out  # two rows only
