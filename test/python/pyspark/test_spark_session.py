@@ -106,3 +106,13 @@ def test_create_data_frame_and_range(spark):
     df = spark.createDataFrame([(1, "a"), (2, "b")], ["id", "name"])
     assert rows(df) == [(1, "a"), (2, "b")]
     assert spark.range(3).count() == 3
+
+
+def test_expr_takes_a_trailing_alias_as_spark_does(spark):
+    df = spark.createDataFrame([(1,), (2,)], ["a"])
+    got = df.select(expr("a * 2 AS doubled"), expr("a + 1 plus_one"), expr('a * 3 AS "Big One"'))
+    assert got.columns == ["doubled", "plus_one", "Big One"]
+    assert rows(got) == [(2, 2, 3), (4, 3, 6)]
+    # Only the text before the alias is spliced, and it must still be one expression.
+    with pytest.raises(lakestream.ParserException, match="is not one SQL expression"):
+        df.select(expr("a; DROP TABLE t AS x"))

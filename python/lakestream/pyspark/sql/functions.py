@@ -4,7 +4,11 @@ A str argument names a column (``upper("name")``); use ``lit`` for a
 string value. Every function returns a pyspark Column.
 """
 
+import re as _re
+
+from ..._core.errors import ParserException as _ParserException
 from ..._frame import functions as _f
+from ..._frame.sql import unquote_name as _unquote_name
 from ..._frame.column import Raw, col_node, sql_expr, to_node
 from .column import Column, wrap
 
@@ -29,11 +33,27 @@ def lit(value):
     return wrap(_f.lit(value))
 
 
+# "<expression> [AS] name" at the end of expr()'s text: Spark's expr() takes
+# an alias ("a * 2 AS doubled").
+_TRAILING_ALIAS = _re.compile(r'^(.*?\S)\s+(?:[Aa][Ss]\s+)?("(?:[^"]|"")+"|`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_$]*)\s*$',
+                              _re.S)
+
+
 def expr(sql_text):
-    """A SQL expression written as text, as in Spark (``expr("amount * 2")``).
-    The engine's parser checks it is one expression; it is put in parentheses
-    and not otherwise changed."""
-    return wrap(sql_expr(sql_text, what="expr()"))
+    """A SQL expression written as text, as in Spark (``expr("amount * 2")``,
+    ``expr("amount * 2 AS doubled")``). The engine's parser checks that the
+    text (without a trailing alias) is one expression; it is put in
+    parentheses and not otherwise changed, and the alias names the column."""
+    try:
+        return wrap(sql_expr(sql_text, what="expr()"))
+    except _ParserException as first:
+        aliased = _TRAILING_ALIAS.match(sql_text) if isinstance(sql_text, str) else None
+        if aliased:
+            try:
+                return wrap(sql_expr(aliased.group(1), what="expr()")).alias(_unquote_name(aliased.group(2)))
+            except _ParserException:
+                pass
+        raise first
 
 
 def when(condition, value):
