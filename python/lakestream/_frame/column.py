@@ -325,6 +325,11 @@ class Column:
     def try_cast(self, to):
         return self._new(Raw("TRY_CAST(", self._expr_node(), " AS %s)" % type_sql(to)))
 
+    def over(self, window):
+        """This aggregate or window function over ``window`` (a WindowSpec)."""
+        from .window import over
+        return self._new(over(self, window))
+
     def asc(self):
         return self._new(SortKey(self._expr_node(), False))
 

@@ -18,8 +18,9 @@ from .column import CaseExpr, Column
 from .dataframe import (DataFrame, DataFrameWriter, DeleteResult, MergeResult, RelationalGroupedDataFrame,
                         Table, UpdateResult)
 from .functions import WhenMatchedClause, WhenNotMatchedClause
+from .._frame.window import Window, WindowSpec
 from .session import Session, SessionBuilder
 
 __all__ = ["CaseExpr", "Column", "DataFrame", "DataFrameWriter", "DeleteResult", "MergeResult",
            "RelationalGroupedDataFrame", "Row", "Session", "SessionBuilder", "Table", "UpdateResult",
-           "WhenMatchedClause", "WhenNotMatchedClause", "functions", "types"]
+           "WhenMatchedClause", "WhenNotMatchedClause", "Window", "WindowSpec", "functions", "types"]

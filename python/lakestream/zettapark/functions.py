@@ -120,3 +120,16 @@ def when_matched(condition=None):
 def when_not_matched(condition=None):
     """A MERGE clause: ``when_not_matched([condition]).insert({...})``."""
     return WhenNotMatchedClause(condition)
+
+# window functions (use with .over(Window.partition_by(...).order_by(...)))
+from .._frame import window as _window  # noqa: E402
+
+row_number = _wrap(_window.row_number)
+rank = _wrap(_window.rank)
+dense_rank = _wrap(_window.dense_rank)
+percent_rank = _wrap(_window.percent_rank)
+cume_dist = _wrap(_window.cume_dist)
+ntile = _wrap(_window.ntile)
+lag = _wrap(_window.lag)
+lead = _wrap(_window.lead)
+

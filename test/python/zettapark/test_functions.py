@@ -105,3 +105,12 @@ def test_stream_has_data(session):
     assert probe.collect()[0].h is False
     session.sql("INSERT INTO src VALUES (1)").collect()
     assert probe.collect()[0].h is True
+
+
+def test_window_functions_with_snowpark_names(session):
+    from lakestream.zettapark import Window
+    df = session.create_dataframe([("a", 1, 10), ("a", 2, 30), ("b", 1, 5)], schema=["k", "ts", "v"])
+    w = Window.partition_by("k").order_by(F.col("ts").desc())
+    got = df.select("k", "ts", F.row_number().over(w).alias("rn"),
+                    F.sum("v").over(Window.partition_by("k")).alias("total")).sort("k", "ts").collect()
+    assert [tuple(r) for r in got] == [("a", 1, 2, 40), ("a", 2, 1, 40), ("b", 1, 1, 5)]

@@ -5,5 +5,6 @@ from .column import Column
 from .dataframe import DataFrame, GroupedData
 from .session import SparkSession
 from .row import Row
+from .window import Window, WindowSpec
 
-__all__ = ["SparkSession", "DataFrame", "GroupedData", "Column", "Row", "functions", "types"]
+__all__ = ["SparkSession", "DataFrame", "GroupedData", "Column", "Row", "Window", "WindowSpec", "functions", "types"]

@@ -132,3 +132,40 @@ startswith = _w(_f.startswith, "startswith")
 endswith = _w(_f.endswith, "endswith")
 regexp_like = rlike = _w(_f.regexp_like, "regexp_like")
 __all__ = [n for n in list(globals()) if not n.startswith("_")]
+
+
+# -- window functions (use with .over(Window...)) -----------------------------
+from ..._frame import window as _window  # noqa: E402
+
+
+def row_number():
+    return wrap(_window.row_number())
+
+
+def rank():
+    return wrap(_window.rank())
+
+
+def dense_rank():
+    return wrap(_window.dense_rank())
+
+
+def percent_rank():
+    return wrap(_window.percent_rank())
+
+
+def cume_dist():
+    return wrap(_window.cume_dist())
+
+
+def ntile(n):
+    return wrap(_window.ntile(n))
+
+
+def lag(col, offset=1, default=None):
+    return wrap(_window.lag(col, offset, default))
+
+
+def lead(col, offset=1, default=None):
+    return wrap(_window.lead(col, offset, default))
+
