@@ -51,22 +51,39 @@ def check_mode(mode, modes=SAVE_MODES):
     return mode.lower()
 
 
-def save_as_table(frame, name, mode="append", column_order="index"):
-    """Write ``frame`` into table ``name``; returns the statement run."""
+def table_partition_columns(conn, name_sql):
+    """The partition columns of an existing Delta table (DESCRIBE DETAIL), lower-cased."""
+    rel = conn.sql("DESCRIBE DETAIL " + name_sql)
+    detail = dict(zip(rel.columns, rel.fetchone()))
+    text = str(detail.get("partitionColumns") or "[]").strip("[]")
+    return [c.strip().lower() for c in text.split(",") if c.strip()]
+
+
+def save_as_table(frame, name, mode="append", column_order="index", partition_by=None):
+    """Write ``frame`` into table ``name``; returns the statement run.
+    ``partition_by``: the columns a table created here is partitioned by; an
+    existing table must already be partitioned by exactly those."""
     mode = check_mode(mode)
     if column_order not in ("index", "name"):
         raise ValueError("column_order %r is not one of: index, name" % (column_order,))
     target = table_name_sql(name)
     query = frame._sql()
     conn = frame._conn
+    parts = [unquote_name(c) for c in (partition_by or [])]
+    partitioned = " PARTITIONED BY (%s)" % ", ".join(quote_name(c) for c in parts) if parts else ""
+    if parts and mode in ("append", "overwrite") and table_columns(conn, target) is not None:
+        have = table_partition_columns(conn, target)
+        if have != [c.lower() for c in parts]:
+            raise ValueError("table %s is partitioned by (%s), not (%s); write without partitionBy, or recreate the "
+                             "table" % (name, ", ".join(have), ", ".join(parts)))
     if mode == "errorifexists":
-        stmt = "CREATE TABLE %s AS %s" % (target, query)
+        stmt = "CREATE TABLE %s%s AS %s" % (target, partitioned, query)
     elif mode == "ignore":
-        stmt = "CREATE TABLE IF NOT EXISTS %s AS %s" % (target, query)
+        stmt = "CREATE TABLE IF NOT EXISTS %s%s AS %s" % (target, partitioned, query)
     else:
         existing = table_columns(conn, target)
         if existing is None:
-            stmt = "CREATE TABLE %s AS %s" % (target, query)
+            stmt = "CREATE TABLE %s%s AS %s" % (target, partitioned, query)
         elif mode == "append":
             cols = ""
             if column_order == "name":
@@ -77,7 +94,7 @@ def save_as_table(frame, name, mode="append", column_order="index"):
             if sorted(c.lower() for c in mine) == sorted(c.lower() for c in existing):
                 stmt = "INSERT OVERWRITE %s (%s) %s" % (target, ", ".join(quote_name(c) for c in mine), query)
             else:
-                stmt = "CREATE OR REPLACE TABLE %s AS %s" % (target, query)
+                stmt = "CREATE OR REPLACE TABLE %s%s AS %s" % (target, partitioned, query)
     import lakestream
     try:
         conn.execute(stmt, list(frame._params) if frame._params else None)

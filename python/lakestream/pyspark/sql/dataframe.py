@@ -5,10 +5,12 @@ placeholder source (streaming/source.py): every operation works on it, and
 only writeStream runs it; an action such as collect() raises as in Spark.
 """
 
+import os
+
 from ..errors import AnalysisException
 from ..._frame.column import sql_expr
 from ..._frame.frame import Frame, GroupedFrame, _flatten
-from ..._frame.sql import quote_name, unquote_name
+from ..._frame.sql import literal, quote_name, unquote_name
 from ..._frame.writer import save_as_table
 from .column import Column, wrap
 from .row import Row
@@ -160,6 +162,22 @@ class DataFrame(Frame):
     def select(self, *cols):
         return Frame.select(self, *[wrap(c) for c in _flatten(cols)])
 
+    def cache(self):
+        """Spark's cache is a hint for reuse; lakestream runs the query at each
+        action (reading the tables as they are then), so this returns the
+        DataFrame unchanged. Write the rows to a table to keep a snapshot."""
+        return self
+
+    def persist(self, storageLevel=None):
+        return self
+
+    def unpersist(self, blocking=False):
+        return self
+
+    @property
+    def is_cached(self):
+        return False
+
     def selectExpr(self, *exprs):
         return Frame.select(self, *[_text_column(e, "selectExpr()", allow_alias=True) for e in _flatten(exprs)])
 
@@ -286,12 +304,19 @@ class GroupedData(GroupedFrame):
 
 
 class DataFrameWriter:
-    """df.write: mode(...), saveAsTable / insertInto."""
+    """df.write: mode(...), format("delta"/"parquet"), option(...), partitionBy(...),
+    saveAsTable / insertInto / parquet / save. Every option is honoured or refused by name."""
+
+    # Delta writer options and what they mean here (docs/python-pyspark.md).
+    _DELTA_OPTIONS = ("overwriteschema", "mergeschema")
+    _PARQUET_OPTIONS = ("compression",)
 
     def __init__(self, df):
         self._df = df
         self._mode = "errorifexists"
         self._format = "delta"
+        self._options = {}
+        self._partition_by = None
 
     def mode(self, saveMode):
         m = str(saveMode).lower()
@@ -300,25 +325,108 @@ class DataFrameWriter:
         return self
 
     def format(self, source):
-        if str(source).lower() != "delta":
-            raise AnalysisException("write.format(%r): tables are Delta tables; use \"delta\"" % (source,))
+        fmt = str(source).lower()
+        if fmt not in ("delta", "parquet"):
+            raise AnalysisException("write.format(%r) is not supported yet: lakestream writes Delta tables "
+                                    "(saveAsTable) and Parquet files (.parquet(path)); json and csv are not "
+                                    "written yet" % (source,))
+        self._format = fmt
         return self
 
     def option(self, key, value):
+        self._options[str(key).lower()] = value
         return self
 
     def options(self, **options):
+        for k, v in options.items():
+            self.option(k, v)
         return self
 
+    def partitionBy(self, *cols):
+        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+            cols = tuple(cols[0])
+        self._partition_by = [str(c) for c in cols]
+        return self
+
+    def _check_options(self, allowed):
+        for key, value in self._options.items():
+            if key not in allowed:
+                raise AnalysisException("write option %r is not supported for format %s; lakestream takes %s"
+                                        % (key, self._format, ", ".join(allowed) or "none"))
+            if key == "mergeschema" and _truthy(value):
+                raise AnalysisException("write option mergeSchema = true is not supported yet: a write with new "
+                                        "columns fails; add them first with ALTER TABLE ... ADD COLUMN")
+            if key == "overwriteschema" and _truthy(value) and self._mode != "overwrite":
+                raise AnalysisException("write option overwriteSchema applies with mode(\"overwrite\") only")
+
     def saveAsTable(self, name, format=None, mode=None, partitionBy=None, **options):
+        if format is not None:
+            self.format(format)
+        if self._format != "delta":
+            raise AnalysisException("saveAsTable() writes a Delta table; format %r applies to .parquet(path)"
+                                    % self._format)
         if mode:
             self.mode(mode)
+        if partitionBy:
+            self.partitionBy(partitionBy)
+        self.options(**options)
+        self._check_options(self._DELTA_OPTIONS)
         with self._df._session._lock:
-            save_as_table(self._df, name, self._mode)
+            save_as_table(self._df, name, self._mode, partition_by=self._partition_by)
 
     def insertInto(self, tableName, overwrite=False):
+        if self._partition_by:
+            raise AnalysisException("insertInto() uses the table's own partitioning; drop partitionBy(...)")
+        self._check_options(self._DELTA_OPTIONS)
         with self._df._session._lock:
             save_as_table(self._df, tableName, "overwrite" if overwrite else "append")
+
+    def parquet(self, path, mode=None, partitionBy=None, compression=None):
+        """One Parquet file at ``path`` (COPY ... TO), which spark.read.parquet(path) reads back."""
+        self._format = "parquet"
+        if mode:
+            self.mode(mode)
+        if compression is not None:
+            self.option("compression", compression)
+        if partitionBy or self._partition_by:
+            raise AnalysisException("write.parquet(partitionBy=...) is not supported yet: lakestream writes one "
+                                    "Parquet file; partition a Delta table with saveAsTable(partitionBy=...)")
+        self._check_options(self._PARQUET_OPTIONS)
+        target = os.path.abspath(str(path))
+        if os.path.exists(target):
+            if self._mode == "ignore":
+                return
+            if self._mode == "errorifexists":
+                raise AnalysisException("[PATH_ALREADY_EXISTS] Path %s already exists. Set mode as \"overwrite\" "
+                                        "to overwrite the existing path" % target)
+            if self._mode == "append":
+                raise AnalysisException("write.parquet in mode append is not supported yet: lakestream writes one "
+                                        "Parquet file; write a new path, or use a Delta table (saveAsTable)")
+        copy = "COPY (%s) TO %s" % (self._df._sql(), literal(target))
+        if "compression" in self._options:
+            copy += " (COMPRESSION %s)" % quote_name(str(self._options["compression"]).lower())
+        with self._df._session._lock:
+            self._df._session._conn.execute(copy, list(self._df._params) if self._df._params else None)
+
+    def save(self, path=None, format=None, mode=None, partitionBy=None, **options):
+        if format is not None:
+            self.format(format)
+        self.options(**options)
+        if self._format == "parquet":
+            return self.parquet(path or self._options.pop("path", None), mode=mode, partitionBy=partitionBy)
+        raise AnalysisException("write.format(\"delta\").save(path) is not supported yet: lakestream names its "
+                                "tables; use saveAsTable(name), or CREATE TABLE name LOCATION 'path' then "
+                                "insertInto(name)")
+
+    def json(self, path, *args, **kwargs):
+        raise AnalysisException("write.json() is not supported yet: lakestream writes Parquet files and Delta tables")
+
+    def csv(self, path, *args, **kwargs):
+        raise AnalysisException("write.csv() is not supported yet: lakestream writes Parquet files and Delta tables")
+
+
+def _truthy(value):
+    return str(value).strip().lower() in ("true", "1", "yes")
 
 
 def _quote(name):

@@ -224,6 +224,11 @@ class SparkSession:
         return DataFrameReader(self)
 
     @property
+    def catalog(self):
+        from .catalog import Catalog
+        return Catalog(self)
+
+    @property
     def readStream(self):
         return DataStreamReader(self)
 
