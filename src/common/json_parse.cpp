@@ -88,4 +88,9 @@ nlohmann::ordered_json ParseOrderedJson(std::string_view text, JsonError* error,
   return Parse<nlohmann::ordered_json>(text, error, max_depth);
 }
 
+bool ParseJsonSax(std::string_view text, nlohmann::json_sax<nlohmann::json>* sax, size_t max_depth) {
+  if (JsonDepthExceededAt(text, max_depth) != std::string_view::npos) return false;
+  return nlohmann::json::sax_parse(text, sax, nlohmann::json::input_format_t::json, true, false);
+}
+
 }  // namespace lakestream

@@ -22,6 +22,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+NLOHMANN_JSON_NAMESPACE_BEGIN
+template <typename BasicJsonType>
+struct json_sax;  // nlohmann/detail/input/json_sax.hpp; json_fwd.hpp does not declare it
+NLOHMANN_JSON_NAMESPACE_END
+
 namespace lakestream {
 
 // The most levels of nested arrays and objects a JSON text may have: the
@@ -49,5 +54,11 @@ nlohmann::ordered_json ParseOrderedJson(std::string_view text, JsonError* error 
 // or std::string_view::npos when it nests no deeper than `max_depth`.
 // Linear, iterative; malformed text is scanned as far as it goes.
 size_t JsonDepthExceededAt(std::string_view text, size_t max_depth = kMaxJsonDepth);
+
+// Streams `text` to `sax` (nlohmann's SAX interface, for readers that want
+// a few fields without building a tree), after the same depth check as
+// ParseJson: false when the text is deeper than `max_depth`, malformed, or
+// the handler stopped.
+bool ParseJsonSax(std::string_view text, nlohmann::json_sax<nlohmann::json>* sax, size_t max_depth = kMaxJsonDepth);
 
 }  // namespace lakestream

@@ -141,8 +141,21 @@ std::string ParsedExpression::ToString() const {
       return "$" + std::to_string(parameter_index);
     case ExpressionType::COLUMN_REF:
       return JoinNames(names);
-    case ExpressionType::STAR:
-      return names.empty() ? "*" : JoinNames(names) + ".*";
+    case ExpressionType::STAR: {
+      std::string s = names.empty() ? "*" : JoinNames(names) + ".*";
+      if (!star_exclude.empty()) {
+        s += " EXCLUDE (";
+        for (size_t i = 0; i < star_exclude.size(); i++) s += (i ? ", " : "") + star_exclude[i];
+        s += ")";
+      }
+      if (!children.empty()) {
+        s += " REPLACE (";
+        for (size_t i = 0; i < children.size(); i++)
+          s += (i ? ", " : "") + children[i]->ToString() + " AS " + children[i]->alias;
+        s += ")";
+      }
+      return s;
+    }
     case ExpressionType::FUNCTION: {
       std::string s = function_name + "(";
       if (distinct) s += "DISTINCT ";
@@ -291,6 +304,7 @@ std::unique_ptr<ParsedExpression> ParsedExpression::Copy() const {
   result->children = CopyList(children);
   result->value = value;
   result->names = names;
+  result->star_exclude = star_exclude;
   result->function_name = function_name;
   result->arg_names = arg_names;
   result->distinct = distinct;

@@ -76,6 +76,9 @@ struct ParsedExpression {
   std::vector<std::unique_ptr<ParsedExpression>> children;
   Value value;                     // CONSTANT
   std::vector<std::string> names;  // COLUMN_REF / STAR qualifier
+  // STAR: * EXCLUDE (a, b) (Spark's EXCEPT); `children` hold REPLACE's
+  // expressions, each aliased with the column it replaces.
+  std::vector<std::string> star_exclude;
   std::string function_name;       // FUNCTION (as written, e.g. "SYSTEM$STREAM_HAS_DATA", "to_json")
   std::vector<std::string> arg_names;  // FUNCTION: per child; "" for positional
   bool distinct = false;           // FUNCTION: count(DISTINCT x)

@@ -361,6 +361,8 @@ ExprPtr ParserImpl::ParsePrimary() {
         return MakeExpr(ExpressionType::STAR, location);
       }
       if (t.text == "?" || t.text[0] == '$') return ParseParameter(Next());
+      if (t.text == "[") return ParseListLiteral();
+      if (t.text == "{") return ParseStructLiteral();
       if (t.text != "(") SyntaxError(t, "expected an expression");
       Next();
       if (IsQueryStart()) {
@@ -472,6 +474,10 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
     if (IsIdentifierLike() && IsOp("=>", 1)) {
       arg_name = Next().text;
       Next();
+    } else if (IsIdentifierLike() && IsOp(":", 1) && IsOp("=", 2)) {  // DuckDB's name := value
+      arg_name = Next().text;
+      Next();
+      Next();
     }
     // An option value (format => "json") or a table function's argument
     // (read_files("landing/")): Databricks writes strings in double quotes,
@@ -497,6 +503,7 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
   } while (AcceptOp(","));
   if (IsKeyword("ORDER")) ParseOrderInCall(*expr);
   if (!AcceptOp(")")) SyntaxError(Peek(), "expected ',' or ')' in the arguments of " + expr->function_name);
+  if (ToLowerAscii(expr->function_name) == "struct_pack") RewriteStructPack(*expr);
   return ParseCallModifiers(std::move(expr));
 }
 

@@ -1,5 +1,7 @@
-// Nested-data syntax: Databricks' JSON path `raw:a.b[0]` and lambda
-// arguments `x -> x + 1` (the postfix loop itself is in parse_expression.cpp).
+// Nested-data syntax: Databricks' JSON path `raw:a.b[0]`, lambda arguments
+// `x -> x + 1`, DuckDB's list and struct literals ([1, 2], {'a': 1},
+// struct_pack(a := 1)) and its * EXCLUDE / REPLACE (the postfix loop itself
+// is in parse_expression.cpp).
 #include <algorithm>
 #include <cctype>
 
@@ -10,6 +12,12 @@ namespace lakestream {
 namespace {
 
 ExprPtr MakeExpr(ExpressionType type, uint32_t location) { return std::make_unique<ParsedExpression>(type, location); }
+
+ExprPtr MakeConstant(Value value, uint32_t location) {
+  auto expr = MakeExpr(ExpressionType::CONSTANT, location);
+  expr->value = std::move(value);
+  return expr;
+}
 
 }  // namespace
 
@@ -111,6 +119,89 @@ std::unique_ptr<TableRef> ParserImpl::ParseLateralView(std::unique_ptr<TableRef>
   join->right = std::move(generator);
   Finish(*join);
   return join;
+}
+
+ExprPtr ParserImpl::ParseListLiteral() {
+  uint32_t location = Peek().offset;
+  ExpectOp("[");
+  auto list = MakeExpr(ExpressionType::FUNCTION, location);
+  list->function_name = "list_value";
+  if (IsOp("]")) {
+    ErrorAt(location, "an empty list literal [] has no element type; write CAST(list_value() AS INT[]) or give elements");
+  }
+  do {
+    if (IsOp("]")) break;  // a trailing comma, as DuckDB allows
+    list->children.push_back(ParseExpression());
+    list->arg_names.emplace_back();
+  } while (AcceptOp(","));
+  if (!AcceptOp("]")) SyntaxError(Peek(), "expected ',' or ']' in a list literal");
+  return Finish(std::move(list));
+}
+
+ExprPtr ParserImpl::ParseStructLiteral() {
+  uint32_t location = Peek().offset;
+  ExpectOp("{");
+  auto pack = MakeExpr(ExpressionType::FUNCTION, location);
+  pack->function_name = "named_struct";
+  do {
+    if (IsOp("}")) break;
+    const Token& key = Peek();
+    if (key.type != TokenType::STRING && !IsIdentifierLike()) {
+      SyntaxError(key, "expected a field name ('name' or name) in a struct literal {'name': value}");
+    }
+    uint32_t at = key.offset;
+    pack->children.push_back(Finish(MakeConstant(Value::VARCHAR(Next().text), at)));
+    ExpectOp(":");
+    pack->children.push_back(ParseExpression());
+    pack->arg_names.resize(pack->children.size());
+  } while (AcceptOp(","));
+  if (!AcceptOp("}")) SyntaxError(Peek(), "expected ',' or '}' in a struct literal");
+  if (pack->children.empty()) ErrorAt(location, "an empty struct literal {} has no fields; give at least one 'name': value");
+  return Finish(std::move(pack));
+}
+
+void ParserImpl::RewriteStructPack(ParsedExpression& call) {
+  std::vector<ExprPtr> values = std::move(call.children);
+  std::vector<std::string> names = std::move(call.arg_names);
+  call.children.clear();
+  call.arg_names.clear();
+  for (size_t i = 0; i < values.size(); i++) {
+    std::string name = i < names.size() ? names[i] : "";
+    if (name.empty() && values[i]->type == ExpressionType::COLUMN_REF) name = values[i]->names.back();
+    if (name.empty()) name = values[i]->alias;
+    if (name.empty()) {
+      ErrorAt(values[i]->location, "struct_pack() names each field: struct_pack(name := value, ...)");
+    }
+    call.children.push_back(Finish(MakeConstant(Value::VARCHAR(name), values[i]->location)));
+    values[i]->alias.clear();
+    call.children.push_back(std::move(values[i]));
+  }
+  call.arg_names.assign(call.children.size(), "");
+  call.function_name = "named_struct";
+}
+
+void ParserImpl::ParseStarModifiers(ParsedExpression& star) {
+  // EXCLUDE (DuckDB, Snowflake) / EXCEPT (Spark, Databricks): the columns left out.
+  bool exclude = IsKeyword("EXCLUDE") || (IsKeyword("EXCEPT") && IsOp("(", 1) && !IsKeyword("SELECT", 2));
+  if (exclude) {
+    Next();
+    bool parenthesised = AcceptOp("(");
+    do {
+      star.star_exclude.push_back(ParseIdentifier("a column name in EXCLUDE"));
+    } while (parenthesised && AcceptOp(","));
+    if (parenthesised) ExpectOp(")");
+  }
+  if (IsKeyword("REPLACE") && IsOp("(", 1)) {
+    Next();
+    ExpectOp("(");
+    do {
+      auto replacement = ParseExpression();
+      ExpectKeyword("AS");
+      replacement->alias = ParseIdentifier("the name of the column REPLACE replaces, after AS");
+      star.children.push_back(std::move(replacement));
+    } while (AcceptOp(","));
+    ExpectOp(")");
+  }
 }
 
 }  // namespace lakestream

@@ -129,6 +129,7 @@ std::unique_ptr<QueryNode> ParserImpl::ParseValuesNode() {
 
 ExprPtr ParserImpl::ParseSelectItem() {
   auto expr = ParseExpression();
+  if (expr->type == ExpressionType::STAR) ParseStarModifiers(*expr);
   if (AcceptKeyword("AS")) {
     if (Peek().type == TokenType::STRING) {
       expr->alias = Next().text;  // Spark/Snowflake accept AS 'alias'
@@ -384,6 +385,22 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
       Next();
       ref->stream_options = ParsePropertyList(false);
     }
+    ParseTableAlias(*ref);
+    Finish(*ref);
+    return ref;
+  }
+  // DuckDB's FROM 'orders.parquet' / FROM 'landing/*.json': read_files() of
+  // that path, its format from the extension.
+  if (Peek().type == TokenType::STRING) {
+    auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
+    ref->location = location;
+    auto call = std::make_unique<ParsedExpression>(ExpressionType::FUNCTION, location);
+    call->function_name = "read_files";
+    auto path = std::make_unique<ParsedExpression>(ExpressionType::CONSTANT, location);
+    path->value = Value::VARCHAR(Next().text);
+    call->children.push_back(Finish(std::move(path)));
+    call->arg_names.emplace_back();
+    ref->function = Finish(std::move(call));
     ParseTableAlias(*ref);
     Finish(*ref);
     return ref;

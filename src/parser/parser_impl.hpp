@@ -89,6 +89,12 @@ class ParserImpl {
   ExprPtr ParsePostfix();
   ExprPtr ParseJsonPath(ExprPtr json);  // after `json`, at the ':'
   ExprPtr TryParseLambda();             // a function argument `x -> ...`, or null
+  ExprPtr ParseListLiteral();           // at '[': DuckDB's [a, b] -> list_value(a, b)
+  ExprPtr ParseStructLiteral();         // at '{': DuckDB's {'k': v} -> named_struct('k', v)
+  // struct_pack(a := 1, b := x) -> named_struct('a', 1, 'b', x) (DuckDB)
+  void RewriteStructPack(ParsedExpression& call);
+  // After `*`: EXCLUDE (a, b) / EXCEPT (a, b) and REPLACE (expr AS a, ...)
+  void ParseStarModifiers(ParsedExpression& star);
   // Spark's `LATERAL VIEW [OUTER] explode(x) alias [AS] c1, c2` after `left`:
   // a CROSS (LEFT for OUTER) join of `left` with the generator.
   std::unique_ptr<TableRef> ParseLateralView(std::unique_ptr<TableRef> left);

@@ -138,13 +138,46 @@ class SelectNodeBinder {
   void ExpandSelectList() {
     for (auto& e : node_.select_list) {
       if (e->type == ExpressionType::STAR) {
-        for (auto& [name, ref] : scope_.ExpandStar(e->names)) {
+        auto expanded = scope_.ExpandStar(e->names);
+        CheckStarModifiers(*e, expanded);
+        for (auto& [name, ref] : expanded) {
+          if (Named(e->star_exclude, name)) continue;
+          const ParsedExpression* replacement = nullptr;
+          for (auto& r : e->children)
+            if (StringUtil::CIEquals(r->alias, name)) replacement = r.get();
+          if (replacement) {  // * REPLACE (expr AS name): the expression, under the column's name and place
+            items_.push_back({replacement, nullptr, name, ""});
+            continue;
+          }
           std::string key = BindContext::ColumnKey(ref->binding);
           items_.push_back({nullptr, std::move(ref), name, std::move(key)});
         }
       } else {
         items_.push_back({e.get(), nullptr, DerivedName(*e), ""});
       }
+    }
+  }
+
+  static bool Named(const std::vector<std::string>& names, const std::string& name) {
+    for (auto& n : names)
+      if (StringUtil::CIEquals(n, name)) return true;
+    return false;
+  }
+
+  // Each name EXCLUDE or REPLACE gives must be one of the * columns.
+  static void CheckStarModifiers(const ParsedExpression& star,
+                                 const std::vector<std::pair<std::string, BoundExprPtr>>& expanded) {
+    std::vector<std::string> columns;
+    for (auto& [name, ref] : expanded) columns.push_back(name);
+    auto check = [&](const std::string& name, const char* clause) {
+      if (Named(columns, name)) return;
+      throw BinderError(std::string("* ") + clause + " names " + name + ", which is not a column of the *; the " +
+                        "columns are " + StringUtil::Join(columns, ", "));
+    };
+    for (auto& name : star.star_exclude) check(name, "EXCLUDE");
+    for (auto& r : star.children) check(r->alias, "REPLACE");
+    if (!star.star_exclude.empty() && star.star_exclude.size() >= expanded.size()) {
+      throw BinderError("* EXCLUDE leaves no column: it excludes all of " + StringUtil::Join(columns, ", "));
     }
   }
 

@@ -286,7 +286,7 @@ Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string
   if (!stats || stats->empty()) return std::optional<int64_t>();
   {
     NumRecordsScan scan;
-    bool parsed = nlohmann::json::sax_parse(*stats, &scan, nlohmann::json::input_format_t::json, true, false);
+    bool parsed = ParseJsonSax(*stats, &scan);
     if (parsed && scan.plain && scan.records && scan.max_null_count <= *scan.records) return scan.records;
   }
   auto bad = [&](const std::string& why) {
