@@ -20,22 +20,49 @@ std::string PhysicalTableScan::Details() const {
   return d;
 }
 
+std::shared_ptr<MorselSource> PhysicalTableScan::CreateMorselSource() {
+  if (emit_row_ids_) return nullptr;
+  std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
+  return table_.ParallelScan(column_ids_, ConvertToTableFilters(filters_, scan_types));
+}
+
+void PhysicalTableScan::SetMorsels(std::shared_ptr<MorselSource> morsels, bool counts_total) {
+  morsels_ = std::move(morsels);
+  counts_total_ = counts_total;
+}
+
+// The next chunk of the whole scan, or of the morsels this copy takes.
+bool PhysicalTableScan::NextScanChunk() {
+  while (true) {
+    if (!scan_) {
+      if (!morsels_) return false;
+      scan_ = morsels_->NextMorsel();
+      if (!scan_) return false;
+    }
+    if (scan_->Next(scan_chunk_, row_ids_.get())) return true;
+    if (!morsels_) return false;
+    scan_.reset();
+  }
+}
+
 bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
-  if (!scan_) {
+  if (!started_) {
+    started_ = true;
     std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
-    scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
+    if (!morsels_) scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
     // From metadata (never reads data). Rows that data skipping leaves
     // unread are never counted done: the bar ends short, and is erased.
-    if (QueryProgress* progress = CurrentQueryProgress()) {
+    QueryProgress* progress = CurrentQueryProgress();
+    if (progress && counts_total_) {
       if (auto rows = table_.EstimatedRowCount()) progress->AddTotal(*rows);
     }
   }
   ExpressionExecutor& executor = Executor(context);
   std::vector<sel_t> sel;
   while (true) {
-    if (!scan_->Next(scan_chunk_, row_ids_.get())) return false;
+    if (!NextScanChunk()) return false;
     if (QueryProgress* progress = CurrentQueryProgress()) progress->AddDone(scan_chunk_.size());
     if (scan_chunk_.size() == 0) continue;
     out.Reset();
