@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lakestream.hpp"
+#include "lakestream/progress.hpp"
 #include "storage/data_table.hpp"
 
 namespace lakestream {
@@ -123,6 +124,33 @@ TEST(ParallelAggregate, InterruptStopsEveryWorker) {
   auto after = con.Query("SELECT count(*) FROM m");
   ASSERT_FALSE(after->HasError()) << after->GetError();
   EXPECT_EQ(after->GetValue(0, 0).AsBigint(), 1000000);
+}
+
+// Every worker's scan counts its rows done, and one adds the table's size to
+// the total: the bar passes the middle while the query runs.
+TEST(ParallelAggregate, ProgressCountsEveryWorker) {
+  Database db;
+  Connection con(db);
+  ASSERT_FALSE(con.Query("SET threads = 4")->HasError());
+  ASSERT_FALSE(con.Query("CREATE TABLE m AS SELECT CAST(range AS VARCHAR) AS s FROM range(0, 200000)")->HasError());
+  const std::string sql = "SELECT sum(length(repeat(s, 300))) FROM m";
+  auto plan = con.Query("EXPLAIN " + sql);
+  ASSERT_NE(plan->GetValue(0, 0).ToString().find("[4 threads]"), std::string::npos) << plan->GetValue(0, 0).ToString();
+  std::atomic<bool> done{false};
+  std::atomic<double> highest{-1};
+  std::thread watcher([&] {
+    while (!done) {
+      double p = GetQueryProgress(con);
+      if (p > highest) highest = p;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  auto r = con.Query(sql);
+  done = true;
+  watcher.join();
+  ASSERT_FALSE(r->HasError()) << r->GetError();
+  EXPECT_GT(highest.load(), 50.0);
+  EXPECT_LE(highest.load(), 100.0);
 }
 
 }  // namespace
