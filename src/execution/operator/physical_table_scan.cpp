@@ -73,33 +73,35 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
       out.SetCardinality(scan_chunk_.size());
       return true;
     }
-    // Apply the filters one after the other on the shrinking selection.
-    DataChunk current;
-    current.Initialize(scan_chunk_.GetTypes(), scan_chunk_.size());
-    current.Append(scan_chunk_);
+    // Apply the filters one after the other on the shrinking selection. The
+    // scanned chunk is filtered where it is: rows are copied only once a
+    // filter drops some (scans are bound by copying, more so on several threads).
+    DataChunk kept;
+    DataChunk* current = &scan_chunk_;
     std::vector<int64_t> ids;
     if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
     for (auto& filter : filters_) {
-      idx_t n = executor.Select(*filter, current, sel);
-      if (n == current.size()) continue;
+      idx_t n = executor.Select(*filter, *current, sel);
+      if (n == current->size()) continue;
       DataChunk next;
-      next.Initialize(current.GetTypes(), std::max<idx_t>(n, 1));
-      next.Append(current, sel.data(), n);
+      next.Initialize(current->GetTypes(), std::max<idx_t>(n, 1));
+      next.Append(*current, sel.data(), n);
       if (emit_row_ids_) {
         for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
         ids.resize(n);
       }
-      current = std::move(next);
+      kept = std::move(next);
+      current = &kept;
       if (n == 0) break;
     }
-    if (current.size() == 0) continue;
-    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current.data[c], nullptr, current.size(), 0, 0);
+    if (current->size() == 0) continue;
+    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current->data[c], nullptr, current->size(), 0, 0);
     if (emit_row_ids_) {
       auto* dst = out.data[width].GetData<int64_t>();
-      for (idx_t i = 0; i < current.size(); i++) dst[i] = ids[i];
-      out.data[width].SetAllValid(current.size());
+      for (idx_t i = 0; i < current->size(); i++) dst[i] = ids[i];
+      out.data[width].SetAllValid(current->size());
     }
-    out.SetCardinality(current.size());
+    out.SetCardinality(current->size());
     return true;
   }
 }
