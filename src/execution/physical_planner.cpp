@@ -18,6 +18,7 @@
 #include "execution/operator/physical_union.hpp"
 #include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
+#include "execution/parallel/parallel_planning.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
 #include "stream/stream_reader.hpp"
@@ -62,6 +63,20 @@ static bool Within(const BoundExpression& expr, const std::set<idx_t>& side) {
 }
 
 static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op);
+
+// The aggregate's own expressions (groups, arguments, FILTERs) are safe to
+// evaluate on several threads.
+static bool AllParallelSafe(LogicalOperator& op) {
+  for (auto& e : op.expressions) {
+    if (!ParallelSafeExpression(*e)) return false;
+  }
+  for (auto& a : op.aggregates) {
+    for (auto* e : a.Expressions()) {
+      if (!ParallelSafeExpression(**e)) return false;
+    }
+  }
+  return true;
+}
 
 static JoinKind KindOf(LogicalJoinType type) {
   switch (type) {
@@ -180,6 +195,49 @@ static const Value& ConstantOf(const BoundExpression& expr) {
   return expr.value;
 }
 
+static std::unique_ptr<PhysicalHashAggregate> PlanOneAggregate(ClientContext& context, LogicalOperator& op) {
+  auto bindings = op.children[0]->GetBindings();
+  for (auto& e : op.expressions) ResolveColumns(*e, bindings);
+  for (auto& a : op.aggregates) {
+    for (auto* e : a.Expressions()) ResolveColumns(**e, bindings);
+  }
+  auto child = Plan(context, *op.children[0]);
+  bool count_only =
+      op.grouping_sets.empty() && PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
+  auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
+                                                           std::move(op.aggregates), std::move(op.grouping_sets));
+  if (count_only) aggregate->CountFromTable();
+  return aggregate;
+}
+
+// A hash aggregate over a chain of filters and projections on a table scan
+// runs on up to ThreadCount() threads (execution/parallel/parallel_planning.hpp):
+// one copy of the aggregate and its chain per thread, planned from copies of
+// the logical subtree, the scans sharing one morsel source.
+static PhysicalOperatorPtr PlanAggregate(ClientContext& context, LogicalOperator& op) {
+  idx_t threads = ThreadCount(context);
+  bool eligible = threads > 1 && PhysicalHashAggregate::Parallelizable(op.aggregates, op.grouping_sets) &&
+                  ParallelSafeChain(*op.children[0]) && AllParallelSafe(op);
+  std::vector<LogicalOperatorPtr> copies;
+  for (idx_t t = 1; eligible && t < threads; t++) copies.push_back(CopyLogicalPlan(op));
+  auto aggregate = PlanOneAggregate(context, op);
+  PhysicalTableScan* scan = copies.empty() ? nullptr : ChainScan(*aggregate->children[0]);
+  std::shared_ptr<MorselSource> morsels = scan && !aggregate->CountsFromTable() ? scan->CreateMorselSource() : nullptr;
+  if (!morsels || morsels->MorselCount() < 2) return aggregate;
+  scan->SetMorsels(morsels, true);
+  std::vector<std::unique_ptr<PhysicalHashAggregate>> workers;
+  for (idx_t t = 0; t < copies.size() && t + 1 < morsels->MorselCount(); t++) {
+    auto worker = PlanOneAggregate(context, *copies[t]);
+    PhysicalTableScan* worker_scan = ChainScan(*worker->children[0]);
+    if (!worker_scan) throw InternalError("a copy of a parallel aggregate's input planned differently");
+    worker_scan->SetMorsels(morsels, false);
+    ShareJoinBuilds(*aggregate->children[0], *worker->children[0]);
+    workers.push_back(std::move(worker));
+  }
+  aggregate->SetWorkers(std::move(workers), std::move(morsels));
+  return aggregate;
+}
+
 static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
   switch (op.type) {
     case LogicalOperatorType::GET: {
@@ -218,20 +276,7 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       for (auto& e : op.expressions) ResolveColumns(*e, bindings);
       return std::make_unique<PhysicalProjection>(Plan(context, *op.children[0]), std::move(op.expressions));
     }
-    case LogicalOperatorType::AGGREGATE: {
-      auto bindings = op.children[0]->GetBindings();
-      for (auto& e : op.expressions) ResolveColumns(*e, bindings);
-      for (auto& a : op.aggregates) {
-        for (auto* e : a.Expressions()) ResolveColumns(**e, bindings);
-      }
-      auto child = Plan(context, *op.children[0]);
-      bool count_only =
-          op.grouping_sets.empty() && PhysicalHashAggregate::CanCountFromTable(op.expressions, op.aggregates, *child);
-      auto aggregate = std::make_unique<PhysicalHashAggregate>(std::move(child), std::move(op.expressions),
-                                                               std::move(op.aggregates), std::move(op.grouping_sets));
-      if (count_only) aggregate->CountFromTable();
-      return aggregate;
-    }
+    case LogicalOperatorType::AGGREGATE: return PlanAggregate(context, op);
     case LogicalOperatorType::JOIN: return PlanJoin(context, op);
     case LogicalOperatorType::UNNEST: {
       ResolveColumns(*op.expressions[0], op.children[0]->GetBindings());

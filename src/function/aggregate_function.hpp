@@ -54,6 +54,11 @@ struct AggregateSignature {
   // True when a materialized view can keep the result up to date from the
   // changed rows alone (count/sum/avg/min/max): the others recompute.
   bool Incremental() const;
+  // True when states of this aggregate filled by different threads can be
+  // merged (AggregateState::Combine) into exactly the result one thread
+  // gives: not for DISTINCT, order-sensitive aggregates, nor sums of DOUBLE
+  // (whose rounding depends on the order of the additions).
+  bool Combinable() const;
 };
 
 // Resolves name + argument types (+ DISTINCT) or throws BinderError naming the
@@ -87,6 +92,11 @@ class AggregateState {
   virtual void UpdateBinary(const Vector* input, const Vector* second, const uint32_t* group_ids, idx_t count);
   // Writes the results of groups [first, first + count) into result[0, count).
   virtual void Finalize(idx_t first, idx_t count, Vector& result) = 0;
+  // Folds groups [0, count) of `other` (a state of the same signature, filled
+  // by another thread) into this state's groups targets[0, count), which
+  // Resize has made room for. Only states whose signature is Combinable()
+  // implement it; the others throw InternalError.
+  virtual void Combine(AggregateState& other, const uint32_t* targets, idx_t count);
 };
 
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& signature);

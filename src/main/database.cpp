@@ -24,6 +24,11 @@ Database::Database(const std::string& path, DatabaseOptions options) {
   IgnoreFileSizeSignal();  // a full disk or `ulimit -f` fails the statement, not the process
   RegisterBuiltinTableFunctions();
   std::string p = path == ":memory:" ? "" : path;
+  if (options.threads < 0 || options.threads > 1024) {
+    throw std::runtime_error("Database " + (p.empty() ? std::string(":memory:") : p) + ": threads = " +
+                             std::to_string(options.threads) +
+                             " is out of range; give 1 to 1024, or 0 for the machine's cores");
+  }
   instance_ = std::make_shared<DatabaseInstance>(p, std::move(options));
 }
 

@@ -7,6 +7,7 @@
 // the snapshot they came from.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,28 @@ class TableScan {
   // rows and, when `row_ids` is given, their row ids (a BIGINT vector).
   // Returns false when the scan is exhausted (out.size() == 0).
   virtual bool Next(DataChunk& out, Vector* row_ids) = 0;
+};
+
+// The shared half of a parallel scan (DuckDB's ParallelTableScanState): the
+// table split into morsels (a Delta table: its data files; a table in
+// memory: ranges of chunks), handed out once each to whichever thread asks
+// next. Thread-safe; every morsel is returned by exactly one NextMorsel call.
+class MorselSource {
+ public:
+  virtual ~MorselSource() = default;
+  // A scan of the next morsel (same contract as TableScan::Next, row ids
+  // unsupported), or null when every morsel has been handed out or Cancel()
+  // was called.
+  virtual std::unique_ptr<TableScan> NextMorsel() = 0;
+  // No morsel is handed out after this (another thread failed).
+  void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+  virtual idx_t MorselCount() const = 0;
+
+ protected:
+  bool Cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> cancelled_{false};
 };
 
 // One atomic change to a table: what a single DML statement commits.
@@ -68,6 +91,13 @@ class DataTable {
     return Scan(column_ids);
   }
   virtual std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) = 0;
+  // The morsels of a scan of the same rows as Scan(column_ids, filters), for
+  // several threads to share; null when the table cannot be split (the
+  // caller then scans on one thread).
+  virtual std::shared_ptr<MorselSource> ParallelScan(const std::vector<idx_t>& column_ids,
+                                                     const std::vector<TableFilter>& filters) {
+    return nullptr;
+  }
   // Applies the commit atomically: all of it becomes visible, or none.
   virtual void Commit(TableCommit& commit) = 0;
   virtual idx_t RowCount() = 0;
@@ -87,6 +117,9 @@ class InMemoryTable : public DataTable {
  public:
   explicit InMemoryTable(std::vector<LogicalType> types) : rows_(std::move(types)) {}
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids) override;
+  // Morsels of kMorselChunks chunks (in_memory_table.cpp).
+  std::shared_ptr<MorselSource> ParallelScan(const std::vector<idx_t>& column_ids,
+                                             const std::vector<TableFilter>& filters) override;
   void Commit(TableCommit& commit) override;
   idx_t RowCount() override { return rows_.Count(); }
   std::optional<idx_t> EstimatedRowCount() override { return rows_.Count(); }

@@ -7,13 +7,15 @@ namespace lakestream {
 
 namespace {
 
+// Chunks [first, end) of the table (end clipped to its chunk count).
 class InMemoryScan : public TableScan {
  public:
-  InMemoryScan(const ChunkCollection& rows, std::vector<idx_t> column_ids) : rows_(rows), column_ids_(std::move(column_ids)) {}
+  InMemoryScan(const ChunkCollection& rows, std::vector<idx_t> column_ids, idx_t first = 0, idx_t end = SIZE_MAX)
+      : rows_(rows), column_ids_(std::move(column_ids)), chunk_index_(first), end_(end) {}
 
   bool Next(DataChunk& out, Vector* row_ids) override {
     out.Reset();
-    if (chunk_index_ >= rows_.ChunkCount()) return false;
+    if (chunk_index_ >= std::min(end_, rows_.ChunkCount())) return false;
     const DataChunk& chunk = rows_.Chunk(chunk_index_);
     for (idx_t i = 0; i < column_ids_.size(); i++) out.data[i].Copy(chunk.data[column_ids_[i]], nullptr, chunk.size(), 0, 0);
     out.SetCardinality(chunk.size());
@@ -30,9 +32,38 @@ class InMemoryScan : public TableScan {
   const ChunkCollection& rows_;
   std::vector<idx_t> column_ids_;
   idx_t chunk_index_ = 0;
+  idx_t end_;
+};
+
+// A morsel is kMorselChunks chunks: large enough that taking one costs
+// nothing next to scanning it, small enough that threads finish together.
+constexpr idx_t kMorselChunks = 8;
+
+class InMemoryMorsels : public MorselSource {
+ public:
+  InMemoryMorsels(const ChunkCollection& rows, std::vector<idx_t> column_ids)
+      : rows_(rows), column_ids_(std::move(column_ids)), chunks_(rows.ChunkCount()) {}
+  std::unique_ptr<TableScan> NextMorsel() override {
+    if (Cancelled()) return nullptr;
+    idx_t first = next_.fetch_add(kMorselChunks, std::memory_order_relaxed);
+    if (first >= chunks_) return nullptr;
+    return std::make_unique<InMemoryScan>(rows_, column_ids_, first, first + kMorselChunks);
+  }
+  idx_t MorselCount() const override { return (chunks_ + kMorselChunks - 1) / kMorselChunks; }
+
+ private:
+  const ChunkCollection& rows_;
+  std::vector<idx_t> column_ids_;
+  idx_t chunks_;
+  std::atomic<idx_t> next_{0};
 };
 
 }  // namespace
+
+std::shared_ptr<MorselSource> InMemoryTable::ParallelScan(const std::vector<idx_t>& column_ids,
+                                                          const std::vector<TableFilter>&) {
+  return std::make_shared<InMemoryMorsels>(rows_, column_ids);
+}
 
 std::unique_ptr<TableScan> InMemoryTable::Scan(const std::vector<idx_t>& column_ids) {
   return std::make_unique<InMemoryScan>(rows_, column_ids);

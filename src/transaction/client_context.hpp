@@ -76,6 +76,9 @@ class ClientContext {
   // SET spark.databricks.delta.retentionDurationCheck.enabled = false: VACUUM
   // may then RETAIN less than the table's delta.deletedFileRetentionDuration.
   bool vacuum_retention_check = true;
+  // SET threads: how many threads a query may use (execution/parallel);
+  // 0 until set, meaning the database's DatabaseOptions::threads.
+  idx_t threads = 0;
 
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.

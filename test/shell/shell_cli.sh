@@ -37,6 +37,12 @@ run "$BIN" --help
 if [[ $RC == 0 && "$OUT" == Usage:* && "$OUT" == *"-csv"* ]]; then pass "--help"; else fail "--help" "rc $RC"; fi
 run "$BIN" --no-such-option
 expect_err "unknown option exits 2" 2 "unknown option --no-such-option"
+run "$BIN" -threads 0 -c "SELECT 1"
+expect_err "-threads out of range exits 2" 2 "-threads 0: expected a whole number of threads from 1 to 1024"
+run "$BIN" -threads
+expect_err "-threads without a value exits 2" 2 "needs a number of threads"
+run "$BIN" -csv -threads 3 -c "SELECT value FROM lakestream_settings() WHERE name = 'threads'"
+expect "-threads 3 sets the threads setting" 0 $'value\n3\n'
 run "$BIN" -c
 expect_err "-c without SQL exits 2" 2 "-c needs"
 run "$BIN" run pipeline.sql

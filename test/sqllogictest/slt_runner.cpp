@@ -103,6 +103,8 @@ class Runner {
     try {
       DatabaseOptions options;
       options.read_only = read_only;
+      // CI runs the suite at a fixed thread count (docs/ci.md); unset: the machine's cores.
+      if (const char* threads = std::getenv("LAKESTREAM_THREADS")) options.threads = std::atoi(threads);
       db_ = std::make_unique<Database>(path, options);
       con_ = std::make_unique<Connection>(*db_);
       db_path_ = path;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -45,6 +46,8 @@ const char* kUsage =
     "                database directory and reach no network\n"
     "                (enable_external_access = false, for the whole session), and\n"
     "                .read is disabled; docs/security.md\n"
+    "  -threads N    threads each query may use, 1 to 1024 (default: the\n"
+    "                machine's cores; SET threads = N changes it later)\n"
     "  -help, --help     show this help and exit\n"
     "  -version, --version  show the version and exit\n"
     "\n"
@@ -96,6 +99,15 @@ int main(int argc, char** argv) {
       db_options.read_only = true;
     } else if (Is(arg, "-safe")) {
       db_options.enable_external_access = false;
+    } else if (Is(arg, "-threads")) {
+      const char* value = need_value("a number of threads");
+      char* end = nullptr;
+      long n = std::strtol(value, &end, 10);
+      if (*value == '\0' || *end != '\0' || n < 1 || n > 1024) {
+        std::cerr << "lakestream: -threads " << value << ": expected a whole number of threads from 1 to 1024\n";
+        return 2;
+      }
+      db_options.threads = static_cast<int>(n);
     } else if (Is(arg, "-help") || Is(arg, "-h")) {
       std::cout << kUsage;
       return 0;

@@ -281,7 +281,8 @@ def connect(database=":memory:", read_only=False, config=None):
     missing; ":memory:", "" or None for a new in-memory database) and returns
     a Connection. read_only=True makes every writing statement fail.
     config: {'enable_external_access': False, 'allowed_directories': [...],
-    'allowed_paths': [...]} (docs/security.md)."""
+    'allowed_paths': [...]} (docs/security.md), 'threads': N (threads each
+    query of this connection may use, 1 to 1024; docs/performance.md)."""
     if database is None:
         database = ""
     if isinstance(database, os.PathLike):
@@ -305,7 +306,7 @@ def connect(database=":memory:", read_only=False, config=None):
 
 
 # connect(config=...) keys, in the order they must be applied.
-_CONFIG_KEYS = ("allowed_directories", "allowed_paths", "enable_external_access")
+_CONFIG_KEYS = ("allowed_directories", "allowed_paths", "enable_external_access", "threads")
 
 
 def _config_settings(config):
@@ -328,7 +329,11 @@ def _config_settings(config):
         if key not in config:
             continue
         value = config[key]
-        if key == "enable_external_access":
+        if key == "threads":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InterfaceError("connect(config=...): threads must be a whole number from 1 to 1024")
+            statements.append(f"SET threads = {value}")
+        elif key == "enable_external_access":
             if not isinstance(value, bool):
                 raise InterfaceError("connect(config=...): enable_external_access must be True or False")
             statements.append(f"SET enable_external_access = {'true' if value else 'false'}")

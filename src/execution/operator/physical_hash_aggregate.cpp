@@ -4,6 +4,7 @@
 
 #include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_table_scan.hpp"
+#include "execution/parallel/parallel_runner.hpp"
 
 namespace lakestream {
 
@@ -79,6 +80,7 @@ std::string PhysicalHashAggregate::Details() const {
   }
   if (!grouping_sets_.empty()) d += " [" + std::to_string(grouping_sets_.size()) + " grouping sets]";
   if (count_from_table_) d += " [row count from table metadata]";
+  if (!workers_.empty()) d += " [" + std::to_string(workers_.size() + 1) + " threads]";
   return d;
 }
 
@@ -91,6 +93,54 @@ bool PhysicalHashAggregate::CanCountFromTable(const std::vector<BoundExprPtr>& g
   }
   auto* scan = dynamic_cast<const PhysicalTableScan*>(&child);
   return scan && scan->CountsWithoutReading();
+}
+
+bool PhysicalHashAggregate::Parallelizable(const std::vector<BoundAggregate>& aggregates,
+                                           const std::vector<std::vector<idx_t>>& grouping_sets) {
+  if (!grouping_sets.empty()) return false;
+  for (auto& a : aggregates) {
+    if (!a.signature.Combinable() || a.signature.kind == AggregateKind::GROUPING) return false;
+    if (!a.order_keys.empty() && a.signature.OrderSensitive()) return false;
+  }
+  return true;
+}
+
+void PhysicalHashAggregate::SetWorkers(std::vector<std::unique_ptr<PhysicalHashAggregate>> workers,
+                                       std::shared_ptr<MorselSource> morsels) {
+  workers_ = std::move(workers);
+  morsels_ = std::move(morsels);
+}
+
+void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
+  RunParallel(
+      context, workers_.size() + 1,
+      [this](idx_t worker, ExecutionContext& local) { (worker == 0 ? this : workers_[worker - 1].get())->Consume(local); },
+      [this] { morsels_->Cancel(); });
+  for (auto& worker : workers_) {
+    context.CheckInterrupt();
+    Combine(*worker);
+    worker.reset();  // its groups are merged: free them now
+  }
+  workers_.clear();
+}
+
+void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
+  std::vector<uint32_t> targets(std::max<idx_t>(other.group_count_, 1), 0);
+  if (grouped_) {
+    DataChunk keys;
+    std::vector<LogicalType> key_types;
+    for (auto& k : other.group_keys_) key_types.push_back(k->GetType());
+    keys.Initialize(key_types);
+    for (idx_t first = 0; first < other.group_count_; first += STANDARD_VECTOR_SIZE) {
+      idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, other.group_count_ - first);
+      keys.Reset();
+      for (idx_t c = 0; c < key_types.size(); c++) keys.data[c].Copy(*other.group_keys_[c], nullptr, n, first, 0);
+      keys.SetCardinality(n);
+      FindGroups(keys, n, targets.data() + first);
+    }
+    for (auto& s : states_) s->Resize(group_count_);
+  }
+  for (idx_t a = 0; a < states_.size(); a++) states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_);
 }
 
 void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
@@ -264,7 +314,11 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
 
 bool PhysicalHashAggregate::Next(ExecutionContext& context, DataChunk& out) {
   if (!consumed_) {
-    Consume(context);
+    if (workers_.empty()) {
+      Consume(context);
+    } else {
+      ConsumeParallel(context);
+    }
     consumed_ = true;
   }
   if (emitted_ >= group_count_) return false;

@@ -15,6 +15,7 @@
 #include "common/vector_operations.hpp"
 #include "function/aggregate_function.hpp"
 #include "planner/bound_aggregate.hpp"
+#include "storage/data_table.hpp"
 
 namespace lakestream {
 
@@ -33,6 +34,16 @@ class PhysicalHashAggregate : public PhysicalOperator {
   static bool CanCountFromTable(const std::vector<BoundExprPtr>& groups, const std::vector<BoundAggregate>& aggregates,
                                 const PhysicalOperator& child);
   void CountFromTable() { count_from_table_ = true; }
+  bool CountsFromTable() const { return count_from_table_; }
+  // Whether copies of this aggregate on several threads, merged, give what
+  // one gives: every aggregate Combinable(), no GROUPING SETS.
+  static bool Parallelizable(const std::vector<BoundAggregate>& aggregates,
+                             const std::vector<std::vector<idx_t>>& grouping_sets);
+  // Parallel execution: `workers` are copies of this aggregate (same groups
+  // and aggregates), each over its own copy of the child chain, whose scans
+  // share `morsels` with this one's. Next() then runs this aggregate and the
+  // workers on a thread each, and merges the workers' groups into its own.
+  void SetWorkers(std::vector<std::unique_ptr<PhysicalHashAggregate>> workers, std::shared_ptr<MorselSource> morsels);
 
  private:
   // The rows of one chunk as each aggregate sees them: its arguments after
@@ -50,6 +61,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
     idx_t count = 0;
   };
   void Consume(ExecutionContext& context);
+  void ConsumeParallel(ExecutionContext& context);
+  // Folds every group of `other` (a worker) into this aggregate.
+  void Combine(PhysicalHashAggregate& other);
   void PrepareInput(ExpressionExecutor& executor, DataChunk& input, idx_t a);
   void UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids);
   void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids);
@@ -78,6 +92,8 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool grouped_ = false;  // GROUP BY or GROUPING SETS: groups come from the keys
   bool count_from_table_ = false;
   bool consumed_ = false;
+  std::vector<std::unique_ptr<PhysicalHashAggregate>> workers_;
+  std::shared_ptr<MorselSource> morsels_;
   idx_t emitted_ = 0;
 };
 

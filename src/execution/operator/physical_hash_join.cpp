@@ -49,7 +49,7 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
   auto build_types = children[1]->types;
   for (auto& k : right_keys_) build_types.push_back(k->return_type);
-  build_.SetTypes(build_types);
+  table_->rows.SetTypes(build_types);
   DataChunk input, combined;
   children[1]->InitializeChunk(input);
   combined.Initialize(build_types);
@@ -60,42 +60,56 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
     for (idx_t c = 0; c < right_width_; c++) combined.data[c].Copy(input.data[c], nullptr, input.size(), 0, 0);
     for (idx_t k = 0; k < right_keys_.size(); k++) executor.Execute(*right_keys_[k], input, combined.data[right_width_ + k]);
     combined.SetCardinality(input.size());
-    build_.Append(combined);
+    table_->rows.Append(combined);
   }
-  idx_t rows = build_.Count();
+  idx_t rows = table_->rows.Count();
   if (rows >= UINT32_MAX) throw NotImplementedError("hash join build side with more than 4 billion rows");
   idx_t buckets = 1;
   while (buckets < rows * 2) buckets <<= 1;
-  mask_ = buckets - 1;
-  heads_.assign(buckets, 0);
-  entries_.assign(rows, Entry{0, 0, 0});
+  table_->mask = buckets - 1;
+  table_->heads.assign(buckets, 0);
+  table_->entries.assign(rows, Entry{0, 0, 0});
   TypeId key_type = right_keys_.size() == 1 ? right_keys_[0]->return_type.id() : TypeId::INVALID;
-  inline_key_ = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
+  table_->inline_key = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
                 key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ;
-  inline_key_ = inline_key_ && !NullsEqual(0);  // the inline key has no NULL
+  table_->inline_key = table_->inline_key && !NullsEqual(0);  // the inline key has no NULL
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
-  for (idx_t c = 0; c < build_.ChunkCount(); c++) {
-    DataChunk& chunk = build_.Chunk(c);
+  for (idx_t c = 0; c < table_->rows.ChunkCount(); c++) {
+    DataChunk& chunk = table_->rows.Chunk(c);
     for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !NullsEqual(k) && !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) {  // NULL never equals anything
-        build_has_null_key_ = true;
+        table_->has_null_key = true;
         continue;
       }
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
-      Entry& entry = entries_[row];
+      Entry& entry = table_->entries[row];
       entry.hash = hashes[r];
-      if (inline_key_) {
+      if (table_->inline_key) {
         const Vector& key = chunk.data[right_width_];
         entry.key = key_type == TypeId::BIGINT || key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[r]
                                                                                 : key.GetData<int32_t>()[r];
       }
-      uint64_t bucket = hashes[r] & mask_;
-      entry.next = heads_[bucket];
-      heads_[bucket] = static_cast<uint32_t>(row + 1);
+      uint64_t bucket = hashes[r] & table_->mask;
+      entry.next = table_->heads[bucket];
+      table_->heads[bucket] = static_cast<uint32_t>(row + 1);
     }
+  }
+}
+
+void PhysicalHashJoin::BuildOnce(ExecutionContext& context) {
+  // The other workers wait here while one builds: they have nothing to probe before.
+  std::lock_guard<std::mutex> lock(table_->mutex);
+  if (table_->error) std::rethrow_exception(table_->error);
+  if (table_->done) return;
+  try {
+    Build(context);
+    table_->done = true;
+  } catch (...) {
+    table_->error = std::current_exception();
+    throw;
   }
 }
 
@@ -116,10 +130,10 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
   // Load every row's bucket head before walking any chain, with prefetches,
   // so the cache misses of a chunk overlap instead of queueing up.
   probe_heads_.resize(count);
-  for (idx_t i = 0; i < count; i++) __builtin_prefetch(&heads_[probe_hashes_[i] & mask_]);
-  for (idx_t i = 0; i < count; i++) probe_heads_[i] = probe_skip_[i] ? 0 : heads_[probe_hashes_[i] & mask_];
+  for (idx_t i = 0; i < count; i++) __builtin_prefetch(&table_->heads[probe_hashes_[i] & table_->mask]);
+  for (idx_t i = 0; i < count; i++) probe_heads_[i] = probe_skip_[i] ? 0 : table_->heads[probe_hashes_[i] & table_->mask];
   for (idx_t i = 0; i < count; i++) {
-    if (probe_heads_[i]) __builtin_prefetch(&entries_[probe_heads_[i] - 1]);
+    if (probe_heads_[i]) __builtin_prefetch(&table_->entries[probe_heads_[i] - 1]);
   }
   matched_.assign(count, 0);
   mark_null_.assign(count, 0);
@@ -135,20 +149,22 @@ idx_t PhysicalHashJoin::CollectPairs() {
   bool existence_only = ExistenceOnly();
   // SEMI/ANTI/MARK: a row whose match is known needs no more pairs.
   bool skip_matched = kind_ == JoinKind::SEMI || kind_ == JoinKind::ANTI || (kind_ == JoinKind::MARK && !mark_condition_);
+  const Table& table = *table_;
+  const Entry* entries = table.entries.data();
   while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
     if (!row_started_) {
       chain_ = (skip_matched && matched_[probe_row_]) ? 0 : probe_heads_[probe_row_];
       row_started_ = true;
     }
     uint64_t hash = probe_hashes_[probe_row_];
-    if (inline_key_) {
+    if (table.inline_key) {
       const Vector& key = probe_keys_.data[0];
       TypeId type = key.GetType().id();
       int64_t probe_key = type == TypeId::BIGINT || type == TypeId::TIMESTAMP || type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[probe_row_]
                                                                               : key.GetData<int32_t>()[probe_row_];
       while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
         uint32_t row = chain_ - 1;
-        const Entry& entry = entries_[row];
+        const Entry& entry = entries[row];
         chain_ = entry.next;
         if (entry.hash != hash || entry.key != probe_key) continue;
         if (existence_only) {
@@ -163,9 +179,9 @@ idx_t PhysicalHashJoin::CollectPairs() {
     }
     while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
       uint32_t row = chain_ - 1;
-      chain_ = entries_[row].next;
-      if (entries_[row].hash != hash) continue;
-      const DataChunk& chunk = build_.Chunk(row / STANDARD_VECTOR_SIZE);
+      chain_ = entries[row].next;
+      if (entries[row].hash != hash) continue;
+      const DataChunk& chunk = table.rows.Chunk(row / STANDARD_VECTOR_SIZE);
       idx_t offset = row % STANDARD_VECTOR_SIZE;
       bool equal = true;
       for (idx_t k = 0; k < key_count && equal; k++) {
@@ -241,7 +257,7 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
       std::memset(target.data[left_width_ + c].Validity(), 0, pairs);
       continue;
     }
-    Gather(build_, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
+    Gather(table_->rows, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
   }
   target.SetCardinality(pairs);
   if (direct && kind_ == JoinKind::INNER) return;  // nothing to remember about the pairs
@@ -301,10 +317,10 @@ void PhysicalHashJoin::EmitProbeRows(DataChunk& out) {
   if (kind_ == JoinKind::MARK) {
     Vector& mark = out.data[left_width_];
     bool* m = mark.GetData<bool>();
-    bool build_empty = build_.Count() == 0;
+    bool build_empty = table_->rows.Count() == 0;
     for (idx_t i = 0; i < n; i++) {
       int value = MarkValue(matched_[i], mark_null_[i]);
-      if (null_aware_ && value == 0 && !build_empty && (probe_skip_[i] || build_has_null_key_)) value = -1;
+      if (null_aware_ && value == 0 && !build_empty && (probe_skip_[i] || table_->has_null_key)) value = -1;
       mark.SetValid(i, value >= 0);
       m[i] = value == 1;
     }
@@ -317,7 +333,7 @@ void PhysicalHashJoin::EmitProbeRows(DataChunk& out) {
 bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   out.Reset();
   std::vector<uint32_t> rows;
-  idx_t total = build_.Count();
+  idx_t total = table_->rows.Count();
   while (build_scan_ < total && rows.size() < STANDARD_VECTOR_SIZE) {
     if (!build_matched_[build_scan_]) rows.push_back(static_cast<uint32_t>(build_scan_));
     build_scan_++;
@@ -325,15 +341,15 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   idx_t n = rows.size();
   if (n == 0) return false;
   for (idx_t c = 0; c < left_width_; c++) std::memset(out.data[c].Validity(), 0, n);
-  for (idx_t c = 0; c < right_width_; c++) Gather(build_, c, rows.data(), n, out.data[left_width_ + c]);
+  for (idx_t c = 0; c < right_width_; c++) Gather(table_->rows, c, rows.data(), n, out.data[left_width_ + c]);
   out.SetCardinality(n);
   return true;
 }
 
 bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
-    Build(context);
-    build_matched_.assign(kind_ == JoinKind::FULL ? build_.Count() : 0, 0);
+    builder_->BuildOnce(context);
+    build_matched_.assign(kind_ == JoinKind::FULL ? table_->rows.Count() : 0, 0);
     built_ = true;
   }
   while (true) {

@@ -10,6 +10,10 @@
 // the last probe chunk.
 #pragma once
 
+#include <exception>
+#include <memory>
+#include <mutex>
+
 #include "common/chunk_collection.hpp"
 #include "execution/operator/physical_operator.hpp"
 #include "common/vector_operations.hpp"
@@ -41,6 +45,15 @@ class PhysicalHashJoin : public PhysicalOperator {
     right_needed_ = std::move(right);
   }
   std::string Details() const override;
+  // Parallel pipelines: whether copies of this join may probe one build in
+  // several threads (not FULL, which tracks the build rows matched).
+  bool ProbesInParallel() const { return kind_ != JoinKind::FULL; }
+  // This join (a worker's copy of `builder`) probes builder's table; only
+  // builder's right child is read, once, by whichever copy needs it first.
+  void ShareBuild(PhysicalHashJoin& builder) {
+    table_ = builder.table_;
+    builder_ = &builder;
+  }
 
  private:
   void Build(ExecutionContext& context);
@@ -84,8 +97,6 @@ class PhysicalHashJoin : public PhysicalOperator {
 
 
   bool built_ = false;
-  ChunkCollection build_;        // right columns + key columns
-  std::vector<uint32_t> heads_;  // bucket -> build row + 1
   // One entry per build row, so a chain step touches one cache line. For a
   // single integer key the key is stored inline and compared without a call.
   struct Entry {
@@ -93,9 +104,23 @@ class PhysicalHashJoin : public PhysicalOperator {
     int64_t key;
     uint32_t next;  // next build row + 1 in the chain
   };
-  std::vector<Entry> entries_;
-  bool inline_key_ = false;
-  uint64_t mask_ = 0;
+  // The build side's rows and hash table: this join's own, or shared with
+  // the copies of the join in the other workers of a parallel pipeline
+  // (ShareBuild), where the first worker to need it builds it.
+  struct Table {
+    std::mutex mutex;
+    bool done = false;
+    std::exception_ptr error;  // the build failed: every worker fails with it
+    ChunkCollection rows;         // right columns + key columns
+    std::vector<uint32_t> heads;  // bucket -> build row + 1
+    std::vector<Entry> entries;
+    bool inline_key = false;
+    uint64_t mask = 0;
+    bool has_null_key = false;
+  };
+  void BuildOnce(ExecutionContext& context);
+  std::shared_ptr<Table> table_ = std::make_shared<Table>();
+  PhysicalHashJoin* builder_ = this;  // the join whose right child fills table_
   std::vector<row_equal_t> key_equal_;
 
   // Probe state, kept across Next() calls.

@@ -6,6 +6,7 @@
 namespace lakestream {
 
 void ExecutionContext::CheckInterrupt() const {
+  if (cancelled && cancelled->load(std::memory_order_relaxed)) throw WorkerCancelled{};
   if (client) client->CheckInterrupt();
 }
 

@@ -4,6 +4,7 @@
 // exhausted. A true return may carry 0 rows; consumers skip those.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,11 +16,19 @@ namespace lakestream {
 
 class ClientContext;
 
+// Thrown by CheckInterrupt in a worker of a parallel pipeline once another
+// worker has failed: the runner (execution/parallel/parallel_runner.hpp)
+// swallows it and rethrows the first worker's own error.
+struct WorkerCancelled {};
+
 struct ExecutionContext {
   ClientContext* client = nullptr;
   FunctionContext function_context;
+  // Set for the workers of a parallel pipeline: true once one of them failed.
+  const std::atomic<bool>* cancelled = nullptr;
   // Throws InterruptError when the connection asked to stop
-  // (ClientContext::Interrupt). Loops that pull many chunks call it once a chunk.
+  // (ClientContext::Interrupt), WorkerCancelled when `cancelled` is set.
+  // Loops that pull many chunks call it once a chunk.
   void CheckInterrupt() const;
 };
 

@@ -20,22 +20,49 @@ std::string PhysicalTableScan::Details() const {
   return d;
 }
 
+std::shared_ptr<MorselSource> PhysicalTableScan::CreateMorselSource() {
+  if (emit_row_ids_) return nullptr;
+  std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
+  return table_.ParallelScan(column_ids_, ConvertToTableFilters(filters_, scan_types));
+}
+
+void PhysicalTableScan::SetMorsels(std::shared_ptr<MorselSource> morsels, bool counts_total) {
+  morsels_ = std::move(morsels);
+  counts_total_ = counts_total;
+}
+
+// The next chunk of the whole scan, or of the morsels this copy takes.
+bool PhysicalTableScan::NextScanChunk() {
+  while (true) {
+    if (!scan_) {
+      if (!morsels_) return false;
+      scan_ = morsels_->NextMorsel();
+      if (!scan_) return false;
+    }
+    if (scan_->Next(scan_chunk_, row_ids_.get())) return true;
+    if (!morsels_) return false;
+    scan_.reset();
+  }
+}
+
 bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
-  if (!scan_) {
+  if (!started_) {
+    started_ = true;
     std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
-    scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
+    if (!morsels_) scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
     // From metadata (never reads data). Rows that data skipping leaves
     // unread are never counted done: the bar ends short, and is erased.
-    if (QueryProgress* progress = CurrentQueryProgress()) {
+    QueryProgress* progress = CurrentQueryProgress();
+    if (progress && counts_total_) {
       if (auto rows = table_.EstimatedRowCount()) progress->AddTotal(*rows);
     }
   }
   ExpressionExecutor& executor = Executor(context);
   std::vector<sel_t> sel;
   while (true) {
-    if (!scan_->Next(scan_chunk_, row_ids_.get())) return false;
+    if (!NextScanChunk()) return false;
     if (QueryProgress* progress = CurrentQueryProgress()) progress->AddDone(scan_chunk_.size());
     if (scan_chunk_.size() == 0) continue;
     out.Reset();
@@ -46,33 +73,35 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
       out.SetCardinality(scan_chunk_.size());
       return true;
     }
-    // Apply the filters one after the other on the shrinking selection.
-    DataChunk current;
-    current.Initialize(scan_chunk_.GetTypes(), scan_chunk_.size());
-    current.Append(scan_chunk_);
+    // Apply the filters one after the other on the shrinking selection. The
+    // scanned chunk is filtered where it is: rows are copied only once a
+    // filter drops some (scans are bound by copying, more so on several threads).
+    DataChunk kept;
+    DataChunk* current = &scan_chunk_;
     std::vector<int64_t> ids;
     if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
     for (auto& filter : filters_) {
-      idx_t n = executor.Select(*filter, current, sel);
-      if (n == current.size()) continue;
+      idx_t n = executor.Select(*filter, *current, sel);
+      if (n == current->size()) continue;
       DataChunk next;
-      next.Initialize(current.GetTypes(), std::max<idx_t>(n, 1));
-      next.Append(current, sel.data(), n);
+      next.Initialize(current->GetTypes(), std::max<idx_t>(n, 1));
+      next.Append(*current, sel.data(), n);
       if (emit_row_ids_) {
         for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
         ids.resize(n);
       }
-      current = std::move(next);
+      kept = std::move(next);
+      current = &kept;
       if (n == 0) break;
     }
-    if (current.size() == 0) continue;
-    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current.data[c], nullptr, current.size(), 0, 0);
+    if (current->size() == 0) continue;
+    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current->data[c], nullptr, current->size(), 0, 0);
     if (emit_row_ids_) {
       auto* dst = out.data[width].GetData<int64_t>();
-      for (idx_t i = 0; i < current.size(); i++) dst[i] = ids[i];
-      out.data[width].SetAllValid(current.size());
+      for (idx_t i = 0; i < current->size(); i++) dst[i] = ids[i];
+      out.data[width].SetAllValid(current->size());
     }
-    out.SetCardinality(current.size());
+    out.SetCardinality(current->size());
     return true;
   }
 }

@@ -24,8 +24,19 @@ class PhysicalTableScan : public PhysicalOperator {
   // stats; the files are read only when some file has none).
   idx_t RowCount() { return table_.RowCount(); }
   std::string Details() const override;
+  // Parallel scans: the morsels of this scan's rows (null when the table
+  // cannot be split or the scan emits row ids), which the copies of the scan
+  // in other workers then share (SetMorsels) so each morsel is read once.
+  std::shared_ptr<MorselSource> CreateMorselSource();
+  // Reads the morsels it takes from `morsels` instead of the whole table.
+  // `counts_total`: this copy adds the table's size to the progress total
+  // (exactly one copy should).
+  void SetMorsels(std::shared_ptr<MorselSource> morsels, bool counts_total);
+  const std::vector<BoundExprPtr>& Filters() const { return filters_; }
 
  private:
+  bool NextScanChunk();
+
   std::string table_name_;
   std::shared_ptr<DataTable> owned_;
   DataTable& table_;
@@ -33,6 +44,9 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<BoundExprPtr> filters_;
   bool emit_row_ids_;  // a trailing BIGINT column with each row's row id
   std::unique_ptr<TableScan> scan_;
+  std::shared_ptr<MorselSource> morsels_;
+  bool counts_total_ = true;
+  bool started_ = false;
   DataChunk scan_chunk_;
   std::unique_ptr<Vector> row_ids_;
 };

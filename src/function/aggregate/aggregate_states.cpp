@@ -27,6 +27,10 @@ class CountStarState : public AggregateState {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    auto& from = static_cast<CountStarState&>(other).counts_;
+    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[g];
+  }
 
  protected:
   std::vector<int64_t> counts_;
@@ -62,6 +66,10 @@ class CountDistinctState : public AggregateState {
     auto* out = result.GetData<int64_t>();
     for (idx_t i = 0; i < count; i++) out[i] = static_cast<int64_t>(sets_[first + i].size());
     result.SetAllValid(count);
+  }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    auto& from = static_cast<CountDistinctState&>(other).sets_;
+    for (idx_t g = 0; g < count; g++) sets_[targets[g]].merge(from[g]);
   }
 
  private:
@@ -158,6 +166,13 @@ class HugeSumState : public AggregateState {
         }
         result.GetData<hugeint_t>()[i] = sums_[g];
       }
+    }
+  }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    auto& from = static_cast<HugeSumState&>(other);
+    for (idx_t g = 0; g < count; g++) {
+      sums_[targets[g]] += from.sums_[g];
+      counts_[targets[g]] += from.counts_[g];
     }
   }
   double scale_divisor = 1.0;
@@ -290,6 +305,16 @@ class ExtremeState : public AggregateState {
       }
     }
   }
+  // Every candidate goes through Update's comparison: min/max only (any_value is not Combinable).
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    auto& from = static_cast<ExtremeState&>(other);
+    Vector one(from.values_.GetType(), 1);
+    for (idx_t g = 0; g < count; g++) {
+      if (!from.has_[g]) continue;
+      one.Copy(from.values_, nullptr, 1, g, 0);
+      Update(&one, &targets[g], 1);
+    }
+  }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     for (idx_t i = 0; i < count; i++) {
       idx_t g = first + i;
@@ -328,6 +353,27 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
 }
 
 }  // namespace
+
+void AggregateState::Combine(AggregateState&, const uint32_t*, idx_t) {
+  throw InternalError("an aggregate that cannot be combined was run on several threads");
+}
+
+bool AggregateSignature::Combinable() const {
+  if (distinct) return false;
+  switch (kind) {
+    case AggregateKind::COUNT_STAR:
+    case AggregateKind::COUNT:
+    case AggregateKind::MIN:
+    case AggregateKind::MAX:
+    case AggregateKind::COUNT_DISTINCT:
+    case AggregateKind::BOOL_AND:
+    case AggregateKind::BOOL_OR:
+    case AggregateKind::COUNT_IF: return true;
+    case AggregateKind::SUM:
+    case AggregateKind::AVG: return input_type.id() != TypeId::DOUBLE;
+    default: return false;
+  }
+}
 
 void AggregateState::UpdateBinary(const Vector*, const Vector*, const uint32_t*, idx_t) {
   throw InternalError("an aggregate of one argument was given two");

@@ -31,6 +31,9 @@ struct DatabaseOptions {
   bool enable_external_access = true;
   std::vector<std::string> allowed_directories;
   std::vector<std::string> allowed_paths;
+  // Threads a query may use (scans, aggregates; docs/performance.md); each
+  // connection may change it with SET threads = N. 0: the machine's cores.
+  int threads = 0;
 };
 
 class Database {

@@ -6,12 +6,14 @@
 // per open database, as DuckDB holds them globally.
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/exception.hpp"
 #include "common/query_progress.hpp"
 #include "common/string_util.hpp"
 #include "common/time_zone.hpp"
+#include "execution/parallel/parallel_planning.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
 
@@ -51,6 +53,21 @@ int64_t ParseMilliseconds(const SetStatement& statement) {
                             "': expected a whole number of milliseconds, 0 or more");
   }
   return v;
+}
+
+// SET threads: a whole number in [1, kMaxThreads].
+constexpr long long kMaxThreads = 1024;
+
+idx_t ParseThreads(const SetStatement& statement) {
+  char* end = nullptr;
+  long long v = statement.is_list ? -1 : std::strtoll(statement.value.c_str(), &end, 10);
+  if (statement.is_list || statement.value.empty() || *end != '\0' || v < 1 || v > kMaxThreads) {
+    throw InvalidInputError("SET threads = '" + (statement.is_list ? std::string("[...]") : statement.value) +
+                            "': expected a whole number of threads from 1 to " + std::to_string(kMaxThreads) +
+                            " (this machine has " + std::to_string(std::max(1U, std::thread::hardware_concurrency())) +
+                            " cores)");
+  }
+  return static_cast<idx_t>(v);
 }
 
 std::string ShowList(const std::vector<std::string>& items) {
@@ -100,6 +117,11 @@ const SettingDefinition kSettings[] = {
        ProgressFor(&context).bar_wait_ms = ParseMilliseconds(statement);
      },
      [](ClientContext& context) { return std::to_string(ProgressFor(&context).bar_wait_ms.load()); }},
+    {"threads",
+     "Threads a query may use: table scans split into morsels feed hash aggregates on this many threads (default: "
+     "the machine's cores, or the database's threads option)",
+     [](ClientContext& context, const SetStatement& statement) { context.threads = ParseThreads(statement); },
+     [](ClientContext& context) { return std::to_string(ThreadCount(context)); }},
     {kVacuumRetentionCheckSetting,
      "Whether VACUUM refuses a RETAIN shorter than the table's delta.deletedFileRetentionDuration (7 days by "
      "default), which could delete files that readers of older versions and running writers still use (Delta's name)",

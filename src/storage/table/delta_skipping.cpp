@@ -193,4 +193,38 @@ std::unique_ptr<TableScan> DeltaTable::Scan(const std::vector<idx_t>& column_ids
   return MakeDeltaScan(state, column_ids, std::move(files));
 }
 
+namespace {
+
+class DeltaFileMorsels : public MorselSource {
+ public:
+  DeltaFileMorsels(std::shared_ptr<const DeltaSnapshotState> state, std::vector<idx_t> column_ids,
+                   std::vector<uint64_t> files)
+      : state_(std::move(state)), column_ids_(std::move(column_ids)), files_(std::move(files)) {}
+  std::unique_ptr<TableScan> NextMorsel() override {
+    if (Cancelled()) return nullptr;
+    idx_t at = next_.fetch_add(1, std::memory_order_relaxed);
+    if (at >= files_.size()) return nullptr;
+    return MakeDeltaScan(state_, column_ids_, {files_[at]});
+  }
+  idx_t MorselCount() const override { return files_.size(); }
+
+ private:
+  std::shared_ptr<const DeltaSnapshotState> state_;
+  std::vector<idx_t> column_ids_;
+  std::vector<uint64_t> files_;
+  std::atomic<idx_t> next_{0};
+};
+
+}  // namespace
+
+std::shared_ptr<MorselSource> DeltaTable::ParallelScan(const std::vector<idx_t>& column_ids,
+                                                       const std::vector<TableFilter>& filters) {
+  auto state = state_;
+  std::vector<uint64_t> files;
+  for (uint64_t i = 0; i < state->files.size(); i++) {
+    if (filters.empty() || FileMayMatch(*state, *state->files[i], column_ids, filters)) files.push_back(i);
+  }
+  return std::make_shared<DeltaFileMorsels>(std::move(state), column_ids, std::move(files));
+}
+
 }  // namespace lakestream

@@ -114,6 +114,9 @@ class DeltaTable : public DataTable {
   // Skips files whose partition values or min/max statistics prove no row can match.
   std::unique_ptr<TableScan> Scan(const std::vector<idx_t>& column_ids,
                                   const std::vector<TableFilter>& filters) override;
+  // One morsel per data file that data skipping keeps (delta_skipping.cpp).
+  std::shared_ptr<MorselSource> ParallelScan(const std::vector<idx_t>& column_ids,
+                                             const std::vector<TableFilter>& filters) override;
   void Commit(TableCommit& commit) override;
   // Commit() taking the rows of the files it rewrites from `read` where it
   // holds them; ignored unless read at the version the commit starts from.
