@@ -84,6 +84,7 @@ std::string Normalize(const std::string& sql) {
 }
 
 std::string Unquote(std::string v) {
+  v.erase(0, v.find_first_not_of(" \t\n\r"));
   while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
   if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) v = v.substr(1, v.size() - 2);
   return v;

@@ -105,6 +105,37 @@ int64_t ParseInt(const std::string& text) {
   return v;
 }
 
+// Postgres counts dates and timestamps from 2000-01-01, lakestream from 1970-01-01.
+constexpr int64_t kPgEpochDays = 10957;
+
+// A binary numeric (ndigits, weight, sign, dscale, then base-10000 digits)
+// as decimal text, which the engine casts to the DECIMAL it needs.
+std::string BinaryNumericText(const std::string& bytes) {
+  if (bytes.size() < 8) throw std::invalid_argument("a binary numeric of " + std::to_string(bytes.size()) + " bytes");
+  auto u16 = [&](size_t at) { return static_cast<int>(ReadBinaryInt(bytes.substr(at, 2)) & 0xffff); };
+  int ndigits = u16(0);
+  int weight = static_cast<int16_t>(u16(2));
+  int sign = u16(4);
+  int dscale = u16(6);
+  if (bytes.size() != 8 + 2 * static_cast<size_t>(ndigits)) throw std::invalid_argument("a malformed binary numeric");
+  if (sign == 0xC000) return "NaN";
+  std::string integer;
+  std::string fraction;
+  for (int i = 0; i < ndigits; i++) {
+    std::string group = std::to_string(u16(8 + 2 * static_cast<size_t>(i)));
+    if (i <= weight) {
+      integer += integer.empty() ? group : std::string(4 - group.size(), '0') + group;
+    } else {
+      fraction += std::string(4 - group.size(), '0') + group;
+    }
+  }
+  for (int i = ndigits; i <= weight; i++) integer += integer.empty() ? "0" : "0000";
+  if (weight < -1) fraction = std::string(static_cast<size_t>(-1 - weight) * 4, '0') + fraction;
+  if (integer.empty()) integer = "0";
+  fraction.resize(static_cast<size_t>(dscale), '0');
+  return (sign == 0x4000 ? "-" : "") + integer + (fraction.empty() ? "" : "." + fraction);
+}
+
 }  // namespace
 
 SqlValue ParameterValue(int32_t oid, bool binary, const std::string& bytes) {
@@ -134,6 +165,14 @@ SqlValue ParameterValue(int32_t oid, bool binary, const std::string& bytes) {
       case kBool:
         if (bytes.size() != 1) throw std::invalid_argument("a binary bool of " + std::to_string(bytes.size()) + " bytes");
         return SqlValue::Boolean(bytes[0] != 0);
+      case kDate:
+        if (bytes.size() != 4) throw std::invalid_argument("a binary date of " + std::to_string(bytes.size()) + " bytes");
+        return SqlValue::Date(static_cast<int32_t>(ReadBinaryInt(bytes) + kPgEpochDays));
+      case kTimestamp:
+      case kTimestamptz:
+        if (bytes.size() != 8) throw std::invalid_argument("a binary timestamp of " + std::to_string(bytes.size()) + " bytes");
+        return SqlValue::Timestamp(ReadBinaryInt(bytes) + kPgEpochDays * 86400000000LL);
+      case kNumeric: return SqlValue::Varchar(BinaryNumericText(bytes));
       case kBytea:
       case kText:
       case kVarchar:
