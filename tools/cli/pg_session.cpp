@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <random>
+#include <regex>
 
 #include "lakestream/column_view.hpp"
 #include "pg_format.hpp"
@@ -86,6 +87,9 @@ class Session {
   void SendError(const std::string& sqlstate, const std::string& message, const char* severity = "ERROR");
   void SendNotice(const std::string& message);
   void SendReady();
+  // COPY ... TO STDOUT (text format) and COPY ... FROM STDIN (refused): true
+  // when `sql` was one of them and has been answered.
+  bool Copy(const std::string& sql);
   // Statement-level transaction emulation (lakestream commits each statement):
   // true when `sql` was BEGIN/COMMIT/ROLLBACK and has been answered in *portal.
   bool TransactionStatement(const std::string& sql, Portal* portal);
@@ -400,6 +404,100 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
   return true;
 }
 
+namespace {
+
+// COPY's text format: tab between columns, \N for NULL, backslash escapes.
+void AppendCopyEscaped(std::string_view text, std::string* out) {
+  for (char c : text) {
+    switch (c) {
+      case '\\': out->append("\\\\"); break;
+      case '\t': out->append("\\t"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      default: out->push_back(c);
+    }
+  }
+}
+
+}  // namespace
+
+bool Session::Copy(const std::string& sql) {
+  static const std::regex kCopyOut(R"(^\s*copy\s+(\(.*\)|[^\s(]+(?:\s*\([^)]*\))?)\s+to\s+stdout\s*(.*)$)",
+                                   std::regex::icase);
+  static const std::regex kTextFormat(R"(^(with\s*)?(\(\s*format\s+'?text'?\s*\))?\s*$)", std::regex::icase);
+  static const std::regex kFromStdin(R"(\s+from\s+stdin)", std::regex::icase);
+  std::smatch m;
+  if (std::regex_search(sql, m, kFromStdin)) {
+    throw SqlError("0A000", "not supported yet: COPY ... FROM STDIN; load with INSERT, or COPY t FROM 'file' on the "
+                            "server's side");
+  }
+  std::string flat = sql;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  if (!std::regex_match(flat, m, kCopyOut)) return false;
+  std::string source = m[1].str();
+  std::string options = m[2].str();
+  if (!std::regex_match(options, kTextFormat)) {
+    throw SqlError("0A000", "not supported yet: COPY ... TO STDOUT with options " + options +
+                                " (only the text format is); drop the options");
+  }
+  std::string query;
+  if (source.front() == '(') {
+    query = source.substr(1, source.size() - 2);
+  } else {
+    auto paren = source.find('(');
+    std::string columns = paren == std::string::npos ? "*" : source.substr(paren + 1, source.rfind(')') - paren - 1);
+    query = "SELECT " + columns + " FROM " + source.substr(0, paren);
+  }
+  auto result = connection_.SendQuery(query);
+  if (result->HasError()) {
+    if (tx_status_ == 'T') tx_status_ = 'E';
+    throw SqlError(SqlStateOf(result->GetErrorKind(), result->GetError()), result->GetError());
+  }
+  idx_t columns = result->ColumnCount();
+  wire_.Begin('H');  // CopyOutResponse
+  wire_.Bytes(std::string_view("\0", 1));
+  wire_.Int16(static_cast<int16_t>(columns));
+  for (idx_t c = 0; c < columns; c++) wire_.Int16(0);
+  wire_.End();
+  int64_t rows_sent = 0;
+  std::string line;
+  std::string cell;
+  while (result->FetchNext()) {
+    std::vector<ColumnView> views;
+    for (idx_t c = 0; c < columns; c++) views.emplace_back(*result, c);
+    for (idx_t r = 0; r < views[0].RowCount(); r++) {
+      line.clear();
+      for (idx_t c = 0; c < columns; c++) {
+        if (c > 0) line.push_back('\t');
+        if (!views[c].IsValid(r)) {
+          line.append("\\N");
+          continue;
+        }
+        cell.clear();
+        AppendText(views[c], r, &cell);
+        AppendCopyEscaped(cell, &line);
+      }
+      line.push_back('\n');
+      wire_.Begin('d');
+      wire_.Bytes(line);
+      wire_.End();
+      rows_sent++;
+      if (!wire_.MaybeFlush()) throw ProtocolError("the client went away during COPY");
+    }
+  }
+  if (result->HasError()) {
+    // A CopyFail does not exist in this direction: the error ends the COPY.
+    if (tx_status_ == 'T') tx_status_ = 'E';
+    throw SqlError(SqlStateOf(result->GetErrorKind(), result->GetError()), result->GetError());
+  }
+  wire_.Begin('c');  // CopyDone
+  wire_.End();
+  wire_.Begin('C');
+  wire_.CString("COPY " + std::to_string(rows_sent));
+  wire_.End();
+  return true;
+}
+
 void Session::SimpleQuery(const std::string& text) {
   // Catalog queries (psql's \dt) use Postgres syntax the splitter rejects:
   // they are recognised whole first.
@@ -429,6 +527,7 @@ void Session::SimpleQuery(const std::string& text) {
     wire_.End();
   }
   for (auto& sql : sqls) {
+    if (LeadingKeywords(sql, 1) == "COPY" && Copy(sql)) continue;
     Portal portal;
     portal.sql = sql;
     RunPortal(portal);
