@@ -58,6 +58,10 @@ def test_errors_carry_sqlstate(server):
             con.execute("SELECT nosuch")
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="binary result"):
             con.execute("SELECT 1", binary=True)
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE"):
+            con.execute("SUBSCRIBE TO orders_stream")
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="cursors"):
+            con.execute("DECLARE c CURSOR FOR SELECT 1")
         # The session goes on after errors.
         assert con.execute("SELECT 1 + 1").fetchone() == (2,)
 

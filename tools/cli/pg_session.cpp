@@ -241,6 +241,10 @@ void Session::Run() {
           case 'H': wire_.Flush(); break;
           case 'S':
             skip_to_sync_ = false;
+            // Outside a transaction block Sync ends the implicit transaction
+            // and its portals (as in Postgres): a portal suspended by a row
+            // limit would otherwise keep the database's statement lock.
+            if (tx_status_ == 'I') portals_.clear();
             SendReady();
             break;
           case 'X': return;
@@ -297,6 +301,16 @@ void Session::RunPortal(Portal& portal) {
     throw SqlError("25P02", "current transaction is aborted, commands ignored until end of transaction block");
   }
   if (portal.ran || TransactionStatement(portal.sql, &portal)) return;
+  std::string first = LeadingKeywords(portal.sql, 1);
+  if (first == "SUBSCRIBE") {
+    throw SqlError("0A000", "not supported yet: SUBSCRIBE (streaming changes over the wire); poll the changes with "
+                            "SELECT * FROM <stream> (docs/streams.md)");
+  }
+  if (first == "DECLARE" || first == "FETCH" || first == "MOVE") {
+    throw SqlError("0A000", "not supported yet: " + first +
+                                " (SQL cursors); fetch a large result in batches with Execute's row limit "
+                                "(JDBC setFetchSize) or read it whole");
+  }
   portal.ran = true;
   std::string tag;
   portal.result = AnswerClientQuery(connection_, portal.sql, settings_, &tag);
