@@ -127,3 +127,15 @@ def test_password_and_readonly(tmp_path):
                 con.execute("INSERT INTO kept VALUES (2)")
     finally:
         ro.stop()
+
+
+def test_sessions_are_independent(server):
+    with connect(server, autocommit=True) as a, connect(server, autocommit=True) as b:
+        a.execute("CREATE TABLE shared (v INT)")
+        b.execute("INSERT INTO shared VALUES (1), (2)")
+        a.execute("SET application_name = 'a'")
+        assert a.execute("SELECT sum(v) FROM shared").fetchone() == (3,)
+        assert b.execute("SHOW application_name").fetchone() == ("",)
+        assert a.info.backend_pid != b.info.backend_pid
+        cur = b.execute("CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM shared")
+        assert cur.statusmessage == "CREATE MATERIALIZED VIEW"

@@ -149,3 +149,15 @@ def test_error_in_extended_protocol_skips_to_sync(server):
     assert kinds == b"12EZ", kinds  # Execute's error; nothing after it until Sync
     assert error_fields(seen[2][1])["C"] == "42P01"
     sock.close()
+
+
+def test_empty_query_and_error_midway(server):
+    sock = logged_in(server)
+    sock.sendall(msg(b"Q", b"\0"))
+    assert b"".join(k for k, _ in read_until(sock, b"Z")) == b"IZ"
+    # The first statement's result is sent, the second fails, the third never runs.
+    sock.sendall(msg(b"Q", b"SELECT 1; SELECT * FROM nosuch; SELECT 3\0"))
+    seen = read_until(sock, b"Z")
+    assert b"".join(k for k, _ in seen) == b"TDCEZ"
+    assert error_fields(seen[3][1])["C"] == "42P01"
+    sock.close()

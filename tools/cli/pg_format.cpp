@@ -278,7 +278,12 @@ std::string CommandTag(const std::string& sql, const QueryResult& result, int64_
   std::string first = LeadingKeywords(sql, 1);
   if (first == "INSERT") return "INSERT 0 " + std::to_string(rows);
   if (IsRowChangeStatement(first) || first == "COPY") return first + " " + std::to_string(rows);
-  if (first == "CREATE" || first == "DROP" || first == "ALTER") return LeadingKeywords(sql, 2);
+  if (first == "CREATE" || first == "DROP" || first == "ALTER") {
+    std::string two = LeadingKeywords(sql, 2);
+    return two == "CREATE MATERIALIZED" || two == "DROP MATERIALIZED" || two == "ALTER MATERIALIZED"
+               ? LeadingKeywords(sql, 3)
+               : two;
+  }
   if (result.ColumnCount() > 0) return "SELECT " + std::to_string(rows);
   return first;
 }

@@ -156,7 +156,13 @@ bool Session::Authenticate(const std::string& user) {
   MessageReader in(body);
   std::string password = in.CString("password");
   auto it = options_.passwords.find(user);
-  if (it == options_.passwords.end() || it->second != password) {
+  // Compared in time independent of where the strings differ.
+  bool match = it != options_.passwords.end() && it->second.size() == password.size();
+  unsigned char diff = 0;
+  if (match) {
+    for (size_t i = 0; i < password.size(); i++) diff |= static_cast<unsigned char>(it->second[i] ^ password[i]);
+  }
+  if (!match || diff != 0) {
     SendError("28P01", "password authentication failed for user \"" + user + "\"", "FATAL");
     wire_.Flush();
     return false;

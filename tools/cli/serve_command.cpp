@@ -12,6 +12,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -68,6 +69,11 @@ bool ReadPasswordFile(const std::string& path, std::map<std::string, std::string
   if (out->empty()) {
     *error = "the password file " + path + " names no user; add USER:PASSWORD lines";
     return false;
+  }
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
+    std::fprintf(stderr, "lakestream serve: warning: the password file %s is readable by other users; chmod 600 %s\n",
+                 path.c_str(), path.c_str());
   }
   return true;
 }
