@@ -161,3 +161,24 @@ def test_empty_query_and_error_midway(server):
     assert b"".join(k for k, _ in seen) == b"TDCEZ"
     assert error_fields(seen[3][1])["C"] == "42P01"
     sock.close()
+
+
+def test_random_messages_never_crash_the_server(server):
+    import random
+    rng = random.Random(31)
+    for _ in range(60):
+        sock = logged_in(server)
+        try:
+            for _ in range(rng.randint(1, 4)):
+                kind = bytes([rng.choice(b"PBDECHSQdcfp" + bytes([rng.randint(0, 255)]))])
+                body = bytes(rng.randint(0, 255) for _ in range(rng.randint(0, 24)))
+                sock.sendall(msg(kind, body))
+            sock.sendall(msg(b"S"))
+            sock.settimeout(2)
+            while read_message(sock)[0] not in (None, b"Z"):
+                pass
+        except (BrokenPipeError, ConnectionResetError, socket.timeout, AssertionError):
+            pass  # the server may close the connection on a protocol violation
+        sock.close()
+        assert server.proc.poll() is None, server.log_path.read_text()
+    still_serving(server)

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 #include <random>
 #include <regex>
@@ -264,6 +265,13 @@ void Session::Run() {
         SendError(e.SqlState(), e.what());
         skip_to_sync_ = type != 'Q';
         if (type == 'Q') SendReady();
+      } catch (ProtocolError&) {
+        throw;
+      } catch (std::exception& e) {
+        // A bug (or an allocation failure) ends the statement, not the server.
+        SendError("XX000", std::string("internal error: ") + e.what());
+        skip_to_sync_ = type != 'Q';
+        if (type == 'Q') SendReady();
       }
       if (!wire_.MaybeFlush()) return;
     }
@@ -474,6 +482,7 @@ bool Session::Copy(const std::string& sql) {
     throw SqlError(SqlStateOf(result->GetErrorKind(), result->GetError()), result->GetError());
   }
   idx_t columns = result->ColumnCount();
+  if (columns == 0) throw SqlError("42601", "COPY (...) TO STDOUT needs a query that returns rows, e.g. COPY (SELECT ...) TO STDOUT");
   wire_.Begin('H');  // CopyOutResponse
   wire_.Bytes(std::string_view("\0", 1));
   wire_.Int16(static_cast<int16_t>(columns));
@@ -700,9 +709,11 @@ void Session::Close(MessageReader& in) {
 }  // namespace
 
 void ServeConnection(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd) {
-  {
+  try {
     Session session(db, options, registry, fd);
     session.Run();
+  } catch (std::exception& e) {
+    std::fprintf(stderr, "lakestream serve: a session ended on an error: %s\n", e.what());
   }
   ::close(fd);
 }
