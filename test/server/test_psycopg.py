@@ -88,6 +88,7 @@ def test_transaction_status(server):
 def test_settings_and_version(server):
     with connect(server, autocommit=True) as con:
         con.execute("SET application_name = 'bi'")
+        assert con.info.parameter_status("application_name") == "bi"  # ParameterStatus after SET
         con.execute("SET extra_float_digits = 3")
         assert con.execute("SHOW application_name").fetchone() == ("bi",)
         assert "lakestream" in con.execute("SELECT version()").fetchone()[0]

@@ -88,6 +88,9 @@ class Session {
   void SendError(const std::string& sqlstate, const std::string& message, const char* severity = "ERROR");
   void SendNotice(const std::string& message);
   void SendReady();
+  // AnswerClientQuery, then ParameterStatus for each reported setting it
+  // changed (SET application_name ...), as Postgres reports them.
+  std::unique_ptr<QueryResult> AnswerClient(const std::string& sql, std::string* tag);
   // COPY ... TO STDOUT (text format) and COPY ... FROM STDIN (refused): true
   // when `sql` was one of them and has been answered.
   bool Copy(const std::string& sql);
@@ -309,6 +312,21 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
   return true;
 }
 
+std::unique_ptr<QueryResult> Session::AnswerClient(const std::string& sql, std::string* tag) {
+  auto before = settings_.Reported();
+  auto result = AnswerClientQuery(connection_, sql, settings_, tag);
+  if (result) {
+    for (auto& [name, value] : settings_.Reported()) {
+      if (before[name] == value) continue;
+      wire_.Begin('S');
+      wire_.CString(name);
+      wire_.CString(value);
+      wire_.End();
+    }
+  }
+  return result;
+}
+
 void Session::RunPortal(Portal& portal) {
   if (portal.ran) return;
   if (tx_status_ == 'E' && !TransactionStatement(portal.sql, &portal)) {
@@ -327,7 +345,7 @@ void Session::RunPortal(Portal& portal) {
   }
   portal.ran = true;
   std::string tag;
-  portal.result = AnswerClientQuery(connection_, portal.sql, settings_, &tag);
+  portal.result = AnswerClient(portal.sql, &tag);
   if (portal.result) {
     portal.tag = tag;
   } else {
@@ -533,7 +551,7 @@ void Session::SimpleQuery(const std::string& text) {
   std::vector<std::string> sqls;
   std::string tag;
   std::unique_ptr<QueryResult> answered;
-  if (tx_status_ != 'E') answered = AnswerClientQuery(connection_, text, settings_, &tag);
+  if (tx_status_ != 'E') answered = AnswerClient(text, &tag);
   if (answered) {
     if (answered->HasError()) throw SqlError(SqlStateOf(answered->GetErrorKind(), answered->GetError()), answered->GetError());
     if (answered->ColumnCount() > 0) SendRowDescription(*answered);
