@@ -53,6 +53,8 @@ expect "COPY TO STDOUT" "1	a	t
 2	b	f" "$(q -c "COPY t (id, name, ok) TO STDOUT" | sort)"
 expect "COPY escapes and NULL" 'a\tb	\N	x\\y' "$(q -c "COPY (SELECT 'a	b' AS s, NULL AS n, 'x\\y' AS e) TO STDOUT")"
 expect "COPY FROM STDIN refused" "0A000" "$(q -v VERBOSITY=verbose -c "COPY t FROM STDIN" </dev/null | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+expect "\\l" "lake|tester|UTF8|C|C|" "$(q -At -c '\l')"
+expect "\\dn" "public|tester" "$(q -At -c '\dn')"
 expect "version" "1" "$(q -At -c "SELECT version()" | grep -c 'PostgreSQL 16.0 (lakestream)')"
 
 # Cancel: SIGINT makes psql send a CancelRequest; the query stops at once.

@@ -40,7 +40,8 @@ SessionSettings::SessionSettings(const std::string& user, bool read_only) {
              {"lc_time", "C"},
              {"lock_timeout", "0"},
              {"idle_in_transaction_session_timeout", "0"},
-             {"jit", "off"}};
+             {"jit", "off"},
+             {"database", ""}};
 }
 
 std::map<std::string, std::string> SessionSettings::Reported() const {
@@ -267,6 +268,17 @@ std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std
     auto result = AnswerListTables(connection, sql, settings);
     if (!result->HasError()) *tag = "SELECT " + std::to_string(result->RowCount());
     return result;
+  }
+  // psql's \l: the one database this server serves, under the name the client connected with.
+  if (norm.rfind("select d.datname as \"name\"", 0) == 0 && norm.find("from pg_catalog.pg_database d") != std::string::npos) {
+    *tag = "SELECT 1";
+    return Strings({"Name", "Owner", "Encoding", "Collate", "Ctype", "Access privileges"},
+                   {{settings.All().at("database"), settings.All().at("session_authorization"), "UTF8", "C", "C", ""}});
+  }
+  // psql's \dn: one schema.
+  if (norm.rfind("select n.nspname as \"name\"", 0) == 0 && norm.find("from pg_catalog.pg_namespace n") != std::string::npos) {
+    *tag = "SELECT 1";
+    return Strings({"Name", "Owner"}, {{"public", settings.All().at("session_authorization")}});
   }
   if (norm.find("pg_catalog.") != std::string::npos) {
     auto result = AnswerDescribe(connection, sql, norm);

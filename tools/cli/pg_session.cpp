@@ -212,6 +212,7 @@ bool Session::Startup() {
     if (!Authenticate(user)) return false;
     settings_["session_authorization"] = user;
     if (params.count("application_name")) settings_["application_name"] = params["application_name"];
+    settings_["database"] = params.count("database") ? params["database"] : user;
     wire_.Begin('R');
     wire_.Int32(0);  // AuthenticationOk
     wire_.End();
