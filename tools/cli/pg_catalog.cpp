@@ -255,7 +255,8 @@ std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std
   }
   static const std::regex kCurrentSetting(R"(^select (?:pg_catalog\.)?current_setting\('([a-z_]+)'\)$)");
   std::smatch m;
-  if (std::regex_match(norm, m, kCurrentSetting) && settings.All().count(m[1].str())) {
+  if (norm.find("current_setting(") != std::string::npos && std::regex_match(norm, m, kCurrentSetting) &&
+      settings.All().count(m[1].str())) {
     *tag = "SELECT 1";
     return OneValue("current_setting", settings.All().at(m[1].str()));
   }

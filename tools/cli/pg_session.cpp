@@ -54,6 +54,7 @@ struct Portal {
 struct Statement {
   std::string sql;
   std::vector<int32_t> param_oids;
+  bool counted = false;  // param_oids covers every $n of the SQL (Prepare has checked it)
 };
 
 class Session {
@@ -73,6 +74,8 @@ class Session {
   bool Authenticate(const std::string& user);
   void SimpleQuery(const std::string& text);
   void Parse(MessageReader& in);
+  // Parses the statement (once) to learn its parameter count; a parse error is a SqlError.
+  void CountParameters(Statement& statement);
   void Bind(MessageReader& in);
   void Describe(MessageReader& in);
   void Execute(MessageReader& in);
@@ -565,10 +568,15 @@ void Session::SimpleQuery(const std::string& text) {
     SendReady();
     return;
   }
-  try {
-    sqls = SplitStatements(text);
-  } catch (std::invalid_argument& e) {
-    throw SqlError("42601", e.what());
+  // Splitting parses the text: done only when there may be several statements.
+  if (text.find(';') == std::string::npos) {
+    if (!LeadingKeywords(text, 1).empty()) sqls.push_back(text);
+  } else {
+    try {
+      sqls = SplitStatements(text);
+    } catch (std::invalid_argument& e) {
+      throw SqlError("42601", e.what());
+    }
   }
   if (sqls.empty()) {
     wire_.Begin('I');  // EmptyQueryResponse
@@ -587,6 +595,14 @@ void Session::SimpleQuery(const std::string& text) {
   SendReady();
 }
 
+void Session::CountParameters(Statement& statement) {
+  if (statement.counted) return;
+  auto prepared = connection_.Prepare(statement.sql);
+  if (prepared->HasError()) throw SqlError("42601", prepared->GetError());
+  statement.param_oids.resize(std::max<size_t>(statement.param_oids.size(), prepared->ParameterCount()), 0);
+  statement.counted = true;
+}
+
 void Session::Parse(MessageReader& in) {
   std::string name = in.CString("statement name");
   Statement statement;
@@ -596,11 +612,16 @@ void Session::Parse(MessageReader& in) {
   if (!name.empty() && statements_.count(name)) {
     throw SqlError("42P05", "prepared statement \"" + name + "\" already exists; Close it first");
   }
-  std::vector<std::string> parts;
-  try {
-    parts = SplitStatements(statement.sql);
-  } catch (std::invalid_argument& e) {
-    throw SqlError("42601", e.what());
+  // Splitting parses the text: done only when there may be several statements.
+  std::vector<std::string> parts{statement.sql};
+  if (LeadingKeywords(statement.sql, 1).empty()) {
+    parts.clear();
+  } else if (statement.sql.find(';') != std::string::npos) {
+    try {
+      parts = SplitStatements(statement.sql);
+    } catch (std::invalid_argument& e) {
+      throw SqlError("42601", e.what());
+    }
   }
   if (parts.size() > 1) {
     throw SqlError("42601", "cannot insert multiple commands into a prepared statement; send them one at a time");
@@ -610,11 +631,10 @@ void Session::Parse(MessageReader& in) {
                                       "DISCARD", "RESET", "DEALLOCATE"};
   std::string kw = parts.empty() ? "" : LeadingKeywords(parts[0], 1);
   bool ours = std::find(std::begin(kOurs), std::end(kOurs), kw) != std::end(kOurs);
-  if (!parts.empty() && !ours) {
-    auto prepared = connection_.Prepare(statement.sql);
-    if (prepared->HasError()) throw SqlError("42601", prepared->GetError());
-    statement.param_oids.resize(std::max<size_t>(statement.param_oids.size(), prepared->ParameterCount()), 0);
-  }
+  // The unnamed statement (one-shot queries: psycopg, JDBC) is parsed when
+  // it runs, or when Describe asks for its parameters; a named one now.
+  statement.counted = parts.empty() || ours;
+  if (!name.empty()) CountParameters(statement);
   statements_[name] = std::move(statement);
   wire_.Begin('1');  // ParseComplete
   wire_.End();
@@ -667,6 +687,7 @@ void Session::Describe(MessageReader& in) {
     auto it = statements_.find(name);
     if (it == statements_.end()) throw SqlError("26000", "prepared statement \"" + name + "\" does not exist");
     auto& statement = it->second;
+    CountParameters(statement);
     wire_.Begin('t');  // ParameterDescription
     wire_.Int16(static_cast<int16_t>(statement.param_oids.size()));
     for (int32_t oid : statement.param_oids) wire_.Int32(oid == 0 ? kText : oid);
