@@ -182,3 +182,25 @@ def test_random_messages_never_crash_the_server(server):
         sock.close()
         assert server.proc.poll() is None, server.log_path.read_text()
     still_serving(server)
+
+
+def test_describe_named_statement(server):
+    sock = logged_in(server)
+    sock.sendall(msg(b"P", b"s1\0SELECT $1::BIGINT AS a, 'x' AS b\0\0\0")
+                 + msg(b"D", b"Ss1\0")
+                 + msg(b"B", b"\0s1\0\0\0\0\1" + struct.pack("!i", 2) + b"41\0\0")
+                 + msg(b"E", b"\0\0\0\0\0")
+                 + msg(b"C", b"Ss1\0")
+                 + msg(b"B", b"\0s1\0\0\0\0\0\0\0")
+                 + msg(b"S"))
+    seen = read_until(sock, b"Z")
+    kinds = b"".join(k for k, _ in seen)
+    # ParseComplete, ParameterDescription, RowDescription, BindComplete, DataRow,
+    # CommandComplete, CloseComplete, then Bind of the closed statement fails.
+    assert kinds == b"1tT2DC3EZ", kinds
+    assert seen[1][1] == struct.pack("!hi", 1, 25)  # one parameter, text when unspecified
+    row_description = seen[2][1]
+    assert b"a\0" in row_description and struct.pack("!i", 20) in row_description  # int8
+    assert seen[4][1] == struct.pack("!hi", 2, 2) + b"41" + struct.pack("!i", 1) + b"x"
+    assert error_fields(seen[7][1])["C"] == "26000"
+    sock.close()
