@@ -39,6 +39,23 @@ def test_parameters_and_types_round_trip(server):
         assert con.execute("DELETE FROM t WHERE id = 2").rowcount == 1
 
 
+def test_binary_results(server):
+    with connect(server, autocommit=True) as con:
+        con.execute("CREATE TABLE bt (id BIGINT, i INT, name VARCHAR, d DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, "
+                    "m DECIMAL(12,4), z DECIMAL(10,2), b BOOLEAN, x DOUBLE)")
+        row = (-5, 7, "zoë", datetime.date(1999, 12, 31),
+               datetime.datetime(2024, 1, 2, 3, 4, 5, 600000, tzinfo=datetime.timezone.utc),
+               datetime.datetime(1969, 5, 6, 7, 8, 9), decimal.Decimal("-12345678.0125"), decimal.Decimal("0.00"),
+               False, -0.25)
+        con.execute("INSERT INTO bt VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+        con.execute("INSERT INTO bt VALUES (1, NULL, NULL, NULL, NULL, NULL, 10000, 0.5, NULL, NULL)")
+        rows = con.execute("SELECT * FROM bt ORDER BY id", binary=True).fetchall()
+        assert rows[0] == row
+        assert rows[1] == (1, None, None, None, None, None, decimal.Decimal("10000.0000"), decimal.Decimal("0.50"),
+                           None, None)
+        assert con.execute("SELECT list_value(1, 2) AS l", binary=True).fetchone() == ([1, 2],)
+
+
 def test_prepared_statements(server):
     with connect(server, autocommit=True) as con:
         con.execute("CREATE TABLE r AS SELECT * FROM range(5000)")
@@ -56,8 +73,6 @@ def test_errors_carry_sqlstate(server):
             con.execute("SELEC 1")
         with pytest.raises(psycopg.errors.UndefinedColumn):
             con.execute("SELECT nosuch")
-        with pytest.raises(psycopg.errors.FeatureNotSupported, match="binary result"):
-            con.execute("SELECT 1", binary=True)
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE"):
             con.execute("SUBSCRIBE TO orders_stream")
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="cursors"):

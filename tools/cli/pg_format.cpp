@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace lakestream::pg {
 
@@ -88,6 +89,70 @@ void AppendText(const ColumnView& column, idx_t row, std::string* out) {
 
 namespace {
 
+// Postgres counts dates and timestamps from 2000-01-01, lakestream from 1970-01-01.
+constexpr int64_t kPgEpochDays = 10957;
+
+void AppendBe(uint64_t v, int bytes, std::string* out) {
+  for (int i = bytes - 1; i >= 0; i--) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+// Decimal text ("-1234.25") as a binary numeric: ndigits, weight, sign,
+// dscale, then base-10000 digits grouped from the decimal point.
+void AppendBinaryNumeric(const std::string& text, std::string* out) {
+  bool negative = !text.empty() && text[0] == '-';
+  std::string digits = text.substr(negative ? 1 : 0);
+  auto point = digits.find('.');
+  std::string integer = digits.substr(0, point);
+  std::string fraction = point == std::string::npos ? "" : digits.substr(point + 1);
+  auto dscale = static_cast<uint16_t>(fraction.size());
+  integer.insert(0, (4 - integer.size() % 4) % 4, '0');
+  fraction.append((4 - fraction.size() % 4) % 4, '0');
+  std::vector<uint16_t> groups;
+  for (size_t i = 0; i < integer.size(); i += 4) groups.push_back(static_cast<uint16_t>(std::stoi(integer.substr(i, 4))));
+  auto weight = static_cast<int>(groups.size()) - 1;
+  for (size_t i = 0; i < fraction.size(); i += 4) groups.push_back(static_cast<uint16_t>(std::stoi(fraction.substr(i, 4))));
+  // Leading and trailing zero groups are not sent.
+  size_t first = 0;
+  while (first < groups.size() && groups[first] == 0) {
+    first++;
+    weight--;
+  }
+  size_t last = groups.size();
+  while (last > first && groups[last - 1] == 0) last--;
+  if (first == last) weight = 0;
+  AppendBe(last - first, 2, out);
+  AppendBe(static_cast<uint16_t>(weight), 2, out);
+  AppendBe(negative && first != last ? 0x4000 : 0, 2, out);
+  AppendBe(dscale, 2, out);
+  for (size_t i = first; i < last; i++) AppendBe(groups[i], 2, out);
+}
+
+}  // namespace
+
+void AppendBinary(const ColumnView& column, idx_t row, std::string* out) {
+  switch (column.Type().kind) {
+    case TypeKind::BOOLEAN: out->push_back(column.Booleans()[row] ? 1 : 0); return;
+    case TypeKind::INTEGER: AppendBe(static_cast<uint32_t>(column.Integers()[row]), 4, out); return;
+    case TypeKind::BIGINT: AppendBe(static_cast<uint64_t>(column.Bigints()[row]), 8, out); return;
+    case TypeKind::DOUBLE: {
+      uint64_t bits;
+      std::memcpy(&bits, &column.Doubles()[row], 8);
+      AppendBe(bits, 8, out);
+      return;
+    }
+    case TypeKind::VARCHAR: out->append(column.Strings()[row]); return;
+    case TypeKind::DATE: AppendBe(static_cast<uint32_t>(column.Dates()[row] - kPgEpochDays), 4, out); return;
+    case TypeKind::TIMESTAMP:
+    case TypeKind::TIMESTAMP_NTZ:
+      AppendBe(static_cast<uint64_t>(column.Timestamps()[row] - kPgEpochDays * 86400000000LL), 8, out);
+      return;
+    case TypeKind::DECIMAL: AppendBinaryNumeric(column.GetValue(row).ToString(), out); return;
+    default: AppendText(column, row, out); return;  // json and text: binary is the text
+  }
+}
+
+namespace {
+
 int64_t ReadBinaryInt(const std::string& bytes) {
   uint64_t v = 0;
   for (unsigned char c : bytes) v = (v << 8) | c;
@@ -104,9 +169,6 @@ int64_t ParseInt(const std::string& text) {
   }
   return v;
 }
-
-// Postgres counts dates and timestamps from 2000-01-01, lakestream from 1970-01-01.
-constexpr int64_t kPgEpochDays = 10957;
 
 // A binary numeric (ndigits, weight, sign, dscale, then base-10000 digits)
 // as decimal text, which the engine casts to the DECIMAL it needs.

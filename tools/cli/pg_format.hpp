@@ -59,6 +59,12 @@ int32_t TypeModOf(const ColumnType& type);
 // TimeZone is UTC), nested values as JSON.
 void AppendText(const ColumnView& column, idx_t row, std::string* out);
 
+// Appends the Postgres binary output of row `row` of `column` (not NULL)
+// for the OID OidOf announces: big-endian integers and float8, dates and
+// timestamps counted from 2000-01-01, numeric in base-10000 digits, json and
+// text as their bytes.
+void AppendBinary(const ColumnView& column, idx_t row, std::string* out);
+
 // A text (or, for the types noted in docs/server.md, binary) parameter as
 // the value the engine binds; `oid` is the type the client declared (0:
 // unspecified, bound as VARCHAR and cast by the engine where the statement

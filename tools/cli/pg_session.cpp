@@ -49,7 +49,14 @@ struct Portal {
   idx_t chunk_row = 0;
   int64_t rows_sent = 0;
   bool done = false;
+  // Bind's result format codes: none (all text), one for all, or one per column.
+  std::vector<int16_t> formats;
 };
+
+bool IsBinary(const std::vector<int16_t>& formats, idx_t column) {
+  if (formats.size() == 1) return formats[0] == 1;
+  return column < formats.size() && formats[column] == 1;
+}
 
 struct Statement {
   std::string sql;
@@ -380,7 +387,7 @@ void Session::SendRowDescription(const QueryResult& result, const std::vector<in
     wire_.Int32(oid);
     wire_.Int16(TypeSizeOf(oid));
     wire_.Int32(TypeModOf(type));
-    wire_.Int16(formats.empty() ? 0 : formats[formats.size() == 1 ? 0 : c]);
+    wire_.Int16(IsBinary(formats, c) ? 1 : 0);
   }
   wire_.End();
 }
@@ -405,6 +412,12 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
   }
   int64_t sent_now = 0;
   idx_t columns = result.ColumnCount();
+  if (!portal.formats.empty() && portal.formats.size() != 1 && portal.formats.size() != columns) {
+    throw SqlError("08P01", "Bind gave " + std::to_string(portal.formats.size()) + " result formats for " +
+                                std::to_string(columns) + " columns; give none, one, or one per column");
+  }
+  std::vector<bool> binary;
+  for (idx_t c = 0; c < columns; c++) binary.push_back(IsBinary(portal.formats, c));
   std::string cell;
   while (!portal.done) {
     if (!portal.have_chunk) {
@@ -427,13 +440,18 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
       }
       wire_.Begin('D');
       wire_.Int16(static_cast<int16_t>(columns));
-      for (auto& view : views) {
+      for (idx_t c = 0; c < columns; c++) {
+        auto& view = views[c];
         if (!view.IsValid(portal.chunk_row)) {
           wire_.Int32(-1);
           continue;
         }
         cell.clear();
-        AppendText(view, portal.chunk_row, &cell);
+        if (binary[c]) {
+          AppendBinary(view, portal.chunk_row, &cell);
+        } else {
+          AppendText(view, portal.chunk_row, &cell);
+        }
         wire_.Int32(static_cast<int32_t>(cell.size()));
         wire_.Bytes(cell);
       }
@@ -671,9 +689,9 @@ void Session::Bind(MessageReader& in) {
   }
   int16_t nresult = in.Int16("result format count");
   for (int16_t i = 0; i < nresult; i++) {
-    if (in.Int16("result format") != 0) {
-      throw SqlError("0A000", "not supported yet: binary result format; ask for text results (format 0)");
-    }
+    int16_t format = in.Int16("result format");
+    if (format != 0 && format != 1) throw ProtocolError("result format " + std::to_string(format) + " is neither 0 nor 1");
+    portal.formats.push_back(format);
   }
   portals_[portal_name] = std::move(portal);
   wire_.Begin('2');  // BindComplete
@@ -712,7 +730,7 @@ void Session::Describe(MessageReader& in) {
   RunPortal(it->second);
   auto& portal = it->second;
   if (portal.result && portal.result->ColumnCount() > 0 && !portal.row_change) {
-    SendRowDescription(*portal.result);
+    SendRowDescription(*portal.result, portal.formats);
   } else {
     wire_.Begin('n');
     wire_.End();
