@@ -73,8 +73,8 @@ def test_errors_carry_sqlstate(server):
             con.execute("SELEC 1")
         with pytest.raises(psycopg.errors.UndefinedColumn):
             con.execute("SELECT nosuch")
-        with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE"):
-            con.execute("SUBSCRIBE TO orders_stream")
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE in the extended"):
+            con.execute("SUBSCRIBE TO orders", prepare=True)  # prepare: the extended protocol
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="cursors"):
             con.execute("DECLARE c CURSOR FOR SELECT 1")
         # The session goes on after errors.
@@ -155,3 +155,37 @@ def test_sessions_are_independent(server):
         assert a.info.backend_pid != b.info.backend_pid
         cur = b.execute("CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM shared")
         assert cur.statusmessage == "CREATE MATERIALIZED VIEW"
+
+
+def test_subscribe_streams_committed_changes_until_cancel(server):
+    with connect(server, autocommit=True) as con, connect(server, autocommit=True) as writer:
+        con.execute("CREATE TABLE s (a INT, b VARCHAR) TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+        con.execute("INSERT INTO s VALUES (1, 'before')")  # committed before SUBSCRIBE: not sent
+
+        def write_then_cancel():
+            time.sleep(0.4)
+            writer.execute("INSERT INTO s VALUES (2, 'new'), (3, NULL)")
+            writer.execute("UPDATE s SET b = 'x' WHERE a = 1")
+            time.sleep(0.6)
+            con.cancel()
+
+        threading.Thread(target=write_then_cancel).start()
+        got = []
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            with con.cursor().copy("SUBSCRIBE TO s") as copy:
+                for row in copy.rows():
+                    got.append(row[:4])
+        assert got == [("2", "new", "insert", "2"), ("3", None, "insert", "2"),
+                       ("1", "before", "update_preimage", "3"), ("1", "x", "update_postimage", "3")]
+        # From a version: the history again, then the session ends it by cancel.
+        threading.Timer(0.5, con.cancel).start()
+        got = []
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            with con.cursor().copy("SUBSCRIBE s FROM VERSION 1") as copy:
+                for row in copy.rows():
+                    got.append(row[:3])
+        assert got[0] == ("1", "before", "insert") and len(got) == 5
+        assert con.execute("SELECT count(*) FROM s").fetchone() == (3,)
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            with con.cursor().copy("SUBSCRIBE nosuch") as copy:
+                list(copy.rows())

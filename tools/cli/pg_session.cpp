@@ -3,22 +3,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iterator>
 #include <random>
-#include <regex>
 
 #include "lakestream/column_view.hpp"
+#include "pg_copy.hpp"
 #include "pg_format.hpp"
 
 namespace lakestream::pg {
 
-std::pair<int32_t, int32_t> CancelRegistry::Register(Connection* connection) {
+std::pair<int32_t, int32_t> CancelRegistry::Register(Connection* connection, std::atomic<bool>* cancelled) {
   static thread_local std::mt19937 rng(std::random_device{}());
   std::lock_guard<std::mutex> lock(mutex_);
   int32_t pid = next_pid_++;
   auto secret = static_cast<int32_t>(rng());
-  sessions_[pid] = {secret, connection};
+  sessions_[pid] = {secret, connection, cancelled};
   return {pid, secret};
 }
 
@@ -30,7 +31,10 @@ void CancelRegistry::Unregister(int32_t pid) {
 void CancelRegistry::Cancel(int32_t pid, int32_t secret) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = sessions_.find(pid);
-  if (it != sessions_.end() && it->second.first == secret) it->second.second->Interrupt();
+  if (it != sessions_.end() && it->second.secret == secret) {
+    *it->second.cancelled = true;
+    it->second.connection->Interrupt();
+  }
 }
 
 namespace {
@@ -114,6 +118,7 @@ class Session {
   Connection connection_;
   SessionSettings settings_;
   int32_t pid_ = 0;
+  std::atomic<bool> cancel_requested_{false};  // set by a CancelRequest (SUBSCRIBE polls it)
   char tx_status_ = 'I';
   bool wrote_in_tx_ = false;
   bool skip_to_sync_ = false;
@@ -232,7 +237,7 @@ bool Session::Startup() {
       wire_.CString(value);
       wire_.End();
     }
-    auto [pid, secret] = registry_.Register(&connection_);
+    auto [pid, secret] = registry_.Register(&connection_, &cancel_requested_);
     pid_ = pid;
     wire_.Begin('K');
     wire_.Int32(pid);
@@ -345,9 +350,10 @@ void Session::RunPortal(Portal& portal) {
   }
   if (portal.ran || TransactionStatement(portal.sql, &portal)) return;
   std::string first = LeadingKeywords(portal.sql, 1);
+
   if (first == "SUBSCRIBE") {
-    throw SqlError("0A000", "not supported yet: SUBSCRIBE (streaming changes over the wire); poll the changes with "
-                            "SELECT * FROM <stream> (docs/streams.md)");
+    throw SqlError("0A000", "not supported yet: SUBSCRIBE in the extended query protocol; send it as a simple query "
+                            "(psql, or psycopg's cursor.copy(\"SUBSCRIBE TO t\"))");
   }
   if (first == "DECLARE" || first == "FETCH" || first == "MOVE") {
     throw SqlError("0A000", "not supported yet: " + first +
@@ -472,98 +478,12 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
   return true;
 }
 
-namespace {
-
-// COPY's text format: tab between columns, \N for NULL, backslash escapes.
-void AppendCopyEscaped(std::string_view text, std::string* out) {
-  for (char c : text) {
-    switch (c) {
-      case '\\': out->append("\\\\"); break;
-      case '\t': out->append("\\t"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      default: out->push_back(c);
-    }
-  }
-}
-
-}  // namespace
-
 bool Session::Copy(const std::string& sql) {
-  static const std::regex kCopyOut(R"(^\s*copy\s+(\(.*\)|[^\s(]+(?:\s*\([^)]*\))?)\s+to\s+stdout\s*(.*)$)",
-                                   std::regex::icase);
-  static const std::regex kTextFormat(R"(^(with\s*)?(\(\s*format\s+'?text'?\s*\))?\s*$)", std::regex::icase);
-  static const std::regex kFromStdin(R"(\s+from\s+stdin)", std::regex::icase);
-  std::smatch m;
-  if (std::regex_search(sql, m, kFromStdin)) {
-    throw SqlError("0A000", "not supported yet: COPY ... FROM STDIN; load with INSERT, or COPY t FROM 'file' on the "
-                            "server's side");
-  }
-  std::string flat = sql;
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
-  if (!std::regex_match(flat, m, kCopyOut)) return false;
-  std::string source = m[1].str();
-  std::string options = m[2].str();
-  if (!std::regex_match(options, kTextFormat)) {
-    throw SqlError("0A000", "not supported yet: COPY ... TO STDOUT with options " + options +
-                                " (only the text format is); drop the options");
-  }
-  std::string query;
-  if (source.front() == '(') {
-    query = source.substr(1, source.size() - 2);
-  } else {
-    auto paren = source.find('(');
-    std::string columns = paren == std::string::npos ? "*" : source.substr(paren + 1, source.rfind(')') - paren - 1);
-    query = "SELECT " + columns + " FROM " + source.substr(0, paren);
-  }
+  std::string query = CopyOutQuery(sql);
+  if (query.empty()) return false;
   auto result = connection_.SendQuery(query);
-  if (result->HasError()) {
-    if (tx_status_ == 'T') tx_status_ = 'E';
-    throw SqlError(SqlStateOf(result->GetErrorKind(), result->GetError()), result->GetError());
-  }
-  idx_t columns = result->ColumnCount();
-  if (columns == 0) throw SqlError("42601", "COPY (...) TO STDOUT needs a query that returns rows, e.g. COPY (SELECT ...) TO STDOUT");
-  wire_.Begin('H');  // CopyOutResponse
-  wire_.Bytes(std::string_view("\0", 1));
-  wire_.Int16(static_cast<int16_t>(columns));
-  for (idx_t c = 0; c < columns; c++) wire_.Int16(0);
-  wire_.End();
-  int64_t rows_sent = 0;
-  std::string line;
-  std::string cell;
-  while (result->FetchNext()) {
-    std::vector<ColumnView> views;
-    for (idx_t c = 0; c < columns; c++) views.emplace_back(*result, c);
-    for (idx_t r = 0; r < views[0].RowCount(); r++) {
-      line.clear();
-      for (idx_t c = 0; c < columns; c++) {
-        if (c > 0) line.push_back('\t');
-        if (!views[c].IsValid(r)) {
-          line.append("\\N");
-          continue;
-        }
-        cell.clear();
-        AppendText(views[c], r, &cell);
-        AppendCopyEscaped(cell, &line);
-      }
-      line.push_back('\n');
-      wire_.Begin('d');
-      wire_.Bytes(line);
-      wire_.End();
-      rows_sent++;
-      if (!wire_.MaybeFlush()) throw ProtocolError("the client went away during COPY");
-    }
-  }
-  if (result->HasError()) {
-    // A CopyFail does not exist in this direction: the error ends the COPY.
-    if (tx_status_ == 'T') tx_status_ = 'E';
-    throw SqlError(SqlStateOf(result->GetErrorKind(), result->GetError()), result->GetError());
-  }
-  wire_.Begin('c');  // CopyDone
-  wire_.End();
-  wire_.Begin('C');
-  wire_.CString("COPY " + std::to_string(rows_sent));
-  wire_.End();
+  if (result->HasError() && tx_status_ == 'T') tx_status_ = 'E';
+  SendCopyOut(wire_, *result);
   return true;
 }
 
@@ -602,6 +522,15 @@ void Session::SimpleQuery(const std::string& text) {
   }
   for (auto& sql : sqls) {
     if (LeadingKeywords(sql, 1) == "COPY" && Copy(sql)) continue;
+    if (LeadingKeywords(sql, 1) == "SUBSCRIBE") {
+      SubscribeRequest request;
+      if (!ParseSubscribe(sql, &request)) {
+        throw SqlError("42601", "SUBSCRIBE takes a table with its change data feed: SUBSCRIBE [TO] table [FROM VERSION n]");
+      }
+      cancel_requested_ = false;
+      RunSubscribe(wire_, connection_, request, cancel_requested_);
+      continue;
+    }
     Portal portal;
     portal.sql = sql;
     RunPortal(portal);
@@ -646,7 +575,7 @@ void Session::Parse(MessageReader& in) {
   }
   // Statements the server may answer itself are checked when they run.
   static const char* const kOurs[] = {"SET", "SHOW", "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT",
-                                      "DISCARD", "RESET", "DEALLOCATE"};
+                                      "DISCARD", "RESET", "DEALLOCATE", "SUBSCRIBE", "DECLARE", "FETCH", "MOVE"};
   std::string kw = parts.empty() ? "" : LeadingKeywords(parts[0], 1);
   bool ours = std::find(std::begin(kOurs), std::end(kOurs), kw) != std::end(kOurs);
   // The unnamed statement (one-shot queries: psycopg, JDBC) is parsed when

@@ -3,6 +3,7 @@
 // Each session has its own lakestream Connection; the Database is shared.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -27,8 +28,9 @@ struct ServerOptions {
 // new connection carrying the process id and secret of BackendKeyData).
 class CancelRegistry {
  public:
-  // A fresh (process id, secret) for `connection`.
-  std::pair<int32_t, int32_t> Register(Connection* connection);
+  // A fresh (process id, secret) for `connection`; a cancel interrupts it
+  // and sets *cancelled.
+  std::pair<int32_t, int32_t> Register(Connection* connection, std::atomic<bool>* cancelled);
   void Unregister(int32_t pid);
   // Interrupts the session's running statement when the secret matches;
   // a wrong or stale key does nothing (as in Postgres, no answer either way).
@@ -37,7 +39,12 @@ class CancelRegistry {
  private:
   std::mutex mutex_;
   int32_t next_pid_ = 1000;
-  std::map<int32_t, std::pair<int32_t, Connection*>> sessions_;
+  struct Entry {
+    int32_t secret;
+    Connection* connection;
+    std::atomic<bool>* cancelled;
+  };
+  std::map<int32_t, Entry> sessions_;
 };
 
 // Serves one accepted socket until the client leaves; closes `fd`.

@@ -1,6 +1,7 @@
 #include "pg_wire.hpp"
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -94,6 +95,12 @@ bool WireConnection::ReadMessage(char* type, std::string* body) {
   body->resize(len - 4);
   ReadExact(body->data(), body->size(), false);
   return true;
+}
+
+bool WireConnection::WaitForInput(int timeout_ms) {
+  if (in_begin_ < in_end_) return true;
+  pollfd pfd{fd_, POLLIN, 0};
+  return ::poll(&pfd, 1, timeout_ms) > 0;
 }
 
 void WireConnection::Begin(char type) {

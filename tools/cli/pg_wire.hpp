@@ -62,6 +62,10 @@ class WireConnection {
   // the message.
   bool ReadMessage(char* type, std::string* body);
 
+  // True when input is waiting (buffered, or readable on the socket,
+  // including its end) within `timeout_ms`.
+  bool WaitForInput(int timeout_ms);
+
   // Building messages: Begin, the fields, End (which fills in the length).
   void Begin(char type);
   void Int16(int16_t v);
