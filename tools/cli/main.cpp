@@ -1,5 +1,5 @@
 // Entry point of the `lakestream` binary: argument parsing, then either a
-// subcommand (run, sink), a non-interactive run (-c, -f, SQL argument, piped
+// subcommand (run, sink, serve), a non-interactive run (-c, -f, SQL argument, piped
 // stdin) or the REPL.
 //
 // Exit codes: 0 success; 1 a statement, dot command or file failed (the error
@@ -29,6 +29,7 @@ const char* kUsage =
     "Usage: lakestream [OPTIONS] [DB_DIR [SQL]]\n"
     "       lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s]\n"
     "       lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]\n"
+    "       lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE]\n"
     "\n"
     "Opens the database in DB_DIR (in memory when omitted) and runs SQL: from\n"
     "-c, -f, the SQL argument or piped stdin, else in an interactive shell.\n"
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   if (argc > 1 && std::strcmp(argv[1], "run") == 0) return lakestream::RunPipelineCommand(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "sink") == 0) return lakestream::RunSinkCommand(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "serve") == 0) return lakestream::RunServeCommand(argc, argv);
 
   lakestream::DatabaseOptions db_options;
   lakestream::RenderMode mode = lakestream::RenderMode::BOX;

@@ -1,6 +1,6 @@
 // Subcommands of the `lakestream` binary other than the SQL shell.
 //
-// main() hands over when argv[1] is "run" or "sink"; argv is passed whole
+// main() hands over when argv[1] is "run", "sink" or "serve"; argv is passed whole
 // (argv[0] is the program, argv[1] the subcommand name) so each subcommand
 // parses its own options. The return value is the process exit code.
 //
@@ -17,5 +17,8 @@ namespace lakestream {
 int RunPipelineCommand(int argc, char** argv);
 // `lakestream sink DB_DIR NAME [--follow]`: runs a sink (sink_command.cpp).
 int RunSinkCommand(int argc, char** argv);
+// `lakestream serve [DB_DIR] [--listen HOST:PORT] ...`: the PostgreSQL wire
+// protocol server (serve_command.cpp, docs/server.md).
+int RunServeCommand(int argc, char** argv);
 
 }  // namespace lakestream

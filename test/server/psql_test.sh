@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# psql against `lakestream serve` (docs/server.md): DDL/DML tags, types in
+# text format, errors with SQLSTATE, \dt and \d, cancel (psql sends a
+# CancelRequest on SIGINT), a read-only server refusing writes.
+# Usage: psql_test.sh path/to/lakestream
+set -u
+BIN=$1
+DIR=$(mktemp -d)
+PID=
+cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"; }
+trap cleanup EXIT
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+expect() {  # expect NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then fail "$1"; echo "--- expected:"; echo "$2"; echo "--- got:"; echo "$3"; fi
+}
+
+start() {
+  "$BIN" serve "$DIR/db" --listen 127.0.0.1:0 "$@" 2>"$DIR/serve.log" &
+  PID=$!
+  for _ in $(seq 100); do
+    PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$DIR/serve.log")
+    [ -n "$PORT" ] && return 0
+    sleep 0.05
+  done
+  echo "server did not start:"; cat "$DIR/serve.log"; exit 1
+}
+stop() { kill "$PID"; wait "$PID" 2>/dev/null; PID=; }
+q() { psql -X -h 127.0.0.1 -p "$PORT" -U tester -d lake "$@" 2>&1; }
+
+start
+expect "ddl and dml tags" "CREATE TABLE
+INSERT 0 2
+UPDATE 1
+DELETE 0" "$(q -c "CREATE TABLE t (id BIGINT, name VARCHAR, ok BOOLEAN, d DATE, ts TIMESTAMP_NTZ, x DOUBLE, m DECIMAL(10,2))" \
+  -c "INSERT INTO t VALUES (1, 'a', true, DATE '2024-01-02', TIMESTAMP_NTZ '2024-01-02 03:04:05.5', 1.5, 19.99), (2, NULL, false, NULL, NULL, NULL, NULL)" \
+  -c "UPDATE t SET name = 'b' WHERE id = 2" -c "DELETE FROM t WHERE id = 9")"
+expect "text formats" "1|a|t|2024-01-02|2024-01-02 03:04:05.5|1.5|19.99
+2|b|f||||" "$(q -At -c "SELECT * FROM t ORDER BY id")"
+expect "several statements in one Query" "1
+2" "$(q -At -c "SELECT 1; SELECT 2")"
+expect "undefined table SQLSTATE" "42P01" "$(q -v VERBOSITY=verbose -c "SELECT * FROM nosuch" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+expect "syntax error SQLSTATE" "42601" "$(q -v VERBOSITY=verbose -c "SELEC 1" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+expect "\\dt" "public|t|table|tester" "$(q -At -c '\dt')"
+expect "\\d t" "id|bigint|||
+name|text|||
+ok|boolean|||
+d|date|||
+ts|timestamp without time zone|||
+x|double precision|||
+m|numeric(10,2)|||" "$(q -At -c '\d t')"
+expect "COPY TO STDOUT" "1	a	t
+2	b	f" "$(q -c "COPY t (id, name, ok) TO STDOUT" | sort)"
+expect "COPY escapes and NULL" 'a\tb	\N	x\\y' "$(q -c "COPY (SELECT 'a	b' AS s, NULL AS n, 'x\\y' AS e) TO STDOUT")"
+expect "COPY FROM STDIN refused" "0A000" "$(q -v VERBOSITY=verbose -c "COPY t FROM STDIN" </dev/null | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+expect "\\l" "lake|tester|UTF8|C|C|" "$(q -At -c '\l')"
+expect "\\dn" "public|tester" "$(q -At -c '\dn')"
+expect "version" "1" "$(q -At -c "SELECT version()" | grep -c 'PostgreSQL 16.0 (lakestream)')"
+
+# Cancel: SIGINT makes psql send a CancelRequest; the query stops at once.
+START=$(date +%s)
+OUT=$(timeout -s INT 1 psql -X -h 127.0.0.1 -p "$PORT" -U tester -d lake -v VERBOSITY=verbose \
+      -c "SELECT count(*) FROM range(100000000000)" 2>&1)
+ELAPSED=$(( $(date +%s) - START ))
+echo "$OUT" | grep -q "ERROR:  57014" || fail "cancel: no 57014 error: $OUT"
+[ "$ELAPSED" -lt 10 ] || fail "cancel took ${ELAPSED}s"
+expect "session after cancel" "1" "$(q -At -c "SELECT 1")"
+stop
+
+start --readonly
+expect "readonly reads" "2" "$(q -At -c "SELECT count(*) FROM t")"
+expect "readonly refuses writes" "25006" "$(q -v VERBOSITY=verbose -c "INSERT INTO t VALUES (3, 'c', true, NULL, NULL, NULL, NULL)" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+stop
+
+[ "$FAILS" -eq 0 ] && echo "psql_test: all passed"
+exit "$FAILS"

@@ -1,0 +1,191 @@
+"""psycopg 3 against `lakestream serve`: parameters, types, prepared
+statements, errors with SQLSTATEs, transaction status (docs/server.md)."""
+import datetime
+import decimal
+import threading
+import time
+
+import psycopg
+import pytest
+from conftest import Server
+from psycopg.pq import TransactionStatus
+
+
+def connect(server, **kw):
+    return psycopg.connect(host="127.0.0.1", port=server.port, user="tester", dbname="lake", **kw)
+
+
+def test_parameters_and_types_round_trip(server):
+    with connect(server, autocommit=True) as con:
+        assert con.info.parameter_status("client_encoding") == "UTF8"
+        assert con.info.server_version == 160000
+        con.execute("CREATE TABLE t (id BIGINT, name VARCHAR, d DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, "
+                    "m DECIMAL(10,2), b BOOLEAN, x DOUBLE, i INT)")
+        row = (1, "zoë", datetime.date(2024, 1, 2),
+               datetime.datetime(2024, 1, 2, 3, 4, 5, 600000, tzinfo=datetime.timezone.utc),
+               datetime.datetime(2024, 5, 6, 7, 8, 9), decimal.Decimal("-1234.25"), True, 0.1, -7)
+        cur = con.execute("INSERT INTO t VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+        assert cur.rowcount == 1
+        con.execute("INSERT INTO t VALUES (%s, %s, NULL, NULL, NULL, NULL, NULL, NULL, NULL)", (2, None))
+        rows = con.execute("SELECT * FROM t ORDER BY id").fetchall()
+        assert rows[0] == row
+        assert rows[1] == (2,) + (None,) * 8
+        assert con.execute("SELECT name FROM t WHERE id = %s", (1,)).fetchone() == ("zoë",)
+        assert con.execute("SELECT %s::BIGINT * 2", (21,)).fetchone() == (42,)
+        nested = con.execute("SELECT list_value(1, 2) AS l").fetchone()[0]
+        assert nested == [1, 2]  # json (OID 114) decoded by psycopg
+        cur = con.execute("UPDATE t SET name = %s WHERE id >= %s", ("n", 1))
+        assert cur.rowcount == 2
+        assert con.execute("DELETE FROM t WHERE id = 2").rowcount == 1
+
+
+def test_binary_results(server):
+    with connect(server, autocommit=True) as con:
+        con.execute("CREATE TABLE bt (id BIGINT, i INT, name VARCHAR, d DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, "
+                    "m DECIMAL(12,4), z DECIMAL(10,2), b BOOLEAN, x DOUBLE)")
+        row = (-5, 7, "zoë", datetime.date(1999, 12, 31),
+               datetime.datetime(2024, 1, 2, 3, 4, 5, 600000, tzinfo=datetime.timezone.utc),
+               datetime.datetime(1969, 5, 6, 7, 8, 9), decimal.Decimal("-12345678.0125"), decimal.Decimal("0.00"),
+               False, -0.25)
+        con.execute("INSERT INTO bt VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", row)
+        con.execute("INSERT INTO bt VALUES (1, NULL, NULL, NULL, NULL, NULL, 10000, 0.5, NULL, NULL)")
+        rows = con.execute("SELECT * FROM bt ORDER BY id", binary=True).fetchall()
+        assert rows[0] == row
+        assert rows[1] == (1, None, None, None, None, None, decimal.Decimal("10000.0000"), decimal.Decimal("0.50"),
+                           None, None)
+        assert con.execute("SELECT list_value(1, 2) AS l", binary=True).fetchone() == ([1, 2],)
+
+
+def test_prepared_statements(server):
+    with connect(server, autocommit=True) as con:
+        con.execute("CREATE TABLE r AS SELECT * FROM range(5000)")
+        cur = con.cursor()
+        for i in (3, 4, 3):
+            cur.execute("SELECT count(*) FROM r WHERE range < %s", (i,), prepare=True)
+            assert cur.fetchone() == (i,)
+
+
+def test_errors_carry_sqlstate(server):
+    with connect(server, autocommit=True) as con:
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            con.execute("SELECT * FROM nosuch")
+        with pytest.raises(psycopg.errors.SyntaxError):
+            con.execute("SELEC 1")
+        with pytest.raises(psycopg.errors.UndefinedColumn):
+            con.execute("SELECT nosuch")
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE in the extended"):
+            con.execute("SUBSCRIBE TO orders", prepare=True)  # prepare: the extended protocol
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="cursors"):
+            con.execute("DECLARE c CURSOR FOR SELECT 1")
+        # The session goes on after errors.
+        assert con.execute("SELECT 1 + 1").fetchone() == (2,)
+
+
+def test_transaction_status(server):
+    with connect(server) as con:  # not autocommit: psycopg sends BEGIN
+        assert con.info.transaction_status == TransactionStatus.IDLE
+        con.execute("SELECT 1")
+        assert con.info.transaction_status == TransactionStatus.INTRANS
+        with pytest.raises(psycopg.errors.UndefinedColumn):
+            con.execute("SELECT nosuch")
+        assert con.info.transaction_status == TransactionStatus.INERROR
+        with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+            con.execute("SELECT 1")
+        con.rollback()
+        assert con.info.transaction_status == TransactionStatus.IDLE
+        # Writes commit when they run: a ROLLBACK after one is refused, not faked.
+        con.execute("CREATE TABLE w (a INT)")
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="ROLLBACK"):
+            con.rollback()
+        assert con.info.transaction_status == TransactionStatus.IDLE
+
+
+def test_settings_and_version(server):
+    with connect(server, autocommit=True) as con:
+        con.execute("SET application_name = 'bi'")
+        assert con.info.parameter_status("application_name") == "bi"  # ParameterStatus after SET
+        con.execute("SET extra_float_digits = 3")
+        assert con.execute("SHOW application_name").fetchone() == ("bi",)
+        assert "lakestream" in con.execute("SELECT version()").fetchone()[0]
+        with pytest.raises(psycopg.errors.FeatureNotSupported):
+            con.execute("SET client_encoding = 'LATIN1'")
+
+
+def test_cancel_interrupts_running_query(server):
+    with connect(server, autocommit=True) as con:
+        threading.Timer(0.5, con.cancel).start()
+        start = time.time()
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            con.execute("SELECT count(*) FROM range(100000000000)")
+        assert time.time() - start < 10
+        assert con.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_password_and_readonly(tmp_path):
+    pw = tmp_path / "passwords"
+    pw.write_text("# user:password\nalice:s3cret\n")
+    s = Server(tmp_path, "--password-file", str(pw))
+    try:
+        with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+            psycopg.connect(host="127.0.0.1", port=s.port, user="alice", password="wrong", dbname="x")
+        with psycopg.connect(host="127.0.0.1", port=s.port, user="alice", password="s3cret", dbname="x",
+                             autocommit=True) as con:
+            con.execute("CREATE TABLE kept (a INT)")
+            con.execute("INSERT INTO kept VALUES (1)")
+    finally:
+        s.stop()
+    # The same database read-only: reads work, writes fail with 25006.
+    ro = Server(tmp_path, "--readonly")
+    try:
+        with psycopg.connect(host="127.0.0.1", port=ro.port, user="bob", dbname="x", autocommit=True) as con:
+            assert con.execute("SELECT a FROM kept").fetchall() == [(1,)]
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                con.execute("INSERT INTO kept VALUES (2)")
+    finally:
+        ro.stop()
+
+
+def test_sessions_are_independent(server):
+    with connect(server, autocommit=True) as a, connect(server, autocommit=True) as b:
+        a.execute("CREATE TABLE shared (v INT)")
+        b.execute("INSERT INTO shared VALUES (1), (2)")
+        a.execute("SET application_name = 'a'")
+        assert a.execute("SELECT sum(v) FROM shared").fetchone() == (3,)
+        assert b.execute("SHOW application_name").fetchone() == ("",)
+        assert a.info.backend_pid != b.info.backend_pid
+        cur = b.execute("CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM shared")
+        assert cur.statusmessage == "CREATE MATERIALIZED VIEW"
+
+
+def test_subscribe_streams_committed_changes_until_cancel(server):
+    with connect(server, autocommit=True) as con, connect(server, autocommit=True) as writer:
+        con.execute("CREATE TABLE s (a INT, b VARCHAR) TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+        con.execute("INSERT INTO s VALUES (1, 'before')")  # committed before SUBSCRIBE: not sent
+
+        def write_then_cancel():
+            time.sleep(0.4)
+            writer.execute("INSERT INTO s VALUES (2, 'new'), (3, NULL)")
+            writer.execute("UPDATE s SET b = 'x' WHERE a = 1")
+            time.sleep(0.6)
+            con.cancel()
+
+        threading.Thread(target=write_then_cancel).start()
+        got = []
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            with con.cursor().copy("SUBSCRIBE TO s") as copy:
+                for row in copy.rows():
+                    got.append(row[:4])
+        assert got == [("2", "new", "insert", "2"), ("3", None, "insert", "2"),
+                       ("1", "before", "update_preimage", "3"), ("1", "x", "update_postimage", "3")]
+        # From a version: the history again, then the session ends it by cancel.
+        threading.Timer(0.5, con.cancel).start()
+        got = []
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            with con.cursor().copy("SUBSCRIBE s FROM VERSION 1") as copy:
+                for row in copy.rows():
+                    got.append(row[:3])
+        assert got[0] == ("1", "before", "insert") and len(got) == 5
+        assert con.execute("SELECT count(*) FROM s").fetchone() == (3,)
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            with con.cursor().copy("SUBSCRIBE nosuch") as copy:
+                list(copy.rows())

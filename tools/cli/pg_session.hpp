@@ -1,0 +1,53 @@
+// One client connection of `lakestream serve` (docs/server.md): startup and
+// authentication, the simple and extended query protocols, cancel requests.
+// Each session has its own lakestream Connection; the Database is shared.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lakestream/connection.hpp"
+#include "lakestream/database.hpp"
+#include "pg_catalog.hpp"
+#include "pg_wire.hpp"
+
+namespace lakestream::pg {
+
+struct ServerOptions {
+  // user -> password; empty means trust (no password asked).
+  std::map<std::string, std::string> passwords;
+  bool read_only = false;
+};
+
+// The running sessions by process id, for CancelRequest (which arrives on a
+// new connection carrying the process id and secret of BackendKeyData).
+class CancelRegistry {
+ public:
+  // A fresh (process id, secret) for `connection`; a cancel interrupts it
+  // and sets *cancelled.
+  std::pair<int32_t, int32_t> Register(Connection* connection, std::atomic<bool>* cancelled);
+  void Unregister(int32_t pid);
+  // Interrupts the session's running statement when the secret matches;
+  // a wrong or stale key does nothing (as in Postgres, no answer either way).
+  void Cancel(int32_t pid, int32_t secret);
+
+ private:
+  std::mutex mutex_;
+  int32_t next_pid_ = 1000;
+  struct Entry {
+    int32_t secret;
+    Connection* connection;
+    std::atomic<bool>* cancelled;
+  };
+  std::map<int32_t, Entry> sessions_;
+};
+
+// Serves one accepted socket until the client leaves; closes `fd`.
+void ServeConnection(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd);
+
+}  // namespace lakestream::pg
