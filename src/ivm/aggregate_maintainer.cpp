@@ -44,11 +44,11 @@ static std::vector<idx_t> Prefix(idx_t n) {
   return out;
 }
 
-AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis)
-    : context_(context), view_(view), analysis_(analysis) {
-  Binder binder(context);
-  BoundQuery query = BindViewQuery(binder, view.definition);
-  LogicalOperatorPtr* slot = FindAggregateSlot(query.plan);
+AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEntry& view,
+                                         std::shared_ptr<const CompiledView> compiled)
+    : context_(context), view_(view), compiled_(std::move(compiled)), analysis_(compiled_->analysis) {
+  LogicalOperatorPtr plan = compiled_->Plan(context);
+  LogicalOperatorPtr* slot = FindAggregateSlot(plan);
   if (!slot) throw InternalError("materialized view " + view.name + ": no aggregate in an aggregate view");
   const LogicalOperator& aggregate = **slot;
   group_count_ = aggregate.expressions.size();
@@ -79,9 +79,9 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
   }
 }
 
-LogicalOperatorPtr AggregateMaintainer::BuildStatePlan(Binder& binder) const {
-  BoundQuery query = BindViewQuery(binder, view_.definition);
-  LogicalOperator& aggregate = **FindAggregateSlot(query.plan);
+LogicalOperatorPtr AggregateMaintainer::BuildStatePlan() const {
+  LogicalOperatorPtr plan = compiled_->Plan(context_);
+  LogicalOperator& aggregate = **FindAggregateSlot(plan);
   auto op = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
   op->table_index = aggregate.table_index;
   op->aggregate_index = aggregate.aggregate_index;
@@ -98,8 +98,7 @@ LogicalOperatorPtr AggregateMaintainer::BuildStatePlan(Binder& binder) const {
 }
 
 std::vector<Row> AggregateMaintainer::RunStatePlan() {
-  Binder binder(context_);
-  return CollectRows(ExecutePlan(context_, BuildStatePlan(binder)));
+  return CollectRows(ExecutePlan(context_, BuildStatePlan()));
 }
 
 // a + sign * b over BIGINT or DECIMAL (NULL counts as 0).
@@ -201,11 +200,10 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   }
   // The view's own plan, with its aggregate reading these rows: HAVING and the
   // select list then apply exactly as in a full computation.
-  Binder binder(context_);
-  BoundQuery query = BindViewQuery(binder, view_.definition);
-  LogicalOperatorPtr& slot = *FindAggregateSlot(query.plan);
+  LogicalOperatorPtr plan = compiled_->Plan(context_);
+  LogicalOperatorPtr& slot = *FindAggregateSlot(plan);
   auto rows = std::make_unique<LogicalOperator>(LogicalOperatorType::CHUNK_GET);
-  rows->table_index = binder.NextTableIndex();
+  rows->table_index = compiled_->FreeTableIndex();
   rows->collection = std::move(finals);
   auto replacement = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
   replacement->table_index = slot->table_index;
@@ -220,13 +218,13 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   }
   replacement->children.push_back(std::move(rows));
   slot = std::move(replacement);
-  return CollectRows(ExecutePlan(context_, std::move(query.plan)));
+  return CollectRows(ExecutePlan(context_, std::move(plan)));
 }
 
 idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit,
                                         DeltaFileRows& read) {
   ChunkCollection plus, minus;
-  RunDeltaRule(context_, [this](Binder& binder) { return BuildStatePlan(binder); }, deltas, plus, minus);
+  RunDeltaRule(context_, [this] { return BuildStatePlan(); }, deltas, plus, minus);
   std::vector<std::string> touched;
   // The minus side first: a deleted extreme is judged against the old extreme.
   ForEachRow(minus, [&](const Row& row) { AddPartial(row, -1, state_, touched); });
@@ -376,13 +374,13 @@ void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string,
   cache->versions = versions_;
   cache->refreshes_unsaved = refreshes_unsaved_;
   cache->rows_unsaved = rows_unsaved_;
-  view_.runtime = std::move(cache);
+  RuntimeOf(view_).aggregate = std::move(cache);
 }
 
 bool AggregateMaintainer::LoadState() {
   int64_t version = DatabaseInstance::AsDelta(view_)->Version();
-  auto cache = std::static_pointer_cast<Cache>(std::move(view_.runtime));
-  view_.runtime.reset();
+  auto cache = std::static_pointer_cast<Cache>(std::move(RuntimeOf(view_).aggregate));
+  RuntimeOf(view_).aggregate.reset();
   if (cache && cache->definition == view_.definition && cache->view_version == version) {
     state_ = std::move(cache->state);
     versions_ = std::move(cache->versions);

@@ -15,7 +15,7 @@
 // select list, and diffed against the stored rows.
 //
 // Where the state lives: in memory between refreshes (in the view's catalog
-// entry, TableCatalogEntry::runtime), and now and then in
+// entry, ViewRuntime::aggregate), and now and then in
 // <db>/_lakestream/ivm/<view>/state-<view version>.parquet, with the source
 // versions it reflects in its footer. A state file is written only after the
 // view commit it belongs to (or when a refresh changed no view row), so it
@@ -34,6 +34,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ivm/compiled_view.hpp"
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
@@ -44,7 +45,7 @@ struct TableCatalogEntry;
 
 class AggregateMaintainer {
  public:
-  AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, const ViewAnalysis& analysis);
+  AggregateMaintainer(ClientContext& context, TableCatalogEntry& view, std::shared_ptr<const CompiledView> compiled);
 
   // Takes the state: the one kept in memory since this process last
   // refreshed the view, if the view has not moved since, else the newest state
@@ -84,14 +85,14 @@ class AggregateMaintainer {
   };
   using GroupMap = std::unordered_map<std::string, Group>;  // encoded group keys -> state
 
-  // What a view keeps in memory between refreshes (TableCatalogEntry::runtime).
+  // What a view keeps in memory between refreshes (ViewRuntime::aggregate).
   struct Cache;
 
   // Writes the state file of `view_version` (fsynced, then the other state files go).
   void SaveState(int64_t view_version);
   void PruneStates(int64_t keep_version);
   bool LoadStateFile(int64_t view_version);
-  LogicalOperatorPtr BuildStatePlan(Binder& binder) const;
+  LogicalOperatorPtr BuildStatePlan() const;
   void AddPartial(const Row& partial, int sign, GroupMap& groups,
                   std::vector<std::string>& touched);
   // The view rows (output of the view's query) of the given groups.
@@ -101,6 +102,7 @@ class AggregateMaintainer {
 
   ClientContext& context_;
   TableCatalogEntry& view_;
+  std::shared_ptr<const CompiledView> compiled_;
   const ViewAnalysis& analysis_;
   idx_t group_count_ = 0;
   std::vector<idx_t> group_columns_;  // 0 .. group_count_ - 1: the keys' columns in a state row

@@ -6,6 +6,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "ivm/compiled_view.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
 #include "transaction/client_context.hpp"
@@ -44,48 +45,90 @@ static void CancelOpposites(SourceDelta& delta, const std::vector<LogicalType>& 
   delta.minus = std::make_shared<ChunkCollection>(MakeCollection(types, kept_minus));
 }
 
-SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
+// Splits `columns` (the source's columns) by `kinds` into the delta's sides.
+static void AddChanges(SourceDelta& delta, const DataChunk& columns, const RowChangeKind* kinds) {
+  std::vector<sel_t> plus_rows, minus_rows;
+  for (idx_t r = 0; r < columns.size(); r++) {
+    (RowChangeAdds(kinds[r]) ? plus_rows : minus_rows).push_back(static_cast<sel_t>(r));
+  }
+  auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
+    if (sel.empty()) return;
+    if (sel.size() == columns.size()) {
+      out.Append(columns);
+      return;
+    }
+    DataChunk part;
+    part.Initialize(out.Types(), sel.size());
+    part.Append(columns, sel.data(), sel.size());
+    out.Append(part);
+  };
+  append(*delta.plus, plus_rows);
+  append(*delta.minus, minus_rows);
+}
+
+static SourceDelta EmptyDelta(DeltaTable& table, int64_t from, int64_t to, const std::vector<LogicalType>& types) {
   SourceDelta delta;
   delta.from_version = from;
   delta.to_version = to;
   delta.table = &table;
+  delta.plus = std::make_shared<ChunkCollection>(types);
+  delta.minus = std::make_shared<ChunkCollection>(types);
+  return delta;
+}
+
+SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
   ChangeFeedSchema schema = GetChangeFeedSchema(table);
   idx_t width = schema.types.size() - 3;  // _change_type, _commit_version, _commit_timestamp follow the columns
   std::vector<LogicalType> types(schema.types.begin(), schema.types.begin() + width);
-  delta.plus = std::make_shared<ChunkCollection>(types);
-  delta.minus = std::make_shared<ChunkCollection>(types);
+  SourceDelta delta = EmptyDelta(table, from, to, types);
   if (to <= from) return delta;
   ChunkCollection feed(schema.types);
   ReadChangeFeed(table, from + 1, to, feed);
+  std::vector<RowChangeKind> kinds;
   for (idx_t k = 0; k < feed.ChunkCount(); k++) {
     DataChunk& chunk = feed.Chunk(k);
-    std::vector<sel_t> plus_rows, minus_rows;
     const Vector& change_types = chunk.data[width];
+    kinds.clear();
     for (idx_t r = 0; r < chunk.size(); r++) {
-      string_t type = change_types.IsValid(r) ? change_types.GetData<string_t>()[r] : string_t();
-      if (type == "insert" || type == "update_postimage") {
-        plus_rows.push_back(static_cast<sel_t>(r));
-      } else {
-        minus_rows.push_back(static_cast<sel_t>(r));
-      }
+      kinds.push_back(change_types.IsValid(r) ? ParseRowChangeKind(change_types.GetData<string_t>()[r]) : RowChangeKind::DELETE);
     }
     DataChunk columns;
     columns.Initialize(types, chunk.size());
     for (idx_t c = 0; c < width; c++) columns.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
     columns.SetCardinality(chunk.size());
-    auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
-      if (sel.empty()) return;
-      DataChunk part;
-      part.Initialize(types, sel.size());
-      part.Append(columns, sel.data(), sel.size());
-      out.Append(part);
-    };
-    append(*delta.plus, plus_rows);
-    append(*delta.minus, minus_rows);
+    AddChanges(delta, columns, kinds.data());
   }
   // One commit's change holds no row and its own undoing, so the common
   // one-version refresh skips the pass.
   if (to - from > 1) CancelOpposites(delta, types);
+  GetIvmCounters().changes_from_feed++;
+  return delta;
+}
+
+std::optional<SourceDelta> SourceDeltaFromCommits(DeltaTable& table, int64_t from, int64_t to,
+                                                  const std::vector<ChangeSet>& commits) {
+  std::vector<LogicalType> types;
+  for (auto& column : table.Columns()) types.push_back(column.type);
+  std::vector<const ChangeSet*> chain;
+  int64_t reached = from;
+  for (auto& commit : commits) {
+    if (commit.table != &table || commit.from_version != reached) continue;
+    if (commit.rows.Count() > 0 && commit.rows.Types() != types) return std::nullopt;
+    chain.push_back(&commit);
+    reached = commit.to_version;
+  }
+  if (reached != to || to <= from) return std::nullopt;
+  SourceDelta delta = EmptyDelta(table, from, to, types);
+  for (const ChangeSet* commit : chain) {
+    idx_t row = 0;
+    for (idx_t k = 0; k < commit->rows.ChunkCount(); k++) {
+      const DataChunk& chunk = commit->rows.Chunk(k);
+      AddChanges(delta, chunk, commit->kinds.data() + row);
+      row += chunk.size();
+    }
+  }
+  if (to - from > 1) CancelOpposites(delta, types);
+  GetIvmCounters().changes_in_memory++;
   return delta;
 }
 
@@ -140,16 +183,14 @@ void RunDeltaRule(ClientContext& context, const PlanBuilder& build, const std::m
   // Number the scans once to know how many terms there are.
   idx_t scan_count;
   {
-    Binder binder(context);
-    auto plan = build(binder);
+    auto plan = build();
     std::vector<LogicalOperatorPtr*> scans;
     CollectScans(plan, scans);
     scan_count = scans.size();
   }
   for (idx_t i = 0; i < scan_count; i++) {
     for (int sign = 0; sign < 2; sign++) {
-      Binder binder(context);
-      auto plan = build(binder);
+      auto plan = build();
       std::vector<LogicalOperatorPtr*> scans;
       CollectScans(plan, scans);
       auto it = deltas.find(StringUtil::Lower((*scans[i])->table_name));

@@ -12,9 +12,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "planner/binder.hpp"
+#include "storage/change_set.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -38,10 +41,18 @@ struct SourceDelta {
 // version).
 SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to);
 
-// Builds a fresh bound plan (with `binder`) whose scans the delta rule
-// replaces; for aggregate views this is the decomposed aggregate over the
-// view's GROUP BY input.
-using PlanBuilder = std::function<LogicalOperatorPtr(Binder& binder)>;
+// The same change taken from `commits` (a statement's commits, in order,
+// transaction/statement_commit.hpp) instead of the files: when the commits
+// of `table` among them follow each other from `from` to `to` exactly, and
+// hold the table's columns as they are now. nullopt otherwise (a gap: the
+// caller reads the change feed).
+std::optional<SourceDelta> SourceDeltaFromCommits(DeltaTable& table, int64_t from, int64_t to,
+                                                  const std::vector<ChangeSet>& commits);
+
+// Builds a fresh bound plan whose scans the delta rule replaces; for
+// aggregate views this is the decomposed aggregate over the view's GROUP BY
+// input.
+using PlanBuilder = std::function<LogicalOperatorPtr()>;
 
 // Runs the delta rule over the plans `build` makes; `deltas` is keyed by the
 // lower-case source name (sources without an entry did not change). Appends

@@ -226,22 +226,26 @@ class Analyzer {
 }  // namespace
 
 ViewAnalysis AnalyzeView(ClientContext& context, const std::string& definition) {
-  ViewAnalysis result;
   Binder binder(context);
   BoundQuery query = BindViewQuery(binder, definition);
+  return AnalyzeBoundView(binder, query.plan);
+}
+
+ViewAnalysis AnalyzeBoundView(Binder& binder, LogicalOperatorPtr& plan) {
+  ViewAnalysis result;
   Analyzer analyzer(result);
   if (binder.BoundSubqueryExpression()) {
     analyzer.Fail("a subquery used as a value (IN/EXISTS/scalar subquery): it reads rows outside the change");
   }
   std::vector<LogicalOperatorPtr*> scans;
-  CollectScans(query.plan, scans);
+  CollectScans(plan, scans);
   for (auto* scan : scans) {
     const std::string& name = (*scan)->table ? (*scan)->table->name : (*scan)->table_name;
     bool seen = false;
     for (auto& s : result.sources) seen = seen || StringUtil::CIEquals(s, name);
     if (!seen) result.sources.push_back(name);
   }
-  analyzer.Analyze(query.plan);
+  analyzer.Analyze(plan);
   if (!result.reason.empty()) result.kind = MaintenanceKind::RECOMPUTE;
   return result;
 }

@@ -45,6 +45,9 @@ BoundQuery BindViewQuery(Binder& binder, const std::string& definition);
 
 // Binds the definition and classifies its plan. Throws what binding throws.
 ViewAnalysis AnalyzeView(ClientContext& context, const std::string& definition);
+// Classifies `plan`, just bound by `binder` (which knows whether it bound a
+// subquery expression). Leaves the plan as it was.
+ViewAnalysis AnalyzeBoundView(Binder& binder, LogicalOperatorPtr& plan);
 
 // The single AGGREGATE operator of an AGGREGATE-kind plan (nullptr if none),
 // and its parent slot, so maintainers can replace it.

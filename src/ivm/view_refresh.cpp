@@ -5,6 +5,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "ivm/aggregate_maintainer.hpp"
+#include "ivm/compiled_view.hpp"
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
@@ -65,13 +66,21 @@ std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view) {
 
 // The change of every source from `base` to `current`; false when a source is
 // not covered (no base, or a source that went back in time: it was recreated).
+// A change the statement's commits hold in memory is taken from there
+// (`*from_feed` stays false); any other is read from the change feed.
 static bool ReadDeltas(ClientContext& context, TableCatalogEntry& view, const VersionMap& base, const VersionMap& current,
-                       std::map<std::string, SourceDelta>& deltas) {
+                       std::map<std::string, SourceDelta>& deltas, bool* from_feed) {
   for (auto& [source, version] : current) {
     auto it = base.find(source);
     if (it == base.end() || it->second > version) return false;
     if (it->second == version) continue;
-    deltas[source] = ReadSourceDelta(SourceTable(context, view, source), it->second, version);
+    DeltaTable& table = SourceTable(context, view, source);
+    if (auto kept = SourceDeltaFromCommits(table, it->second, version, context.CommittedChanges())) {
+      deltas[source] = std::move(*kept);
+      continue;
+    }
+    *from_feed = true;
+    deltas[source] = ReadSourceDelta(table, it->second, version);
   }
   return true;
 }
@@ -87,7 +96,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   // not as an unknown table in the view's query.
   const VersionMap recorded_sources = view.state.sources.value_or(VersionMap());
   for (auto& [source, version] : recorded_sources) SourceTable(context, view, source);
-  ViewAnalysis analysis = AnalyzeView(context, view.definition);
+  std::shared_ptr<const CompiledView> compiled = CompileView(context, view);
+  const ViewAnalysis& analysis = compiled->analysis;
   VersionMap current;
   for (auto& source : analysis.sources) current[StringUtil::Lower(source)] = SourceTable(context, view, source).Version();
 
@@ -105,7 +115,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   DeltaFileRows read;  // the view's files the refresh read, which the commit rewrites
   commit.operation = "REFRESH MATERIALIZED VIEW";
   std::unique_ptr<AggregateMaintainer> aggregate;
-  if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, analysis);
+  if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, compiled);
   std::string fallback;  // why an incremental view was recomputed this time
   idx_t change_rows = 0;  // source change rows read
   bool done = false;
@@ -120,7 +130,11 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     }
     std::map<std::string, SourceDelta> deltas;
     try {
-      bool covered = have_base && ReadDeltas(context, view, base, current, deltas);
+      bool from_feed = false;
+      bool covered = have_base && ReadDeltas(context, view, base, current, deltas, &from_feed);
+      if (covered && !deltas.empty()) {
+        RuntimeOf(view).last_changes = from_feed ? "the change data feed" : "the statement's commits (in memory)";
+      }
       for (auto& [source, delta] : deltas) change_rows += delta.plus->Count() + delta.minus->Count();
       if (!covered) {
         fallback = "no incremental state matched the view's version";
@@ -132,9 +146,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         done = true;
       } else {
         ChunkCollection plus, minus;
-        const std::string& definition = view.definition;
-        RunDeltaRule(
-            context, [&](Binder& binder) { return BindViewQuery(binder, definition).plan; }, deltas, plus, minus);
+        RunDeltaRule(context, [&] { return compiled->Plan(context); }, deltas, plus, minus);
         done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), analysis.key_columns,
                               commit, read);
         if (!done) fallback = "the view did not hold a row its sources' change removed";
@@ -151,8 +163,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     commit = TableCommit();
     commit.operation = "REFRESH MATERIALIZED VIEW";
     outcome.path = "recompute-and-diff";
-    Binder binder(context);
-    std::vector<Row> rows = CollectRows(ExecutePlan(context, BindViewQuery(binder, view.definition).plan));
+    std::vector<Row> rows = CollectRows(ExecutePlan(context, compiled->Plan(context)));
     ViewRows old_rows = ScanViewRows(*view.storage, view.Types(), {});
     DiffRows(old_rows, rows, analysis.key_columns, view.Types(), commit);
     read = std::move(old_rows.files);

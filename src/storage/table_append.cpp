@@ -9,6 +9,16 @@ namespace {
 thread_local AppendScope* t_innermost = nullptr;
 }  // namespace
 
+void TableAppend::Keep(const DataChunk& rows) {
+  if (!keep_) return;
+  if (kept_.rows.Count() + rows.size() > kKeptRowsLimit) {
+    keep_ = false;
+    kept_ = ChangeSet();
+    return;
+  }
+  kept_.Add(rows, RowChangeKind::INSERT);
+}
+
 void MemoryAppend::Append(DataChunk& chunk) {
   rows.Append(std::move(chunk));  // taken whole when the layout allows, else copied
 }

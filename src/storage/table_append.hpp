@@ -15,6 +15,7 @@
 
 #include <memory>
 
+#include "storage/change_set.hpp"
 #include "storage/data_table.hpp"
 
 namespace lakestream {
@@ -34,8 +35,21 @@ class TableAppend {
   // The table whose commit takes the rows.
   const DataTable* Table() const { return table_; }
 
+  // The rows appended so far as a change set's inserts (storage/change_set.hpp),
+  // or null once they outnumber kKeptRowsLimit: a statement's commit hands
+  // small changes to view maintenance in memory, a large one is read back
+  // from its files (holding it all would cost the memory appends avoid).
+  static constexpr idx_t kKeptRowsLimit = 16384;
+  const ChangeSet* KeptRows() const { return keep_ ? &kept_ : nullptr; }
+
+ protected:
+  // Subclasses call it from Append with the rows, before taking their data.
+  void Keep(const DataChunk& rows);
+
  private:
   const DataTable* table_;
+  bool keep_ = true;
+  ChangeSet kept_;
 };
 
 // An in-memory table's append: the rows wait in memory for the commit.

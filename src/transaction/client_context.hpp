@@ -15,6 +15,7 @@
 #include "common/chunk_collection.hpp"
 #include "common/exception.hpp"
 #include "common/time_zone.hpp"
+#include "storage/change_set.hpp"
 #include "transaction/database_instance.hpp"
 
 namespace lakestream {
@@ -46,6 +47,7 @@ class ClientContext {
     stream_reads_.clear();
     warnings_.clear();
     views_read_.clear();
+    committed_changes_.clear();
     committing_ = false;
   }
   // Hands the statement's warnings over (QueryResult::Warnings).
@@ -55,6 +57,11 @@ class ClientContext {
   // one snapshot per stream per statement, and what a DML statement consumes
   // (stream/stream_offsets.hpp). Cleared when a statement starts.
   std::map<std::string, std::shared_ptr<const StreamChanges>>& StreamReads() { return stream_reads_; }
+  // What the statement's commits wrote, in commit order, as far as the
+  // statement commit kept it in memory (transaction/statement_commit.hpp):
+  // view maintenance after the statement refreshes from it instead of
+  // reading the commits' files back. Cleared when a statement starts.
+  std::vector<ChangeSet>& CommittedChanges() { return committed_changes_; }
 
   // Warnings for the current statement's result (QueryResult::Warnings);
   // cleared when a statement starts.
@@ -113,6 +120,7 @@ class ClientContext {
   std::shared_ptr<DatabaseInstance> db_;
   timestamp_t statement_start_ = 0;
   std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
+  std::vector<ChangeSet> committed_changes_;
   std::vector<std::string> warnings_;
   std::set<std::string> views_read_;
   CatalogSet<ViewCatalogEntry> temp_views_{"View", "Run SHOW VIEWS to list views."};

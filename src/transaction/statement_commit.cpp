@@ -92,6 +92,31 @@ void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation) 
                         " SET TBLPROPERTIES ('delta.appendOnly' = 'false')");
 }
 
+// After `commit` made `target` a new version: what it wrote, kept for view
+// maintenance when it is only inserts held in memory (an UPDATE, DELETE,
+// MERGE or overwrite has pre-images only its files hold; those, and an
+// append too large to keep, are read back from the change feed instead).
+// `before`: the table's version before the commit.
+static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, const TableCommit& commit, int64_t before) {
+  DeltaTable* delta = DatabaseInstance::AsDelta(target);
+  if (!delta || delta->Version() <= before || commit.overwrite || commit.replace || !commit.deleted_rows.empty() || commit.updated.Count() > 0) return;
+  const TableAppend* appended = AppendScope::For(target.storage.get());
+  const ChangeSet* kept = appended ? appended->KeptRows() : nullptr;
+  if (appended && !kept) return;
+  ChangeSet changes;
+  changes.table = delta;
+  // A race lost to another writer moved the commit past from + 1: the
+  // versions in between are another process's, which this set does not hold.
+  changes.to_version = delta->Version();
+  changes.from_version = changes.to_version - 1;
+  if (kept) {
+    changes.rows.SetTypes(kept->rows.Types());
+    for (idx_t k = 0; k < kept->rows.ChunkCount(); k++) changes.Add(kept->rows.Chunk(k), RowChangeKind::INSERT);
+  }
+  for (idx_t k = 0; k < commit.inserted.ChunkCount(); k++) changes.Add(commit.inserted.Chunk(k), RowChangeKind::INSERT);
+  context.CommittedChanges().push_back(std::move(changes));
+}
+
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
   context.BeginCommit();  // an interrupt now would leave the statement half committed
   // The executors refused earlier; this catches any path that did not.
@@ -103,8 +128,11 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     StreamCatalogEntry* stream = context.GetCatalog().FindStream(changes->stream);
     if (stream) consumed.emplace_back(stream, changes->read_version);
   }
+  DeltaTable* delta = DatabaseInstance::AsDelta(target);
+  const int64_t before = delta ? delta->Version() : -1;
   if (consumed.empty()) {
     target.storage->Commit(commit);
+    KeepChangeSet(context, target, commit, before);
     PublishCommit(context.Database(), target);
     return;
   }
@@ -133,6 +161,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     throw;
   }
   CrashPoint("stream.after_target_commit");
+  KeepChangeSet(context, target, commit, before);
   for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
   context.Database().SaveCatalog();
   PublishCommit(context.Database(), target);

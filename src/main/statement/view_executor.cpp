@@ -11,6 +11,7 @@
 #include "main/statement/expectations.hpp"
 #include "execution/plan_executor.hpp"
 #include "planner/binder.hpp"
+#include "ivm/compiled_view.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
 #include "ivm/view_status.hpp"
@@ -240,6 +241,11 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
   if (!failure.empty()) rows.push_back({Value("error"), Value(failure)});
   std::string fallback = view.state.last_refresh ? view.state.last_refresh->fallback : "";
   if (!fallback.empty()) rows.push_back({Value("last_refresh_fallback"), Value(fallback)});
+  // Known only to the process that refreshed (kept in memory, not in the catalog).
+  const std::string& changes = RuntimeOf(view).last_changes;
+  if (!changes.empty() && view.state.last_refresh && view.state.last_refresh->path == "incremental") {
+    rows.push_back({Value("last_refresh_changes"), Value(changes)});
+  }
   return MakeRowsResult({"info_name", "info_value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
 }
 

@@ -20,6 +20,7 @@ DeltaTableAppend::~DeltaTableAppend() {
 
 void DeltaTableAppend::Append(DataChunk& rows) {
   if (rows.size() == 0) return;
+  Keep(rows);
   data_->Append(rows);
   if (!changes_) return;
   if (change_types_.empty()) {
