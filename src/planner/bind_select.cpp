@@ -168,6 +168,7 @@ class SelectNodeBinder {
   static void CheckStarModifiers(const ParsedExpression& star,
                                  const std::vector<std::pair<std::string, BoundExprPtr>>& expanded) {
     std::vector<std::string> columns;
+    columns.reserve(expanded.size());
     for (auto& [name, ref] : expanded) columns.push_back(name);
     auto check = [&](const std::string& name, const char* clause) {
       if (Named(columns, name)) return;

@@ -26,8 +26,8 @@ print(lakestream.__version__)")
   [[ "$out" == $'[(42,)]\n'"$version" ]] || fail "lakestream from $1 answered '$out' (want [(42,)] and version $version)"
 }
 check_import "$tmp/venv"
-env -u PYTHONPATH "$tmp/venv/bin/python" -m pip show lakestream | grep -q "^Version: $version$" ||
-  fail "pip show lakestream does not report version $version"
+shown=$(env -u PYTHONPATH "$tmp/venv/bin/python" -m pip show lakestream)  # whole, not into grep -q (a broken pipe)
+grep -q "^Version: $version$" <<<"$shown" || fail "pip show lakestream does not report version $version: $shown"
 echo "ok: pip install . into a fresh venv (offline), import and query"
 
 if ! "$python" -c "import build" 2>/dev/null; then
