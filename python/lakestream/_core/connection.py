@@ -169,11 +169,19 @@ class Connection:
         """Does nothing: every statement commits when it completes (there is
         never an open transaction to roll back)."""
 
+    # SET statements of connect(config=...) that belong to a connection, not
+    # its database (threads): repeated on each cursor, which is a connection.
+    _per_connection_settings = ()
+
     def cursor(self):
         """A new DB-API cursor: a second connection to the same database,
-        usable from another thread."""
+        usable from another thread, with this connection's `threads`."""
         self._check_open()
-        return Cursor(_run(self._native.duplicate), self._database, self)
+        cursor = Cursor(_run(self._native.duplicate), self._database, self)
+        cursor._per_connection_settings = self._per_connection_settings
+        for statement in self._per_connection_settings:
+            cursor.execute(statement)
+        return cursor
 
     def _follow_commits(self, table, waiter=None):
         """A native commit waiter (one is made when `waiter` is None) that also
@@ -302,6 +310,7 @@ def connect(database=":memory:", read_only=False, config=None):
     except BaseException:
         connection.close()
         raise
+    connection._per_connection_settings = tuple(s for s in settings if s.startswith("SET threads"))
     return connection
 
 

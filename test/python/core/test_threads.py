@@ -29,3 +29,11 @@ def test_config_threads_rejects_bad_values():
         lakestream.connect(config={"threads": "four"})
     with pytest.raises(lakestream.Error, match="from 1 to 1024"):
         lakestream.connect(config={"threads": 0})
+
+
+def test_a_cursor_keeps_the_connections_threads():
+    con = lakestream.connect(config={"threads": 3})
+    cur = con.cursor()
+    assert threads_setting(cur) == "3"
+    assert threads_setting(cur.cursor()) == "3"
+    con.close()
