@@ -105,6 +105,11 @@ class Connection:
         as in DuckDB (the types are inferred)."""
         return self.sql(readers.csv_query(path, **options))
 
+    def from_df(self, df):
+        """The rows of a pandas DataFrame as a Relation (copied into the query:
+        for small frames; NaN, None and NaT are NULL)."""
+        return self.sql(readers.from_df_query(df))
+
     def read_json(self, path, **options):
         """The rows of a JSON file (JSON lines, or a whole-file array/object) as a Relation."""
         return self.sql(readers.json_query(path, **options))

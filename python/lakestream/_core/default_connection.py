@@ -39,3 +39,7 @@ def read_csv(path, **options):
 
 def read_json(path, **options):
     return default_connection().read_json(path, **options)
+
+
+def from_df(df):
+    return default_connection().from_df(df)

@@ -68,3 +68,45 @@ def csv_query(path, header=None, sep=None, delimiter=None, delim=None, quotechar
 def json_query(path, **options):
     _refuse("read_json", options, "a path or a list of paths (JSON lines, or a whole-file array or object)")
     return read_files_query(path, "json", [])
+
+
+def _cell(value):
+    """A pandas/numpy cell as the Python value a SQL literal is made from;
+    missing values (None, NaN, NaT) are NULL, as pandas means them."""
+    if value is None:
+        return None
+    try:
+        import math
+        if isinstance(value, float) and math.isnan(value):
+            return None
+    except TypeError:
+        pass
+    if type(value).__name__ in ("NaTType",):
+        return None
+    to_py = getattr(value, "to_pydatetime", None)
+    if callable(to_py):
+        return to_py()
+    item = getattr(value, "item", None)
+    if callable(item) and type(value).__module__ == "numpy":
+        return _cell(item())
+    return value
+
+
+def from_df_query(df):
+    """The rows of a pandas DataFrame as a query (its rows become a VALUES
+    list: meant for small frames; write a large one to Parquet and read that)."""
+    from .._frame.sql import literal, quote_name
+    columns = getattr(df, "columns", None)
+    if columns is None or not hasattr(df, "itertuples"):
+        raise ProgrammingError(f"from_df(): a pandas DataFrame, not {type(df).__name__}")
+    names = [str(c) for c in columns]
+    if not names:
+        raise ProgrammingError("from_df(): the DataFrame has no columns")
+    if len(df) == 0:
+        raise NotSupportedError("from_df() of a DataFrame without rows is not supported yet (its column types "
+                                "cannot be told from values); write it to Parquet and use read_parquet()")
+    rows = []
+    for record in df.itertuples(index=False, name=None):
+        rows.append("(" + ", ".join(literal(_cell(v)) for v in record) + ")")
+    return "SELECT * FROM (VALUES %s) AS %s(%s)" % (", ".join(rows), quote_name("df"),
+                                                    ", ".join(quote_name(n) for n in names))

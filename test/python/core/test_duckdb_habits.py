@@ -46,3 +46,19 @@ def test_read_parquet_and_json(tmp_path):
     assert sorted(con.read_json(str(tmp_path / "e.json")).fetchall()) == [("a", 1), ("b", 2)]
     with pytest.raises(lakestream.ProgrammingError, match="the list of paths is empty"):
         con.read_parquet([])
+
+
+def test_from_df_copies_a_small_pandas_frame():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"k": ["a", "b", None], "v": [1.5, float("nan"), 3.0], "n": [1, 2, 3],
+                          "ts": pd.to_datetime(["2024-01-31 10:00", None, "2024-02-01"])})
+    rel = lakestream.connect().from_df(frame)
+    assert rel.columns == ["k", "v", "n", "ts"]
+    got = rel.fetchall()
+    assert [r[:3] for r in got] == [("a", 1.5, 1), ("b", None, 2), (None, 3.0, 3)]
+    assert got[1][3] is None and got[0][3].year == 2024
+    assert lakestream.from_df(frame).fetchall()[2][2] == 3
+    with pytest.raises(lakestream.NotSupportedError, match="without rows is not supported yet"):
+        lakestream.from_df(frame.iloc[0:0])
+    with pytest.raises(lakestream.ProgrammingError, match="a pandas DataFrame"):
+        lakestream.from_df([1, 2])
