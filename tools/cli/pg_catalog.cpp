@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "lakestream/tools.hpp"
 #include "pg_format.hpp"
@@ -100,19 +101,19 @@ std::unique_ptr<QueryResult> NoRows() { return MakeTableResult({}, {}, {}); }
 // SET [SESSION | LOCAL] name {= | TO} value, SET TIME ZONE value, SET NAMES value.
 std::unique_ptr<QueryResult> AnswerSet(const std::string& sql, const std::string& norm, SessionSettings& settings,
                                        std::string* tag) {
-  static const std::regex kSet(R"(^\s*set\s+(?:session\s+|local\s+)?([a-z_][a-z0-9_.]*|time\s+zone|names)\s*(?:=|\s+to\s+|\s+)(.*)$)",
-                               std::regex::icase);
+  // RE2, not std::regex: client text is untrusted, and RE2 matches in linear time without recursion.
+  static const RE2 kSet(R"((?i)^\s*set\s+(?:session\s+|local\s+)?([a-z_][a-z0-9_.]*|time\s+zone|names)\s*(?:=|\s+to\s+|\s+)(.*)$)");
   if (norm.rfind("set session characteristics", 0) == 0 || norm.rfind("set transaction", 0) == 0) {
     *tag = "SET";
     return NoRows();
   }
-  std::smatch m;
-  if (!std::regex_match(sql, m, kSet)) return nullptr;
-  std::string name = Lower(m[1].str());
+  std::string raw_name, raw_value;
+  if (!RE2::FullMatch(sql, kSet, &raw_name, &raw_value)) return nullptr;
+  std::string name = Lower(raw_name);
   if (name.rfind("time", 0) == 0) name = "timezone";
   if (name == "names") name = "client_encoding";
   if (settings.All().count(name) == 0) return nullptr;  // a lakestream setting: the engine's
-  std::string value = Unquote(m[2].str());
+  std::string value = Unquote(raw_value);
   if (name == "client_encoding" && Lower(value) != "utf8" && Lower(value) != "utf-8" && Lower(value) != "unicode") {
     throw SqlError("0A000", "not supported yet: client_encoding " + value +
                                " (lakestream serve speaks UTF8 only); set the client's encoding to UTF8");
@@ -122,20 +123,29 @@ std::unique_ptr<QueryResult> AnswerSet(const std::string& sql, const std::string
   return NoRows();
 }
 
+// The regular expression psql made of a \dt / \d pattern, compiled by RE2:
+// the pattern is the client's, so a bad one is an error of the statement,
+// and none can take more than linear time.
+std::unique_ptr<RE2> RelnameFilter(const std::string& pattern) {
+  auto filter = std::make_unique<RE2>(pattern, RE2::Quiet);
+  if (!filter->ok()) throw SqlError("2201B", "invalid regular expression " + pattern + ": " + filter->error());
+  return filter;
+}
+
 // psql's \dt [pattern]: tables from SHOW TABLES, filtered by the pattern psql
 // turned into a regular expression.
 std::unique_ptr<QueryResult> AnswerListTables(Connection& connection, const std::string& sql,
                                               const SessionSettings& settings) {
-  static const std::regex kPattern(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
-  std::smatch m;
-  std::optional<std::regex> filter;
-  if (std::regex_search(sql, m, kPattern)) filter.emplace(m[1].str(), std::regex::extended);
+  static const RE2 kPattern(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
+  std::string pattern;
+  std::unique_ptr<RE2> filter;
+  if (RE2::PartialMatch(sql, kPattern, &pattern)) filter = RelnameFilter(pattern);
   auto tables = connection.Query("SHOW TABLES");
   if (tables->HasError()) return tables;
   std::vector<std::vector<SqlValue>> rows;
   for (idx_t r = 0; r < tables->RowCount(); r++) {
     std::string name = tables->GetValue(0, r).ToString();
-    if (filter && !std::regex_search(name, *filter)) continue;
+    if (filter && !RE2::PartialMatch(name, *filter)) continue;
     rows.push_back({SqlValue::Varchar("public"), SqlValue::Varchar(name), SqlValue::Varchar("table"),
                     SqlValue::Varchar(settings.All().at("session_authorization"))});
   }
@@ -194,21 +204,22 @@ std::unique_ptr<QueryResult> Strings(const std::vector<std::string>& names, cons
 // publications, inheritance, ...) have no lakestream counterpart and answer
 // no rows.
 std::unique_ptr<QueryResult> AnswerDescribe(Connection& connection, const std::string& sql, const std::string& norm) {
-  static const std::regex kByName(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
-  static const std::regex kByOid(R"([a-z_.]+ = '(\d+)')");
-  std::smatch m;
+  static const RE2 kByName(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
+  static const RE2 kByOid(R"([a-z_.]+ = '(\d+)')");
+  std::string pattern;
   if (norm.rfind("select c.oid, n.nspname, c.relname from pg_catalog.pg_class c", 0) == 0 &&
-      std::regex_search(sql, m, kByName)) {
-    std::regex filter(m[1].str(), std::regex::extended);
+      RE2::PartialMatch(sql, kByName, &pattern)) {
+    std::unique_ptr<RE2> filter = RelnameFilter(pattern);
     auto names = TableNames(connection);
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < names.size(); i++) {
-      if (std::regex_search(names[i], filter)) rows.push_back({std::to_string(kFirstTableOid + static_cast<int64_t>(i)), "public", names[i]});
+      if (RE2::PartialMatch(names[i], *filter)) rows.push_back({std::to_string(kFirstTableOid + static_cast<int64_t>(i)), "public", names[i]});
     }
     return Strings({"oid", "nspname", "relname"}, rows);
   }
-  if (!std::regex_search(sql, m, kByOid)) return nullptr;
-  std::string table = TableOfOid(connection, m[1].str());
+  std::string oid;
+  if (!RE2::PartialMatch(sql, kByOid, &oid)) return nullptr;
+  std::string table = TableOfOid(connection, oid);
   if (norm.rfind("select c.relchecks, c.relkind", 0) == 0) {
     std::vector<std::vector<std::string>> rows;
     if (!table.empty()) rows.push_back({"0", "r", "f", "f", "f", "f", "f", "f", "f", "", "0", "", "p", "d", "heap"});
@@ -253,12 +264,12 @@ std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std
     return OneValue("version", std::string("PostgreSQL ") + kServerVersion + ", lakestream " + LAKESTREAM_VERSION +
                                    " speaking the PostgreSQL wire protocol");
   }
-  static const std::regex kCurrentSetting(R"(^select (?:pg_catalog\.)?current_setting\('([a-z_]+)'\)$)");
-  std::smatch m;
-  if (norm.find("current_setting(") != std::string::npos && std::regex_match(norm, m, kCurrentSetting) &&
-      settings.All().count(m[1].str())) {
+  static const RE2 kCurrentSetting(R"(^select (?:pg_catalog\.)?current_setting\('([a-z_]+)'\)$)");
+  std::string setting;
+  if (norm.find("current_setting(") != std::string::npos && RE2::FullMatch(norm, kCurrentSetting, &setting) &&
+      settings.All().count(setting)) {
     *tag = "SELECT 1";
-    return OneValue("current_setting", settings.All().at(m[1].str()));
+    return OneValue("current_setting", settings.All().at(setting));
   }
   if (norm == "discard all" || norm.rfind("reset ", 0) == 0 || norm.rfind("deallocate ", 0) == 0) {
     *tag = LeadingKeywords(sql, 1);

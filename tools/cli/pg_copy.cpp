@@ -1,8 +1,9 @@
 #include "pg_copy.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <vector>
+
+#include <re2/re2.h>
 
 #include "lakestream/column_view.hpp"
 #include "pg_format.hpp"
@@ -80,21 +81,19 @@ void EndCopyOut(WireConnection& wire, const std::string& tag) {
 }  // namespace
 
 std::string CopyOutQuery(const std::string& sql) {
-  static const std::regex kCopyOut(R"(^\s*copy\s+(\(.*\)|[^\s(]+(?:\s*\([^)]*\))?)\s+to\s+stdout\s*(.*)$)",
-                                   std::regex::icase);
-  static const std::regex kTextFormat(R"(^(with\s*)?(\(\s*format\s+'?text'?\s*\))?\s*$)", std::regex::icase);
-  static const std::regex kFromStdin(R"(\s+from\s+stdin)", std::regex::icase);
-  std::smatch m;
-  if (std::regex_search(sql, m, kFromStdin)) {
+  // RE2, not std::regex: client text is untrusted, and RE2 matches in linear time without recursion.
+  static const RE2 kCopyOut(R"((?i)^\s*copy\s+(\(.*\)|[^\s(]+(?:\s*\([^)]*\))?)\s+to\s+stdout\s*(.*)$)");
+  static const RE2 kTextFormat(R"((?i)^(?:with\s*)?(?:\(\s*format\s+'?text'?\s*\))?\s*$)");
+  static const RE2 kFromStdin(R"((?i)\s+from\s+stdin)");
+  if (RE2::PartialMatch(sql, kFromStdin)) {
     throw SqlError("0A000", "not supported yet: COPY ... FROM STDIN; load with INSERT, or COPY t FROM 'file' on the "
                             "server's side");
   }
   std::string flat = sql;
   std::replace(flat.begin(), flat.end(), '\n', ' ');
-  if (!std::regex_match(flat, m, kCopyOut)) return "";
-  std::string source = m[1].str();
-  std::string options = m[2].str();
-  if (!std::regex_match(options, kTextFormat)) {
+  std::string source, options;
+  if (!RE2::FullMatch(flat, kCopyOut, &source, &options)) return "";
+  if (!RE2::FullMatch(options, kTextFormat)) {
     throw SqlError("0A000", "not supported yet: COPY ... TO STDOUT with options " + options +
                                 " (only the text format is); drop the options");
   }
@@ -115,14 +114,13 @@ void SendCopyOut(WireConnection& wire, QueryResult& result) {
 }
 
 bool ParseSubscribe(const std::string& sql, SubscribeRequest* request) {
-  static const std::regex kSubscribe(R"(^\s*subscribe\s+(?:to\s+)?([A-Za-z_][A-Za-z0-9_.]*)(?:\s+from\s+version\s+(\d+))?\s*$)",
-                                     std::regex::icase);
-  std::smatch m;
+  static const RE2 kSubscribe(R"((?i)^\s*subscribe\s+(?:to\s+)?([A-Za-z_][A-Za-z0-9_.]*)(?:\s+from\s+version\s+(\d+))?\s*$)");
   std::string flat = sql;
   std::replace(flat.begin(), flat.end(), '\n', ' ');
-  if (!std::regex_match(flat, m, kSubscribe)) return false;
-  request->table = m[1].str();
-  request->from_version = m[2].matched ? std::stoll(m[2].str()) : -1;
+  std::string table, version;  // version stays "" when the group did not match (it needs a digit)
+  if (!RE2::FullMatch(flat, kSubscribe, &table, &version)) return false;
+  request->table = table;
+  request->from_version = version.empty() ? -1 : std::stoll(version);
   return true;
 }
 
