@@ -6,6 +6,7 @@ window functions of docs/sql-windows.md)."""
 import sys
 
 from .column import Column, Node, Raw, SortKey, col_node, to_node
+from .functions import _fn
 
 UNBOUNDED_PRECEDING = -sys.maxsize - 1  # Spark's Window.unboundedPreceding (Long.MinValue)
 UNBOUNDED_FOLLOWING = sys.maxsize
@@ -118,18 +119,12 @@ def over(column, window):
     return Raw(node, " OVER (", *window._nodes(), ")")
 
 
-def ranking(sql_name):
-    def f():
-        return Column(Raw(sql_name + "()"))
-    f.__name__ = sql_name
-    return f
-
-
-row_number = ranking("row_number")
-rank = ranking("rank")
-dense_rank = ranking("dense_rank")
-percent_rank = ranking("percent_rank")
-cume_dist = ranking("cume_dist")
+# The ranking functions take no arguments: the shared call builder renders them.
+row_number = _fn("row_number")
+rank = _fn("rank")
+dense_rank = _fn("dense_rank")
+percent_rank = _fn("percent_rank")
+cume_dist = _fn("cume_dist")
 
 
 def ntile(n):
