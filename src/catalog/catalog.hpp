@@ -58,6 +58,10 @@ struct TableState {
   // under "sources", and, in memory, the txn versions ingested per app id.
   std::optional<nlohmann::json> file_sources;
   std::optional<std::map<std::string, int64_t>> txns;
+  // Pipeline tables: the TBLPROPERTIES keys their declaration set, so that a
+  // key dropped from the declaration is dropped from the table at the next
+  // run (main/statement/declared_properties.hpp).
+  std::optional<std::vector<std::string>> declared_properties;
   nlohmann::json unknown = nlohmann::json::object();
 
   // Drops status, error and failed_at; true when there was any.

@@ -31,6 +31,14 @@ bool IsType(const nlohmann::json& v, const std::vector<int64_t>*) {
   return true;
 }
 
+bool IsType(const nlohmann::json& v, const std::vector<std::string>*) {
+  if (!v.is_array()) return false;
+  for (auto& e : v) {
+    if (!e.is_string()) return false;
+  }
+  return true;
+}
+
 bool IsType(const nlohmann::json& v, const std::map<std::string, int64_t>*) {
   if (!v.is_object()) return false;
   for (auto& e : v) {
@@ -110,6 +118,7 @@ TableState TableStateFromJson(const nlohmann::json& json, TableKind kind) {
   Take(rest, "failed_at", state.failed_at);
   Take(rest, "moved_from", state.moved_from);
   Take(rest, "txns", state.txns);
+  Take(rest, "declared_properties", state.declared_properties);
   state.unknown = std::move(rest);
   return state;
 }
@@ -128,6 +137,7 @@ nlohmann::json TableStateToJson(const TableState& state) {
   Put(json, "failed_at", state.failed_at);
   Put(json, "moved_from", state.moved_from);
   Put(json, "txns", state.txns);
+  Put(json, "declared_properties", state.declared_properties);
   return json;
 }
 

@@ -21,6 +21,7 @@
 #include "execution/plan_executor.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "main/statement/apply_changes_plan.hpp"
+#include "main/statement/declared_properties.hpp"
 #include "main/statement/apply_changes_state.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -102,6 +103,7 @@ TableCatalogEntry& CreateTarget(ClientContext& context, const std::string& name,
   entry->SetProperty("delta.enableChangeDataFeed", "true");
   entry->SetProperty("change_tracking", "true");
   for (auto& [key, value] : declaration.properties) entry->SetProperty(key, value);
+  RecordDeclaredProperties(*entry, declaration.properties);
   db.CreateTableStorage(*entry, std::nullopt, declaration.comment);
   TableCatalogEntry& table = context.GetCatalog().CreateTable(std::move(entry), false, false);
   db.SaveCatalog();
@@ -194,6 +196,7 @@ std::unique_ptr<QueryResult> ExecuteDeclareStreamingTable(ClientContext& context
     table = nullptr;
   }
   if (table) {
+    if (stmt.or_refresh) ReconcileDeclaredProperties(context, *table, stmt.properties);
     if (stmt.or_refresh || stmt.if_not_exists) return MakeEmptyResult();
     throw CatalogError("Streaming table " + table->name + " already exists! Use CREATE OR REFRESH STREAMING TABLE");
   }

@@ -17,6 +17,7 @@
 #include "common/exception.hpp"
 #include "execution/plan_executor.hpp"
 #include "common/string_util.hpp"
+#include "main/statement/declared_properties.hpp"
 #include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
@@ -167,6 +168,7 @@ std::unique_ptr<TableCatalogEntry> NewEntry(CreateViewStatement& stmt, const std
   entry->SetProperty("delta.enableChangeDataFeed", "true");
   entry->SetProperty("change_tracking", "true");
   for (auto& [key, value] : stmt.properties) entry->SetProperty(key, value);
+  RecordDeclaredProperties(*entry, stmt.properties);
   return entry;
 }
 
@@ -233,6 +235,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
     catalog.DropTable(table->name, true);
     table = nullptr;
   }
+  if (table) ReconcileDeclaredProperties(context, *table, stmt.properties);
 
   IngestionScope scope;
   scope.table = name;

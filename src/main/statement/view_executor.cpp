@@ -6,6 +6,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "main/statement/declared_properties.hpp"
 #include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "main/statement/expectations.hpp"
@@ -115,6 +116,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
                          " already exists! Use CREATE OR REPLACE MATERIALIZED VIEW to replace it, or pick another name.");
     }
     if (stmt.or_refresh && existing->definition == definition && ViewRefreshMode(*existing) == refresh) {
+      ReconcileDeclaredProperties(context, *existing, properties);
       return result(RefreshOrThrow(context, *existing, false, "CREATE OR REFRESH MATERIALIZED VIEW"));
     }
   }
@@ -150,6 +152,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   entry->SetProperty("change_tracking", "true");
   entry->state = TableState();
   entry->state.refresh = refresh;
+  RecordDeclaredProperties(*entry, properties);
   // Views over the replaced one keep their name-based link and see its new rows on their next refresh.
   if (existing) RemoveTable(context, *existing);
   DatabaseInstance& db = context.Database();
