@@ -2,7 +2,9 @@
 
 #include <datetime.h>
 
+#include <cctype>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <stdexcept>
 
@@ -254,12 +256,56 @@ SqlValue FromPython(const py::handle& object, const std::string& what) {
                        "datetime.date, datetime.datetime, list or dict");
 }
 
-std::vector<SqlValue> ParametersFromPython(const py::handle& params) {
+// A dict for $name parameters: one value per name the statement uses, no
+// more (a key the text does not use is most likely a misspelt name).
+static std::vector<SqlValue> NamedParametersFromPython(const py::handle& params, const std::vector<std::string>& names) {
+  py::dict dict = py::reinterpret_borrow<py::dict>(params);
+  if (names.empty()) {
+    throw py::value_error("parameters were given as a dict, but the statement has no $name parameters; use $name "
+                          "in the SQL, or pass a list for ? and $1, $2, ...");
+  }
+  std::map<std::string, py::handle> by_name;
+  for (auto item : dict) {
+    if (!PyUnicode_Check(item.first.ptr())) {
+      throw py::type_error("the keys of a parameter dict are the $name parameters' names (str), not " +
+                           std::string(Py_TYPE(item.first.ptr())->tp_name));
+    }
+    std::string key = py::str(item.first);
+    if (!key.empty() && key[0] == '$') key = key.substr(1);
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    by_name[key] = item.second;
+  }
+  std::vector<SqlValue> values;
+  values.reserve(names.size());
+  std::string missing;
+  for (auto& name : names) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) {
+      missing += (missing.empty() ? "$" : ", $") + name;
+      continue;
+    }
+    values.push_back(FromPython(it->second, "parameter $" + name));
+    by_name.erase(it);
+  }
+  std::string used;
+  for (auto& name : names) used += (used.empty() ? "$" : ", $") + name;
+  if (!missing.empty()) {
+    throw py::value_error("parameter " + missing + " has no value in the dict; the statement uses " + used);
+  }
+  if (!by_name.empty()) {
+    throw py::value_error("the parameter dict has '" + by_name.begin()->first + "', which the statement does not use; "
+                          "it uses " + used);
+  }
+  return values;
+}
+
+std::vector<SqlValue> ParametersFromPython(const py::handle& params, const std::vector<std::string>* names) {
   std::vector<SqlValue> values;
   if (params.is_none()) return values;
-  if (PyDict_Check(params.ptr()) || PyUnicode_Check(params.ptr()) || !PySequence_Check(params.ptr())) {
-    throw py::type_error(std::string("parameters must be a list or tuple of values ($1 is the first), not ") +
-                         Py_TYPE(params.ptr())->tp_name + "; named parameters are not supported");
+  if (PyDict_Check(params.ptr())) return NamedParametersFromPython(params, names ? *names : std::vector<std::string>());
+  if (PyUnicode_Check(params.ptr()) || !PySequence_Check(params.ptr())) {
+    throw py::type_error(std::string("parameters must be a list or tuple of values ($1 is the first), or a dict "
+                                     "for $name parameters, not ") + Py_TYPE(params.ptr())->tp_name);
   }
   py::sequence seq = py::reinterpret_borrow<py::sequence>(params);
   values.reserve(py::len(seq));

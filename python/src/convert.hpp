@@ -26,7 +26,10 @@ py::object ToPython(const lakestream::SqlValue& value);
 // timezone-aware datetimes, converted to UTC) as a parameter value. Throws
 // py::type_error / py::value_error naming the parameter for anything else.
 lakestream::SqlValue FromPython(const py::handle& object, const std::string& what);
-std::vector<lakestream::SqlValue> ParametersFromPython(const py::handle& params);
+// `names`: the statement's $name parameters (PreparedStatement::ParameterNames),
+// needed when `params` is a dict.
+std::vector<lakestream::SqlValue> ParametersFromPython(const py::handle& params,
+                                                       const std::vector<std::string>* names = nullptr);
 
 // Text from the engine (names, messages) as str; bytes that are not UTF-8
 // (a name or message quoting binary data) become U+FFFD rather than an error.

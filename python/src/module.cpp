@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -135,7 +136,16 @@ class NativeConnection {
   // first fetches the rest (FinishOpenStreams).
   std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params, bool watch_signals,
                                         bool stream) {
-    std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
+    std::vector<lakestream::SqlValue> values;
+    if (PyDict_Check(params.ptr())) {
+      CheckOpen();
+      // The text's $names, in the order the engine takes their values.
+      auto prepared = con_->Prepare(sql);
+      if (prepared->HasError()) ThrowNative(lakestream::ErrorKind::PARSER, prepared->GetError());
+      values = ParametersFromPython(params, &prepared->ParameterNames());
+    } else {
+      values = ParametersFromPython(params);
+    }
     bool with_params = !params.is_none();
     std::unique_ptr<lakestream::QueryResult> result;
     std::shared_ptr<ResultState> state;
@@ -193,7 +203,7 @@ class NativeConnection {
     std::unique_ptr<lakestream::QueryResult> result;
     int64_t affected = 0;
     for (auto params : param_lists) {
-      std::vector<lakestream::SqlValue> values = ParametersFromPython(params);
+      std::vector<lakestream::SqlValue> values = ParametersFromPython(params, &prepared->ParameterNames());
       {
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> run(run_mutex_);
@@ -249,6 +259,61 @@ class NativeConnection {
   }
 
   bool IsOpen() const { return con_ != nullptr; }
+
+  // Connection::CreateScalarFunction with a Python callable, called once per
+  // row with the GIL (from whichever thread runs that part of the query).
+  // `parameters`: SQL type names, or None for any arguments as given.
+  // A Python exception fails the statement with the exception's type and text.
+  void CreateFunction(const std::string& name, const py::function& function, const py::object& parameters,
+                      const std::string& return_type, bool handles_nulls, bool deterministic) {
+    CheckOpen();
+    std::optional<std::vector<lakestream::ColumnType>> argument_types;
+    lakestream::ColumnType returns;
+    try {
+      if (!parameters.is_none()) {
+        argument_types.emplace();
+        for (auto& p : parameters) argument_types->push_back(lakestream::ColumnType::Parse(py::str(p)));
+      }
+      returns = lakestream::ColumnType::Parse(return_type);
+    } catch (const std::invalid_argument& e) {
+      ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
+    }
+    // The callable is released with the GIL whichever thread drops the last copy.
+    std::shared_ptr<py::object> callable(new py::object(function), [](py::object* o) {
+      if (!Py_IsInitialized()) return;  // the interpreter is gone: nothing to release into
+      py::gil_scoped_acquire acquire;
+      delete o;
+    });
+    std::string shown = name;
+    auto call = [callable, shown](const std::vector<lakestream::SqlValue>& arguments) {
+      py::gil_scoped_acquire acquire;
+      try {
+        py::tuple args(arguments.size());
+        for (size_t i = 0; i < arguments.size(); i++) args[i] = ToPython(arguments[i]);
+        py::object out = (*callable)(*args);
+        return FromPython(out, "the result of " + shown);
+      } catch (py::error_already_set& e) {
+        throw std::runtime_error(std::string(py::str(e.type().attr("__name__"))) + ": " + std::string(py::str(e.value())));
+      }
+    };
+    lakestream::Connection::ScalarFunctionOptions options;
+    options.handles_nulls = handles_nulls;
+    options.deterministic = deterministic;
+    try {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> run(run_mutex_);
+      if (!con_) throw std::invalid_argument("the connection is closed; open a new one with lakestream.connect()");
+      con_->CreateScalarFunction(name, argument_types, returns, std::move(call), options);
+    } catch (const std::invalid_argument& e) {
+      ThrowNative(lakestream::ErrorKind::INVALID_INPUT, e.what());
+    }
+  }
+  bool RemoveFunction(const std::string& name) {
+    CheckOpen();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    return con_ && con_->RemoveScalarFunction(name);
+  }
 
   // CommitWaiter::FollowTable on this connection's database: "" when other
   // processes' commits wake `waiter` too, else why only this process's do.
@@ -337,6 +402,10 @@ PYBIND11_MODULE(_lakestream, m) {
       .def("release_writes", &NativeConnection::ReleaseWrites)
       .def("close", &NativeConnection::Close)
       .def("follow_table", &NativeConnection::FollowTable, py::arg("waiter"), py::arg("name"))
+      .def("create_function", &NativeConnection::CreateFunction, py::arg("name"), py::arg("function"),
+           py::arg("parameters"), py::arg("return_type"), py::arg("handles_nulls") = false,
+           py::arg("deterministic") = true)
+      .def("remove_function", &NativeConnection::RemoveFunction, py::arg("name"))
       .def_property_readonly("is_open", &NativeConnection::IsOpen);
 
   m.def("quote_identifier", &lakestream::QuoteIdentifier, py::arg("name"),

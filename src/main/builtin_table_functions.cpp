@@ -7,6 +7,7 @@
 #include "function/table/table_functions.hpp"
 #include "main/secret/secret_executor.hpp"
 #include "main/statement/statement_executor.hpp"
+#include "main/statement/summarize.hpp"
 
 namespace lakestream {
 
@@ -46,6 +47,8 @@ static void RegisterCoreTableFunctions(TableFunctionRegistry& registry) {
                                         const std::vector<std::string>&) { return BindTableChanges(context, arguments); });
   registry.Register("lakestream_settings", [](ClientContext& context, const std::string&, const std::vector<Value>& arguments,
                                               const std::vector<std::string>&) { return BindSettings(context, arguments); });
+  registry.Register("summarize", [](ClientContext& context, const std::string&, const std::vector<Value>& arguments,
+                                    const std::vector<std::string>&) { return BindSummarize(context, arguments); });
   registry.Register("read_files", [](ClientContext& context, const std::string&, const std::vector<Value>& arguments,
                                      const std::vector<std::string>& argument_names) {
     return BindReadFiles(context, arguments, argument_names);

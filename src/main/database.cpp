@@ -8,6 +8,8 @@
 #include "common/exception.hpp"
 #include "common/write_error.hpp"
 #include "common/query_progress.hpp"
+#include "common/string_util.hpp"
+#include "function/scalar/user_function.hpp"
 #include "main/connection_access.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "main/public_value.hpp"
@@ -177,6 +179,37 @@ void Connection::ReleaseWrites() {
   holds_writes_ = false;
 }
 
+void Connection::CreateScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
+                                      const ColumnType& return_type, ScalarFunction function,
+                                      ScalarFunctionOptions options) {
+  UserScalarFunction user;
+  try {
+    CheckUserFunctionName(name);
+    if (!function) throw InvalidInputError("Cannot create function " + name + ": no function was given");
+    if (argument_types) {
+      user.argument_types.emplace();
+      for (auto& type : *argument_types) user.argument_types->push_back(ValueConverter::ToEngine(type));
+    }
+    user.return_type = ValueConverter::ToEngine(return_type);
+  } catch (const Exception& e) {
+    throw std::invalid_argument(e.what());
+  }
+  user.name = name;
+  user.deterministic = options.deterministic;
+  user.handles_nulls = options.handles_nulls;
+  user.call = [function = std::move(function)](const std::vector<Value>& arguments) {
+    std::vector<SqlValue> values;
+    values.reserve(arguments.size());
+    for (auto& v : arguments) values.push_back(ValueConverter::ToPublic(v));
+    return ValueConverter::ToEngine(function(values));
+  };
+  context_->user_functions[StringUtil::Lower(name)] = std::move(user);
+}
+
+bool Connection::RemoveScalarFunction(const std::string& name) {
+  return context_->user_functions.erase(StringUtil::Lower(name)) > 0;
+}
+
 std::unique_ptr<PreparedStatement> Connection::Prepare(const std::string& sql) {
   std::unique_ptr<PreparedStatement> prepared(new PreparedStatement());
   prepared->connection_ = this;
@@ -189,6 +222,7 @@ std::unique_ptr<PreparedStatement> Connection::Prepare(const std::string& sql) {
   }
   for (auto& statement : prepared->statements_) {
     prepared->parameter_count_ = std::max<idx_t>(prepared->parameter_count_, statement->parameter_count);
+    if (!statement->parameter_names.empty()) prepared->parameter_names_ = statement->parameter_names;
   }
   return prepared;
 }

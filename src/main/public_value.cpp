@@ -6,6 +6,7 @@
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/json_writer.hpp"
+#include "parser/parser.hpp"
 
 namespace lakestream {
 
@@ -48,6 +49,23 @@ ColumnType ColumnType::Map(ColumnType key, ColumnType value) {
 }
 
 std::string ColumnType::ToString() const { return ValueConverter::ToEngine(*this).ToString(); }
+
+ColumnType ColumnType::Parse(const std::string& text) {
+  // The type grammar is CAST's: parse a cast of NULL and keep its type, and
+  // refuse text that makes the cast something else ("INT) + (1").
+  ExprPtr parsed;
+  try {
+    parsed = Parser::ParseExpression("CAST(NULL AS " + text + ")");
+  } catch (const Exception&) {
+    parsed.reset();
+  }
+  if (!parsed || parsed->type != ExpressionType::CAST || parsed->children.size() != 1 ||
+      parsed->children[0]->type != ExpressionType::CONSTANT || !parsed->children[0]->value.IsNull()) {
+    throw std::invalid_argument("'" + text + "' is not a SQL type; write one as in CAST(x AS type), e.g. BIGINT, "
+                                "DECIMAL(18,2), VARCHAR, TIMESTAMP, INTEGER[], STRUCT(a INTEGER, b VARCHAR)");
+  }
+  return ValueConverter::ToPublic(parsed->cast_type);
+}
 
 bool ColumnType::operator==(const ColumnType& other) const {
   return kind == other.kind && width == other.width && scale == other.scale && children == other.children &&

@@ -302,6 +302,9 @@ struct SQLStatement {
   // Parameters (? or $n) the statement expects: the highest $n, or the
   // number of ?s. The values are substituted before binding.
   uint32_t parameter_count = 0;
+  // $name parameters: the name (lower case, without '$') of parameter i + 1;
+  // empty for ? and $n.
+  std::vector<std::string> parameter_names;
 };
 
 struct SelectStatement : SQLStatement {

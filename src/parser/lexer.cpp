@@ -159,6 +159,13 @@ std::vector<Token> Lexer::Tokenize(const std::string& sql) {
       push(TokenType::OPERATOR, sql.substr(begin, i - begin), begin, i);
       continue;
     }
+    if (c == '$' && i + 1 < n && IsIdentStart(static_cast<unsigned char>(sql[i + 1]))) {
+      // $name: a named parameter (DuckDB's; the text keeps the '$').
+      i++;
+      while (i < n && IsIdentChar(static_cast<unsigned char>(sql[i])) && sql[i] != '$') i++;
+      push(TokenType::OPERATOR, sql.substr(begin, i - begin), begin, i);
+      continue;
+    }
     if (IsIdentStart(static_cast<unsigned char>(c))) {
       while (i < n && IsIdentChar(static_cast<unsigned char>(sql[i]))) i++;
       push(TokenType::IDENTIFIER, sql.substr(begin, i - begin), begin, i);

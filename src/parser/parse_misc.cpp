@@ -4,6 +4,7 @@
 
 #include "common/time_zone.hpp"
 #include "common/exception.hpp"
+#include "common/string_util.hpp"
 #include "parser/parser_impl.hpp"
 
 namespace lakestream {
@@ -306,6 +307,47 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseExplain() {
   statement->statement = ParseStatement();
   statement->statement->location = begin;
   statement->statement->text = SourceText(begin, PreviousEnd());
+  return statement;
+}
+
+}  // namespace lakestream
+
+namespace lakestream {
+
+// SUMMARIZE t / SUMMARIZE SELECT ... (DuckDB's) is SELECT * FROM
+// summarize('<query text>') (main/statement/summarize.hpp); the query is
+// parsed here so that a syntax error points into this statement.
+std::unique_ptr<SQLStatement> ParserImpl::ParseSummarize() {
+  uint32_t location = Next().offset;  // SUMMARIZE
+  std::string query_text;
+  if (IsQueryStart() || IsOp("(")) {
+    uint32_t begin = Peek().offset;
+    ParseQuery();
+    query_text = SourceText(begin, PreviousEnd());
+  } else {
+    QualifiedName name = ParseQualifiedName("a table name or a query");
+    std::vector<std::string> quoted;
+    for (auto& part : name.parts) {
+      std::string q = "\"";
+      for (char c : part) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+      quoted.push_back(q + "\"");
+    }
+    query_text = "SELECT * FROM " + StringUtil::Join(quoted, ".");
+  }
+  auto call = std::make_unique<ParsedExpression>(ExpressionType::FUNCTION, location);
+  call->function_name = "summarize";
+  auto argument = std::make_unique<ParsedExpression>(ExpressionType::CONSTANT, location);
+  argument->value = Value::VARCHAR(query_text);
+  call->children.push_back(std::move(argument));
+  auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
+  ref->location = location;
+  ref->function = std::move(call);
+  auto node = std::make_unique<QueryNode>(QueryNodeType::SELECT_NODE);
+  node->location = location;
+  node->select_list.push_back(std::make_unique<ParsedExpression>(ExpressionType::STAR, location));
+  node->from = std::move(ref);
+  auto statement = std::make_unique<SelectStatement>();
+  statement->node = std::move(node);
   return statement;
 }
 

@@ -300,6 +300,14 @@ std::vector<std::unique_ptr<SQLStatement>> ParserImpl::ParseStatements() {
     statement->text = SourceText(begin, PreviousEnd());
     statements.push_back(std::move(statement));
   }
+  if (!parameter_names_.empty()) {
+    // Named parameters are the text's: every statement takes one value per
+    // name (its own unused), so one set of values serves them all.
+    for (auto& statement : statements) {
+      statement->parameter_count = static_cast<uint32_t>(parameter_names_.size());
+      statement->parameter_names = parameter_names_;
+    }
+  }
   return statements;
 }
 
@@ -322,6 +330,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
   if (IsKeyword("ALTER")) return ParseAlter();
   if (IsKeyword("SHOW")) return ParseShow();
   if (IsKeyword("DESCRIBE") || IsKeyword("DESC")) return ParseDescribe();
+  if (IsKeyword("SUMMARIZE")) return ParseSummarize();
   if (IsKeyword("COPY")) return ParseCopy();
   if (IsKeyword("REFRESH")) return ParseRefresh();
   if (IsKeyword("RUN")) return ParseRun();

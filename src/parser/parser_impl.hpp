@@ -180,6 +180,7 @@ class ParserImpl {
   // The rest (parse_misc.cpp)
   std::unique_ptr<SQLStatement> ParseShow();
   std::unique_ptr<SQLStatement> ParseDescribe();
+  std::unique_ptr<SQLStatement> ParseSummarize();
   std::unique_ptr<SQLStatement> ParseCopy();
   std::unique_ptr<SQLStatement> ParseRefresh();
   std::unique_ptr<SQLStatement> ParseRun();
@@ -199,7 +200,11 @@ class ParserImpl {
   size_t pos_ = 0;
   int depth_ = 0;
   // Parameters of the statement being parsed (reset per statement).
-  enum class ParameterStyle : uint8_t { NONE, POSITIONAL, NUMBERED };
+  enum class ParameterStyle : uint8_t { NONE, POSITIONAL, NUMBERED, NAMED };
+  // $name parameters of the whole text, in order of first use: $name is
+  // parameter (its position + 1) in every statement of the text.
+  std::vector<std::string> parameter_names_;
+  bool text_has_unnamed_parameters_ = false;
   ParameterStyle parameter_style_ = ParameterStyle::NONE;
   uint32_t parameter_count_ = 0;
   std::vector<uint32_t> property_offsets_;  // of each key of the last ParsePropertyList

@@ -4,6 +4,7 @@
 #include "common/string_util.hpp"
 #include "expression/expression_executor.hpp"
 #include "function/aggregate_function.hpp"
+#include "function/scalar/user_function.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 #include "catalog/catalog.hpp"
@@ -516,9 +517,28 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
       children.push_back(std::move(ref));
     }
   }
+  if (!ScalarFunctionRegistry::Get().Exists(name)) {
+    auto user = context_.user_functions.find(name);
+    if (user != context_.user_functions.end()) {
+      auto e = BindUserFunctionCall(user->second, std::move(children));
+      e->name = expr.ToString();
+      return e;
+    }
+  }
   auto e = BindOperator(name, std::move(children), expr.location, &argument_names);
   e->name = expr.ToString();
   return e;
+}
+
+BoundExprPtr Binder::BindUserFunctionCall(const UserScalarFunction& function, std::vector<BoundExprPtr> children) {
+  std::vector<LogicalType> types;
+  types.reserve(children.size());
+  for (auto& c : children) types.push_back(c->return_type);
+  BoundScalarFunction fn = BindUserFunction(function, types);
+  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::FUNCTION, fn.return_type);
+  for (idx_t i = 0; i < children.size(); i++) expr->children.push_back(AddCast(std::move(children[i]), fn.argument_types[i]));
+  expr->function = std::move(fn);
+  return FoldConstant(std::move(expr));
 }
 
 BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,

@@ -14,6 +14,7 @@ namespace lakestream {
 
 struct StreamCatalogEntry;
 struct ViewCatalogEntry;
+struct UserScalarFunction;
 
 class ClientContext;
 
@@ -145,6 +146,8 @@ class Binder {
   // defaults to each child's column name.
   BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location,
                             const std::vector<std::string>* argument_names = nullptr);
+  // A call of a function registered on the connection (ClientContext::user_functions).
+  BoundExprPtr BindUserFunctionCall(const UserScalarFunction& function, std::vector<BoundExprPtr> children);
   // Resolves a column, explaining correlated references to an outer query.
   BoundExprPtr ResolveColumn(const std::vector<std::string>& names, const BindContext& scope);
   // f(...) OVER (...): adds it to window_state_ (an error naming `clause`

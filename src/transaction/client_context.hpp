@@ -17,6 +17,7 @@
 #include "common/time_zone.hpp"
 #include "storage/change_set.hpp"
 #include "transaction/database_instance.hpp"
+#include "transaction/user_function.hpp"
 
 namespace lakestream {
 
@@ -94,6 +95,10 @@ class ClientContext {
   // CREATE FLOWs): its declaration text by lower-case name, used when the
   // first flow creates t from its query's columns.
   std::map<std::string, std::string> declared_streaming_tables;
+  // Scalar functions registered on this connection (Connection::
+  // CreateScalarFunction), by lower-case name; the binder looks here after
+  // the built-in functions' names (a user function never shadows one).
+  std::map<std::string, UserScalarFunction> user_functions;
 
   // Interrupt (Connection::Interrupt): any thread may set the flag; the
   // statement's thread checks it at points where stopping leaves nothing

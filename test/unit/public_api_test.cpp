@@ -62,7 +62,7 @@ TEST(PublicApi, WrongParameterCountNamesTheParameter) {
   // Mixing the two styles is a parse error at the second style.
   auto mixed = con.Prepare("SELECT ?, $1");
   ASSERT_TRUE(mixed->HasError());
-  EXPECT_NE(mixed->GetError().find("not both"), std::string::npos) << mixed->GetError();
+  EXPECT_NE(mixed->GetError().find("not several"), std::string::npos) << mixed->GetError();
   // A value of the wrong type fails as a conversion, naming the value.
   Ok(con, "CREATE TABLE n (v INTEGER)");
   auto bad = con.Query("INSERT INTO n VALUES (?)", {SqlValue::Varchar("abc")});

@@ -7,7 +7,7 @@ import threading
 import warnings as _warnings
 
 from .. import _lakestream
-from . import readers
+from . import functions, readers
 from .errors import InterfaceError, ProgrammingError, translate
 from .relation import Relation
 
@@ -113,6 +113,31 @@ class Connection:
     def read_json(self, path, **options):
         """The rows of a JSON file (JSON lines, or a whole-file array/object) as a Relation."""
         return self.sql(readers.json_query(path, **options))
+
+    # ---- Python functions (functions.py) ------------------------------------
+    def create_function(self, name, function, parameters=None, return_type=None, *, null_handling="default",
+                        side_effects=False, **unsupported):
+        """Registers `function` as the scalar SQL function `name` on this
+        connection, as DuckDB's create_function does: called once per row
+        with Python values. `parameters` (a list of SQL type names or Python
+        types) and `return_type` default to the function's annotations;
+        without parameter types it takes any arguments as given.
+        null_handling='special' calls it for NULL arguments too (as None);
+        side_effects=True marks it non-deterministic. Returns the connection."""
+        if unsupported:
+            raise ProgrammingError(f"create_function({name!r}): not supported yet: "
+                                   f"{', '.join(sorted(unsupported))} (lakestream calls Python functions "
+                                   "one row at a time)")
+        params, returns = functions.declare(name, function, parameters, return_type)
+        handles_nulls = functions.null_handling_flag(null_handling, name)
+        _run(self._native.create_function, name, function, params, returns, handles_nulls, not side_effects)
+        return self
+
+    def remove_function(self, name):
+        """Drops the function `name` created on this connection; an error when there is none."""
+        if not _run(self._native.remove_function, name):
+            raise ProgrammingError(f"remove_function: no function {name!r} was created on this connection")
+        return self
 
     # ---- DB-API cursor interface --------------------------------------------
     def fetchone(self):

@@ -43,3 +43,11 @@ def read_json(path, **options):
 
 def from_df(df):
     return default_connection().from_df(df)
+
+
+def create_function(name, function, parameters=None, return_type=None, **options):
+    return default_connection().create_function(name, function, parameters, return_type, **options)
+
+
+def remove_function(name):
+    return default_connection().remove_function(name)

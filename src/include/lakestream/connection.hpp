@@ -8,7 +8,9 @@
 //   auto rows = con.Query("SELECT name FROM t WHERE id = ?", {lakestream::SqlValue::Bigint(1)});
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ class PreparedStatement {
   const std::string& GetError() const { return error_; }
   // The number of parameters the SQL takes (the highest $n or the number of ?s).
   idx_t ParameterCount() const { return parameter_count_; }
+  // $name parameters (DuckDB's named form): the name of each value, in the
+  // order Execute takes them (the order of first use; lower case, without
+  // '$'). Empty when the text uses ? or $n.
+  const std::vector<std::string>& ParameterNames() const { return parameter_names_; }
   // Runs the statement(s) with `params` ($1 is params[0]) and returns the
   // last result. A wrong number of parameters, or a value that does not cast
   // to the type the statement needs, is an INVALID_INPUT / CONVERSION error
@@ -52,6 +58,13 @@ class PreparedStatement {
   std::string error_;
   ErrorKind error_kind_ = ErrorKind::NONE;
   idx_t parameter_count_ = 0;
+  std::vector<std::string> parameter_names_;
+};
+
+// Connection::CreateScalarFunction's options.
+struct ScalarFunctionOptions {
+  bool deterministic = true;  // false: never constant-folded; views calling it are recomputed
+  bool handles_nulls = false;  // true: called for rows with NULL arguments too
 };
 
 class Connection {
@@ -115,6 +128,25 @@ class Connection {
   // process kept it, Interrupt()). A no-op in memory and read-only.
   bool HoldWrites(std::string* error);
   void ReleaseWrites();
+
+  // Scalar functions written by the application, called once per row, as
+  // DuckDB's create_function and Spark's udf.register are. `argument_types`
+  // are the parameters the arguments are cast to (nullopt: any arguments, as
+  // given); the result is cast to `return_type`. A row with a NULL argument is
+  // NULL without a call unless `options.handles_nulls`. The function is this
+  // connection's (its statements see it, others do not) until
+  // RemoveScalarFunction or the connection's end; it may be called from
+  // several threads at once (a parallel query). An exception it throws fails
+  // the statement with its message. Throws std::invalid_argument when `name`
+  // is a built-in function or not a plain identifier; registering a name
+  // again replaces the connection's earlier function.
+  using ScalarFunctionOptions = lakestream::ScalarFunctionOptions;
+  using ScalarFunction = std::function<SqlValue(const std::vector<SqlValue>& arguments)>;
+  void CreateScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
+                            const ColumnType& return_type, ScalarFunction function,
+                            ScalarFunctionOptions options = ScalarFunctionOptions());
+  // False when the connection has no such function.
+  bool RemoveScalarFunction(const std::string& name);
 
  private:
   friend class PreparedStatement;

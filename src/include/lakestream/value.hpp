@@ -54,6 +54,9 @@ struct ColumnType {
 
   // SQL spelling, e.g. "BIGINT", "DECIMAL(18,2)", "STRUCT(a INTEGER, b VARCHAR[])".
   std::string ToString() const;
+  // The type a SQL spelling names ("BIGINT", "decimal(18,2)", "INT[]", "STRING");
+  // throws std::invalid_argument for text that is no type.
+  static ColumnType Parse(const std::string& text);
   bool operator==(const ColumnType& other) const;
   bool operator!=(const ColumnType& other) const { return !(*this == other); }
 };

@@ -229,6 +229,11 @@ class SparkSession:
         return Catalog(self)
 
     @property
+    def udf(self):
+        from .udf import UDFRegistration
+        return UDFRegistration(self)
+
+    @property
     def readStream(self):
         return DataStreamReader(self)
 
