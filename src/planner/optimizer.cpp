@@ -2,6 +2,7 @@
 
 #include "planner/join_order/join_order_optimizer.hpp"
 #include "planner/or_factoring.hpp"
+#include "planner/semi_join_reduction.hpp"
 #include "planner/top_n_window.hpp"
 
 #include <map>
@@ -167,8 +168,10 @@ static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
 
 LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = Pushdown(std::move(plan), {});
+  plan = PushSemiJoins(std::move(plan));
   RewriteTopNWindows(*plan);
   plan = ReorderJoins(std::move(plan));
+  ReduceBuildSides(*plan);
   RefCounts refs;
   CollectReferences(*plan, refs);
   for (auto& b : plan->GetBindings()) refs[b]++;
