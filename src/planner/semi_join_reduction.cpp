@@ -53,12 +53,14 @@ int Descend(const LogicalOperator& op, std::vector<ColumnBinding>& bindings, boo
       if (op.type == LogicalOperatorType::AGGREGATE && !op.grouping_sets.empty()) return -1;
       // A projection's outputs, or an aggregate's group columns: a filter on
       // a group key filters the groups' input rows the same way.
+      std::vector<ColumnBinding> below;  // `bindings` changes only when all map
       for (auto& b : bindings) {
         if (b.table_index != op.table_index || b.column_index >= op.expressions.size()) return -1;
         const auto& e = *op.expressions[b.column_index];
         if (e.type != BoundExpressionType::COLUMN_REF) return -1;
-        b = e.binding;
+        below.push_back(e.binding);
       }
+      bindings = std::move(below);
       return 0;
     }
     case LogicalOperatorType::JOIN: {
