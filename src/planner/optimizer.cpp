@@ -31,6 +31,42 @@ static LogicalOperatorPtr WrapFilter(LogicalOperatorPtr op, std::vector<BoundExp
   return filter;
 }
 
+// True when `filter` cannot be TRUE for a row whose columns of `tables` are
+// all NULL: a comparison (or LIKE) with a bare column of them on one side is
+// NULL then, and so is IS NOT NULL of one FALSE.
+static bool RejectsNulls(const BoundExpression& filter, const std::set<idx_t>& tables) {
+  auto of_tables = [&](const BoundExpression& e) {
+    return e.type == BoundExpressionType::COLUMN_REF && tables.count(e.binding.table_index);
+  };
+  if (filter.type == BoundExpressionType::IS_NOT_NULL) return of_tables(*filter.children[0]);
+  if (filter.type != BoundExpressionType::FUNCTION || filter.children.size() != 2) return false;
+  static const std::set<std::string> kStrict = {"=", "<>", "!=", "<", "<=", ">", ">=", "like", "not_like", "ilike", "not_ilike"};
+  if (!kStrict.count(filter.function.name)) return false;
+  return of_tables(*filter.children[0]) || of_tables(*filter.children[1]);
+}
+
+// Outer-join simplification: a filter above an outer join that rejects the
+// NULLs its padding brings removes the padded rows, so the join needs not
+// make them. LEFT becomes INNER when a filter rejects NULL right columns;
+// FULL becomes LEFT when one rejects NULL left columns (its right-only rows
+// go), and INNER when both sides' are rejected. (A FULL join rejected only on
+// its right side would be a RIGHT join: left as it is, as the swap would
+// reorder its output columns.)
+static void SimplifyOuterJoin(LogicalOperator& join, const std::vector<BoundExprPtr>& filters,
+                              const std::set<idx_t>& left_tables, const std::set<idx_t>& right_tables) {
+  if (join.join_type != LogicalJoinType::LEFT && join.join_type != LogicalJoinType::FULL) return;
+  bool left_rejected = false, right_rejected = false;
+  for (auto& f : filters) {
+    left_rejected = left_rejected || RejectsNulls(*f, left_tables);
+    right_rejected = right_rejected || RejectsNulls(*f, right_tables);
+  }
+  if (join.join_type == LogicalJoinType::LEFT) {
+    if (right_rejected) join.join_type = LogicalJoinType::INNER;
+  } else if (left_rejected) {
+    join.join_type = right_rejected ? LogicalJoinType::INNER : LogicalJoinType::LEFT;
+  }
+}
+
 static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
   switch (op->type) {
     case LogicalOperatorType::FILTER: {
@@ -59,6 +95,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
     case LogicalOperatorType::JOIN: {
       auto left_tables = ProducedTables(*op->children[0]);
       auto right_tables = ProducedTables(*op->children[1]);
+      SimplifyOuterJoin(*op, filters, left_tables, right_tables);
       std::vector<BoundExprPtr> left_filters, right_filters, above;
       bool inner = op->join_type == LogicalJoinType::INNER || op->join_type == LogicalJoinType::CROSS;
       // A FULL join keeps both sides' rows whatever ON says: nothing crosses it.

@@ -40,7 +40,7 @@ namespace lakestream {
 constexpr double kReductionRatio = 4;
 constexpr double kCopyReadRatio = 2;
 
-LogicalOperatorPtr PushSemiJoins(LogicalOperatorPtr plan);
+LogicalOperatorPtr PushSemiJoins(LogicalOperatorPtr op);
 
 void ReduceBuildSides(LogicalOperator& plan);
 
