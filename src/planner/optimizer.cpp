@@ -2,6 +2,7 @@
 
 #include "planner/join_order/join_order_optimizer.hpp"
 #include "planner/or_factoring.hpp"
+#include "planner/semi_join_reduction.hpp"
 #include "planner/top_n_window.hpp"
 
 #include <map>
@@ -28,6 +29,42 @@ static LogicalOperatorPtr WrapFilter(LogicalOperatorPtr op, std::vector<BoundExp
   filter->expressions = std::move(filters);
   filter->children.push_back(std::move(op));
   return filter;
+}
+
+// True when `filter` cannot be TRUE for a row whose columns of `tables` are
+// all NULL: a comparison (or LIKE) with a bare column of them on one side is
+// NULL then, and so is IS NOT NULL of one FALSE.
+static bool RejectsNulls(const BoundExpression& filter, const std::set<idx_t>& tables) {
+  auto of_tables = [&](const BoundExpression& e) {
+    return e.type == BoundExpressionType::COLUMN_REF && tables.count(e.binding.table_index);
+  };
+  if (filter.type == BoundExpressionType::IS_NOT_NULL) return of_tables(*filter.children[0]);
+  if (filter.type != BoundExpressionType::FUNCTION || filter.children.size() != 2) return false;
+  static const std::set<std::string> kStrict = {"=", "<>", "!=", "<", "<=", ">", ">=", "like", "not_like", "ilike", "not_ilike"};
+  if (!kStrict.count(filter.function.name)) return false;
+  return of_tables(*filter.children[0]) || of_tables(*filter.children[1]);
+}
+
+// Outer-join simplification: a filter above an outer join that rejects the
+// NULLs its padding brings removes the padded rows, so the join needs not
+// make them. LEFT becomes INNER when a filter rejects NULL right columns;
+// FULL becomes LEFT when one rejects NULL left columns (its right-only rows
+// go), and INNER when both sides' are rejected. (A FULL join rejected only on
+// its right side would be a RIGHT join: left as it is, as the swap would
+// reorder its output columns.)
+static void SimplifyOuterJoin(LogicalOperator& join, const std::vector<BoundExprPtr>& filters,
+                              const std::set<idx_t>& left_tables, const std::set<idx_t>& right_tables) {
+  if (join.join_type != LogicalJoinType::LEFT && join.join_type != LogicalJoinType::FULL) return;
+  bool left_rejected = false, right_rejected = false;
+  for (auto& f : filters) {
+    left_rejected = left_rejected || RejectsNulls(*f, left_tables);
+    right_rejected = right_rejected || RejectsNulls(*f, right_tables);
+  }
+  if (join.join_type == LogicalJoinType::LEFT) {
+    if (right_rejected) join.join_type = LogicalJoinType::INNER;
+  } else if (left_rejected) {
+    join.join_type = right_rejected ? LogicalJoinType::INNER : LogicalJoinType::LEFT;
+  }
 }
 
 static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
@@ -58,6 +95,7 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
     case LogicalOperatorType::JOIN: {
       auto left_tables = ProducedTables(*op->children[0]);
       auto right_tables = ProducedTables(*op->children[1]);
+      SimplifyOuterJoin(*op, filters, left_tables, right_tables);
       std::vector<BoundExprPtr> left_filters, right_filters, above;
       bool inner = op->join_type == LogicalJoinType::INNER || op->join_type == LogicalJoinType::CROSS;
       // A FULL join keeps both sides' rows whatever ON says: nothing crosses it.
@@ -167,8 +205,10 @@ static void MarkJoinOutputs(LogicalOperator& op, const RefCounts& refs) {
 
 LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = Pushdown(std::move(plan), {});
+  plan = PushSemiJoins(std::move(plan));
   RewriteTopNWindows(*plan);
   plan = ReorderJoins(std::move(plan));
+  ReduceBuildSides(*plan);
   RefCounts refs;
   CollectReferences(*plan, refs);
   for (auto& b : plan->GetBindings()) refs[b]++;

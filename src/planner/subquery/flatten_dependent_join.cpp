@@ -36,6 +36,33 @@ static void VisitPlan(LogicalOperator& op, const std::function<void(LogicalOpera
   for (auto& c : op.children) VisitPlan(*c, fn);
 }
 
+LogicalOperatorPtr CopyWithFreshTables(const LogicalOperator& plan, const std::function<idx_t()>& next_index,
+                                       std::map<idx_t, idx_t>& renumber) {
+  auto copy = CopyLogicalPlan(plan);
+  VisitPlan(*copy, [&](LogicalOperator& op) {
+    auto add = [&](idx_t index) {
+      if (!renumber.count(index)) renumber[index] = next_index();
+    };
+    for (auto& b : op.GetBindings()) add(b.table_index);
+    if (op.type == LogicalOperatorType::AGGREGATE) {
+      add(op.table_index);
+      add(op.aggregate_index);
+    }
+  });
+  VisitPlan(*copy, [&](LogicalOperator& op) {
+    auto it = renumber.find(op.table_index);
+    if (it != renumber.end()) op.table_index = it->second;
+    if (op.type == LogicalOperatorType::AGGREGATE) op.aggregate_index = renumber.at(op.aggregate_index);
+    VisitOperatorExpressions(op, [&](BoundExprPtr& e) {
+      VisitColumnRefs(*e, [&](BoundExpression& ref) {
+        auto found = renumber.find(ref.binding.table_index);
+        if (found != renumber.end()) ref.binding.table_index = found->second;
+      });
+    });
+  });
+  return copy;
+}
+
 class DependentJoinFlattener {
  public:
   DependentJoinFlattener(Binder& binder, const LogicalOperator& outer) : binder_(binder), outer_(outer) {}
@@ -390,29 +417,8 @@ class DependentJoinFlattener {
   // D: DISTINCT C over a copy of the outer input, renumbered so that its
   // bindings are its own. Sets `columns` to D's bindings of C.
   LogicalOperatorPtr MakeDelim(Columns& columns) {
-    auto copy = CopyLogicalPlan(outer_);
     std::map<idx_t, idx_t> renumber;
-    VisitPlan(*copy, [&](LogicalOperator& op) {
-      auto add = [&](idx_t index) {
-        if (!renumber.count(index)) renumber[index] = binder_.NextTableIndex();
-      };
-      for (auto& b : op.GetBindings()) add(b.table_index);
-      if (op.type == LogicalOperatorType::AGGREGATE) {
-        add(op.table_index);
-        add(op.aggregate_index);
-      }
-    });
-    VisitPlan(*copy, [&](LogicalOperator& op) {
-      auto it = renumber.find(op.table_index);
-      if (it != renumber.end()) op.table_index = it->second;
-      if (op.type == LogicalOperatorType::AGGREGATE) op.aggregate_index = renumber.at(op.aggregate_index);
-      VisitOperatorExpressions(op, [&](BoundExprPtr& e) {
-        VisitColumnRefs(*e, [&](BoundExpression& ref) {
-          auto found = renumber.find(ref.binding.table_index);
-          if (found != renumber.end()) ref.binding.table_index = found->second;
-        });
-      });
-    });
+    auto copy = CopyWithFreshTables(outer_, [&] { return binder_.NextTableIndex(); }, renumber);
     auto distinct = std::make_unique<LogicalOperator>(LogicalOperatorType::AGGREGATE);
     distinct->table_index = binder_.NextTableIndex();
     distinct->aggregate_index = binder_.NextTableIndex();

@@ -25,6 +25,8 @@
 // by a subquery, an outer column under WITH RECURSIVE.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <vector>
 
 #include "planner/logical_plan.hpp"
@@ -42,5 +44,11 @@ DecorrelatedPlan FlattenDependentJoin(Binder& binder, LogicalOperatorPtr subquer
 
 // Calls `fn` on every expression `op` itself holds (not its children's).
 void VisitOperatorExpressions(LogicalOperator& op, const std::function<void(BoundExprPtr&)>& fn);
+
+// A deep copy of `plan` whose tables take fresh indexes from `next_index`
+// (`renumber` maps old to new), so that it can sit in one plan with the
+// original: the delim get above, a semi-join reducer (semi_join_reduction.hpp).
+LogicalOperatorPtr CopyWithFreshTables(const LogicalOperator& plan, const std::function<idx_t()>& next_index,
+                                       std::map<idx_t, idx_t>& renumber);
 
 }  // namespace lakestream
