@@ -21,7 +21,7 @@ static double Filtered(double rows, size_t conjuncts) {
 
 static RelationEstimate Same(double rows) {
   rows = std::max(1.0, rows);
-  return {rows, rows};
+  return {rows, rows, {}};
 }
 
 RelationEstimate EstimateRelation(const LogicalOperator& op) {
@@ -52,7 +52,12 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
       return child;
     }
     case LogicalOperatorType::PROJECTION:
+    case LogicalOperatorType::WINDOW:  // one output row per input row
     case LogicalOperatorType::ORDER: return EstimateRelation(*op.children[0]);
+    // Unnesting multiplies by list lengths the estimator cannot see, and a
+    // recursive CTE's size is known only once it has run.
+    case LogicalOperatorType::UNNEST:
+    case LogicalOperatorType::RECURSIVE_CTE: return Same(kUnknownCardinality);
     case LogicalOperatorType::LIMIT: {
       RelationEstimate child = EstimateRelation(*op.children[0]);
       if (op.limit >= 0 && !op.limit_expression) child.cardinality = std::min(child.cardinality, std::max(1.0, static_cast<double>(op.limit)));
