@@ -26,7 +26,9 @@ class DatabaseInstance;
 std::string DatabaseName(const DatabaseInstance& db);
 // The current schema, `main` when the schema USE named was dropped since.
 std::string CurrentSchema(ClientContext& context);
-// The catalog key of `name`. Idempotent: a key resolves to itself.
+// The catalog key of `name`. A key resolves to itself while the current
+// schema is main (a key of another schema always does): code that binds a
+// resolved name again does so in SchemaScope(context, kDefaultSchema).
 std::string ResolveObjectName(ClientContext& context, const QualifiedName& name);
 // A name written as text ('s.t', '"a.b"', 'db.s.t'), as table_changes() and
 // the Python facades pass them. Text that is an existing object's key, or a
