@@ -24,10 +24,10 @@ PY
 before=$(old_entries)
 
 sql "SELECT count(*) FROM orders; SELECT id FROM order_changes; SELECT id FROM big ORDER BY id; SELECT * FROM totals; SELECT * FROM \"a.b\""
-expect "old objects read as before" 0 $'count_star()\n3\nid\n3\nid\n2\n3\nn,total\n3,60\nx\n7\n'
+expect "old objects read as before" 0 $'count(*)\n3\nid\n3\nid\n2\n3\nn,total\n3,60\nx\n7\n'
 
 sql "SELECT count(*) FROM main.orders; SELECT count(*) FROM public.orders; SELECT count(*) FROM flat_db.default.orders"
-expect "old objects are schema main's (main, public, default, the catalog flat_db)" 0 $'count_star()\n3\ncount_star()\n3\ncount_star()\n3\n'
+expect "old objects are schema main's (main, public, default, the catalog flat_db)" 0 $'count(*)\n3\ncount(*)\n3\ncount(*)\n3\n'
 
 sql "CREATE SCHEMA sales; CREATE TABLE sales.orders (id INT); INSERT INTO sales.orders VALUES (42); CREATE MATERIALIZED VIEW sales.n AS SELECT count(*) AS c FROM sales.orders"
 expect "a schema and its objects are created" 0 $'num_affected_rows\n1\n'
@@ -43,7 +43,7 @@ run python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['schemas'])"
 expect "catalog.json lists the schema" 0 $'[\'sales\']\n'
 
 sql "SELECT id FROM sales.orders; SELECT count(*) FROM orders; SELECT * FROM sales.n"
-expect "the new table and the old one of the same name are two tables" 0 $'id\n42\ncount_star()\n3\nc\n1\n'
+expect "the new table and the old one of the same name are two tables" 0 $'id\n42\ncount(*)\n3\nc\n1\n'
 
 sql "CREATE SCHEMA a"
 if [[ $RC != 0 && "$ERR" == *'objects of schema main are named "a.b"'* ]]; then pass "a schema that would capture a dotted name is refused"; else
