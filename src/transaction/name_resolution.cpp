@@ -64,7 +64,8 @@ std::string ResolveObjectName(ClientContext& context, const QualifiedName& name)
                     " parts; a name is name, schema.name or catalog.schema.name");
 }
 
-// Splits 's.t', '"a.b"', 'db.s.t' at the dots outside double quotes and backticks.
+// Splits 's.t', '"a.b"', 'db.s.t' at the dots outside double quotes and backticks
+// (a quote opens only at a part's start: 'odd "x"' is one name).
 static QualifiedName SplitName(const std::string& text) {
   QualifiedName name;
   std::string part;
@@ -80,8 +81,8 @@ static QualifiedName SplitName(const std::string& text) {
       } else {
         part += c;
       }
-    } else if (c == '"' || c == '`') {
-      quote = c;
+    } else if ((c == '"' || c == '`') && part.empty() && (i == 0 || text[i - 1] == '.')) {
+      quote = c;  // only a part's first character opens a quote
     } else if (c == '.') {
       name.parts.push_back(std::move(part));
       part.clear();

@@ -37,8 +37,8 @@ def split_table_name(name):
                     quote = None
                 else:
                     part += c
-            elif c in ('`', '"'):
-                quote = c
+            elif c in ('`', '"') and part == "" and (i == 0 or name[i - 1] == "."):
+                quote = c  # only a part's first character opens a quote
             elif c == ".":
                 parts.append(part)
                 part = ""
