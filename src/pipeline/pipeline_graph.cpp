@@ -34,25 +34,38 @@ namespace {
 // A dataset's name as the pipeline's flows know it: LIVE.x, main.x and x are
 // one dataset x; s.x (and catalog.s.x) is s.x. The catalog resolves it when the
 // statement runs (transaction/name_resolution.hpp); this only orders the flows.
-std::string DatasetName(const QualifiedName& name) {
+std::vector<std::string> DatasetParts(const QualifiedName& name) {
   std::vector<std::string> parts = name.parts;
   if (parts.size() == 3) parts.erase(parts.begin());
   if (parts.size() == 2 && (StringUtil::CIEquals(parts[0], "live") || StringUtil::CIEquals(parts[0], "main") ||
                             StringUtil::CIEquals(parts[0], "default") || StringUtil::CIEquals(parts[0], "public"))) {
     parts.erase(parts.begin());
   }
+  return parts;
+}
+
+std::string DatasetName(const QualifiedName& name) {
   std::string out;
-  for (auto& part : parts) out += (out.empty() ? "" : ".") + part;
+  for (auto& part : DatasetParts(name)) out += (out.empty() ? "" : ".") + part;
   return out;
 }
 
 std::string BaseName(const QualifiedName& name) { return StringUtil::Lower(DatasetName(name)); }
 
-// The datasets a query reads (table_changes('t', ...) reads t).
-void CollectQuery(const QueryNode& node, std::vector<std::string>& out) {
+// The schema of a dataset declared as s.x, "" for one of main: its query's
+// unqualified (and LIVE.) names are of that schema.
+std::string DatasetSchema(const QualifiedName& name) {
+  std::vector<std::string> parts = DatasetParts(name);
+  return parts.size() == 2 ? parts[0] : "";
+}
+
+// The datasets a query of a dataset of `schema` reads (table_changes('t', ...) reads t).
+void CollectQuery(const QueryNode& node, const std::string& schema, std::vector<std::string>& out) {
   VisitTableRefs(node, [&](const TableRef& ref) {
     if (ref.type == TableRefType::BASE_TABLE) {
-      out.push_back(BaseName(ref.name));
+      const auto& parts = ref.name.parts;
+      bool local = parts.size() == 1 || (parts.size() == 2 && StringUtil::CIEquals(parts[0], "live"));
+      out.push_back(local && !schema.empty() ? StringUtil::Lower(schema + "." + parts.back()) : BaseName(ref.name));
       return;
     }
     if (ref.function && StringUtil::CIEquals(ref.function->function_name, "table_changes") &&
@@ -231,7 +244,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       case StatementType::CREATE_VIEW: {
         auto& view = static_cast<CreateViewStatement&>(*statement);
         flow.name = DatasetName(view.name);
-        if (view.query) CollectQuery(*view.query, flow.inputs);
+        if (view.query) CollectQuery(*view.query, DatasetSchema(view.name), flow.inputs);
         if (view.kind == ViewKind::VIEW) {
           // [TEMPORARY] LIVE VIEW and CREATE VIEW: a plain view, replaced each
           // pass. It is stored (not a temporary view of the run's session) so
@@ -257,7 +270,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.target = BaseName(create.target);
         // Its query's inputs only; the target is added as an input (to run
         // after the target's declaration) once data cycles were checked.
-        if (create.query) CollectQuery(*create.query, flow.inputs);
+        if (create.query) CollectQuery(*create.query, DatasetSchema(create.target), flow.inputs);
         flow.statements.push_back(text);
         break;
       }
@@ -276,7 +289,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         auto& table = static_cast<CreateTableStatement&>(*statement);
         flow.name = DatasetName(table.name);
         flow.kind = FlowKind::TABLE;
-        if (table.as_query) CollectQuery(*table.as_query, flow.inputs);
+        if (table.as_query) CollectQuery(*table.as_query, "", flow.inputs);  // CTAS reads in the current schema
         flow.statements.push_back(table.if_not_exists || table.or_replace
                                       ? text
                                       : AsCreateIfNotExists(text, {"TABLE"}));
