@@ -133,10 +133,10 @@ std::unique_ptr<QueryResult> ExecuteDropView(ClientContext& context, DropStateme
   return MakeEmptyResult();
 }
 
-std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatement& stmt) {
+std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatement& statement) {
   std::map<std::string, std::vector<Value>> rows;  // by lower-case name; a temporary view hides a permanent one
   Catalog& catalog = context.GetCatalog();
-  std::string schema = ListedSchema(context, stmt);
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : catalog.TableNames(TableKind::MATERIALIZED_VIEW)) {
     if (!InSchema(context, name, schema)) continue;
     TableCatalogEntry* view = catalog.FindTable(name);

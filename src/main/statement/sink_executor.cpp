@@ -142,10 +142,10 @@ std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStateme
   return MakeEmptyResult();
 }
 
-std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement& stmt) {
+std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement& statement) {
   Catalog& catalog = context.GetCatalog();
   std::vector<std::vector<Value>> rows;
-  std::string schema = ListedSchema(context, stmt);
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : catalog.SinkNames()) {
     if (!InSchema(context, name, schema)) continue;
     SinkCatalogEntry& sink = *catalog.FindSink(name);

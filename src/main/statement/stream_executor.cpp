@@ -149,9 +149,9 @@ static std::unique_ptr<QueryResult> StreamRows(ClientContext& context, const std
                         rows);
 }
 
-std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& stmt) {
+std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& statement) {
   std::vector<StreamCatalogEntry*> streams;
-  std::string schema = ListedSchema(context, stmt);
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : context.GetCatalog().StreamNames()) {
     if (InSchema(context, name, schema)) streams.push_back(context.GetCatalog().FindStream(name));
   }

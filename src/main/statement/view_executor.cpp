@@ -197,9 +197,9 @@ static std::string SourceList(TableCatalogEntry& view) {
   return StringUtil::Join(out, ", ");
 }
 
-std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& stmt) {
+std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& statement) {
   std::vector<std::vector<Value>> rows;
-  std::string schema = ListedSchema(context, stmt);
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
     if (!InSchema(context, name, schema)) continue;
     TableCatalogEntry& view = *context.GetCatalog().FindTable(name);
