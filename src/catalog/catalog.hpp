@@ -3,6 +3,13 @@
 // sinks. Names are case-insensitive; the spelling given at creation is kept
 // for display. Tables and streams share one namespace (both are read with
 // FROM name); sinks have their own.
+//
+// Schemas (CREATE SCHEMA): every object belongs to one. An object of the
+// default schema `main` is keyed by its name (as before schemas existed); an
+// object of schema s by its key "s.name" (ObjectKey), which is also its
+// `name` in the entry and in catalog.json. Schema names hold no '.', so a
+// key splits at its first '.' when that prefix names a schema (SchemaOfKey).
+// CREATE SCHEMA s refuses while a `main` object's name starts with "s.".
 #pragma once
 
 #include <map>
@@ -251,8 +258,34 @@ class CatalogSet {
   std::map<std::string, std::unique_ptr<Entry>> entries_;
 };
 
+// The default schema (DuckDB's name). `default` (Databricks) and `public`
+// (Snowflake, PostgreSQL) name it too.
+inline constexpr const char* kDefaultSchema = "main";
+bool IsDefaultSchemaName(const std::string& name);
+
 class Catalog {
  public:
+  // Schemas. `main` always exists and is never stored. CreateSchema throws
+  // CatalogError when it exists (unless if_not_exists), when the name holds a
+  // '.', or when a `main` object's name starts with "<name>.". Returns false
+  // when it existed.
+  bool CreateSchema(const std::string& name, bool if_not_exists);
+  // Forgets an empty schema (the caller drops its objects first).
+  void DropSchema(const std::string& name);
+  // The schema's spelling as created (`main` for its aliases), or nullopt.
+  std::optional<std::string> FindSchema(const std::string& name) const;
+  // `main` first, then the others sorted.
+  std::vector<std::string> SchemaNames() const;
+  // Created schemas only (what catalog.json stores).
+  std::vector<std::string> StoredSchemaNames() const;
+  // The key of `name` in `schema`: the name itself in `main`, "schema.name" otherwise.
+  std::string ObjectKey(const std::string& schema, const std::string& name) const;
+  // The schema a key belongs to (its spelling as created), and its name in that schema.
+  std::string SchemaOfKey(const std::string& key) const;
+  std::string NameOfKey(const std::string& key) const;
+  // "table s.t", "stream s.c", ... for every object of the schema, sorted by kind then name.
+  std::vector<std::string> DescribeObjectsIn(const std::string& schema) const;
+
   // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
   TableCatalogEntry& CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace);
   // Throws CatalogError when a stream or a plain view has the name a new
@@ -295,6 +328,7 @@ class Catalog {
   std::vector<std::string> SinkNames() const;  // sorted
 
  private:
+  std::map<std::string, std::string> schemas_;  // lower-case name -> spelling; `main` is implicit
   std::map<std::string, std::unique_ptr<TableCatalogEntry>> tables_;  // key: lower-case name
   CatalogSet<StreamCatalogEntry> streams_{"Stream", "Run SHOW STREAMS to list streams."};
   CatalogSet<ViewCatalogEntry> views_{"View", "Run SHOW VIEWS to list views."};

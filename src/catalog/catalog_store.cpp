@@ -256,6 +256,8 @@ Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::
       view.comment = v.value("comment", std::string());
       record.views.push_back(std::move(view));
     }
+    nlohmann::json schemas = json.value("schemas", nlohmann::json::array());
+    for (auto& name : schemas) record.schemas.push_back(name.get<std::string>());
   } catch (const std::exception& e) {
     return Status::Corruption(path + ": the catalog is not valid (" + std::string(e.what()) +
                               "); restore it from a backup, or move it away to re-attach the tables with CREATE TABLE ... LOCATION");
@@ -313,6 +315,8 @@ std::string CatalogRecordToText(const CatalogRecord& record) {
   for (auto& v : record.views) {
     json["views"].push_back({{"name", v.name}, {"definition", v.definition}, {"columns", v.column_aliases}, {"comment", v.comment}});
   }
+  // Left out when there are none: a database without schemas keeps the keys of older catalogs.
+  if (!record.schemas.empty()) json["schemas"] = record.schemas;
   return json.dump(2) + "\n";
 }
 

@@ -8,8 +8,15 @@
 // catalog only names the tables and what Delta cannot hold:
 //
 //   catalog  := { "format": 1, "version": <n>, "tables": [ table* ],
-//                 "streams": [ stream* ], "sinks": [ sink* ], "views": [ view* ] }
-//              ("views" only when there is a plain view)
+//                 "streams": [ stream* ], "sinks": [ sink* ], "views": [ view* ],
+//                 "schemas": [ <str>* ] }
+//              ("views" only when there is a plain view, "schemas" only when
+//              CREATE SCHEMA made one: `main` is never listed)
+//
+// An object of schema `main` has its plain name; an object of schema s is
+// named "s.name" (its catalog key, catalog.hpp), and so is every reference
+// to it ("source", "pending_target", a view's "sources"). A catalog written
+// before schemas existed is therefore a catalog whose objects are all in `main`.
 //   table    := { "name": <str>, "path": <str>, "managed": <bool>,
 //                 "primary_key": [ <str>* ], "defaults": { <column>: <sql literal> },
 //                 "kind": "table" | "materialized view" | "streaming table",
@@ -65,6 +72,7 @@ struct CatalogRecord {
   std::vector<StreamCatalogEntry> streams;
   std::vector<SinkCatalogEntry> sinks;
   std::vector<ViewCatalogEntry> views;  // plain views (temporary ones are never stored)
+  std::vector<std::string> schemas;     // created schemas (not `main`)
 };
 
 // `kind` decides what a table's "sources" are (view versions, or a streaming

@@ -4,6 +4,7 @@
 #include "common/string_util.hpp"
 #include "planner/logical_plan.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 
 namespace lakestream {
 
@@ -62,6 +63,7 @@ bool CompiledView::Current(ClientContext& context, const std::string& definition
 
 LogicalOperatorPtr CompiledView::Plan(ClientContext& context) const {
   if (plan_) return CopyLogicalPlan(*plan_);
+  SchemaScope schema(context, schema_);
   Binder binder(context);
   return BindViewQuery(binder, definition_).plan;
 }
@@ -72,6 +74,8 @@ std::shared_ptr<const CompiledView> CompileView(ClientContext& context, TableCat
   GetIvmCounters().compiles++;
   auto compiled = std::make_shared<CompiledView>();
   compiled->definition_ = view.definition;
+  compiled->schema_ = context.GetCatalog().SchemaOfKey(view.name);
+  SchemaScope schema(context, compiled->schema_);
   compiled->plain_views_ = PlainViewsStamp(context);
   Binder binder(context);
   BoundQuery query = BindViewQuery(binder, view.definition);

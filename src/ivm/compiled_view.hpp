@@ -52,6 +52,7 @@ class CompiledView {
   bool Current(ClientContext& context, const std::string& definition) const;
 
   std::string definition_;
+  std::string schema_;  // the view's schema: its query's unqualified names are bound there
   std::vector<SourceStamp> sources_;
   std::string plain_views_;
   LogicalOperatorPtr plan_;  // null: bind for every use

@@ -14,6 +14,7 @@
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
+#include "transaction/name_resolution.hpp"
 #include "transaction/statement_commit.hpp"
 #include "main/secret/secret_executor.hpp"
 
@@ -31,6 +32,7 @@ static bool StatementWrites(const SQLStatement& statement) {
     case StatementType::DESCRIBE:
     case StatementType::SET:
     case StatementType::TRANSACTION: return false;
+    case StatementType::SCHEMA: return static_cast<const SchemaStatement&>(statement).action != SchemaAction::USE;
     case StatementType::COPY: return static_cast<const CopyStatement&>(statement).is_from;
     case StatementType::SECRET: return SecretStatementWrites(statement);
     default: return true;
@@ -80,6 +82,7 @@ static std::unique_ptr<QueryResult> RunStatement(ClientContext& context, SQLStat
     case StatementType::TRANSACTION:
       return NotYet("explicit transactions (BEGIN/COMMIT/ROLLBACK); every statement commits on its own");
     case StatementType::CREATE_FLOW: return ExecuteCreateFlow(context, static_cast<CreateFlowStatement&>(statement));
+    case StatementType::SCHEMA: return ExecuteSchemaStatement(context, static_cast<SchemaStatement&>(statement));
   }
   throw InternalError("unknown statement type");
 }
@@ -116,6 +119,7 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   ProgressFor(&context).Reset();
   if (StatementWrites(statement)) context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
   context.Database().ReloadCatalogIfChanged();
+  ResolveStatementNames(context, statement);  // s.t, db.s.t and USE's schema become catalog keys
   SetSessionTimeZone(context.time_zone);
   context.Database().RefreshTables();
   // A view can be behind without this process having changed its sources

@@ -291,6 +291,7 @@ enum class StatementType : uint8_t {
   CREATE_FLOW,  // CREATE FLOW f AS INSERT INTO t BY NAME SELECT ... (an append flow)
   APPLY_CHANGES,  // APPLY CHANGES INTO / CREATE FLOW ... AS AUTO CDC INTO (parse_apply_changes.cpp)
   SECRET,  // CREATE / DROP SECRET, SHOW SECRETS (parser/secret_statement.hpp)
+  SCHEMA,  // CREATE SCHEMA, DROP SCHEMA, USE (parse_schema.cpp)
 };
 
 struct SQLStatement {
@@ -497,12 +498,26 @@ struct AlterTableStatement : SQLStatement {
   std::vector<std::vector<std::string>> drop_columns;  // DROP COLUMN(S): each a path, {"a", "b"} for a.b
 };
 
-enum class ShowType : uint8_t { TABLES, STREAMS, SINKS, MATERIALIZED_VIEWS, VIEWS, TBLPROPERTIES, COLUMNS };
+enum class ShowType : uint8_t { TABLES, STREAMS, SINKS, MATERIALIZED_VIEWS, VIEWS, TBLPROPERTIES, COLUMNS, SCHEMAS };
 
 struct ShowStatement : SQLStatement {
   ShowStatement() : SQLStatement(StatementType::SHOW) {}
   ShowType show_type = ShowType::TABLES;
-  QualifiedName name;  // SHOW TBLPROPERTIES t / SHOW COLUMNS FROM t
+  QualifiedName name;    // SHOW TBLPROPERTIES t / SHOW COLUMNS FROM t
+  QualifiedName schema;  // SHOW TABLES IN s (and the other object lists); empty: the current schema
+};
+
+enum class SchemaAction : uint8_t { CREATE, DROP, USE };
+
+// CREATE SCHEMA [IF NOT EXISTS] s, DROP SCHEMA [IF EXISTS] s [CASCADE | RESTRICT],
+// USE [SCHEMA] [catalog.]s (DATABASE is accepted for SCHEMA, as in Spark).
+struct SchemaStatement : SQLStatement {
+  SchemaStatement() : SQLStatement(StatementType::SCHEMA) {}
+  SchemaAction action = SchemaAction::CREATE;
+  QualifiedName name;
+  bool if_not_exists = false;
+  bool if_exists = false;
+  bool cascade = false;
 };
 
 enum class DescribeType : uint8_t { TABLE, QUERY, HISTORY, DETAIL, STREAM, MATERIALIZED_VIEW, SINK };

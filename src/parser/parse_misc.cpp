@@ -12,7 +12,9 @@ namespace lakestream {
 std::unique_ptr<SQLStatement> ParserImpl::ParseShow() {
   ExpectKeyword("SHOW");
   auto statement = std::make_unique<ShowStatement>();
-  if (AcceptKeyword("TABLES")) {
+  if (AcceptKeyword("SCHEMAS") || AcceptKeyword("DATABASES")) {
+    statement->show_type = ShowType::SCHEMAS;
+  } else if (AcceptKeyword("TABLES")) {
     statement->show_type = ShowType::TABLES;
   } else if (AcceptKeyword("STREAMS") || AcceptKeywords({"TABLE", "STREAMS"})) {
     statement->show_type = ShowType::STREAMS;
@@ -32,7 +34,11 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseShow() {
   } else {
     SyntaxError(Peek(), "expected TABLES, STREAMS, SINKS, MATERIALIZED VIEWS, VIEWS, TBLPROPERTIES or COLUMNS");
   }
-  // SHOW TABLES LIKE '...' / IN db: not needed yet, but say so clearly.
+  // SHOW TABLES IN s / FROM s: the objects of schema s.
+  if (statement->name.parts.empty() && statement->show_type != ShowType::SCHEMAS && (AcceptKeyword("IN") || AcceptKeyword("FROM"))) {
+    statement->schema = ParseQualifiedName("a schema name");
+  }
+  // SHOW TABLES LIKE '...': not needed yet, but say so clearly.
   if (IsKeyword("LIKE") || (statement->name.parts.empty() && (IsKeyword("IN") || IsKeyword("FROM")))) {
     ErrorAt(Peek().offset, "not supported yet: SHOW ... " + ToUpperAscii(Peek().text));
   }

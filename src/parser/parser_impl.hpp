@@ -159,6 +159,8 @@ class ParserImpl {
   std::unique_ptr<SQLStatement> ParseCreateSnowflakeStream(bool or_replace);
   std::unique_ptr<SQLStatement> ParseCreateSink(bool or_replace);
   std::unique_ptr<SQLStatement> ParseDrop();
+  bool IsSchemaStatement();  // at CREATE/DROP SCHEMA|DATABASE or USE
+  std::unique_ptr<SQLStatement> ParseSchemaStatement();
   std::unique_ptr<SQLStatement> ParseAlter();
   ColumnDefinition ParseColumnDefinition(std::vector<std::string>* primary_key, bool type_optional);
   // "(key = value, ...)"; keys_only for UNSET TBLPROPERTIES.

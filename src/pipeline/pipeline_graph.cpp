@@ -11,6 +11,7 @@
 #include "common/string_util.hpp"
 #include "parser/lexer.hpp"
 #include "parser/parser.hpp"
+#include "parser/table_ref_visitor.hpp"
 
 namespace lakestream {
 
@@ -30,63 +31,55 @@ const char* FlowKindName(FlowKind kind) {
 
 namespace {
 
-std::string BaseName(const QualifiedName& name) {
-  return StringUtil::Lower(name.parts.empty() ? std::string() : name.parts.back());
-}
-
-void CollectQuery(const QueryNode& node, std::set<std::string> ctes, std::vector<std::string>& out);
-
-void CollectExpression(const ParsedExpression& expr, const std::set<std::string>& ctes, std::vector<std::string>& out) {
-  if (expr.subquery) CollectQuery(*expr.subquery, ctes, out);
-  for (auto& child : expr.children) {
-    if (child) CollectExpression(*child, ctes, out);
+// A dataset's name as the pipeline's flows know it: LIVE.x, main.x and x are
+// one dataset x; s.x (and catalog.s.x) is s.x. The catalog resolves it when the
+// statement runs (transaction/name_resolution.hpp); this only orders the flows.
+std::vector<std::string> DatasetParts(const QualifiedName& name) {
+  std::vector<std::string> parts = name.parts;
+  if (parts.size() == 3) parts.erase(parts.begin());
+  if (parts.size() == 2 && (StringUtil::CIEquals(parts[0], "live") || StringUtil::CIEquals(parts[0], "main") ||
+                            StringUtil::CIEquals(parts[0], "default") || StringUtil::CIEquals(parts[0], "public"))) {
+    parts.erase(parts.begin());
   }
+  return parts;
 }
 
-void CollectRef(const TableRef& ref, const std::set<std::string>& ctes, std::vector<std::string>& out) {
-  switch (ref.type) {
-    case TableRefType::BASE_TABLE: {
-      std::string name = BaseName(ref.name);
-      if (ref.name.parts.size() == 1 && ctes.count(name)) return;
-      out.push_back(name);
+std::string DatasetName(const QualifiedName& name) {
+  std::string out;
+  for (auto& part : DatasetParts(name)) out += (out.empty() ? "" : ".") + part;
+  return out;
+}
+
+std::string BaseName(const QualifiedName& name) { return StringUtil::Lower(DatasetName(name)); }
+
+// The schema of a dataset declared as s.x, "" for one of main: its query's
+// unqualified (and LIVE.) names are of that schema.
+std::string DatasetSchema(const QualifiedName& name) {
+  std::vector<std::string> parts = DatasetParts(name);
+  return parts.size() == 2 ? parts[0] : "";
+}
+
+// The datasets a query of a dataset of `schema` reads (table_changes('t', ...) reads t).
+void CollectQuery(const QueryNode& node, const std::string& schema, std::vector<std::string>& out) {
+  VisitTableRefs(node, [&](const TableRef& ref) {
+    if (ref.type == TableRefType::BASE_TABLE) {
+      const auto& parts = ref.name.parts;
+      bool local = parts.size() == 1 || (parts.size() == 2 && StringUtil::CIEquals(parts[0], "live"));
+      out.push_back(local && !schema.empty() ? StringUtil::Lower(schema + "." + parts.back()) : BaseName(ref.name));
       return;
     }
-    case TableRefType::SUBQUERY:
-      if (ref.subquery) CollectQuery(*ref.subquery, ctes, out);
-      return;
-    case TableRefType::JOIN:
-      if (ref.left) CollectRef(*ref.left, ctes, out);
-      if (ref.right) CollectRef(*ref.right, ctes, out);
-      if (ref.condition) CollectExpression(*ref.condition, ctes, out);
-      return;
-    case TableRefType::TABLE_FUNCTION:
-      // table_changes('t', ...) reads t.
-      if (ref.function && StringUtil::CIEquals(ref.function->function_name, "table_changes") &&
-          !ref.function->children.empty() && ref.function->children[0]->type == ExpressionType::CONSTANT &&
-          ref.function->children[0]->value.type().id() == TypeId::VARCHAR) {
-        std::string name = StringUtil::Lower(ref.function->children[0]->value.GetString());
-        if (StringUtil::StartsWith(name, "live.")) name = name.substr(5);
-        out.push_back(name);
+    if (ref.function && StringUtil::CIEquals(ref.function->function_name, "table_changes") &&
+        !ref.function->children.empty() && ref.function->children[0]->type == ExpressionType::CONSTANT &&
+        ref.function->children[0]->value.type().id() == TypeId::VARCHAR) {
+      QualifiedName name;
+      const std::string& text = ref.function->children[0]->value.GetString();
+      for (size_t start = 0, dot = 0; dot != std::string::npos; start = dot + 1) {
+        dot = text.find('.', start);
+        name.parts.push_back(text.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
       }
-      return;
-  }
-}
-
-void CollectQuery(const QueryNode& node, std::set<std::string> ctes, std::vector<std::string>& out) {
-  for (auto& cte : node.ctes) {
-    if (cte.query) CollectQuery(*cte.query, ctes, out);
-    ctes.insert(StringUtil::Lower(cte.name));
-  }
-  if (node.from) CollectRef(*node.from, ctes, out);
-  if (node.left) CollectQuery(*node.left, ctes, out);
-  if (node.right) CollectQuery(*node.right, ctes, out);
-  for (auto* list : {&node.select_list, &node.group_by}) {
-    for (auto& e : *list) {
-      if (e) CollectExpression(*e, ctes, out);
+      out.push_back(BaseName(name));
     }
-  }
-  if (node.where) CollectExpression(*node.where, ctes, out);
-  if (node.having) CollectExpression(*node.having, ctes, out);
+  });
 }
 
 bool IsWord(const Token& token, const char* word) {
@@ -250,8 +243,8 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         continue;
       case StatementType::CREATE_VIEW: {
         auto& view = static_cast<CreateViewStatement&>(*statement);
-        flow.name = view.name.parts.back();
-        if (view.query) CollectQuery(*view.query, {}, flow.inputs);
+        flow.name = DatasetName(view.name);
+        if (view.query) CollectQuery(*view.query, DatasetSchema(view.name), flow.inputs);
         if (view.kind == ViewKind::VIEW) {
           // [TEMPORARY] LIVE VIEW and CREATE VIEW: a plain view, replaced each
           // pass. It is stored (not a temporary view of the run's session) so
@@ -277,13 +270,13 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
         flow.target = BaseName(create.target);
         // Its query's inputs only; the target is added as an input (to run
         // after the target's declaration) once data cycles were checked.
-        if (create.query) CollectQuery(*create.query, {}, flow.inputs);
+        if (create.query) CollectQuery(*create.query, DatasetSchema(create.target), flow.inputs);
         flow.statements.push_back(text);
         break;
       }
       case StatementType::CREATE_SINK: {
         auto& sink = static_cast<CreateSinkStatement&>(*statement);
-        flow.name = sink.name.parts.back();
+        flow.name = DatasetName(sink.name);
         flow.kind = FlowKind::SINK;
         flow.inputs.push_back(BaseName(sink.source));
         flow.statements.push_back(sink.if_not_exists || sink.or_replace
@@ -294,9 +287,9 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       }
       case StatementType::CREATE_TABLE: {
         auto& table = static_cast<CreateTableStatement&>(*statement);
-        flow.name = table.name.parts.back();
+        flow.name = DatasetName(table.name);
         flow.kind = FlowKind::TABLE;
-        if (table.as_query) CollectQuery(*table.as_query, {}, flow.inputs);
+        if (table.as_query) CollectQuery(*table.as_query, "", flow.inputs);  // CTAS reads in the current schema
         flow.statements.push_back(table.if_not_exists || table.or_replace
                                       ? text
                                       : AsCreateIfNotExists(text, {"TABLE"}));
@@ -304,7 +297,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       }
       case StatementType::CREATE_STREAM: {
         auto& stream = static_cast<CreateStreamStatement&>(*statement);
-        flow.name = stream.name.parts.back();
+        flow.name = DatasetName(stream.name);
         flow.kind = FlowKind::STREAM;
         flow.inputs.push_back(BaseName(stream.table));
         std::string as_written = text;

@@ -63,10 +63,15 @@ bool FlowExists(Connection& con, const Flow& flow) {
                      : flow.kind == FlowKind::STREAM ? "SHOW STREAMS"
                      : flow.kind == FlowKind::VIEW   ? "SHOW VIEWS"
                                                      : "SHOW TABLES";
-  auto names = FirstColumn(con, show);
   // A flow has run once its target exists.
   std::string name = flow.kind == FlowKind::FLOW ? flow.target : StringUtil::Lower(flow.name);
-  return std::find(names.begin(), names.end(), name) != names.end();
+  auto names = FirstColumn(con, show);
+  if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+  // s.x: x in the list of schema s (SHOW lists one schema, docs/sql-schemas.md).
+  size_t dot = name.find('.');
+  if (dot == std::string::npos || dot == 0) return false;
+  names = FirstColumn(con, std::string(show) + " IN " + QuoteIdentifier(name.substr(0, dot)));
+  return std::find(names.begin(), names.end(), name.substr(dot + 1)) != names.end();
 }
 
 // The stored definition of materialized view `name` (DESCRIBE MATERIALIZED
@@ -82,14 +87,20 @@ std::optional<std::string> ViewDefinition(Connection& con, const std::string& na
 
 // The stored definition of plain view `name` (SHOW VIEWS), or nothing.
 std::optional<std::string> PlainViewDefinition(Connection& con, const std::string& name) {
-  auto result = con.Query("SHOW VIEWS");
-  if (result->HasError()) return std::nullopt;
-  for (idx_t r = 0; r < result->RowCount(); r++) {
-    if (StringUtil::CIEquals(result->GetValue(0, r).ToString(), name) && result->GetValue(1, r).ToString() == "view") {
-      return result->GetValue(2, r).ToString();
+  auto find = [&](const std::string& sql, const std::string& shown) -> std::optional<std::string> {
+    auto result = con.Query(sql);
+    if (result->HasError()) return std::nullopt;
+    for (idx_t r = 0; r < result->RowCount(); r++) {
+      if (StringUtil::CIEquals(result->GetValue(0, r).ToString(), shown) && result->GetValue(1, r).ToString() == "view") {
+        return result->GetValue(2, r).ToString();
+      }
     }
-  }
-  return std::nullopt;
+    return std::nullopt;
+  };
+  if (auto definition = find("SHOW VIEWS", name)) return definition;
+  size_t dot = name.find('.');  // s.v: v in the list of schema s
+  if (dot == std::string::npos || dot == 0) return std::nullopt;
+  return find("SHOW VIEWS IN " + QuoteIdentifier(name.substr(0, dot)), name.substr(dot + 1));
 }
 
 // The columns of table `name` as (name, type) (DESCRIBE), empty when there is no such table.

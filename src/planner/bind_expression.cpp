@@ -6,6 +6,7 @@
 #include "function/aggregate_function.hpp"
 #include "function/scalar/user_function.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "planner/binder.hpp"
 #include "catalog/catalog.hpp"
 
@@ -442,8 +443,7 @@ BoundExprPtr Binder::BindStreamHasData(const ParsedExpression& expr) {
     throw BinderError(expr.function_name + "() takes the stream's name as a string constant, e.g. " + expr.function_name +
                       "('orders_stream')");
   }
-  std::string stream_name = argument->value.GetString();
-  if (stream_name.size() > 5 && StringUtil::CIEquals(stream_name.substr(0, 5), "live.")) stream_name = stream_name.substr(5);
+  std::string stream_name = ResolveObjectName(context_, argument->value.GetString());  // 's', 'LIVE.s', 'sch.s'
   // A missing stream is a binding error, as for FROM s.
   StreamCatalogEntry& stream = context_.GetCatalog().GetStream(stream_name);
   std::vector<BoundExprPtr> children;
@@ -467,6 +467,11 @@ BoundExprPtr Binder::BindFunction(const ParsedExpression& expr, const BindContex
                       "an OVER clause: " + expr.ToString());
   }
   if (name == "stream_has_data" || name == "system$stream_has_data") return BindStreamHasData(expr);
+  if ((name == "current_schema" || name == "current_database" || name == "current_catalog") && expr.children.empty()) {
+    auto e = MakeConstant(Value(name == "current_schema" ? CurrentSchema(context_) : DatabaseName(context_.Database())));
+    e->name = expr.ToString();
+    return e;
+  }
   for (auto& c : expr.children) {
     if (c->type == ExpressionType::LAMBDA) return BindLambdaFunction(name, expr, scope, aggregate, clause);
   }

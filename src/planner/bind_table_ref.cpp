@@ -9,21 +9,12 @@
 #include "function/table/stream_read.hpp"
 #include "common/date.hpp"
 #include "storage/table/delta_table.hpp"
+#include "transaction/name_resolution.hpp"
 
 namespace lakestream {
 
 static LogicalOperatorPtr MakeSource(idx_t table_index, const std::string& name, const std::string& alias,
                               TableFunctionBinding binding, const TableRef& ref, BindContext& scope);
-
-// LIVE.x (pipeline syntax) names the table x of this database.
-static std::string ResolveTableName(const QualifiedName& name) {
-  if (name.parts.size() == 2 && StringUtil::CIEquals(name.parts[0], "live")) return name.parts[1];
-  if (name.parts.size() > 1) {
-    throw BinderError("Table name " + name.ToString() + " has a schema or catalog qualifier; lakestream has one schema "
-                      "per database: use " + name.parts.back() + " (or LIVE." + name.parts.back() + " in pipelines)");
-  }
-  return name.parts[0];
-}
 
 LogicalOperatorPtr Binder::BindTableRef(const TableRef& ref, BindContext& scope) {
   if (StackNearlyExhausted()) throw BinderError(NestedTooDeeplyMessage("too many joins and subqueries in FROM"));
@@ -59,8 +50,8 @@ LogicalOperatorPtr Binder::BindSubqueryRef(const QueryNode& query, const std::st
 }
 
 LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope) {
-  std::string name = ResolveTableName(ref.name);
   if (ref.name.parts.size() == 1) {
+    const std::string& name = ref.name.parts[0];
     if (const CommonTableExpression* cte = FindCTE(name)) {
       if (ref.version_as_of || ref.timestamp_as_of) {
         throw BinderError("Time travel (VERSION/TIMESTAMP AS OF) applies to tables, not to the CTE " + name);
@@ -85,6 +76,11 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
       return BindSubqueryRef(*cte->query, ref.alias.empty() ? cte->name : ref.alias, aliases, scope, cte);
     }
   }
+  // A temporary view belongs to the connection, not to a schema: its bare name finds it.
+  if (ref.name.parts.size() == 1) {
+    if (const ViewCatalogEntry* temp = context_.TempViews().Find(ref.name.parts[0])) return BindView(*temp, &ref, scope);
+  }
+  std::string name = ResolveObjectName(context_, ref.name);
   if (const ViewCatalogEntry* view = FindView(name)) return BindView(*view, &ref, scope);
   if (!ref.stream_function) {
     if (StreamCatalogEntry* stream = context_.GetCatalog().FindStream(name)) {
@@ -108,7 +104,7 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
     if (ref.version_as_of || ref.timestamp_as_of) {
       throw BinderError("STREAM(" + table.name + ") reads from where the streaming table stopped; it takes no VERSION/TIMESTAMP AS OF");
     }
-    return MakeSource(NextTableIndex(), "stream(" + table.name + ")", ref.alias.empty() ? table.name : ref.alias,
+    return MakeSource(NextTableIndex(), "stream(" + table.name + ")", ref.alias.empty() ? NameInSchema(context_, table.name) : ref.alias,
                       BindStreamRead(context_, table, ref.stream_options), ref, scope);
   }
   // Noted so the statement's result can warn when the view is behind its sources.
@@ -151,7 +147,7 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
   }
   for (idx_t i = 0; i < column_names.size(); i++) get->column_ids.push_back(i);
   BindEntry entry;
-  entry.alias = ref.alias.empty() ? table.name : ref.alias;
+  entry.alias = ref.alias.empty() ? NameInSchema(context_, table.name) : ref.alias;  // s.t is read as t.col
   entry.names = column_names;
   for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
   entry.types = get->source_types;
@@ -175,7 +171,7 @@ LogicalOperatorPtr Binder::BindStreamRef(const TableRef& ref, StreamCatalogEntry
   StreamColumns(context_.GetCatalog(), stream, names, get->source_types);
   for (idx_t i = 0; i < get->source_types.size(); i++) get->column_ids.push_back(i);
   BindEntry entry;
-  entry.alias = ref.alias.empty() ? stream.name : ref.alias;
+  entry.alias = ref.alias.empty() ? NameInSchema(context_, stream.name) : ref.alias;
   entry.names = std::move(names);
   for (idx_t i = 0; i < ref.column_aliases.size() && i < entry.names.size(); i++) entry.names[i] = ref.column_aliases[i];
   entry.types = get->source_types;

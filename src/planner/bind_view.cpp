@@ -9,6 +9,7 @@
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 
 namespace lakestream {
 
@@ -59,6 +60,8 @@ LogicalOperatorPtr Binder::BindView(const ViewCatalogEntry& view, const TableRef
   Binder sub(context_, this);
   sub.binding_view_ = &view;
   BoundQuery bound;
+  // The view's unqualified names are of the view's schema, whichever is current.
+  SchemaScope view_schema(context_, view.temporary ? CurrentSchema(context_) : context_.GetCatalog().SchemaOfKey(view.name));
   try {
     bound = sub.BindQuery(query);
   } catch (const InterruptError&) {
@@ -74,7 +77,7 @@ LogicalOperatorPtr Binder::BindView(const ViewCatalogEntry& view, const TableRef
                       "; list at most as many names as the query has columns");
   }
   BindEntry entry;
-  entry.alias = ref && !ref->alias.empty() ? ref->alias : view.name;
+  entry.alias = ref && !ref->alias.empty() ? ref->alias : NameInSchema(context_, view.name);
   entry.names = bound.names;
   for (idx_t i = 0; i < view.column_aliases.size(); i++) entry.names[i] = view.column_aliases[i];
   if (ref) {

@@ -88,6 +88,10 @@ class ClientContext {
   // 0 until set, meaning the database's DatabaseOptions::threads.
   idx_t threads = 0;
 
+  // USE s: the schema unqualified names are resolved in and created in
+  // (transaction/name_resolution.hpp). A dropped schema falls back to `main`.
+  std::string current_schema = "main";
+
   // Set while a streaming table's query is bound (pipeline/ingestion_scope.hpp):
   // read_files() and STREAM(t) then read only what the table has not ingested.
   IngestionScope* ingestion_scope = nullptr;

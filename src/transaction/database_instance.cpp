@@ -190,6 +190,7 @@ static void FinishMove(const std::string& db, bool read_only, TableCatalogEntry&
 }
 
 void DatabaseInstance::LoadTables() {
+  for (auto& schema : record_.schemas) catalog_.CreateSchema(schema, true);  // first: keys name them
   for (auto& record : record_.tables) {
     auto entry = std::make_unique<TableCatalogEntry>();
     entry->name = record.name;
@@ -255,6 +256,7 @@ void DatabaseInstance::SaveCatalog() {
     record.sinks.push_back(sink);
   }
   for (auto& name : catalog_.ViewNames()) record.views.push_back(*catalog_.FindView(name));
+  record.schemas = catalog_.StoredSchemaNames();
   // Statements that write took the lock before reading the catalog; a save
   // from any other path takes it now, and must not overwrite a catalog that
   // another process changed since this one read it.

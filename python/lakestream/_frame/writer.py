@@ -19,18 +19,60 @@ from .sql import quote_name, unquote_name
 SAVE_MODES = ("append", "overwrite", "errorifexists", "ignore")
 
 
-def table_name_sql(name):
-    """A user's table name as SQL. lakestream has one namespace: a
-    database.schema.table path is refused rather than guessed at."""
+def split_table_name(name):
+    """The parts of a user's table name: "s.t" is schema s's t, "db.s.t" names
+    the catalog too, and a quoted part keeps its dots ("`a.b`" is one name).
+    A list or tuple (Snowpark's ["db", "schema", "t"]) is the parts already."""
     if isinstance(name, (list, tuple)):
-        if len(name) != 1:
-            raise NotImplementedError(
-                "multi-part table name %r: lakestream has one namespace of tables; pass the table name alone"
-                % (name,))
-        name = name[0]
-    if not isinstance(name, str) or not name:
-        raise TypeError("a table name must be a non-empty str, not %r" % (name,))
-    return quote_name(unquote_name(name))
+        parts = [unquote_name(p) if isinstance(p, str) else p for p in name]
+    elif isinstance(name, str):
+        parts, part, quote, i = [], "", None, 0
+        while i < len(name):
+            c = name[i]
+            if quote:
+                if c == quote and name[i + 1:i + 2] == quote:
+                    part += c
+                    i += 1
+                elif c == quote:
+                    quote = None
+                else:
+                    part += c
+            elif c in ('`', '"') and part == "" and (i == 0 or name[i - 1] == "."):
+                quote = c  # only a part's first character opens a quote
+            elif c == ".":
+                parts.append(part)
+                part = ""
+            else:
+                part += c
+            i += 1
+        if quote:  # an unbalanced quote: the text is the name itself
+            parts, part = [], name
+        parts.append(part)
+    else:
+        parts = [name]
+    if not 1 <= len(parts) <= 3 or not all(isinstance(p, str) and p for p in parts):
+        raise TypeError("a table name is 'table', 'schema.table' or 'catalog.schema.table' (non-empty parts), not %r"
+                        % (name,))
+    return parts
+
+
+def table_key(name):
+    """A user's table name as the one identifier the engine keys it by: "t"
+    in the default schema (main, also called default and public), "s.t" in
+    schema s; a catalog part is dropped. For code that derives names from it
+    (streams, checkpoints) and quotes it as one identifier."""
+    parts = split_table_name(name)
+    if len(parts) == 3:
+        parts = parts[1:]
+    if len(parts) == 2 and parts[0].lower() in ("main", "default", "public"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def table_name_sql(name):
+    """A user's table name as SQL: each part quoted, so the engine resolves
+    schema and catalog parts (docs/sql-schemas.md)."""
+    return ".".join(quote_name(p) for p in split_table_name(name))
 
 
 def table_columns(conn, name_sql):

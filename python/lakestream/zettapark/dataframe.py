@@ -193,7 +193,7 @@ class Table(DataFrame):
     def __init__(self, conn, name, session=None):
         sql_name = table_name_sql(name)
         super().__init__(conn, source_sql=sql_name, session=session)
-        self.table_name = name if isinstance(name, str) else name[0]
+        self.table_name = name if isinstance(name, str) else ".".join(name)
         self._table_sql = sql_name
 
     def update(self, assignments, condition=None, source=None, *, statement_params=None, block=True):

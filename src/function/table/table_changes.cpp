@@ -6,6 +6,7 @@
 #include "common/exception.hpp"
 #include "function/table/table_functions.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "storage/table/change_feed.hpp"
 
 namespace lakestream {
@@ -34,8 +35,7 @@ TableFunctionBinding BindTableChanges(ClientContext& context, const std::vector<
   if (args[0].type().id() != TypeId::VARCHAR || args[0].IsNull()) {
     throw BinderError("table_changes(): the first argument is the table name as a string, e.g. table_changes('orders', 0)");
   }
-  std::string name = args[0].GetString();
-  if (name.size() > 5 && (name.rfind("live.", 0) == 0 || name.rfind("LIVE.", 0) == 0)) name = name.substr(5);
+  std::string name = ResolveObjectName(context, args[0].GetString());  // 't', 'LIVE.t', 's.t', 'db.s.t'
   TableCatalogEntry& entry = context.GetCatalog().GetTable(name);
   DeltaTable* table = DatabaseInstance::AsDelta(entry);
   if (!table) {

@@ -21,6 +21,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "storage/table_append.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "transaction/statement_commit.hpp"
 #include "planner/binder.hpp"
 #include "storage/table/delta_table.hpp"
@@ -481,10 +482,14 @@ static std::unique_ptr<QueryResult> TextResult(std::vector<std::string> names, c
 std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt) {
   switch (stmt.show_type) {
     case ShowType::TABLES: {
+      std::string schema = ListedSchema(context, stmt);
       std::vector<std::vector<Value>> rows;
-      for (auto& name : context.GetCatalog().TableNames()) rows.push_back({Value(name)});
+      for (auto& name : context.GetCatalog().TableNames()) {
+        if (InSchema(context, name, schema)) rows.push_back({Value(NameInSchema(context, name))});
+      }
       return TextResult({"name"}, rows);
     }
+    case ShowType::SCHEMAS: return ExecuteShowSchemas(context, stmt);
     case ShowType::TBLPROPERTIES: {
       auto& table = context.GetCatalog().GetTable(stmt.name.Name());
       std::vector<std::vector<Value>> rows;

@@ -10,6 +10,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "planner/binder.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 
 namespace lakestream {
 
@@ -132,16 +133,21 @@ std::unique_ptr<QueryResult> ExecuteDropView(ClientContext& context, DropStateme
   return MakeEmptyResult();
 }
 
-std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatement&) {
+std::unique_ptr<QueryResult> ExecuteShowViews(ClientContext& context, ShowStatement& statement) {
   std::map<std::string, std::vector<Value>> rows;  // by lower-case name; a temporary view hides a permanent one
   Catalog& catalog = context.GetCatalog();
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : catalog.TableNames(TableKind::MATERIALIZED_VIEW)) {
+    if (!InSchema(context, name, schema)) continue;
     TableCatalogEntry* view = catalog.FindTable(name);
-    rows[StringUtil::Lower(name)] = {Value(view->name), Value("materialized view"), Value(view->definition)};
+    std::string shown = NameInSchema(context, name);
+    rows[StringUtil::Lower(shown)] = {Value(shown), Value("materialized view"), Value(view->definition)};
   }
   for (auto& name : catalog.ViewNames()) {
+    if (!InSchema(context, name, schema)) continue;
     ViewCatalogEntry* view = catalog.FindView(name);
-    rows[StringUtil::Lower(name)] = {Value(view->name), Value("view"), Value(view->definition)};
+    std::string shown = NameInSchema(context, name);
+    rows[StringUtil::Lower(shown)] = {Value(shown), Value("view"), Value(view->definition)};
   }
   for (auto& name : context.TempViews().Names()) {
     ViewCatalogEntry* view = context.TempViews().Find(name);

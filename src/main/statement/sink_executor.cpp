@@ -8,6 +8,7 @@
 #include "common/string_util.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "connector/sink_options.hpp"
 #include "connector/secret_use.hpp"
 #include "sink/sink_runner.hpp"
@@ -141,13 +142,15 @@ std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStateme
   return MakeEmptyResult();
 }
 
-std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement&) {
+std::unique_ptr<QueryResult> ExecuteShowSinks(ClientContext& context, ShowStatement& statement) {
   Catalog& catalog = context.GetCatalog();
   std::vector<std::vector<Value>> rows;
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : catalog.SinkNames()) {
+    if (!InSchema(context, name, schema)) continue;
     SinkCatalogEntry& sink = *catalog.FindSink(name);
     SinkStatus status = GetSinkStatus(context, sink);
-    rows.push_back({Value(sink.name), Value(sink.source), Value(TargetOf(sink)), Value(FormatOf(sink)),
+    rows.push_back({Value(NameInSchema(context, sink.name)), Value(sink.source), Value(TargetOf(sink)), Value(FormatOf(sink)),
                     OptionalBigint(sink.state.delivered_version), Value::BIGINT(status.pending_versions),
                     status.pending_rows ? Value::BIGINT(*status.pending_rows) : Value(LogicalType(TypeId::BIGINT)),
                     OptionalBigint(sink.state.messages), OptionalText(sink.state.last_error),

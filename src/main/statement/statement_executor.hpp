@@ -20,6 +20,9 @@ std::unique_ptr<QueryResult> ExecuteCreateTable(ClientContext& context, CreateTa
 std::unique_ptr<QueryResult> ExecuteDrop(ClientContext& context, DropStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTableStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShow(ClientContext& context, ShowStatement& stmt);
+// CREATE SCHEMA, DROP SCHEMA, USE; SHOW SCHEMAS (schema_executor.cpp, docs/sql-schemas.md).
+std::unique_ptr<QueryResult> ExecuteSchemaStatement(ClientContext& context, SchemaStatement& stmt);
+std::unique_ptr<QueryResult> ExecuteShowSchemas(ClientContext& context, ShowStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteDescribe(ClientContext& context, DescribeStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteInsert(ClientContext& context, InsertStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteUpdate(ClientContext& context, UpdateStatement& stmt);

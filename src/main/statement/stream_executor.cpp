@@ -9,6 +9,7 @@
 #include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "storage/table/change_feed.hpp"
 #include "storage/table/delta_table.hpp"
 #include "stream/stream_reader.hpp"
@@ -24,11 +25,8 @@ static std::string NewStreamId() {
   return id;
 }
 
-static std::string ObjectName(const QualifiedName& name) {
-  if (name.parts.size() == 2 && StringUtil::CIEquals(name.parts[0], "live")) return name.parts[1];
-  if (name.parts.size() > 1) throw BinderError("Name " + name.ToString() + " has a schema qualifier; lakestream has one schema per database: use " + name.Name());
-  return name.Name();
-}
+// Names were resolved to catalog keys before the statement ran (transaction/name_resolution.hpp).
+static const std::string& ObjectName(const QualifiedName& name) { return name.Name(); }
 
 static bool ParseBoolProperty(const std::string& stream, const std::string& key, const std::string& value) {
   if (StringUtil::CIEquals(value, "true")) return true;
@@ -135,10 +133,15 @@ static std::vector<Value> StreamRow(ClientContext& context, StreamCatalogEntry& 
           Value(stream.comment)};
 }
 
-static std::unique_ptr<QueryResult> StreamRows(ClientContext& context, const std::vector<StreamCatalogEntry*>& streams) {
+// `listed`: SHOW STREAMS, which lists one schema and shows names without it.
+static std::unique_ptr<QueryResult> StreamRows(ClientContext& context, const std::vector<StreamCatalogEntry*>& streams,
+                                               bool listed) {
   std::vector<std::vector<Value>> rows;
   rows.reserve(streams.size());
-  for (auto* stream : streams) rows.push_back(StreamRow(context, *stream));
+  for (auto* stream : streams) {
+    rows.push_back(StreamRow(context, *stream));
+    if (listed) rows.back()[0] = Value(NameInSchema(context, stream->name));
+  }
   return MakeRowsResult({"name", "table_name", "source_type", "mode", "offset_version", "has_data", "stale", "stale_reason",
                          "show_initial_rows", "created_on", "comment"},
                         {TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::VARCHAR, TypeId::BIGINT, TypeId::BOOLEAN,
@@ -146,14 +149,17 @@ static std::unique_ptr<QueryResult> StreamRows(ClientContext& context, const std
                         rows);
 }
 
-std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement&) {
+std::unique_ptr<QueryResult> ExecuteShowStreams(ClientContext& context, ShowStatement& statement) {
   std::vector<StreamCatalogEntry*> streams;
-  for (auto& name : context.GetCatalog().StreamNames()) streams.push_back(context.GetCatalog().FindStream(name));
-  return StreamRows(context, streams);
+  std::string schema = ListedSchema(context, statement);
+  for (auto& name : context.GetCatalog().StreamNames()) {
+    if (InSchema(context, name, schema)) streams.push_back(context.GetCatalog().FindStream(name));
+  }
+  return StreamRows(context, streams, true);
 }
 
 std::unique_ptr<QueryResult> ExecuteDescribeStream(ClientContext& context, DescribeStatement& stmt) {
-  return StreamRows(context, {&context.GetCatalog().GetStream(ObjectName(stmt.name))});
+  return StreamRows(context, {&context.GetCatalog().GetStream(ObjectName(stmt.name))}, false);
 }
 
 }  // namespace lakestream

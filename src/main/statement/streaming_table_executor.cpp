@@ -21,6 +21,7 @@
 #include "main/statement/drop_dependents.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "function/table/ingestion_scope.hpp"
 #include "main/statement/expectations.hpp"
 #include "main/statement/streaming_table_intent.hpp"
@@ -276,6 +277,7 @@ std::unique_ptr<QueryResult> ExecuteCreateStreamingTable(ClientContext& context,
   };
   {
     ScopeGuard guard(context, &scope);
+    SchemaScope schema(context, context.GetCatalog().SchemaOfKey(name));  // the query's names are of the table's schema
     Binder binder(context);
     // Expectations ride along as BOOLEAN columns after the query's own.
     std::unique_ptr<QueryNode> checked;

@@ -11,6 +11,7 @@
 #include "parser/ast.hpp"
 #include "parser/lexer.hpp"
 #include "parser/parser.hpp"
+#include "parser/table_ref_visitor.hpp"
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
@@ -25,54 +26,16 @@ struct QueryReads {
   bool aggregates = false;                   // GROUP BY / HAVING at the top level
 };
 
-void CollectQuery(const QueryNode& node, const std::set<std::string>& ctes, QueryReads& out);
-
-void CollectExpression(const ParsedExpression& expr, const std::set<std::string>& ctes, QueryReads& out) {
-  if (expr.subquery) CollectQuery(*expr.subquery, ctes, out);
-  for (auto& child : expr.children)
-    if (child) CollectExpression(*child, ctes, out);
-}
-
-std::string Shown(const QualifiedName& name) { return name.ToString(); }
-
-void CollectRef(const TableRef& ref, const std::set<std::string>& ctes, QueryReads& out) {
-  switch (ref.type) {
-    case TableRefType::BASE_TABLE: {
-      if (ref.name.parts.size() == 1 && ctes.count(StringUtil::Lower(ref.name.parts[0]))) return;
-      (ref.stream_function ? out.streamed_tables : out.whole_tables).push_back(Shown(ref.name));
+void CollectQuery(const QueryNode& node, QueryReads& out) {
+  VisitTableRefs(node, [&](const TableRef& ref) {
+    if (ref.type == TableRefType::BASE_TABLE) {
+      (ref.stream_function ? out.streamed_tables : out.whole_tables).push_back(ref.name.ToString());
       out.stream_options = out.stream_options || !ref.stream_options.empty();
       return;
     }
-    case TableRefType::SUBQUERY:
-      if (ref.subquery) CollectQuery(*ref.subquery, ctes, out);
-      return;
-    case TableRefType::JOIN:
-      if (ref.left) CollectRef(*ref.left, ctes, out);
-      if (ref.right) CollectRef(*ref.right, ctes, out);
-      if (ref.condition) CollectExpression(*ref.condition, ctes, out);
-      return;
-    case TableRefType::TABLE_FUNCTION: {
-      std::string f = ref.function ? StringUtil::Lower(ref.function->function_name) : "";
-      if (f == "read_files" || f == "read_kafka" || f == "cloud_files") out.streamed_sources.push_back(f + "()");
-      return;
-    }
-  }
-}
-
-void CollectQuery(const QueryNode& node, const std::set<std::string>& outer_ctes, QueryReads& out) {
-  std::set<std::string> ctes = outer_ctes;
-  for (auto& cte : node.ctes) {
-    if (cte.query) CollectQuery(*cte.query, ctes, out);
-    ctes.insert(StringUtil::Lower(cte.name));
-  }
-  if (node.from) CollectRef(*node.from, ctes, out);
-  if (node.left) CollectQuery(*node.left, ctes, out);
-  if (node.right) CollectQuery(*node.right, ctes, out);
-  for (auto* list : {&node.select_list, &node.group_by})
-    for (auto& e : *list)
-      if (e) CollectExpression(*e, ctes, out);
-  if (node.where) CollectExpression(*node.where, ctes, out);
-  if (node.having) CollectExpression(*node.having, ctes, out);
+    std::string f = ref.function ? StringUtil::Lower(ref.function->function_name) : "";
+    if (f == "read_files" || f == "read_kafka" || f == "cloud_files") out.streamed_sources.push_back(f + "()");
+  });
 }
 
 bool IsWord(const Token& token, const char* word) {
@@ -117,7 +80,7 @@ std::string WithoutStream(const std::string& query_text) {
 std::unique_ptr<CreateViewStatement> IntendedMaterializedView(ClientContext& context, const CreateViewStatement& stmt) {
   if (!stmt.query || !stmt.flow_name.empty()) return nullptr;
   QueryReads reads;
-  CollectQuery(*stmt.query, {}, reads);
+  CollectQuery(*stmt.query, reads);
   reads.aggregates = !stmt.query->group_by.empty() || stmt.query->having != nullptr;
   std::string name = stmt.name.ToString();
   bool no_stream = reads.streamed_tables.empty() && reads.streamed_sources.empty();

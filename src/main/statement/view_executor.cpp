@@ -18,6 +18,7 @@
 #include "ivm/view_status.hpp"
 #include "common/crash_point.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -59,6 +60,7 @@ static RefreshOutcome RefreshOrThrow(ClientContext& context, TableCatalogEntry& 
 std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
   CheckExpectationsPerRow(stmt.name.ToString(), stmt.expectations);
   std::string name = stmt.name.Name();
+  SchemaScope schema(context, context.GetCatalog().SchemaOfKey(name));  // the query's names are of the view's schema
   RequireDirectory(context, name);
   Catalog& catalog = context.GetCatalog();
   if (!stmt.columns.empty()) {
@@ -198,12 +200,14 @@ static std::string SourceList(TableCatalogEntry& view) {
   return StringUtil::Join(out, ", ");
 }
 
-std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement&) {
+std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& statement) {
   std::vector<std::vector<Value>> rows;
+  std::string schema = ListedSchema(context, statement);
   for (auto& name : context.GetCatalog().TableNames(TableKind::MATERIALIZED_VIEW)) {
+    if (!InSchema(context, name, schema)) continue;
     TableCatalogEntry& view = *context.GetCatalog().FindTable(name);
     std::string failure = ViewFailure(view);
-    rows.push_back({Value(view.name), Value(ViewRefreshMode(view)), Value(view.state.maintenance.value_or("")),
+    rows.push_back({Value(NameInSchema(context, view.name)), Value(ViewRefreshMode(view)), Value(view.state.maintenance.value_or("")),
                     Value(SourceList(view)), Value(ViewStatus(context, view)),
                     failure.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(failure)});
   }
@@ -214,6 +218,7 @@ std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context
 
 std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& stmt) {
   TableCatalogEntry& view = GetView(context, stmt.name.Name());
+  SchemaScope schema(context, context.GetCatalog().SchemaOfKey(view.name));
   // The analysis is redone so the answer reflects the sources as they are now
   // (turning a source's change data feed on makes a view incremental).
   ViewAnalysis analysis;

@@ -48,8 +48,9 @@ BoundCopy BindCopy(Binder& binder, const CopyStatement& stmt) {
     // read_parquet checks every file it matches; this names the statement.
     binder.Context().Database().AccessPolicy().CheckPattern(stmt.path, AccessMode::READ, "COPY ... FROM");
     // COPY t FROM 'path' is INSERT INTO t SELECT * FROM read_parquet('path').
-    std::string sql = "INSERT INTO " + stmt.table.ToString() + " SELECT * FROM read_parquet(" + Value(stmt.path).ToSQLString() + ")";
+    std::string sql = "INSERT INTO t SELECT * FROM read_parquet(" + Value(stmt.path).ToSQLString() + ")";
     auto statements = Parser::Parse(sql);
+    static_cast<InsertStatement&>(*statements[0]).table = stmt.table;  // the resolved name, not re-parsed
     result.insert_statement = std::move(statements[0]);
     result.insert = BindInsert(binder, static_cast<InsertStatement&>(*result.insert_statement));
     return result;

@@ -3,6 +3,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "transaction/client_context.hpp"
+#include "transaction/name_resolution.hpp"
 
 namespace lakestream {
 
@@ -20,6 +21,8 @@ LogicalOperatorPtr BindWriteTarget(Binder& binder, const QualifiedName& name, co
   TableRef ref(TableRefType::BASE_TABLE);
   ref.name = name;
   ref.alias = alias;
+  // `name` is already a catalog key, which resolves to itself in main.
+  SchemaScope key_scope(binder.Context(), kDefaultSchema);
   auto get = binder.BindTableRef(ref, scope);
   get->emit_row_ids = true;
   return get;

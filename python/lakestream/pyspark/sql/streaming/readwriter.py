@@ -4,7 +4,7 @@ import os
 
 from ...errors import AnalysisException
 from .._options import OptionsBuilder
-from ...._frame.sql import unquote_name
+from ...._frame.writer import table_key
 from .plan import QueryPlan
 from .query import StreamingQuery, parse_interval
 from .source import TableSource
@@ -54,7 +54,7 @@ class DataStreamReader(OptionsBuilder):
 
     def table(self, tableName):
         self._check()
-        name = unquote_name(tableName)
+        name = table_key(tableName)  # "s.t" and "catalog.s.t" name schema s's t
         # readChangeData: Delta's name for it before 2.0, still in many notebooks.
         cdf = _bool_option(self._options, "readChangeFeed") or _bool_option(self._options, "readChangeData")
         skip = _bool_option(self._options, "skipChangeCommits")
@@ -198,7 +198,7 @@ class DataStreamWriter(OptionsBuilder):
                     raise AnalysisException("writeStream.format(\"delta\") needs a target: .toTable(name) or "
                                             ".start(path of a table directory)")
                 table = self._df._session._table_at_path(path)
-            sink = {"format": "delta", "table": unquote_name(str(table))}
+            sink = {"format": "delta", "table": table_key(str(table))}
         elif fmt == "kafka":
             topic = self._get("topic")
             if not topic:

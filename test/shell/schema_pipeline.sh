@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Pipelines over schemas (docs/sql-schemas.md, docs/pipelines.md): datasets
+# named s.x and catalog.s.x, LIVE.x read in the dataset's own schema, and a
+# second run that finds its datasets (updated, not created again). gold2 is
+# declared first and reads `gold`, sales.gold in its schema: it runs last.
+# Usage: schema_pipeline.sh PATH/TO/lakestream
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+DB=$TMP/pdb
+cat >"$TMP/pipeline.sql" <<'SQL'
+CREATE OR REFRESH MATERIALIZED VIEW pdb.sales.gold2 AS SELECT n * 2 AS n2 FROM gold;
+CREATE OR REFRESH STREAMING TABLE sales.bronze AS SELECT * FROM STREAM(pdb.main.raw);
+CREATE OR REFRESH MATERIALIZED VIEW sales.gold AS SELECT count(*) AS n, sum(amount) AS total FROM LIVE.bronze;
+SQL
+run "$BIN" -csv "$DB" -c "CREATE SCHEMA sales; CREATE TABLE raw (id INT, amount INT); INSERT INTO raw VALUES (1, 10), (2, 20)"
+expect "setup" 0 $'num_affected_rows\n2\n'
+run "$BIN" run "$TMP/pipeline.sql" --db "$DB" --once
+if [[ $RC == 0 && "$OUT" == *"sales.gold2 (materialized view): created"* ]]; then pass "first run creates the datasets"; else
+  fail "first run creates the datasets" "rc $RC" "$OUT" "$ERR"; fi
+run "$BIN" -csv "$DB" -c "SELECT * FROM sales.gold; SELECT * FROM sales.gold2; INSERT INTO raw VALUES (3, 30)"
+expect "the schema's datasets hold the pipeline's rows" 0 $'n,total\n2,30\nn2\n4\nnum_affected_rows\n1\n'
+run "$BIN" run "$TMP/pipeline.sql" --db "$DB" --once
+if [[ $RC == 0 && "$OUT" == *"sales.bronze (streaming table): updated"* && "$OUT" == *"sales.gold2 (materialized view): up to date"* ]]; then
+  pass "the second run finds the datasets of the schema"; else fail "the second run finds the datasets of the schema" "rc $RC" "$OUT" "$ERR"; fi
+run "$BIN" -csv "$DB" -c "SELECT * FROM sales.gold; SELECT * FROM sales.gold2; SHOW TABLES"
+expect "new rows flow through; main holds raw and the pipeline's event log" 0 $'n,total\n3,60\nn2\n6\nname\nevent_log\nraw\n'
+finish
