@@ -26,4 +26,19 @@ void ChangeSet::Add(const DataChunk& chunk, RowChangeKind kind) {
   kinds.insert(kinds.end(), chunk.size(), kind);
 }
 
+bool ChangeSet::AddKept(const DataChunk& chunk, const sel_t* sel, idx_t count, RowChangeKind kind) {
+  if (rows.Count() + count > kKeptRowsLimit) {
+    rows = ChunkCollection();
+    kinds.clear();
+    return false;
+  }
+  if (count == 0) return true;
+  DataChunk selected;
+  selected.Initialize(chunk.GetTypes(), count);
+  for (idx_t c = 0; c < chunk.ColumnCount(); c++) selected.data[c].Copy(chunk.data[c], sel, count, 0, 0);
+  selected.SetCardinality(count);
+  Add(selected, kind);
+  return true;
+}
+
 }  // namespace lakestream

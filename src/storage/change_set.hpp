@@ -3,7 +3,9 @@
 // pre-image -1). The statement commit makes one from what it wrote
 // (transaction/statement_commit.hpp) and hands it to view maintenance in
 // memory (ivm/view_refresh.hpp), which then does not read the commit's files
-// back. Readers of the change data feed files map `_change_type` onto
+// back: an INSERT's rows as it appends them (storage/table_append.hpp), an
+// UPDATE's, DELETE's or MERGE's as the Delta commit writes its change data
+// files (TableCommit::written). Readers of the change data feed files map `_change_type` onto
 // RowChangeKind with ParseRowChangeKind; the strings exist only at the SQL
 // surface. (Sinks still have their own ChangeKind, connector/sink_message.hpp,
 // with a SNAPSHOT kind besides these.)
@@ -42,6 +44,13 @@ struct ChangeSet {
 
   // Appends `chunk`'s rows, all of kind `kind`.
   void Add(const DataChunk& chunk, RowChangeKind kind);
+  // The most rows a commit keeps in memory for view maintenance; a larger
+  // commit's changes are read back from its change data files.
+  static constexpr idx_t kKeptRowsLimit = 16384;
+  // Appends the `count` rows of `chunk` that `sel` selects (all when null),
+  // of kind `kind`, unless that would pass kKeptRowsLimit: then empties the
+  // set and returns false.
+  bool AddKept(const DataChunk& chunk, const sel_t* sel, idx_t count, RowChangeKind kind);
 };
 
 }  // namespace lakestream
