@@ -11,7 +11,7 @@ thread_local AppendScope* t_innermost = nullptr;
 
 void TableAppend::Keep(const DataChunk& rows) {
   if (!keep_) return;
-  if (!kept_.AddKept(rows, nullptr, rows.size(), RowChangeKind::INSERT)) keep_ = false;
+  if (!kept_.AddKept(rows, nullptr, rows.size(), ChangeKind::INSERT)) keep_ = false;
 }
 
 void MemoryAppend::Append(DataChunk& chunk) {

@@ -115,7 +115,7 @@ static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, con
   changes.from_version = changes.to_version - 1;
   if (kept) {
     changes.rows.SetTypes(kept->rows.Types());
-    for (idx_t k = 0; k < kept->rows.ChunkCount(); k++) changes.Add(kept->rows.Chunk(k), RowChangeKind::INSERT);
+    for (idx_t k = 0; k < kept->rows.ChunkCount(); k++) changes.Add(kept->rows.Chunk(k), ChangeKind::INSERT);
   }
   // The commit's change rows hold its inserts too once it wrote any change rows.
   const ChangeSet* written = rewrites ? commit.written : nullptr;
@@ -130,7 +130,7 @@ static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, con
     }
   }
   if (!written || written->rows.Count() == 0) {
-    for (idx_t k = 0; k < commit.inserted.ChunkCount(); k++) changes.Add(commit.inserted.Chunk(k), RowChangeKind::INSERT);
+    for (idx_t k = 0; k < commit.inserted.ChunkCount(); k++) changes.Add(commit.inserted.Chunk(k), ChangeKind::INSERT);
   }
   context.CommittedChanges().push_back(std::move(changes));
 }

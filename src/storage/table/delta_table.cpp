@@ -12,6 +12,7 @@
 #include "common/json_parse.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
+#include "storage/change_set.hpp"
 #include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
@@ -472,10 +473,10 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   AbortUnlessCommitted cleanup({&data, &changes}, visible);
   // Change rows: the table row plus its _change_type.
   if (!cdf) commit.written = nullptr;
-  auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, RowChangeKind kind) {
+  auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, ChangeKind kind) {
     if (!cdf || count == 0) return;
     if (commit.written && !commit.written->AddKept(rows, sel, count, kind)) commit.written = nullptr;
-    const char* type = RowChangeKindName(kind);
+    const char* type = ChangeFeedName(kind);
     DataChunk out;
     out.Initialize(change_types, count);
     for (idx_t c = 0; c < types.size(); c++) out.data[c].Copy(rows.data[c], sel, count, 0, 0);
@@ -558,8 +559,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
         keep.Append(chunk, kept.data(), kept.size());
         tracked.AppendCopied(data, keep, file_index, kept_positions.data());
       }
-      add_change(chunk, deleted.data(), deleted.size(), RowChangeKind::DELETE);
-      add_change(chunk, preimage.data(), preimage.size(), RowChangeKind::UPDATE_PREIMAGE);
+      add_change(chunk, deleted.data(), deleted.size(), ChangeKind::DELETE);
+      add_change(chunk, preimage.data(), preimage.size(), ChangeKind::UPDATE_PREIMAGE);
     };
     // Rows a statement kept are every row in file order, so only a file
     // without a deletion vector can be split from them.
@@ -597,7 +598,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       chunk.Append(commit.updated.Chunk(c), run.data(), run.size());
     }
     tracked.AppendUpdated(data, chunk, postimage_order.data() + begin);
-    add_change(chunk, nullptr, chunk.size(), RowChangeKind::UPDATE_POSTIMAGE);
+    add_change(chunk, nullptr, chunk.size(), ChangeKind::UPDATE_POSTIMAGE);
   }
   bool has_changes = changes.RowCount() > 0;
   for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) {
@@ -605,7 +606,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     data.Append(chunk);
     // A version with cdc files is read only from them, so inserts of a
     // MERGE must be in them too; a pure insert needs none (adds are inserts).
-    if (has_changes) add_change(chunk, nullptr, chunk.size(), RowChangeKind::INSERT);
+    if (has_changes) add_change(chunk, nullptr, chunk.size(), ChangeKind::INSERT);
   }
   DurableSet new_files;
   auto adds = data.Finish(now, new_files);
