@@ -7,10 +7,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "common/string_util.hpp"
+#include "common/timed_wait.hpp"
 #include "common/json_parse.hpp"
 
 namespace lakestream {
@@ -328,6 +330,16 @@ bool CatalogNamesSecrets(const CatalogRecord& record) {
   return names_secrets;
 }
 
+Status CatalogStore::WaitLock(std::chrono::milliseconds timeout, bool* acquired) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    LS_RETURN_NOT_OK(TryLock(acquired));
+    if (*acquired || std::chrono::steady_clock::now() >= deadline) return Status::OK();
+    std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(100), std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())));
+  }
+}
+
 namespace {
 
 // The store of a database directory on local disk: catalog.json replaced
@@ -342,6 +354,8 @@ class LocalCatalogStore final : public CatalogStore {
   Result<CatalogRecord> Load() override;
   Status Save(CatalogRecord& record) override;
   Status TryLock(bool* acquired) override;
+  Status WaitLock(std::chrono::milliseconds timeout, bool* acquired) override;
+  void StopWaiting() override;
   void Unlock() override;
   std::string BusyError() const override;
   bool ChangedOnDisk() const override { return !(Stamp() == seen_); }
@@ -356,7 +370,13 @@ class LocalCatalogStore final : public CatalogStore {
     bool operator==(const FileStamp&) const = default;
   };
   FileStamp Stamp() const;
+  // The turnstile (WaitLock): an OFD lock on byte 0 of LOCK, apart from the
+  // flock (Linux keeps the two kinds separate), so a process that only knows
+  // the flock still excludes and is excluded.
+  int Turnstile(int cmd, short type) const;
+  Status TookLock(bool* acquired);
   int lock_fd_ = -1;  // open while the store lives; the flock comes and goes
+  bool queued_ = false;  // holds the turnstile
   FileStamp seen_;
 };
 
@@ -384,14 +404,17 @@ Status LocalCatalogStore::OpenLockFile() {
   return Status::OK();
 }
 
-Status LocalCatalogStore::TryLock(bool* acquired) {
-  *acquired = locked_;
-  if (locked_) return Status::OK();
-  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK || errno == EINTR) return Status::OK();
-    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno));
-  }
+int LocalCatalogStore::Turnstile(int cmd, short type) const {
+  struct flock range {};
+  range.l_type = type;
+  range.l_whence = SEEK_SET;
+  range.l_start = 0;
+  range.l_len = 1;
+  return ::fcntl(lock_fd_, cmd, &range);
+}
+
+Status LocalCatalogStore::TookLock(bool* acquired) {
+  StopWaiting();
   std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
     // The pid is only informational; the flock is what excludes other writers.
@@ -401,7 +424,57 @@ Status LocalCatalogStore::TryLock(bool* acquired) {
   return Status::OK();
 }
 
+Status LocalCatalogStore::TryLock(bool* acquired) {
+  *acquired = locked_;
+  if (locked_) return Status::OK();
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
+  // A waiter in line (holding the turnstile) goes first.
+  bool in_line = queued_;
+  if (!in_line && Turnstile(F_OFD_SETLK, F_WRLCK) != 0) {
+    if (errno == EAGAIN || errno == EACCES || errno == EINTR) return Status::OK();
+    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno));
+  }
+  queued_ = true;
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    if (!in_line) StopWaiting();
+    if (err == EWOULDBLOCK || err == EINTR) return Status::OK();
+    return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(err));
+  }
+  return TookLock(acquired);
+}
+
+Status LocalCatalogStore::WaitLock(std::chrono::milliseconds timeout, bool* acquired) {
+  *acquired = locked_;
+  if (locked_) return Status::OK();
+  if (lock_fd_ < 0) return Status::IOError("Database " + db_path_ + " is open read-only; it cannot take the write lock");
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  };
+  auto failed = [&] { return Status::IOError("Cannot lock " + MetaDir(db_path_) + "/LOCK: " + std::strerror(errno)); };
+  if (!queued_) {
+    TimedWait wait = CallWithTimeout(
+        left(), [&] { return Turnstile(F_OFD_SETLKW, F_WRLCK); }, [&] { return Turnstile(F_OFD_SETLK, F_WRLCK); });
+    if (wait == TimedWait::kFailed) return failed();
+    if (wait == TimedWait::kTimedOut) return Status::OK();
+    queued_ = true;
+  }
+  TimedWait wait = CallWithTimeout(
+      left(), [&] { return ::flock(lock_fd_, LOCK_EX); }, [&] { return ::flock(lock_fd_, LOCK_EX | LOCK_NB); });
+  if (wait == TimedWait::kFailed) return failed();
+  if (wait == TimedWait::kTimedOut) return Status::OK();  // keeps its place in line
+  return TookLock(acquired);
+}
+
+void LocalCatalogStore::StopWaiting() {
+  if (!queued_) return;
+  Turnstile(F_OFD_SETLK, F_UNLCK);
+  queued_ = false;
+}
+
 void LocalCatalogStore::Unlock() {
+  StopWaiting();
   if (!locked_) return;
   ::flock(lock_fd_, LOCK_UN);
   locked_ = false;

@@ -45,6 +45,7 @@
 // replacements.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -113,6 +114,16 @@ class CatalogStore {
   // be inspected). BusyError is the message for that case. Unlock is a no-op
   // without the lock.
   virtual Status TryLock(bool* acquired) = 0;
+  // Waits up to `timeout` for the write lock, in line: locally the waiter
+  // first takes a turnstile (an OFD lock on byte 0 of LOCK) and keeps it
+  // while it sleeps in the kernel on the flock, so a holder that lets go
+  // and wants the lock again queues behind it instead of taking it back
+  // (no starvation), and the waiter wakes the moment the lock is free.
+  // `*acquired` false when the time ran out: the waiter keeps its place for
+  // the next call until StopWaiting (or Unlock). The default tries TryLock
+  // and sleeps (object storage: each try is a request).
+  virtual Status WaitLock(std::chrono::milliseconds timeout, bool* acquired);
+  virtual void StopWaiting() {}
   virtual void Unlock() = 0;
   bool Locked() const { return locked_; }
   virtual std::string BusyError() const = 0;

@@ -14,8 +14,8 @@ namespace lakestream {
 const char* ChangeKindToString(ChangeKind kind) {
   switch (kind) {
     case ChangeKind::INSERT: return "insert";
-    case ChangeKind::UPDATE_BEFORE: return "update (preimage)";
-    case ChangeKind::UPDATE_AFTER: return "update";
+    case ChangeKind::UPDATE_PREIMAGE: return "update (preimage)";
+    case ChangeKind::UPDATE_POSTIMAGE: return "update";
     case ChangeKind::DELETE: return "delete";
     case ChangeKind::SNAPSHOT: return "snapshot read";
   }
@@ -282,7 +282,7 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
   if (options_.format == SinkFormat::DEBEZIUM) {
     SinkMessage probe;
     for (auto& r : rows) {
-      if (r.kind != ChangeKind::UPDATE_BEFORE) continue;
+      if (r.kind != ChangeKind::UPDATE_PREIMAGE) continue;
       probe.key.clear();
       if (has_key) EncodeKey(*r.chunk, r.row, probe);
       if (has_key && probe.has_key) {
@@ -308,7 +308,7 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
     switch (options_.format) {
       case SinkFormat::APPEND:
         if (r.kind != ChangeKind::INSERT && r.kind != ChangeKind::SNAPSHOT) {
-          skipped += r.kind != ChangeKind::UPDATE_BEFORE;  // an update is one change, two rows
+          skipped += r.kind != ChangeKind::UPDATE_PREIMAGE;  // an update is one change, two rows
           continue;
         }
         start(true);
@@ -318,7 +318,7 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
         break;
       case SinkFormat::RAW: {
         if (r.kind != ChangeKind::INSERT && r.kind != ChangeKind::SNAPSHOT) {
-          skipped += r.kind != ChangeKind::UPDATE_BEFORE;
+          skipped += r.kind != ChangeKind::UPDATE_PREIMAGE;
           continue;
         }
         // NULL value: a message with a null payload; NULL key: no key (as Spark sends them).
@@ -340,17 +340,17 @@ int64_t SinkEncoder::EncodeVersion(int64_t version, timestamp_t commit_ts, const
         break;
       }
       case SinkFormat::UPSERT:
-        if (r.kind == ChangeKind::UPDATE_BEFORE) continue;  // the new row says it all
+        if (r.kind == ChangeKind::UPDATE_PREIMAGE) continue;  // the new row says it all
         start(r.kind != ChangeKind::DELETE);
         EncodeKey(*r.chunk, r.row, m);
         if (m.has_value) EncodeRow(*r.chunk, r.row, m.value);
         emit(m);
         break;
       case SinkFormat::DEBEZIUM: {
-        if (r.kind == ChangeKind::UPDATE_BEFORE) continue;
+        if (r.kind == ChangeKind::UPDATE_PREIMAGE) continue;
         start(true);
         if (has_key) EncodeKey(*r.chunk, r.row, m);
-        if (r.kind == ChangeKind::UPDATE_AFTER) {
+        if (r.kind == ChangeKind::UPDATE_POSTIMAGE) {
           const ChangeRow* before = nullptr;
           if (m.has_key) {
             auto it = preimages.find(m.key);

@@ -11,11 +11,11 @@
 #include <string>
 
 #include "common/vector.hpp"
+#include "storage/change_set.hpp"
 
 namespace lakestream {
 
-enum class ChangeKind : uint8_t { INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE, SNAPSHOT };
-// "insert", "update", "delete", ... for messages.
+// "insert", "update", "delete", ... for messages (the kinds: storage/change_set.hpp).
 const char* ChangeKindToString(ChangeKind kind);
 
 // One changed row: row `row` of `chunk` (the source's columns first).

@@ -46,10 +46,10 @@ static void CancelOpposites(SourceDelta& delta, const std::vector<LogicalType>& 
 }
 
 // Splits `columns` (the source's columns) by `kinds` into the delta's sides.
-static void AddChanges(SourceDelta& delta, const DataChunk& columns, const RowChangeKind* kinds) {
+static void AddChanges(SourceDelta& delta, const DataChunk& columns, const ChangeKind* kinds) {
   std::vector<sel_t> plus_rows, minus_rows;
   for (idx_t r = 0; r < columns.size(); r++) {
-    (RowChangeAdds(kinds[r]) ? plus_rows : minus_rows).push_back(static_cast<sel_t>(r));
+    (ChangeAdds(kinds[r]) ? plus_rows : minus_rows).push_back(static_cast<sel_t>(r));
   }
   auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
     if (sel.empty()) return;
@@ -84,13 +84,13 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
   if (to <= from) return delta;
   ChunkCollection feed(schema.types);
   ReadChangeFeed(table, from + 1, to, feed);
-  std::vector<RowChangeKind> kinds;
+  std::vector<ChangeKind> kinds;
   for (idx_t k = 0; k < feed.ChunkCount(); k++) {
     DataChunk& chunk = feed.Chunk(k);
     const Vector& change_types = chunk.data[width];
     kinds.clear();
     for (idx_t r = 0; r < chunk.size(); r++) {
-      kinds.push_back(change_types.IsValid(r) ? ParseRowChangeKind(change_types.GetData<string_t>()[r]) : RowChangeKind::DELETE);
+      kinds.push_back(change_types.IsValid(r) ? ParseChangeType(change_types.GetData<string_t>()[r]).value_or(ChangeKind::DELETE) : ChangeKind::DELETE);
     }
     DataChunk columns;
     columns.Initialize(types, chunk.size());

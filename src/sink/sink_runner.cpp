@@ -140,16 +140,9 @@ void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink,
 
 namespace {
 
+// Either spelling: a sink on a table stream reads its __change_type.
 ChangeKind ParseKind(string_t text) {
-  if (text == "insert") return ChangeKind::INSERT;
-  if (text == "update_preimage") return ChangeKind::UPDATE_BEFORE;
-  if (text == "update_postimage") return ChangeKind::UPDATE_AFTER;
-  if (text == "delete") return ChangeKind::DELETE;
-  // Table streams' spelling.
-  if (text == "INSERT") return ChangeKind::INSERT;
-  if (text == "UPDATE_BEFORE") return ChangeKind::UPDATE_BEFORE;
-  if (text == "UPDATE_AFTER") return ChangeKind::UPDATE_AFTER;
-  if (text == "DELETE") return ChangeKind::DELETE;
+  if (auto kind = ParseChangeType(text)) return *kind;
   throw CorruptionError("unknown _change_type '" + std::string(text) + "' in a change data feed");
 }
 
@@ -583,7 +576,7 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
       for (idx_t c = 0; c < feed.ChunkCount(); c++) {
         const DataChunk& chunk = feed.Chunk(c);
         auto* types = chunk.data[type_column].GetData<string_t>();
-        for (idx_t r = 0; r < chunk.size(); r++) rows += types[r] != "update_preimage";
+        for (idx_t r = 0; r < chunk.size(); r++) rows += ParseChangeType(types[r]) != ChangeKind::UPDATE_PREIMAGE;
       }
     }
     status.pending_rows = rows;

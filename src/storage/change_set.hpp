@@ -3,13 +3,16 @@
 // pre-image -1). The statement commit makes one from what it wrote
 // (transaction/statement_commit.hpp) and hands it to view maintenance in
 // memory (ivm/view_refresh.hpp), which then does not read the commit's files
-// back. Readers of the change data feed files map `_change_type` onto
-// RowChangeKind with ParseRowChangeKind; the strings exist only at the SQL
-// surface. (Sinks still have their own ChangeKind, connector/sink_message.hpp,
-// with a SNAPSHOT kind besides these.)
+// back: an INSERT's rows as it appends them (storage/table_append.hpp), an
+// UPDATE's, DELETE's or MERGE's as the Delta commit writes its change data
+// files (TableCommit::written). Streams, views and sinks share ChangeKind
+// (below); readers of the change data feed map `_change_type` onto it with
+// ParseChangeType, and only the change files and the SQL surface spell it
+// out.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -19,15 +22,25 @@ namespace lakestream {
 
 class DataTable;
 
-enum class RowChangeKind : uint8_t { INSERT, DELETE, UPDATE_PREIMAGE, UPDATE_POSTIMAGE };
+// What happened to one row: the one change-kind type of commits, streams,
+// views and sinks. Its spellings exist only where SQL or a file shows them:
+// ChangeFeedName (Delta's `_change_type`, table_changes()) and
+// StreamChangeName (a table stream's `__change_type`); ParseChangeType reads
+// either. SNAPSHOT: a row of a sink's initial snapshot, delivered as an
+// insert is (never in a commit's changes).
+enum class ChangeKind : uint8_t { INSERT, DELETE, UPDATE_PREIMAGE, UPDATE_POSTIMAGE, SNAPSHOT };
 
-// "insert", "delete", "update_preimage", "update_postimage" (the change feed's _change_type).
-const char* RowChangeKindName(RowChangeKind kind);
-// The kind a `_change_type` value names; anything else is a DELETE (a row
-// the feed does not say was added is treated as removed, as readers did).
-RowChangeKind ParseRowChangeKind(std::string_view name);
-// True for INSERT and UPDATE_POSTIMAGE: the row is in the table after the change.
-inline bool RowChangeAdds(RowChangeKind kind) { return kind == RowChangeKind::INSERT || kind == RowChangeKind::UPDATE_POSTIMAGE; }
+// "insert", "delete", "update_preimage", "update_postimage" (SNAPSHOT: "insert").
+const char* ChangeFeedName(ChangeKind kind);
+// "INSERT", "DELETE", "UPDATE_BEFORE", "UPDATE_AFTER" (SNAPSHOT: "INSERT").
+const char* StreamChangeName(ChangeKind kind);
+// The kind a `_change_type` or `__change_type` value names; nullopt for
+// anything else (the caller names the damaged feed).
+std::optional<ChangeKind> ParseChangeType(std::string_view name);
+// True for INSERT, UPDATE_POSTIMAGE and SNAPSHOT: the row is in the table after the change.
+inline bool ChangeAdds(ChangeKind kind) {
+  return kind == ChangeKind::INSERT || kind == ChangeKind::UPDATE_POSTIMAGE || kind == ChangeKind::SNAPSHOT;
+}
 
 struct ChangeSet {
   // The table whose commit this is (its storage, which outlives the statement).
@@ -38,10 +51,17 @@ struct ChangeSet {
   int64_t to_version = -1;
   // Every column of the table, in table order, one row per change.
   ChunkCollection rows;
-  std::vector<RowChangeKind> kinds;  // one per row of `rows`
+  std::vector<ChangeKind> kinds;  // one per row of `rows`
 
   // Appends `chunk`'s rows, all of kind `kind`.
-  void Add(const DataChunk& chunk, RowChangeKind kind);
+  void Add(const DataChunk& chunk, ChangeKind kind);
+  // The most rows a commit keeps in memory for view maintenance; a larger
+  // commit's changes are read back from its change data files.
+  static constexpr idx_t kKeptRowsLimit = 16384;
+  // Appends the `count` rows of `chunk` that `sel` selects (all when null),
+  // of kind `kind`, unless that would pass kKeptRowsLimit: then empties the
+  // set and returns false.
+  bool AddKept(const DataChunk& chunk, const sel_t* sel, idx_t count, ChangeKind kind);
 };
 
 }  // namespace lakestream

@@ -76,6 +76,12 @@ struct TableCommit {
   // sets it, removes every existing row and adds `inserted` (in the new
   // columns), as one version; the old rows stay in the table's history.
   const struct DeltaTableDefinition* replace = nullptr;
+  // Out (storage/change_set.hpp): when set, a commit that writes change data
+  // files adds each change row it writes there too (deletes, update pre- and
+  // post-images, inserts), so view maintenance need not read them back; it
+  // sets this to null when it keeps none (no change feed, more rows than
+  // ChangeSet::kKeptRowsLimit).
+  struct ChangeSet* written = nullptr;
   idx_t ChangedRows() const { return deleted_rows.size() + updated.Count() + inserted.Count(); }
 };
 

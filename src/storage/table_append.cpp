@@ -11,12 +11,7 @@ thread_local AppendScope* t_innermost = nullptr;
 
 void TableAppend::Keep(const DataChunk& rows) {
   if (!keep_) return;
-  if (kept_.rows.Count() + rows.size() > kKeptRowsLimit) {
-    keep_ = false;
-    kept_ = ChangeSet();
-    return;
-  }
-  kept_.Add(rows, RowChangeKind::INSERT);
+  if (!kept_.AddKept(rows, nullptr, rows.size(), ChangeKind::INSERT)) keep_ = false;
 }
 
 void MemoryAppend::Append(DataChunk& chunk) {

@@ -36,10 +36,9 @@ class TableAppend {
   const DataTable* Table() const { return table_; }
 
   // The rows appended so far as a change set's inserts (storage/change_set.hpp),
-  // or null once they outnumber kKeptRowsLimit: a statement's commit hands
-  // small changes to view maintenance in memory, a large one is read back
-  // from its files (holding it all would cost the memory appends avoid).
-  static constexpr idx_t kKeptRowsLimit = 16384;
+  // or null once they outnumber ChangeSet::kKeptRowsLimit: a statement's
+  // commit hands small changes to view maintenance in memory, a large one is
+  // read back from its files (holding it all would cost the memory appends avoid).
   const ChangeSet* KeptRows() const { return keep_ ? &kept_ : nullptr; }
 
  protected:

@@ -6,6 +6,7 @@
 
 #include "common/exception.hpp"
 #include "common/vector_operations.hpp"
+#include "storage/change_set.hpp"
 
 namespace lakestream {
 
@@ -31,13 +32,8 @@ void SetChangeType(Vector& v, idx_t row, string_t type) {
   v.SetValid(row, true);
 }
 
-enum class ChangeKind : uint8_t { INSERT, DELETE, PREIMAGE, POSTIMAGE };
-
-ChangeKind ParseChangeKind(string_t type) {
-  if (type == "insert") return ChangeKind::INSERT;
-  if (type == "delete") return ChangeKind::DELETE;
-  if (type == "update_preimage") return ChangeKind::PREIMAGE;
-  if (type == "update_postimage") return ChangeKind::POSTIMAGE;
+ChangeKind ParseKind(string_t type) {
+  if (auto kind = ParseChangeType(type)) return *kind;
   throw CorruptionError("the change data feed has a row with unknown _change_type '" + std::string(type) + "'");
 }
 
@@ -68,11 +64,12 @@ class NetChangeBuilder {
           version = versions[r];
         }
         RowRef ref{static_cast<uint32_t>(k), static_cast<uint32_t>(r)};
-        switch (ParseChangeKind(types[r])) {
-          case ChangeKind::INSERT: inserts.push_back(ref); break;
+        switch (ParseKind(types[r])) {
+          case ChangeKind::INSERT:
+          case ChangeKind::SNAPSHOT: inserts.push_back(ref); break;
           case ChangeKind::DELETE: deletes.push_back(ref); break;
-          case ChangeKind::PREIMAGE: preimages.push_back(ref); break;
-          case ChangeKind::POSTIMAGE: postimages.push_back(ref); break;
+          case ChangeKind::UPDATE_PREIMAGE: preimages.push_back(ref); break;
+          case ChangeKind::UPDATE_POSTIMAGE: postimages.push_back(ref); break;
         }
       }
     }
@@ -193,13 +190,13 @@ class NetChangeBuilder {
     for (auto& [version, i] : order) {
       const Chain& c = chains_[i];
       if (!c.existed_before && c.exists_after) {
-        Append(chunk, out, c.current, "INSERT", c.last);
+        Append(chunk, out, c.current, StreamChangeName(ChangeKind::INSERT), c.last);
       } else if (c.existed_before && !c.exists_after) {
-        Append(chunk, out, c.origin, "DELETE", c.last);
+        Append(chunk, out, c.origin, StreamChangeName(ChangeKind::DELETE), c.last);
       } else if (c.existed_before && c.exists_after) {
         if (EncodeInto(c.origin, all_columns, before) == EncodeInto(c.current, all_columns, after)) continue;
-        Append(chunk, out, c.origin, "UPDATE_BEFORE", c.last);
-        Append(chunk, out, c.current, "UPDATE_AFTER", c.last);
+        Append(chunk, out, c.origin, StreamChangeName(ChangeKind::UPDATE_PREIMAGE), c.last);
+        Append(chunk, out, c.current, StreamChangeName(ChangeKind::UPDATE_POSTIMAGE), c.last);
       }
     }
     if (chunk.size() > 0) out.Append(chunk);
@@ -253,7 +250,7 @@ bool OnlyInserts(const ChunkCollection& feed, idx_t column_count) {
     const DataChunk& chunk = feed.Chunk(k);
     const string_t* types = chunk.data[column_count].GetData<string_t>();
     for (idx_t r = 0; r < chunk.size(); r++) {
-      if (types[r] != "insert") return false;
+      if (types[r] != ChangeFeedName(ChangeKind::INSERT)) return false;
     }
   }
   return true;
@@ -266,7 +263,7 @@ void ComputeAppendOnlyChanges(ChunkCollection& feed, idx_t column_count, ChunkCo
     // Every row stays: rename the change type in place and hand the chunks over.
     for (idx_t k = 0; k < feed.ChunkCount(); k++) {
       DataChunk& chunk = feed.Chunk(k);
-      for (idx_t r = 0; r < chunk.size(); r++) SetChangeType(chunk.data[column_count], r, "INSERT");
+      for (idx_t r = 0; r < chunk.size(); r++) SetChangeType(chunk.data[column_count], r, StreamChangeName(ChangeKind::INSERT));
     }
     out.Merge(std::move(feed));
     return;
@@ -276,9 +273,9 @@ void ComputeAppendOnlyChanges(ChunkCollection& feed, idx_t column_count, ChunkCo
     const string_t* types = chunk.data[column_count].GetData<string_t>();
     std::vector<sel_t> selected;
     for (idx_t r = 0; r < chunk.size(); r++) {
-      if (types[r] == "insert") selected.push_back(static_cast<sel_t>(r));
+      if (types[r] == ChangeFeedName(ChangeKind::INSERT)) selected.push_back(static_cast<sel_t>(r));
     }
-    AppendRenamed(chunk, column_count, selected, "INSERT", out);
+    AppendRenamed(chunk, column_count, selected, StreamChangeName(ChangeKind::INSERT), out);
   }
 }
 

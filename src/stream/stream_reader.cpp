@@ -3,6 +3,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
+#include "storage/change_set.hpp"
 #include "storage/table/change_feed.hpp"
 #include "storage/table/delta_table.hpp"
 #include "stream/net_changes.hpp"
@@ -88,7 +89,7 @@ static void AppendInitialRows(DeltaTable& source, int64_t version, idx_t column_
     rows.Initialize(feed.Types(), chunk.size());
     for (idx_t c = 0; c < column_count; c++) rows.data[c].Copy(chunk.data[c], nullptr, chunk.size(), 0, 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
-      rows.data[column_count].SetValue(r, Value("insert"));
+      rows.data[column_count].SetValue(r, Value(ChangeFeedName(ChangeKind::INSERT)));
       rows.data[column_count + 1].SetValue(r, Value::BIGINT(version));
       rows.data[column_count + 2].SetValue(r, Value::TIMESTAMP(commit_ts));
     }

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <chrono>
 #include <filesystem>
-#include <thread>
+#include <algorithm>
 
 #include "catalog/object_folder.hpp"
 #include "common/date.hpp"
@@ -83,14 +83,24 @@ DatabaseInstance::DatabaseInstance(std::string path, DatabaseOptions options)
 void DatabaseInstance::AcquireWriteLock(const std::function<void()>& check_interrupt) {
   if (InMemory() || options_.read_only || HoldsWriteLock()) return;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.lock_wait_ms);
-  // Each try on object storage is a listing and a GET: poll less often.
-  auto pause = std::chrono::milliseconds(IsRemotePath(path_) ? 100 : 10);
-  while (!TryLock(*store_)) {
-    if (check_interrupt) check_interrupt();
-    if (std::chrono::steady_clock::now() >= deadline) {
-      throw IOError(store_->BusyError() + " (waited " + std::to_string(options_.lock_wait_ms / 1000.0).substr(0, 3) + " s)");
+  // The wait sleeps in the kernel (CatalogStore::WaitLock) and wakes when the
+  // holder lets go; it returns every slice only to look for an interrupt.
+  constexpr auto kSlice = std::chrono::milliseconds(50);
+  try {
+    while (true) {
+      bool acquired = false;
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      Status s = store_->WaitLock(std::max(std::chrono::milliseconds(0), std::min(left, kSlice)), &acquired);
+      if (!s.ok()) s.Throw();
+      if (acquired) break;
+      if (check_interrupt) check_interrupt();
+      if (std::chrono::steady_clock::now() >= deadline) {
+        throw IOError(store_->BusyError() + " (waited " + std::to_string(options_.lock_wait_ms / 1000.0).substr(0, 3) + " s)");
+      }
     }
-    std::this_thread::sleep_for(pause);
+  } catch (...) {
+    store_->StopWaiting();  // gives up its place in line
+    throw;
   }
   AfterWriteLockTaken();
 }

@@ -8,11 +8,12 @@
 // live under the prefix, and persistent secrets stay in a local store.
 #pragma once
 
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <semaphore>
 #include <string>
 
 #include "catalog/catalog.hpp"
@@ -37,15 +38,35 @@ class SinkRegistry {
 // The statement lock: a mutex that another thread may release. A streaming
 // result (Connection::SendQuery) holds it from the thread that started the
 // SELECT until the thread that fetches its last chunk, or destroys it,
-// lets go; std::mutex forbids that.
+// lets go; std::mutex forbids that. It is a ticket lock: connections get it
+// in the order they asked, so one that releases it and asks again at once
+// cannot keep the others out.
 class StatementMutex {
  public:
-  void lock() { semaphore_.acquire(); }
-  void unlock() { semaphore_.release(); }
-  bool try_lock() { return semaphore_.try_acquire(); }
+  void lock() {
+    std::unique_lock<std::mutex> guard(mutex_);
+    uint64_t ticket = next_++;
+    turn_.wait(guard, [&] { return serving_ == ticket; });
+  }
+  void unlock() {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      serving_++;
+    }
+    turn_.notify_all();
+  }
+  bool try_lock() {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (next_ != serving_) return false;
+    next_++;
+    return true;
+  }
 
  private:
-  std::binary_semaphore semaphore_{1};
+  std::mutex mutex_;
+  std::condition_variable turn_;
+  uint64_t next_ = 0;     // the next ticket handed out
+  uint64_t serving_ = 0;  // the ticket that holds the lock
 };
 
 class DatabaseInstance {
@@ -100,10 +121,11 @@ class DatabaseInstance {
   // DuckDB keeps these settings global.
   ExternalAccessPolicy& AccessPolicy() { return access_policy_; }
 
-  // The write lock across processes (CatalogStore::TryLock), held only by a
+  // The write lock across processes (CatalogStore::WaitLock), held only by a
   // statement that writes, so an idle process keeps no reader or writer out.
-  // AcquireWriteLock waits up to options.lock_wait_ms, calling
-  // `check_interrupt` between tries, then throws IOError naming the holder.
+  // AcquireWriteLock waits in line up to options.lock_wait_ms (woken when
+  // the holder lets go; `check_interrupt` every 50 ms), then throws IOError
+  // naming the holder.
   // Once held, the catalog is re-read if another process changed it and
   // streams left pending by a crashed writer are settled. No-op in memory or
   // read-only (RequireWritable reports those). ReleaseWriteLock is a no-op

@@ -93,13 +93,17 @@ void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation) 
 }
 
 // After `commit` made `target` a new version: what it wrote, kept for view
-// maintenance when it is only inserts held in memory (an UPDATE, DELETE,
-// MERGE or overwrite has pre-images only its files hold; those, and an
-// append too large to keep, are read back from the change feed instead).
+// maintenance in memory. An INSERT's rows are the append's (or
+// commit.inserted); an UPDATE's, DELETE's or MERGE's pre-images only the
+// Delta commit saw, which kept its change rows in commit.written (null when
+// it did not: no change feed, too many rows). Those, an overwrite and an
+// append too large to keep are read back from the change feed instead.
 // `before`: the table's version before the commit.
 static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, const TableCommit& commit, int64_t before) {
   DeltaTable* delta = DatabaseInstance::AsDelta(target);
-  if (!delta || delta->Version() <= before || commit.overwrite || commit.replace || !commit.deleted_rows.empty() || commit.updated.Count() > 0) return;
+  if (!delta || delta->Version() <= before || commit.overwrite || commit.replace) return;
+  bool rewrites = !commit.deleted_rows.empty() || commit.updated.Count() > 0;
+  if (rewrites && !commit.written) return;
   const TableAppend* appended = AppendScope::For(target.storage.get());
   const ChangeSet* kept = appended ? appended->KeptRows() : nullptr;
   if (appended && !kept) return;
@@ -111,11 +115,39 @@ static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, con
   changes.from_version = changes.to_version - 1;
   if (kept) {
     changes.rows.SetTypes(kept->rows.Types());
-    for (idx_t k = 0; k < kept->rows.ChunkCount(); k++) changes.Add(kept->rows.Chunk(k), RowChangeKind::INSERT);
+    for (idx_t k = 0; k < kept->rows.ChunkCount(); k++) changes.Add(kept->rows.Chunk(k), ChangeKind::INSERT);
   }
-  for (idx_t k = 0; k < commit.inserted.ChunkCount(); k++) changes.Add(commit.inserted.Chunk(k), RowChangeKind::INSERT);
+  // The commit's change rows hold its inserts too once it wrote any change rows.
+  const ChangeSet* written = rewrites ? commit.written : nullptr;
+  if (written) {
+    idx_t row = 0;
+    for (idx_t k = 0; k < written->rows.ChunkCount(); k++) {
+      const DataChunk& chunk = written->rows.Chunk(k);
+      for (idx_t r = 0; r < chunk.size(); r++) changes.kinds.push_back(written->kinds[row + r]);
+      if (changes.rows.Types().empty()) changes.rows.SetTypes(chunk.GetTypes());
+      changes.rows.Append(chunk);
+      row += chunk.size();
+    }
+  }
+  if (!written || written->rows.Count() == 0) {
+    for (idx_t k = 0; k < commit.inserted.ChunkCount(); k++) changes.Add(commit.inserted.Chunk(k), ChangeKind::INSERT);
+  }
   context.CommittedChanges().push_back(std::move(changes));
 }
+
+// Lends `commit` a change set for the Delta commit to fill
+// (TableCommit::written) while it lives.
+class WrittenChanges {
+ public:
+  explicit WrittenChanges(TableCommit& commit) : commit_(commit) { commit_.written = &set_; }
+  ~WrittenChanges() { commit_.written = nullptr; }
+  WrittenChanges(const WrittenChanges&) = delete;
+  WrittenChanges& operator=(const WrittenChanges&) = delete;
+
+ private:
+  TableCommit& commit_;
+  ChangeSet set_;
+};
 
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
   context.BeginCommit();  // an interrupt now would leave the statement half committed
@@ -131,6 +163,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   DeltaTable* delta = DatabaseInstance::AsDelta(target);
   const int64_t before = delta ? delta->Version() : -1;
   if (consumed.empty()) {
+    WrittenChanges written(commit);
     target.storage->Commit(commit);
     KeepChangeSet(context, target, commit, before);
     PublishCommit(context.Database(), target);
@@ -149,6 +182,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   }
   context.Database().SaveCatalog();
   CrashPoint("stream.before_target_commit");
+  WrittenChanges written(commit);
   try {
     target.storage->Commit(commit);
   } catch (...) {

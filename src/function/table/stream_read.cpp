@@ -5,6 +5,7 @@
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
 #include "function/table/ingestion_scope.hpp"
+#include "storage/change_set.hpp"
 #include "storage/table/change_feed.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -28,10 +29,10 @@ int64_t ReadChangedRows(DeltaTable& table, int64_t v, ChunkCollection& out) {
     const DataChunk& chunk = changes.Chunk(k);
     std::vector<sel_t> keep;
     for (idx_t r = 0; r < chunk.size(); r++) {
-      std::string type = chunk.GetValue(width, r).ToString();
-      if (type == "insert" || type == "update_postimage") {
+      auto kind = ParseChangeType(chunk.GetValue(width, r).ToString());
+      if (kind && ChangeAdds(*kind)) {
         keep.push_back(static_cast<sel_t>(r));
-      } else if (type == "delete") {
+      } else if (kind == ChangeKind::DELETE) {
         dropped++;
       }
     }

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "storage/change_set.hpp"
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/deletion_vector.hpp"
 
@@ -147,10 +148,10 @@ static void AppendAddsAndRemoves(const DeltaTable& table, std::vector<delta::Add
   for (size_t i = 0; i < added.size(); i++) {
     if (!paired.count(i)) whole_added.push_back(std::move(added[i]));
   }
-  AppendFiles(table, whole_removed, false, "delete", version, commit_ts, out);
-  AppendFiles(table, newly_deleted, false, "delete", version, commit_ts, out, deleted_rows);
-  AppendFiles(table, restored, false, "insert", version, commit_ts, out, restored_rows);
-  AppendFiles(table, whole_added, false, "insert", version, commit_ts, out);
+  AppendFiles(table, whole_removed, false, ChangeFeedName(ChangeKind::DELETE), version, commit_ts, out);
+  AppendFiles(table, newly_deleted, false, ChangeFeedName(ChangeKind::DELETE), version, commit_ts, out, deleted_rows);
+  AppendFiles(table, restored, false, ChangeFeedName(ChangeKind::INSERT), version, commit_ts, out, restored_rows);
+  AppendFiles(table, whole_added, false, ChangeFeedName(ChangeKind::INSERT), version, commit_ts, out);
 }
 
 // The metadata in force at `start` (its commit applied), given the commits

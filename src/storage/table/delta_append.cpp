@@ -3,6 +3,7 @@
 #include "storage/delta/column_mapping.hpp"
 
 #include "common/exception.hpp"
+#include "storage/change_set.hpp"
 #include "storage/table/delta_table.hpp"
 #include "storage/table/schema_evolution.hpp"
 
@@ -30,7 +31,7 @@ void DeltaTableAppend::Append(DataChunk& rows) {
   DataChunk out;
   out.Initialize(change_types_, rows.size());
   for (idx_t c = 0; c < rows.ColumnCount(); c++) out.data[c].Copy(rows.data[c], nullptr, rows.size(), 0, 0);
-  out.data[rows.ColumnCount()].FillString("insert", rows.size());
+  out.data[rows.ColumnCount()].FillString(ChangeFeedName(ChangeKind::INSERT), rows.size());
   out.SetCardinality(rows.size());
   changes_->Append(out);
 }

@@ -12,6 +12,7 @@
 #include "common/json_parse.hpp"
 #include "common/json_writer.hpp"
 #include "common/string_util.hpp"
+#include "storage/change_set.hpp"
 #include "storage/delta/column_mapping.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
@@ -471,8 +472,11 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data, &changes}, visible);
   // Change rows: the table row plus its _change_type.
-  auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, const char* type) {
+  if (!cdf) commit.written = nullptr;
+  auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, ChangeKind kind) {
     if (!cdf || count == 0) return;
+    if (commit.written && !commit.written->AddKept(rows, sel, count, kind)) commit.written = nullptr;
+    const char* type = ChangeFeedName(kind);
     DataChunk out;
     out.Initialize(change_types, count);
     for (idx_t c = 0; c < types.size(); c++) out.data[c].Copy(rows.data[c], sel, count, 0, 0);
@@ -555,8 +559,8 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
         keep.Append(chunk, kept.data(), kept.size());
         tracked.AppendCopied(data, keep, file_index, kept_positions.data());
       }
-      add_change(chunk, deleted.data(), deleted.size(), "delete");
-      add_change(chunk, preimage.data(), preimage.size(), "update_preimage");
+      add_change(chunk, deleted.data(), deleted.size(), ChangeKind::DELETE);
+      add_change(chunk, preimage.data(), preimage.size(), ChangeKind::UPDATE_PREIMAGE);
     };
     // Rows a statement kept are every row in file order, so only a file
     // without a deletion vector can be split from them.
@@ -594,7 +598,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       chunk.Append(commit.updated.Chunk(c), run.data(), run.size());
     }
     tracked.AppendUpdated(data, chunk, postimage_order.data() + begin);
-    add_change(chunk, nullptr, chunk.size(), "update_postimage");
+    add_change(chunk, nullptr, chunk.size(), ChangeKind::UPDATE_POSTIMAGE);
   }
   bool has_changes = changes.RowCount() > 0;
   for (idx_t c = 0; c < commit.inserted.ChunkCount(); c++) {
@@ -602,7 +606,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     data.Append(chunk);
     // A version with cdc files is read only from them, so inserts of a
     // MERGE must be in them too; a pure insert needs none (adds are inserts).
-    if (has_changes) add_change(chunk, nullptr, chunk.size(), "insert");
+    if (has_changes) add_change(chunk, nullptr, chunk.size(), ChangeKind::INSERT);
   }
   DurableSet new_files;
   auto adds = data.Finish(now, new_files);
