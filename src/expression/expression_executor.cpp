@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
@@ -59,7 +60,7 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       return;
     }
     case BoundExpressionType::COLUMN_REF:
-      result.Copy(input.data[expr.column_index], nullptr, count, 0, 0);
+      result.Reference(input.data[expr.column_index], count);
       return;
     case BoundExpressionType::CAST: {
       Vector& child = Scratch(expr, count).data[0];
@@ -411,13 +412,19 @@ const ExpressionExecutor::InListConstants& ExpressionExecutor::ConstantsOf(const
 
 idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
   idx_t count = input.size();
-  Vector mask(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  auto& slot = select_masks_[&predicate];
+  if (!slot) slot = std::make_unique<Vector>(LogicalType(TypeId::BOOLEAN), std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
+  Vector& mask = *slot;
+  mask.Reset();
   Execute(predicate, input, mask);
   sel.resize(count);
-  auto* m = mask.GetData<bool>();
+  const auto* m = std::as_const(mask).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
+  const uint8_t* valid = std::as_const(mask).Validity();
   idx_t n = 0;
+  // Branch-free: the predicate's outcome is data, often near 50/50.
   for (idx_t i = 0; i < count; i++) {
-    if (mask.IsValid(i) && m[i]) sel[n++] = static_cast<sel_t>(i);
+    sel[n] = static_cast<sel_t>(i);
+    n += static_cast<idx_t>(valid[i] != 0 && m[i] != 0);
   }
   return n;
 }

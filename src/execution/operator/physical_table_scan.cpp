@@ -45,7 +45,7 @@ bool PhysicalTableScan::NextScanChunk() {
   }
 }
 
-bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!started_) {
     started_ = true;
     std::vector<LogicalType> scan_types(types.begin(), types.begin() + column_ids_.size());
@@ -68,7 +68,7 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
     out.Reset();
     idx_t width = column_ids_.size();
     if (filters_.empty()) {
-      for (idx_t c = 0; c < width; c++) out.data[c].Copy(scan_chunk_.data[c], nullptr, scan_chunk_.size(), 0, 0);
+      for (idx_t c = 0; c < width; c++) out.data[c].Reference(scan_chunk_.data[c], scan_chunk_.size());
       if (emit_row_ids_) out.data[width].Copy(*row_ids_, nullptr, scan_chunk_.size(), 0, 0);
       out.SetCardinality(scan_chunk_.size());
       return true;
@@ -95,7 +95,7 @@ bool PhysicalTableScan::Next(ExecutionContext& context, DataChunk& out) {
       if (n == 0) break;
     }
     if (current->size() == 0) continue;
-    for (idx_t c = 0; c < width; c++) out.data[c].Copy(current->data[c], nullptr, current->size(), 0, 0);
+    for (idx_t c = 0; c < width; c++) out.data[c].Reference(current->data[c], current->size());
     if (emit_row_ids_) {
       auto* dst = out.data[width].GetData<int64_t>();
       for (idx_t i = 0; i < current->size(); i++) dst[i] = ids[i];
