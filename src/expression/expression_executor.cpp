@@ -15,6 +15,14 @@ static void SliceChunk(DataChunk& input, const std::vector<sel_t>& sel, idx_t co
   out.Append(input, sel.data(), count);
 }
 
+// Copies slot 0 of a vector of T (as bytes) into slots 1..count-1.
+template <class T>
+static void BroadcastFirst(uint8_t* data, idx_t count) {
+  T value;
+  std::memcpy(&value, data, sizeof(T));
+  for (idx_t i = 1; i < count; i++) std::memcpy(data + i * sizeof(T), &value, sizeof(T));
+}
+
 DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count) {
   auto& slot = scratch_[&expr];
   if (!slot || slot->data.empty() || slot->data[0].Capacity() < count) {
@@ -55,7 +63,16 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       // Broadcast the first slot's bytes: strings share the bytes in the heap.
       idx_t width = result.GetType().PhysicalSize();
       auto* data = result.GetData<uint8_t>();
-      for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      // Typed per width: a memcpy call per row (the width not a constant)
+      // made every comparison with a constant cost a call per row.
+      switch (width) {
+        case 1: BroadcastFirst<uint8_t>(data, count); break;
+        case 4: BroadcastFirst<uint32_t>(data, count); break;
+        case 8: BroadcastFirst<uint64_t>(data, count); break;
+        case 16: BroadcastFirst<unsigned __int128>(data, count); break;
+        default:
+          for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      }
       result.SetAllValid(count);
       return;
     }
