@@ -53,32 +53,83 @@ Vector::Vector(LogicalType type, idx_t capacity) : type_(std::move(type)) {
   Allocate(capacity);
 }
 
+void Vector::Attach(std::shared_ptr<Buffer> buffer) {
+  buffer_ = std::move(buffer);
+  data_ = buffer_->data.get();
+  validity_ = buffer_->validity.get();
+  capacity_ = buffer_->capacity;
+}
+
+std::shared_ptr<Vector::Buffer> Vector::NewBuffer(idx_t width, idx_t capacity) {
+  auto buffer = std::make_shared<Vector::Buffer>();
+  // Not zero-filled: a slot is written before it is read, and NULL slots are never read.
+  if (width > 0) buffer->data.reset(new uint8_t[width * capacity]);
+  buffer->validity.reset(new uint8_t[capacity]);
+  std::memset(buffer->validity.get(), 1, capacity);
+  buffer->capacity = capacity;
+  return buffer;
+}
+
 void Vector::Allocate(idx_t capacity) {
-  capacity_ = std::max<idx_t>(capacity, 1);
-  idx_t width = type_.PhysicalSize();
-  if (width > 0) {
-    // Not zero-filled: a slot is written before it is read, and NULL slots are never read.
-    data_.reset(new uint8_t[width * capacity_]);
-  }
-  validity_.assign(capacity_, 1);
+  own_capacity_ = std::max<idx_t>(capacity, 1);
+  Attach(NewBuffer(type_.PhysicalSize(), own_capacity_));
 }
 
 void Vector::Resize(idx_t new_capacity) {
   if (new_capacity <= capacity_) return;
   idx_t width = type_.PhysicalSize();
-  if (width > 0) {
-    std::unique_ptr<uint8_t[]> fresh(new uint8_t[width * new_capacity]);
-    std::memcpy(fresh.get(), data_.get(), width * capacity_);
-    data_ = std::move(fresh);
-  }
-  validity_.resize(new_capacity, 1);
+  auto fresh = NewBuffer(width, new_capacity);
+  if (width > 0) std::memcpy(fresh->data.get(), data_, width * capacity_);
+  std::memcpy(fresh->validity.get(), validity_, capacity_);
+  spare_.reset();
+  Attach(std::move(fresh));
+  own_capacity_ = std::max(own_capacity_, new_capacity);
   if (type_.id() == TypeId::STRUCT) {
     for (auto& child : children_) child->Resize(new_capacity);
   }
-  capacity_ = new_capacity;
 }
 
-void Vector::SetAllValid(idx_t count) { std::fill(validity_.begin(), validity_.begin() + std::min(count, capacity_), 1); }
+void Vector::Unshare(bool keep_rows) {
+  idx_t width = type_.PhysicalSize();
+  idx_t needed = std::max(capacity_, own_capacity_);
+  std::shared_ptr<Buffer> own;
+  if (spare_ && spare_->capacity >= needed) {
+    own = std::move(spare_);
+  } else {
+    own = NewBuffer(width, needed);
+    spare_.reset();
+  }
+  if (keep_rows) {
+    if (width > 0) std::memcpy(own->data.get(), data_, width * capacity_);
+    std::memcpy(own->validity.get(), validity_, capacity_);
+  }
+  // Rows past the kept ones are valid, as in a fresh vector.
+  if (own->capacity > capacity_) std::memset(own->validity.get() + capacity_, 1, own->capacity - capacity_);
+  Attach(std::move(own));
+}
+
+void Vector::Reference(const Vector& other, idx_t count) {
+  if (&other == this) return;
+  if (other.type_ != type_) {
+    Reset();
+    Copy(other, nullptr, count, 0, 0);
+    return;
+  }
+  if (other.buffer_ != buffer_) {
+    if (!spare_ && buffer_.use_count() == 1) spare_ = std::move(buffer_);
+    Attach(other.buffer_);
+  }
+  heap_.reset();
+  foreign_heaps_.clear();
+  if (type_.id() == TypeId::VARCHAR) AddHeapReference(other);
+  list_size_ = other.list_size_;
+  for (idx_t i = 0; i < children_.size(); i++) children_[i]->Reference(*other.children_[i], other.children_[i]->capacity_);
+}
+
+void Vector::SetAllValid(idx_t count) {
+  MakeWritable();
+  std::memset(validity_, 1, std::min(count, capacity_));
+}
 
 StringHeap& Vector::Heap() {
   if (!heap_) heap_ = std::make_shared<StringHeap>();
@@ -105,6 +156,11 @@ void Vector::AddHeapReference(const Vector& other) {
       foreign_heaps_.push_back(h);
     }
   }
+}
+
+void Vector::AddHeapReference(std::shared_ptr<StringHeap> heap) {
+  if (heap == heap_ || std::find(foreign_heaps_.begin(), foreign_heaps_.end(), heap) != foreign_heaps_.end()) return;
+  foreign_heaps_.push_back(std::move(heap));
 }
 
 idx_t Vector::ListAppendElement(const Value& element) {
@@ -216,7 +272,20 @@ static void CopyRows(Vector& dst, const Vector& src, const sel_t* sel, idx_t cou
   dst.SetListSize(size);
 }
 
+namespace {
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+template <class T>
+void GatherRows(uint8_t* dst, const uint8_t* src, const sel_t* sel, idx_t count, idx_t dst_offset) {
+  auto* out = reinterpret_cast<T*>(dst) + dst_offset;
+  const auto* in = reinterpret_cast<const T*>(src);
+  for (idx_t i = 0; i < count; i++) std::memcpy(out + i, in + sel[i], sizeof(T));
+}
+}  // namespace
+
 void Vector::Copy(const Vector& src, const sel_t* sel, idx_t count, idx_t src_offset, idx_t dst_offset) {
+  MakeWritable();
   if (dst_offset + count > capacity_) Resize(std::max(dst_offset + count, capacity_ * 2));
   // Values one by one between types, or within one nested vector (whose
   // child may move while it grows).
@@ -231,18 +300,29 @@ void Vector::Copy(const Vector& src, const sel_t* sel, idx_t count, idx_t src_of
   idx_t width = type_.PhysicalSize();
   if (type_.id() == TypeId::VARCHAR) AddHeapReference(src);
   if (sel) {
-    for (idx_t i = 0; i < count; i++) {
-      validity_[dst_offset + i] = src.validity_[sel[i]];
-      std::memcpy(data_.get() + (dst_offset + i) * width, src.data_.get() + sel[i] * width, width);
+    for (idx_t i = 0; i < count; i++) validity_[dst_offset + i] = src.validity_[sel[i]];
+    // One typed loop per width: a memcpy call per row (the width not being a
+    // constant) made selective filters bound by the calls.
+    switch (width) {
+      case 1: GatherRows<uint8_t>(data_, src.data_, sel, count, dst_offset); break;
+      case 2: GatherRows<uint16_t>(data_, src.data_, sel, count, dst_offset); break;
+      case 4: GatherRows<uint32_t>(data_, src.data_, sel, count, dst_offset); break;
+      case 8: GatherRows<uint64_t>(data_, src.data_, sel, count, dst_offset); break;
+      case 16: GatherRows<Bytes16>(data_, src.data_, sel, count, dst_offset); break;
+      default:
+        for (idx_t i = 0; i < count; i++) {
+          std::memcpy(data_ + (dst_offset + i) * width, src.data_ + sel[i] * width, width);
+        }
     }
   } else {
-    std::memcpy(validity_.data() + dst_offset, src.validity_.data() + src_offset, count);
-    std::memcpy(data_.get() + dst_offset * width, src.data_.get() + src_offset * width, count * width);
+    std::memcpy(validity_ + dst_offset, src.validity_ + src_offset, count);
+    if (width > 0) std::memcpy(data_ + dst_offset * width, src.data_ + src_offset * width, count * width);
   }
 }
 
 void Vector::Reset() {
-  std::fill(validity_.begin(), validity_.end(), 1);
+  if (BufferShared() || capacity_ < own_capacity_) Unshare(false);
+  std::memset(validity_, 1, capacity_);
   heap_.reset();
   foreign_heaps_.clear();
   list_size_ = 0;

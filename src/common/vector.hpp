@@ -2,6 +2,13 @@
 // validity byte per row (1 = valid, 0 = NULL). See types.hpp for the physical
 // layout of each type.
 //
+// A vector may share its row buffer with others (Reference): the buffer is
+// reference counted, so a chunk that refers to a table's column keeps it
+// alive, and is copied on write: every non-const accessor (GetData, Validity,
+// SetValid, ...) first gives the vector a private copy when another vector
+// shares the buffer. Read through a const Vector& where nothing is written,
+// or the copy is made for nothing.
+//
 // Strings live in StringHeaps. A vector owns its heap and may keep other
 // vectors' heaps alive (AddHeapReference), so copying a string_t between
 // vectors needs no byte copy as long as the source heap is referenced.
@@ -52,15 +59,25 @@ class Vector {
   // Grows (never shrinks) keeping the rows already written.
   void Resize(idx_t new_capacity);
 
+  // Write access: unshares the buffer first (see the top of this file).
   template <class T>
-  T* GetData() { return reinterpret_cast<T*>(data_.get()); }
+  T* GetData() {
+    MakeWritable();
+    return reinterpret_cast<T*>(data_);
+  }
   template <class T>
-  const T* GetData() const { return reinterpret_cast<const T*>(data_.get()); }
+  const T* GetData() const { return reinterpret_cast<const T*>(data_); }
 
   bool IsValid(idx_t row) const { return validity_[row] != 0; }
-  void SetValid(idx_t row, bool valid) { validity_[row] = valid ? 1 : 0; }
-  uint8_t* Validity() { return validity_.data(); }
-  const uint8_t* Validity() const { return validity_.data(); }
+  void SetValid(idx_t row, bool valid) {
+    MakeWritable();
+    validity_[row] = valid ? 1 : 0;
+  }
+  uint8_t* Validity() {
+    MakeWritable();
+    return validity_;
+  }
+  const uint8_t* Validity() const { return validity_; }
   // Marks rows [0, count) valid.
   void SetAllValid(idx_t count);
 
@@ -81,6 +98,10 @@ class Vector {
   bool HeapShared() const { return heap_ && heap_.use_count() > 1; }
   // Keeps `other`'s string heaps alive as long as this vector lives.
   void AddHeapReference(const Vector& other);
+  // Keeps `heap` alive as long as this vector lives. A structure holding many
+  // vectors' heaps can pass one handle sharing its own ownership (the
+  // aliasing constructor of std::shared_ptr) instead of every heap.
+  void AddHeapReference(std::shared_ptr<StringHeap> heap);
 
   // STRUCT: one child per field; LIST/MAP: one child holding all elements.
   Vector& Child(idx_t i) { return *children_[i]; }
@@ -95,6 +116,14 @@ class Vector {
   Value GetValue(idx_t row) const;
   void SetValue(idx_t row, const Value& input);
 
+  // Makes this vector hold other's rows without copying them: both share
+  // other's buffers (nested types: their children's too) and string heaps
+  // until one of them is written. Vectors of different types are not
+  // shared: other's first `count` rows are converted (Copy).
+  void Reference(const Vector& other, idx_t count);
+  // Whether the row buffer is shared with another vector (Reference).
+  bool BufferShared() const { return buffer_.use_count() > 1; }
+
   // Copies rows: for i in [0, count): this[dst_offset + i] = src[sel ? sel[i] : src_offset + i].
   // The vector grows when needed.
   void Copy(const Vector& src, const sel_t* sel, idx_t count, idx_t src_offset, idx_t dst_offset);
@@ -103,12 +132,34 @@ class Vector {
   void Reset();
 
  private:
+  // The rows' values and validity bytes; shared between vectors by Reference.
+  struct Buffer {
+    std::unique_ptr<uint8_t[]> data;  // null for types of width 0
+    std::unique_ptr<uint8_t[]> validity;
+    idx_t capacity = 0;
+  };
+  static std::shared_ptr<Buffer> NewBuffer(idx_t width, idx_t capacity);
   void Allocate(idx_t capacity);
+  // Points data_/validity_/capacity_ at buffer_.
+  void Attach(std::shared_ptr<Buffer> buffer);
+  void MakeWritable() {
+    if (buffer_.use_count() > 1 || capacity_ < own_capacity_) Unshare(true);
+  }
+  // Gives this vector a buffer of its own of at least own_capacity_ rows
+  // (the spare one when it fits), copying the current rows when `keep_rows`.
+  void Unshare(bool keep_rows);
 
   LogicalType type_;
   idx_t capacity_ = 0;
-  std::unique_ptr<uint8_t[]> data_;
-  std::vector<uint8_t> validity_;
+  // The capacity this vector was given (constructor, Resize): a referenced
+  // buffer may be smaller, and writers count on this many rows.
+  idx_t own_capacity_ = 0;
+  std::shared_ptr<Buffer> buffer_;
+  // This vector's own buffer while it refers to another's: reused when it
+  // is written again, so chunk after chunk allocates nothing.
+  std::shared_ptr<Buffer> spare_;
+  uint8_t* data_ = nullptr;
+  uint8_t* validity_ = nullptr;
   std::shared_ptr<StringHeap> heap_;
   std::vector<std::shared_ptr<StringHeap>> foreign_heaps_;
   std::vector<std::unique_ptr<Vector>> children_;

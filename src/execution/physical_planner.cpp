@@ -232,6 +232,7 @@ static PhysicalOperatorPtr PlanAggregate(ClientContext& context, LogicalOperator
     if (!worker_scan) throw InternalError("a copy of a parallel aggregate's input planned differently");
     worker_scan->SetMorsels(morsels, false);
     ShareJoinBuilds(*aggregate->children[0], *worker->children[0]);
+    aggregate->ShareProfileWith(*worker);
     workers.push_back(std::move(worker));
   }
   aggregate->SetWorkers(std::move(workers), std::move(morsels));

@@ -8,7 +8,7 @@
 
 namespace lakestream {
 
-static ExecutionContext MakeExecution(ClientContext& context) {
+ExecutionContext MakeExecutionContext(ClientContext& context) {
   ExecutionContext execution;
   execution.client = &context;
   execution.function_context.statement_start = context.StatementStart();
@@ -19,7 +19,7 @@ static ExecutionContext MakeExecution(ClientContext& context) {
 ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan) {
   plan = OptimizePlan(std::move(plan));
   auto physical = CreatePhysicalPlan(context, *plan);
-  ExecutionContext execution = MakeExecution(context);
+  ExecutionContext execution = MakeExecutionContext(context);
   ChunkCollection rows(physical->types);
   DrainOperator(execution, *physical, rows);
   return rows;
@@ -28,7 +28,7 @@ ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan) {
 void ExecutePlanInto(ClientContext& context, LogicalOperatorPtr plan, const std::function<void(DataChunk&)>& consume) {
   plan = OptimizePlan(std::move(plan));
   auto physical = CreatePhysicalPlan(context, *plan);
-  ExecutionContext execution = MakeExecution(context);
+  ExecutionContext execution = MakeExecutionContext(context);
   DataChunk chunk;
   physical->InitializeChunk(chunk);
   while (physical->Next(execution, chunk)) {

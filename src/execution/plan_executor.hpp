@@ -8,6 +8,10 @@
 
 namespace lakestream {
 
+struct ExecutionContext;
+// The context operators run in for the current statement of `context`.
+ExecutionContext MakeExecutionContext(ClientContext& context);
+
 // Optimises, plans and runs `plan` to completion in the current statement of `context`.
 ChunkCollection ExecutePlan(ClientContext& context, LogicalOperatorPtr plan);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
@@ -12,6 +13,14 @@ namespace lakestream {
 static void SliceChunk(DataChunk& input, const std::vector<sel_t>& sel, idx_t count, DataChunk& out) {
   out.Initialize(input.GetTypes(), std::max<idx_t>(count, 1));
   out.Append(input, sel.data(), count);
+}
+
+// Copies slot 0 of a vector of T (as bytes) into slots 1..count-1.
+template <class T>
+static void BroadcastFirst(uint8_t* data, idx_t count) {
+  T value;
+  std::memcpy(&value, data, sizeof(T));
+  for (idx_t i = 1; i < count; i++) std::memcpy(data + i * sizeof(T), &value, sizeof(T));
 }
 
 DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count) {
@@ -54,12 +63,21 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
       // Broadcast the first slot's bytes: strings share the bytes in the heap.
       idx_t width = result.GetType().PhysicalSize();
       auto* data = result.GetData<uint8_t>();
-      for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      // Typed per width: a memcpy call per row (the width not a constant)
+      // made every comparison with a constant cost a call per row.
+      switch (width) {
+        case 1: BroadcastFirst<uint8_t>(data, count); break;
+        case 4: BroadcastFirst<uint32_t>(data, count); break;
+        case 8: BroadcastFirst<uint64_t>(data, count); break;
+        case 16: BroadcastFirst<unsigned __int128>(data, count); break;
+        default:
+          for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+      }
       result.SetAllValid(count);
       return;
     }
     case BoundExpressionType::COLUMN_REF:
-      result.Copy(input.data[expr.column_index], nullptr, count, 0, 0);
+      result.Reference(input.data[expr.column_index], count);
       return;
     case BoundExpressionType::CAST: {
       Vector& child = Scratch(expr, count).data[0];
@@ -411,13 +429,19 @@ const ExpressionExecutor::InListConstants& ExpressionExecutor::ConstantsOf(const
 
 idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
   idx_t count = input.size();
-  Vector mask(TypeId::BOOLEAN, std::max<idx_t>(count, 1));
+  auto& slot = select_masks_[&predicate];
+  if (!slot) slot = std::make_unique<Vector>(LogicalType(TypeId::BOOLEAN), std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
+  Vector& mask = *slot;
+  mask.Reset();
   Execute(predicate, input, mask);
   sel.resize(count);
-  auto* m = mask.GetData<bool>();
+  const auto* m = std::as_const(mask).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
+  const uint8_t* valid = std::as_const(mask).Validity();
   idx_t n = 0;
+  // Branch-free: the predicate's outcome is data, often near 50/50.
   for (idx_t i = 0; i < count; i++) {
-    if (mask.IsValid(i) && m[i]) sel[n++] = static_cast<sel_t>(i);
+    sel[n] = static_cast<sel_t>(i);
+    n += static_cast<idx_t>(valid[i] != 0 && m[i] != 0);
   }
   return n;
 }

@@ -62,6 +62,8 @@ class ExpressionExecutor {
   std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
   std::unordered_map<const BoundExpression*, InListConstants> in_lists_;
   std::unordered_map<const BoundExpression*, bool> may_raise_;
+  // Select's result vector per predicate, reused chunk after chunk.
+  std::unordered_map<const BoundExpression*, std::unique_ptr<Vector>> select_masks_;
 };
 
 // Appends one row per entry of `rows` (VALUES) to `out`: each expression,

@@ -316,6 +316,7 @@ struct SelectStatement : SQLStatement {
 struct ExplainStatement : SQLStatement {
   ExplainStatement() : SQLStatement(StatementType::EXPLAIN) {}
   std::unique_ptr<SQLStatement> statement;
+  bool analyze = false;  // EXPLAIN ANALYZE: run the query, report rows and time per operator
 };
 
 struct ColumnDefinition {

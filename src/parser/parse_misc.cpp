@@ -307,7 +307,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseTransaction() {
 std::unique_ptr<SQLStatement> ParserImpl::ParseExplain() {
   ExpectKeyword("EXPLAIN");
   auto statement = std::make_unique<ExplainStatement>();
-  if (IsKeyword("ANALYZE")) ErrorAt(Peek().offset, "not supported yet: EXPLAIN ANALYZE");
+  statement->analyze = AcceptKeyword("ANALYZE");
   uint32_t begin = Peek().offset;
   if (IsKeyword("EXPLAIN")) SyntaxError(Peek());
   statement->statement = ParseStatement();

@@ -17,7 +17,10 @@ class InMemoryScan : public TableScan {
     out.Reset();
     if (chunk_index_ >= std::min(end_, rows_.ChunkCount())) return false;
     const DataChunk& chunk = rows_.Chunk(chunk_index_);
-    for (idx_t i = 0; i < column_ids_.size(); i++) out.data[i].Copy(chunk.data[column_ids_[i]], nullptr, chunk.size(), 0, 0);
+    // The table's own vectors, not a copy: reference counting keeps them
+    // alive while the scan's consumers hold them, and a later commit that
+    // changes them in place copies them first (common/vector.hpp).
+    for (idx_t i = 0; i < column_ids_.size(); i++) out.data[i].Reference(chunk.data[column_ids_[i]], chunk.size());
     out.SetCardinality(chunk.size());
     if (row_ids) {
       auto* ids = row_ids->GetData<int64_t>();

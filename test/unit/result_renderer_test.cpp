@@ -89,6 +89,18 @@ TEST(ResultRenderer, BoxSimple) {
             "└───────────────────┘\n");
 }
 
+// EXPLAIN's one cell is the plan's tree: printed as its lines, not as one
+// escaped row of a table; any other one-cell text result stays a table.
+TEST(ResultRenderer, BoxPrintsPlansAsTrees) {
+  std::string tree = "HASH_GROUP_BY [count_star()]\n└─ TABLE_SCAN [t]\n";
+  auto plan = MakeResult({"physical_plan"}, {TypeId::VARCHAR}, {{Value(tree)}});
+  EXPECT_EQ(Render(*plan, RenderMode::BOX), tree);
+  auto analyzed = MakeResult({"analyzed_plan"}, {TypeId::VARCHAR}, {{Value("total: 0.001s\nTABLE_SCAN [t]  rows=3")}});
+  EXPECT_EQ(Render(*analyzed, RenderMode::BOX), "total: 0.001s\nTABLE_SCAN [t]  rows=3\n");
+  auto other = MakeResult({"note"}, {TypeId::VARCHAR}, {{Value(tree)}});
+  EXPECT_NE(Render(*other, RenderMode::BOX).find("\\n"), std::string::npos);
+}
+
 TEST(ResultRenderer, BoxNullDecimalAndEscapes) {
   auto r = MakeResult({"price", "note"}, {LogicalType::Decimal(10, 2), TypeId::VARCHAR},
                       {{Value::DECIMAL(150000, 10, 2), Value("a\nb")},

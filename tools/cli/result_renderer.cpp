@@ -160,6 +160,11 @@ void Narrow(std::vector<BoxColumn>& cols, uint64_t max_width, uint64_t floor) {
   }
 }
 
+bool IsPlanResult(const QueryResult& result) {
+  return result.ColumnCount() == 1 && result.RowCount() == 1 &&
+         (result.Names()[0] == "physical_plan" || result.Names()[0] == "analyzed_plan") && !result.GetValue(0, 0).IsNull();
+}
+
 std::string PluralRows(idx_t n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); }
 
 }  // namespace
@@ -167,6 +172,12 @@ std::string PluralRows(idx_t n) { return std::to_string(n) + (n == 1 ? " row" : 
 void RenderBox(const QueryResult& result, uint64_t max_width, uint64_t max_rows, std::ostream& out) {
   idx_t ncols = result.ColumnCount();
   if (ncols == 0) return;
+  if (IsPlanResult(result)) {
+    // EXPLAIN [ANALYZE]: the plan's tree as it is, one operator per line.
+    std::string plan = result.GetValue(0, 0).ToString();
+    out << plan << (plan.empty() || plan.back() != '\n' ? "\n" : "");
+    return;
+  }
   if (max_width < 8) max_width = 8;
   idx_t total_rows = result.RowCount();
   bool cut_rows = max_rows > 0 && total_rows > max_rows;

@@ -11,6 +11,9 @@
 //   are hidden behind a "…" column. More than `max_rows` rows shows the first
 //   and last max_rows/2 rows around a "⋮" row. The footer always says
 //   "N rows" / "1 row", plus "(M shown)" and "K columns (J shown)" when cut.
+//   EXPLAIN's and EXPLAIN ANALYZE's result (one cell, column physical_plan or
+//   analyzed_plan) is printed as its text instead: the plan's tree, one
+//   operator per line.
 // - CSV: header line, then one line per row, fields separated by ',', quoted
 //   per RFC 4180 when they hold ',', '"', CR or LF (quotes doubled); NULL is an
 //   empty field, an empty string is "" so the two stay distinguishable. Lines

@@ -8,7 +8,7 @@ PhysicalFilter::PhysicalFilter(PhysicalOperatorPtr child, BoundExprPtr predicate
   children[0]->InitializeChunk(input_);
 }
 
-bool PhysicalFilter::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalFilter::GetChunk(ExecutionContext& context, DataChunk& out) {
   ExpressionExecutor& executor = Executor(context);
   while (children[0]->Next(context, input_)) {
     context.CheckInterrupt();
@@ -16,7 +16,12 @@ bool PhysicalFilter::Next(ExecutionContext& context, DataChunk& out) {
     idx_t n = executor.Select(*predicate_, input_, sel_);
     if (n == 0) continue;
     out.Reset();
-    out.Append(input_, sel_.data(), n);
+    if (n == input_.size()) {
+      for (idx_t c = 0; c < out.ColumnCount(); c++) out.data[c].Reference(input_.data[c], n);
+      out.SetCardinality(n);
+    } else {
+      out.Append(input_, sel_.data(), n);
+    }
     return true;
   }
   return false;

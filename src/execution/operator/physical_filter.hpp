@@ -8,7 +8,7 @@ namespace lakestream {
 class PhysicalFilter : public PhysicalOperator {
  public:
   PhysicalFilter(PhysicalOperatorPtr child, BoundExprPtr predicate);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "FILTER"; }
   std::string Details() const override { return predicate_->ToString(); }
 

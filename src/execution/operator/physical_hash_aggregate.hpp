@@ -24,7 +24,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   // `grouping_sets`: positions in `groups` of each set; empty for plain GROUP BY.
   PhysicalHashAggregate(PhysicalOperatorPtr child, std::vector<BoundExprPtr> groups, std::vector<BoundAggregate> aggregates,
                         std::vector<std::vector<idx_t>> grouping_sets = {});
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "HASH_GROUP_BY"; }
   std::string Details() const override;
   // SELECT COUNT(*) [, COUNT(*)...] FROM t without WHERE or GROUP BY: the
@@ -93,6 +93,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool count_from_table_ = false;
   bool consumed_ = false;
   std::vector<std::unique_ptr<PhysicalHashAggregate>> workers_;
+  idx_t threads_ = 1;  // this copy and its workers (kept for EXPLAIN ANALYZE once they are merged)
   std::shared_ptr<MorselSource> morsels_;
   idx_t emitted_ = 0;
 };

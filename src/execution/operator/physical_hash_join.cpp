@@ -57,7 +57,7 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
     context.CheckInterrupt();
     if (input.size() == 0) continue;
     combined.Reset();
-    for (idx_t c = 0; c < right_width_; c++) combined.data[c].Copy(input.data[c], nullptr, input.size(), 0, 0);
+    for (idx_t c = 0; c < right_width_; c++) combined.data[c].Reference(input.data[c], input.size());
     for (idx_t k = 0; k < right_keys_.size(); k++) executor.Execute(*right_keys_[k], input, combined.data[right_width_ + k]);
     combined.SetCardinality(input.size());
     table_->rows.Append(combined);
@@ -73,6 +73,15 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   table_->inline_key = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
                 key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ;
   table_->inline_key = table_->inline_key && !NullsEqual(0);  // the inline key has no NULL
+  const ChunkCollection& built = table_->rows;
+  table_->column_data.assign(right_width_, {});
+  table_->column_validity.assign(right_width_, {});
+  for (idx_t col = 0; col < right_width_; col++) {
+    for (idx_t c = 0; c < built.ChunkCount(); c++) {
+      table_->column_data[col].push_back(built.Chunk(c).data[col].GetData<uint8_t>());
+      table_->column_validity[col].push_back(built.Chunk(c).data[col].Validity());
+    }
+  }
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
   for (idx_t c = 0; c < table_->rows.ChunkCount(); c++) {
     DataChunk& chunk = table_->rows.Chunk(c);
@@ -205,38 +214,66 @@ idx_t PhysicalHashJoin::CollectPairs() {
   return pairs;
 }
 
-// Gathers build rows of one column into `out` with a typed loop.
+// Gathers build rows of one column into `out` with a typed loop, through the
+// table's per-chunk pointers (Table::column_data).
 template <class T>
-static void GatherColumn(const ChunkCollection& build, idx_t column, const uint32_t* rows, idx_t count, Vector& out) {
+static void GatherColumn(const std::vector<const uint8_t*>& data, const std::vector<const uint8_t*>& validity,
+                         const uint32_t* rows, idx_t count, Vector& out) {
   T* dst = out.GetData<T>();
   uint8_t* valid = out.Validity();
+  const uint8_t* const* chunks = data.data();
+  const uint8_t* const* valid_chunks = validity.data();
   for (idx_t i = 0; i < count; i++) {
-    const Vector& src = build.Chunk(rows[i] / STANDARD_VECTOR_SIZE).data[column];
+    idx_t chunk = rows[i] / STANDARD_VECTOR_SIZE;
     idx_t offset = rows[i] % STANDARD_VECTOR_SIZE;
-    dst[i] = src.GetData<T>()[offset];
-    valid[i] = src.Validity()[offset];
+    std::memcpy(dst + i, chunks[chunk] + offset * sizeof(T), sizeof(T));
+    valid[i] = valid_chunks[chunk][offset];
   }
 }
 
-static void Gather(const ChunkCollection& build, idx_t column, const uint32_t* rows, idx_t count, Vector& out) {
+static void Gather(const std::shared_ptr<StringHeap>& heaps, const std::vector<const uint8_t*>& data,
+                   const std::vector<const uint8_t*>& validity, const uint32_t* rows, idx_t count, Vector& out) {
   switch (out.GetType().id()) {
-    case TypeId::BOOLEAN: return GatherColumn<bool>(build, column, rows, count, out);
+    case TypeId::BOOLEAN: return GatherColumn<bool>(data, validity, rows, count, out);
     case TypeId::INTEGER:
-    case TypeId::DATE: return GatherColumn<int32_t>(build, column, rows, count, out);
+    case TypeId::DATE: return GatherColumn<int32_t>(data, validity, rows, count, out);
     case TypeId::BIGINT:
     case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: return GatherColumn<int64_t>(build, column, rows, count, out);
-    case TypeId::DOUBLE: return GatherColumn<double>(build, column, rows, count, out);
-    case TypeId::DECIMAL: return GatherColumn<hugeint_t>(build, column, rows, count, out);
+    case TypeId::TIMESTAMP_NTZ: return GatherColumn<int64_t>(data, validity, rows, count, out);
+    case TypeId::DOUBLE: return GatherColumn<double>(data, validity, rows, count, out);
+    case TypeId::DECIMAL: return GatherColumn<hugeint_t>(data, validity, rows, count, out);
     case TypeId::VARCHAR: {
-      GatherColumn<string_t>(build, column, rows, count, out);
+      GatherColumn<string_t>(data, validity, rows, count, out);
       // Keep the build side's string bytes alive as long as `out` lives.
-      for (idx_t c = 0; c < build.ChunkCount(); c++) out.AddHeapReference(build.Chunk(c).data[column]);
+      out.AddHeapReference(heaps);
+      return;
+    }
+    default:
+      break;
+  }
+  throw InternalError("hash join gather of a " + out.GetType().ToString() + " column");
+}
+
+void PhysicalHashJoin::GatherBuild(idx_t column, const uint32_t* rows, idx_t count, Vector& out) const {
+  const Table& table = *table_;
+  switch (out.GetType().id()) {
+    case TypeId::BOOLEAN:
+    case TypeId::INTEGER:
+    case TypeId::DATE:
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
+    case TypeId::DOUBLE:
+    case TypeId::DECIMAL:
+    case TypeId::VARCHAR: {
+      // Shares the ownership of the table, which holds every heap.
+      std::shared_ptr<StringHeap> heaps(table_, &table_->heap_anchor);
+      Gather(heaps, table.column_data[column], table.column_validity[column], rows, count, out);
       return;
     }
     default:
       for (idx_t i = 0; i < count; i++) {
-        out.Copy(build.Chunk(rows[i] / STANDARD_VECTOR_SIZE).data[column], nullptr, 1, rows[i] % STANDARD_VECTOR_SIZE, i);
+        out.Copy(table.rows.Chunk(rows[i] / STANDARD_VECTOR_SIZE).data[column], nullptr, 1, rows[i] % STANDARD_VECTOR_SIZE, i);
       }
   }
 }
@@ -245,19 +282,27 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
   bool direct = EmitsPairs() && !residual_;
   DataChunk& target = direct ? out : joined_;
   target.Reset();
+  // Every probe row once, in order (a key join meeting one build row each):
+  // the probe columns are passed on, not copied.
+  bool whole_probe = pairs == probe_.size();
+  for (idx_t i = 0; i < pairs && whole_probe; i++) whole_probe = pair_probe_[i] == i;
   for (idx_t c = 0; c < left_width_; c++) {
     if (!left_needed_.empty() && !left_needed_[c]) {
       std::memset(target.data[c].Validity(), 0, pairs);
       continue;
     }
-    target.data[c].Copy(probe_.data[c], pair_probe_.data(), pairs, 0, 0);
+    if (whole_probe) {
+      target.data[c].Reference(probe_.data[c], pairs);
+    } else {
+      target.data[c].Copy(probe_.data[c], pair_probe_.data(), pairs, 0, 0);
+    }
   }
   for (idx_t c = 0; c < right_width_; c++) {
     if (!right_needed_.empty() && !right_needed_[c]) {
       std::memset(target.data[left_width_ + c].Validity(), 0, pairs);
       continue;
     }
-    Gather(table_->rows, c, pair_build_.data(), pairs, target.data[left_width_ + c]);
+    GatherBuild(c, pair_build_.data(), pairs, target.data[left_width_ + c]);
   }
   target.SetCardinality(pairs);
   if (direct && kind_ == JoinKind::INNER) return;  // nothing to remember about the pairs
@@ -341,12 +386,12 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   idx_t n = rows.size();
   if (n == 0) return false;
   for (idx_t c = 0; c < left_width_; c++) std::memset(out.data[c].Validity(), 0, n);
-  for (idx_t c = 0; c < right_width_; c++) Gather(table_->rows, c, rows.data(), n, out.data[left_width_ + c]);
+  for (idx_t c = 0; c < right_width_; c++) GatherBuild(c, rows.data(), n, out.data[left_width_ + c]);
   out.SetCardinality(n);
   return true;
 }
 
-bool PhysicalHashJoin::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
     builder_->BuildOnce(context);
     build_matched_.assign(kind_ == JoinKind::FULL ? table_->rows.Count() : 0, 0);

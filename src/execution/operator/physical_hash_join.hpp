@@ -35,7 +35,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   // Which keys compare IS NOT DISTINCT FROM (a decorrelated subquery's
   // correlated columns); empty: none.
   void SetNullsEqual(std::vector<bool> nulls_equal) { nulls_equal_ = std::move(nulls_equal); }
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "HASH_JOIN" + JoinKindSuffix(kind_); }
   bool HasResidual() const { return residual_ != nullptr; }
   // Output columns no operator above reads are left NULL instead of being
@@ -61,6 +61,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   void StartProbe(ExecutionContext& context);
   // Collects up to one vector of matching (probe row, build row) pairs.
   idx_t CollectPairs();
+  // out[i] = build row rows[i] of build column `column`, for i < count.
+  void GatherBuild(idx_t column, const uint32_t* rows, idx_t count, Vector& out) const;
   // Writes the collected pairs into `out`, applying the residual predicate.
   void EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out);
   // Once a probe chunk is done: its rows a LEFT/FULL/SINGLE join pads, or
@@ -117,6 +119,13 @@ class PhysicalHashJoin : public PhysicalOperator {
     bool inline_key = false;
     uint64_t mask = 0;
     bool has_null_key = false;
+    // Per build column, each chunk's values and validity bytes: a gather
+    // reads a row's value with two loads instead of walking chunk and vector.
+    std::vector<std::vector<const uint8_t*>> column_data;
+    std::vector<std::vector<const uint8_t*>> column_validity;
+    // Stands for the table's string heaps in gathered vectors (their handle
+    // owns the table, see Vector::AddHeapReference).
+    StringHeap heap_anchor;
   };
   void BuildOnce(ExecutionContext& context);
   std::shared_ptr<Table> table_ = std::make_shared<Table>();

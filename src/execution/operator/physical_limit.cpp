@@ -10,7 +10,7 @@ PhysicalLimit::PhysicalLimit(PhysicalOperatorPtr child, int64_t limit, int64_t o
   children[0]->InitializeChunk(input_);
 }
 
-bool PhysicalLimit::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalLimit::GetChunk(ExecutionContext& context, DataChunk& out) {
   while (limit_ < 0 || emitted_ < limit_) {
     if (!children[0]->Next(context, input_)) return false;
     int64_t n = static_cast<int64_t>(input_.size());

@@ -9,7 +9,7 @@ class PhysicalLimit : public PhysicalOperator {
  public:
   // limit < 0: no limit.
   PhysicalLimit(PhysicalOperatorPtr child, int64_t limit, int64_t offset);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "LIMIT"; }
   std::string Details() const override { return std::to_string(limit_) + " OFFSET " + std::to_string(offset_); }
 

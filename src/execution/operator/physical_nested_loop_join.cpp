@@ -127,7 +127,7 @@ void PhysicalNestedLoopJoin::JoinSome(ExecutionContext& context) {
   probe_active_ = false;
 }
 
-bool PhysicalNestedLoopJoin::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalNestedLoopJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
     DrainOperator(context, *children[1], right_);
     if (kind_ == JoinKind::FULL) {

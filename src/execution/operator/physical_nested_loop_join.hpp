@@ -21,7 +21,7 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
   // MARK joins: the mark is the three-valued OR of `mark_condition` over the
   // pairs that pass the condition (null: TRUE when any pair passes).
   void SetMarkCondition(BoundExprPtr mark_condition) { mark_condition_ = std::move(mark_condition); }
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "NESTED_LOOP_JOIN" + JoinKindSuffix(kind_); }
   std::string Details() const override {
     return (condition_ ? condition_->ToString() : "") + (mark_condition_ ? " MARK " + mark_condition_->ToString() : "");

@@ -59,7 +59,7 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
   std::stable_sort(permutation_.begin(), permutation_.end(), less);
 }
 
-bool PhysicalOrder::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalOrder::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!sorted_) {
     Sort(context);
     sorted_ = true;

@@ -12,7 +12,7 @@ namespace lakestream {
 class PhysicalOrder : public PhysicalOperator {
  public:
   PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "ORDER_BY"; }
   std::string Details() const override;
 

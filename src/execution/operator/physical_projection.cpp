@@ -21,7 +21,7 @@ std::string PhysicalProjection::Details() const {
   return d;
 }
 
-bool PhysicalProjection::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalProjection::GetChunk(ExecutionContext& context, DataChunk& out) {
   ExpressionExecutor& executor = Executor(context);
   while (children[0]->Next(context, input_)) {
     if (input_.size() == 0) continue;

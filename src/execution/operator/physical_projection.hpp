@@ -8,7 +8,7 @@ namespace lakestream {
 class PhysicalProjection : public PhysicalOperator {
  public:
   PhysicalProjection(PhysicalOperatorPtr child, std::vector<BoundExprPtr> expressions);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "PROJECTION"; }
   std::string Details() const override;
 

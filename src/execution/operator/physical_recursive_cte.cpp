@@ -68,7 +68,7 @@ bool PhysicalRecursiveCTE::StartIteration() {
   return true;
 }
 
-bool PhysicalRecursiveCTE::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalRecursiveCTE::GetChunk(ExecutionContext& context, DataChunk& out) {
   while (!finished_) {
     context.CheckInterrupt();
     out.Reset();

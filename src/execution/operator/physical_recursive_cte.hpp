@@ -26,7 +26,7 @@ class PhysicalRecursiveCTE : public PhysicalOperator {
   PhysicalRecursiveCTE(std::vector<LogicalType> types, std::string name, PhysicalOperatorPtr anchor,
                        std::function<PhysicalOperatorPtr()> plan_term, std::shared_ptr<ChunkCollection> working,
                        bool distinct);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "RECURSIVE_CTE"; }
   std::string Details() const override;
 

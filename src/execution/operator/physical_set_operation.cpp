@@ -122,7 +122,7 @@ uint64_t PhysicalSetOperation::CopiesOf(idx_t id) const {
   return std::min(m, n);
 }
 
-bool PhysicalSetOperation::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalSetOperation::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!consumed_) {
     Consume(context);
     consumed_ = true;

@@ -21,7 +21,7 @@ class PhysicalSetOperation : public PhysicalOperator {
  public:
   PhysicalSetOperation(std::vector<LogicalType> types, PhysicalOperatorPtr left, PhysicalOperatorPtr right,
                        LogicalSetOperation operation, bool all);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override;
 
  private:

@@ -10,7 +10,7 @@ PhysicalTableFunctionScan::PhysicalTableFunctionScan(std::vector<LogicalType> ty
   if (!source_) throw InternalError("PhysicalTableFunctionScan: the table function built no source");
 }
 
-bool PhysicalTableFunctionScan::Next(ExecutionContext&, DataChunk& out) {
+bool PhysicalTableFunctionScan::GetChunk(ExecutionContext&, DataChunk& out) {
   // Sources that know their size add it to the total themselves (range).
   bool more = source_->Next(out);
   if (QueryProgress* progress = CurrentQueryProgress(); progress && more) progress->AddDone(out.size());

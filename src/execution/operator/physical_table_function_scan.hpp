@@ -14,7 +14,7 @@ class PhysicalTableFunctionScan : public PhysicalOperator {
   // `types`: the types of the columns `source` was built to produce.
   PhysicalTableFunctionScan(std::vector<LogicalType> types, TableSourcePtr source);
 
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return source_->Name(); }
   std::string Details() const override { return source_->Details(); }
 

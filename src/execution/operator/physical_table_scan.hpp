@@ -13,7 +13,7 @@ class PhysicalTableScan : public PhysicalOperator {
   PhysicalTableScan(std::string table_name, DataTable& table, std::vector<idx_t> column_ids,
                     std::vector<LogicalType> types, std::vector<BoundExprPtr> filters, bool emit_row_ids = false);
 
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   // Owns a table object that exists only for this query (a time-travel snapshot).
   void KeepAlive(std::shared_ptr<DataTable> table) { owned_ = std::move(table); }
   std::string Name() const override { return "TABLE_SCAN"; }

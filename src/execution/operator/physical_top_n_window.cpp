@@ -400,7 +400,7 @@ void PhysicalTopNWindow::Consume(ExecutionContext& context) {
   state_->Finish();
 }
 
-bool PhysicalTopNWindow::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalTopNWindow::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!done_) {
     Consume(context);
     done_ = true;

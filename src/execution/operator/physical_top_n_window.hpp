@@ -32,7 +32,7 @@ class PhysicalTopNWindow : public PhysicalOperator {
   // `window` (a ROW_NUMBER) names by position; `limit` >= 1.
   PhysicalTopNWindow(PhysicalOperatorPtr child, std::vector<BoundExprPtr> inputs, BoundWindow window, idx_t limit);
   ~PhysicalTopNWindow() override;
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "TOP_N_WINDOW"; }
   std::string Details() const override;
 

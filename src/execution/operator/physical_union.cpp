@@ -7,7 +7,7 @@ PhysicalUnionAll::PhysicalUnionAll(std::vector<LogicalType> types, std::vector<P
   for (auto& input : inputs) children.push_back(std::move(input));
 }
 
-bool PhysicalUnionAll::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalUnionAll::GetChunk(ExecutionContext& context, DataChunk& out) {
   while (current_ < children.size()) {
     if (children[current_]->Next(context, out)) return true;
     current_++;

@@ -8,7 +8,7 @@ namespace lakestream {
 class PhysicalUnionAll : public PhysicalOperator {
  public:
   PhysicalUnionAll(std::vector<LogicalType> types, std::vector<PhysicalOperatorPtr> inputs);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "UNION_ALL"; }
 
  private:

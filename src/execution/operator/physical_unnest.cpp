@@ -25,7 +25,7 @@ std::string PhysicalUnnest::Details() const {
   return std::string(position_ ? "posexplode" : "explode") + (outer_ ? "_outer" : "") + "(" + collection_->ToString() + ")";
 }
 
-bool PhysicalUnnest::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalUnnest::GetChunk(ExecutionContext& context, DataChunk& out) {
   // No element: the row of explode_outer for a NULL or empty collection.
   constexpr sel_t kNoElement = static_cast<sel_t>(-1);
   std::vector<sel_t> rows, elements;

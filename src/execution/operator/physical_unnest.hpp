@@ -17,7 +17,7 @@ class PhysicalUnnest : public PhysicalOperator {
  public:
   PhysicalUnnest(PhysicalOperatorPtr child, BoundExprPtr collection, const std::vector<LogicalType>& generated_types,
                  bool position, bool outer);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "UNNEST"; }
   std::string Details() const override;
 

@@ -109,7 +109,7 @@ void PhysicalWindow::Evaluate(ExecutionContext& context) {
   }
 }
 
-bool PhysicalWindow::Next(ExecutionContext& context, DataChunk& out) {
+bool PhysicalWindow::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!done_) {
     Materialize(context);
     Evaluate(context);

@@ -14,7 +14,7 @@ namespace lakestream {
 class PhysicalWindow : public PhysicalOperator {
  public:
   PhysicalWindow(PhysicalOperatorPtr child, std::vector<BoundExprPtr> inputs, std::vector<BoundWindow> windows);
-  bool Next(ExecutionContext& context, DataChunk& out) override;
+  bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "WINDOW"; }
   std::string Details() const override;
 

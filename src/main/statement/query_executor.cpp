@@ -1,5 +1,10 @@
 // SELECT and EXPLAIN, and the result helpers every executor uses.
 #include "main/statement/statement_executor.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "execution/operator/physical_operator.hpp"
 #include "execution/plan_executor.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
@@ -56,7 +61,21 @@ std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainState
   BoundQuery query = binder.BindQuery(*select.node);
   auto plan = OptimizePlan(std::move(query.plan));
   auto physical = CreatePhysicalPlan(context, *plan);
-  return MakeRowsResult({"physical_plan"}, {TypeId::VARCHAR}, {{Value::VARCHAR(physical->ToString())}});
+  if (!statement.analyze) {
+    return MakeRowsResult({"physical_plan"}, {TypeId::VARCHAR}, {{Value::VARCHAR(physical->ToString())}});
+  }
+  // EXPLAIN ANALYZE: run the plan to the end (its rows are dropped), then
+  // the tree with each operator's rows and time.
+  ExecutionContext execution = MakeExecutionContext(context);
+  execution.profiling = true;
+  ChunkCollection rows(physical->types);
+  auto start = std::chrono::steady_clock::now();
+  DrainOperator(execution, *physical, rows);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char total[96];
+  std::snprintf(total, sizeof(total), "total: %.3fs wall clock, %llu rows\n", seconds,
+                static_cast<unsigned long long>(rows.Count()));
+  return MakeRowsResult({"analyzed_plan"}, {TypeId::VARCHAR}, {{Value::VARCHAR(total + physical->ToProfileString())}});
 }
 
 }  // namespace lakestream
