@@ -140,7 +140,9 @@ bool Compress(Codec codec, const uint8_t* src, size_t src_len, std::string& out,
     case Codec::ZSTD: {
       size_t cap = ZSTD_compressBound(src_len);
       out.resize(base + cap);
-      thread_local ZSTD_CCtx* cctx = ZSTD_createCCtx();
+      // Freed when the thread ends (a raw pointer leaked one per writing thread).
+      thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx_owner(ZSTD_createCCtx(), ZSTD_freeCCtx);
+      ZSTD_CCtx* cctx = cctx_owner.get();
       size_t n = ZSTD_compressCCtx(cctx, out.data() + base, cap, src, src_len, level ? level : 3);
       if (ZSTD_isError(n)) return false;
       out.resize(base + n);
