@@ -4,6 +4,7 @@
 
 #include "common/exception.hpp"
 #include "execution/operator/physical_filter.hpp"
+#include "expression/repeatable.hpp"
 #include "execution/operator/physical_hash_aggregate.hpp"
 #include "execution/operator/physical_hash_join.hpp"
 #include "execution/operator/physical_limit.hpp"
@@ -68,11 +69,11 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op);
 // evaluate on several threads.
 static bool AllParallelSafe(LogicalOperator& op) {
   for (auto& e : op.expressions) {
-    if (!ParallelSafeExpression(*e)) return false;
+    if (!IsRepeatable(*e)) return false;
   }
   for (auto& a : op.aggregates) {
     for (auto* e : a.Expressions()) {
-      if (!ParallelSafeExpression(**e)) return false;
+      if (!IsRepeatable(**e)) return false;
     }
   }
   return true;

@@ -2,6 +2,7 @@
 #include "common/stack_depth.hpp"
 #include "common/string_util.hpp"
 #include "expression/expression_executor.hpp"
+#include "expression/repeatable.hpp"
 #include "transaction/client_context.hpp"
 #include "planner/binder.hpp"
 
@@ -192,17 +193,6 @@ BoundQuery Binder::BindSetOperation(const QueryNode& node) {
   return result;
 }
 
-// True when `expr` can only be evaluated by the running statement: it holds a
-// subquery, or a function that is not deterministic (stream_has_data()).
-static bool NeedsRunningStatement(const BoundExpression& expr) {
-  if (expr.type == BoundExpressionType::SUBQUERY) return true;
-  if (expr.type == BoundExpressionType::FUNCTION && !expr.function.deterministic) return true;
-  for (auto& c : expr.children) {
-    if (NeedsRunningStatement(*c)) return true;
-  }
-  return false;
-}
-
 static bool ReadsColumn(const BoundExpression& expr) {
   if (expr.type == BoundExpressionType::COLUMN_REF) return true;
   for (auto& c : expr.children) {
@@ -245,7 +235,9 @@ BoundQuery Binder::BindValues(const QueryNode& node) {
   for (auto& row : rows) {
     // A column here is an outer query's (a correlated VALUES list): the
     // subquery planner turns the rows into one per outer value.
-    for (auto& e : row) at_run |= NeedsRunningStatement(*e) || ReadsColumn(*e);
+    // A subquery or a non-deterministic call (stream_has_data()) can only
+    // be evaluated by the running statement.
+    for (auto& e : row) at_run |= !IsRepeatable(*e) || ReadsColumn(*e);
   }
   std::vector<std::vector<BoundExprPtr>> value_rows;
   if (at_run) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "expression/repeatable.hpp"
 #include "planner/join_order/cardinality_estimator.hpp"
 #include "planner/subquery/flatten_dependent_join.hpp"
 
@@ -74,15 +75,6 @@ int Descend(const LogicalOperator& op, std::vector<ColumnBinding>& bindings, boo
   }
 }
 
-bool Repeatable(const BoundExpression& e) {
-  if (e.type == BoundExpressionType::SUBQUERY) return false;
-  if (e.type == BoundExpressionType::FUNCTION && !e.function.deterministic) return false;
-  for (auto& c : e.children) {
-    if (!Repeatable(*c)) return false;
-  }
-  return true;
-}
-
 // A plan that gives the same rows each time it runs, cheap to plan again.
 bool Repeatable(const LogicalOperator& op, const std::set<const LogicalOperator*>& reducers) {
   if (reducers.count(&op)) return false;  // no copy of a copy
@@ -96,12 +88,12 @@ bool Repeatable(const LogicalOperator& op, const std::set<const LogicalOperator*
   }
   for (auto* list : {&op.expressions, &op.table_filters}) {
     for (auto& e : *list) {
-      if (e && !Repeatable(*e)) return false;
+      if (e && !IsRepeatable(*e)) return false;
     }
   }
-  if (op.mark_condition && !Repeatable(*op.mark_condition)) return false;
+  if (op.mark_condition && !IsRepeatable(*op.mark_condition)) return false;
   for (auto& o : op.orders) {
-    if (!Repeatable(*o.expression)) return false;
+    if (!IsRepeatable(*o.expression)) return false;
   }
   for (auto& c : op.children) {
     if (!Repeatable(*c, reducers)) return false;

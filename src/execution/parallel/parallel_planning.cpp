@@ -6,6 +6,7 @@
 #include "execution/operator/physical_filter.hpp"
 #include "execution/operator/physical_hash_join.hpp"
 #include "execution/operator/physical_projection.hpp"
+#include "expression/repeatable.hpp"
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
@@ -17,18 +18,9 @@ idx_t ThreadCount(ClientContext& context) {
   return std::max<idx_t>(1, std::thread::hardware_concurrency());
 }
 
-bool ParallelSafeExpression(const BoundExpression& expr) {
-  if (expr.type == BoundExpressionType::SUBQUERY) return false;
-  if (expr.type == BoundExpressionType::FUNCTION && !expr.function.deterministic) return false;
-  for (auto& child : expr.children) {
-    if (!ParallelSafeExpression(*child)) return false;
-  }
-  return true;
-}
-
 static bool AllSafe(const std::vector<BoundExprPtr>& list) {
   for (auto& e : list) {
-    if (e && !ParallelSafeExpression(*e)) return false;
+    if (e && !IsRepeatable(*e)) return false;
   }
   return true;
 }
@@ -42,7 +34,7 @@ bool ParallelSafeChain(const LogicalOperator& op) {
     case LogicalOperatorType::JOIN:
       // The left child streams through the build side (the right child), built once.
       return op.join_type != LogicalJoinType::FULL && AllSafe(op.expressions) &&
-             (!op.mark_condition || ParallelSafeExpression(*op.mark_condition)) && ParallelSafeChain(*op.children[0]);
+             (!op.mark_condition || IsRepeatable(*op.mark_condition)) && ParallelSafeChain(*op.children[0]);
     default: return false;
   }
 }

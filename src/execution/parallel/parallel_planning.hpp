@@ -22,11 +22,9 @@ idx_t ThreadCount(ClientContext& context);
 
 // True when `op` is FILTER/PROJECTION operators and JOINs (not FULL) whose
 // left (probe) side continues the chain, over one GET (without row ids),
-// and every expression on the way is deterministic. A join's right (build)
+// and every expression on the way is repeatable (expression/repeatable.hpp). A join's right (build)
 // side may be anything: one copy builds it, once, for every worker.
 bool ParallelSafeChain(const LogicalOperator& op);
-// True when no expression inside `expr` calls a non-deterministic function.
-bool ParallelSafeExpression(const BoundExpression& expr);
 
 // The table scan at the bottom of a physical chain of filters, projections
 // and hash joins' probe sides; null when the chain holds anything else.
