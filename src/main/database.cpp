@@ -8,6 +8,7 @@
 #include "common/exception.hpp"
 #include "common/write_error.hpp"
 #include "common/query_progress.hpp"
+#include "common/sql_identifier.hpp"
 #include "common/string_util.hpp"
 #include "function/scalar/user_function.hpp"
 #include "main/connection_access.hpp"
@@ -269,13 +270,6 @@ std::string CheckExpression(const std::string& text, bool select_item) {
   }
 }
 
-std::string QuoteIdentifier(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
+std::string QuoteIdentifier(const std::string& name) { return QuoteSqlIdentifier(name); }
 
 }  // namespace lakestream

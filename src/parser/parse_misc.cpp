@@ -4,6 +4,7 @@
 
 #include "common/time_zone.hpp"
 #include "common/exception.hpp"
+#include "common/sql_identifier.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser_impl.hpp"
 
@@ -333,11 +334,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSummarize() {
   } else {
     QualifiedName name = ParseQualifiedName("a table name or a query");
     std::vector<std::string> quoted;
-    for (auto& part : name.parts) {
-      std::string q = "\"";
-      for (char c : part) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      quoted.push_back(q + "\"");
-    }
+    for (auto& part : name.parts) quoted.push_back(QuoteSqlIdentifier(part));
     query_text = "SELECT * FROM " + StringUtil::Join(quoted, ".");
   }
   auto call = std::make_unique<ParsedExpression>(ExpressionType::FUNCTION, location);

@@ -2,6 +2,7 @@
 
 #include "common/exception.hpp"
 #include "common/json_parse.hpp"
+#include "common/sql_identifier.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
 #include "function/table/schema_merge.hpp"
@@ -64,9 +65,7 @@ FileSchema FileSchema::FromJson(const nlohmann::json& json) {
     if (!text.empty()) text += ", ";
     // Quote the name: inferred names may be any text.
     std::string name = column.at("name").get<std::string>();
-    std::string quoted = "\"";
-    for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    text += quoted + "\" " + column.at("type").get<std::string>();
+    text += QuoteSqlIdentifier(name) + " " + column.at("type").get<std::string>();
   }
   if (text.empty()) return {};
   return ParseSchemaString(text, "the stored schema of a streaming table");
