@@ -17,6 +17,7 @@
 #include "../fuzz/delta_table_harness.hpp"
 #include "common/json_parse.hpp"
 #include "lakestream.hpp"
+#include "query_test_util.hpp"
 #include "storage/delta/delta_actions.hpp"
 #include "temp_dir_util.hpp"
 
@@ -94,12 +95,6 @@ TEST(HostileDeltaLog, FilesOutsideTheTableAreRefusedBeforeAnyRead) {
         << seed << ": " << outcome.confined.message();
     EXPECT_EQ(outcome.rows_read, 0) << seed;
   }
-}
-
-std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql) {
-  auto r = con.Query(sql);
-  EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-  return r;
 }
 
 std::string ErrorOf(Connection& con, const std::string& sql) {

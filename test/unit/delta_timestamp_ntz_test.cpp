@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lakestream.hpp"
+#include "query_test_util.hpp"
 #include "parquet_test_util.hpp"
 #include "temp_dir_util.hpp"
 
@@ -22,12 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql) {
-  auto r = con.Query(sql);
-  EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-  return r;
-}
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -9,15 +9,10 @@
 #include <vector>
 
 #include "lakestream.hpp"
+#include "query_test_util.hpp"
 
 namespace lakestream {
 namespace {
-
-std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql, const std::vector<SqlValue>& params = {}) {
-  auto r = params.empty() ? con.Query(sql) : con.Query(sql, params);
-  EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-  return r;
-}
 
 TEST(PublicApi, PreparedInsertAndSelectManyTimes) {
   Database db;

@@ -10,15 +10,10 @@
 #include <vector>
 
 #include "lakestream.hpp"
+#include "query_test_util.hpp"
 
 namespace lakestream {
 namespace {
-
-std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql) {
-  auto r = con.Query(sql);
-  EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-  return r;
-}
 
 Connection::ScalarFunction Doubler(std::atomic<int64_t>* calls = nullptr) {
   return [calls](const std::vector<SqlValue>& args) {

@@ -9,16 +9,11 @@
 
 #include "ivm/compiled_view.hpp"
 #include "lakestream.hpp"
+#include "query_test_util.hpp"
 #include "temp_dir_util.hpp"
 
 namespace lakestream {
 namespace {
-
-std::unique_ptr<QueryResult> Ok(Connection& con, const std::string& sql) {
-  auto r = con.Query(sql);
-  EXPECT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-  return r;
-}
 
 std::string One(Connection& con, const std::string& sql) {
   auto r = Ok(con, sql);
