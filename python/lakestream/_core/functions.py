@@ -38,12 +38,11 @@ def sql_type(spec, what):
         "datetime.date, datetime.datetime")
 
 
-def _annotation(function, name):
+def _annotations(function):
     try:
-        hints = inspect.get_annotations(function, eval_str=True)
+        return inspect.get_annotations(function, eval_str=True)
     except (TypeError, NameError, AttributeError):
-        return None
-    return hints.get(name)
+        return {}
 
 
 def declare(name, function, parameters, return_type):
@@ -52,6 +51,7 @@ def declare(name, function, parameters, return_type):
         raise ProgrammingError(f"create_function({name!r}): the function must be callable, "
                                f"not {type(function).__name__}")
     what = f"create_function({name!r})"
+    hints = _annotations(function)
     if parameters is not None:
         if isinstance(parameters, (str, bytes)) or not hasattr(parameters, "__iter__"):
             raise ProgrammingError(f"{what}: parameters must be a list of types, e.g. ['BIGINT', 'VARCHAR']")
@@ -64,11 +64,11 @@ def declare(name, function, parameters, return_type):
         except (TypeError, ValueError):
             signature = None
         if signature is not None:
-            annotated = [_annotation(function, p) for p in signature.parameters]
+            annotated = [hints.get(p) for p in signature.parameters]
             if annotated and all(a in _ANNOTATION_TYPES for a in annotated):
                 parameters = [_ANNOTATION_TYPES[a] for a in annotated]
     if return_type is None:
-        returns = _annotation(function, "return")
+        returns = hints.get("return")
         if returns not in _ANNOTATION_TYPES:
             raise ProgrammingError(
                 f"{what}: give return_type= (e.g. 'BIGINT') or annotate the function's return type "
