@@ -284,8 +284,7 @@ class NativeConnection {
       py::gil_scoped_acquire acquire;
       delete o;
     });
-    std::string shown = name;
-    auto call = [callable, shown](const std::vector<lakestream::SqlValue>& arguments) {
+    auto call = [callable, shown = name](const std::vector<lakestream::SqlValue>& arguments) {
       py::gil_scoped_acquire acquire;
       try {
         py::tuple args(arguments.size());
