@@ -1,6 +1,7 @@
 #include "execution/plan_executor.hpp"
 
 #include "execution/execute_into.hpp"
+#include "execution/malloc_tuning.hpp"
 
 #include "execution/operator/physical_operator.hpp"
 #include "execution/physical_planner.hpp"
@@ -9,6 +10,7 @@
 namespace lakestream {
 
 ExecutionContext MakeExecutionContext(ClientContext& context) {
+  TuneMallocOnce();
   ExecutionContext execution;
   execution.client = &context;
   execution.function_context.statement_start = context.StatementStart();

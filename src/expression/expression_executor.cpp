@@ -34,6 +34,9 @@ DataChunk& ExpressionExecutor::Scratch(const BoundExpression& expr, idx_t count)
     } else {
       for (auto& c : expr.children) types.push_back(c->return_type);
     }
+    if (slot) {
+      for (auto& v : slot->data) constant_fills_.erase(&v);  // a new vector may take a freed one's address
+    }
     slot = std::make_unique<DataChunk>();
     slot->Initialize(types, std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
   } else {
@@ -88,7 +91,24 @@ void ExpressionExecutor::Execute(const BoundExpression& expr, DataChunk& input, 
     case BoundExpressionType::FUNCTION: {
       DataChunk& args = Scratch(expr, count);
       if (expr.function.evaluation == ArgumentEvaluation::ALL) {
-        for (idx_t i = 0; i < expr.children.size(); i++) Execute(*expr.children[i], input, args.data[i]);
+        for (idx_t i = 0; i < expr.children.size(); i++) {
+          const BoundExpression& child = *expr.children[i];
+          Vector& arg = args.data[i];
+          // Scratch's Reset keeps the values and marks every row valid, which
+          // a non-NULL constant of a fixed-width type survives (a string's
+          // bytes live in the heap Reset drops).
+          const bool reusable = child.type == BoundExpressionType::CONSTANT && !child.value.IsNull() &&
+                                !arg.GetType().IsNested() && arg.GetType().id() != TypeId::VARCHAR;
+          if (reusable) {
+            ConstantFill& fill = constant_fills_[&arg];
+            const auto* data = std::as_const(arg).GetData<uint8_t>();
+            if (fill.data == data && fill.count >= count && !arg.BufferShared()) continue;
+            Execute(child, input, arg);
+            fill = ConstantFill{std::as_const(arg).GetData<uint8_t>(), count};
+            continue;
+          }
+          Execute(child, input, arg);
+        }
       } else {
         ExecuteConditionalArguments(expr, input, args);
       }

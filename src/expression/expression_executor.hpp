@@ -62,6 +62,14 @@ class ExpressionExecutor {
   std::unordered_map<const BoundExpression*, std::unique_ptr<DataChunk>> scratch_;
   std::unordered_map<const BoundExpression*, InListConstants> in_lists_;
   std::unordered_map<const BoundExpression*, bool> may_raise_;
+  // A function's constant argument of a fixed-width type, broadcast into its
+  // scratch vector once and kept for the next chunks while the vector keeps
+  // the same buffer (nothing else writes a function's argument vectors).
+  struct ConstantFill {
+    const uint8_t* data = nullptr;
+    idx_t count = 0;
+  };
+  std::unordered_map<const Vector*, ConstantFill> constant_fills_;
   // Select's result vector per predicate, reused chunk after chunk.
   std::unordered_map<const BoundExpression*, std::unique_ptr<Vector>> select_masks_;
 };

@@ -82,6 +82,69 @@ TEST(FunctionArithmetic, DecimalValues) {
   EXPECT_EQ(Eval("negate", {Dec("1.50", 5, 2)}).ToString(), "-1.50");
 }
 
+// The DECIMAL kernels pick a loop per bind (int64, int128 unchecked, checked;
+// arithmetic.cpp): each is driven at the edges of its type, with negative
+// values and NULL rows between valid ones, as rows of one vector.
+std::vector<std::string> Texts(const ScalarRun& run) {
+  std::vector<std::string> out;
+  for (auto& v : run.values) out.push_back(v.ToString());
+  return out;
+}
+
+TEST(FunctionArithmetic, DecimalKernelsAtTheirTypesLimits) {
+  auto d = [](int p, int s) { return LogicalType::Decimal(p, s); };
+  auto row = [](const char* a, uint8_t wa, uint8_t sa, const char* b, uint8_t wb, uint8_t sb) {
+    return std::vector<Value>{a ? Dec(a, wa, sa) : Value(LogicalType::Decimal(wa, sa)),
+                              b ? Dec(b, wb, sb) : Value(LogicalType::Decimal(wb, sb))};
+  };
+  // int64 loop: DECIMAL(18,2) + DECIMAL(18,2) -> DECIMAL(19,2), whose extremes pass int64's 18 digits.
+  auto add = RunRows("+", {d(18, 2), d(18, 2)},
+                     {row("9999999999999999.99", 18, 2, "9999999999999999.99", 18, 2), row(nullptr, 18, 2, "1", 18, 2),
+                      row("-9999999999999999.99", 18, 2, "-9999999999999999.99", 18, 2), row("-0.01", 18, 2, "0.02", 18, 2)});
+  EXPECT_EQ(add.bound.return_type, d(19, 2));
+  EXPECT_EQ(Texts(add), (std::vector<std::string>{"19999999999999999.98", "NULL", "-19999999999999999.98", "0.01"}));
+  auto sub = RunRows("-", {d(15, 2), d(10, 0)},
+                     {row("-9999999999999.99", 15, 2, "9999999999", 10, 0), row("1.50", 15, 2, "-2", 10, 0)});
+  EXPECT_EQ(Texts(sub), (std::vector<std::string>{"-10009999999998.99", "3.50"}));
+  // Rescaled to 20 digits: the int128 loop.
+  auto wide = RunRows("+", {d(18, 0), d(18, 2)}, {row("-999999999999999999", 18, 0, "-0.01", 18, 2)});
+  EXPECT_EQ(Texts(wide), (std::vector<std::string>{"-999999999999999999.01"}));
+  // 64 x 64 -> 128 bits: DECIMAL(18,0) * DECIMAL(18,0) -> DECIMAL(37,0).
+  auto mul = RunRows("*", {d(18, 0), d(18, 0)},
+                     {row("999999999999999999", 18, 0, "-999999999999999999", 18, 0), row("3", 18, 0, nullptr, 18, 0),
+                      row("-999999999999999999", 18, 0, "-999999999999999999", 18, 0)});
+  EXPECT_EQ(Texts(mul), (std::vector<std::string>{"-999999999999999998000000000000000001", "NULL",
+                                                  "999999999999999998000000000000000001"}));
+  // Unchecked int128: DECIMAL(25,2) * DECIMAL(12,2) -> DECIMAL(38,4).
+  auto mul128 = RunRows("*", {d(25, 2), d(12, 2)}, {row("-99999999999999999999999.99", 25, 2, "9999999999.99", 12, 2)});
+  EXPECT_EQ(Texts(mul128), (std::vector<std::string>{"-999999999998999999999999900000000.0001"}));
+  // Capped result type (TPC-H Q1's price * (1 - discount) * (1 + tax)):
+  // DECIMAL(32,4) * DECIMAL(16,2) -> DECIMAL(38,6), checked per row.
+  auto capped = RunRows("*", {d(32, 4), d(16, 2)}, {row("-12345.6789", 32, 4, "1.05", 16, 2)});
+  EXPECT_EQ(capped.bound.return_type, d(38, 6));
+  EXPECT_EQ(Texts(capped), (std::vector<std::string>{"-12962.962845"}));
+  auto msg = ErrorOf<ConversionError>(
+      [&] { RunRows("*", {d(32, 4), d(16, 2)}, {row("9999999999999999999999999999.9999", 32, 4, "99999999999999.99", 16, 2)}); });
+  EXPECT_NE(msg.find("Overflow in multiplication of DECIMAL(38,6)"), std::string::npos) << msg;
+  // A capped sum: DECIMAL(38,0) + DECIMAL(38,0) stays checked.
+  msg = ErrorOf<ConversionError>([&] {
+    RunRows("+", {d(38, 0), d(38, 0)}, {row("99999999999999999999999999999999999999", 38, 0, "1", 38, 0)});
+  });
+  EXPECT_NE(msg.find("Overflow in addition of DECIMAL(38,0)"), std::string::npos) << msg;
+}
+
+TEST(FunctionComparison, DecimalOf18DigitsComparesSigned) {
+  auto d = LogicalType::Decimal(18, 2);
+  auto run = RunRows("<", {d, d},
+                     {{Dec("-9999999999999999.99", 18, 2), Dec("9999999999999999.99", 18, 2)},
+                      {Dec("0.01", 18, 2), Dec("-0.01", 18, 2)},
+                      {Value(d), Dec("1", 18, 2)},
+                      {Dec("-0.02", 18, 2), Dec("-0.01", 18, 2)}});
+  EXPECT_EQ(Texts(run), (std::vector<std::string>{"true", "false", "NULL", "true"}));
+  auto ge = RunRows(">=", {d, d}, {{Dec("5.00", 18, 2), Dec("5", 18, 2)}, {Dec("-5.00", 18, 2), Dec("5", 18, 2)}});
+  EXPECT_EQ(Texts(ge), (std::vector<std::string>{"true", "false"}));
+}
+
 TEST(FunctionArithmetic, DateArithmetic) {
   Value d = Value("2024-02-28").CastAs(TypeId::DATE);
   EXPECT_EQ(Eval("+", {d, Value::INTEGER(2)}).ToString(), "2024-03-01");

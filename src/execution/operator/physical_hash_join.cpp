@@ -2,10 +2,35 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "common/exception.hpp"
 
 namespace lakestream {
+
+// Key types stored inline in the hash table's entries (as int64).
+static bool InlineKeyType(TypeId type) {
+  return type == TypeId::BIGINT || type == TypeId::INTEGER || type == TypeId::DATE || type == TypeId::TIMESTAMP ||
+         type == TypeId::TIMESTAMP_NTZ;
+}
+
+// A column of integer keys, read as int64 whatever its width.
+class IntegerKeys {
+ public:
+  IntegerKeys() = default;
+  explicit IntegerKeys(const Vector& keys) {
+    if (keys.GetType().PhysicalSize() == sizeof(int64_t)) {
+      wide_ = keys.GetData<int64_t>();
+    } else {
+      narrow_ = keys.GetData<int32_t>();
+    }
+  }
+  int64_t operator[](idx_t row) const { return wide_ ? wide_[row] : narrow_[row]; }
+
+ private:
+  const int64_t* wide_ = nullptr;
+  const int32_t* narrow_ = nullptr;
+};
 
 static std::vector<LogicalType> PairTypes(const PhysicalOperator& left, const PhysicalOperator& right) {
   return JoinOutputTypes(JoinKind::INNER, left.types, right.types);
@@ -69,10 +94,13 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
   table_->mask = buckets - 1;
   table_->heads.assign(buckets, 0);
   table_->entries.assign(rows, Entry{0, 0, 0});
-  TypeId key_type = right_keys_.size() == 1 ? right_keys_[0]->return_type.id() : TypeId::INVALID;
-  table_->inline_key = key_type == TypeId::BIGINT || key_type == TypeId::INTEGER || key_type == TypeId::DATE ||
-                key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ;
-  table_->inline_key = table_->inline_key && !NullsEqual(0);  // the inline key has no NULL
+  // Inline keys have no NULL: not for IS NOT DISTINCT FROM keys.
+  table_->inline_key = !right_keys_.empty() && right_keys_.size() <= 2;
+  for (idx_t k = 0; k < right_keys_.size(); k++) {
+    table_->inline_key = table_->inline_key && InlineKeyType(right_keys_[k]->return_type.id()) && !NullsEqual(k);
+  }
+  const bool two_keys = table_->inline_key && right_keys_.size() == 2;
+  if (two_keys) table_->keys2.assign(rows, 0);
   const ChunkCollection& built = table_->rows;
   table_->column_data.assign(right_width_, {});
   table_->column_validity.assign(right_width_, {});
@@ -97,9 +125,8 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
       Entry& entry = table_->entries[row];
       entry.hash = hashes[r];
       if (table_->inline_key) {
-        const Vector& key = chunk.data[right_width_];
-        entry.key = key_type == TypeId::BIGINT || key_type == TypeId::TIMESTAMP || key_type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[r]
-                                                                                : key.GetData<int32_t>()[r];
+        entry.key = IntegerKeys(std::as_const(chunk).data[right_width_])[r];
+        if (two_keys) table_->keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
       }
       uint64_t bucket = hashes[r] & table_->mask;
       entry.next = table_->heads[bucket];
@@ -160,22 +187,31 @@ idx_t PhysicalHashJoin::CollectPairs() {
   bool skip_matched = kind_ == JoinKind::SEMI || kind_ == JoinKind::ANTI || (kind_ == JoinKind::MARK && !mark_condition_);
   const Table& table = *table_;
   const Entry* entries = table.entries.data();
+  const int64_t* keys2 = table.keys2.empty() ? nullptr : table.keys2.data();
+  IntegerKeys probe_keys, probe_keys2;
+  if (table.inline_key) {
+    probe_keys = IntegerKeys(std::as_const(probe_keys_).data[0]);
+    if (keys2) probe_keys2 = IntegerKeys(std::as_const(probe_keys_).data[1]);
+  }
   while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
     if (!row_started_) {
       chain_ = (skip_matched && matched_[probe_row_]) ? 0 : probe_heads_[probe_row_];
       row_started_ = true;
+      if (!chain_) {  // most probe rows of a selective join end here
+        probe_row_++;
+        row_started_ = false;
+        continue;
+      }
     }
     uint64_t hash = probe_hashes_[probe_row_];
     if (table.inline_key) {
-      const Vector& key = probe_keys_.data[0];
-      TypeId type = key.GetType().id();
-      int64_t probe_key = type == TypeId::BIGINT || type == TypeId::TIMESTAMP || type == TypeId::TIMESTAMP_NTZ ? key.GetData<int64_t>()[probe_row_]
-                                                                              : key.GetData<int32_t>()[probe_row_];
+      int64_t probe_key = probe_keys[probe_row_];
+      int64_t probe_key2 = keys2 ? probe_keys2[probe_row_] : 0;
       while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
         uint32_t row = chain_ - 1;
         const Entry& entry = entries[row];
         chain_ = entry.next;
-        if (entry.hash != hash || entry.key != probe_key) continue;
+        if (entry.hash != hash || entry.key != probe_key || (keys2 && keys2[row] != probe_key2)) continue;
         if (existence_only) {
           matched_[probe_row_] = 1;
           chain_ = 0;

@@ -99,8 +99,10 @@ class PhysicalHashJoin : public PhysicalOperator {
 
 
   bool built_ = false;
-  // One entry per build row, so a chain step touches one cache line. For a
-  // single integer key the key is stored inline and compared without a call.
+  // One entry per build row, so a chain step touches one cache line. For one
+  // or two integer keys (the common foreign-key joins, and TPC-H's composite
+  // partsupp key) the keys are stored inline, the second in `keys2`, and
+  // compared without a call or a walk to the build chunk.
   struct Entry {
     uint64_t hash;
     int64_t key;
@@ -117,6 +119,7 @@ class PhysicalHashJoin : public PhysicalOperator {
     std::vector<uint32_t> heads;  // bucket -> build row + 1
     std::vector<Entry> entries;
     bool inline_key = false;
+    std::vector<int64_t> keys2;  // two inline keys: the second key of each build row
     uint64_t mask = 0;
     bool has_null_key = false;
     // Per build column, each chunk's values and validity bytes: a gather

@@ -1,5 +1,7 @@
 #include "execution/operator/physical_table_scan.hpp"
 
+#include <utility>
+
 #include "execution/operator/table_filter_conversion.hpp"
 #include "common/query_progress.hpp"
 
@@ -107,33 +109,36 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
     // Filters that cannot raise go first, each on every row of the scanned
     // chunk, their results ANDed: one copy of the survivors instead of one
-    // per filter.
+    // per filter. Each one's outcome (TRUE, not FALSE or NULL) is ANDed
+    // into `keep` straight from its boolean vector.
     idx_t count = scan_chunk_.size();
     std::vector<uint8_t> keep(count, 1);
-    std::vector<uint8_t> hits;
-    bool any_dropped = false;
+    bool any_evaluated = false;
     for (auto& filter : filters_) {
       if (!EvaluableOnAnyRow(*filter)) continue;
-      idx_t n = executor.Select(*filter, scan_chunk_, sel);
-      if (n == count) continue;
-      any_dropped = true;
-      hits.assign(count, 0);
-      for (idx_t j = 0; j < n; j++) hits[sel[j]] = 1;
-      for (idx_t i = 0; i < count; i++) keep[i] &= hits[i];
+      any_evaluated = true;
+      filter_mask_.Reset();
+      executor.Execute(*filter, scan_chunk_, filter_mask_);
+      const auto* m = std::as_const(filter_mask_).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
+      const uint8_t* valid = std::as_const(filter_mask_).Validity();
+      for (idx_t i = 0; i < count; i++) keep[i] &= static_cast<uint8_t>((m[i] != 0) & (valid[i] != 0));
     }
-    if (any_dropped) {
-      idx_t n = 0;
+    idx_t survivors = count;
+    if (any_evaluated) {
+      survivors = 0;
       sel.resize(count);
       for (idx_t i = 0; i < count; i++) {
-        sel[n] = static_cast<sel_t>(i);
-        n += keep[i];
+        sel[survivors] = static_cast<sel_t>(i);
+        survivors += keep[i];
       }
-      if (n == 0) continue;
-      kept.Initialize(scan_chunk_.GetTypes(), n);
-      kept.Append(scan_chunk_, sel.data(), n);
+    }
+    if (survivors < count) {
+      if (survivors == 0) continue;
+      kept.Initialize(scan_chunk_.GetTypes(), survivors);
+      kept.Append(scan_chunk_, sel.data(), survivors);
       if (emit_row_ids_) {
-        for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
-        ids.resize(n);
+        for (idx_t i = 0; i < survivors; i++) ids[i] = ids[sel[i]];
+        ids.resize(survivors);
       }
       current = &kept;
     }

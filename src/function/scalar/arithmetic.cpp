@@ -22,6 +22,7 @@
 //  * DATE - DATE and TIMESTAMP - TIMESTAMP are INTERVALs, and every form with
 //    an INTERVAL operand is bound in interval.cpp.
 #include <cmath>
+#include <type_traits>
 
 #include "common/cast.hpp"
 #include "common/date.hpp"
@@ -108,17 +109,58 @@ scalar_kernel_t DoubleKernel() {
   };
 }
 
-// DECIMAL + and -: both sides rescaled to the result scale, then checked
-// against the result width (the int128 itself can also overflow at 38 digits).
+// DECIMAL kernels. Values are int128, but a DECIMAL(w,s) vector holds only
+// |v| < 10^w (every cast and kernel checks it), so the kernels pick per bind,
+// from the operand and result types, the cheapest loop that cannot overflow:
+//  * int64: every operand (rescaled) has at most 18 digits; the result type
+//    holds every outcome, so there is no check per row (TPC-H's prices and
+//    quantities, DECIMAL(15,2), take this path);
+//  * int128 without checks: the operands have at most 37 digits together and
+//    the result type holds every outcome;
+//  * checked: the result type was capped at 38 digits, so a row may overflow
+//    it; each row is checked against the result width (10^w precomputed) and
+//    multiplied in 64x64->128 bits when both operands fit in int64.
+// The unchecked loops compute in unsigned arithmetic and also run on NULL
+// rows (stale slots), whose results the validity discards.
+using uint128_t = unsigned __int128;
+
+// Digits of DECIMAL(w,s) values once rescaled to `to_scale`.
+int RescaledDigits(const LogicalType& t, int to_scale) { return t.width() + to_scale - t.scale(); }
+
+bool FitsInt64(hugeint_t v) { return v == static_cast<hugeint_t>(static_cast<int64_t>(v)); }
+
 template <class OP>
 scalar_kernel_t DecimalAddSubKernel(const LogicalType& left, const LogicalType& right, LogicalType ret) {
   hugeint_t lf = Decimal::PowerOfTen(ret.scale() - left.scale());
   hugeint_t rf = Decimal::PowerOfTen(ret.scale() - right.scale());
+  const int digits = std::max(RescaledDigits(left, ret.scale()), RescaledDigits(right, ret.scale()));
+  // |x +- y| < 2 * 10^digits <= 10^(digits + 1): the result type holds every outcome.
+  const bool unchecked = ret.width() > digits;
+  constexpr bool kAdd = std::is_same_v<OP, AddOp>;
+  if (unchecked && digits <= 18) {
+    auto lf64 = static_cast<uint64_t>(lf), rf64 = static_cast<uint64_t>(rf);
+    return [=](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+      BinaryExecuteFlat<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [&](hugeint_t a, hugeint_t b) {
+        uint64_t x = static_cast<uint64_t>(a) * lf64, y = static_cast<uint64_t>(b) * rf64;
+        return static_cast<hugeint_t>(static_cast<int64_t>(kAdd ? x + y : x - y));
+      });
+    };
+  }
+  if (unchecked && digits <= 37) {
+    auto ulf = static_cast<uint128_t>(lf), urf = static_cast<uint128_t>(rf);
+    return [=](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+      BinaryExecuteFlat<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [&](hugeint_t a, hugeint_t b) {
+        uint128_t x = static_cast<uint128_t>(a) * ulf, y = static_cast<uint128_t>(b) * urf;
+        return static_cast<hugeint_t>(kAdd ? x + y : x - y);
+      });
+    };
+  }
+  hugeint_t limit = Decimal::PowerOfTen(ret.width());
   return [=](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
     BinaryExecute<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [&](hugeint_t a, hugeint_t b) {
       hugeint_t x, y, out;
       if (__builtin_mul_overflow(a, lf, &x) || __builtin_mul_overflow(b, rf, &y) || !OP::Checked(x, y, out) ||
-          !Decimal::FitsWidth(out, ret.width())) {
+          out >= limit || out <= -limit) {
         ThrowOverflow(OP::kName, OP::kSymbol, ret, Decimal::ToString(a, left.scale()), Decimal::ToString(b, right.scale()));
       }
       return out;
@@ -128,12 +170,35 @@ scalar_kernel_t DecimalAddSubKernel(const LogicalType& left, const LogicalType& 
 
 scalar_kernel_t DecimalMulKernel(LogicalType left, LogicalType right, LogicalType ret) {
   uint8_t product_scale = left.scale() + right.scale();
+  // |a * b| < 10^(wl + wr): unchecked when the result type (not capped) holds that.
+  const bool unchecked = product_scale == ret.scale() && left.width() + right.width() <= ret.width();
+  if (unchecked && left.width() <= 18 && right.width() <= 18) {
+    return [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+      BinaryExecuteFlat<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [](hugeint_t a, hugeint_t b) {
+        // 64 x 64 -> 128 bits: one multiply, and never past 2^126.
+        return static_cast<hugeint_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b);
+      });
+    };
+  }
+  if (unchecked) {
+    return [](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+      BinaryExecuteFlat<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [](hugeint_t a, hugeint_t b) {
+        return static_cast<hugeint_t>(static_cast<uint128_t>(a) * static_cast<uint128_t>(b));
+      });
+    };
+  }
+  hugeint_t limit = Decimal::PowerOfTen(ret.width());
   return [=](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
     BinaryExecute<hugeint_t, hugeint_t, hugeint_t>(args.data[0], args.data[1], result, count, [&](hugeint_t a, hugeint_t b) {
       hugeint_t out;
-      bool ok = !__builtin_mul_overflow(a, b, &out);
+      bool ok = true;
+      if (FitsInt64(a) && FitsInt64(b)) {
+        out = static_cast<hugeint_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b);
+      } else {
+        ok = !__builtin_mul_overflow(a, b, &out);
+      }
       if (ok && product_scale > ret.scale()) out = Decimal::Rescale(out, product_scale, ret.scale());
-      if (!ok || !Decimal::FitsWidth(out, ret.width())) {
+      if (!ok || out >= limit || out <= -limit) {
         ThrowOverflow("multiplication", "*", ret, Decimal::ToString(a, left.scale()), Decimal::ToString(b, right.scale()));
       }
       return out;
@@ -141,7 +206,6 @@ scalar_kernel_t DecimalMulKernel(LogicalType left, LogicalType right, LogicalTyp
   };
 }
 
-using uint128_t = unsigned __int128;
 
 // |a| * 10^e / |b| rounded half away from zero, by schoolbook long division so
 // no intermediate exceeds 128 bits. False when the quotient passes 38 digits.
