@@ -117,7 +117,11 @@ class WriteLockRelease {
 static void BeginLockedStatement(ClientContext& context, SQLStatement& statement) {
   context.BeginStatement(Timestamp::Now());
   ProgressFor(&context).Reset();
-  if (StatementWrites(statement)) context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
+  // RUN SINK takes the write lock itself, only while it records progress
+  // (sink/sink_runner.hpp): a pass that waits for a broker keeps no writer out.
+  if (StatementWrites(statement) && statement.type != StatementType::RUN_SINK) {
+    context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
+  }
   context.Database().ReloadCatalogIfChanged();
   ResolveStatementNames(context, statement);  // s.t, db.s.t and USE's schema become catalog keys
   SetSessionTimeZone(context.time_zone);

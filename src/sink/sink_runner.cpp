@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 
+#include "common/pause_point.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -18,6 +19,8 @@
 #include "connector/kafka/kafka_tail.hpp"
 #include "connector/sink_encoder.hpp"
 #include "connector/secret_use.hpp"
+#include "catalog/catalog_store.hpp"
+#include "sink/sink_lease.hpp"
 #include "sink/sink_source.hpp"
 #include "connector/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
@@ -187,9 +190,14 @@ void DropTarget(SinkSessions& sessions, const std::string& id) {
 // target, and records progress after each durable flush.
 class SinkRun {
  public:
+  // `sink`: the catalog's entry; the run works on a copy of it (the entry
+  // goes away when the catalog is re-read) and writes the copy's state back
+  // with SaveState.
   SinkRun(ClientContext& context, SinkCatalogEntry& sink)
       : context_(context),
-        sink_(sink),
+        own_(sink),
+        sink_(own_),
+        known_state_(SinkStateToJson(sink.state)),
         parsed_options_(ParsedSinkOptions(sink)),
         options_(*parsed_options_),
         source_(ResolveSinkSource(context, sink)),
@@ -274,7 +282,7 @@ class SinkRun {
     latest_ = latest;
     committed_version_ = offset;
     sink_.state.stream_batch = batch;
-    context_.Database().SaveCatalog();
+    SaveState();
     // A batch is all or nothing for the offset: no partial progress to keep.
     DeliverWithTarget(/*keep_partial_progress=*/false, [&](SinkEncoder& encoder) {
       idx_t width = source_.table->columns.size();
@@ -382,6 +390,7 @@ class SinkRun {
   void DeliverVersion(SinkEncoder& encoder, int64_t version, timestamp_t ts, const std::vector<ChangeRow>& rows) {
     Check(target_->BeginVersion());
     skipped_changes_ += encoder.EncodeVersion(version, ts, rows, [this](SinkMessage& m) { Emit(m); });
+    PausePoint("sink.after_produce");  // test/kafka/two_followers_test.py
     Check(target_->EndVersion());
     produced_version_ = version;
     if (target_->CommitsEachVersion()) Commit(true);
@@ -459,7 +468,7 @@ class SinkRun {
     saved_skipped_ = skipped_changes_;
     uncommitted_messages_ = 0;
     committed_version_ = produced_version_;
-    context_.Database().SaveCatalog();
+    SaveState();
     Report("");
   }
 
@@ -467,7 +476,7 @@ class SinkRun {
     sink_.state.last_error = message;
     sink_.state.last_error_at = Timestamp::Now();
     try {
-      context_.Database().SaveCatalog();
+      SaveState();
     } catch (const Exception&) {
       // The original error matters more than a failed save of its record.
     }
@@ -476,7 +485,7 @@ class SinkRun {
   void ClearError() {
     if (!sink_.state.last_error) return;
     sink_.state.ClearError();
-    context_.Database().SaveCatalog();
+    SaveState();
   }
 
   // While the target waits on an unreachable broker, SHOW SINKS (from any
@@ -504,8 +513,50 @@ class SinkRun {
     listener_(p);
   }
 
+  // Writes the run's state into the catalog and saves it. A run that holds
+  // the write lock (a stream source, object storage) saves at once; a run
+  // under the sink's lease (sink_lease.hpp) takes the write lock for the
+  // save alone, so writers commit while it produces. Under the lock the
+  // catalog is as on disk (re-read if another process changed it): the
+  // sink must still be the one this run started with, in the state this run
+  // last saw, or the run stops without saving (ALTER, CREATE OR REPLACE or
+  // DROP SINK came in between, and this run's position is no longer the
+  // sink's).
+  void SaveState() {
+    DatabaseInstance& db = context_.Database();
+    bool held = db.HoldsWriteLock();
+    db.AcquireWriteLock([this] { context_.CheckInterrupt(); });
+    struct Release {
+      DatabaseInstance& db;
+      bool held;
+      ~Release() {
+        if (!held) db.ReleaseWriteLock();
+      }
+    } release{db, held};
+    SinkCatalogEntry* entry = context_.GetCatalog().FindSink(sink_.name);
+    bool same = entry && entry->Id() == sink_.Id() && entry->source == sink_.source && entry->target == sink_.target &&
+                entry->file_path == sink_.file_path && entry->options == sink_.options &&
+                SinkStateToJson(entry->state) == known_state_;
+    if (!same) {
+      throw CatalogError("Sink " + sink_.name + " was changed by another process (ALTER, CREATE OR REPLACE or DROP SINK) "
+                         "while this pass delivered it; the pass stopped without recording its progress. Run RUN SINK " +
+                         sink_.name + " again");
+    }
+    entry->state = sink_.state;
+    db.SaveCatalog();
+    known_state_ = SinkStateToJson(sink_.state);
+    if (!held) {
+      // Taking the lock re-read the catalog if another process changed it,
+      // opening the tables afresh: the source's pointers are the new ones'.
+      source_ = ResolveSinkSource(context_, *entry);
+      CheckSinkSourceIdentity(sink_, sink_.state, source_);
+    }
+  }
+
   ClientContext& context_;
+  SinkCatalogEntry own_;  // the run's copy of the sink
   SinkCatalogEntry& sink_;
+  nlohmann::json known_state_;  // the sink's state as this run last read or saved it
   std::shared_ptr<const SinkOptions> parsed_options_;  // kept alive while an ALTER SINK replaces the entry's
   const SinkOptions& options_;
   SinkSource source_;
@@ -533,8 +584,35 @@ void SetSinkProgressListener(ClientContext& context, SinkProgressListener listen
   sessions.listener = std::move(listener);
 }
 
-SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink) {
-  SinkRun run(context, sink);
+SinkRunResult RunSink(ClientContext& context, const std::string& name) {
+  DatabaseInstance& db = context.Database();
+  Catalog& catalog = context.GetCatalog();
+  auto check_interrupt = [&] { context.CheckInterrupt(); };
+  SinkCatalogEntry* sink = &catalog.GetSink(name);
+  // A sink on a table or view of a local database delivers under its lease
+  // and takes the write lock only to record progress. A sink on a stream
+  // moves the stream's offset, which other readers of the stream move too:
+  // its pass holds the write lock throughout, as on object storage (no
+  // flock there; the write lock is a lease in the bucket).
+  std::unique_ptr<SinkLease> lease;
+  if (!db.InMemory() && !IsRemotePath(db.Path()) && !catalog.FindStream(sink->source)) {
+    db.ReleaseWriteLock();  // taken by a view catch-up before the statement (kept under Connection::HoldWrites)
+    while (true) {
+      std::string id = sink->Id();
+      lease = std::make_unique<SinkLease>(db.Path(), sink->name, id, std::chrono::milliseconds(db.Options().lock_wait_ms),
+                                          check_interrupt);
+      // The position the lease's previous holder recorded.
+      db.ReloadCatalogIfChanged();
+      sink = &catalog.GetSink(name);
+      if (sink->Id() == id) break;
+      lease.reset();  // replaced meanwhile: the new sink's lease
+    }
+  }
+  if (!lease || catalog.FindStream(sink->source)) {
+    db.AcquireWriteLock(check_interrupt);
+    sink = &catalog.GetSink(name);
+  }
+  SinkRun run(context, *sink);
   return run.Run();
 }
 

@@ -66,11 +66,20 @@ void SetSinkProgressListener(ClientContext& context, SinkProgressListener listen
 // IOError naming the sink and the fix.
 void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition);
 
-// RUN SINK: delivers every pending change. On failure the error is recorded in
-// the state (SHOW SINKS shows it), progress made so far is kept, and the
-// error is thrown (IOError for the target, InvalidInputError for a change the
-// format cannot carry).
-SinkRunResult RunSink(ClientContext& context, SinkCatalogEntry& sink);
+// RUN SINK `name`: delivers every pending change. On failure the error is
+// recorded in the state (SHOW SINKS shows it), progress made so far is kept,
+// and the error is thrown (IOError for the target, InvalidInputError for a
+// change the format cannot carry).
+//
+// Locks: the statement runner does not take the write lock for RUN SINK. A
+// sink on a table or view of a local database delivers under its lease
+// (sink_lease.hpp: one pass of a sink at a time, across processes) and
+// takes the write lock only while it records progress, so writers commit
+// while it produces and waits for the target. A sink on a stream, or on
+// object storage, holds the write lock for the whole pass. Catalog entries
+// found before the call may be gone after it (the catalog is re-read when
+// another process changed it).
+SinkRunResult RunSink(ClientContext& context, const std::string& name);
 
 struct SinkStatus {
   std::string source_kind;  // "table", "materialized view", "stream"

@@ -25,3 +25,12 @@ if(LAKESTREAM_PYTHON3)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(integration/ivm_kill_after_source_commit PROPERTIES LABELS integration TIMEOUT 120)
 endif()
+
+# A catch-up by another process's statement while a writer refreshes the view
+# (pause points; seconds).
+if(LAKESTREAM_PYTHON3)
+  add_test(NAME integration/ivm_catch_up_race
+    COMMAND ${LAKESTREAM_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/view_catch_up_race_test.py $<TARGET_FILE:lakestream>
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(integration/ivm_catch_up_race PROPERTIES LABELS integration TIMEOUT 120)
+endif()

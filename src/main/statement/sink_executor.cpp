@@ -123,8 +123,7 @@ std::unique_ptr<QueryResult> ExecuteAlterSink(ClientContext& context, AlterSinkS
 }
 
 std::unique_ptr<QueryResult> ExecuteRunSink(ClientContext& context, RunSinkStatement& statement) {
-  SinkCatalogEntry& sink = context.GetCatalog().GetSink(statement.name.Name());
-  SinkRunResult result = RunSink(context, sink);
+  SinkRunResult result = RunSink(context, statement.name.Name());
   return MakeRowsResult({"messages", "skipped_changes", "delivered_version"},
                         {TypeId::BIGINT, TypeId::BIGINT, TypeId::BIGINT},
                         {{Value::BIGINT(result.messages), Value::BIGINT(result.skipped_changes),

@@ -17,6 +17,7 @@
 #include "ivm/view_refresh.hpp"
 #include "ivm/view_status.hpp"
 #include "common/crash_point.hpp"
+#include "common/pause_point.hpp"
 #include "transaction/client_context.hpp"
 #include "transaction/name_resolution.hpp"
 #include "storage/table/delta_table.hpp"
@@ -266,7 +267,14 @@ static void MaintainViews(ClientContext& context, const std::string& skip, bool 
   // A statement that only reads catches views up when the write lock is
   // free; while another process writes, it reads them as last refreshed
   // (WarnAboutStaleViewReads says so) instead of waiting.
+  PausePoint("view.before_catch_up_lock");  // test/ivm/view_catch_up_race_test.py
   if (!context.Database().TryAcquireWriteLock()) return;
+  // The tables were moved to their latest versions before the lock was
+  // taken: a writer that committed a source and then its views meanwhile
+  // would leave them looking stale here, and refreshing them again would
+  // add the source's changes to them twice. Under the lock nobody commits,
+  // so what is read now is what the refresh builds on.
+  context.Database().RefreshTables();
   Catalog& catalog = context.GetCatalog();
   auto names = catalog.TableNames(TableKind::MATERIALIZED_VIEW);
   // A view over a view goes stale when the inner one refreshes; rounds repeat
@@ -277,7 +285,10 @@ static void MaintainViews(ClientContext& context, const std::string& skip, bool 
       TableCatalogEntry* view = catalog.FindTable(name);
       if (!view || StringUtil::CIEquals(view->name, skip) || ViewRefreshMode(*view) != "auto") continue;
       if (!ViewIsStale(context, *view) || ViewFailedAtCurrentSources(context, *view)) continue;
-      if (after_statement) CrashPoint("view.after_source_commit");
+      if (after_statement) {
+        CrashPoint("view.after_source_commit");
+        PausePoint("view.after_source_commit");
+      }
       try {
         RefreshView(context, *view, false);
         refreshed = true;

@@ -288,8 +288,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     (void)fs->RemoveFile(temp);
     return status;
   }
-  // No fsync of log_dir here: the caller's next durable step in the same
-  // directory makes the new name durable (see the header).
+  // No fsync of log_dir here: the next commit's makes the new name durable
+  // (see the header).
   LastCheckpoint lc;
   lc.version = snap.version;
   lc.size = rows;

@@ -83,11 +83,10 @@ Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vec
 // (temp file + fsync + rename). Tombstones older than the table's
 // delta.deletedFileRetentionDuration (relative to `now_ms`) are dropped, as
 // the protocol allows. Returns what _last_checkpoint should say.
-// The new name is NOT yet durable: the caller fsyncs `log_dir` afterwards.
-// DeltaLog::WriteCheckpoint does so by replacing _last_checkpoint, whose own
-// directory fsync (same directory) covers both renames: one fsync fewer per
-// checkpoint. A crash before that fsync may keep either rename without the
-// other; both outcomes are readable (a missing checkpoint is a stale
+// The new name is NOT yet durable, and DeltaLog::WriteCheckpoint does not
+// make it so: the next commit's fsync of `log_dir` does. A crash before that
+// may keep either of its two renames (this file, _last_checkpoint) without
+// the other; every outcome is readable (a missing checkpoint is a stale
 // _last_checkpoint, which readers ignore and list instead; the JSON commits
 // it summarises are all still there).
 Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snapshot,

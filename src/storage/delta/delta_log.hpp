@@ -114,8 +114,9 @@ class DeltaLog {
   Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {});
 
   // Writes the classic checkpoint of `snapshot` and then _last_checkpoint
-  // (unless it already points at a newer checkpoint): three fsyncs, the two
-  // files' and one of _delta_log/ for both names (WriteCheckpointFile).
+  // (unless it already points at a newer checkpoint): two fsyncs, the two
+  // files' before their renames; the names need no directory fsync (a lost
+  // checkpoint costs only reading speed, see delta_log.cpp).
   Result<LastCheckpoint> WriteCheckpoint(const Snapshot& snapshot);
   // _last_checkpoint as written. NotFound when absent; Corruption naming the
   // file when malformed.
