@@ -1,6 +1,7 @@
 #include "sink/sink_runner.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -674,6 +675,12 @@ std::optional<int64_t> SinkNeedsChangesAfter(const SinkCatalogEntry& sink) {
 }
 
 void ForgetSinkSession(ClientContext& context, const SinkCatalogEntry& sink) { DropTarget(SessionsOf(context), sink.Id()); }
+
+void RemoveDroppedSinkLease(ClientContext& context, const std::string& sink_id) {
+  DatabaseInstance& db = context.Database();
+  if (db.InMemory() || IsRemotePath(db.Path())) return;  // no lease files there
+  ::unlink(SinkLease::LockPath(db.Path(), sink_id).c_str());  // absent when no pass ever ran: fine
+}
 
 std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::string& table) {
   std::optional<int64_t> oldest;

@@ -110,4 +110,10 @@ std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::str
 // file if the database has one open.
 void ForgetSinkSession(ClientContext& context, const SinkCatalogEntry& sink);
 
+// DROP SINK (and DROP ... CASCADE): removes the lease file of the dropped
+// sink's id (sink_lease.hpp), which no pass takes again: ids are never
+// reused. A pass still running holds the unlinked file and stops at its next
+// save (the sink is gone). Not for ALTER SINK, which keeps the id.
+void RemoveDroppedSinkLease(ClientContext& context, const std::string& sink_id);
+
 }  // namespace lakestream

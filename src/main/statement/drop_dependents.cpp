@@ -51,9 +51,11 @@ void DropOne(ClientContext& context, const Dependent& dependent) {
     SinkCatalogEntry* sink = catalog.FindSink(dependent.name);
     if (!sink) return;
     ForgetSinkSession(context, *sink);
+    std::string id = sink->Id();
     catalog.DropSink(dependent.name, true);
     context.Database().SaveCatalog();
     DropSinkSecret(context, dependent.name);
+    RemoveDroppedSinkLease(context, id);
   } else if (dependent.kind == "stream") {
     catalog.DropStream(dependent.name, true);
     context.Database().SaveCatalog();

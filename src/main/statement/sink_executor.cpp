@@ -134,9 +134,12 @@ std::unique_ptr<QueryResult> ExecuteDropSink(ClientContext& context, DropStateme
   Catalog& catalog = context.GetCatalog();
   if (SinkCatalogEntry* sink = catalog.FindSink(statement.name.Name())) ForgetSinkSession(context, *sink);
   std::string name = statement.name.Name();
+  SinkCatalogEntry* dropped = catalog.FindSink(name);
+  std::string id = dropped ? dropped->Id() : "";
   if (catalog.DropSink(name, statement.if_exists)) {
     context.Database().SaveCatalog();
     DropSinkSecret(context, name);
+    RemoveDroppedSinkLease(context, id);
   }
   return MakeEmptyResult();
 }
