@@ -22,6 +22,7 @@
 #include "execution/parallel/parallel_planning.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
+#include "planner/join_order/cardinality_estimator.hpp"
 #include "stream/stream_reader.hpp"
 #include "transaction/client_context.hpp"
 
@@ -118,6 +119,38 @@ static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, co
   return false;
 }
 
+// A LEFT join's preserved (left) side is the hash join's probe side; when it
+// is estimated smaller than the other side (customer LEFT JOIN orders), the
+// hash table is cheaper built from it: a RIGHT hash join then probes with the
+// other side and emits the build rows nothing matched.
+static bool BuildPreservedSide(const LogicalOperator& op) {
+  return EstimateRelation(*op.children[0]).cardinality < EstimateRelation(*op.children[1]).cardinality;
+}
+
+// `op` (a LEFT join with keys) as a RIGHT hash join probing with its right
+// input, under a projection putting the columns back in the join's order.
+static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::vector<ColumnBinding>& left_bindings,
+                                         const std::vector<ColumnBinding>& right_bindings, PhysicalOperatorPtr left,
+                                         PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
+                                         std::vector<BoundExprPtr> right_keys, BoundExprPtr residual,
+                                         std::vector<bool> nulls_equal) {
+  auto swapped = right_bindings;
+  swapped.insert(swapped.end(), left_bindings.begin(), left_bindings.end());
+  if (residual) ResolveColumns(*residual, swapped);
+  for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
+  for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
+  std::vector<LogicalType> left_types = left->types;
+  std::vector<LogicalType> right_types = right->types;
+  auto join = std::make_unique<PhysicalHashJoin>(std::move(right), std::move(left), std::move(right_keys),
+                                                 std::move(left_keys), std::move(residual), JoinKind::RIGHT);
+  join->SetNullsEqual(std::move(nulls_equal));
+  if (!join->HasResidual()) join->SetNeededOutputs(op.right_needed, op.left_needed);
+  std::vector<BoundExprPtr> columns;
+  for (idx_t i = 0; i < left_types.size(); i++) columns.push_back(MakeColumnRef(right_types.size() + i, left_types[i]));
+  for (idx_t i = 0; i < right_types.size(); i++) columns.push_back(MakeColumnRef(i, right_types[i]));
+  return std::make_unique<PhysicalProjection>(std::move(join), std::move(columns));
+}
+
 static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op) {
   auto left_bindings = op.children[0]->GetBindings();
   auto right_bindings = op.children[1]->GetBindings();
@@ -142,7 +175,9 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   auto combined = left_bindings;
   combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
   BoundExprPtr residual_expr = Conjunction(std::move(residual));
-  if (residual_expr) ResolveColumns(*residual_expr, combined);
+  // A LEFT join building its preserved side resolves the residual itself.
+  bool build_left = kind == JoinKind::LEFT && !left_keys.empty() && BuildPreservedSide(op);
+  if (residual_expr && !build_left) ResolveColumns(*residual_expr, combined);
   if (mark_condition) ResolveColumns(*mark_condition, combined);
   auto left = Plan(context, *op.children[0]);
   auto right = Plan(context, *op.children[1]);
@@ -150,6 +185,10 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
     auto join = std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), kind);
     join->SetMarkCondition(std::move(mark_condition));
     return join;
+  }
+  if (build_left) {
+    return PlanRightJoin(op, left_bindings, right_bindings, std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
+                         std::move(residual_expr), std::move(nulls_equal));
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);

@@ -13,6 +13,10 @@ enum class JoinKind : uint8_t {
   INNER,   // every matching pair
   LEFT,    // pairs, and left rows without a match padded with NULLs
   FULL,    // LEFT, and right rows no left row matched padded with NULLs
+  // Pairs, and right rows no left row matched padded with NULLs (hash join
+  // only): a LEFT join whose preserved side is the smaller, built instead of
+  // probed (execution/physical_planner.cpp swaps the inputs back).
+  RIGHT,
   SEMI,    // left rows with at least one match (once each)
   ANTI,    // left rows without a match
   MARK,    // every left row and a BOOLEAN: found a match (three-valued for IN)
@@ -37,6 +41,7 @@ inline std::string JoinKindSuffix(JoinKind kind) {
     case JoinKind::INNER: return "";
     case JoinKind::LEFT: return " (LEFT)";
     case JoinKind::FULL: return " (FULL)";
+    case JoinKind::RIGHT: return " (RIGHT)";
     case JoinKind::SEMI: return " (SEMI)";
     case JoinKind::ANTI: return " (ANTI)";
     case JoinKind::MARK: return " (MARK)";

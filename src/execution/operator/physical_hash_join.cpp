@@ -333,7 +333,7 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
       m = 1;
     }
   }
-  if (kind_ == JoinKind::FULL) {
+  if (TracksBuildMatches()) {
     for (idx_t i = 0; i < kept; i++) build_matched_[pair_build_[sel_[i]]] = 1;
   }
   if (!EmitsPairs()) {
@@ -394,11 +394,11 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
 bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
     builder_->BuildOnce(context);
-    build_matched_.assign(kind_ == JoinKind::FULL ? table_->rows.Count() : 0, 0);
+    build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
     built_ = true;
   }
   while (true) {
-    if (probe_done_) return kind_ == JoinKind::FULL && EmitUnmatchedBuild(out);
+    if (probe_done_) return TracksBuildMatches() && EmitUnmatchedBuild(out);
     if (!have_probe_) {
       context.CheckInterrupt();
       if (!children[0]->Next(context, probe_)) {
@@ -417,7 +417,7 @@ bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (probe_row_ < probe_.size()) continue;  // existence checks moved the cursor without pairs
     // This probe chunk is exhausted.
     have_probe_ = false;
-    if (kind_ != JoinKind::INNER) {
+    if (kind_ != JoinKind::INNER && kind_ != JoinKind::RIGHT) {
       EmitProbeRows(out);
       if (out.size() > 0) return true;
     }

@@ -1,8 +1,14 @@
 // Cardinality estimates for the join-order optimizer (join_order_optimizer.hpp).
 //
 // A relation's estimate starts from its table's row count in metadata (the
-// Delta log's numRecords, DataTable::EstimatedRowCount) and shrinks by a
-// fixed selectivity per filter conjunct. A join predicate between two
+// Delta log's numRecords, DataTable::EstimatedRowCount) and shrinks by the
+// selectivity of each filter conjunct: column = constant keeps
+// 1 / distinct(column) (DataTable::EstimatedDistinctCount), IN k / distinct,
+// an OR the sum of its branches, LIKE less the more literal characters its
+// pattern has, a two-sided range on an integer or date
+// column (x >= a AND x < b, BETWEEN) its width / distinct; anything else, or
+// a column without statistics (a Delta table written elsewhere has none for
+// strings), kDefaultSelectivity. Conjuncts combine with exponential backoff. A join predicate between two
 // relations is an edge of the join graph whose selectivity is
 // 1 / max(domain(a), domain(b)) for an equality (the key side of a
 // key/foreign-key join holds each value once, so the domain is its unfiltered
