@@ -119,21 +119,23 @@ static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, co
   return false;
 }
 
-// A LEFT join's preserved (left) side is the hash join's probe side; when it
-// is estimated smaller than the other side (customer LEFT JOIN orders), the
-// hash table is cheaper built from it: a RIGHT hash join then probes with the
-// other side and emits the build rows nothing matched.
+// A LEFT, SEMI or ANTI join's kept (left) side is the hash join's probe
+// side; when it is estimated smaller than the other side (customer LEFT JOIN
+// orders, TPC-H Q22's customers NOT EXISTS orders), the hash table is cheaper
+// built from it: a RIGHT, RIGHT_SEMI or RIGHT_ANTI hash join then probes with
+// the other side and emits the build rows as the join keeps them.
 static bool BuildPreservedSide(const LogicalOperator& op) {
   return EstimateRelation(*op.children[0]).cardinality < EstimateRelation(*op.children[1]).cardinality;
 }
 
-// `op` (a LEFT join with keys) as a RIGHT hash join probing with its right
-// input, under a projection putting the columns back in the join's order.
+// `op` (a LEFT, SEMI or ANTI join with keys) as a RIGHT, RIGHT_SEMI or
+// RIGHT_ANTI hash join probing with its right input; a RIGHT join under a
+// projection putting the columns back in the join's order.
 static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::vector<ColumnBinding>& left_bindings,
                                          const std::vector<ColumnBinding>& right_bindings, PhysicalOperatorPtr left,
                                          PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
                                          std::vector<BoundExprPtr> right_keys, BoundExprPtr residual,
-                                         std::vector<bool> nulls_equal) {
+                                         std::vector<bool> nulls_equal, JoinKind kind) {
   auto swapped = right_bindings;
   swapped.insert(swapped.end(), left_bindings.begin(), left_bindings.end());
   if (residual) ResolveColumns(*residual, swapped);
@@ -142,8 +144,9 @@ static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::v
   std::vector<LogicalType> left_types = left->types;
   std::vector<LogicalType> right_types = right->types;
   auto join = std::make_unique<PhysicalHashJoin>(std::move(right), std::move(left), std::move(right_keys),
-                                                 std::move(left_keys), std::move(residual), JoinKind::RIGHT);
+                                                 std::move(left_keys), std::move(residual), kind);
   join->SetNullsEqual(std::move(nulls_equal));
+  if (kind != JoinKind::RIGHT) return join;
   if (!join->HasResidual()) join->SetNeededOutputs(op.right_needed, op.left_needed);
   std::vector<BoundExprPtr> columns;
   for (idx_t i = 0; i < left_types.size(); i++) columns.push_back(MakeColumnRef(right_types.size() + i, left_types[i]));
@@ -176,7 +179,8 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
   BoundExprPtr residual_expr = Conjunction(std::move(residual));
   // A LEFT join building its preserved side resolves the residual itself.
-  bool build_left = kind == JoinKind::LEFT && !left_keys.empty() && BuildPreservedSide(op);
+  bool build_left = (kind == JoinKind::LEFT || kind == JoinKind::SEMI || kind == JoinKind::ANTI) &&
+                    !left_keys.empty() && BuildPreservedSide(op);
   if (residual_expr && !build_left) ResolveColumns(*residual_expr, combined);
   if (mark_condition) ResolveColumns(*mark_condition, combined);
   auto left = Plan(context, *op.children[0]);
@@ -188,7 +192,9 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   }
   if (build_left) {
     return PlanRightJoin(op, left_bindings, right_bindings, std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
-                         std::move(residual_expr), std::move(nulls_equal));
+                         std::move(residual_expr), std::move(nulls_equal),
+                         kind == JoinKind::LEFT ? JoinKind::RIGHT
+                                                : (kind == JoinKind::SEMI ? JoinKind::RIGHT_SEMI : JoinKind::RIGHT_ANTI));
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);

@@ -220,7 +220,24 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
     }
     case LogicalOperatorType::AGGREGATE: {
       if (op.expressions.empty()) return Same(1);
-      return EstimateRelation(*op.children[0]);  // at most one group per row
+      // At most one group per row, and per combination of the group
+      // columns' distinct values when the statistics know them all.
+      RelationEstimate child = EstimateRelation(*op.children[0]);
+      RelationEstimate groups = Same(child.cardinality);
+      double combinations = 1;
+      bool known = op.grouping_sets.empty();
+      for (idx_t i = 0; i < op.expressions.size(); i++) {
+        const BoundExpression& e = *op.expressions[i];
+        auto it = e.type == BoundExpressionType::COLUMN_REF ? child.column_domains.find(e.binding) : child.column_domains.end();
+        if (it == child.column_domains.end()) {
+          known = false;
+          continue;
+        }
+        combinations *= it->second;
+        groups.column_domains[{op.table_index, i}] = std::min(it->second, child.cardinality);
+      }
+      if (known) groups.cardinality = std::max(1.0, std::min(child.cardinality, combinations));
+      return groups;
     }
     case LogicalOperatorType::UNION: {
       double rows = 0;
