@@ -20,6 +20,7 @@
 #include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
 #include "execution/parallel/parallel_planning.hpp"
+#include "execution/plan_executor.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
 #include "planner/join_order/cardinality_estimator.hpp"
@@ -296,6 +297,14 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       return scan;
     }
     case LogicalOperatorType::CHUNK_GET: {
+      if (op.materialized) {
+        // The first read of a repeated CTE runs its plan; every read scans the rows.
+        MaterializedCTE& cte = *op.materialized;
+        if (cte.plan) {
+          cte.rows->Merge(ExecutePlan(context, std::move(cte.plan)));
+        }
+        return ScanOf(cte.rows, AllColumns(cte.rows->Types().size()), "CTE " + cte.name);
+      }
       std::shared_ptr<const ChunkCollection> rows = op.value_rows.empty() ? op.collection : EvaluateValueRows(context, op);
       return ScanOf(rows, AllColumns(rows->Types().size()), "VALUES");
     }

@@ -198,6 +198,7 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
       return estimate;
     }
     case LogicalOperatorType::CHUNK_GET:
+      if (op.materialized && op.materialized->plan) return Same(EstimateRelation(*op.materialized->plan).cardinality);
       return Same(static_cast<double>(op.value_rows.empty() ? op.collection->Count() : op.value_rows.size()));
     case LogicalOperatorType::SOURCE:
     case LogicalOperatorType::STREAM_GET: return Same(kUnknownCardinality);
@@ -280,7 +281,7 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
   return Same(kUnknownCardinality);
 }
 
-static bool IsColumnEquality(const BoundExpression& e) {
+bool IsColumnEquality(const BoundExpression& e) {
   return e.type == BoundExpressionType::FUNCTION && e.function.name == "=" && e.children.size() == 2 &&
          e.children[0]->type == BoundExpressionType::COLUMN_REF && e.children[1]->type == BoundExpressionType::COLUMN_REF;
 }

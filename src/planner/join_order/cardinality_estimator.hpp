@@ -42,6 +42,9 @@ struct RelationEstimate {
 // data, never throws (storage without metadata falls back to kUnknownCardinality).
 RelationEstimate EstimateRelation(const LogicalOperator& op);
 
+// `a.x = b.y` of two plain columns.
+bool IsColumnEquality(const BoundExpression& e);
+
 // Selectivity of `predicate` joining relations whose estimates are `a` and
 // `b` (equality of columns: 1 / max(domain); anything else: kDefaultSelectivity).
 double JoinSelectivity(const BoundExpression& predicate, const RelationEstimate& a, const RelationEstimate& b);
