@@ -59,6 +59,7 @@ class FilterEstimator {
     switch (e.type) {
       case BoundExpressionType::AND: {
         std::vector<const BoundExpression*> children;
+        children.reserve(e.children.size());
         for (auto& c : e.children) children.push_back(c.get());
         return Conjunction(children);
       }
@@ -169,6 +170,7 @@ class FilterEstimator {
 static double Filtered(double rows, const std::vector<BoundExprPtr>& conjuncts,
                        const std::map<ColumnBinding, double>& domains) {
   std::vector<const BoundExpression*> list;
+  list.reserve(conjuncts.size());
   for (auto& e : conjuncts) list.push_back(e.get());
   return std::max(1.0, rows * FilterEstimator(domains).Conjunction(list));
 }
