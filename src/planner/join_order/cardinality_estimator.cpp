@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "storage/data_table.hpp"
@@ -177,7 +178,22 @@ static double Filtered(double rows, const std::vector<BoundExprPtr>& conjuncts,
 
 static RelationEstimate Same(double rows) {
   rows = std::max(1.0, rows);
-  return {rows, rows, {}};
+  return {rows, rows, {}, {}};
+}
+
+static void CollectColumns(const BoundExpression& e, std::set<ColumnBinding>& columns) {
+  if (e.type == BoundExpressionType::COLUMN_REF) columns.insert(e.binding);
+  for (auto& c : e.children) CollectColumns(*c, columns);
+}
+
+std::optional<double> KnownDomain(const RelationEstimate& estimate, const ColumnBinding& column) {
+  auto known = estimate.column_domains.find(column);
+  if (known != estimate.column_domains.end()) return known->second;
+  auto table = estimate.tables.find(column.table_index);
+  if (table == estimate.tables.end() || !table->second.first) return std::nullopt;
+  auto distinct = table->second.first->EstimatedDistinctCount(column.column_index);
+  if (!distinct) return std::nullopt;
+  return std::max(1.0, std::min(*distinct, table->second.second));
 }
 
 RelationEstimate EstimateRelation(const LogicalOperator& op) {
@@ -188,12 +204,14 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
         if (auto count = op.storage->EstimatedRowCount()) rows = static_cast<double>(*count);
       }
       rows = std::max(1.0, rows);
-      RelationEstimate estimate{rows, rows, {}};
+      RelationEstimate estimate{rows, rows, {}, {}};
       if (op.storage) {
-        for (idx_t column : op.column_ids) {
-          if (auto distinct = op.storage->EstimatedDistinctCount(column)) {
-            estimate.column_domains[{op.table_index, column}] = std::max(1.0, std::min(*distinct, rows));
-          }
+        estimate.tables[op.table_index] = {op.storage, rows};
+        // Only the filtered columns now; join and group columns when asked.
+        std::set<ColumnBinding> filtered;
+        for (auto& f : op.table_filters) CollectColumns(*f, filtered);
+        for (const ColumnBinding& column : filtered) {
+          if (auto distinct = KnownDomain(estimate, column)) estimate.column_domains[column] = *distinct;
         }
       }
       estimate.cardinality = Filtered(rows, op.table_filters, estimate.column_domains);
@@ -231,13 +249,14 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
       bool known = op.grouping_sets.empty();
       for (idx_t i = 0; i < op.expressions.size(); i++) {
         const BoundExpression& e = *op.expressions[i];
-        auto it = e.type == BoundExpressionType::COLUMN_REF ? child.column_domains.find(e.binding) : child.column_domains.end();
-        if (it == child.column_domains.end()) {
+        std::optional<double> domain;
+        if (e.type == BoundExpressionType::COLUMN_REF) domain = KnownDomain(child, e.binding);
+        if (!domain) {
           known = false;
           continue;
         }
-        combinations *= it->second;
-        groups.column_domains[{op.table_index, i}] = std::min(it->second, child.cardinality);
+        combinations *= *domain;
+        groups.column_domains[{op.table_index, i}] = std::min(*domain, child.cardinality);
       }
       if (known) groups.cardinality = std::max(1.0, std::min(child.cardinality, combinations));
       return groups;
@@ -272,6 +291,7 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
           joined.cardinality = std::max(1.0, left.cardinality * right.cardinality * selectivity);
           joined.domain = std::max(left.domain, right.domain);
           joined.column_domains.insert(right.column_domains.begin(), right.column_domains.end());
+          joined.tables.insert(right.tables.begin(), right.tables.end());
           return joined;
         }
         default:
@@ -291,8 +311,7 @@ bool IsColumnEquality(const BoundExpression& e) {
 // The distinct values assumed for `column`, a column of relation a or b.
 static double ColumnDomain(const BoundExpression& column, const RelationEstimate& a, const RelationEstimate& b) {
   for (const RelationEstimate* side : {&a, &b}) {
-    auto it = side->column_domains.find(column.binding);
-    if (it != side->column_domains.end()) return it->second;
+    if (auto domain = KnownDomain(*side, column.binding)) return *domain;
   }
   return std::max(a.domain, b.domain);
 }

@@ -20,6 +20,8 @@
 #pragma once
 
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "planner/logical_plan.hpp"
 
@@ -36,7 +38,15 @@ struct RelationEstimate {
   // Tighter bounds for some columns of a scanned table (the span of their
   // min/max statistics, DataTable::EstimatedDistinctCount), never above domain.
   std::map<ColumnBinding, double> column_domains;
+  // The scanned tables (table index -> storage, rows before filters) whose
+  // other columns' counts are asked for only when a join or GROUP BY reads
+  // them: a table in memory counts a column in a pass over it.
+  std::map<idx_t, std::pair<DataTable*, double>> tables;
 };
+
+// The distinct values of `column` that `estimate` knows (column_domains, else
+// its table's statistics), never above its table's rows.
+std::optional<double> KnownDomain(const RelationEstimate& estimate, const ColumnBinding& column);
 
 // Estimates for a plan used as one relation of a join graph. Never reads
 // data, never throws (storage without metadata falls back to kUnknownCardinality).
