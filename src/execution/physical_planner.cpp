@@ -20,8 +20,10 @@
 #include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
 #include "execution/parallel/parallel_planning.hpp"
+#include "execution/plan_executor.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
+#include "planner/join_order/cardinality_estimator.hpp"
 #include "stream/stream_reader.hpp"
 #include "transaction/client_context.hpp"
 
@@ -118,6 +120,41 @@ static bool SplitEquiKey(BoundExprPtr& e, const std::set<idx_t>& left_tables, co
   return false;
 }
 
+// A LEFT, SEMI or ANTI join's kept (left) side is the hash join's probe
+// side; when it is estimated smaller than the other side (customer LEFT JOIN
+// orders, TPC-H Q22's customers NOT EXISTS orders), the hash table is cheaper
+// built from it: a RIGHT, RIGHT_SEMI or RIGHT_ANTI hash join then probes with
+// the other side and emits the build rows as the join keeps them.
+static bool BuildPreservedSide(const LogicalOperator& op) {
+  return EstimateRelation(*op.children[0]).cardinality < EstimateRelation(*op.children[1]).cardinality;
+}
+
+// `op` (a LEFT, SEMI or ANTI join with keys) as a RIGHT, RIGHT_SEMI or
+// RIGHT_ANTI hash join probing with its right input; a RIGHT join under a
+// projection putting the columns back in the join's order.
+static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::vector<ColumnBinding>& left_bindings,
+                                         const std::vector<ColumnBinding>& right_bindings, PhysicalOperatorPtr left,
+                                         PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
+                                         std::vector<BoundExprPtr> right_keys, BoundExprPtr residual,
+                                         std::vector<bool> nulls_equal, JoinKind kind) {
+  auto swapped = right_bindings;
+  swapped.insert(swapped.end(), left_bindings.begin(), left_bindings.end());
+  if (residual) ResolveColumns(*residual, swapped);
+  for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
+  for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
+  std::vector<LogicalType> left_types = left->types;
+  std::vector<LogicalType> right_types = right->types;
+  auto join = std::make_unique<PhysicalHashJoin>(std::move(right), std::move(left), std::move(right_keys),
+                                                 std::move(left_keys), std::move(residual), kind);
+  join->SetNullsEqual(std::move(nulls_equal));
+  if (kind != JoinKind::RIGHT) return join;
+  if (!join->HasResidual()) join->SetNeededOutputs(op.right_needed, op.left_needed);
+  std::vector<BoundExprPtr> columns;
+  for (idx_t i = 0; i < left_types.size(); i++) columns.push_back(MakeColumnRef(right_types.size() + i, left_types[i]));
+  for (idx_t i = 0; i < right_types.size(); i++) columns.push_back(MakeColumnRef(i, right_types[i]));
+  return std::make_unique<PhysicalProjection>(std::move(join), std::move(columns));
+}
+
 static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op) {
   auto left_bindings = op.children[0]->GetBindings();
   auto right_bindings = op.children[1]->GetBindings();
@@ -142,7 +179,10 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
   auto combined = left_bindings;
   combined.insert(combined.end(), right_bindings.begin(), right_bindings.end());
   BoundExprPtr residual_expr = Conjunction(std::move(residual));
-  if (residual_expr) ResolveColumns(*residual_expr, combined);
+  // A LEFT join building its preserved side resolves the residual itself.
+  bool build_left = (kind == JoinKind::LEFT || kind == JoinKind::SEMI || kind == JoinKind::ANTI) &&
+                    !left_keys.empty() && BuildPreservedSide(op);
+  if (residual_expr && !build_left) ResolveColumns(*residual_expr, combined);
   if (mark_condition) ResolveColumns(*mark_condition, combined);
   auto left = Plan(context, *op.children[0]);
   auto right = Plan(context, *op.children[1]);
@@ -150,6 +190,12 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
     auto join = std::make_unique<PhysicalNestedLoopJoin>(std::move(left), std::move(right), std::move(residual_expr), kind);
     join->SetMarkCondition(std::move(mark_condition));
     return join;
+  }
+  if (build_left) {
+    return PlanRightJoin(op, left_bindings, right_bindings, std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
+                         std::move(residual_expr), std::move(nulls_equal),
+                         kind == JoinKind::LEFT ? JoinKind::RIGHT
+                                                : (kind == JoinKind::SEMI ? JoinKind::RIGHT_SEMI : JoinKind::RIGHT_ANTI));
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
@@ -251,6 +297,14 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       return scan;
     }
     case LogicalOperatorType::CHUNK_GET: {
+      if (op.materialized) {
+        // The first read of a repeated CTE runs its plan; every read scans the rows.
+        MaterializedCTE& cte = *op.materialized;
+        if (cte.plan) {
+          cte.rows->Merge(ExecutePlan(context, std::move(cte.plan)));
+        }
+        return ScanOf(cte.rows, AllColumns(cte.rows->Types().size()), "CTE " + cte.name);
+      }
       std::shared_ptr<const ChunkCollection> rows = op.value_rows.empty() ? op.collection : EvaluateValueRows(context, op);
       return ScanOf(rows, AllColumns(rows->Types().size()), "VALUES");
     }

@@ -164,6 +164,7 @@ std::unique_ptr<QueryResult> StartSelectStream(ClientContext& context, std::uniq
       BeginLockedStatement(context, *statement);
     }
     Binder binder(context);
+    binder.MaterializeRepeatedCTEs();
     BoundQuery query = binder.BindQuery(*static_cast<SelectStatement&>(*statement).node);
     auto plan = OptimizePlan(std::move(query.plan));
     auto physical = CreatePhysicalPlan(context, *plan);

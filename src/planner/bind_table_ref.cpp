@@ -46,7 +46,51 @@ LogicalOperatorPtr Binder::BindSubqueryRef(const QueryNode& query, const std::st
   entry.types = bound.types;
   entry.bindings = bound.plan->GetBindings();
   scope.Add(std::move(entry));
+  if (cte && !sub.correlated_) return ShareCTE(*cte, std::move(bound.plan));
   return std::move(bound.plan);
+}
+
+LogicalOperatorPtr Binder::ShareCTE(const CommonTableExpression& cte, LogicalOperatorPtr plan) {
+  Binder* root = this;
+  for (Binder* b = this; b; b = b->parent_) {
+    // Inside a recursive CTE's parts or a view's query the body may read
+    // what changes between runs (the working table) or be differentiated.
+    if (b->recursive_working_ || b->binding_view_) return plan;
+    root = b;
+  }
+  if (!root->materialize_ctes_) return plan;
+  // The shared rows stand in for the plan only when its columns are one
+  // table's, in order (a projection's): then a CHUNK_GET binds the same.
+  auto bindings = plan->GetBindings();
+  for (idx_t i = 0; i < bindings.size(); i++) {
+    if (bindings[i].table_index != bindings[0].table_index || bindings[i].column_index != i) return plan;
+  }
+  if (bindings.empty()) return plan;
+  CTEReferences& refs = root->cte_references_[&cte];
+  if (!refs.first) {
+    refs.first = plan.get();
+    refs.first_bindings = bindings;
+    return plan;
+  }
+  // A rewrite since (a subquery decorrelated around it) may have moved it.
+  if (!refs.shared && refs.first->GetBindings() != refs.first_bindings) return plan;
+  auto read_shared = [&refs](LogicalOperator& op, idx_t table_index) {
+    op = LogicalOperator(LogicalOperatorType::CHUNK_GET);
+    op.table_index = table_index;
+    op.collection = refs.shared->rows;
+    op.materialized = refs.shared;
+  };
+  if (!refs.shared) {
+    // The second reference: the first one's plan, already in the query,
+    // becomes the shared plan and its place a read of the rows.
+    refs.shared = std::make_shared<MaterializedCTE>();
+    refs.shared->name = cte.name;
+    refs.shared->rows = std::make_shared<ChunkCollection>(refs.first->GetTypes());
+    refs.shared->plan = std::make_unique<LogicalOperator>(std::move(*refs.first));
+    read_shared(*refs.first, refs.shared->plan->GetBindings()[0].table_index);
+  }
+  read_shared(*plan, bindings[0].table_index);
+  return plan;
 }
 
 LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope) {

@@ -97,6 +97,10 @@ class Binder {
   explicit Binder(ClientContext& context, Binder* parent = nullptr);
 
   BoundQuery BindQuery(const QueryNode& node);
+  // A SELECT's root binder: a CTE the query reads more than once runs once
+  // (MaterializedCTE, logical_plan.hpp). Not for view definitions, whose
+  // plans view maintenance differentiates.
+  void MaterializeRepeatedCTEs() { materialize_ctes_ = true; }
   // Binds an expression that must not contain aggregates (`clause` names the
   // place for the error message, e.g. "WHERE").
   BoundExprPtr BindExpression(const ParsedExpression& expr, const BindContext& scope, const char* clause);
@@ -250,6 +254,18 @@ class Binder {
   idx_t recursive_references_ = 0;
   // Parsed view definitions, kept while the statement is bound (root binder).
   std::vector<std::unique_ptr<QueryNode>> view_queries_;
+  // Root binder of a SELECT (MaterializeRepeatedCTEs): per CTE, its first
+  // reference's plan and, from the second reference on, the shared rows.
+  struct CTEReferences {
+    LogicalOperator* first = nullptr;
+    std::vector<ColumnBinding> first_bindings;  // to see it is still that plan
+    std::shared_ptr<MaterializedCTE> shared;
+  };
+  bool materialize_ctes_ = false;
+  std::map<const CommonTableExpression*, CTEReferences> cte_references_;
+  // `plan` (a CTE reference just bound) as a read of the CTE's shared rows
+  // when the CTE was read before; the plan otherwise (bind_table_ref.cpp).
+  LogicalOperatorPtr ShareCTE(const CommonTableExpression& cte, LogicalOperatorPtr plan);
 };
 
 // explode, explode_outer, posexplode, posexplode_outer, inline (lower case).

@@ -80,6 +80,9 @@ struct LogicalOperator {
   // `collection`, which until then holds no rows, only the types.
   std::shared_ptr<ChunkCollection> collection;
   std::vector<std::vector<BoundExprPtr>> value_rows;
+  // CHUNK_GET of a CTE a query reads more than once: `collection` is
+  // materialized->rows, filled by running its plan once (MaterializedCTE).
+  std::shared_ptr<struct MaterializedCTE> materialized;
 
   // STREAM_GET: the stream (table_name) and the columns it shows
   // (source_types); column_ids are the ones read.
@@ -157,6 +160,16 @@ using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
 // state (CHUNK_GET collections, snapshots, subqueries) stays shared. Every
 // member of LogicalOperator must be copied there.
 LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op);
+
+// A CTE a SELECT reads more than once (planner/bind_table_ref.cpp): every
+// reference is a CHUNK_GET over `rows`, which the physical planner fills by
+// running `plan` (optimized on its own) the first time it meets one, as
+// DuckDB materializes such CTEs. Only for a body that reads no outer column.
+struct MaterializedCTE {
+  std::string name;
+  LogicalOperatorPtr plan;  // null once run
+  std::shared_ptr<ChunkCollection> rows;
+};
 
 // The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).
 struct BoundSubquery {

@@ -24,6 +24,7 @@ LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op) {
   copy->table_filters = CopyExpressions(op.table_filters);
   copy->emit_row_ids = op.emit_row_ids;
   copy->collection = op.collection;
+  copy->materialized = op.materialized;
   for (auto& row : op.value_rows) copy->value_rows.push_back(CopyExpressions(row));
   copy->source_types = op.source_types;
   copy->source_factory = op.source_factory;

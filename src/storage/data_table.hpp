@@ -110,11 +110,11 @@ class DataTable {
   // A row count for the planner's estimates, from metadata only: never reads
   // data nor throws; nullopt when the metadata does not say.
   virtual std::optional<idx_t> EstimatedRowCount() { return std::nullopt; }
-  // An upper bound on the distinct non-NULL values of `column`, for the
-  // planner's join estimates: the span max - min + 1 of an integer or date
-  // column, from metadata (a Delta table's min/max statistics; a table in
-  // memory works it out in one pass over the column, cached until its next
-  // commit). Never reads files nor throws; nullopt when nothing is known.
+  // About how many distinct non-NULL values `column` holds, for the planner's
+  // join and filter estimates. A Delta table: the span max - min + 1 of an
+  // integer or date column's min/max statistics. A table in memory: any column
+  // in one pass (HyperLogLog, and the span), cached until its next commit.
+  // Never reads files nor throws; nullopt when nothing is known.
   virtual std::optional<double> EstimatedDistinctCount(idx_t column) { return std::nullopt; }
 };
 
@@ -134,7 +134,7 @@ class InMemoryTable : public DataTable {
  private:
   ChunkCollection rows_;
   std::mutex spans_mutex_;  // the planner asks while other sessions plan too
-  std::map<idx_t, std::optional<double>> spans_;  // column -> span; cleared by Commit
+  std::map<idx_t, std::optional<double>> spans_;  // column -> distinct; cleared by Commit
 };
 
 }  // namespace lakestream

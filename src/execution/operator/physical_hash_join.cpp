@@ -315,6 +315,11 @@ void PhysicalHashJoin::GatherBuild(idx_t column, const uint32_t* rows, idx_t cou
 }
 
 void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChunk& out) {
+  if (EmitsBuildRowsOnly() && !residual_) {  // the keys decide: nothing to gather
+    for (idx_t i = 0; i < pairs; i++) build_matched_[pair_build_[i]] = 1;
+    out.Reset();
+    return;
+  }
   bool direct = EmitsPairs() && !residual_;
   DataChunk& target = direct ? out : joined_;
   target.Reset();
@@ -369,7 +374,7 @@ void PhysicalHashJoin::EmitPairs(ExecutionContext& context, idx_t pairs, DataChu
       m = 1;
     }
   }
-  if (kind_ == JoinKind::FULL) {
+  if (TracksBuildMatches()) {
     for (idx_t i = 0; i < kept; i++) build_matched_[pair_build_[sel_[i]]] = 1;
   }
   if (!EmitsPairs()) {
@@ -415,14 +420,16 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   out.Reset();
   std::vector<uint32_t> rows;
   idx_t total = table_->rows.Count();
+  bool want_matched = kind_ == JoinKind::RIGHT_SEMI;
   while (build_scan_ < total && rows.size() < STANDARD_VECTOR_SIZE) {
-    if (!build_matched_[build_scan_]) rows.push_back(static_cast<uint32_t>(build_scan_));
+    if (static_cast<bool>(build_matched_[build_scan_]) == want_matched) rows.push_back(static_cast<uint32_t>(build_scan_));
     build_scan_++;
   }
   idx_t n = rows.size();
   if (n == 0) return false;
-  for (idx_t c = 0; c < left_width_; c++) std::memset(out.data[c].Validity(), 0, n);
-  for (idx_t c = 0; c < right_width_; c++) GatherBuild(c, rows.data(), n, out.data[left_width_ + c]);
+  idx_t offset = EmitsBuildRowsOnly() ? 0 : left_width_;
+  for (idx_t c = 0; c < offset; c++) std::memset(out.data[c].Validity(), 0, n);
+  for (idx_t c = 0; c < right_width_; c++) GatherBuild(c, rows.data(), n, out.data[offset + c]);
   out.SetCardinality(n);
   return true;
 }
@@ -430,11 +437,11 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
 bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!built_) {
     builder_->BuildOnce(context);
-    build_matched_.assign(kind_ == JoinKind::FULL ? table_->rows.Count() : 0, 0);
+    build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
     built_ = true;
   }
   while (true) {
-    if (probe_done_) return kind_ == JoinKind::FULL && EmitUnmatchedBuild(out);
+    if (probe_done_) return TracksBuildMatches() && EmitUnmatchedBuild(out);
     if (!have_probe_) {
       context.CheckInterrupt();
       if (!children[0]->Next(context, probe_)) {
@@ -453,7 +460,7 @@ bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (probe_row_ < probe_.size()) continue;  // existence checks moved the cursor without pairs
     // This probe chunk is exhausted.
     have_probe_ = false;
-    if (kind_ != JoinKind::INNER) {
+    if (kind_ != JoinKind::INNER && kind_ != JoinKind::RIGHT && !EmitsBuildRowsOnly()) {
       EmitProbeRows(out);
       if (out.size() > 0) return true;
     }

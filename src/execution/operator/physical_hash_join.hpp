@@ -6,8 +6,9 @@
 // STANDARD_VECTOR_SIZE rows. Output: JoinOutputTypes (join_kind.hpp).
 // SEMI/ANTI/MARK stop walking a row's chain at its first match when no
 // predicate other than the keys decides, so duplicate build keys cost nothing.
-// A FULL join remembers which build rows matched and emits the others after
-// the last probe chunk.
+// A FULL or RIGHT join remembers which build rows matched and emits the
+// others after the last probe chunk; RIGHT_SEMI/RIGHT_ANTI emit only then,
+// the build rows that matched / did not.
 #pragma once
 
 #include <exception>
@@ -46,8 +47,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   }
   std::string Details() const override;
   // Parallel pipelines: whether copies of this join may probe one build in
-  // several threads (not FULL, which tracks the build rows matched).
-  bool ProbesInParallel() const { return kind_ != JoinKind::FULL; }
+  // several threads (not FULL or RIGHT, which track the build rows matched).
+  bool ProbesInParallel() const { return !TracksBuildMatches(); }
   // This join (a worker's copy of `builder`) probes builder's table; only
   // builder's right child is read, once, by whichever copy needs it first.
   void ShareBuild(PhysicalHashJoin& builder) {
@@ -68,7 +69,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   // Once a probe chunk is done: its rows a LEFT/FULL/SINGLE join pads, or
   // the rows a SEMI/ANTI join keeps, or every row with its MARK.
   void EmitProbeRows(DataChunk& out);
-  // FULL: the next chunk of build rows no probe row matched; false when done.
+  // FULL/RIGHT/RIGHT_ANTI: the next chunk of build rows no probe row matched
+  // (RIGHT_SEMI: that some probe row matched); false when done.
   bool EmitUnmatchedBuild(DataChunk& out);
   // SEMI/ANTI/MARK with nothing but the keys to check.
   bool ExistenceOnly() const {
@@ -76,8 +78,15 @@ class PhysicalHashJoin : public PhysicalOperator {
            !mark_condition_;
   }
   bool EmitsPairs() const {
-    return kind_ == JoinKind::INNER || kind_ == JoinKind::LEFT || kind_ == JoinKind::FULL || kind_ == JoinKind::SINGLE;
+    return kind_ == JoinKind::INNER || kind_ == JoinKind::LEFT || kind_ == JoinKind::FULL || kind_ == JoinKind::SINGLE ||
+           kind_ == JoinKind::RIGHT;
   }
+  bool TracksBuildMatches() const {
+    return kind_ == JoinKind::FULL || kind_ == JoinKind::RIGHT || kind_ == JoinKind::RIGHT_SEMI ||
+           kind_ == JoinKind::RIGHT_ANTI;
+  }
+  // RIGHT_SEMI/RIGHT_ANTI: only build rows come out, once probing is over.
+  bool EmitsBuildRowsOnly() const { return kind_ == JoinKind::RIGHT_SEMI || kind_ == JoinKind::RIGHT_ANTI; }
 
   bool NullsEqual(idx_t key) const { return key < nulls_equal_.size() && nulls_equal_[key]; }
 
@@ -89,8 +98,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   BoundExprPtr mark_condition_;
   bool null_aware_ = false;
   bool build_has_null_key_ = false;
-  std::vector<uint8_t> build_matched_;  // FULL
-  idx_t build_scan_ = 0;                // FULL: next build row to check once probing is over
+  std::vector<uint8_t> build_matched_;  // TracksBuildMatches()
+  idx_t build_scan_ = 0;                // TracksBuildMatches(): next build row to check once probing is over
   bool probe_done_ = false;
   idx_t left_width_;
   idx_t right_width_;

@@ -46,6 +46,7 @@ std::unique_ptr<QueryResult> MakeEmptyResult() {
 
 std::unique_ptr<QueryResult> ExecuteSelect(ClientContext& context, SelectStatement& statement) {
   Binder binder(context);
+  binder.MaterializeRepeatedCTEs();
   BoundQuery query = binder.BindQuery(*statement.node);
   ChunkCollection rows = ExecutePlan(context, std::move(query.plan));
   rows.SetTypes(query.types);
@@ -58,6 +59,7 @@ std::unique_ptr<QueryResult> ExecuteExplain(ClientContext& context, ExplainState
   }
   auto& select = static_cast<SelectStatement&>(*statement.statement);
   Binder binder(context);
+  binder.MaterializeRepeatedCTEs();
   BoundQuery query = binder.BindQuery(*select.node);
   auto plan = OptimizePlan(std::move(query.plan));
   auto physical = CreatePhysicalPlan(context, *plan);

@@ -19,7 +19,89 @@ struct Predicate {
   BoundExprPtr expression;
   std::vector<idx_t> relations;  // sorted; empty when it names none of the graph's relations
   bool outside = false;          // names a table that none of the relations produce
+  int equivalence_class = -1;    // a column equality's class (AddImpliedEqualities)
 };
+
+// Union-find over the columns that equalities between two relations equate.
+class ColumnClasses {
+ public:
+  ColumnBinding Find(ColumnBinding c) {
+    auto it = parent_.find(c);
+    if (it == parent_.end() || it->second == c) return c;
+    ColumnBinding root = Find(it->second);
+    parent_[c] = root;
+    return root;
+  }
+  void Union(ColumnBinding a, ColumnBinding b) {
+    parent_.emplace(a, a);
+    parent_.emplace(b, b);
+    parent_[Find(a)] = Find(b);
+  }
+
+ private:
+  std::map<ColumnBinding, ColumnBinding> parent_;
+};
+
+// Gives the column equalities their classes and adds the equalities they
+// imply between relations no equality of the class links yet: from
+// c_nationkey = s_nationkey and s_nationkey = n_nationkey (TPC-H Q5), also
+// c_nationkey = n_nationkey, so customer may join nation before supplier.
+// Redundant where all three meet, and only for columns of one type.
+void AddImpliedEqualities(std::vector<Predicate>& predicates, const std::map<idx_t, idx_t>& relation_of_table) {
+  ColumnClasses classes;
+  for (auto& p : predicates) {
+    if (p.outside || p.relations.size() != 2 || !IsColumnEquality(*p.expression)) continue;
+    classes.Union(p.expression->children[0]->binding, p.expression->children[1]->binding);
+  }
+  struct Member {
+    const BoundExpression* column;
+    idx_t relation;
+  };
+  std::map<ColumnBinding, std::vector<Member>> members;
+  std::map<ColumnBinding, const BoundExpression*> example;  // an equality of the class
+  std::map<ColumnBinding, std::set<std::pair<idx_t, idx_t>>> linked;
+  std::set<ColumnBinding> seen;
+  for (auto& p : predicates) {
+    if (p.outside || p.relations.size() != 2 || !IsColumnEquality(*p.expression)) continue;
+    ColumnBinding root = classes.Find(p.expression->children[0]->binding);
+    example.emplace(root, p.expression.get());
+    linked[root].insert({p.relations[0], p.relations[1]});
+    for (auto& child : p.expression->children) {
+      if (seen.insert(child->binding).second) {
+        members[root].push_back({child.get(), relation_of_table.at(child->binding.table_index)});
+      }
+    }
+  }
+  std::map<ColumnBinding, int> class_ids;
+  for (auto& [root, list] : members) class_ids.emplace(root, static_cast<int>(class_ids.size()));
+  for (auto& p : predicates) {
+    if (p.outside || p.relations.size() != 2 || !IsColumnEquality(*p.expression)) continue;
+    p.equivalence_class = class_ids[classes.Find(p.expression->children[0]->binding)];
+  }
+  std::vector<Predicate> implied;
+  for (auto& [root, list] : members) {
+    const BoundExpression& model = *example[root];
+    bool same_types = true;
+    for (auto& m : list) same_types = same_types && m.column->return_type == model.children[0]->return_type;
+    if (list.size() < 3 || !same_types || model.children[1]->return_type != model.children[0]->return_type) continue;
+    auto& pairs = linked[root];
+    for (idx_t i = 0; i < list.size(); i++) {
+      for (idx_t j = i + 1; j < list.size(); j++) {
+        idx_t a = std::min(list[i].relation, list[j].relation), b = std::max(list[i].relation, list[j].relation);
+        if (a == b || pairs.count({a, b})) continue;
+        pairs.insert({a, b});
+        Predicate p;
+        p.expression = model.Copy();
+        p.expression->children[0] = list[i].column->Copy();
+        p.expression->children[1] = list[j].column->Copy();
+        p.relations = {a, b};
+        p.equivalence_class = class_ids[root];
+        implied.push_back(std::move(p));
+      }
+    }
+  }
+  for (auto& p : implied) predicates.push_back(std::move(p));
+}
 
 class JoinOrderOptimizer {
  public:
@@ -89,6 +171,7 @@ class JoinOrderOptimizer {
       relations[r] = std::move(filter);
     }
 
+    AddImpliedEqualities(predicates, relation_of_table);
     JoinGraph graph(relations.size());
     std::vector<RelationEstimate> estimates;
     for (idx_t r = 0; r < relations.size(); r++) {
@@ -100,7 +183,7 @@ class JoinOrderOptimizer {
       // three or more is applied where all of them have been joined.
       if (p.outside || p.relations.size() != 2) continue;
       idx_t a = p.relations[0], b = p.relations[1];
-      graph.AddEdge(a, b, JoinSelectivity(*p.expression, estimates[a], estimates[b]));
+      graph.AddEdge(a, b, JoinSelectivity(*p.expression, estimates[a], estimates[b]), p.equivalence_class);
     }
     auto tree = EnumerateJoinOrder(graph);
     std::vector<bool> covered;

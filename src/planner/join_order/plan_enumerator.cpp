@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "common/exception.hpp"
 
@@ -10,13 +11,16 @@ namespace lakestream {
 JoinGraph::JoinGraph(idx_t relations)
     : cardinalities(relations, 1),
       selectivity(relations, std::vector<double>(relations, 1)),
-      connected(relations, std::vector<bool>(relations, false)) {}
+      connected(relations, std::vector<bool>(relations, false)),
+      edge_class(relations, std::vector<int>(relations, -1)) {}
 
-void JoinGraph::AddEdge(idx_t a, idx_t b, double edge_selectivity) {
+void JoinGraph::AddEdge(idx_t a, idx_t b, double edge_selectivity, int equivalence_class) {
   // Several predicates between one pair are rarely independent (a composite
   // key): the most selective one stands for them all.
   double s = connected[a][b] ? std::min(selectivity[a][b], edge_selectivity) : edge_selectivity;
+  int cls = connected[a][b] && edge_class[a][b] != equivalence_class ? -1 : equivalence_class;
   selectivity[a][b] = selectivity[b][a] = s;
+  edge_class[a][b] = edge_class[b][a] = cls;
   connected[a][b] = connected[b][a] = true;
 }
 
@@ -84,7 +88,18 @@ class ExactEnumerator {
       neighbours_[set] = neighbours_[rest] | adjacent[low];
       // Order-independent estimate: the new relation times its edges into the rest.
       double card = cardinality_[rest] * graph_.cardinalities[rels_[low]];
-      for (uint32_t r = rest; r; r &= r - 1) card *= graph_.selectivity[rels_[low]][rels_[LowestBit(r)]];
+      class_selectivity_.clear();
+      for (uint32_t r = rest; r; r &= r - 1) {
+        idx_t a = rels_[low], b = rels_[LowestBit(r)];
+        int cls = graph_.edge_class[a][b];
+        if (cls < 0) {
+          card *= graph_.selectivity[a][b];
+          continue;
+        }
+        auto [it, added] = class_selectivity_.emplace(cls, graph_.selectivity[a][b]);
+        if (!added) it->second = std::min(it->second, graph_.selectivity[a][b]);
+      }
+      for (auto& [cls, selectivity] : class_selectivity_) card *= selectivity;
       cardinality_[set] = std::max(1.0, card);
       if (rest == 0) {
         best_[set] = {0, 0, 0, true};
@@ -131,6 +146,7 @@ class ExactEnumerator {
   std::vector<Entry> best_;
   std::vector<uint32_t> neighbours_;
   std::vector<double> cardinality_;
+  std::map<int, double> class_selectivity_;  // scratch: per class, its most selective edge
 };
 
 // Greedy operator ordering: merge the connected pair with the smallest result.

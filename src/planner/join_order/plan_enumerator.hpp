@@ -31,10 +31,15 @@ struct JoinGraph {
   // connected[a][b] false when none joins them.
   std::vector<std::vector<double>> selectivity;
   std::vector<std::vector<bool>> connected;
+  // The equivalence class (columns the predicates equate, such as TPC-H's
+  // c_nationkey = s_nationkey = n_nationkey) of the edge's predicate, or -1:
+  // adding a relation to a set counts only the most selective of its edges
+  // in one class, since the others hold once that one does.
+  std::vector<std::vector<int>> edge_class;
 
   explicit JoinGraph(idx_t relations);
   idx_t Size() const { return cardinalities.size(); }
-  void AddEdge(idx_t a, idx_t b, double edge_selectivity);
+  void AddEdge(idx_t a, idx_t b, double edge_selectivity, int equivalence_class = -1);
 };
 
 struct JoinTree {
