@@ -209,6 +209,17 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.pass_warnings.clear();
   p.pass_changed_files.clear();
   display_.Update(progress_, pass_, "");
+  if (!flow.schema.empty()) {
+    // The schema s of a dataset s.x: made at the run, as Databricks makes a pipeline's target schema.
+    auto created = con_.Query("CREATE SCHEMA IF NOT EXISTS " + QuoteIdentifier(flow.schema));
+    if (created->HasError()) {
+      p.state = "failed";
+      p.error = created->GetError();
+      display_.FlowDone(progress_, p, pass_);
+      LogFlow(flow, p, {}, {});
+      return false;
+    }
+  }
   bool changed = false;
   bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;
