@@ -199,6 +199,12 @@ PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDi
   }
 }
 
+void PipelineRunner::SetTargetSchema(const std::string& schema) {
+  std::string name = QuoteIdentifier(schema);
+  auto used = con_.Query("CREATE SCHEMA IF NOT EXISTS " + name + "; USE " + name);
+  if (used->HasError()) throw InvalidInputError("the pipeline's target schema " + schema + ": " + used->GetError());
+}
+
 bool PipelineRunner::RunFlow(idx_t i) {
   const Flow& flow = flows_[i];
   FlowProgress& p = progress_[i];

@@ -39,4 +39,16 @@ expect "the new schemas hold the datasets" 0 $'total\n60\nname,catalog,current\n
 run "$BIN" run "$TMP/new_schemas.sql" --db "$DB" --once
 if [[ $RC == 0 && "$OUT" == *"deal_stream_test.deal_bronze (streaming table): up to date"* ]]; then
   pass "a second run finds the schemas it made"; else fail "a second run finds the schemas it made" "rc $RC" "$OUT" "$ERR"; fi
+
+# --schema: the pipeline's target schema (Databricks' `target`), created by
+# the run; unqualified datasets, LIVE.x and the event log are its.
+cat >"$TMP/target.sql" <<'SQL'
+CREATE OR REFRESH STREAMING TABLE silver AS SELECT * FROM STREAM(main.raw);
+CREATE OR REFRESH MATERIALIZED VIEW gold AS SELECT count(*) AS n FROM LIVE.silver;
+SQL
+run "$BIN" run "$TMP/target.sql" --db "$DB" --schema Deal_Target --once
+if [[ $RC == 0 && "$OUT" == *"gold (materialized view): created"* ]]; then
+  pass "--schema creates the target schema"; else fail "--schema creates the target schema" "rc $RC" "$OUT" "$ERR"; fi
+run "$BIN" -csv "$DB" -c "SELECT n FROM deal_target.gold; SELECT count(*) > 0 AS logged FROM deal_target.event_log; SHOW TABLES IN deal_target"
+expect "the target schema holds the datasets and the event log" 0 $'n\n3\nlogged\ntrue\nname\nevent_log\ngold\nsilver\n'
 finish
