@@ -325,8 +325,7 @@ class NativeConnection {
       ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
     }
     std::shared_ptr<py::object> callable = KeepPython(function);
-    std::string shown = name;
-    auto call = [callable, shown](const std::vector<lakestream::SqlValue>& arguments) {
+    auto call = [callable, shown = name](const std::vector<lakestream::SqlValue>& arguments) {
       py::gil_scoped_acquire acquire;
       try {
         py::tuple args(arguments.size());

@@ -24,7 +24,7 @@ struct ColumnarTable::Columns {
   // Checks the name and length, then fills one vector per chunk with
   // `fill(vector, first_row, count)` and the validity bytes.
   template <class Fill>
-  void Add(const std::string& name, LogicalType type, const uint8_t* validity, idx_t count, Fill fill) {
+  void Add(const std::string& name, const LogicalType& type, const uint8_t* validity, idx_t count, Fill fill) {
     if (!lower_names.insert(StringUtil::Lower(name)).second) {
       throw std::invalid_argument("ColumnarTable: the column " + name + " is given twice; give each column once");
     }

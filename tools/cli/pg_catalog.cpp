@@ -330,11 +330,13 @@ ColumnarTable TextTable(const std::vector<std::string>& names, const std::vector
   for (size_t c = 0; c < names.size(); c++) {
     if (names[c] == "ordinal_position") {
       std::vector<int64_t> values;
+      values.reserve(rows.size());
       for (auto& row : rows) values.push_back(std::strtoll(row[c].c_str(), nullptr, 10));
       table.AddBigints(names[c], values.data(), nullptr, values.size());
       continue;
     }
     std::vector<std::string_view> values;
+    values.reserve(rows.size());
     for (auto& row : rows) values.emplace_back(row[c]);
     table.AddStrings(names[c], values.data(), nullptr, values.size());
   }
@@ -364,6 +366,7 @@ std::string WithInformationSchema(Connection& connection, const std::string& sql
   std::vector<Relation> relations = Relations(connection);
   if (wanted.count("tables")) {
     std::vector<std::vector<std::string>> rows;
+    rows.reserve(relations.size());
     for (auto& r : relations) rows.push_back({catalog, r.schema, r.name, r.type == "table" ? "BASE TABLE" : "VIEW"});
     connection.RegisterTable(std::string(kInformationSchemaPrefix) + "tables",
                              TextTable({"table_catalog", "table_schema", "table_name", "table_type"}, rows));
