@@ -13,7 +13,7 @@ from . import _lakestream
 from ._core.connection import Connection, Cursor, connect
 from ._core.cursor import BINARY, DATETIME, NUMBER, ROWID, STRING
 from ._core.default_connection import (create_function, default_connection, execute, from_df, read_csv, read_json,
-                                      read_parquet, remove_function, sql, table)
+                                      read_parquet, register, remove_function, sql, table, unregister)
 from ._core.errors import (BinderException, CatalogException, ConstraintException, ConversionException,
                            CorruptionException, DatabaseError, DataError, Error, IntegrityError, InterfaceError,
                            InternalError, InterruptException, InvalidInputException, IOException,
@@ -43,7 +43,7 @@ def quote_identifier(name):
 __all__ = [
     "connect", "Connection", "Cursor", "Relation", "quote_identifier",
     "default_connection", "sql", "execute", "table", "read_parquet", "read_csv", "read_json", "from_df",
-    "create_function", "remove_function",
+    "create_function", "remove_function", "register", "unregister",
     "apilevel", "threadsafety", "paramstyle",
     "Error", "Warning", "InterfaceError", "DatabaseError", "DataError", "OperationalError", "IntegrityError",
     "InternalError", "ProgrammingError", "NotSupportedError", "ParserException", "BinderException",

@@ -19,6 +19,7 @@
 #include "lakestream/tools.hpp"
 #include "result.hpp"  // NativeResult
 #include "sigint.hpp"
+#include "table_scan.hpp"
 
 namespace py = pybind11;
 using namespace lakestream_python;
@@ -82,6 +83,35 @@ std::shared_ptr<lakestream::Database> OpenDatabase(const std::string& path, bool
   return db;
 }
 
+// A Python object the engine may hold and drop from any thread: the last
+// copy releases it with the GIL (or not at all once the interpreter is gone).
+std::shared_ptr<py::object> KeepPython(const py::object& object) {
+  return std::shared_ptr<py::object>(new py::object(object), [](py::object* o) {
+    if (!Py_IsInitialized()) return;  // the interpreter is gone: nothing to release into
+    py::gil_scoped_acquire acquire;
+    delete o;
+  });
+}
+
+// Connection::SetReplacementScan's function for `lookup`, a Python callable
+// name -> None or the columns TableFromColumns takes (dataframe.py's
+// Lookup). It runs while the statement binds, on the statement's thread.
+lakestream::Connection::ReplacementScan PythonReplacementScan(const py::object& lookup) {
+  std::shared_ptr<py::object> callable = KeepPython(lookup);
+  return [callable](const std::string& name) -> std::optional<lakestream::ColumnarTable> {
+    py::gil_scoped_acquire acquire;
+    try {
+      py::object columns = (*callable)(name);
+      if (columns.is_none()) return std::nullopt;
+      return TableFromColumns(columns, name);
+    } catch (py::error_already_set& e) {
+      throw std::runtime_error(std::string(py::str(e.type().attr("__name__"))) + ": " + std::string(py::str(e.value())));
+    } catch (const py::builtin_exception& e) {
+      throw std::runtime_error(e.what());
+    }
+  };
+}
+
 // A CommitWaiter (lakestream/tools.hpp) for a streaming query's trigger
 // loop: NativeConnection::FollowTable points it at the query's source table;
 // Wait blocks (without the GIL) until a commit to it or the timeout.
@@ -134,8 +164,10 @@ class NativeConnection {
   // `stream`: a single SELECT streams (Connection::SendQuery): it is bound
   // now and runs while its rows are read; any statement on any connection
   // first fetches the rest (FinishOpenStreams).
+  // `replacement`: None, or a callable the statement asks for a name it does
+  // not find (PythonReplacementScan), while it binds.
   std::unique_ptr<NativeResult> Execute(const std::string& sql, const py::object& params, bool watch_signals,
-                                        bool stream) {
+                                        bool stream, const py::object& replacement) {
     std::vector<lakestream::SqlValue> values;
     if (PyDict_Check(params.ptr())) {
       CheckOpen();
@@ -151,10 +183,24 @@ class NativeConnection {
     std::shared_ptr<ResultState> state;
     lakestream::ErrorKind error_kind = lakestream::ErrorKind::NONE;
     std::string error;
+    lakestream::Connection::ReplacementScan scan;
+    if (!replacement.is_none()) scan = PythonReplacementScan(replacement);
     {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> run(run_mutex_);
       BeginStatementLocked();
+      // Only for this call: a streaming SELECT is bound once start() returns.
+      struct ScanScope {
+        lakestream::Connection* con;
+        ScanScope(lakestream::Connection* c, lakestream::Connection::ReplacementScan s) : con(s ? c : nullptr) {
+          if (con) con->SetReplacementScan(std::move(s));
+        }
+        ~ScanScope() {
+          if (con) con->SetReplacementScan(nullptr);
+        }
+        ScanScope(const ScanScope&) = delete;
+        ScanScope& operator=(const ScanScope&) = delete;
+      } scan_scope(con_.get(), std::move(scan));
       bool first_chunk = false;
       auto start = [&] {
         if (!stream) return with_params ? con_->Query(sql, values) : con_->Query(sql);
@@ -278,12 +324,7 @@ class NativeConnection {
     } catch (const std::invalid_argument& e) {
       ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
     }
-    // The callable is released with the GIL whichever thread drops the last copy.
-    std::shared_ptr<py::object> callable(new py::object(function), [](py::object* o) {
-      if (!Py_IsInitialized()) return;  // the interpreter is gone: nothing to release into
-      py::gil_scoped_acquire acquire;
-      delete o;
-    });
+    std::shared_ptr<py::object> callable = KeepPython(function);
     auto call = [callable, shown = name](const std::vector<lakestream::SqlValue>& arguments) {
       py::gil_scoped_acquire acquire;
       try {
@@ -312,6 +353,20 @@ class NativeConnection {
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> run(run_mutex_);
     return con_ && con_->RemoveScalarFunction(name);
+  }
+
+  // Connection::RegisterTable of `columns` (TableFromColumns) / UnregisterTable.
+  void RegisterTable(const std::string& name, const py::object& columns) {
+    CheckOpen();
+    lakestream::ColumnarTable table = TableFromColumns(columns, name);
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    if (con_) con_->RegisterTable(name, std::move(table));
+  }
+  bool UnregisterTable(const std::string& name) {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> run(run_mutex_);
+    return con_ && con_->UnregisterTable(name);
   }
 
   // CommitWaiter::FollowTable on this connection's database: "" when other
@@ -393,7 +448,7 @@ PYBIND11_MODULE(_lakestream, m) {
   py::class_<NativeConnection>(m, "NativeConnection")
       .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("read_only") = false)
       .def("execute", &NativeConnection::Execute, py::arg("sql"), py::arg("params") = py::none(),
-           py::arg("watch_signals") = false, py::arg("stream") = false)
+           py::arg("watch_signals") = false, py::arg("stream") = false, py::arg("replacement") = py::none())
       .def("executemany", &NativeConnection::ExecuteMany, py::arg("sql"), py::arg("param_lists"))
       .def("duplicate", &NativeConnection::Duplicate)
       .def("interrupt", &NativeConnection::Interrupt)
@@ -405,6 +460,8 @@ PYBIND11_MODULE(_lakestream, m) {
            py::arg("parameters"), py::arg("return_type"), py::arg("handles_nulls") = false,
            py::arg("deterministic") = true)
       .def("remove_function", &NativeConnection::RemoveFunction, py::arg("name"))
+      .def("register_table", &NativeConnection::RegisterTable, py::arg("name"), py::arg("columns"))
+      .def("unregister_table", &NativeConnection::UnregisterTable, py::arg("name"))
       .def_property_readonly("is_open", &NativeConnection::IsOpen);
 
   m.def("quote_identifier", &lakestream::QuoteIdentifier, py::arg("name"),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lakestream/column_view.hpp"
+#include "lakestream/columnar_table.hpp"
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
 #include "lakestream/result.hpp"

@@ -10,6 +10,9 @@ namespace lakestream {
 
 struct ConnectionAccess {
   static ClientContext& Context(Connection& connection) { return *connection.context_; }
+  // The table's columns as the engine reads them (main/columnar_table.cpp);
+  // `table` is left empty.
+  static std::shared_ptr<const ConnectionTable> TakeTable(ColumnarTable& table);
 };
 
 }  // namespace lakestream

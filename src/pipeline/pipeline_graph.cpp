@@ -244,6 +244,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       case StatementType::CREATE_VIEW: {
         auto& view = static_cast<CreateViewStatement&>(*statement);
         flow.name = DatasetName(view.name);
+        flow.schema = DatasetSchema(view.name);
         if (view.query) CollectQuery(*view.query, DatasetSchema(view.name), flow.inputs);
         if (view.kind == ViewKind::VIEW) {
           // [TEMPORARY] LIVE VIEW and CREATE VIEW: a plain view, replaced each
@@ -277,6 +278,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       case StatementType::CREATE_SINK: {
         auto& sink = static_cast<CreateSinkStatement&>(*statement);
         flow.name = DatasetName(sink.name);
+        flow.schema = DatasetSchema(sink.name);
         flow.kind = FlowKind::SINK;
         flow.inputs.push_back(BaseName(sink.source));
         flow.statements.push_back(sink.if_not_exists || sink.or_replace
@@ -288,6 +290,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       case StatementType::CREATE_TABLE: {
         auto& table = static_cast<CreateTableStatement&>(*statement);
         flow.name = DatasetName(table.name);
+        flow.schema = DatasetSchema(table.name);
         flow.kind = FlowKind::TABLE;
         if (table.as_query) CollectQuery(*table.as_query, "", flow.inputs);  // CTAS reads in the current schema
         flow.statements.push_back(table.if_not_exists || table.or_replace
@@ -298,6 +301,7 @@ std::vector<Flow> PlanPipeline(const std::string& sql, const std::string& file) 
       case StatementType::CREATE_STREAM: {
         auto& stream = static_cast<CreateStreamStatement&>(*statement);
         flow.name = DatasetName(stream.name);
+        flow.schema = DatasetSchema(stream.name);
         flow.kind = FlowKind::STREAM;
         flow.inputs.push_back(BaseName(stream.table));
         std::string as_written = text;

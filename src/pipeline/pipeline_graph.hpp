@@ -36,6 +36,10 @@ struct Flow {
   std::string definition;
   uint32_t line = 0;                // 1-based line of the declaration in the file
   std::string target;               // FLOW: the streaming table it appends into (lower case)
+  // The schema the dataset is declared in (s of s.x or catalog.s.x; "" for
+  // the default schema): a run creates it when missing, as a Databricks
+  // pipeline creates the schema it publishes to.
+  std::string schema;
 };
 
 // Parses `sql` (the pipeline file named `file` in messages) into flows in run

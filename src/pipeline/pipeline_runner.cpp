@@ -199,6 +199,12 @@ PipelineRunner::PipelineRunner(Database& db, std::vector<Flow> flows, ProgressDi
   }
 }
 
+void PipelineRunner::SetTargetSchema(const std::string& schema) {
+  std::string name = QuoteIdentifier(schema);
+  auto used = con_.Query("CREATE SCHEMA IF NOT EXISTS " + name + "; USE " + name);
+  if (used->HasError()) throw InvalidInputError("the pipeline's target schema " + schema + ": " + used->GetError());
+}
+
 bool PipelineRunner::RunFlow(idx_t i) {
   const Flow& flow = flows_[i];
   FlowProgress& p = progress_[i];
@@ -209,6 +215,17 @@ bool PipelineRunner::RunFlow(idx_t i) {
   p.pass_warnings.clear();
   p.pass_changed_files.clear();
   display_.Update(progress_, pass_, "");
+  if (!flow.schema.empty()) {
+    // The schema s of a dataset s.x: made at the run, as Databricks makes a pipeline's target schema.
+    auto created = con_.Query("CREATE SCHEMA IF NOT EXISTS " + QuoteIdentifier(flow.schema));
+    if (created->HasError()) {
+      p.state = "failed";
+      p.error = created->GetError();
+      display_.FlowDone(progress_, p, pass_);
+      LogFlow(flow, p, {}, {});
+      return false;
+    }
+  }
   bool changed = false;
   bool existed = FlowExists(con_, flow);
   std::vector<std::string> statements = flow.statements;

@@ -80,6 +80,12 @@ class PipelineRunner {
   // every streaming table and materialized view of the pipeline. Throws
   // InvalidInputError for a name the pipeline does not declare as one.
   void SetFullRefresh(const std::vector<std::string>& names, bool all);
+  // The pipeline's target schema (Databricks' `target`, `lakestream run
+  // --schema`): created when missing and made the runner's current schema,
+  // so datasets declared without a schema, LIVE.x and the event log are
+  // S's. Call before EnableEventLog. Throws InvalidInputError naming the
+  // schema when it cannot be created or used.
+  void SetTargetSchema(const std::string& schema);
   // One pass over every flow. Returns false when a flow failed.
   bool RunPass();
   // Passes every `interval_ms` until the stop flag is set.

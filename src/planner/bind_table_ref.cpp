@@ -7,6 +7,7 @@
 #include "catalog/stream_columns.hpp"
 #include "planner/table_function.hpp"
 #include "function/table/stream_read.hpp"
+#include "function/table/connection_table_scan.hpp"
 #include "common/date.hpp"
 #include "storage/table/delta_table.hpp"
 #include "transaction/name_resolution.hpp"
@@ -139,6 +140,13 @@ LogicalOperatorPtr Binder::BindBaseTable(const TableRef& ref, BindContext& scope
         }
       }
       return BindStreamRef(ref, *stream, scope);
+    }
+  }
+  // The application's own data (Connection::RegisterTable, a replacement scan).
+  if (ref.name.parts.size() == 1 && !ref.version_as_of && !ref.timestamp_as_of && !context_.GetCatalog().FindTable(name)) {
+    if (std::optional<TableFunctionBinding> local = BindConnectionTable(context_, ref.name.parts[0])) {
+      const std::string& written = ref.name.parts[0];
+      return MakeSource(NextTableIndex(), written, ref.alias.empty() ? written : ref.alias, std::move(*local), ref, scope);
     }
   }
   TableCatalogEntry& table = context_.GetCatalog().GetTable(name);

@@ -16,6 +16,7 @@
 #include "common/exception.hpp"
 #include "common/time_zone.hpp"
 #include "storage/change_set.hpp"
+#include "transaction/connection_table.hpp"
 #include "transaction/database_instance.hpp"
 #include "transaction/user_function.hpp"
 
@@ -103,6 +104,12 @@ class ClientContext {
   // CreateScalarFunction), by lower-case name; the binder looks here after
   // the built-in functions' names (a user function never shadows one).
   std::map<std::string, UserScalarFunction> user_functions;
+  // The application's tables (Connection::RegisterTable), by lower-case
+  // name, and its replacement scan (SetReplacementScan): the binder reads
+  // them for a one-part name that is no CTE, temporary view or catalog
+  // object (function/table/connection_table_scan.hpp).
+  std::map<std::string, std::shared_ptr<const ConnectionTable>> connection_tables;
+  ConnectionReplacementScan replacement_scan;
 
   // Interrupt (Connection::Interrupt): any thread may set the flag; the
   // statement's thread checks it at points where stopping leaves nothing

@@ -55,6 +55,27 @@ expect "COPY escapes and NULL" 'a\tb	\N	x\\y' "$(q -c "COPY (SELECT 'a	b' AS s, 
 expect "COPY FROM STDIN refused" "0A000" "$(q -v VERBOSITY=verbose -c "COPY t FROM STDIN" </dev/null | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
 expect "\\l" "lake|tester|UTF8|C|C|" "$(q -At -c '\l')"
 expect "\\dn" "public|tester" "$(q -At -c '\dn')"
+# Every schema and its objects (main is Postgres's public): \dn, \dt/\dv/\dm
+# with schema patterns, \d of a qualified name; plain \dt keeps to the
+# current schema, as Postgres keeps to the search path.
+q -q -c "CREATE SCHEMA sales" -c "CREATE TABLE sales.orders (id INT, amount DOUBLE)" \
+  -c "CREATE VIEW sales.big AS SELECT * FROM sales.orders WHERE amount > 10" >/dev/null
+expect "\\dn lists every schema" "public|tester
+sales|tester" "$(q -At -c '\dn')"
+expect "\\dn pattern" "sales|tester" "$(q -At -c '\dn sa*')"
+expect "\\dt sales.*" "sales|orders|table|tester" "$(q -At -c '\dt sales.*')"
+expect "\\dv sales.*" "sales|big|view|tester" "$(q -At -c '\dv sales.*')"
+expect "\\dt *.*" "public|t|table|tester
+sales|orders|table|tester" "$(q -At -c '\dt *.*')"
+expect "\\dt: the current schema" "public|t|table|tester" "$(q -At -c '\dt')"
+expect "\\d sales.orders" "id|integer|||
+amount|double precision|||" "$(q -At -c '\d sales.orders')"
+expect "information_schema.schemata" "public
+sales" "$(q -At -c "SELECT schema_name FROM information_schema.schemata ORDER BY 1")"
+expect "information_schema.tables" "public|t|BASE TABLE
+sales|big|VIEW
+sales|orders|BASE TABLE" "$(q -At -c "SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2")"
+expect "information_schema.columns" "amount|double precision|2" "$(q -At -c "SELECT column_name, data_type, ordinal_position FROM INFORMATION_SCHEMA.COLUMNS WHERE table_schema = 'sales' AND table_name = 'orders' AND ordinal_position > 1")"
 expect "version" "1" "$(q -At -c "SELECT version()" | grep -c 'PostgreSQL 16.0 (lakestream)')"
 
 # Cancel: SIGINT makes psql send a CancelRequest; the query stops at once.

@@ -189,3 +189,21 @@ def test_subscribe_streams_committed_changes_until_cancel(server):
         with pytest.raises(psycopg.errors.UndefinedTable):
             with con.cursor().copy("SUBSCRIBE nosuch") as copy:
                 list(copy.rows())
+
+
+def test_information_schema_lists_every_schema(server):
+    """BI tools list tables through information_schema: every schema (main
+    as public), filtered by the client's own parameters."""
+    with connect(server, autocommit=True) as con:
+        con.execute("CREATE TABLE top (id INT)")
+        con.execute("CREATE SCHEMA deal_stream_test")
+        con.execute("CREATE TABLE deal_stream_test.deal_gold1 (deal_id BIGINT, total DOUBLE)")
+        schemas = con.execute("SELECT schema_name FROM information_schema.schemata ORDER BY 1").fetchall()
+        assert schemas == [("deal_stream_test",), ("public",)]
+        tables = con.execute("SELECT table_schema, table_name FROM information_schema.tables "
+                             "WHERE table_type = %s ORDER BY 1, 2", ("BASE TABLE",)).fetchall()
+        assert tables == [("deal_stream_test", "deal_gold1"), ("public", "top")]
+        columns = con.execute("SELECT column_name, data_type FROM information_schema.columns "
+                              "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
+                              ("deal_stream_test", "deal_gold1")).fetchall()
+        assert columns == [("deal_id", "bigint"), ("total", "double precision")]

@@ -24,4 +24,31 @@ if [[ $RC == 0 && "$OUT" == *"sales.bronze (streaming table): updated"* && "$OUT
   pass "the second run finds the datasets of the schema"; else fail "the second run finds the datasets of the schema" "rc $RC" "$OUT" "$ERR"; fi
 run "$BIN" -csv "$DB" -c "SELECT * FROM sales.gold; SELECT * FROM sales.gold2; SHOW TABLES"
 expect "new rows flow through; main holds raw and the pipeline's event log" 0 $'n,total\n3,60\nn2\n6\nname\nevent_log\nraw\n'
+
+# Schemas the datasets name are made by the run (as Databricks makes a
+# pipeline's target schema): no CREATE SCHEMA before it.
+cat >"$TMP/new_schemas.sql" <<'SQL'
+CREATE OR REFRESH STREAMING TABLE deal_stream_test.deal_bronze AS SELECT * FROM STREAM(pdb.main.raw);
+CREATE OR REFRESH MATERIALIZED VIEW pdb.deal_gold_schema.deal_gold1 AS SELECT sum(amount) AS total FROM deal_stream_test.deal_bronze;
+SQL
+run "$BIN" run "$TMP/new_schemas.sql" --db "$DB" --once
+if [[ $RC == 0 && "$OUT" == *"deal_gold_schema.deal_gold1 (materialized view): created"* ]]; then
+  pass "a run creates the schemas its datasets name"; else fail "a run creates the schemas its datasets name" "rc $RC" "$OUT" "$ERR"; fi
+run "$BIN" -csv "$DB" -c "SELECT total FROM deal_gold_schema.deal_gold1; SHOW SCHEMAS"
+expect "the new schemas hold the datasets" 0 $'total\n60\nname,catalog,current\nmain,pdb,true\ndeal_gold_schema,pdb,false\ndeal_stream_test,pdb,false\nsales,pdb,false\n'
+run "$BIN" run "$TMP/new_schemas.sql" --db "$DB" --once
+if [[ $RC == 0 && "$OUT" == *"deal_stream_test.deal_bronze (streaming table): up to date"* ]]; then
+  pass "a second run finds the schemas it made"; else fail "a second run finds the schemas it made" "rc $RC" "$OUT" "$ERR"; fi
+
+# --schema: the pipeline's target schema (Databricks' `target`), created by
+# the run; unqualified datasets, LIVE.x and the event log are its.
+cat >"$TMP/target.sql" <<'SQL'
+CREATE OR REFRESH STREAMING TABLE silver AS SELECT * FROM STREAM(main.raw);
+CREATE OR REFRESH MATERIALIZED VIEW gold AS SELECT count(*) AS n FROM LIVE.silver;
+SQL
+run "$BIN" run "$TMP/target.sql" --db "$DB" --schema Deal_Target --once
+if [[ $RC == 0 && "$OUT" == *"gold (materialized view): created"* ]]; then
+  pass "--schema creates the target schema"; else fail "--schema creates the target schema" "rc $RC" "$OUT" "$ERR"; fi
+run "$BIN" -csv "$DB" -c "SELECT n FROM deal_target.gold; SELECT count(*) > 0 AS logged FROM deal_target.event_log; SHOW TABLES IN deal_target"
+expect "the target schema holds the datasets and the event log" 0 $'n\n3\nlogged\ntrue\nname\nevent_log\ngold\nsilver\n'
 finish

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include <re2/re2.h>
 
@@ -132,47 +135,122 @@ std::unique_ptr<RE2> RelnameFilter(const std::string& pattern) {
   return filter;
 }
 
-// psql's \dt [pattern]: tables from SHOW TABLES, filtered by the pattern psql
-// turned into a regular expression.
-std::unique_ptr<QueryResult> AnswerListTables(Connection& connection, const std::string& sql,
-                                              const SessionSettings& settings) {
-  static const RE2 kPattern(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
-  std::string pattern;
-  std::unique_ptr<RE2> filter;
-  if (RE2::PartialMatch(sql, kPattern, &pattern)) filter = RelnameFilter(pattern);
-  auto tables = connection.Query("SHOW TABLES");
-  if (tables->HasError()) return tables;
-  std::vector<std::vector<SqlValue>> rows;
-  for (idx_t r = 0; r < tables->RowCount(); r++) {
-    std::string name = tables->GetValue(0, r).ToString();
-    if (filter && !RE2::PartialMatch(name, *filter)) continue;
-    rows.push_back({SqlValue::Varchar("public"), SqlValue::Varchar(name), SqlValue::Varchar("table"),
-                    SqlValue::Varchar(settings.All().at("session_authorization"))});
-  }
-  std::sort(rows.begin(), rows.end(),
-            [](const auto& a, const auto& b) { return a[1].GetString() < b[1].GetString(); });
-  return MakeTableResult({"Schema", "Name", "Type", "Owner"},
-                         {TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR}, rows);
-}
+// A table, view or materialized view of some schema, as the pg_catalog
+// answers show it: the default schema `main` is Postgres's `public`.
+struct Relation {
+  std::string schema;  // as shown ("public" for main)
+  std::string name;
+  std::string type;    // "table", "view", "materialized view"
+  std::string key;     // the name to give the engine (DESCRIBE), quoted
+};
 
-// Tables get the oids 16384, 16385, ... in name order, as psql's \d looks
-// them up by oid after finding them by name.
-constexpr int64_t kFirstTableOid = 16384;
+std::string PgSchemaName(const std::string& schema) { return schema == "main" ? "public" : schema; }
 
-std::vector<std::string> TableNames(Connection& connection) {
-  auto tables = connection.Query("SHOW TABLES");
+// The schemas, as shown, sorted (public for main).
+std::vector<std::string> SchemaNames(Connection& connection) {
+  auto schemas = connection.Query("SHOW SCHEMAS");
   std::vector<std::string> names;
-  if (tables->HasError()) return names;
-  for (idx_t r = 0; r < tables->RowCount(); r++) names.push_back(tables->GetValue(0, r).ToString());
+  if (schemas->HasError()) return names;
+  for (idx_t r = 0; r < schemas->RowCount(); r++) names.push_back(PgSchemaName(schemas->GetValue(0, r).ToString()));
   std::sort(names.begin(), names.end());
   return names;
 }
 
-std::string TableOfOid(Connection& connection, const std::string& oid_text) {
-  auto names = TableNames(connection);
+// Every relation of every schema, sorted by (schema, name): the i-th gets
+// the oid 16384 + i, as psql's \d looks a relation up by oid after finding
+// it by name.
+std::vector<Relation> Relations(Connection& connection) {
+  std::vector<Relation> out;
+  auto schemas = connection.Query("SHOW SCHEMAS");
+  if (schemas->HasError()) return out;
+  for (idx_t s = 0; s < schemas->RowCount(); s++) {
+    std::string schema = schemas->GetValue(0, s).ToString();
+    std::string in = " IN " + QuoteIdentifier(schema);
+    std::map<std::string, std::string> kinds;  // views and materialized views by name
+    auto views = connection.Query("SHOW VIEWS" + in);
+    for (idx_t r = 0; !views->HasError() && r < views->RowCount(); r++) {
+      kinds[views->GetValue(0, r).ToString()] = views->GetValue(1, r).ToString();
+    }
+    auto tables = connection.Query("SHOW TABLES" + in);
+    for (idx_t r = 0; !tables->HasError() && r < tables->RowCount(); r++) kinds.emplace(tables->GetValue(0, r).ToString(), "table");
+    for (auto& [name, kind] : kinds) {
+      std::string key = schema == "main" ? QuoteIdentifier(name) : QuoteIdentifier(schema) + "." + QuoteIdentifier(name);
+      out.push_back({PgSchemaName(schema), name, kind, key});
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Relation& a, const Relation& b) { return std::tie(a.schema, a.name) < std::tie(b.schema, b.name); });
+  return out;
+}
+
+// The session's current schema as shown (USE s; public for main).
+std::string CurrentSchemaName(Connection& connection) {
+  auto current = connection.Query("SELECT current_schema()");
+  if (current->HasError() || current->RowCount() == 0) return "public";
+  return PgSchemaName(current->GetValue(0, 0).ToString());
+}
+
+// The regular expression psql made of a pattern for `column` (n.nspname,
+// c.relname), or null when the query does not filter on it.
+std::unique_ptr<RE2> PatternOf(const std::string& sql, const std::string& column) {
+  RE2 pattern(RE2::QuoteMeta(column) + R"( OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
+  std::string text;
+  if (!RE2::PartialMatch(sql, pattern, &text)) return nullptr;
+  return RelnameFilter(text);
+}
+
+// The relations a psql list query (\dt, \dv, \dm, \d, \d name) asks for: its
+// relkinds, its schema and name patterns, and without a schema pattern only
+// the relations of the current schema (pg_table_is_visible), as Postgres
+// shows those of the search path.
+std::vector<Relation> Matching(Connection& connection, const std::string& sql, const std::string& norm) {
+  std::unique_ptr<RE2> schema_filter = PatternOf(sql, "n.nspname");
+  std::unique_ptr<RE2> name_filter = PatternOf(sql, "c.relname");
+  bool visible_only = norm.find("pg_table_is_visible") != std::string::npos;
+  std::string current = visible_only ? CurrentSchemaName(connection) : "";
+  std::set<std::string> kinds;
+  static const RE2 kRelkinds(R"(c\.relkind in \(([^)]*)\))");
+  std::string list;
+  bool any_kind = !RE2::PartialMatch(norm, kRelkinds, &list);
+  if (list.find("'r'") != std::string::npos || list.find("'p'") != std::string::npos) kinds.insert("table");
+  if (list.find("'v'") != std::string::npos) kinds.insert("view");
+  if (list.find("'m'") != std::string::npos) kinds.insert("materialized view");
+  std::vector<Relation> out;
+  for (auto& relation : Relations(connection)) {
+    if (!any_kind && !kinds.count(relation.type)) continue;
+    if (visible_only && relation.schema != current) continue;
+    if (schema_filter && !RE2::PartialMatch(relation.schema, *schema_filter)) continue;
+    if (name_filter && !RE2::PartialMatch(relation.name, *name_filter)) continue;
+    out.push_back(relation);
+  }
+  return out;
+}
+
+// psql's \dt, \dv, \dm, \d [pattern]: Schema, Name, Type, Owner.
+std::unique_ptr<QueryResult> AnswerListRelations(Connection& connection, const std::string& sql, const std::string& norm,
+                                                 const SessionSettings& settings) {
+  std::vector<std::vector<SqlValue>> rows;
+  for (auto& relation : Matching(connection, sql, norm)) {
+    rows.push_back({SqlValue::Varchar(relation.schema), SqlValue::Varchar(relation.name), SqlValue::Varchar(relation.type),
+                    SqlValue::Varchar(settings.All().at("session_authorization"))});
+  }
+  return MakeTableResult({"Schema", "Name", "Type", "Owner"},
+                         {TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR, TypeKind::VARCHAR}, rows);
+}
+
+constexpr int64_t kFirstTableOid = 16384;
+
+std::optional<Relation> RelationOfOid(Connection& connection, const std::string& oid_text) {
+  auto relations = Relations(connection);
   int64_t index = std::strtoll(oid_text.c_str(), nullptr, 10) - kFirstTableOid;
-  if (index < 0 || index >= static_cast<int64_t>(names.size())) return "";
-  return names[static_cast<size_t>(index)];
+  if (index < 0 || index >= static_cast<int64_t>(relations.size())) return std::nullopt;
+  return relations[static_cast<size_t>(index)];
+}
+
+// Whether row `row` of a DESCRIBE result is a NOT NULL column (a view's
+// DESCRIBE has no `null` column: its columns may hold NULL).
+bool NotNull(const QueryResult& described, idx_t row) {
+  return described.ColumnCount() > 2 && described.GetValue(2, row).ToString() == "NO";
 }
 
 // lakestream's type spelling (DESCRIBE) as Postgres's format_type() spells it.
@@ -204,22 +282,22 @@ std::unique_ptr<QueryResult> Strings(const std::vector<std::string>& names, cons
 // publications, inheritance, ...) have no lakestream counterpart and answer
 // no rows.
 std::unique_ptr<QueryResult> AnswerDescribe(Connection& connection, const std::string& sql, const std::string& norm) {
-  static const RE2 kByName(R"(c\.relname OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)')");
   static const RE2 kByOid(R"([a-z_.]+ = '(\d+)')");
-  std::string pattern;
   if (norm.rfind("select c.oid, n.nspname, c.relname from pg_catalog.pg_class c", 0) == 0 &&
-      RE2::PartialMatch(sql, kByName, &pattern)) {
-    std::unique_ptr<RE2> filter = RelnameFilter(pattern);
-    auto names = TableNames(connection);
+      norm.find("c.relname operator(pg_catalog.~)") != std::string::npos) {
     std::vector<std::vector<std::string>> rows;
-    for (size_t i = 0; i < names.size(); i++) {
-      if (RE2::PartialMatch(names[i], *filter)) rows.push_back({std::to_string(kFirstTableOid + static_cast<int64_t>(i)), "public", names[i]});
+    auto all = Relations(connection);
+    for (auto& relation : Matching(connection, sql, norm)) {
+      size_t index = 0;
+      while (index < all.size() && (all[index].schema != relation.schema || all[index].name != relation.name)) index++;
+      rows.push_back({std::to_string(kFirstTableOid + static_cast<int64_t>(index)), relation.schema, relation.name});
     }
     return Strings({"oid", "nspname", "relname"}, rows);
   }
   std::string oid;
   if (!RE2::PartialMatch(sql, kByOid, &oid)) return nullptr;
-  std::string table = TableOfOid(connection, oid);
+  std::optional<Relation> relation = RelationOfOid(connection, oid);
+  std::string table = relation ? relation->key : "";
   if (norm.rfind("select c.relchecks, c.relkind", 0) == 0) {
     std::vector<std::vector<std::string>> rows;
     if (!table.empty()) rows.push_back({"0", "r", "f", "f", "f", "f", "f", "f", "f", "", "0", "", "p", "d", "heap"});
@@ -231,12 +309,11 @@ std::unique_ptr<QueryResult> AnswerDescribe(Connection& connection, const std::s
   if (norm.rfind("select a.attname,", 0) == 0 && norm.find("from pg_catalog.pg_attribute a") != std::string::npos) {
     std::vector<std::vector<std::string>> rows;
     if (!table.empty()) {
-      auto described = connection.Query("DESCRIBE " + QuoteIdentifier(table));
+      auto described = connection.Query("DESCRIBE " + table);
       if (described->HasError()) return described;
       for (idx_t r = 0; r < described->RowCount(); r++) {
-        std::string nullable = described->GetValue(2, r).ToString();
         rows.push_back({described->GetValue(0, r).ToString(), PgTypeName(described->GetValue(1, r).ToString()), "",
-                        nullable == "NO" ? "t" : "f", "", "", ""});
+                        NotNull(*described, r) ? "t" : "f", "", "", ""});
       }
     }
     return Strings({"attname", "format_type", "default", "attnotnull", "attcollation", "attidentity", "attgenerated"},
@@ -246,7 +323,73 @@ std::unique_ptr<QueryResult> AnswerDescribe(Connection& connection, const std::s
   return nullptr;
 }
 
+// A table of text columns (and ordinal_position as BIGINT) for the
+// information_schema answers.
+ColumnarTable TextTable(const std::vector<std::string>& names, const std::vector<std::vector<std::string>>& rows) {
+  ColumnarTable table;
+  for (size_t c = 0; c < names.size(); c++) {
+    if (names[c] == "ordinal_position") {
+      std::vector<int64_t> values;
+      values.reserve(rows.size());
+      for (auto& row : rows) values.push_back(std::strtoll(row[c].c_str(), nullptr, 10));
+      table.AddBigints(names[c], values.data(), nullptr, values.size());
+      continue;
+    }
+    std::vector<std::string_view> values;
+    values.reserve(rows.size());
+    for (auto& row : rows) values.emplace_back(row[c]);
+    table.AddStrings(names[c], values.data(), nullptr, values.size());
+  }
+  return table;
+}
+
+// information_schema.<name> -> the table registered for it on the session's connection.
+constexpr const char* kInformationSchemaPrefix = "__pg_information_schema_";
+
 }  // namespace
+
+std::string WithInformationSchema(Connection& connection, const std::string& sql, const SessionSettings& settings) {
+  static const RE2 kName(R"((?i)\binformation_schema\s*\.\s*(schemata|tables|columns)\b)");
+  std::set<std::string> wanted;
+  re2::StringPiece input(sql);
+  std::string name;
+  while (RE2::FindAndConsume(&input, kName, &name)) wanted.insert(Lower(name));
+  if (wanted.empty()) return sql;
+  const std::string& catalog = settings.All().at("database");
+  const std::string& owner = settings.All().at("session_authorization");
+  if (wanted.count("schemata")) {
+    std::vector<std::vector<std::string>> rows;
+    for (auto& schema : SchemaNames(connection)) rows.push_back({catalog, schema, owner});
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "schemata",
+                             TextTable({"catalog_name", "schema_name", "schema_owner"}, rows));
+  }
+  std::vector<Relation> relations = Relations(connection);
+  if (wanted.count("tables")) {
+    std::vector<std::vector<std::string>> rows;
+    rows.reserve(relations.size());
+    for (auto& r : relations) rows.push_back({catalog, r.schema, r.name, r.type == "table" ? "BASE TABLE" : "VIEW"});
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "tables",
+                             TextTable({"table_catalog", "table_schema", "table_name", "table_type"}, rows));
+  }
+  if (wanted.count("columns")) {
+    std::vector<std::vector<std::string>> rows;
+    for (auto& r : relations) {
+      auto described = connection.Query("DESCRIBE " + r.key);
+      for (idx_t c = 0; !described->HasError() && c < described->RowCount(); c++) {
+        rows.push_back({catalog, r.schema, r.name, described->GetValue(0, c).ToString(), std::to_string(c + 1),
+                        PgTypeName(described->GetValue(1, c).ToString()),
+                        NotNull(*described, c) ? "NO" : "YES"});
+      }
+    }
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "columns",
+                             TextTable({"table_catalog", "table_schema", "table_name", "column_name", "ordinal_position",
+                                        "data_type", "is_nullable"},
+                                       rows));
+  }
+  std::string rewritten = sql;
+  RE2::GlobalReplace(&rewritten, kName, std::string(kInformationSchemaPrefix) + "\\1");
+  return rewritten;
+}
 
 std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std::string& sql,
                                                SessionSettings& settings, std::string* tag) {
@@ -276,8 +419,8 @@ std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std
     return NoRows();
   }
   if (norm.find("from pg_catalog.pg_class c") != std::string::npos && norm.find("c.relkind in (") != std::string::npos &&
-      norm.find("pg_table_is_visible") != std::string::npos && norm.find("as \"owner\"") != std::string::npos) {
-    auto result = AnswerListTables(connection, sql, settings);
+      norm.find("as \"owner\"") != std::string::npos) {
+    auto result = AnswerListRelations(connection, sql, norm, settings);
     if (!result->HasError()) *tag = "SELECT " + std::to_string(result->RowCount());
     return result;
   }
@@ -287,10 +430,20 @@ std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std
     return Strings({"Name", "Owner", "Encoding", "Collate", "Ctype", "Access privileges"},
                    {{settings.All().at("database"), settings.All().at("session_authorization"), "UTF8", "C", "C", ""}});
   }
-  // psql's \dn: one schema.
+  // psql's \dn [pattern]: every schema (main as public).
   if (norm.rfind("select n.nspname as \"name\"", 0) == 0 && norm.find("from pg_catalog.pg_namespace n") != std::string::npos) {
-    *tag = "SELECT 1";
-    return Strings({"Name", "Owner"}, {{"public", settings.All().at("session_authorization")}});
+    std::unique_ptr<RE2> filter = PatternOf(sql, "n.nspname");
+    std::vector<std::vector<std::string>> rows;
+    for (auto& schema : SchemaNames(connection)) {
+      if (!filter || RE2::PartialMatch(schema, *filter)) rows.push_back({schema, settings.All().at("session_authorization")});
+    }
+    *tag = "SELECT " + std::to_string(rows.size());
+    return Strings({"Name", "Owner"}, rows);
+  }
+  // psql's \dn and \d ask for publications: lakestream has none.
+  if (norm.rfind("select pubname", 0) == 0 && norm.find("from pg_catalog.pg_publication p") != std::string::npos) {
+    *tag = "SELECT 0";
+    return Strings({"pubname"}, {});
   }
   if (norm.find("pg_catalog.") != std::string::npos) {
     auto result = AnswerDescribe(connection, sql, norm);

@@ -38,4 +38,11 @@ extern const char* const kServerVersion;
 std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std::string& sql,
                                                SessionSettings& settings, std::string* tag);
 
+// information_schema.schemata, .tables and .columns (every schema; main as
+// public): when `sql` reads them, their rows are registered on `connection`
+// (Connection::RegisterTable, a snapshot of the catalog now) and the text
+// returned names those tables instead, so the client's own filters, joins and
+// order run in the engine. Any other text is returned as it is.
+std::string WithInformationSchema(Connection& connection, const std::string& sql, const SessionSettings& settings);
+
 }  // namespace lakestream::pg

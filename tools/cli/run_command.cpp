@@ -47,12 +47,14 @@ extern "C" void HandleStop(int signal) {
 }
 
 const char* kRunUsage =
-    "Usage: lakestream run PIPELINE.sql [--db DIR] [--once | --continuous] [--interval 1s] [--conf KEY=VALUE ...]\n"
+    "Usage: lakestream run PIPELINE.sql [--db DIR] [--schema S] [--once | --continuous] [--interval 1s] [--conf KEY=VALUE ...]\n"
     "\n"
     "Runs the pipeline's flows (streaming tables, materialized views, sinks) in\n"
     "dependency order, processing only what is new since the last run.\n"
     "\n"
     "  --db DIR        the database directory (default: PIPELINE.db next to the file)\n"
+    "  --schema S      the pipeline's target schema (Databricks' `target`): datasets without a\n"
+    "                  schema, LIVE.x and the event log live in S, which the run creates when missing\n"
     "  --once          one pass, then a summary table (the default)\n"
     "  --continuous    a pass every --interval until Ctrl-C or SIGTERM\n"
     "  --interval T    time between passes: 500ms, 1s, 2m (default 1s)\n"
@@ -77,6 +79,7 @@ int RunPipelineCommand(int argc, char** argv) {
   bool continuous = false, once = false, plain = false;
   int64_t interval_ms = 1000;
   std::map<std::string, std::string> conf;
+  std::string target_schema;
   std::vector<std::string> full_refresh;
   bool full_refresh_all = false;
   for (int i = 2; i < argc; i++) {
@@ -124,6 +127,9 @@ int RunPipelineCommand(int argc, char** argv) {
           }
           full_refresh.push_back(name.substr(begin, end - begin + 1));
         }
+      } else if (arg == "--schema") {
+        target_schema = value("SCHEMA");
+        if (target_schema.empty()) return UsageError("--schema takes a schema name");
       } else if (arg == "--full-refresh-all") {
         full_refresh_all = true;
       } else if (!arg.empty() && arg[0] == '-') {
@@ -181,6 +187,7 @@ int RunPipelineCommand(int argc, char** argv) {
   ProgressDisplay display(std::cout, live, "lakestream run " + file + "  (db " + db_dir + ")");
   PipelineRunner runner(*db, std::move(flows), display, &g_stop);
   try {
+    if (!target_schema.empty()) runner.SetTargetSchema(target_schema);
     runner.EnableEventLog(pipeline_path.string(), continuous);
     runner.SetFullRefresh(full_refresh, full_refresh_all);
   } catch (const std::exception& e) {

@@ -7,7 +7,7 @@ import threading
 import warnings as _warnings
 
 from .. import _lakestream
-from . import functions, readers
+from . import dataframe, functions, readers
 from .errors import InterfaceError, ProgrammingError, translate
 from .relation import Relation
 
@@ -17,6 +17,22 @@ def _run(call, *args):
         return call(*args)
     except _lakestream.NativeError as e:
         raise translate(e) from None
+
+
+def _run_with_frames(call, *args):
+    """Runs a statement with the replacement scan of the caller's frame: a
+    name it reads that the database does not have may be a pandas DataFrame
+    variable (dataframe.Lookup). A DataFrame that could not be converted
+    raises its own error rather than "table not found"."""
+    lookup = dataframe.Lookup(dataframe.caller_frame())
+    try:
+        return call(*args, lookup)
+    except _lakestream.NativeError as e:
+        if lookup.error is not None:
+            raise lookup.error from None
+        raise translate(e) from None
+    finally:
+        lookup.release()
 
 
 def _in_main_thread():
@@ -58,7 +74,7 @@ class Connection:
             parameters = params
         self._check_query(query)
         self._set_result(None)  # a failing statement leaves no stale rows to fetch
-        native = _run(self._native.execute, query, parameters, _in_main_thread())
+        native = _run_with_frames(self._native.execute, query, parameters, _in_main_thread(), False)
         self._set_result(native)
         return self
 
@@ -81,7 +97,7 @@ class Connection:
         # A SELECT streams: its rows are produced when first read (df() copies
         # each chunk into the arrays as it arrives); any other statement first
         # reads the rest.
-        native = _run(self._native.execute, query, params, _in_main_thread(), True)
+        native = _run_with_frames(self._native.execute, query, params, _in_main_thread(), True)
         _warn(native, 2)
         if _is_row_result(native):
             return Relation(native, self)
@@ -106,9 +122,46 @@ class Connection:
         return self.sql(readers.csv_query(path, **options))
 
     def from_df(self, df):
-        """The rows of a pandas DataFrame as a Relation (copied into the query:
-        for small frames; NaN, None and NaT are NULL)."""
-        return self.sql(readers.from_df_query(df))
+        """The rows of a pandas DataFrame (or dict of numpy arrays) as a
+        Relation: its columns are copied into the engine once, typed (NaN,
+        None, NaT and pd.NA are NULL)."""
+        name = self._register_frame(df, "from_df()")
+        try:
+            return self.sql("SELECT * FROM " + _lakestream.quote_identifier(name))
+        finally:
+            self._native.unregister_table(name)
+
+    # ---- DataFrames by name, as DuckDB's register (dataframe.py) -------------
+    def register(self, view_name, python_object):
+        """Makes a pandas DataFrame (or dict of numpy arrays) readable as
+        `view_name` on this connection: its columns are copied now, once.
+        A table, view or stream of the database with that name comes first.
+        Returns the connection."""
+        if not isinstance(view_name, str) or not view_name:
+            raise ProgrammingError("register(view_name, df): the name must be a non-empty str")
+        self._check_open()
+        if not dataframe.is_table(python_object):
+            raise ProgrammingError(f"register({view_name!r}, ...): a pandas DataFrame or a dict of numpy arrays, "
+                                   f"not {type(python_object).__name__}")
+        _run(self._native.register_table, view_name, dataframe.columns(python_object, view_name))
+        return self
+
+    def unregister(self, view_name):
+        """Forgets what register(view_name, ...) made readable. Returns the connection."""
+        self._native.unregister_table(view_name)
+        return self
+
+    _frame_counter = 0
+
+    def _register_frame(self, df, what):
+        """Registers `df` under a name of its own and returns the name."""
+        self._check_open()
+        if not dataframe.is_table(df):
+            raise ProgrammingError(f"{what}: a pandas DataFrame or a dict of numpy arrays, not {type(df).__name__}")
+        Connection._frame_counter += 1
+        name = f"__lakestream_df_{id(self):x}_{Connection._frame_counter}"
+        _run(self._native.register_table, name, dataframe.columns(df, what))
+        return name
 
     def read_json(self, path, **options):
         """The rows of a JSON file (JSON lines, or a whole-file array/object) as a Relation."""

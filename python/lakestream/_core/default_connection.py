@@ -45,6 +45,14 @@ def from_df(df):
     return default_connection().from_df(df)
 
 
+def register(view_name, python_object):
+    return default_connection().register(view_name, python_object)
+
+
+def unregister(view_name):
+    return default_connection().unregister(view_name)
+
+
 def create_function(name, function, parameters=None, return_type=None, **options):
     return default_connection().create_function(name, function, parameters, return_type, **options)
 

@@ -9,6 +9,7 @@ password, ...) are accepted so existing builder code runs, and have no
 effect: lakestream runs in this process.
 """
 
+from .._core.dataframe import is_table as _is_table
 from .._frame.sql import literal, quote_name, type_sql, unquote_name
 from .._frame.writer import table_name_sql
 from .dataframe import DataFrame, Table
@@ -114,7 +115,14 @@ class Session:
         is a list of column names or a StructType (its types are cast to)."""
         if isinstance(data, DataFrame):
             return data
-        if hasattr(data, "itertuples") and hasattr(data, "columns"):  # a pandas DataFrame
+        if _is_table(data) and (schema is None or isinstance(schema, (list, tuple))):
+            # A pandas DataFrame: its columns copied into the session once, typed
+            # (docs/python.md "DataFrames by name"), kept while the session lives.
+            name = self._conn._register_frame(data, "create_dataframe()")
+            names = [str(n) for n in schema] if schema is not None else [str(c) for c in data.columns]
+            items = ", ".join("%s AS %s" % (quote_name(str(c)), quote_name(n)) for c, n in zip(data.columns, names))
+            return DataFrame(self._conn, raw_sql="SELECT %s FROM %s" % (items, quote_name(name)), session=self)
+        if hasattr(data, "itertuples") and hasattr(data, "columns"):  # a pandas DataFrame with a StructType
             if schema is None:
                 schema = [str(c) for c in data.columns]
             data = [tuple(_plain(v) for v in r) for r in data.itertuples(index=False, name=None)]

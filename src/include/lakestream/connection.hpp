@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lakestream/columnar_table.hpp"
 #include "lakestream/database.hpp"
 #include "lakestream/result.hpp"
 
@@ -147,6 +148,25 @@ class Connection {
                             ScalarFunctionOptions options = ScalarFunctionOptions());
   // False when the connection has no such function.
   bool RemoveScalarFunction(const std::string& name);
+
+  // The application's own data, read by name (as DuckDB reads a pandas
+  // DataFrame by its variable's name). A statement on this connection that
+  // reads a one-part name that is not a CTE, temporary view, table, view or
+  // stream of the database reads the table registered under that name
+  // (case-insensitively); failing that, it asks the replacement scan, if one
+  // is set, with the name as written: the table it returns is read by that
+  // reference of that statement (and not kept), nullopt means "no such
+  // table" (the usual catalog error follows). The scan runs on the thread
+  // that runs the statement, while the statement is bound; an exception it
+  // throws fails the statement with its message. Tables and scan belong to
+  // this connection until UnregisterTable / SetReplacementScan(nullptr) or
+  // the connection's end. A view or pipeline that reads such a name binds it
+  // again when it runs: the name must then still resolve.
+  void RegisterTable(const std::string& name, ColumnarTable table);
+  // False when the connection has no table of that name.
+  bool UnregisterTable(const std::string& name);
+  using ReplacementScan = std::function<std::optional<ColumnarTable>(const std::string& name)>;
+  void SetReplacementScan(ReplacementScan scan);
 
  private:
   friend class PreparedStatement;

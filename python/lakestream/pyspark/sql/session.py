@@ -13,6 +13,7 @@ import threading
 
 import lakestream
 
+from ..._core.dataframe import is_table as _is_table
 from ..errors import AnalysisException
 from ..._frame.sql import literal, quote_name
 from ..._frame.writer import table_name_sql
@@ -203,6 +204,8 @@ class SparkSession:
         return self._frame_over("SELECT range AS \"id\" FROM range(%d, %d, %d)" % (int(start), int(end), int(step)))
 
     def createDataFrame(self, data, schema=None):
+        if _is_table(data):
+            return self._pandas_frame(data, schema)
         rows = [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in data]
         if schema is None:
             if data and isinstance(data[0], dict):
@@ -218,6 +221,20 @@ class SparkSession:
         else:
             names = [part.strip().split()[0] for part in str(schema).split(",")]
         return self._rows_frame(names, rows)
+
+    def _pandas_frame(self, data, schema):
+        """createDataFrame(pandas_df): the frame's columns copied into the
+        session once, typed (docs/python.md "DataFrames by name"), kept while
+        the session lives (the DataFrame is lazy and may be read again)."""
+        with self._lock:
+            name = self._conn._register_frame(data, "createDataFrame()")
+        if schema is None:
+            return self._frame(source_sql=quote_name(name))
+        names = list(schema.names) if hasattr(schema, "names") else (
+            [str(n) for n in schema] if isinstance(schema, (list, tuple)) else
+            [part.strip().split()[0] for part in str(schema).split(",")])
+        items = ", ".join("%s AS %s" % (quote_name(str(c)), quote_name(n)) for c, n in zip(data.columns, names))
+        return self._frame_over("SELECT %s FROM %s" % (items, quote_name(name)))
 
     @property
     def read(self):

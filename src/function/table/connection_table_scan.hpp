@@ -1,0 +1,18 @@
+// Reading the application's own tables by name (Connection::RegisterTable and
+// the replacement scan, transaction/connection_table.hpp): the binder's one
+// hook for a one-part name that is no CTE, temporary view or catalog object.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "function/table_function.hpp"
+
+namespace lakestream {
+
+// The scan of the table registered under `name` on this connection, else of
+// the one the replacement scan returns for it; nullopt when neither has one.
+// Whatever the replacement scan throws passes through (the statement fails).
+std::optional<TableFunctionBinding> BindConnectionTable(ClientContext& context, const std::string& name);
+
+}  // namespace lakestream
