@@ -13,6 +13,7 @@
 #include "execution/plan_executor.hpp"
 #include "planner/binder.hpp"
 #include "ivm/compiled_view.hpp"
+#include "function/table/connection_table_scan.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_refresh.hpp"
 #include "ivm/view_status.hpp"
@@ -56,6 +57,13 @@ static RefreshOutcome RefreshOrThrow(ClientContext& context, TableCatalogEntry& 
                                   "; the view keeps its rows as of its last refresh. Fix the cause and run REFRESH MATERIALIZED VIEW " +
                                   view.name + " again");
   }
+}
+
+// A source the binder made from the application's own data (a DataFrame read
+// by name) is refused: the view would be stored, but that data is not.
+static void RefuseSessionData(ClientContext& context, const std::string& what, const LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::SOURCE) RefuseConnectionTableSource(context, what, op.table_name);
+  for (auto& child : op.children) RefuseSessionData(context, what, *child);
 }
 
 std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& context, CreateViewStatement& stmt) {
@@ -132,6 +140,7 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   }
   Binder binder(context);
   BoundQuery query = BindViewQuery(binder, definition);
+  RefuseSessionData(context, "Materialized view " + name, *query.plan);
   auto entry = std::make_unique<TableCatalogEntry>();
   entry->name = name;
   entry->kind = TableKind::MATERIALIZED_VIEW;

@@ -111,3 +111,19 @@ def test_spark_and_zettapark_create_dataframe_from_pandas(tmp_path):
         assert sorted(tuple(r) for r in zdf.collect()) == [("a", 1.5), ("b", None)]
     finally:
         session.close()
+
+
+def test_a_materialized_view_over_a_dataframe_is_refused_and_over_its_copy_works(tmp_path):
+    # The view is stored and refreshed from its sources' change feeds; the
+    # DataFrame is neither stored nor tracked (Spark refuses a permanent view
+    # over a temporary one for the same reason).
+    con = lakestream.connect(str(tmp_path / "db"))
+    sales = pd.DataFrame({"region": ["eu", "us", "eu"], "amount": [1, 2, 3]})
+    with pytest.raises(lakestream.Error) as refused:
+        con.execute("CREATE MATERIALIZED VIEW totals AS SELECT region, sum(amount) s FROM sales GROUP BY region")
+    assert "Materialized view totals reads sales" in str(refused.value)
+    assert "CREATE TABLE sales_table AS SELECT * FROM sales" in str(refused.value)
+    assert [r[0] for r in con.sql("SHOW TABLES").fetchall()] == []  # nothing was stored
+    con.execute("CREATE TABLE sales_table AS SELECT * FROM sales")
+    con.execute("CREATE MATERIALIZED VIEW totals AS SELECT region, sum(amount) s FROM sales_table GROUP BY region")
+    assert con.sql("SELECT * FROM totals ORDER BY region").fetchall() == [("eu", 4), ("us", 2)]
