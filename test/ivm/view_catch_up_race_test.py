@@ -22,19 +22,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-
-def wait_stopped(proc, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        with open("/proc/%d/stat" % proc.pid) as f:
-            if f.read().rsplit(")", 1)[1].split()[0] == "T":
-                return True
-        if proc.poll() is not None:
-            return False
-        time.sleep(0.02)
-    return False
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pause_point_lib import wait_stopped  # noqa: E402
 
 
 def main():

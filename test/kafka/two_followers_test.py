@@ -22,20 +22,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from kafka_test_lib import Checker, MockBroker, Shell, read_topic, verify_exactly_once  # noqa: E402
-
-
-def wait_stopped(proc, timeout=30):
-    """Waits until `proc` is stopped (SIGSTOP at its pause point)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        with open("/proc/%d/stat" % proc.pid) as f:
-            if f.read().rsplit(")", 1)[1].split()[0] == "T":
-                return True
-        if proc.poll() is not None:
-            return False
-        time.sleep(0.02)
-    return False
+from pause_point_lib import wait_stopped  # noqa: E402
 
 
 def caught_up(sh):
