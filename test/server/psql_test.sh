@@ -52,7 +52,19 @@ m|numeric(10,2)|||" "$(q -At -c '\d t')"
 expect "COPY TO STDOUT" "1	a	t
 2	b	f" "$(q -c "COPY t (id, name, ok) TO STDOUT" | sort)"
 expect "COPY escapes and NULL" 'a\tb	\N	x\\y' "$(q -c "COPY (SELECT 'a	b' AS s, NULL AS n, 'x\\y' AS e) TO STDOUT")"
-expect "COPY FROM STDIN refused" "0A000" "$(q -v VERBOSITY=verbose -c "COPY t FROM STDIN" </dev/null | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+# psql's \copy is COPY ... FROM STDIN / TO STDOUT with the client's file.
+printf 'id,name,ok\n7,"q,""r""",true\n8,,false\n' >"$DIR/in.csv"
+expect "\\copy from a CSV file with a header" "COPY 2
+7|q,\"r\"|t
+8||f" "$(q -c "CREATE TABLE ct (id BIGINT, name VARCHAR, ok BOOLEAN)" >/dev/null &&
+  q -c "\\copy ct (id, name, ok) from '$DIR/in.csv' with (format csv, header)" -At -c "SELECT * FROM ct ORDER BY id")"
+q -c "\\copy (SELECT id, name FROM ct ORDER BY id) to '$DIR/out.csv' csv header" >/dev/null
+expect "\\copy to a CSV file with a header" 'id,name
+7,"q,""r"""
+8,' "$(cat "$DIR/out.csv")"
+expect "COPY FROM STDIN, a bad row names its line" "22P04" "$(printf '9\tx\n10\n' |
+  q -v VERBOSITY=verbose -c "COPY ct (id, name) FROM STDIN" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*line 2.*/\1/p')"
+q -c "DROP TABLE ct" >/dev/null
 expect "\\l" "lake|tester|UTF8|C|C|" "$(q -At -c '\l')"
 expect "\\dn" "public|tester" "$(q -At -c '\dn')"
 # Every schema and its objects (main is Postgres's public): \dn, \dt/\dv/\dm

@@ -1,35 +1,24 @@
 #include "pg_copy.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <re2/re2.h>
 
 #include "lakestream/column_view.hpp"
+#include "lakestream/columnar_table.hpp"
 #include "pg_format.hpp"
 
 namespace lakestream::pg {
 
 namespace {
 
-// COPY's text format: tab between columns, \N for NULL, backslash escapes.
-void AppendCopyEscaped(std::string_view text, std::string* out) {
-  for (char c : text) {
-    switch (c) {
-      case '\\': out->append("\\\\"); break;
-      case '\t': out->append("\\t"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      default: out->push_back(c);
-    }
-  }
-}
-
 [[noreturn]] void ThrowResultError(const QueryResult& result) {
   throw SqlError(SqlStateOf(result.GetErrorKind(), result.GetError()), result.GetError());
 }
 
-void BeginCopyOut(WireConnection& wire, idx_t columns) {
+void BeginCopyOut(WireConnection& wire, size_t columns) {
   wire.Begin('H');  // CopyOutResponse, text format
   wire.Bytes(std::string_view("\0", 1));
   wire.Int16(static_cast<int16_t>(columns));
@@ -38,27 +27,25 @@ void BeginCopyOut(WireConnection& wire, idx_t columns) {
 }
 
 // Every remaining row of `result` as CopyData; the number sent.
-int64_t SendCopyRows(WireConnection& wire, QueryResult& result) {
+int64_t SendCopyRows(WireConnection& wire, QueryResult& result, const CopyFormat& format) {
   idx_t columns = result.ColumnCount();
   int64_t rows_sent = 0;
   std::string line;
-  std::string cell;
+  std::vector<std::optional<std::string>> fields(columns);
   while (result.FetchNext()) {
     std::vector<ColumnView> views;
     for (idx_t c = 0; c < columns; c++) views.emplace_back(result, c);
     for (idx_t r = 0; r < views[0].RowCount(); r++) {
-      line.clear();
       for (idx_t c = 0; c < columns; c++) {
-        if (c > 0) line.push_back('\t');
         if (!views[c].IsValid(r)) {
-          line.append("\\N");
+          fields[c].reset();
           continue;
         }
-        cell.clear();
-        AppendText(views[c], r, &cell);
-        AppendCopyEscaped(cell, &line);
+        fields[c].emplace();
+        AppendText(views[c], r, &*fields[c]);
       }
-      line.push_back('\n');
+      line.clear();
+      AppendCopyLine(format, fields, &line);
       wire.Begin('d');
       wire.Bytes(line);
       wire.End();
@@ -80,37 +67,128 @@ void EndCopyOut(WireConnection& wire, const std::string& tag) {
 
 }  // namespace
 
-std::string CopyOutQuery(const std::string& sql) {
-  // RE2, not std::regex: client text is untrusted, and RE2 matches in linear time without recursion.
-  static const RE2 kCopyOut(R"((?i)^\s*copy\s+(\(.*\)|[^\s(]+(?:\s*\([^)]*\))?)\s+to\s+stdout\s*(.*)$)");
-  static const RE2 kTextFormat(R"((?i)^(?:with\s*)?(?:\(\s*format\s+'?text'?\s*\))?\s*$)");
-  static const RE2 kFromStdin(R"((?i)\s+from\s+stdin)");
-  if (RE2::PartialMatch(sql, kFromStdin)) {
-    throw SqlError("0A000", "not supported yet: COPY ... FROM STDIN; load with INSERT, or COPY t FROM 'file' on the "
-                            "server's side");
-  }
-  std::string flat = sql;
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
-  std::string source, options;
-  if (!RE2::FullMatch(flat, kCopyOut, &source, &options)) return "";
-  if (!RE2::FullMatch(options, kTextFormat)) {
-    throw SqlError("0A000", "not supported yet: COPY ... TO STDOUT with options " + options +
-                                " (only the text format is); drop the options");
-  }
-  if (source.front() == '(') return source.substr(1, source.size() - 2);
-  auto paren = source.find('(');
-  std::string columns = paren == std::string::npos ? "*" : source.substr(paren + 1, source.rfind(')') - paren - 1);
-  return "SELECT " + columns + " FROM " + source.substr(0, paren);
-}
-
-void SendCopyOut(WireConnection& wire, QueryResult& result) {
+void SendCopyOut(WireConnection& wire, QueryResult& result, const CopyFormat& format) {
   if (result.HasError()) ThrowResultError(result);
   if (result.ColumnCount() == 0) {
     throw SqlError("42601", "COPY (...) TO STDOUT needs a query that returns rows, e.g. COPY (SELECT ...) TO STDOUT");
   }
   BeginCopyOut(wire, result.ColumnCount());
-  int64_t rows = SendCopyRows(wire, result);
+  if (format.header) {
+    std::vector<std::optional<std::string>> names;
+    for (idx_t c = 0; c < result.ColumnCount(); c++) names.emplace_back(result.Names()[c]);
+    std::string line;
+    AppendCopyLine(format, names, &line);
+    wire.Begin('d');
+    wire.Bytes(line);
+    wire.End();
+  }
+  int64_t rows = SendCopyRows(wire, result, format);
   EndCopyOut(wire, "COPY " + std::to_string(rows));
+}
+
+namespace {
+
+constexpr const char* kCopyInTable = "__pg_copy_in";
+
+// The client's CopyData up to CopyDone. CopyFail, or data past the limit
+// (read to its end first, so that the session stays in step), is an error.
+std::string ReceiveCopyData(WireConnection& wire, const std::string& table) {
+  std::string data;
+  bool too_big = false;
+  char type;
+  std::string body;
+  for (;;) {
+    if (!wire.ReadMessage(&type, &body)) throw ProtocolError("the client went away during COPY FROM STDIN");
+    if (type == 'd') {
+      if (data.size() + body.size() > kMaxCopyInBytes) too_big = true;
+      if (!too_big) data += body;
+    } else if (type == 'c') {
+      break;
+    } else if (type == 'f') {
+      MessageReader in(body);
+      throw SqlError("57014", "COPY " + table + " FROM STDIN failed: " + in.CString("message") + " (nothing loaded)");
+    } else if (type != 'H' && type != 'S') {  // Flush and Sync mean nothing inside COPY IN
+      throw ProtocolError("unexpected message type '" + std::string(1, type) + "' during COPY FROM STDIN");
+    }
+  }
+  if (too_big) {
+    throw SqlError("54000", "COPY " + table + " FROM STDIN: more than " + std::to_string(kMaxCopyInBytes >> 20) +
+                                " MiB of data in one COPY (nothing loaded); split the input into several COPYs");
+  }
+  return data;
+}
+
+// The parsed rows as a table of text columns c0..cN and their input lines.
+ColumnarTable TextColumns(const CopyRows& parsed) {
+  ColumnarTable table;
+  size_t rows = parsed.RowCount();
+  std::vector<std::string_view> values(rows);
+  for (size_t c = 0; c < parsed.columns.size(); c++) {
+    const CopyColumn& column = parsed.columns[c];
+    for (size_t r = 0; r < rows; r++) values[r] = column.Value(r);
+    table.AddStrings("c" + std::to_string(c), values.data(), column.valid.data(), rows);
+  }
+  table.AddBigints("line", parsed.line_of_row.data(), nullptr, rows);
+  return table;
+}
+
+// After an INSERT failed on a conversion: the first line and column whose
+// value does not convert, as a message; "" when none is found.
+std::string FirstBadValue(Connection& connection, const QueryResult& target) {
+  for (idx_t c = 0; c < target.ColumnCount(); c++) {
+    std::string column = "c" + std::to_string(c);
+    std::string type = target.ColumnTypes()[c].ToString();
+    auto bad = connection.Query("SELECT line, " + column + " FROM " + kCopyInTable + " WHERE " + column +
+                                " IS NOT NULL AND TRY_CAST(" + column + " AS " + type + ") IS NULL ORDER BY line LIMIT 1");
+    if (bad->HasError() || bad->RowCount() == 0) continue;
+    return "line " + bad->GetValue(0, 0).ToString() + ", column " + target.Names()[c] + ": '" +
+           bad->GetValue(1, 0).ToString() + "' is not a valid " + type;
+  }
+  return "";
+}
+
+}  // namespace
+
+int64_t RunCopyIn(WireConnection& wire, Connection& connection, const CopyStatement& statement) {
+  std::string columns;
+  for (auto& column : statement.columns) columns += (columns.empty() ? "" : ", ") + column;
+  // The target's columns and types; a missing table or column fails here, before CopyInResponse.
+  auto target = connection.Query("SELECT " + (columns.empty() ? std::string("*") : columns) + " FROM " +
+                                 statement.table + " LIMIT 0");
+  if (target->HasError()) ThrowResultError(*target);
+  size_t width = target->ColumnCount();
+  wire.Begin('G');  // CopyInResponse, text format
+  wire.Bytes(std::string_view("\0", 1));
+  wire.Int16(static_cast<int16_t>(width));
+  for (size_t c = 0; c < width; c++) wire.Int16(0);
+  wire.End();
+  if (!wire.Flush()) throw ProtocolError("the client went away during COPY FROM STDIN");
+
+  std::string data = ReceiveCopyData(wire, statement.table);
+  CopyRows parsed;
+  try {
+    parsed = DecodeCopyData(statement.format, data, width);
+  } catch (SqlError& e) {
+    throw SqlError(e.SqlState(), "COPY " + statement.table + " FROM STDIN, " + e.what() + " (nothing loaded)");
+  }
+  data.clear();
+  if (parsed.RowCount() == 0) return 0;
+  connection.RegisterTable(kCopyInTable, TextColumns(parsed));
+  std::string select;
+  for (size_t c = 0; c < width; c++) select += (c > 0 ? ", c" : "c") + std::to_string(c);
+  // An INSERT from one scan runs on one thread, so the rows land in the input's order (test_copy.py checks).
+  auto inserted = connection.Query("INSERT INTO " + statement.table + (columns.empty() ? "" : " (" + columns + ")") +
+                                   " SELECT " + select + " FROM " + kCopyInTable);
+  std::string bad_value;
+  if (inserted->HasError() && inserted->GetErrorKind() == ErrorKind::CONVERSION) {
+    bad_value = FirstBadValue(connection, *target);
+  }
+  connection.UnregisterTable(kCopyInTable);
+  if (!bad_value.empty()) {
+    throw SqlError("22P02", "COPY " + statement.table + " FROM STDIN: " + bad_value + " (nothing loaded)");
+  }
+  if (inserted->HasError()) ThrowResultError(*inserted);
+  return static_cast<int64_t>(parsed.RowCount());
 }
 
 bool ParseSubscribe(const std::string& sql, SubscribeRequest* request) {
@@ -147,7 +225,7 @@ void RunSubscribe(WireConnection& wire, Connection& connection, const SubscribeR
       auto changes = connection.SendQuery("SELECT * FROM table_changes('" + literal + "', " + std::to_string(next) +
                                           ", " + std::to_string(latest) + ") ORDER BY _commit_version");
       if (changes->HasError()) ThrowResultError(*changes);
-      rows += SendCopyRows(wire, *changes);
+      rows += SendCopyRows(wire, *changes, CopyFormat{});
       next = latest + 1;
       continue;
     }

@@ -1,5 +1,6 @@
-// COPY ... TO STDOUT and SUBSCRIBE for `lakestream serve` (docs/server.md):
-// rows sent in the COPY OUT sub-protocol, text format.
+// COPY ... TO STDOUT, COPY ... FROM STDIN and SUBSCRIBE for `lakestream
+// serve` (docs/server.md): rows moved in the COPY OUT / COPY IN
+// sub-protocols, in the formats of pg_copy_format.hpp.
 #pragma once
 
 #include <atomic>
@@ -8,19 +9,27 @@
 
 #include "lakestream/connection.hpp"
 #include "lakestream/result.hpp"
+#include "pg_copy_format.hpp"
 #include "pg_wire.hpp"
 
 namespace lakestream::pg {
 
-// The query a `COPY table [(columns)] TO STDOUT` or `COPY (query) TO
-// STDOUT` reads; "" when `sql` is no such COPY. Throws SqlError for COPY ...
-// FROM STDIN and for options other than the text format.
-std::string CopyOutQuery(const std::string& sql);
+// Sends every row of `result` as one COPY OUT (CopyOutResponse, the header
+// line when `format` asks, CopyData lines, CopyDone, CommandComplete "COPY
+// n"). Throws SqlError for the result's error (then the COPY is not ended:
+// the ErrorResponse ends it).
+void SendCopyOut(WireConnection& wire, QueryResult& result, const CopyFormat& format);
 
-// Sends every row of `result` as one COPY OUT (CopyOutResponse, CopyData
-// lines, CopyDone, CommandComplete "COPY n"). Throws SqlError for the
-// result's error (then the COPY is not ended: the ErrorResponse ends it).
-void SendCopyOut(WireConnection& wire, QueryResult& result);
+// COPY table [(columns)] FROM STDIN: checks the table and columns (an error
+// then comes before any CopyInResponse, as in Postgres), sends
+// CopyInResponse, gathers the client's CopyData until CopyDone, and loads
+// every row with one INSERT, so one commit: all rows or none. The client's
+// CopyFail loads nothing (SqlError 57014); a row that does not parse is
+// SqlError 22P04 naming its line, a value that does not convert 22P02 naming
+// its line and column. At most kMaxCopyInBytes of data (else 54000, nothing
+// loaded). Returns the rows loaded.
+constexpr size_t kMaxCopyInBytes = size_t{1} << 30;
+int64_t RunCopyIn(WireConnection& wire, Connection& connection, const CopyStatement& statement);
 
 // `SUBSCRIBE [TO] table [FROM VERSION n]`: false when `sql` is not one.
 struct SubscribeRequest {

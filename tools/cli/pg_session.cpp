@@ -276,7 +276,7 @@ void Session::Run() {
           case 'X': return;
           case 'd':
           case 'c':
-          case 'f': break;  // COPY data from a client: no COPY FROM STDIN here
+          case 'f': break;  // COPY data after its COPY ended (RunCopyIn reads the rest)
           default:
             throw ProtocolError("unknown message type '" + std::string(1, type) + "'");
         }
@@ -479,11 +479,26 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
 }
 
 bool Session::Copy(const std::string& sql) {
-  std::string query = CopyOutQuery(sql);
-  if (query.empty()) return false;
-  auto result = connection_.SendQuery(query);
-  if (result->HasError() && tx_status_ == 'T') tx_status_ = 'E';
-  SendCopyOut(wire_, *result);
+  CopyStatement statement;
+  if (!ParseCopyStatement(sql, &statement)) return false;
+  try {
+    if (statement.from_stdin) {
+      if (options_.read_only) {
+        throw SqlError("25006", "cannot execute COPY FROM STDIN: this server is read-only (--readonly)");
+      }
+      int64_t rows = RunCopyIn(wire_, connection_, statement);
+      if (tx_status_ == 'T' && rows > 0) wrote_in_tx_ = true;
+      wire_.Begin('C');
+      wire_.CString("COPY " + std::to_string(rows));
+      wire_.End();
+      return true;
+    }
+    auto result = connection_.SendQuery(CopyOutQuery(statement));
+    SendCopyOut(wire_, *result, statement.format);
+  } catch (SqlError&) {
+    if (tx_status_ == 'T') tx_status_ = 'E';
+    throw;
+  }
   return true;
 }
 
