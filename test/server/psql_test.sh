@@ -89,6 +89,24 @@ sales|big|VIEW
 sales|orders|BASE TABLE" "$(q -At -c "SELECT table_schema, table_name, table_type FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2")"
 expect "information_schema.columns" "amount|double precision|2" "$(q -At -c "SELECT column_name, data_type, ordinal_position FROM INFORMATION_SCHEMA.COLUMNS WHERE table_schema = 'sales' AND table_name = 'orders' AND ordinal_position > 1")"
 expect "version" "1" "$(q -At -c "SELECT version()" | grep -c 'PostgreSQL 16.0 (lakestream)')"
+# A view is headed as one (relkind v); \d+ shows its definition and psql's
+# verbose columns (psql reads them by position: too few crashed it).
+expect "\\d+ of a view" 'View "sales.big"
+id|integer||||plain|
+amount|double precision||||plain|
+View definition:
+SELECT * FROM sales.orders WHERE amount > 10' "$(q -c '\d+ sales.big' | sed -n '1s/^ *//p; s/ *| */|/g; /^ *\(id\|amount\) *|/p; /^View def/,$p' | sed 's/^ //')"
+expect "information_schema.views" "sales|big|SELECT * FROM sales.orders WHERE amount > 10" \
+  "$(q -At -c "SELECT table_schema, table_name, view_definition FROM information_schema.views")"
+expect "information_schema key views: no keys, the columns Postgres has" "0|0" \
+  "$(q -At -c "SELECT (SELECT count(*) FROM information_schema.table_constraints), (SELECT count(column_name) FROM information_schema.key_column_usage)")"
+# SET search_path moves unqualified names to that schema ("$user" skipped);
+# SHOW follows USE too; several schemas or none are refused by name.
+expect "search_path" "SET
+sales
+sales|orders|table|tester" "$(q -At -c 'SET search_path TO "$user", sales' -c "SHOW search_path" -c '\dt')"
+expect "search_path of two schemas refused" "0A000" "$(q -v VERBOSITY=verbose -c "SET search_path = public, sales" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
+expect "search_path of no schema refused" "3F000" "$(q -v VERBOSITY=verbose -c "SET search_path = nosuch" | sed -n 's/^ERROR:  \([0-9A-Z]*\):.*/\1/p')"
 
 # Cancel: SIGINT makes psql send a CancelRequest; the query stops at once.
 START=$(date +%s)

@@ -101,9 +101,47 @@ std::unique_ptr<QueryResult> OneValue(const std::string& name, const std::string
 
 std::unique_ptr<QueryResult> NoRows() { return MakeTableResult({}, {}, {}); }
 
+std::string PgSchemaName(const std::string& schema) { return schema == "main" ? "public" : schema; }
+
+// SET search_path: the engine resolves unqualified names in one schema (USE),
+// so the path's first schema that exists becomes the current one ("$user"
+// and pg_catalog are skipped, public is main). A path naming several
+// existing schemas, or none, is refused: names would resolve elsewhere than
+// the client means. Returns the path as SHOW search_path gives it.
+std::string UseSearchPath(Connection& connection, const std::string& path) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  for (size_t comma = 0; comma != std::string::npos; start = comma + 1) {
+    comma = path.find(',', start);
+    std::string name = Unquote(path.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!name.empty() && name != "$user" && Lower(name) != "pg_catalog") names.push_back(name);
+  }
+  auto schemas = connection.Query("SHOW SCHEMAS");
+  std::vector<std::string> existing;
+  for (auto& name : names) {
+    std::string schema = Lower(name) == "public" ? "main" : name;
+    for (idx_t r = 0; !schemas->HasError() && r < schemas->RowCount(); r++) {
+      if (schemas->GetValue(0, r).ToString() == schema) existing.push_back(schema);
+    }
+  }
+  if (existing.empty()) {
+    throw SqlError("3F000", "search_path " + path + " names no existing schema; create it first (CREATE SCHEMA " +
+                                (names.empty() ? std::string("s") : names[0]) + ") or list one of SHOW SCHEMAS");
+  }
+  if (existing.size() > 1) {
+    throw SqlError("0A000", "not supported yet: a search_path of several schemas (" + path +
+                                "): lakestream resolves unqualified names in one schema; SET search_path = " +
+                                PgSchemaName(existing[0]) + " and qualify the others' names (" +
+                                PgSchemaName(existing[1]) + ".t)");
+  }
+  auto used = connection.Query("USE " + QuoteIdentifier(existing[0]));
+  if (used->HasError()) throw SqlError(SqlStateOf(used->GetErrorKind(), used->GetError()), used->GetError());
+  return PgSchemaName(existing[0]);
+}
+
 // SET [SESSION | LOCAL] name {= | TO} value, SET TIME ZONE value, SET NAMES value.
-std::unique_ptr<QueryResult> AnswerSet(const std::string& sql, const std::string& norm, SessionSettings& settings,
-                                       std::string* tag) {
+std::unique_ptr<QueryResult> AnswerSet(Connection& connection, const std::string& sql, const std::string& norm,
+                                       SessionSettings& settings, std::string* tag) {
   // RE2, not std::regex: client text is untrusted, and RE2 matches in linear time without recursion.
   static const RE2 kSet(R"((?i)^\s*set\s+(?:session\s+|local\s+)?([a-z_][a-z0-9_.]*|time\s+zone|names)\s*(?:=|\s+to\s+|\s+)(.*)$)");
   if (norm.rfind("set session characteristics", 0) == 0 || norm.rfind("set transaction", 0) == 0) {
@@ -121,6 +159,7 @@ std::unique_ptr<QueryResult> AnswerSet(const std::string& sql, const std::string
     throw SqlError("0A000", "not supported yet: client_encoding " + value +
                                " (lakestream serve speaks UTF8 only); set the client's encoding to UTF8");
   }
+  if (name == "search_path") value = UseSearchPath(connection, Unquote(raw_value));
   settings[name] = value;
   *tag = "SET";
   return NoRows();
@@ -142,9 +181,8 @@ struct Relation {
   std::string name;
   std::string type;    // "table", "view", "materialized view"
   std::string key;     // the name to give the engine (DESCRIBE), quoted
+  std::string definition;  // a view's SQL
 };
-
-std::string PgSchemaName(const std::string& schema) { return schema == "main" ? "public" : schema; }
 
 // The schemas, as shown, sorted (public for main).
 std::vector<std::string> SchemaNames(Connection& connection) {
@@ -166,16 +204,18 @@ std::vector<Relation> Relations(Connection& connection) {
   for (idx_t s = 0; s < schemas->RowCount(); s++) {
     std::string schema = schemas->GetValue(0, s).ToString();
     std::string in = " IN " + QuoteIdentifier(schema);
-    std::map<std::string, std::string> kinds;  // views and materialized views by name
+    std::map<std::string, std::pair<std::string, std::string>> kinds;  // name -> (kind, a view's definition)
     auto views = connection.Query("SHOW VIEWS" + in);
     for (idx_t r = 0; !views->HasError() && r < views->RowCount(); r++) {
-      kinds[views->GetValue(0, r).ToString()] = views->GetValue(1, r).ToString();
+      kinds[views->GetValue(0, r).ToString()] = {views->GetValue(1, r).ToString(), views->GetValue(2, r).ToString()};
     }
     auto tables = connection.Query("SHOW TABLES" + in);
-    for (idx_t r = 0; !tables->HasError() && r < tables->RowCount(); r++) kinds.emplace(tables->GetValue(0, r).ToString(), "table");
+    for (idx_t r = 0; !tables->HasError() && r < tables->RowCount(); r++) {
+      kinds.emplace(tables->GetValue(0, r).ToString(), std::make_pair("table", ""));
+    }
     for (auto& [name, kind] : kinds) {
       std::string key = schema == "main" ? QuoteIdentifier(name) : QuoteIdentifier(schema) + "." + QuoteIdentifier(name);
-      out.push_back({PgSchemaName(schema), name, kind, key});
+      out.push_back({PgSchemaName(schema), name, kind.first, key, kind.second});
     }
   }
   std::sort(out.begin(), out.end(),
@@ -294,31 +334,57 @@ std::unique_ptr<QueryResult> AnswerDescribe(Connection& connection, const std::s
     }
     return Strings({"oid", "nspname", "relname"}, rows);
   }
+  // \d+ of a view: its definition.
+  static const RE2 kViewDefinition(R"(^select pg_catalog\.pg_get_viewdef\('(\d+)')");
   std::string oid;
+  if (RE2::PartialMatch(norm, kViewDefinition, &oid)) {
+    std::optional<Relation> view = RelationOfOid(connection, oid);
+    std::vector<std::vector<std::string>> rows;
+    if (view) rows.push_back({view->definition});
+    return Strings({"pg_get_viewdef"}, rows);
+  }
   if (!RE2::PartialMatch(sql, kByOid, &oid)) return nullptr;
   std::optional<Relation> relation = RelationOfOid(connection, oid);
   std::string table = relation ? relation->key : "";
   if (norm.rfind("select c.relchecks, c.relkind", 0) == 0) {
     std::vector<std::vector<std::string>> rows;
-    if (!table.empty()) rows.push_back({"0", "r", "f", "f", "f", "f", "f", "f", "f", "", "0", "", "p", "d", "heap"});
+    if (relation) {
+      // psql heads the listing "Table", "View" or "Materialized view" by relkind.
+      std::string relkind = relation->type == "view" ? "v" : relation->type == "materialized view" ? "m" : "r";
+      rows.push_back({"0", relkind, "f", "f", "f", "f", "f", "f", "f", "", "0", "", "p", "d", relkind == "v" ? "" : "heap"});
+    }
     return Strings({"relchecks", "relkind", "relhasindex", "relhasrules", "relhastriggers", "relrowsecurity",
                     "relforcerowsecurity", "relhasoids", "relispartition", "reloptions", "reltablespace", "reloftype",
                     "relpersistence", "relreplident", "amname"},
                    rows);
   }
   if (norm.rfind("select a.attname,", 0) == 0 && norm.find("from pg_catalog.pg_attribute a") != std::string::npos) {
+    // \d+ asks for more columns after these, in this order, each only for some relkinds: psql reads them by position.
+    std::vector<std::string> names = {"attname", "format_type", "default", "attnotnull", "attcollation", "attidentity",
+                                      "attgenerated"};
+    for (const char* verbose : {"attstorage", "attcompression", "attstattarget"}) {
+      if (norm.find(std::string("a.") + verbose) != std::string::npos) names.emplace_back(verbose);
+    }
+    if (norm.find("col_description(") != std::string::npos) names.emplace_back("description");
     std::vector<std::vector<std::string>> rows;
     if (!table.empty()) {
       auto described = connection.Query("DESCRIBE " + table);
       if (described->HasError()) return described;
       for (idx_t r = 0; r < described->RowCount(); r++) {
-        rows.push_back({described->GetValue(0, r).ToString(), PgTypeName(described->GetValue(1, r).ToString()), "",
-                        NotNull(*described, r) ? "t" : "f", "", "", ""});
+        std::string type = PgTypeName(described->GetValue(1, r).ToString());
+        std::vector<std::string> row = {described->GetValue(0, r).ToString(), type, "", NotNull(*described, r) ? "t" : "f",
+                                        "", "", ""};
+        for (size_t c = row.size(); c < names.size(); c++) {
+          // Variable-length types are stored "extended" in Postgres, fixed-length ones "plain".
+          bool varlena = type == "text" || type == "json" || type.rfind("numeric", 0) == 0;
+          row.emplace_back(names[c] == "attstorage" ? (varlena ? "x" : "p") : "");
+        }
+        rows.push_back(std::move(row));
       }
     }
-    return Strings({"attname", "format_type", "default", "attnotnull", "attcollation", "attidentity", "attgenerated"},
-                   rows);
+    return Strings(names, rows);
   }
+
   if (norm.find("pg_catalog.") != std::string::npos) return Strings({"none"}, {});
   return nullptr;
 }
@@ -349,7 +415,8 @@ constexpr const char* kInformationSchemaPrefix = "__pg_information_schema_";
 }  // namespace
 
 std::string WithInformationSchema(Connection& connection, const std::string& sql, const SessionSettings& settings) {
-  static const RE2 kName(R"((?i)\binformation_schema\s*\.\s*(schemata|tables|columns)\b)");
+  static const RE2 kName(
+      R"((?i)\binformation_schema\s*\.\s*(schemata|tables|columns|views|table_constraints|key_column_usage)\b)");
   std::set<std::string> wanted;
   re2::StringPiece input(sql);
   std::string name;
@@ -386,6 +453,31 @@ std::string WithInformationSchema(Connection& connection, const std::string& sql
                                         "data_type", "is_nullable"},
                                        rows));
   }
+  if (wanted.count("views")) {
+    std::vector<std::vector<std::string>> rows;
+    for (auto& r : relations) {
+      if (r.type != "table") rows.push_back({catalog, r.schema, r.name, r.definition, "NONE", "NO", "NO"});
+    }
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "views",
+                             TextTable({"table_catalog", "table_schema", "table_name", "view_definition", "check_option",
+                                        "is_updatable", "is_insertable_into"},
+                                       rows));
+  }
+  // lakestream tables declare no keys (a pipeline's KEYS belong to its flow): both views are empty, with
+  // Postgres's columns, so that the key lookups of BI tools find none instead of failing.
+  if (wanted.count("table_constraints")) {
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "table_constraints",
+                             TextTable({"constraint_catalog", "constraint_schema", "constraint_name", "table_catalog",
+                                        "table_schema", "table_name", "constraint_type", "is_deferrable",
+                                        "initially_deferred", "enforced"},
+                                       {}));
+  }
+  if (wanted.count("key_column_usage")) {
+    connection.RegisterTable(std::string(kInformationSchemaPrefix) + "key_column_usage",
+                             TextTable({"constraint_catalog", "constraint_schema", "constraint_name", "table_catalog",
+                                        "table_schema", "table_name", "column_name", "ordinal_position"},
+                                       {}));
+  }
   std::string rewritten = sql;
   RE2::GlobalReplace(&rewritten, kName, std::string(kInformationSchemaPrefix) + "\\1");
   return rewritten;
@@ -394,11 +486,12 @@ std::string WithInformationSchema(Connection& connection, const std::string& sql
 std::unique_ptr<QueryResult> AnswerClientQuery(Connection& connection, const std::string& sql,
                                                SessionSettings& settings, std::string* tag) {
   std::string norm = Normalize(sql);
-  if (norm.rfind("set ", 0) == 0) return AnswerSet(sql, norm, settings, tag);
+  if (norm.rfind("set ", 0) == 0) return AnswerSet(connection, sql, norm, settings, tag);
   if (norm.rfind("show ", 0) == 0) {
     std::string name = norm.substr(5);
     if (name == "time zone") name = "timezone";
     if (settings.All().count(name) == 0) return nullptr;
+    if (name == "search_path") settings["search_path"] = CurrentSchemaName(connection);  // USE s changes it too
     *tag = "SHOW";
     return OneValue(name, settings.All().at(name));
   }
