@@ -207,3 +207,50 @@ def test_information_schema_lists_every_schema(server):
                               "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
                               ("deal_stream_test", "deal_gold1")).fetchall()
         assert columns == [("deal_id", "bigint"), ("total", "double precision")]
+
+
+def test_scram_login_and_read_only_users(tmp_path):
+    import socket
+    import struct
+    import subprocess
+
+    from conftest import SHELL
+    verifier = subprocess.run([SHELL, "serve", "--scram-verifier"], input="r3ader\n", capture_output=True, text=True,
+                              check=True).stdout.strip()
+    assert verifier.startswith("SCRAM-SHA-256$4096:")
+    pw = tmp_path / "passwords"
+    pw.write_text(f"writer:wr1ter\nreader:{verifier}\n")
+    pw.chmod(0o600)
+    s = Server(tmp_path, "--password-file", str(pw), "--readonly-user", "reader")
+    try:
+        # The server asks for SCRAM-SHA-256 (AuthenticationSASL, 10): no password crosses the wire.
+        with socket.create_connection(("127.0.0.1", s.port)) as raw:
+            body = struct.pack("!i", 196608) + b"user\0writer\0database\0x\0\0"
+            raw.sendall(struct.pack("!i", len(body) + 4) + body)
+            head = raw.recv(9)
+            assert head[:1] == b"R" and struct.unpack("!i", head[5:9])[0] == 10
+        def login(user, password):
+            return psycopg.connect(host="127.0.0.1", port=s.port, user=user, password=password, dbname="x",
+                                   autocommit=True)
+        with login("writer", "wr1ter") as con:
+            con.execute("CREATE TABLE kept (a INT)")
+            con.execute("INSERT INTO kept VALUES (1)")
+        with login("reader", "r3ader") as con:
+            assert con.execute("SELECT a FROM kept").fetchall() == [(1,)]
+            assert con.execute("SHOW transaction_read_only").fetchone() == ("on",)
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                con.execute("INSERT INTO kept VALUES (2)")
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                con.execute("DROP TABLE kept")
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                with con.cursor().copy("COPY kept FROM STDIN") as copy:
+                    copy.write("2\n")
+            with login("writer", "wr1ter") as writer:
+                writer.execute("INSERT INTO kept VALUES (3)")
+            # The reader's session sees the writer's later commits.
+            assert con.execute("SELECT a FROM kept ORDER BY a").fetchall() == [(1,), (3,)]
+        for user, password in [("reader", "wr1ter"), ("writer", "r3ader"), ("nobody", "r3ader")]:
+            with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+                login(user, password)
+    finally:
+        s.stop()

@@ -71,7 +71,7 @@ struct Statement {
 class Session {
  public:
   Session(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd)
-      : options_(options), registry_(registry), wire_(fd), connection_(db), settings_("", options.read_only) {}
+      : options_(options), registry_(registry), wire_(fd), db_(db), settings_("", options.read_only) {}
   ~Session() {
     if (pid_ != 0) registry_.Unregister(pid_);
   }
@@ -115,7 +115,10 @@ class Session {
   const ServerOptions& options_;
   CancelRegistry& registry_;
   WireConnection wire_;
-  Connection connection_;
+  Database& db_;
+  // Made once the user is known: on the read-only database for a read-only user.
+  std::unique_ptr<Connection> connection_;
+  bool read_only_ = false;  // the server's, or the user's
   SessionSettings settings_;
   int32_t pid_ = 0;
   std::atomic<bool> cancel_requested_{false};  // set by a CancelRequest (SUBSCRIBE polls it)
@@ -162,31 +165,12 @@ void Session::SendReady() {
 }
 
 bool Session::Authenticate(const std::string& user) {
-  if (options_.passwords.empty()) return true;
-  wire_.Begin('R');
-  wire_.Int32(3);  // AuthenticationCleartextPassword
-  wire_.End();
+  if (options_.users.empty()) return true;
+  auto it = options_.users.find(user);
+  if (AuthenticateScram(wire_, it == options_.users.end() ? nullptr : &it->second, user)) return true;
+  SendError("28P01", "password authentication failed for user \"" + user + "\"", "FATAL");
   wire_.Flush();
-  char type;
-  std::string body;
-  if (!wire_.ReadMessage(&type, &body) || type != 'p') {
-    throw ProtocolError("expected a password message");
-  }
-  MessageReader in(body);
-  std::string password = in.CString("password");
-  auto it = options_.passwords.find(user);
-  // Compared in time independent of where the strings differ.
-  bool match = it != options_.passwords.end() && it->second.size() == password.size();
-  unsigned char diff = 0;
-  if (match) {
-    for (size_t i = 0; i < password.size(); i++) diff |= static_cast<unsigned char>(it->second[i] ^ password[i]);
-  }
-  if (!match || diff != 0) {
-    SendError("28P01", "password authentication failed for user \"" + user + "\"", "FATAL");
-    wire_.Flush();
-    return false;
-  }
-  return true;
+  return false;
 }
 
 bool Session::Startup() {
@@ -225,7 +209,12 @@ bool Session::Startup() {
       return false;
     }
     if (!Authenticate(user)) return false;
+    read_only_ = options_.read_only || options_.read_only_users.count(user) > 0;
+    connection_ = std::make_unique<Connection>(
+        options_.read_only_users.count(user) && options_.read_only_database ? *options_.read_only_database : db_);
     settings_["session_authorization"] = user;
+    settings_["default_transaction_read_only"] = read_only_ ? "on" : "off";
+    settings_["transaction_read_only"] = read_only_ ? "on" : "off";
     if (params.count("application_name")) settings_["application_name"] = params["application_name"];
     settings_["database"] = params.count("database") ? params["database"] : user;
     wire_.Begin('R');
@@ -237,7 +226,7 @@ bool Session::Startup() {
       wire_.CString(value);
       wire_.End();
     }
-    auto [pid, secret] = registry_.Register(&connection_, &cancel_requested_);
+    auto [pid, secret] = registry_.Register(connection_.get(), &cancel_requested_);
     pid_ = pid;
     wire_.Begin('K');
     wire_.Int32(pid);
@@ -330,7 +319,7 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
 
 std::unique_ptr<QueryResult> Session::AnswerClient(const std::string& sql, std::string* tag) {
   auto before = settings_.Reported();
-  auto result = AnswerClientQuery(connection_, sql, settings_, tag);
+  auto result = AnswerClientQuery(*connection_, sql, settings_, tag);
   if (result) {
     for (auto& [name, value] : settings_.Reported()) {
       if (before[name] == value) continue;
@@ -366,7 +355,7 @@ void Session::RunPortal(Portal& portal) {
   if (portal.result) {
     portal.tag = tag;
   } else {
-    portal.result = connection_.SendQuery(WithInformationSchema(connection_, portal.sql, settings_), portal.params);
+    portal.result = connection_->SendQuery(WithInformationSchema(*connection_, portal.sql, settings_), portal.params);
   }
   auto& result = *portal.result;
   if (result.HasError()) {
@@ -483,17 +472,17 @@ bool Session::Copy(const std::string& sql) {
   if (!ParseCopyStatement(sql, &statement)) return false;
   try {
     if (statement.from_stdin) {
-      if (options_.read_only) {
-        throw SqlError("25006", "cannot execute COPY FROM STDIN: this server is read-only (--readonly)");
+      if (read_only_) {
+        throw SqlError("25006", "cannot execute COPY FROM STDIN: this session is read-only (--readonly or --readonly-user)");
       }
-      int64_t rows = RunCopyIn(wire_, connection_, statement);
+      int64_t rows = RunCopyIn(wire_, *connection_, statement);
       if (tx_status_ == 'T' && rows > 0) wrote_in_tx_ = true;
       wire_.Begin('C');
       wire_.CString("COPY " + std::to_string(rows));
       wire_.End();
       return true;
     }
-    auto result = connection_.SendQuery(CopyOutQuery(statement));
+    auto result = connection_->SendQuery(CopyOutQuery(statement));
     SendCopyOut(wire_, *result, statement.format);
   } catch (SqlError&) {
     if (tx_status_ == 'T') tx_status_ = 'E';
@@ -543,7 +532,7 @@ void Session::SimpleQuery(const std::string& text) {
         throw SqlError("42601", "SUBSCRIBE takes a table with its change data feed: SUBSCRIBE [TO] table [FROM VERSION n]");
       }
       cancel_requested_ = false;
-      RunSubscribe(wire_, connection_, request, cancel_requested_);
+      RunSubscribe(wire_, *connection_, request, cancel_requested_);
       continue;
     }
     Portal portal;
@@ -559,7 +548,7 @@ void Session::SimpleQuery(const std::string& text) {
 
 void Session::CountParameters(Statement& statement) {
   if (statement.counted) return;
-  auto prepared = connection_.Prepare(statement.sql);
+  auto prepared = connection_->Prepare(statement.sql);
   if (prepared->HasError()) throw SqlError("42601", prepared->GetError());
   statement.param_oids.resize(std::max<size_t>(statement.param_oids.size(), prepared->ParameterCount()), 0);
   statement.counted = true;
@@ -659,7 +648,7 @@ void Session::Describe(MessageReader& in) {
     std::string kw = LeadingKeywords(statement.sql, 1);
     if (kw == "SELECT" || kw == "WITH" || kw == "VALUES" || kw == "FROM" || kw == "TABLE") {
       std::vector<SqlValue> nulls(statement.param_oids.size());
-      auto planned = connection_.SendQuery(statement.sql, nulls);
+      auto planned = connection_->SendQuery(statement.sql, nulls);
       if (!planned->HasError()) {
         SendRowDescription(*planned);
         return;

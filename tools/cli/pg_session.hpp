@@ -8,20 +8,27 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+#include "pg_auth.hpp"
 #include "pg_catalog.hpp"
 #include "pg_wire.hpp"
 
 namespace lakestream::pg {
 
 struct ServerOptions {
-  // user -> password; empty means trust (no password asked).
-  std::map<std::string, std::string> passwords;
-  bool read_only = false;
+  // user -> SCRAM verifier (pg_auth.hpp); empty means trust (no password asked).
+  std::map<std::string, ScramVerifier> users;
+  bool read_only = false;  // the whole server
+  // Users whose sessions only read: their connections are on
+  // `read_only_database` (the same directory opened read-only), so every
+  // write fails as on a read-only server (25006).
+  std::set<std::string> read_only_users;
+  Database* read_only_database = nullptr;
 };
 
 // The running sessions by process id, for CancelRequest (which arrives on a

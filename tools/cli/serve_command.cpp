@@ -1,25 +1,26 @@
-// `lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE] [--safe]`:
+// `lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE]
+//                  [--readonly-user NAME]... [--safe]`, and `lakestream serve --scram-verifier`:
 // serves the database over the PostgreSQL wire protocol (docs/server.md),
 // one thread per client connection, until SIGINT/SIGTERM.
 //
 // Prints "lakestream serve: listening on HOST:PORT" to stderr once the
 // socket listens (with the real port when PORT is 0), so scripts can wait
 // for it. Exit codes: 0 stopped by a signal; 1 the database or the socket
-// could not be opened; 2 bad command line.
+// could not be opened; 2 bad command line. `--scram-verifier` reads a
+// password line from stdin and prints its SCRAM-SHA-256 verifier for a
+// password file (pg_auth.hpp).
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -39,43 +40,14 @@ void OnSignal(int) { g_stop = true; }
 int Usage(const std::string& problem) {
   if (!problem.empty()) std::fprintf(stderr, "lakestream serve: %s\n", problem.c_str());
   std::fprintf(stderr,
-               "usage: lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE] [--safe]\n"
+               "usage: lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE]\n"
+               "                        [--readonly-user NAME]... [--safe]\n"
+               "       lakestream serve --scram-verifier < password\n"
                "  serves DB_DIR (in memory when omitted) to PostgreSQL clients (psql, psycopg, JDBC);\n"
-               "  --listen defaults to 127.0.0.1:5433; --password-file holds USER:PASSWORD lines and makes\n"
-               "  every client log in with one of them (required when HOST is not a loopback address)\n");
+               "  --listen defaults to 127.0.0.1:5433; --password-file holds USER:PASSWORD (or\n"
+               "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256\n"
+               "  (required when HOST is not a loopback address); a --readonly-user's sessions only read\n");
   return 2;
-}
-
-// USER:PASSWORD per line; blank lines and lines starting with # are skipped.
-bool ReadPasswordFile(const std::string& path, std::map<std::string, std::string>* out, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read the password file " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    number++;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    auto colon = line.find(':');
-    if (colon == std::string::npos || colon == 0) {
-      *error = path + ":" + std::to_string(number) + ": expected USER:PASSWORD";
-      return false;
-    }
-    (*out)[line.substr(0, colon)] = line.substr(colon + 1);
-  }
-  if (out->empty()) {
-    *error = "the password file " + path + " names no user; add USER:PASSWORD lines";
-    return false;
-  }
-  struct stat st{};
-  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
-    std::fprintf(stderr, "lakestream serve: warning: the password file %s is readable by other users; chmod 600 %s\n",
-                 path.c_str(), path.c_str());
-  }
-  return true;
 }
 
 bool IsLoopback(const sockaddr_storage& addr) {
@@ -115,6 +87,18 @@ int RunServeCommand(int argc, char** argv) {
       db_options.enable_external_access = false;
     } else if (arg == "--password-file") {
       password_file = value();
+    } else if (arg == "--readonly-user") {
+      std::string names = value();
+      for (size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
+        comma = names.find(',', start);
+        std::string name = names.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!name.empty()) options.read_only_users.insert(name);
+      }
+    } else if (arg == "--scram-verifier") {
+      std::string password;
+      if (!std::getline(std::cin, password) || password.empty()) return Usage("--scram-verifier reads a password line from stdin");
+      std::printf("%s\n", pg::FormatScramVerifier(pg::MakeScramVerifier(password)).c_str());
+      return 0;
     } else if (arg == "--user") {
       return Usage("not supported yet: --user NAME:SECRET (a secret's value cannot be read back by design, "
                    "docs/secrets.md); put USER:PASSWORD lines in a --password-file (mode 0600)");
@@ -136,7 +120,7 @@ int RunServeCommand(int argc, char** argv) {
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   if (!password_file.empty()) {
     std::string error;
-    if (!ReadPasswordFile(password_file, &options.passwords, &error)) {
+    if (!pg::ReadPasswordFile(password_file, &options.users, &error)) {
       std::fprintf(stderr, "lakestream serve: %s\n", error.c_str());
       return 1;
     }
@@ -154,14 +138,29 @@ int RunServeCommand(int argc, char** argv) {
   socklen_t addr_len = found->ai_addrlen;
   std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
   freeaddrinfo(found);
-  if (!IsLoopback(addr) && options.passwords.empty()) {
+  if (!IsLoopback(addr) && options.users.empty()) {
     return Usage("--listen " + listen +
                  " is reachable from other machines; give --password-file so that clients must log in");
   }
 
+  if (!options.read_only_users.empty() && options.users.empty()) {
+    return Usage("--readonly-user needs --password-file: without logins any client could name another user");
+  }
+  if (!options.read_only_users.empty() && db_path.empty()) {
+    return Usage("--readonly-user needs a database directory (an in-memory database cannot be opened twice)");
+  }
   std::unique_ptr<Database> db;
+  std::unique_ptr<Database> read_only_db;
   try {
     db = std::make_unique<Database>(db_path, db_options);
+    if (!options.read_only_users.empty() && !db_options.read_only) {
+      // The same directory opened a second time, read-only (as another process would): its
+      // sessions see every commit and can make none.
+      DatabaseOptions read_only_options = db_options;
+      read_only_options.read_only = true;
+      read_only_db = std::make_unique<Database>(db_path, read_only_options);
+      options.read_only_database = read_only_db.get();
+    }
   } catch (std::exception& e) {
     std::fprintf(stderr, "lakestream serve: %s\n", e.what());
     return 1;
