@@ -11,6 +11,7 @@
 #include "lakestream/column_view.hpp"
 #include "pg_copy.hpp"
 #include "pg_format.hpp"
+#include "pg_startup.hpp"
 
 namespace lakestream::pg {
 
@@ -82,7 +83,6 @@ class Session {
 
  private:
   bool Startup();
-  bool Authenticate(const std::string& user);
   void SimpleQuery(const std::string& text);
   void Parse(MessageReader& in);
   // Parses the statement (once) to learn its parameter count; a parse error is a SqlError.
@@ -130,17 +130,7 @@ class Session {
 };
 
 void Session::SendError(const std::string& sqlstate, const std::string& message, const char* severity) {
-  wire_.Begin('E');
-  wire_.Bytes("S");
-  wire_.CString(severity);
-  wire_.Bytes("V");
-  wire_.CString(severity);
-  wire_.Bytes("C");
-  wire_.CString(sqlstate);
-  wire_.Bytes("M");
-  wire_.CString(message);
-  wire_.Bytes(std::string_view("\0", 1));
-  wire_.End();
+  SendErrorResponse(wire_, sqlstate, message, severity);
 }
 
 void Session::SendNotice(const std::string& message) {
@@ -164,77 +154,40 @@ void Session::SendReady() {
   wire_.Flush();
 }
 
-bool Session::Authenticate(const std::string& user) {
-  if (options_.users.empty()) return true;
-  auto it = options_.users.find(user);
-  if (AuthenticateScram(wire_, it == options_.users.end() ? nullptr : &it->second, user)) return true;
-  SendError("28P01", "password authentication failed for user \"" + user + "\"", "FATAL");
-  wire_.Flush();
-  return false;
-}
-
 bool Session::Startup() {
-  std::string body;
-  for (;;) {
-    if (!wire_.ReadStartup(&body)) return false;
-    MessageReader in(body);
-    int32_t code = in.Int32("protocol version");
-    if (code == kSslRequestCode || code == kGssEncRequestCode) {
-      wire_.RawByte('N');  // no TLS/GSS here: the client goes on in plain text
-      wire_.Flush();
-      continue;
-    }
-    if (code == kCancelRequestCode) {
-      int32_t pid = in.Int32("process id");
-      int32_t secret = in.Int32("secret key");
-      registry_.Cancel(pid, secret);
-      return false;
-    }
-    if (code >> 16 != 3) {
-      SendError("0A000", "not supported yet: frontend protocol " + std::to_string(code >> 16) + "." +
-                             std::to_string(code & 0xffff) + "; lakestream serve speaks protocol 3.0",
-                "FATAL");
-      wire_.Flush();
-      return false;
-    }
-    std::map<std::string, std::string> params;
-    while (in.Remaining() > 1) {
-      std::string key = in.CString("parameter name");
-      params[key] = in.CString("parameter value");
-    }
-    std::string user = params.count("user") ? params["user"] : "";
-    if (user.empty()) {
-      SendError("28000", "no user name in the startup packet; connect with a user (psql -U NAME)", "FATAL");
-      wire_.Flush();
-      return false;
-    }
-    if (!Authenticate(user)) return false;
-    read_only_ = options_.read_only || options_.read_only_users.count(user) > 0;
-    connection_ = std::make_unique<Connection>(
-        options_.read_only_users.count(user) && options_.read_only_database ? *options_.read_only_database : db_);
-    settings_["session_authorization"] = user;
-    settings_["default_transaction_read_only"] = read_only_ ? "on" : "off";
-    settings_["transaction_read_only"] = read_only_ ? "on" : "off";
-    if (params.count("application_name")) settings_["application_name"] = params["application_name"];
-    settings_["database"] = params.count("database") ? params["database"] : user;
-    wire_.Begin('R');
-    wire_.Int32(0);  // AuthenticationOk
-    wire_.End();
-    for (auto& [name, value] : settings_.Reported()) {
-      wire_.Begin('S');
-      wire_.CString(name);
-      wire_.CString(value);
-      wire_.End();
-    }
-    auto [pid, secret] = registry_.Register(connection_.get(), &cancel_requested_);
-    pid_ = pid;
-    wire_.Begin('K');
-    wire_.Int32(pid);
-    wire_.Int32(secret);
-    wire_.End();
-    SendReady();
-    return true;
+  std::optional<StartupPacket> packet = AcceptStartup(wire_, options_);
+  if (!packet) return false;
+  if (packet->cancel) {
+    registry_.Cancel(packet->cancel_pid, packet->cancel_secret);
+    return false;
   }
+  std::map<std::string, std::string>& params = packet->params;
+  const std::string& user = params["user"];
+  read_only_ = options_.read_only || options_.read_only_users.count(user) > 0;
+  connection_ = std::make_unique<Connection>(
+      options_.read_only_users.count(user) && options_.read_only_database ? *options_.read_only_database : db_);
+  settings_["session_authorization"] = user;
+  settings_["default_transaction_read_only"] = read_only_ ? "on" : "off";
+  settings_["transaction_read_only"] = read_only_ ? "on" : "off";
+  if (params.count("application_name")) settings_["application_name"] = params["application_name"];
+  settings_["database"] = params.count("database") ? params["database"] : user;
+  wire_.Begin('R');
+  wire_.Int32(0);  // AuthenticationOk
+  wire_.End();
+  for (auto& [name, value] : settings_.Reported()) {
+    wire_.Begin('S');
+    wire_.CString(name);
+    wire_.CString(value);
+    wire_.End();
+  }
+  auto [pid, secret] = registry_.Register(connection_.get(), &cancel_requested_);
+  pid_ = pid;
+  wire_.Begin('K');
+  wire_.Int32(pid);
+  wire_.Int32(secret);
+  wire_.End();
+  SendReady();
+  return true;
 }
 
 void Session::Run() {

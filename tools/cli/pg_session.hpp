@@ -16,6 +16,7 @@
 #include "lakestream/database.hpp"
 #include "pg_auth.hpp"
 #include "pg_catalog.hpp"
+#include "pg_tls.hpp"
 #include "pg_wire.hpp"
 
 namespace lakestream::pg {
@@ -29,6 +30,10 @@ struct ServerOptions {
   // write fails as on a read-only server (25006).
   std::set<std::string> read_only_users;
   Database* read_only_database = nullptr;
+  // Set: SSLRequest is answered 'S' and the session goes on over TLS;
+  // `tls_required` refuses sessions that did not ask for it.
+  const TlsContext* tls = nullptr;
+  bool tls_required = false;
 };
 
 // The running sessions by process id, for CancelRequest (which arrives on a

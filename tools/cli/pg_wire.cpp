@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace lakestream::pg {
 
@@ -49,11 +50,26 @@ std::string MessageReader::CString(const char* field) {
   return std::string(rest.substr(0, nul));
 }
 
+void WireConnection::UseTransport(std::unique_ptr<Transport> transport) {
+  if (HasBufferedInput()) throw ProtocolError("the client sent data before the TLS handshake");
+  transport_ = std::move(transport);
+}
+
+long WireConnection::Receive(char* dst, size_t n) {
+  if (transport_) return transport_->Receive(dst, n);
+  return ::recv(fd_, dst, n, 0);
+}
+
+long WireConnection::Send(const char* src, size_t n) {
+  if (transport_) return transport_->Send(src, n);
+  return ::send(fd_, src, n, MSG_NOSIGNAL);
+}
+
 bool WireConnection::ReadExact(char* dst, size_t n, bool eof_ok) {
   size_t done = 0;
   while (done < n) {
     if (in_begin_ == in_end_) {
-      ssize_t got = ::recv(fd_, in_.data(), in_.size(), 0);
+      long got = Receive(in_.data(), in_.size());
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) {
         if (done == 0 && eof_ok) return false;
@@ -98,7 +114,7 @@ bool WireConnection::ReadMessage(char* type, std::string* body) {
 }
 
 bool WireConnection::WaitForInput(int timeout_ms) {
-  if (in_begin_ < in_end_) return true;
+  if (in_begin_ < in_end_ || (transport_ && transport_->Pending())) return true;
   pollfd pfd{fd_, POLLIN, 0};
   return ::poll(&pfd, 1, timeout_ms) > 0;
 }
@@ -134,7 +150,7 @@ void WireConnection::End() {
 bool WireConnection::Flush() {
   size_t done = 0;
   while (done < out_.size()) {
-    ssize_t n = ::send(fd_, out_.data() + done, out_.size() - done, MSG_NOSIGNAL);
+    long n = Send(out_.data() + done, out_.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       out_.clear();
@@ -144,6 +160,21 @@ bool WireConnection::Flush() {
   }
   out_.clear();
   return true;
+}
+
+void SendErrorResponse(WireConnection& wire, const std::string& sqlstate, const std::string& message,
+                       const char* severity) {
+  wire.Begin('E');
+  wire.Bytes("S");
+  wire.CString(severity);
+  wire.Bytes("V");
+  wire.CString(severity);
+  wire.Bytes("C");
+  wire.CString(sqlstate);
+  wire.Bytes("M");
+  wire.CString(message);
+  wire.Bytes(std::string_view("\0", 1));
+  wire.End();
 }
 
 }  // namespace lakestream::pg

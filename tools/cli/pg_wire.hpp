@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,12 +48,33 @@ class MessageReader {
   size_t pos_ = 0;
 };
 
+// The byte stream under a WireConnection when it is not the plain socket
+// (TLS, pg_tls.hpp). Receive/Send return the bytes moved, 0 at the end of
+// the stream, < 0 on an error.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual long Receive(char* dst, size_t n) = 0;
+  virtual long Send(const char* src, size_t n) = 0;
+  // Bytes already read off the socket and waiting inside the transport.
+  virtual bool Pending() = 0;
+};
+
 // A socket connection: buffered reads of whole messages and an output
 // buffer of built messages, written by Flush().
 class WireConnection {
  public:
   explicit WireConnection(int fd) : fd_(fd) {}
   int Fd() const { return fd_; }
+
+  // From now on bytes go through `transport` (after SSLRequest). Throws
+  // ProtocolError when the client sent bytes after its request without
+  // waiting for the answer: those were not protected and must not be read
+  // as if they were (CVE-2021-23214 in PostgreSQL).
+  void UseTransport(std::unique_ptr<Transport> transport);
+  // Bytes read off the socket and not yet taken by a message.
+  bool HasBufferedInput() const { return in_begin_ != in_end_; }
+  bool Encrypted() const { return transport_ != nullptr; }
 
   // The untyped first packet (length, then body). False when the peer closed
   // before sending anything; throws ProtocolError for a bad length.
@@ -85,12 +107,19 @@ class WireConnection {
   // Reads exactly n bytes; false at EOF before any of them when `eof_ok`,
   // else throws ProtocolError at EOF.
   bool ReadExact(char* dst, size_t n, bool eof_ok);
+  long Receive(char* dst, size_t n);
+  long Send(const char* src, size_t n);
   int fd_;
+  std::unique_ptr<Transport> transport_;
   std::vector<char> in_ = std::vector<char>(64u << 10);
   size_t in_begin_ = 0;
   size_t in_end_ = 0;
   std::string out_;
   size_t message_start_ = 0;
 };
+
+// An ErrorResponse ('E': severity, SQLSTATE, message), not yet flushed.
+void SendErrorResponse(WireConnection& wire, const std::string& sqlstate, const std::string& message,
+                       const char* severity = "ERROR");
 
 }  // namespace lakestream::pg

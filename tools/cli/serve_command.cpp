@@ -1,5 +1,6 @@
 // `lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE]
-//                  [--readonly-user NAME]... [--safe]`, and `lakestream serve --scram-verifier`:
+//                  [--readonly-user NAME]... [--tls-cert FILE --tls-key FILE [--tls-required]] [--safe]`,
+// and `lakestream serve --scram-verifier`:
 // serves the database over the PostgreSQL wire protocol (docs/server.md),
 // one thread per client connection, until SIGINT/SIGTERM.
 //
@@ -41,12 +42,13 @@ int Usage(const std::string& problem) {
   if (!problem.empty()) std::fprintf(stderr, "lakestream serve: %s\n", problem.c_str());
   std::fprintf(stderr,
                "usage: lakestream serve [DB_DIR] [--listen HOST:PORT] [--readonly] [--password-file FILE]\n"
-               "                        [--readonly-user NAME]... [--safe]\n"
+               "                        [--readonly-user NAME]... [--tls-cert FILE --tls-key FILE [--tls-required]] [--safe]\n"
                "       lakestream serve --scram-verifier < password\n"
                "  serves DB_DIR (in memory when omitted) to PostgreSQL clients (psql, psycopg, JDBC);\n"
                "  --listen defaults to 127.0.0.1:5433; --password-file holds USER:PASSWORD (or\n"
                "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256\n"
-               "  (required when HOST is not a loopback address); a --readonly-user's sessions only read\n");
+               "  (required when HOST is not a loopback address); a --readonly-user's sessions only read;\n"
+               "  --tls-cert/--tls-key (PEM) let clients use TLS (sslmode=require), --tls-required makes them\n");
   return 2;
 }
 
@@ -68,6 +70,8 @@ int RunServeCommand(int argc, char** argv) {
   std::string db_path;
   std::string listen = "127.0.0.1:5433";
   std::string password_file;
+  std::string tls_cert;
+  std::string tls_key;
   DatabaseOptions db_options;
   pg::ServerOptions options;
   for (int i = 2; i < argc; i++) {
@@ -87,6 +91,12 @@ int RunServeCommand(int argc, char** argv) {
       db_options.enable_external_access = false;
     } else if (arg == "--password-file") {
       password_file = value();
+    } else if (arg == "--tls-cert") {
+      tls_cert = value();
+    } else if (arg == "--tls-key") {
+      tls_key = value();
+    } else if (arg == "--tls-required") {
+      options.tls_required = true;
     } else if (arg == "--readonly-user") {
       std::string names = value();
       for (size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
@@ -126,6 +136,18 @@ int RunServeCommand(int argc, char** argv) {
     }
   }
   options.read_only = db_options.read_only;
+  if (tls_cert.empty() != tls_key.empty()) return Usage("--tls-cert and --tls-key go together");
+  if (options.tls_required && tls_cert.empty()) return Usage("--tls-required needs --tls-cert and --tls-key");
+  std::unique_ptr<pg::TlsContext> tls;
+  if (!tls_cert.empty()) {
+    std::string error;
+    tls = pg::TlsContext::Load(tls_cert, tls_key, &error);
+    if (!tls) {
+      std::fprintf(stderr, "lakestream serve: %s\n", error.c_str());
+      return 1;
+    }
+    options.tls = tls.get();
+  }
 
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -178,8 +200,9 @@ int RunServeCommand(int argc, char** argv) {
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &bound_len);
   int bound_port = ntohs(bound.ss_family == AF_INET ? reinterpret_cast<sockaddr_in*>(&bound)->sin_port
                                                     : reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port);
-  std::fprintf(stderr, "lakestream serve: listening on %s:%d%s (%s)\n", host.c_str(), bound_port,
-               db_options.read_only ? ", read-only" : "", db_path.empty() ? "in-memory database" : db_path.c_str());
+  std::fprintf(stderr, "lakestream serve: listening on %s:%d%s%s (%s)\n", host.c_str(), bound_port,
+               db_options.read_only ? ", read-only" : "", tls ? (options.tls_required ? ", TLS only" : ", TLS") : "",
+               db_path.empty() ? "in-memory database" : db_path.c_str());
   std::fflush(stderr);
 
   struct sigaction action{};
