@@ -191,6 +191,49 @@ def test_subscribe_streams_committed_changes_until_cancel(server):
                 list(copy.rows())
 
 
+def subscribe_rows(con, sql, width, cancel_after=0.8, during=None):
+    """The rows a SUBSCRIBE sends until it is cancelled after `cancel_after` s (`during` runs meanwhile)."""
+    def act():
+        if during:
+            time.sleep(0.3)
+            during()
+        time.sleep(cancel_after)
+        con.cancel()
+    threading.Thread(target=act).start()
+    got = []
+    with pytest.raises(psycopg.errors.QueryCanceled):
+        with con.cursor().copy(sql) as copy:
+            for row in copy.rows():
+                got.append(row[:width])
+    return got
+
+
+def test_subscribe_to_streams_and_materialized_views(server):
+    with connect(server, autocommit=True) as con, connect(server, autocommit=True) as writer:
+        con.execute("CREATE TABLE src (id INT, g VARCHAR) TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+        con.execute("CREATE STREAM all_changes ON TABLE src")
+        con.execute("CREATE STREAM appends ON TABLE src APPEND_ONLY = TRUE")
+        con.execute("CREATE MATERIALIZED VIEW per_g AS SELECT g, count(*) AS n FROM src GROUP BY g")
+        con.execute("INSERT INTO src VALUES (1, 'a'), (2, 'b')")  # pending in both streams
+        con.execute("DELETE FROM src WHERE id = 2")
+        # A stream: its pending changes from its offset, change by change, then new ones; nothing consumed.
+        got = subscribe_rows(con, "SUBSCRIBE TO all_changes", 3,
+                             during=lambda: writer.execute("INSERT INTO src VALUES (3, 'a')"))
+        assert sorted(got) == sorted([("1", "a", "insert"), ("2", "b", "insert"), ("2", "b", "delete"),
+                                      ("3", "a", "insert")])
+        assert con.execute("SELECT count(*) FROM all_changes").fetchone()[0] > 0  # still pending
+        # An APPEND_ONLY stream sends inserts only.
+        got = subscribe_rows(con, "SUBSCRIBE appends", 3, cancel_after=0.5)
+        assert sorted(got) == [("1", "a", "insert"), ("2", "b", "insert"), ("3", "a", "insert")]
+        # A materialized view's own minimal changes as they commit.
+        got = subscribe_rows(con, "SUBSCRIBE per_g", 3,
+                             during=lambda: writer.execute("INSERT INTO src VALUES (4, 'a')"))
+        assert got == [("a", "2", "update_preimage"), ("a", "3", "update_postimage")]
+        with pytest.raises(psycopg.errors.SyntaxError, match="starts at the stream's offset"):
+            with con.cursor().copy("SUBSCRIBE all_changes FROM VERSION 1") as copy:
+                list(copy.rows())
+
+
 def test_information_schema_lists_every_schema(server):
     """BI tools list tables through information_schema: every schema (main
     as public), filtered by the client's own parameters."""

@@ -202,10 +202,70 @@ bool ParseSubscribe(const std::string& sql, SubscribeRequest* request) {
   return true;
 }
 
+namespace {
+
+// A possibly schema-qualified name as SQL: each part quoted.
+std::string QuoteQualified(const std::string& dotted) {
+  std::string out;
+  size_t start = 0;
+  for (size_t dot = 0; dot != std::string::npos; start = dot + 1) {
+    dot = dotted.find('.', start);
+    out += (out.empty() ? "" : ".") + QuoteIdentifier(dotted.substr(start, dot == std::string::npos ? dot : dot - start));
+  }
+  return out;
+}
+
+// What a SUBSCRIBE reads: the change feed of `table` (a table or materialized
+// view) from `from_version` (-1: after now); for a stream, its source's feed
+// from the stream's offset on, so the client sees, change by change, what
+// the stream would deliver, without consuming it.
+struct SubscribeSource {
+  std::string table;
+  int64_t from_version = -1;
+  bool inserts_only = false;  // an APPEND_ONLY stream
+};
+
+SubscribeSource ResolveSubscribe(Connection& connection, const SubscribeRequest& request) {
+  SubscribeSource source{request.table, request.from_version, false};
+  size_t dot = request.table.rfind('.');
+  std::string schema = dot == std::string::npos ? "" : request.table.substr(0, dot);
+  std::string name = request.table.substr(dot == std::string::npos ? 0 : dot + 1);
+  auto streams = connection.Query("SHOW STREAMS" + (schema.empty() ? "" : " IN " + QuoteQualified(schema)));
+  if (streams->HasError()) return source;
+  const auto& columns = streams->Names();
+  auto column = [&](const char* wanted) {
+    return static_cast<idx_t>(std::find(columns.begin(), columns.end(), wanted) - columns.begin());
+  };
+  for (idx_t r = 0; r < streams->RowCount(); r++) {
+    if (streams->GetValue(column("name"), r).ToString() != name) continue;
+    if (request.from_version >= 0) {
+      throw SqlError("42601", "SUBSCRIBE TO stream " + request.table +
+                                  " starts at the stream's offset; drop FROM VERSION (or subscribe to its source)");
+    }
+    if (streams->GetValue(column("stale"), r).ToString() == "true") {
+      throw SqlError("55000", "stream " + request.table + " is stale (" +
+                                  streams->GetValue(column("stale_reason"), r).ToString() +
+                                  "); recreate it with CREATE OR REPLACE STREAM");
+    }
+    if (streams->GetValue(column("show_initial_rows"), r).ToString() == "true") {
+      throw SqlError("0A000", "not supported yet: SUBSCRIBE TO a stream with SHOW_INITIAL_ROWS; subscribe to its "
+                              "source table, or consume the initial rows first");
+    }
+    std::string table = streams->GetValue(column("table_name"), r).ToString();
+    source.table = schema.empty() ? table : schema + "." + table;
+    source.from_version = streams->GetValue(column("offset_version"), r).AsBigint() + 1;
+    source.inserts_only = streams->GetValue(column("mode"), r).ToString() == "APPEND_ONLY";
+  }
+  return source;
+}
+
+}  // namespace
+
 void RunSubscribe(WireConnection& wire, Connection& connection, const SubscribeRequest& request,
                   const std::atomic<bool>& cancelled) {
-  std::string name = QuoteIdentifier(request.table);
-  std::string literal = request.table;  // table_changes takes the name as a string
+  SubscribeSource source = ResolveSubscribe(connection, request);
+  std::string name = QuoteQualified(source.table);
+  std::string literal = source.table;  // table_changes takes the name as a string
   for (size_t i = 0; (i = literal.find('\'', i)) != std::string::npos; i += 2) literal.insert(i, "'");
   auto latest_version = [&]() {
     auto history = connection.Query("DESCRIBE HISTORY " + name);
@@ -214,7 +274,7 @@ void RunSubscribe(WireConnection& wire, Connection& connection, const SubscribeR
   };
   auto columns = connection.Query("DESCRIBE " + name);
   if (columns->HasError()) ThrowResultError(*columns);
-  int64_t next = request.from_version >= 0 ? request.from_version : latest_version() + 1;
+  int64_t next = source.from_version >= 0 ? source.from_version : latest_version() + 1;
   BeginCopyOut(wire, columns->RowCount() + 3);  // the table's columns, _change_type, _commit_version, _commit_timestamp
   int64_t rows = 0;
   for (;;) {
@@ -223,7 +283,9 @@ void RunSubscribe(WireConnection& wire, Connection& connection, const SubscribeR
     int64_t latest = latest_version();
     if (latest >= next) {
       auto changes = connection.SendQuery("SELECT * FROM table_changes('" + literal + "', " + std::to_string(next) +
-                                          ", " + std::to_string(latest) + ") ORDER BY _commit_version");
+                                          ", " + std::to_string(latest) + ")" +
+                                          (source.inserts_only ? " WHERE _change_type = 'insert'" : "") +
+                                          " ORDER BY _commit_version");
       if (changes->HasError()) ThrowResultError(*changes);
       rows += SendCopyRows(wire, *changes, CopyFormat{});
       next = latest + 1;
