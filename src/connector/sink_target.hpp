@@ -2,9 +2,12 @@
 // file), behind one interface so the delivery loop (sink_runner.cpp) is the
 // same for both.
 //
-// Contract: Resume() is called before the first Write() of a session and
-// after any failure; it learns what the target holds beyond the committed
-// progress in `state` so that AlreadyDelivered() can skip it. Flush() returns
+// Contract: Resume() is called before the first Write() of each pass; it
+// learns what the target holds beyond the committed progress in `state` so
+// that AlreadyDelivered() can skip it. `continuing` says this writer
+// delivered the sink's previous pass and nobody delivered it since (the
+// runner knows from the sink's lease): what the target holds beyond `state`
+// is then only what this writer recorded, and a writer may skip its scan. Flush() returns
 // only when every written message is durable (acknowledged by the broker,
 // fsynced to the file); only then does the runner record progress, together
 // with what RecordProgress() adds to the state.
@@ -25,7 +28,7 @@ namespace lakestream {
 class SinkWriter {
  public:
   virtual ~SinkWriter() = default;
-  virtual Status Resume(const SinkState& state) = 0;
+  virtual Status Resume(const SinkState& state, bool continuing) = 0;
   virtual bool AlreadyDelivered(const SinkMessage& message) = 0;
   virtual Status Write(const SinkMessage& message) = 0;
   virtual Status Flush() = 0;

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "common/exception.hpp"
 #include "common/timed_wait.hpp"
@@ -15,13 +17,19 @@ namespace lakestream {
 
 namespace {
 
-// The holder's pid as it wrote it, "" when unreadable.
-std::string HolderOf(int fd) {
-  char buf[32] = {0};
+// The lease file's text: "<pid> <generation>", spaces up to this width, "\n".
+constexpr size_t kLeaseTextBytes = 48;
+
+// The file's "<pid> <generation>" as written ("" / 0 when unreadable or
+// written before generations were).
+std::pair<std::string, uint64_t> HolderOf(int fd) {
+  char buf[kLeaseTextBytes + 16] = {0};
   ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
-  std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
-  while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-  return pid;
+  std::string text = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+  size_t space = text.find(' ');
+  std::string pid = text.substr(0, std::min({space, text.find('\n'), text.size()}));
+  uint64_t generation = space == std::string::npos ? 0 : std::strtoull(text.c_str() + space + 1, nullptr, 10);
+  return {pid, generation};
 }
 
 }  // namespace
@@ -61,7 +69,7 @@ SinkLease::SinkLease(const std::string& db_path, const std::string& sink_name, c
       }
       if (check_interrupt) check_interrupt();
       if (std::chrono::steady_clock::now() >= deadline) {
-        std::string holder = HolderOf(fd_);
+        std::string holder = HolderOf(fd_).first;
         throw IOError("Sink " + sink_name + " is being delivered by " +
                       (holder.empty() ? std::string("another process") : "process " + holder) +
                       " (another RUN SINK or `lakestream sink` pass of it is under way); one pass delivers a sink at a "
@@ -72,9 +80,16 @@ SinkLease::SinkLease(const std::string& db_path, const std::string& sink_name, c
     ::close(fd_);
     throw;
   }
-  std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
-    // The pid is only for the error message; the flock is what excludes.
+  generation_ = HolderOf(fd_).second + 1;
+  // Padded to a fixed width and written over the old text: no ftruncate, which
+  // cost milliseconds per pass here (freeing the file's block).
+  std::string text = std::to_string(::getpid()) + " " + std::to_string(generation_);
+  text.resize(kLeaseTextBytes - 1, ' ');
+  text += '\n';
+  if (::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+    // The flock is what excludes. A generation not written makes the next
+    // holder find an older one: it then resumes with a scan, as after any change of holder.
+    generation_ = 0;
   }
 }
 

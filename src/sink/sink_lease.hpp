@@ -11,7 +11,9 @@
 //
 //   <db>/_lakestream/sink-<hex of the sink id>.lock
 //
-// (the file holds the holder's pid, for the error message), taken before the
+// (the file holds "<pid> <generation>", padded with spaces to 47 bytes, and
+// "\n": the holder's pid, for the error message, and how many times the
+// lease was taken, which each holder increments), taken before the
 // pass reads the sink's recorded position and held until the pass has
 // recorded its last progress. A pass that holds it reads the position the
 // previous holder recorded (the catalog is re-read after taking it), so
@@ -19,12 +21,17 @@
 // drops the lease when its holder dies, which is what a crash needs: the
 // next pass resumes from the recorded position as after any crash.
 //
+// The generation lets a process that delivered the sink's previous pass
+// know that nobody held the lease since: the target's state is then what
+// that pass left (no resume scan of the topic is needed).
+//
 // Keyed by the sink's id (unique per CREATE SINK): CREATE OR REPLACE SINK
 // makes a new id and so a new lease; its old passes notice at their next
 // save (the sink changed) and stop.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -45,8 +52,13 @@ class SinkLease {
 
   static std::string LockPath(const std::string& db_path, const std::string& id);
 
+  // The generation this holder wrote, and the one it found (0: none).
+  uint64_t Generation() const { return generation_; }
+  uint64_t PreviousGeneration() const { return generation_ - 1; }
+
  private:
   int fd_ = -1;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace lakestream

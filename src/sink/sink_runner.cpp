@@ -49,6 +49,10 @@ class SinkSessions : public SinkRegistry {
   // follower must not go on writing with the options it started with.
   std::map<std::string, std::unique_ptr<SinkWriter>> targets;
   SinkProgressListener listener;
+  // By sink id: the lease generation under which this process's last pass of
+  // the sink succeeded (sink_lease.hpp). A pass that finds it in the lease
+  // file follows that pass directly, so its target need not rescan.
+  std::map<std::string, uint64_t> lease_generations;
 };
 
 SinkSessions& SessionsOf(ClientContext& context) {
@@ -194,8 +198,11 @@ class SinkRun {
   // `sink`: the catalog's entry; the run works on a copy of it (the entry
   // goes away when the catalog is re-read) and writes the copy's state back
   // with SaveState.
-  SinkRun(ClientContext& context, SinkCatalogEntry& sink)
-      : context_(context),
+  // `continuing`: this process delivered the sink's previous pass and
+  // nobody held its lease since (SinkWriter::Resume).
+  SinkRun(ClientContext& context, SinkCatalogEntry& sink, bool continuing)
+      : continuing_(continuing),
+        context_(context),
         own_(sink),
         sink_(own_),
         known_state_(SinkStateToJson(sink.state)),
@@ -332,7 +339,7 @@ class SinkRun {
     } reset{target_};
     skipped_before_ = target_->Skipped();
     try {
-      Check(target_->Resume(sink_.state));
+      Check(target_->Resume(sink_.state, continuing_));
       deliver(encoder);
     } catch (const Exception& e) {
       if (keep_partial_progress && !target_failed_ && produced_version_ > committed_version_) {
@@ -554,6 +561,7 @@ class SinkRun {
     }
   }
 
+  bool continuing_;
   ClientContext& context_;
   SinkCatalogEntry own_;  // the run's copy of the sink
   SinkCatalogEntry& sink_;
@@ -613,8 +621,22 @@ SinkRunResult RunSink(ClientContext& context, const std::string& name) {
     db.AcquireWriteLock(check_interrupt);
     sink = &catalog.GetSink(name);
   }
-  SinkRun run(context, *sink);
-  return run.Run();
+  SinkSessions& sessions = SessionsOf(context);
+  std::string id = sink->Id();
+  bool continuing = false;
+  {
+    std::lock_guard<std::mutex> guard(sessions.mutex);
+    auto last = sessions.lease_generations.find(id);
+    continuing = lease && last != sessions.lease_generations.end() && last->second == lease->PreviousGeneration();
+    sessions.lease_generations.erase(id);  // set again only when this pass succeeds
+  }
+  SinkRun run(context, *sink, continuing);
+  SinkRunResult result = run.Run();
+  if (lease && lease->Generation() != 0) {
+    std::lock_guard<std::mutex> guard(sessions.mutex);
+    sessions.lease_generations[id] = lease->Generation();
+  }
+  return result;
 }
 
 SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {

@@ -80,7 +80,7 @@ class FileTarget : public SinkWriter {
     if (fd_ >= 0) ::close(fd_);
   }
 
-  Status Resume(const SinkState& state) override {
+  Status Resume(const SinkState& state, bool /*continuing*/) override {  // a stat and a hash: always checked
     int64_t committed = state.file_size.value_or(-1);
     struct stat open_st {}, path_st {};
     if (fd_ >= 0 && (::fstat(fd_, &open_st) != 0 || ::stat(path_.c_str(), &path_st) != 0 ||
