@@ -348,6 +348,44 @@ class NativeConnection {
       ThrowNative(lakestream::ErrorKind::INVALID_INPUT, e.what());
     }
   }
+  // Connection::CreateVectorizedScalarFunction with a Python callable that
+  // takes the batch as a NativeResult and returns the columns
+  // TableFromColumns takes (functions.py wraps the user's pandas function).
+  void CreateVectorizedFunction(const std::string& name, const py::function& function, const py::object& parameters,
+                                const std::string& return_type, bool deterministic) {
+    CheckOpen();
+    std::optional<std::vector<lakestream::ColumnType>> argument_types;
+    lakestream::ColumnType returns;
+    try {
+      if (!parameters.is_none()) {
+        argument_types.emplace();
+        for (auto& p : parameters) argument_types->push_back(lakestream::ColumnType::Parse(py::str(p)));
+      }
+      returns = lakestream::ColumnType::Parse(return_type);
+    } catch (const std::invalid_argument& e) {
+      ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
+    }
+    std::shared_ptr<py::object> callable = KeepPython(function);
+    auto call = [callable, shown = name](std::unique_ptr<lakestream::QueryResult> batch) {
+      py::gil_scoped_acquire acquire;
+      try {
+        py::object native = py::cast(std::make_unique<NativeResult>(NewResultState(std::move(batch), nullptr, false, false)));
+        return TableFromColumns((*callable)(native), "the result of " + shown);
+      } catch (py::error_already_set& e) {
+        throw std::runtime_error(std::string(py::str(e.type().attr("__name__"))) + ": " + std::string(py::str(e.value())));
+      }
+    };
+    lakestream::Connection::ScalarFunctionOptions options;
+    options.deterministic = deterministic;
+    try {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> run(run_mutex_);
+      if (!con_) throw std::invalid_argument("the connection is closed; open a new one with lakestream.connect()");
+      con_->CreateVectorizedScalarFunction(name, argument_types, returns, std::move(call), options);
+    } catch (const std::invalid_argument& e) {
+      ThrowNative(lakestream::ErrorKind::INVALID_INPUT, e.what());
+    }
+  }
   bool RemoveFunction(const std::string& name) {
     CheckOpen();
     py::gil_scoped_release release;
@@ -460,6 +498,8 @@ PYBIND11_MODULE(_lakestream, m) {
            py::arg("parameters"), py::arg("return_type"), py::arg("handles_nulls") = false,
            py::arg("deterministic") = true)
       .def("remove_function", &NativeConnection::RemoveFunction, py::arg("name"))
+      .def("create_vectorized_function", &NativeConnection::CreateVectorizedFunction, py::arg("name"),
+           py::arg("function"), py::arg("parameters"), py::arg("return_type"), py::arg("deterministic"))
       .def("register_table", &NativeConnection::RegisterTable, py::arg("name"), py::arg("columns"))
       .def("unregister_table", &NativeConnection::UnregisterTable, py::arg("name"))
       .def_property_readonly("is_open", &NativeConnection::IsOpen);

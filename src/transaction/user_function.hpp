@@ -2,7 +2,7 @@
 // (Connection::CreateScalarFunction), Python (con.create_function,
 // spark.udf.register, F.udf). They live as long as the connection, as a
 // DuckDB connection's or a Spark session's functions do, and are called one
-// row at a time.
+// row at a time, or one batch at a time when vectorized.
 #pragma once
 
 #include <functional>
@@ -13,6 +13,9 @@
 #include "common/value.hpp"
 
 namespace lakestream {
+
+class DataChunk;
+class Vector;
 
 struct UserScalarFunction {
   std::string name;  // as registered (calls match it case-insensitively)
@@ -30,6 +33,10 @@ struct UserScalarFunction {
   // cast to return_type. May run on several threads at once (a parallel
   // query); throws to fail the statement.
   std::function<Value(const std::vector<Value>& arguments)> call;
+  // Set instead of `call` for a vectorized function: the batch's arguments
+  // (cast to argument_types) to its `count` results, written into `result`
+  // (of return_type). Called for every row, NULLs included.
+  std::function<void(DataChunk& arguments, idx_t count, Vector& result)> call_batch;
 };
 
 }  // namespace lakestream

@@ -168,19 +168,35 @@ class Connection:
         return self.sql(readers.json_query(path, **options))
 
     # ---- Python functions (functions.py) ------------------------------------
-    def create_function(self, name, function, parameters=None, return_type=None, *, null_handling="default",
-                        side_effects=False, **unsupported):
+    def create_function(self, name, function, parameters=None, return_type=None, type="native", *,
+                        null_handling="default", side_effects=False, **unsupported):
         """Registers `function` as the scalar SQL function `name` on this
-        connection, as DuckDB's create_function does: called once per row
-        with Python values. `parameters` (a list of SQL type names or Python
-        types) and `return_type` default to the function's annotations;
-        without parameter types it takes any arguments as given.
-        null_handling='special' calls it for NULL arguments too (as None);
+        connection, as DuckDB's create_function does: type='native' calls it
+        once per row with Python values; type='pandas' once per batch of rows
+        (up to 2048) with one pandas Series per argument, returning a Series
+        of one value per row (NULLs arrive as pandas' missing values).
+        `parameters` (a list of SQL type names or Python types) and
+        `return_type` default to the function's annotations; without
+        parameter types it takes any arguments as given. null_handling='special'
+        calls a native function for NULL arguments too (as None);
         side_effects=True marks it non-deterministic. Returns the connection."""
         if unsupported:
             raise ProgrammingError(f"create_function({name!r}): not supported yet: "
-                                   f"{', '.join(sorted(unsupported))} (lakestream calls Python functions "
-                                   "one row at a time)")
+                                   f"{', '.join(sorted(unsupported))}")
+        kind = str(getattr(type, "name", type)).lower()
+        if kind == "arrow":
+            raise ProgrammingError(f"create_function({name!r}): not supported yet: type='arrow' (lakestream has no "
+                                   "Arrow); type='pandas' calls the function with pandas Series per batch")
+        if kind not in ("native", "pandas"):
+            raise ProgrammingError(f"create_function({name!r}): type must be 'native' or 'pandas', not {type!r}")
+        if kind == "pandas":
+            if return_type is None:
+                raise ProgrammingError(f"create_function({name!r}): a pandas function needs return_type= "
+                                       "(e.g. 'DOUBLE'): its annotations say Series, not the SQL type")
+            params = None if parameters is None else [functions.sql_type(p, name) for p in parameters]
+            _run(self._native.create_vectorized_function, name, functions.vectorized(name, function), params,
+                 functions.sql_type(return_type, name), not side_effects)
+            return self
         params, returns = functions.declare(name, function, parameters, return_type)
         handles_nulls = functions.null_handling_flag(null_handling, name)
         _run(self._native.create_function, name, function, params, returns, handles_nulls, not side_effects)

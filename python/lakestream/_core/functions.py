@@ -1,6 +1,7 @@
 """Python scalar functions registered on a connection: DuckDB's
-create_function / remove_function, and what PySpark's udf builds on. The
-engine calls the function once per row (docs/python.md, "Python functions")."""
+create_function / remove_function, and what PySpark's udf and pandas_udf
+build on. The engine calls the function once per row, or once per batch of
+rows with pandas Series (type='pandas'; docs/python.md, "Python functions")."""
 
 import datetime
 import decimal
@@ -84,3 +85,28 @@ def null_handling_flag(null_handling, name):
         return True
     raise ProgrammingError(f"create_function({name!r}): null_handling must be 'default' (NULL in, NULL out "
                            f"without a call) or 'special' (called with None), not {null_handling!r}")
+
+
+def vectorized(name, function):
+    """The batch callable the native create_vectorized_function takes: the
+    batch's arguments as pandas Series (one per argument, NULL as pandas'
+    missing value) to `function`, its result (a Series, numpy array or list
+    of one value per row) back as the columns register_table takes."""
+    from . import _optional, dataframe
+
+    def call(native):
+        batch = _optional.to_pandas(native)
+        out = function(*(batch.iloc[:, i] for i in range(batch.shape[1])))
+        pd = _optional._pandas()
+        if isinstance(out, pd.DataFrame):
+            if out.shape[1] != 1:
+                raise ProgrammingError(f"function {name}: a vectorized function returns one column, "
+                                       f"not a DataFrame of {out.shape[1]}")
+        else:
+            if not hasattr(out, "__len__") or isinstance(out, (str, bytes)):
+                raise ProgrammingError(f"function {name}: a vectorized function returns a pandas Series "
+                                       f"(one value per row), not {type(out).__name__}")
+            out = pd.DataFrame({"result": pd.Series(out).reset_index(drop=True)})
+        return dataframe.columns(out, f"the result of {name}")
+
+    return call

@@ -36,6 +36,19 @@ BoundScalarFunction BindUserFunction(const UserScalarFunction& function, const s
   // The kernel keeps its own copy: the connection may drop the function while
   // a streaming result that calls it is still being read.
   UserScalarFunction copy = function;
+  if (copy.call_batch) {
+    bound.handles_nulls = true;  // the batch holds every row; the function decides what NULL gives
+    bound.kernel = [copy](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+      try {
+        copy.call_batch(args, count, result);
+      } catch (const Exception&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw InvalidInputError("User function " + copy.name + " failed: " + e.what());
+      }
+    };
+    return bound;
+  }
   bound.kernel = [copy](DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
     std::vector<Value> row(args.ColumnCount());
     for (idx_t i = 0; i < count; i++) {

@@ -146,6 +146,18 @@ class Connection {
   void CreateScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
                             const ColumnType& return_type, ScalarFunction function,
                             ScalarFunctionOptions options = ScalarFunctionOptions());
+  // The same, called once per batch of rows (up to 2048) instead of once per
+  // row (pandas UDFs, DuckDB's vectorized create_function): `arguments` is a
+  // result (the function's to keep) with one column per argument, named a0,
+  // a1, ..., of `argument_types` (nullopt: as the call gives them), and every
+  // row of the batch, NULLs included; the function
+  // returns a table of one column with as many rows, cast to `return_type`
+  // (a missing value is NULL). A table of another shape fails the statement
+  // naming the function.
+  using VectorizedScalarFunction = std::function<ColumnarTable(std::unique_ptr<QueryResult> arguments)>;
+  void CreateVectorizedScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
+                                      const ColumnType& return_type, VectorizedScalarFunction function,
+                                      ScalarFunctionOptions options = ScalarFunctionOptions());
   // False when the connection has no such function.
   bool RemoveScalarFunction(const std::string& name);
 

@@ -57,3 +57,28 @@ def test_a_failing_udf_names_the_python_error(deals):
 def test_java_udfs_are_refused_by_name(spark):
     with pytest.raises(AnalysisException, match="not supported yet"):
         spark.udf.registerJavaFunction("f", "com.example.F")
+
+
+def test_pandas_udf_series_to_series(deals, spark):
+    import pandas as pd
+
+    @F.pandas_udf("double")
+    def with_tax(amount: pd.Series) -> pd.Series:
+        return amount * 1.25
+
+    got = deals.select("id", with_tax(F.col("amount")).alias("taxed")).orderBy("id")
+    assert rows(got) == [(1, 150.0), (2, None), (3, 37.5)]
+    spark.udf.register("with_tax_sql", with_tax)
+    assert spark.sql("SELECT with_tax_sql(CAST(8 AS DOUBLE))").collect()[0][0] == 10.0
+    plain = F.pandas_udf(lambda s: s.str.len(), IntegerType())
+    assert rows(deals.select("id", plain("tier").alias("n")).orderBy("id")) == [(1, 4), (2, 6), (3, None)]
+
+
+def test_pandas_udf_kinds_not_supported_are_refused(deals):
+    import pandas as pd
+    with pytest.raises(AnalysisException, match="grouped-aggregate"):
+        @F.pandas_udf("double")
+        def mean_of(v: pd.Series) -> float:
+            return v.mean()
+    with pytest.raises(AnalysisException, match="functionType"):
+        F.pandas_udf(lambda s: s, "double", F.PandasUDFType.GROUPED_MAP)

@@ -11,7 +11,7 @@ from ..._frame import functions as _f
 from ..._frame.sql import unquote_name as _unquote_name
 from ..._frame.column import Raw, col_node, sql_expr, to_node
 from .column import Column, wrap
-from .udf import UserDefinedFunction, udf  # noqa: F401  (F.udf)
+from .udf import PandasUDFType, UserDefinedFunction, pandas_udf, udf  # noqa: F401  (F.udf, F.pandas_udf)
 
 
 def _w(f, name=None):
