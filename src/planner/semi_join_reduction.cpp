@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <map>
+#include <utility>
 #include <set>
 
 #include "expression/repeatable.hpp"
@@ -213,14 +214,48 @@ class Reducer {
       semi->expressions.push_back(std::move(condition));
     }
     semi->children.push_back(std::move(*target));
+    ReducerShare* share = nullptr;
+    for (auto& s : shares_) {
+      if (s.source == source) share = &s;
+    }
+    if (!share) share = &shares_.emplace_back(ReducerShare{source, {}});
+    share->copies.push_back({copy.get(), std::move(renumber)});
     semi->children.push_back(std::move(copy));
     reducers_.insert(semi.get());
     *target = std::move(semi);
   }
 
+ public:
   idx_t next_index_;
   std::set<const LogicalOperator*> reducers_;
+  std::vector<ReducerShare> shares_;
 };
+
+bool Contains(const LogicalOperator& tree, const LogicalOperator* node) {
+  if (&tree == node) return true;
+  for (auto& c : tree.children) {
+    if (Contains(*c, node)) return true;
+  }
+  return false;
+}
+
+void RewriteBindings(LogicalOperator& op, const std::map<ColumnBinding, ColumnBinding>& moved) {
+  VisitOperatorExpressions(op, [&](BoundExprPtr& e) {
+    VisitColumnRefs(*e, [&](BoundExpression& ref) {
+      auto it = moved.find(ref.binding);
+      if (it != moved.end()) ref.binding = it->second;
+    });
+  });
+  for (auto& c : op.children) RewriteBindings(*c, moved);
+}
+
+// `op` becomes a reader of `shared`, its columns {table_index, 0..}.
+void ReadShared(LogicalOperator& op, const std::shared_ptr<MaterializedCTE>& shared, idx_t table_index) {
+  op = LogicalOperator(LogicalOperatorType::CHUNK_GET);
+  op.table_index = table_index;
+  op.collection = shared->rows;
+  op.materialized = shared;
+}
 
 }  // namespace
 
@@ -252,11 +287,88 @@ LogicalOperatorPtr PushSemiJoins(LogicalOperatorPtr op) {
   return op;
 }
 
-void ReduceBuildSides(LogicalOperator& plan) {
+ReducedBuildSides ReduceBuildSides(LogicalOperator& plan) {
   idx_t max = 0;
   MaxTableIndex(plan, max);
   Reducer reducer(max + 1);
   reducer.Visit(plan);
+  return {std::move(reducer.shares_), reducer.next_index_};
+}
+
+// The name some column reference of `op` gives each binding (for EXPLAIN).
+void CollectNames(LogicalOperator& op, std::map<ColumnBinding, std::string>& names) {
+  VisitOperatorExpressions(op, [&](BoundExprPtr& e) {
+    VisitColumnRefs(*e, [&](BoundExpression& ref) {
+      if (!ref.name.empty()) names.emplace(ref.binding, ref.name);
+    });
+  });
+  for (auto& c : op.children) CollectNames(*c, names);
+}
+
+void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, const ReferenceCounter& references,
+                         const std::function<void(LogicalOperator&)>& finish) {
+  std::map<ColumnBinding, ColumnBinding> moved;
+  idx_t number = 0;
+  auto total = references(plan);
+  for (auto& b : plan.GetBindings()) total[b]++;
+  std::map<ColumnBinding, std::string> names;
+  CollectNames(plan, names);
+  // A column is read above `node` when the plan reads it more often than node's subtree does.
+  auto read_above = [&](LogicalOperator& node, const ColumnBinding& b) {
+    auto inner = references(node);
+    auto it = total.find(b);
+    auto mine = inner.find(b);
+    return it != total.end() && it->second > (mine == inner.end() ? 0 : mine->second);
+  };
+  for (auto& share : reduced.shares) {
+    // A source inside another's (or around it) keeps its copies: sharing
+    // one would change the other's subtree under it.
+    bool nested = false;
+    for (auto& other : reduced.shares) {
+      nested = nested || (&other != &share && (Contains(*other.source, share.source) || Contains(*share.source, other.source)));
+    }
+    auto* source = const_cast<LogicalOperator*>(share.source);
+    // Only the columns read above the relation or a copy of it are kept.
+    std::vector<ColumnBinding> bindings;
+    std::vector<LogicalType> types;
+    auto all_bindings = source->GetBindings();
+    auto all_types = source->GetTypes();
+    for (idx_t i = 0; i < all_bindings.size(); i++) {
+      const ColumnBinding& b = all_bindings[i];
+      bool read = read_above(*source, b);
+      for (auto& [copy, renumber] : share.copies) {
+        read = read || read_above(*copy, {renumber.at(b.table_index), b.column_index});
+      }
+      if (!read) continue;
+      bindings.push_back(b);
+      types.push_back(all_types[i]);
+    }
+    if (nested || bindings.empty()) continue;
+    auto shared = std::make_shared<MaterializedCTE>();
+    shared->name = "shared #" + std::to_string(++number);
+    shared->optimized = true;
+    shared->rows = std::make_shared<ChunkCollection>(types);
+    // A projection fixes the rows' column order (bindings' order).
+    auto projection = std::make_unique<LogicalOperator>(LogicalOperatorType::PROJECTION);
+    projection->table_index = reduced.next_index++;
+    for (idx_t i = 0; i < bindings.size(); i++) {
+      auto name = names.find(bindings[i]);
+      projection->expressions.push_back(MakeBindingRef(bindings[i], types[i], name == names.end() ? "" : name->second));
+    }
+    projection->children.push_back(std::make_unique<LogicalOperator>(std::move(*source)));
+    shared->plan = std::move(projection);
+    finish(*shared->plan);
+
+    idx_t reader = reduced.next_index++;
+    for (idx_t i = 0; i < bindings.size(); i++) moved[bindings[i]] = {reader, i};
+    ReadShared(*source, shared, reader);
+    for (auto& [copy, renumber] : share.copies) {
+      reader = reduced.next_index++;
+      for (idx_t i = 0; i < bindings.size(); i++) moved[{renumber.at(bindings[i].table_index), bindings[i].column_index}] = {reader, i};
+      ReadShared(*copy, shared, reader);
+    }
+  }
+  if (!moved.empty()) RewriteBindings(plan, moved);
 }
 
 }  // namespace lakestream
