@@ -418,6 +418,8 @@ void CollectNames(LogicalOperator& op, std::map<ColumnBinding, std::string>& nam
 void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, const ReferenceCounter& references,
                          const std::function<void(LogicalOperator&)>& finish) {
   std::map<ColumnBinding, ColumnBinding> moved;
+  // The shared plans made, each with the columns of its relation.
+  std::vector<std::pair<LogicalOperator*, std::vector<ColumnBinding>>> plans;
   idx_t number = 0;
   auto total = references(plan);
   for (auto& b : plan.GetBindings()) total[b]++;
@@ -486,7 +488,7 @@ void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, cons
     }
     projection->children.push_back(std::make_unique<LogicalOperator>(std::move(*source)));
     shared->plan = std::move(projection);
-    finish(*shared->plan);
+    plans.push_back({shared->plan.get(), bindings});
 
     idx_t reader = reduced.next_index++;
     for (idx_t i = 0; i < bindings.size(); i++) moved[bindings[i]] = {reader, i};
@@ -497,7 +499,16 @@ void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, cons
       ReadShared(*copy, shared, reader);
     }
   }
-  if (!moved.empty()) RewriteBindings(plan, moved);
+  // A copy can sit in another relation's plan (TPC-H Q20: the reducer of
+  // the IN's build side is inside the relation of the reducer below it):
+  // every plan is renamed, and only then prepared.
+  RewriteBindings(plan, moved);
+  for (auto& [shared, own] : plans) {
+    auto renamed = moved;  // its own relation's columns stay what they are
+    for (auto& b : own) renamed.erase(b);
+    RewriteBindings(*shared, renamed);
+    finish(*shared);
+  }
 }
 
 }  // namespace lakestream
