@@ -441,9 +441,8 @@ void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, cons
     }
   }
   for (auto& share : reduced.shares) {
-    bool nested = inside.count(share.source) > 0;
+    if (inside.count(share.source)) continue;
     auto* source = const_cast<LogicalOperator*>(share.source);
-    if (nested) continue;
     // A column a copy's readers need that the relation's own readers did
     // not (pruned from its scan): read again.
     for (auto& [copy, renumber] : share.copies) {
@@ -473,7 +472,7 @@ void ShareReducerSources(LogicalOperator& plan, ReducedBuildSides& reduced, cons
       bindings.push_back(b);
       types.push_back(all_types[i]);
     }
-    if (nested || bindings.empty()) continue;
+    if (bindings.empty()) continue;
     auto shared = std::make_shared<MaterializedCTE>();
     shared->name = "shared #" + std::to_string(++number);
     shared->optimized = true;
