@@ -155,6 +155,9 @@ class Reducer {
     Visit(root);
   }
 
+  // The relations to share and their copies; the first unused table index.
+  ReducedBuildSides Result() { return {std::move(shares_), next_index_}; }
+
   void Visit(LogicalOperator& op) {
     for (auto& c : op.children) Visit(*c);
     if (op.type == LogicalOperatorType::JOIN &&
@@ -252,12 +255,9 @@ class Reducer {
     *target = std::move(semi);
   }
 
- public:
   idx_t next_index_;
   std::set<const LogicalOperator*> reducers_;
   std::vector<ReducerShare> shares_;
-
- private:
   LogicalOperator* root_ = nullptr;
 
   ReducerShare& ShareOf(const LogicalOperator* source) {
@@ -402,7 +402,7 @@ ReducedBuildSides ReduceBuildSides(LogicalOperator& plan) {
   MaxTableIndex(plan, max);
   Reducer reducer(max + 1);
   reducer.VisitRoot(plan);
-  return {std::move(reducer.shares_), reducer.next_index_};
+  return reducer.Result();
 }
 
 // The name some column reference of `op` gives each binding (for EXPLAIN).
