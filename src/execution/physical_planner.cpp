@@ -307,6 +307,7 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
         shared.run = std::make_shared<SharedScanRun>();
         shared.run->name = shared.name;
         shared.run->rows = shared.rows;
+        shared.estimated_rows = EstimateRelation(*shared.plan).cardinality;
         shared.run->logical = shared.optimized ? std::move(shared.plan) : OptimizePlan(std::move(shared.plan));
         return std::make_unique<PhysicalSharedScan>(shared.run, CreatePhysicalPlan(context, *shared.run->logical));
       }

@@ -176,6 +176,9 @@ struct MaterializedCTE {
   // `plan` went through OptimizePlan already (a subtree of an optimized
   // plan); a CTE's body is optimized on its own when planned.
   bool optimized = false;
+  // The plan's estimated rows, kept when the physical planner takes the
+  // plan: readers planned after it are estimated the same.
+  double estimated_rows = -1;
   std::shared_ptr<ChunkCollection> rows;
   // Set by the physical planner at the first reader.
   std::shared_ptr<struct SharedScanRun> run;
