@@ -13,6 +13,7 @@
 #include "execution/operator/physical_projection.hpp"
 #include "execution/operator/physical_recursive_cte.hpp"
 #include "execution/operator/physical_set_operation.hpp"
+#include "execution/operator/physical_shared_scan.hpp"
 #include "execution/operator/physical_table_function_scan.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/operator/physical_top_n_window.hpp"
@@ -24,6 +25,7 @@
 #include "execution/subquery_resolver.hpp"
 #include "planner/binder.hpp"
 #include "planner/join_order/cardinality_estimator.hpp"
+#include "planner/optimizer.hpp"
 #include "stream/stream_reader.hpp"
 #include "transaction/client_context.hpp"
 
@@ -298,12 +300,16 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
     }
     case LogicalOperatorType::CHUNK_GET: {
       if (op.materialized) {
-        // The first read of a repeated CTE runs its plan; every read scans the rows.
-        MaterializedCTE& cte = *op.materialized;
-        if (cte.plan) {
-          cte.rows->Merge(ExecutePlan(context, std::move(cte.plan)));
-        }
-        return ScanOf(cte.rows, AllColumns(cte.rows->Types().size()), "CTE " + cte.name);
+        // The first reader owns the plan; every reader scans the rows it makes.
+        MaterializedCTE& shared = *op.materialized;
+        if (shared.run) return std::make_unique<PhysicalSharedScan>(shared.run, nullptr);
+        if (!shared.plan) throw InternalError("the shared rows of " + shared.name + " have no plan");
+        shared.run = std::make_shared<SharedScanRun>();
+        shared.run->name = shared.name;
+        shared.run->rows = shared.rows;
+        shared.estimated_rows = EstimateRelation(*shared.plan).cardinality;
+        shared.run->logical = shared.optimized ? std::move(shared.plan) : OptimizePlan(std::move(shared.plan));
+        return std::make_unique<PhysicalSharedScan>(shared.run, CreatePhysicalPlan(context, *shared.run->logical));
       }
       std::shared_ptr<const ChunkCollection> rows = op.value_rows.empty() ? op.collection : EvaluateValueRows(context, op);
       return ScanOf(rows, AllColumns(rows->Types().size()), "VALUES");

@@ -85,7 +85,7 @@ LogicalOperatorPtr Binder::ShareCTE(const CommonTableExpression& cte, LogicalOpe
     // The second reference: the first one's plan, already in the query,
     // becomes the shared plan and its place a read of the rows.
     refs.shared = std::make_shared<MaterializedCTE>();
-    refs.shared->name = cte.name;
+    refs.shared->name = "CTE " + cte.name;
     refs.shared->rows = std::make_shared<ChunkCollection>(refs.first->GetTypes());
     refs.shared->plan = std::make_unique<LogicalOperator>(std::move(*refs.first));
     read_shared(*refs.first, refs.shared->plan->GetBindings()[0].table_index);

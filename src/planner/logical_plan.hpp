@@ -161,14 +161,27 @@ using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
 // member of LogicalOperator must be copied there.
 LogicalOperatorPtr CopyLogicalPlan(const LogicalOperator& op);
 
-// A CTE a SELECT reads more than once (planner/bind_table_ref.cpp): every
-// reference is a CHUNK_GET over `rows`, which the physical planner fills by
-// running `plan` (optimized on its own) the first time it meets one, as
-// DuckDB materializes such CTEs. Only for a body that reads no outer column.
+// Rows a plan computes once for several readers, as DuckDB materializes a
+// CTE read more than once and computes a delim join's outer side once:
+// every reader is a CHUNK_GET over `rows`, column i of `plan`'s output being
+// {reader's table_index, i}. The physical planner makes the first reader it
+// meets the owner of `plan`; the rows are computed when a reader is first
+// pulled (execution/operator/physical_shared_scan.hpp). Made for a CTE a
+// SELECT reads more than once (planner/bind_table_ref.cpp; only for a body
+// that reads no outer column) and for the subtree the semi-join reduction
+// would otherwise copy (planner/semi_join_reduction.hpp).
 struct MaterializedCTE {
   std::string name;
-  LogicalOperatorPtr plan;  // null once run
+  LogicalOperatorPtr plan;  // null once planned
+  // `plan` went through OptimizePlan already (a subtree of an optimized
+  // plan); a CTE's body is optimized on its own when planned.
+  bool optimized = false;
+  // The plan's estimated rows, kept when the physical planner takes the
+  // plan: readers planned after it are estimated the same.
+  double estimated_rows = -1;
   std::shared_ptr<ChunkCollection> rows;
+  // Set by the physical planner at the first reader.
+  std::shared_ptr<struct SharedScanRun> run;
 };
 
 // The plan of a subquery used as a value (BoundExpressionType::SUBQUERY).

@@ -208,12 +208,25 @@ LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
   plan = PushSemiJoins(std::move(plan));
   RewriteTopNWindows(*plan);
   plan = ReorderJoins(std::move(plan));
-  ReduceBuildSides(*plan);
-  RefCounts refs;
-  CollectReferences(*plan, refs);
-  for (auto& b : plan->GetBindings()) refs[b]++;
-  PruneColumns(*plan, refs);
-  MarkJoinOutputs(*plan, refs);
+  ReducedBuildSides reduced = ReduceBuildSides(*plan);
+  auto references = [](LogicalOperator& op) {
+    RefCounts refs;
+    CollectReferences(op, refs);
+    for (auto& b : op.GetBindings()) refs[b]++;
+    return refs;
+  };
+  PruneColumns(*plan, references(*plan));
+  auto count = [](LogicalOperator& op) {
+    RefCounts refs;
+    CollectReferences(op, refs);
+    return refs;
+  };
+  ShareReducerSources(*plan, reduced, count, [&](LogicalOperator& shared) {
+    auto refs = references(shared);
+    PruneColumns(shared, refs);
+    MarkJoinOutputs(shared, refs);
+  });
+  MarkJoinOutputs(*plan, references(*plan));
   return plan;
 }
 

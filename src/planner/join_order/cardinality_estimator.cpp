@@ -219,6 +219,7 @@ RelationEstimate EstimateRelation(const LogicalOperator& op) {
     }
     case LogicalOperatorType::CHUNK_GET:
       if (op.materialized && op.materialized->plan) return Same(EstimateRelation(*op.materialized->plan).cardinality);
+      if (op.materialized && op.materialized->estimated_rows >= 0) return Same(op.materialized->estimated_rows);
       return Same(static_cast<double>(op.value_rows.empty() ? op.collection->Count() : op.value_rows.size()));
     case LogicalOperatorType::SOURCE:
     case LogicalOperatorType::STREAM_GET: return Same(kUnknownCardinality);

@@ -249,8 +249,10 @@ class SubqueryPlanner {
       plan = std::move(child);
     }
     if (existence && plan->type == LogicalOperatorType::PROJECTION) {
-      // Nor what it selects: EXISTS (SELECT o.x FROM ...) reads no outer column.
-      for (auto& e : plan->expressions) e = MakeConstant(Value::BOOLEAN(true));
+      // Nor what it selects: EXISTS (SELECT o.x FROM ...) reads no outer
+      // column, and EXISTS (SELECT * ...) carries no column to the join.
+      auto child = std::move(plan->children[0]);
+      plan = std::move(child);
     }
     LogicalOperator& input = *op.children[0];
     auto general = CopyLogicalPlan(*plan);
