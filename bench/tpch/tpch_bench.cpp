@@ -81,16 +81,12 @@ int main(int argc, char** argv) {
     }
   }
   const char* threads = std::getenv("LAKESTREAM_BENCH_THREADS");
-  const char* memory_limit = std::getenv("LAKESTREAM_BENCH_MEMORY_LIMIT");
-  return lakestream_bench::Serve([threads, memory_limit](lakestream::Connection& con) {
-    auto set = [&con](const std::string& statement) {
-      auto result = con.Query(statement);
-      if (result->HasError()) {
-        std::cerr << "lakestream_bench_tpch: " << statement << ": " << result->GetError() << std::endl;
-        std::exit(1);
-      }
-    };
-    if (threads != nullptr) set(std::string("SET threads = ") + threads);
-    if (memory_limit != nullptr) set(std::string("SET memory_limit = '") + memory_limit + "'");
+  return lakestream_bench::Serve([threads](lakestream::Connection& con) {
+    if (threads == nullptr) return;
+    auto result = con.Query(std::string("SET threads = ") + threads);
+    if (result->HasError()) {
+      std::cerr << "lakestream_bench_tpch: SET threads = " << threads << ": " << result->GetError() << std::endl;
+      std::exit(1);
+    }
   });
 }

@@ -242,10 +242,18 @@ std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(Executi
   if (context.memory) table->reservation.Attach(context.memory);
   if (SpillFile* file = grace.files[p].get()) {
     uint64_t need = file->Bytes() + file->Rows() * kIndexBytesPerRow;
+    MemoryPool* pool = context.memory.get();
     if (!table->reservation.Grow(need)) {
-      ThrowOutOfMemory("HASH_JOIN build partition " + std::to_string(p) + " of " + std::to_string(kGracePartitions) +
-                           " (" + std::to_string(file->Rows()) + " rows)",
-                       need, context.memory.get(), "many build rows share a key, so partitioning does not split them");
+      // Partitions cannot be split further; a small one is loaded even when
+      // other operators hold the rest of the limit (docs/memory.md).
+      if (pool && need > pool->Limit() / 4) {
+        ThrowOutOfMemory("HASH_JOIN build partition " + std::to_string(p) + " of " + std::to_string(kGracePartitions) +
+                             " (" + std::to_string(file->Rows()) + " rows)",
+                         need, pool,
+                         need > pool->Limit() ? "many build rows share a key, so partitioning does not split them"
+                                              : "other operators of running queries hold the rest of the limit");
+      }
+      table->reservation.ForceGrow(need);
     }
     file->Rewind();
     DataChunk chunk;
