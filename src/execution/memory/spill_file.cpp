@@ -15,8 +15,8 @@
 namespace lakestream {
 
 // Buffered bytes per file before a write(2): many partitions each keep one.
-static constexpr size_t kWriteBuffer = 32 * 1024;
-static constexpr size_t kReadBuffer = 256 * 1024;
+static constexpr size_t kWriteBuffer = size_t{32} * 1024;
+static constexpr size_t kReadBuffer = size_t{256} * 1024;
 
 SpillFolder::~SpillFolder() {
   if (path_.empty()) return;
@@ -46,6 +46,18 @@ std::string SpillFolder::NewFilePath(const std::string& stem) {
     path_ = path;
   }
   return JoinPath(path_, stem + "-" + std::to_string(next_file_++) + ".spill");
+}
+
+uint64_t ChunkBytes(const DataChunk& chunk) {
+  uint64_t bytes = 0;
+  for (idx_t c = 0; c < chunk.ColumnCount(); c++) {
+    const Vector& v = chunk.data[c];
+    bytes += chunk.size() * (v.GetType().PhysicalSize() + 1);
+    if (v.GetType().id() != TypeId::VARCHAR) continue;
+    const string_t* strings = v.GetData<string_t>();
+    for (idx_t i = 0; i < chunk.size(); i++) bytes += v.IsValid(i) ? strings[i].size() : 0;
+  }
+  return bytes;
 }
 
 bool CanSpill(const std::vector<LogicalType>& types) {

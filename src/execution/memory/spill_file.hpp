@@ -55,6 +55,10 @@ class SpillFolder {
   idx_t next_file_ = 0;
 };
 
+// Bytes the values of `chunk` take in memory (strings: their bytes too): what
+// an operator that keeps the chunk reserves.
+uint64_t ChunkBytes(const DataChunk& chunk);
+
 // Whether rows of these types can go to a spill file.
 bool CanSpill(const std::vector<LogicalType>& types);
 

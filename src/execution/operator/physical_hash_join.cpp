@@ -72,19 +72,6 @@ std::string PhysicalHashJoin::Details() const {
   return d;
 }
 
-// Bytes a chunk's values take (strings: their bytes too).
-static uint64_t ChunkBytes(const DataChunk& chunk) {
-  uint64_t bytes = 0;
-  for (idx_t c = 0; c < chunk.ColumnCount(); c++) {
-    const Vector& v = chunk.data[c];
-    bytes += chunk.size() * (v.GetType().PhysicalSize() + 1);
-    if (v.GetType().id() != TypeId::VARCHAR) continue;
-    const string_t* strings = v.GetData<string_t>();
-    for (idx_t i = 0; i < chunk.size(); i++) bytes += v.IsValid(i) ? strings[i].size() : 0;
-  }
-  return bytes;
-}
-
 // Index bytes per build row: its Entry, about two bucket heads, a second key.
 static constexpr uint64_t kIndexBytesPerRow = sizeof(uint64_t) * 2 + sizeof(uint32_t) * 3 + sizeof(int64_t);
 
