@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -118,6 +119,14 @@ inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {},
   lakestream::Database db(path);
   lakestream::Connection con(db);
   if (setup) setup(con);
+  // LAKESTREAM_BENCH_MEMORY_LIMIT='500MB': SET memory_limit (bench/tpch/driver's BENCH_MEMORY_LIMIT).
+  if (const char* limit = std::getenv("LAKESTREAM_BENCH_MEMORY_LIMIT")) {
+    auto result = con.Query(std::string("SET memory_limit = '") + limit + "'");
+    if (result->HasError()) {
+      std::cerr << "bench server: SET memory_limit = '" << limit << "': " << result->GetError() << std::endl;
+      return 1;
+    }
+  }
   std::string line;
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);

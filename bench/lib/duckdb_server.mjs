@@ -57,6 +57,8 @@ function statements(text) {
 const instance = await DuckDBInstance.create(':memory:');
 const con = await instance.connect();
 await con.run(`SET threads = ${threads}`);
+// BENCH_DUCKDB_MEMORY_LIMIT: the same memory_limit as lakestream's (bench/tpch/driver).
+if (process.env.BENCH_DUCKDB_MEMORY_LIMIT) await con.run(`SET memory_limit = '${process.env.BENCH_DUCKDB_MEMORY_LIMIT}'`);
 
 const out = (line) => process.stdout.write(line.replace(/[\r\n\t]/g, ' ') + '\n');
 const rl = createInterface({ input: process.stdin, terminal: false });

@@ -15,6 +15,8 @@ ExecutionContext MakeExecutionContext(ClientContext& context) {
   execution.client = &context;
   execution.function_context.statement_start = context.StatementStart();
   execution.function_context.client = &context;
+  execution.memory = MemoryPoolFor(&context.Database(), context.Database().Path());
+  execution.spill = std::make_shared<SpillFolder>(execution.memory->TempDirectory());
   return execution;
 }
 

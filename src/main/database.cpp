@@ -11,6 +11,7 @@
 #include "common/sql_identifier.hpp"
 #include "common/string_util.hpp"
 #include "function/scalar/user_function.hpp"
+#include "execution/memory/memory_pool.hpp"
 #include "main/connection_access.hpp"
 #include "main/builtin_table_functions.hpp"
 #include "main/public_value.hpp"
@@ -35,7 +36,9 @@ Database::Database(const std::string& path, DatabaseOptions options) {
   instance_ = std::make_shared<DatabaseInstance>(p, std::move(options));
 }
 
-Database::~Database() = default;
+Database::~Database() {
+  if (instance_) ForgetMemoryPool(instance_.get());
+}
 
 Connection Database::Connect() { return Connection(*this); }
 

@@ -577,6 +577,8 @@ struct SetStatement : SQLStatement {
   // SET allowed_directories = ['/a', '/b']: the list's strings (value is "").
   bool is_list = false;
   std::vector<std::string> list;
+  // RESET name: back to the setting's default (value is "").
+  bool reset = false;
 };
 
 enum class TransactionType : uint8_t { BEGIN, COMMIT, ROLLBACK };

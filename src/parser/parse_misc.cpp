@@ -253,13 +253,19 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSetTimeZone() {
   return statement;
 }
 
+// SET name = value, and DuckDB's other spellings of it: PRAGMA name = value,
+// PRAGMA name(value), SET GLOBAL/SESSION name = value; RESET name.
 std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
-  ExpectKeyword("SET");
-  if (IsKeyword("TIME") && IsKeyword("ZONE", 1)) {
+  bool pragma = AcceptKeyword("PRAGMA");
+  bool reset = !pragma && AcceptKeyword("RESET");
+  if (!pragma && !reset) ExpectKeyword("SET");
+  if (!pragma && !reset && IsKeyword("TIME") && IsKeyword("ZONE", 1)) {
     Next();
     Next();
     return ParseSetTimeZone();
   }
+  // One setting per database here, so the scope words change nothing.
+  if (!pragma && (IsKeyword("GLOBAL") || IsKeyword("SESSION")) && IsIdentifierLike(1)) Next();
   auto statement = std::make_unique<SetStatement>();
   if (Peek().type == TokenType::STRING) {
     statement->name = Next().text;
@@ -270,6 +276,15 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseSet() {
       Next();
       statement->name += "." + Next().text;
     }
+  }
+  if (reset) {
+    statement->reset = true;
+    return statement;
+  }
+  if (pragma && AcceptOp("(")) {
+    statement->value = ParsePropertyValue();
+    if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')' after the PRAGMA's value");
+    return statement;
   }
   if (!AcceptOp("=") && !AcceptKeyword("TO")) SyntaxError(Peek(), "expected '=' or TO after the setting name");
   if (AcceptOp("[")) {

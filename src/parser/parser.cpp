@@ -337,7 +337,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
   if (IsKeyword("RUN")) return ParseRun();
   if (IsKeyword("OPTIMIZE")) return ParseOptimize();
   if (IsKeyword("VACUUM")) return ParseVacuum();
-  if (IsKeyword("SET")) return ParseSet();
+  if (IsKeyword("SET") || IsKeyword("RESET") || IsKeyword("PRAGMA")) return ParseSet();
   if (IsKeyword("BEGIN") || IsKeyword("START") || IsKeyword("COMMIT") || IsKeyword("ROLLBACK") ||
       IsKeyword("ABORT")) {
     return ParseTransaction();

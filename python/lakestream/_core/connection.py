@@ -389,7 +389,9 @@ def connect(database=":memory:", read_only=False, config=None):
     a Connection. read_only=True makes every writing statement fail.
     config: {'enable_external_access': False, 'allowed_directories': [...],
     'allowed_paths': [...]} (docs/security.md), 'threads': N (threads each
-    query of this connection may use, 1 to 1024; docs/performance.md)."""
+    query of this connection may use, 1 to 1024; docs/performance.md),
+    'memory_limit': '2GB' and 'temp_directory': '/path' (the working memory
+    queries may use before they spill to disk, and where; docs/memory.md)."""
     if database is None:
         database = ""
     if isinstance(database, os.PathLike):
@@ -414,7 +416,8 @@ def connect(database=":memory:", read_only=False, config=None):
 
 
 # connect(config=...) keys, in the order they must be applied.
-_CONFIG_KEYS = ("allowed_directories", "allowed_paths", "enable_external_access", "threads")
+_CONFIG_KEYS = ("allowed_directories", "allowed_paths", "enable_external_access", "threads", "memory_limit",
+                "temp_directory")
 
 
 def _config_settings(config):
@@ -441,6 +444,11 @@ def _config_settings(config):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InterfaceError("connect(config=...): threads must be a whole number from 1 to 1024")
             statements.append(f"SET threads = {value}")
+        elif key in ("memory_limit", "temp_directory"):
+            if not isinstance(value, (str, os.PathLike)):
+                raise InterfaceError(f"connect(config=...): {key} must be a str, e.g. "
+                                     + ("'2GB'" if key == "memory_limit" else "'/tmp/spill'"))
+            statements.append(f"SET {key} = {quote(value)}")
         elif key == "enable_external_access":
             if not isinstance(value, bool):
                 raise InterfaceError("connect(config=...): enable_external_access must be True or False")

@@ -35,14 +35,6 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
     for (idx_t g = 0; g < groups_.size(); g++) sets.back().push_back(g);
   }
   for (auto& a : aggregates_) {
-    auto state = CreateAggregateState(a.signature);
-    ordered_.push_back(nullptr);
-    if (!a.order_keys.empty() && a.signature.OrderSensitive()) {
-      auto ordered = std::make_unique<OrderedAggregateState>(std::move(state), a.signature, a.order);
-      ordered_.back() = ordered.get();
-      state = std::move(ordered);
-    }
-    states_.push_back(std::move(state));
     std::vector<int64_t> values;
     for (auto& set : sets) {
       int64_t mask = 0;
@@ -55,22 +47,131 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
     grouping_values_.push_back(std::move(values));
   }
   inputs_.resize(aggregates_.size());
-  for (auto& g : groups_) {
-    key_equal_.push_back(GetRowEqualFunction(g->return_type));
-    group_keys_.push_back(std::make_unique<Vector>(g->return_type, 1024));
+  for (auto& g : groups_) key_equal_.push_back(GetRowEqualFunction(g->return_type));
+  if (!grouping_sets_.empty()) key_equal_.push_back(GetRowEqualFunction(TypeId::INTEGER));
+  grouped_ = !groups_.empty() || !grouping_sets_.empty();
+  // Per group: its keys, about three open-addressing slots (id + hash; the
+  // table doubles at half full), and a state per aggregate.
+  bytes_per_group_ = 3 * (sizeof(uint32_t) + sizeof(uint64_t));
+  for (auto& g : groups_) bytes_per_group_ += g->return_type.PhysicalSize() + 1;
+  bytes_per_group_ += aggregates_.size() * 24;
+  ResetTable();
+}
+
+void PhysicalHashAggregate::ResetTable() {
+  states_.clear();
+  ordered_.clear();
+  for (auto& a : aggregates_) {
+    auto state = CreateAggregateState(a.signature);
+    ordered_.push_back(nullptr);
+    if (!a.order_keys.empty() && a.signature.OrderSensitive()) {
+      auto ordered = std::make_unique<OrderedAggregateState>(std::move(state), a.signature, a.order);
+      ordered_.back() = ordered.get();
+      state = std::move(ordered);
+    }
+    states_.push_back(std::move(state));
   }
-  if (!grouping_sets_.empty()) {
-    key_equal_.push_back(GetRowEqualFunction(TypeId::INTEGER));
-    group_keys_.push_back(std::make_unique<Vector>(TypeId::INTEGER, 1024));
-  }
+  group_keys_.clear();
+  for (auto& g : groups_) group_keys_.push_back(std::make_unique<Vector>(g->return_type, 1024));
+  if (!grouping_sets_.empty()) group_keys_.push_back(std::make_unique<Vector>(TypeId::INTEGER, 1024));
   slots_.assign(1024, 0);
   slot_hashes_.assign(1024, 0);
   mask_ = 1023;
-  grouped_ = !groups_.empty() || !grouping_sets_.empty();
+  group_count_ = 0;
+  emitted_ = 0;
+  string_bytes_ = 0;
+  reservation_.Reset();
   if (!grouped_) {
     group_count_ = 1;
     for (auto& s : states_) s->Resize(1);
   }
+}
+
+bool PhysicalHashAggregate::SpillAllowed() const {
+  return grouped_ && grouping_sets_.empty() && spill_folder_ && CanSpill(children[0]->types);
+}
+
+bool PhysicalHashAggregate::ReserveGroups(idx_t groups, bool force) {
+  uint64_t need = groups * bytes_per_group_ + string_bytes_;
+  uint64_t held = reservation_.Size();
+  if (need <= held) return true;
+  uint64_t more = need - held;
+  // Ahead by a quarter of what is held, so the shared counter is touched rarely.
+  if (reservation_.Grow(std::max(more, held / 4))) return true;
+  if (reservation_.Grow(more)) return true;
+  if (!force) return false;
+  reservation_.ForceGrow(more);
+  return true;
+}
+
+void PhysicalHashAggregate::StartSpilling(ExecutionContext& context, uint64_t needed) {
+  if (!SpillAllowed()) {
+    std::string why = !grouping_sets_.empty() ? "GROUPING SETS, ROLLUP and CUBE do not spill to disk"
+                      : !CanSpill(children[0]->types) ? "not supported yet: spilling rows with STRUCT, LIST or MAP columns"
+                                                      : "";
+    ThrowOutOfMemory("HASH_GROUP_BY (" + std::to_string(group_count_) + " groups so far)", needed,
+                     context.memory.get(), why);
+  }
+  if (depth_ >= 15) {
+    ThrowOutOfMemory("HASH_GROUP_BY", needed, context.memory.get(),
+                     "its groups stay too many after 15 rounds of partitioning to disk");
+  }
+  spill_ = std::make_unique<PartitionedSpill>(spill_folder_, children[0]->types, 16, "group-by");
+}
+
+void PhysicalHashAggregate::CollectSpill(std::vector<SpilledPartition>& into, size_t round_start) {
+  if (!spill_) return;
+  for (idx_t p = 0; p < spill_->PartitionCount(); p++) {
+    auto file = spill_->Take(p);
+    if (!file) continue;
+    // Partition p of every thread's files goes together.
+    auto it = std::find_if(into.begin() + static_cast<std::ptrdiff_t>(round_start), into.end(),
+                           [&](const SpilledPartition& part) { return part.partition == p; });
+    if (it == into.end()) {
+      into.push_back(SpilledPartition{depth_, p, {}});
+      it = into.end() - 1;
+    }
+    it->files.push_back(std::move(file));
+    spilled_partitions_++;
+  }
+  spill_.reset();
+}
+
+bool PhysicalHashAggregate::SplitMisses(DataChunk& input, DataChunk& keys, DataChunk& hits) {
+  idx_t count = input.size();
+  std::vector<uint32_t> ids(count);
+  FindGroups(keys, count, ids.data(), false);
+  hit_sel_.clear();
+  miss_sel_.clear();
+  miss_partitions_.clear();
+  int shift = 60 - static_cast<int>(4 * depth_);
+  for (idx_t i = 0; i < count; i++) {
+    if (ids[i] != kMissingGroup) {
+      hit_sel_.push_back(static_cast<sel_t>(i));
+    } else {
+      miss_sel_.push_back(static_cast<sel_t>(i));
+      miss_partitions_.push_back(static_cast<uint32_t>((hashes_[i] >> shift) & 15));
+    }
+  }
+  if (!miss_sel_.empty()) spill_->Append(input, miss_sel_.data(), miss_partitions_.data(), miss_sel_.size());
+  if (hit_sel_.empty()) return false;
+  hits.Reset();
+  for (idx_t c = 0; c < input.ColumnCount(); c++) {
+    hits.data[c].Copy(input.data[c], hit_sel_.data(), hit_sel_.size(), 0, 0);
+  }
+  hits.SetCardinality(hit_sel_.size());
+  return true;
+}
+
+void PhysicalHashAggregate::FoldSpilledIntoTable(ExecutionContext& context) {
+  std::vector<SpilledPartition> spilled = std::move(pending_);
+  pending_.clear();
+  spill_ = std::make_unique<PartitionedSpill>(spill_folder_, children[0]->types, 16, "group-by");
+  for (auto& part : spilled) {
+    for (auto& file : part.files) Consume(context, [&](DataChunk& out) { return file->Read(out); });
+    part.files.clear();  // deletes them
+  }
+  CollectSpill(pending_, 0);
 }
 
 std::string PhysicalHashAggregate::Details() const {
@@ -84,6 +185,7 @@ std::string PhysicalHashAggregate::Details() const {
   if (!grouping_sets_.empty()) d += " [" + std::to_string(grouping_sets_.size()) + " grouping sets]";
   if (count_from_table_) d += " [row count from table metadata]";
   if (threads_ > 1) d += " [" + std::to_string(threads_) + " threads]";
+  if (spilled_partitions_ > 0) d += " [spilled " + std::to_string(spilled_partitions_) + " partition files]";
   return d;
 }
 
@@ -122,7 +224,8 @@ void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
       context, workers_.size() + 1,
       [this, &worker_nanos](idx_t worker, ExecutionContext& local) {
         auto worker_start = std::chrono::steady_clock::now();
-        (worker == 0 ? this : workers_[worker - 1].get())->Consume(local);
+        auto* agg = worker == 0 ? this : workers_[worker - 1].get();
+        agg->Consume(local, [agg, &local](DataChunk& input) { return agg->children[0]->Next(local, input); });
         worker_nanos += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - worker_start).count();
       },
       [this] { morsels_->Cancel(); });
@@ -132,12 +235,19 @@ void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
     int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     if (worker_nanos > wall) Profile().nanos.fetch_add(static_cast<uint64_t>(worker_nanos - wall), std::memory_order_relaxed);
   }
+  size_t round_start = pending_.size();
+  CollectSpill(pending_, round_start);
+  bool spilled = !pending_.empty();
   for (auto& worker : workers_) {
     context.CheckInterrupt();
     Combine(*worker);
+    worker->CollectSpill(pending_, round_start);
+    spilled_partitions_ += worker->spilled_partitions_;
     worker.reset();  // its groups are merged: free them now
   }
   workers_.clear();
+  // Rows spilled by one thread may belong to groups another thread kept.
+  if (spilled || !pending_.empty()) FoldSpilledIntoTable(context);
 }
 
 void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
@@ -155,15 +265,18 @@ void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
       FindGroups(keys, n, targets.data() + first);
     }
     for (auto& s : states_) s->Resize(group_count_);
+    // The other table is freed right after: held briefly twice, not refused.
+    ReserveGroups(group_count_, true);
   }
   for (idx_t a = 0; a < states_.size(); a++) states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_);
 }
 
 void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
 
-void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids) {
-  std::vector<uint64_t> hashes(count);
-  for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], count, hashes.data(), c > 0);
+void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert) {
+  hashes_.resize(count);
+  uint64_t* hashes = hashes_.data();
+  for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], count, hashes, c > 0);
   idx_t key_count = keys.ColumnCount();
   // Many groups: each row's first slot is a cache miss; start them all
   // before probing so they overlap (as the hash join's probe does).
@@ -178,6 +291,10 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
     uint64_t pos = h & mask_;
     while (true) {
       uint32_t entry = slots_[pos];
+      if (entry == 0 && !insert) {
+        group_ids[i] = kMissingGroup;
+        break;
+      }
       if (entry == 0) {
         // A new group: store its keys and give it the next id.
         uint32_t gid = static_cast<uint32_t>(group_count_++);
@@ -188,7 +305,11 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
             // Copy the bytes: referencing the input's heap would pin every input chunk.
             bool valid = keys.data[c].IsValid(i);
             store.SetValid(gid, valid);
-            if (valid) store.GetData<string_t>()[gid] = store.AddString(std::as_const(keys.data[c]).GetData<string_t>()[i]);
+            if (valid) {
+              string_t key = std::as_const(keys.data[c]).GetData<string_t>()[i];
+              store.GetData<string_t>()[gid] = store.AddString(key);
+              string_bytes_ += key.size();
+            }
           } else {
             store.Copy(keys.data[c], nullptr, 1, i, gid);
           }
@@ -280,9 +401,11 @@ void PhysicalHashAggregate::UpdateAggregate(idx_t a, idx_t set, const uint32_t* 
   }
 }
 
-void PhysicalHashAggregate::Consume(ExecutionContext& context) {
+void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource& source) {
   ExpressionExecutor executor(context.function_context);
-  DataChunk input;
+  if (context.memory && !reservation_.Pool()) reservation_.Attach(context.memory);
+  if (!spill_folder_) spill_folder_ = context.spill;
+  DataChunk input, hits;
   children[0]->InitializeChunk(input);
   DataChunk keys;
   std::vector<LogicalType> key_types;
@@ -300,7 +423,7 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
     for (auto& s : states_) s->UpdateSingle(nullptr, nullptr, rows);
     return;
   }
-  while (children[0]->Next(context, input)) {
+  while (source(input)) {
     context.CheckInterrupt();
     idx_t count = input.size();
     if (count == 0) continue;
@@ -309,7 +432,23 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
       for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], input, keys.data[c]);
       keys.SetCardinality(count);
     }
-    for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input, a);
+    // Room for every row being a new group, or else spill mode. An empty
+    // table takes one chunk whatever the limit, so each round makes progress.
+    if (grouped_ && !spill_ && !ReserveGroups(group_count_ + count, group_count_ == 0)) {
+      StartSpilling(context, (group_count_ + count) * bytes_per_group_ + string_bytes_ - reservation_.Size());
+    }
+    DataChunk* chunk = &input;
+    if (spill_) {
+      if (hits.ColumnCount() == 0) children[0]->InitializeChunk(hits);
+      if (!SplitMisses(input, keys, hits)) continue;
+      chunk = &hits;
+      count = hits.size();
+      keys.Reset();
+      for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], hits, keys.data[c]);
+      keys.SetCardinality(count);
+    }
+    DataChunk& input_rows = *chunk;
+    for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input_rows, a);
     idx_t set_count = std::max<idx_t>(1, grouping_sets_.size());
     for (idx_t set = 0; set < set_count; set++) {
       if (!grouping_sets_.empty()) {
@@ -339,13 +478,29 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context) {
 bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!consumed_) {
     if (workers_.empty()) {
-      Consume(context);
+      Consume(context, [&](DataChunk& input) { return children[0]->Next(context, input); });
+      CollectSpill(pending_, 0);
     } else {
       ConsumeParallel(context);
     }
     consumed_ = true;
   }
-  if (emitted_ >= group_count_) return false;
+  while (emitted_ >= group_count_) {
+    // The table's groups are out: aggregate the next spilled partition in it.
+    if (pending_.empty()) {
+      reservation_.Reset();
+      return false;
+    }
+    SpilledPartition part = std::move(pending_.back());
+    pending_.pop_back();
+    ResetTable();
+    depth_ = part.depth + 1;
+    for (auto& file : part.files) {
+      Consume(context, [&](DataChunk& input) { return file->Read(input); });
+      file.reset();  // read: delete it now
+    }
+    CollectSpill(pending_, pending_.size());
+  }
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, group_count_ - emitted_);
   out.Reset();
   for (idx_t c = 0; c < groups_.size(); c++) out.data[c].Copy(*group_keys_[c], nullptr, n, emitted_, 0);

@@ -9,7 +9,23 @@
 // NULL, and the set's index is a hidden extra key so that a rolled-up NULL
 // and a NULL in the data stay different groups. As in Spark, an empty input
 // gives no rows even for the empty set () (DuckDB and Postgres give one).
+//
+// Spilling (SET memory_limit, docs/memory.md): the table reserves memory for
+// its groups (MemoryReservation) before a chunk may add them. Once the pool
+// refuses, the table takes no new groups: rows of groups it holds are still
+// aggregated in it, the other input rows go, as they came from the child, to
+// 16 temp files by 4 bits of their group hash (radix partitions). The table's
+// groups are then complete and are emitted and freed; each partition is
+// aggregated in turn in the emptied table (spilling again by the next 4 bits
+// when it too overflows). Groups of different partitions differ, so every
+// group comes out once. A parallel aggregate's threads spill each to their
+// own files; after their tables are merged, one pass over the files folds
+// into the merged table the rows of the groups it now holds (a thread may have
+// spilled rows of a group another thread kept). GROUPING SETS and input with
+// nested columns do not spill: they fail with the out-of-memory error.
 #pragma once
+
+#include <functional>
 
 #include "execution/operator/physical_operator.hpp"
 #include "common/vector_operations.hpp"
@@ -60,13 +76,40 @@ class PhysicalHashAggregate : public PhysicalOperator {
     std::vector<const Vector*> key_ptrs;
     idx_t count = 0;
   };
-  void Consume(ExecutionContext& context);
+  // Reads the input rows from `source` (the child, or a spill file).
+  using ChunkSource = std::function<bool(DataChunk&)>;
+  void Consume(ExecutionContext& context, const ChunkSource& source);
   void ConsumeParallel(ExecutionContext& context);
+  // Spilling (see the top of this file).
+  struct SpilledPartition {
+    idx_t depth;      // of the table that spilled it: its rows' hashes agree on 4 * (depth + 1) bits
+    idx_t partition;  // which of the 16
+    std::vector<std::unique_ptr<SpillFile>> files;
+  };
+  // Reserves memory for `groups` groups; false when the pool refuses (then
+  // nothing more is reserved), unless `force`.
+  bool ReserveGroups(idx_t groups, bool force);
+  bool SpillAllowed() const;
+  void StartSpilling(ExecutionContext& context, uint64_t needed);
+  // Moves the files this table spilled to (if any) into `into`, one entry
+  // per partition: files of a partition already in `into` from `round_start`
+  // on (another thread's) join that entry.
+  void CollectSpill(std::vector<SpilledPartition>& into, size_t round_start);
+  // In spill mode: sends the rows of `input` whose group is not in the
+  // table to the spill files and leaves the others in `hits`; false when none is left.
+  bool SplitMisses(DataChunk& input, DataChunk& keys, DataChunk& hits);
+  // Empties the table (groups, states, reservation) for the next partition.
+  void ResetTable();
+  // Folds the spilled rows of groups the (merged) table holds into it.
+  void FoldSpilledIntoTable(ExecutionContext& context);
   // Folds every group of `other` (a worker) into this aggregate.
   void Combine(PhysicalHashAggregate& other);
   void PrepareInput(ExpressionExecutor& executor, DataChunk& input, idx_t a);
   void UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids);
-  void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids);
+  // Group ids of the rows of `keys`, adding new groups; with `insert` false
+  // a row whose group is missing gets kMissingGroup. Leaves the hashes in hashes_.
+  static constexpr uint32_t kMissingGroup = UINT32_MAX;
+  void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert = true);
   void Grow();
 
   std::vector<BoundExprPtr> groups_;
@@ -96,6 +139,18 @@ class PhysicalHashAggregate : public PhysicalOperator {
   idx_t threads_ = 1;  // this copy and its workers (kept for EXPLAIN ANALYZE once they are merged)
   std::shared_ptr<MorselSource> morsels_;
   idx_t emitted_ = 0;
+
+  std::vector<uint64_t> hashes_;
+  MemoryReservation reservation_;
+  uint64_t bytes_per_group_ = 0;  // estimate: keys, slots, states
+  uint64_t string_bytes_ = 0;     // VARCHAR key bytes held
+  std::shared_ptr<SpillFolder> spill_folder_;
+  std::unique_ptr<PartitionedSpill> spill_;  // set in spill mode: where missing groups' rows go
+  idx_t depth_ = 0;                          // partition bits the rows this table reads agree on
+  std::vector<SpilledPartition> pending_;    // partitions still to aggregate
+  idx_t spilled_partitions_ = 0;             // for EXPLAIN ANALYZE
+  std::vector<uint32_t> miss_partitions_;
+  std::vector<sel_t> hit_sel_, miss_sel_;
 };
 
 }  // namespace lakestream

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/exception.hpp"
+#include "execution/memory/memory_pool.hpp"
 
 namespace lakestream {
 
@@ -67,14 +68,48 @@ std::string PhysicalHashJoin::Details() const {
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
+  if (spilled_partitions_ > 0) d += " [grace join: " + std::to_string(spilled_partitions_) + " partitions from disk]";
   return d;
+}
+
+// Index bytes per build row: its Entry, about two bucket heads, a second key.
+static constexpr uint64_t kIndexBytesPerRow = sizeof(uint64_t) * 2 + sizeof(uint32_t) * 3 + sizeof(int64_t);
+
+void PhysicalHashJoin::GracePartitions(DataChunk& keys, idx_t key_offset, idx_t count, std::vector<uint64_t>& hashes,
+                                       std::vector<uint32_t>& partitions) const {
+  hashes.resize(count);
+  partitions.resize(count);
+  for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(keys.data[key_offset + k], count, hashes.data(), k > 0);
+  // The top bits: the table's buckets use the low ones.
+  for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(hashes[i] >> 58);
+}
+
+void PhysicalHashJoin::StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill) {
+  auto build_types = build_table_->rows.Types();
+  spill = std::make_unique<PartitionedSpill>(context.spill, build_types, kGracePartitions, "join-build");
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> partitions;
+  for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
+    DataChunk& chunk = build_table_->rows.Chunk(c);
+    GracePartitions(chunk, right_width_, chunk.size(), hashes, partitions);
+    spill->Append(chunk, nullptr, partitions.data(), chunk.size());
+  }
+  build_table_->rows.Clear();
+  build_table_->reservation.Reset();
 }
 
 void PhysicalHashJoin::Build(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
   auto build_types = children[1]->types;
   for (auto& k : right_keys_) build_types.push_back(k->return_type);
-  table_->rows.SetTypes(build_types);
+  build_table_->rows.SetTypes(build_types);
+  if (context.memory) build_table_->reservation.Attach(context.memory);
+  bool can_spill = context.spill && CanSpill(build_types) && CanSpill(children[0]->types);
+  std::unique_ptr<PartitionedSpill> spill;
+  std::vector<uint64_t> hashes;
+  std::vector<uint32_t> partitions;
+  idx_t spilled_rows = 0;
+  bool spilled_null_key = false;
   DataChunk input, combined;
   children[1]->InitializeChunk(input);
   combined.Initialize(build_types);
@@ -85,66 +120,208 @@ void PhysicalHashJoin::Build(ExecutionContext& context) {
     for (idx_t c = 0; c < right_width_; c++) combined.data[c].Reference(input.data[c], input.size());
     for (idx_t k = 0; k < right_keys_.size(); k++) executor.Execute(*right_keys_[k], input, combined.data[right_width_ + k]);
     combined.SetCardinality(input.size());
-    table_->rows.Append(combined);
+    if (!spill) {
+      uint64_t bytes = ChunkBytes(combined) + combined.size() * kIndexBytesPerRow;
+      if (!build_table_->reservation.Grow(bytes)) {
+        if (!can_spill) {
+          ThrowOutOfMemory("HASH_JOIN build side (" + std::to_string(build_table_->rows.Count()) + " rows so far)", bytes,
+                           context.memory.get(),
+                           context.spill ? "not supported yet: spilling rows with STRUCT, LIST or MAP columns" : "");
+        }
+        spilled_rows = build_table_->rows.Count();
+        for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
+          spilled_null_key = spilled_null_key || HasNullKey(build_table_->rows.Chunk(c));
+        }
+        StartGrace(context, spill);
+      }
+    }
+    if (!spill) {
+      build_table_->rows.Append(combined);
+      continue;
+    }
+    GracePartitions(combined, right_width_, combined.size(), hashes, partitions);
+    spill->Append(combined, nullptr, partitions.data(), combined.size());
+    spilled_rows += combined.size();
+    spilled_null_key = spilled_null_key || HasNullKey(combined);
   }
-  idx_t rows = table_->rows.Count();
+  if (spill) {
+    auto grace = std::make_shared<GraceBuild>();
+    for (idx_t p = 0; p < kGracePartitions; p++) grace->files.push_back(spill->Take(p));
+    grace->loaded.resize(kGracePartitions);
+    grace->rows = spilled_rows;
+    grace->types = build_types;
+    grace->has_null_key = spilled_null_key;
+    build_table_->grace = std::move(grace);
+    build_table_->build_rows = spilled_rows;
+    return;
+  }
+  BuildIndex(*build_table_);
+}
+
+bool PhysicalHashJoin::HasNullKey(const DataChunk& chunk) const {
+  for (idx_t k = 0; k < right_keys_.size(); k++) {
+    if (NullsEqual(k)) continue;
+    const uint8_t* valid = chunk.data[right_width_ + k].Validity();
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      if (!valid[r]) return true;
+    }
+  }
+  return false;
+}
+
+void PhysicalHashJoin::BuildIndex(Table& table) const {
+  idx_t rows = table.rows.Count();
+  table.build_rows = rows;
   if (rows >= UINT32_MAX) throw NotImplementedError("hash join build side with more than 4 billion rows");
   idx_t buckets = 1;
   while (buckets < rows * 2) buckets <<= 1;
-  table_->mask = buckets - 1;
-  table_->heads.assign(buckets, 0);
-  table_->entries.assign(rows, Entry{0, 0, 0});
+  table.mask = buckets - 1;
+  table.heads.assign(buckets, 0);
+  table.entries.assign(rows, Entry{0, 0, 0});
   // Inline keys have no NULL: not for IS NOT DISTINCT FROM keys.
-  table_->inline_key = !right_keys_.empty() && right_keys_.size() <= 2;
+  table.inline_key = !right_keys_.empty() && right_keys_.size() <= 2;
   for (idx_t k = 0; k < right_keys_.size(); k++) {
-    table_->inline_key = table_->inline_key && InlineKeyType(right_keys_[k]->return_type.id()) && !NullsEqual(k);
+    table.inline_key = table.inline_key && InlineKeyType(right_keys_[k]->return_type.id()) && !NullsEqual(k);
   }
-  const bool two_keys = table_->inline_key && right_keys_.size() == 2;
-  if (two_keys) table_->keys2.assign(rows, 0);
-  const ChunkCollection& built = table_->rows;
-  table_->column_data.assign(right_width_, {});
-  table_->column_validity.assign(right_width_, {});
+  const bool two_keys = table.inline_key && right_keys_.size() == 2;
+  if (two_keys) table.keys2.assign(rows, 0);
+  const ChunkCollection& built = table.rows;
+  table.column_data.assign(right_width_, {});
+  table.column_validity.assign(right_width_, {});
   for (idx_t col = 0; col < right_width_; col++) {
     for (idx_t c = 0; c < built.ChunkCount(); c++) {
-      table_->column_data[col].push_back(built.Chunk(c).data[col].GetData<uint8_t>());
-      table_->column_validity[col].push_back(built.Chunk(c).data[col].Validity());
+      table.column_data[col].push_back(built.Chunk(c).data[col].GetData<uint8_t>());
+      table.column_validity[col].push_back(built.Chunk(c).data[col].Validity());
     }
   }
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
-  for (idx_t c = 0; c < table_->rows.ChunkCount(); c++) {
-    DataChunk& chunk = table_->rows.Chunk(c);
+  for (idx_t c = 0; c < table.rows.ChunkCount(); c++) {
+    DataChunk& chunk = table.rows.Chunk(c);
     for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !NullsEqual(k) && !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) {  // NULL never equals anything
-        table_->has_null_key = true;
+        table.has_null_key = true;
         continue;
       }
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
-      Entry& entry = table_->entries[row];
+      Entry& entry = table.entries[row];
       entry.hash = hashes[r];
-      if (table_->inline_key) {
+      if (table.inline_key) {
         entry.key = IntegerKeys(std::as_const(chunk).data[right_width_])[r];
-        if (two_keys) table_->keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
+        if (two_keys) table.keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
       }
-      uint64_t bucket = hashes[r] & table_->mask;
-      entry.next = table_->heads[bucket];
-      table_->heads[bucket] = static_cast<uint32_t>(row + 1);
+      uint64_t bucket = hashes[r] & table.mask;
+      entry.next = table.heads[bucket];
+      table.heads[bucket] = static_cast<uint32_t>(row + 1);
     }
   }
 }
 
+std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(ExecutionContext& context, GraceBuild& grace,
+                                                                         idx_t p) {
+  std::lock_guard<std::mutex> lock(grace.mutex);
+  if (auto table = grace.loaded[p].lock()) return table;
+  auto table = std::make_shared<Table>();
+  table->done = true;
+  table->rows.SetTypes(grace.types);
+  if (context.memory) table->reservation.Attach(context.memory);
+  if (SpillFile* file = grace.files[p].get()) {
+    uint64_t need = file->Bytes() + file->Rows() * kIndexBytesPerRow;
+    MemoryPool* pool = context.memory.get();
+    if (!table->reservation.Grow(need)) {
+      // Partitions cannot be split further; a small one is loaded even when
+      // other operators hold the rest of the limit (docs/memory.md).
+      if (pool && need > pool->Limit() / 4) {
+        ThrowOutOfMemory("HASH_JOIN build partition " + std::to_string(p) + " of " + std::to_string(kGracePartitions) +
+                             " (" + std::to_string(file->Rows()) + " rows)",
+                         need, pool,
+                         need > pool->Limit() ? "many build rows share a key, so partitioning does not split them"
+                                              : "other operators of running queries hold the rest of the limit");
+      }
+      table->reservation.ForceGrow(need);
+    }
+    file->Rewind();
+    DataChunk chunk;
+    chunk.Initialize(table->rows.Types());
+    while (file->Read(chunk)) {
+      context.CheckInterrupt();
+      table->rows.Append(chunk);
+    }
+  }
+  BuildIndex(*table);
+  table->build_rows = grace.rows;
+  table->has_null_key = table->has_null_key || grace.has_null_key;
+  grace.loaded[p] = table;
+  return table;
+}
+
+void PhysicalHashJoin::PartitionProbe(ExecutionContext& context) {
+  ExpressionExecutor& executor = Executor(context);
+  probe_spill_ = std::make_unique<PartitionedSpill>(context.spill, children[0]->types, kGracePartitions, "join-probe");
+  std::vector<uint32_t> partitions;
+  while (children[0]->Next(context, probe_)) {
+    context.CheckInterrupt();
+    idx_t count = probe_.size();
+    if (count == 0) continue;
+    probe_keys_.Reset();
+    for (idx_t k = 0; k < left_keys_.size(); k++) executor.Execute(*left_keys_[k], probe_, probe_keys_.data[k]);
+    probe_keys_.SetCardinality(count);
+    probe_hashes_.resize(count);
+    partitions.resize(count);
+    for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
+    for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(probe_hashes_[i] >> 58);
+    probe_spill_->Append(probe_, nullptr, partitions.data(), count);
+  }
+}
+
+bool PhysicalHashJoin::NextGracePartition(ExecutionContext& context) {
+  if (!grace_) return false;
+  if (grace_done_) return false;
+  table_.reset();
+  probe_file_.reset();
+  while (grace_partition_ < kGracePartitions) {
+    idx_t p = grace_partition_++;
+    probe_file_ = probe_spill_->Take(p);
+    bool has_build = grace_->files[p] != nullptr;
+    // Without build rows only the probe rows' padding or marks come out;
+    // without probe rows only unmatched build rows (FULL, RIGHT, RIGHT_ANTI).
+    bool needed = (has_build && (probe_file_ || TracksBuildMatches())) || (probe_file_ && !EmitsPairsOnlyOnMatch());
+    if (!needed) {
+      probe_file_.reset();
+      continue;
+    }
+    table_ = LoadPartition(context, *grace_, p);
+    if (probe_file_) probe_file_->Rewind();
+    build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
+    build_scan_ = 0;
+    probe_done_ = false;
+    have_probe_ = false;
+    spilled_partitions_++;
+    return true;
+  }
+  grace_done_ = true;
+  table_ = std::make_shared<Table>();  // empty: later calls find nothing to emit
+  probe_spill_.reset();
+  return false;
+}
+
+bool PhysicalHashJoin::NextProbeChunk(ExecutionContext& context) {
+  if (!grace_) return children[0]->Next(context, probe_);
+  return probe_file_ && probe_file_->Read(probe_);
+}
+
 void PhysicalHashJoin::BuildOnce(ExecutionContext& context) {
   // The other workers wait here while one builds: they have nothing to probe before.
-  std::lock_guard<std::mutex> lock(table_->mutex);
-  if (table_->error) std::rethrow_exception(table_->error);
-  if (table_->done) return;
+  std::lock_guard<std::mutex> lock(build_table_->mutex);
+  if (build_table_->error) std::rethrow_exception(build_table_->error);
+  if (build_table_->done) return;
   try {
     Build(context);
-    table_->done = true;
+    build_table_->done = true;
   } catch (...) {
-    table_->error = std::current_exception();
+    build_table_->error = std::current_exception();
     throw;
   }
 }
@@ -403,7 +580,7 @@ void PhysicalHashJoin::EmitProbeRows(DataChunk& out) {
   if (kind_ == JoinKind::MARK) {
     Vector& mark = out.data[left_width_];
     bool* m = mark.GetData<bool>();
-    bool build_empty = table_->rows.Count() == 0;
+    bool build_empty = table_->build_rows == 0;
     for (idx_t i = 0; i < n; i++) {
       int value = MarkValue(matched_[i], mark_null_[i]);
       if (null_aware_ && value == 0 && !build_empty && (probe_skip_[i] || table_->has_null_key)) value = -1;
@@ -435,16 +612,26 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
 }
 
 bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
+  if (grace_done_) return false;
   if (!built_) {
     builder_->BuildOnce(context);
     build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
     built_ = true;
+    if (build_table_->grace) {
+      grace_ = build_table_->grace;
+      PartitionProbe(context);
+      if (!NextGracePartition(context)) return false;
+    }
   }
   while (true) {
-    if (probe_done_) return TracksBuildMatches() && EmitUnmatchedBuild(out);
+    if (probe_done_) {
+      if (TracksBuildMatches() && EmitUnmatchedBuild(out)) return true;
+      if (!NextGracePartition(context)) return false;
+      continue;
+    }
     if (!have_probe_) {
       context.CheckInterrupt();
-      if (!children[0]->Next(context, probe_)) {
+      if (!NextProbeChunk(context)) {
         probe_done_ = true;
         continue;
       }

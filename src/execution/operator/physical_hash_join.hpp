@@ -9,6 +9,18 @@
 // A FULL or RIGHT join remembers which build rows matched and emits the
 // others after the last probe chunk; RIGHT_SEMI/RIGHT_ANTI emit only then,
 // the build rows that matched / did not.
+//
+// Grace hash join (SET memory_limit, docs/memory.md): the build reserves
+// memory for its rows and index (MemoryReservation). When the pool refuses,
+// the rows collected so far and every later build row go to 64 temp files by
+// 6 bits of their key hash (GraceBuild); each probing copy of the join then
+// sends its probe rows to 64 files of its own the same way, and joins
+// partition by partition: partition p's build rows are loaded into a table
+// (shared by the copies that probe at once), partition p's probe rows stream
+// through it. Rows with equal keys meet in the same partition, so the
+// answer is the in-memory one (in another order). A partition whose build
+// rows alone exceed the limit, and build or probe rows with nested columns,
+// fail with the out-of-memory error.
 #pragma once
 
 #include <exception>
@@ -52,7 +64,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   // This join (a worker's copy of `builder`) probes builder's table; only
   // builder's right child is read, once, by whichever copy needs it first.
   void ShareBuild(PhysicalHashJoin& builder) {
-    table_ = builder.table_;
+    table_ = builder.build_table_;
+    build_table_ = builder.build_table_;
     builder_ = &builder;
   }
 
@@ -80,6 +93,11 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool EmitsPairs() const {
     return kind_ == JoinKind::INNER || kind_ == JoinKind::LEFT || kind_ == JoinKind::FULL || kind_ == JoinKind::SINGLE ||
            kind_ == JoinKind::RIGHT;
+  }
+  // INNER, SEMI, RIGHT, RIGHT_SEMI: a probe row without a match gives nothing.
+  bool EmitsPairsOnlyOnMatch() const {
+    return kind_ == JoinKind::INNER || kind_ == JoinKind::SEMI || kind_ == JoinKind::RIGHT ||
+           kind_ == JoinKind::RIGHT_SEMI || kind_ == JoinKind::RIGHT_ANTI;
   }
   bool TracksBuildMatches() const {
     return kind_ == JoinKind::FULL || kind_ == JoinKind::RIGHT || kind_ == JoinKind::RIGHT_SEMI ||
@@ -117,6 +135,7 @@ class PhysicalHashJoin : public PhysicalOperator {
     int64_t key;
     uint32_t next;  // next build row + 1 in the chain
   };
+  struct GraceBuild;
   // The build side's rows and hash table: this join's own, or shared with
   // the copies of the join in the other workers of a parallel pipeline
   // (ShareBuild), where the first worker to need it builds it.
@@ -138,9 +157,43 @@ class PhysicalHashJoin : public PhysicalOperator {
     // Stands for the table's string heaps in gathered vectors (their handle
     // owns the table, see Vector::AddHeapReference).
     StringHeap heap_anchor;
+    MemoryReservation reservation;  // rows and index
+    // Build rows in all (with the grace partitions: of all partitions).
+    idx_t build_rows = 0;
+    std::shared_ptr<GraceBuild> grace;  // set when the build spilled
   };
   void BuildOnce(ExecutionContext& context);
+  // The chained index over table.rows (after they are all there).
+  void BuildIndex(Table& table) const;
+  // Grace mode (see the top of this file).
+  static constexpr idx_t kGracePartitions = 64;
+  struct GraceBuild {
+    std::vector<std::unique_ptr<SpillFile>> files;  // build rows by partition (null: none)
+    std::mutex mutex;
+    std::vector<std::weak_ptr<Table>> loaded;  // partition tables some copy is probing
+    std::vector<LogicalType> types;  // build columns, then key columns
+    bool has_null_key = false;
+    idx_t rows = 0;
+  };
+  // Whether a row of `chunk` (build columns then keys) has a NULL key that never matches.
+  bool HasNullKey(const DataChunk& chunk) const;
+  // Partition of each row of `keys` (hashes left in `hashes`).
+  void GracePartitions(DataChunk& keys, idx_t key_offset, idx_t count, std::vector<uint64_t>& hashes,
+                       std::vector<uint32_t>& partitions) const;
+  // Moves the collected build rows to partition files; later rows follow them.
+  void StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill);
+  // Partition p's build table, loaded by the first copy that asks.
+  std::shared_ptr<Table> LoadPartition(ExecutionContext& context, GraceBuild& grace, idx_t p);
+  // Sends every probe row to this copy's partition files.
+  void PartitionProbe(ExecutionContext& context);
+  // Moves to the next partition (false when none is left).
+  bool NextGracePartition(ExecutionContext& context);
+  // The next probe chunk: from the left child, or the current partition's file.
+  bool NextProbeChunk(ExecutionContext& context);
+
+  // The table probed: build_table_, or in grace mode the current partition's.
   std::shared_ptr<Table> table_ = std::make_shared<Table>();
+  std::shared_ptr<Table> build_table_ = table_;  // what Build fills; never replaced
   PhysicalHashJoin* builder_ = this;  // the join whose right child fills table_
   std::vector<row_equal_t> key_equal_;
 
@@ -161,6 +214,14 @@ class PhysicalHashJoin : public PhysicalOperator {
   DataChunk joined_;  // pairs before the residual predicate
   std::vector<sel_t> sel_;
   std::vector<LogicalType> pair_types_;  // left then right columns
+
+  // Grace mode, per probing copy.
+  std::shared_ptr<GraceBuild> grace_;
+  std::unique_ptr<PartitionedSpill> probe_spill_;
+  idx_t grace_partition_ = 0;  // the partition being joined + 1 (0: none yet)
+  std::unique_ptr<SpillFile> probe_file_;  // its probe rows
+  idx_t spilled_partitions_ = 0;           // for EXPLAIN ANALYZE
+  bool grace_done_ = false;
 };
 
 }  // namespace lakestream

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "common/vector.hpp"
+#include "execution/memory/memory_pool.hpp"
+#include "execution/memory/spill_file.hpp"
 #include "expression/expression_executor.hpp"
 
 namespace lakestream {
@@ -32,6 +34,11 @@ struct ExecutionContext {
   const std::atomic<bool>* cancelled = nullptr;
   // EXPLAIN ANALYZE: operators count rows and time (OperatorProfile).
   bool profiling = false;
+  // SET memory_limit: the database's pool operators reserve their working
+  // memory from (null: no limit), and the query's folder for spill files
+  // (execution/memory/).
+  std::shared_ptr<MemoryPool> memory;
+  std::shared_ptr<SpillFolder> spill;
   // Throws InterruptError when the connection asked to stop
   // (ClientContext::Interrupt), WorkerCancelled when `cancelled` is set.
   // Loops that pull many chunks call it once a chunk.

@@ -14,15 +14,77 @@ PhysicalOrder::PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> 
 std::string PhysicalOrder::Details() const {
   std::string d;
   for (auto& o : orders_) d += (d.empty() ? "" : ", ") + o.expression->ToString() + (o.descending ? " DESC" : " ASC");
+  if (spilled_runs_ > 0) d += " [merged " + std::to_string(spilled_runs_) + " sorted runs from disk]";
   return d;
+}
+
+bool PhysicalOrder::KeyLess(const DataChunk& a, idx_t ra, idx_t ka, const DataChunk& b, idx_t rb, idx_t kb) const {
+  for (idx_t k = 0; k < orders_.size(); k++) {
+    const Vector& x = a.data[ka + k];
+    const Vector& y = b.data[kb + k];
+    bool va = x.IsValid(ra), vb = y.IsValid(rb);
+    if (!va || !vb) {
+      if (va == vb) continue;
+      // NULL placement is independent of ASC/DESC.
+      return orders_[k].nulls_first ? !va : va;
+    }
+    int c = compare_[k](x, ra, y, rb);
+    if (c != 0) return orders_[k].descending ? c > 0 : c < 0;
+  }
+  return false;
+}
+
+void PhysicalOrder::SortInMemory() {
+  permutation_.resize(rows_.Count());
+  for (idx_t i = 0; i < permutation_.size(); i++) permutation_[i] = i;
+  auto less = [&](uint64_t a, uint64_t b) {
+    return KeyLess(keys_.Chunk(a / STANDARD_VECTOR_SIZE), a % STANDARD_VECTOR_SIZE, 0,
+                   keys_.Chunk(b / STANDARD_VECTOR_SIZE), b % STANDARD_VECTOR_SIZE, 0);
+  };
+  std::stable_sort(permutation_.begin(), permutation_.end(), less);
+}
+
+void PhysicalOrder::SpillRun(ExecutionContext& context) {
+  SortInMemory();
+  std::vector<LogicalType> run_types = types;
+  for (auto& t : keys_.Types()) run_types.push_back(t);
+  auto run = std::make_unique<SpillFile>(context.spill, run_types, "order-by-run");
+  DataChunk chunk;
+  chunk.Initialize(run_types);
+  idx_t width = types.size();
+  for (idx_t start = 0; start < permutation_.size(); start += STANDARD_VECTOR_SIZE) {
+    context.CheckInterrupt();
+    idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, permutation_.size() - start);
+    chunk.Reset();
+    for (idx_t i = 0; i < n; i++) {
+      uint64_t row = permutation_[start + i];
+      const DataChunk& r = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
+      const DataChunk& k = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
+      for (idx_t c = 0; c < width; c++) chunk.data[c].Copy(r.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+      for (idx_t c = 0; c < orders_.size(); c++) {
+        chunk.data[width + c].Copy(k.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+      }
+    }
+    chunk.SetCardinality(n);
+    run->Append(chunk, nullptr, n);
+  }
+  runs_.push_back(std::move(run));
+  spilled_runs_++;
+  rows_.Clear();
+  keys_.Clear();
+  permutation_.clear();
+  reservation_.Reset();
 }
 
 void PhysicalOrder::Sort(ExecutionContext& context) {
   ExpressionExecutor executor(context.function_context);
   std::vector<LogicalType> key_types;
   for (auto& o : orders_) key_types.push_back(o.expression->return_type);
+  for (auto& t : key_types) compare_.push_back(GetRowCompareFunction(t));
   rows_.SetTypes(types);
   keys_.SetTypes(key_types);
+  if (context.memory) reservation_.Attach(context.memory);
+  bool can_spill = context.spill && CanSpill(types) && CanSpill(key_types);
   DataChunk input, keys;
   children[0]->InitializeChunk(input);
   keys.Initialize(key_types);
@@ -32,31 +94,70 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
     keys.Reset();
     for (idx_t k = 0; k < orders_.size(); k++) executor.Execute(*orders_[k].expression, input, keys.data[k]);
     keys.SetCardinality(input.size());
+    uint64_t bytes = ChunkBytes(input) + ChunkBytes(keys) + input.size() * sizeof(uint64_t);
+    if (!reservation_.Grow(bytes)) {
+      if (!can_spill) {
+        ThrowOutOfMemory("ORDER_BY (" + std::to_string(rows_.Count()) + " rows so far)", bytes, context.memory.get(),
+                         "not supported yet: spilling rows with STRUCT, LIST or MAP columns");
+      }
+      if (rows_.Count() > 0) SpillRun(context);
+      if (!reservation_.Grow(bytes)) reservation_.ForceGrow(bytes);  // one chunk always fits
+    }
     rows_.Append(input);
     keys_.Append(keys);
   }
-  std::vector<row_compare_t> compare;
-  compare.reserve(key_types.size());
-  for (auto& t : key_types) compare.push_back(GetRowCompareFunction(t));
-  permutation_.resize(rows_.Count());
-  for (idx_t i = 0; i < permutation_.size(); i++) permutation_[i] = i;
-  auto less = [&](uint64_t a, uint64_t b) {
-    const DataChunk& ca = keys_.Chunk(a / STANDARD_VECTOR_SIZE);
-    const DataChunk& cb = keys_.Chunk(b / STANDARD_VECTOR_SIZE);
-    idx_t ra = a % STANDARD_VECTOR_SIZE, rb = b % STANDARD_VECTOR_SIZE;
-    for (idx_t k = 0; k < orders_.size(); k++) {
-      bool va = ca.data[k].IsValid(ra), vb = cb.data[k].IsValid(rb);
-      if (!va || !vb) {
-        if (va == vb) continue;
-        // NULL placement is independent of ASC/DESC.
-        return orders_[k].nulls_first ? !va : va;
+  if (runs_.empty()) {
+    SortInMemory();
+    return;
+  }
+  if (rows_.Count() > 0) SpillRun(context);
+  StartMerge();
+}
+
+bool PhysicalOrder::RunAfter(idx_t a, idx_t b) const {
+  const RunCursor& x = cursors_[a];
+  const RunCursor& y = cursors_[b];
+  idx_t width = types.size();
+  if (KeyLess(y.chunk, y.row, width, x.chunk, x.row, width)) return true;
+  if (KeyLess(x.chunk, x.row, width, y.chunk, y.row, width)) return false;
+  return a > b;  // equal keys: the earlier run's row first (stable)
+}
+
+void PhysicalOrder::StartMerge() {
+  std::vector<LogicalType> run_types = types;
+  for (auto& t : keys_.Types()) run_types.push_back(t);
+  cursors_.resize(runs_.size());
+  for (idx_t r = 0; r < runs_.size(); r++) {
+    cursors_[r].chunk.Initialize(run_types);
+    if (runs_[r]->Read(cursors_[r].chunk)) heap_.push_back(r);
+  }
+  std::make_heap(heap_.begin(), heap_.end(), [this](idx_t a, idx_t b) { return RunAfter(a, b); });
+}
+
+bool PhysicalOrder::MergeNext(ExecutionContext& context, DataChunk& out) {
+  context.CheckInterrupt();
+  out.Reset();
+  idx_t width = types.size();
+  idx_t n = 0;
+  auto after = [this](idx_t a, idx_t b) { return RunAfter(a, b); };
+  while (n < STANDARD_VECTOR_SIZE && !heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), after);
+    idx_t r = heap_.back();
+    RunCursor& cursor = cursors_[r];
+    for (idx_t c = 0; c < width; c++) out.data[c].Copy(cursor.chunk.data[c], nullptr, 1, cursor.row, n);
+    n++;
+    if (++cursor.row >= cursor.chunk.size()) {
+      cursor.row = 0;
+      if (!runs_[r]->Read(cursor.chunk)) {
+        heap_.pop_back();
+        runs_[r].reset();  // read: delete it now
+        continue;
       }
-      int c = compare[k](ca.data[k], ra, cb.data[k], rb);
-      if (c != 0) return orders_[k].descending ? c > 0 : c < 0;
     }
-    return false;
-  };
-  std::stable_sort(permutation_.begin(), permutation_.end(), less);
+    std::push_heap(heap_.begin(), heap_.end(), after);
+  }
+  out.SetCardinality(n);
+  return n > 0;
 }
 
 bool PhysicalOrder::GetChunk(ExecutionContext& context, DataChunk& out) {
@@ -64,6 +165,7 @@ bool PhysicalOrder::GetChunk(ExecutionContext& context, DataChunk& out) {
     Sort(context);
     sorted_ = true;
   }
+  if (!runs_.empty()) return MergeNext(context, out);
   if (position_ >= permutation_.size()) return false;
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, permutation_.size() - position_);
   out.Reset();

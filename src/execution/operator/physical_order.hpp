@@ -1,9 +1,17 @@
 // ORDER BY: materialises its input, sorts row positions with a comparator over
 // the key columns (NULLS FIRST/LAST per key), and emits rows in that order.
 // The sort is stable, so ties keep their input order.
+//
+// External sort (SET memory_limit, docs/memory.md): the collected rows and
+// keys are reserved (MemoryReservation); when the pool refuses, the rows so
+// far are sorted and written to a run file (rows in order, then their keys),
+// and collecting starts again. At the end the runs are merged through a heap
+// of one cursor per run; equal keys come from the earlier run first, so the
+// merge keeps the sort stable. Nested columns cannot spill (out of memory).
 #pragma once
 
 #include "common/chunk_collection.hpp"
+#include "common/vector_operations.hpp"
 #include "execution/operator/physical_operator.hpp"
 #include "planner/logical_plan.hpp"
 
@@ -18,8 +26,28 @@ class PhysicalOrder : public PhysicalOperator {
 
  private:
   void Sort(ExecutionContext& context);
+  // permutation_ = the collected rows' positions in sorted order.
+  void SortInMemory();
+  // Writes the collected rows, sorted, to a new run file and forgets them.
+  void SpillRun(ExecutionContext& context);
+  // Whether row ra of a (keys from column ka on) sorts before row rb of b.
+  bool KeyLess(const DataChunk& a, idx_t ra, idx_t ka, const DataChunk& b, idx_t rb, idx_t kb) const;
+  // Heap order of the merge: whether run a's current row comes after run b's.
+  bool RunAfter(idx_t a, idx_t b) const;
+  void StartMerge();
+  bool MergeNext(ExecutionContext& context, DataChunk& out);
 
   std::vector<BoundOrder> orders_;
+  std::vector<row_compare_t> compare_;
+  MemoryReservation reservation_;
+  std::vector<std::unique_ptr<SpillFile>> runs_;
+  struct RunCursor {
+    DataChunk chunk;  // rows then keys
+    idx_t row = 0;
+  };
+  std::vector<RunCursor> cursors_;
+  std::vector<idx_t> heap_;  // runs with rows left, a min-heap on their current row
+  idx_t spilled_runs_ = 0;   // for EXPLAIN ANALYZE
   bool sorted_ = false;
   ChunkCollection rows_;
   ChunkCollection keys_;

@@ -13,6 +13,7 @@
 #include "common/query_progress.hpp"
 #include "common/string_util.hpp"
 #include "common/time_zone.hpp"
+#include "execution/memory/memory_pool.hpp"
 #include "execution/parallel/parallel_planning.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "transaction/client_context.hpp"
@@ -26,7 +27,19 @@ struct SettingDefinition {
   const char* description;
   void (*set)(ClientContext& context, const SetStatement& statement);
   std::string (*show)(ClientContext& context);
+  // RESET name: back to the default; null: RESET is refused.
+  void (*reset)(ClientContext& context) = nullptr;
 };
+
+MemoryPool& PoolOf(ClientContext& context) {
+  // The pool lives as long as the database (Database::~Database forgets it).
+  return *MemoryPoolFor(&context.Database(), context.Database().Path());
+}
+
+std::string OneValue(const SetStatement& statement) {
+  if (statement.is_list) throw InvalidInputError("SET " + statement.name + " takes one value, not a list");
+  return statement.value;
+}
 
 bool ParseBool(const SetStatement& statement) {
   if (statement.is_list) {
@@ -121,7 +134,30 @@ const SettingDefinition kSettings[] = {
      "Threads a query may use: table scans split into morsels feed hash aggregates on this many threads (default: "
      "the machine's cores, or the database's threads option)",
      [](ClientContext& context, const SetStatement& statement) { context.threads = ParseThreads(statement); },
-     [](ClientContext& context) { return std::to_string(ThreadCount(context)); }},
+     [](ClientContext& context) { return std::to_string(ThreadCount(context)); },
+     [](ClientContext& context) { context.threads = 0; }},
+    {"memory_limit",
+     "Working memory the queries of this database may use for hash tables, aggregate states and collected join "
+     "sides before they spill to temp_directory (not the tables kept in memory); e.g. '2GB', '512MiB' (default: "
+     "80% of the machine's memory)",
+     [](ClientContext& context, const SetStatement& statement) {
+       PoolOf(context).SetLimit(ParseMemorySize("memory_limit", OneValue(statement)));
+     },
+     [](ClientContext& context) { return FormatBytes(PoolOf(context).Limit()); },
+     [](ClientContext& context) { PoolOf(context).SetLimit(0); }},
+    {"temp_directory",
+     "Folder for the spill files of queries over memory_limit (default: _lakestream/tmp in the database's folder; "
+     "the system's temp folder for an in-memory database)",
+     [](ClientContext& context, const SetStatement& statement) {
+       std::string dir = OneValue(statement);
+       if (dir.empty()) {
+         throw InvalidInputError("SET temp_directory = '': expected a folder, e.g. SET temp_directory = '/tmp/spill' "
+                                 "(RESET temp_directory restores the default)");
+       }
+       PoolOf(context).SetTempDirectory(dir);
+     },
+     [](ClientContext& context) { return PoolOf(context).TempDirectory(); },
+     [](ClientContext& context) { PoolOf(context).SetTempDirectory(""); }},
     {kVacuumRetentionCheckSetting,
      "Whether VACUUM refuses a RETAIN shorter than the table's delta.deletedFileRetentionDuration (7 days by "
      "default), which could delete files that readers of older versions and running writers still use (Delta's name)",
@@ -134,7 +170,7 @@ struct SettingAlias {
   const char* alias;
   const char* name;
 };
-const SettingAlias kAliases[] = {{"TimeZone", kSessionTimeZoneSetting}};
+const SettingAlias kAliases[] = {{"TimeZone", kSessionTimeZoneSetting}, {"max_memory", "memory_limit"}};
 
 std::string SettingNames() {
   std::string names;
@@ -151,11 +187,18 @@ std::unique_ptr<QueryResult> ExecuteSet(ClientContext& context, SetStatement& st
   }
   for (auto& setting : kSettings) {
     if (StringUtil::CIEquals(name, setting.name)) {
+      if (statement.reset) {
+        if (!setting.reset) {
+          throw NotImplementedError("RESET " + std::string(setting.name) + " (SET it to the value you want instead)");
+        }
+        setting.reset(context);
+        return MakeEmptyResult();
+      }
       setting.set(context, statement);
       return MakeEmptyResult();
     }
   }
-  throw CatalogError("SET " + statement.name + ": no such setting; settings: " + SettingNames() +
+  throw CatalogError(std::string(statement.reset ? "RESET " : "SET ") + statement.name + ": no such setting; settings: " + SettingNames() +
                      " (SELECT * FROM lakestream_settings() lists them with their values)");
 }
 
