@@ -87,84 +87,40 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     }
   }
   ExpressionExecutor& executor = Executor(context);
-  std::vector<sel_t> sel;
   while (true) {
     if (!NextScanChunk()) return false;
     if (QueryProgress* progress = CurrentQueryProgress()) progress->AddDone(scan_chunk_.size());
     if (scan_chunk_.size() == 0) continue;
     out.Reset();
     idx_t width = column_ids_.size();
-    if (filters_.empty()) {
-      for (idx_t c = 0; c < width; c++) out.data[c].Reference(scan_chunk_.data[c], scan_chunk_.size());
-      if (emit_row_ids_) out.data[width].Copy(*row_ids_, nullptr, scan_chunk_.size(), 0, 0);
-      out.SetCardinality(scan_chunk_.size());
-      return true;
-    }
-    // Apply the filters one after the other on the shrinking selection. The
-    // scanned chunk is filtered where it is: rows are copied only once a
-    // filter drops some (scans are bound by copying, more so on several threads).
-    DataChunk kept;
-    DataChunk* current = &scan_chunk_;
-    std::vector<int64_t> ids;
-    if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
-    // Filters that cannot raise go first, each on every row of the scanned
-    // chunk, their results ANDed: one copy of the survivors instead of one
-    // per filter. Each one's outcome (TRUE, not FALSE or NULL) is ANDed
-    // into `keep` straight from its boolean vector.
     idx_t count = scan_chunk_.size();
-    std::vector<uint8_t> keep(count, 1);
-    bool any_evaluated = false;
-    for (auto& filter : filters_) {
-      if (!EvaluableOnAnyRow(*filter)) continue;
-      any_evaluated = true;
-      filter_mask_.Reset();
-      executor.Execute(*filter, scan_chunk_, filter_mask_);
-      const auto* m = std::as_const(filter_mask_).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
-      const uint8_t* valid = std::as_const(filter_mask_).Validity();
-      for (idx_t i = 0; i < count; i++) keep[i] &= static_cast<uint8_t>((m[i] != 0) & (valid[i] != 0));
-    }
-    idx_t survivors = count;
-    if (any_evaluated) {
-      survivors = 0;
-      sel.resize(count);
-      for (idx_t i = 0; i < count; i++) {
-        sel[survivors] = static_cast<sel_t>(i);
-        survivors += keep[i];
+    // The filters narrow one selection of the scanned chunk, each testing
+    // only the rows the ones before it kept (ExpressionExecutor::Select);
+    // the rows are copied once, at the end, and only when some were dropped.
+    // Filters that cannot raise go first; the others then see only rows
+    // every filter before them kept.
+    idx_t kept = count;
+    const sel_t* rows = nullptr;
+    sel_.resize(count);
+    for (int pass = 0; pass < 2 && kept > 0; pass++) {
+      for (auto& filter : filters_) {
+        if (EvaluableOnAnyRow(*filter) != (pass == 0)) continue;
+        kept = executor.Select(*filter, scan_chunk_, rows, kept, sel_.data());
+        rows = sel_.data();
+        if (kept == 0) break;
       }
     }
-    if (survivors < count) {
-      if (survivors == 0) continue;
-      kept.Initialize(scan_chunk_.GetTypes(), survivors);
-      kept.Append(scan_chunk_, sel.data(), survivors);
-      if (emit_row_ids_) {
-        for (idx_t i = 0; i < survivors; i++) ids[i] = ids[sel[i]];
-        ids.resize(survivors);
+    if (kept == 0) continue;
+    if (kept == count) rows = nullptr;
+    for (idx_t c = 0; c < width; c++) {
+      if (rows) {
+        out.data[c].Copy(scan_chunk_.data[c], rows, kept, 0, 0);
+      } else {
+        out.data[c].Reference(scan_chunk_.data[c], kept);
       }
-      current = &kept;
     }
-    for (auto& filter : filters_) {
-      if (EvaluableOnAnyRow(*filter)) continue;
-      idx_t n = executor.Select(*filter, *current, sel);
-      if (n == current->size()) continue;
-      DataChunk next;
-      next.Initialize(current->GetTypes(), std::max<idx_t>(n, 1));
-      next.Append(*current, sel.data(), n);
-      if (emit_row_ids_) {
-        for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
-        ids.resize(n);
-      }
-      kept = std::move(next);
-      current = &kept;
-      if (n == 0) break;
-    }
-    if (current->size() == 0) continue;
-    for (idx_t c = 0; c < width; c++) out.data[c].Reference(current->data[c], current->size());
-    if (emit_row_ids_) {
-      auto* dst = out.data[width].GetData<int64_t>();
-      for (idx_t i = 0; i < current->size(); i++) dst[i] = ids[i];
-      out.data[width].SetAllValid(current->size());
-    }
-    out.SetCardinality(current->size());
+    if (emit_row_ids_) out.data[width].Copy(*row_ids_, rows, kept, 0, 0);
+    out.SetCardinality(kept);
     return true;
   }
 }

@@ -48,7 +48,7 @@ class PhysicalTableScan : public PhysicalOperator {
   bool counts_total_ = true;
   bool started_ = false;
   DataChunk scan_chunk_;
-  Vector filter_mask_{LogicalType(TypeId::BOOLEAN)};  // one filter's outcome on the scanned chunk
+  std::vector<sel_t> sel_;  // the scanned chunk's rows the filters kept so far
   std::unique_ptr<Vector> row_ids_;
 };
 
