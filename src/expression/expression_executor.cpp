@@ -296,31 +296,26 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
       // Evaluated on every row: a decided row stays decided whatever the operand says.
       Execute(operand, input, other);
     }
-    auto* in = other.GetData<bool>();
-    idx_t rows = open.empty() ? count : open.size();
-    for (idx_t k = 0; k < rows; k++) {
-      idx_t i = open.empty() ? k : open[k];
-      bool lv = result.IsValid(i), rv = other.IsValid(i);
-      bool l = lv && out[i], r = rv && in[i];
-      if (is_and) {
-        if ((lv && !l) || (rv && !r)) {
-          out[i] = false;
-          result.SetValid(i, true);
-        } else if (lv && rv) {
-          out[i] = true;
-        } else {
-          result.SetValid(i, false);
-        }
-      } else {
-        if ((lv && l) || (rv && r)) {
-          out[i] = true;
-          result.SetValid(i, true);
-        } else if (lv && rv) {
-          out[i] = false;
-        } else {
-          result.SetValid(i, false);
-        }
-      }
+    // Bytes, not bools: a NULL row's slot may hold any value. Branch-free.
+    const auto* in = std::as_const(other).GetData<uint8_t>();
+    const uint8_t* rvalid = std::as_const(other).Validity();
+    auto* bytes = reinterpret_cast<uint8_t*>(out);
+    uint8_t* lvalid = result.Validity();
+    auto combine = [&](idx_t i) {
+      const uint8_t lv = lvalid[i] != 0;
+      const uint8_t rv = rvalid[i] != 0;
+      const uint8_t l = lv & (bytes[i] != 0);
+      const uint8_t r = rv & (in[i] != 0);
+      // AND: FALSE when either side is FALSE; OR: TRUE when either is TRUE;
+      // else NULL unless both sides are valid.
+      const uint8_t decided = is_and ? static_cast<uint8_t>((lv & !l) | (rv & !r)) : static_cast<uint8_t>(l | r);
+      bytes[i] = is_and ? static_cast<uint8_t>(!decided & lv & rv) : decided;
+      lvalid[i] = decided | (lv & rv);
+    };
+    if (open.empty()) {
+      for (idx_t i = 0; i < count; i++) combine(i);
+    } else {
+      for (sel_t i : open) combine(i);
     }
   }
 }
@@ -390,6 +385,48 @@ static void InListSearch(const Vector& probe, const Vector& list, bool has_null,
     }
     out_valid[i] = found || !has_null;
     out[i] = found != negated;
+  }
+}
+
+// The Select form of InListSearch: the rows of `sel` where the IN is TRUE.
+template <class T>
+static idx_t InListSelect(const Vector& probe, const Vector& list, bool has_null, bool negated, const sel_t* sel,
+                          idx_t count, sel_t* true_sel) {
+  const T* in = probe.GetData<T>();
+  const uint8_t* valid = probe.Validity();
+  const T* items = list.GetData<T>();
+  const idx_t n = list.Capacity();
+  idx_t kept = 0;
+  for (idx_t k = 0; k < count; k++) {
+    const idx_t row = sel ? sel[k] : k;
+    bool pass = false;
+    if (valid[row]) {
+      const T& v = in[row];
+      bool found = false;
+      if (n <= 16) {
+        for (idx_t j = 0; j < n; j++) found |= items[j] == v;
+      } else {
+        found = std::binary_search(items, items + n, v);
+      }
+      pass = negated ? !found && !has_null : found;
+    }
+    true_sel[kept] = static_cast<sel_t>(row);
+    kept += static_cast<idx_t>(pass);
+  }
+  return kept;
+}
+
+static idx_t InListTypedSelect(const Vector& probe, const Vector& list, bool has_null, bool negated, const sel_t* sel,
+                               idx_t count, sel_t* true_sel) {
+  switch (probe.GetType().id()) {
+    case TypeId::INTEGER:
+    case TypeId::DATE: return InListSelect<int32_t>(probe, list, has_null, negated, sel, count, true_sel);
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return InListSelect<int64_t>(probe, list, has_null, negated, sel, count, true_sel);
+    case TypeId::DECIMAL: return InListSelect<hugeint_t>(probe, list, has_null, negated, sel, count, true_sel);
+    case TypeId::VARCHAR: return InListSelect<string_t>(probe, list, has_null, negated, sel, count, true_sel);
+    default: throw InternalError("a typed IN list of an unsupported type");
   }
 }
 
@@ -574,6 +611,53 @@ bool ExpressionExecutor::SelectComparison(const BoundExpression& predicate, Data
   return true;
 }
 
+bool ExpressionExecutor::SelectInList(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
+                                      sel_t* true_sel, idx_t& found) {
+  if (predicate.type != BoundExpressionType::IN_LIST || predicate.children[0]->type != BoundExpressionType::COLUMN_REF) {
+    return false;
+  }
+  for (idx_t c = 1; c < predicate.children.size(); c++) {
+    if (predicate.children[c]->type != BoundExpressionType::CONSTANT) return false;
+  }
+  const Vector& probe = input.data[predicate.children[0]->column_index];
+  const InListConstants& constants = ConstantsOf(predicate);
+  if (!constants.typed || !(probe.GetType() == constants.typed->GetType())) return false;
+  found = InListTypedSelect(probe, *constants.typed, constants.has_null, predicate.negated, sel, count, true_sel);
+  return true;
+}
+
+idx_t ExpressionExecutor::SelectAny(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
+                                    sel_t* true_sel) {
+  // Each operand tests only the rows no operand before it found TRUE.
+  std::vector<sel_t> open(count);
+  for (idx_t k = 0; k < count; k++) open[k] = sel ? sel[k] : static_cast<sel_t>(k);
+  std::vector<sel_t> found(count);
+  std::vector<uint8_t> hit(input.size(), 0);
+  idx_t open_count = count;
+  for (auto& operand : predicate.children) {
+    idx_t n = Select(*operand, input, open.data(), open_count, found.data());
+    for (idx_t j = 0; j < n; j++) hit[found[j]] = 1;
+    // open minus found (both ascending).
+    idx_t still = 0;
+    for (idx_t k = 0, j = 0; k < open_count; k++) {
+      if (j < n && found[j] == open[k]) {
+        j++;
+        continue;
+      }
+      open[still++] = open[k];
+    }
+    open_count = still;
+    if (open_count == 0) break;
+  }
+  idx_t n = 0;
+  for (idx_t k = 0; k < count; k++) {
+    const sel_t row = sel ? sel[k] : static_cast<sel_t>(k);
+    true_sel[n] = row;
+    n += hit[row];
+  }
+  return n;
+}
+
 idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
                                  sel_t* true_sel) {
   if (count == 0) return 0;
@@ -602,10 +686,12 @@ idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& in
       }
       return count;
     }
+    if (predicate.type == BoundExpressionType::OR) return SelectAny(predicate, input, sel, count, true_sel);
     idx_t found = 0;
     if (SelectComparison(predicate, input, sel, count, true_sel, found)) return found;
-    // On every row: cheaper than copying out the rows while many are left.
-    if (!sel || count * 4 >= input.size()) return keep_true(EvaluateMask(predicate, input), sel, false);
+    if (SelectInList(predicate, input, sel, count, true_sel, found)) return found;
+    // On every row: cheaper than copying out the rows (every column of them).
+    return keep_true(EvaluateMask(predicate, input), sel, false);
   }
   if (!sel) return keep_true(EvaluateMask(predicate, input), nullptr, false);
   DataChunk slice;

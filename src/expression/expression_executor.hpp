@@ -29,9 +29,11 @@ class ExpressionExecutor {
   // `sel` itself); returns how many. A predicate that cannot raise (MayRaise)
   // is tested on those rows only where it can be: a comparison of columns and
   // constants through its selection form (scalar_select_t), an AND operand
-  // by operand on the rows the operands before it kept; anything else is
-  // evaluated on every row of `input`, or on a copy of the rows when few are
-  // left. A predicate that may raise is evaluated on a copy of the rows, so
+  // by operand on the rows the operands before it kept, an OR operand by
+  // operand on the rows no operand before it found TRUE, `column IN
+  // (constants)` by the typed search; anything else is evaluated on every
+  // row of `input` (cheaper than copying out the rows: every column of
+  // them). A predicate that may raise is evaluated on a copy of the rows, so
   // rows dropped earlier never raise.
   idx_t Select(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel);
 
@@ -62,6 +64,13 @@ class ExpressionExecutor {
   // comparison of columns and constants; false (nothing written) otherwise.
   bool SelectComparison(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
                         sel_t* true_sel, idx_t& found);
+
+  // Select through the typed constants when `predicate` is `column IN
+  // (constants)`; false (nothing written) otherwise.
+  bool SelectInList(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel,
+                    idx_t& found);
+  // Select of an OR that cannot raise: the union of its operands' rows.
+  idx_t SelectAny(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel);
 
   // Scratch chunk for the children of `expr`, sized for `count` rows.
   DataChunk& Scratch(const BoundExpression& expr, idx_t count);

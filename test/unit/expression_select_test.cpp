@@ -28,6 +28,7 @@ Value Sample(const LogicalType& type, std::mt19937& rng) {
     case TypeId::DOUBLE: return Value::DOUBLE(x / 4.0);
     case TypeId::DECIMAL: return Value(std::to_string(x) + ".25").CastAs(type);
     case TypeId::VARCHAR: return Value("v" + std::to_string(x + 10));
+    case TypeId::BOOLEAN: return Value::BOOLEAN(x % 2 == 0);
     default: return Value(type);
   }
 }
@@ -57,12 +58,14 @@ BoundExprPtr Compare(const std::string& op, BoundExprPtr left, BoundExprPtr righ
   return expr;
 }
 
-BoundExprPtr And(BoundExprPtr a, BoundExprPtr b) {
-  auto expr = std::make_unique<BoundExpression>(BoundExpressionType::AND, LogicalType(TypeId::BOOLEAN));
+BoundExprPtr Conjunction(BoundExpressionType type, BoundExprPtr a, BoundExprPtr b) {
+  auto expr = std::make_unique<BoundExpression>(type, LogicalType(TypeId::BOOLEAN));
   expr->children.push_back(std::move(a));
   expr->children.push_back(std::move(b));
   return expr;
 }
+BoundExprPtr And(BoundExprPtr a, BoundExprPtr b) { return Conjunction(BoundExpressionType::AND, std::move(a), std::move(b)); }
+BoundExprPtr Or(BoundExprPtr a, BoundExprPtr b) { return Conjunction(BoundExpressionType::OR, std::move(a), std::move(b)); }
 
 // The rows of `rows` where `predicate` is TRUE, the plain way.
 std::vector<sel_t> Expected(const BoundExpression& predicate, DataChunk& chunk, const std::vector<sel_t>& rows) {
@@ -139,13 +142,60 @@ TEST(ExpressionSelect, AndNarrowsAndKeepsAllOrNone) {
   predicates.push_back(Compare(">=", MakeColumnRef(0, TypeId::INTEGER), MakeConstant(Value::INTEGER(-10))));
   predicates.push_back(And(Compare("<", MakeColumnRef(0, TypeId::INTEGER), MakeConstant(Value::INTEGER(-10))),
                            Compare("=", MakeColumnRef(2, TypeId::VARCHAR), MakeConstant(Value("v3")))));
+  // OR: each operand on the rows no operand before it found TRUE.
+  predicates.push_back(Or(Compare("<", MakeColumnRef(0, TypeId::INTEGER), MakeConstant(Value::INTEGER(-5))),
+                          And(Compare(">", MakeColumnRef(1, TypeId::INTEGER), MakeConstant(Value::INTEGER(3))),
+                              Compare("<>", MakeColumnRef(2, TypeId::VARCHAR), MakeConstant(Value("v12"))))));
+  predicates.push_back(Or(Compare("<", MakeColumnRef(0, TypeId::INTEGER), MakeConstant(Value::INTEGER(-10))),
+                          Compare(">", MakeColumnRef(1, TypeId::INTEGER), MakeConstant(Value::INTEGER(10)))));
   for (auto& p : predicates) {
     for (auto& [rows, all] : Selections()) EXPECT_EQ(Selected(*p, chunk, rows, all), Expected(*p, chunk, rows)) << p->ToString();
   }
+  EXPECT_TRUE(Selected(*predicates.back(), chunk, Selections()[0].first, true).empty());
   EXPECT_TRUE(Selected(*predicates[2], chunk, Selections()[0].first, true).empty());
   idx_t non_null = 0;
   for (idx_t r = 0; r < kRows; r++) non_null += r % 7 != 0;
   EXPECT_EQ(Selected(*predicates[1], chunk, Selections()[0].first, true).size(), non_null);
+}
+
+// SQL's three-valued AND and OR over every pair of TRUE, FALSE and NULL,
+// with the slots of NULL rows holding garbage bytes.
+TEST(ExpressionSelect, ConjunctionTruthTables) {
+  DataChunk chunk;
+  chunk.Initialize({TypeId::BOOLEAN, TypeId::BOOLEAN}, 9);
+  const int kNull = 2;
+  for (idx_t r = 0; r < 9; r++) {
+    for (idx_t c = 0; c < 2; c++) {
+      int v = c == 0 ? static_cast<int>(r / 3) : static_cast<int>(r % 3);
+      chunk.data[c].GetData<uint8_t>()[r] = v == kNull ? 0x5a : static_cast<uint8_t>(v);
+      chunk.data[c].SetValid(r, v != kNull);
+    }
+  }
+  chunk.SetCardinality(9);
+  for (bool is_and : {true, false}) {
+    auto expr = is_and ? And(MakeColumnRef(0, TypeId::BOOLEAN), MakeColumnRef(1, TypeId::BOOLEAN))
+                       : Or(MakeColumnRef(0, TypeId::BOOLEAN), MakeColumnRef(1, TypeId::BOOLEAN));
+    ExpressionExecutor executor;
+    Vector result(LogicalType(TypeId::BOOLEAN), 9);
+    executor.Execute(*expr, chunk, result);
+    for (idx_t r = 0; r < 9; r++) {
+      int l = static_cast<int>(r / 3), rr = static_cast<int>(r % 3);
+      // 0 FALSE, 1 TRUE, 2 NULL.
+      int want;
+      if (is_and) {
+        want = (l == 0 || rr == 0) ? 0 : (l == kNull || rr == kNull) ? kNull : 1;
+      } else {
+        want = (l == 1 || rr == 1) ? 1 : (l == kNull || rr == kNull) ? kNull : 0;
+      }
+      std::string what = std::string(is_and ? "AND" : "OR") + " " + std::to_string(l) + " " + std::to_string(rr);
+      if (want == kNull) {
+        EXPECT_FALSE(result.IsValid(r)) << what;
+      } else {
+        ASSERT_TRUE(result.IsValid(r)) << what;
+        EXPECT_EQ(result.GetData<uint8_t>()[r], want) << what;
+      }
+    }
+  }
 }
 
 // x IN (constants): the typed search (short lists and long ones, with and
@@ -179,6 +229,10 @@ TEST(ExpressionSelect, TypedInList) {
               ASSERT_TRUE(result.IsValid(r)) << what;
               EXPECT_EQ(result.GetData<bool>()[r], found != negated) << what;
             }
+          }
+          // Its selection form keeps the rows where the IN is TRUE.
+          for (auto& [rows, all] : Selections()) {
+            EXPECT_EQ(Selected(*in, chunk, rows, all), Expected(*in, chunk, rows)) << in->ToString();
           }
         }
       }

@@ -1,5 +1,6 @@
 #include "execution/operator/physical_table_scan.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "execution/operator/table_filter_conversion.hpp"
@@ -72,6 +73,21 @@ bool PhysicalTableScan::NextScanChunk() {
   }
 }
 
+// The filters that cannot raise, the one keeping the smallest share of the
+// rows it tests first (DuckDB's adaptive filters): the first filter tests
+// every row, the next only what it kept. Counts decay so the order follows
+// the data as the scan moves through the table.
+void PhysicalTableScan::ReorderFilters() {
+  chunks_since_reorder_ = 0;
+  auto share = [](const FilterOrder& f) { return f.tested == 0 ? 1.0 : static_cast<double>(f.kept) / f.tested; };
+  std::stable_sort(order_.begin(), order_.begin() + reorderable_,
+                   [&](const FilterOrder& a, const FilterOrder& b) { return share(a) < share(b); });
+  for (FilterOrder& f : order_) {
+    f.tested /= 2;
+    f.kept /= 2;
+  }
+}
+
 bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!started_) {
     started_ = true;
@@ -79,6 +95,15 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (!morsels_) scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
+    // Filters that cannot raise first (reorderable), then the others in
+    // their given order, so these see only rows every filter before them kept.
+    for (int pass = 0; pass < 2; pass++) {
+      for (idx_t f = 0; f < filters_.size(); f++) {
+        if (EvaluableOnAnyRow(*filters_[f]) != (pass == 0)) continue;
+        order_.push_back(FilterOrder{f, 0, 0});
+        if (pass == 0) reorderable_++;
+      }
+    }
     // From metadata (never reads data). Rows that data skipping leaves
     // unread are never counted done: the bar ends short, and is erased.
     QueryProgress* progress = CurrentQueryProgress();
@@ -102,14 +127,14 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     idx_t kept = count;
     const sel_t* rows = nullptr;
     sel_.resize(count);
-    for (int pass = 0; pass < 2 && kept > 0; pass++) {
-      for (auto& filter : filters_) {
-        if (EvaluableOnAnyRow(*filter) != (pass == 0)) continue;
-        kept = executor.Select(*filter, scan_chunk_, rows, kept, sel_.data());
-        rows = sel_.data();
-        if (kept == 0) break;
-      }
+    for (FilterOrder& f : order_) {
+      f.tested += kept;
+      kept = executor.Select(*filters_[f.filter], scan_chunk_, rows, kept, sel_.data());
+      f.kept += kept;
+      rows = sel_.data();
+      if (kept == 0) break;
     }
+    if (++chunks_since_reorder_ >= kReorderChunks) ReorderFilters();
     if (kept == 0) continue;
     if (kept == count) rows = nullptr;
     for (idx_t c = 0; c < width; c++) {
