@@ -7,6 +7,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
+#include "expression/in_list_typed.hpp"
 
 namespace lakestream {
 
@@ -309,7 +310,7 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
       // AND: FALSE when either side is FALSE; OR: TRUE when either is TRUE;
       // else NULL unless both sides are valid.
       const uint8_t decided = is_and ? static_cast<uint8_t>((lv & !l) | (rv & !r)) : static_cast<uint8_t>(l | r);
-      bytes[i] = is_and ? static_cast<uint8_t>(!decided & lv & rv) : decided;
+      bytes[i] = is_and ? static_cast<uint8_t>((decided == 0) & lv & rv) : decided;
       lvalid[i] = decided | (lv & rv);
     };
     if (open.empty()) {
@@ -355,125 +356,6 @@ void ExpressionExecutor::ExecuteCase(const BoundExpression& expr, DataChunk& inp
     Vector branch(expr.return_type, std::max<idx_t>(remaining_count, 1));
     Execute(*expr.children.back(), slice, branch);
     for (idx_t i = 0; i < remaining_count; i++) result.Copy(branch, nullptr, 1, i, remaining[i]);
-  }
-}
-
-// `probe IN (list)` for each row, `list` (sorted, distinct) typed as the
-// probe: a linear search of a short list (the usual few literals), else a
-// binary search. SQL's three-valued IN as in ExecuteInList.
-template <class T>
-static void InListSearch(const Vector& probe, const Vector& list, bool has_null, bool negated, Vector& result,
-                         idx_t count) {
-  const T* in = probe.GetData<T>();
-  const uint8_t* valid = probe.Validity();
-  const T* items = list.GetData<T>();
-  const idx_t n = list.Capacity();
-  auto* out = result.GetData<bool>();
-  uint8_t* out_valid = result.Validity();
-  for (idx_t i = 0; i < count; i++) {
-    if (!valid[i]) {
-      out_valid[i] = 0;
-      continue;
-    }
-    const T& v = in[i];
-    bool found;
-    if (n <= 16) {
-      found = false;
-      for (idx_t k = 0; k < n; k++) found |= items[k] == v;
-    } else {
-      found = std::binary_search(items, items + n, v);
-    }
-    out_valid[i] = found || !has_null;
-    out[i] = found != negated;
-  }
-}
-
-// The Select form of InListSearch: the rows of `sel` where the IN is TRUE.
-template <class T>
-static idx_t InListSelect(const Vector& probe, const Vector& list, bool has_null, bool negated, const sel_t* sel,
-                          idx_t count, sel_t* true_sel) {
-  const T* in = probe.GetData<T>();
-  const uint8_t* valid = probe.Validity();
-  const T* items = list.GetData<T>();
-  const idx_t n = list.Capacity();
-  idx_t kept = 0;
-  for (idx_t k = 0; k < count; k++) {
-    const idx_t row = sel ? sel[k] : k;
-    bool pass = false;
-    if (valid[row]) {
-      const T& v = in[row];
-      bool found = false;
-      if (n <= 16) {
-        for (idx_t j = 0; j < n; j++) found |= items[j] == v;
-      } else {
-        found = std::binary_search(items, items + n, v);
-      }
-      pass = negated ? !found && !has_null : found;
-    }
-    true_sel[kept] = static_cast<sel_t>(row);
-    kept += static_cast<idx_t>(pass);
-  }
-  return kept;
-}
-
-static idx_t InListTypedSelect(const Vector& probe, const Vector& list, bool has_null, bool negated, const sel_t* sel,
-                               idx_t count, sel_t* true_sel) {
-  switch (probe.GetType().id()) {
-    case TypeId::INTEGER:
-    case TypeId::DATE: return InListSelect<int32_t>(probe, list, has_null, negated, sel, count, true_sel);
-    case TypeId::BIGINT:
-    case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: return InListSelect<int64_t>(probe, list, has_null, negated, sel, count, true_sel);
-    case TypeId::DECIMAL: return InListSelect<hugeint_t>(probe, list, has_null, negated, sel, count, true_sel);
-    case TypeId::VARCHAR: return InListSelect<string_t>(probe, list, has_null, negated, sel, count, true_sel);
-    default: throw InternalError("a typed IN list of an unsupported type");
-  }
-}
-
-static void InListTyped(const Vector& probe, const Vector& list, bool has_null, bool negated, Vector& result,
-                        idx_t count) {
-  switch (probe.GetType().id()) {
-    case TypeId::INTEGER:
-    case TypeId::DATE: InListSearch<int32_t>(probe, list, has_null, negated, result, count); return;
-    case TypeId::BIGINT:
-    case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: InListSearch<int64_t>(probe, list, has_null, negated, result, count); return;
-    case TypeId::DECIMAL: InListSearch<hugeint_t>(probe, list, has_null, negated, result, count); return;
-    case TypeId::VARCHAR: InListSearch<string_t>(probe, list, has_null, negated, result, count); return;
-    default: throw InternalError("a typed IN list of an unsupported type");
-  }
-}
-
-// The typed form of an IN list's constants (InListConstants::typed), or null.
-template <class T>
-static std::unique_ptr<Vector> SortedTyped(const LogicalType& type, const std::vector<Value>& values) {
-  auto list = std::make_unique<Vector>(type, std::max<idx_t>(values.size(), 1));
-  for (idx_t i = 0; i < values.size(); i++) list->SetValue(i, values[i]);
-  T* items = list->GetData<T>();
-  std::sort(items, items + values.size());
-  idx_t n = std::unique(items, items + values.size()) - items;
-  // Capacity() is the searched length: a vector of exactly the distinct rows.
-  auto exact = std::make_unique<Vector>(type, n);
-  exact->AddHeapReference(*list);
-  std::copy(items, items + n, exact->GetData<T>());
-  exact->SetAllValid(n);
-  return exact;
-}
-
-static std::unique_ptr<Vector> TypedInList(const LogicalType& probe_type, const std::vector<Value>& values) {
-  if (values.empty()) return nullptr;
-  for (auto& v : values) {
-    if (!(v.type() == probe_type)) return nullptr;
-  }
-  switch (probe_type.id()) {
-    case TypeId::INTEGER:
-    case TypeId::DATE: return SortedTyped<int32_t>(probe_type, values);
-    case TypeId::BIGINT:
-    case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: return SortedTyped<int64_t>(probe_type, values);
-    case TypeId::DECIMAL: return SortedTyped<hugeint_t>(probe_type, values);
-    case TypeId::VARCHAR: return SortedTyped<string_t>(probe_type, values);
-    default: return nullptr;  // DOUBLE: NaN equals NaN in SQL, not in C++; nested types
   }
 }
 
@@ -564,145 +446,6 @@ const ExpressionExecutor::InListConstants& ExpressionExecutor::ConstantsOf(const
   std::sort(constants.sorted.begin(), constants.sorted.end(), [](const Value& a, const Value& b) { return a.Compare(b) < 0; });
   constants.typed = TypedInList(in_list.children[0]->return_type, constants.sorted);
   return constants;
-}
-
-const Vector& ExpressionExecutor::EvaluateMask(const BoundExpression& predicate, DataChunk& input) {
-  auto& slot = select_masks_[&predicate];
-  if (!slot) {
-    slot = std::make_unique<Vector>(LogicalType(TypeId::BOOLEAN), std::max<idx_t>(input.size(), STANDARD_VECTOR_SIZE));
-  }
-  slot->Reset();
-  Execute(predicate, input, *slot);
-  return *slot;
-}
-
-bool ExpressionExecutor::SelectComparison(const BoundExpression& predicate, DataChunk& input, const sel_t* sel,
-                                          idx_t count, sel_t* true_sel, idx_t& found) {
-  if (predicate.type != BoundExpressionType::FUNCTION || !predicate.function.select || predicate.children.size() != 2 ||
-      predicate.function.argument_types.size() != 2) {
-    return false;
-  }
-  const Vector* args[2] = {nullptr, nullptr};
-  bool constant[2] = {false, false};
-  std::unique_ptr<Vector> constants[2];
-  for (idx_t i = 0; i < 2; i++) {
-    const BoundExpression& child = *predicate.children[i];
-    const LogicalType& type = predicate.function.argument_types[i];
-    if (child.type == BoundExpressionType::COLUMN_REF) {
-      args[i] = &input.data[child.column_index];
-    } else if (child.type == BoundExpressionType::CONSTANT && child.return_type == type) {
-      if (child.value.IsNull()) {
-        found = 0;  // NULL compared with anything: never TRUE
-        return true;
-      }
-      // One row, not a broadcast: the selection form reads row 0.
-      constants[i] = std::make_unique<Vector>(type, 1);
-      constants[i]->SetValue(0, child.value);
-      args[i] = constants[i].get();
-      constant[i] = true;
-    } else {
-      return false;
-    }
-    // The kernel was chosen for the argument types (a DECIMAL's width and
-    // scale among them): a column of another type goes the general way.
-    if (!(args[i]->GetType() == type)) return false;
-  }
-  found = predicate.function.select(*args[0], constant[0], *args[1], constant[1], sel, count, true_sel);
-  return true;
-}
-
-bool ExpressionExecutor::SelectInList(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
-                                      sel_t* true_sel, idx_t& found) {
-  if (predicate.type != BoundExpressionType::IN_LIST || predicate.children[0]->type != BoundExpressionType::COLUMN_REF) {
-    return false;
-  }
-  for (idx_t c = 1; c < predicate.children.size(); c++) {
-    if (predicate.children[c]->type != BoundExpressionType::CONSTANT) return false;
-  }
-  const Vector& probe = input.data[predicate.children[0]->column_index];
-  const InListConstants& constants = ConstantsOf(predicate);
-  if (!constants.typed || !(probe.GetType() == constants.typed->GetType())) return false;
-  found = InListTypedSelect(probe, *constants.typed, constants.has_null, predicate.negated, sel, count, true_sel);
-  return true;
-}
-
-idx_t ExpressionExecutor::SelectAny(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
-                                    sel_t* true_sel) {
-  // Each operand tests only the rows no operand before it found TRUE.
-  std::vector<sel_t> open(count);
-  for (idx_t k = 0; k < count; k++) open[k] = sel ? sel[k] : static_cast<sel_t>(k);
-  std::vector<sel_t> found(count);
-  std::vector<uint8_t> hit(input.size(), 0);
-  idx_t open_count = count;
-  for (auto& operand : predicate.children) {
-    idx_t n = Select(*operand, input, open.data(), open_count, found.data());
-    for (idx_t j = 0; j < n; j++) hit[found[j]] = 1;
-    // open minus found (both ascending).
-    idx_t still = 0;
-    for (idx_t k = 0, j = 0; k < open_count; k++) {
-      if (j < n && found[j] == open[k]) {
-        j++;
-        continue;
-      }
-      open[still++] = open[k];
-    }
-    open_count = still;
-    if (open_count == 0) break;
-  }
-  idx_t n = 0;
-  for (idx_t k = 0; k < count; k++) {
-    const sel_t row = sel ? sel[k] : static_cast<sel_t>(k);
-    true_sel[n] = row;
-    n += hit[row];
-  }
-  return n;
-}
-
-idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
-                                 sel_t* true_sel) {
-  if (count == 0) return 0;
-  // Branch-free: the predicate's outcome is data, often near 50/50. Reads
-  // bytes: a NULL row's slot may hold any value.
-  auto keep_true = [&](const Vector& mask, const sel_t* rows, bool mask_by_position) {
-    const auto* m = mask.GetData<uint8_t>();
-    const uint8_t* valid = mask.Validity();
-    idx_t n = 0;
-    for (idx_t k = 0; k < count; k++) {
-      const idx_t row = rows ? rows[k] : k;
-      const idx_t at = mask_by_position ? k : row;
-      true_sel[n] = static_cast<sel_t>(row);
-      n += static_cast<idx_t>(valid[at] != 0 && m[at] != 0);
-    }
-    return n;
-  };
-  if (!MayRaise(predicate)) {
-    // Order does not matter for what cannot raise: test each row only as
-    // long as it is still in.
-    if (predicate.type == BoundExpressionType::AND) {
-      for (auto& operand : predicate.children) {
-        count = Select(*operand, input, sel, count, true_sel);
-        sel = true_sel;
-        if (count == 0) break;
-      }
-      return count;
-    }
-    if (predicate.type == BoundExpressionType::OR) return SelectAny(predicate, input, sel, count, true_sel);
-    idx_t found = 0;
-    if (SelectComparison(predicate, input, sel, count, true_sel, found)) return found;
-    if (SelectInList(predicate, input, sel, count, true_sel, found)) return found;
-    // On every row: cheaper than copying out the rows (every column of them).
-    return keep_true(EvaluateMask(predicate, input), sel, false);
-  }
-  if (!sel) return keep_true(EvaluateMask(predicate, input), nullptr, false);
-  DataChunk slice;
-  slice.Initialize(input.GetTypes(), count);
-  slice.Append(input, sel, count);
-  return keep_true(EvaluateMask(predicate, slice), sel, true);
-}
-
-idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
-  sel.resize(input.size());
-  return Select(predicate, input, nullptr, input.size(), sel.data());
 }
 
 Value ExpressionExecutor::EvaluateConstant(const BoundExpression& expr) {
