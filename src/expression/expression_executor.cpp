@@ -7,6 +7,7 @@
 #include "common/cast.hpp"
 #include "common/exception.hpp"
 #include "common/stack_depth.hpp"
+#include "expression/in_list_typed.hpp"
 
 namespace lakestream {
 
@@ -296,31 +297,26 @@ void ExpressionExecutor::ExecuteConjunction(const BoundExpression& expr, DataChu
       // Evaluated on every row: a decided row stays decided whatever the operand says.
       Execute(operand, input, other);
     }
-    auto* in = other.GetData<bool>();
-    idx_t rows = open.empty() ? count : open.size();
-    for (idx_t k = 0; k < rows; k++) {
-      idx_t i = open.empty() ? k : open[k];
-      bool lv = result.IsValid(i), rv = other.IsValid(i);
-      bool l = lv && out[i], r = rv && in[i];
-      if (is_and) {
-        if ((lv && !l) || (rv && !r)) {
-          out[i] = false;
-          result.SetValid(i, true);
-        } else if (lv && rv) {
-          out[i] = true;
-        } else {
-          result.SetValid(i, false);
-        }
-      } else {
-        if ((lv && l) || (rv && r)) {
-          out[i] = true;
-          result.SetValid(i, true);
-        } else if (lv && rv) {
-          out[i] = false;
-        } else {
-          result.SetValid(i, false);
-        }
-      }
+    // Bytes, not bools: a NULL row's slot may hold any value. Branch-free.
+    const auto* in = std::as_const(other).GetData<uint8_t>();
+    const uint8_t* rvalid = std::as_const(other).Validity();
+    auto* bytes = reinterpret_cast<uint8_t*>(out);
+    uint8_t* lvalid = result.Validity();
+    auto combine = [&](idx_t i) {
+      const uint8_t lv = lvalid[i] != 0;
+      const uint8_t rv = rvalid[i] != 0;
+      const uint8_t l = lv & (bytes[i] != 0);
+      const uint8_t r = rv & (in[i] != 0);
+      // AND: FALSE when either side is FALSE; OR: TRUE when either is TRUE;
+      // else NULL unless both sides are valid.
+      const uint8_t decided = is_and ? static_cast<uint8_t>((lv & !l) | (rv & !r)) : static_cast<uint8_t>(l | r);
+      bytes[i] = is_and ? static_cast<uint8_t>((decided == 0) & lv & rv) : decided;
+      lvalid[i] = decided | (lv & rv);
+    };
+    if (open.empty()) {
+      for (idx_t i = 0; i < count; i++) combine(i);
+    } else {
+      for (sel_t i : open) combine(i);
     }
   }
 }
@@ -381,9 +377,13 @@ void ExpressionExecutor::ExecuteInList(const BoundExpression& expr, DataChunk& i
   bool all_constant = std::all_of(expr.children.begin() + 1, expr.children.end(),
                                   [](const BoundExprPtr& c) { return c->type == BoundExpressionType::CONSTANT; });
   if (all_constant) {
+    const InListConstants& constants = ConstantsOf(expr);
+    if (constants.typed) {
+      InListTyped(probe, *constants.typed, constants.has_null, expr.negated, result, count);
+      return;
+    }
     // The common case, `x IN (1, 2, ...)` with thousands of literals: a
     // sorted list (sorted once per executor, not per chunk) probed by binary search.
-    const InListConstants& constants = ConstantsOf(expr);
     auto less = [](const Value& a, const Value& b) { return a.Compare(b) < 0; };
     for (idx_t i = 0; i < count; i++) {
       if (!probe.IsValid(i)) {
@@ -444,26 +444,8 @@ const ExpressionExecutor::InListConstants& ExpressionExecutor::ConstantsOf(const
     }
   }
   std::sort(constants.sorted.begin(), constants.sorted.end(), [](const Value& a, const Value& b) { return a.Compare(b) < 0; });
+  constants.typed = TypedInList(in_list.children[0]->return_type, constants.sorted);
   return constants;
-}
-
-idx_t ExpressionExecutor::Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel) {
-  idx_t count = input.size();
-  auto& slot = select_masks_[&predicate];
-  if (!slot) slot = std::make_unique<Vector>(LogicalType(TypeId::BOOLEAN), std::max<idx_t>(count, STANDARD_VECTOR_SIZE));
-  Vector& mask = *slot;
-  mask.Reset();
-  Execute(predicate, input, mask);
-  sel.resize(count);
-  const auto* m = std::as_const(mask).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
-  const uint8_t* valid = std::as_const(mask).Validity();
-  idx_t n = 0;
-  // Branch-free: the predicate's outcome is data, often near 50/50.
-  for (idx_t i = 0; i < count; i++) {
-    sel[n] = static_cast<sel_t>(i);
-    n += static_cast<idx_t>(valid[i] != 0 && m[i] != 0);
-  }
-  return n;
 }
 
 Value ExpressionExecutor::EvaluateConstant(const BoundExpression& expr) {

@@ -24,6 +24,19 @@ class ExpressionExecutor {
   // NULL, not FALSE) into `sel`; returns how many.
   idx_t Select(const BoundExpression& predicate, DataChunk& input, std::vector<sel_t>& sel);
 
+  // The rows of `sel` (`count` of them, ascending; null: rows 0..count-1 of
+  // `input`) where `predicate` is TRUE, written to `true_sel` (which may be
+  // `sel` itself); returns how many. A predicate that cannot raise (MayRaise)
+  // is tested on those rows only where it can be: a comparison of columns and
+  // constants through its selection form (scalar_select_t), an AND operand
+  // by operand on the rows the operands before it kept, an OR operand by
+  // operand on the rows no operand before it found TRUE, `column IN
+  // (constants)` by the typed search; anything else is evaluated on every
+  // row of `input` (cheaper than copying out the rows: every column of
+  // them). A predicate that may raise is evaluated on a copy of the rows, so
+  // rows dropped earlier never raise.
+  idx_t Select(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel);
+
   // Evaluates an expression with no column references (constant folding).
   Value EvaluateConstant(const BoundExpression& expr);
 
@@ -44,6 +57,21 @@ class ExpressionExecutor {
   // is cheaper than cutting out the rows that need it. Cached per node.
   bool MayRaise(const BoundExpression& expr);
 
+  // Evaluates `predicate` on every row of `input` into its mask vector
+  // (select_masks_), which it returns.
+  const Vector& EvaluateMask(const BoundExpression& predicate, DataChunk& input);
+  // Select through the function's selection form when `predicate` is a
+  // comparison of columns and constants; false (nothing written) otherwise.
+  bool SelectComparison(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count,
+                        sel_t* true_sel, idx_t& found);
+
+  // Select through the typed constants when `predicate` is `column IN
+  // (constants)`; false (nothing written) otherwise.
+  bool SelectInList(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel,
+                    idx_t& found);
+  // Select of an OR that cannot raise: the union of its operands' rows.
+  idx_t SelectAny(const BoundExpression& predicate, DataChunk& input, const sel_t* sel, idx_t count, sel_t* true_sel);
+
   // Scratch chunk for the children of `expr`, sized for `count` rows.
   DataChunk& Scratch(const BoundExpression& expr, idx_t count);
 
@@ -51,6 +79,11 @@ class ExpressionExecutor {
   struct InListConstants {
     std::vector<Value> sorted;
     bool has_null = false;
+    // The non-NULL constants as a vector of the probe's type, sorted and
+    // without duplicates, when every constant has that type and the type is
+    // an integer, DATE, TIMESTAMP, DECIMAL or VARCHAR: searched without a
+    // Value per row. Null otherwise.
+    std::unique_ptr<Vector> typed;
     // Which node the entry was made for (a freed node's address may be reused).
     const BoundExpression* first = nullptr;
     const BoundExpression* last = nullptr;

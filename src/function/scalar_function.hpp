@@ -47,11 +47,23 @@ enum class ArgumentEvaluation : uint8_t {
 
 using scalar_kernel_t = std::function<void(DataChunk& args, Vector& result, idx_t count, const FunctionContext& ctx)>;
 
+// A predicate's selection form (comparisons): of the `count` rows named by
+// `sel` (ascending; null: rows 0..count-1), writes to `true_sel` those where
+// the function over the two arguments is TRUE (not FALSE, not NULL) and
+// returns how many. An argument flagged constant holds its value in row 0
+// for every row. `true_sel` may be `sel` itself. Filters use it to test only
+// the rows earlier filters kept, with no boolean vector and no broadcast
+// constant (expression/expression_executor.hpp).
+using scalar_select_t = idx_t (*)(const Vector& left, bool left_constant, const Vector& right, bool right_constant,
+                                  const sel_t* sel, idx_t count, sel_t* true_sel);
+
 struct BoundScalarFunction {
   std::string name;
   std::vector<LogicalType> argument_types;  // the binder casts each argument to these
   LogicalType return_type;
   scalar_kernel_t kernel;
+  // Optional (comparisons of two arguments): the same function as a selection.
+  scalar_select_t select = nullptr;
   // False for current_timestamp() and similar: never constant-folded and
   // marks a view as needing recompute-and-diff.
   bool deterministic = true;

@@ -1,5 +1,6 @@
 #include "execution/operator/physical_table_scan.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "execution/operator/table_filter_conversion.hpp"
@@ -72,6 +73,21 @@ bool PhysicalTableScan::NextScanChunk() {
   }
 }
 
+// The filters that cannot raise, the one keeping the smallest share of the
+// rows it tests first (DuckDB's adaptive filters): the first filter tests
+// every row, the next only what it kept. Counts decay so the order follows
+// the data as the scan moves through the table.
+void PhysicalTableScan::ReorderFilters() {
+  chunks_since_reorder_ = 0;
+  auto share = [](const FilterOrder& f) { return f.tested == 0 ? 1.0 : static_cast<double>(f.kept) / f.tested; };
+  std::stable_sort(order_.begin(), order_.begin() + reorderable_,
+                   [&](const FilterOrder& a, const FilterOrder& b) { return share(a) < share(b); });
+  for (FilterOrder& f : order_) {
+    f.tested /= 2;
+    f.kept /= 2;
+  }
+}
+
 bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!started_) {
     started_ = true;
@@ -79,6 +95,15 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (!morsels_) scan_ = table_.Scan(column_ids_, ConvertToTableFilters(filters_, scan_types));
     scan_chunk_.Initialize(scan_types);
     if (emit_row_ids_) row_ids_ = std::make_unique<Vector>(TypeId::BIGINT);
+    // Filters that cannot raise first (reorderable), then the others in
+    // their given order, so these see only rows every filter before them kept.
+    for (int pass = 0; pass < 2; pass++) {
+      for (idx_t f = 0; f < filters_.size(); f++) {
+        if (EvaluableOnAnyRow(*filters_[f]) != (pass == 0)) continue;
+        order_.push_back(FilterOrder{f, 0, 0});
+        if (pass == 0) reorderable_++;
+      }
+    }
     // From metadata (never reads data). Rows that data skipping leaves
     // unread are never counted done: the bar ends short, and is erased.
     QueryProgress* progress = CurrentQueryProgress();
@@ -87,84 +112,40 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     }
   }
   ExpressionExecutor& executor = Executor(context);
-  std::vector<sel_t> sel;
   while (true) {
     if (!NextScanChunk()) return false;
     if (QueryProgress* progress = CurrentQueryProgress()) progress->AddDone(scan_chunk_.size());
     if (scan_chunk_.size() == 0) continue;
     out.Reset();
     idx_t width = column_ids_.size();
-    if (filters_.empty()) {
-      for (idx_t c = 0; c < width; c++) out.data[c].Reference(scan_chunk_.data[c], scan_chunk_.size());
-      if (emit_row_ids_) out.data[width].Copy(*row_ids_, nullptr, scan_chunk_.size(), 0, 0);
-      out.SetCardinality(scan_chunk_.size());
-      return true;
-    }
-    // Apply the filters one after the other on the shrinking selection. The
-    // scanned chunk is filtered where it is: rows are copied only once a
-    // filter drops some (scans are bound by copying, more so on several threads).
-    DataChunk kept;
-    DataChunk* current = &scan_chunk_;
-    std::vector<int64_t> ids;
-    if (emit_row_ids_) ids.assign(row_ids_->GetData<int64_t>(), row_ids_->GetData<int64_t>() + scan_chunk_.size());
-    // Filters that cannot raise go first, each on every row of the scanned
-    // chunk, their results ANDed: one copy of the survivors instead of one
-    // per filter. Each one's outcome (TRUE, not FALSE or NULL) is ANDed
-    // into `keep` straight from its boolean vector.
     idx_t count = scan_chunk_.size();
-    std::vector<uint8_t> keep(count, 1);
-    bool any_evaluated = false;
-    for (auto& filter : filters_) {
-      if (!EvaluableOnAnyRow(*filter)) continue;
-      any_evaluated = true;
-      filter_mask_.Reset();
-      executor.Execute(*filter, scan_chunk_, filter_mask_);
-      const auto* m = std::as_const(filter_mask_).GetData<uint8_t>();  // bytes: a NULL row's slot may hold any value
-      const uint8_t* valid = std::as_const(filter_mask_).Validity();
-      for (idx_t i = 0; i < count; i++) keep[i] &= static_cast<uint8_t>((m[i] != 0) & (valid[i] != 0));
+    // The filters narrow one selection of the scanned chunk, each testing
+    // only the rows the ones before it kept (ExpressionExecutor::Select);
+    // the rows are copied once, at the end, and only when some were dropped.
+    // Filters that cannot raise go first; the others then see only rows
+    // every filter before them kept.
+    idx_t kept = count;
+    const sel_t* rows = nullptr;
+    sel_.resize(count);
+    for (FilterOrder& f : order_) {
+      f.tested += kept;
+      kept = executor.Select(*filters_[f.filter], scan_chunk_, rows, kept, sel_.data());
+      f.kept += kept;
+      rows = sel_.data();
+      if (kept == 0) break;
     }
-    idx_t survivors = count;
-    if (any_evaluated) {
-      survivors = 0;
-      sel.resize(count);
-      for (idx_t i = 0; i < count; i++) {
-        sel[survivors] = static_cast<sel_t>(i);
-        survivors += keep[i];
+    if (++chunks_since_reorder_ >= kReorderChunks) ReorderFilters();
+    if (kept == 0) continue;
+    if (kept == count) rows = nullptr;
+    for (idx_t c = 0; c < width; c++) {
+      if (rows) {
+        out.data[c].Copy(scan_chunk_.data[c], rows, kept, 0, 0);
+      } else {
+        out.data[c].Reference(scan_chunk_.data[c], kept);
       }
     }
-    if (survivors < count) {
-      if (survivors == 0) continue;
-      kept.Initialize(scan_chunk_.GetTypes(), survivors);
-      kept.Append(scan_chunk_, sel.data(), survivors);
-      if (emit_row_ids_) {
-        for (idx_t i = 0; i < survivors; i++) ids[i] = ids[sel[i]];
-        ids.resize(survivors);
-      }
-      current = &kept;
-    }
-    for (auto& filter : filters_) {
-      if (EvaluableOnAnyRow(*filter)) continue;
-      idx_t n = executor.Select(*filter, *current, sel);
-      if (n == current->size()) continue;
-      DataChunk next;
-      next.Initialize(current->GetTypes(), std::max<idx_t>(n, 1));
-      next.Append(*current, sel.data(), n);
-      if (emit_row_ids_) {
-        for (idx_t i = 0; i < n; i++) ids[i] = ids[sel[i]];
-        ids.resize(n);
-      }
-      kept = std::move(next);
-      current = &kept;
-      if (n == 0) break;
-    }
-    if (current->size() == 0) continue;
-    for (idx_t c = 0; c < width; c++) out.data[c].Reference(current->data[c], current->size());
-    if (emit_row_ids_) {
-      auto* dst = out.data[width].GetData<int64_t>();
-      for (idx_t i = 0; i < current->size(); i++) dst[i] = ids[i];
-      out.data[width].SetAllValid(current->size());
-    }
-    out.SetCardinality(current->size());
+    if (emit_row_ids_) out.data[width].Copy(*row_ids_, rows, kept, 0, 0);
+    out.SetCardinality(kept);
     return true;
   }
 }

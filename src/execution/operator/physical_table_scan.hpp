@@ -48,7 +48,19 @@ class PhysicalTableScan : public PhysicalOperator {
   bool counts_total_ = true;
   bool started_ = false;
   DataChunk scan_chunk_;
-  Vector filter_mask_{LogicalType(TypeId::BOOLEAN)};  // one filter's outcome on the scanned chunk
+  std::vector<sel_t> sel_;  // the scanned chunk's rows the filters kept so far
+  // The order the filters run in, with the rows each tested and kept
+  // (ReorderFilters); the first `reorderable_` cannot raise.
+  struct FilterOrder {
+    idx_t filter;
+    idx_t tested;
+    idx_t kept;
+  };
+  static constexpr idx_t kReorderChunks = 16;
+  void ReorderFilters();
+  std::vector<FilterOrder> order_;
+  idx_t reorderable_ = 0;
+  idx_t chunks_since_reorder_ = 0;
   std::unique_ptr<Vector> row_ids_;
 };
 

@@ -75,6 +75,68 @@ void CompareNested(DataChunk& args, Vector& result, idx_t count, const FunctionC
   }
 }
 
+// The selection form of a comparison (scalar_select_t): the rows of `sel`
+// where OP(left, right) is TRUE. STORED is the vector's physical type, CMP
+// the type compared (a DECIMAL of at most 18 digits: the low 64 bits).
+// Branch-free for fixed-width types, whose every bit pattern is a value (a
+// NULL row's stale slot is compared and dropped by its validity); strings
+// are compared only where both sides are valid (a NULL row's string_t may
+// point into a released heap).
+template <class STORED, class CMP, class OP, bool LC, bool RC, bool HAS_SEL>
+idx_t SelectRows(const STORED* l, const uint8_t* lv, const STORED* r, const uint8_t* rv, const sel_t* sel, idx_t count,
+                 sel_t* out) {
+  idx_t n = 0;
+  for (idx_t k = 0; k < count; k++) {
+    const idx_t i = HAS_SEL ? sel[k] : k;
+    const idx_t li = LC ? 0 : i;
+    const idx_t ri = RC ? 0 : i;
+    bool pass;
+    if constexpr (std::is_same_v<STORED, string_t>) {
+      pass = lv[li] != 0 && rv[ri] != 0 && OP::Op(l[li], r[ri]);
+    } else {
+      pass = OP::Op(static_cast<CMP>(l[li]), static_cast<CMP>(r[ri])) & ((lv[li] & rv[ri]) != 0);
+    }
+    out[n] = static_cast<sel_t>(i);
+    n += static_cast<idx_t>(pass);
+  }
+  return n;
+}
+
+template <class STORED, class CMP, class OP, bool LC, bool RC>
+idx_t SelectWith(const Vector& left, const Vector& right, const sel_t* sel, idx_t count, sel_t* out) {
+  const STORED* l = left.GetData<STORED>();
+  const STORED* r = right.GetData<STORED>();
+  if (sel) return SelectRows<STORED, CMP, OP, LC, RC, true>(l, left.Validity(), r, right.Validity(), sel, count, out);
+  return SelectRows<STORED, CMP, OP, LC, RC, false>(l, left.Validity(), r, right.Validity(), sel, count, out);
+}
+
+template <class STORED, class CMP, class OP>
+idx_t SelectCompare(const Vector& left, bool left_constant, const Vector& right, bool right_constant, const sel_t* sel,
+                    idx_t count, sel_t* out) {
+  if (left_constant && right_constant) return SelectWith<STORED, CMP, OP, true, true>(left, right, sel, count, out);
+  if (left_constant) return SelectWith<STORED, CMP, OP, true, false>(left, right, sel, count, out);
+  if (right_constant) return SelectWith<STORED, CMP, OP, false, true>(left, right, sel, count, out);
+  return SelectWith<STORED, CMP, OP, false, false>(left, right, sel, count, out);
+}
+
+// Null for the types without a selection form (BOOLEAN: a stale byte is not
+// a valid bool; nested types): the caller evaluates the kernel instead.
+template <class OP>
+scalar_select_t ComparisonSelect(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::INTEGER:
+    case TypeId::DATE: return SelectCompare<int32_t, int32_t, OP>;
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: return SelectCompare<int64_t, int64_t, OP>;
+    case TypeId::DOUBLE: return SelectCompare<double, double, OP>;
+    case TypeId::DECIMAL:
+      return type.width() <= 18 ? SelectCompare<hugeint_t, int64_t, OP> : SelectCompare<hugeint_t, hugeint_t, OP>;
+    case TypeId::VARCHAR: return SelectCompare<string_t, string_t, OP>;
+    default: return nullptr;
+  }
+}
+
 template <class OP>
 scalar_kernel_t ComparisonKernel(const LogicalType& type) {
   switch (type.id()) {
@@ -112,7 +174,9 @@ LogicalType ComparisonType(const ScalarBindInput& input) {
 template <class OP>
 BoundScalarFunction BindComparison(const ScalarBindInput& input) {
   LogicalType t = ComparisonType(input);
-  return Bound({t, t}, TypeId::BOOLEAN, ComparisonKernel<OP>(t));
+  BoundScalarFunction f = Bound({t, t}, TypeId::BOOLEAN, ComparisonKernel<OP>(t));
+  f.select = ComparisonSelect<OP>(t);
+  return f;
 }
 
 template <bool DISTINCT>
