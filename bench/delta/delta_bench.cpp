@@ -17,11 +17,19 @@
 //       opens DB_DIR, runs n single-row INSERTs into <table> (created when
 //       missing) and exits: the process bench/delta/driver runs under strace to
 //       count fsyncs per commit.
+//   lakestream_bench_delta writers DB_DIR <table> <n> <threads>
+//       opens DB_DIR once, creates <table> when missing, then <threads>
+//       connections (one thread each) run n single-row INSERTs between them
+//       (n / threads each), concurrently, and prints
+//       "ok <seconds> <commits per second> <p50 latency s> <p99 latency s>":
+//       the group commit series (commits of concurrent statements share
+//       their _delta_log/ fsync); bench/delta/driver runs it under strace too.
 //   lakestream_bench_delta open DB_DIR <table> [SQL]
 //       times opening DB_DIR and the first query SELECT COUNT(*) FROM <table>
 //       (or SQL, with {T} standing for the table; Database construction +
 //       Connection + query, in a fresh process) and prints
 //       "ok <seconds> <rows> <checksum>".
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +37,8 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "bench_server.hpp"
 
@@ -113,6 +123,44 @@ std::string Updates(lakestream::Connection& con, const std::string& table, long 
   return "";
 }
 
+// The `writers` mode (see the top of this file): "" or the first error.
+std::string Writers(const std::string& db_dir, const std::string& table, long long n, int threads) {
+  lakestream::Database db(db_dir);
+  {
+    lakestream::Connection con(db);
+    auto created = con.Query(WithTable(kCreate, table));
+    if (created->HasError()) return created->GetError();
+  }
+  std::vector<std::string> errors(threads);
+  std::vector<std::vector<double>> latencies(threads);
+  auto start = Clock::now();
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; t++) {
+    workers.emplace_back([&, t] {
+      lakestream::Connection con(db);
+      for (long long k = t; k < n; k += threads) {
+        auto t0 = Clock::now();
+        auto r = con.Query(InsertRow(table, 1000000000LL + k));
+        latencies[t].push_back(Since(t0));
+        if (r->HasError()) {
+          errors[t] = r->GetError();
+          return;
+        }
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  double seconds = Since(start);
+  for (auto& e : errors)
+    if (!e.empty()) return e;
+  std::vector<double> all;
+  for (auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  std::sort(all.begin(), all.end());
+  auto pct = [&](double q) { return all.empty() ? 0.0 : all[std::min(all.size() - 1, static_cast<size_t>(q * all.size()))]; };
+  std::printf("ok %.6f %.1f %.6f %.6f\n", seconds, static_cast<double>(n) / seconds, pct(0.5), pct(0.99));
+  return "";
+}
+
 // The commits / updates commands of `serve` (see the top of this file).
 bool CommitCommands(lakestream::Connection& con, const std::string& cmd, std::istringstream& in) {
   if (cmd != "commits" && cmd != "updates") return false;
@@ -149,6 +197,11 @@ int main(int argc, char** argv) {
       if (!err.empty()) return std::fprintf(stderr, "%s\n", err.c_str()), 1;
       return 0;
     }
+    if (mode == "writers" && argc == 6) {
+      std::string err = Writers(argv[2], argv[3], std::atoll(argv[4]), std::max(1, std::atoi(argv[5])));
+      if (!err.empty()) return std::fprintf(stderr, "%s\n", err.c_str()), 1;
+      return 0;
+    }
     if (mode == "open" && (argc == 4 || argc == 5)) {
       std::string sql = argc == 5 ? WithTable(argv[4], argv[3]) : std::string("SELECT COUNT(*) FROM ") + argv[3];
       auto start = Clock::now();
@@ -166,6 +219,6 @@ int main(int argc, char** argv) {
     std::printf("error %s\n", lakestream_bench::OneLine(e.what()).c_str());
     return 1;
   }
-  std::fprintf(stderr, "usage: %s serve DB_DIR | commitrun DB_DIR TABLE N | open DB_DIR TABLE [SQL]\n", argv[0]);
+  std::fprintf(stderr, "usage: %s serve DB_DIR | commitrun DB_DIR TABLE N | writers DB_DIR TABLE N THREADS | open DB_DIR TABLE [SQL]\n", argv[0]);
   return 2;
 }

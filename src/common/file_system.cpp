@@ -475,6 +475,11 @@ Status FileSystem::FsyncAll(const DurableSet& paths) {
 }
 
 Status FileSystem::PutIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first) {
+  LS_RETURN_NOT_OK(LinkIfAbsent(path, contents, first));
+  return FsyncDirectory(ParentDirectory(path));
+}
+
+Status FileSystem::LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first) {
   std::string temp = TempPathFor(path);
   Status s = WriteFile(temp, contents);
   if (s.ok()) {
@@ -487,8 +492,7 @@ Status FileSystem::PutIfAbsent(const std::string& path, const std::string& conte
   // carries meaning, so failing to remove it is harmless (VACUUM-style cleanup
   // can find it by IsTempFileName).
   (void)RemoveFile(temp);
-  if (!s.ok()) return s;
-  return FsyncDirectory(ParentDirectory(path));
+  return s;
 }
 
 Status FileSystem::WriteFileAtomic(const std::string& path, const std::string& contents) {

@@ -115,6 +115,12 @@ class FileSystem {
   // each step.
   // Object stores override it with a conditional write.
   virtual Status PutIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {});
+  // PutIfAbsent up to the link: on OK `path` is visible with its contents
+  // (and `first`) durable, but its name is not yet: FsyncDirectory of its
+  // parent makes it so. For a caller that makes several names of one
+  // directory durable with one fsync (group commit, storage/delta/log_sync.hpp).
+  // Local file systems only: object stores have no link (use PutIfAbsent).
+  Status LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {});
 
   // Writes `contents` to a temp file beside `path`, fsyncs it, renames it over
   // `path` and fsyncs the directory: an atomic, durable overwrite (for files

@@ -15,6 +15,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "parser/parser.hpp"
 #include "transaction/name_resolution.hpp"
+#include "storage/delta/log_sync.hpp"
 #include "transaction/statement_commit.hpp"
 #include "main/secret/secret_executor.hpp"
 
@@ -190,24 +191,39 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
   for (auto& statement : statements) {
     std::unique_ptr<QueryResult> result;
     TableVersions versions;
+    // Group commit: the statement's commits link under the locks and become
+    // durable (their _delta_log/ fsync) after the locks are let go, so other
+    // connections' statements run meanwhile and share that fsync
+    // (storage/delta/log_sync.hpp). Catalog saves flush it first.
+    delta::DeferredLogSync durability;
     try {
-      // Before the lock: an interrupted batch stops without waiting for other connections.
-      context.CheckInterrupt();
-      SubstituteParameters(*statement, parameters);
-      std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
-      WriteLockRelease release(context.Database());
-      BeginLockedStatement(context, *statement);
-      // What this statement commits from here on is published below.
-      if (statement->type != StatementType::SELECT) versions = CurrentTableVersions(context.Database());
-      result = RunStatement(context, *statement);
-      // The statement has committed: what follows (view maintenance) belongs to it.
-      context.BeginCommit();
-      WarnAboutStaleViewReads(context);
-      if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+      Publications publications;
+      {
+        // Before the lock: an interrupted batch stops without waiting for other connections.
+        context.CheckInterrupt();
+        SubstituteParameters(*statement, parameters);
+        std::lock_guard<StatementMutex> guard(context.Database().StatementLock());
+        WriteLockRelease release(context.Database());
+        BeginLockedStatement(context, *statement);
+        // What this statement commits from here on is published below.
+        if (statement->type != StatementType::SELECT) versions = CurrentTableVersions(context.Database());
+        result = RunStatement(context, *statement);
+        // The statement has committed: what follows (view maintenance) belongs to it.
+        context.BeginCommit();
+        WarnAboutStaleViewReads(context);
+        if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+        if (statement->type != StatementType::SELECT) publications = CommitsToPublish(context.Database(), versions);
+      }
+      Status durable = durability.Flush();
+      if (!durable.ok()) {
+        throw IOError("the statement's commit is visible but may not survive a crash: " + durable.message() +
+                      ". Check the disk, then look at DESCRIBE HISTORY before running it again");
+      }
       // Followers (a sink's --follow loop) hear of the statement's commits
-      // and the view refreshes that followed them. (A statement that throws
-      // after committing leaves its followers to inotify or their poll.)
-      if (statement->type != StatementType::SELECT) PublishCommits(context.Database(), versions);
+      // and the view refreshes that followed them, once durable. (A
+      // statement that throws after committing leaves its followers to
+      // inotify or their poll.)
+      Publish(publications);
     } catch (...) {
       result = ErrorResult(context);
     }

@@ -241,6 +241,9 @@ class SinkRun {
     }
     latest_ = latest;
     committed_version_ = delivered;
+    // What goes out must survive a crash: the source's newest commits may
+    // still wait for their writer's (group) fsync.
+    source_.delta->SyncLog();
     // A sink of an older catalog learns which table its position belongs to.
     if (!sink_.state.source_id) sink_.state.source_id = SinkSourceId(source_);
     // On failure, keep what the target already made durable.
@@ -289,6 +292,7 @@ class SinkRun {
     }
     latest_ = latest;
     committed_version_ = offset;
+    source_.delta->SyncLog();  // as in Run()
     sink_.state.stream_batch = batch;
     SaveState();
     // A batch is all or nothing for the offset: no partial progress to keep.

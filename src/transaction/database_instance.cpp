@@ -18,6 +18,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
+#include "storage/delta/log_sync.hpp"
 #include "storage/table/delta_table.hpp"
 #include "transaction/statement_commit.hpp"
 
@@ -259,6 +260,13 @@ void DatabaseInstance::LoadTables() {
 
 void DatabaseInstance::SaveCatalog() {
   if (InMemory()) return;
+  // What the catalog is about to record (a stream's offset, a table created
+  // with its rows, a view's progress) may rest on commits whose last fsync a
+  // statement deferred (delta::DeferredLogSync): they are made durable first.
+  if (auto* deferred = delta::DeferredLogSync::Current()) {
+    Status synced = deferred->Flush();
+    if (!synced.ok()) throw IOError("Database " + path_ + ": cannot make a commit durable before saving the catalog: " + synced.message());
+  }
   CatalogRecord record;
   record.version = record_.version;
   for (auto& name : catalog_.TableNames()) {

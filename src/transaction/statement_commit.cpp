@@ -11,6 +11,7 @@
 #include "common/string_util.hpp"
 #include "transaction/database_instance.hpp"
 #include "transaction/client_context.hpp"
+#include "storage/delta/log_sync.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -39,14 +40,17 @@ std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table) {
   return "memory:" + std::to_string(reinterpret_cast<uintptr_t>(&db));
 }
 
-void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table) {
-  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) {
-    CommitNotifier::Global().Publish(delta->Path(), delta->Version());
-    return;
-  }
+// The key and version PublishCommit announces for `table`.
+static std::pair<std::string, int64_t> Publication(DatabaseInstance& db, TableCatalogEntry& table) {
+  if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return {delta->Path(), delta->Version()};
   // In memory there is no version to compare: every call counts as a commit.
   static std::atomic<int64_t> memory_commits{0};
-  CommitNotifier::Global().Publish(CommitKey(db, table), ++memory_commits);
+  return {CommitKey(db, table), ++memory_commits};
+}
+
+void PublishCommit(DatabaseInstance& db, TableCatalogEntry& table) {
+  auto [key, version] = Publication(db, table);
+  CommitNotifier::Global().Publish(key, version);
 }
 
 TableVersions CurrentTableVersions(DatabaseInstance& db) {
@@ -61,23 +65,31 @@ TableVersions CurrentTableVersions(DatabaseInstance& db) {
   return versions;
 }
 
-void PublishCommits(DatabaseInstance& db, const TableVersions& before) {
+Publications CommitsToPublish(DatabaseInstance& db, const TableVersions& before) {
+  Publications out;
   Catalog& catalog = db.GetCatalog();
   if (db.InMemory()) {
     for (auto& name : catalog.TableNames()) {
       TableCatalogEntry* table = catalog.FindTable(name);
       if (!table || !table->storage) continue;
-      PublishCommit(db, *table);  // one key for the whole database
-      return;
+      out.push_back(Publication(db, *table));  // one key for the whole database
+      break;
     }
-    return;
+    return out;
   }
   for (auto& [name, version] : before) {
     TableCatalogEntry* table = catalog.FindTable(name);
     DeltaTable* delta = table && table->storage ? DatabaseInstance::AsDelta(*table) : nullptr;
-    if (delta && delta->Version() > version) PublishCommit(db, *table);
+    if (delta && delta->Version() > version) out.push_back(Publication(db, *table));
   }
+  return out;
 }
+
+void Publish(const Publications& publications) {
+  for (auto& [key, version] : publications) CommitNotifier::Global().Publish(key, version);
+}
+
+void PublishCommits(DatabaseInstance& db, const TableVersions& before) { Publish(CommitsToPublish(db, before)); }
 
 bool TableIsAppendOnly(TableCatalogEntry& table) {
   if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return delta->AppendOnly();
@@ -166,7 +178,9 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
     WrittenChanges written(commit);
     target.storage->Commit(commit);
     KeepChangeSet(context, target, commit, before);
-    PublishCommit(context.Database(), target);
+    // A commit whose last fsync is deferred is published by the statement
+    // runner once it is durable (PublishCommits after the flush).
+    if (!delta::DeferredLogSync::Current()) PublishCommit(context.Database(), target);
     return;
   }
   TableAppend* appended = AppendScope::For(target.storage.get());
@@ -197,7 +211,7 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
   CrashPoint("stream.after_target_commit");
   KeepChangeSet(context, target, commit, before);
   for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
-  context.Database().SaveCatalog();
+  context.Database().SaveCatalog();  // flushes a deferred sync of the commit first
   PublishCommit(context.Database(), target);
 }
 

@@ -90,6 +90,13 @@ TableVersions CurrentTableVersions(DatabaseInstance& db);
 // wake a follower with the commits it just read). In memory: one
 // notification for the database.
 void PublishCommits(DatabaseInstance& db, const TableVersions& before);
+// PublishCommits in two steps, for a statement that makes its commits
+// durable after letting go of the statement lock (delta::DeferredLogSync):
+// what to publish, worked out under the lock (it reads the catalog), and
+// publishing it once the commits are durable. (key, version) pairs.
+using Publications = std::vector<std::pair<std::string, int64_t>>;
+Publications CommitsToPublish(DatabaseInstance& db, const TableVersions& before);
+void Publish(const Publications& publications);
 
 // Settles consumptions interrupted by a crash (step 1 done, step 3 not).
 // Called when a database opens for writing.

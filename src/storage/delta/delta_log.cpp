@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/date.hpp"
+#include "storage/delta/log_sync.hpp"
 
 namespace lakestream::delta {
 
@@ -421,7 +422,7 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
   return out;
 }
 
-Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first) {
+Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first, Sync sync) {
   if (version < 0) return Status::InvalidArgument("cannot commit negative version " + std::to_string(version));
   if (actions.empty()) return Status::InvalidArgument("cannot commit an empty list of actions");
   LS_RETURN_NOT_OK(fs_->CreateDirectories(log_path_));
@@ -430,12 +431,17 @@ Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, con
     return Status::InvalidArgument("cannot commit version " + std::to_string(version) + " of table " + table_path_ +
                                    ": version " + std::to_string(version - 1) + " does not exist");
   std::string path = JoinPath(log_path_, CommitFileName(version));
-  Status s = fs_->PutIfAbsent(path, SerializeCommit(actions), first);
+  // Object stores: one conditional PUT, durable when answered.
+  Status s = CanDeferSync() ? fs_->LinkIfAbsent(path, SerializeCommit(actions), first)
+                            : fs_->PutIfAbsent(path, SerializeCommit(actions), first);
   if (s.IsAlreadyExists())
     return Status::AlreadyExists("version " + std::to_string(version) + " of table " + table_path_ +
                                  " was already committed by another writer");
-  return s;
+  if (!s.ok() || !CanDeferSync() || sync == Sync::kDeferred) return s;
+  return SyncLogDirectory(fs_, log_path_);
 }
+
+bool DeltaLog::CanDeferSync() const { return !IsRemotePath(log_path_); }
 
 Result<LastCheckpoint> DeltaLog::ReadLastCheckpoint() {
   std::string path = JoinPath(log_path_, "_last_checkpoint");

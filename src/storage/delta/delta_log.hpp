@@ -111,7 +111,17 @@ class DeltaLog {
   // Creates _delta_log when needed. `first`: the new data and change data
   // files the actions name (and their directories), made durable together
   // with the commit's temp file, before the commit becomes visible.
-  Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {});
+  // The final fsync of _delta_log/ is shared with concurrent commits to the
+  // same log (SyncLogDirectory, log_sync.hpp). With `sync` = kDeferred (a
+  // local log only: CanDeferSync) it is left out: on OK the commit is
+  // visible and everything it names durable, but its own name becomes
+  // durable only with the caller's later SyncLogDirectory(log_path()).
+  enum class Sync { kNow, kDeferred };
+  Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {},
+                Sync sync = Sync::kNow);
+  // Whether Commit can defer its directory fsync: a local log (object
+  // stores make a PUT durable when it is answered).
+  bool CanDeferSync() const;
 
   // Writes the classic checkpoint of `snapshot` and then _last_checkpoint
   // (unless it already points at a newer checkpoint): two fsyncs, the two

@@ -17,6 +17,7 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
+#include "storage/delta/log_sync.hpp"
 #include "storage/delta/row_tracking.hpp"  // AssignMaterializedColumnNames
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -238,6 +239,12 @@ void DeltaTable::Refresh() {
   if (updated.value().version != state_->snapshot.version) SetSnapshot(updated.take());
 }
 
+void DeltaTable::SyncLog() {
+  if (!log_->CanDeferSync()) return;
+  Status s = delta::SyncLogDirectory(Fs(), log_->log_path());
+  if (!s.ok()) ThrowFor(name_, s);
+}
+
 std::unique_ptr<DeltaTable> DeltaTable::AtVersion(int64_t version) const {
   if (version < 0) throw InvalidInputError("VERSION AS OF " + std::to_string(version) + " on table " + name_ + ": versions start at 0");
   if (version > state_->snapshot.version) {
@@ -285,7 +292,18 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     auto stamped = StampAttempt(actions, base);
     if (!stamped.ok()) ThrowFor(name_, stamped.status());
     const std::vector<delta::Action>& committed = stamped.value() ? *stamped.value() : actions;
-    Status s = log_->Commit(version, committed, new_files);
+    // Under a DeferredLogSync (a statement that waits for durability after
+    // letting go of its locks) the last fsync is left to the scope, which
+    // first makes durable what this commit may depend on: the commits to
+    // other tables it holds (a view's source before the view).
+    delta::DeferredLogSync* deferred = log_->CanDeferSync() ? delta::DeferredLogSync::Current() : nullptr;
+    if (deferred) {
+      Status flushed = deferred->FlushExcept(log_->log_path());
+      if (!flushed.ok()) ThrowFor(name_, flushed);
+    }
+    Status s = log_->Commit(version, committed, new_files,
+                            deferred ? delta::DeltaLog::Sync::kDeferred : delta::DeltaLog::Sync::kNow);
+    if (deferred && s.ok()) deferred->Defer(fs_, log_->log_path());
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
     if (visible && (s.ok() || (!s.IsAlreadyExists() && log_->CommitExists(version)))) *visible = true;

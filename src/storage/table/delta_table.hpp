@@ -135,6 +135,13 @@ class DeltaTable : public DataTable {
 
   // Moves to the latest version on disk (cheap when nothing changed).
   void Refresh();
+  // Makes every commit linked into the log so far durable (an fsync of
+  // _delta_log/, shared with concurrent ones; nothing on object storage).
+  // For consumers that send what they read out of the database (sinks):
+  // a commit is visible from its link on, and its writer may still be
+  // waiting for that fsync (storage/delta/log_sync.hpp). IOError naming the
+  // table on failure.
+  void SyncLog();
   // A read-only view of the table as of an older version / time (time travel).
   std::unique_ptr<DeltaTable> AtVersion(int64_t version) const;
   std::unique_ptr<DeltaTable> AtTimestamp(timestamp_t timestamp) const;

@@ -1,0 +1,86 @@
+// Group commit of a Delta commit's last step: the fsync of `_delta_log/`
+// that makes the name of a linked commit file durable (docs/delta-format.md
+// "Commits and durability").
+//
+// A commit is visible once its file is linked into `_delta_log/` and durable
+// once that directory has been fsynced after the link. One directory fsync
+// makes every name linked before it durable, so commits that wait for it at
+// the same time can share it:
+//
+//   delta::SyncLogDirectory(fs, "/db/t/_delta_log");   // a leader syncs for all
+//                                                       // callers that joined
+//
+// DeferredLogSync lets a statement leave that wait until it has let go of
+// the database's locks (main/statement_runner.cpp), so that the statements
+// of other connections run, link their own commits and join the same fsync
+// instead of queueing behind it:
+//
+//   DeferredLogSync deferred;          // on the statement's thread
+//   { lock; ...commits link only... }  // DeltaTable::CommitActions defers
+//   Status s = deferred.Flush();       // the durable point, outside the lock
+//
+// Ordering kept (what crash safety rests on):
+//   * a deferred commit is durable before anything this thread makes
+//     durable that could depend on it: a commit to another table (a view
+//     over it) flushes first (FlushExcept), and so does every catalog save
+//     (DatabaseInstance::SaveCatalog: stream offsets, CTAS registration);
+//   * the statement reports success, and its followers hear of its commits
+//     (PublishCommits), only after Flush succeeded.
+// What it does not change: a commit is visible to readers from its link on,
+// before it is durable, as it always was to other processes (the window
+// between the link and the fsync); ELR (early lock release) widens that
+// window to other connections of the same process by the time the fsync
+// waits for the group.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/file_system.hpp"
+
+namespace lakestream::delta {
+
+// fsync(2) of `dir` that starts after this call began, shared with the
+// concurrent callers for the same directory path: while one fsync runs, the
+// callers that arrive wait, and the first of them then syncs once for all
+// of them. Returns that fsync's Status (each caller of a failed group gets
+// the failure). Thread-safe; directories are told apart by path.
+Status SyncLogDirectory(FileSystem* fs, const std::string& dir);
+
+// fsyncs of directories SyncLogDirectory ran in this process (tests, bench).
+int64_t LogDirectorySyncCount();
+
+class DeferredLogSync {
+ public:
+  // Installs the scope on this thread; scopes do not nest (an inner one is
+  // inert: Current() stays the outer one, and its Flush flushes that).
+  DeferredLogSync();
+  // Flushes what is still pending; a failure is lost here (call Flush to
+  // see it).
+  ~DeferredLogSync();
+  DeferredLogSync(const DeferredLogSync&) = delete;
+  DeferredLogSync& operator=(const DeferredLogSync&) = delete;
+
+  // The active scope of this thread, or null: commits then sync at once.
+  static DeferredLogSync* Current();
+
+  // `dir` (a _delta_log/ of `fs`) has a commit linked but not yet durable.
+  // `fs` is kept alive until the flush.
+  void Defer(std::shared_ptr<FileSystem> fs, const std::string& dir);
+  // Makes every pending directory durable (SyncLogDirectory each). The
+  // first failure is returned; the directories are then no longer pending
+  // either way (their durability is unknown, as after a failed fsync).
+  Status Flush();
+  // Flush of every pending directory except `dir`: before a commit to
+  // `dir`, so that what it may depend on is durable first.
+  Status FlushExcept(const std::string& dir);
+  bool Pending() const { return !pending_.empty(); }
+
+ private:
+  std::vector<std::pair<std::shared_ptr<FileSystem>, std::string>> pending_;
+  bool installed_ = false;
+};
+
+}  // namespace lakestream::delta
