@@ -162,6 +162,10 @@ std::unique_ptr<QueryResult> ExecuteCreateMaterializedView(ClientContext& contex
   // The view's own change feed is what streams and sinks read: always on.
   entry->SetProperty("delta.enableChangeDataFeed", "true");
   entry->SetProperty("change_tracking", "true");
+  // Refreshes delete rows from the view's files: deletion vectors keep that
+  // from rewriting them (Delta 2.4+/Spark 3.4+, Databricks and DuckDB read
+  // them). A view that declares the property keeps its own value.
+  if (entry->GetProperty("delta.enableDeletionVectors").empty()) entry->SetProperty("delta.enableDeletionVectors", "true");
   entry->state = TableState();
   entry->state.refresh = refresh;
   RecordDeclaredProperties(*entry, properties);

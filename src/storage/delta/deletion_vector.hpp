@@ -72,4 +72,56 @@ Result<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes, c
 Result<std::vector<uint64_t>> LoadDeletionVector(FileSystem* fs, const Snapshot& snapshot,
                                                  const DeletionVectorDescriptor& dv, const std::string& data_file);
 
+// ---- Writing (PROTOCOL.md "Deletion Vector Format") ----
+//
+// What lakestream writes, in the grammar of the protocol (integers of the
+// bitmap little-endian, those of the file framing big-endian):
+//
+//   dv_file     := version:u8 (= 1) entry*
+//   entry       := size:be32 bitmap crc:be32        crc = CRC-32 of bitmap
+//   bitmap      := magic:le32 (= 1681511377) count:le64 (key:le32 roaring32){count}
+//   roaring32   := cookie:le32 (= 12346, no run containers) n:le32
+//                  (key:le16 card_minus_1:le16){n} offset:le32{n} container{n}
+//   container   := value:le16{card}            when card <= 4096 (array)
+//                | word:le64{1024}             otherwise (bitmap)
+//
+// The 64-bit bitmap holds one 32-bit bitmap per high key from 0 up to the
+// highest row's (empty ones too), as Delta's RoaringBitmapArray writes them;
+// an entry's offset in the file (the descriptor's `offset`) is that of its
+// size field. Files go to the table's root as deletion_vector_<uuid>.bin,
+// named by storage type 'u' with no random prefix.
+
+// The serialized RoaringBitmapArray of `rows` (sorted, distinct row indexes).
+std::string EncodeRoaringBitmapArray(const std::vector<uint64_t>& rows);
+
+// Z85 encoding of `bytes` (a multiple of 4 bytes long, else InvalidArgument).
+Result<std::string> EncodeZ85(std::string_view bytes);
+
+// Builds one deletion vector file of several entries, e.g. the vectors of
+// every data file one commit changes.
+class DeletionVectorFileBuilder {
+ public:
+  // `uuid`: the file's UUID in canonical text form (NewUuid()).
+  explicit DeletionVectorFileBuilder(std::string uuid);
+  // Adds an entry for `rows` (sorted, distinct, not empty) and returns its
+  // descriptor ('u', this file, the entry's offset).
+  DeletionVectorDescriptor Add(const std::vector<uint64_t>& rows);
+  bool empty() const { return contents_.size() <= 1; }
+  // The table-relative path (deletion_vector_<uuid>.bin) and the bytes to write there.
+  std::string RelativePath() const { return "deletion_vector_" + uuid_ + ".bin"; }
+  const std::string& Contents() const { return contents_; }
+
+ private:
+  std::string uuid_;
+  std::string z85_uuid_;  // pathOrInlineDv
+  std::string contents_;
+};
+
+// The descriptor as the JSON object an add or remove action carries
+// (AddFile::deletion_vector).
+std::string DeletionVectorJson(const DeletionVectorDescriptor& dv);
+
+// The sorted union of two sorted, distinct row lists.
+std::vector<uint64_t> UnionRows(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+
 }  // namespace lakestream::delta

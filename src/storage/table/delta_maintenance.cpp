@@ -17,7 +17,8 @@ namespace lakestream {
 std::pair<int64_t, int64_t> DeltaTable::Optimize() {
   auto state = state_;
   const auto& snapshot = state->snapshot;
-  // Files grouped by partition: only partitions with more than one file change.
+  // Files grouped by partition: only partitions with more than one file, or
+  // with a deletion vector, change.
   std::map<std::string, std::vector<uint64_t>> partitions;
   for (uint64_t i = 0; i < state->files.size(); i++) {
     std::string key;
@@ -48,7 +49,10 @@ std::pair<int64_t, int64_t> DeltaTable::Optimize() {
     if (auto rows = EstimatedRowCount()) progress->AddTotal(*rows);
   }
   for (auto& [key, files] : partitions) {
-    if (files.size() < 2) continue;
+    // A lone file is rewritten only to apply its deletion vector (the scan
+    // leaves the deleted rows out), which then no longer needs to be read.
+    bool has_vector = std::any_of(files.begin(), files.end(), [&](uint64_t f) { return state->files[f]->deletion_vector.has_value(); });
+    if (files.size() < 2 && !has_vector) continue;
     auto scan = MakeDeltaScan(state, all_columns, files);
     DataChunk chunk;
     chunk.Initialize(types);
@@ -121,15 +125,26 @@ static void AddFilesNeededForChanges(const DeltaTable& table, int64_t version, s
 // Every file the log still names: the adds, removes, change data files and
 // deletion vector files of each commit it holds (newest first, down to the
 // oldest a log cleanup left). What a commit that cannot be read names is not
-// known, so it is not deleted.
-static void AddFilesTheLogNames(DeltaTable& table, std::set<std::string>& named) {
+// known, so it is not deleted. `dv_removed_at`: per deletion vector file, the
+// latest time a remove retired it. A data file that keeps its path while its
+// vector changes (a DELETE by deletion vector) has one tombstone per path in
+// the snapshot, so the older vectors' removal times are only in the commits.
+static void AddFilesTheLogNames(DeltaTable& table, std::set<std::string>& named,
+                                std::map<std::string, int64_t>& dv_removed_at) {
   const auto& snapshot = table.Snapshot();
   for (int64_t v = snapshot.version; v >= 0; v--) {
     auto actions = table.Log().ReadCommit(v);
     if (!actions.ok()) break;
     for (auto& action : actions.value()) {
       if (auto* add = std::get_if<delta::AddFile>(&action)) KeepFile(snapshot, *add, named);
-      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) KeepFile(snapshot, *remove, named);
+      if (auto* remove = std::get_if<delta::RemoveFile>(&action)) {
+        KeepFile(snapshot, *remove, named);
+        auto dv = DeletionVectorFileOf(snapshot, remove->deletion_vector);
+        if (dv && remove->deletion_timestamp) {
+          auto [it, inserted] = dv_removed_at.emplace(*dv, *remove->deletion_timestamp);
+          if (!inserted) it->second = std::max(it->second, *remove->deletion_timestamp);
+        }
+      }
       if (auto* cdc = std::get_if<delta::CdcFile>(&action)) named.insert(snapshot.FilePath(cdc->path));
     }
   }
@@ -168,8 +183,8 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
   // its commit leaves those). Anything else in the folder is not the
   // table's, whoever put it there.
   std::set<std::string> named;
-  AddFilesTheLogNames(*this, named);
   std::map<std::string, int64_t> removed_at;
+  AddFilesTheLogNames(*this, named, removed_at);
   for (auto& [path, remove] : tombstones.value()) {
     KeepFile(snapshot, remove, named);
     if (!remove.deletion_timestamp) continue;

@@ -14,11 +14,13 @@
 #include "common/string_util.hpp"
 #include "storage/change_set.hpp"
 #include "storage/delta/column_mapping.hpp"
+#include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
 #include "storage/delta/log_sync.hpp"
 #include "storage/delta/row_tracking.hpp"  // AssignMaterializedColumnNames
+#include "storage/table/deletion_vector_update.hpp"
 #include "storage/table/delta_append.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/row_tracking_rewrite.hpp"
@@ -357,7 +359,13 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
                             ", which changed the table's schema or properties; run the statement again");
       }
       for (auto& path : removed_paths) {
-        if (!newer.value().files.count(path)) {
+        // A file whose deletion vector changed has changed too (PROTOCOL.md:
+        // a file's identity is its path and deletion vector).
+        auto now_file = newer.value().files.find(path);
+        auto then_file = base.files.find(path);
+        if (now_file == newer.value().files.end() ||
+            (then_file != base.files.end() &&
+             delta::DeletionVectorId(now_file->second.deletion_vector) != delta::DeletionVectorId(then_file->second.deletion_vector))) {
           throw ConflictError(operation + " on table " + name_ + " conflicts with " + winner +
                               ", which rewrote or removed data files this statement changes; run the statement again");
         }
@@ -489,6 +497,10 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   bool own_visible = false;
   bool& visible = appended ? appended->visible : own_visible;
   AbortUnlessCommitted cleanup({&data, &changes}, visible);
+  // Merge-on-read: rows leave existing files through deletion vectors. A
+  // schema-evolving statement rewrites, so that no file keeps the old schema.
+  std::optional<DeletionVectorUpdate> vectors;
+  if (!commit.overwrite && !evolved && WritesDeletionVectors(snapshot)) vectors.emplace(SharedFs(), snapshot, visible);
   // Change rows: the table row plus its _change_type.
   if (!cdf) commit.written = nullptr;
   auto add_change = [&](const DataChunk& rows, const sel_t* sel, idx_t count, ChangeKind kind) {
@@ -571,7 +583,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
           tracked.NoteUpdated(rows[next].second, file_index, position);
         }
       }
-      if (!kept.empty()) {
+      if (!kept.empty() && !vectors) {
         DataChunk keep;
         keep.Initialize(types, kept.size());
         keep.Append(chunk, kept.data(), kept.size());
@@ -580,6 +592,23 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       add_change(chunk, deleted.data(), deleted.size(), ChangeKind::DELETE);
       add_change(chunk, preimage.data(), preimage.size(), ChangeKind::UPDATE_PREIMAGE);
     };
+    if (vectors) {
+      // The file stays; only the change feed needs the changed rows' values.
+      std::vector<uint64_t> positions;
+      positions.reserve(rows.size());
+      for (auto& r : rows) positions.push_back(r.first);
+      if (!cdf) {
+        for (auto& r : rows) {
+          if (r.second < 0) continue;
+          postimage_order.push_back(r.second);
+          tracked.NoteUpdated(r.second, file_index, r.first);
+        }
+        vectors->Delete(add, positions, now, actions);
+        removed_paths.push_back(add.path);
+        continue;
+      }
+      vectors->Delete(add, positions, now, actions);
+    }
     // Rows a statement kept are every row in file order, so only a file
     // without a deletion vector can be split from them.
     auto known = read.version == snapshot.version && !add.deletion_vector ? read.files.find(file_index) : read.files.end();
@@ -592,7 +621,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
       Vector row_ids(TypeId::BIGINT);
       while (file_scan->Next(chunk, &row_ids)) split(chunk, &row_ids);
     }
-    actions.emplace_back(RemoveFor(add, now, true));
+    if (!vectors) actions.emplace_back(RemoveFor(add, now, true));
     removed_paths.push_back(add.path);
   }
   // New versions of updated rows (in preimage order), then inserted rows.
@@ -629,6 +658,7 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
   DurableSet new_files;
   auto adds = data.Finish(now, new_files);
   auto cdcs = changes.Finish(now, new_files);
+  if (vectors) vectors->Finish(new_files);
   if (appended) {
     if (has_changes && appended->RowCount() > 0 && !appended->Changes()) {
       throw InternalError("appended rows without change data files in a commit that needs them");

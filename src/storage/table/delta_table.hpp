@@ -6,7 +6,9 @@
 // so UPDATE/DELETE/MERGE can name the rows they change.
 //
 // Commit() is copy-on-write: every data file holding a changed row is read
-// and rewritten without it (remove + add), inserted rows go to new files, and
+// and rewritten without it (remove + add) - or, on a table with deletion
+// vectors enabled, re-added with a deletion vector naming the row
+// (deletion_vector_update.hpp) - inserted rows go to new files, and
 // with the change data feed on, the rows changed by UPDATE/DELETE/MERGE go to
 // `_change_data/` files with `_change_type` in the same commit. Commits use
 // optimistic concurrency: a lost race re-reads the log and retries unless a

@@ -1,0 +1,68 @@
+// DeletionVectorUpdate: how a statement deletes rows from an existing data
+// file of a table with delta.enableDeletionVectors = true (merge-on-read):
+// instead of rewriting the file without them, it commits
+//
+//   remove(path, old DV)  +  add(path, new DV = old DV's rows + these rows)
+//
+// with dataChange = true and the file's statistics kept (numRecords still
+// counts the file's physical rows; tightBounds = false, since min/max may
+// now describe deleted rows only). A file whose every row is deleted is
+// removed outright. The vectors of every file one commit changes go to one
+// new deletion_vector_<uuid>.bin in the table's root (deletion_vector.hpp
+// has the format), written by Finish() and deleted again when the commit
+// never became visible.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/file_system.hpp"
+#include "storage/delta/deletion_vector.hpp"
+#include "storage/delta/delta_actions.hpp"
+#include "storage/delta/delta_snapshot.hpp"
+
+namespace lakestream {
+
+// Whether a statement on the table at `snapshot` deletes rows with deletion
+// vectors: the table lists the deletionVectors writer feature and sets
+// delta.enableDeletionVectors = true (PROTOCOL.md: writers add new vectors
+// only then). Not under row tracking, whose row ids lakestream assigns anew
+// to every add a commit holds.
+bool WritesDeletionVectors(const delta::Snapshot& snapshot);
+
+class DeletionVectorUpdate {
+ public:
+  // `fs`, `snapshot`: the table's file system and the snapshot the statement
+  // read (which must outlive this object). `visible`: the commit's flag
+  // (AbortUnlessCommitted); until it is true the destructor deletes the
+  // vector file written.
+  DeletionVectorUpdate(std::shared_ptr<FileSystem> fs, const delta::Snapshot& snapshot, const bool& visible);
+  ~DeletionVectorUpdate();
+  DeletionVectorUpdate(const DeletionVectorUpdate&) = delete;
+  DeletionVectorUpdate& operator=(const DeletionVectorUpdate&) = delete;
+
+  // Deletes `rows` (sorted, distinct row indexes, none deleted already) of
+  // the data file `add`: appends its remove, and the add with the new
+  // vector unless no row is left. Throws CorruptionError/IOError naming the
+  // table when the file's current vector cannot be read.
+  void Delete(const delta::AddFile& add, const std::vector<uint64_t>& rows, int64_t now_ms,
+              std::vector<delta::Action>& actions);
+  // Writes the vector file (when a vector was added) and lists it in
+  // `durable`. IOError naming the table and file when it cannot be written.
+  void Finish(DurableSet& durable);
+
+ private:
+  std::shared_ptr<FileSystem> fs_;
+  const delta::Snapshot& snapshot_;
+  const bool& visible_;
+  delta::DeletionVectorFileBuilder builder_;
+  std::string written_;  // the full path Finish() wrote
+};
+
+// `stats` (an add's JSON statistics) with tightBounds = false; unchanged
+// when absent or unparsable.
+std::optional<std::string> LooseBoundsStats(const std::optional<std::string>& stats);
+
+}  // namespace lakestream
