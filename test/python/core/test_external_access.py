@@ -34,7 +34,7 @@ def test_config_limits_reads_to_allowed_places(tmp_path):
 
 
 def test_config_rejects_unknown_keys_and_bad_values():
-    with pytest.raises(lakestream.NotSupportedError, match="unknown setting 'memory_limit'"):
-        lakestream.connect(config={"memory_limit": "1GB"})
+    with pytest.raises(lakestream.NotSupportedError, match="unknown setting 'max_widgets'"):
+        lakestream.connect(config={"max_widgets": "1GB"})
     with pytest.raises(lakestream.InterfaceError, match="must be True or False"):
         lakestream.connect(config={"enable_external_access": "no"})
