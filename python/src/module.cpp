@@ -306,13 +306,9 @@ class NativeConnection {
 
   bool IsOpen() const { return con_ != nullptr; }
 
-  // Connection::CreateScalarFunction with a Python callable, called once per
-  // row with the GIL (from whichever thread runs that part of the query).
-  // `parameters`: SQL type names, or None for any arguments as given.
-  // A Python exception fails the statement with the exception's type and text.
-  void CreateFunction(const std::string& name, const py::function& function, const py::object& parameters,
-                      const std::string& return_type, bool handles_nulls, bool deterministic) {
-    CheckOpen();
+  // create_function's parameter types (None: any arguments) and return type, parsed.
+  static std::pair<std::optional<std::vector<lakestream::ColumnType>>, lakestream::ColumnType> FunctionTypes(
+      const std::string& name, const py::object& parameters, const std::string& return_type) {
     std::optional<std::vector<lakestream::ColumnType>> argument_types;
     lakestream::ColumnType returns;
     try {
@@ -324,6 +320,17 @@ class NativeConnection {
     } catch (const std::invalid_argument& e) {
       ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
     }
+    return {argument_types, returns};
+  }
+
+  // Connection::CreateScalarFunction with a Python callable, called once per
+  // row with the GIL (from whichever thread runs that part of the query).
+  // `parameters`: SQL type names, or None for any arguments as given.
+  // A Python exception fails the statement with the exception's type and text.
+  void CreateFunction(const std::string& name, const py::function& function, const py::object& parameters,
+                      const std::string& return_type, bool handles_nulls, bool deterministic) {
+    CheckOpen();
+    auto [argument_types, returns] = FunctionTypes(name, parameters, return_type);
     std::shared_ptr<py::object> callable = KeepPython(function);
     auto call = [callable, shown = name](const std::vector<lakestream::SqlValue>& arguments) {
       py::gil_scoped_acquire acquire;
@@ -354,17 +361,7 @@ class NativeConnection {
   void CreateVectorizedFunction(const std::string& name, const py::function& function, const py::object& parameters,
                                 const std::string& return_type, bool deterministic) {
     CheckOpen();
-    std::optional<std::vector<lakestream::ColumnType>> argument_types;
-    lakestream::ColumnType returns;
-    try {
-      if (!parameters.is_none()) {
-        argument_types.emplace();
-        for (auto& p : parameters) argument_types->push_back(lakestream::ColumnType::Parse(py::str(p)));
-      }
-      returns = lakestream::ColumnType::Parse(return_type);
-    } catch (const std::invalid_argument& e) {
-      ThrowNative(lakestream::ErrorKind::INVALID_INPUT, std::string("create_function ") + name + ": " + e.what());
-    }
+    auto [argument_types, returns] = FunctionTypes(name, parameters, return_type);
     std::shared_ptr<py::object> callable = KeepPython(function);
     auto call = [callable, shown = name](std::unique_ptr<lakestream::QueryResult> batch) {
       py::gil_scoped_acquire acquire;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "common/exception.hpp"
+#include "common/chunk_collection.hpp"
+#include "common/cast.hpp"
 #include "common/write_error.hpp"
 #include "common/query_progress.hpp"
 #include "common/sql_identifier.hpp"
@@ -183,13 +185,17 @@ void Connection::ReleaseWrites() {
   holds_writes_ = false;
 }
 
-void Connection::CreateScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
-                                      const ColumnType& return_type, ScalarFunction function,
-                                      ScalarFunctionOptions options) {
+namespace {
+
+// A user function's name, parameter and return types checked and converted
+// (std::invalid_argument naming the problem), for both kinds of call.
+UserScalarFunction DeclareUserFunction(const std::string& name, bool has_function,
+                                       const std::optional<std::vector<ColumnType>>& argument_types,
+                                       const ColumnType& return_type, const ScalarFunctionOptions& options) {
   UserScalarFunction user;
   try {
     CheckUserFunctionName(name);
-    if (!function) throw InvalidInputError("Cannot create function " + name + ": no function was given");
+    if (!has_function) throw InvalidInputError("Cannot create function " + name + ": no function was given");
     if (argument_types) {
       user.argument_types.emplace();
       for (auto& type : *argument_types) user.argument_types->push_back(ValueConverter::ToEngine(type));
@@ -200,6 +206,15 @@ void Connection::CreateScalarFunction(const std::string& name, const std::option
   }
   user.name = name;
   user.deterministic = options.deterministic;
+  return user;
+}
+
+}  // namespace
+
+void Connection::CreateScalarFunction(const std::string& name, const std::optional<std::vector<ColumnType>>& argument_types,
+                                      const ColumnType& return_type, ScalarFunction function,
+                                      ScalarFunctionOptions options) {
+  UserScalarFunction user = DeclareUserFunction(name, static_cast<bool>(function), argument_types, return_type, options);
   user.handles_nulls = options.handles_nulls;
   user.call = [function = std::move(function)](const std::vector<Value>& arguments) {
     std::vector<SqlValue> values;
@@ -209,6 +224,54 @@ void Connection::CreateScalarFunction(const std::string& name, const std::option
   };
   context_->user_functions[StringUtil::Lower(name)] = std::move(user);
 }
+
+// The batch goes out as a QueryResult of one chunk and comes back as a
+// ColumnarTable: the application reads and writes its columns through the
+// public API it already uses for results and registered tables.
+void Connection::CreateVectorizedScalarFunction(const std::string& name,
+                                                const std::optional<std::vector<ColumnType>>& argument_types,
+                                                const ColumnType& return_type, VectorizedScalarFunction function,
+                                                ScalarFunctionOptions options) {
+  UserScalarFunction user = DeclareUserFunction(name, static_cast<bool>(function), argument_types, return_type, options);
+  user.handles_nulls = true;
+  user.call_batch = [function = std::move(function), name](DataChunk& arguments, idx_t count, Vector& result) {
+    std::vector<std::string> names;
+    std::vector<LogicalType> types;
+    for (idx_t c = 0; c < arguments.ColumnCount(); c++) {
+      names.push_back("a" + std::to_string(c));
+      types.push_back(arguments.data[c].GetType());
+    }
+    auto batch = std::make_unique<QueryResult>(names, types);
+    auto chunk = std::make_unique<DataChunk>();
+    chunk->Initialize(types, count);
+    for (idx_t c = 0; c < types.size(); c++) chunk->data[c].Copy(arguments.data[c], nullptr, count, 0, 0);
+    chunk->SetCardinality(count);
+    batch->Append(std::move(chunk));
+    ColumnarTable out = function(std::move(batch));
+    if (out.ColumnCount() != 1 || out.RowCount() != count) {
+      throw InvalidInputError("User function " + name + " returned " + std::to_string(out.ColumnCount()) +
+                              " column(s) of " + std::to_string(out.RowCount()) + " row(s) for a batch of " +
+                              std::to_string(count) + " rows; a vectorized function returns one value per row");
+    }
+    std::shared_ptr<const ConnectionTable> rows = ConnectionAccess::TakeTable(out);
+    idx_t offset = 0;
+    for (idx_t k = 0; k < rows->rows->ChunkCount(); k++) {
+      const DataChunk& part = rows->rows->Chunk(k);
+      Vector cast(result.GetType(), part.size());
+      try {
+        CastVector(part.data[0], cast, part.size());
+      } catch (const Exception& e) {
+        throw ConversionError("User function " + name + " returned values that are not " +
+                              result.GetType().ToString() + " (" + e.what() +
+                              "); return that type or declare the function's return type as the one it returns");
+      }
+      result.Copy(cast, nullptr, part.size(), 0, offset);
+      offset += part.size();
+    }
+  };
+  context_->user_functions[StringUtil::Lower(name)] = std::move(user);
+}
+
 
 bool Connection::RemoveScalarFunction(const std::string& name) {
   return context_->user_functions.erase(StringUtil::Lower(name)) > 0;
