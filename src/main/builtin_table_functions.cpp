@@ -53,6 +53,18 @@ static void RegisterCoreTableFunctions(TableFunctionRegistry& registry) {
                                      const std::vector<std::string>& argument_names) {
     return BindReadFiles(context, arguments, argument_names);
   });
+  for (const char* name : {"read_csv", "read_csv_auto"}) {
+    registry.Register(name, [](ClientContext& context, const std::string& function, const std::vector<Value>& arguments,
+                               const std::vector<std::string>& argument_names) {
+      return BindReadCsv(context, function, arguments, argument_names);
+    });
+  }
+  for (const char* name : {"read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto"}) {
+    registry.Register(name, [](ClientContext& context, const std::string& function, const std::vector<Value>& arguments,
+                               const std::vector<std::string>& argument_names) {
+      return BindReadJson(context, function, arguments, argument_names);
+    });
+  }
 }
 
 void RegisterBuiltinTableFunctions() {

@@ -478,6 +478,11 @@ ExprPtr ParserImpl::ParseFunctionCall(std::string name, uint32_t location) {
       arg_name = Next().text;
       Next();
       Next();
+    } else if (table_function_args_ && IsIdentifierLike() && IsOp("=", 1)) {
+      // DuckDB's read_csv('f.csv', header = true): in a FROM clause's table
+      // function a comparison with a column could not bind anyway.
+      arg_name = Next().text;
+      Next();
     }
     // An option value (format => "json") or a table function's argument
     // (read_files("landing/")): Databricks writes strings in double quotes,

@@ -390,7 +390,7 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     return ref;
   }
   // DuckDB's FROM 'orders.parquet' / FROM 'landing/*.json': read_files() of
-  // that path, its format from the extension.
+  // that path, its format from the extension, CSV sniffed as DuckDB does.
   if (Peek().type == TokenType::STRING) {
     auto ref = std::make_unique<TableRef>(TableRefType::TABLE_FUNCTION);
     ref->location = location;
@@ -400,6 +400,13 @@ std::unique_ptr<TableRef> ParserImpl::ParseTableRefPrimary() {
     path->value = Value::VARCHAR(Next().text);
     call->children.push_back(Finish(std::move(path)));
     call->arg_names.emplace_back();
+    // DuckDB reads FROM 'file.csv' with a sniffed header and delimiter.
+    for (const char* option : {"header", "delimiter"}) {
+      auto value = std::make_unique<ParsedExpression>(ExpressionType::CONSTANT, location);
+      value->value = Value::VARCHAR("auto");
+      call->children.push_back(Finish(std::move(value)));
+      call->arg_names.emplace_back(option);
+    }
     ref->function = Finish(std::move(call));
     ParseTableAlias(*ref);
     Finish(*ref);

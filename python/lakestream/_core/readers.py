@@ -50,6 +50,8 @@ def parquet_query(path, **options):
 
 
 def csv_query(path, header=None, sep=None, delimiter=None, delim=None, quotechar=None, quote=None, **options):
+    """The engine's read_csv(): DuckDB's defaults, so the header and the
+    separator are sniffed unless given."""
     _refuse("read_csv", options, "header, sep (delimiter, delim), quotechar (quote)")
     arguments = []
     if header is not None:
@@ -58,11 +60,12 @@ def csv_query(path, header=None, sep=None, delimiter=None, delim=None, quotechar
     if len(separators) > 1:
         raise ProgrammingError("read_csv(): give the separator once (sep, delimiter or delim)")
     if separators:
-        arguments.append(("delimiter", _one_char("sep", separators[0])))
+        arguments.append(("delim", _one_char("sep", separators[0])))
     quotes = [q for q in (quotechar, quote) if q is not None]
     if quotes:
         arguments.append(("quote", _one_char("quotechar", quotes[0])))
-    return read_files_query(path, "csv", arguments)
+    named = "".join(f", {k} := {v}" for k, v in arguments)
+    return f"SELECT * FROM read_csv({_paths(path)}{named})"
 
 
 def json_query(path, **options):

@@ -1,7 +1,7 @@
 // CSV files for read_files(): RFC 4180 records (fields may be quoted, quotes
 // inside doubled, quoted fields may span lines), a one-character delimiter,
 // an optional header. Without a header the columns are _c0, _c1, ... (as in
-// Spark). An empty unquoted field is NULL; "" is the empty string. Inference
+// Spark; column0, column1, ... for DuckDB's read_csv). An empty unquoted field is NULL; "" is the empty string. Inference
 // tries BOOLEAN, BIGINT, DOUBLE, DATE and TIMESTAMP before VARCHAR.
 #include <cerrno>
 #include <cstdlib>
@@ -110,13 +110,33 @@ LogicalType InferCsvType(const std::string& s) {
   return TypeId::VARCHAR;
 }
 
-std::vector<std::string> HeaderNames(const CsvRecord& header) {
+// DuckDB naming ("column" prefix) also makes a repeated name unique (a, a_1).
+std::vector<std::string> HeaderNames(const CsvRecord& header, const ReadFilesOptions& options) {
   std::vector<std::string> names;
+  bool dedupe = options.unnamed_prefix == "column";
   for (idx_t i = 0; i < header.fields.size(); i++) {
     std::string name = header.fields[i].text;
-    names.push_back(name.empty() ? "_c" + std::to_string(i) : name);
+    if (name.empty()) name = options.unnamed_prefix + std::to_string(i);
+    if (dedupe) {
+      auto taken = [&](const std::string& n) {
+        for (auto& other : names) {
+          if (StringUtil::CIEquals(other, n)) return true;
+        }
+        return false;
+      };
+      std::string base = name;
+      for (idx_t k = 1; taken(name); k++) name = base + "_" + std::to_string(k);
+    }
+    names.push_back(name);
   }
   return names;
+}
+
+// Does `text` (a field of a candidate header row) read as `type`, the type
+// inferred for its column from the rows after it?
+bool FitsInferredType(const std::string& text, const LogicalType& type) {
+  if (type.id() == TypeId::SQLNULL || type.id() == TypeId::VARCHAR) return true;
+  return MergeInferredTypes(type, InferCsvType(text)) == type;
 }
 
 std::string Location(const std::string& path, idx_t line) { return "read_files(): " + path + " line " + std::to_string(line); }
@@ -137,13 +157,13 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
                               "; close the quote, or pass rescue => true to keep malformed records in _rescued_data");
     }
     if (header_pending) {
-      names = HeaderNames(record);
+      names = HeaderNames(record, options);
       types.assign(names.size(), TypeId::SQLNULL);
       header_pending = false;
       return true;
     }
     while (names.size() < record.fields.size()) {
-      names.push_back("_c" + std::to_string(names.size()));
+      names.push_back(options.unnamed_prefix + std::to_string(names.size()));
       types.push_back(TypeId::SQLNULL);
     }
     for (idx_t i = 0; i < record.fields.size(); i++) {
@@ -152,6 +172,63 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
     return ++count < max_records;
   });
   for (idx_t i = 0; i < names.size(); i++) inference.Observe(names[i], types[i]);
+}
+
+void SniffCsv(const std::string& path, ReadFilesOptions& options) {
+  constexpr idx_t kSniffRecords = 1000;
+  std::string text = ReadWholeFile(path, options);
+  auto first_records = [&](char delimiter, idx_t limit) {
+    ReadFilesOptions probe = options;
+    probe.delimiter = delimiter;
+    std::vector<CsvRecord> records;
+    ForEachCsvRecord(text, probe, [&](const CsvRecord& record) {
+      if (!record.error.empty()) return false;
+      records.push_back(record);
+      return records.size() < limit;
+    });
+    return records;
+  };
+  if (options.auto_delimiter) {
+    // The candidate that splits the first rows into the most columns, the
+    // same number on every row (DuckDB's sniffer tries these four).
+    idx_t best = 1;
+    for (char candidate : {',', '|', ';', '\t'}) {
+      auto records = first_records(candidate, 20);
+      if (records.empty()) continue;
+      idx_t columns = records[0].fields.size();
+      bool consistent = true;
+      for (auto& record : records) consistent = consistent && record.fields.size() == columns;
+      if (consistent && columns > best) {
+        best = columns;
+        options.delimiter = candidate;
+      }
+    }
+    options.auto_delimiter = false;
+  }
+  if (options.auto_header) {
+    // A header when a field of the first row does not read as its column's
+    // type in the rows below, or when every column is text (or there is no
+    // row below), as DuckDB decides.
+    auto records = first_records(options.delimiter, kSniffRecords);
+    std::vector<LogicalType> types;
+    for (idx_t r = 1; r < records.size(); r++) {
+      if (types.size() < records[r].fields.size()) types.resize(records[r].fields.size(), TypeId::SQLNULL);
+      for (idx_t i = 0; i < records[r].fields.size(); i++) {
+        if (!records[r].fields[i].null) types[i] = MergeInferredTypes(types[i], InferCsvType(records[r].fields[i].text));
+      }
+    }
+    bool all_text = true;
+    for (auto& type : types) all_text = all_text && (type.id() == TypeId::VARCHAR || type.id() == TypeId::SQLNULL);
+    bool misfit = false;
+    if (!records.empty()) {
+      const CsvRecord& first = records[0];
+      for (idx_t i = 0; i < first.fields.size() && i < types.size(); i++) {
+        misfit = misfit || (!first.fields[i].null && !FitsInferredType(first.fields[i].text, types[i]));
+      }
+    }
+    options.header = !records.empty() && (misfit || all_text);
+    options.auto_header = false;
+  }
 }
 
 void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
@@ -163,8 +240,11 @@ void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, Re
   bool header_pending = options.header;
   ForEachCsvRecord(text, options, [&](const CsvRecord& record) {
     if (header_pending && record.error.empty()) {
-      file_names = HeaderNames(record);
-      for (auto& name : file_names) mapping.push_back(schema.Find(name));
+      file_names = HeaderNames(record, options);
+      for (idx_t i = 0; i < file_names.size(); i++) {
+        bool positional = options.columns_by_position && i < schema.size();
+        mapping.push_back(positional ? static_cast<int64_t>(i) : schema.Find(file_names[i]));
+      }
       header_pending = false;
       return true;
     }
@@ -177,8 +257,9 @@ void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, Re
     if (!options.header) {
       while (mapping.size() < record.fields.size()) {
         idx_t i = mapping.size();
-        file_names.push_back("_c" + std::to_string(i));
-        mapping.push_back(schema.Find(file_names.back()));
+        file_names.push_back(options.unnamed_prefix + std::to_string(i));
+        bool positional = options.columns_by_position && i < schema.size();
+        mapping.push_back(positional ? static_cast<int64_t>(i) : schema.Find(file_names.back()));
       }
     }
     if (options.header && record.fields.size() != mapping.size()) {

@@ -95,6 +95,11 @@ void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, 
 void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
 void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
+// Settles options.auto_header / auto_delimiter from the file at `path` (the
+// first of a read): the delimiter among , | ; and tab that splits the first
+// rows into the most columns, equally; a header row when one of its fields
+// does not read as its column's type below it, or when all columns are text.
+void SniffCsv(const std::string& path, ReadFilesOptions& options);
 void InferParquetColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference);
 void ReadParquetRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
 

@@ -136,6 +136,10 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
                                    const std::vector<std::string>& argument_names) {
   ReadFilesOptions options = ParseReadFilesOptions(arguments, argument_names);
   EvolutionOptions evolution = ParseEvolutionOptions(arguments, argument_names, options);
+  return BindReadFiles(context, std::move(options), evolution);
+}
+
+TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions options, const EvolutionOptions& evolution) {
   IngestionScope* scope = context.ingestion_scope;
   if (scope && options.rescue_column.empty()) options.rescue_column = scope->rescue_column;
   const std::string& source = options.path_argument;
@@ -159,6 +163,9 @@ TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Val
       throw BinderError("read_files('" + source + "'): cannot tell the format of " + files[0].path +
                         " from its name; pass format => 'json', 'csv' or 'parquet'");
     }
+  }
+  if (format == FileFormat::CSV && !files.empty() && (options.auto_header || options.auto_delimiter)) {
+    SniffCsv(files[0].path, options);
   }
   FileSchema schema;
   bool stored = false;

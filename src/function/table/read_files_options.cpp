@@ -173,7 +173,8 @@ static bool BoolOption(const std::string& name, const Value& v) {
     if (s == "true") return true;
     if (s == "false") return false;
   }
-  throw BinderError("read_files() option " + name + " must be true or false, got " + v.ToSQLString());
+  throw BinderError("read_files() option " + name + " must be true or false" + (name == "header" ? " (or 'auto')" : "") +
+                    ", got " + v.ToSQLString());
 }
 
 static std::string StringOption(const std::string& name, const Value& v) {
@@ -227,9 +228,15 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
         throw BinderError("read_files() format '" + f + "' is not supported; use 'json', 'csv' or 'parquet'");
       }
     } else if (name == "header") {
-      options.header = BoolOption(name, v);
+      if (v.type().id() == TypeId::VARCHAR && !v.IsNull() && StringUtil::Lower(v.GetString()) == "auto") {
+        options.auto_header = true;  // DuckDB's default, so DuckDB's column0 naming too
+        options.unnamed_prefix = "column";
+      } else {
+        options.header = BoolOption(name, v);
+      }
     } else if (name == "delimiter" || name == "sep") {
-      options.delimiter = CharOption(name, v);
+      options.auto_delimiter = v.type().id() == TypeId::VARCHAR && !v.IsNull() && StringUtil::Lower(v.GetString()) == "auto";
+      if (!options.auto_delimiter) options.delimiter = CharOption(name, v);
     } else if (name == "quote") {
       options.quote = CharOption(name, v);
     } else if (name == "multiline") {
@@ -282,6 +289,12 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     }
   }
   return options;
+}
+
+void UseDuckDBCsvDefaults(ReadFilesOptions& options, bool header_given, bool delimiter_given) {
+  options.auto_header = !header_given;
+  options.auto_delimiter = !delimiter_given;
+  options.unnamed_prefix = "column";
 }
 
 EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std::vector<std::string>& names,

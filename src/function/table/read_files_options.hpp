@@ -3,7 +3,7 @@
 // inference and the streaming-table executor.
 //
 //   read_files('landing/', format => 'json' | 'csv' | 'parquet',
-//              header => true, delimiter => ';', quote => '"',
+//              header => true | false | 'auto', delimiter => ';' | 'auto', quote => '"',
 //              schema => 'id BIGINT, name STRING', schemaHints => 'amount DECIMAL(10,2)',
 //              rescue => true, rescuedDataColumn => '_rescued_data',
 //              inferColumnTypes => true, multiLine => false)
@@ -55,6 +55,19 @@ struct ReadFilesOptions {
   bool header = false;
   char delimiter = ',';
   char quote = '"';
+  // DuckDB's sniffing (header => 'auto' and delimiter => 'auto', the
+  // defaults of read_csv() and of FROM 'file.csv'): at bind, the first file
+  // decides them (SniffCsv in file_readers.hpp).
+  bool auto_header = false;
+  bool auto_delimiter = false;
+  // Names of columns without a header name: "_c" gives Spark's _c0, _c1, ...;
+  // "column" DuckDB's column0, column1, ... (which also makes a repeated
+  // header name unique as DuckDB does: a, a_1).
+  std::string unnamed_prefix = "_c";
+  // A declared schema's columns are the file's columns by position, the
+  // header's names ignored (DuckDB's read_csv(columns = ...)); otherwise a
+  // header name picks its column.
+  bool columns_by_position = false;
   // JSON: the whole file is one value (an object or an array of objects)
   // instead of one object per line. Files starting with '[' are read whole anyway.
   bool multi_line = false;
@@ -81,6 +94,10 @@ struct ReadFilesOptions {
 // Reads the arguments of a read_files() call. Throws BinderError for an
 // unknown option (with the list of known ones) or a bad value.
 ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names);
+
+// Sets DuckDB's defaults on options parsed for read_csv()/read_json() and
+// FROM 'file': sniffed header and delimiter (unless given), column0 naming.
+void UseDuckDBCsvDefaults(ReadFilesOptions& options, bool header_given, bool delimiter_given);
 
 // The format of `path` from its extension, or UNKNOWN.
 FileFormat FormatFromExtension(const std::string& path);

@@ -26,6 +26,11 @@ def test_read_csv_with_header_and_separator(tmp_path):
     assert rel.columns == ["id", "name"]
     assert rel.fetchall() == [(1, "books"), (2, "games")]
     assert lakestream.read_csv(path, header=False, delimiter=";").fetchall()[0] == ("id", "name")
+    # As DuckDB: without header= and sep= both are sniffed from the file.
+    sniffed = con.read_csv(str(path))
+    assert sniffed.columns == ["id", "name"]
+    assert sniffed.fetchall() == [(1, "books"), (2, "games")]
+    assert lakestream.read_csv(path, header=False, delimiter=";").columns == ["column0", "column1"]
     with pytest.raises(lakestream.NotSupportedError, match=r"read_csv\(dtype=...\) is not supported yet; read_csv takes header"):
         con.read_csv(str(path), dtype={"id": "INT"})
     with pytest.raises(lakestream.ProgrammingError, match="one character"):
