@@ -5,6 +5,7 @@
 
 #include "common/display_width.hpp"
 #include "common/exception.hpp"
+#include "common/utf8.hpp"
 #include "common/secret/secret_redact.hpp"
 
 namespace lakestream {
@@ -74,6 +75,13 @@ const char kOneCharOps[] = "=<>+-*/%(),.;[]{}:?";
 }  // namespace
 
 std::vector<Token> Lexer::Tokenize(const std::string& sql) {
+  // Text is UTF-8 everywhere inside; a literal with other bytes would reach
+  // Parquet files and clients that cannot decode it.
+  size_t bad = FindInvalidUtf8(sql);
+  if (bad != std::string::npos) {
+    throw ParserError("the statement is not valid UTF-8 (" + DescribeInvalidUtf8(sql, bad) +
+                      "); send the statement as UTF-8 text (convert other encodings first, e.g. with iconv)");
+  }
   std::vector<Token> tokens;
   const size_t n = sql.size();
   size_t i = 0;

@@ -3,6 +3,7 @@
 // an optional header. Without a header the columns are _c0, _c1, ... (as in
 // Spark; column0, column1, ... for DuckDB's read_csv). An empty unquoted field is NULL; "" is the empty string. Inference
 // tries BOOLEAN, BIGINT, DOUBLE, DATE and TIMESTAMP before VARCHAR.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
+#include "common/utf8.hpp"
 #include "function/table/file_readers.hpp"
 
 namespace lakestream {
@@ -141,11 +143,23 @@ bool FitsInferredType(const std::string& text, const LogicalType& type) {
 
 std::string Location(const std::string& path, idx_t line) { return "read_files(): " + path + " line " + std::to_string(line); }
 
+// The file's text, which must be UTF-8 (VARCHAR is).
+std::string ReadCsvText(const std::string& path, const ReadFilesOptions& options) {
+  std::string text = ReadWholeFile(path, options);
+  size_t bad = FindInvalidUtf8(text);
+  if (bad != std::string::npos) {
+    idx_t line = 1 + static_cast<idx_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n'));
+    throw InvalidInputError(Location(path, line) + ": the text is not valid UTF-8 (" + DescribeInvalidUtf8(text, bad) +
+                            " of the file); convert the file to UTF-8 first, e.g. iconv -f latin1 -t utf-8");
+  }
+  return text;
+}
+
 }  // namespace
 
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference,
                      idx_t max_records) {
-  std::string text = ReadWholeFile(path, options);
+  std::string text = ReadCsvText(path, options);
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   bool header_pending = options.header;
@@ -176,7 +190,7 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
 
 void SniffCsv(const std::string& path, ReadFilesOptions& options) {
   constexpr idx_t kSniffRecords = 1000;
-  std::string text = ReadWholeFile(path, options);
+  std::string text = ReadCsvText(path, options);
   auto first_records = [&](char delimiter, idx_t limit) {
     ReadFilesOptions probe = options;
     probe.delimiter = delimiter;
@@ -232,7 +246,7 @@ void SniffCsv(const std::string& path, ReadFilesOptions& options) {
 }
 
 void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
-  std::string text = ReadWholeFile(path, options);
+  std::string text = ReadCsvText(path, options);
   const FileSchema& schema = out.Schema();
   // File column i -> schema column (or -1: unknown), by header name or position.
   std::vector<int64_t> mapping;

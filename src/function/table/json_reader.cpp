@@ -10,6 +10,7 @@
 #include "common/exception.hpp"
 #include "common/json_parse.hpp"
 #include "common/string_util.hpp"
+#include "common/utf8.hpp"
 #include "function/table/file_readers.hpp"
 
 namespace lakestream {
@@ -180,7 +181,7 @@ void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx
     JsonError error;
     json doc = ParseOrderedJson(text, &error);
     if (doc.is_discarded()) {
-      on_error(1, error.message, text.substr(0, 200));
+      on_error(1, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(std::string_view(text).substr(0, 200)));
       return;
     }
     if (doc.is_object()) {
@@ -216,7 +217,7 @@ void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx
     JsonError error;
     json record = ParseOrderedJson(raw, &error);
     if (record.is_discarded()) {
-      on_error(line, error.message, std::string(raw));
+      on_error(line, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(raw));
       continue;
     }
     if (!record.is_object()) {
