@@ -76,13 +76,28 @@ struct BoundMerge {
   LogicalOperatorPtr plan;
 };
 
+enum class CopyFormat : uint8_t { PARQUET, CSV, JSON };
+
+// COPY TO a text file: CSV (DuckDB's defaults: a header line, ',' between
+// fields, '"' quotes, NULL as an empty field) or JSON (one object per line,
+// or one array with `array`).
+struct CopyTextOptions {
+  bool header = true;
+  char delimiter = ',';
+  char quote = '"';
+  std::string null_string;
+  bool json_array = false;
+};
+
 // COPY {(query) | t} TO 'file' [(options)] and COPY t FROM 'file'.
 struct BoundCopy {
   bool is_from = false;
   std::string path;
-  // TO: the writer's options, the file's columns (an untyped NULL column
-  // becomes INTEGER) and the rows to write.
+  // TO: the file's format and the writer's options, the file's columns (an
+  // untyped NULL column becomes INTEGER) and the rows to write.
+  CopyFormat format = CopyFormat::PARQUET;
   ParquetWriterOptions options;
+  CopyTextOptions text;
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   LogicalOperatorPtr plan;

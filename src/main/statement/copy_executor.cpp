@@ -1,5 +1,5 @@
 // COPY (query) TO 'file.parquet' [(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE n)]
-// COPY table TO 'file.parquet' ...
+// COPY table TO 'file.parquet' | 'file.csv' | 'file.json' ... (CSV and JSON: copy_text_encoder.hpp)
 // COPY table FROM 'file.parquet' | 'glob'   (appends the rows)
 //
 // Bound by planner/binder/statement/bind_copy.cpp; COPY FROM runs as the
@@ -18,6 +18,7 @@
 #include "common/s3/s3_file_system.hpp"
 #include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
+#include "main/statement/copy_text_encoder.hpp"
 #include "main/statement/dml_executor.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "planner/binder.hpp"
@@ -56,6 +57,62 @@ static int64_t StreamPlanToParquet(ClientContext& context, BoundCopy& bound, con
   return count;
 }
 
+// The same for CSV and JSON: text made chunk by chunk and written to `path`
+// in pieces of about 1 MB (a local file), or uploaded whole (object storage).
+static int64_t StreamPlanToText(ClientContext& context, BoundCopy& bound, const std::string& path, FileSystem* fs) {
+  constexpr size_t kFlushBytes = 1 << 20;
+  CopyTextEncoder encoder(bound.format, bound.text, bound.names, bound.types);
+  const bool remote = IsRemotePath(path);
+  int fd = -1;
+  if (!remote) {
+    auto opened = fs->OpenFile(path, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0644);
+    if (!opened.ok()) throw IOError("COPY TO " + bound.path + ": cannot open " + path + ": " + opened.status().message());
+    fd = opened.value();
+  }
+  struct CloseFd {
+    int fd;
+    ~CloseFd() {
+      if (fd >= 0) ::close(fd);
+    }
+  } close_fd{fd};
+  std::string buffer;
+  auto flush = [&] {
+    size_t done = 0;
+    while (done < buffer.size()) {
+      ssize_t n = ::write(fd, buffer.data() + done, buffer.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw IOError("COPY TO " + bound.path + ": cannot write " + path + ": " + std::strerror(errno));
+      done += static_cast<size_t>(n);
+    }
+    buffer.clear();
+  };
+  encoder.Begin(buffer);
+  int64_t count = 0;
+  ExecutePlanInto(context, std::move(bound.plan), [&](DataChunk& chunk) {
+    encoder.Append(chunk, buffer);
+    count += static_cast<int64_t>(chunk.size());
+    if (!remote && buffer.size() >= kFlushBytes) flush();
+  });
+  encoder.End(buffer);
+  if (remote) {
+    Status put = fs->WriteFile(path, buffer);
+    if (!put.ok()) throw IOError("COPY TO " + bound.path + ": " + put.message());
+    return count;
+  }
+  flush();
+  if (::close(fd) != 0) {
+    close_fd.fd = -1;
+    throw IOError("COPY TO " + bound.path + ": cannot write " + path + ": " + std::strerror(errno));
+  }
+  close_fd.fd = -1;
+  return count;
+}
+
+static int64_t StreamPlanToFile(ClientContext& context, BoundCopy& bound, const std::string& path, FileSystem* fs) {
+  if (bound.format == CopyFormat::PARQUET) return StreamPlanToParquet(context, bound, path, fs);
+  return StreamPlanToText(context, bound, path, fs);
+}
+
 // Writes bound.plan's rows to bound.path. A local file is written to a new
 // hidden temp file beside the target (created with O_EXCL | O_NOFOLLOW, so a
 // link planted at that name is never followed) and renamed over the target
@@ -71,7 +128,7 @@ static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
   // (ConfinedFileSystem): a folder on the way swapped for a link after the
   // check fails the step instead of writing where the link leads.
   FileSystem* fs = context.Database().AccessPolicy().Files();
-  if (IsRemotePath(bound.path)) return StreamPlanToParquet(context, bound, bound.path, fs);
+  if (IsRemotePath(bound.path)) return StreamPlanToFile(context, bound, bound.path, fs);
   RefuseSymlinkTarget(bound.path);
   std::string temp = FileSystem::TempPathFor(bound.path);
   auto created = fs->OpenFile(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
@@ -81,7 +138,7 @@ static int64_t WriteCopyFile(ClientContext& context, BoundCopy& bound) {
   }
   ::close(created.value());
   try {
-    int64_t count = StreamPlanToParquet(context, bound, temp, fs);
+    int64_t count = StreamPlanToFile(context, bound, temp, fs);
     Status moved = fs->Rename(temp, bound.path);
     if (!moved.ok()) {
       throw IOError("COPY TO " + bound.path + ": cannot move the finished file " + temp + " into place: " +
