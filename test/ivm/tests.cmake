@@ -1,9 +1,11 @@
 # Materialized views (issue 6): differential test and the SIGKILL refresh test.
 add_executable(lakestream_ivm_differential ${CMAKE_CURRENT_LIST_DIR}/ivm_differential.cpp)
 target_link_libraries(lakestream_ivm_differential PRIVATE lakestream_lib)
+# 400 statements per seed under ctest (about 50 s each); the long run is
+# 1000 or more per seed by hand (docs/views.md, "Testing").
 foreach(seed 7 20240601)
   add_test(NAME integration/ivm_differential_${seed}
-    COMMAND lakestream_ivm_differential ${CMAKE_BINARY_DIR}/ivm_differential_${seed}.db 1000 ${seed})
+    COMMAND lakestream_ivm_differential ${CMAKE_BINARY_DIR}/ivm_differential_${seed}.db 400 ${seed})
   set_tests_properties(integration/ivm_differential_${seed} PROPERTIES LABELS integration TIMEOUT 1800)
 endforeach()
 
