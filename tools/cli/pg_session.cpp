@@ -119,6 +119,7 @@ class Session {
   // Made once the user is known: on the read-only database for a read-only user.
   std::unique_ptr<Connection> connection_;
   bool read_only_ = false;  // the server's, or the user's
+  std::string read_only_user_;  // the user, when the user (not the server) is read-only
   SessionSettings settings_;
   int32_t pid_ = 0;
   std::atomic<bool> cancel_requested_{false};  // set by a CancelRequest (SUBSCRIBE polls it)
@@ -155,7 +156,9 @@ void Session::SendReady() {
 }
 
 bool Session::Startup() {
-  std::optional<StartupPacket> packet = AcceptStartup(wire_, options_);
+  // The login looks the user up in the database's own users on this connection.
+  connection_ = std::make_unique<Connection>(db_);
+  std::optional<StartupPacket> packet = AcceptStartup(wire_, options_, *connection_);
   if (!packet) return false;
   if (packet->cancel) {
     registry_.Cancel(packet->cancel_pid, packet->cancel_secret);
@@ -163,9 +166,21 @@ bool Session::Startup() {
   }
   std::map<std::string, std::string>& params = packet->params;
   const std::string& user = params["user"];
-  read_only_ = options_.read_only || options_.read_only_users.count(user) > 0;
-  connection_ = std::make_unique<Connection>(
-      options_.read_only_users.count(user) && options_.read_only_database ? *options_.read_only_database : db_);
+  if (packet->read_only_user || options_.read_only_users.count(user) > 0) read_only_user_ = user;
+  read_only_ = options_.read_only || !read_only_user_.empty();
+  if (!read_only_user_.empty() && !options_.read_only) {
+    std::string error;
+    Database* read_only_db = options_.read_only_database ? options_.read_only_database->Get(&error) : nullptr;
+    if (!read_only_db) {
+      SendError("28000", "user " + user + " is read-only and cannot log in: " +
+                             (error.empty() ? "this server has no database directory to open read-only" : error) +
+                             "; serve a database directory, or ALTER USER " + user + " READ WRITE",
+                "FATAL");
+      wire_.Flush();
+      return false;
+    }
+    connection_ = std::make_unique<Connection>(*read_only_db);
+  }
   settings_["session_authorization"] = user;
   settings_["default_transaction_read_only"] = read_only_ ? "on" : "off";
   settings_["transaction_read_only"] = read_only_ ? "on" : "off";
@@ -223,7 +238,12 @@ void Session::Run() {
             throw ProtocolError("unknown message type '" + std::string(1, type) + "'");
         }
       } catch (SqlError& e) {
-        SendError(e.SqlState(), e.what());
+        std::string message = e.what();
+        if (e.SqlState() == "25006" && !read_only_user_.empty()) {
+          message += "; user " + read_only_user_ + " is read-only: log in as a user who may write, or make it one " +
+                     "(ALTER USER " + read_only_user_ + " READ WRITE, or drop it from --readonly-user)";
+        }
+        SendError(e.SqlState(), message);
         skip_to_sync_ = type != 'Q';
         if (type == 'Q') SendReady();
       } catch (ProtocolError&) {
@@ -651,6 +671,24 @@ void Session::Close(MessageReader& in) {
 }
 
 }  // namespace
+
+Database* ReadOnlyDatabase::Get(std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (database_) return database_.get();
+  if (path_.empty()) {
+    *error = "an in-memory database cannot be opened a second time, read-only";
+    return nullptr;
+  }
+  try {
+    DatabaseOptions read_only = options_;
+    read_only.read_only = true;
+    database_ = std::make_unique<Database>(path_, read_only);
+  } catch (std::exception& e) {
+    *error = e.what();
+    return nullptr;
+  }
+  return database_.get();
+}
 
 void ServeConnection(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd) {
   try {

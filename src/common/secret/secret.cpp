@@ -17,6 +17,7 @@ bool IsSensitiveKey(const std::string& type, const std::string& key) {
   std::string k = StringUtil::Lower(key);
   if (StringUtil::StartsWith(k, "kafka.")) k = k.substr(6);
   if (type == "s3") return k == "secret" || k == "session_token";
+  if (type == "pg_user") return k == "verifier" || k == "password";
   if (k == "secret") return false;  // a sink's 'secret' option names a secret, it is none
   // librdkafka marks these sensitive (ssl.key.password, ssl.key.pem, ssl_key,
   // ssl.keystore.password, sasl.password, sasl.oauthbearer.config,
