@@ -10,6 +10,7 @@
 
 #include "lakestream/column_view.hpp"
 #include "pg_copy.hpp"
+#include "pg_cursor.hpp"
 #include "pg_format.hpp"
 #include "pg_startup.hpp"
 
@@ -56,6 +57,15 @@ struct Portal {
   bool done = false;
   // Bind's result format codes: none (all text), one for all, or one per column.
   std::vector<int16_t> formats;
+  // A cursor (DECLARE, pg_cursor.hpp): a portal named as the cursor whose
+  // rows were all computed at DECLARE, so that other statements may run
+  // between FETCHes; `hold` keeps it past the end of its transaction.
+  bool is_cursor = false;
+  bool hold = false;
+  // FETCH / MOVE: the cursor read, how many rows (0: all); MOVE sends none.
+  std::string fetch_from;
+  int64_t fetch_count = 0;
+  bool move = false;
 };
 
 bool IsBinary(const std::vector<int16_t>& formats, idx_t column) {
@@ -99,6 +109,16 @@ class Session {
   // Sends rows (at most max_rows when > 0), then CommandComplete, or
   // PortalSuspended when the limit stopped it. False when an error was sent.
   bool SendRows(Portal& portal, int64_t max_rows);
+  // DataRows of `source` in `formats` (nothing sent when !send), at most
+  // max_rows when > 0: true when it stopped at the limit with rows left.
+  bool SendDataRows(Portal& source, const std::vector<int16_t>& formats, int64_t max_rows, bool send);
+  void ThrowIfFailed(const QueryResult& result);
+  // DECLARE / FETCH / MOVE / CLOSE: true when `portal` is one, and has run.
+  bool RunCursorCommand(Portal& portal);
+  // The rows a portal returns (a FETCH's are its cursor's), or nullptr.
+  const QueryResult* RowsOf(const Portal& portal);
+  // Ends the transaction's cursors (all, with `with_hold`), as its end does in Postgres.
+  void CloseCursors(bool with_hold);
   void SendError(const std::string& sqlstate, const std::string& message, const char* severity = "ERROR");
   void SendNotice(const std::string& message);
   void SendReady();
@@ -227,7 +247,11 @@ void Session::Run() {
             // Outside a transaction block Sync ends the implicit transaction
             // and its portals (as in Postgres): a portal suspended by a row
             // limit would otherwise keep the database's statement lock.
-            if (tx_status_ == 'I') portals_.clear();
+            if (tx_status_ == 'I') {
+              for (auto it = portals_.begin(); it != portals_.end();) {
+                it = it->second.hold ? std::next(it) : portals_.erase(it);
+              }
+            }
             SendReady();
             break;
           case 'X': return;
@@ -238,6 +262,7 @@ void Session::Run() {
             throw ProtocolError("unknown message type '" + std::string(1, type) + "'");
         }
       } catch (SqlError& e) {
+        if (tx_status_ == 'T') tx_status_ = 'E';  // any error aborts the transaction block, as in Postgres
         std::string message = e.what();
         if (e.SqlState() == "25006" && !read_only_user_.empty()) {
           message += "; user " + read_only_user_ + " is read-only: log in as a user who may write, or make it one " +
@@ -250,6 +275,7 @@ void Session::Run() {
         throw;
       } catch (std::exception& e) {
         // A bug (or an allocation failure) ends the statement, not the server.
+        if (tx_status_ == 'T') tx_status_ = 'E';
         SendError("XX000", std::string("internal error: ") + e.what());
         skip_to_sync_ = type != 'Q';
         if (type == 'Q') SendReady();
@@ -273,9 +299,15 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
   } else if (kw == "COMMIT" || kw == "END") {
     portal->tag = tx_status_ == 'E' ? "ROLLBACK" : "COMMIT";
     tx_status_ = 'I';
+    CloseCursors(false);
+  } else if (kw == "SAVEPOINT" || kw == "RELEASE" || LeadingKeywords(sql, 2) == "ROLLBACK TO" ||
+             LeadingKeywords(sql, 3) == "ROLLBACK WORK TO" || LeadingKeywords(sql, 3) == "ROLLBACK TRANSACTION TO") {
+    throw SqlError("0A000", "not supported yet: savepoints (SAVEPOINT, RELEASE, ROLLBACK TO; psycopg's nested "
+                            "transaction() blocks): lakestream commits each statement when it runs");
   } else if (kw == "ROLLBACK" || kw == "ABORT") {
     bool wrote = wrote_in_tx_;
     tx_status_ = 'I';
+    CloseCursors(false);
     if (wrote) {
       throw SqlError("0A000",
                      "not supported yet: ROLLBACK of statements that wrote: lakestream committed each of them "
@@ -317,11 +349,7 @@ void Session::RunPortal(Portal& portal) {
     throw SqlError("0A000", "not supported yet: SUBSCRIBE in the extended query protocol; send it as a simple query "
                             "(psql, or psycopg's cursor.copy(\"SUBSCRIBE TO t\"))");
   }
-  if (first == "DECLARE" || first == "FETCH" || first == "MOVE") {
-    throw SqlError("0A000", "not supported yet: " + first +
-                                " (SQL cursors); fetch a large result in batches with Execute's row limit "
-                                "(JDBC setFetchSize) or read it whole");
-  }
+  if (RunCursorCommand(portal)) return;
   portal.ran = true;
   std::string tag;
   portal.result = AnswerClient(portal.sql, &tag);
@@ -367,6 +395,19 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
     wire_.End();
     return true;
   }
+  if (!portal.fetch_from.empty()) {
+    auto it = portals_.find(portal.fetch_from);
+    if (it == portals_.end()) throw SqlError("34000", "cursor \"" + portal.fetch_from + "\" does not exist");
+    Portal& cursor = it->second;
+    int64_t before = cursor.rows_sent;
+    SendDataRows(cursor, portal.formats.empty() ? cursor.formats : portal.formats, portal.fetch_count, !portal.move);
+    ThrowIfFailed(*cursor.result);
+    wire_.Begin('C');
+    wire_.CString((portal.move ? "MOVE " : "FETCH ") + std::to_string(cursor.rows_sent - before));
+    wire_.End();
+    portal.done = true;
+    return true;
+  }
   auto& result = *portal.result;
   if (portal.row_change) {
     int64_t n = 0;
@@ -378,65 +419,152 @@ bool Session::SendRows(Portal& portal, int64_t max_rows) {
     portal.done = true;
     return true;
   }
+  if (SendDataRows(portal, portal.formats, max_rows, true)) {
+    wire_.Begin('s');  // PortalSuspended
+    wire_.End();
+    return true;
+  }
+  ThrowIfFailed(result);
+  wire_.Begin('C');
+  wire_.CString(!portal.tag.empty() ? portal.tag : CommandTag(portal.sql, result, portal.rows_sent));
+  wire_.End();
+  return true;
+}
+
+void Session::ThrowIfFailed(const QueryResult& result) {
+  if (!result.HasError()) return;
+  if (tx_status_ == 'T') tx_status_ = 'E';
+  throw SqlError(SqlStateOf(result.GetErrorKind(), result.GetError()), result.GetError());
+}
+
+bool Session::SendDataRows(Portal& source, const std::vector<int16_t>& formats, int64_t max_rows, bool send) {
+  auto& result = *source.result;
   int64_t sent_now = 0;
   idx_t columns = result.ColumnCount();
-  if (!portal.formats.empty() && portal.formats.size() != 1 && portal.formats.size() != columns) {
-    throw SqlError("08P01", "Bind gave " + std::to_string(portal.formats.size()) + " result formats for " +
+  if (!formats.empty() && formats.size() != 1 && formats.size() != columns) {
+    throw SqlError("08P01", "Bind gave " + std::to_string(formats.size()) + " result formats for " +
                                 std::to_string(columns) + " columns; give none, one, or one per column");
   }
   std::vector<bool> binary;
-  for (idx_t c = 0; c < columns; c++) binary.push_back(IsBinary(portal.formats, c));
+  for (idx_t c = 0; c < columns; c++) binary.push_back(IsBinary(formats, c));
   std::string cell;
-  while (!portal.done) {
-    if (!portal.have_chunk) {
+  while (!source.done) {
+    if (!source.have_chunk) {
       if (columns == 0 || !result.FetchNext()) {
-        portal.done = true;
+        source.done = true;
         break;
       }
-      portal.have_chunk = true;
-      portal.chunk_row = 0;
+      source.have_chunk = true;
+      source.chunk_row = 0;
     }
     std::vector<ColumnView> views;
     views.reserve(columns);
     for (idx_t c = 0; c < columns; c++) views.emplace_back(result, c);
     idx_t rows = views.empty() ? 0 : views[0].RowCount();
-    for (; portal.chunk_row < rows; portal.chunk_row++) {
-      if (max_rows > 0 && sent_now == max_rows) {
-        wire_.Begin('s');  // PortalSuspended
-        wire_.End();
-        return true;
-      }
+    for (; source.chunk_row < rows; source.chunk_row++) {
+      if (max_rows > 0 && sent_now == max_rows) return true;
+      sent_now++;
+      source.rows_sent++;
+      if (!send) continue;
       wire_.Begin('D');
       wire_.Int16(static_cast<int16_t>(columns));
       for (idx_t c = 0; c < columns; c++) {
         auto& view = views[c];
-        if (!view.IsValid(portal.chunk_row)) {
+        if (!view.IsValid(source.chunk_row)) {
           wire_.Int32(-1);
           continue;
         }
         cell.clear();
         if (binary[c]) {
-          AppendBinary(view, portal.chunk_row, &cell);
+          AppendBinary(view, source.chunk_row, &cell);
         } else {
-          AppendText(view, portal.chunk_row, &cell);
+          AppendText(view, source.chunk_row, &cell);
         }
         wire_.Int32(static_cast<int32_t>(cell.size()));
         wire_.Bytes(cell);
       }
       wire_.End();
-      sent_now++;
-      portal.rows_sent++;
       if (!wire_.MaybeFlush()) throw ProtocolError("the client went away while rows were sent");
     }
-    portal.have_chunk = false;
+    source.have_chunk = false;
   }
-  if (result.HasError()) {
-    if (tx_status_ == 'T') tx_status_ = 'E';
-    throw SqlError(SqlStateOf(result.GetErrorKind(), result.GetError()), result.GetError());
+  return false;
+}
+
+const QueryResult* Session::RowsOf(const Portal& portal) {
+  if (!portal.fetch_from.empty()) {
+    auto it = portals_.find(portal.fetch_from);
+    return portal.move || it == portals_.end() ? nullptr : it->second.result.get();
   }
-  wire_.Begin('C');
-  wire_.CString(!portal.tag.empty() ? portal.tag : CommandTag(portal.sql, result, portal.rows_sent));
-  wire_.End();
+  return portal.result && portal.result->ColumnCount() > 0 && !portal.row_change ? portal.result.get() : nullptr;
+}
+
+void Session::CloseCursors(bool with_hold) {
+  for (auto it = portals_.begin(); it != portals_.end();) {
+    it = it->second.is_cursor && (with_hold || !it->second.hold) ? portals_.erase(it) : std::next(it);
+  }
+}
+
+bool Session::RunCursorCommand(Portal& portal) {
+  std::optional<CursorCommand> command = ParseCursorCommand(portal.sql);
+  if (!command) return false;
+  portal.ran = true;
+  const std::string& name = command->name;
+  switch (command->kind) {
+    case CursorCommand::Kind::DECLARE: {
+      if (!command->hold && tx_status_ == 'I') {
+        throw SqlError("25P01", "DECLARE CURSOR can only be used in transaction blocks: BEGIN first, or declare it "
+                                "WITH HOLD (psycopg: a named cursor outside autocommit, or withhold=True)");
+      }
+      if (portals_.count(name)) throw SqlError("42P03", "cursor \"" + name + "\" already exists; CLOSE " + name + " first");
+      std::string kw = LeadingKeywords(command->query, 1);
+      if (kw != "SELECT" && kw != "WITH" && kw != "VALUES" && kw != "TABLE" && kw != "FROM") {
+        throw SqlError("42601", "DECLARE CURSOR takes a query (SELECT, WITH, VALUES, TABLE, FROM), not " + kw);
+      }
+      Portal cursor;
+      cursor.sql = command->query;
+      cursor.params = portal.params;
+      cursor.is_cursor = true;
+      cursor.hold = command->hold;
+      if (command->binary) cursor.formats = {1};
+      RunPortal(cursor);
+      // Every row now: the statement lock is released, so other sessions and
+      // this one's other statements run between FETCHes.
+      cursor.result->RowCount();
+      ThrowIfFailed(*cursor.result);
+      portals_[name] = std::move(cursor);
+      portal.tag = "DECLARE CURSOR";
+      break;
+    }
+    case CursorCommand::Kind::FETCH:
+    case CursorCommand::Kind::MOVE: {
+      auto it = portals_.find(name);
+      if (it == portals_.end() || !it->second.is_cursor) {
+        if (tx_status_ == 'T') tx_status_ = 'E';
+        throw SqlError("34000", "cursor \"" + name + "\" does not exist; DECLARE it first");
+      }
+      portal.fetch_from = name;
+      portal.fetch_count = command->all ? 0 : command->count;
+      portal.move = command->kind == CursorCommand::Kind::MOVE;
+      return true;
+    }
+    case CursorCommand::Kind::CLOSE: {
+      if (command->all) {
+        CloseCursors(true);
+        portal.tag = "CLOSE CURSOR ALL";
+        break;
+      }
+      auto it = portals_.find(name);
+      if (it == portals_.end() || !it->second.is_cursor) {
+        if (tx_status_ == 'T') tx_status_ = 'E';
+        throw SqlError("34000", "cursor \"" + name + "\" does not exist");
+      }
+      portals_.erase(it);
+      portal.tag = "CLOSE CURSOR";
+      break;
+    }
+  }
+  portal.done = true;
   return true;
 }
 
@@ -511,7 +639,9 @@ void Session::SimpleQuery(const std::string& text) {
     Portal portal;
     portal.sql = sql;
     RunPortal(portal);
-    if (portal.result && portal.result->ColumnCount() > 0 && !portal.row_change) SendRowDescription(*portal.result);
+    if (const QueryResult* rows = RowsOf(portal)) {
+      SendRowDescription(*rows, portal.fetch_from.empty() ? portal.formats : portals_[portal.fetch_from].formats);
+    }
     SendRows(portal, 0);
   }
   // Keep no unnamed statement or portal across a simple query (as Postgres).
@@ -552,7 +682,8 @@ void Session::Parse(MessageReader& in) {
   }
   // Statements the server may answer itself are checked when they run.
   static const char* const kOurs[] = {"SET", "SHOW", "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT",
-                                      "DISCARD", "RESET", "DEALLOCATE", "SUBSCRIBE", "DECLARE", "FETCH", "MOVE"};
+                                      "DISCARD", "RESET", "DEALLOCATE", "SUBSCRIBE", "DECLARE", "FETCH", "MOVE", "CLOSE",
+                                      "SAVEPOINT", "RELEASE"};
   std::string kw = parts.empty() ? "" : LeadingKeywords(parts[0], 1);
   bool ours = std::find(std::begin(kOurs), std::end(kOurs), kw) != std::end(kOurs);
   // The unnamed statement (one-shot queries: psycopg, JDBC) is parsed when
@@ -635,8 +766,9 @@ void Session::Describe(MessageReader& in) {
   if (it == portals_.end()) throw SqlError("34000", "portal \"" + name + "\" does not exist");
   RunPortal(it->second);
   auto& portal = it->second;
-  if (portal.result && portal.result->ColumnCount() > 0 && !portal.row_change) {
-    SendRowDescription(*portal.result, portal.formats);
+  if (const QueryResult* rows = RowsOf(portal)) {
+    SendRowDescription(*rows, portal.formats.empty() && !portal.fetch_from.empty() ? portals_[portal.fetch_from].formats
+                                                                                    : portal.formats);
   } else {
     wire_.Begin('n');
     wire_.End();
