@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "lakestream/column_view.hpp"
+#include "pg_copy_format.hpp"
 #include "pg_format.hpp"
 #include "pg_session_impl.hpp"
 
@@ -14,6 +15,12 @@ namespace {
 bool IsBinary(const std::vector<int16_t>& formats, idx_t column) {
   if (formats.size() == 1) return formats[0] == 1;
   return column < formats.size() && formats[column] == 1;
+}
+
+// COPY FROM STDIN / TO STDOUT, which the session runs itself (Session::Copy).
+bool IsWireCopy(const std::string& sql) {
+  CopyStatement statement;
+  return LeadingKeywords(sql, 1) == "COPY" && ParseCopyStatement(sql, &statement);
 }
 
 }  // namespace
@@ -170,9 +177,10 @@ void Session::Parse(MessageReader& in) {
     throw SqlError("42601", "cannot insert multiple commands into a prepared statement; send them one at a time");
   }
   // Statements the server may answer itself are checked when they run.
-  static const char* const kOurs[] = {"SET", "SHOW", "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT",
-                                      "DISCARD", "RESET", "DEALLOCATE", "SUBSCRIBE", "DECLARE", "FETCH", "MOVE", "CLOSE",
-                                      "SAVEPOINT", "RELEASE"};
+  static const char* const kOurs[] = {"SET",     "SHOW",    "BEGIN",      "START",     "COMMIT",  "END",
+                                      "ROLLBACK", "ABORT",  "DISCARD",    "RESET",     "DEALLOCATE", "SUBSCRIBE",
+                                      "DECLARE", "FETCH",   "MOVE",       "CLOSE",     "COPY",    "SAVEPOINT",
+                                      "RELEASE"};
   std::string kw = parts.empty() ? "" : LeadingKeywords(parts[0], 1);
   bool ours = std::find(std::begin(kOurs), std::end(kOurs), kw) != std::end(kOurs);
   // The unnamed statement (one-shot queries: psycopg, JDBC) is parsed when
@@ -253,6 +261,11 @@ void Session::Describe(MessageReader& in) {
   }
   auto it = portals_.find(name);
   if (it == portals_.end()) throw SqlError("34000", "portal \"" + name + "\" does not exist");
+  if (!it->second.ran && IsWireCopy(it->second.sql)) {  // a COPY's rows go as CopyData, not DataRows
+    wire_.Begin('n');
+    wire_.End();
+    return;
+  }
   RunPortal(it->second);
   auto& portal = it->second;
   if (const QueryResult* rows = RowsOf(portal)) {
@@ -273,6 +286,17 @@ void Session::Execute(MessageReader& in) {
   if (LeadingKeywords(portal.sql, 1).empty()) {
     wire_.Begin('I');
     wire_.End();
+    return;
+  }
+  if (!portal.ran && IsWireCopy(portal.sql)) {
+    // COPY ... FROM STDIN / TO STDOUT as in the simple protocol (JDBC and
+    // prepared statements send it this way); a COPY IN's CopyData follows Sync.
+    if (tx_status_ == 'E') {
+      throw SqlError("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+    }
+    portal.ran = true;
+    portal.done = true;
+    Copy(portal.sql);
     return;
   }
   RunPortal(portal);

@@ -145,6 +145,9 @@ void Session::Run() {
             SendReady();
             break;
           case 'X': return;
+          case 'F':
+            throw SqlError("0A000", "not supported yet: the function-call message (fast-path FunctionCall, e.g. "
+                                    "libpq's PQfn and large objects); call the function in a query: SELECT f(...)");
           case 'd':
           case 'c':
           case 'f': break;  // COPY data after its COPY ended (RunCopyIn reads the rest)
@@ -159,16 +162,18 @@ void Session::Run() {
                      "(ALTER USER " + read_only_user_ + " READ WRITE, or drop it from --readonly-user)";
         }
         SendError(e.SqlState(), message);
-        skip_to_sync_ = type != 'Q';
-        if (type == 'Q') SendReady();
+        // Query and FunctionCall stand alone: ReadyForQuery follows; the extended messages skip to Sync.
+        skip_to_sync_ = type != 'Q' && type != 'F';
+        if (!skip_to_sync_) SendReady();
       } catch (ProtocolError&) {
         throw;
       } catch (std::exception& e) {
         // A bug (or an allocation failure) ends the statement, not the server.
         if (tx_status_ == 'T') tx_status_ = 'E';
         SendError("XX000", std::string("internal error: ") + e.what());
-        skip_to_sync_ = type != 'Q';
-        if (type == 'Q') SendReady();
+        // Query and FunctionCall stand alone: ReadyForQuery follows; the extended messages skip to Sync.
+        skip_to_sync_ = type != 'Q' && type != 'F';
+        if (!skip_to_sync_) SendReady();
       }
       if (!wire_.MaybeFlush()) return;
     }
