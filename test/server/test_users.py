@@ -129,3 +129,23 @@ def test_user_statements_are_checked(tmp_path):
         login(s, "pre", "pre-hashed").close()
     finally:
         s.stop()
+
+
+def test_user_names_never_reach_the_store_as_paths(tmp_path):
+    make_users(tmp_path, "CREATE USER alice PASSWORD 'al1ce-pw'")
+    store = tmp_path / "db" / "_lakestream" / "secrets"
+    # A file outside the store that would pass for alice's if a name could climb out of it.
+    (tmp_path / "db" / "evil.json").write_text((store / "alice.json").read_text())
+    s = Server(tmp_path)
+    try:
+        for user in ["../../evil", "../secrets/alice", "alice.json", "al ice"]:
+            with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+                login(s, user, "al1ce-pw")
+        # A damaged user file: that user cannot log in, the server says why, the others still can.
+        (store / "bob.json").write_text("{not json")
+        with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+            login(s, "bob", "b0b-pw")
+        assert "user bob cannot log in" in s.log_path.read_text()
+        login(s, "alice", "al1ce-pw").close()
+    finally:
+        s.stop()

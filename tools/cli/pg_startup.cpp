@@ -68,13 +68,21 @@ std::optional<StartupPacket> AcceptStartup(WireConnection& wire, const ServerOpt
       return TurnAway(wire, "28000", "no user name in the startup packet; connect with a user (psql -U NAME)");
     }
     std::optional<ScramVerifier> verifier;
+    bool database_users = true;  // when the store cannot be read, logins stay required
     if (auto it = options.users.find(user); it != options.users.end()) {
       verifier = it->second;
-    } else if (auto found = FindServerUser(users, user)) {
-      verifier = ParseScramVerifier(found->verifier);
-      packet.read_only_user = found->read_only;
+    } else {
+      try {
+        if (auto found = FindServerUser(users, user)) {
+          verifier = ParseScramVerifier(found->verifier);
+          packet.read_only_user = found->read_only;
+        }
+        database_users = verifier || HasServerUsers(users);
+      } catch (std::exception& e) {  // a damaged user file: that user cannot log in, the server says why
+        std::fprintf(stderr, "lakestream serve: user %s cannot log in: %s\n", user.c_str(), e.what());
+      }
     }
-    if (options.login_required || !options.users.empty() || verifier || HasServerUsers(users)) {
+    if (options.login_required || !options.users.empty() || database_users) {
       if (!AuthenticateScram(wire, verifier ? &*verifier : nullptr, user)) {
         return TurnAway(wire, "28P01", "password authentication failed for user \"" + user + "\"");
       }

@@ -44,7 +44,9 @@ struct ServerUser {
 };
 // The user `name` (case-insensitive) of the database `connection` belongs
 // to, read from its secrets now (a user created or dropped by another
-// session or process counts at once); nullopt when there is none.
+// session or process counts at once); nullopt when there is none or `name`
+// cannot be a user's (only letters, digits and '_'). Throws the store's
+// errors (an unreadable or damaged user file).
 std::optional<ServerUser> FindServerUser(Connection& connection, const std::string& name);
 // Does that database have any user?
 bool HasServerUsers(Connection& connection);
