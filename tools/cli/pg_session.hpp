@@ -27,7 +27,7 @@ namespace lakestream::pg {
 // and can make none. Opened at the first such login.
 class ReadOnlyDatabase {
  public:
-  ReadOnlyDatabase(std::string path, DatabaseOptions options) : path_(std::move(path)), options_(options) {}
+  ReadOnlyDatabase(std::string path, DatabaseOptions options) : path_(std::move(path)), options_(std::move(options)) {}
   // nullptr with *error when it cannot be opened (an in-memory database
   // cannot be opened twice).
   Database* Get(std::string* error);
