@@ -86,6 +86,11 @@ def test_cursor_statements_over_simple_query(table):
         with pytest.raises(psycopg.errors.InvalidCursorName):
             cur.execute("FETCH a")
         cur.execute("ROLLBACK")
+        # DISCARD ALL (connection pools send it) closes WITH HOLD cursors too.
+        cur.execute("DECLARE kept CURSOR WITH HOLD FOR SELECT 1")
+        cur.execute("DISCARD ALL")
+        with pytest.raises(psycopg.errors.InvalidCursorName):
+            cur.execute("FETCH kept")
 
 
 @pytest.mark.parametrize("sql, match", [

@@ -220,6 +220,7 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
 std::unique_ptr<QueryResult> Session::AnswerClient(const std::string& sql, std::string* tag) {
   auto before = settings_.Reported();
   auto result = AnswerClientQuery(*connection_, sql, settings_, tag);
+  if (result && *tag == "DISCARD") CloseCursors(true);  // DISCARD ALL closes every cursor, as in Postgres
   if (result) {
     for (auto& [name, value] : settings_.Reported()) {
       if (before[name] == value) continue;
