@@ -123,3 +123,20 @@ def test_cursor_errors(table):
         con.rollback()
         with pytest.raises(psycopg.errors.InvalidCursorName):
             con.execute("CLOSE nosuch")
+
+
+def test_pg_cursors_lists_the_session_cursors(table):
+    with connect(table) as con:
+        con.execute("SELECT 1")
+        # A named cursor closed unused: psycopg asks pg_catalog.pg_cursors whether to CLOSE it.
+        with con.cursor(name="never_used"):
+            pass
+        con.execute("DECLARE a CURSOR FOR SELECT a FROM t")
+        con.execute("DECLARE b BINARY CURSOR WITH HOLD FOR SELECT 1")
+        rows = con.execute("SELECT name, is_holdable, is_binary, is_scrollable FROM pg_catalog.pg_cursors "
+                           "ORDER BY name").fetchall()
+        assert rows == [("a", False, False, False), ("b", True, True, False)]
+        assert con.execute("SELECT statement FROM pg_cursors WHERE name = %s", ("a",)).fetchone() == \
+            ("SELECT a FROM t",)
+        con.commit()
+        assert con.execute("SELECT name FROM pg_cursors").fetchall() == [("b",)]

@@ -1,8 +1,16 @@
 // SQL cursors on the session's side (pg_cursor.hpp has their grammar): a
 // cursor is a portal named as the cursor, whose rows are all computed at
 // DECLARE.
+#include <re2/re2.h>
+
 #include <iterator>
+#include <memory>
 #include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lakestream/columnar_table.hpp"
 
 #include "pg_cursor.hpp"
 #include "pg_format.hpp"
@@ -85,6 +93,35 @@ bool Session::RunCursorCommand(Portal& portal) {
   }
   portal.done = true;
   return true;
+}
+
+std::string Session::WithCursorView(const std::string& sql) {
+  static const RE2 kName(R"((?i)\b(?:pg_catalog\s*\.\s*)?pg_cursors\b)");
+  if (!RE2::PartialMatch(sql, kName)) return sql;
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> statements;
+  // std::vector<bool> has no data(): one byte per flag.
+  std::unique_ptr<bool[]> holdable(new bool[portals_.size() + 1]);
+  std::unique_ptr<bool[]> binary(new bool[portals_.size() + 1]);
+  std::unique_ptr<bool[]> scrollable(new bool[portals_.size() + 1]);
+  for (auto& [name, portal] : portals_) {
+    if (!portal.is_cursor) continue;
+    holdable[names.size()] = portal.hold;
+    binary[names.size()] = portal.formats.size() == 1 && portal.formats[0] == 1;
+    scrollable[names.size()] = false;
+    names.emplace_back(name);
+    statements.emplace_back(portal.sql);
+  }
+  ColumnarTable table;
+  table.AddStrings("name", names.data(), nullptr, names.size());
+  table.AddStrings("statement", statements.data(), nullptr, statements.size());
+  table.AddBooleans("is_holdable", holdable.get(), nullptr, names.size());
+  table.AddBooleans("is_binary", binary.get(), nullptr, names.size());
+  table.AddBooleans("is_scrollable", scrollable.get(), nullptr, names.size());
+  connection_->RegisterTable("__pg_cursors", std::move(table));
+  std::string rewritten = sql;
+  RE2::GlobalReplace(&rewritten, kName, "__pg_cursors");
+  return rewritten;
 }
 
 }  // namespace lakestream::pg

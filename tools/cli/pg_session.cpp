@@ -252,7 +252,8 @@ void Session::RunPortal(Portal& portal) {
   if (portal.result) {
     portal.tag = tag;
   } else {
-    portal.result = connection_->SendQuery(WithInformationSchema(*connection_, portal.sql, settings_), portal.params);
+    portal.result = connection_->SendQuery(WithInformationSchema(*connection_, WithCursorView(portal.sql), settings_),
+                                           portal.params);
   }
   auto& result = *portal.result;
   if (result.HasError()) {

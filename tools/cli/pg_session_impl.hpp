@@ -92,6 +92,10 @@ class Session {
   bool RunCursorCommand(Portal& portal);
   // The rows a portal returns (a FETCH's are its cursor's), or nullptr.
   const QueryResult* RowsOf(const Portal& portal);
+  // `sql` reading pg_catalog.pg_cursors (name, statement, is_holdable,
+  // is_binary, is_scrollable; psycopg asks it before closing a named cursor
+  // it did not declare) reads a snapshot of this session's cursors instead.
+  std::string WithCursorView(const std::string& sql);
   // Ends the transaction's cursors (all, with `with_hold`), as its end does in Postgres.
   void CloseCursors(bool with_hold);
   void SendError(const std::string& sqlstate, const std::string& message, const char* severity = "ERROR");
