@@ -149,3 +149,25 @@ def test_user_names_never_reach_the_store_as_paths(tmp_path):
         login(s, "alice", "al1ce-pw").close()
     finally:
         s.stop()
+
+
+def test_a_server_reachable_from_other_machines_needs_users(tmp_path):
+    refused = subprocess.run([SHELL, "serve", str(tmp_path / "db"), "--listen", "0.0.0.0:0"], capture_output=True,
+                             text=True, timeout=30)
+    assert refused.returncode == 2 and "CREATE USER" in refused.stderr, refused.stderr
+    make_users(tmp_path, "CREATE USER remote PASSWORD 'r'")
+    proc = subprocess.Popen([SHELL, "serve", str(tmp_path / "db"), "--listen", "0.0.0.0:0"], stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        line = proc.stderr.readline()
+        assert "listening on 0.0.0.0:" in line, line
+        port = int(line.split("0.0.0.0:")[1].split()[0])
+        with psycopg.connect(host="127.0.0.1", port=port, user="remote", password="r", dbname="x") as con:
+            con.execute("DROP USER remote")
+            con.commit()
+        # Every user dropped: logins stay required off loopback (no fallback to trust).
+        with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+            psycopg.connect(host="127.0.0.1", port=port, user="anyone", password="x", dbname="x")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -47,8 +47,9 @@ int Usage(const std::string& problem) {
                "       lakestream serve --scram-verifier < password\n"
                "  serves DB_DIR (in memory when omitted) to PostgreSQL clients (psql, psycopg, JDBC);\n"
                "  --listen defaults to 127.0.0.1:5433; --password-file holds USER:PASSWORD (or\n"
-               "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256\n"
-               "  (required when HOST is not a loopback address); a --readonly-user's sessions only read;\n"
+               "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256;\n"
+               "  so do the database's own users (CREATE USER name PASSWORD '...' [READ ONLY]); one of the two\n"
+               "  is required when HOST is not a loopback address; a --readonly-user's sessions only read;\n"
                "  --tls-cert/--tls-key (PEM) let clients use TLS (sslmode=require), --tls-required makes them\n");
   return 2;
 }
