@@ -1,7 +1,6 @@
 // The tools-facing functions (include/lakestream/tools.hpp).
 #include "lakestream/tools.hpp"
 
-#include <cctype>
 #include <stdexcept>
 
 #include "catalog/catalog.hpp"
@@ -58,11 +57,8 @@ std::optional<ServerUser> ToServerUser(const Secret& secret) {
 }  // namespace
 
 std::optional<ServerUser> FindServerUser(Connection& connection, const std::string& name) {
-  // The name comes from a client before it logged in: only a possible secret
-  // name may reach the store (which reads <store>/<name>.json).
-  bool valid = !name.empty() && name.size() <= 128;
-  for (char c : name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (!valid) return std::nullopt;
+  // The name comes from a client before it logged in: the store maps only
+  // secret names (letters, digits, _) to files, never a path.
   auto secret = ConnectionAccess::Context(connection).Database().Secrets().Find(name);
   return secret ? ToServerUser(*secret) : std::nullopt;
 }
