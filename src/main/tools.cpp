@@ -6,12 +6,15 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "common/secret/secret.hpp"
 #include "common/secret/secret_redact.hpp"
 #include "common/string_util.hpp"
 #include "main/connection_access.hpp"
 #include "main/public_value.hpp"
 #include "main/statement/statement_executor.hpp"
 #include "sink/sink_runner.hpp"
+#include "transaction/client_context.hpp"
+#include "transaction/database_instance.hpp"
 
 namespace lakestream {
 
@@ -36,6 +39,35 @@ int64_t SinkPendingVersions(Connection& connection, const std::string& name) {
   ClientContext& context = ConnectionAccess::Context(connection);
   SinkCatalogEntry* sink = context.GetCatalog().FindSink(name);
   return sink ? GetSinkStatus(context, *sink).pending_versions : 0;
+}
+
+namespace {
+
+std::optional<ServerUser> ToServerUser(const Secret& secret) {
+  if (secret.type != "pg_user") return std::nullopt;
+  ServerUser user;
+  user.name = secret.name;
+  for (auto& [key, value] : secret.values) {
+    if (key == "verifier") user.verifier = value;
+    if (key == "role") user.read_only = value == "read_only";
+  }
+  return user;
+}
+
+}  // namespace
+
+std::optional<ServerUser> FindServerUser(Connection& connection, const std::string& name) {
+  // The name comes from a client before it logged in: the store maps only
+  // secret names (letters, digits, _) to files, never a path.
+  auto secret = ConnectionAccess::Context(connection).Database().Secrets().Find(name);
+  return secret ? ToServerUser(*secret) : std::nullopt;
+}
+
+bool HasServerUsers(Connection& connection) {
+  for (auto& secret : ConnectionAccess::Context(connection).Database().Secrets().List()) {
+    if (secret.type == "pg_user") return true;
+  }
+  return false;
 }
 
 ErrorKind ErrorKindOf(const std::exception& e) {

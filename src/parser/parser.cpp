@@ -321,6 +321,7 @@ std::unique_ptr<SQLStatement> ParserImpl::ParseStatement() {
   if (t.type != TokenType::IDENTIFIER) SyntaxError(t);
   if (IsKeyword("APPLY")) return ParseApplyChanges();
   if (IsSecretStatement()) return ParseSecretStatement();
+  if (IsUserStatement()) return ParseUserStatement();
   if (IsSchemaStatement()) return ParseSchemaStatement();
   if (IsKeyword("CREATE")) return ParseCreate();
   if (IsKeyword("DROP")) return ParseDrop();

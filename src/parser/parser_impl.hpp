@@ -195,6 +195,9 @@ class ParserImpl {
   // CREATE/DROP SECRET, SHOW SECRETS (parse_secret.cpp)
   bool IsSecretStatement() const;
   std::unique_ptr<SQLStatement> ParseSecretStatement();
+  // CREATE/ALTER/DROP USER, SHOW USERS: server users as secrets (parse_user.cpp)
+  bool IsUserStatement() const;
+  std::unique_ptr<SQLStatement> ParseUserStatement();
 
  private:
   const std::string& sql_;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # psql against `lakestream serve` (docs/server.md): DDL/DML tags, types in
 # text format, errors with SQLSTATE, \dt and \d, cancel (psql sends a
-# CancelRequest on SIGINT), a read-only server refusing writes.
+# CancelRequest on SIGINT), cursors (FETCH_COUNT), users made by CREATE USER,
+# a read-only server refusing writes.
 # Usage: psql_test.sh path/to/lakestream
 set -u
 BIN=$1
@@ -116,6 +117,22 @@ ELAPSED=$(( $(date +%s) - START ))
 echo "$OUT" | grep -q "ERROR:  57014" || fail "cancel: no 57014 error: $OUT"
 [ "$ELAPSED" -lt 10 ] || fail "cancel took ${ELAPSED}s"
 expect "session after cancel" "1" "$(q -At -c "SELECT 1")"
+
+# \set FETCH_COUNT: psql reads the result through a cursor (BEGIN, DECLARE _psql_cursor, FETCH FORWARD 2, CLOSE).
+expect "FETCH_COUNT through a cursor" "0
+1
+2
+3
+4" "$(printf '\\set FETCH_COUNT 2\nSELECT range FROM range(5) ORDER BY range;\n' | q -At)"
+expect "FETCH ALL after a MOVE" "MOVE 3
+3
+4" "$(q -At -c "BEGIN" -c "DECLARE c CURSOR FOR SELECT range FROM range(5) ORDER BY range" -c "MOVE 3 FROM c" -c "FETCH ALL FROM c" -c "COMMIT" | grep -v -e BEGIN -e DECLARE -e COMMIT)"
+
+# Users kept in the database: once one exists, psql logs in with its password (SCRAM-SHA-256).
+q -c "CREATE USER pguser WITH PASSWORD 'pg-pw'" >/dev/null
+expect "psql login as a database user" "pguser" "$(PGPASSWORD=pg-pw q -At -U pguser -c "SHOW USERS" | cut -d'|' -f1)"
+expect "psql wrong password" "1" "$(PGPASSWORD=wrong q -At -U pguser -c "SELECT 1" | grep -c 'password authentication failed for user "pguser"')"
+PGPASSWORD=pg-pw q -U pguser -c "DROP USER pguser" >/dev/null
 stop
 
 start --readonly

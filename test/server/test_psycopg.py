@@ -75,8 +75,8 @@ def test_errors_carry_sqlstate(server):
             con.execute("SELECT nosuch")
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="SUBSCRIBE in the extended"):
             con.execute("SUBSCRIBE TO orders", prepare=True)  # prepare: the extended protocol
-        with pytest.raises(psycopg.errors.FeatureNotSupported, match="cursors"):
-            con.execute("DECLARE c CURSOR FOR SELECT 1")
+        with pytest.raises(psycopg.errors.FeatureNotSupported, match="SCROLL cursors"):
+            con.execute("DECLARE c SCROLL CURSOR WITH HOLD FOR SELECT 1")
         # The session goes on after errors.
         assert con.execute("SELECT 1 + 1").fetchone() == (2,)
 

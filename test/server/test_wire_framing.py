@@ -204,3 +204,44 @@ def test_describe_named_statement(server):
     assert seen[4][1] == struct.pack("!hi", 2, 2) + b"41" + struct.pack("!i", 1) + b"x"
     assert error_fields(seen[7][1])["C"] == "26000"
     sock.close()
+
+
+def extended(sql):
+    """Parse/Bind/Describe/Execute/Sync of `sql`, unnamed, no parameters."""
+    return (msg(b"P", b"\0" + sql.encode() + b"\0\0\0") + msg(b"B", b"\0\0\0\0\0\0\0\0") + msg(b"D", b"P\0") +
+            msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+
+
+def test_copy_in_the_extended_protocol(server):
+    sock = logged_in(server)
+    sock.sendall(msg(b"Q", b"CREATE TABLE c (a INT, b VARCHAR)\0"))
+    read_until(sock, b"Z")
+    # COPY FROM STDIN: the client sends everything up to Sync, then the data after CopyInResponse.
+    sock.sendall(extended("COPY c FROM STDIN"))
+    seen = read_until(sock, b"G")  # CopyInResponse
+    assert [k for k, _ in seen] == [b"1", b"2", b"n", b"G"], seen  # Describe of a COPY: NoData
+    # The Sync sent before the data is ignored inside COPY IN (as in PostgreSQL); libpq sends one after CopyDone.
+    sock.sendall(msg(b"d", b"1\tone\n2\t\\N\n") + msg(b"c") + msg(b"S"))
+    seen = read_until(sock, b"Z")
+    assert (b"C", b"COPY 2\0") in seen, seen
+    # COPY TO STDOUT: CopyOutResponse, CopyData, CopyDone, CommandComplete.
+    sock.sendall(extended("COPY c TO STDOUT"))
+    seen = read_until(sock, b"Z")
+    kinds = [k for k, _ in seen]
+    assert kinds[:4] == [b"1", b"2", b"n", b"H"] and kinds[-3:] == [b"c", b"C", b"Z"], kinds
+    assert b"".join(body for k, body in seen if k == b"d") == b"1\tone\n2\t\\N\n"
+    sock.close()
+
+
+def test_function_call_message_is_refused_and_the_session_goes_on(server):
+    sock = logged_in(server)
+    # FunctionCall: function oid 1598 (random), no argument formats, one argument of 4 bytes, text result.
+    sock.sendall(msg(b"F", struct.pack("!ihhi", 1598, 0, 1, 4) + b"abcd" + struct.pack("!h", 0)))
+    seen = read_until(sock, b"Z")
+    errors = [error_fields(body) for k, body in seen if k == b"E"]
+    assert errors and errors[0]["C"] == "0A000" and "function-call message" in errors[0]["M"], seen
+    assert seen[-1] == (b"Z", b"I")
+    sock.sendall(msg(b"Q", b"SELECT 41 + 1\0"))
+    rows = [body for k, body in read_until(sock, b"Z") if k == b"D"]
+    assert rows == [struct.pack("!hi", 1, 2) + b"42"]
+    sock.close()

@@ -22,6 +22,10 @@ struct Spelling {
 const std::vector<Spelling>& Spellings() {
   static const std::vector<Spelling> cases = {
       {"CREATE SECRET s (TYPE kafka, 'sasl.password' 'hunter2')", {"hunter2"}, {"'sasl.password'", "SECRET s"}},
+      // `lakestream serve`'s users (docs/server.md).
+      {"CREATE USER alice WITH PASSWORD 'hunter2' READ ONLY", {"hunter2"}, {"CREATE USER alice WITH PASSWORD"}},
+      {"ALTER USER alice PASSWORD 'hunter2'", {"hunter2"}, {"ALTER USER alice"}},
+      {"CREATE SECRET u (TYPE pg_user, PASSWORD 'hunter2', ROLE 'read_only')", {"hunter2"}, {"pg_user"}},
       {"CREATE SECRET s (TYPE kafka, 'sasl.password' /* c */ 'hunter2')", {"hunter2"}, {"/* c */"}},
       {"CREATE SECRET s (TYPE kafka, 'sasl.password'/**/'hunter2')", {"hunter2"}, {}},
       {"CREATE SECRET s (TYPE kafka, 'sasl.password' -- c\n 'hunter2')", {"hunter2"}, {"-- c\n"}},

@@ -10,6 +10,7 @@
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
+#include "common/secret/secret.hpp"
 #include "connector/sink_options.hpp"
 #include "lakestream.hpp"
 #include "main/connection_access.hpp"
@@ -136,6 +137,29 @@ TEST(SecretStoreTest, AtomicWriteWithModeIsOwnerOnlyWhateverTheUmask) {
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   EXPECT_EQ(fs->ReadFile(path).value(), "secret");
+}
+
+TEST(SecretStoreTest, ANameIsNeverAPathOutOfTheStore) {
+  // A well-formed secret file outside the store, where "../../outside" would
+  // point: neither found (a login name reaches Find) nor removed by Drop.
+  testing::ScopedTempDir dir("secret_names");
+  SecretManager secrets(FileSystem::Default(), dir.path + "/db");
+  Secret s;
+  s.name = "inside";
+  s.type = "pg_user";
+  s.persistent = true;
+  s.values = {{"verifier", "v"}, {"role", "read_write"}};
+  secrets.Create(s, false);
+  std::string outside = dir.path + "/db/outside.json";
+  FileSystem* fs = FileSystem::Default();
+  ASSERT_TRUE(fs->WriteFileAtomic(outside, fs->ReadFile(secrets.StoreDir() + "/inside.json").value()).ok());
+  for (const char* name : {"../../outside", "../secrets/inside", "inside.json", "in side", ""}) {
+    EXPECT_FALSE(secrets.Find(name).has_value()) << name;
+    EXPECT_FALSE(secrets.Drop(name, std::nullopt)) << name;
+    EXPECT_FALSE(secrets.Drop(name, true)) << name;
+  }
+  EXPECT_TRUE(fs->FileExists(outside));
+  EXPECT_TRUE(secrets.Find("INSIDE").has_value());  // names stay case-insensitive
 }
 
 }  // namespace

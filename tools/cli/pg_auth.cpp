@@ -1,9 +1,6 @@
 #include "pg_auth.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <sys/stat.h>
 
@@ -11,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -22,47 +18,6 @@ namespace {
 constexpr size_t kKeyBytes = SHA256_DIGEST_LENGTH;
 constexpr size_t kSaltBytes = 16;
 constexpr size_t kNonceBytes = 18;
-
-std::string Base64(const std::string& bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
-
-std::optional<std::string> FromBase64(const std::string& text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(3 * text.size() / 4, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  if (n < 0) return std::nullopt;
-  size_t padding = (text.back() == '=' ? 1 : 0) + (text[text.size() - 2] == '=' ? 1 : 0);
-  out.resize(static_cast<size_t>(n) - padding);
-  return out;
-}
-
-std::string Hmac(const std::string& key, const std::string& message) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(message.data()),
-       message.size(), digest, &length);
-  return std::string(reinterpret_cast<char*>(digest), length);
-}
-
-std::string Sha256(const std::string& bytes) {
-  unsigned char digest[kKeyBytes];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  return std::string(reinterpret_cast<char*>(digest), kKeyBytes);
-}
-
-std::string RandomBytes(size_t n) {
-  std::string out(n, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1) {
-    throw std::runtime_error("the system's random number generator failed");
-  }
-  return out;
-}
 
 // The value of attribute `name` ("r", "p", ...) in a comma-separated SCRAM
 // message, or nullopt.
@@ -79,57 +34,6 @@ std::optional<std::string> Attribute(const std::string& message, char name) {
 }
 
 }  // namespace
-
-ScramVerifier MakeScramVerifier(const std::string& password, int iterations) {
-  return MakeScramVerifier(password, RandomBytes(kSaltBytes), iterations);
-}
-
-ScramVerifier MakeScramVerifier(const std::string& password, const std::string& salt, int iterations) {
-  ScramVerifier verifier;
-  verifier.iterations = iterations;
-  verifier.salt = salt;
-  std::string salted(kKeyBytes, '\0');
-  PKCS5_PBKDF2_HMAC(password.data(), static_cast<int>(password.size()),
-                    reinterpret_cast<const unsigned char*>(verifier.salt.data()), static_cast<int>(verifier.salt.size()),
-                    iterations, EVP_sha256(), static_cast<int>(kKeyBytes), reinterpret_cast<unsigned char*>(salted.data()));
-  verifier.stored_key = Sha256(Hmac(salted, "Client Key"));
-  verifier.server_key = Hmac(salted, "Server Key");
-  OPENSSL_cleanse(salted.data(), salted.size());
-  return verifier;
-}
-
-std::string FormatScramVerifier(const ScramVerifier& verifier) {
-  return "SCRAM-SHA-256$" + std::to_string(verifier.iterations) + ":" + Base64(verifier.salt) + "$" +
-         Base64(verifier.stored_key) + ":" + Base64(verifier.server_key);
-}
-
-std::optional<ScramVerifier> ParseScramVerifier(const std::string& text) {
-  const std::string prefix = "SCRAM-SHA-256$";
-  if (text.rfind(prefix, 0) != 0) return std::nullopt;
-  std::string rest = text.substr(prefix.size());
-  size_t colon1 = rest.find(':');
-  size_t dollar = rest.find('$');
-  if (colon1 == std::string::npos || dollar == std::string::npos || dollar < colon1) return std::nullopt;
-  size_t colon2 = rest.find(':', dollar);
-  if (colon2 == std::string::npos) return std::nullopt;
-  ScramVerifier verifier;
-  std::string iterations = rest.substr(0, colon1);
-  if (iterations.empty() || iterations.size() > 9 || iterations.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  verifier.iterations = std::stoi(iterations);
-  auto salt = FromBase64(rest.substr(colon1 + 1, dollar - colon1 - 1));
-  auto stored = FromBase64(rest.substr(dollar + 1, colon2 - dollar - 1));
-  auto server = FromBase64(rest.substr(colon2 + 1));
-  if (verifier.iterations < 1 || !salt || !stored || !server || stored->size() != kKeyBytes ||
-      server->size() != kKeyBytes) {
-    return std::nullopt;
-  }
-  verifier.salt = *salt;
-  verifier.stored_key = *stored;
-  verifier.server_key = *server;
-  return verifier;
-}
 
 bool ReadPasswordFile(const std::string& path, std::map<std::string, ScramVerifier>* out, std::string* error) {
   std::ifstream in(path);
@@ -176,14 +80,14 @@ bool ReadPasswordFile(const std::string& path, std::map<std::string, ScramVerifi
 
 ScramExchange::ScramExchange(const ScramVerifier* verifier, const std::string& mock_seed, std::string server_nonce)
     : known_user_(verifier != nullptr), server_nonce_(std::move(server_nonce)) {
-  if (server_nonce_.empty()) server_nonce_ = Base64(RandomBytes(kNonceBytes));
+  if (server_nonce_.empty()) server_nonce_ = ScramBase64(ScramRandomBytes(kNonceBytes));
   if (verifier) {
     verifier_ = *verifier;
   } else {
     // The same made-up salt each time for a user name, as a real user's salt does not change either.
-    verifier_.salt = Sha256("lakestream mock salt " + mock_seed).substr(0, kSaltBytes);
-    verifier_.stored_key = RandomBytes(kKeyBytes);
-    verifier_.server_key = RandomBytes(kKeyBytes);
+    verifier_.salt = ScramSha256("lakestream mock salt " + mock_seed).substr(0, kSaltBytes);
+    verifier_.stored_key = ScramRandomBytes(kKeyBytes);
+    verifier_.server_key = ScramRandomBytes(kKeyBytes);
   }
 }
 
@@ -199,7 +103,7 @@ std::optional<std::string> ScramExchange::ServerFirst(const std::string& client_
   auto client_nonce = Attribute(client_first_bare_, 'r');
   if (!client_nonce || client_nonce->empty() || client_first_bare_.rfind("m=", 0) == 0) return std::nullopt;
   nonce_ = *client_nonce + server_nonce_;
-  server_first_ = "r=" + nonce_ + ",s=" + Base64(verifier_.salt) + ",i=" + std::to_string(verifier_.iterations);
+  server_first_ = "r=" + nonce_ + ",s=" + ScramBase64(verifier_.salt) + ",i=" + std::to_string(verifier_.iterations);
   return server_first_;
 }
 
@@ -210,18 +114,18 @@ std::optional<std::string> ScramExchange::ServerFinal(const std::string& client_
   std::string without_proof = client_final.substr(0, proof_at);
   auto binding = Attribute(without_proof, 'c');
   auto nonce = Attribute(without_proof, 'r');
-  auto proof = FromBase64(client_final.substr(proof_at + 3));
-  if (!binding || *binding != Base64(gs2_header_) || !nonce || *nonce != nonce_ || !proof || proof->size() != kKeyBytes) {
+  auto proof = ScramFromBase64(client_final.substr(proof_at + 3));
+  if (!binding || *binding != ScramBase64(gs2_header_) || !nonce || *nonce != nonce_ || !proof || proof->size() != kKeyBytes) {
     return std::nullopt;
   }
   std::string auth_message = client_first_bare_ + "," + server_first_ + "," + without_proof;
-  std::string client_signature = Hmac(verifier_.stored_key, auth_message);
+  std::string client_signature = ScramHmac(verifier_.stored_key, auth_message);
   std::string client_key(kKeyBytes, '\0');
   for (size_t i = 0; i < kKeyBytes; i++) client_key[i] = static_cast<char>((*proof)[i] ^ client_signature[i]);
-  std::string stored = Sha256(client_key);
+  std::string stored = ScramSha256(client_key);
   bool match = CRYPTO_memcmp(stored.data(), verifier_.stored_key.data(), kKeyBytes) == 0;
   if (!match || !known_user_) return std::nullopt;
-  return "v=" + Base64(Hmac(verifier_.server_key, auth_message));
+  return "v=" + ScramBase64(ScramHmac(verifier_.server_key, auth_message));
 }
 
 }  // namespace lakestream::pg

@@ -19,24 +19,17 @@
 #include <optional>
 #include <string>
 
+#include "lakestream/scram.hpp"
 #include "pg_wire.hpp"
 
 namespace lakestream::pg {
 
-struct ScramVerifier {
-  int iterations = 4096;
-  std::string salt;        // raw bytes
-  std::string stored_key;  // H(ClientKey), 32 bytes
-  std::string server_key;  // HMAC(SaltedPassword, "Server Key"), 32 bytes
-};
-
-// A verifier for `password` with a fresh random salt, or the given one.
-ScramVerifier MakeScramVerifier(const std::string& password, int iterations = 4096);
-ScramVerifier MakeScramVerifier(const std::string& password, const std::string& salt, int iterations);
-// The verifier as text (the grammar above), and back; nullopt for text that
-// is not a well-formed verifier.
-std::string FormatScramVerifier(const ScramVerifier& verifier);
-std::optional<ScramVerifier> ParseScramVerifier(const std::string& text);
+// The verifiers themselves are the public API's (lakestream/scram.hpp), shared
+// with CREATE USER, which keeps users as secrets.
+using lakestream::FormatScramVerifier;
+using lakestream::MakeScramVerifier;
+using lakestream::ParseScramVerifier;
+using lakestream::ScramVerifier;
 
 // Reads a password file: user -> verifier. False with *error naming the file
 // and line when it cannot be read or a line is malformed.

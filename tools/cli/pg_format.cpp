@@ -283,7 +283,7 @@ std::string SqlStateOf(ErrorKind kind, const std::string& message) {
       if (Contains(message, "function") || Contains(message, "Function")) return "42883";
       return "42000";
     case ErrorKind::CATALOG:
-      if (Contains(message, "already exists")) return "42P07";
+      if (Contains(message, "already exists")) return Contains(message, "User ") ? "42710" : "42P07";
       if (Contains(message, "Table") || Contains(message, "table") || Contains(message, "View")) return "42P01";
       return "42704";
     case ErrorKind::CONSTRAINT:

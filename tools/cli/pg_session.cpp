@@ -10,7 +10,9 @@
 
 #include "lakestream/column_view.hpp"
 #include "pg_copy.hpp"
+#include "pg_cursor.hpp"
 #include "pg_format.hpp"
+#include "pg_session_impl.hpp"
 #include "pg_startup.hpp"
 
 namespace lakestream::pg {
@@ -38,97 +40,6 @@ void CancelRegistry::Cancel(int32_t pid, int32_t secret) {
   }
 }
 
-namespace {
-
-// A bound statement: its text and parameters, and once run, its result and
-// how far its rows were sent (Execute with a row limit suspends it).
-struct Portal {
-  std::string sql;
-  std::vector<SqlValue> params;
-  bool ran = false;
-  std::unique_ptr<QueryResult> result;
-  std::string tag;  // set when the server answered the statement itself
-  std::string error, sqlstate;
-  bool row_change = false;
-  bool have_chunk = false;
-  idx_t chunk_row = 0;
-  int64_t rows_sent = 0;
-  bool done = false;
-  // Bind's result format codes: none (all text), one for all, or one per column.
-  std::vector<int16_t> formats;
-};
-
-bool IsBinary(const std::vector<int16_t>& formats, idx_t column) {
-  if (formats.size() == 1) return formats[0] == 1;
-  return column < formats.size() && formats[column] == 1;
-}
-
-struct Statement {
-  std::string sql;
-  std::vector<int32_t> param_oids;
-  bool counted = false;  // param_oids covers every $n of the SQL (Prepare has checked it)
-};
-
-class Session {
- public:
-  Session(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd)
-      : options_(options), registry_(registry), wire_(fd), db_(db), settings_("", options.read_only) {}
-  ~Session() {
-    if (pid_ != 0) registry_.Unregister(pid_);
-  }
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
-
-  void Run();
-
- private:
-  bool Startup();
-  void SimpleQuery(const std::string& text);
-  void Parse(MessageReader& in);
-  // Parses the statement (once) to learn its parameter count; a parse error is a SqlError.
-  void CountParameters(Statement& statement);
-  void Bind(MessageReader& in);
-  void Describe(MessageReader& in);
-  void Execute(MessageReader& in);
-  void Close(MessageReader& in);
-
-  // Runs the portal's statement (once) and records its outcome.
-  void RunPortal(Portal& portal);
-  // RowDescription of a result with columns, else NoData.
-  void SendRowDescription(const QueryResult& result, const std::vector<int16_t>& formats = {});
-  // Sends rows (at most max_rows when > 0), then CommandComplete, or
-  // PortalSuspended when the limit stopped it. False when an error was sent.
-  bool SendRows(Portal& portal, int64_t max_rows);
-  void SendError(const std::string& sqlstate, const std::string& message, const char* severity = "ERROR");
-  void SendNotice(const std::string& message);
-  void SendReady();
-  // AnswerClientQuery, then ParameterStatus for each reported setting it
-  // changed (SET application_name ...), as Postgres reports them.
-  std::unique_ptr<QueryResult> AnswerClient(const std::string& sql, std::string* tag);
-  // COPY ... TO STDOUT (text format) and COPY ... FROM STDIN (refused): true
-  // when `sql` was one of them and has been answered.
-  bool Copy(const std::string& sql);
-  // Statement-level transaction emulation (lakestream commits each statement):
-  // true when `sql` was BEGIN/COMMIT/ROLLBACK and has been answered in *portal.
-  bool TransactionStatement(const std::string& sql, Portal* portal);
-
-  const ServerOptions& options_;
-  CancelRegistry& registry_;
-  WireConnection wire_;
-  Database& db_;
-  // Made once the user is known: on the read-only database for a read-only user.
-  std::unique_ptr<Connection> connection_;
-  bool read_only_ = false;  // the server's, or the user's
-  SessionSettings settings_;
-  int32_t pid_ = 0;
-  std::atomic<bool> cancel_requested_{false};  // set by a CancelRequest (SUBSCRIBE polls it)
-  char tx_status_ = 'I';
-  bool wrote_in_tx_ = false;
-  bool skip_to_sync_ = false;
-  std::map<std::string, Statement> statements_;
-  std::map<std::string, Portal> portals_;
-};
-
 void Session::SendError(const std::string& sqlstate, const std::string& message, const char* severity) {
   SendErrorResponse(wire_, sqlstate, message, severity);
 }
@@ -155,7 +66,9 @@ void Session::SendReady() {
 }
 
 bool Session::Startup() {
-  std::optional<StartupPacket> packet = AcceptStartup(wire_, options_);
+  // The login looks the user up in the database's own users on this connection.
+  connection_ = std::make_unique<Connection>(db_);
+  std::optional<StartupPacket> packet = AcceptStartup(wire_, options_, *connection_);
   if (!packet) return false;
   if (packet->cancel) {
     registry_.Cancel(packet->cancel_pid, packet->cancel_secret);
@@ -163,9 +76,21 @@ bool Session::Startup() {
   }
   std::map<std::string, std::string>& params = packet->params;
   const std::string& user = params["user"];
-  read_only_ = options_.read_only || options_.read_only_users.count(user) > 0;
-  connection_ = std::make_unique<Connection>(
-      options_.read_only_users.count(user) && options_.read_only_database ? *options_.read_only_database : db_);
+  if (packet->read_only_user || options_.read_only_users.count(user) > 0) read_only_user_ = user;
+  read_only_ = options_.read_only || !read_only_user_.empty();
+  if (!read_only_user_.empty() && !options_.read_only) {
+    std::string error;
+    Database* read_only_db = options_.read_only_database ? options_.read_only_database->Get(&error) : nullptr;
+    if (!read_only_db) {
+      SendError("28000", "user " + user + " is read-only and cannot log in: " +
+                             (error.empty() ? "this server has no database directory to open read-only" : error) +
+                             "; serve a database directory, or ALTER USER " + user + " READ WRITE",
+                "FATAL");
+      wire_.Flush();
+      return false;
+    }
+    connection_ = std::make_unique<Connection>(*read_only_db);
+  }
   settings_["session_authorization"] = user;
   settings_["default_transaction_read_only"] = read_only_ ? "on" : "off";
   settings_["transaction_read_only"] = read_only_ ? "on" : "off";
@@ -212,10 +137,17 @@ void Session::Run() {
             // Outside a transaction block Sync ends the implicit transaction
             // and its portals (as in Postgres): a portal suspended by a row
             // limit would otherwise keep the database's statement lock.
-            if (tx_status_ == 'I') portals_.clear();
+            if (tx_status_ == 'I') {
+              for (auto it = portals_.begin(); it != portals_.end();) {
+                it = it->second.hold ? std::next(it) : portals_.erase(it);
+              }
+            }
             SendReady();
             break;
           case 'X': return;
+          case 'F':
+            throw SqlError("0A000", "not supported yet: the function-call message (fast-path FunctionCall, e.g. "
+                                    "libpq's PQfn and large objects); call the function in a query: SELECT f(...)");
           case 'd':
           case 'c':
           case 'f': break;  // COPY data after its COPY ended (RunCopyIn reads the rest)
@@ -223,16 +155,25 @@ void Session::Run() {
             throw ProtocolError("unknown message type '" + std::string(1, type) + "'");
         }
       } catch (SqlError& e) {
-        SendError(e.SqlState(), e.what());
-        skip_to_sync_ = type != 'Q';
-        if (type == 'Q') SendReady();
+        if (tx_status_ == 'T') tx_status_ = 'E';  // any error aborts the transaction block, as in Postgres
+        std::string message = e.what();
+        if (e.SqlState() == "25006" && !read_only_user_.empty()) {
+          message += "; user " + read_only_user_ + " is read-only: log in as a user who may write, or make it one " +
+                     "(ALTER USER " + read_only_user_ + " READ WRITE, or drop it from --readonly-user)";
+        }
+        SendError(e.SqlState(), message);
+        // Query and FunctionCall stand alone: ReadyForQuery follows; the extended messages skip to Sync.
+        skip_to_sync_ = type != 'Q' && type != 'F';
+        if (!skip_to_sync_) SendReady();
       } catch (ProtocolError&) {
         throw;
       } catch (std::exception& e) {
         // A bug (or an allocation failure) ends the statement, not the server.
+        if (tx_status_ == 'T') tx_status_ = 'E';
         SendError("XX000", std::string("internal error: ") + e.what());
-        skip_to_sync_ = type != 'Q';
-        if (type == 'Q') SendReady();
+        // Query and FunctionCall stand alone: ReadyForQuery follows; the extended messages skip to Sync.
+        skip_to_sync_ = type != 'Q' && type != 'F';
+        if (!skip_to_sync_) SendReady();
       }
       if (!wire_.MaybeFlush()) return;
     }
@@ -253,9 +194,15 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
   } else if (kw == "COMMIT" || kw == "END") {
     portal->tag = tx_status_ == 'E' ? "ROLLBACK" : "COMMIT";
     tx_status_ = 'I';
+    CloseCursors(false);
+  } else if (kw == "SAVEPOINT" || kw == "RELEASE" || LeadingKeywords(sql, 2) == "ROLLBACK TO" ||
+             LeadingKeywords(sql, 3) == "ROLLBACK WORK TO" || LeadingKeywords(sql, 3) == "ROLLBACK TRANSACTION TO") {
+    throw SqlError("0A000", "not supported yet: savepoints (SAVEPOINT, RELEASE, ROLLBACK TO; psycopg's nested "
+                            "transaction() blocks): lakestream commits each statement when it runs");
   } else if (kw == "ROLLBACK" || kw == "ABORT") {
     bool wrote = wrote_in_tx_;
     tx_status_ = 'I';
+    CloseCursors(false);
     if (wrote) {
       throw SqlError("0A000",
                      "not supported yet: ROLLBACK of statements that wrote: lakestream committed each of them "
@@ -273,6 +220,7 @@ bool Session::TransactionStatement(const std::string& sql, Portal* portal) {
 std::unique_ptr<QueryResult> Session::AnswerClient(const std::string& sql, std::string* tag) {
   auto before = settings_.Reported();
   auto result = AnswerClientQuery(*connection_, sql, settings_, tag);
+  if (result && *tag == "DISCARD") CloseCursors(true);  // DISCARD ALL closes every cursor, as in Postgres
   if (result) {
     for (auto& [name, value] : settings_.Reported()) {
       if (before[name] == value) continue;
@@ -297,18 +245,15 @@ void Session::RunPortal(Portal& portal) {
     throw SqlError("0A000", "not supported yet: SUBSCRIBE in the extended query protocol; send it as a simple query "
                             "(psql, or psycopg's cursor.copy(\"SUBSCRIBE TO t\"))");
   }
-  if (first == "DECLARE" || first == "FETCH" || first == "MOVE") {
-    throw SqlError("0A000", "not supported yet: " + first +
-                                " (SQL cursors); fetch a large result in batches with Execute's row limit "
-                                "(JDBC setFetchSize) or read it whole");
-  }
+  if (RunCursorCommand(portal)) return;
   portal.ran = true;
   std::string tag;
   portal.result = AnswerClient(portal.sql, &tag);
   if (portal.result) {
     portal.tag = tag;
   } else {
-    portal.result = connection_->SendQuery(WithInformationSchema(*connection_, portal.sql, settings_), portal.params);
+    portal.result = connection_->SendQuery(WithInformationSchema(*connection_, WithCursorView(portal.sql), settings_),
+                                           portal.params);
   }
   auto& result = *portal.result;
   if (result.HasError()) {
@@ -321,103 +266,6 @@ void Session::RunPortal(Portal& portal) {
   if (tx_status_ == 'T' && kw != "SELECT" && kw != "WITH" && kw != "SHOW" && kw != "VALUES" && kw != "SET") {
     wrote_in_tx_ = true;
   }
-}
-
-void Session::SendRowDescription(const QueryResult& result, const std::vector<int16_t>& formats) {
-  wire_.Begin('T');
-  wire_.Int16(static_cast<int16_t>(result.ColumnCount()));
-  for (idx_t c = 0; c < result.ColumnCount(); c++) {
-    auto& type = result.ColumnTypes()[c];
-    int32_t oid = OidOf(type);
-    wire_.CString(result.Names()[c]);
-    wire_.Int32(0);  // table oid
-    wire_.Int16(0);  // column number
-    wire_.Int32(oid);
-    wire_.Int16(TypeSizeOf(oid));
-    wire_.Int32(TypeModOf(type));
-    wire_.Int16(IsBinary(formats, c) ? 1 : 0);
-  }
-  wire_.End();
-}
-
-bool Session::SendRows(Portal& portal, int64_t max_rows) {
-  if (!portal.tag.empty() && !portal.result) {
-    wire_.Begin('C');
-    wire_.CString(portal.tag);
-    wire_.End();
-    return true;
-  }
-  auto& result = *portal.result;
-  if (portal.row_change) {
-    int64_t n = 0;
-    auto chunk = result.FetchChunk();
-    if (chunk && chunk->RowCount() > 0) n = chunk->GetValue(0, 0).AsBigint();
-    wire_.Begin('C');
-    wire_.CString(CommandTag(portal.sql, result, n));
-    wire_.End();
-    portal.done = true;
-    return true;
-  }
-  int64_t sent_now = 0;
-  idx_t columns = result.ColumnCount();
-  if (!portal.formats.empty() && portal.formats.size() != 1 && portal.formats.size() != columns) {
-    throw SqlError("08P01", "Bind gave " + std::to_string(portal.formats.size()) + " result formats for " +
-                                std::to_string(columns) + " columns; give none, one, or one per column");
-  }
-  std::vector<bool> binary;
-  for (idx_t c = 0; c < columns; c++) binary.push_back(IsBinary(portal.formats, c));
-  std::string cell;
-  while (!portal.done) {
-    if (!portal.have_chunk) {
-      if (columns == 0 || !result.FetchNext()) {
-        portal.done = true;
-        break;
-      }
-      portal.have_chunk = true;
-      portal.chunk_row = 0;
-    }
-    std::vector<ColumnView> views;
-    views.reserve(columns);
-    for (idx_t c = 0; c < columns; c++) views.emplace_back(result, c);
-    idx_t rows = views.empty() ? 0 : views[0].RowCount();
-    for (; portal.chunk_row < rows; portal.chunk_row++) {
-      if (max_rows > 0 && sent_now == max_rows) {
-        wire_.Begin('s');  // PortalSuspended
-        wire_.End();
-        return true;
-      }
-      wire_.Begin('D');
-      wire_.Int16(static_cast<int16_t>(columns));
-      for (idx_t c = 0; c < columns; c++) {
-        auto& view = views[c];
-        if (!view.IsValid(portal.chunk_row)) {
-          wire_.Int32(-1);
-          continue;
-        }
-        cell.clear();
-        if (binary[c]) {
-          AppendBinary(view, portal.chunk_row, &cell);
-        } else {
-          AppendText(view, portal.chunk_row, &cell);
-        }
-        wire_.Int32(static_cast<int32_t>(cell.size()));
-        wire_.Bytes(cell);
-      }
-      wire_.End();
-      sent_now++;
-      portal.rows_sent++;
-      if (!wire_.MaybeFlush()) throw ProtocolError("the client went away while rows were sent");
-    }
-    portal.have_chunk = false;
-  }
-  if (result.HasError()) {
-    if (tx_status_ == 'T') tx_status_ = 'E';
-    throw SqlError(SqlStateOf(result.GetErrorKind(), result.GetError()), result.GetError());
-  }
-  wire_.Begin('C');
-  wire_.CString(!portal.tag.empty() ? portal.tag : CommandTag(portal.sql, result, portal.rows_sent));
-  wire_.End();
-  return true;
 }
 
 bool Session::Copy(const std::string& sql) {
@@ -491,7 +339,9 @@ void Session::SimpleQuery(const std::string& text) {
     Portal portal;
     portal.sql = sql;
     RunPortal(portal);
-    if (portal.result && portal.result->ColumnCount() > 0 && !portal.row_change) SendRowDescription(*portal.result);
+    if (const QueryResult* rows = RowsOf(portal)) {
+      SendRowDescription(*rows, portal.fetch_from.empty() ? portal.formats : portals_[portal.fetch_from].formats);
+    }
     SendRows(portal, 0);
   }
   // Keep no unnamed statement or portal across a simple query (as Postgres).
@@ -499,158 +349,24 @@ void Session::SimpleQuery(const std::string& text) {
   SendReady();
 }
 
-void Session::CountParameters(Statement& statement) {
-  if (statement.counted) return;
-  auto prepared = connection_->Prepare(statement.sql);
-  if (prepared->HasError()) throw SqlError("42601", prepared->GetError());
-  statement.param_oids.resize(std::max<size_t>(statement.param_oids.size(), prepared->ParameterCount()), 0);
-  statement.counted = true;
-}
 
-void Session::Parse(MessageReader& in) {
-  std::string name = in.CString("statement name");
-  Statement statement;
-  statement.sql = in.CString("query");
-  int16_t n = in.Int16("parameter type count");
-  for (int16_t i = 0; i < n; i++) statement.param_oids.push_back(in.Int32("parameter type"));
-  if (!name.empty() && statements_.count(name)) {
-    throw SqlError("42P05", "prepared statement \"" + name + "\" already exists; Close it first");
+Database* ReadOnlyDatabase::Get(std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (database_) return database_.get();
+  if (path_.empty()) {
+    *error = "an in-memory database cannot be opened a second time, read-only";
+    return nullptr;
   }
-  // Splitting parses the text: done only when there may be several statements.
-  std::vector<std::string> parts{statement.sql};
-  if (LeadingKeywords(statement.sql, 1).empty()) {
-    parts.clear();
-  } else if (statement.sql.find(';') != std::string::npos) {
-    try {
-      parts = SplitStatements(statement.sql);
-    } catch (std::invalid_argument& e) {
-      throw SqlError("42601", e.what());
-    }
+  try {
+    DatabaseOptions read_only = options_;
+    read_only.read_only = true;
+    database_ = std::make_unique<Database>(path_, read_only);
+  } catch (std::exception& e) {
+    *error = e.what();
+    return nullptr;
   }
-  if (parts.size() > 1) {
-    throw SqlError("42601", "cannot insert multiple commands into a prepared statement; send them one at a time");
-  }
-  // Statements the server may answer itself are checked when they run.
-  static const char* const kOurs[] = {"SET", "SHOW", "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT",
-                                      "DISCARD", "RESET", "DEALLOCATE", "SUBSCRIBE", "DECLARE", "FETCH", "MOVE"};
-  std::string kw = parts.empty() ? "" : LeadingKeywords(parts[0], 1);
-  bool ours = std::find(std::begin(kOurs), std::end(kOurs), kw) != std::end(kOurs);
-  // The unnamed statement (one-shot queries: psycopg, JDBC) is parsed when
-  // it runs, or when Describe asks for its parameters; a named one now.
-  statement.counted = parts.empty() || ours;
-  if (!name.empty()) CountParameters(statement);
-  statements_[name] = std::move(statement);
-  wire_.Begin('1');  // ParseComplete
-  wire_.End();
+  return database_.get();
 }
-
-void Session::Bind(MessageReader& in) {
-  std::string portal_name = in.CString("portal name");
-  std::string statement_name = in.CString("statement name");
-  auto it = statements_.find(statement_name);
-  if (it == statements_.end()) {
-    throw SqlError("26000", "prepared statement \"" + statement_name + "\" does not exist; Parse it first");
-  }
-  auto& statement = it->second;
-  int16_t nformats = in.Int16("parameter format count");
-  std::vector<int16_t> formats;
-  for (int16_t i = 0; i < nformats; i++) formats.push_back(in.Int16("parameter format"));
-  int16_t nparams = in.Int16("parameter count");
-  Portal portal;
-  portal.sql = statement.sql;
-  for (int16_t i = 0; i < nparams; i++) {
-    int32_t len = in.Int32("parameter length");
-    int32_t oid = static_cast<size_t>(i) < statement.param_oids.size() ? statement.param_oids[i] : 0;
-    if (len < 0) {
-      portal.params.emplace_back();
-      continue;
-    }
-    std::string bytes(in.Bytes(static_cast<size_t>(len), "parameter value"));
-    bool binary = !formats.empty() && formats[formats.size() == 1 ? 0 : i] == 1;
-    try {
-      portal.params.push_back(ParameterValue(oid, binary, bytes));
-    } catch (std::invalid_argument& e) {
-      throw SqlError("22P02", "parameter $" + std::to_string(i + 1) + ": " + e.what());
-    }
-  }
-  int16_t nresult = in.Int16("result format count");
-  for (int16_t i = 0; i < nresult; i++) {
-    int16_t format = in.Int16("result format");
-    if (format != 0 && format != 1) throw ProtocolError("result format " + std::to_string(format) + " is neither 0 nor 1");
-    portal.formats.push_back(format);
-  }
-  portals_[portal_name] = std::move(portal);
-  wire_.Begin('2');  // BindComplete
-  wire_.End();
-}
-
-void Session::Describe(MessageReader& in) {
-  char kind = static_cast<char>(in.Byte("describe kind"));
-  std::string name = in.CString("name");
-  if (kind == 'S') {
-    auto it = statements_.find(name);
-    if (it == statements_.end()) throw SqlError("26000", "prepared statement \"" + name + "\" does not exist");
-    auto& statement = it->second;
-    CountParameters(statement);
-    wire_.Begin('t');  // ParameterDescription
-    wire_.Int16(static_cast<int16_t>(statement.param_oids.size()));
-    for (int32_t oid : statement.param_oids) wire_.Int32(oid == 0 ? kText : oid);
-    wire_.End();
-    // The columns come from planning the query with NULL parameters; a
-    // streaming SELECT is planned, not run. Other statements return no rows.
-    std::string kw = LeadingKeywords(statement.sql, 1);
-    if (kw == "SELECT" || kw == "WITH" || kw == "VALUES" || kw == "FROM" || kw == "TABLE") {
-      std::vector<SqlValue> nulls(statement.param_oids.size());
-      auto planned = connection_->SendQuery(statement.sql, nulls);
-      if (!planned->HasError()) {
-        SendRowDescription(*planned);
-        return;
-      }
-    }
-    wire_.Begin('n');  // NoData
-    wire_.End();
-    return;
-  }
-  auto it = portals_.find(name);
-  if (it == portals_.end()) throw SqlError("34000", "portal \"" + name + "\" does not exist");
-  RunPortal(it->second);
-  auto& portal = it->second;
-  if (portal.result && portal.result->ColumnCount() > 0 && !portal.row_change) {
-    SendRowDescription(*portal.result, portal.formats);
-  } else {
-    wire_.Begin('n');
-    wire_.End();
-  }
-}
-
-void Session::Execute(MessageReader& in) {
-  std::string name = in.CString("portal name");
-  int32_t max_rows = in.Int32("row limit");
-  auto it = portals_.find(name);
-  if (it == portals_.end()) throw SqlError("34000", "portal \"" + name + "\" does not exist");
-  auto& portal = it->second;
-  if (LeadingKeywords(portal.sql, 1).empty()) {
-    wire_.Begin('I');
-    wire_.End();
-    return;
-  }
-  RunPortal(portal);
-  SendRows(portal, max_rows);
-}
-
-void Session::Close(MessageReader& in) {
-  char kind = static_cast<char>(in.Byte("close kind"));
-  std::string name = in.CString("name");
-  if (kind == 'S') {
-    statements_.erase(name);
-  } else {
-    portals_.erase(name);
-  }
-  wire_.Begin('3');  // CloseComplete
-  wire_.End();
-}
-
-}  // namespace
 
 void ServeConnection(Database& db, const ServerOptions& options, CancelRegistry& registry, int fd) {
   try {

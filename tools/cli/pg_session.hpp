@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lakestream/connection.hpp"
@@ -21,15 +22,37 @@
 
 namespace lakestream::pg {
 
+// The database directory opened a second time, read-only (as another
+// process would), for the sessions of read-only users: they see every commit
+// and can make none. Opened at the first such login.
+class ReadOnlyDatabase {
+ public:
+  ReadOnlyDatabase(std::string path, DatabaseOptions options) : path_(std::move(path)), options_(std::move(options)) {}
+  // nullptr with *error when it cannot be opened (an in-memory database
+  // cannot be opened twice).
+  Database* Get(std::string* error);
+
+ private:
+  std::mutex mutex_;
+  std::string path_;
+  DatabaseOptions options_;
+  std::unique_ptr<Database> database_;
+};
+
 struct ServerOptions {
-  // user -> SCRAM verifier (pg_auth.hpp); empty means trust (no password asked).
+  // user -> SCRAM verifier (pg_auth.hpp), from --password-file. Users are
+  // also the database's own (CREATE USER, lakestream/tools.hpp), looked up at
+  // each login; a name in both logs in with the file's password.
   std::map<std::string, ScramVerifier> users;
+  // Every client logs in, even while neither the file nor the database
+  // names a user (a server reachable from other machines).
+  bool login_required = false;
   bool read_only = false;  // the whole server
-  // Users whose sessions only read: their connections are on
-  // `read_only_database` (the same directory opened read-only), so every
-  // write fails as on a read-only server (25006).
+  // Users whose sessions only read (--readonly-user; the database's READ
+  // ONLY users too): their connections are on `read_only_database`, so
+  // every write fails as on a read-only server (25006).
   std::set<std::string> read_only_users;
-  Database* read_only_database = nullptr;
+  ReadOnlyDatabase* read_only_database = nullptr;
   // Set: SSLRequest is answered 'S' and the session goes on over TLS;
   // `tls_required` refuses sessions that did not ask for it.
   const TlsContext* tls = nullptr;

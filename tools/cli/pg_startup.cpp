@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "lakestream/tools.hpp"
 #include "pg_auth.hpp"
 
 namespace lakestream::pg {
@@ -17,7 +18,7 @@ std::nullopt_t TurnAway(WireConnection& wire, const std::string& sqlstate, const
 
 }  // namespace
 
-std::optional<StartupPacket> AcceptStartup(WireConnection& wire, const ServerOptions& options) {
+std::optional<StartupPacket> AcceptStartup(WireConnection& wire, const ServerOptions& options, Connection& users) {
   std::string body;
   for (;;) {
     if (!wire.ReadStartup(&body)) return std::nullopt;
@@ -66,9 +67,23 @@ std::optional<StartupPacket> AcceptStartup(WireConnection& wire, const ServerOpt
     if (user.empty()) {
       return TurnAway(wire, "28000", "no user name in the startup packet; connect with a user (psql -U NAME)");
     }
-    if (!options.users.empty()) {
-      auto it = options.users.find(user);
-      if (!AuthenticateScram(wire, it == options.users.end() ? nullptr : &it->second, user)) {
+    std::optional<ScramVerifier> verifier;
+    bool database_users = true;  // when the store cannot be read, logins stay required
+    if (auto it = options.users.find(user); it != options.users.end()) {
+      verifier = it->second;
+    } else {
+      try {
+        if (auto found = FindServerUser(users, user)) {
+          verifier = ParseScramVerifier(found->verifier);
+          packet.read_only_user = found->read_only;
+        }
+        database_users = verifier || HasServerUsers(users);
+      } catch (std::exception& e) {  // a damaged user file: that user cannot log in, the server says why
+        std::fprintf(stderr, "lakestream serve: user %s cannot log in: %s\n", user.c_str(), e.what());
+      }
+    }
+    if (options.login_required || !options.users.empty() || database_users) {
+      if (!AuthenticateScram(wire, verifier ? &*verifier : nullptr, user)) {
         return TurnAway(wire, "28P01", "password authentication failed for user \"" + user + "\"");
       }
     }

@@ -28,6 +28,7 @@
 
 #include "lakestream/connection.hpp"
 #include "lakestream/database.hpp"
+#include "lakestream/tools.hpp"
 #include "pg_session.hpp"
 #include "subcommands.hpp"
 
@@ -46,8 +47,9 @@ int Usage(const std::string& problem) {
                "       lakestream serve --scram-verifier < password\n"
                "  serves DB_DIR (in memory when omitted) to PostgreSQL clients (psql, psycopg, JDBC);\n"
                "  --listen defaults to 127.0.0.1:5433; --password-file holds USER:PASSWORD (or\n"
-               "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256\n"
-               "  (required when HOST is not a loopback address); a --readonly-user's sessions only read;\n"
+               "  USER:SCRAM-SHA-256$...) lines and makes every client log in with one of them by SCRAM-SHA-256;\n"
+               "  so do the database's own users (CREATE USER name PASSWORD '...' [READ ONLY]); one of the two\n"
+               "  is required when HOST is not a loopback address; a --readonly-user's sessions only read;\n"
                "  --tls-cert/--tls-key (PEM) let clients use TLS (sslmode=require), --tls-required makes them\n");
   return 2;
 }
@@ -160,33 +162,34 @@ int RunServeCommand(int argc, char** argv) {
   socklen_t addr_len = found->ai_addrlen;
   std::memcpy(&addr, found->ai_addr, found->ai_addrlen);
   freeaddrinfo(found);
-  if (!IsLoopback(addr) && options.users.empty()) {
-    return Usage("--listen " + listen +
-                 " is reachable from other machines; give --password-file so that clients must log in");
-  }
-
-  if (!options.read_only_users.empty() && options.users.empty()) {
-    return Usage("--readonly-user needs --password-file: without logins any client could name another user");
-  }
-  if (!options.read_only_users.empty() && db_path.empty()) {
-    return Usage("--readonly-user needs a database directory (an in-memory database cannot be opened twice)");
-  }
   std::unique_ptr<Database> db;
-  std::unique_ptr<Database> read_only_db;
+  bool database_has_users = false;
   try {
     db = std::make_unique<Database>(db_path, db_options);
-    if (!options.read_only_users.empty() && !db_options.read_only) {
-      // The same directory opened a second time, read-only (as another process would): its
-      // sessions see every commit and can make none.
-      DatabaseOptions read_only_options = db_options;
-      read_only_options.read_only = true;
-      read_only_db = std::make_unique<Database>(db_path, read_only_options);
-      options.read_only_database = read_only_db.get();
-    }
+    Connection connection(*db);
+    database_has_users = HasServerUsers(connection);
   } catch (std::exception& e) {
     std::fprintf(stderr, "lakestream serve: %s\n", e.what());
     return 1;
   }
+  bool have_users = !options.users.empty() || database_has_users;
+  // Off loopback, logins stay required even if every user is dropped later.
+  options.login_required = !IsLoopback(addr);
+  if (options.login_required && !have_users) {
+    return Usage("--listen " + listen +
+                 " is reachable from other machines; give --password-file, or CREATE USER in the database, so "
+                 "that clients must log in");
+  }
+  if (!options.read_only_users.empty() && !have_users) {
+    return Usage("--readonly-user needs --password-file or users in the database (CREATE USER): without logins "
+                 "any client could name another user");
+  }
+  if (!options.read_only_users.empty() && db_path.empty()) {
+    return Usage("--readonly-user needs a database directory (an in-memory database cannot be opened twice)");
+  }
+  // Read-only users' sessions run on a second, read-only open of the directory, made at the first such login.
+  pg::ReadOnlyDatabase read_only_db(db_path, db_options);
+  options.read_only_database = &read_only_db;
 
   int fd = ::socket(addr.ss_family, SOCK_STREAM, 0);
   int one = 1;

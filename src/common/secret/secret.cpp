@@ -1,6 +1,7 @@
 #include "common/secret/secret.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 
@@ -17,6 +18,7 @@ bool IsSensitiveKey(const std::string& type, const std::string& key) {
   std::string k = StringUtil::Lower(key);
   if (StringUtil::StartsWith(k, "kafka.")) k = k.substr(6);
   if (type == "s3") return k == "secret" || k == "session_token";
+  if (type == "pg_user") return k == "verifier" || k == "password";
   if (k == "secret") return false;  // a sink's 'secret' option names a secret, it is none
   // librdkafka marks these sensitive (ssl.key.password, ssl.key.pem, ssl_key,
   // ssl.keystore.password, sasl.password, sasl.oauthbearer.config,
@@ -81,12 +83,22 @@ static Secret FromJson(const nlohmann::json& j) {
 
 std::string SecretManager::StoreDir() const { return db_path_.empty() ? "" : db_path_ + "/_lakestream/secrets"; }
 
+// Only such names have a file: any other (a client's login name, a quoted
+// DROP SECRET "../x") must never become a path outside the store.
+static bool IsStorableName(const std::string& name) {
+  if (name.empty() || name.size() > 128) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
 std::string SecretManager::FilePath(const std::string& name) const {
   return StoreDir() + "/" + StringUtil::Lower(name) + ".json";
 }
 
 std::optional<Secret> SecretManager::LoadPersistent(const std::string& name) {
-  if (db_path_.empty()) return std::nullopt;
+  if (db_path_.empty() || !IsStorableName(name)) return std::nullopt;
   std::string path = FilePath(name);
   if (!fs_->FileExists(path)) return std::nullopt;
   auto text = fs_->ReadFile(path);
@@ -189,7 +201,7 @@ bool SecretManager::Drop(const std::string& name, std::optional<bool> persistent
   std::lock_guard<std::mutex> lock(mu_);
   cache_.reset();
   if (persistent != true && temporary_.erase(StringUtil::Lower(name)) > 0) return true;
-  if (persistent == false || db_path_.empty()) return false;
+  if (persistent == false || db_path_.empty() || !IsStorableName(name)) return false;
   std::string path = FilePath(name);
   if (!fs_->FileExists(path)) return false;
   Status s = fs_->RemoveFile(path);

@@ -1,7 +1,8 @@
 // Secrets: named credentials (CREATE SECRET, docs/secrets.md), modelled on
 // DuckDB's secrets manager.
 //
-// A secret has a name (case-insensitive), a type (kafka or s3), an optional
+// A secret has a name (case-insensitive), a type (kafka, s3, or pg_user for
+// `lakestream serve`'s users, docs/server.md), an optional
 // scope (prefixes of the paths or servers it is for) and its values, key by
 // key. TEMPORARY secrets live in memory for the life of the DatabaseInstance;
 // PERSISTENT ones in <db>/_lakestream/secrets/<name>.json, a file of mode 0600
@@ -32,7 +33,7 @@ class FileSystem;
 
 struct Secret {
   std::string name;
-  std::string type;  // "kafka" or "s3", lower case
+  std::string type;  // "kafka", "s3" or "pg_user", lower case
   bool persistent = false;
   std::vector<std::string> scope;
   // Keys as given (kafka: librdkafka property names; s3: lower case), in order.

@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,23 @@ void SetSinkProgressCallback(Connection& connection, std::function<void(const Si
 // Source versions the sink `name` has not delivered yet; 0 when there is no
 // such sink.
 int64_t SinkPendingVersions(Connection& connection, const std::string& name);
+
+// A user of `lakestream serve` (CREATE USER, docs/server.md): a secret of
+// type pg_user holding its SCRAM verifier (lakestream/scram.hpp), never its
+// password.
+struct ServerUser {
+  std::string name;
+  std::string verifier;
+  bool read_only = false;
+};
+// The user `name` (case-insensitive) of the database `connection` belongs
+// to, read from its secrets now (a user created or dropped by another
+// session or process counts at once); nullopt when there is none or `name`
+// cannot be a user's (only letters, digits and '_'). Throws the store's
+// errors (an unreadable or damaged user file).
+std::optional<ServerUser> FindServerUser(Connection& connection, const std::string& name);
+// Does that database have any user?
+bool HasServerUsers(Connection& connection);
 
 // Wakes a follower (`lakestream sink --follow`, a pipeline's --continuous
 // mode, a Python streaming query) soon after a commit to the tables it
