@@ -245,3 +245,34 @@ def test_function_call_message_is_refused_and_the_session_goes_on(server):
     rows = [body for k, body in read_until(sock, b"Z") if k == b"D"]
     assert rows == [struct.pack("!hi", 1, 2) + b"42"]
     sock.close()
+
+
+def test_text_that_is_not_utf8_is_refused_everywhere_it_comes_in(server):
+    """A Latin-1 byte in a query, a bind parameter or COPY FROM STDIN data is
+    refused with an error naming it; nothing is stored, the session goes on."""
+    sock = logged_in(server)
+    sock.sendall(msg(b"Q", b"CREATE TABLE u8 (s VARCHAR)\0"))
+    read_until(sock, b"Z")
+    # The query text itself.
+    sock.sendall(msg(b"Q", b"INSERT INTO u8 VALUES ('caf\xe9')\0"))
+    seen = read_until(sock, b"Z")
+    errors = [error_fields(body) for k, body in seen if k == b"E"]
+    assert errors and "not valid UTF-8 (byte 0xE9" in errors[0]["M"], seen
+    # A text parameter of the extended protocol.
+    sock.sendall(msg(b"P", b"\0INSERT INTO u8 VALUES ($1)\0\0\0")
+                 + msg(b"B", b"\0\0" + struct.pack("!hhi", 0, 1, 4) + b"caf\xe9" + struct.pack("!h", 0))
+                 + msg(b"E", b"\0\0\0\0\0") + msg(b"S"))
+    seen = read_until(sock, b"Z")
+    errors = [error_fields(body) for k, body in seen if k == b"E"]
+    assert errors and "parameter $1 is not valid UTF-8 (byte 0xE9" in errors[0]["M"], seen
+    # COPY FROM STDIN data.
+    sock.sendall(msg(b"Q", b"COPY u8 FROM STDIN\0"))
+    read_until(sock, b"G")
+    sock.sendall(msg(b"d", b"ok\ncaf\xe9\n") + msg(b"c"))
+    seen = read_until(sock, b"Z")
+    errors = [error_fields(body) for k, body in seen if k == b"E"]
+    assert errors and errors[0]["C"] == "22021" and "not valid UTF-8" in errors[0]["M"], seen
+    sock.sendall(msg(b"Q", b"SELECT count(*) FROM u8\0"))
+    rows = [body for k, body in read_until(sock, b"Z") if k == b"D"]
+    assert rows == [struct.pack("!hi", 1, 1) + b"0"]
+    sock.close()

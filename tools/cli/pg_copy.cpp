@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <re2/re2.h>
@@ -173,7 +174,11 @@ int64_t RunCopyIn(WireConnection& wire, Connection& connection, const CopyStatem
   }
   data.clear();
   if (parsed.RowCount() == 0) return 0;
-  connection.RegisterTable(kCopyInTable, TextColumns(parsed));
+  try {
+    connection.RegisterTable(kCopyInTable, TextColumns(parsed));
+  } catch (std::invalid_argument& e) {  // text that is not UTF-8 (PostgreSQL's 22021)
+    throw SqlError("22021", "COPY " + statement.table + " FROM STDIN: " + e.what() + " (nothing loaded)");
+  }
   std::string select;
   for (size_t c = 0; c < width; c++) select += (c > 0 ? ", c" : "c") + std::to_string(c);
   // An INSERT from one scan runs on one thread, so the rows land in the input's order (test_copy.py checks).
