@@ -144,9 +144,17 @@ class PhysicalHashJoin : public PhysicalOperator {
     bool done = false;
     std::exception_ptr error;  // the build failed: every worker fails with it
     ChunkCollection rows;         // right columns + key columns
-    std::vector<uint32_t> heads;  // bucket -> build row + 1
+    // Bucket -> (build row + 1) of its chain's head in the low 32 bits, and
+    // in the top 16 a bloom tag: bit TagBit(hash) of every row in the chain,
+    // so most probe rows without a match stop at the bucket (as Umbra's
+    // tagged pointers).
+    std::vector<uint64_t> heads;
     std::vector<Entry> entries;
     bool inline_key = false;
+    // Inline keys: the first key's smallest and largest build value; probe
+    // keys outside skip the table.
+    int64_t min_key = 0;
+    int64_t max_key = -1;
     std::vector<int64_t> keys2;  // two inline keys: the second key of each build row
     uint64_t mask = 0;
     bool has_null_key = false;
@@ -167,6 +175,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   void BuildIndex(Table& table) const;
   // Grace mode (see the top of this file).
   static constexpr idx_t kGracePartitions = 64;
+  // Index bytes per build row: its Entry, about two bucket heads, a second key.
+  static constexpr uint64_t kIndexBytesPerRow = sizeof(Entry) + sizeof(uint64_t) * 2 + sizeof(int64_t);
   struct GraceBuild {
     std::vector<std::unique_ptr<SpillFile>> files;  // build rows by partition (null: none)
     std::mutex mutex;
@@ -203,10 +213,12 @@ class PhysicalHashJoin : public PhysicalOperator {
   DataChunk probe_keys_;
   std::vector<uint64_t> probe_hashes_;
   std::vector<uint8_t> probe_skip_;  // a NULL key: never matches
+  std::vector<uint8_t> probe_out_of_range_;  // the key is outside the build keys' range
   std::vector<uint32_t> probe_heads_;  // first chain entry of each probe row, loaded with prefetching
+  std::vector<sel_t> candidates_;      // probe rows whose bucket may hold their key, in order
+  idx_t candidate_ = 0;                // the next of them to walk
   std::vector<uint8_t> matched_;     // per probe row: pairs kept (SINGLE counts to 2)
   std::vector<uint8_t> mark_null_;   // MARK: the mark condition was NULL for a pair
-  idx_t probe_row_ = 0;
   bool row_started_ = false;
   uint32_t chain_ = 0;
   std::vector<sel_t> pair_probe_;
