@@ -526,20 +526,41 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   return true;
 }
 
+bool PhysicalHashJoin::MergeBuildMatches() {
+  Table& table = *build_table_;
+  if (table.copies <= 1) return true;
+  std::lock_guard<std::mutex> lock(table.mutex);
+  if (table.matched.empty()) table.matched.assign(build_matched_.size(), 0);
+  for (idx_t i = 0; i < build_matched_.size(); i++) table.matched[i] |= build_matched_[i];
+  if (--table.probing > 0) return false;
+  build_matched_ = std::move(table.matched);
+  return true;
+}
+
 bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
-  if (grace_done_) return false;
+  if (grace_done_ || finished_) return false;
   if (!built_) {
     builder_->BuildOnce(context);
     build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
     built_ = true;
     if (build_table_->grace) {
       grace_ = build_table_->grace;
-      PartitionProbe(context);
+      if (!PartitionProbe(context)) {
+        finished_ = true;
+        return false;
+      }
       if (!NextGracePartition(context)) return false;
     }
   }
   while (true) {
     if (probe_done_) {
+      if (TracksBuildMatches() && !grace_ && !matches_merged_) {
+        matches_merged_ = true;
+        if (!MergeBuildMatches()) {
+          finished_ = true;
+          return false;
+        }
+      }
       if (TracksBuildMatches() && EmitUnmatchedBuild(out)) return true;
       if (!NextGracePartition(context)) return false;
       continue;

@@ -8,7 +8,12 @@
 // predicate other than the keys decides, so duplicate build keys cost nothing.
 // A FULL or RIGHT join remembers which build rows matched and emits the
 // others after the last probe chunk; RIGHT_SEMI/RIGHT_ANTI emit only then,
-// the build rows that matched / did not.
+// the build rows that matched / did not. Copies of such a join probing in
+// parallel (ShareBuild) each mark the build rows they matched; each ORs its
+// marks into the table's when its probe input ends, and the last copy to end
+// emits the build rows from the merged marks (the others emit none). In grace
+// mode the copies write their probe rows to one set of partition files
+// instead, and the last copy to finish joins every partition.
 //
 // Grace hash join (SET memory_limit, docs/memory.md): the build reserves
 // memory for its rows and index (MemoryReservation). When the pool refuses,
@@ -58,15 +63,17 @@ class PhysicalHashJoin : public PhysicalOperator {
     right_needed_ = std::move(right);
   }
   std::string Details() const override;
-  // Parallel pipelines: whether copies of this join may probe one build in
-  // several threads (not FULL or RIGHT, which track the build rows matched).
-  bool ProbesInParallel() const { return !TracksBuildMatches(); }
+  // Parallel pipelines: copies of this join may probe one build in several
+  // threads, every kind (see the top of this file for FULL and RIGHT).
+  bool ProbesInParallel() const { return true; }
   // This join (a worker's copy of `builder`) probes builder's table; only
   // builder's right child is read, once, by whichever copy needs it first.
   void ShareBuild(PhysicalHashJoin& builder) {
     table_ = builder.build_table_;
     build_table_ = builder.build_table_;
     builder_ = &builder;
+    build_table_->copies++;
+    build_table_->probing++;
   }
 
  private:
@@ -169,7 +176,15 @@ class PhysicalHashJoin : public PhysicalOperator {
     // Build rows in all (with the grace partitions: of all partitions).
     idx_t build_rows = 0;
     std::shared_ptr<GraceBuild> grace;  // set when the build spilled
+    // The copies of the join probing this table (ShareBuild), those still
+    // probing, and the build rows any finished copy matched (TracksBuildMatches).
+    idx_t copies = 1;
+    idx_t probing = 1;
+    std::vector<uint8_t> matched;
   };
+  // TracksBuildMatches() with copies: ORs this copy's marks into the table's;
+  // true for the last copy to finish, whose build_matched_ becomes the merge.
+  bool MergeBuildMatches();
   void BuildOnce(ExecutionContext& context);
   // The chained index over table.rows (after they are all there).
   void BuildIndex(Table& table) const;
@@ -184,6 +199,10 @@ class PhysicalHashJoin : public PhysicalOperator {
     std::vector<LogicalType> types;  // build columns, then key columns
     bool has_null_key = false;
     idx_t rows = 0;
+    // TracksBuildMatches() with copies: every copy's probe rows, and the
+    // copies still partitioning theirs.
+    std::unique_ptr<PartitionedSpill> shared_probe;
+    idx_t partitioning = 0;
   };
   // Whether a row of `chunk` (build columns then keys) has a NULL key that never matches.
   bool HasNullKey(const DataChunk& chunk) const;
@@ -194,8 +213,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   void StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill);
   // Partition p's build table, loaded by the first copy that asks.
   std::shared_ptr<Table> LoadPartition(ExecutionContext& context, GraceBuild& grace, idx_t p);
-  // Sends every probe row to this copy's partition files.
-  void PartitionProbe(ExecutionContext& context);
+  // Sends every probe row to this copy's partition files (the shared ones
+  // when copies track build matches); false when another copy joins them.
+  bool PartitionProbe(ExecutionContext& context);
   // Moves to the next partition (false when none is left).
   bool NextGracePartition(ExecutionContext& context);
   // The next probe chunk: from the left child, or the current partition's file.
@@ -234,6 +254,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::unique_ptr<SpillFile> probe_file_;  // its probe rows
   idx_t spilled_partitions_ = 0;           // for EXPLAIN ANALYZE
   bool grace_done_ = false;
+  bool matches_merged_ = false;
+  bool finished_ = false;  // another copy emits the unmatched build rows
 };
 
 }  // namespace lakestream

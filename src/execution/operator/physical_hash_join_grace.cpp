@@ -67,9 +67,19 @@ std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(Executi
   return table;
 }
 
-void PhysicalHashJoin::PartitionProbe(ExecutionContext& context) {
+bool PhysicalHashJoin::PartitionProbe(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
-  probe_spill_ = std::make_unique<PartitionedSpill>(context.spill, children[0]->types, kGracePartitions, "join-probe");
+  const bool shared = TracksBuildMatches() && build_table_->copies > 1;
+  if (shared) {
+    std::lock_guard<std::mutex> lock(grace_->mutex);
+    if (!grace_->shared_probe) {
+      grace_->shared_probe =
+          std::make_unique<PartitionedSpill>(context.spill, children[0]->types, kGracePartitions, "join-probe");
+      grace_->partitioning = build_table_->copies;
+    }
+  } else {
+    probe_spill_ = std::make_unique<PartitionedSpill>(context.spill, children[0]->types, kGracePartitions, "join-probe");
+  }
   std::vector<uint32_t> partitions;
   while (children[0]->Next(context, probe_)) {
     context.CheckInterrupt();
@@ -82,8 +92,18 @@ void PhysicalHashJoin::PartitionProbe(ExecutionContext& context) {
     partitions.resize(count);
     for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
     for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(probe_hashes_[i] >> 58);
-    probe_spill_->Append(probe_, nullptr, partitions.data(), count);
+    if (!shared) {
+      probe_spill_->Append(probe_, nullptr, partitions.data(), count);
+      continue;
+    }
+    std::lock_guard<std::mutex> lock(grace_->mutex);
+    grace_->shared_probe->Append(probe_, nullptr, partitions.data(), count);
   }
+  if (!shared) return true;
+  std::lock_guard<std::mutex> lock(grace_->mutex);
+  if (--grace_->partitioning > 0) return false;
+  probe_spill_ = std::move(grace_->shared_probe);
+  return true;
 }
 
 bool PhysicalHashJoin::NextGracePartition(ExecutionContext& context) {
