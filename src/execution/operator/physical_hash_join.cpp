@@ -73,7 +73,10 @@ std::string PhysicalHashJoin::Details() const {
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
-  if (spilled_partitions_ > 0) d += " [grace join: " + std::to_string(spilled_partitions_) + " partitions from disk]";
+  // Copies sharing probe files: the one that joined them counted for all.
+  idx_t spilled = spilled_partitions_;
+  if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
+  if (spilled > 0) d += " [grace join: " + std::to_string(spilled) + " partitions from disk]";
   return d;
 }
 

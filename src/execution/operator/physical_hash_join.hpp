@@ -28,6 +28,7 @@
 // fail with the out-of-memory error.
 #pragma once
 
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -203,6 +204,7 @@ class PhysicalHashJoin : public PhysicalOperator {
     // copies still partitioning theirs.
     std::unique_ptr<PartitionedSpill> shared_probe;
     idx_t partitioning = 0;
+    std::atomic<idx_t> shared_partitions{0};  // partitions the last copy joined (EXPLAIN ANALYZE)
   };
   // Whether a row of `chunk` (build columns then keys) has a NULL key that never matches.
   bool HasNullKey(const DataChunk& chunk) const;

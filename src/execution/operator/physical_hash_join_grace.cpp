@@ -129,6 +129,7 @@ bool PhysicalHashJoin::NextGracePartition(ExecutionContext& context) {
     probe_done_ = false;
     have_probe_ = false;
     spilled_partitions_++;
+    if (TracksBuildMatches() && build_table_->copies > 1) grace_->shared_partitions = spilled_partitions_;
     return true;
   }
   grace_done_ = true;
