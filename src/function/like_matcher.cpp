@@ -59,6 +59,17 @@ LikeMatcher::LikeMatcher(std::string_view raw_pattern, std::string_view escape, 
     literal_ = tokens_[1].text;
   } else if (n == 1 && is(0, TokenKind::ANY_MANY)) {
     shape_ = Shape::CONTAINS;  // '%': everything (contains "")
+  } else {
+    bool percent_only = true;
+    for (const Token& t : tokens_) {
+      if (t.kind == TokenKind::ANY_ONE) percent_only = false;
+      if (t.kind == TokenKind::LITERAL) segments_.push_back(t.text);
+    }
+    if (percent_only) {
+      shape_ = Shape::SEGMENTS;
+      anchored_start_ = is(0, TokenKind::LITERAL);
+      anchored_end_ = is(n - 1, TokenKind::LITERAL);
+    }
   }
 }
 
@@ -75,9 +86,33 @@ bool LikeMatcher::MatchFolded(std::string_view s) const {
     case Shape::PREFIX: return s.substr(0, literal_.size()) == literal_;
     case Shape::SUFFIX: return s.size() >= literal_.size() && s.substr(s.size() - literal_.size()) == literal_;
     case Shape::CONTAINS: return s.find(literal_) != std::string_view::npos;
+    case Shape::SEGMENTS: return MatchSegments(s);
     case Shape::GENERAL: return MatchGeneral(s);
   }
   return false;
+}
+
+bool LikeMatcher::MatchSegments(std::string_view s) const {
+  size_t first = 0, last = segments_.size();
+  size_t pos = 0, end = s.size();
+  if (anchored_start_) {
+    const std::string& head = segments_[first++];
+    if (s.substr(0, head.size()) != head) return false;
+    pos = head.size();
+  }
+  if (anchored_end_ && first < last) {
+    const std::string& tail = segments_[--last];
+    if (end < pos + tail.size() || s.substr(end - tail.size()) != tail) return false;
+    end -= tail.size();
+  }
+  // UTF-8 is self-synchronising: a byte match never starts inside a character.
+  std::string_view middle = s.substr(0, end);
+  for (size_t k = first; k < last; k++) {
+    size_t at = middle.find(segments_[k], pos);
+    if (at == std::string_view::npos) return false;
+    pos = at + segments_[k].size();
+  }
+  return true;
 }
 
 // Glob matching with backtracking to the last '%' only: a later '%' can absorb

@@ -5,8 +5,10 @@
 //
 // A pattern is compiled once (for constant patterns at bind time) into one of
 // a few shapes so the common cases are a single memcmp/find:
-// 'abc' (equals), 'abc%' (prefix), '%abc' (suffix), '%abc%' (contains), and
-// the general token matcher for everything else.
+// 'abc' (equals), 'abc%' (prefix), '%abc' (suffix), '%abc%' (contains),
+// literals separated by '%' only ('%a%b%', 'a%b'), searched left to right with
+// find (a '%' may absorb anything, so the leftmost match of each literal is
+// the one to keep), and the general token matcher for patterns with '_'.
 #pragma once
 
 #include <string>
@@ -24,7 +26,7 @@ class LikeMatcher {
   bool Match(std::string_view input) const;
 
  private:
-  enum class Shape { EQUALS, PREFIX, SUFFIX, CONTAINS, GENERAL };
+  enum class Shape { EQUALS, PREFIX, SUFFIX, CONTAINS, SEGMENTS, GENERAL };
   enum class TokenKind { LITERAL, ANY_ONE, ANY_MANY };
   struct Token {
     TokenKind kind;
@@ -32,11 +34,17 @@ class LikeMatcher {
   };
   bool MatchFolded(std::string_view s) const;
   bool MatchGeneral(std::string_view s) const;
+  bool MatchSegments(std::string_view s) const;
 
   Shape shape_ = Shape::GENERAL;
   bool case_insensitive_;
   std::string literal_;  // for the simple shapes
   std::vector<Token> tokens_;
+  // SEGMENTS: the literals in order; whether the first is a prefix and the
+  // last a suffix (the pattern does not start / end with '%').
+  std::vector<std::string> segments_;
+  bool anchored_start_ = false;
+  bool anchored_end_ = false;
 };
 
 }  // namespace lakestream

@@ -30,4 +30,28 @@ inline void GrowHashSlots(std::vector<uint32_t>& slots, std::vector<uint64_t>& s
   mask = new_mask;
 }
 
+// One integer key (any integer-backed type read as int64) stored in its
+// slot, so finding a group is one cache line: no separate hash array and no
+// call to compare keys. `id` is the group id + 1 (0 = empty); `hash` the low
+// 32 bits of the key's HashVector hash, enough to re-place it when growing
+// (capacities stay below 2^32).
+struct IntegerKeySlot {
+  int64_t key;
+  uint32_t id;
+  uint32_t hash;
+};
+
+inline void GrowIntegerKeySlots(std::vector<IntegerKeySlot>& slots, uint64_t& mask) {
+  std::vector<IntegerKeySlot> grown(slots.size() * 2, IntegerKeySlot{0, 0, 0});
+  uint64_t new_mask = grown.size() - 1;
+  for (const IntegerKeySlot& slot : slots) {
+    if (!slot.id) continue;
+    uint64_t pos = slot.hash & new_mask;
+    while (grown[pos].id) pos = (pos + 1) & new_mask;
+    grown[pos] = slot;
+  }
+  slots = std::move(grown);
+  mask = new_mask;
+}
+
 }  // namespace lakestream

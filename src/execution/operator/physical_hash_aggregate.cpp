@@ -50,9 +50,14 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
   for (auto& g : groups_) key_equal_.push_back(GetRowEqualFunction(g->return_type));
   if (!grouping_sets_.empty()) key_equal_.push_back(GetRowEqualFunction(TypeId::INTEGER));
   grouped_ = !groups_.empty() || !grouping_sets_.empty();
+  if (groups_.size() == 1 && grouping_sets_.empty()) {
+    TypeId key = groups_[0]->return_type.id();
+    integer_key_ = key == TypeId::INTEGER || key == TypeId::BIGINT || key == TypeId::DATE || key == TypeId::TIMESTAMP ||
+                   key == TypeId::TIMESTAMP_NTZ;
+  }
   // Per group: its keys, about three open-addressing slots (id + hash; the
   // table doubles at half full), and a state per aggregate.
-  bytes_per_group_ = 3 * (sizeof(uint32_t) + sizeof(uint64_t));
+  bytes_per_group_ = integer_key_ ? 3 * sizeof(IntegerKeySlot) : 3 * (sizeof(uint32_t) + sizeof(uint64_t));
   for (auto& g : groups_) bytes_per_group_ += g->return_type.PhysicalSize() + 1;
   bytes_per_group_ += aggregates_.size() * 24;
   ResetTable();
@@ -77,6 +82,9 @@ void PhysicalHashAggregate::ResetTable() {
   slots_.assign(1024, 0);
   slot_hashes_.assign(1024, 0);
   mask_ = 1023;
+  integer_slots_.assign(integer_key_ ? 1024 : 0, IntegerKeySlot{0, 0, 0});
+  integer_mask_ = 1023;
+  null_group_ = UINT32_MAX;
   group_count_ = 0;
   emitted_ = 0;
   string_bytes_ = 0;
@@ -273,10 +281,72 @@ void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
 
 void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
 
+uint32_t PhysicalHashAggregate::AddGroup(DataChunk& keys, idx_t row) {
+  uint32_t gid = static_cast<uint32_t>(group_count_++);
+  for (idx_t c = 0; c < keys.ColumnCount(); c++) {
+    if (gid >= group_keys_[c]->Capacity()) group_keys_[c]->Resize(group_keys_[c]->Capacity() * 2);
+    Vector& store = *group_keys_[c];
+    if (store.GetType().id() == TypeId::VARCHAR) {
+      // Copy the bytes: referencing the input's heap would pin every input chunk.
+      bool valid = keys.data[c].IsValid(row);
+      store.SetValid(gid, valid);
+      if (valid) {
+        string_t key = std::as_const(keys.data[c]).GetData<string_t>()[row];
+        store.GetData<string_t>()[gid] = store.AddString(key);
+        string_bytes_ += key.size();
+      }
+    } else {
+      store.Copy(keys.data[c], nullptr, 1, row, gid);
+    }
+  }
+  return gid;
+}
+
+void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert) {
+  const Vector& column = std::as_const(keys).data[0];
+  const bool wide = column.GetType().PhysicalSize() == sizeof(int64_t);
+  const int64_t* wide_keys = wide ? column.GetData<int64_t>() : nullptr;
+  const int32_t* narrow_keys = wide ? nullptr : column.GetData<int32_t>();
+  const uint8_t* valid = column.Validity();
+  const uint64_t* hashes = hashes_.data();
+  if (group_count_ > STANDARD_VECTOR_SIZE) {
+    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&integer_slots_[hashes[i] & integer_mask_]);
+  }
+  for (idx_t i = 0; i < count; i++) {
+    if (!valid[i]) {
+      if (null_group_ == UINT32_MAX && insert) null_group_ = AddGroup(keys, i);
+      group_ids[i] = null_group_ == UINT32_MAX ? kMissingGroup : null_group_;
+      continue;
+    }
+    const int64_t key = wide ? wide_keys[i] : narrow_keys[i];
+    uint64_t pos = hashes[i] & integer_mask_;
+    while (true) {
+      IntegerKeySlot& slot = integer_slots_[pos];
+      if (slot.id == 0) {
+        if (!insert) {
+          group_ids[i] = kMissingGroup;
+          break;
+        }
+        uint32_t gid = AddGroup(keys, i);
+        slot = IntegerKeySlot{key, gid + 1, static_cast<uint32_t>(hashes[i])};
+        group_ids[i] = gid;
+        if (group_count_ * 2 > integer_slots_.size()) GrowIntegerKeySlots(integer_slots_, integer_mask_);
+        break;
+      }
+      if (slot.key == key) {
+        group_ids[i] = slot.id - 1;
+        break;
+      }
+      pos = (pos + 1) & integer_mask_;
+    }
+  }
+}
+
 void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert) {
   hashes_.resize(count);
   uint64_t* hashes = hashes_.data();
   for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], count, hashes, c > 0);
+  if (integer_key_) return FindIntegerGroups(keys, count, group_ids, insert);
   idx_t key_count = keys.ColumnCount();
   // Many groups: each row's first slot is a cache miss; start them all
   // before probing so they overlap (as the hash join's probe does).
@@ -296,24 +366,7 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
         break;
       }
       if (entry == 0) {
-        // A new group: store its keys and give it the next id.
-        uint32_t gid = static_cast<uint32_t>(group_count_++);
-        for (idx_t c = 0; c < key_count; c++) {
-          if (gid >= group_keys_[c]->Capacity()) group_keys_[c]->Resize(group_keys_[c]->Capacity() * 2);
-          Vector& store = *group_keys_[c];
-          if (store.GetType().id() == TypeId::VARCHAR) {
-            // Copy the bytes: referencing the input's heap would pin every input chunk.
-            bool valid = keys.data[c].IsValid(i);
-            store.SetValid(gid, valid);
-            if (valid) {
-              string_t key = std::as_const(keys.data[c]).GetData<string_t>()[i];
-              store.GetData<string_t>()[gid] = store.AddString(key);
-              string_bytes_ += key.size();
-            }
-          } else {
-            store.Copy(keys.data[c], nullptr, 1, i, gid);
-          }
-        }
+        uint32_t gid = AddGroup(keys, i);
         slots_[pos] = gid + 1;
         slot_hashes_[pos] = h;
         group_ids[i] = gid;

@@ -27,6 +27,7 @@
 
 #include <functional>
 
+#include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_operator.hpp"
 #include "common/vector_operations.hpp"
 #include "function/aggregate_function.hpp"
@@ -110,6 +111,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   // a row whose group is missing gets kMissingGroup. Leaves the hashes in hashes_.
   static constexpr uint32_t kMissingGroup = UINT32_MAX;
   void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert = true);
+  // FindGroups for one integer key (IntegerKeySlot), hashes_ already set.
+  void FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert);
+  // A new group for row `row` of `keys`: stores its keys, returns its id.
+  uint32_t AddGroup(DataChunk& keys, idx_t row);
   void Grow();
 
   std::vector<BoundExprPtr> groups_;
@@ -131,6 +136,12 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<uint32_t> slots_;
   std::vector<uint64_t> slot_hashes_;
   uint64_t mask_ = 0;
+  // One GROUP BY key of an integer type (no GROUPING SETS): the groups are
+  // found in integer_slots_ instead, NULL being its own group.
+  bool integer_key_ = false;
+  std::vector<IntegerKeySlot> integer_slots_;
+  uint64_t integer_mask_ = 0;
+  uint32_t null_group_ = UINT32_MAX;
 
   bool grouped_ = false;  // GROUP BY or GROUPING SETS: groups come from the keys
   bool count_from_table_ = false;

@@ -33,6 +33,11 @@ class IntegerKeys {
   const int32_t* narrow_ = nullptr;
 };
 
+// The bloom tag bit of a hash in a bucket head (Table::heads): bits of the
+// hash neither the bucket (low bits) nor the grace partition (top 6) use.
+static inline uint64_t TagBit(uint64_t hash) { return uint64_t{1} << (48 + ((hash >> 40) & 15)); }
+static constexpr uint64_t kHeadRowMask = 0xffffffffULL;
+
 static std::vector<LogicalType> PairTypes(const PhysicalOperator& left, const PhysicalOperator& right) {
   return JoinOutputTypes(JoinKind::INNER, left.types, right.types);
 }
@@ -68,35 +73,13 @@ std::string PhysicalHashJoin::Details() const {
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
-  if (spilled_partitions_ > 0) d += " [grace join: " + std::to_string(spilled_partitions_) + " partitions from disk]";
+  // Copies sharing probe files: the one that joined them counted for all.
+  idx_t spilled = spilled_partitions_;
+  if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
+  if (spilled > 0) d += " [grace join: " + std::to_string(spilled) + " partitions from disk]";
   return d;
 }
 
-// Index bytes per build row: its Entry, about two bucket heads, a second key.
-static constexpr uint64_t kIndexBytesPerRow = sizeof(uint64_t) * 2 + sizeof(uint32_t) * 3 + sizeof(int64_t);
-
-void PhysicalHashJoin::GracePartitions(DataChunk& keys, idx_t key_offset, idx_t count, std::vector<uint64_t>& hashes,
-                                       std::vector<uint32_t>& partitions) const {
-  hashes.resize(count);
-  partitions.resize(count);
-  for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(keys.data[key_offset + k], count, hashes.data(), k > 0);
-  // The top bits: the table's buckets use the low ones.
-  for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(hashes[i] >> 58);
-}
-
-void PhysicalHashJoin::StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill) {
-  auto build_types = build_table_->rows.Types();
-  spill = std::make_unique<PartitionedSpill>(context.spill, build_types, kGracePartitions, "join-build");
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> partitions;
-  for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
-    DataChunk& chunk = build_table_->rows.Chunk(c);
-    GracePartitions(chunk, right_width_, chunk.size(), hashes, partitions);
-    spill->Append(chunk, nullptr, partitions.data(), chunk.size());
-  }
-  build_table_->rows.Clear();
-  build_table_->reservation.Reset();
-}
 
 void PhysicalHashJoin::Build(ExecutionContext& context) {
   ExpressionExecutor& executor = Executor(context);
@@ -211,105 +194,18 @@ void PhysicalHashJoin::BuildIndex(Table& table) const {
       if (table.inline_key) {
         entry.key = IntegerKeys(std::as_const(chunk).data[right_width_])[r];
         if (two_keys) table.keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
+        if (table.min_key > table.max_key) {
+          table.min_key = table.max_key = entry.key;
+        } else {
+          table.min_key = std::min(table.min_key, entry.key);
+          table.max_key = std::max(table.max_key, entry.key);
+        }
       }
-      uint64_t bucket = hashes[r] & table.mask;
-      entry.next = table.heads[bucket];
-      table.heads[bucket] = static_cast<uint32_t>(row + 1);
+      uint64_t& head = table.heads[hashes[r] & table.mask];
+      entry.next = static_cast<uint32_t>(head & kHeadRowMask);
+      head = (head & ~kHeadRowMask) | TagBit(hashes[r]) | (row + 1);
     }
   }
-}
-
-std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(ExecutionContext& context, GraceBuild& grace,
-                                                                         idx_t p) {
-  std::lock_guard<std::mutex> lock(grace.mutex);
-  if (auto table = grace.loaded[p].lock()) return table;
-  auto table = std::make_shared<Table>();
-  table->done = true;
-  table->rows.SetTypes(grace.types);
-  if (context.memory) table->reservation.Attach(context.memory);
-  if (SpillFile* file = grace.files[p].get()) {
-    uint64_t need = file->Bytes() + file->Rows() * kIndexBytesPerRow;
-    MemoryPool* pool = context.memory.get();
-    if (!table->reservation.Grow(need)) {
-      // Partitions cannot be split further; a small one is loaded even when
-      // other operators hold the rest of the limit (docs/memory.md).
-      if (pool && need > pool->Limit() / 4) {
-        ThrowOutOfMemory("HASH_JOIN build partition " + std::to_string(p) + " of " + std::to_string(kGracePartitions) +
-                             " (" + std::to_string(file->Rows()) + " rows)",
-                         need, pool,
-                         need > pool->Limit() ? "many build rows share a key, so partitioning does not split them"
-                                              : "other operators of running queries hold the rest of the limit");
-      }
-      table->reservation.ForceGrow(need);
-    }
-    file->Rewind();
-    DataChunk chunk;
-    chunk.Initialize(table->rows.Types());
-    while (file->Read(chunk)) {
-      context.CheckInterrupt();
-      table->rows.Append(chunk);
-    }
-  }
-  BuildIndex(*table);
-  table->build_rows = grace.rows;
-  table->has_null_key = table->has_null_key || grace.has_null_key;
-  grace.loaded[p] = table;
-  return table;
-}
-
-void PhysicalHashJoin::PartitionProbe(ExecutionContext& context) {
-  ExpressionExecutor& executor = Executor(context);
-  probe_spill_ = std::make_unique<PartitionedSpill>(context.spill, children[0]->types, kGracePartitions, "join-probe");
-  std::vector<uint32_t> partitions;
-  while (children[0]->Next(context, probe_)) {
-    context.CheckInterrupt();
-    idx_t count = probe_.size();
-    if (count == 0) continue;
-    probe_keys_.Reset();
-    for (idx_t k = 0; k < left_keys_.size(); k++) executor.Execute(*left_keys_[k], probe_, probe_keys_.data[k]);
-    probe_keys_.SetCardinality(count);
-    probe_hashes_.resize(count);
-    partitions.resize(count);
-    for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
-    for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(probe_hashes_[i] >> 58);
-    probe_spill_->Append(probe_, nullptr, partitions.data(), count);
-  }
-}
-
-bool PhysicalHashJoin::NextGracePartition(ExecutionContext& context) {
-  if (!grace_) return false;
-  if (grace_done_) return false;
-  table_.reset();
-  probe_file_.reset();
-  while (grace_partition_ < kGracePartitions) {
-    idx_t p = grace_partition_++;
-    probe_file_ = probe_spill_->Take(p);
-    bool has_build = grace_->files[p] != nullptr;
-    // Without build rows only the probe rows' padding or marks come out;
-    // without probe rows only unmatched build rows (FULL, RIGHT, RIGHT_ANTI).
-    bool needed = (has_build && (probe_file_ || TracksBuildMatches())) || (probe_file_ && !EmitsPairsOnlyOnMatch());
-    if (!needed) {
-      probe_file_.reset();
-      continue;
-    }
-    table_ = LoadPartition(context, *grace_, p);
-    if (probe_file_) probe_file_->Rewind();
-    build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
-    build_scan_ = 0;
-    probe_done_ = false;
-    have_probe_ = false;
-    spilled_partitions_++;
-    return true;
-  }
-  grace_done_ = true;
-  table_ = std::make_shared<Table>();  // empty: later calls find nothing to emit
-  probe_spill_.reset();
-  return false;
-}
-
-bool PhysicalHashJoin::NextProbeChunk(ExecutionContext& context) {
-  if (!grace_) return children[0]->Next(context, probe_);
-  return probe_file_ && probe_file_->Read(probe_);
 }
 
 void PhysicalHashJoin::BuildOnce(ExecutionContext& context) {
@@ -340,24 +236,44 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
     const uint8_t* valid = probe_keys_.data[k].Validity();
     for (idx_t i = 0; i < count; i++) probe_skip_[i] |= !valid[i];
   }
-  // Load every row's bucket head before walking any chain, with prefetches,
-  // so the cache misses of a chunk overlap instead of queueing up.
-  probe_heads_.resize(count);
-  for (idx_t i = 0; i < count; i++) __builtin_prefetch(&table_->heads[probe_hashes_[i] & table_->mask]);
-  for (idx_t i = 0; i < count; i++) probe_heads_[i] = probe_skip_[i] ? 0 : table_->heads[probe_hashes_[i] & table_->mask];
-  for (idx_t i = 0; i < count; i++) {
-    if (probe_heads_[i]) __builtin_prefetch(&table_->entries[probe_heads_[i] - 1]);
+  const Table& table = *table_;
+  // Rows whose key lies outside the build keys' range skip the table (not
+  // in probe_skip_, which says the key is NULL).
+  probe_out_of_range_.assign(count, 0);
+  if (table.inline_key && table.min_key <= table.max_key) {
+    IntegerKeys keys(std::as_const(probe_keys_).data[0]);
+    for (idx_t i = 0; i < count; i++) probe_out_of_range_[i] = keys[i] < table.min_key || keys[i] > table.max_key;
   }
+  // Load every row's bucket head before walking any chain, with prefetches,
+  // so the cache misses of a chunk overlap instead of queueing up. A row
+  // becomes a candidate when its bucket's tag has its bit.
+  probe_heads_.resize(count);
+  candidates_.resize(count);
+  const uint64_t* heads = table.heads.data();
+  const uint64_t* hashes = probe_hashes_.data();
+  const uint64_t mask = table.mask;
+  if (table.heads.size() * sizeof(uint64_t) > (64 << 10)) {
+    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&heads[hashes[i] & mask]);
+  }
+  idx_t candidates = 0;
+  for (idx_t i = 0; i < count; i++) {
+    uint64_t head = heads[hashes[i] & mask];
+    bool hit = !(probe_skip_[i] | probe_out_of_range_[i]) && (head & TagBit(hashes[i])) != 0;
+    probe_heads_[i] = hit ? static_cast<uint32_t>(head & kHeadRowMask) : 0;
+    candidates_[candidates] = static_cast<sel_t>(i);
+    candidates += hit;
+  }
+  candidates_.resize(candidates);
+  for (idx_t c = 0; c < candidates; c++) __builtin_prefetch(&table.entries[probe_heads_[candidates_[c]] - 1]);
   matched_.assign(count, 0);
   mark_null_.assign(count, 0);
-  probe_row_ = 0;
+  candidate_ = 0;
   row_started_ = false;
   have_probe_ = true;
 }
 
 idx_t PhysicalHashJoin::CollectPairs() {
   idx_t pairs = 0;
-  idx_t count = probe_.size();
   idx_t key_count = left_keys_.size();
   bool existence_only = ExistenceOnly();
   // SEMI/ANTI/MARK: a row whose match is known needs no more pairs.
@@ -370,31 +286,33 @@ idx_t PhysicalHashJoin::CollectPairs() {
     probe_keys = IntegerKeys(std::as_const(probe_keys_).data[0]);
     if (keys2) probe_keys2 = IntegerKeys(std::as_const(probe_keys_).data[1]);
   }
-  while (probe_row_ < count && pairs < STANDARD_VECTOR_SIZE) {
+  const idx_t candidates = candidates_.size();
+  while (candidate_ < candidates && pairs < STANDARD_VECTOR_SIZE) {
+    const idx_t probe_row = candidates_[candidate_];
     if (!row_started_) {
-      chain_ = (skip_matched && matched_[probe_row_]) ? 0 : probe_heads_[probe_row_];
+      chain_ = (skip_matched && matched_[probe_row]) ? 0 : probe_heads_[probe_row];
       row_started_ = true;
-      if (!chain_) {  // most probe rows of a selective join end here
-        probe_row_++;
+      if (!chain_) {
+        candidate_++;
         row_started_ = false;
         continue;
       }
     }
-    uint64_t hash = probe_hashes_[probe_row_];
+    uint64_t hash = probe_hashes_[probe_row];
     if (table.inline_key) {
-      int64_t probe_key = probe_keys[probe_row_];
-      int64_t probe_key2 = keys2 ? probe_keys2[probe_row_] : 0;
+      int64_t probe_key = probe_keys[probe_row];
+      int64_t probe_key2 = keys2 ? probe_keys2[probe_row] : 0;
       while (chain_ && pairs < STANDARD_VECTOR_SIZE) {
         uint32_t row = chain_ - 1;
         const Entry& entry = entries[row];
         chain_ = entry.next;
         if (entry.hash != hash || entry.key != probe_key || (keys2 && keys2[row] != probe_key2)) continue;
         if (existence_only) {
-          matched_[probe_row_] = 1;
+          matched_[probe_row] = 1;
           chain_ = 0;
           break;
         }
-        pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
+        pair_probe_[pairs] = static_cast<sel_t>(probe_row);
         pair_build_[pairs] = row;
         pairs++;
       }
@@ -407,20 +325,20 @@ idx_t PhysicalHashJoin::CollectPairs() {
       idx_t offset = row % STANDARD_VECTOR_SIZE;
       bool equal = true;
       for (idx_t k = 0; k < key_count && equal; k++) {
-        equal = key_equal_[k](probe_keys_.data[k], probe_row_, chunk.data[right_width_ + k], offset);
+        equal = key_equal_[k](probe_keys_.data[k], probe_row, chunk.data[right_width_ + k], offset);
       }
       if (!equal) continue;
       if (existence_only) {
-        matched_[probe_row_] = 1;
+        matched_[probe_row] = 1;
         chain_ = 0;
         break;
       }
-      pair_probe_[pairs] = static_cast<sel_t>(probe_row_);
+      pair_probe_[pairs] = static_cast<sel_t>(probe_row);
       pair_build_[pairs] = row;
       pairs++;
     }
     if (!chain_) {
-      probe_row_++;
+      candidate_++;
       row_started_ = false;
     }
   }
@@ -611,20 +529,41 @@ bool PhysicalHashJoin::EmitUnmatchedBuild(DataChunk& out) {
   return true;
 }
 
+bool PhysicalHashJoin::MergeBuildMatches() {
+  Table& table = *build_table_;
+  if (table.copies <= 1) return true;
+  std::lock_guard<std::mutex> lock(table.mutex);
+  if (table.matched.empty()) table.matched.assign(build_matched_.size(), 0);
+  for (idx_t i = 0; i < build_matched_.size(); i++) table.matched[i] |= build_matched_[i];
+  if (--table.probing > 0) return false;
+  build_matched_ = std::move(table.matched);
+  return true;
+}
+
 bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
-  if (grace_done_) return false;
+  if (grace_done_ || finished_) return false;
   if (!built_) {
     builder_->BuildOnce(context);
     build_matched_.assign(TracksBuildMatches() ? table_->rows.Count() : 0, 0);
     built_ = true;
     if (build_table_->grace) {
       grace_ = build_table_->grace;
-      PartitionProbe(context);
+      if (!PartitionProbe(context)) {
+        finished_ = true;
+        return false;
+      }
       if (!NextGracePartition(context)) return false;
     }
   }
   while (true) {
     if (probe_done_) {
+      if (TracksBuildMatches() && !grace_ && !matches_merged_) {
+        matches_merged_ = true;
+        if (!MergeBuildMatches()) {
+          finished_ = true;
+          return false;
+        }
+      }
       if (TracksBuildMatches() && EmitUnmatchedBuild(out)) return true;
       if (!NextGracePartition(context)) return false;
       continue;
@@ -644,7 +583,7 @@ bool PhysicalHashJoin::GetChunk(ExecutionContext& context, DataChunk& out) {
       if (out.size() > 0) return true;
       continue;
     }
-    if (probe_row_ < probe_.size()) continue;  // existence checks moved the cursor without pairs
+    if (candidate_ < candidates_.size()) continue;  // existence checks moved the cursor without pairs
     // This probe chunk is exhausted.
     have_probe_ = false;
     if (kind_ != JoinKind::INNER && kind_ != JoinKind::RIGHT && !EmitsBuildRowsOnly()) {

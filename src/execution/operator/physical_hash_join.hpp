@@ -8,7 +8,12 @@
 // predicate other than the keys decides, so duplicate build keys cost nothing.
 // A FULL or RIGHT join remembers which build rows matched and emits the
 // others after the last probe chunk; RIGHT_SEMI/RIGHT_ANTI emit only then,
-// the build rows that matched / did not.
+// the build rows that matched / did not. Copies of such a join probing in
+// parallel (ShareBuild) each mark the build rows they matched; each ORs its
+// marks into the table's when its probe input ends, and the last copy to end
+// emits the build rows from the merged marks (the others emit none). In grace
+// mode the copies write their probe rows to one set of partition files
+// instead, and the last copy to finish joins every partition.
 //
 // Grace hash join (SET memory_limit, docs/memory.md): the build reserves
 // memory for its rows and index (MemoryReservation). When the pool refuses,
@@ -23,6 +28,7 @@
 // fail with the out-of-memory error.
 #pragma once
 
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -58,15 +64,17 @@ class PhysicalHashJoin : public PhysicalOperator {
     right_needed_ = std::move(right);
   }
   std::string Details() const override;
-  // Parallel pipelines: whether copies of this join may probe one build in
-  // several threads (not FULL or RIGHT, which track the build rows matched).
-  bool ProbesInParallel() const { return !TracksBuildMatches(); }
+  // Parallel pipelines: copies of this join may probe one build in several
+  // threads, every kind (see the top of this file for FULL and RIGHT).
+  bool ProbesInParallel() const { return true; }
   // This join (a worker's copy of `builder`) probes builder's table; only
   // builder's right child is read, once, by whichever copy needs it first.
   void ShareBuild(PhysicalHashJoin& builder) {
     table_ = builder.build_table_;
     build_table_ = builder.build_table_;
     builder_ = &builder;
+    build_table_->copies++;
+    build_table_->probing++;
   }
 
  private:
@@ -144,9 +152,17 @@ class PhysicalHashJoin : public PhysicalOperator {
     bool done = false;
     std::exception_ptr error;  // the build failed: every worker fails with it
     ChunkCollection rows;         // right columns + key columns
-    std::vector<uint32_t> heads;  // bucket -> build row + 1
+    // Bucket -> (build row + 1) of its chain's head in the low 32 bits, and
+    // in the top 16 a bloom tag: bit TagBit(hash) of every row in the chain,
+    // so most probe rows without a match stop at the bucket (as Umbra's
+    // tagged pointers).
+    std::vector<uint64_t> heads;
     std::vector<Entry> entries;
     bool inline_key = false;
+    // Inline keys: the first key's smallest and largest build value; probe
+    // keys outside skip the table.
+    int64_t min_key = 0;
+    int64_t max_key = -1;
     std::vector<int64_t> keys2;  // two inline keys: the second key of each build row
     uint64_t mask = 0;
     bool has_null_key = false;
@@ -161,12 +177,22 @@ class PhysicalHashJoin : public PhysicalOperator {
     // Build rows in all (with the grace partitions: of all partitions).
     idx_t build_rows = 0;
     std::shared_ptr<GraceBuild> grace;  // set when the build spilled
+    // The copies of the join probing this table (ShareBuild), those still
+    // probing, and the build rows any finished copy matched (TracksBuildMatches).
+    idx_t copies = 1;
+    idx_t probing = 1;
+    std::vector<uint8_t> matched;
   };
+  // TracksBuildMatches() with copies: ORs this copy's marks into the table's;
+  // true for the last copy to finish, whose build_matched_ becomes the merge.
+  bool MergeBuildMatches();
   void BuildOnce(ExecutionContext& context);
   // The chained index over table.rows (after they are all there).
   void BuildIndex(Table& table) const;
   // Grace mode (see the top of this file).
   static constexpr idx_t kGracePartitions = 64;
+  // Index bytes per build row: its Entry, about two bucket heads, a second key.
+  static constexpr uint64_t kIndexBytesPerRow = sizeof(Entry) + sizeof(uint64_t) * 2 + sizeof(int64_t);
   struct GraceBuild {
     std::vector<std::unique_ptr<SpillFile>> files;  // build rows by partition (null: none)
     std::mutex mutex;
@@ -174,6 +200,11 @@ class PhysicalHashJoin : public PhysicalOperator {
     std::vector<LogicalType> types;  // build columns, then key columns
     bool has_null_key = false;
     idx_t rows = 0;
+    // TracksBuildMatches() with copies: every copy's probe rows, and the
+    // copies still partitioning theirs.
+    std::unique_ptr<PartitionedSpill> shared_probe;
+    idx_t partitioning = 0;
+    std::atomic<idx_t> shared_partitions{0};  // partitions the last copy joined (EXPLAIN ANALYZE)
   };
   // Whether a row of `chunk` (build columns then keys) has a NULL key that never matches.
   bool HasNullKey(const DataChunk& chunk) const;
@@ -184,8 +215,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   void StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill);
   // Partition p's build table, loaded by the first copy that asks.
   std::shared_ptr<Table> LoadPartition(ExecutionContext& context, GraceBuild& grace, idx_t p);
-  // Sends every probe row to this copy's partition files.
-  void PartitionProbe(ExecutionContext& context);
+  // Sends every probe row to this copy's partition files (the shared ones
+  // when copies track build matches); false when another copy joins them.
+  bool PartitionProbe(ExecutionContext& context);
   // Moves to the next partition (false when none is left).
   bool NextGracePartition(ExecutionContext& context);
   // The next probe chunk: from the left child, or the current partition's file.
@@ -203,10 +235,12 @@ class PhysicalHashJoin : public PhysicalOperator {
   DataChunk probe_keys_;
   std::vector<uint64_t> probe_hashes_;
   std::vector<uint8_t> probe_skip_;  // a NULL key: never matches
+  std::vector<uint8_t> probe_out_of_range_;  // the key is outside the build keys' range
   std::vector<uint32_t> probe_heads_;  // first chain entry of each probe row, loaded with prefetching
+  std::vector<sel_t> candidates_;      // probe rows whose bucket may hold their key, in order
+  idx_t candidate_ = 0;                // the next of them to walk
   std::vector<uint8_t> matched_;     // per probe row: pairs kept (SINGLE counts to 2)
   std::vector<uint8_t> mark_null_;   // MARK: the mark condition was NULL for a pair
-  idx_t probe_row_ = 0;
   bool row_started_ = false;
   uint32_t chain_ = 0;
   std::vector<sel_t> pair_probe_;
@@ -222,6 +256,8 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::unique_ptr<SpillFile> probe_file_;  // its probe rows
   idx_t spilled_partitions_ = 0;           // for EXPLAIN ANALYZE
   bool grace_done_ = false;
+  bool matches_merged_ = false;
+  bool finished_ = false;  // another copy emits the unmatched build rows
 };
 
 }  // namespace lakestream

@@ -32,8 +32,9 @@ bool ParallelSafeChain(const LogicalOperator& op) {
     case LogicalOperatorType::PROJECTION:
       return op.children.size() == 1 && AllSafe(op.expressions) && ParallelSafeChain(*op.children[0]);
     case LogicalOperatorType::JOIN:
-      // The left child streams through the build side (the right child), built once.
-      return op.join_type != LogicalJoinType::FULL && AllSafe(op.expressions) &&
+      // The left child streams through the build side (the right child),
+      // built once; FULL and RIGHT merge their copies' build-row marks.
+      return AllSafe(op.expressions) &&
              (!op.mark_condition || IsRepeatable(*op.mark_condition)) && ParallelSafeChain(*op.children[0]);
     default: return false;
   }

@@ -20,7 +20,7 @@ class ClientContext;
 // SET threads, else DatabaseOptions::threads, else the machine's cores (at least 1).
 idx_t ThreadCount(ClientContext& context);
 
-// True when `op` is FILTER/PROJECTION operators and JOINs (not FULL) whose
+// True when `op` is FILTER/PROJECTION operators and JOINs (any kind) whose
 // left (probe) side continues the chain, over one GET (without row ids),
 // and every expression on the way is repeatable (expression/repeatable.hpp). A join's right (build)
 // side may be anything: one copy builds it, once, for every worker.
