@@ -20,6 +20,10 @@ struct Job {
 
 std::atomic<int64_t> written{0};
 std::atomic<int64_t> failed{0};
+// Set once the worker is destroyed at exit: a table closed after that (held
+// by an object destroyed later) neither waits nor queues. Constant
+// initialised, so it outlives every static destructor.
+std::atomic<bool> worker_gone{false};
 
 // One thread for the process: checkpoints are rare (every tenth commit by
 // default) and each is written whole by one thread anyway.
@@ -34,6 +38,7 @@ class Worker {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+    worker_gone = true;
   }
 
   void Submit(const std::string& table, Job job) {
@@ -94,10 +99,13 @@ Worker& TheWorker() {
 
 void SubmitCheckpoint(std::shared_ptr<FileSystem> fs, const std::string& table_path,
                       std::shared_ptr<const Snapshot> snapshot) {
+  if (worker_gone) return;  // exiting: a checkpoint only saves reading time
   TheWorker().Submit(table_path, Job{std::move(fs), std::move(snapshot)});
 }
 
-void WaitForCheckpoints(const std::string& table_path) { TheWorker().Wait(table_path); }
+void WaitForCheckpoints(const std::string& table_path) {
+  if (!worker_gone) TheWorker().Wait(table_path);
+}
 
 int64_t CheckpointsWritten() { return written.load(); }
 int64_t CheckpointFailures() { return failed.load(); }
