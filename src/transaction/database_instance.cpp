@@ -18,6 +18,7 @@
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
+#include "storage/delta/checkpoint_writer.hpp"
 #include "storage/delta/log_sync.hpp"
 #include "storage/table/delta_table.hpp"
 #include "transaction/statement_commit.hpp"
@@ -619,6 +620,9 @@ void DatabaseInstance::DropTableStorage(TableCatalogEntry& entry) {
                     "); drop " + other->name + " first, then delete the folder yourself");
     }
   }
+  // A checkpoint still being written in the background must not land in
+  // the folder after it is gone (or in a new table made there next).
+  delta::WaitForCheckpoints(entry.location);
   Status s = RemoveOwnedFolder(path_, entry.location);
   if (!s.ok()) {
     throw IOError("The " + kind + " " + entry.name + " was dropped, but its files at " + entry.location +

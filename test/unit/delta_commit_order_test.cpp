@@ -2,9 +2,10 @@
 // and durability"), recorded by a FileSystem wrapper: a commit's log entry is
 // linked into _delta_log/ only after every data and change data file it names
 // and every directory holding a new name of theirs has been fsynced, and the
-// link is followed by an fsync of _delta_log/. A checkpoint's two renames get
-// no directory fsync of their own: the next commit's _delta_log/ fsync makes
-// them durable.
+// link is followed by an fsync of _delta_log/. A checkpoint is written by the
+// background thread after the commit (storage/delta/checkpoint_writer.hpp),
+// and its two renames get no directory fsync of their own: the next
+// commit's _delta_log/ fsync makes them durable.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "delta_table_util.hpp"
 #include "recording_file_system.hpp"
+#include "storage/delta/checkpoint_writer.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/table/delta_table.hpp"
 #include "temp_dir_util.hpp"
@@ -110,6 +112,7 @@ TEST(DeltaCommitOrder, CheckpointRenamesRideOnTheNextCommitsDirectoryFsync) {
   TableCommit insert = testing::InsertRows(1000, 1);
   table->Commit(insert);  // version 10: a checkpoint is due (interval 10)
   ASSERT_EQ(table->Version(), 10);
+  delta::WaitForCheckpoints(path);
   auto ev = fs.events();
   std::string checkpoint = LogFile(path, 10, ".checkpoint.parquet");
   std::string last = path + "/_delta_log/_last_checkpoint";
@@ -152,6 +155,8 @@ TEST(DeltaCommitOrder, CheckpointLostInACrashLosesNothing) {
     TableCommit insert = testing::InsertRows(v * 100, 1);
     table->Commit(insert);
   }
+  delta::WaitForCheckpoints(path);
+  ASSERT_TRUE(std::filesystem::exists(LogFile(path, 10, ".checkpoint.parquet")));
   ASSERT_TRUE(fs.SimulateCrash().ok());
   EXPECT_FALSE(std::filesystem::exists(LogFile(path, 10, ".checkpoint.parquet")));
   {
@@ -166,6 +171,7 @@ TEST(DeltaCommitOrder, CheckpointLostInACrashLosesNothing) {
   for (int64_t v = 11; v <= 21; v++) {
     TableCommit insert = testing::InsertRows(v * 100, 1);
     table->Commit(insert);
+    if (v == 20) delta::WaitForCheckpoints(path);
   }
   ASSERT_TRUE(fs.SimulateCrash().ok());
   EXPECT_TRUE(std::filesystem::exists(LogFile(path, 20, ".checkpoint.parquet")));

@@ -14,6 +14,7 @@
 
 #include "storage/delta/row_tracking.hpp"
 #include "common/exception.hpp"
+#include "storage/delta/checkpoint_writer.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/delta/delta_snapshot.hpp"
@@ -293,6 +294,7 @@ TEST(RowTrackingTable, CheckpointsKeepTheFieldsOfAddsAndRemoves) {
   table->Commit(insert);  // version 1: ids 0-9
   auto update = testing::UpdateOneRow();
   table->Commit(update);  // version 2: ids 10-19, and the checkpoint
+  delta::WaitForCheckpoints(path);  // written in the background
   ASSERT_TRUE(std::filesystem::exists(path + "/_delta_log/00000000000000000002.checkpoint.parquet"));
   for (int v = 0; v <= 2; v++) {
     char name[64];

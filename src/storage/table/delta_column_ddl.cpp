@@ -2,7 +2,8 @@
 // "Column Mapping"): RENAME COLUMN and DROP COLUMN change only the schema,
 // since data files name columns by their physical names, and the one mode
 // change Delta allows on an existing table (none -> name); and the schema a
-// write that evolves it commits, with ids and physical names for new fields.
+// write that evolves it commits, with ids and physical names for new fields;
+// SET / UNSET TBLPROPERTIES, which guard the column mapping properties.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -10,8 +11,10 @@
 #include "common/delta_table_properties.hpp"
 #include "common/exception.hpp"
 #include "common/json_parse.hpp"
+#include "common/json_writer.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/column_mapping.hpp"
+#include "storage/delta/row_tracking.hpp"  // AssignMaterializedColumnNames
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -206,6 +209,40 @@ void DeltaTable::CheckColumnMappingChange(delta::Metadata& metadata) const {
   auto text = delta::SchemaToString(schema);
   if (!text.ok()) throw InvalidInputError("Delta table " + name_ + ": " + text.status().message());
   metadata.schema_string = text.take();
+}
+
+void DeltaTable::SetProperties(const std::map<std::string, std::string>& properties) {
+  delta::Metadata metadata = state_->snapshot.metadata;
+  delta::StringMap parameters;
+  for (auto& [k, v] : properties) metadata.configuration[k] = v;
+  CheckColumnMappingChange(metadata);
+  delta::AssignMaterializedColumnNames(metadata.configuration, nullptr, NewUuid);
+  parameters["properties"] = JsonObjectOfStrings(properties);
+  CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
+}
+
+void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
+  delta::Metadata metadata = state_->snapshot.metadata;
+  std::string mode = delta::ColumnMappingMode(metadata);
+  for (auto& key : keys) {
+    if (mode != "none" && (StringUtil::CIEquals(key, delta::kColumnMappingMode) ||
+                           StringUtil::CIEquals(key, delta::kColumnMappingMaxId))) {
+      throw NotImplementedError("Cannot unset " + key + " of table " + name_ + ": the table uses column mapping (mode " +
+                                mode + ") and its data files name columns by physical name; Delta cannot turn it off "
+                                "without rewriting them. Copy the rows into a new table instead");
+    }
+  }
+  for (auto& key : keys) {
+    for (auto it = metadata.configuration.begin(); it != metadata.configuration.end(); ++it) {
+      if (StringUtil::CIEquals(it->first, key)) {
+        metadata.configuration.erase(it);
+        break;
+      }
+    }
+  }
+  delta::StringMap parameters;
+  parameters["propertyKeys"] = "[" + StringUtil::Join(keys, ",") + "]";
+  CommitMetadata(std::move(metadata), "UNSET TBLPROPERTIES", parameters);
 }
 
 }  // namespace lakestream

@@ -16,6 +16,7 @@
 #include "storage/delta/column_mapping.hpp"
 #include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/checkpoint_writer.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/in_commit_timestamp.hpp"
 #include "storage/delta/log_sync.hpp"
@@ -101,6 +102,10 @@ DeltaTable::DeltaTable(std::shared_ptr<TableFileSystem> fs, std::string name, st
                        std::unique_ptr<delta::DeltaLog> log, std::shared_ptr<DataFileAccess> access)
     : fs_(std::move(fs)), name_(std::move(name)), path_(std::move(path)), log_(std::move(log)), access_(std::move(access)) {}
 
+DeltaTable::~DeltaTable() {
+  if (!read_only_) delta::WaitForCheckpoints(path_);
+}
+
 void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   auto state = std::make_shared<DeltaSnapshotState>();
   state->access = access_;
@@ -136,6 +141,9 @@ std::unique_ptr<DeltaTable> DeltaTable::OpenWith(FileSystem* open_fs, const std:
     throw CatalogError("No Delta table at " + path + " (for table " + name +
                        "): the directory has no _delta_log. Check the path, or create the table with CREATE TABLE");
   }
+  // A checkpoint this process is still writing for the table is worth
+  // waiting for: it saves replaying the commits it covers.
+  if (!version) delta::WaitForCheckpoints(path);
   auto snapshot = log.value()->LoadSnapshot(version);
   if (!snapshot.ok()) ThrowFor(name, snapshot.status());
   if (snapshot.value().schema.empty()) {
@@ -338,7 +346,10 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
       // A failed checkpoint costs only speed; the commit itself stands.
       if (checkpoint_due) checkpoint_due = delta::LoadCheckpointTombstones(Fs(), next).ok();
       SetSnapshot(std::move(next));
-      if (checkpoint_due) (void)log_->WriteCheckpoint(state_->snapshot);
+      // Written by the background thread (checkpoint_writer.hpp): the commit
+      // does not wait for it. Holding the state makes the next commit copy
+      // the snapshot while the checkpoint is being written.
+      if (checkpoint_due) delta::SubmitCheckpoint(fs_, path_, std::shared_ptr<const delta::Snapshot>(state_, &state_->snapshot));
       return version;
     }
     if (!s.IsAlreadyExists()) ThrowFor(name_, s);
@@ -707,40 +718,6 @@ void DeltaTable::CommitMetadata(delta::Metadata metadata, const std::string& ope
   if (changed) actions.emplace_back(protocol);
   actions.emplace_back(std::move(metadata));
   CommitActions(actions, {}, operation);
-}
-
-void DeltaTable::SetProperties(const std::map<std::string, std::string>& properties) {
-  delta::Metadata metadata = state_->snapshot.metadata;
-  delta::StringMap parameters;
-  for (auto& [k, v] : properties) metadata.configuration[k] = v;
-  CheckColumnMappingChange(metadata);
-  delta::AssignMaterializedColumnNames(metadata.configuration, nullptr, NewUuid);
-  parameters["properties"] = JsonObjectOfStrings(properties);
-  CommitMetadata(std::move(metadata), "SET TBLPROPERTIES", parameters);
-}
-
-void DeltaTable::UnsetProperties(const std::vector<std::string>& keys) {
-  delta::Metadata metadata = state_->snapshot.metadata;
-  std::string mode = delta::ColumnMappingMode(metadata);
-  for (auto& key : keys) {
-    if (mode != "none" && (StringUtil::CIEquals(key, delta::kColumnMappingMode) ||
-                           StringUtil::CIEquals(key, delta::kColumnMappingMaxId))) {
-      throw NotImplementedError("Cannot unset " + key + " of table " + name_ + ": the table uses column mapping (mode " +
-                                mode + ") and its data files name columns by physical name; Delta cannot turn it off "
-                                "without rewriting them. Copy the rows into a new table instead");
-    }
-  }
-  for (auto& key : keys) {
-    for (auto it = metadata.configuration.begin(); it != metadata.configuration.end(); ++it) {
-      if (StringUtil::CIEquals(it->first, key)) {
-        metadata.configuration.erase(it);
-        break;
-      }
-    }
-  }
-  delta::StringMap parameters;
-  parameters["propertyKeys"] = "[" + StringUtil::Join(keys, ",") + "]";
-  CommitMetadata(std::move(metadata), "UNSET TBLPROPERTIES", parameters);
 }
 
 void DeltaTable::AlterColumnType(const std::string& column, const LogicalType& type) {

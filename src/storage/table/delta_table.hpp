@@ -100,6 +100,10 @@ struct DeltaFileRows {
 
 class DeltaTable : public DataTable {
  public:
+  // Waits for the checkpoint this table handed to the background thread,
+  // if any (delta/checkpoint_writer.hpp): a dropped table's folder is then
+  // deleted after it, and a closed database leaves its checkpoints written.
+  ~DeltaTable() override;
   // Opens the Delta table at `path` (its latest version, or `version`).
   // `policy` (may be null): as SetAccessPolicy, in force from the first
   // read of the log. Throws IOError/CorruptionError/NotImplementedError
