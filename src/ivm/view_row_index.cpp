@@ -23,30 +23,10 @@ static void HashRows(const DataChunk& chunk, std::vector<uint64_t>& a, std::vect
 
 static bool Before(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2) { return a1 < a2 || (a1 == a2 && b1 < b2); }
 
-// std::lower_bound over entries sorted by hash, starting from where a
-// uniform hash puts the key and widening the window until it holds the key:
-// a few cache misses instead of log2(rows) (24 for 10M rows).
-template <class Entry>
-static typename std::vector<Entry>::iterator LowerBound(std::vector<Entry>& entries, uint64_t a, uint64_t b) {
-  auto less = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
-  std::pair<uint64_t, uint64_t> key{a, b};
-  size_t n = entries.size();
-  if (n < 64) return std::lower_bound(entries.begin(), entries.end(), key, less);
-  auto guess = static_cast<size_t>((static_cast<unsigned __int128>(a) * n) >> 64);
-  size_t lo = guess, hi = guess;
-  for (size_t step = 8;; step *= 2) {
-    lo = guess > step ? guess - step : 0;
-    hi = std::min(n, guess + step);
-    bool lo_ok = lo == 0 || less(entries[lo - 1], key);  // everything before lo is smaller
-    bool hi_ok = hi == n || !less(entries[hi], key);    // entries[hi] is not smaller
-    if (lo_ok && hi_ok) break;
-  }
-  return std::lower_bound(entries.begin() + static_cast<std::ptrdiff_t>(lo), entries.begin() + static_cast<std::ptrdiff_t>(hi), key, less);
-}
-
 void ViewRowIndex::Clear() {
   base_.clear();
   base_.shrink_to_fit();
+  directory_.clear();
   recent_.clear();
   files_.clear();
   by_path_.clear();
@@ -61,6 +41,7 @@ void ViewRowIndex::Add(std::vector<Entry> batch) {
   live_ += batch.size();
   if (base_.empty() && recent_.empty()) {
     base_ = std::move(batch);
+    BuildDirectory();
     return;
   }
   std::vector<Entry> merged;
@@ -80,6 +61,21 @@ void ViewRowIndex::Add(std::vector<Entry> batch) {
   base_ = std::move(all);
   recent_.clear();
   dead_entries_ = 0;
+  BuildDirectory();
+}
+
+void ViewRowIndex::BuildDirectory() {
+  // About four entries per slot: a lookup reads one slot and a cache line or two of base_.
+  directory_bits_ = 0;
+  while (directory_bits_ < 40 && (size_t(1) << directory_bits_) < base_.size() / 4) directory_bits_++;
+  size_t slots = size_t(1) << directory_bits_;
+  directory_.assign(slots + 1, 0);
+  size_t i = 0;
+  for (size_t slot = 0; slot < slots; slot++) {
+    while (i < base_.size() && Slot(base_[i].a) < slot) i++;
+    directory_[slot] = i;
+  }
+  directory_[slots] = base_.size();
 }
 
 void ViewRowIndex::IndexFiles(const std::shared_ptr<const DeltaSnapshotState>& state,
@@ -167,6 +163,7 @@ bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) 
   ids.clear();
   std::vector<uint64_t> a, b;
   std::unordered_set<uint64_t> taken;
+  auto lower = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
   for (idx_t k = 0; k < rows.ChunkCount(); k++) {
     const DataChunk& chunk = rows.Chunk(k);
     HashRows(chunk, a, b);
@@ -175,16 +172,19 @@ bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) 
       uint64_t found = ~uint64_t(0);
       // The first live entry with this hash that this call has not taken
       // (a row the view holds twice is found twice).
-      auto take = [&](std::vector<Entry>& entries, uint64_t tag) {
-        for (auto it = LowerBound(entries, key.first, key.second);
-             it != entries.end() && it->a == key.first && it->b == key.second; ++it) {
+      auto take = [&](std::vector<Entry>& entries, uint64_t tag, size_t from, size_t to) {
+        auto it = std::lower_bound(entries.begin() + static_cast<std::ptrdiff_t>(from),
+                                   entries.begin() + static_cast<std::ptrdiff_t>(to), key, lower);
+        for (; it != entries.end() && it->a == key.first && it->b == key.second; ++it) {
           if (it->file == kDead) continue;
           found = tag | static_cast<uint64_t>(it - entries.begin());
           if (taken.insert(found).second) return true;
         }
         return false;
       };
-      if (!take(base_, 0) && !take(recent_, kRecent)) {
+      size_t slot = Slot(key.first);
+      bool got = !base_.empty() && take(base_, 0, directory_[slot], directory_[slot + 1]);
+      if (!got && !take(recent_, kRecent, 0, recent_.size())) {
         pending_.clear();
         return false;
       }
