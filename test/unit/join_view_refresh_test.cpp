@@ -92,6 +92,11 @@ TEST_F(JoinViewRefresh, DuplicateKeysAndRowsLeaveOneCopyAtATime) {
   Ok(*con_, "DELETE FROM a WHERE id = 1000");  // one of four equal view rows pairs goes
   RefreshAndCheck("one twin deleted");
   EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE v = 'twin'"), "2");
+  // The view's change feed names the removed rows with their values (taken
+  // from the refresh, not read back from the view's file).
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM table_changes('j', 1) WHERE _change_type = 'delete' AND id = 1000 "
+                       "AND v = 'twin' AND name = 'n1'"), "2");
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM table_changes('j', 1) WHERE _change_type = 'delete'"), "2");
   Ok(*con_, "UPDATE b SET name = 'n1b' WHERE k = 1");  // both copies of every key-1 row change
   RefreshAndCheck("both duplicates updated");
   EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1b'"), "42");
