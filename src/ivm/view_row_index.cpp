@@ -32,11 +32,12 @@ static void HashRows(const DataChunk& chunk, std::vector<uint64_t>& a, std::vect
 template <class T>
 static void ReserveHuge(std::vector<T>& v, size_t n) {
   v.reserve(n);
-  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
-  auto begin = reinterpret_cast<uintptr_t>(v.data());
-  uintptr_t from = (begin + kHuge - 1) & ~(kHuge - 1);
-  uintptr_t to = (begin + n * sizeof(T)) & ~(kHuge - 1);
-  if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);  // a hint: failure is fine
+  constexpr size_t kHuge = size_t(2) << 20;
+  char* data = reinterpret_cast<char*>(v.data());
+  size_t skip = (kHuge - reinterpret_cast<uintptr_t>(data) % kHuge) % kHuge;  // to the first 2 MB boundary
+  size_t bytes = n * sizeof(T);
+  size_t length = bytes > skip ? (bytes - skip) / kHuge * kHuge : 0;
+  if (length > 0) (void)madvise(data + skip, length, MADV_HUGEPAGE);  // a hint: failure is fine
 }
 
 static bool Before(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2) { return a1 < a2 || (a1 == a2 && b1 < b2); }
