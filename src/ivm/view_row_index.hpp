@@ -1,13 +1,15 @@
 // Where each row of a materialized view is stored: an arrangement from a
 // row's value to its place (data file, row in the file), kept in memory by a
 // row view (ViewRuntime::rows) so that a refresh removes the rows its change
-// names without scanning the view (a 10M-row join view: ~250 ms of scanning
-// and hashing for a change of 1,000 rows, see docs/views.md).
+// names without scanning the view (a 10M-row join view spent seconds
+// scanning and encoding every row for a change of 1,000, see docs/views.md).
 //
 // A row is identified by a 128-bit hash of all its columns (two 64-bit
 // lanes over the per-column hashes, combined in opposite orders). Two
 // different rows of the view with one hash would make a refresh remove the
-// wrong one; at 2^-128 per pair that is far below the rate of undetected disk
+// wrong one. Integer-like columns hash without collisions; strings and
+// decimals through 64-bit hashes, so two rows that differ only there share
+// a hash with probability about 2^-64: far below the rate of undetected disk
 // errors, so the index does not read rows back to check.
 //
 // The index follows the view's Delta snapshot (Sync): files it has not seen
