@@ -29,6 +29,7 @@
 namespace lakestream {
 
 class ClientContext;
+class ViewRowIndex;
 struct TableCatalogEntry;
 
 class CompiledView {
@@ -68,19 +69,24 @@ std::shared_ptr<const CompiledView> CompileView(ClientContext& context, TableCat
 struct ViewRuntime {
   std::shared_ptr<const CompiledView> compiled;
   std::shared_ptr<void> aggregate;  // AggregateMaintainer's state
+  // Where a row view's rows are stored (view_row_index.hpp); null until its
+  // first incremental refresh, and for views without deletion vectors.
+  std::shared_ptr<ViewRowIndex> rows;
   // Where the last incremental refresh took its sources' changes from
   // (DESCRIBE MATERIALIZED VIEW's last_refresh_changes), "" when unknown.
   std::string last_changes;
 };
 ViewRuntime& RuntimeOf(TableCatalogEntry& view);
 
-// Process-wide counts, for tests and benchmarks: compilations, and source
+// Process-wide counts, for tests and benchmarks: compilations, source
 // changes taken from the statement's commits in memory or read from the
-// change data feed.
+// change data feed, and row index builds.
 struct IvmCounters {
   std::atomic<int64_t> compiles{0};
   std::atomic<int64_t> changes_in_memory{0};
   std::atomic<int64_t> changes_from_feed{0};
+  // Row view indexes (view_row_index.hpp) built from a scan of the whole view.
+  std::atomic<int64_t> row_index_builds{0};
 };
 IvmCounters& GetIvmCounters();
 

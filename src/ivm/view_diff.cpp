@@ -279,7 +279,7 @@ void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const 
 
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
                     const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
-                    DeltaFileRows& read) {
+                    DeltaFileRows& read, const RowLocator& locate, ChunkCollection* removed) {
   struct Net {
     int64_t count = 0;
     const Row* row = nullptr;
@@ -297,12 +297,18 @@ bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, cons
   }
   std::unordered_map<std::string, int64_t> to_remove;
   std::vector<Row> additions;
+  std::vector<const Row*> wanted;  // with `locate`: each row to remove, once per copy
   for (auto& [key, n] : net) {
     if (n.count < 0) to_remove[key] = -n.count;
+    for (int64_t i = 0; i < -n.count && locate; i++) wanted.push_back(n.row);
     for (int64_t i = 0; i < n.count; i++) additions.push_back(*n.row);
   }
   ViewRows removals;
-  if (!to_remove.empty()) {
+  if (locate && !wanted.empty()) {
+    ChunkCollection values = MakeCollection(types, wanted);
+    if (!locate(values, removals.ids)) return false;
+    for (const Row* row : wanted) removals.rows.push_back(*row);
+  } else if (!to_remove.empty()) {
     ViewRows candidates = ScanViewRows(view, types, {}, [&](const std::string& key) {
       auto it = to_remove.find(key);
       if (it == to_remove.end() || it->second == 0) return false;
@@ -319,11 +325,20 @@ bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, cons
     // Pair a removal and an addition of one key into an update; DiffRows does
     // exactly that when given the two sides.
     DiffRows(removals, additions, key_columns, types, commit);
-    return true;
+  } else {
+    commit.deleted_rows = removals.ids;
+    commit.inserted = MakeCollection(types, additions);
+    commit.updated = ChunkCollection(types);
   }
-  commit.deleted_rows = removals.ids;
-  commit.inserted = MakeCollection(types, additions);
-  commit.updated = ChunkCollection(types);
+  if (removed && locate && !wanted.empty()) {
+    // The removed rows' values, in the commit's order: deleted, then updated.
+    std::unordered_map<row_t, const Row*> value_of;
+    for (idx_t i = 0; i < removals.ids.size(); i++) value_of[removals.ids[i]] = &removals.rows[i];
+    std::vector<const Row*> values;
+    for (row_t id : commit.deleted_rows) values.push_back(value_of.at(id));
+    for (row_t id : commit.updated_row_ids) values.push_back(value_of.at(id));
+    *removed = MakeCollection(types, values);
+  }
   return true;
 }
 

@@ -52,13 +52,21 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
 void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
               const std::vector<LogicalType>& types, TableCommit& commit);
 
+// Finds a distinct view row equal to each of `wanted` (a row named twice is
+// found twice): their row ids into out.ids (aligned with `wanted`); false
+// when the view holds fewer. ApplyBagChange's default scans the view.
+using RowLocator = std::function<bool(const ChunkCollection& wanted, std::vector<row_t>& ids)>;
+
 // Adds to `commit` a bag change: one view row equal to each row of `minus`
 // goes, each row of `plus` comes (a row in both cancels out). Removals and
 // additions with the same key become updates. Returns false when the view
 // does not hold a row `minus` names (then the caller recomputes instead).
-// `read`: the view's files it read (see ViewRows::files).
+// `read`: the view's files it read (see ViewRows::files). With `locate`,
+// the rows to remove are found through it instead of a scan of the view, and
+// their values go to `removed` (commit.deleted_rows' and then
+// commit.updated_row_ids', for KnownRemovedRows).
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
                     const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
-                    DeltaFileRows& read);
+                    DeltaFileRows& read, const RowLocator& locate = nullptr, ChunkCollection* removed = nullptr);
 
 }  // namespace lakestream

@@ -1,6 +1,8 @@
 #include "ivm/view_refresh.hpp"
 #include "execution/plan_executor.hpp"
 
+#include <optional>
+
 #include "catalog/catalog.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -9,7 +11,9 @@
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
+#include "ivm/view_row_index.hpp"
 #include "ivm/view_status.hpp"
+#include "storage/table/deletion_vector_update.hpp"
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
@@ -85,6 +89,25 @@ static bool ReadDeltas(ClientContext& context, TableCatalogEntry& view, const Ve
   return true;
 }
 
+// The view's row index, brought to its current snapshot; null when the view
+// removes rows by rewriting files (no deletion vectors), where keeping it
+// would mean rebuilding it after every refresh.
+static ViewRowIndex* RowIndexOf(TableCatalogEntry& view, DeltaTable& storage) {
+  ViewRuntime& runtime = RuntimeOf(view);
+  if (!WritesDeletionVectors(storage.Snapshot())) {
+    runtime.rows.reset();
+    return nullptr;
+  }
+  if (!runtime.rows) runtime.rows = std::make_shared<ViewRowIndex>();
+  try {
+    runtime.rows->Sync(storage);
+  } catch (...) {
+    runtime.rows.reset();  // half-built: the next refresh starts again
+    throw;
+  }
+  return runtime.rows.get();
+}
+
 RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full) {
   DeltaTable* storage = DatabaseInstance::AsDelta(view);
   if (!storage && !view.load_error.empty()) {
@@ -116,6 +139,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   commit.operation = "REFRESH MATERIALIZED VIEW";
   std::unique_ptr<AggregateMaintainer> aggregate;
   if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, compiled);
+  ChunkCollection removed;  // the values of the rows it removes, when located through the row index
+  ViewRowIndex* row_index = nullptr;  // set when an incremental row refresh located its removals through it
   std::string fallback;  // why an incremental view was recomputed this time
   idx_t change_rows = 0;  // source change rows read
   bool done = false;
@@ -147,8 +172,13 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
       } else {
         ChunkCollection plus, minus;
         RunDeltaRule(context, [&] { return compiled->Plan(context); }, deltas, plus, minus);
+        row_index = RowIndexOf(view, *storage);
+        RowLocator locate;
+        if (row_index) {
+          locate = [&](const ChunkCollection& wanted, std::vector<row_t>& ids) { return row_index->Locate(wanted, ids); };
+        }
         done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), analysis.key_columns,
-                              commit, read);
+                              commit, read, locate, &removed);
         if (!done) fallback = "the view did not hold a row its sources' change removed";
       }
     } catch (const InvalidInputError& e) {
@@ -160,6 +190,8 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     if (done && outcome.path.empty()) outcome.path = "incremental";
   }
   if (!done) {
+    row_index = nullptr;
+    removed = ChunkCollection();
     commit = TableCommit();
     commit.operation = "REFRESH MATERIALIZED VIEW";
     outcome.path = "recompute-and-diff";
@@ -184,7 +216,12 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
     }
   }
   bool committed = commit.ChangedRows() > 0 || went_down;
-  if (committed) storage->Commit(commit, read);
+  if (committed) {
+    std::optional<KnownRemovedRows> known;
+    if (removed.Count() > 0) known.emplace(*storage, commit, removed);
+    storage->Commit(commit, read);
+  }
+  if (committed && row_index) row_index->Forget();
   // Only now, so the state never reflects a commit that did not happen.
   if (aggregate) aggregate->Keep(storage->Version(), current, change_rows, outcome.path == "recompute-and-diff");
 

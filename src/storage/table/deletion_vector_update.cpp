@@ -17,6 +17,58 @@ bool WritesDeletionVectors(const delta::Snapshot& snapshot) {
          !delta::RowTrackingAssigns(snapshot.protocol, snapshot.metadata);
 }
 
+static thread_local const KnownRemovedRows* current_known = nullptr;
+
+KnownRemovedRows::KnownRemovedRows(const DataTable& table, const TableCommit& commit, const ChunkCollection& values)
+    : table(table), values(values), outer_(current_known) {
+  idx_t i = 0;
+  idx_t deleted = commit.deleted_rows.size();
+  for (idx_t c = 0; c < values.ChunkCount(); c++) {
+    for (idx_t r = 0; r < values.Chunk(c).size(); r++, i++) {
+      row_t id = i < deleted ? commit.deleted_rows[i] : commit.updated_row_ids.at(i - deleted);
+      at[static_cast<uint64_t>(id)] = {c, static_cast<sel_t>(r)};
+    }
+  }
+  current_known = this;
+}
+
+KnownRemovedRows::~KnownRemovedRows() { current_known = outer_; }
+
+const KnownRemovedRows* KnownRemovedRows::Current() { return current_known; }
+
+bool AddKnownChanges(uint64_t file_index, const std::vector<std::pair<uint64_t, int64_t>>& rows,
+                     const KnownRemovedRows& known, const std::function<void(const DataChunk&, ChangeKind)>& emit,
+                     const std::function<void(int64_t, uint64_t)>& updated) {
+  std::vector<std::pair<idx_t, sel_t>> where;
+  where.reserve(rows.size());
+  for (auto& [position, update] : rows) {
+    auto it = known.at.find((file_index << 32) | position);
+    if (it == known.at.end()) return false;
+    where.push_back(it->second);
+  }
+  DataChunk deletes, preimages;
+  deletes.Initialize(known.values.Types());
+  preimages.Initialize(known.values.Types());
+  auto add = [&](DataChunk& out, ChangeKind kind, std::pair<idx_t, sel_t> row) {
+    if (out.size() == STANDARD_VECTOR_SIZE) {
+      emit(out, kind);
+      out.Reset();
+    }
+    out.Append(known.values.Chunk(row.first), &row.second, 1);
+  };
+  for (idx_t i = 0; i < rows.size(); i++) {
+    if (rows[i].second < 0) {
+      add(deletes, ChangeKind::DELETE, where[i]);
+    } else {
+      add(preimages, ChangeKind::UPDATE_PREIMAGE, where[i]);
+      updated(rows[i].second, rows[i].first);
+    }
+  }
+  if (deletes.size() > 0) emit(deletes, ChangeKind::DELETE);
+  if (preimages.size() > 0) emit(preimages, ChangeKind::UPDATE_PREIMAGE);
+  return true;
+}
+
 std::optional<std::string> LooseBoundsStats(const std::optional<std::string>& stats) {
   if (!stats) return stats;
   auto j = ParseJson(*stats);

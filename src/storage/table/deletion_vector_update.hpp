@@ -13,12 +13,17 @@
 // never became visible.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/chunk_collection.hpp"
 #include "common/file_system.hpp"
+#include "storage/change_set.hpp"
+#include "storage/data_table.hpp"
 #include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_snapshot.hpp"
@@ -31,6 +36,42 @@ namespace lakestream {
 // only then). Not under row tracking, whose row ids lakestream assigns anew
 // to every add a commit holds.
 bool WritesDeletionVectors(const delta::Snapshot& snapshot);
+
+// The values of rows a commit is about to remove, for its change data rows.
+// While one is alive on a thread, a commit there that removes rows through
+// deletion vectors takes the rows it names from it (AddKnownChanges) instead
+// of reading the data files holding them. A view refresh, which locates the
+// rows it removes by value (ivm/view_row_index.hpp), sets one around its
+// commit. Like SchemaEvolutionScope, it reaches DeltaTable::Commit without a
+// TableCommit field (a place it could move to).
+class KnownRemovedRows {
+ public:
+  // `values`: the rows `commit.deleted_rows` and then `commit.updated_row_ids`
+  // of `table` name, in that order, in the table's columns; all must outlive this.
+  KnownRemovedRows(const DataTable& table, const TableCommit& commit, const ChunkCollection& values);
+  ~KnownRemovedRows();
+  KnownRemovedRows(const KnownRemovedRows&) = delete;
+  KnownRemovedRows& operator=(const KnownRemovedRows&) = delete;
+  // The innermost one alive on this thread, or null.
+  static const KnownRemovedRows* Current();
+
+  const DataTable& table;
+  const ChunkCollection& values;
+  std::unordered_map<uint64_t, std::pair<idx_t, sel_t>> at;  // row id -> (chunk, row) in `values`
+
+ private:
+  const KnownRemovedRows* outer_;
+};
+
+// The change data rows of `rows` ((position in file `file_index`, index of
+// its new version or -1 for a delete), sorted by position) taken from
+// `known`. When it holds every one of them: passes the deletes and the
+// update preimages to `emit` (in position order, chunks of at most
+// STANDARD_VECTOR_SIZE rows), each update's (index, position) to `updated`
+// in the same order, and returns true; otherwise does nothing and returns false.
+bool AddKnownChanges(uint64_t file_index, const std::vector<std::pair<uint64_t, int64_t>>& rows,
+                     const KnownRemovedRows& known, const std::function<void(const DataChunk&, ChangeKind)>& emit,
+                     const std::function<void(int64_t, uint64_t)>& updated);
 
 class DeletionVectorUpdate {
  public:

@@ -552,6 +552,10 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
     rows.resize(kept);
   }
 
+  // The removed rows' values, when the statement knows them (KnownRemovedRows).
+  const KnownRemovedRows* known = KnownRemovedRows::Current();
+  if (!vectors || !cdf || (known && (&known->table != this || known->values.Types() != types))) known = nullptr;
+
   std::vector<delta::Action> actions;
   std::vector<std::string> removed_paths;
   std::vector<idx_t> all_columns;
@@ -619,6 +623,15 @@ void DeltaTable::Commit(TableCommit& commit, const DeltaFileRows& read) {
         continue;
       }
       vectors->Delete(add, positions, now, actions);
+      if (known && AddKnownChanges(file_index, rows, *known, [&](const DataChunk& chunk, ChangeKind kind) {
+            add_change(chunk, nullptr, chunk.size(), kind);
+          }, [&](int64_t updated, uint64_t position) {
+            postimage_order.push_back(updated);
+            tracked.NoteUpdated(updated, file_index, position);
+          })) {
+        removed_paths.push_back(add.path);
+        continue;
+      }
     }
     // Rows a statement kept are every row in file order, so only a file
     // without a deletion vector can be split from them.

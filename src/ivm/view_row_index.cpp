@@ -1,0 +1,236 @@
+#include "ivm/view_row_index.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+
+#include "common/vector_operations.hpp"
+#include "ivm/compiled_view.hpp"
+
+namespace lakestream {
+
+// Lane a combines the columns' hashes first to last, lane b last to first
+// from another seed: rows that agree in one lane by accident do not in the
+// other.
+static void HashRows(const DataChunk& chunk, std::vector<uint64_t>& a, std::vector<uint64_t>& b) {
+  idx_t n = chunk.size();
+  a.assign(n, 0x243f6a8885a308d3ULL);
+  b.assign(n, 0x13198a2e03707344ULL);
+  idx_t columns = chunk.ColumnCount();
+  for (idx_t c = 0; c < columns; c++) HashVector(chunk.data[c], n, a.data(), true);
+  for (idx_t c = columns; c-- > 0;) HashVector(chunk.data[c], n, b.data(), true);
+  for (idx_t r = 0; r < n; r++) b[r] = MixHash(b[r] ^ 0x9e3779b97f4a7c15ULL);
+}
+
+// The index's arrays are read at random (a lookup reads a directory slot,
+// then an entry): with 4 KB pages nearly every lookup of a large view misses
+// the TLB twice, which on the 2-core VM bench/views runs on was a third of a
+// 10M-row join view's refresh. Transparent huge pages (2 MB, where the system
+// grants them) keep the arrays within the TLB's reach. `v` must be empty.
+template <class T>
+static void ReserveHuge(std::vector<T>& v, size_t n) {
+  v.reserve(n);
+  constexpr size_t kHuge = size_t(2) << 20;
+  char* data = reinterpret_cast<char*>(v.data());
+  size_t skip = (kHuge - reinterpret_cast<uintptr_t>(data) % kHuge) % kHuge;  // to the first 2 MB boundary
+  size_t bytes = n * sizeof(T);
+  size_t length = bytes > skip ? (bytes - skip) / kHuge * kHuge : 0;
+  if (length > 0) (void)madvise(data + skip, length, MADV_HUGEPAGE);  // a hint: failure is fine
+}
+
+static bool Before(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2) { return a1 < a2 || (a1 == a2 && b1 < b2); }
+
+void ViewRowIndex::Clear() {
+  base_.clear();
+  base_.shrink_to_fit();
+  directory_.clear();
+  recent_.clear();
+  files_.clear();
+  by_path_.clear();
+  pending_.clear();
+  live_ = 0;
+  dead_entries_ = 0;
+}
+
+void ViewRowIndex::Add(std::vector<Entry> batch) {
+  auto order = [](const Entry& x, const Entry& y) { return Before(x.a, x.b, y.a, y.b); };
+  std::sort(batch.begin(), batch.end(), order);
+  live_ += batch.size();
+  if (base_.empty() && recent_.empty()) {
+    base_ = std::move(batch);
+    BuildDirectory();
+    return;
+  }
+  std::vector<Entry> merged;
+  merged.reserve(recent_.size() + batch.size());
+  std::merge(recent_.begin(), recent_.end(), batch.begin(), batch.end(), std::back_inserter(merged), order);
+  recent_ = std::move(merged);
+  // recent_ is merged into base_ (a pass over every row) once it holds an
+  // eighth as many rows, so a refresh pays that pass rarely, and lookups
+  // search two sorted arrays.
+  if (recent_.size() < std::max<size_t>(1 << 16, base_.size() / 8)) return;
+  auto dead = [](const Entry& e) { return e.file == kDead; };
+  std::erase_if(base_, dead);
+  std::erase_if(recent_, dead);
+  std::vector<Entry> all;
+  ReserveHuge(all, base_.size() + recent_.size());
+  std::merge(base_.begin(), base_.end(), recent_.begin(), recent_.end(), std::back_inserter(all), order);
+  base_ = std::move(all);
+  recent_.clear();
+  dead_entries_ = 0;
+  BuildDirectory();
+}
+
+void ViewRowIndex::BuildDirectory() {
+  // About four entries per slot: a lookup reads one slot and a cache line or two of base_.
+  directory_bits_ = 0;
+  while (directory_bits_ < 40 && (size_t(1) << directory_bits_) < base_.size() / 4) directory_bits_++;
+  size_t slots = size_t(1) << directory_bits_;
+  directory_ = std::vector<size_t>();
+  ReserveHuge(directory_, slots + 1);
+  directory_.assign(slots + 1, 0);
+  size_t i = 0;
+  for (size_t slot = 0; slot < slots; slot++) {
+    while (i < base_.size() && Slot(base_[i].a) < slot) i++;
+    directory_[slot] = i;
+  }
+  directory_[slots] = base_.size();
+}
+
+void ViewRowIndex::IndexFiles(const std::shared_ptr<const DeltaSnapshotState>& state,
+                              const std::vector<uint64_t>& indexes) {
+  if (indexes.empty()) return;
+  std::unordered_map<uint64_t, uint32_t> ids;  // snapshot index -> files_ index
+  int64_t expected = 0;  // rows, from the files' stats
+  for (uint64_t index : indexes) {
+    const delta::AddFile& add = *state->files[index];
+    expected += std::max<int64_t>(0, add.NumRecords().value_or(0) - add.DeletedRowCount());
+    auto id = static_cast<uint32_t>(files_.size());
+    files_.push_back({add.path, add.DeletedRowCount(), 0, true});
+    by_path_[add.path] = id;
+    ids[index] = id;
+  }
+  std::vector<idx_t> columns;
+  for (idx_t c = 0; c < types_.size(); c++) columns.push_back(c);
+  auto scan = MakeDeltaScan(state, columns, indexes);
+  std::vector<Entry> batch;
+  ReserveHuge(batch, static_cast<size_t>(expected));
+  std::vector<uint64_t> a, b;
+  DataChunk chunk;
+  chunk.Initialize(types_);
+  Vector row_ids(TypeId::BIGINT);
+  while (scan->Next(chunk, &row_ids)) {
+    HashRows(chunk, a, b);
+    const int64_t* rid = row_ids.GetData<int64_t>();
+    uint64_t file_index = ~uint64_t(0);
+    uint32_t id = 0;
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      auto row_id = static_cast<uint64_t>(rid[r]);
+      if (row_id >> 32 != file_index) {
+        file_index = row_id >> 32;
+        id = ids.at(file_index);
+      }
+      batch.push_back({a[r], b[r], id, static_cast<uint32_t>(row_id & 0xffffffffULL)});
+      files_[id].live++;
+    }
+  }
+  Add(std::move(batch));
+}
+
+void ViewRowIndex::Sync(DeltaTable& view) {
+  std::shared_ptr<const DeltaSnapshotState> state = view.State();
+  std::vector<LogicalType> types;
+  for (auto& column : state->columns) types.push_back(column.type);
+  std::vector<uint64_t> fresh;
+  bool rebuild = types != types_;
+  std::vector<bool> seen(files_.size(), false);
+  for (uint64_t i = 0; i < state->files.size() && !rebuild; i++) {
+    const delta::AddFile& add = *state->files[i];
+    auto it = by_path_.find(add.path);
+    if (it == by_path_.end()) {
+      fresh.push_back(i);
+    } else if (files_[it->second].dead != add.DeletedRowCount() || seen[it->second]) {
+      rebuild = true;  // rows left the file without this index knowing
+    } else {
+      seen[it->second] = true;
+    }
+  }
+  // A file gone from the snapshot is expected only once it has no live row
+  // (a commit removes a file whose every row it deletes).
+  for (uint32_t id = 0; id < files_.size() && !rebuild; id++) {
+    FileInfo& file = files_[id];
+    if (!file.present || seen[id]) continue;
+    if (file.live > 0) {
+      rebuild = true;
+      break;
+    }
+    file.present = false;
+    by_path_.erase(file.path);
+  }
+  if (rebuild) {
+    Clear();
+    types_ = std::move(types);
+    GetIvmCounters().row_index_builds++;
+    fresh.clear();
+    for (uint64_t i = 0; i < state->files.size(); i++) fresh.push_back(i);
+  }
+  pending_.clear();
+  IndexFiles(state, fresh);
+  snapshot_index_.assign(files_.size(), ~uint64_t(0));
+  for (uint64_t i = 0; i < state->files.size(); i++) snapshot_index_[by_path_.at(state->files[i]->path)] = i;
+}
+
+bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) {
+  pending_.clear();
+  ids.clear();
+  std::vector<uint64_t> a, b;
+  std::unordered_set<uint64_t> taken;
+  auto lower = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
+  for (idx_t k = 0; k < rows.ChunkCount(); k++) {
+    const DataChunk& chunk = rows.Chunk(k);
+    HashRows(chunk, a, b);
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      std::pair<uint64_t, uint64_t> key{a[r], b[r]};
+      uint64_t found = ~uint64_t(0);
+      // The first live entry with this hash that this call has not taken
+      // (a row the view holds twice is found twice).
+      auto take = [&](std::vector<Entry>& entries, uint64_t tag, size_t from, size_t to) {
+        auto it = std::lower_bound(entries.begin() + static_cast<std::ptrdiff_t>(from),
+                                   entries.begin() + static_cast<std::ptrdiff_t>(to), key, lower);
+        for (; it != entries.end() && it->a == key.first && it->b == key.second; ++it) {
+          if (it->file == kDead) continue;
+          found = tag | static_cast<uint64_t>(it - entries.begin());
+          if (taken.insert(found).second) return true;
+        }
+        return false;
+      };
+      size_t slot = Slot(key.first);
+      bool got = !base_.empty() && take(base_, 0, directory_[slot], directory_[slot + 1]);
+      if (!got && !take(recent_, kRecent, 0, recent_.size())) {
+        pending_.clear();
+        return false;
+      }
+      pending_.push_back(found);
+      const Entry& e = At(found);
+      ids.push_back(static_cast<row_t>((snapshot_index_[e.file] << 32) | e.row));
+    }
+  }
+  return true;
+}
+
+void ViewRowIndex::Forget() {
+  for (uint64_t handle : pending_) {
+    Entry& e = At(handle);
+    if (e.file == kDead) continue;
+    files_[e.file].dead++;
+    files_[e.file].live--;
+    e.file = kDead;
+    live_--;
+    dead_entries_++;
+  }
+  pending_.clear();
+}
+
+}  // namespace lakestream

@@ -1,0 +1,96 @@
+// Where each row of a materialized view is stored: an arrangement from a
+// row's value to its place (data file, row in the file), kept in memory by a
+// row view (ViewRuntime::rows) so that a refresh removes the rows its change
+// names without scanning the view (a 10M-row join view spent seconds
+// scanning and encoding every row for a change of 1,000, see docs/views.md).
+//
+// A row is identified by a 128-bit hash of all its columns (two 64-bit
+// lanes over the per-column hashes, combined in opposite orders). Two
+// different rows of the view with one hash would make a refresh remove the
+// wrong one. Integer-like columns hash without collisions; strings and
+// decimals through 64-bit hashes, so two rows that differ only there share
+// a hash with probability about 2^-64: far below the rate of undetected disk
+// errors, so the index does not read rows back to check.
+//
+// The index follows the view's Delta snapshot (Sync): files it has not seen
+// are read and indexed (a refresh's own new file: the rows it inserted);
+// rows a refresh deleted through deletion vectors are dropped when that
+// commit succeeds (Forget). Anything else (a file removed, a deletion vector
+// that does not count the rows the index dropped: OPTIMIZE, a full refresh,
+// another process's commit, a crash) makes Sync rebuild the index from a
+// scan of the whole view. So it is rebuilt once after the database opens
+// (on the view's first refresh) and kept up to date from then on.
+//
+// Memory: about 28 bytes per row of the view (280 MB for 10M rows), plus the
+// path of each data file. Only views on deletion vectors use it (a
+// copy-on-write commit rewrites whole files, which would rebuild it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/chunk_collection.hpp"
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+class ViewRowIndex {
+ public:
+  // Brings the index to the view's current snapshot (see the header).
+  // Throws what scanning the view throws.
+  void Sync(DeltaTable& view);
+
+  // For each row of `rows` (the view's column types), a distinct live row of
+  // the view equal to it: its row id in the snapshot last synced, in
+  // `ids` (aligned with `rows`). False when the view holds fewer copies of
+  // some row than `rows` names. Remembers the rows found for Forget().
+  bool Locate(const ChunkCollection& rows, std::vector<row_t>& ids);
+  // The rows the last Locate found left the view (its commit succeeded).
+  void Forget();
+
+  idx_t LiveRows() const { return live_; }
+
+ private:
+  static constexpr uint32_t kDead = ~uint32_t(0);
+  struct Entry {
+    uint64_t a = 0, b = 0;  // the row's hash
+    uint32_t file = 0;      // index into files_; kDead once the row is gone
+    uint32_t row = 0;       // position in the file
+  };
+  struct FileInfo {
+    std::string path;
+    int64_t dead = 0;  // rows its deletion vector hides, as far as the index knows
+    int64_t live = 0;  // rows indexed and not forgotten
+    bool present = true;  // false once gone from the snapshot (after its last row was deleted)
+  };
+
+  void Clear();
+  // Indexes the rows of the snapshot's files `indexes`.
+  void IndexFiles(const std::shared_ptr<const DeltaSnapshotState>& state, const std::vector<uint64_t>& indexes);
+  // Merges `batch` (unsorted) into recent_, and recent_ into base_ when it grows large.
+  void Add(std::vector<Entry> batch);
+  // directory_[slot] is the first entry of base_ whose hash's top
+  // directory_bits_ bits are at least `slot` (hashes are uniform, so a
+  // lookup starts within a few entries of its key).
+  void BuildDirectory();
+  size_t Slot(uint64_t a) const { return directory_bits_ == 0 ? 0 : static_cast<size_t>(a >> (64 - directory_bits_)); }
+  // An entry by handle: an index into base_, or into recent_ with kRecent set.
+  Entry& At(uint64_t handle) { return handle & kRecent ? recent_[handle & ~kRecent] : base_[handle]; }
+  static constexpr uint64_t kRecent = uint64_t(1) << 63;
+
+  std::vector<LogicalType> types_;
+  std::vector<Entry> base_;    // sorted by (a, b)
+  std::vector<Entry> recent_;  // sorted by (a, b); added since base_ was built
+  std::vector<size_t> directory_;
+  int directory_bits_ = 0;
+  std::vector<FileInfo> files_;
+  std::unordered_map<std::string, uint32_t> by_path_;  // files present in the snapshot last synced
+  std::vector<uint64_t> snapshot_index_;  // files_ index -> index in the synced snapshot
+  std::vector<uint64_t> pending_;         // handles found by the last Locate
+  idx_t live_ = 0;
+  idx_t dead_entries_ = 0;
+};
+
+}  // namespace lakestream
