@@ -8,6 +8,7 @@
 
 #include "common/exception.hpp"
 #include "delta_table_util.hpp"
+#include "storage/delta/checkpoint_writer.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/table/delta_table.hpp"
 #include "temp_dir_util.hpp"
@@ -34,6 +35,7 @@ std::string MakeLog(const std::string& dir) {
     table->Commit(insert);
   }
   EXPECT_EQ(table->Version(), 5);
+  delta::WaitForCheckpoints(path);  // written in the background (checkpoint_writer.hpp)
   EXPECT_TRUE(std::filesystem::exists(path + "/_delta_log/" + delta::CheckpointFileName(3)));
   return path;
 }
