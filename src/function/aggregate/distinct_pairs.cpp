@@ -24,6 +24,19 @@ inline uint64_t Mix(uint64_t x) {
 
 inline uint64_t HashPair(uint32_t group, uint64_t value_hash) { return Mix(value_hash ^ (uint64_t{group} * 0x9e3779b97f4a7c15ULL)); }
 
+bool IsNarrow(TypeId type) {
+  switch (type) {
+    case TypeId::BOOLEAN:
+    case TypeId::INTEGER:
+    case TypeId::DATE:
+    case TypeId::BIGINT:
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
+    case TypeId::DOUBLE: return true;
+    default: return false;
+  }
+}
+
 bool IsInline(TypeId type) {
   switch (type) {
     case TypeId::BOOLEAN:
@@ -42,8 +55,12 @@ bool IsInline(TypeId type) {
 }  // namespace
 
 DistinctPairs::DistinctPairs(const LogicalType& type) : type_(type.id()), inline_(IsInline(type.id())) {
-  slots_.resize(64);
-  mask_ = slots_.size() - 1;
+  if (IsNarrow(type_)) {
+    narrow_.resize(64);
+  } else {
+    slots_.resize(64);
+  }
+  mask_ = 63;
 }
 
 void DistinctPairs::SetType(TypeId type) {
@@ -52,6 +69,40 @@ void DistinctPairs::SetType(TypeId type) {
   if (used_ != 0) throw InternalError("DistinctPairs: values of two types in one DISTINCT aggregate");
   type_ = type;
   inline_ = IsInline(type);
+  narrow_.clear();
+  slots_.clear();
+  if (IsNarrow(type_)) {
+    narrow_.resize(64);
+  } else {
+    slots_.resize(64);
+  }
+  mask_ = 63;
+}
+
+void DistinctPairs::GrowNarrow() {
+  std::vector<NarrowSlot> old(narrow_.size() * 2);
+  old.swap(narrow_);
+  mask_ = narrow_.size() - 1;
+  for (const NarrowSlot& s : old) {
+    if (s.group == kEmpty) continue;
+    uint64_t i = HashPair(s.group, s.value) & mask_;
+    while (narrow_[i].group != kEmpty) i = (i + 1) & mask_;
+    narrow_[i] = s;
+  }
+}
+
+bool DistinctPairs::InsertNarrow(uint32_t group, uint64_t value) {
+  if ((used_ + 1) * 2 > narrow_.size()) GrowNarrow();
+  for (uint64_t i = HashPair(group, value) & mask_;; i = (i + 1) & mask_) {
+    NarrowSlot& s = narrow_[i];
+    if (s.group == kEmpty) {
+      s.value = value;
+      s.group = group;
+      used_++;
+      return true;
+    }
+    if (s.value == value && s.group == group) return false;
+  }
 }
 
 template <class EQUAL>
@@ -75,6 +126,7 @@ void DistinctPairs::Grow() {
 }
 
 bool DistinctPairs::InsertInline(uint32_t group, uint64_t lo, uint64_t hi) {
+  if (!narrow_.empty()) return InsertNarrow(group, lo);
   if ((used_ + 1) * 2 > slots_.size()) Grow();
   const uint64_t hash = HashPair(group, Mix(lo) ^ hi);
   Slot& s = Probe(hash, group, [&](const Slot& x) { return x.lo == lo && x.hi == hi; });
