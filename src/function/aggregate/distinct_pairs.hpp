@@ -30,8 +30,8 @@ class DistinctPairs {
   bool Insert(uint32_t group, const Vector& input, idx_t row);
   // Adds every pair of `other` (same value type), its group g becoming
   // targets[g]; calls on_new(target group) for each pair new here.
-  template <class ON_NEW>
-  void Merge(const DistinctPairs& other, const uint32_t* targets, ON_NEW&& on_new) {
+  template <class OnNew>
+  void Merge(const DistinctPairs& other, const uint32_t* targets, OnNew&& on_new) {
     if (other.used_ == 0) return;
     SetType(other.type_);
     for (const NarrowSlot& s : other.narrow_) {
