@@ -44,6 +44,10 @@ void ResolveColumns(BoundExpression& expr, const std::vector<ColumnBinding>& bin
   });
 }
 
+// ORDER BY ... LIMIT n [OFFSET m] keeps only n + m rows in the sort
+// (PhysicalOrder's top-N) up to this many; a larger limit sorts everything.
+static constexpr int64_t kMaxTopN = int64_t{1} << 20;
+
 static BoundExprPtr Conjunction(std::vector<BoundExprPtr> conjuncts) {
   if (conjuncts.empty()) return nullptr;
   if (conjuncts.size() == 1) return std::move(conjuncts[0]);
@@ -354,6 +358,15 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       // LIMIT (SELECT ...): the subquery was resolved to a constant above.
       if (op.limit_expression) op.limit = LimitValueOf(ConstantOf(*op.limit_expression), "LIMIT");
       if (op.offset_expression) op.offset = std::max<int64_t>(0, LimitValueOf(ConstantOf(*op.offset_expression), "OFFSET"));
+      // ORDER BY ... LIMIT: the sort keeps only the rows the limit can reach.
+      LogicalOperator& child = *op.children[0];
+      if (child.type == LogicalOperatorType::ORDER && op.limit >= 0 && op.limit + op.offset <= kMaxTopN) {
+        auto bindings = child.children[0]->GetBindings();
+        for (auto& o : child.orders) ResolveColumns(*o.expression, bindings);
+        auto order = std::make_unique<PhysicalOrder>(Plan(context, *child.children[0]), std::move(child.orders),
+                                                     static_cast<idx_t>(std::max<int64_t>(1, op.limit + op.offset)));
+        return std::make_unique<PhysicalLimit>(std::move(order), op.limit, op.offset);
+      }
       return std::make_unique<PhysicalLimit>(Plan(context, *op.children[0]), op.limit, op.offset);
     }
     case LogicalOperatorType::WINDOW: {

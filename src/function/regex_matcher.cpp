@@ -148,11 +148,38 @@ std::string TranslateRegex(std::string_view p, const std::string& function) {
   return out;
 }
 
-RegexMatcher::RegexMatcher(std::string_view pattern, const std::string& function) {
+RegexOptions ParseRegexOptions(std::string_view options, bool allow_global, const std::string& function) {
+  RegexOptions parsed;
+  for (char c : options) {
+    switch (c) {
+      case 'c': parsed.case_insensitive = false; break;
+      case 'i': parsed.case_insensitive = true; break;
+      case 's': parsed.dot_matches_newline = true; break;
+      case 'm':
+      case 'n':
+      case 'p': parsed.dot_matches_newline = false; break;
+      case 'g':
+        if (allow_global) {
+          parsed.global = true;
+          break;
+        }
+        [[fallthrough]];
+      default:
+        throw InvalidInputError(function + ": unknown regular expression option '" + std::string(1, c) + "' in '" +
+                                Shown(options) + "'; the options are c, i, s, m, n, p" + (allow_global ? ", g" : ""));
+    }
+  }
+  return parsed;
+}
+
+RegexMatcher::RegexMatcher(std::string_view pattern, const std::string& function, const RegexOptions& regex_options)
+    : global_(regex_options.global), function_(function) {
   std::string translated = TranslateRegex(pattern, function);
   RE2::Options options;
-  options.set_log_errors(false);    // errors become exceptions, not stderr lines
-  options.set_never_capture(true);  // only whether it matches is asked
+  options.set_log_errors(false);  // errors become exceptions, not stderr lines
+  options.set_never_capture(!regex_options.capture);
+  options.set_case_sensitive(!regex_options.case_insensitive);
+  options.set_dot_nl(regex_options.dot_matches_newline);
   options.set_max_mem(kRegexMaxMemory);
   re_ = std::make_unique<RE2>(translated, options);
   if (re_->ok()) return;
@@ -168,6 +195,28 @@ RegexMatcher::~RegexMatcher() = default;
 
 bool RegexMatcher::Find(std::string_view input) const {
   return RE2::PartialMatch(re2::StringPiece(input.data(), input.size()), *re_);
+}
+
+bool RegexMatcher::FullMatch(std::string_view input) const {
+  return RE2::FullMatch(re2::StringPiece(input.data(), input.size()), *re_);
+}
+
+void RegexMatcher::Replace(std::string_view input, std::string_view rewrite, std::string& out) const {
+  out.assign(input);
+  const re2::StringPiece with(rewrite.data(), rewrite.size());
+  if (global_) {
+    RE2::GlobalReplace(&out, *re_, with);
+  } else {
+    RE2::Replace(&out, *re_, with);
+  }
+}
+
+std::string_view RegexMatcher::Extract(std::string_view input, int group) const {
+  re2::StringPiece groups[kMaxExtractGroups + 1];
+  if (!re_->Match(re2::StringPiece(input.data(), input.size()), 0, input.size(), RE2::UNANCHORED, groups, group + 1)) {
+    return {};
+  }
+  return {groups[group].data(), groups[group].size()};
 }
 
 }  // namespace lakestream

@@ -146,6 +146,8 @@ class Binder {
   // GROUP), or grouping()/grouping_id(), added to `aggregate` once per
   // distinct call; returns the reference to its result.
   BoundExprPtr BindAggregateCall(const ParsedExpression& expr, const BindContext& scope, AggregateBindState& aggregate);
+  // sum(x + c) of an integer x and literal c as sum(x) + c * count(x), or nullptr.
+  ExprPtr SumOfOffset(const ParsedExpression& expr, const BindContext& scope);
   // `argument_names`: field names for struct()-like functions ("" = unknown);
   // defaults to each child's column name.
   BoundExprPtr BindOperator(const std::string& name, std::vector<BoundExprPtr> children, uint32_t location,

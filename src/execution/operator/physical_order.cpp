@@ -6,14 +6,15 @@
 
 namespace lakestream {
 
-PhysicalOrder::PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders)
-    : PhysicalOperator(child->types), orders_(std::move(orders)) {
+PhysicalOrder::PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders, idx_t top_n)
+    : PhysicalOperator(child->types), orders_(std::move(orders)), top_n_(top_n) {
   children.push_back(std::move(child));
 }
 
 std::string PhysicalOrder::Details() const {
   std::string d;
   for (auto& o : orders_) d += (d.empty() ? "" : ", ") + o.expression->ToString() + (o.descending ? " DESC" : " ASC");
+  if (top_n_ > 0) d += " [top " + std::to_string(top_n_) + "]";
   if (spilled_runs_ > 0) d += " [merged " + std::to_string(spilled_runs_) + " sorted runs from disk]";
   return d;
 }
@@ -42,6 +43,62 @@ void PhysicalOrder::SortInMemory() {
                    keys_.Chunk(b / STANDARD_VECTOR_SIZE), b % STANDARD_VECTOR_SIZE, 0);
   };
   std::stable_sort(permutation_.begin(), permutation_.end(), less);
+}
+
+void PhysicalOrder::CutToTopN() {
+  SortInMemory();
+  ChunkCollection rows(types), keys(keys_.Types());
+  DataChunk r, k;
+  r.Initialize(types);
+  k.Initialize(keys_.Types());
+  const idx_t keep = std::min<idx_t>(top_n_, permutation_.size());
+  for (idx_t start = 0; start < keep; start += STANDARD_VECTOR_SIZE) {
+    const idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, keep - start);
+    r.Reset();
+    k.Reset();
+    for (idx_t i = 0; i < n; i++) {
+      const uint64_t row = permutation_[start + i];
+      const DataChunk& rc = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
+      const DataChunk& kc = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
+      for (idx_t c = 0; c < r.ColumnCount(); c++) r.data[c].Copy(rc.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+      for (idx_t c = 0; c < k.ColumnCount(); c++) k.data[c].Copy(kc.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+    }
+    r.SetCardinality(n);
+    k.SetCardinality(n);
+    rows.Append(r);
+    keys.Append(k);
+  }
+  rows_ = std::move(rows);
+  keys_ = std::move(keys);
+  permutation_.clear();
+  if (keep < top_n_) return;
+  const idx_t last = keep - 1;
+  boundary_.Reset();
+  const DataChunk& kc = keys_.Chunk(last / STANDARD_VECTOR_SIZE);
+  for (idx_t c = 0; c < boundary_.ColumnCount(); c++) boundary_.data[c].Copy(kc.data[c], nullptr, 1, last % STANDARD_VECTOR_SIZE, 0);
+  boundary_.SetCardinality(1);
+  has_boundary_ = true;
+}
+
+void PhysicalOrder::AppendBeforeBoundary(const DataChunk& input, const DataChunk& keys) {
+  if (!has_boundary_) {
+    rows_.Append(input);
+    keys_.Append(keys);
+    return;
+  }
+  sel_.clear();
+  for (idx_t i = 0; i < input.size(); i++) {
+    if (KeyLess(keys, i, 0, boundary_, 0, 0)) sel_.push_back(static_cast<sel_t>(i));
+  }
+  if (sel_.empty()) return;
+  picked_rows_.Reset();
+  picked_keys_.Reset();
+  for (idx_t c = 0; c < input.ColumnCount(); c++) picked_rows_.data[c].Copy(input.data[c], sel_.data(), sel_.size(), 0, 0);
+  for (idx_t c = 0; c < keys.ColumnCount(); c++) picked_keys_.data[c].Copy(keys.data[c], sel_.data(), sel_.size(), 0, 0);
+  picked_rows_.SetCardinality(sel_.size());
+  picked_keys_.SetCardinality(sel_.size());
+  rows_.Append(picked_rows_);
+  keys_.Append(picked_keys_);
 }
 
 void PhysicalOrder::SpillRun(ExecutionContext& context) {
@@ -88,6 +145,11 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
   DataChunk input, keys;
   children[0]->InitializeChunk(input);
   keys.Initialize(key_types);
+  if (top_n_ > 0) {
+    boundary_.Initialize(key_types);
+    picked_rows_.Initialize(types);
+    picked_keys_.Initialize(key_types);
+  }
   while (children[0]->Next(context, input)) {
     context.CheckInterrupt();
     if (input.size() == 0) continue;
@@ -103,8 +165,19 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
       if (rows_.Count() > 0) SpillRun(context);
       if (!reservation_.Grow(bytes)) reservation_.ForceGrow(bytes);  // one chunk always fits
     }
-    rows_.Append(input);
-    keys_.Append(keys);
+    if (top_n_ == 0) {
+      rows_.Append(input);
+      keys_.Append(keys);
+      continue;
+    }
+    AppendBeforeBoundary(input, keys);
+    if (rows_.Count() >= 2 * top_n_ + STANDARD_VECTOR_SIZE) {
+      CutToTopN();
+      uint64_t kept = 0;
+      for (idx_t c = 0; c < rows_.ChunkCount(); c++) kept += ChunkBytes(rows_.Chunk(c)) + ChunkBytes(keys_.Chunk(c));
+      reservation_.Reset();
+      reservation_.ForceGrow(kept);
+    }
   }
   if (runs_.empty()) {
     SortInMemory();

@@ -8,6 +8,14 @@
 // and collecting starts again. At the end the runs are merged through a heap
 // of one cursor per run; equal keys come from the earlier run first, so the
 // merge keeps the sort stable. Nested columns cannot spill (out of memory).
+//
+// Top-N (ORDER BY ... LIMIT n [OFFSET m], the planner passes top_n = n + m):
+// only the first top_n rows can be emitted, so the operator keeps at most
+// about 2 x top_n of them. When that many are collected they are sorted and
+// cut to top_n, and the last kept row becomes the boundary: an incoming row
+// that does not sort before it (ties included, the sort being stable) is
+// dropped with one key comparison, before it is copied. The rows emitted are
+// the full sort's first top_n rows, ties in input order.
 #pragma once
 
 #include "common/chunk_collection.hpp"
@@ -19,7 +27,8 @@ namespace lakestream {
 
 class PhysicalOrder : public PhysicalOperator {
  public:
-  PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders);
+  // top_n > 0: only the first top_n rows are read by the parent (above).
+  PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders, idx_t top_n = 0);
   bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "ORDER_BY"; }
   std::string Details() const override;
@@ -35,6 +44,11 @@ class PhysicalOrder : public PhysicalOperator {
   // Heap order of the merge: whether run a's current row comes after run b's.
   bool RunAfter(idx_t a, idx_t b) const;
   void StartMerge();
+  // Top-N: keeps the first top_n_ rows of rows_/keys_ in sorted order and
+  // makes the last one the boundary.
+  void CutToTopN();
+  // Top-N: appends the rows of input/keys that sort before the boundary.
+  void AppendBeforeBoundary(const DataChunk& input, const DataChunk& keys);
   bool MergeNext(ExecutionContext& context, DataChunk& out);
 
   std::vector<BoundOrder> orders_;
@@ -53,6 +67,11 @@ class PhysicalOrder : public PhysicalOperator {
   ChunkCollection keys_;
   std::vector<uint64_t> permutation_;
   idx_t position_ = 0;
+  idx_t top_n_ = 0;
+  bool has_boundary_ = false;
+  DataChunk boundary_;  // top-N: the keys of the last row kept
+  DataChunk picked_rows_, picked_keys_;
+  std::vector<sel_t> sel_;
 };
 
 }  // namespace lakestream

@@ -2,13 +2,13 @@
 #include <limits>
 #include <type_traits>
 #include <string>
-#include <unordered_set>
 
 #include "common/decimal.hpp"
 #include "common/exception.hpp"
 #include "common/interval.hpp"
 #include "common/vector_operations.hpp"
 #include "function/aggregate/aggregate_families.hpp"
+#include "function/aggregate/distinct_pairs.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {
@@ -52,28 +52,26 @@ class CountState : public CountStarState {
 
 class CountDistinctState : public AggregateState {
  public:
-  void Resize(idx_t n) override { sets_.resize(n); }
+  explicit CountDistinctState(const LogicalType& type) : seen_(type) {}
+  void Resize(idx_t n) override { counts_.resize(n, 0); }
   void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
-    std::string key;
+    const uint8_t* valid = input->Validity();
     for (idx_t i = 0; i < count; i++) {
-      if (!input->IsValid(i)) continue;
-      key.clear();
-      EncodeKey(*input, i, key);
-      sets_[gids[i]].insert(key);
+      if (valid[i] && seen_.Insert(gids[i], *input, i)) counts_[gids[i]]++;
     }
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     auto* out = result.GetData<int64_t>();
-    for (idx_t i = 0; i < count; i++) out[i] = static_cast<int64_t>(sets_[first + i].size());
+    for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
-    auto& from = static_cast<CountDistinctState&>(other).sets_;
-    for (idx_t g = 0; g < count; g++) sets_[targets[g]].merge(from[g]);
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t) override {
+    seen_.Merge(static_cast<CountDistinctState&>(other).seen_, targets, [&](uint32_t group) { counts_[group]++; });
   }
 
  private:
-  std::vector<std::unordered_set<std::string>> sets_;
+  DistinctPairs seen_;
+  std::vector<int64_t> counts_;
 };
 
 // sum(DISTINCT x), avg(DISTINCT x): the first row of each value in a group
@@ -81,20 +79,14 @@ class CountDistinctState : public AggregateState {
 class DistinctState : public AggregateState {
  public:
   DistinctState(std::unique_ptr<AggregateState> inner, const LogicalType& type)
-      : inner_(std::move(inner)), firsts_(type) {}
-  void Resize(idx_t n) override {
-    seen_.resize(n);
-    inner_->Resize(n);
-  }
+      : inner_(std::move(inner)), seen_(type), firsts_(type) {}
+  void Resize(idx_t n) override { inner_->Resize(n); }
   void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
     sel_.clear();
     group_ids_.clear();
-    std::string key;
+    const uint8_t* valid = input->Validity();
     for (idx_t i = 0; i < count; i++) {
-      if (!input->IsValid(i)) continue;
-      key.clear();
-      EncodeKey(*input, i, key);
-      if (!seen_[gids[i]].insert(key).second) continue;
+      if (!valid[i] || !seen_.Insert(gids[i], *input, i)) continue;
       sel_.push_back(static_cast<sel_t>(i));
       group_ids_.push_back(gids[i]);
     }
@@ -107,7 +99,7 @@ class DistinctState : public AggregateState {
 
  private:
   std::unique_ptr<AggregateState> inner_;
-  std::vector<std::unordered_set<std::string>> seen_;
+  DistinctPairs seen_;
   Vector firsts_;  // scratch: the rows that reach inner_
   std::vector<sel_t> sel_;
   std::vector<uint32_t> group_ids_;
@@ -388,7 +380,7 @@ std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& s
   switch (sig.kind) {
     case AggregateKind::COUNT_STAR: return std::make_unique<CountStarState>();
     case AggregateKind::COUNT: return std::make_unique<CountState>();
-    case AggregateKind::COUNT_DISTINCT: return std::make_unique<CountDistinctState>();
+    case AggregateKind::COUNT_DISTINCT: return std::make_unique<CountDistinctState>(sig.input_type);
     case AggregateKind::SUM:
     case AggregateKind::AVG: {
       bool average = sig.kind == AggregateKind::AVG;

@@ -1,6 +1,7 @@
 // String functions: lower, upper, length, substring, concat, ||, concat_ws,
 // trim family, replace, split_part, starts_with/ends_with/contains, lpad/rpad,
-// reverse, repeat, position/strpos/instr/locate, left, right, overlay.
+// reverse, repeat, position/strpos/instr/locate, left, right, overlay,
+// chr, ascii/unicode.
 //
 // Semantics (Spark unless noted; all positions and lengths count UTF-8
 // characters, not bytes):
@@ -19,6 +20,9 @@
 //  * lpad/rpad truncate to len when s is longer; an empty pad leaves s as is.
 //  * position(sub, s), locate(sub, s[, from]) and instr/strpos(s, sub) return
 //    the 1-based index of the first match, 0 when absent.
+//  * chr(code) is the character of a Unicode code point (0 to 0x10FFFF, not a
+//    surrogate; others are an error); ascii(s) / unicode(s) the code point of
+//    s's first character, 0 for '' (DuckDB).
 #include <algorithm>
 
 #include "function/scalar/executor.hpp"
@@ -320,6 +324,26 @@ void ReverseKernel(DataChunk& args, Vector& result, idx_t count, const FunctionC
   });
 }
 
+void ChrKernel(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+  std::string buffer;
+  UnaryExecute<int64_t, string_t>(args.data[0], result, count, [&](int64_t code) {
+    if (code < 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+      throw InvalidInputError("chr: " + std::to_string(code) +
+                              " is not a Unicode code point; use 0 to 1114111 (0x10FFFF), surrogates 55296-57343 excluded");
+    }
+    buffer.clear();
+    utf8::Encode(static_cast<uint32_t>(code), buffer);
+    return result.AddString(buffer);
+  });
+}
+
+void AsciiKernel(DataChunk& args, Vector& result, idx_t count, const FunctionContext&) {
+  UnaryExecute<string_t, int32_t>(args.data[0], result, count, [](string_t s) {
+    size_t len = 0;
+    return s.empty() ? 0 : static_cast<int32_t>(utf8::Decode(s, 0, len));
+  });
+}
+
 // The longest string repeat() builds. Strings are string_views, so the
 // engine has no hard limit; this one keeps a typo in a count from asking for
 // terabytes. (A table stores values up to 256 MiB: parquet_limits.hpp.)
@@ -429,6 +453,8 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry) {
       {{"rpad"}, {T::VARCHAR, T::BIGINT, T::VARCHAR}, 2, T::VARCHAR, PadKernel<false>, "rpad(VARCHAR, length BIGINT[, pad VARCHAR])"},
       {{"reverse"}, {T::VARCHAR}, 1, T::VARCHAR, ReverseKernel, "reverse(VARCHAR)"},
       {{"repeat"}, {T::VARCHAR, T::BIGINT}, 2, T::VARCHAR, RepeatKernel, "repeat(VARCHAR, count BIGINT)"},
+      {{"chr"}, {T::BIGINT}, 1, T::VARCHAR, ChrKernel, "chr(code INTEGER)"},
+      {{"ascii", "unicode"}, {T::VARCHAR}, 1, T::INTEGER, AsciiKernel, "ascii(VARCHAR)"},
       {{"instr", "strpos"}, {T::VARCHAR, T::VARCHAR}, 2, T::INTEGER, PositionKernel<false>, "instr(VARCHAR, substring VARCHAR)"},
       {{"position", "locate"}, {T::VARCHAR, T::VARCHAR, T::BIGINT}, 2, T::INTEGER, PositionKernel<true>,
        "position(substring VARCHAR, VARCHAR[, start BIGINT])"},

@@ -1,0 +1,2 @@
+-- answer: ties 2
+SELECT RegionID, COUNT(DISTINCT UserID) AS u FROM hits GROUP BY RegionID ORDER BY u DESC LIMIT 10;

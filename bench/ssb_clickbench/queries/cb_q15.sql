@@ -1,0 +1,2 @@
+-- answer: ties 2
+SELECT UserID, COUNT(*) FROM hits GROUP BY UserID ORDER BY COUNT(*) DESC LIMIT 10;

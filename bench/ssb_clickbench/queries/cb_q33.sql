@@ -1,0 +1,2 @@
+-- answer: ties 2
+SELECT URL, COUNT(*) AS c FROM hits GROUP BY URL ORDER BY c DESC LIMIT 10;
