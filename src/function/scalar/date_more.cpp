@@ -320,21 +320,32 @@ scalar_bind_t BindPartDiff(scalar_bind_t spark_form) {
   };
 }
 
+// a - b field by field as PostgreSQL's and DuckDB's age(): a negative time
+// borrows a day, negative days borrow a month of a's month's length,
+// negative months a year; a before b is the negation of age(b, a).
 interval_t Age(timestamp_t a, timestamp_t b) {
-  // a - b as PostgreSQL's age: whole months, then days, then the time.
-  int64_t months = WholeMonths(b, a);
-  int32_t y, m, d;
-  Date::ToCivil(Timestamp::GetDate(b), y, m, d);
-  int64_t total_month = int64_t{y} * 12 + (m - 1) + months;
-  int32_t ny = static_cast<int32_t>(FloorDiv(total_month, 12));
-  int32_t nm = static_cast<int32_t>(total_month - int64_t{ny} * 12) + 1;
-  int32_t nd = std::min(d, Date::DaysInMonth(ny, nm));
-  timestamp_t shifted = Timestamp::FromDate(Date::FromCivil(ny, nm, nd)) + Timestamp::MicrosOfDay(b);
-  int64_t rest = a - shifted;
+  if (a < b) {
+    interval_t flipped = Age(b, a);
+    return {-flipped.months, -flipped.days, -flipped.micros};
+  }
+  int32_t ya, ma, da, yb, mb, db;
+  Date::ToCivil(Timestamp::GetDate(a), ya, ma, da);
+  Date::ToCivil(Timestamp::GetDate(b), yb, mb, db);
+  int64_t micros = Timestamp::MicrosOfDay(a) - Timestamp::MicrosOfDay(b);
+  int64_t days = int64_t{da} - db;
+  int64_t months = (int64_t{ya} - yb) * 12 + (ma - mb);
+  if (micros < 0) {
+    micros += MICROS_PER_DAY;
+    days--;
+  }
+  if (days < 0) {
+    days += Date::DaysInMonth(ya, ma);
+    months--;
+  }
   interval_t out;
   out.months = static_cast<int32_t>(months);
-  out.days = static_cast<int32_t>(rest / MICROS_PER_DAY);
-  out.micros = rest % MICROS_PER_DAY;
+  out.days = static_cast<int32_t>(days);
+  out.micros = micros;
   return out;
 }
 

@@ -14,8 +14,8 @@
 //   md5(s), sha256(s)            lower-case hex digests
 //   uuid(), gen_random_uuid()    random version-4 UUID as VARCHAR (no UUID type)
 //   unicode(s)                   code point of the first character, -1 for ''
-//   levenshtein, damerau_levenshtein, hamming/mismatches (BIGINT, characters)
-//   jaccard (character sets), jaro_similarity, jaro_winkler_similarity (DOUBLE)
+//   levenshtein, damerau_levenshtein, hamming/mismatches (BIGINT), jaccard (sets),
+//   jaro_similarity, jaro_winkler_similarity (DOUBLE): over bytes, as DuckDB
 //
 // All are NULL in -> NULL out (format and printf too, as DuckDB).
 #include <openssl/evp.h>
@@ -74,6 +74,10 @@ std::vector<uint32_t> CodePoints(std::string_view s) {
   }
   return out;
 }
+
+// The bytes of s: DuckDB's edit distances and similarities compare bytes, so
+// levenshtein('héllo', 'hello') is 2.
+std::vector<uint32_t> Bytes(std::string_view s) { return {s.begin(), s.end()}; }
 
 template <int64_t BITS_PER_BYTE>
 BoundScalarFunction BindByteLength(const ScalarBindInput& input) {
@@ -433,6 +437,7 @@ double Jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
 }
 
 int64_t Hamming(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  if (a.empty() || b.empty()) throw InvalidInputError("hamming(): both strings must have at least one character; got an empty string");
   if (a.size() != b.size()) throw InvalidInputError("hamming(): the strings must have the same length, got " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " characters");
   int64_t d = 0;
   for (size_t i = 0; i < a.size(); i++) d += a[i] != b[i];
@@ -445,7 +450,7 @@ BoundScalarFunction BindSimilarity(const ScalarBindInput& input) {
   return Strings(input, {TypeId::VARCHAR, TypeId::VARCHAR}, kInt ? TypeId::BIGINT : TypeId::DOUBLE,
                  [](DataChunk& a, Vector& r, idx_t n, const FunctionContext&) {
                    auto* out = r.GetData<T>();
-                   Rows(a, r, n, [&](idx_t i) { out[i] = FN(CodePoints(Sv(a, 0, i)), CodePoints(Sv(a, 1, i))); });
+                   Rows(a, r, n, [&](idx_t i) { out[i] = FN(Bytes(Sv(a, 0, i)), Bytes(Sv(a, 1, i))); });
                  }, input.name + "(VARCHAR, VARCHAR)");
 }
 
