@@ -96,7 +96,7 @@ std::string JavaPattern(const std::string& function, const std::string& fmt) {
   return out;
 }
 
-scalar_bind_t Strftime(scalar_bind_t date_format) {
+scalar_bind_t Strftime(const scalar_bind_t& date_format) {
   return [date_format](const ScalarBindInput& input) {
     const char* accepted = "strftime(TIMESTAMP, format VARCHAR)";
     CheckArgumentCount(input, 2, 2, accepted);
@@ -124,7 +124,7 @@ scalar_bind_t Strftime(scalar_bind_t date_format) {
   };
 }
 
-scalar_bind_t Strptime(scalar_bind_t to_timestamp_ntz) {
+scalar_bind_t Strptime(const scalar_bind_t& to_timestamp_ntz) {
   return [to_timestamp_ntz](const ScalarBindInput& input) {
     CheckArgumentCount(input, 2, 2, "strptime(VARCHAR, format VARCHAR)");
     const std::string* fmt = ConstantString(input, 1);
@@ -184,7 +184,7 @@ BoundScalarFunction BindEpochMs(const ScalarBindInput& input) {
   });
 }
 
-scalar_bind_t ToTimestampSeconds(scalar_bind_t text_form) {
+scalar_bind_t ToTimestampSeconds(const scalar_bind_t& text_form) {
   return [text_form](const ScalarBindInput& input) {
     if (input.argument_types.size() != 1 || !input.argument_types[0].IsNumeric()) return text_form(input);
     return Bound({TypeId::DOUBLE}, TypeId::TIMESTAMP, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
@@ -286,7 +286,7 @@ int64_t DateSub(Part p, timestamp_t a, timestamp_t b) {
 }
 
 template <bool SUB>
-scalar_bind_t BindPartDiff(scalar_bind_t spark_form) {
+scalar_bind_t BindPartDiff(const scalar_bind_t& spark_form) {
   return [spark_form](const ScalarBindInput& input) {
     std::string accepted = input.name + "(part VARCHAR, start TIMESTAMP, end TIMESTAMP)";
     if (input.argument_types.size() != 3) {

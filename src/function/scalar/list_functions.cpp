@@ -357,7 +357,7 @@ BoundScalarFunction BindArrayLength(const ScalarBindInput& input) {
 }
 
 // len(list) here, len(text) the string function registered before.
-scalar_bind_t Len(scalar_bind_t text_len) {
+scalar_bind_t Len(const scalar_bind_t& text_len) {
   return [text_len](const ScalarBindInput& input) {
     if (input.argument_types.size() == 1 && input.argument_types[0].id() == TypeId::LIST) return BindArrayLength(input);
     return text_len(input);

@@ -62,7 +62,7 @@ double Even(double v) {
 }
 
 template <double (*FN)(double)>
-scalar_bind_t Unary(std::string accepted) {
+scalar_bind_t Unary(const std::string& accepted) {
   return [accepted](const ScalarBindInput& input) {
     CheckNumeric(input, 1, accepted);
     return Bound({TypeId::DOUBLE}, TypeId::DOUBLE, [](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
@@ -158,7 +158,7 @@ BoundScalarFunction BindFloatClass(const ScalarBindInput& input) {
   });
 }
 
-scalar_bind_t TruncNumeric(scalar_bind_t date_trunc) {
+scalar_bind_t TruncNumeric(const scalar_bind_t& date_trunc) {
   return [date_trunc](const ScalarBindInput& input) {
     if (input.argument_types.size() != 1 || !input.argument_types[0].IsNumeric()) {
       if (date_trunc) return date_trunc(input);

@@ -313,11 +313,12 @@ BoundScalarFunction BindDigest(const ScalarBindInput& input) {
       EVP_Digest(s.data(), s.size(), digest, &len, SHA ? EVP_sha256() : EVP_md5(), nullptr);
       static const char* kHex = "0123456789abcdef";
       char hex[2 * EVP_MAX_MD_SIZE];
-      for (unsigned int k = 0; k < len; k++) {
+      size_t bytes = len;
+      for (size_t k = 0; k < bytes; k++) {
         hex[2 * k] = kHex[digest[k] >> 4];
         hex[2 * k + 1] = kHex[digest[k] & 15];
       }
-      return r.AddString(std::string_view(hex, 2 * len));
+      return r.AddString(std::string_view(hex, 2 * bytes));
     });
   }, input.name + "(VARCHAR)");
 }
@@ -350,7 +351,7 @@ BoundScalarFunction BindUuid(const ScalarBindInput& input) {
 BoundScalarFunction BindUnicode(const ScalarBindInput& input) {
   return Strings(input, {TypeId::VARCHAR}, TypeId::INTEGER, [](DataChunk& a, Vector& r, idx_t n, const FunctionContext&) {
     UnaryExecute<string_t, int32_t>(a.data[0], r, n, [](string_t s) {
-      if (s.size() == 0) return -1;
+      if (s.empty()) return -1;
       size_t len = 1;
       return static_cast<int32_t>(utf8::Decode(std::string_view(s.data(), s.size()), 0, len));
     });
