@@ -22,6 +22,7 @@
 //   range(stop) / range(start, stop[, step])       BIGINT[], stop excluded
 //   generate_series(start, stop[, step])           BIGINT[], stop included
 //   array_to_string(l, sep)        array_join's 2-argument form
+//   row(a, b, ...)                 struct(a, b, ...)
 //
 // Per-row work (sorting, hashing) is far above the cost of reading a row as
 // Values, so the kernels are RowValueKernel ones, as nested_array.cpp's.
@@ -415,6 +416,9 @@ void RegisterListFunctions(ScalarFunctionRegistry& registry, const BindLookup& f
   if (const scalar_bind_t* len = find("len")) registry.Register("len", Len(*len));
   registry.Register("range", [](const ScalarBindInput& in) { return BindSeries(in, false); });
   registry.Register("generate_series", [](const ScalarBindInput& in) { return BindSeries(in, true); });
+  // DuckDB's row(a, b) builds a struct as struct(a, b) does (fields named as
+  // struct names them; DuckDB leaves them unnamed).
+  if (const scalar_bind_t* make_struct = find("struct")) registry.Register("row", *make_struct);
   if (const scalar_bind_t* join = find("array_join")) {
     scalar_bind_t array_join = *join;
     registry.Register("array_to_string", [array_join](const ScalarBindInput& in) {
