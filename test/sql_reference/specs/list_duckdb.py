@@ -39,4 +39,8 @@ CASES = [
  ('TTT', "SELECT CAST(range(3) AS VARCHAR), CAST(range(1, 4) AS VARCHAR), CAST(range(5, 1, -2) AS VARCHAR)"),
  ('TTT', "SELECT array_to_string([1, NULL, 3], '-'), array_to_string(CAST(list_value() AS INT[]), '-'), array_to_string(['a', 'b'], ', ')"),
  ('BB', "SELECT list_has_any([1, 2], [2, 3]), list_has_all([1, 2], [2, 3])"),
+ ('comment', 'list_reduce is aggregate(l, start, merge); without a start it folds from the first element'),
+ ('IIT', "SELECT list_reduce([1, 2, 3], (x, y) -> x * y), list_reduce([1, 2, 3], (acc, x) -> acc + x, 10), list_reduce(['a', 'b', 'c'], (x, y) -> x || y)"),
+ ('II', "SELECT id, list_reduce(xs, (x, y) -> x + y) FROM l WHERE id <> 2 ORDER BY id"),
+ ('II', "SELECT id, list_reduce(xs, (acc, x) -> acc + coalesce(x, 0), 100) FROM l ORDER BY id"),
 ]
