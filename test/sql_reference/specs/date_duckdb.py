@@ -43,4 +43,6 @@ CASES = [
  ('T', "SELECT CAST(time_bucket(INTERVAL 1 HOUR, TIMESTAMP '2024-01-01 10:40:00', TIMESTAMP '2024-01-01 00:30:00') AS VARCHAR)"),
  ('IT', "SELECT id, time_bucket(INTERVAL 7 DAY, a) FROM d ORDER BY id"),
  ('B', "SELECT today() = current_date"),
+ ('comment', 'many vectors (5000 rows)'),
+ ('IT', "SELECT sum(date_diff('day', DATE '2000-01-01', DATE '2000-01-01' + range::INT)), max(strftime(DATE '2000-01-01' + range::INT, '%Y-%m-%d')) FROM range(5000)"),
 ]

@@ -27,4 +27,6 @@ CASES = [
  ('TT', "SELECT json_array(1, 'a', NULL, true), json_array()"),
  ('T', "SELECT json_object('a', [1, 2])"),
  ('IT', "SELECT id, json_object('id', id, 'doc', doc) FROM j ORDER BY id"),
+ ('comment', 'many vectors (5000 rows)'),
+ ('II', "SELECT sum(json_array_length(json_array(range, range))), sum(list_position(range(10), range % 12)) FROM range(5000)"),
 ]

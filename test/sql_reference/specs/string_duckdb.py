@@ -42,4 +42,6 @@ CASES = [
  ('error', "SELECT jaccard('', '')", "at least one character"),
  ('RRR', "SELECT jaro_similarity('martha', 'marhta'), jaro_winkler_similarity('martha', 'marhta'), jaro_winkler_similarity('dixon', 'dicksonx')"),
  ('RR', "SELECT jaro_winkler_similarity('', ''), jaro_winkler_similarity('a', 'b')"),
+ ('comment', 'many vectors (5000 rows)'),
+ ('IIII', "SELECT sum(strlen(md5(range::VARCHAR))), count(DISTINCT sha256(range::VARCHAR)), sum(levenshtein(range::VARCHAR, (range * 7)::VARCHAR)), sum(len(string_split(printf('%d,%d,%s', range, range + 1, 'x'), ','))) FROM range(5000)"),
 ]
