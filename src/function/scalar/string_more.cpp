@@ -7,7 +7,8 @@
 //                                split; an empty separator splits into characters
 //   regexp_split_to_array(s, re) VARCHAR[] split at each match (RE2)
 //   prefix(s, p), suffix(s, p)   BOOLEAN
-//   format(fmt, ...)             {} placeholders ({{ and }} are braces), {:spec}
+//   format(fmt, ...)             {} placeholders ({{ and }} are braces), {n} by
+//                                position, {:spec}
 //                                takes a printf spec ({:.2f}, {:5d}, {:x})
 //   printf(fmt, ...)             %d %i %s %f %e %g %x %X %o %c %% with flags,
 //                                width and precision; %d of a non-integer is an error
@@ -258,10 +259,21 @@ std::string Format(const std::vector<Value>& a) {
     if (close == std::string::npos) throw InvalidInputError("format(): unmatched '{' in '" + fmt + "'; write {{ for a literal brace");
     std::string inside = fmt.substr(pos, close - pos);
     pos = close + 1;
-    if (next >= a.size()) throw InvalidInputError("format(): format string '" + fmt + "' has more {} placeholders than the " + std::to_string(a.size() - 1) + " values given");
-    const Value& v = a[next++];
+    // {n} and {n:spec} name the value by its 0-based position.
+    size_t digits = 0;
+    while (digits < inside.size() && std::isdigit(static_cast<unsigned char>(inside[digits]))) digits++;
+    size_t index = next;
+    if (digits > 0) {
+      if (digits > 6) throw InvalidInputError("format(): the position in '{" + inside + "}' is too large");
+      index = std::stoul(inside.substr(0, digits)) + 1;
+      inside = inside.substr(digits);
+    } else {
+      next++;
+    }
+    if (index >= a.size()) throw InvalidInputError("format(): format string '" + fmt + "' refers to value " + std::to_string(index) + " but " + std::to_string(a.size() - 1) + " values were given");
+    const Value& v = a[index];
     if (inside.empty()) { out += v.ToString(); continue; }
-    if (inside[0] != ':') throw NotImplementedError("not supported yet: format() placeholder '{" + inside + "}' (write {} or {:spec})");
+    if (inside[0] != ':') throw NotImplementedError("format() placeholder '{" + inside + "}' (write {}, {n} or {:spec})");
     std::string spec = inside.substr(1);
     size_t p = 0;
     char conv = 0;

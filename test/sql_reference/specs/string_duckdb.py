@@ -23,6 +23,8 @@ CASES = [
  ('TT', "SELECT format('{}-{}', 1, 2), format('x{{}}y {}', 1)"),
  ('TT', "SELECT format('{:.2f}', 3.14159), format('{:d}', 42)"),
  ('T', "SELECT format('{} and {}', 'a', NULL)"),
+ ('TTTT', "SELECT format('{1} {0}', 'a', 'b'), format('{:>5}|', 'ab'), format('{:<5}|', 'ab'), format('{:05d}', 42)"),
+ ('error', "SELECT format('{} {}', 1)", "values were given"),
  ('T', "SELECT printf('%5d|%-5d|%s|%.2f|%x|%%', 42, 7, 'hi', 3.14159, 255)"),
  ('TT', "SELECT printf('%f', 1.5), printf('%05.1f', 2.345)"),
  ('T', "SELECT printf('%s', NULL)"),
