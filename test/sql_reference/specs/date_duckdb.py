@@ -1,3 +1,5 @@
+# The time zone records at the end of date_duckdb.test are written by hand
+# (the generator runs no SET): keep them when regenerating.
 NAME = 'test/sql/function/date_duckdb.test'
 DESCRIPTION = "DuckDB's date functions (date_more.cpp): week, epoch, epoch_ms, to_timestamp(n), date_diff/datediff/date_sub with a part, age, strftime, strptime, dayname, monthname, time_bucket; expected results checked against DuckDB"
 GROUP = 'function'
