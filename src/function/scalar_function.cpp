@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/exception.hpp"
+#include "function/scalar/duckdb_functions.hpp"
 
 namespace lakestream {
 
@@ -19,6 +20,16 @@ const ScalarFunctionRegistry& ScalarFunctionRegistry::Get() {
     RegisterNestedFunctions(r);
     RegisterGenericFunctions(r);
     RegisterStreamFunctions(r);
+    // DuckDB's names last: some wrap a bind registered above.
+    BindLookup find = [&r](const std::string& name) -> const scalar_bind_t* {
+      auto entry = r.functions_.find(name);
+      return entry == r.functions_.end() ? nullptr : &entry->second;
+    };
+    RegisterStringMoreFunctions(r);
+    RegisterMathMoreFunctions(r, find);
+    RegisterDateMoreFunctions(r, find);
+    RegisterListFunctions(r, find);
+    RegisterJsonMoreFunctions(r);
     return r;
   }();
   return registry;

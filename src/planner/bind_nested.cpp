@@ -81,6 +81,39 @@ BoundExprPtr Binder::BindFieldAccess(BoundExprPtr child, const std::string& fiel
 
 BoundExprPtr Binder::BindLambdaFunction(const std::string& name, const ParsedExpression& expr, const BindContext& scope,
                                         AggregateBindState* aggregate, const char* clause) {
+  if (name == "list_reduce" || name == "array_reduce") {
+    // DuckDB's list_reduce(l, (acc, x) -> ...[, start]) is aggregate(l, start, merge);
+    // without a start it folds from the first element: aggregate(list_slice(l, 2, len), l[0], merge)
+    // (an empty list gives NULL where DuckDB raises an error).
+    bool shape_ok = (expr.children.size() == 2 || expr.children.size() == 3) &&
+                    expr.children[0]->type != ExpressionType::LAMBDA && expr.children[1]->type == ExpressionType::LAMBDA &&
+                    (expr.children.size() == 2 || expr.children[2]->type != ExpressionType::LAMBDA);
+    if (!shape_ok) throw BinderError(name + "() is called as " + name + "(list, (acc, x) -> ...[, start])");
+    ParsedExpression rewritten(ExpressionType::FUNCTION, expr.location);
+    rewritten.function_name = "aggregate";
+    if (expr.children.size() == 3) {
+      rewritten.children.push_back(expr.children[0]->Copy());
+      rewritten.children.push_back(expr.children[2]->Copy());
+    } else {
+      auto constant = [&](int64_t v) {
+        auto c = std::make_unique<ParsedExpression>(ExpressionType::CONSTANT, expr.location);
+        c->value = Value::BIGINT(v);
+        return c;
+      };
+      auto rest = std::make_unique<ParsedExpression>(ExpressionType::FUNCTION, expr.location);
+      rest->function_name = "list_slice";
+      rest->children.push_back(expr.children[0]->Copy());
+      rest->children.push_back(constant(2));
+      rest->children.push_back(constant(INT64_MAX));
+      auto first = std::make_unique<ParsedExpression>(ExpressionType::SUBSCRIPT, expr.location);
+      first->children.push_back(expr.children[0]->Copy());
+      first->children.push_back(constant(0));
+      rewritten.children.push_back(std::move(rest));
+      rewritten.children.push_back(std::move(first));
+    }
+    rewritten.children.push_back(expr.children[1]->Copy());
+    return BindLambdaFunction("aggregate", rewritten, scope, aggregate, clause);
+  }
   static const std::map<std::string, LambdaFunctionKind> kKinds = {
       {"transform", LambdaFunctionKind::TRANSFORM},       {"list_transform", LambdaFunctionKind::TRANSFORM},
       {"array_transform", LambdaFunctionKind::TRANSFORM}, {"filter", LambdaFunctionKind::FILTER},

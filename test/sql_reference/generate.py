@@ -51,6 +51,8 @@ def cell(v):
         return 'true' if v else 'false'
     if isinstance(v, float):
         return repr(v)
+    if v == '':
+        return '(empty)'  # the runner's spelling of the empty string
     return str(v)
 
 

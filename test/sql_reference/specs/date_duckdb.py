@@ -1,0 +1,50 @@
+# The time zone records at the end of date_duckdb.test are written by hand
+# (the generator runs no SET): keep them when regenerating.
+NAME = 'test/sql/function/date_duckdb.test'
+DESCRIPTION = "DuckDB's date functions (date_more.cpp): week, epoch, epoch_ms, to_timestamp(n), date_diff/datediff/date_sub with a part, age, strftime, strptime, dayname, monthname, time_bucket; expected results checked against DuckDB"
+GROUP = 'function'
+SETUP = [
+ 'CREATE TABLE d (id INT, a DATE, b DATE)',
+ "INSERT INTO d VALUES (1, DATE '2024-01-31', DATE '2024-02-01'), (2, DATE '2023-12-31', DATE '2024-01-01'), (3, DATE '2024-03-31', DATE '2024-01-31'), (4, NULL, DATE '2024-01-01')",
+]
+CASES = [
+ ('II', "SELECT week(DATE '2024-02-10'), week(DATE '2024-12-30')"),
+ ('R', "SELECT epoch(TIMESTAMP '2024-01-01 10:00:00.5')"),
+ ('R', "SELECT epoch(DATE '2024-01-01')"),
+ ('II', "SELECT epoch_ms(TIMESTAMP '2024-01-01 10:00:00'), epoch_ms(DATE '2024-01-01')"),
+ ('T', "SELECT CAST(epoch_ms(1704103200000) AS VARCHAR)"),
+ ('T', "SELECT CAST(to_timestamp(1704103200) AS VARCHAR) LIKE '2024-01-01 10:00:00%'"),
+ ('IIII', "SELECT id, date_diff('month', a, b), date_diff('year', a, b), date_diff('day', a, b) FROM d ORDER BY id"),
+ ('IIII', "SELECT id, date_sub('month', a, b), date_sub('year', a, b), date_sub('day', a, b) FROM d ORDER BY id"),
+ ('II', "SELECT datediff('day', DATE '2024-01-01', DATE '2024-01-10'), datediff('quarter', DATE '2024-01-01', DATE '2024-07-20')"),
+ ('I', "SELECT date_diff('week', DATE '2024-01-01', DATE '2024-01-20')"),
+ ('II', "SELECT date_diff('hour', TIMESTAMP '2024-01-01 10:59:00', TIMESTAMP '2024-01-01 11:00:00'), date_sub('hour', TIMESTAMP '2024-01-01 10:59:00', TIMESTAMP '2024-01-01 11:00:00')"),
+ ('II', "SELECT date_diff('minute', TIMESTAMP '2024-01-01 10:00:59', TIMESTAMP '2024-01-01 10:01:00'), date_diff('second', TIMESTAMP '2024-01-01 10:00:59.9', TIMESTAMP '2024-01-01 10:01:00')"),
+ ('I', "SELECT date_sub('day', TIMESTAMP '2024-01-01 10:00:00', TIMESTAMP '2024-01-02 09:00:00')"),
+ ('I', "SELECT date_diff(NULL, DATE '2024-01-01', DATE '2024-01-02')"),
+ ('error', "SELECT date_diff('fortnight', DATE '2024-01-01', DATE '2024-01-02')", "unknown date part"),
+ ('T', "SELECT age(TIMESTAMP '2024-03-15 10:00:00', TIMESTAMP '2023-01-20 12:30:00')"),
+ ('T', "SELECT age(TIMESTAMP '2023-01-01', TIMESTAMP '2024-03-15')"),
+ ('T', "SELECT age(DATE '2024-03-01', DATE '2024-01-31')"),
+ ('T', "SELECT age(TIMESTAMP '2024-01-01', TIMESTAMP '2023-01-01')"),
+ ('T', "SELECT strftime(TIMESTAMP '2024-02-10 13:05:09.123', '%Y-%m-%d %H:%M:%S.%f %a %A %b %B %p %I %y')"),
+ ('T', "SELECT strftime(DATE '2024-02-10', '%d/%m/%Y %%')"),
+ ('IT', "SELECT id, strftime(a, '%Y/%m') FROM d ORDER BY id"),
+ ('T', "SELECT CAST(strptime('10/02/2024 13:05', '%d/%m/%Y %H:%M') AS VARCHAR)"),
+ ('T', "SELECT CAST(strptime('2024/02/10', '%Y/%m/%d') AS VARCHAR)"),
+ ('error', "SELECT strptime('x', '%Y')", "parse"),
+ ('TT', "SELECT dayname(DATE '2024-02-10'), monthname(DATE '2024-12-10')"),
+ ('T', "SELECT dayname(TIMESTAMP '2024-02-11 10:00:00')"),
+ ('IT', "SELECT id, monthname(a) FROM d ORDER BY id"),
+ ('T', "SELECT CAST(time_bucket(INTERVAL 15 MINUTE, TIMESTAMP '2024-01-01 10:40:00') AS VARCHAR)"),
+ ('T', "SELECT CAST(time_bucket(INTERVAL 1 HOUR, TIMESTAMP '2024-01-01 10:30:00') AS VARCHAR)"),
+ ('T', "SELECT CAST(time_bucket(INTERVAL 1 DAY, TIMESTAMP '2024-01-01 10:40:00') AS VARCHAR)"),
+ ('T', "SELECT CAST(time_bucket(INTERVAL 1 WEEK, TIMESTAMP '2024-01-03 10:40:00') AS VARCHAR)"),
+ ('TTT', "SELECT time_bucket(INTERVAL 1 MONTH, DATE '2024-05-17'), time_bucket(INTERVAL 3 MONTH, DATE '2024-05-17'), time_bucket(INTERVAL 1 YEAR, DATE '2024-05-17')"),
+ ('TT', "SELECT time_bucket(INTERVAL 1 DAY, DATE '2024-05-17'), time_bucket(INTERVAL 2 DAY, DATE '2024-05-17')"),
+ ('T', "SELECT CAST(time_bucket(INTERVAL 1 HOUR, TIMESTAMP '2024-01-01 10:40:00', TIMESTAMP '2024-01-01 00:30:00') AS VARCHAR)"),
+ ('IT', "SELECT id, time_bucket(INTERVAL 7 DAY, a) FROM d ORDER BY id"),
+ ('B', "SELECT today() = current_date"),
+ ('comment', 'many vectors (5000 rows)'),
+ ('IT', "SELECT sum(date_diff('day', DATE '2000-01-01', DATE '2000-01-01' + range::INT)), max(strftime(DATE '2000-01-01' + range::INT, '%Y-%m-%d')) FROM range(5000)"),
+]
