@@ -27,14 +27,11 @@
 
 #include "function/scalar/executor.hpp"
 #include "function/scalar/nested.hpp"
+#include "function/scalar/string_bind.hpp"
 #include "function/scalar/utf8.hpp"
 
 namespace lakestream {
-namespace {
 
-// Builds the bound function of a string function: `expected` lists each
-// parameter (VARCHAR parameters take any non-nested type, BIGINT parameters
-// any integer), the first `min_args` are required.
 BoundScalarFunction StringBind(const ScalarBindInput& input, const std::vector<TypeId>& expected, idx_t min_args,
                                LogicalType ret, scalar_kernel_t kernel, const std::string& accepted) {
   CheckArgumentCount(input, min_args, expected.size(), accepted);
@@ -49,15 +46,7 @@ BoundScalarFunction StringBind(const ScalarBindInput& input, const std::vector<T
   return Bound(std::move(args), std::move(ret), std::move(kernel));
 }
 
-// Runs op(row) for rows where every argument is valid (NULL otherwise).
-template <class OP>
-void RowLoop(DataChunk& args, Vector& result, idx_t count, OP&& op) {
-  for (idx_t i = 0; i < count; i++) {
-    bool valid = AllValid(args, i);
-    result.SetValid(i, valid);
-    if (valid) op(i);
-  }
-}
+namespace {
 
 inline string_t Str(DataChunk& args, idx_t col, idx_t row) { return args.data[col].GetData<string_t>()[row]; }
 inline int64_t Int(DataChunk& args, idx_t col, idx_t row) { return args.data[col].GetData<int64_t>()[row]; }
@@ -454,7 +443,7 @@ void RegisterStringFunctions(ScalarFunctionRegistry& registry) {
       {{"reverse"}, {T::VARCHAR}, 1, T::VARCHAR, ReverseKernel, "reverse(VARCHAR)"},
       {{"repeat"}, {T::VARCHAR, T::BIGINT}, 2, T::VARCHAR, RepeatKernel, "repeat(VARCHAR, count BIGINT)"},
       {{"chr"}, {T::BIGINT}, 1, T::VARCHAR, ChrKernel, "chr(code INTEGER)"},
-      {{"ascii", "unicode"}, {T::VARCHAR}, 1, T::INTEGER, AsciiKernel, "ascii(VARCHAR)"},
+      {{"ascii"}, {T::VARCHAR}, 1, T::INTEGER, AsciiKernel, "ascii(VARCHAR)"},
       {{"instr", "strpos"}, {T::VARCHAR, T::VARCHAR}, 2, T::INTEGER, PositionKernel<false>, "instr(VARCHAR, substring VARCHAR)"},
       {{"position", "locate"}, {T::VARCHAR, T::VARCHAR, T::BIGINT}, 2, T::INTEGER, PositionKernel<true>,
        "position(substring VARCHAR, VARCHAR[, start BIGINT])"},

@@ -30,34 +30,16 @@
 #include "function/scalar/duckdb_functions.hpp"
 #include "function/scalar/executor.hpp"
 #include "function/scalar/nested.hpp"
+#include "function/scalar/string_bind.hpp"
 #include "function/scalar/utf8.hpp"
 
 namespace lakestream {
 namespace {
 
-// Checks the arguments against `expected` (VARCHAR: any non-nested type,
-// cast to VARCHAR; BIGINT: any integer) and returns the bound function.
+// Every parameter required (StringBind in string_bind.hpp).
 BoundScalarFunction Strings(const ScalarBindInput& input, const std::vector<TypeId>& expected, LogicalType ret,
                             scalar_kernel_t kernel, const std::string& accepted) {
-  CheckArgumentCount(input, expected.size(), expected.size(), accepted);
-  std::vector<LogicalType> args;
-  for (idx_t i = 0; i < expected.size(); i++) {
-    const LogicalType& t = input.argument_types[i];
-    bool ok = t.id() == TypeId::SQLNULL || (expected[i] == TypeId::VARCHAR ? ImplicitlyStringCastable(t) : t.IsIntegral());
-    if (!ok) ThrowArgumentError(input, accepted);
-    args.emplace_back(expected[i]);
-  }
-  return Bound(std::move(args), std::move(ret), std::move(kernel));
-}
-
-// Runs op(row) on the rows where every argument is valid; the others are NULL.
-template <class OP>
-void Rows(DataChunk& args, Vector& result, idx_t count, OP&& op) {
-  for (idx_t i = 0; i < count; i++) {
-    bool valid = AllValid(args, i);
-    result.SetValid(i, valid);
-    if (valid) op(i);
-  }
+  return StringBind(input, expected, expected.size(), std::move(ret), std::move(kernel), accepted);
 }
 
 inline std::string_view Sv(DataChunk& args, idx_t col, idx_t row) {
@@ -92,7 +74,7 @@ BoundScalarFunction BindTranslate(const ScalarBindInput& input) {
                  [](DataChunk& a, Vector& r, idx_t n, const FunctionContext&) {
                    auto* out = r.GetData<string_t>();
                    std::string buffer;
-                   Rows(a, r, n, [&](idx_t i) {
+                   RowLoop(a, r, n, [&](idx_t i) {
                      std::vector<uint32_t> from = CodePoints(Sv(a, 1, i)), to = CodePoints(Sv(a, 2, i));
                      buffer.clear();
                      for (uint32_t c : CodePoints(Sv(a, 0, i))) {
@@ -171,7 +153,7 @@ template <bool PREFIX>
 BoundScalarFunction BindAffix(const ScalarBindInput& input) {
   return Strings(input, {TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::BOOLEAN, [](DataChunk& a, Vector& r, idx_t n, const FunctionContext&) {
     auto* out = r.GetData<bool>();
-    Rows(a, r, n, [&](idx_t i) {
+    RowLoop(a, r, n, [&](idx_t i) {
       std::string_view s = Sv(a, 0, i), p = Sv(a, 1, i);
       out[i] = s.size() >= p.size() && (PREFIX ? s.substr(0, p.size()) == p : s.substr(s.size() - p.size()) == p);
     });
@@ -463,7 +445,7 @@ BoundScalarFunction BindSimilarity(const ScalarBindInput& input) {
   return Strings(input, {TypeId::VARCHAR, TypeId::VARCHAR}, kInt ? TypeId::BIGINT : TypeId::DOUBLE,
                  [](DataChunk& a, Vector& r, idx_t n, const FunctionContext&) {
                    auto* out = r.GetData<T>();
-                   Rows(a, r, n, [&](idx_t i) { out[i] = FN(Bytes(Sv(a, 0, i)), Bytes(Sv(a, 1, i))); });
+                   RowLoop(a, r, n, [&](idx_t i) { out[i] = FN(Bytes(Sv(a, 0, i)), Bytes(Sv(a, 1, i))); });
                  }, input.name + "(VARCHAR, VARCHAR)");
 }
 
