@@ -1,4 +1,4 @@
-#include "common/utf8.hpp"
+#include "lakestream/utf8.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -9,7 +9,6 @@
 
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "common/utf8.hpp"
 #include "lakestream/connection.hpp"
 #include "main/connection_access.hpp"
 
@@ -89,16 +88,6 @@ void ColumnarTable::AddTimestamps(const std::string& name, const int64_t* micros
 }
 void ColumnarTable::AddStrings(const std::string& name, const std::string_view* values, const uint8_t* validity,
                                idx_t rows) {
-  // Text from outside (a DataFrame, COPY FROM STDIN) must be UTF-8, as SQL text must.
-  for (idx_t r = 0; r < rows; r++) {
-    if (validity && !validity[r]) continue;
-    size_t bad = FindInvalidUtf8(values[r]);
-    if (bad != std::string::npos) {
-      throw std::invalid_argument("ColumnarTable column " + name + ", row " + std::to_string(r + 1) +
-                                  ": the text is not valid UTF-8 (" + DescribeInvalidUtf8(values[r], bad) +
-                                  "); pass UTF-8 strings");
-    }
-  }
   columns_->Add(name, TypeId::VARCHAR, validity, rows, [values, validity](Vector& v, idx_t start, idx_t n) {
     auto* out = v.GetData<string_t>();
     for (idx_t i = 0; i < n; i++) {

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "common/exception.hpp"
-#include "common/utf8.hpp"
 
 namespace lakestream {
 
@@ -135,22 +134,6 @@ class Substitution {
   const std::vector<Value>& values_;
 };
 
-// A VARCHAR parameter (or one nested in a list, struct or map) holds the
-// bytes a client sent; like SQL text they must be UTF-8 (common/utf8.hpp).
-void CheckUtf8(const Value& value, size_t parameter) {
-  if (value.IsNull()) return;
-  if (value.type().id() == TypeId::VARCHAR) {
-    const std::string& text = value.GetString();
-    size_t bad = FindInvalidUtf8(text);
-    if (bad != std::string::npos) {
-      throw InvalidInputError("parameter $" + std::to_string(parameter) + " is not valid UTF-8 (" +
-                              DescribeInvalidUtf8(text, bad) + "); send text parameters as UTF-8");
-    }
-    return;
-  }
-  for (auto& child : value.Children()) CheckUtf8(child, parameter);
-}
-
 }  // namespace
 
 void SubstituteParameters(SQLStatement& statement, const std::vector<Value>& values) {
@@ -168,7 +151,6 @@ void SubstituteParameters(SQLStatement& statement, const std::vector<Value>& val
                             " values were given; pass exactly one value per ? or $n");
   }
   if (expected == 0) return;
-  for (size_t i = 0; i < values.size(); i++) CheckUtf8(values[i], i + 1);
   Substitution(values).Statement(statement);
 }
 

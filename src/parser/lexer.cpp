@@ -5,7 +5,7 @@
 
 #include "common/display_width.hpp"
 #include "common/exception.hpp"
-#include "common/utf8.hpp"
+#include "lakestream/utf8.hpp"
 #include "common/secret/secret_redact.hpp"
 
 namespace lakestream {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "common/exception.hpp"
-#include "common/utf8.hpp"
+#include "lakestream/utf8.hpp"
 #include "lakestream.hpp"
 #include "parser/parser.hpp"
 #include "temp_dir_util.hpp"

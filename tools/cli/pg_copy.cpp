@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <optional>
-#include <stdexcept>
 #include <vector>
 
 #include <re2/re2.h>
 
 #include "lakestream/column_view.hpp"
 #include "lakestream/columnar_table.hpp"
+#include "lakestream/utf8.hpp"
 #include "pg_format.hpp"
 
 namespace lakestream::pg {
@@ -166,6 +166,12 @@ int64_t RunCopyIn(WireConnection& wire, Connection& connection, const CopyStatem
   if (!wire.Flush()) throw ProtocolError("the client went away during COPY FROM STDIN");
 
   std::string data = ReceiveCopyData(wire, statement.table);
+  // The data must be UTF-8 (client_encoding is UTF8), as PostgreSQL checks it.
+  size_t bad = FindInvalidUtf8(data);
+  if (bad != std::string::npos) {
+    throw SqlError("22021", "COPY " + statement.table + " FROM STDIN: the data is not valid UTF-8 (" +
+                                DescribeInvalidUtf8(data, bad) + "); send it as UTF-8 (nothing loaded)");
+  }
   CopyRows parsed;
   try {
     parsed = DecodeCopyData(statement.format, data, width);
@@ -174,11 +180,7 @@ int64_t RunCopyIn(WireConnection& wire, Connection& connection, const CopyStatem
   }
   data.clear();
   if (parsed.RowCount() == 0) return 0;
-  try {
-    connection.RegisterTable(kCopyInTable, TextColumns(parsed));
-  } catch (std::invalid_argument& e) {  // text that is not UTF-8 (PostgreSQL's 22021)
-    throw SqlError("22021", "COPY " + statement.table + " FROM STDIN: " + e.what() + " (nothing loaded)");
-  }
+  connection.RegisterTable(kCopyInTable, TextColumns(parsed));
   std::string select;
   for (size_t c = 0; c < width; c++) select += (c > 0 ? ", c" : "c") + std::to_string(c);
   // An INSERT from one scan runs on one thread, so the rows land in the input's order (test_copy.py checks).

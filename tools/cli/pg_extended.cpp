@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "lakestream/column_view.hpp"
+#include "lakestream/utf8.hpp"
 #include "pg_copy_format.hpp"
 #include "pg_format.hpp"
 #include "pg_session_impl.hpp"
@@ -215,6 +216,12 @@ void Session::Bind(MessageReader& in) {
     }
     std::string bytes(in.Bytes(static_cast<size_t>(len), "parameter value"));
     bool binary = !formats.empty() && formats[formats.size() == 1 ? 0 : i] == 1;
+    // Text must be UTF-8 (client_encoding is UTF8), as PostgreSQL checks it.
+    size_t bad = binary ? std::string::npos : FindInvalidUtf8(bytes);
+    if (bad != std::string::npos) {
+      throw SqlError("22021", "parameter $" + std::to_string(i + 1) + " is not valid UTF-8 (" +
+                                  DescribeInvalidUtf8(bytes, bad) + "); send text parameters as UTF-8");
+    }
     try {
       portal.params.push_back(ParameterValue(oid, binary, bytes));
     } catch (std::invalid_argument& e) {

@@ -11,7 +11,7 @@
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
-#include "common/utf8.hpp"
+#include "lakestream/utf8.hpp"
 #include "function/table/file_readers.hpp"
 
 namespace lakestream {

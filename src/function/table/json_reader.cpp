@@ -10,7 +10,7 @@
 #include "common/exception.hpp"
 #include "common/json_parse.hpp"
 #include "common/string_util.hpp"
-#include "common/utf8.hpp"
+#include "lakestream/utf8.hpp"
 #include "function/table/file_readers.hpp"
 
 namespace lakestream {

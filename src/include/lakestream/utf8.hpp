@@ -1,7 +1,10 @@
 // UTF-8 validation for text that enters the engine from outside (SQL text,
-// CSV files, wire-protocol values): VARCHAR holds UTF-8, and bytes that are
-// not would reach Parquet STRING columns, JSON output and clients that
-// decode UTF-8 (psycopg, Spark), which fail on them.
+// CSV and JSON files, the wire protocol's parameters and COPY data): VARCHAR
+// holds UTF-8, and bytes that are not would reach Parquet STRING columns,
+// JSON output and clients that decode UTF-8 (psycopg, Spark), which fail on
+// them. Public so that the server (a tool on the public API) and the engine
+// share one check. (Python `bytes` parameters are the one deliberate way to
+// put other bytes in a VARCHAR: docs/python.md.)
 #pragma once
 
 #include <cstddef>
