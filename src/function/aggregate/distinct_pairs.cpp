@@ -143,7 +143,9 @@ bool DistinctPairs::InsertBytes(uint32_t group, std::string_view bytes) {
   if ((used_ + 1) * 2 > slots_.size()) Grow();
   const uint64_t hash = HashPair(group, std::hash<std::string_view>()(bytes));
   Slot& s = Probe(hash, group, [&](const Slot& x) {
-    return x.length == bytes.size() && std::memcmp(arena_.data() + x.lo, bytes.data(), bytes.size()) == 0;
+    // An empty value may have a null data pointer, which memcmp must not get.
+    return x.length == bytes.size() &&
+           (bytes.empty() || std::memcmp(arena_.data() + x.lo, bytes.data(), bytes.size()) == 0);
   });
   if (s.group != kEmpty) return false;
   s.hash = hash;
