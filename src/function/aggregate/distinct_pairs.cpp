@@ -12,17 +12,7 @@ namespace lakestream {
 
 namespace {
 
-// A 64-bit mix (the murmur3 finalizer): consecutive ids spread over the table.
-inline uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
-inline uint64_t HashPair(uint32_t group, uint64_t value_hash) { return Mix(value_hash ^ (uint64_t{group} * 0x9e3779b97f4a7c15ULL)); }
+inline uint64_t HashPair(uint32_t group, uint64_t value_hash) { return MixHash(value_hash ^ (uint64_t{group} * 0x9e3779b97f4a7c15ULL)); }
 
 bool IsNarrow(TypeId type) {
   switch (type) {
@@ -128,7 +118,7 @@ void DistinctPairs::Grow() {
 bool DistinctPairs::InsertInline(uint32_t group, uint64_t lo, uint64_t hi) {
   if (!narrow_.empty()) return InsertNarrow(group, lo);
   if ((used_ + 1) * 2 > slots_.size()) Grow();
-  const uint64_t hash = HashPair(group, Mix(lo) ^ hi);
+  const uint64_t hash = HashPair(group, MixHash(lo) ^ hi);
   Slot& s = Probe(hash, group, [&](const Slot& x) { return x.lo == lo && x.hi == hi; });
   if (s.group != kEmpty) return false;
   s.hash = hash;

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "common/decimal.hpp"
+#include "common/vector_operations.hpp"
 #include "common/write_error.hpp"
 #include "storage/parquet/parquet_codec.hpp"
 #include "storage/parquet/parquet_encoding.hpp"
@@ -59,14 +60,6 @@ int DecimalBytes(int precision) {
   return 16;
 }
 
-inline uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
 
 inline uint64_t HashBytes(std::string_view s) {
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
@@ -74,11 +67,11 @@ inline uint64_t HashBytes(std::string_view s) {
   for (; i + 8 <= s.size(); i += 8) {
     uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
-    h = Mix(h ^ w);
+    h = MixHash(h ^ w);
   }
   uint64_t tail = 0;
   if (s.size() > i) std::memcpy(&tail, s.data() + i, s.size() - i);  // s.data() may be null when empty
-  return Mix(h ^ tail);
+  return MixHash(h ^ tail);
 }
 
 enum class WKind { BOOL, I32, I64, DOUBLE, DEC32, DEC64, DECFLBA, STR };
@@ -155,15 +148,15 @@ struct LeafWriter {
     if (kind == WKind::STR) return HashBytes(keys_str[idx]);
     if (kind == WKind::DECFLBA) {
       auto u = static_cast<unsigned __int128>(keys128[idx]);
-      return Mix(static_cast<uint64_t>(u) ^ Mix(static_cast<uint64_t>(u >> 64)));
+      return MixHash(static_cast<uint64_t>(u) ^ MixHash(static_cast<uint64_t>(u >> 64)));
     }
-    return Mix(keys64[idx]);
+    return MixHash(keys64[idx]);
   }
 
   // Returns the dictionary id, or UINT32_MAX when the dictionary is full.
   uint32_t LookupU64(uint64_t key, size_t value_bytes) {
     size_t mask = slots.size() - 1;
-    size_t i = Mix(key) & mask;
+    size_t i = MixHash(key) & mask;
     while (uint32_t s = slots[i]) {
       if (keys64[s - 1] == key) return s - 1;
       i = (i + 1) & mask;
@@ -180,7 +173,7 @@ struct LeafWriter {
   uint32_t LookupU128(hugeint_t key) {
     size_t mask = slots.size() - 1;
     auto u = static_cast<unsigned __int128>(key);
-    size_t i = Mix(static_cast<uint64_t>(u) ^ Mix(static_cast<uint64_t>(u >> 64))) & mask;
+    size_t i = MixHash(static_cast<uint64_t>(u) ^ MixHash(static_cast<uint64_t>(u >> 64))) & mask;
     while (uint32_t s = slots[i]) {
       if (keys128[s - 1] == key) return s - 1;
       i = (i + 1) & mask;
