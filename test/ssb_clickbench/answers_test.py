@@ -19,7 +19,6 @@ Exit 0: all as expected; 1: a difference; 77 (ctest SKIP): no node or
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,7 @@ HERE = os.path.join(BENCH, "ssb_clickbench")
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "tpch"))
 import compare  # noqa: E402
-from tpch_answers_test import SKIP, Server, duckdb_available, expected_failures  # noqa: E402
+from tpch_answers_test import SKIP, check_answers, duckdb_available, expected_failures  # noqa: E402
 
 TPCH_TABLES = ["region", "nation", "supplier", "part", "partsupp", "customer", "orders", "lineitem"]
 SSB_TABLES = ["lineorder", "customer", "supplier", "part", "date"]
@@ -44,6 +43,14 @@ def load_script(path, ssb, hits):
             f.write(f'CREATE TABLE "{t}" AS SELECT * FROM read_parquet(\'{ssb}/{t}.parquet\');\n')
         f.write(f"CREATE TABLE hits AS SELECT * FROM read_parquet('{hits}/hits.parquet');\n")
         f.write("SELECT COUNT(*) FROM hits;\n")
+
+
+def compare_query(sql, expected_out, actual_out):
+    """compare.py's verdict (it reads the query's ties rule from its text)."""
+    with open(sql, encoding="utf-8") as f:
+        sql_text = f.read()
+    return compare.compare(sql_text, compare.compare_answers.read_rows(expected_out),
+                           compare.compare_answers.read_rows(actual_out))
 
 
 def main():
@@ -71,7 +78,6 @@ def main():
 
     work = tempfile.mkdtemp(prefix="lakestream-ssb-clickbench-test.")
     log = open(os.path.join(work, "servers.log"), "w")
-    servers = {}
     try:
         start = time.monotonic()
         tpch, ssb, hits = (os.path.join(work, d) for d in ("tpch", "ssb", "hits"))
@@ -82,58 +88,9 @@ def main():
         load_script(load, ssb, hits)
         print(f"generated SSB (TPC-H SF {args.sf}) and {args.hits} hits in {time.monotonic() - start:.1f} s")
 
-        def start_server(name):
-            argv = [args.bench_bin] if name == "lakestream" else ["node", os.path.join(BENCH, "lib", "duckdb_server.mjs")]
-            server = Server(name, argv, BENCH, log)
-            server.call(f"run load {load}", 600)
-            servers[name] = server
-            return server
-
-        duck = start_server("duckdb")
-        lake = start_server("lakestream")
-        problems = []
-        for q in queries:
-            sql = os.path.join(HERE, "queries", f"{q}.sql")
-            with open(sql, encoding="utf-8") as f:
-                sql_text = f.read()
-            expected_out, actual_out = os.path.join(work, f"{q}.duckdb.tsv"), os.path.join(work, f"{q}.lakestream.tsv")
-            duck.call(f"run {q} {sql} {expected_out}", 600)
-            began = time.monotonic()
-            try:
-                lake.call(f"run {q} {sql} {actual_out}", args.timeout)
-                reason = compare.compare(sql_text, compare.compare_answers.read_rows(expected_out),
-                                         compare.compare_answers.read_rows(actual_out))
-                outcome = f"wrong answer: {reason}" if reason else None
-            except TimeoutError as e:
-                outcome = f"timeout: {e}"
-                lake.stop()
-                lake = start_server("lakestream")
-            except RuntimeError as e:
-                outcome = f"error: {e}"
-                if lake.proc.poll() is not None:
-                    lake = start_server("lakestream")
-            seconds = time.monotonic() - began
-            if q in listed:
-                if outcome is None:
-                    problems.append(f"{q} now gives DuckDB's answer: delete its line from test/ssb_clickbench/expected_failures.txt")
-                    print(f"{q}: PASSES but is listed as an expected failure ({listed[q]})")
-                else:
-                    print(f"{q}: expected failure ({listed[q]}): {outcome}")
-            elif outcome is None:
-                print(f"{q}: ok ({seconds:.2f} s)")
-            else:
-                problems.append(f"{q}: {outcome}")
-                print(f"{q}: FAIL {outcome}")
-        print(f"{len(queries)} queries in {time.monotonic() - start:.1f} s")
-        if problems:
-            print("FAILED:\n  " + "\n  ".join(problems))
-            print(f"results kept in {work}")
-            return 1
-        shutil.rmtree(work, ignore_errors=True)
-        return 0
+        return check_answers(args.bench_bin, BENCH, load, queries, os.path.join(HERE, "queries"), listed,
+                             "test/ssb_clickbench/expected_failures.txt", work, log, args.timeout, start, compare_query)
     finally:
-        for server in servers.values():
-            server.stop()
         log.close()
 
 

@@ -83,6 +83,65 @@ def duckdb_available(bench_dir):
     return None
 
 
+def check_answers(bench_bin, bench_dir, load, queries, query_dir, listed, listed_file, work, log, timeout, start, compare):
+    """Loads `load` into DuckDB and lakestream (bench servers), runs each query
+    of `query_dir` on both and compares the answers with compare(sql_path,
+    expected_tsv, actual_tsv) -> reason or None. Queries in `listed` must still
+    fail. Returns 0, or 1 naming each problem; `work` is removed on success."""
+    servers = {}
+
+    def start_server(name):
+        argv = [bench_bin] if name == "lakestream" else ["node", os.path.join(bench_dir, "lib", "duckdb_server.mjs")]
+        server = Server(name, argv, bench_dir, log)
+        server.call(f"run load {load}", 600)
+        servers[name] = server
+        return server
+
+    try:
+        duck = start_server("duckdb")
+        lake = start_server("lakestream")
+        problems = []
+        for q in queries:
+            sql = os.path.join(query_dir, f"{q}.sql")
+            expected_out, actual_out = os.path.join(work, f"{q}.duckdb.tsv"), os.path.join(work, f"{q}.lakestream.tsv")
+            duck.call(f"run {q} {sql} {expected_out}", 600)
+            began = time.monotonic()
+            try:
+                lake.call(f"run {q} {sql} {actual_out}", timeout)
+                reason = compare(sql, expected_out, actual_out)
+                outcome = f"wrong answer: {reason}" if reason else None
+            except TimeoutError as e:
+                outcome = f"timeout: {e}"
+                lake.stop()
+                lake = start_server("lakestream")
+            except RuntimeError as e:
+                outcome = f"error: {e}"
+                if lake.proc.poll() is not None:
+                    lake = start_server("lakestream")
+            seconds = time.monotonic() - began
+            if q in listed:
+                if outcome is None:
+                    problems.append(f"{q} now gives DuckDB's answer: delete its line from {listed_file}")
+                    print(f"{q}: PASSES but is listed as an expected failure ({listed[q]})")
+                else:
+                    print(f"{q}: expected failure ({listed[q]}): {outcome}")
+            elif outcome is None:
+                print(f"{q}: ok ({seconds:.2f} s)")
+            else:
+                problems.append(f"{q}: {outcome}")
+                print(f"{q}: FAIL {outcome}")
+        print(f"{len(queries)} queries in {time.monotonic() - start:.1f} s")
+        if problems:
+            print("FAILED:\n  " + "\n  ".join(problems))
+            print(f"results kept in {work}")
+            return 1
+        shutil.rmtree(work, ignore_errors=True)
+        return 0
+    finally:
+        for server in servers.values():
+            server.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench-bin", required=True, help="lakestream_bench_tpch")
@@ -108,7 +167,6 @@ def main():
 
     work = tempfile.mkdtemp(prefix="lakestream-tpch-test.")
     log = open(os.path.join(work, "servers.log"), "w")
-    servers = {}
     try:
         start = time.monotonic()
         data = os.path.join(work, "data")
@@ -120,56 +178,11 @@ def main():
             f.write("SELECT COUNT(*) FROM lineitem;\n")
         print(f"generated SF {args.sf} in {time.monotonic() - start:.1f} s")
 
-        def start_server(name):
-            argv = [args.bench_bin] if name == "lakestream" else ["node", os.path.join(bench_dir, "lib", "duckdb_server.mjs")]
-            server = Server(name, argv, bench_dir, log)
-            server.call(f"run load {load}", 600)
-            servers[name] = server
-            return server
-
-        duck = start_server("duckdb")
-        lake = start_server("lakestream")
-        problems = []
-        for q in queries:
-            sql = os.path.join(bench_dir, "tpch", "queries", f"{q}.sql")
-            expected_out, actual_out = os.path.join(work, f"{q}.duckdb.tsv"), os.path.join(work, f"{q}.lakestream.tsv")
-            duck.call(f"run {q} {sql} {expected_out}", 600)
-            began = time.monotonic()
-            try:
-                lake.call(f"run {q} {sql} {actual_out}", args.timeout)
-                reason = compare_answers.compare(compare_answers.read_rows(expected_out),
-                                                 compare_answers.read_rows(actual_out))
-                outcome = f"wrong answer: {reason}" if reason else None
-            except TimeoutError as e:
-                outcome = f"timeout: {e}"
-                lake.stop()
-                lake = start_server("lakestream")
-            except RuntimeError as e:
-                outcome = f"error: {e}"
-                if lake.proc.poll() is not None:
-                    lake = start_server("lakestream")
-            seconds = time.monotonic() - began
-            if q in listed:
-                if outcome is None:
-                    problems.append(f"{q} now gives DuckDB's answer: delete its line from test/tpch/expected_failures.txt")
-                    print(f"{q}: PASSES but is listed as an expected failure ({listed[q]})")
-                else:
-                    print(f"{q}: expected failure ({listed[q]}): {outcome}")
-            elif outcome is None:
-                print(f"{q}: ok ({seconds:.2f} s)")
-            else:
-                problems.append(f"{q}: {outcome}")
-                print(f"{q}: FAIL {outcome}")
-        print(f"{len(queries)} queries in {time.monotonic() - start:.1f} s")
-        if problems:
-            print("FAILED:\n  " + "\n  ".join(problems))
-            print(f"results kept in {work}")
-            return 1
-        shutil.rmtree(work, ignore_errors=True)
-        return 0
+        return check_answers(args.bench_bin, bench_dir, load, queries, os.path.join(bench_dir, "tpch", "queries"), listed,
+                             "test/tpch/expected_failures.txt", work, log, args.timeout, start,
+                             lambda sql, expected, actual: compare_answers.compare(compare_answers.read_rows(expected),
+                                                                                   compare_answers.read_rows(actual)))
     finally:
-        for server in servers.values():
-            server.stop()
         log.close()
 
 
