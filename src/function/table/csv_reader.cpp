@@ -10,6 +10,7 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
+#include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "lakestream/utf8.hpp"
 #include "function/table/file_readers.hpp"
@@ -190,7 +191,13 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
 
 void SniffCsv(const std::string& path, ReadFilesOptions& options) {
   constexpr idx_t kSniffRecords = 1000;
-  std::string text = ReadCsvText(path, options);
+  // The head of the file is enough for the first rows (the whole file is
+  // read, and checked for UTF-8, by inference and the scan that follow).
+  constexpr uint64_t kSniffBytes = 1 << 20;
+  FileSystem* fs = options.files ? options.files : FileSystem::For(path);
+  auto head = fs->ReadRange(path, 0, kSniffBytes);
+  std::string text = head.ok() ? head.take() : ReadCsvText(path, options);
+  if (text.size() == kSniffBytes) text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
   auto first_records = [&](char delimiter, idx_t limit) {
     ReadFilesOptions probe = options;
     probe.delimiter = delimiter;
