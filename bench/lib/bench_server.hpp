@@ -112,11 +112,13 @@ using ExtraCommands = std::function<bool(lakestream::Connection&, const std::str
 
 // Runs the protocol until "quit" or end of input. `setup` (optional) runs once
 // on the connection before the first command, for benchmark-specific settings.
-// `path`: a database directory ("" = in memory). `extra`: commands beyond
-// run / version / quit.
+// `path`: a database directory ("" = in memory, or the directory named by
+// LAKESTREAM_BENCH_DB: tables then live on disk as Delta tables, for data
+// that does not fit in memory). `extra`: commands beyond run / version / quit.
 inline int Serve(const std::function<void(lakestream::Connection&)>& setup = {}, const std::string& path = "",
                  const ExtraCommands& extra = {}) {
-  lakestream::Database db(path);
+  const char* on_disk = std::getenv("LAKESTREAM_BENCH_DB");
+  lakestream::Database db(path.empty() && on_disk != nullptr ? std::string(on_disk) : path);
   lakestream::Connection con(db);
   if (setup) setup(con);
   // LAKESTREAM_BENCH_MEMORY_LIMIT='500MB': SET memory_limit (bench/tpch/driver's BENCH_MEMORY_LIMIT).

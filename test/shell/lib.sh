@@ -38,3 +38,26 @@ expect_err() {
     fail "$name" "want rc $rc, got $RC" "want stderr containing: $*" "got stderr: $(printf '%q' "$ERR")"
   fi
 }
+# For tests of one database directory $DB, in CSV mode:
+# run_sql SQL: runs `$BIN $DB -csv -c SQL`; RC, OUT and ERR as run sets them
+# but with trailing newlines trimmed.
+run_sql() {
+  RC=0
+  "$BIN" "$DB" -csv -c "$1" </dev/null >"$TMP/out" 2>"$TMP/err" || RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+# expect_sql NAME SQL WANT_STDOUT: SQL exits 0 and prints exactly WANT_STDOUT.
+expect_sql() {
+  run_sql "$2"
+  if [[ $RC == 0 && "$OUT" == "$3" ]]; then pass "$1"; else
+    fail "$1" "want rc 0 and: $(printf '%q' "$3")" "got rc $RC: $(printf '%q' "$OUT")" "stderr: $ERR"
+  fi
+}
+# refused_sql NAME SQL STDERR_PART: SQL exits 1 and its error contains STDERR_PART.
+refused_sql() {
+  run_sql "$2"
+  if [[ $RC == 1 && "$ERR" == *"$3"* ]]; then pass "$1"; else
+    fail "$1" "want rc 1 and stderr containing: $3" "got rc $RC, stderr: $ERR"
+  fi
+}

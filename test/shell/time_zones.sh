@@ -11,37 +11,18 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 DB="$TMP/db"
 
-run() {
-  RC=0
-  "$BIN" "$DB" -csv -c "$1" </dev/null >"$TMP/out" 2>"$TMP/err" || RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
-expect() {
-  run "$2"
-  if [[ $RC == 0 && "$OUT" == "$3" ]]; then pass "$1"; else
-    fail "$1" "want rc 0 and: $(printf '%q' "$3")" "got rc $RC: $(printf '%q' "$OUT")" "stderr: $ERR"
-  fi
-}
-refused() {
-  run "$2"
-  if [[ $RC == 1 && "$ERR" == *"$3"* ]]; then pass "$1"; else
-    fail "$1" "want rc 1 and stderr containing: $3" "got rc $RC, stderr: $ERR"
-  fi
-}
-
-expect "create" "CREATE TABLE ev (id INTEGER, w TIMESTAMP_NTZ, t TIMESTAMP)" ""
-expect "insert" "INSERT INTO ev VALUES (1, TIMESTAMP_NTZ '2024-01-15 12:00:00', TIMESTAMP '2024-01-15 12:00:00')" \
+expect_sql "create" "CREATE TABLE ev (id INTEGER, w TIMESTAMP_NTZ, t TIMESTAMP)" ""
+expect_sql "insert" "INSERT INTO ev VALUES (1, TIMESTAMP_NTZ '2024-01-15 12:00:00', TIMESTAMP '2024-01-15 12:00:00')" \
   $'num_affected_rows\n1'
-expect "UTC by default" "SELECT current_timezone() AS z, w, t FROM ev" $'z,w,t\nUTC,2024-01-15 12:00:00,2024-01-15 12:00:00'
-expect "TIMESTAMP shows in the session zone, NTZ does not move" \
+expect_sql "UTC by default" "SELECT current_timezone() AS z, w, t FROM ev" $'z,w,t\nUTC,2024-01-15 12:00:00,2024-01-15 12:00:00'
+expect_sql "TIMESTAMP shows in the session zone, NTZ does not move" \
   "SET TIME ZONE 'America/New_York'; SELECT current_timezone() AS z, w, t FROM ev" \
   $'z,w,t\nAmerica/New_York,2024-01-15 12:00:00,2024-01-15 07:00:00'
-expect "a new session starts in UTC again" "SELECT current_timezone() AS z" $'z\nUTC'
-expect "the column types survive a new process" "SELECT typeof(w) AS a, typeof(t) AS b FROM ev" $'a,b\nTIMESTAMP_NTZ,TIMESTAMP'
-refused "an unknown zone is refused by name" "SET TIME ZONE 'Mars/Olympus_Mons'" "unknown time zone 'Mars/Olympus_Mons'"
-refused "a misspelt zone is refused, with a valid form" "SET TIME ZONE 'Europe/berlin'" "such as 'America/New_York'"
-expect "a half-hour zone" "SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE; SELECT t FROM ev" $'t\n2024-01-15 17:30:00'
+expect_sql "a new session starts in UTC again" "SELECT current_timezone() AS z" $'z\nUTC'
+expect_sql "the column types survive a new process" "SELECT typeof(w) AS a, typeof(t) AS b FROM ev" $'a,b\nTIMESTAMP_NTZ,TIMESTAMP'
+refused_sql "an unknown zone is refused by name" "SET TIME ZONE 'Mars/Olympus_Mons'" "unknown time zone 'Mars/Olympus_Mons'"
+refused_sql "a misspelt zone is refused, with a valid form" "SET TIME ZONE 'Europe/berlin'" "such as 'America/New_York'"
+expect_sql "a half-hour zone" "SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE; SELECT t FROM ev" $'t\n2024-01-15 17:30:00'
 
 # DuckDB reads the NTZ column as its naive TIMESTAMP and ours as TIMESTAMPTZ.
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -7,42 +7,22 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 DB="$TMP/db"
 
-# run SQL: sets OUT, ERR, RC.
-run() {
-  RC=0
-  "$BIN" "$DB" -csv -c "$1" </dev/null >"$TMP/out" 2>"$TMP/err" || RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
-expect() {
-  run "$2"
-  if [[ $RC == 0 && "$OUT" == "$3" ]]; then pass "$1"; else
-    fail "$1" "want rc 0 and: $(printf '%q' "$3")" "got rc $RC: $(printf '%q' "$OUT")" "stderr: $ERR"
-  fi
-}
-refused() {
-  run "$2"
-  if [[ $RC == 1 && "$ERR" == *"$3"* ]]; then pass "$1"; else
-    fail "$1" "want rc 1 and stderr containing: $3" "got rc $RC, stderr: $ERR"
-  fi
-}
-
-expect "create" "CREATE TABLE ev (id INT, k VARCHAR, ts INT, v INT); INSERT INTO ev VALUES (1, 'a', 1, 10), (2, 'a', 3, 20), (3, 'b', 2, 5), (4, 'a', 2, 1), (5, 'b', 2, 7)" \
+expect_sql "create" "CREATE TABLE ev (id INT, k VARCHAR, ts INT, v INT); INSERT INTO ev VALUES (1, 'a', 1, 10), (2, 'a', 3, 20), (3, 'b', 2, 5), (4, 'a', 2, 1), (5, 'b', 2, 7)" \
   $'num_affected_rows\n5'
 # The latest row per key: for b the tie on ts = 2 is broken by id DESC.
-expect "dedup with QUALIFY" \
+expect_sql "dedup with QUALIFY" \
   "SELECT k, id, v FROM ev QUALIFY ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC, id DESC) = 1 ORDER BY k" \
   $'k,id,v\na,2,20\nb,5,7'
-expect "dedup with a subquery" \
+expect_sql "dedup with a subquery" \
   "SELECT k, id FROM (SELECT k, id, row_number() OVER (PARTITION BY k ORDER BY ts DESC, id DESC) AS rn FROM ev) q WHERE rn = 1 ORDER BY k" \
   $'k,id\na,2\nb,5'
 # Running total per key (ts order 1, 2, 3 for a: 10, 1, 20), and the last two rows' sum.
-expect "running total and a ROWS frame" \
+expect_sql "running total and a ROWS frame" \
   "SELECT id, sum(v) OVER w AS running, sum(v) OVER (w ROWS 1 PRECEDING) AS last2 FROM ev WINDOW w AS (PARTITION BY k ORDER BY ts, id) ORDER BY id" \
   $'id,running,last2\n1,10,10\n2,31,21\n3,5,5\n4,11,11\n5,12,12'
-refused "a window function in WHERE names QUALIFY" \
+refused_sql "a window function in WHERE names QUALIFY" \
   "SELECT id FROM ev WHERE row_number() OVER (ORDER BY id) = 1" \
   "is not allowed in WHERE; window functions are computed after WHERE, GROUP BY and HAVING: filter on the result with QUALIFY"
-refused "row_number without OVER" "SELECT row_number() FROM ev" "row_number() is a window function and needs an OVER clause"
-expect "the table is unchanged" "SELECT count(*) AS n FROM ev" $'n\n5'
+refused_sql "row_number without OVER" "SELECT row_number() FROM ev" "row_number() is a window function and needs an OVER clause"
+expect_sql "the table is unchanged" "SELECT count(*) AS n FROM ev" $'n\n5'
 finish
