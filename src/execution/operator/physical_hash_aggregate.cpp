@@ -8,6 +8,7 @@
 #include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/parallel/parallel_runner.hpp"
+#include "expression/repeatable.hpp"
 
 namespace lakestream {
 
@@ -50,6 +51,10 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
   for (auto& g : groups_) key_equal_.push_back(GetRowEqualFunction(g->return_type));
   if (!grouping_sets_.empty()) key_equal_.push_back(GetRowEqualFunction(TypeId::INTEGER));
   grouped_ = !groups_.empty() || !grouping_sets_.empty();
+  for (auto& g : groups_) all_repeatable_ = all_repeatable_ && IsRepeatable(*g);
+  for (auto& a : aggregates_) {
+    for (const BoundExpression* e : std::as_const(a).Expressions()) all_repeatable_ = all_repeatable_ && (!e || IsRepeatable(*e));
+  }
   if (groups_.size() == 1 && grouping_sets_.empty()) {
     TypeId key = groups_[0]->return_type.id();
     integer_key_ = key == TypeId::INTEGER || key == TypeId::BIGINT || key == TypeId::DATE || key == TypeId::TIMESTAMP ||
@@ -66,12 +71,15 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
 void PhysicalHashAggregate::ResetTable() {
   states_.clear();
   ordered_.clear();
+  selected_updates_.clear();
   for (auto& a : aggregates_) {
     auto state = CreateAggregateState(a.signature);
+    selected_updates_.push_back(dynamic_cast<SelectedUpdate*>(state.get()));
     ordered_.push_back(nullptr);
     if (!a.order_keys.empty() && a.signature.OrderSensitive()) {
       auto ordered = std::make_unique<OrderedAggregateState>(std::move(state), a.signature, a.order);
       ordered_.back() = ordered.get();
+      selected_updates_.back() = nullptr;
       state = std::move(ordered);
     }
     states_.push_back(std::move(state));
@@ -176,7 +184,12 @@ void PhysicalHashAggregate::FoldSpilledIntoTable(ExecutionContext& context) {
   pending_.clear();
   spill_ = std::make_unique<PartitionedSpill>(spill_folder_, children[0]->types, 16, "group-by");
   for (auto& part : spilled) {
-    for (auto& file : part.files) Consume(context, [&](DataChunk& out) { return file->Read(out); });
+    for (auto& file : part.files) {
+      Consume(context, [&](DataChunk& out, ChunkSelection& selection) {
+        selection = ChunkSelection{};
+        return file->Read(out);
+      });
+    }
     part.files.clear();  // deletes them
   }
   CollectSpill(pending_, 0);
@@ -233,7 +246,7 @@ void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
       [this, &worker_nanos](idx_t worker, ExecutionContext& local) {
         auto worker_start = std::chrono::steady_clock::now();
         auto* agg = worker == 0 ? this : workers_[worker - 1].get();
-        agg->Consume(local, [agg, &local](DataChunk& input) { return agg->children[0]->Next(local, input); });
+        agg->Consume(local, agg->ChildSource(local));
         worker_nanos += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - worker_start).count();
       },
       [this] { morsels_->Cancel(); });
@@ -302,7 +315,8 @@ uint32_t PhysicalHashAggregate::AddGroup(DataChunk& keys, idx_t row) {
   return gid;
 }
 
-void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert) {
+void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert,
+                                              const sel_t* sel) {
   const Vector& column = std::as_const(keys).data[0];
   const bool wide = column.GetType().PhysicalSize() == sizeof(int64_t);
   const int64_t* wide_keys = wide ? column.GetData<int64_t>() : nullptr;
@@ -310,16 +324,17 @@ void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint
   const uint8_t* valid = column.Validity();
   const uint64_t* hashes = hashes_.data();
   if (group_count_ > STANDARD_VECTOR_SIZE) {
-    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&integer_slots_[hashes[i] & integer_mask_]);
+    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&integer_slots_[hashes[sel ? sel[i] : i] & integer_mask_]);
   }
   for (idx_t i = 0; i < count; i++) {
-    if (!valid[i]) {
-      if (null_group_ == UINT32_MAX && insert) null_group_ = AddGroup(keys, i);
+    const idx_t row = sel ? sel[i] : i;
+    if (!valid[row]) {
+      if (null_group_ == UINT32_MAX && insert) null_group_ = AddGroup(keys, row);
       group_ids[i] = null_group_ == UINT32_MAX ? kMissingGroup : null_group_;
       continue;
     }
-    const int64_t key = wide ? wide_keys[i] : narrow_keys[i];
-    uint64_t pos = hashes[i] & integer_mask_;
+    const int64_t key = wide ? wide_keys[row] : narrow_keys[row];
+    uint64_t pos = hashes[row] & integer_mask_;
     while (true) {
       IntegerKeySlot& slot = integer_slots_[pos];
       if (slot.id == 0) {
@@ -327,8 +342,8 @@ void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint
           group_ids[i] = kMissingGroup;
           break;
         }
-        uint32_t gid = AddGroup(keys, i);
-        slot = IntegerKeySlot{key, gid + 1, static_cast<uint32_t>(hashes[i])};
+        uint32_t gid = AddGroup(keys, row);
+        slot = IntegerKeySlot{key, gid + 1, static_cast<uint32_t>(hashes[row])};
         group_ids[i] = gid;
         if (group_count_ * 2 > integer_slots_.size()) GrowIntegerKeySlots(integer_slots_, integer_mask_);
         break;
@@ -342,22 +357,25 @@ void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint
   }
 }
 
-void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert) {
-  hashes_.resize(count);
+void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert, const sel_t* sel) {
+  // With a selection, every row is hashed: cheaper than copying the selected ones out.
+  const idx_t hashed = sel ? keys.size() : count;
+  hashes_.resize(hashed);
   uint64_t* hashes = hashes_.data();
-  for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], count, hashes, c > 0);
-  if (integer_key_) return FindIntegerGroups(keys, count, group_ids, insert);
+  for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], hashed, hashes, c > 0);
+  if (integer_key_) return FindIntegerGroups(keys, count, group_ids, insert, sel);
   idx_t key_count = keys.ColumnCount();
   // Many groups: each row's first slot is a cache miss; start them all
   // before probing so they overlap (as the hash join's probe does).
   if (group_count_ > STANDARD_VECTOR_SIZE) {
     for (idx_t i = 0; i < count; i++) {
-      __builtin_prefetch(&slots_[hashes[i] & mask_]);
-      __builtin_prefetch(&slot_hashes_[hashes[i] & mask_]);
+      __builtin_prefetch(&slots_[hashes[sel ? sel[i] : i] & mask_]);
+      __builtin_prefetch(&slot_hashes_[hashes[sel ? sel[i] : i] & mask_]);
     }
   }
   for (idx_t i = 0; i < count; i++) {
-    uint64_t h = hashes[i];
+    const idx_t row = sel ? sel[i] : i;
+    uint64_t h = hashes[row];
     uint64_t pos = h & mask_;
     while (true) {
       uint32_t entry = slots_[pos];
@@ -366,7 +384,7 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
         break;
       }
       if (entry == 0) {
-        uint32_t gid = AddGroup(keys, i);
+        uint32_t gid = AddGroup(keys, row);
         slots_[pos] = gid + 1;
         slot_hashes_[pos] = h;
         group_ids[i] = gid;
@@ -376,7 +394,7 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
       if (slot_hashes_[pos] == h) {
         uint32_t gid = entry - 1;
         bool equal = true;
-        for (idx_t c = 0; c < key_count && equal; c++) equal = key_equal_[c](keys.data[c], i, *group_keys_[c], gid);
+        for (idx_t c = 0; c < key_count && equal; c++) equal = key_equal_[c](keys.data[c], row, *group_keys_[c], gid);
         if (equal) {
           group_ids[i] = gid;
           break;
@@ -387,10 +405,10 @@ void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* g
   }
 }
 
-void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk& input, idx_t a) {
+void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk& input, const ChunkSelection& selection,
+                                         idx_t a) {
   auto& agg = aggregates_[a];
   auto& in = inputs_[a];
-  idx_t count = input.size();
   // A bare column reference needs no copy.
   auto evaluate = [&](const BoundExprPtr& expr, std::unique_ptr<Vector>& scratch) -> const Vector* {
     if (!expr) return nullptr;
@@ -405,26 +423,37 @@ void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk
   in.keys.resize(agg.order_keys.size());
   in.key_ptrs.resize(agg.order_keys.size());
   for (idx_t k = 0; k < agg.order_keys.size(); k++) in.key_ptrs[k] = evaluate(agg.order_keys[k], in.keys[k]);
-  in.count = count;
-  in.sel.clear();
-  if (!agg.filter) return;
-  const Vector* pass = evaluate(agg.filter, in.filter_result);
-  const bool* truth = pass->GetData<bool>();
-  for (idx_t i = 0; i < count; i++) {
-    if (pass->IsValid(i) && truth[i]) in.sel.push_back(static_cast<sel_t>(i));
+  in.rows = selection.rows;
+  in.count = selection.rows ? selection.count : input.size();
+  if (agg.filter) {
+    const Vector* pass = evaluate(agg.filter, in.filter_result);
+    const bool* truth = pass->GetData<bool>();
+    in.sel.clear();
+    in.positions.clear();
+    for (idx_t p = 0; p < in.count; p++) {
+      const sel_t row = selection.rows ? selection.rows[p] : static_cast<sel_t>(p);
+      if (!pass->IsValid(row) || !truth[row]) continue;
+      in.sel.push_back(row);
+      in.positions.push_back(static_cast<sel_t>(p));
+    }
+    in.rows = in.sel.data();
+    in.count = in.sel.size();
   }
-  in.count = in.sel.size();
+  // ORDER BY and two-argument aggregates read dense vectors, and so do the
+  // states that cannot read through a selection.
+  if (!in.rows || (!ordered_[a] && !in.sec && selected_updates_[a])) return;
   auto compact = [&](const Vector* v, std::unique_ptr<Vector>& scratch) -> const Vector* {
     if (!v) return nullptr;
     if (!scratch) scratch = std::make_unique<Vector>(v->GetType());
     scratch->Reset();
-    scratch->Copy(*v, in.sel.data(), in.sel.size(), 0, 0);
+    scratch->Copy(*v, in.rows, in.count, 0, 0);
     return scratch.get();
   };
   in.arg = compact(in.arg, in.compact_argument);
   in.sec = compact(in.sec, in.compact_second);
   in.compact_keys.resize(in.key_ptrs.size());
   for (idx_t k = 0; k < in.key_ptrs.size(); k++) in.key_ptrs[k] = compact(in.key_ptrs[k], in.compact_keys[k]);
+  in.rows = nullptr;
 }
 
 void PhysicalHashAggregate::UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids) {
@@ -434,13 +463,15 @@ void PhysicalHashAggregate::UpdateAggregate(idx_t a, idx_t set, const uint32_t* 
   const uint32_t* ids = group_ids;
   if (agg.filter && grouped_) {
     compact_ids_.resize(in.count);
-    for (idx_t i = 0; i < in.count; i++) compact_ids_[i] = group_ids[in.sel[i]];
+    for (idx_t i = 0; i < in.count; i++) compact_ids_[i] = group_ids[in.positions[i]];
     ids = compact_ids_.data();
   }
   const Vector* arg = in.arg;
+  const sel_t* rows = in.rows;
   if (agg.signature.kind == AggregateKind::GROUPING) {
     grouping_vector_.Fill<int64_t>(grouping_values_[a][set], in.count);
     arg = &grouping_vector_;
+    rows = nullptr;  // one value for every row
   }
   AggregateState& state = *states_[a];
   if (ordered_[a]) {
@@ -448,10 +479,26 @@ void PhysicalHashAggregate::UpdateAggregate(idx_t a, idx_t set, const uint32_t* 
   } else if (in.sec) {
     state.UpdateBinary(arg, in.sec, ids, in.count);
   } else if (!grouped_) {
-    state.UpdateSingle(arg, ids, in.count);
+    if (rows) {
+      selected_updates_[a]->UpdateSingleSelected(arg, rows, ids, in.count);
+    } else {
+      state.UpdateSingle(arg, ids, in.count);
+    }
+  } else if (rows) {
+    selected_updates_[a]->UpdateSelected(arg, rows, ids, in.count);
   } else {
     state.Update(arg, ids, in.count);
   }
+}
+
+PhysicalHashAggregate::ChunkSource PhysicalHashAggregate::ChildSource(ExecutionContext& context) {
+  SelectedOutput* selected = nullptr;
+  if (all_repeatable_ && grouping_sets_.empty() && !context.profiling) selected = AllowSelectedOutput(*children[0]);
+  return [this, selected, &context](DataChunk& input, ChunkSelection& selection) {
+    bool more = children[0]->Next(context, input);
+    selection = more && selected ? selected->Selection() : ChunkSelection{};
+    return more;
+  };
 }
 
 void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource& source) {
@@ -476,32 +523,43 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource
     for (auto& s : states_) s->UpdateSingle(nullptr, nullptr, rows);
     return;
   }
-  while (source(input)) {
+  auto evaluate_keys = [&](DataChunk& rows) {
+    keys.Reset();
+    for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], rows, keys.data[c]);
+    keys.SetCardinality(rows.size());
+  };
+  ChunkSelection selection;
+  while (source(input, selection)) {
     context.CheckInterrupt();
-    idx_t count = input.size();
-    if (count == 0) continue;
-    if (!groups_.empty()) {
-      keys.Reset();
-      for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], input, keys.data[c]);
-      keys.SetCardinality(count);
-    }
+    if (input.size() == 0) continue;
+    idx_t count = selection.rows ? selection.count : input.size();
     // Room for every row being a new group, or else spill mode. An empty
     // table takes one chunk whatever the limit, so each round makes progress.
     if (grouped_ && !spill_ && !ReserveGroups(group_count_ + count, group_count_ == 0)) {
       StartSpilling(context, (group_count_ + count) * bytes_per_group_ + string_bytes_ - reservation_.Size());
     }
-    DataChunk* chunk = &input;
+    bool cut = false;
     if (spill_) {
+      // Spilling sends whole rows to files: a dense chunk.
+      cut = CutToSelection(input, selection);
+      evaluate_keys(input);
       if (hits.ColumnCount() == 0) children[0]->InitializeChunk(hits);
-      if (!SplitMisses(input, keys, hits)) continue;
-      chunk = &hits;
+      if (!SplitMisses(input, keys, hits)) {
+        if (cut) children[0]->InitializeChunk(input);
+        continue;
+      }
       count = hits.size();
-      keys.Reset();
-      for (idx_t c = 0; c < groups_.size(); c++) executor.Execute(*groups_[c], hits, keys.data[c]);
-      keys.SetCardinality(count);
+      evaluate_keys(hits);
+      for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, hits, selection, a);
+    } else {
+      // Keys and arguments of every row; a row outside the selection that
+      // raises makes them evaluated on a copy of the selected rows instead.
+      cut = EvaluateOnSelection(input, selection, [&] {
+        if (!groups_.empty()) evaluate_keys(input);
+        for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input, selection, a);
+      });
+      count = selection.rows ? selection.count : input.size();
     }
-    DataChunk& input_rows = *chunk;
-    for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input_rows, a);
     idx_t set_count = std::max<idx_t>(1, grouping_sets_.size());
     for (idx_t set = 0; set < set_count; set++) {
       if (!grouping_sets_.empty()) {
@@ -518,20 +576,22 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource
         set_keys.SetCardinality(count);
         FindGroups(set_keys, count, group_ids.data());
       } else if (!groups_.empty()) {
-        FindGroups(keys, count, group_ids.data());
+        FindGroups(keys, count, group_ids.data(), true, selection.rows);
       }
       if (grouped_) {
         for (auto& s : states_) s->Resize(group_count_);
       }
       for (idx_t a = 0; a < aggregates_.size(); a++) UpdateAggregate(a, set, group_ids.data());
     }
+    // Cut down to the selected rows: the source's next chunk needs the full capacity.
+    if (cut) children[0]->InitializeChunk(input);
   }
 }
 
 bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!consumed_) {
     if (workers_.empty()) {
-      Consume(context, [&](DataChunk& input) { return children[0]->Next(context, input); });
+      Consume(context, ChildSource(context));
       CollectSpill(pending_, 0);
     } else {
       ConsumeParallel(context);
@@ -549,7 +609,10 @@ bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) 
     ResetTable();
     depth_ = part.depth + 1;
     for (auto& file : part.files) {
-      Consume(context, [&](DataChunk& input) { return file->Read(input); });
+      Consume(context, [&](DataChunk& input, ChunkSelection& selection) {
+        selection = ChunkSelection{};
+        return file->Read(input);
+      });
       file.reset();  // read: delete it now
     }
     CollectSpill(pending_, pending_.size());

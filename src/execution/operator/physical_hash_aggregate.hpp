@@ -29,7 +29,9 @@
 
 #include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_operator.hpp"
+#include "execution/operator/selected_output.hpp"
 #include "common/vector_operations.hpp"
+#include "function/aggregate/selected_update.hpp"
 #include "function/aggregate_function.hpp"
 #include "planner/bound_aggregate.hpp"
 #include "storage/data_table.hpp"
@@ -63,23 +65,32 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void SetWorkers(std::vector<std::unique_ptr<PhysicalHashAggregate>> workers, std::shared_ptr<MorselSource> morsels);
 
  private:
-  // The rows of one chunk as each aggregate sees them: its arguments after
-  // FILTER (WHERE ...), compacted to the rows that pass.
+  // The rows of one chunk as each aggregate sees them: the chunk's selected
+  // rows, those passing its FILTER (WHERE ...) when it has one. Read in place
+  // by the states that can (SelectedUpdate); copied out for the others and
+  // for the aggregates that take dense vectors (ORDER BY, two arguments).
   struct AggregateInput {
     std::unique_ptr<Vector> argument, second;
     std::vector<std::unique_ptr<Vector>> keys;
     std::unique_ptr<Vector> filter_result;
     std::unique_ptr<Vector> compact_argument, compact_second;
     std::vector<std::unique_ptr<Vector>> compact_keys;
-    std::vector<sel_t> sel;  // rows passing the filter
+    std::vector<sel_t> sel;        // FILTER: the rows passing it
+    std::vector<sel_t> positions;  // FILTER: their places among the chunk's selected rows (their group ids')
     const Vector* arg = nullptr;
     const Vector* sec = nullptr;
     std::vector<const Vector*> key_ptrs;
+    const sel_t* rows = nullptr;  // the rows of arg, sec and keys to aggregate; null: [0, count)
     idx_t count = 0;
   };
-  // Reads the input rows from `source` (the child, or a spill file).
-  using ChunkSource = std::function<bool(DataChunk&)>;
+  // Reads the input rows from `source` (the child, or a spill file): a
+  // chunk, and the selection of its rows (selected_output.hpp).
+  using ChunkSource = std::function<bool(DataChunk&, ChunkSelection&)>;
   void Consume(ExecutionContext& context, const ChunkSource& source);
+  // The source reading this aggregate's child; it lets the child hand on
+  // selections when every expression of the aggregate may be evaluated on
+  // rows outside them (repeatable) and EXPLAIN ANALYZE is not counting rows.
+  ChunkSource ChildSource(ExecutionContext& context);
   void ConsumeParallel(ExecutionContext& context);
   // Spilling (see the top of this file).
   struct SpilledPartition {
@@ -105,14 +116,16 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void FoldSpilledIntoTable(ExecutionContext& context);
   // Folds every group of `other` (a worker) into this aggregate.
   void Combine(PhysicalHashAggregate& other);
-  void PrepareInput(ExpressionExecutor& executor, DataChunk& input, idx_t a);
+  void PrepareInput(ExpressionExecutor& executor, DataChunk& input, const ChunkSelection& selection, idx_t a);
   void UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids);
-  // Group ids of the rows of `keys`, adding new groups; with `insert` false
-  // a row whose group is missing gets kMissingGroup. Leaves the hashes in hashes_.
+  // Group ids of the rows of `keys` (rows sel[0, count) of it when `sel` is
+  // given: group_ids[i] is row sel[i]'s), adding new groups; with `insert`
+  // false a row whose group is missing gets kMissingGroup. Leaves the hashes
+  // (of every row of `keys` with `sel`) in hashes_.
   static constexpr uint32_t kMissingGroup = UINT32_MAX;
-  void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert = true);
+  void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert = true, const sel_t* sel = nullptr);
   // FindGroups for one integer key (IntegerKeySlot), hashes_ already set.
-  void FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert);
+  void FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert, const sel_t* sel);
   // A new group for row `row` of `keys`: stores its keys, returns its id.
   uint32_t AddGroup(DataChunk& keys, idx_t row);
   void Grow();
@@ -122,11 +135,13 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<std::vector<idx_t>> grouping_sets_;
   std::vector<std::unique_ptr<AggregateState>> states_;
   std::vector<OrderedAggregateState*> ordered_;  // states_[a] when aggregate a has ORDER BY
+  std::vector<SelectedUpdate*> selected_updates_;  // states_[a] when it reads selected rows in place
   std::vector<AggregateInput> inputs_;
   // grouping()/grouping_id() values: [aggregate][set], and a vector of them.
   std::vector<std::vector<int64_t>> grouping_values_;
   Vector grouping_vector_{TypeId::BIGINT};
   std::vector<uint32_t> compact_ids_;
+  bool all_repeatable_ = true;  // groups and every aggregate's expressions
   std::vector<row_equal_t> key_equal_;
 
   // Group keys, columnar, indexed by group id.

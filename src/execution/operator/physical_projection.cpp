@@ -1,5 +1,7 @@
 #include "execution/operator/physical_projection.hpp"
 
+#include "expression/repeatable.hpp"
+
 namespace lakestream {
 
 static std::vector<LogicalType> TypesOf(const std::vector<BoundExprPtr>& expressions) {
@@ -21,13 +23,28 @@ std::string PhysicalProjection::Details() const {
   return d;
 }
 
+void PhysicalProjection::AllowSelection() {
+  for (auto& e : expressions_) {
+    if (!IsRepeatable(*e)) return;  // evaluated on rows outside the selection: no side effects allowed
+  }
+  SelectedOutput::AllowSelection();
+  source_ = AllowSelectedOutput(*children[0]);
+}
+
 bool PhysicalProjection::GetChunk(ExecutionContext& context, DataChunk& out) {
   ExpressionExecutor& executor = Executor(context);
+  selection_ = ChunkSelection{};
   while (children[0]->Next(context, input_)) {
     if (input_.size() == 0) continue;
-    out.Reset();
-    for (idx_t i = 0; i < expressions_.size(); i++) executor.Execute(*expressions_[i], input_, out.data[i]);
+    ChunkSelection in = source_ ? source_->Selection() : ChunkSelection{};
+    bool cut = EvaluateOnSelection(input_, in, [&] {
+      out.Reset();
+      for (idx_t i = 0; i < expressions_.size(); i++) executor.Execute(*expressions_[i], input_, out.data[i]);
+    });
     out.SetCardinality(input_.size());
+    selection_ = in;
+    // Cut down to the selected rows: the child's next chunk needs the full capacity.
+    if (cut) children[0]->InitializeChunk(input_);
     return true;
   }
   return false;

@@ -137,6 +137,13 @@ bool PhysicalTableScan::GetChunk(ExecutionContext& context, DataChunk& out) {
     if (++chunks_since_reorder_ >= kReorderChunks) ReorderFilters();
     if (kept == 0) continue;
     if (kept == count) rows = nullptr;
+    // Row ids are copied as the rows are: no selection for them.
+    selection_ = ChunkSelection{};
+    if (rows && !emit_row_ids_ && SelectKept(kept, count)) {
+      selection_ = ChunkSelection{rows, kept};
+      rows = nullptr;
+      kept = count;
+    }
     for (idx_t c = 0; c < width; c++) {
       if (rows) {
         out.data[c].Copy(scan_chunk_.data[c], rows, kept, 0, 0);

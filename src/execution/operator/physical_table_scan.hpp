@@ -1,13 +1,16 @@
 // Scans a DataTable: only the projected columns are read, and filters pushed
-// down by the planner are applied right at the scan.
+// down by the planner are applied right at the scan. Once allowed
+// (selected_output.hpp), a chunk whose filters keep at least half of its
+// rows comes with their selection instead of a copy of them.
 #pragma once
 
 #include "execution/operator/physical_operator.hpp"
+#include "execution/operator/selected_output.hpp"
 #include "storage/data_table.hpp"
 
 namespace lakestream {
 
-class PhysicalTableScan : public PhysicalOperator {
+class PhysicalTableScan : public PhysicalOperator, public SelectedOutput {
  public:
   // `filters` are bound against the projected columns (index = position in column_ids).
   PhysicalTableScan(std::string table_name, DataTable& table, std::vector<idx_t> column_ids,

@@ -1,6 +1,8 @@
 #include "execution/parallel/parallel_runner.hpp"
 
+#include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -10,6 +12,23 @@
 #include "transaction/client_context.hpp"
 
 namespace lakestream {
+
+namespace {
+
+// Who runs a worker: its own thread when that thread starts before the
+// caller is free, else the caller. The state outlives RunParallel: a thread
+// scheduled late finds its worker taken and returns without touching
+// anything else.
+enum WorkerState : int { kWaiting, kOnThread, kTaken, kDone };
+
+struct WorkerSlots {
+  explicit WorkerSlots(idx_t count) : states(count) {}
+  std::vector<std::atomic<int>> states;
+  std::mutex mutex;
+  std::condition_variable finished;
+};
+
+}  // namespace
 
 void RunParallel(ExecutionContext& caller, idx_t count, const std::function<void(idx_t worker, ExecutionContext&)>& work,
                  const std::function<void()>& on_error) {
@@ -31,21 +50,43 @@ void RunParallel(ExecutionContext& caller, idx_t count, const std::function<void
       if (on_error) on_error();
     }
   };
-  std::vector<std::thread> threads;
-  threads.reserve(count > 0 ? count - 1 : 0);
+  auto slots = std::make_shared<WorkerSlots>(count);
   for (idx_t w = 1; w < count; w++) {
     try {
-      threads.emplace_back([&, w] {
-        QueryProgressScope scope(progress);
-        if (caller.client) SetSessionTimeZone(caller.client->time_zone);
-        run(w);
-      });
+      // Detached: the caller never waits for a thread that has not started
+      // (on a loaded machine that wait was longer than a small query).
+      std::thread([slots, w, &run, progress, &caller] {
+        int expected = kWaiting;
+        if (!slots->states[w].compare_exchange_strong(expected, kOnThread)) return;
+        {
+          QueryProgressScope scope(progress);
+          if (caller.client) SetSessionTimeZone(caller.client->time_zone);
+          run(w);
+        }
+        std::lock_guard<std::mutex> lock(slots->mutex);
+        slots->states[w].store(kDone);
+        slots->finished.notify_all();
+      }).detach();
     } catch (const std::system_error&) {
-      break;  // no more threads to be had: the started workers take every morsel
+      break;  // no more threads to be had: the caller runs the other workers
     }
   }
   if (count > 0) run(0);
-  for (auto& t : threads) t.join();
+  // Workers whose threads have not started yet run here, one after another
+  // (a worker of a morsel-driven pipeline then finds the morsels taken).
+  for (idx_t w = 1; w < count; w++) {
+    int expected = kWaiting;
+    if (slots->states[w].compare_exchange_strong(expected, kTaken)) run(w);
+  }
+  {
+    std::unique_lock<std::mutex> lock(slots->mutex);
+    slots->finished.wait(lock, [&] {
+      for (idx_t w = 1; w < count; w++) {
+        if (slots->states[w].load() == kOnThread) return false;
+      }
+      return true;
+    });
+  }
   if (first_error) std::rethrow_exception(first_error);
   // A caller's own cancellation (it is itself a worker of an outer pipeline).
   caller.CheckInterrupt();

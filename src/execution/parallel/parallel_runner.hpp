@@ -1,6 +1,9 @@
 // Runs the workers of one parallel pipeline (morsel-driven, as DuckDB and
 // HyPer): `count` calls of `work`, one on the calling thread and the others
 // on threads started for the pipeline, each with its own ExecutionContext.
+// A worker whose thread has not started by the time the calling thread is
+// done with its own runs on the calling thread instead (workers must not
+// wait for each other): a thread the scheduler starts late costs nothing.
 //
 // Each worker thread runs with the caller's statement settings: its
 // progress (CurrentQueryProgress), session time zone and interrupt flag.

@@ -9,19 +9,24 @@
 #include "common/vector_operations.hpp"
 #include "function/aggregate/aggregate_families.hpp"
 #include "function/aggregate/distinct_pairs.hpp"
+#include "function/aggregate/selected_update.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {
 
 namespace {
 
-class CountStarState : public AggregateState {
+class CountStarState : public AggregateState, public SelectedUpdate {
  public:
   void Resize(idx_t n) override { counts_.resize(n, 0); }
   void Update(const Vector*, const uint32_t* gids, idx_t count) override {
     for (idx_t i = 0; i < count; i++) counts_[gids[i]]++;
   }
   void UpdateSingle(const Vector*, const uint32_t*, idx_t count) override { counts_[0] += count; }
+  void UpdateSelected(const Vector*, const sel_t*, const uint32_t* gids, idx_t count) override {
+    CountStarState::Update(nullptr, gids, count);
+  }
+  void UpdateSingleSelected(const Vector*, const sel_t*, const uint32_t*, idx_t count) override { counts_[0] += count; }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     auto* out = result.GetData<int64_t>();
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
@@ -38,14 +43,25 @@ class CountStarState : public AggregateState {
 
 class CountState : public CountStarState {
  public:
-  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
-    const uint8_t* valid = input->Validity();
-    for (idx_t i = 0; i < count; i++) counts_[gids[i]] += valid[i];
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override { UpdateRows<false>(input, nullptr, gids, count); }
+  void UpdateSelected(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) override {
+    UpdateRows<true>(input, sel, gids, count);
   }
-  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override { UpdateSingleRows<false>(input, nullptr, count); }
+  void UpdateSingleSelected(const Vector* input, const sel_t* sel, const uint32_t*, idx_t count) override {
+    UpdateSingleRows<true>(input, sel, count);
+  }
+  // SEL: row i of the update is row sel[i] of `input`.
+  template <bool SEL>
+  void UpdateRows(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) {
+    const uint8_t* valid = input->Validity();
+    for (idx_t i = 0; i < count; i++) counts_[gids[i]] += valid[SEL ? sel[i] : i];
+  }
+  template <bool SEL>
+  void UpdateSingleRows(const Vector* input, const sel_t* sel, idx_t count) {
     const uint8_t* valid = input->Validity();
     int64_t n = 0;
-    for (idx_t i = 0; i < count; i++) n += valid[i];
+    for (idx_t i = 0; i < count; i++) n += valid[SEL ? sel[i] : i];
     counts_[0] += n;
   }
 };
@@ -108,30 +124,43 @@ class DistinctState : public AggregateState {
 // SUM over BIGINT (inputs widened by the binder) and DECIMAL accumulate in
 // 128 bits; overflow is reported when the result type cannot hold the total.
 template <class INPUT>
-class HugeSumState : public AggregateState {
+class HugeSumState : public AggregateState, public SelectedUpdate {
  public:
   HugeSumState(LogicalType result_type, bool average) : result_type_(std::move(result_type)), average_(average) {}
   void Resize(idx_t n) override {
     sums_.resize(n, 0);
     counts_.resize(n, 0);
   }
-  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override { UpdateRows<false>(input, nullptr, gids, count); }
+  void UpdateSelected(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) override {
+    UpdateRows<true>(input, sel, gids, count);
+  }
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override { UpdateSingleRows<false>(input, nullptr, count); }
+  void UpdateSingleSelected(const Vector* input, const sel_t* sel, const uint32_t*, idx_t count) override {
+    UpdateSingleRows<true>(input, sel, count);
+  }
+  // SEL: row i of the update is row sel[i] of `input`.
+  template <bool SEL>
+  void UpdateRows(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) {
     const INPUT* data = input->GetData<INPUT>();
     const uint8_t* valid = input->Validity();
     for (idx_t i = 0; i < count; i++) {
-      if (!valid[i]) continue;
-      sums_[gids[i]] += static_cast<hugeint_t>(data[i]);
+      const idx_t r = SEL ? sel[i] : i;
+      if (!valid[r]) continue;
+      sums_[gids[i]] += static_cast<hugeint_t>(data[r]);
       counts_[gids[i]]++;
     }
   }
-  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+  template <bool SEL>
+  void UpdateSingleRows(const Vector* input, const sel_t* sel, idx_t count) {
     const INPUT* data = input->GetData<INPUT>();
     const uint8_t* valid = input->Validity();
     hugeint_t sum = 0;
     int64_t n = 0;
     for (idx_t i = 0; i < count; i++) {
-      sum += valid[i] ? static_cast<hugeint_t>(data[i]) : 0;
-      n += valid[i];
+      const idx_t r = SEL ? sel[i] : i;
+      sum += valid[r] ? static_cast<hugeint_t>(data[r]) : 0;
+      n += valid[r];
     }
     sums_[0] += sum;
     counts_[0] += n;
@@ -176,31 +205,44 @@ class HugeSumState : public AggregateState {
   std::vector<int64_t> counts_;
 };
 
-class DoubleSumState : public AggregateState {
+class DoubleSumState : public AggregateState, public SelectedUpdate {
  public:
   explicit DoubleSumState(bool average) : average_(average) {}
   void Resize(idx_t n) override {
     sums_.resize(n, 0);
     counts_.resize(n, 0);
   }
-  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override { UpdateRows<false>(input, nullptr, gids, count); }
+  void UpdateSelected(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) override {
+    UpdateRows<true>(input, sel, gids, count);
+  }
+  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override { UpdateSingleRows<false>(input, nullptr, count); }
+  void UpdateSingleSelected(const Vector* input, const sel_t* sel, const uint32_t*, idx_t count) override {
+    UpdateSingleRows<true>(input, sel, count);
+  }
+  // SEL: row i of the update is row sel[i] of `input`.
+  template <bool SEL>
+  void UpdateRows(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) {
     const double* data = input->GetData<double>();
     const uint8_t* valid = input->Validity();
     for (idx_t i = 0; i < count; i++) {
-      if (!valid[i]) continue;
-      sums_[gids[i]] += data[i];
+      const idx_t r = SEL ? sel[i] : i;
+      if (!valid[r]) continue;
+      sums_[gids[i]] += data[r];
       counts_[gids[i]]++;
     }
   }
   // Adds in row order, as Update does, so the rounding is the same.
-  void UpdateSingle(const Vector* input, const uint32_t*, idx_t count) override {
+  template <bool SEL>
+  void UpdateSingleRows(const Vector* input, const sel_t* sel, idx_t count) {
     const double* data = input->GetData<double>();
     const uint8_t* valid = input->Validity();
     double sum = sums_[0];
     int64_t n = 0;
     for (idx_t i = 0; i < count; i++) {
-      if (!valid[i]) continue;
-      sum += data[i];
+      const idx_t r = SEL ? sel[i] : i;
+      if (!valid[r]) continue;
+      sum += data[r];
       n++;
     }
     sums_[0] = sum;
@@ -224,20 +266,33 @@ class DoubleSumState : public AggregateState {
 // MIN / MAX / ANY_VALUE keep the current value per group in a vector of the
 // input type; strings are copied into the state's own heap.
 template <class T, int MODE>  // MODE: -1 min, +1 max, 0 any_value
-class ExtremeState : public AggregateState {
+class ExtremeState : public AggregateState, public SelectedUpdate {
  public:
   explicit ExtremeState(const LogicalType& type) : values_(type, 1) {}
   void Resize(idx_t n) override {
     values_.Resize(n);
     has_.resize(n, 0);
   }
-  void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
+  void Update(const Vector* input, const uint32_t* gids, idx_t count) override { UpdateRows<false>(input, nullptr, gids, count); }
+  void UpdateSelected(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) override {
+    UpdateRows<true>(input, sel, gids, count);
+  }
+  void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) override {
+    UpdateSingleRows<false>(input, nullptr, zero_ids, count);
+  }
+  void UpdateSingleSelected(const Vector* input, const sel_t* sel, const uint32_t* zero_ids, idx_t count) override {
+    UpdateSingleRows<true>(input, sel, zero_ids, count);
+  }
+  // SEL: row i of the update is row sel[i] of `input`.
+  template <bool SEL>
+  void UpdateRows(const Vector* input, const sel_t* sel, const uint32_t* gids, idx_t count) {
     const T* data = input->GetData<T>();
     const uint8_t* valid = input->Validity();
     T* state = values_.GetData<T>();
-    for (idx_t i = 0; i < count; i++) {
+    for (idx_t k = 0; k < count; k++) {
+      const idx_t i = SEL ? sel[k] : k;
       if (!valid[i]) continue;
-      uint32_t g = gids[i];
+      uint32_t g = gids[k];
       bool take;
       if (!has_[g]) {
         take = true;
@@ -258,9 +313,10 @@ class ExtremeState : public AggregateState {
     }
   }
   // Finds the chunk's extreme first, so a string is copied at most once per chunk.
-  void UpdateSingle(const Vector* input, const uint32_t* zero_ids, idx_t count) override {
+  template <bool SEL>
+  void UpdateSingleRows(const Vector* input, const sel_t* sel, const uint32_t* zero_ids, idx_t count) {
     if constexpr (MODE == 0) {
-      Update(input, zero_ids, count);
+      UpdateRows<SEL>(input, sel, zero_ids, count);
     } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       // Branch-free so the compiler vectorizes it: a NULL row contributes the
       // identity of the fold (the type's max for MIN, its lowest for MAX).
@@ -269,7 +325,8 @@ class ExtremeState : public AggregateState {
       constexpr T kIdentity = MODE < 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
       T best = kIdentity;
       uint8_t any = 0;
-      for (idx_t i = 0; i < count; i++) {
+      for (idx_t k = 0; k < count; k++) {
+        const idx_t i = SEL ? sel[k] : k;
         T x = valid[i] ? data[i] : kIdentity;
         best = MODE < 0 ? std::min(best, x) : std::max(best, x);
         any |= valid[i];
@@ -281,12 +338,14 @@ class ExtremeState : public AggregateState {
     } else {
       const T* data = input->GetData<T>();
       const uint8_t* valid = input->Validity();
-      idx_t best = count;
-      for (idx_t i = 0; i < count; i++) {
+      constexpr idx_t kNone = ~idx_t{0};
+      idx_t best = kNone;
+      for (idx_t k = 0; k < count; k++) {
+        const idx_t i = SEL ? sel[k] : k;
         if (!valid[i]) continue;
-        if (best == count || (MODE < 0 ? Less(data[i], data[best]) : Less(data[best], data[i]))) best = i;
+        if (best == kNone || (MODE < 0 ? Less(data[i], data[best]) : Less(data[best], data[i]))) best = i;
       }
-      if (best == count) return;
+      if (best == kNone) return;
       T* state = values_.GetData<T>();
       if (has_[0] && !(MODE < 0 ? Less(data[best], state[0]) : Less(state[0], data[best]))) return;
       has_[0] = 1;
@@ -370,6 +429,7 @@ bool AggregateSignature::Combinable() const {
 void AggregateState::UpdateBinary(const Vector*, const Vector*, const uint32_t*, idx_t) {
   throw InternalError("an aggregate of one argument was given two");
 }
+
 
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& sig) {
   if (sig.distinct) {
