@@ -1,8 +1,10 @@
 // Expressions, literals and type names.
 //
 // Precedence, lowest first (one function per level):
-//   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || < + - < * / %
-//   < unary - < :: cast < primary
+//   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || -> ->> < + -
+//   < * / % < unary - < :: cast < primary
+// (|| and the JSON arrows share a level and associate to the left, as in
+// DuckDB and Postgres: j->'a'->>'b' is (j->'a')->>'b'.)
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -201,9 +203,21 @@ ExprPtr ParserImpl::ParsePredicate() {
 
 ExprPtr ParserImpl::ParseConcat() {
   auto left = ParseAdditive();
-  while (IsOp("||")) {
-    uint32_t location = Next().offset;
-    left = Finish(MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location));
+  while (IsOp("||") || IsOp("->") || IsOp("->>")) {
+    const Token& op = Next();
+    uint32_t location = op.offset;
+    if (op.text == "||") {
+      left = Finish(MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location));
+      continue;
+    }
+    // j->'key', j->0, j->'$.a.b': json_extract (JSON text); ->> the same as
+    // text (json_extract_string: a string unquoted, JSON null as NULL).
+    auto call = MakeExpr(ExpressionType::FUNCTION, location);
+    call->function_name = op.text == "->" ? "json_extract" : "json_extract_string";
+    call->children.push_back(std::move(left));
+    call->children.push_back(ParseAdditive());
+    call->arg_names.assign(2, "");
+    left = Finish(std::move(call));
   }
   return left;
 }

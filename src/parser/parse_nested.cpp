@@ -70,6 +70,9 @@ ExprPtr ParserImpl::TryParseLambda() {
   std::vector<std::string> params;
   uint32_t location = Peek().offset;
   if (IsIdentifierLike() && IsOp("->", 1)) {
+    // f(j -> 'key') is JSON extraction: a lambda's body is never a bare
+    // string literal (DuckDB reads it the same way).
+    if (Peek(2).type == TokenType::STRING) return nullptr;
     params.push_back(Next().text);
   } else if (IsOp("(")) {
     size_t k = 1;
