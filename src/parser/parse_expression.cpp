@@ -318,7 +318,7 @@ ExprPtr ParserImpl::ParsePostfix() {
       access->children.push_back(std::move(expr));
       access->names.push_back(Next().text);
       expr = Finish(std::move(access));
-    } else if (IsOp(":") && (IsIdentifierLike(1) || IsOp("[", 1))) {
+    } else if (IsOp(":") && (IsIdentifierLike(1) || IsOp("[", 1)) && !map_key_) {
       expr = ParseJsonPath(std::move(expr));
     } else {
       return expr;
@@ -399,6 +399,10 @@ ExprPtr ParserImpl::ParsePrimary() {
     if (AcceptKeyword("TRUE")) return MakeConstant(Value::BOOLEAN(true), location);
     if (AcceptKeyword("FALSE")) return MakeConstant(Value::BOOLEAN(false), location);
     if (AcceptKeyword("CASE")) return ParseCase(location);
+    if (IsKeyword("MAP") && IsOp("{", 1)) {
+      Next();
+      return ParseMapLiteral(location);
+    }
     if (IsKeyword("CAST") && IsOp("(", 1)) {
       Next();
       return ParseCast(false, location);

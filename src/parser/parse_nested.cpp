@@ -141,6 +141,26 @@ ExprPtr ParserImpl::ParseListLiteral() {
   return Finish(std::move(list));
 }
 
+ExprPtr ParserImpl::ParseMapLiteral(uint32_t location) {
+  ExpectOp("{");
+  auto map = MakeExpr(ExpressionType::FUNCTION, location);
+  map->function_name = "map";
+  if (!IsOp("}")) {
+    do {
+      bool saved = map_key_;
+      map_key_ = true;
+      auto key = ParseExpression();
+      map_key_ = saved;
+      map->children.push_back(std::move(key));
+      ExpectOp(":");
+      map->children.push_back(ParseExpression());
+    } while (AcceptOp(","));
+  }
+  if (!AcceptOp("}")) SyntaxError(Peek(), "expected ',' or '}' in a map literal MAP {key: value, ...}");
+  map->arg_names.assign(map->children.size(), "");
+  return Finish(std::move(map));
+}
+
 ExprPtr ParserImpl::ParseStructLiteral() {
   uint32_t location = Peek().offset;
   ExpectOp("{");
