@@ -71,7 +71,7 @@ static const Value& ConstantArgument(const std::string& name, const std::vector<
 static double Fraction(const std::string& name, const std::vector<std::optional<Value>>& constants, idx_t i) {
   const Value& v = ConstantArgument(name, constants, i, "fraction");
   if (v.type().id() == TypeId::LIST) {
-    throw NotImplementedError("not supported yet: " + name + "() with an array of fractions; call it once per fraction");
+    throw NotImplementedError("" + name + "() with an array of fractions; call it once per fraction");
   }
   if (!v.type().IsNumeric()) throw BinderError(name + "(): the fraction must be a number between 0 and 1, got " + v.ToSQLString());
   double p = v.AsDouble();
@@ -247,7 +247,7 @@ AggregateSignature BindAggregate(const std::string& name, const std::vector<Logi
     // DISTINCT: each distinct non-NULL value of a group reaches the state once.
     if (distinct) {
       if (family.second_type.id() != TypeId::INVALID) {
-        throw NotImplementedError("not supported yet: " + name + "(DISTINCT ...); use a subquery with SELECT DISTINCT");
+        throw NotImplementedError("" + name + "(DISTINCT ...); use a subquery with SELECT DISTINCT");
       }
       family.distinct = true;
     }

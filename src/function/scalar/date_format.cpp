@@ -114,12 +114,12 @@ void DateFormat::ParseStrftime(std::string_view fmt, const std::string& function
       case 'c': ParseStrftime("%Y-%m-%d %H:%M:%S", function); break;
       case '%': literal("%"); break;
       default:
-        throw NotImplementedError("not supported yet: the specifier %" + std::string(1, c) + " in " + function +
+        throw NotImplementedError("the specifier %" + std::string(1, c) + " in " + function +
                                   "() (supported: %Y %y %m %d %H %I %M %S %f %g %n %p %b %h %B %a %A %j %U %W %u %w "
                                   "%V %G %z %Z %T %X %x %c %%)");
     }
     if (function == "strptime" && std::string_view("UWVGzZ").find(c) != std::string_view::npos) {
-      throw NotImplementedError("not supported yet: reading %" + std::string(1, c) +
+      throw NotImplementedError("reading %" + std::string(1, c) +
                                 " with strptime() (it can print it with strftime); parse the other fields, e.g. "
                                 "strptime(s, '%Y-%m-%d'), and adjust the result");
     }
