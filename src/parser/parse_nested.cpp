@@ -141,23 +141,33 @@ ExprPtr ParserImpl::ParseListLiteral() {
   return Finish(std::move(list));
 }
 
+// MAP {k1: v1, ...} is map_from_entries(array(struct(k1, v1), ...)): map()
+// itself cannot take it, as map(LIST, LIST) is ambiguous (see BindMap).
 ExprPtr ParserImpl::ParseMapLiteral(uint32_t location) {
   ExpectOp("{");
-  auto map = MakeExpr(ExpressionType::FUNCTION, location);
-  map->function_name = "map";
+  auto entries = MakeExpr(ExpressionType::FUNCTION, location);
+  entries->function_name = "array";
   if (!IsOp("}")) {
     do {
+      auto entry = MakeExpr(ExpressionType::FUNCTION, Peek().offset);
+      entry->function_name = "struct";
       bool saved = map_key_;
       map_key_ = true;
       auto key = ParseExpression();
       map_key_ = saved;
-      map->children.push_back(std::move(key));
+      entry->children.push_back(std::move(key));
       ExpectOp(":");
-      map->children.push_back(ParseExpression());
+      entry->children.push_back(ParseExpression());
+      entry->arg_names.assign(2, "");
+      entries->children.push_back(Finish(std::move(entry)));
     } while (AcceptOp(","));
   }
   if (!AcceptOp("}")) SyntaxError(Peek(), "expected ',' or '}' in a map literal MAP {key: value, ...}");
-  map->arg_names.assign(map->children.size(), "");
+  entries->arg_names.assign(entries->children.size(), "");
+  auto map = MakeExpr(ExpressionType::FUNCTION, location);
+  map->function_name = "map_from_entries";
+  map->children.push_back(Finish(std::move(entries)));
+  map->arg_names.assign(1, "");
   return Finish(std::move(map));
 }
 

@@ -113,6 +113,10 @@ BoundScalarFunction BindMap(const ScalarBindInput& input) {
     throw BinderError("map() expects pairs of a key and a value, e.g. map('a', 1, 'b', 2); got " +
                       std::to_string(types.size()) + " arguments");
   }
+  if (types.size() == 2 && types[0].id() == TypeId::LIST && types[1].id() == TypeId::LIST) {
+    throw BinderError("map(LIST, LIST) is ambiguous: DuckDB reads it as a list of keys and a list of values (write "
+                      "map_from_arrays(keys, values)), Spark as one entry whose key is a list (write MAP {key: value})");
+  }
   std::vector<LogicalType> key_types, value_types;
   for (size_t i = 0; i < types.size(); i += 2) {
     key_types.push_back(types[i]);
