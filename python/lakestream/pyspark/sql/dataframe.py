@@ -304,12 +304,16 @@ class GroupedData(GroupedFrame):
 
 
 class DataFrameWriter:
-    """df.write: mode(...), format("delta"/"parquet"), option(...), partitionBy(...),
-    saveAsTable / insertInto / parquet / save. Every option is honoured or refused by name."""
+    """df.write: mode(...), format("delta"/"parquet"/"json"/"csv"), option(...), partitionBy(...),
+    saveAsTable / insertInto / parquet / json / csv / save. Every option is honoured or refused by name."""
 
     # Delta writer options and what they mean here (docs/python-pyspark.md).
     _DELTA_OPTIONS = ("overwriteschema", "mergeschema")
     _PARQUET_OPTIONS = ("compression",)
+    _JSON_OPTIONS = ()
+    # Spark's CSV writer options -> COPY's; Spark writes no header by default.
+    _CSV_OPTIONS = ("header", "sep", "delimiter", "quote", "nullvalue")
+    _FILE_OPTIONS = {"parquet": _PARQUET_OPTIONS, "json": _JSON_OPTIONS, "csv": _CSV_OPTIONS}
 
     def __init__(self, df):
         self._df = df
@@ -326,10 +330,11 @@ class DataFrameWriter:
 
     def format(self, source):
         fmt = str(source).lower()
-        if fmt not in ("delta", "parquet"):
+        if fmt not in ("delta", "parquet", "json", "csv"):
             raise AnalysisException("write.format(%r) is not supported yet: lakestream writes Delta tables "
-                                    "(saveAsTable) and Parquet files (.parquet(path)); json and csv are not "
-                                    "written yet" % (source,))
+                                    "(saveAsTable) and Parquet, JSON and CSV files (.parquet/.json/.csv(path)); "
+                                    "to send a table to Kafka, read it with spark.readStream and use "
+                                    "writeStream.format(\"kafka\") with trigger(availableNow=True)" % (source,))
         self._format = fmt
         return self
 
@@ -383,15 +388,37 @@ class DataFrameWriter:
 
     def parquet(self, path, mode=None, partitionBy=None, compression=None):
         """One Parquet file at ``path`` (COPY ... TO), which spark.read.parquet(path) reads back."""
-        self._format = "parquet"
-        if mode:
-            self.mode(mode)
         if compression is not None:
             self.option("compression", compression)
-        if partitionBy or self._partition_by:
-            raise AnalysisException("write.parquet(partitionBy=...) is not supported yet: lakestream writes one "
-                                    "Parquet file; partition a Delta table with saveAsTable(partitionBy=...)")
-        self._check_options(self._PARQUET_OPTIONS)
+        self._write_file("parquet", path, mode, partitionBy)
+
+    def json(self, path, mode=None, compression=None, **options):
+        """One JSON-lines file at ``path`` (COPY ... TO (FORMAT json)), which spark.read.json(path) reads back."""
+        if compression is not None:
+            self.option("compression", compression)
+        self.options(**options)
+        self._write_file("json", path, mode, None)
+
+    def csv(self, path, mode=None, compression=None, sep=None, quote=None, header=None, nullValue=None, **options):
+        """One CSV file at ``path`` (COPY ... TO (FORMAT csv)); no header line unless header=True, as in Spark."""
+        for key, value in (("compression", compression), ("sep", sep), ("quote", quote), ("header", header),
+                           ("nullValue", nullValue)):
+            if value is not None:
+                self.option(key, value)
+        self.options(**options)
+        self._write_file("csv", path, mode, None)
+
+    def _write_file(self, fmt, path, mode, partition_by):
+        self._format = fmt
+        if mode:
+            self.mode(mode)
+        if partition_by or self._partition_by:
+            raise AnalysisException("write.%s(partitionBy=...) is not supported yet: lakestream writes one %s "
+                                    "file; partition a Delta table with saveAsTable(partitionBy=...)"
+                                    % (fmt, fmt.upper() if fmt != "parquet" else "Parquet"))
+        self._check_options(self._FILE_OPTIONS[fmt])
+        if path is None:
+            raise AnalysisException("write.%s() needs a path" % fmt)
         target = os.path.abspath(str(path))
         if os.path.exists(target):
             if self._mode == "ignore":
@@ -400,11 +427,26 @@ class DataFrameWriter:
                 raise AnalysisException("[PATH_ALREADY_EXISTS] Path %s already exists. Set mode as \"overwrite\" "
                                         "to overwrite the existing path" % target)
             if self._mode == "append":
-                raise AnalysisException("write.parquet in mode append is not supported yet: lakestream writes one "
-                                        "Parquet file; write a new path, or use a Delta table (saveAsTable)")
-        copy = "COPY (%s) TO %s" % (self._df._sql(), literal(target))
-        if "compression" in self._options:
-            copy += " (COMPRESSION %s)" % quote_name(str(self._options["compression"]).lower())
+                raise AnalysisException("write.%s in mode append is not supported yet: lakestream writes one "
+                                        "file; write a new path, or use a Delta table (saveAsTable)" % fmt)
+        copy_options = ["FORMAT %s" % fmt]
+        for key, value in self._options.items():
+            if key == "compression":
+                if fmt != "parquet":
+                    raise AnalysisException("write option compression is not supported yet for %s: lakestream "
+                                            "writes %s files uncompressed" % (fmt, fmt))
+                copy_options.append("COMPRESSION %s" % quote_name(str(value).lower()))
+            elif key == "header":
+                copy_options.append("HEADER %s" % ("true" if _truthy(value) else "false"))
+            elif key in ("sep", "delimiter"):
+                copy_options.append("DELIMITER %s" % literal(str(value)))
+            elif key == "quote":
+                copy_options.append("QUOTE %s" % literal(str(value)))
+            elif key == "nullvalue":
+                copy_options.append("NULL %s" % literal(str(value)))
+        if fmt == "csv" and "header" not in self._options:
+            copy_options.append("HEADER false")
+        copy = "COPY (%s) TO %s (%s)" % (self._df._sql(), literal(target), ", ".join(copy_options))
         with self._df._session._lock:
             self._df._session._conn.execute(copy, list(self._df._params) if self._df._params else None)
 
@@ -412,17 +454,11 @@ class DataFrameWriter:
         if format is not None:
             self.format(format)
         self.options(**options)
-        if self._format == "parquet":
-            return self.parquet(path or self._options.pop("path", None), mode=mode, partitionBy=partitionBy)
+        if self._format in self._FILE_OPTIONS:
+            return self._write_file(self._format, path or self._options.pop("path", None), mode, partitionBy)
         raise AnalysisException("write.format(\"delta\").save(path) is not supported yet: lakestream names its "
                                 "tables; use saveAsTable(name), or CREATE TABLE name LOCATION 'path' then "
                                 "insertInto(name)")
-
-    def json(self, path, *args, **kwargs):
-        raise AnalysisException("write.json() is not supported yet: lakestream writes Parquet files and Delta tables")
-
-    def csv(self, path, *args, **kwargs):
-        raise AnalysisException("write.csv() is not supported yet: lakestream writes Parquet files and Delta tables")
 
 
 def _truthy(value):
