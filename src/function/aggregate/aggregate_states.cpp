@@ -363,7 +363,9 @@ bool AggregateSignature::Combinable() const {
     case AggregateKind::COUNT_IF:
     case AggregateKind::BIT_AND:
     case AggregateKind::BIT_OR:
-    case AggregateKind::BIT_XOR: return true;
+    case AggregateKind::BIT_XOR:
+    case AggregateKind::HISTOGRAM:
+    case AggregateKind::ENTROPY: return true;
     case AggregateKind::SUM:
     case AggregateKind::AVG: return input_type.id() != TypeId::DOUBLE;
     default: return false;

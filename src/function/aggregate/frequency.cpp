@@ -11,7 +11,9 @@
 //
 // Holistic: each group keeps its values (GroupedRows); Finalize sorts a
 // group's rows stably by value, so equal values form runs whose first row is
-// their first arrival.
+// their first arrival. histogram and entropy merge per-thread states (their
+// answers do not depend on the order rows arrive in; entropy adds its terms
+// in key order).
 #include <algorithm>
 #include <cmath>
 
@@ -32,6 +34,20 @@ class FrequencyState : public AggregateState {
   void Resize(idx_t n) override { rows_.Resize(n); }
   void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
     rows_.Append(*input, gids, count, true);
+  }
+  // histogram and entropy only (counts do not depend on arrival order; mode's
+  // ties do, so mode is not Combinable): other's rows join the targets' groups.
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    auto& from = static_cast<FrequencyState&>(other).rows_;
+    std::vector<sel_t> sel;
+    std::vector<uint32_t> groups;
+    for (idx_t g = 0; g < count; g++) {
+      for (uint32_t row : from.Rows(g)) {
+        sel.push_back(static_cast<sel_t>(row));
+        groups.push_back(targets[g]);
+      }
+    }
+    rows_.AppendSelected(from.Values(), sel.data(), groups.data(), sel.size());
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
     const Vector& values = rows_.Values();
