@@ -52,8 +52,8 @@ def test_save_as_table_partitioned_and_options_refused_by_name(spark, orders):
         orders.write.mode("append").option("mergeSchema", "true").saveAsTable("by_category")
     with pytest.raises(AnalysisException, match="write option 'lineSep' is not supported for format json"):
         orders.write.option("lineSep", "\n").json("/tmp/x")
-    with pytest.raises(AnalysisException, match="write.format\\('kafka'\\) is not supported yet"):
-        orders.write.format("kafka").save()
+    with pytest.raises(AnalysisException, match="write.format\\('avro'\\) is not supported yet"):
+        orders.write.format("avro").save("/tmp/x")
     with pytest.raises(AnalysisException, match="save\\(path\\) is not supported yet"):
         orders.write.format("delta").save("/tmp/somewhere")
 

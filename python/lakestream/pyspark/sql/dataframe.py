@@ -6,6 +6,7 @@ only writeStream runs it; an action such as collect() raises as in Spark.
 """
 
 import os
+import uuid
 
 from ..errors import AnalysisException
 from ..._frame.column import sql_expr
@@ -330,11 +331,10 @@ class DataFrameWriter:
 
     def format(self, source):
         fmt = str(source).lower()
-        if fmt not in ("delta", "parquet", "json", "csv"):
+        if fmt not in ("delta", "parquet", "json", "csv", "kafka"):
             raise AnalysisException("write.format(%r) is not supported yet: lakestream writes Delta tables "
-                                    "(saveAsTable) and Parquet, JSON and CSV files (.parquet/.json/.csv(path)); "
-                                    "to send a table to Kafka, read it with spark.readStream and use "
-                                    "writeStream.format(\"kafka\") with trigger(availableNow=True)" % (source,))
+                                    "(saveAsTable), Parquet, JSON and CSV files (.parquet/.json/.csv(path)) and "
+                                    "Kafka topics (.format(\"kafka\").save())" % (source,))
         self._format = fmt
         return self
 
@@ -456,9 +456,68 @@ class DataFrameWriter:
         self.options(**options)
         if self._format in self._FILE_OPTIONS:
             return self._write_file(self._format, path or self._options.pop("path", None), mode, partitionBy)
+        if self._format == "kafka":
+            return self._write_kafka(path, mode, partitionBy)
         raise AnalysisException("write.format(\"delta\").save(path) is not supported yet: lakestream names its "
                                 "tables; use saveAsTable(name), or CREATE TABLE name LOCATION 'path' then "
                                 "insertInto(name)")
+
+
+    def _write_kafka(self, path, mode, partition_by):
+        """A batch to Kafka (Spark's df.write.format("kafka").save()): the rows go through a Kafka sink
+        (docs/sinks.md, format raw) made for this one write and dropped after it; RUN SINK returns when
+        the broker has acknowledged every message."""
+        from .streaming.plan import check_kafka_columns
+        if mode:
+            self.mode(mode)
+        if self._mode not in ("append", "errorifexists"):
+            raise AnalysisException("Save mode %s not allowed for Kafka. Allowed save modes are Append and "
+                                    "ErrorIfExists (default)" % self._mode)
+        if path is not None or partition_by or self._partition_by:
+            raise AnalysisException("the Kafka sink takes no path and no partitionBy; set .option(\"topic\", ...)")
+        topic = self._options.get("topic")
+        if not topic:
+            raise AnalysisException("the Kafka sink needs .option(\"topic\", ...)")
+        kafka_options = {}
+        for key, value in self._options.items():
+            if key.startswith("kafka."):
+                kafka_options[key[6:]] = str(value)
+            elif key != "topic":
+                raise AnalysisException("write Kafka option %r is not supported; librdkafka properties are given "
+                                        "as kafka.<property>" % key)
+        if "bootstrap.servers" not in kafka_options:
+            raise AnalysisException("Option 'kafka.bootstrap.servers' must be specified for the Kafka sink")
+        df = self._df
+        types = [f.datatype.sql() if hasattr(f.datatype, "sql") else str(f.datatype) for f in df.schema.fields]
+        has_key = check_kafka_columns(df.columns, types)
+        prefix = "__lakestream_write_%s_" % uuid.uuid4().hex[:12]
+        staging, stream, sink = (quote_name(prefix + n) for n in ("staging", "stream", "sink"))
+        with_items = [("format", "raw"), ("topic", str(topic))] + sorted(kafka_options.items())
+        conn = df._session._conn
+        failed = False
+        with df._session._lock:
+            try:
+                conn.execute("CREATE TABLE %s (\"key\" VARCHAR, \"value\" VARCHAR) "
+                             "TBLPROPERTIES ('change_tracking' = 'true')" % staging)
+                conn.execute("CREATE TABLE STREAM %s ON TABLE %s WITH PROPERTIES ('TABLE_STREAM_MODE' = "
+                             "'APPEND_ONLY')" % (stream, staging))
+                conn.execute("CREATE SINK %s FROM %s INTO KAFKA WITH (%s)" % (
+                    sink, stream, ", ".join("%s = %s" % (literal(k), literal(v)) for k, v in with_items)))
+                key = "\"key\"" if has_key else "CAST(NULL AS VARCHAR)"
+                conn.execute("INSERT INTO %s (\"key\", \"value\") SELECT %s, \"value\" FROM (%s) AS \"__w\""
+                             % (staging, key, df._sql()), list(df._params) if df._params else None)
+                conn.execute("RUN SINK " + sink)
+            except BaseException:
+                failed = True
+                raise
+            finally:
+                for drop in ("DROP SINK IF EXISTS " + sink, "DROP STREAM IF EXISTS " + stream,
+                             "DROP TABLE IF EXISTS " + staging):
+                    try:
+                        conn.execute(drop)
+                    except Exception:  # noqa: BLE001
+                        if not failed:  # else the write's own error is the one to report
+                            raise
 
 
 def _truthy(value):
