@@ -83,7 +83,7 @@ void DateFormat::ParseStrftime(std::string_view fmt, const std::string& function
     auto add = [&](char letter, int width) { tokens_.push_back({letter, unpadded ? 1 : width, ""}); };
     switch (c) {
       case 'Y': add('y', 4); break;
-      case 'y': add('y', 2); break;
+      case 'y': tokens_.push_back({'y', 2, ""}); break;  // two digits, padded or not
       case 'm': add('M', 2); break;
       case 'd': add('d', 2); break;
       case 'H': add('H', 2); break;

@@ -48,6 +48,16 @@ CASES = [
  ('IIIT', "SELECT cardinality(histogram(s)), histogram(s)['b'], histogram(s)['z'], map_keys(histogram(s))[1] FROM t"),
  ('I', "SELECT histogram(d)[DATE '2024-01-02'] FROM (VALUES (DATE '2024-01-02'), (DATE '2024-01-01'), (DATE '2024-01-02')) v(d)"),
  ('B', "SELECT histogram(x) IS NULL FROM t WHERE g = 3"),
+ ('comment', 'As window functions: running frames, sliding frames, whole partitions.'),
+ ('IRRI', "SELECT x, corr(x, x) OVER (ORDER BY x), stddev_pop(x) OVER (ORDER BY x), mode(x) OVER (ORDER BY x) "
+          "FROM (VALUES (1.0), (2.0), (4.0)) v(x) ORDER BY x"),
+ ('IIIIR', "SELECT g, k, regr_count(y, x) OVER (PARTITION BY g ORDER BY k), bit_or(k) OVER (PARTITION BY g), "
+           "kurtosis_pop(y) OVER (PARTITION BY g ORDER BY k ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t ORDER BY g, k"),
+ ('IIT', "SELECT g, k, string_agg(s, '/') OVER (PARTITION BY g ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) "
+         "FROM t WHERE g = 1 ORDER BY k"),
+ ('IIRI', "SELECT g, k, median(k) OVER (PARTITION BY g), histogram(k) OVER (ORDER BY g, k)[2] FROM t ORDER BY g, k"),
+ ('IRR', "SELECT k, quantile_cont(k, 0.25) OVER (ORDER BY k ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
+         "product(k) OVER (ORDER BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM t WHERE g = 1 ORDER BY k"),
  ('comment', 'Errors name the function and what it takes.'),
  ('error', "SELECT corr(y) FROM t", "corr accepts two numeric arguments"),
  ('error', "SELECT bit_and(y) FROM t", "bit_and accepts one INTEGER or BIGINT argument"),
