@@ -386,7 +386,16 @@ ExprPtr ParserImpl::ParsePrimary() {
         return Finish(std::move(expr));
       }
       auto expr = ParseExpression();
-      if (IsOp(",")) ErrorAt(Peek().offset, "not supported yet: row values (a, b, ...) in an expression");
+      if (IsOp(",")) {
+        // (a, b, ...) is a row: row(a, b, ...), a struct with fields col1, col2, ...
+        // (DuckDB's unnamed struct), so [('a', 1)] feeds map_from_entries.
+        auto row = MakeExpr(ExpressionType::FUNCTION, location);
+        row->function_name = "row";
+        row->children.push_back(std::move(expr));
+        while (AcceptOp(",")) row->children.push_back(ParseExpression());
+        row->arg_names.assign(row->children.size(), "");
+        expr = Finish(std::move(row));
+      }
       if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')'");
       return expr;
     }

@@ -163,8 +163,12 @@ ExprPtr ParserImpl::ParseMapLiteral(uint32_t location) {
     } while (AcceptOp(","));
   }
   if (!AcceptOp("}")) SyntaxError(Peek(), "expected ',' or '}' in a map literal MAP {key: value, ...}");
-  entries->arg_names.assign(entries->children.size(), "");
   auto map = MakeExpr(ExpressionType::FUNCTION, location);
+  if (entries->children.empty()) {
+    map->function_name = "map";  // MAP {}: map() is the empty map
+    return Finish(std::move(map));
+  }
+  entries->arg_names.assign(entries->children.size(), "");
   map->function_name = "map_from_entries";
   map->children.push_back(Finish(std::move(entries)));
   map->arg_names.assign(1, "");

@@ -8,18 +8,18 @@ SETUP = [
  "INSERT INTO e VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', NULL)",
 ]
 CASES = [
- ('ITI', "SELECT cardinality(MAP {'a': 1, 'b': 2}), map_keys(MAP {'a': 1, 'b': 2})[2], MAP {'a': 1, 'b': 2}['b']"),
+ ('ITI', "SELECT cardinality(MAP {'a': 1, 'b': 2}), array_to_string(map_keys(MAP {'a': 1, 'b': 2}), ','), MAP {'a': 1, 'b': 2}['b']"),
  ('TI', "SELECT MAP {[1, 2]: 'a', [3]: 'b'}[[1, 2]], cardinality(MAP {[1, 2]: 'a', [3]: 'b'})"),
- ('TT', "SELECT MAP {'k': [1, 2]}['k'][2]::VARCHAR, MAP {1: {'x': 'y'}}[1].x"),
+ ('TT', "SELECT array_to_string(MAP {'k': [1, 2]}['k'], '-'), MAP {1: {'x': 'y'}}[1].x"),
  ('I', "SELECT cardinality(MAP {})"),
- ('IITI', "SELECT cardinality(map_from_entries([('a', 1), ('b', 2)])), map_from_entries([('a', 1), ('b', 2)])['b'], "
-          "map_from_entries([{'k': 1, 'v': 'x'}])[1], cardinality(map_from_entries([]))"),
+ ('IIT', "SELECT cardinality(map_from_entries([('a', 1), ('b', 2)])), map_from_entries([('a', 1), ('b', 2)])['b'], "
+          "map_from_entries([{'k': 1, 'v': 'x'}])[1]"),
  ('BI', "SELECT map_from_entries(NULL) IS NULL, map_from_entries([('a', NULL::INT)])['a']"),
  ('error', "SELECT map_from_entries([('a', 1), ('a', 2)])", "duplicate map key"),
  ('error', "SELECT map_from_entries([(NULL, 1)])", "cannot be NULL"),
- ('IIBB', "SELECT map_extract(MAP {'x': 1}, 'x')[1], len(map_extract(MAP {'x': 1}, 'y')), map_contains(MAP {'x': 1}, 'x'), "
+ ('TIBB', "SELECT array_to_string(map_extract(MAP {'x': 1}, 'x'), ','), len(map_extract(MAP {'x': 1}, 'y')), map_contains(MAP {'x': 1}, 'x'), "
           "map_contains(MAP {'x': 1}, 'y')"),
- ('ITI', "SELECT id, map_keys(map_from_entries([(k, v)]))[1], map_from_entries([(k, v)])[k] FROM e ORDER BY id"),
+ ('ITI', "SELECT id, array_to_string(map_keys(map_from_entries([(k, v)])), ','), map_from_entries([(k, v)])[k] FROM e ORDER BY id"),
  ('comment', "map(LIST, LIST): DuckDB's keys and values, Spark's one entry with a list key; refused, naming both forms."),
  ('error', "SELECT map([1, 2], [3, 4])", "map_from_arrays(keys, values)"),
 ]
