@@ -9,13 +9,18 @@
 //  * entropy(x): -sum(p * log2(p)) over the values' frequencies p; 0 for a
 //    group without values.
 //
-// Holistic: each group keeps its values (GroupedRows); Finalize sorts a
-// group's rows stably by value, so equal values form runs whose first row is
-// their first arrival. histogram and entropy merge per-thread states (their
-// answers do not depend on the order rows arrive in; entropy adds its terms
-// in key order).
+// Each state counts (group, value) pairs in one hash table keyed by the
+// group and the value's encoded key bytes (EncodeKey), keeping each distinct
+// value once (in `values_`) with its count and its first arrival: memory is
+// per distinct value, not per row. Finalize sorts a group's distinct values
+// (histogram keys ascending; entropy adds its terms in that order, so its
+// rounding does not depend on hashing). histogram and entropy merge
+// per-thread states (counts add up exactly); mode does not (its ties follow
+// arrival order).
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 #include "common/vector_operations.hpp"
 #include "function/aggregate/aggregate_families.hpp"
@@ -29,79 +34,100 @@ class FrequencyState : public AggregateState {
   explicit FrequencyState(const AggregateSignature& signature)
       : kind_(signature.kind),
         result_type_(signature.return_type),
-        rows_(signature.input_type),
+        values_(signature.input_type, 64),
         compare_(GetRowCompareFunction(signature.input_type)) {}
-  void Resize(idx_t n) override { rows_.Resize(n); }
+  void Resize(idx_t n) override { groups_.resize(n); }
   void Update(const Vector* input, const uint32_t* gids, idx_t count) override {
-    rows_.Append(*input, gids, count, true);
+    for (idx_t i = 0; i < count; i++) {
+      if (!input->IsValid(i)) continue;
+      Count(gids[i], *input, i, 1, sequence_++);
+    }
   }
-  // histogram and entropy only (counts do not depend on arrival order; mode's
-  // ties do, so mode is not Combinable): other's rows join the targets' groups.
   void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
-    auto& from = static_cast<FrequencyState&>(other).rows_;
-    std::vector<sel_t> sel;
-    std::vector<uint32_t> groups;
-    for (idx_t g = 0; g < count; g++) {
-      for (uint32_t row : from.Rows(g)) {
-        sel.push_back(static_cast<sel_t>(row));
-        groups.push_back(targets[g]);
+    auto& from = static_cast<FrequencyState&>(other);
+    for (idx_t g = 0; g < count && g < from.groups_.size(); g++) {
+      for (uint32_t e : from.groups_[g]) {
+        const Entry& entry = from.entries_[e];
+        Count(targets[g], from.values_, entry.row, entry.count, sequence_++);
       }
     }
-    rows_.AppendSelected(from.Values(), sel.data(), groups.data(), sel.size());
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
-    const Vector& values = rows_.Values();
     for (idx_t i = 0; i < count; i++) {
-      auto& group = rows_.Rows(first + i);
-      std::stable_sort(group.begin(), group.end(),
-                       [&](uint32_t a, uint32_t b) { return compare_(values, a, values, b) < 0; });
-      // Runs of equal values: [starts[k], starts[k + 1]).
-      starts_.clear();
-      for (idx_t r = 0; r < group.size(); r++) {
-        if (r == 0 || compare_(values, group[r - 1], values, group[r]) != 0) starts_.push_back(r);
+      auto& ids = groups_[first + i];
+      if (kind_ == AggregateKind::MODE) {
+        WriteMode(ids, i, result);
+        continue;
       }
-      starts_.push_back(group.size());
-      switch (kind_) {
-        case AggregateKind::MODE: WriteMode(group, values, i, result); break;
-        case AggregateKind::HISTOGRAM: WriteHistogram(group, values, i, result); break;
-        default: WriteEntropy(group.size(), i, result); break;
-      }
+      std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
+        return compare_(values_, entries_[a].row, values_, entries_[b].row) < 0;
+      });
+      if (kind_ == AggregateKind::HISTOGRAM) WriteHistogram(ids, i, result);
+      else WriteEntropy(ids, i, result);
     }
   }
 
  private:
-  void WriteMode(const std::vector<uint32_t>& group, const Vector& values, idx_t i, Vector& result) const {
-    if (group.empty()) {
-      result.SetValid(i, false);
-      return;
+  struct Entry {
+    uint32_t row;     // in values_
+    int64_t count;
+    uint64_t first;   // arrival sequence of the value's first row
+  };
+
+  void Count(uint32_t group, const Vector& input, idx_t row, int64_t n, uint64_t sequence) {
+    key_.assign(reinterpret_cast<const char*>(&group), sizeof(group));
+    EncodeKey(input, row, key_);
+    auto [it, fresh] = index_.try_emplace(key_, static_cast<uint32_t>(entries_.size()));
+    if (fresh) {
+      auto at = static_cast<uint32_t>(entries_.size());
+      if (at >= values_.Capacity()) values_.Resize(std::max<idx_t>(at + 1, values_.Capacity() * 2));
+      if (values_.GetType().id() == TypeId::VARCHAR) {
+        // Into the state's own heap: a kept value must not pin its input chunk.
+        values_.SetValid(at, true);
+        values_.GetData<string_t>()[at] = values_.AddString(input.GetData<string_t>()[row]);
+      } else {
+        auto source = static_cast<sel_t>(row);
+        values_.Copy(input, &source, 1, 0, at);
+      }
+      entries_.push_back({at, 0, sequence});
+      groups_[group].push_back(at);
     }
-    idx_t best = 0;
-    for (idx_t k = 1; k + 1 < starts_.size(); k++) {
-      idx_t size = starts_[k + 1] - starts_[k], best_size = starts_[best + 1] - starts_[best];
-      if (size > best_size || (size == best_size && group[starts_[k]] < group[starts_[best]])) best = k;
-    }
-    sel_t row = group[starts_[best]];
-    result.Copy(values, &row, 1, 0, i);
+    entries_[it->second].count += n;
   }
-  void WriteHistogram(const std::vector<uint32_t>& group, const Vector& values, idx_t i, Vector& result) const {
-    if (group.empty()) {
+  void WriteMode(const std::vector<uint32_t>& ids, idx_t i, Vector& result) const {
+    if (ids.empty()) {
       result.SetValid(i, false);
       return;
     }
-    const LogicalType& entry = result_type_.ListChild();
+    uint32_t best = ids[0];
+    for (uint32_t e : ids) {
+      const Entry& a = entries_[e];
+      const Entry& b = entries_[best];
+      if (a.count > b.count || (a.count == b.count && a.first < b.first)) best = e;
+    }
+    sel_t row = entries_[best].row;
+    result.Copy(values_, &row, 1, 0, i);
+  }
+  void WriteHistogram(const std::vector<uint32_t>& ids, idx_t i, Vector& result) const {
+    if (ids.empty()) {
+      result.SetValid(i, false);
+      return;
+    }
+    const LogicalType& entry_type = result_type_.ListChild();
     std::vector<Value> entries;
-    entries.reserve(starts_.size() - 1);
-    for (idx_t k = 0; k + 1 < starts_.size(); k++) {
-      auto n = static_cast<int64_t>(starts_[k + 1] - starts_[k]);
-      entries.push_back(Value::STRUCT(entry, {values.GetValue(group[starts_[k]]), Value::BIGINT(n)}));
+    entries.reserve(ids.size());
+    for (uint32_t e : ids) {
+      entries.push_back(Value::STRUCT(entry_type, {values_.GetValue(entries_[e].row), Value::BIGINT(entries_[e].count)}));
     }
     result.SetValue(i, Value::LIST(result_type_, std::move(entries)));
   }
-  void WriteEntropy(idx_t total, idx_t i, Vector& result) const {
+  void WriteEntropy(const std::vector<uint32_t>& ids, idx_t i, Vector& result) const {
+    int64_t total = 0;
+    for (uint32_t e : ids) total += entries_[e].count;
     double entropy = 0;
     auto n = static_cast<double>(total);
-    for (idx_t k = 0; k + 1 < starts_.size(); k++) {
-      auto c = static_cast<double>(starts_[k + 1] - starts_[k]);
+    for (uint32_t e : ids) {
+      auto c = static_cast<double>(entries_[e].count);
       entropy += (c / n) * std::log2(n / c);
     }
     result.GetData<double>()[i] = entropy;
@@ -110,9 +136,13 @@ class FrequencyState : public AggregateState {
 
   AggregateKind kind_;
   LogicalType result_type_;
-  GroupedRows rows_;
+  Vector values_;                 // each distinct (group, value) once
+  std::vector<Entry> entries_;    // parallel to values_
+  std::vector<std::vector<uint32_t>> groups_;  // a group's entries
+  std::unordered_map<std::string, uint32_t> index_;  // group bytes + EncodeKey -> entry
+  std::string key_;
+  uint64_t sequence_ = 0;
   row_compare_t compare_;
-  std::vector<idx_t> starts_;
 };
 
 }  // namespace
