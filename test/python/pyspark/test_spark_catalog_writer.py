@@ -50,7 +50,7 @@ def test_save_as_table_partitioned_and_options_refused_by_name(spark, orders):
         orders.write.option("compresion", "zstd").saveAsTable("x")
     with pytest.raises(AnalysisException, match="mergeSchema = true is not supported yet"):
         orders.write.mode("append").option("mergeSchema", "true").saveAsTable("by_category")
-    with pytest.raises(AnalysisException, match="write option 'lineSep' is not supported for format json"):
+    with pytest.raises(AnalysisException, match="write option 'linesep' is not supported for format json"):
         orders.write.option("lineSep", "\n").json("/tmp/x")
     with pytest.raises(AnalysisException, match="write.format\\('avro'\\) is not supported yet"):
         orders.write.format("avro").save("/tmp/x")

@@ -311,9 +311,10 @@ class DataFrameWriter:
     # Delta writer options and what they mean here (docs/python-pyspark.md).
     _DELTA_OPTIONS = ("overwriteschema", "mergeschema")
     _PARQUET_OPTIONS = ("compression",)
-    _JSON_OPTIONS = ()
+    # compression is accepted here only to be refused with its own message.
+    _JSON_OPTIONS = ("compression",)
     # Spark's CSV writer options -> COPY's; Spark writes no header by default.
-    _CSV_OPTIONS = ("header", "sep", "delimiter", "quote", "nullvalue")
+    _CSV_OPTIONS = ("header", "sep", "delimiter", "quote", "nullvalue", "compression")
     _FILE_OPTIONS = {"parquet": _PARQUET_OPTIONS, "json": _JSON_OPTIONS, "csv": _CSV_OPTIONS}
 
     def __init__(self, df):
