@@ -3,7 +3,9 @@
 // statistics (stddev/variance), boolean (bool_and/bool_or/count_if),
 // quantiles (median, quantile_cont/disc, percentile_approx), lists
 // (collect_list/collect_set/string_agg), max_by/min_by/last, HyperLogLog
-// (approx_count_distinct) and grouping()/grouping_id(). Semantics and the
+// (approx_count_distinct), grouping()/grouping_id(), DuckDB's moments
+// (kurtosis, skewness, product, fsum), regression (corr, covar_*, regr_*),
+// bit_and/bit_or/bit_xor and mode/histogram/entropy. Semantics and the
 // differences from DuckDB: docs/sql-aggregates.md.
 //
 // The hash aggregate keeps one AggregateState per aggregate, holding the
@@ -31,6 +33,11 @@ enum class AggregateKind : uint8_t {
   MAX_BY, MIN_BY, LAST,                         // arg_extreme.cpp
   APPROX_COUNT_DISTINCT,                        // hyperloglog.cpp (parameter: the relative error)
   GROUPING,  // grouping()/grouping_id(): the operator feeds each group's bit mask (BIGINT)
+  KURTOSIS, KURTOSIS_POP, SKEWNESS, PRODUCT, KAHAN_SUM,  // statistics.cpp (DOUBLE)
+  CORR, COVAR_POP, COVAR_SAMP, REGR_SLOPE, REGR_INTERCEPT, REGR_R2, REGR_COUNT,  // regression.cpp (y, x DOUBLE)
+  REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY, REGR_SXY,
+  BIT_AND, BIT_OR, BIT_XOR,                     // bitwise.cpp (INTEGER, BIGINT)
+  MODE, HISTOGRAM, ENTROPY,                     // frequency.cpp (any comparable type)
 };
 
 struct AggregateSignature {

@@ -179,6 +179,11 @@ std::vector<Token> Lexer::Tokenize(const std::string& sql) {
       push(TokenType::IDENTIFIER, sql.substr(begin, i - begin), begin, i);
       continue;
     }
+    if (sql.compare(i, 3, "->>") == 0) {  // JSON text extraction (DuckDB, Postgres)
+      push(TokenType::OPERATOR, "->>", begin, i + 3);
+      i += 3;
+      continue;
+    }
     bool matched = false;
     if (i + 1 < n) {
       for (const char* op : kTwoCharOps) {

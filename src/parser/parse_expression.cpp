@@ -1,8 +1,10 @@
 // Expressions, literals and type names.
 //
 // Precedence, lowest first (one function per level):
-//   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || < + - < * / %
-//   < unary - < :: cast < primary
+//   OR < AND < NOT < comparison / IS / IN / BETWEEN / LIKE < || -> ->> < + -
+//   < * / % < unary - < :: cast < primary
+// (|| and the JSON arrows share a level and associate to the left, as in
+// DuckDB and Postgres: j->'a'->>'b' is (j->'a')->>'b'.)
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -201,9 +203,21 @@ ExprPtr ParserImpl::ParsePredicate() {
 
 ExprPtr ParserImpl::ParseConcat() {
   auto left = ParseAdditive();
-  while (IsOp("||")) {
-    uint32_t location = Next().offset;
-    left = Finish(MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location));
+  while (IsOp("||") || IsOp("->") || IsOp("->>")) {
+    const Token& op = Next();
+    uint32_t location = op.offset;
+    if (op.text == "||") {
+      left = Finish(MakeBinary(ExpressionType::CONCAT, std::move(left), ParseAdditive(), location));
+      continue;
+    }
+    // j->'key', j->0, j->'$.a.b': json_extract (JSON text); ->> the same as
+    // text (json_extract_string: a string unquoted, JSON null as NULL).
+    auto call = MakeExpr(ExpressionType::FUNCTION, location);
+    call->function_name = op.text == "->" ? "json_extract" : "json_extract_string";
+    call->children.push_back(std::move(left));
+    call->children.push_back(ParseAdditive());
+    call->arg_names.assign(2, "");
+    left = Finish(std::move(call));
   }
   return left;
 }
@@ -304,7 +318,7 @@ ExprPtr ParserImpl::ParsePostfix() {
       access->children.push_back(std::move(expr));
       access->names.push_back(Next().text);
       expr = Finish(std::move(access));
-    } else if (IsOp(":") && (IsIdentifierLike(1) || IsOp("[", 1))) {
+    } else if (IsOp(":") && (IsIdentifierLike(1) || IsOp("[", 1)) && !map_key_) {
       expr = ParseJsonPath(std::move(expr));
     } else {
       return expr;
@@ -372,7 +386,16 @@ ExprPtr ParserImpl::ParsePrimary() {
         return Finish(std::move(expr));
       }
       auto expr = ParseExpression();
-      if (IsOp(",")) ErrorAt(Peek().offset, "not supported yet: row values (a, b, ...) in an expression");
+      if (IsOp(",")) {
+        // (a, b, ...) is a row: row(a, b, ...), a struct with fields col1, col2, ...
+        // (DuckDB's unnamed struct), so [('a', 1)] feeds map_from_entries.
+        auto row = MakeExpr(ExpressionType::FUNCTION, location);
+        row->function_name = "row";
+        row->children.push_back(std::move(expr));
+        while (AcceptOp(",")) row->children.push_back(ParseExpression());
+        row->arg_names.assign(row->children.size(), "");
+        expr = Finish(std::move(row));
+      }
       if (!AcceptOp(")")) SyntaxError(Peek(), "expected ')'");
       return expr;
     }
@@ -385,6 +408,10 @@ ExprPtr ParserImpl::ParsePrimary() {
     if (AcceptKeyword("TRUE")) return MakeConstant(Value::BOOLEAN(true), location);
     if (AcceptKeyword("FALSE")) return MakeConstant(Value::BOOLEAN(false), location);
     if (AcceptKeyword("CASE")) return ParseCase(location);
+    if (IsKeyword("MAP") && IsOp("{", 1)) {
+      Next();
+      return ParseMapLiteral(location);
+    }
     if (IsKeyword("CAST") && IsOp("(", 1)) {
       Next();
       return ParseCast(false, location);

@@ -70,6 +70,9 @@ ExprPtr ParserImpl::TryParseLambda() {
   std::vector<std::string> params;
   uint32_t location = Peek().offset;
   if (IsIdentifierLike() && IsOp("->", 1)) {
+    // f(j -> 'key') is JSON extraction: a lambda's body is never a bare
+    // string literal (DuckDB reads it the same way).
+    if (Peek(2).type == TokenType::STRING) return nullptr;
     params.push_back(Next().text);
   } else if (IsOp("(")) {
     size_t k = 1;
@@ -136,6 +139,40 @@ ExprPtr ParserImpl::ParseListLiteral() {
   } while (AcceptOp(","));
   if (!AcceptOp("]")) SyntaxError(Peek(), "expected ',' or ']' in a list literal");
   return Finish(std::move(list));
+}
+
+// MAP {k1: v1, ...} is map_from_entries(array(struct(k1, v1), ...)): map()
+// itself cannot take it, as map(LIST, LIST) is ambiguous (see BindMap).
+ExprPtr ParserImpl::ParseMapLiteral(uint32_t location) {
+  ExpectOp("{");
+  auto entries = MakeExpr(ExpressionType::FUNCTION, location);
+  entries->function_name = "array";
+  if (!IsOp("}")) {
+    do {
+      auto entry = MakeExpr(ExpressionType::FUNCTION, Peek().offset);
+      entry->function_name = "struct";
+      bool saved = map_key_;
+      map_key_ = true;
+      auto key = ParseExpression();
+      map_key_ = saved;
+      entry->children.push_back(std::move(key));
+      ExpectOp(":");
+      entry->children.push_back(ParseExpression());
+      entry->arg_names.assign(2, "");
+      entries->children.push_back(Finish(std::move(entry)));
+    } while (AcceptOp(","));
+  }
+  if (!AcceptOp("}")) SyntaxError(Peek(), "expected ',' or '}' in a map literal MAP {key: value, ...}");
+  auto map = MakeExpr(ExpressionType::FUNCTION, location);
+  if (entries->children.empty()) {
+    map->function_name = "map";  // MAP {}: map() is the empty map
+    return Finish(std::move(map));
+  }
+  entries->arg_names.assign(entries->children.size(), "");
+  map->function_name = "map_from_entries";
+  map->children.push_back(Finish(std::move(entries)));
+  map->arg_names.assign(1, "");
+  return Finish(std::move(map));
 }
 
 ExprPtr ParserImpl::ParseStructLiteral() {

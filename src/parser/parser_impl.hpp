@@ -90,6 +90,7 @@ class ParserImpl {
   ExprPtr ParseJsonPath(ExprPtr json);  // after `json`, at the ':'
   ExprPtr TryParseLambda();             // a function argument `x -> ...`, or null
   ExprPtr ParseListLiteral();           // at '[': DuckDB's [a, b] -> list_value(a, b)
+  ExprPtr ParseMapLiteral(uint32_t location);  // after MAP, at '{': DuckDB's MAP {k: v} -> map(k, v)
   ExprPtr ParseStructLiteral();         // at '{': DuckDB's {'k': v} -> named_struct('k', v)
   // struct_pack(a := 1, b := x) -> named_struct('a', 1, 'b', x) (DuckDB)
   void RewriteStructPack(ParsedExpression& call);
@@ -215,6 +216,8 @@ class ParserImpl {
   std::vector<uint32_t> property_offsets_;  // of each key of the last ParsePropertyList
   // Parsing a source table function's arguments (FROM read_files(...)): "text" there is a string.
   bool table_function_args_ = false;
+  // Parsing a key of MAP {k: v}: the ':' after it is not Databricks' JSON path.
+  bool map_key_ = false;
 };
 
 // Case-insensitive ASCII comparison used for keywords and option names.

@@ -1,6 +1,8 @@
 // Binds f(...) OVER (...) into a BoundWindow of the query's WINDOW operator
 // (function/window/window_function.hpp) and returns a reference to its
 // output column. Semantics and the differences from DuckDB: docs/sql-windows.md.
+#include <optional>
+
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "function/window/window_function.hpp"
@@ -270,16 +272,20 @@ void Binder::BindWindowFunction(const ParsedExpression& expr, BoundWindow& windo
     }
     case WindowKind::AGGREGATE: {
       std::vector<LogicalType> types;
+      std::vector<std::optional<Value>> constants;
       types.reserve(args.size());
-      for (auto& a : args) types.push_back(a->return_type);
+      for (auto& a : args) {
+        types.push_back(a->return_type);
+        // A quantile's fraction or string_agg's separator is read at bind time.
+        BoundExprPtr folded = a->IsFoldable() ? FoldNow(a->Copy()) : nullptr;
+        constants.push_back(folded && folded->IsConstant() ? std::optional<Value>(folded->value) : std::nullopt);
+      }
       bool star = expr.star_argument || (args.empty() && name == "count");
-      window.aggregate = BindAggregate(name, types, expr.distinct, star);
+      window.aggregate = BindAggregate(name, types, constants, expr.distinct, star);
       AggregateKind k = window.aggregate.kind;
-      bool supported = k == AggregateKind::COUNT_STAR || k == AggregateKind::COUNT || k == AggregateKind::SUM ||
-                       k == AggregateKind::AVG || k == AggregateKind::MIN || k == AggregateKind::MAX ||
-                       k == AggregateKind::COUNT_DISTINCT;
-      if (!supported) throw NotImplementedError(name + "() as a window function (OVER)");
+      if (k == AggregateKind::GROUPING) throw BinderError(name + "() applies to GROUP BY, not to a window (OVER)");
       if (k != AggregateKind::COUNT_STAR) add(0, window.aggregate.input_type);
+      if (window.aggregate.second_type.id() != TypeId::INVALID) add(1, window.aggregate.second_type);
       window.return_type = window.aggregate.return_type;
       return;
     }

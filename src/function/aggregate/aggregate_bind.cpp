@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/exception.hpp"
@@ -16,7 +17,10 @@ bool IsAggregateFunction(const std::string& name) {
       "median", "quantile_cont", "percentile_cont", "percentile", "quantile_disc", "percentile_disc", "quantile",
       "percentile_approx", "approx_percentile", "approx_quantile",
       "array_agg", "collect_list", "list", "collect_set", "string_agg", "listagg", "group_concat",
-      "max_by", "min_by", "arg_max", "arg_min", "approx_count_distinct", "grouping", "grouping_id"};
+      "max_by", "min_by", "arg_max", "arg_min", "approx_count_distinct", "grouping", "grouping_id",
+      "kurtosis", "kurtosis_pop", "skewness", "product", "fsum", "sumkahan", "kahan_sum",
+      "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "regr_avgx",
+      "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "bit_and", "bit_or", "bit_xor", "mode", "histogram", "entropy"};
   return kNames.count(name) > 0;
 }
 
@@ -26,7 +30,8 @@ bool AggregateSignature::OrderSensitive() const {
     case AggregateKind::LAST:
     case AggregateKind::COLLECT_LIST:
     case AggregateKind::COLLECT_SET:
-    case AggregateKind::STRING_AGG: return true;
+    case AggregateKind::STRING_AGG:
+    case AggregateKind::MODE: return true;  // ties go to the value that arrives first
     default: return false;
   }
 }
@@ -66,7 +71,7 @@ static const Value& ConstantArgument(const std::string& name, const std::vector<
 static double Fraction(const std::string& name, const std::vector<std::optional<Value>>& constants, idx_t i) {
   const Value& v = ConstantArgument(name, constants, i, "fraction");
   if (v.type().id() == TypeId::LIST) {
-    throw NotImplementedError("not supported yet: " + name + "() with an array of fractions; call it once per fraction");
+    throw NotImplementedError("" + name + "() with an array of fractions; call it once per fraction");
   }
   if (!v.type().IsNumeric()) throw BinderError(name + "(): the fraction must be a number between 0 and 1, got " + v.ToSQLString());
   double p = v.AsDouble();
@@ -103,6 +108,51 @@ static bool BindFamilyAggregate(const std::string& name, const std::vector<Logic
                          : (name == "variance" || name == "var_samp") ? AggregateKind::VAR_SAMP
                                                                       : AggregateKind::STDDEV_SAMP;
     set(kind, TypeId::DOUBLE, TypeId::DOUBLE);
+    return true;
+  }
+  static const std::unordered_map<std::string, AggregateKind> kDoubleFolds = {
+      {"kurtosis", AggregateKind::KURTOSIS}, {"kurtosis_pop", AggregateKind::KURTOSIS_POP},
+      {"skewness", AggregateKind::SKEWNESS}, {"product", AggregateKind::PRODUCT},
+      {"fsum", AggregateKind::KAHAN_SUM}, {"sumkahan", AggregateKind::KAHAN_SUM}, {"kahan_sum", AggregateKind::KAHAN_SUM}};
+  if (auto fold = kDoubleFolds.find(name); fold != kDoubleFolds.end()) {
+    arity(1, 1, "one numeric argument");
+    if (!IsNumeric(first)) wrong("one numeric argument (INTEGER, BIGINT, DOUBLE or DECIMAL)");
+    set(fold->second, TypeId::DOUBLE, TypeId::DOUBLE);
+    return true;
+  }
+  static const std::unordered_map<std::string, AggregateKind> kRegressions = {
+      {"corr", AggregateKind::CORR}, {"covar_pop", AggregateKind::COVAR_POP},
+      {"covar_samp", AggregateKind::COVAR_SAMP}, {"regr_slope", AggregateKind::REGR_SLOPE},
+      {"regr_intercept", AggregateKind::REGR_INTERCEPT}, {"regr_r2", AggregateKind::REGR_R2},
+      {"regr_count", AggregateKind::REGR_COUNT}, {"regr_avgx", AggregateKind::REGR_AVGX},
+      {"regr_avgy", AggregateKind::REGR_AVGY}, {"regr_sxx", AggregateKind::REGR_SXX},
+      {"regr_syy", AggregateKind::REGR_SYY}, {"regr_sxy", AggregateKind::REGR_SXY}};
+  if (auto regression = kRegressions.find(name); regression != kRegressions.end()) {
+    arity(2, 2, "two numeric arguments (y, x)");
+    if (!IsNumeric(args[0]) || !IsNumeric(args[1])) wrong("two numeric arguments (y, x)");
+    bool count = regression->second == AggregateKind::REGR_COUNT;
+    set(regression->second, TypeId::DOUBLE, count ? TypeId::BIGINT : TypeId::DOUBLE);
+    sig.second_type = TypeId::DOUBLE;
+    return true;
+  }
+  if (name == "bit_and" || name == "bit_or" || name == "bit_xor") {
+    arity(1, 1, "one INTEGER or BIGINT argument");
+    if (first.id() != TypeId::INTEGER && first.id() != TypeId::BIGINT && first.id() != TypeId::SQLNULL) {
+      wrong("one INTEGER or BIGINT argument");
+    }
+    AggregateKind kind = name == "bit_and" ? AggregateKind::BIT_AND
+                         : name == "bit_or" ? AggregateKind::BIT_OR
+                                            : AggregateKind::BIT_XOR;
+    set(kind, or_int(first), or_int(first));
+    return true;
+  }
+  if (name == "mode" || name == "histogram" || name == "entropy") {
+    arity(1, 1, "one argument");
+    if (first.id() == TypeId::MAP) wrong("a value of a type other than MAP");
+    LogicalType input = or_int(first);
+    if (name == "mode") set(AggregateKind::MODE, input, input);
+    else if (name == "histogram") set(AggregateKind::HISTOGRAM, input, LogicalType::Map(input, TypeId::BIGINT));
+    else set(AggregateKind::ENTROPY, input, TypeId::DOUBLE);
     return true;
   }
   if (name == "bool_and" || name == "every" || name == "bool_or" || name == "some" || name == "any" ||
@@ -197,7 +247,7 @@ AggregateSignature BindAggregate(const std::string& name, const std::vector<Logi
     // DISTINCT: each distinct non-NULL value of a group reaches the state once.
     if (distinct) {
       if (family.second_type.id() != TypeId::INVALID) {
-        throw NotImplementedError("not supported yet: " + name + "(DISTINCT ...); use a subquery with SELECT DISTINCT");
+        throw NotImplementedError("" + name + "(DISTINCT ...); use a subquery with SELECT DISTINCT");
       }
       family.distinct = true;
     }

@@ -10,8 +10,15 @@
 
 namespace lakestream {
 
-// statistics.cpp: VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP over DOUBLE.
+// statistics.cpp: VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, KURTOSIS,
+// KURTOSIS_POP, SKEWNESS, PRODUCT, KAHAN_SUM over DOUBLE.
 std::unique_ptr<AggregateState> CreateStatisticsState(const AggregateSignature& signature);
+// regression.cpp: CORR, COVAR_POP/SAMP, REGR_* over (y DOUBLE, x DOUBLE).
+std::unique_ptr<AggregateState> CreateRegressionState(const AggregateSignature& signature);
+// bitwise.cpp: BIT_AND, BIT_OR, BIT_XOR over INTEGER or BIGINT.
+std::unique_ptr<AggregateState> CreateBitwiseState(const AggregateSignature& signature);
+// frequency.cpp: MODE, HISTOGRAM, ENTROPY over any comparable type.
+std::unique_ptr<AggregateState> CreateFrequencyState(const AggregateSignature& signature);
 // boolean.cpp: BOOL_AND, BOOL_OR, COUNT_IF.
 std::unique_ptr<AggregateState> CreateBooleanState(const AggregateSignature& signature);
 // quantile.cpp: QUANTILE_CONT, QUANTILE_DISC, PERCENTILE_APPROX.

@@ -419,7 +419,12 @@ bool AggregateSignature::Combinable() const {
     case AggregateKind::COUNT_DISTINCT:
     case AggregateKind::BOOL_AND:
     case AggregateKind::BOOL_OR:
-    case AggregateKind::COUNT_IF: return true;
+    case AggregateKind::COUNT_IF:
+    case AggregateKind::BIT_AND:
+    case AggregateKind::BIT_OR:
+    case AggregateKind::BIT_XOR:
+    case AggregateKind::HISTOGRAM:
+    case AggregateKind::ENTROPY: return true;
     case AggregateKind::SUM:
     case AggregateKind::AVG: return input_type.id() != TypeId::DOUBLE;
     default: return false;
@@ -473,6 +478,29 @@ std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& s
     case AggregateKind::MIN_BY:
     case AggregateKind::LAST: return CreateArgExtremeState(sig);
     case AggregateKind::APPROX_COUNT_DISTINCT: return CreateHyperLogLogState(sig);
+    case AggregateKind::KURTOSIS:
+    case AggregateKind::KURTOSIS_POP:
+    case AggregateKind::SKEWNESS:
+    case AggregateKind::PRODUCT:
+    case AggregateKind::KAHAN_SUM: return CreateStatisticsState(sig);
+    case AggregateKind::CORR:
+    case AggregateKind::COVAR_POP:
+    case AggregateKind::COVAR_SAMP:
+    case AggregateKind::REGR_SLOPE:
+    case AggregateKind::REGR_INTERCEPT:
+    case AggregateKind::REGR_R2:
+    case AggregateKind::REGR_COUNT:
+    case AggregateKind::REGR_AVGX:
+    case AggregateKind::REGR_AVGY:
+    case AggregateKind::REGR_SXX:
+    case AggregateKind::REGR_SYY:
+    case AggregateKind::REGR_SXY: return CreateRegressionState(sig);
+    case AggregateKind::BIT_AND:
+    case AggregateKind::BIT_OR:
+    case AggregateKind::BIT_XOR: return CreateBitwiseState(sig);
+    case AggregateKind::MODE:
+    case AggregateKind::HISTOGRAM:
+    case AggregateKind::ENTROPY: return CreateFrequencyState(sig);
   }
   throw InternalError("unknown aggregate kind");
 }

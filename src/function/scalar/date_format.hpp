@@ -5,6 +5,12 @@
 //   ss / s second;  S... fraction (as many digits as letters, up to 6);
 //   EEE Mon;  EEEE Monday;  'text' literal ('' is a quote); other
 //   non-letters are literal. Unknown pattern letters are an error.
+// And C's strftime specifiers (DuckDB's strftime/strptime), DateSyntax::STRFTIME:
+//   %Y %y %m %d %H %I %M %S %f %g (millis) %n (nanos) %p %b %h %B %a %A
+//   %j (day of year) %U %W (week of year from Sunday / Monday) %u %w (weekday
+//   1-7 from Monday / 0-6 from Sunday) %V %G (ISO week and year) %z %Z
+//   (offset and zone: +00 and empty for a wall clock) %T %X %x %c %%;
+//   %-d etc. drop the zero padding. strptime reads all but %U %W %V %G %z %Z.
 #pragma once
 
 #include <string>
@@ -15,12 +21,20 @@
 
 namespace lakestream {
 
+class TimeZone;
+
+enum class DateSyntax : uint8_t { JAVA, STRFTIME };
+
 class DateFormat {
  public:
-  // Throws InvalidInputError naming the pattern for unknown letters.
-  explicit DateFormat(std::string_view pattern);
+  // Throws InvalidInputError naming the pattern for unknown letters. For
+  // STRFTIME, `function` names the caller in errors (strftime, strptime); a
+  // specifier strptime cannot read is a NotImplementedError.
+  explicit DateFormat(std::string_view pattern, DateSyntax syntax = DateSyntax::JAVA, const std::string& function = "");
 
-  void Format(timestamp_t ts, std::string& out) const;
+  // `ts` is the wall clock to print. `zone` is the zone of an instant
+  // (TIMESTAMP) for %z/%Z, null for a wall-clock value (TIMESTAMP_NTZ, DATE).
+  void Format(timestamp_t ts, std::string& out, const TimeZone* zone = nullptr) const;
   // False when `s` does not match the pattern or names an invalid date.
   bool Parse(std::string_view s, timestamp_t& result) const;
 
@@ -30,6 +44,8 @@ class DateFormat {
     int count;
     std::string literal;
   };
+  void ParseStrftime(std::string_view fmt, const std::string& function);
+
   std::string pattern_;
   std::vector<Token> tokens_;
 };

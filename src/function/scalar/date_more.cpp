@@ -8,8 +8,9 @@
 //   date_diff / datediff('part', a, b)   part boundaries crossed from a to b
 //   date_sub('part', a, b)        complete parts from a to b (as age() counts them)
 //   age(a, b)                     INTERVAL a - b in years, months, days and time
-//   strftime(ts, fmt), strptime(text, fmt)   C-style %Y %m %d %H %M %S %f %y %b
-//                                 %B %a %A %p %I %%; the format must be a constant
+//   strftime(ts, fmt), strptime(text, fmt), try_strptime(text, fmt)
+//                                 C-style specifiers (date_format.hpp lists them);
+//                                 the format must be a constant
 //   dayname(d), monthname(d)      English names
 //   time_bucket(width, ts[, origin])  the start of ts's bucket of width INTERVAL,
 //                                 buckets counted from origin (default 2000-01-03,
@@ -43,95 +44,60 @@ const TimeZone* ZoneOf(const LogicalType& t) {
 }
 timestamp_t Wall(const TimeZone* zone, timestamp_t ts) { return zone ? zone->UtcToLocal(ts) : ts; }
 
-// Calls the bind an earlier family registered under `name` with the same
-// argument types and `constants` (for the format a bind reads as a constant).
-BoundScalarFunction Delegate(const scalar_bind_t& bind, const ScalarBindInput& input, const std::string& name,
-                             const std::vector<const Value*>& constants) {
-  ScalarBindInput forwarded{name, input.argument_types, constants, input.argument_names};
-  return bind(forwarded);
-}
+// ---- strftime / strptime: C-style specifiers (date_format.hpp, DateSyntax::STRFTIME)
 
-// ---- strftime / strptime: C-style specifiers turned into date_format's pattern
-
-std::string JavaPattern(const std::string& function, const std::string& fmt) {
-  std::string out, literal;
-  auto flush = [&] {
-    if (literal.empty()) return;
-    out += "'";
-    for (char c : literal) out += c == '\'' ? std::string("''") : std::string(1, c);
-    out += "'";
-    literal.clear();
-  };
-  for (size_t i = 0; i < fmt.size(); i++) {
-    if (fmt[i] != '%') {
-      literal += fmt[i];
-      continue;
-    }
-    if (++i >= fmt.size()) throw InvalidInputError(function + "(): the format '" + fmt + "' ends with a lone %; write %% for a percent sign");
-    const char* pattern = nullptr;
-    switch (fmt[i]) {
-      case 'Y': pattern = "yyyy"; break;
-      case 'y': pattern = "yy"; break;
-      case 'm': pattern = "MM"; break;
-      case 'd': pattern = "dd"; break;
-      case 'H': pattern = "HH"; break;
-      case 'I': pattern = "hh"; break;
-      case 'M': pattern = "mm"; break;
-      case 'S': pattern = "ss"; break;
-      case 'f': pattern = "SSSSSS"; break;
-      case 'p': pattern = "a"; break;
-      case 'b': pattern = "MMM"; break;
-      case 'B': pattern = "MMMM"; break;
-      case 'a': pattern = "EEE"; break;
-      case 'A': pattern = "EEEE"; break;
-      case '%': literal += '%'; continue;
-      default:
-        throw NotImplementedError("not supported yet: the specifier %" + std::string(1, fmt[i]) + " in " + function +
-                                  "() (supported: %Y %y %m %d %H %I %M %S %f %p %b %B %a %A %%)");
-    }
-    flush();
-    out += pattern;
+BoundScalarFunction BindStrftime(const ScalarBindInput& input) {
+  const char* accepted = "strftime(TIMESTAMP, format VARCHAR)";
+  CheckArgumentCount(input, 2, 2, accepted);
+  // DuckDB also takes strftime(format, ts).
+  bool swapped = input.argument_types[0].id() == TypeId::VARCHAR && IsTemporal(input.argument_types[1]);
+  idx_t fmt_at = swapped ? 0 : 1;
+  idx_t value_at = 1 - fmt_at;
+  const LogicalType& value_type = input.argument_types[value_at];
+  if (!IsTemporal(value_type) && value_type.id() != TypeId::VARCHAR && value_type.id() != TypeId::SQLNULL) {
+    ThrowArgumentError(input, accepted);
   }
-  flush();
-  return out;
+  const std::string* fmt = ConstantString(input, fmt_at);
+  if (!fmt) throw BinderError("strftime(): the format must be a constant string, e.g. strftime(ts, '%Y-%m-%d')");
+  auto format = std::make_shared<DateFormat>(*fmt, DateSyntax::STRFTIME, "strftime");
+  LogicalType kind = value_type.id() == TypeId::TIMESTAMP ? LogicalType(TypeId::TIMESTAMP) : LogicalType(TypeId::TIMESTAMP_NTZ);
+  std::vector<LogicalType> args(2, TypeId::VARCHAR);
+  args[value_at] = kind;
+  return Bound(std::move(args), TypeId::VARCHAR, [kind, format, value_at](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+    const TimeZone* zone = ZoneOf(kind);
+    // %z/%Z: an instant prints the session zone, a wall clock +00 and nothing.
+    const TimeZone* printed_zone = kind.id() == TypeId::TIMESTAMP ? &SessionTimeZone() : nullptr;
+    std::string buffer;
+    UnaryExecute<timestamp_t, string_t>(a.data[value_at], r, c, [&](timestamp_t ts) {
+      buffer.clear();
+      format->Format(Wall(zone, ts), buffer, printed_zone);
+      return r.AddString(buffer);
+    });
+  });
 }
 
-scalar_bind_t Strftime(const scalar_bind_t& date_format) {
-  return [date_format](const ScalarBindInput& input) {
-    const char* accepted = "strftime(TIMESTAMP, format VARCHAR)";
-    CheckArgumentCount(input, 2, 2, accepted);
-    // DuckDB also takes strftime(format, ts).
-    bool swapped = input.argument_types[0].id() == TypeId::VARCHAR && IsTemporal(input.argument_types[1]);
-    idx_t fmt_at = swapped ? 0 : 1;
-    const std::string* fmt = ConstantString(input, fmt_at);
-    if (!fmt) throw BinderError("strftime(): the format must be a constant string, e.g. strftime(ts, '%Y-%m-%d')");
-    Value pattern = Value::VARCHAR(JavaPattern("strftime", *fmt));
-    std::vector<LogicalType> types = input.argument_types;
-    if (swapped) std::swap(types[0], types[1]);
-    std::vector<const Value*> constants{nullptr, &pattern};
-    ScalarBindInput forwarded{"date_format", types, constants, input.argument_names};
-    BoundScalarFunction f = date_format(forwarded);
-    if (swapped) {
-      auto inner = f.kernel;
-      f.kernel = [inner](DataChunk& a, Vector& r, idx_t c, const FunctionContext& ctx) {
-        std::swap(a.data[0], a.data[1]);
-        inner(a, r, c, ctx);
-        std::swap(a.data[0], a.data[1]);
-      };
-      std::swap(f.argument_types[0], f.argument_types[1]);
-    }
-    return f;
-  };
-}
-
-scalar_bind_t Strptime(const scalar_bind_t& to_timestamp_ntz) {
-  return [to_timestamp_ntz](const ScalarBindInput& input) {
-    CheckArgumentCount(input, 2, 2, "strptime(VARCHAR, format VARCHAR)");
-    const std::string* fmt = ConstantString(input, 1);
-    if (!fmt) throw BinderError("strptime(): the format must be a constant string, e.g. strptime(s, '%Y-%m-%d')");
-    Value pattern = Value::VARCHAR(JavaPattern("strptime", *fmt));
-    return Delegate(to_timestamp_ntz, input, "strptime", {nullptr, &pattern});
-  };
+// strptime(text, fmt): TIMESTAMP_NTZ (DuckDB's TIMESTAMP); text that does
+// not match is an error naming it (DuckDB), try_strptime gives NULL.
+template <bool TRY>
+BoundScalarFunction BindStrptime(const ScalarBindInput& input) {
+  std::string accepted = input.name + "(VARCHAR, format VARCHAR)";
+  CheckArgumentCount(input, 2, 2, accepted);
+  for (auto& t : input.argument_types) {
+    if (t.id() != TypeId::VARCHAR && t.id() != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
+  }
+  const std::string* fmt = ConstantString(input, 1);
+  if (!fmt) throw BinderError(input.name + "(): the format must be a constant string, e.g. strptime(s, '%Y-%m-%d')");
+  auto format = std::make_shared<DateFormat>(*fmt, DateSyntax::STRFTIME, "strptime");
+  std::string pattern = *fmt;
+  return Bound({TypeId::VARCHAR, TypeId::VARCHAR}, TypeId::TIMESTAMP_NTZ,
+               [format, pattern](DataChunk& a, Vector& r, idx_t c, const FunctionContext&) {
+                 UnaryExecuteNullable<string_t, timestamp_t>(a.data[0], r, c, [&](string_t s, timestamp_t& out) {
+                   if (format->Parse(s, out)) return true;
+                   if (TRY) return false;
+                   throw InvalidInputError("strptime(): could not parse '" + std::string(s) + "' with the format '" +
+                                           pattern + "'; use try_strptime() to get NULL instead");
+                 });
+               });
 }
 
 BoundScalarFunction BindNamedField(const ScalarBindInput& input, const char* java_pattern) {
@@ -440,7 +406,6 @@ void RegisterDateMoreFunctions(ScalarFunctionRegistry& registry, const BindLooku
     if (!bind) throw InternalError(std::string("RegisterDateMoreFunctions: ") + name + " must be registered first");
     return *bind;
   };
-  scalar_bind_t date_format = existing("date_format");
   registry.Register("today", existing("current_date"));
   registry.Register("week", existing("weekofyear"));
   registry.Register("epoch", BindEpoch);
@@ -450,8 +415,9 @@ void RegisterDateMoreFunctions(ScalarFunctionRegistry& registry, const BindLooku
   registry.Register("datediff", BindPartDiff<false>(existing("datediff")));
   registry.Register("date_sub", BindPartDiff<true>(existing("date_sub")));
   registry.Register("age", BindAge);
-  registry.Register("strftime", Strftime(date_format));
-  registry.Register("strptime", Strptime(existing("to_timestamp_ntz")));
+  registry.Register("strftime", BindStrftime);
+  registry.Register("strptime", BindStrptime<false>);
+  registry.Register("try_strptime", BindStrptime<true>);
   registry.Register("dayname", [](const ScalarBindInput& in) { return BindNamedField(in, "EEEE"); });
   registry.Register("monthname", [](const ScalarBindInput& in) { return BindNamedField(in, "MMMM"); });
   registry.Register("time_bucket", BindTimeBucket);

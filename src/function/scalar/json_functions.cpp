@@ -306,7 +306,6 @@ BoundScalarFunction BindSchemaOfJson(const ScalarBindInput& input) {
 
 void RegisterJsonFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("get_json_object", BindGetJsonObject);
-  registry.Register("json_extract_string", BindGetJsonObject);
   registry.Register("from_json", BindFromJson);
   registry.Register("schema_of_json", BindSchemaOfJson);
   registry.Register("json_tuple_field", BindJsonTupleField);

@@ -3,6 +3,8 @@
 //
 //   json_extract(j, path)        the JSON text at path (a string stays quoted);
 //                                NULL when the path is missing
+//   json_extract_string(j, path) the same as text: a string unquoted, JSON null
+//                                as NULL (the ->> operator; j->'a' is json_extract)
 //   json_value(j, path)          the same for scalars only (NULL for objects/arrays)
 //   json_array_length(j[, path]) BIGINT, 0 for a non-array
 //   json_keys(j[, path])         VARCHAR[] of an object's keys in order, [] otherwise
@@ -123,28 +125,48 @@ std::string JsonType(const json& j) {
   }
 }
 
-enum class Op { EXTRACT, VALUE, ARRAY_LENGTH, KEYS, TYPE };
+enum class Op { EXTRACT, EXTRACT_STRING, VALUE, ARRAY_LENGTH, KEYS, TYPE };
+
+// An integer path (j->0, j->>-1) is an array index, negative from the end.
+std::vector<Step> IndexPath(int64_t index) {
+  Step s;
+  s.is_index = true;
+  s.from_end = index < 0;
+  s.index = index < 0 ? -index : index;
+  return {s};
+}
 
 // json, path (constant or not) -> one of the Ops.
 BoundScalarFunction BindPathFunction(const ScalarBindInput& input, Op op) {
   bool path_optional = op == Op::ARRAY_LENGTH || op == Op::KEYS || op == Op::TYPE;
-  std::string accepted = input.name + (path_optional ? "(JSON VARCHAR[, path VARCHAR])" : "(JSON VARCHAR, path VARCHAR)");
+  bool extract = op == Op::EXTRACT || op == Op::EXTRACT_STRING;
+  std::string accepted = input.name + (path_optional ? "(JSON VARCHAR[, path VARCHAR])"
+                                       : extract     ? "(JSON VARCHAR, path VARCHAR or array index BIGINT)"
+                                                     : "(JSON VARCHAR, path VARCHAR)");
   CheckArgumentCount(input, path_optional ? 1 : 2, 2, accepted);
-  for (auto& t : input.argument_types) {
-    if (t.id() != TypeId::VARCHAR && t.id() != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
+  std::vector<LogicalType> args(input.argument_types.size(), TypeId::VARCHAR);
+  for (idx_t i = 0; i < args.size(); i++) {
+    TypeId t = input.argument_types[i].id();
+    if (i == 1 && extract && (t == TypeId::INTEGER || t == TypeId::BIGINT)) args[i] = TypeId::BIGINT;
+    else if (t != TypeId::VARCHAR && t != TypeId::SQLNULL) ThrowArgumentError(input, accepted);
   }
   LogicalType ret = op == Op::ARRAY_LENGTH ? LogicalType(TypeId::BIGINT)
                     : op == Op::KEYS       ? LogicalType::List(TypeId::VARCHAR)
                                            : LogicalType(TypeId::VARCHAR);
   std::string name = input.name;
-  std::vector<LogicalType> args(input.argument_types.size(), TypeId::VARCHAR);
   return Bound(std::move(args), ret, RowValueKernel([op, ret, name](const std::vector<Value>& a) {
                  json root = ParseOrThrow(name, a[0].GetString());
                  const json* at = &root;
-                 if (a.size() == 2) at = Walk(root, ParsePath(name, a[1].GetString()));
+                 if (a.size() == 2) {
+                   at = Walk(root, a[1].type().id() == TypeId::BIGINT ? IndexPath(a[1].GetBigint())
+                                                                      : ParsePath(name, a[1].GetString()));
+                 }
                  if (!at) return Value(ret);
                  switch (op) {
                    case Op::EXTRACT: return Value::VARCHAR(at->dump());
+                   case Op::EXTRACT_STRING:
+                     if (at->is_null()) return Value(ret);
+                     return Value::VARCHAR(at->is_string() ? at->get<std::string>() : at->dump());
                    case Op::VALUE:
                      if (at->is_object() || at->is_array()) return Value(ret);
                      return Value::VARCHAR(at->dump());
@@ -215,6 +237,8 @@ BoundScalarFunction BindJsonBuild(const ScalarBindInput& input, bool object) {
 void RegisterJsonMoreFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("json_extract", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::EXTRACT); });
   registry.Register("json_extract_path", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::EXTRACT); });
+  registry.Register("json_extract_string", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::EXTRACT_STRING); });
+  registry.Register("json_extract_path_text", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::EXTRACT_STRING); });
   registry.Register("json_value", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::VALUE); });
   registry.Register("json_array_length", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::ARRAY_LENGTH); });
   registry.Register("json_keys", [](const ScalarBindInput& in) { return BindPathFunction(in, Op::KEYS); });

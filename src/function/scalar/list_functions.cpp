@@ -64,7 +64,7 @@ ListAgg ParseListAgg(const std::string& name) {
   for (auto& [n, kind] : kNames) {
     if (n == name) return kind;
   }
-  throw NotImplementedError("not supported yet: list_aggregate with the aggregate '" + name +
+  throw NotImplementedError("list_aggregate with the aggregate '" + name +
                             "' (supported: sum, avg, min, max, count, product, first, last, string_agg, bool_and, bool_or)");
 }
 

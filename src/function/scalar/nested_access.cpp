@@ -113,6 +113,10 @@ BoundScalarFunction BindMap(const ScalarBindInput& input) {
     throw BinderError("map() expects pairs of a key and a value, e.g. map('a', 1, 'b', 2); got " +
                       std::to_string(types.size()) + " arguments");
   }
+  if (types.size() == 2 && types[0].id() == TypeId::LIST && types[1].id() == TypeId::LIST) {
+    throw BinderError("map(LIST, LIST) is ambiguous: DuckDB reads it as a list of keys and a list of values (write "
+                      "map_from_arrays(keys, values)), Spark as one entry whose key is a list (write MAP {key: value})");
+  }
   std::vector<LogicalType> key_types, value_types;
   for (size_t i = 0; i < types.size(); i += 2) {
     key_types.push_back(types[i]);
@@ -120,8 +124,8 @@ BoundScalarFunction BindMap(const ScalarBindInput& input) {
   }
   LogicalType key = UnifyTypes(key_types, "map", "keys");
   LogicalType value = UnifyTypes(value_types, "map", "values");
-  if (key.IsNested() && key.id() != TypeId::STRUCT) {
-    throw BinderError("map(): keys of type " + key.ToString() + " are not supported; use scalar or STRUCT keys");
+  if (key.id() == TypeId::MAP) {
+    throw BinderError("map(): keys of type " + key.ToString() + " are not supported; use scalar, LIST or STRUCT keys");
   }
   std::vector<LogicalType> args;
   for (size_t i = 0; i < types.size(); i += 2) {
@@ -161,6 +165,52 @@ BoundScalarFunction BindMapFromArrays(const ScalarBindInput& input) {
                  }
                  CheckMapKeys(keys, "map_from_arrays");
                  return MakeMap(map_type, keys, values);
+               }));
+}
+
+// map_from_entries([(k, v), ...]) (Spark, DuckDB): a list of two-field
+// structs, the first field the key; NULL and repeated keys are errors.
+BoundScalarFunction BindMapFromEntries(const ScalarBindInput& input) {
+  const char* accepted = "map_from_entries(ARRAY<STRUCT<key, value>>)";
+  CheckArgumentCount(input, 1, 1, accepted);
+  LogicalType t = input.argument_types[0];
+  if (t.id() == TypeId::SQLNULL) t = LogicalType::List(LogicalType::Struct({{"key", TypeId::INTEGER}, {"value", TypeId::INTEGER}}));
+  if (t.id() != TypeId::LIST) ThrowArgumentError(input, accepted);
+  LogicalType entry = t.ListChild();
+  if (entry.id() == TypeId::SQLNULL) entry = LogicalType::Struct({{"key", TypeId::INTEGER}, {"value", TypeId::INTEGER}});
+  if (entry.id() != TypeId::STRUCT || entry.children().size() != 2) ThrowArgumentError(input, accepted);
+  if (entry.children()[0].second.id() == TypeId::MAP) {
+    throw BinderError("map_from_entries(): keys of type MAP are not supported; use scalar, LIST or STRUCT keys");
+  }
+  LogicalType map_type = LogicalType::Map(entry.children()[0].second, entry.children()[1].second);
+  LogicalType list_type = LogicalType::List(entry);
+  return Bound({list_type}, map_type, RowValueKernel([map_type](const std::vector<Value>& a) {
+                 std::vector<Value> keys, values;
+                 for (auto& e : a[0].Children()) {
+                   if (e.IsNull()) throw InvalidInputError("map_from_entries(): an entry is NULL; every entry must be a (key, value) struct");
+                   keys.push_back(e.Children()[0]);
+                   values.push_back(e.Children()[1]);
+                 }
+                 CheckMapKeys(keys, "map_from_entries");
+                 return MakeMap(map_type, keys, values);
+               }));
+}
+
+// map_contains(m, k) / map_contains_key (BOOLEAN) and map_extract(m, k)
+// (DuckDB: a list holding the value, empty when the key is missing).
+BoundScalarFunction BindMapProbe(const ScalarBindInput& input, bool extract) {
+  std::string accepted = input.name + "(MAP, key)";
+  CheckArgumentCount(input, 2, 2, accepted);
+  const LogicalType& m = input.argument_types[0];
+  if (m.id() != TypeId::MAP) ThrowArgumentError(input, accepted);
+  const LogicalType& key = m.ListChild().children()[0].second;
+  const LogicalType& value = m.ListChild().children()[1].second;
+  LogicalType ret = extract ? LogicalType::List(value) : LogicalType(TypeId::BOOLEAN);
+  return Bound({m, key}, ret, RowValueKernel([extract, ret](const std::vector<Value>& a) {
+                 for (auto& e : a[0].Children()) {
+                   if (e.Children()[0] == a[1]) return extract ? Value::LIST(ret, {e.Children()[1]}) : Value::BOOLEAN(true);
+                 }
+                 return extract ? Value::LIST(ret, {}) : Value::BOOLEAN(false);
                }));
 }
 
@@ -347,6 +397,10 @@ void RegisterNestedAccessFunctions(ScalarFunctionRegistry& registry) {
   registry.Register("list_value", BindArray);
   registry.Register("map", BindMap);
   registry.Register("map_from_arrays", BindMapFromArrays);
+  registry.Register("map_from_entries", BindMapFromEntries);
+  registry.Register("map_contains", [](const ScalarBindInput& in) { return BindMapProbe(in, false); });
+  registry.Register("map_contains_key", [](const ScalarBindInput& in) { return BindMapProbe(in, false); });
+  registry.Register("map_extract", [](const ScalarBindInput& in) { return BindMapProbe(in, true); });
   registry.Register("subscript", [](const ScalarBindInput& in) { return BindSubscript(in, false); });
   registry.Register("element_at", [](const ScalarBindInput& in) { return BindSubscript(in, true); });
   registry.Register("struct_extract", BindStructExtract);

@@ -142,7 +142,9 @@ bool FitsInferredType(const std::string& text, const LogicalType& type) {
   return MergeInferredTypes(type, InferCsvType(text)) == type;
 }
 
-std::string Location(const std::string& path, idx_t line) { return "read_files(): " + path + " line " + std::to_string(line); }
+std::string Location(const ReadFilesOptions& options, const std::string& path, idx_t line) {
+  return options.function + "(): " + path + " line " + std::to_string(line);
+}
 
 // The file's text, which must be UTF-8 (VARCHAR is).
 std::string ReadCsvText(const std::string& path, const ReadFilesOptions& options) {
@@ -150,7 +152,7 @@ std::string ReadCsvText(const std::string& path, const ReadFilesOptions& options
   size_t bad = FindInvalidUtf8(text);
   if (bad != std::string::npos) {
     idx_t line = 1 + static_cast<idx_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n'));
-    throw InvalidInputError(Location(path, line) + ": the text is not valid UTF-8 (" + DescribeInvalidUtf8(text, bad) +
+    throw InvalidInputError(Location(options, path, line) + ": the text is not valid UTF-8 (" + DescribeInvalidUtf8(text, bad) +
                             " of the file); convert the file to UTF-8 first, e.g. iconv -f latin1 -t utf-8");
   }
   return text;
@@ -168,7 +170,7 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
   ForEachCsvRecord(text, options, [&](const CsvRecord& record) {
     if (!record.error.empty()) {
       if (!options.rescue_column.empty()) return false;
-      throw InvalidInputError(Location(path, record.line) + ": " + record.error +
+      throw InvalidInputError(Location(options, path, record.line) + ": " + record.error +
                               "; close the quote, or pass rescue => true to keep malformed records in _rescued_data");
     }
     if (header_pending) {

@@ -42,7 +42,9 @@ class SchemaInference {
 // `rescue_column` is not empty, a VARCHAR rescue column last.
 class RecordBuilder {
  public:
-  RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path);
+  // `function` is the table function the user called (errors name it).
+  RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path,
+                std::string function = "read_files");
 
   const FileSchema& Schema() const { return schema_; }
   bool Rescuing() const { return !rescue_column_.empty(); }
@@ -75,6 +77,7 @@ class RecordBuilder {
   FileSchema schema_;
   std::string rescue_column_;
   std::string file_path_;
+  std::string function_;
   std::vector<LogicalType> types_;
   ChunkCollection rows_;
   DataChunk chunk_;

@@ -240,7 +240,7 @@ void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, 
       [&](idx_t line, const std::string& problem, const std::string&) {
         // Inference skips what reading will reject or rescue (with the line then).
         if (!options.rescue_column.empty()) return;
-        throw InvalidInputError("read_files(): " + path + " line " + std::to_string(line) + ": " + problem +
+        throw InvalidInputError(options.function + "(): " + path + " line " + std::to_string(line) + ": " + problem +
                                 "; fix the record, or pass rescue => true to keep malformed records in _rescued_data");
       });
 }

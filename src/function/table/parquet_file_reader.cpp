@@ -9,7 +9,7 @@ namespace lakestream {
 static std::unique_ptr<ParquetReader> OpenParquet(const std::string& path, const ReadFilesOptions& options) {
   auto opened = ParquetReader::Open(path, options.files);
   if (!opened.ok()) {
-    throw InvalidInputError("read_files(): " + path + " is not a readable Parquet file (" + opened.status().message() +
+    throw InvalidInputError(options.function + "(): " + path + " is not a readable Parquet file (" + opened.status().message() +
                             "); remove it from the landing folder or pass the right format");
   }
   return opened.take();

@@ -6,6 +6,7 @@
 // column0, column1, ...). An option that would change the answer and is not
 // supported yet is refused by name, never ignored.
 #include "common/exception.hpp"
+#include "common/option_value.hpp"
 #include "common/sql_identifier.hpp"
 #include "common/string_util.hpp"
 #include "function/table/table_functions.hpp"
@@ -35,16 +36,6 @@ std::string ColumnListOption(const std::string& function, const std::string& opt
   for (auto& [name, type] : columns) out += (out.empty() ? "" : ", ") + QuoteSqlIdentifier(name) + " " + type;
   if (out.empty()) throw BinderError(function + "() option " + option + " names no column");
   return out;
-}
-
-bool BoolArgument(const std::string& function, const std::string& option, const Value& value) {
-  if (value.type().id() == TypeId::BOOLEAN && !value.IsNull()) return value.GetBoolean();
-  if (value.type().id() == TypeId::VARCHAR && !value.IsNull()) {
-    std::string s = StringUtil::Lower(value.GetString());
-    if (s == "true") return true;
-    if (s == "false") return false;
-  }
-  throw BinderError(function + "() option " + option + " must be true or false, got " + value.ToSQLString());
 }
 
 [[noreturn]] void Refuse(const std::string& function, const std::string& option, const std::string& supported) {
@@ -107,9 +98,9 @@ TableFunctionBinding BindReadCsv(ClientContext& context, const std::string& func
       }
       out.Add("schemahints", Value::VARCHAR(ColumnListOption(function, name, v)));
     } else if (name == "all_varchar") {
-      out.Add("infercolumntypes", Value::BOOLEAN(!BoolArgument(function, name, v)));
+      out.Add("infercolumntypes", Value::BOOLEAN(!BooleanOption(function + "()", name, v)));
     } else if (name == "auto_detect") {
-      auto_detect = BoolArgument(function, name, v);
+      auto_detect = BooleanOption(function + "()", name, v);
     } else if (name == "sample_size" || name == "parallel") {
       continue;  // how much is read to infer, and how: the answer is the same (every row is read)
     } else {
@@ -120,7 +111,7 @@ TableFunctionBinding BindReadCsv(ClientContext& context, const std::string& func
     throw BinderError(function + "(auto_detect = false) needs the columns: add columns = {'id': 'BIGINT', ...}, or drop "
                       "auto_detect to infer them");
   }
-  ReadFilesOptions options = ParseReadFilesOptions(out.arguments, out.names);
+  ReadFilesOptions options = ParseReadFilesOptions(out.arguments, out.names, function);
   EvolutionOptions evolution = ParseEvolutionOptions(out.arguments, out.names, options);
   options.unnamed_prefix = "column";
   options.columns_by_position = columns_given;
@@ -160,7 +151,7 @@ TableFunctionBinding BindReadJson(ClientContext& context, const std::string& fun
   }
   // read_ndjson needs nothing more: one object per line is the default, and
   // a file that starts with '[' is read whole.
-  ReadFilesOptions options = ParseReadFilesOptions(out.arguments, out.names);
+  ReadFilesOptions options = ParseReadFilesOptions(out.arguments, out.names, function);
   EvolutionOptions evolution = ParseEvolutionOptions(out.arguments, out.names, options);
   return BindReadFiles(context, std::move(options), evolution);
 }

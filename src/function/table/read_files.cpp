@@ -160,7 +160,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
   if (format == FileFormat::UNKNOWN && !files.empty()) {
     format = FormatFromExtension(files[0].path);
     if (format == FileFormat::UNKNOWN) {
-      throw BinderError("read_files('" + source + "'): cannot tell the format of " + files[0].path +
+      throw BinderError(options.function + "('" + source + "'): cannot tell the format of " + files[0].path +
                         " from its name; pass format => 'json', 'csv' or 'parquet'");
     }
   }
@@ -179,11 +179,11 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
         throw InvalidInputError("read_files('" + source + "'): no files yet to infer the schema of streaming table " +
                                 scope->table + " from; add files there, or declare the columns with schema => 'id BIGINT, ...'");
       }
-      throw IOError("read_files(): no file matches '" + source +
+      throw IOError(options.function + "(): no file matches '" + source +
                     "'; check the path (relative paths start at the current directory)");
     }
     if (format == FileFormat::UNKNOWN) {
-      throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
+      throw BinderError(options.function + "('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
     }
     schema = InferSchema(files, format, options, evolution);
     ApplyHints(schema, options.hints, options.rescue_column);
@@ -193,7 +193,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
     }
   }
   if (!scope && files.empty()) {
-    throw IOError("read_files(): no file matches '" + source + "'; check the path (relative paths start at the current directory)");
+    throw IOError(options.function + "(): no file matches '" + source + "'; check the path (relative paths start at the current directory)");
   }
   if (scope) {
     std::vector<DiscoveredFile> fresh;
@@ -215,7 +215,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
   }
   if (!files.empty() && format == FileFormat::UNKNOWN) format = FormatFromExtension(files[0].path);
   if (!files.empty() && format == FileFormat::UNKNOWN) {
-    throw BinderError("read_files('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
+    throw BinderError(options.function + "('" + source + "'): pass format => 'json', 'csv' or 'parquet'");
   }
   if (stored && !files.empty() && EvolveSchema(schema, files, format, options, evolution, *scope)) {
     // Saved with the table's state before the commit that holds the rows.
@@ -236,7 +236,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
   binding.factory = [files, format, options, schema, types, counter](const std::vector<idx_t>& projected) {
     auto rows = std::make_shared<ChunkCollection>(types);
     for (auto& file : files) {
-      RecordBuilder builder(schema, options.rescue_column, file.path);
+      RecordBuilder builder(schema, options.rescue_column, file.path, options.function);
       ReadFileRecords(file.path, format, options, builder);
       ChunkCollection part = builder.TakeRows();
       *counter += static_cast<int64_t>(part.Count());

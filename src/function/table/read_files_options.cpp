@@ -1,5 +1,7 @@
 #include "function/table/read_files_options.hpp"
 
+#include "common/option_value.hpp"
+
 #include "common/exception.hpp"
 #include "common/json_parse.hpp"
 #include "common/sql_identifier.hpp"
@@ -166,36 +168,29 @@ FileFormat FormatFromExtension(const std::string& path) {
   return FileFormat::UNKNOWN;
 }
 
-static bool BoolOption(const std::string& name, const Value& v) {
-  if (v.type().id() == TypeId::BOOLEAN && !v.IsNull()) return v.GetBoolean();
-  if (v.type().id() == TypeId::VARCHAR) {
-    std::string s = StringUtil::Lower(v.GetString());
-    if (s == "true") return true;
-    if (s == "false") return false;
-  }
-  throw BinderError("read_files() option " + name + " must be true or false" + (name == "header" ? " (or 'auto')" : "") +
-                    ", got " + v.ToSQLString());
-}
-
-static std::string StringOption(const std::string& name, const Value& v) {
+// `owner` is the function the user called, as "read_csv()".
+static std::string StringOption(const std::string& owner, const std::string& name, const Value& v) {
   if (v.type().id() != TypeId::VARCHAR || v.IsNull()) {
-    throw BinderError("read_files() option " + name + " must be a string, got " + v.ToSQLString());
+    throw BinderError(owner + " option " + name + " must be a string, got " + v.ToSQLString());
   }
   return v.GetString();
 }
 
-static char CharOption(const std::string& name, const Value& v) {
-  std::string s = StringOption(name, v);
+static char CharOption(const std::string& owner, const std::string& name, const Value& v) {
+  std::string s = StringOption(owner, name, v);
   if (s == "\\t") return '\t';
-  if (s.size() != 1) throw BinderError("read_files() option " + name + " must be one character, got '" + s + "'");
+  if (s.size() != 1) throw BinderError(owner + " option " + name + " must be one character, got '" + s + "'");
   return s[0];
 }
 
-ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names) {
+ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
+                                       const std::string& function) {
+  const std::string owner = function + "()";
   if (args.empty() || !names[0].empty()) {
-    throw BinderError("read_files() needs a path first, e.g. read_files('landing/', format => 'json')");
+    throw BinderError(owner + " needs a path first, e.g. read_files('landing/', format => 'json')");
   }
   ReadFilesOptions options;
+  options.function = function;
   const Value& path = args[0];
   if (path.type().id() == TypeId::LIST) {
     for (auto& v : path.Children()) options.patterns.push_back(v.ToString());
@@ -204,7 +199,7 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     options.patterns.push_back(path.GetString());
     options.path_argument = path.GetString();
   } else {
-    throw BinderError("read_files() expects a file, a directory, a glob or a list of them as its first argument, got " +
+    throw BinderError(owner + " expects a file, a directory, a glob or a list of them as its first argument, got " +
                       path.ToSQLString());
   }
   bool rescue = false;
@@ -213,11 +208,11 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
     const std::string& name = names[i];
     const Value& v = args[i];
     if (name.empty()) {
-      throw BinderError("read_files() takes one path and then named options (name => value); got the extra argument " +
+      throw BinderError(owner + " takes one path and then named options (name => value); got the extra argument " +
                         v.ToSQLString());
     }
     if (name == "format") {
-      std::string f = StringUtil::Lower(StringOption(name, v));
+      std::string f = StringUtil::Lower(StringOption(owner, name, v));
       if (f == "json" || f == "jsonl" || f == "ndjson") {
         options.format = FileFormat::JSON;
       } else if (f == "csv") {
@@ -225,54 +220,54 @@ ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std
       } else if (f == "parquet") {
         options.format = FileFormat::PARQUET;
       } else {
-        throw BinderError("read_files() format '" + f + "' is not supported; use 'json', 'csv' or 'parquet'");
+        throw BinderError(owner + " format '" + f + "' is not supported; use 'json', 'csv' or 'parquet'");
       }
     } else if (name == "header") {
       if (v.type().id() == TypeId::VARCHAR && !v.IsNull() && StringUtil::Lower(v.GetString()) == "auto") {
         options.auto_header = true;  // DuckDB's default, so DuckDB's column0 naming too
         options.unnamed_prefix = "column";
       } else {
-        options.header = BoolOption(name, v);
+        options.header = BooleanOption(owner, name, v, " (or 'auto')");
       }
     } else if (name == "delimiter" || name == "sep") {
       options.auto_delimiter = v.type().id() == TypeId::VARCHAR && !v.IsNull() && StringUtil::Lower(v.GetString()) == "auto";
-      if (!options.auto_delimiter) options.delimiter = CharOption(name, v);
+      if (!options.auto_delimiter) options.delimiter = CharOption(owner, name, v);
     } else if (name == "quote") {
-      options.quote = CharOption(name, v);
+      options.quote = CharOption(owner, name, v);
     } else if (name == "multiline") {
-      options.multi_line = BoolOption(name, v);
+      options.multi_line = BooleanOption(owner, name, v);
     } else if (name == "schema") {
-      options.schema = ParseSchemaString(StringOption(name, v), "read_files() option schema");
+      options.schema = ParseSchemaString(StringOption(owner, name, v), owner + " option schema");
     } else if (name == "schemahints") {
-      options.hints = ParseSchemaHints(StringOption(name, v));
+      options.hints = ParseSchemaHints(StringOption(owner, name, v));
     } else if (name == "infercolumntypes" || name == "inferschema") {
-      options.infer_types = BoolOption(name, v);
+      options.infer_types = BooleanOption(owner, name, v);
     } else if (name == "prefersdecimal" || name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
       continue;  // ParseEvolutionOptions
     } else if (name == "useincrementallisting" || name == "cloudfiles.useincrementallisting") {
-      std::string mode = StringUtil::Lower(StringOption(name, v));
+      std::string mode = StringUtil::Lower(StringOption(owner, name, v));
       if (mode != "auto" && mode != "true" && mode != "false") {
-        throw BinderError("read_files() option useIncrementalListing must be 'auto', 'true' or 'false', got '" + mode + "'");
+        throw BinderError(owner + " option useIncrementalListing must be 'auto', 'true' or 'false', got '" + mode + "'");
       }
       options.incremental_listing = mode != "false";
     } else if (name == "backfillinterval" || name == "cloudfiles.backfillinterval") {
-      std::string text = StringOption(name, v);
+      std::string text = StringOption(owner, name, v);
       auto ms = StringUtil::ParseDurationMs(text);
       if (!ms || *ms <= 0) {
-        throw BinderError("read_files() option backfillInterval takes a duration such as '10 minutes' or '1 day', got '" +
+        throw BinderError(owner + " option backfillInterval takes a duration such as '10 minutes' or '1 day', got '" +
                           text + "'");
       }
       options.backfill_interval_ms = *ms;
     } else if (name == "allowoverwrites" || name == "cloudfiles.allowoverwrites") {
-      options.allow_overwrites = BoolOption(name, v);
+      options.allow_overwrites = BooleanOption(owner, name, v);
     } else if (name == "rescue") {
-      rescue = BoolOption(name, v);
+      rescue = BooleanOption(owner, name, v);
     } else if (name == "rescueddatacolumn") {
       rescue = true;
-      rescue_name = StringOption(name, v);
-      if (rescue_name.empty()) throw BinderError("read_files() option rescuedDataColumn must name a column");
+      rescue_name = StringOption(owner, name, v);
+      if (rescue_name.empty()) throw BinderError(owner + " option rescuedDataColumn must name a column");
     } else {
-      throw BinderError("read_files() has no option " + name +
+      throw BinderError(owner + " has no option " + name +
                         "; known options: format, header, delimiter (sep), quote, multiLine, schema, schemaHints, "
                         "inferColumnTypes, prefersDecimal, schemaEvolutionMode, rescue, rescuedDataColumn, "
                         "useIncrementalListing, backfillInterval, allowOverwrites");
@@ -299,14 +294,15 @@ void UseDuckDBCsvDefaults(ReadFilesOptions& options, bool header_given, bool del
 
 EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
                                        const ReadFilesOptions& options) {
+  const std::string owner = options.function + "()";
   EvolutionOptions out;
   for (idx_t i = 1; i < args.size(); i++) {
     const std::string& name = names[i];
     const Value& v = args[i];
     if (name == "prefersdecimal") {
-      out.prefers_decimal = BoolOption(name, v);
+      out.prefers_decimal = BooleanOption(owner, name, v);
     } else if (name == "schemaevolutionmode" || name == "cloudfiles.schemaevolutionmode") {
-      std::string mode = StringUtil::Lower(StringOption(name, v));
+      std::string mode = StringUtil::Lower(StringOption(owner, name, v));
       if (mode == "addnewcolumns") {
         out.mode = SchemaEvolutionMode::ADD_NEW_COLUMNS;
       } else if (mode == "rescue") {
@@ -316,13 +312,13 @@ EvolutionOptions ParseEvolutionOptions(const std::vector<Value>& args, const std
       } else if (mode == "none") {
         out.mode = SchemaEvolutionMode::NONE;
       } else {
-        throw BinderError("read_files() option schemaEvolutionMode must be 'addNewColumns', 'rescue', "
+        throw BinderError(owner + " option schemaEvolutionMode must be 'addNewColumns', 'rescue', "
                           "'failOnNewColumns' or 'none', got '" + v.GetString() + "'");
       }
     }
   }
   if (out.mode == SchemaEvolutionMode::ADD_NEW_COLUMNS && !options.schema.empty()) {
-    throw BinderError("read_files() option schemaEvolutionMode 'addNewColumns' evolves an inferred schema, but schema => "
+    throw BinderError(owner + " option schemaEvolutionMode 'addNewColumns' evolves an inferred schema, but schema => "
                       "declares the columns; drop schema => (schemaHints => still sets types), or use 'none' or 'rescue'");
   }
   return out;

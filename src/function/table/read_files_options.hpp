@@ -44,6 +44,9 @@ FileSchema ParseSchemaString(const std::string& text, const std::string& what);
 class FileSystem;
 
 struct ReadFilesOptions {
+  // The table function the user called (read_files, read_csv, read_json,
+  // ...), named by every error of the bind and of the readers.
+  std::string function = "read_files";
   std::string path_argument;  // the first argument as written (messages, state keys)
   // What the files are read through (ExternalAccessPolicy::Files(), set at
   // bind): confined beneath the allowed folders once external access is
@@ -91,9 +94,11 @@ struct ReadFilesOptions {
   bool allow_overwrites = false;
 };
 
-// Reads the arguments of a read_files() call. Throws BinderError for an
-// unknown option (with the list of known ones) or a bad value.
-ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names);
+// Reads the arguments of a read_files() call (or of `function`, whose
+// options were translated into read_files()'s). Throws BinderError naming
+// `function` for an unknown option (with the list of known ones) or a bad value.
+ReadFilesOptions ParseReadFilesOptions(const std::vector<Value>& args, const std::vector<std::string>& names,
+                                       const std::string& function = "read_files");
 
 // Sets DuckDB's defaults on options parsed for read_csv()/read_json() and
 // FROM 'file': sniffed header and delimiter (unless given), column0 naming.

@@ -24,8 +24,12 @@ FileSchema SchemaInference::Finish(bool infer_types, bool resolve_nulls) const {
   return out;
 }
 
-RecordBuilder::RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path)
-    : schema_(schema), rescue_column_(std::move(rescue_column)), file_path_(std::move(file_path)) {
+RecordBuilder::RecordBuilder(const FileSchema& schema, std::string rescue_column, std::string file_path,
+                             std::string function)
+    : schema_(schema),
+      rescue_column_(std::move(rescue_column)),
+      file_path_(std::move(file_path)),
+      function_(std::move(function)) {
   types_ = schema_.types;
   if (Rescuing()) types_.push_back(TypeId::VARCHAR);
   rows_.SetTypes(types_);
@@ -33,7 +37,7 @@ RecordBuilder::RecordBuilder(const FileSchema& schema, std::string rescue_column
 }
 
 void RecordBuilder::Fail(const std::string& problem, const std::string& fix) const {
-  throw InvalidInputError("read_files(): " + file_path_ + " line " + std::to_string(line_) + ": " + problem + "; " + fix);
+  throw InvalidInputError(function_ + "(): " + file_path_ + " line " + std::to_string(line_) + ": " + problem + "; " + fix);
 }
 
 void RecordBuilder::BeginRecord(idx_t line) {
@@ -133,9 +137,9 @@ std::string ReadWholeFile(const std::string& path, const ReadFilesOptions& optio
   auto bytes = fs->ReadFile(path);
   if (!bytes.ok()) {
     if (!IsRemotePath(path) && bytes.status().IsNotFound()) {
-      throw IOError("read_files(): cannot open " + path + "; check that it exists and is readable");
+      throw IOError(options.function + "(): cannot open " + path + "; check that it exists and is readable");
     }
-    throw IOError("read_files(): cannot read " + path + ": " + bytes.status().message());
+    throw IOError(options.function + "(): cannot read " + path + ": " + bytes.status().message());
   }
   return bytes.take();
 }

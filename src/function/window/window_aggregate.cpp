@@ -1,6 +1,8 @@
 // Aggregates over window frames (see window_executor.hpp for the costs).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -139,6 +141,59 @@ void EvaluateDistinct(const BoundWindow& window, const Vector& value, const std:
   }
 }
 
+// Every other aggregate (statistics, regression, bitwise, frequency, lists,
+// quantiles, ...): one aggregate state holds the frame, fed the rows that
+// enter it in the window's order; when a frame starts elsewhere than the
+// previous one, or ends before it, the state is rebuilt from the frame's rows.
+// Running frames (UNBOUNDED PRECEDING to the current row) and whole
+// partitions cost O(n) updates; a frame whose start moves costs its size per
+// row.
+void EvaluateByState(const BoundWindow& window, const std::vector<Vector>& inputs, const std::vector<uint32_t>& order,
+                     const std::vector<uint32_t>& begin, const std::vector<uint32_t>& end, Vector& result,
+                     const std::function<void()>& check_interrupt) {
+  const AggregateSignature& sig = window.aggregate;
+  const Vector& value = inputs[window.arguments[0]];
+  const Vector* second = sig.second_type.id() != TypeId::INVALID ? &inputs[window.arguments[1]] : nullptr;
+  Vector batch(value.GetType(), STANDARD_VECTOR_SIZE);
+  std::unique_ptr<Vector> second_batch;
+  if (second) second_batch = std::make_unique<Vector>(second->GetType(), STANDARD_VECTOR_SIZE);
+  Vector one(sig.return_type, 1);
+  std::vector<uint32_t> zeros(STANDARD_VECTOR_SIZE, 0);
+  std::vector<sel_t> sel;
+  std::unique_ptr<AggregateState> state;
+  uint32_t cb = 0, ce = 0;
+  auto feed = [&](uint32_t from, uint32_t to) {
+    while (from < to) {
+      auto k = static_cast<uint32_t>(std::min<idx_t>(to - from, STANDARD_VECTOR_SIZE));
+      sel.assign(order.begin() + from, order.begin() + from + k);
+      batch.Reset();
+      batch.Copy(value, sel.data(), k, 0, 0);
+      if (second) {
+        second_batch->Reset();
+        second_batch->Copy(*second, sel.data(), k, 0, 0);
+        state->UpdateBinary(&batch, second_batch.get(), zeros.data(), k);
+      } else {
+        state->Update(&batch, zeros.data(), k);
+      }
+      from += k;
+    }
+  };
+  for (idx_t pos = 0; pos < order.size(); pos++) {
+    if (pos % STANDARD_VECTOR_SIZE == 0) check_interrupt();
+    uint32_t b = begin[pos], e = end[pos];
+    if (!state || b != cb || e < ce) {
+      state = CreateAggregateState(sig);
+      state->Resize(1);
+      cb = ce = b;
+    }
+    feed(ce, e);
+    ce = std::max(ce, e);
+    one.Reset();
+    state->Finalize(0, 1, one);
+    result.Copy(one, nullptr, 1, 0, order[pos]);
+  }
+}
+
 }  // namespace
 
 void EvaluateWindowAggregate(const BoundWindow& window, const std::vector<Vector>& inputs, WindowSort& sort,
@@ -154,6 +209,13 @@ void EvaluateWindowAggregate(const BoundWindow& window, const std::vector<Vector
     return;
   }
   const Vector& value = inputs[window.arguments[0]];
+  bool dedicated = sig.kind == AggregateKind::COUNT || sig.kind == AggregateKind::SUM || sig.kind == AggregateKind::AVG ||
+                   sig.kind == AggregateKind::MIN || sig.kind == AggregateKind::MAX ||
+                   sig.kind == AggregateKind::COUNT_DISTINCT;
+  if (!dedicated || (sig.distinct && sig.kind != AggregateKind::SUM && sig.kind != AggregateKind::AVG)) {
+    EvaluateByState(window, inputs, order, begin, end, result, check_interrupt);
+    return;
+  }
   if (sig.kind == AggregateKind::COUNT_DISTINCT || sig.distinct) {
     EvaluateDistinct(window, value, order, begin, end, result, check_interrupt);
     return;

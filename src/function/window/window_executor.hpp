@@ -9,7 +9,10 @@
 // sum/count/avg of integers and decimals use exact 128-bit prefix sums,
 // sum/avg of DOUBLE and min/max a segment tree (O(log frame) per row), and
 // DISTINCT aggregates slide a hash multiset along the frame, whose bounds
-// only move forward.
+// only move forward. Other aggregates (statistics, regression, bitwise,
+// mode/histogram, lists, quantiles) keep one aggregate state fed the rows
+// entering the frame: linear for running frames and whole partitions, the
+// frame's size per row when its start moves (window_aggregate.cpp).
 #pragma once
 
 #include <cstdint>

@@ -16,7 +16,9 @@ namespace lakestream {
 void ComputeFrames(const BoundWindow& window, const std::vector<Vector>& inputs, WindowSort& sort,
                    std::vector<uint32_t>& begin, std::vector<uint32_t>& end);
 
-// sum, count, count(*), avg, min, max and count/sum/avg(DISTINCT) over frames.
+// Aggregates over frames: sum, count, count(*), avg, min, max and
+// count/sum/avg(DISTINCT) by prefix sums, segment trees and a sliding
+// multiset; every other aggregate through its AggregateState.
 void EvaluateWindowAggregate(const BoundWindow& window, const std::vector<Vector>& inputs, WindowSort& sort,
                              Vector& result, const std::function<void()>& check_interrupt);
 

@@ -1,5 +1,5 @@
 """spark.catalog basics, df.cache(), and df.write honouring or refusing
-every option (format, options, partitionBy, parquet) (issue 31)."""
+every option (format, options, partitionBy, parquet, json, csv) (issue 31)."""
 import os
 
 import pytest
@@ -50,8 +50,10 @@ def test_save_as_table_partitioned_and_options_refused_by_name(spark, orders):
         orders.write.option("compresion", "zstd").saveAsTable("x")
     with pytest.raises(AnalysisException, match="mergeSchema = true is not supported yet"):
         orders.write.mode("append").option("mergeSchema", "true").saveAsTable("by_category")
-    with pytest.raises(AnalysisException, match="write.json\\(\\) is not supported yet"):
-        orders.write.json("/tmp/x")
+    with pytest.raises(AnalysisException, match="write option 'linesep' is not supported for format json"):
+        orders.write.option("lineSep", "\n").json("/tmp/x")
+    with pytest.raises(AnalysisException, match="write.format\\('avro'\\) is not supported yet"):
+        orders.write.format("avro").save("/tmp/x")
     with pytest.raises(AnalysisException, match="save\\(path\\) is not supported yet"):
         orders.write.format("delta").save("/tmp/somewhere")
 
@@ -69,3 +71,23 @@ def test_write_parquet_and_read_it_back(spark, orders, tmp_path):
     with pytest.raises(AnalysisException, match="mode append is not supported yet"):
         orders.write.mode("append").parquet(path)
     assert os.path.isfile(path)
+
+
+def test_write_json_and_csv_and_read_them_back(spark, orders, tmp_path):
+    path = str(tmp_path / "orders.json")
+    orders.write.json(path)
+    assert sorted(rows(spark.read.json(path).select("id", "category", "amount"))) == [
+        (1, "books", 10), (2, "games", 5), (3, "books", 7)]
+    with pytest.raises(AnalysisException, match="PATH_ALREADY_EXISTS"):
+        orders.write.format("json").save(path)
+    with pytest.raises(AnalysisException, match="compression is not supported yet for json"):
+        orders.write.mode("overwrite").json(path, compression="gzip")
+
+    csv = str(tmp_path / "orders.csv")
+    orders.write.csv(csv, sep=";")  # Spark: no header line unless asked
+    with open(csv) as f:
+        assert sorted(f.read().splitlines()) == ["1;books;10", "2;games;5", "3;books;7"]
+    orders.filter("id = 2").write.mode("overwrite").option("header", True).csv(csv)
+    with open(csv) as f:
+        assert f.read().splitlines() == ["id,category,amount", "2,games,5"]
+    assert rows(spark.read.csv(csv, header=True, inferSchema=True)) == [(2, "games", 5)]

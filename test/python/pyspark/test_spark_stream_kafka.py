@@ -137,3 +137,26 @@ def test_kafka_options_change_on_restart_keeps_the_position(spark, broker, tmp_p
     assert len({m["headers"]["lakestream.sink"] for m in topic(broker, "t")}) == 1
     meta = json.load(open(str(tmp_path / "k" / "lakestream_query.json")))
     assert meta["kafka_options"]["linger.ms"] == "20"
+
+
+def test_batch_write_to_kafka(spark, broker):
+    """The post's third option: a batch read of the gold table, filtered,
+    keyed, to_json-encoded and written with df.write.format("kafka").save()."""
+    silver_and_gold(spark)
+    (spark.read.table("gold").filter(col("total") > 8)
+     .select(col("category").cast("string").alias("key"), to_json(struct("total", "n")).alias("value"))
+     .write.format("kafka")
+     .option("kafka.bootstrap.servers", broker.bootstrap)
+     .option("topic", "t")
+     .save())
+    assert payloads(broker, "t") == [("books", {"total": 15, "n": 2})]
+    assert not [r for r in spark.sql("SHOW TABLES").collect() if "__lakestream_write" in str(r)]
+    with pytest.raises(AnalysisException, match="Save mode overwrite not allowed for Kafka"):
+        spark.table("gold").select(col("category").alias("value")).write.format("kafka").mode("overwrite") \
+            .option("kafka.bootstrap.servers", broker.bootstrap).option("topic", "t").save()
+    with pytest.raises(AnalysisException, match="Required attribute 'value' not found"):
+        spark.table("gold").write.format("kafka").option("kafka.bootstrap.servers", broker.bootstrap) \
+            .option("topic", "t").save()
+    with pytest.raises(AnalysisException, match="needs .option\\(\"topic\""):
+        spark.table("gold").select(col("category").alias("value")).write.format("kafka") \
+            .option("kafka.bootstrap.servers", broker.bootstrap).save()

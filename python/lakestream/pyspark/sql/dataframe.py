@@ -6,6 +6,7 @@ only writeStream runs it; an action such as collect() raises as in Spark.
 """
 
 import os
+import uuid
 
 from ..errors import AnalysisException
 from ..._frame.column import sql_expr
@@ -304,12 +305,17 @@ class GroupedData(GroupedFrame):
 
 
 class DataFrameWriter:
-    """df.write: mode(...), format("delta"/"parquet"), option(...), partitionBy(...),
-    saveAsTable / insertInto / parquet / save. Every option is honoured or refused by name."""
+    """df.write: mode(...), format("delta"/"parquet"/"json"/"csv"), option(...), partitionBy(...),
+    saveAsTable / insertInto / parquet / json / csv / save. Every option is honoured or refused by name."""
 
     # Delta writer options and what they mean here (docs/python-pyspark.md).
     _DELTA_OPTIONS = ("overwriteschema", "mergeschema")
     _PARQUET_OPTIONS = ("compression",)
+    # compression is accepted here only to be refused with its own message.
+    _JSON_OPTIONS = ("compression",)
+    # Spark's CSV writer options -> COPY's; Spark writes no header by default.
+    _CSV_OPTIONS = ("header", "sep", "delimiter", "quote", "nullvalue", "compression")
+    _FILE_OPTIONS = {"parquet": _PARQUET_OPTIONS, "json": _JSON_OPTIONS, "csv": _CSV_OPTIONS}
 
     def __init__(self, df):
         self._df = df
@@ -326,10 +332,10 @@ class DataFrameWriter:
 
     def format(self, source):
         fmt = str(source).lower()
-        if fmt not in ("delta", "parquet"):
+        if fmt not in ("delta", "parquet", "json", "csv", "kafka"):
             raise AnalysisException("write.format(%r) is not supported yet: lakestream writes Delta tables "
-                                    "(saveAsTable) and Parquet files (.parquet(path)); json and csv are not "
-                                    "written yet" % (source,))
+                                    "(saveAsTable), Parquet, JSON and CSV files (.parquet/.json/.csv(path)) and "
+                                    "Kafka topics (.format(\"kafka\").save())" % (source,))
         self._format = fmt
         return self
 
@@ -383,15 +389,37 @@ class DataFrameWriter:
 
     def parquet(self, path, mode=None, partitionBy=None, compression=None):
         """One Parquet file at ``path`` (COPY ... TO), which spark.read.parquet(path) reads back."""
-        self._format = "parquet"
-        if mode:
-            self.mode(mode)
         if compression is not None:
             self.option("compression", compression)
-        if partitionBy or self._partition_by:
-            raise AnalysisException("write.parquet(partitionBy=...) is not supported yet: lakestream writes one "
-                                    "Parquet file; partition a Delta table with saveAsTable(partitionBy=...)")
-        self._check_options(self._PARQUET_OPTIONS)
+        self._write_file("parquet", path, mode, partitionBy)
+
+    def json(self, path, mode=None, compression=None, **options):
+        """One JSON-lines file at ``path`` (COPY ... TO (FORMAT json)), which spark.read.json(path) reads back."""
+        if compression is not None:
+            self.option("compression", compression)
+        self.options(**options)
+        self._write_file("json", path, mode, None)
+
+    def csv(self, path, mode=None, compression=None, sep=None, quote=None, header=None, nullValue=None, **options):
+        """One CSV file at ``path`` (COPY ... TO (FORMAT csv)); no header line unless header=True, as in Spark."""
+        for key, value in (("compression", compression), ("sep", sep), ("quote", quote), ("header", header),
+                           ("nullValue", nullValue)):
+            if value is not None:
+                self.option(key, value)
+        self.options(**options)
+        self._write_file("csv", path, mode, None)
+
+    def _write_file(self, fmt, path, mode, partition_by):
+        self._format = fmt
+        if mode:
+            self.mode(mode)
+        if partition_by or self._partition_by:
+            raise AnalysisException("write.%s(partitionBy=...) is not supported yet: lakestream writes one %s "
+                                    "file; partition a Delta table with saveAsTable(partitionBy=...)"
+                                    % (fmt, fmt.upper() if fmt != "parquet" else "Parquet"))
+        self._check_options(self._FILE_OPTIONS[fmt])
+        if path is None:
+            raise AnalysisException("write.%s() needs a path" % fmt)
         target = os.path.abspath(str(path))
         if os.path.exists(target):
             if self._mode == "ignore":
@@ -400,11 +428,26 @@ class DataFrameWriter:
                 raise AnalysisException("[PATH_ALREADY_EXISTS] Path %s already exists. Set mode as \"overwrite\" "
                                         "to overwrite the existing path" % target)
             if self._mode == "append":
-                raise AnalysisException("write.parquet in mode append is not supported yet: lakestream writes one "
-                                        "Parquet file; write a new path, or use a Delta table (saveAsTable)")
-        copy = "COPY (%s) TO %s" % (self._df._sql(), literal(target))
-        if "compression" in self._options:
-            copy += " (COMPRESSION %s)" % quote_name(str(self._options["compression"]).lower())
+                raise AnalysisException("write.%s in mode append is not supported yet: lakestream writes one "
+                                        "file; write a new path, or use a Delta table (saveAsTable)" % fmt)
+        copy_options = ["FORMAT %s" % fmt]
+        for key, value in self._options.items():
+            if key == "compression":
+                if fmt != "parquet":
+                    raise AnalysisException("write option compression is not supported yet for %s: lakestream "
+                                            "writes %s files uncompressed" % (fmt, fmt))
+                copy_options.append("COMPRESSION %s" % quote_name(str(value).lower()))
+            elif key == "header":
+                copy_options.append("HEADER %s" % ("true" if _truthy(value) else "false"))
+            elif key in ("sep", "delimiter"):
+                copy_options.append("DELIMITER %s" % literal(str(value)))
+            elif key == "quote":
+                copy_options.append("QUOTE %s" % literal(str(value)))
+            elif key == "nullvalue":
+                copy_options.append("NULL %s" % literal(str(value)))
+        if fmt == "csv" and "header" not in self._options:
+            copy_options.append("HEADER false")
+        copy = "COPY (%s) TO %s (%s)" % (self._df._sql(), literal(target), ", ".join(copy_options))
         with self._df._session._lock:
             self._df._session._conn.execute(copy, list(self._df._params) if self._df._params else None)
 
@@ -412,17 +455,70 @@ class DataFrameWriter:
         if format is not None:
             self.format(format)
         self.options(**options)
-        if self._format == "parquet":
-            return self.parquet(path or self._options.pop("path", None), mode=mode, partitionBy=partitionBy)
+        if self._format in self._FILE_OPTIONS:
+            return self._write_file(self._format, path or self._options.pop("path", None), mode, partitionBy)
+        if self._format == "kafka":
+            return self._write_kafka(path, mode, partitionBy)
         raise AnalysisException("write.format(\"delta\").save(path) is not supported yet: lakestream names its "
                                 "tables; use saveAsTable(name), or CREATE TABLE name LOCATION 'path' then "
                                 "insertInto(name)")
 
-    def json(self, path, *args, **kwargs):
-        raise AnalysisException("write.json() is not supported yet: lakestream writes Parquet files and Delta tables")
 
-    def csv(self, path, *args, **kwargs):
-        raise AnalysisException("write.csv() is not supported yet: lakestream writes Parquet files and Delta tables")
+    def _write_kafka(self, path, mode, partition_by):
+        """A batch to Kafka (Spark's df.write.format("kafka").save()): the rows go through a Kafka sink
+        (docs/sinks.md, format raw) made for this one write and dropped after it; RUN SINK returns when
+        the broker has acknowledged every message."""
+        from .streaming.plan import check_kafka_columns
+        if mode:
+            self.mode(mode)
+        if self._mode not in ("append", "errorifexists"):
+            raise AnalysisException("Save mode %s not allowed for Kafka. Allowed save modes are Append and "
+                                    "ErrorIfExists (default)" % self._mode)
+        if path is not None or partition_by or self._partition_by:
+            raise AnalysisException("the Kafka sink takes no path and no partitionBy; set .option(\"topic\", ...)")
+        topic = self._options.get("topic")
+        if not topic:
+            raise AnalysisException("the Kafka sink needs .option(\"topic\", ...)")
+        kafka_options = {}
+        for key, value in self._options.items():
+            if key.startswith("kafka."):
+                kafka_options[key[6:]] = str(value)
+            elif key != "topic":
+                raise AnalysisException("write Kafka option %r is not supported; librdkafka properties are given "
+                                        "as kafka.<property>" % key)
+        if "bootstrap.servers" not in kafka_options:
+            raise AnalysisException("Option 'kafka.bootstrap.servers' must be specified for the Kafka sink")
+        df = self._df
+        types = [f.datatype.sql() if hasattr(f.datatype, "sql") else str(f.datatype) for f in df.schema.fields]
+        has_key = check_kafka_columns(df.columns, types)
+        prefix = "__lakestream_write_%s_" % uuid.uuid4().hex[:12]
+        staging, stream, sink = (quote_name(prefix + n) for n in ("staging", "stream", "sink"))
+        with_items = [("format", "raw"), ("topic", str(topic))] + sorted(kafka_options.items())
+        conn = df._session._conn
+        failed = False
+        with df._session._lock:
+            try:
+                conn.execute("CREATE TABLE %s (\"key\" VARCHAR, \"value\" VARCHAR) "
+                             "TBLPROPERTIES ('change_tracking' = 'true')" % staging)
+                conn.execute("CREATE TABLE STREAM %s ON TABLE %s WITH PROPERTIES ('TABLE_STREAM_MODE' = "
+                             "'APPEND_ONLY')" % (stream, staging))
+                conn.execute("CREATE SINK %s FROM %s INTO KAFKA WITH (%s)" % (
+                    sink, stream, ", ".join("%s = %s" % (literal(k), literal(v)) for k, v in with_items)))
+                key = "\"key\"" if has_key else "CAST(NULL AS VARCHAR)"
+                conn.execute("INSERT INTO %s (\"key\", \"value\") SELECT %s, \"value\" FROM (%s) AS \"__w\""
+                             % (staging, key, df._sql()), list(df._params) if df._params else None)
+                conn.execute("RUN SINK " + sink)
+            except BaseException:
+                failed = True
+                raise
+            finally:
+                for drop in ("DROP SINK IF EXISTS " + sink, "DROP STREAM IF EXISTS " + stream,
+                             "DROP TABLE IF EXISTS " + staging):
+                    try:
+                        conn.execute(drop)
+                    except Exception:  # noqa: BLE001
+                        if not failed:  # else the write's own error is the one to report
+                            raise
 
 
 def _truthy(value):

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "common/exception.hpp"
+#include "common/option_value.hpp"
 #include "common/string_util.hpp"
 #include "parser/parser.hpp"
 #include "planner/binder.hpp"
@@ -37,13 +38,6 @@ static CopyFormat CopyFormatOf(const CopyStatement& stmt) {
   if (ends(".csv") || ends(".tsv")) return CopyFormat::CSV;
   if (ends(".json") || ends(".jsonl") || ends(".ndjson")) return CopyFormat::JSON;
   return CopyFormat::PARQUET;
-}
-
-static bool CopyBoolOption(const std::string& key, const std::string& value) {
-  std::string v = StringUtil::Lower(value);
-  if (v == "true" || v == "1" || v == "on") return true;
-  if (v == "false" || v == "0" || v == "off") return false;
-  throw InvalidInputError("COPY: option " + key + " must be true or false, got '" + value + "'");
 }
 
 static char CopyCharOption(const std::string& key, const std::string& value) {
@@ -95,7 +89,7 @@ static void BindCopyOptions(const CopyStatement& stmt, BoundCopy& bound) {
       options.compression_level = std::atoi(value.c_str());
     } else if (key == "header") {
       require(raw_key, CopyFormat::CSV);
-      text.header = CopyBoolOption(raw_key, value);
+      text.header = BooleanOption("COPY", raw_key, Value(value));
     } else if (key == "delimiter" || key == "delim" || key == "sep") {
       require(raw_key, CopyFormat::CSV);
       text.delimiter = CopyCharOption(raw_key, value);
@@ -107,7 +101,7 @@ static void BindCopyOptions(const CopyStatement& stmt, BoundCopy& bound) {
       text.null_string = value;
     } else if (key == "array") {
       require(raw_key, CopyFormat::JSON);
-      text.json_array = CopyBoolOption(raw_key, value);
+      text.json_array = BooleanOption("COPY", raw_key, Value(value));
     } else {
       throw InvalidInputError("COPY: unknown option " + raw_key +
                               "; known options: FORMAT (parquet, csv, json); parquet: COMPRESSION, ROW_GROUP_SIZE, "
@@ -144,7 +138,7 @@ static std::string CopyFromQuery(const CopyStatement& stmt, CopyFormat format) {
                                 "read_json(...) in INSERT INTO t SELECT ...");
     }
     std::string v = Value(value).ToSQLString();
-    if (key == "header" || key == "auto_detect" || key == "all_varchar") v = CopyBoolOption(raw_key, value) ? "true" : "false";
+    if (key == "header" || key == "auto_detect" || key == "all_varchar") v = BooleanOption("COPY", raw_key, Value(value)) ? "true" : "false";
     arguments += ", " + key + " := " + v;
   }
   return std::string("INSERT INTO t SELECT * FROM ") + (format == CopyFormat::CSV ? "read_csv(" : "read_json(") + path +

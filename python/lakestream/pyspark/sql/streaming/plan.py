@@ -45,6 +45,33 @@ def _affected(conn, sql):
     return conn.execute(sql).rowcount
 
 
+def check_kafka_columns(columns, types):
+    """The Kafka sink's column rules (Spark's): a string value, an optional string key, no topic,
+    partition or headers column. Shared by writeStream and the batch df.write.format("kafka")."""
+    low = {c.lower(): (c, t) for c, t in zip(columns, types)}
+    if "value" not in low:
+        raise AnalysisException(
+            "Required attribute 'value' not found: the Kafka sink sends the column value as each message "
+            "(columns: %s). Build it, e.g. .select(to_json(struct(\"*\")).alias(\"value\"))"
+            % ", ".join(columns))
+    for name in ("partition", "headers"):
+        if name in low:
+            raise AnalysisException(
+                "the Kafka sink does not support the %r column yet (messages are partitioned by the murmur2 "
+                "hash of their key and carry lakestream's own headers); drop that column" % name)
+    if "topic" in low:
+        raise AnalysisException(
+            "a 'topic' column is not supported: set the topic with .option(\"topic\", ...) (it would override "
+            "the column, as in Spark) and drop the column")
+    for name in ("key", "value"):
+        if name in low and not low[name][1].upper().startswith("VARCHAR"):
+            raise AnalysisException(
+                "%s attribute type must be a string: column %s is %s. Cast it "
+                "(col(%r).cast(\"string\")) or encode it with to_json(struct(...))"
+                % (name, low[name][0], low[name][1], low[name][0]))
+    return "key" in low
+
+
 class QueryPlan:
     def __init__(self, df, sink, output_mode, checkpoint_location, kafka_options=None, foreach=None):
         self.session = df._session
@@ -97,28 +124,7 @@ class QueryPlan:
 
     # -- checks -------------------------------------------------------------
     def _check_kafka_columns(self):
-        low = {c.lower(): (c, t) for c, t in zip(self.columns, self.types)}
-        if "value" not in low:
-            raise AnalysisException(
-                "Required attribute 'value' not found: the Kafka sink sends the column value as each message "
-                "(columns: %s). Build it, e.g. .select(to_json(struct(\"*\")).alias(\"value\"))"
-                % ", ".join(self.columns))
-        for name in ("partition", "headers"):
-            if name in low:
-                raise AnalysisException(
-                    "the Kafka sink does not support the %r column yet (messages are partitioned by the murmur2 "
-                    "hash of their key and carry lakestream's own headers); drop that column" % name)
-        if "topic" in low:
-            raise AnalysisException(
-                "a 'topic' column is not supported: set the topic with .option(\"topic\", ...) (it would override "
-                "the column, as in Spark) and drop the column")
-        for name in ("key", "value"):
-            if name in low and not low[name][1].upper().startswith("VARCHAR"):
-                raise AnalysisException(
-                    "%s attribute type must be a string: column %s is %s. Cast it "
-                    "(col(%r).cast(\"string\")) or encode it with to_json(struct(...))"
-                    % (name, low[name][0], low[name][1], low[name][0]))
-        self.has_key = "key" in low
+        self.has_key = check_kafka_columns(self.columns, self.types)
 
     # -- setup --------------------------------------------------------------
     def setup(self):
