@@ -1,11 +1,13 @@
 #include "execution/operator/physical_hash_join.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <utility>
 
 #include "common/exception.hpp"
 #include "execution/memory/memory_pool.hpp"
+#include "execution/parallel/parallel_runner.hpp"
 
 namespace lakestream {
 
@@ -73,6 +75,7 @@ std::string PhysicalHashJoin::Details() const {
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
+  if (build_threads_ > 1) d += " [build: " + std::to_string(build_threads_) + " threads]";
   // Copies sharing probe files: the one that joined them counted for all.
   idx_t spilled = spilled_partitions_;
   if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
@@ -81,78 +84,7 @@ std::string PhysicalHashJoin::Details() const {
 }
 
 
-void PhysicalHashJoin::Build(ExecutionContext& context) {
-  ExpressionExecutor& executor = Executor(context);
-  auto build_types = children[1]->types;
-  for (auto& k : right_keys_) build_types.push_back(k->return_type);
-  build_table_->rows.SetTypes(build_types);
-  if (context.memory) build_table_->reservation.Attach(context.memory);
-  bool can_spill = context.spill && CanSpill(build_types) && CanSpill(children[0]->types);
-  std::unique_ptr<PartitionedSpill> spill;
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> partitions;
-  idx_t spilled_rows = 0;
-  bool spilled_null_key = false;
-  DataChunk input, combined;
-  children[1]->InitializeChunk(input);
-  combined.Initialize(build_types);
-  while (children[1]->Next(context, input)) {
-    context.CheckInterrupt();
-    if (input.size() == 0) continue;
-    combined.Reset();
-    for (idx_t c = 0; c < right_width_; c++) combined.data[c].Reference(input.data[c], input.size());
-    for (idx_t k = 0; k < right_keys_.size(); k++) executor.Execute(*right_keys_[k], input, combined.data[right_width_ + k]);
-    combined.SetCardinality(input.size());
-    if (!spill) {
-      uint64_t bytes = ChunkBytes(combined) + combined.size() * kIndexBytesPerRow;
-      if (!build_table_->reservation.Grow(bytes)) {
-        if (!can_spill) {
-          ThrowOutOfMemory("HASH_JOIN build side (" + std::to_string(build_table_->rows.Count()) + " rows so far)", bytes,
-                           context.memory.get(),
-                           context.spill ? "not supported yet: spilling rows with STRUCT, LIST or MAP columns" : "");
-        }
-        spilled_rows = build_table_->rows.Count();
-        for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
-          spilled_null_key = spilled_null_key || HasNullKey(build_table_->rows.Chunk(c));
-        }
-        StartGrace(context, spill);
-      }
-    }
-    if (!spill) {
-      build_table_->rows.Append(combined);
-      continue;
-    }
-    GracePartitions(combined, right_width_, combined.size(), hashes, partitions);
-    spill->Append(combined, nullptr, partitions.data(), combined.size());
-    spilled_rows += combined.size();
-    spilled_null_key = spilled_null_key || HasNullKey(combined);
-  }
-  if (spill) {
-    auto grace = std::make_shared<GraceBuild>();
-    for (idx_t p = 0; p < kGracePartitions; p++) grace->files.push_back(spill->Take(p));
-    grace->loaded.resize(kGracePartitions);
-    grace->rows = spilled_rows;
-    grace->types = build_types;
-    grace->has_null_key = spilled_null_key;
-    build_table_->grace = std::move(grace);
-    build_table_->build_rows = spilled_rows;
-    return;
-  }
-  BuildIndex(*build_table_);
-}
-
-bool PhysicalHashJoin::HasNullKey(const DataChunk& chunk) const {
-  for (idx_t k = 0; k < right_keys_.size(); k++) {
-    if (NullsEqual(k)) continue;
-    const uint8_t* valid = chunk.data[right_width_ + k].Validity();
-    for (idx_t r = 0; r < chunk.size(); r++) {
-      if (!valid[r]) return true;
-    }
-  }
-  return false;
-}
-
-void PhysicalHashJoin::BuildIndex(Table& table) const {
+void PhysicalHashJoin::BuildIndex(ExecutionContext& context, Table& table, idx_t threads) const {
   idx_t rows = table.rows.Count();
   table.build_rows = rows;
   if (rows >= UINT32_MAX) throw NotImplementedError("hash join build side with more than 4 billion rows");
@@ -166,8 +98,7 @@ void PhysicalHashJoin::BuildIndex(Table& table) const {
   for (idx_t k = 0; k < right_keys_.size(); k++) {
     table.inline_key = table.inline_key && InlineKeyType(right_keys_[k]->return_type.id()) && !NullsEqual(k);
   }
-  const bool two_keys = table.inline_key && right_keys_.size() == 2;
-  if (two_keys) table.keys2.assign(rows, 0);
+  if (table.inline_key && right_keys_.size() == 2) table.keys2.assign(rows, 0);
   const ChunkCollection& built = table.rows;
   table.column_data.assign(right_width_, {});
   table.column_validity.assign(right_width_, {});
@@ -177,48 +108,80 @@ void PhysicalHashJoin::BuildIndex(Table& table) const {
       table.column_validity[col].push_back(built.Chunk(c).data[col].Validity());
     }
   }
+  const idx_t chunks = built.ChunkCount();
+  // Below this many chunks per thread, starting threads costs more than it saves.
+  static constexpr idx_t kChunksPerThread = 16;
+  threads = std::max<idx_t>(1, std::min(threads, chunks / kChunksPerThread));
+  std::vector<KeyRange> ranges(threads);
+  if (threads == 1) {
+    IndexChunks(table, 0, chunks, false, ranges[0]);
+  } else {
+    // Threads take runs of chunks and link their rows into the shared buckets.
+    static constexpr idx_t kChunksPerTask = 8;
+    std::atomic<idx_t> next{0};
+    RunParallel(context, threads, [&](idx_t t, ExecutionContext& local) {
+      for (idx_t first = next.fetch_add(kChunksPerTask); first < chunks; first = next.fetch_add(kChunksPerTask)) {
+        local.CheckInterrupt();
+        IndexChunks(table, first, std::min(chunks, first + kChunksPerTask), true, ranges[t]);
+      }
+    });
+  }
+  for (const KeyRange& range : ranges) {
+    table.has_null_key = table.has_null_key || range.has_null;
+    if (range.min > range.max) continue;
+    if (table.min_key > table.max_key) {
+      table.min_key = range.min;
+      table.max_key = range.max;
+    } else {
+      table.min_key = std::min(table.min_key, range.min);
+      table.max_key = std::max(table.max_key, range.max);
+    }
+  }
+}
+
+void PhysicalHashJoin::IndexChunks(Table& table, idx_t first, idx_t end, bool atomic, KeyRange& range) const {
+  const bool two_keys = !table.keys2.empty();
   std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
-  for (idx_t c = 0; c < table.rows.ChunkCount(); c++) {
+  for (idx_t c = first; c < end; c++) {
     DataChunk& chunk = table.rows.Chunk(c);
     for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
+    IntegerKeys keys1, keys2;
+    if (table.inline_key) keys1 = IntegerKeys(std::as_const(chunk).data[right_width_]);
+    if (two_keys) keys2 = IntegerKeys(std::as_const(chunk).data[right_width_ + 1]);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !NullsEqual(k) && !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) {  // NULL never equals anything
-        table.has_null_key = true;
+        range.has_null = true;
         continue;
       }
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
       Entry& entry = table.entries[row];
       entry.hash = hashes[r];
       if (table.inline_key) {
-        entry.key = IntegerKeys(std::as_const(chunk).data[right_width_])[r];
-        if (two_keys) table.keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
-        if (table.min_key > table.max_key) {
-          table.min_key = table.max_key = entry.key;
+        entry.key = keys1[r];
+        if (two_keys) table.keys2[row] = keys2[r];
+        if (range.min > range.max) {
+          range.min = range.max = entry.key;
         } else {
-          table.min_key = std::min(table.min_key, entry.key);
-          table.max_key = std::max(table.max_key, entry.key);
+          range.min = std::min(range.min, entry.key);
+          range.max = std::max(range.max, entry.key);
         }
       }
       uint64_t& head = table.heads[hashes[r] & table.mask];
-      entry.next = static_cast<uint32_t>(head & kHeadRowMask);
-      head = (head & ~kHeadRowMask) | TagBit(hashes[r]) | (row + 1);
+      const uint64_t bits = TagBit(hashes[r]) | (row + 1);
+      if (!atomic) {
+        entry.next = static_cast<uint32_t>(head & kHeadRowMask);
+        head = (head & ~kHeadRowMask) | bits;
+        continue;
+      }
+      // Other threads link rows into this bucket at the same time.
+      std::atomic_ref<uint64_t> shared(head);
+      uint64_t old = shared.load(std::memory_order_relaxed);
+      do {
+        entry.next = static_cast<uint32_t>(old & kHeadRowMask);
+      } while (!shared.compare_exchange_weak(old, (old & ~kHeadRowMask) | bits, std::memory_order_relaxed));
     }
-  }
-}
-
-void PhysicalHashJoin::BuildOnce(ExecutionContext& context) {
-  // The other workers wait here while one builds: they have nothing to probe before.
-  std::lock_guard<std::mutex> lock(build_table_->mutex);
-  if (build_table_->error) std::rethrow_exception(build_table_->error);
-  if (build_table_->done) return;
-  try {
-    Build(context);
-    build_table_->done = true;
-  } catch (...) {
-    build_table_->error = std::current_exception();
-    throw;
   }
 }
 
