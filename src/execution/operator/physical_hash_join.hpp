@@ -192,6 +192,11 @@ class PhysicalHashJoin : public PhysicalOperator {
     int64_t min_key = 0;
     int64_t max_key = -1;
     std::vector<int64_t> keys2;  // two inline keys: the second key of each build row
+    // One inline key spanning at most kDirectSpanPerRow buckets per row: the
+    // bucket of key k is k - min_key (heads has `span` of them, without
+    // tags) and no hash is computed (the entries' and probes' are 0).
+    bool direct = false;
+    uint64_t span = 0;
     uint64_t mask = 0;
     bool has_null_key = false;
     // Per build column, each chunk's values and validity bytes: a gather
@@ -218,17 +223,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   // The chained index over table.rows (after they are all there), on
   // `threads` threads (the caller's and threads - 1 started for it).
   void BuildIndex(ExecutionContext& context, Table& table, idx_t threads = 1) const;
-  // What one thread of BuildIndex saw of the keys.
-  struct KeyRange {
-    bool has_null = false;
-    int64_t min = 0;
-    int64_t max = -1;  // min > max: no inline key yet
-  };
-  // Indexes the rows of chunks [first, end); `atomic`: other threads link
-  // rows into the same buckets at once.
-  void IndexChunks(Table& table, idx_t first, idx_t end, bool atomic, KeyRange& range) const;
+  void IndexChunks(Table& table, idx_t first, idx_t end, bool atomic, uint8_t& has_null_key) const;
   // Grace mode (see the top of this file).
   static constexpr idx_t kGracePartitions = 64;
+  static constexpr uint64_t kDirectSpanPerRow = 8;
   // Index bytes per build row: its Entry, about two bucket heads, a second key.
   static constexpr uint64_t kIndexBytesPerRow = sizeof(Entry) + sizeof(uint64_t) * 2 + sizeof(int64_t);
   struct GraceBuild {
