@@ -76,6 +76,7 @@ std::string PhysicalHashJoin::Details() const {
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
   if (build_threads_ > 1) d += " [build: " + std::to_string(build_threads_) + " threads]";
+  if (build_table_->direct) d += " [keys indexed directly]";
   // Copies sharing probe files: the one that joined them counted for all.
   idx_t spilled = spilled_partitions_;
   if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
