@@ -87,6 +87,52 @@ static bool AllParallelSafe(LogicalOperator& op) {
   return true;
 }
 
+// Planning the copies of a parallel pipeline: the only parts of them that
+// run are the chain itself (joins in it probe the main copy's builds), so
+// nothing inside them is given threads of its own.
+static thread_local int planning_copies = 0;
+struct PlanningCopies {
+  PlanningCopies() { planning_copies++; }
+  ~PlanningCopies() { planning_copies--; }
+  PlanningCopies(const PlanningCopies&) = delete;
+  PlanningCopies& operator=(const PlanningCopies&) = delete;
+};
+static idx_t PlanningThreads(ClientContext& context) { return planning_copies > 0 ? 1 : ThreadCount(context); }
+
+// A hash join's build side that is a parallel chain (parallel_planning.hpp)
+// is read on up to PlanningThreads() threads: copies of its logical plan,
+// taken before the plan is consumed by planning it.
+static std::vector<LogicalOperatorPtr> CopyParallelBuild(ClientContext& context, const LogicalOperator& build) {
+  std::vector<LogicalOperatorPtr> copies;
+  idx_t threads = PlanningThreads(context);
+  if (threads <= 1 || !ParallelSafeChain(build)) return copies;
+  for (idx_t t = 1; t < threads; t++) copies.push_back(CopyLogicalPlan(build));
+  return copies;
+}
+
+// Plans `copies` as the build workers of `join`, sharing the morsels of the
+// scan under its build side (none when the table gives fewer than two).
+static void PlanParallelBuild(ClientContext& context, PhysicalHashJoin& join, std::vector<LogicalOperatorPtr> copies) {
+  if (copies.empty()) return;
+  PhysicalOperator& build = *join.children[1];
+  PhysicalTableScan* scan = ChainScan(build);
+  std::shared_ptr<MorselSource> morsels = scan ? scan->CreateMorselSource() : nullptr;
+  if (!morsels || morsels->MorselCount() < 2) return;
+  scan->SetMorsels(morsels, true);
+  PlanningCopies scope;
+  std::vector<PhysicalOperatorPtr> workers;
+  for (idx_t t = 0; t < copies.size() && t + 1 < morsels->MorselCount(); t++) {
+    auto worker = Plan(context, *copies[t]);
+    PhysicalTableScan* worker_scan = ChainScan(*worker);
+    if (!worker_scan) throw InternalError("a copy of a hash join's build side planned differently");
+    worker_scan->SetMorsels(morsels, false);
+    ShareJoinBuilds(build, *worker);
+    build.ShareProfileWith(*worker);
+    workers.push_back(std::move(worker));
+  }
+  join.SetBuildWorkers(std::move(workers), std::move(morsels));
+}
+
 static JoinKind KindOf(LogicalJoinType type) {
   switch (type) {
     case LogicalJoinType::INNER:
@@ -142,7 +188,8 @@ static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::v
                                          const std::vector<ColumnBinding>& right_bindings, PhysicalOperatorPtr left,
                                          PhysicalOperatorPtr right, std::vector<BoundExprPtr> left_keys,
                                          std::vector<BoundExprPtr> right_keys, BoundExprPtr residual,
-                                         std::vector<bool> nulls_equal, JoinKind kind) {
+                                         std::vector<bool> nulls_equal, JoinKind kind, ClientContext& context,
+                                         std::vector<LogicalOperatorPtr> build_copies) {
   auto swapped = right_bindings;
   swapped.insert(swapped.end(), left_bindings.begin(), left_bindings.end());
   if (residual) ResolveColumns(*residual, swapped);
@@ -153,6 +200,7 @@ static PhysicalOperatorPtr PlanRightJoin(const LogicalOperator& op, const std::v
   auto join = std::make_unique<PhysicalHashJoin>(std::move(right), std::move(left), std::move(right_keys),
                                                  std::move(left_keys), std::move(residual), kind);
   join->SetNullsEqual(std::move(nulls_equal));
+  PlanParallelBuild(context, *join, std::move(build_copies));
   if (kind != JoinKind::RIGHT) return join;
   if (!join->HasResidual()) join->SetNeededOutputs(op.right_needed, op.left_needed);
   std::vector<BoundExprPtr> columns;
@@ -190,6 +238,8 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
                     !left_keys.empty() && BuildPreservedSide(op);
   if (residual_expr && !build_left) ResolveColumns(*residual_expr, combined);
   if (mark_condition) ResolveColumns(*mark_condition, combined);
+  std::vector<LogicalOperatorPtr> build_copies;
+  if (!left_keys.empty()) build_copies = CopyParallelBuild(context, *op.children[build_left ? 0 : 1]);
   auto left = Plan(context, *op.children[0]);
   auto right = Plan(context, *op.children[1]);
   if (left_keys.empty()) {
@@ -201,7 +251,8 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
     return PlanRightJoin(op, left_bindings, right_bindings, std::move(left), std::move(right), std::move(left_keys), std::move(right_keys),
                          std::move(residual_expr), std::move(nulls_equal),
                          kind == JoinKind::LEFT ? JoinKind::RIGHT
-                                                : (kind == JoinKind::SEMI ? JoinKind::RIGHT_SEMI : JoinKind::RIGHT_ANTI));
+                                                : (kind == JoinKind::SEMI ? JoinKind::RIGHT_SEMI : JoinKind::RIGHT_ANTI),
+                         context, std::move(build_copies));
   }
   for (auto& k : left_keys) ResolveColumns(*k, left_bindings);
   for (auto& k : right_keys) ResolveColumns(*k, right_bindings);
@@ -209,6 +260,7 @@ static PhysicalOperatorPtr PlanJoin(ClientContext& context, LogicalOperator& op)
                                                  std::move(residual_expr), kind);
   join->SetMark(std::move(mark_condition), null_aware);
   join->SetNullsEqual(std::move(nulls_equal));
+  PlanParallelBuild(context, *join, std::move(build_copies));
   // The residual predicate reads the joined row, so it needs every column.
   bool pairs_out = kind == JoinKind::INNER || kind == JoinKind::LEFT || kind == JoinKind::FULL || kind == JoinKind::SINGLE;
   if (!join->HasResidual() && pairs_out) join->SetNeededOutputs(op.left_needed, op.right_needed);
@@ -268,7 +320,7 @@ static std::unique_ptr<PhysicalHashAggregate> PlanOneAggregate(ClientContext& co
 // one copy of the aggregate and its chain per thread, planned from copies of
 // the logical subtree, the scans sharing one morsel source.
 static PhysicalOperatorPtr PlanAggregate(ClientContext& context, LogicalOperator& op) {
-  idx_t threads = ThreadCount(context);
+  idx_t threads = PlanningThreads(context);
   bool eligible = threads > 1 && PhysicalHashAggregate::Parallelizable(op.aggregates, op.grouping_sets) &&
                   ParallelSafeChain(*op.children[0]) && AllParallelSafe(op);
   std::vector<LogicalOperatorPtr> copies;
@@ -279,6 +331,7 @@ static PhysicalOperatorPtr PlanAggregate(ClientContext& context, LogicalOperator
   if (!morsels || morsels->MorselCount() < 2) return aggregate;
   scan->SetMorsels(morsels, true);
   std::vector<std::unique_ptr<PhysicalHashAggregate>> workers;
+  PlanningCopies scope;
   for (idx_t t = 0; t < copies.size() && t + 1 < morsels->MorselCount(); t++) {
     auto worker = PlanOneAggregate(context, *copies[t]);
     PhysicalTableScan* worker_scan = ChainScan(*worker->children[0]);

@@ -1,11 +1,13 @@
 #include "execution/operator/physical_hash_join.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <utility>
 
 #include "common/exception.hpp"
 #include "execution/memory/memory_pool.hpp"
+#include "execution/parallel/parallel_runner.hpp"
 
 namespace lakestream {
 
@@ -73,6 +75,8 @@ std::string PhysicalHashJoin::Details() const {
   if (residual_) d += " AND " + residual_->ToString();
   if (mark_condition_) d += " MARK " + mark_condition_->ToString();
   if (null_aware_) d += " (NULL-aware)";
+  if (build_threads_ > 1) d += " [build: " + std::to_string(build_threads_) + " threads]";
+  if (build_table_->direct) d += " [keys indexed directly]";
   // Copies sharing probe files: the one that joined them counted for all.
   idx_t spilled = spilled_partitions_;
   if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
@@ -81,93 +85,58 @@ std::string PhysicalHashJoin::Details() const {
 }
 
 
-void PhysicalHashJoin::Build(ExecutionContext& context) {
-  ExpressionExecutor& executor = Executor(context);
-  auto build_types = children[1]->types;
-  for (auto& k : right_keys_) build_types.push_back(k->return_type);
-  build_table_->rows.SetTypes(build_types);
-  if (context.memory) build_table_->reservation.Attach(context.memory);
-  bool can_spill = context.spill && CanSpill(build_types) && CanSpill(children[0]->types);
-  std::unique_ptr<PartitionedSpill> spill;
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> partitions;
-  idx_t spilled_rows = 0;
-  bool spilled_null_key = false;
-  DataChunk input, combined;
-  children[1]->InitializeChunk(input);
-  combined.Initialize(build_types);
-  while (children[1]->Next(context, input)) {
-    context.CheckInterrupt();
-    if (input.size() == 0) continue;
-    combined.Reset();
-    for (idx_t c = 0; c < right_width_; c++) combined.data[c].Reference(input.data[c], input.size());
-    for (idx_t k = 0; k < right_keys_.size(); k++) executor.Execute(*right_keys_[k], input, combined.data[right_width_ + k]);
-    combined.SetCardinality(input.size());
-    if (!spill) {
-      uint64_t bytes = ChunkBytes(combined) + combined.size() * kIndexBytesPerRow;
-      if (!build_table_->reservation.Grow(bytes)) {
-        if (!can_spill) {
-          ThrowOutOfMemory("HASH_JOIN build side (" + std::to_string(build_table_->rows.Count()) + " rows so far)", bytes,
-                           context.memory.get(),
-                           context.spill ? "not supported yet: spilling rows with STRUCT, LIST or MAP columns" : "");
-        }
-        spilled_rows = build_table_->rows.Count();
-        for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
-          spilled_null_key = spilled_null_key || HasNullKey(build_table_->rows.Chunk(c));
-        }
-        StartGrace(context, spill);
-      }
-    }
-    if (!spill) {
-      build_table_->rows.Append(combined);
-      continue;
-    }
-    GracePartitions(combined, right_width_, combined.size(), hashes, partitions);
-    spill->Append(combined, nullptr, partitions.data(), combined.size());
-    spilled_rows += combined.size();
-    spilled_null_key = spilled_null_key || HasNullKey(combined);
-  }
-  if (spill) {
-    auto grace = std::make_shared<GraceBuild>();
-    for (idx_t p = 0; p < kGracePartitions; p++) grace->files.push_back(spill->Take(p));
-    grace->loaded.resize(kGracePartitions);
-    grace->rows = spilled_rows;
-    grace->types = build_types;
-    grace->has_null_key = spilled_null_key;
-    build_table_->grace = std::move(grace);
-    build_table_->build_rows = spilled_rows;
-    return;
-  }
-  BuildIndex(*build_table_);
-}
-
-bool PhysicalHashJoin::HasNullKey(const DataChunk& chunk) const {
-  for (idx_t k = 0; k < right_keys_.size(); k++) {
-    if (NullsEqual(k)) continue;
-    const uint8_t* valid = chunk.data[right_width_ + k].Validity();
+// The smallest and largest first key of the rows whose keys are all non-NULL
+// (min > max: none).
+static void InlineKeyRange(const ChunkCollection& rows, idx_t first_key, idx_t key_count, int64_t& min, int64_t& max) {
+  min = 0;
+  max = -1;
+  bool any = false;
+  for (idx_t c = 0; c < rows.ChunkCount(); c++) {
+    const DataChunk& chunk = rows.Chunk(c);
+    IntegerKeys keys(chunk.data[first_key]);
     for (idx_t r = 0; r < chunk.size(); r++) {
-      if (!valid[r]) return true;
+      bool valid = true;
+      for (idx_t k = 0; k < key_count; k++) valid = valid && chunk.data[first_key + k].IsValid(r);
+      if (!valid) continue;
+      int64_t key = keys[r];
+      min = any ? std::min(min, key) : key;
+      max = any ? std::max(max, key) : key;
+      any = true;
     }
   }
-  return false;
 }
 
-void PhysicalHashJoin::BuildIndex(Table& table) const {
+void PhysicalHashJoin::BuildIndex(ExecutionContext& context, Table& table, idx_t threads) const {
   idx_t rows = table.rows.Count();
   table.build_rows = rows;
   if (rows >= UINT32_MAX) throw NotImplementedError("hash join build side with more than 4 billion rows");
-  idx_t buckets = 1;
-  while (buckets < rows * 2) buckets <<= 1;
-  table.mask = buckets - 1;
-  table.heads.assign(buckets, 0);
-  table.entries.assign(rows, Entry{0, 0, 0});
   // Inline keys have no NULL: not for IS NOT DISTINCT FROM keys.
   table.inline_key = !right_keys_.empty() && right_keys_.size() <= 2;
   for (idx_t k = 0; k < right_keys_.size(); k++) {
     table.inline_key = table.inline_key && InlineKeyType(right_keys_[k]->return_type.id()) && !NullsEqual(k);
   }
-  const bool two_keys = table.inline_key && right_keys_.size() == 2;
-  if (two_keys) table.keys2.assign(rows, 0);
+  if (table.inline_key) InlineKeyRange(table.rows, right_width_, right_keys_.size(), table.min_key, table.max_key);
+  // One integer key whose values are dense (a primary key, most foreign-key
+  // joins): the key itself, less the smallest, picks the bucket, as in
+  // DuckDB's perfect hash join; nothing is hashed, on either side. Heads
+  // beyond the two per row the reservation counted are reserved here.
+  table.direct = false;
+  if (table.inline_key && right_keys_.size() == 1 && table.min_key <= table.max_key) {
+    // max - min as unsigned does not overflow; + 1 could (the whole int64 range).
+    uint64_t widest = static_cast<uint64_t>(table.max_key) - static_cast<uint64_t>(table.min_key);
+    if (widest < kDirectSpanPerRow * rows && widest < UINT32_MAX) {
+      uint64_t span = widest + 1;
+      uint64_t extra = span > 2 * rows ? (span - 2 * rows) * sizeof(uint64_t) : 0;
+      table.direct = extra == 0 || table.reservation.Grow(extra);
+      if (table.direct) table.span = span;
+    }
+  }
+  idx_t buckets = 1;
+  while (buckets < rows * 2) buckets <<= 1;
+  table.mask = buckets - 1;
+  table.heads.assign(table.direct ? table.span : buckets, 0);
+  table.entries.assign(rows, Entry{0, 0, 0});
+  if (table.inline_key && right_keys_.size() == 2) table.keys2.assign(rows, 0);
   const ChunkCollection& built = table.rows;
   table.column_data.assign(right_width_, {});
   table.column_validity.assign(right_width_, {});
@@ -177,48 +146,71 @@ void PhysicalHashJoin::BuildIndex(Table& table) const {
       table.column_validity[col].push_back(built.Chunk(c).data[col].Validity());
     }
   }
-  std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE);
-  for (idx_t c = 0; c < table.rows.ChunkCount(); c++) {
+  const idx_t chunks = built.ChunkCount();
+  // Below this many chunks per thread, starting threads costs more than it saves.
+  static constexpr idx_t kChunksPerThread = 16;
+  threads = std::max<idx_t>(1, std::min(threads, chunks / kChunksPerThread));
+  std::vector<uint8_t> has_null(threads, 0);
+  if (threads == 1) {
+    IndexChunks(table, 0, chunks, false, has_null[0]);
+  } else {
+    // Threads take runs of chunks and link their rows into the shared buckets.
+    static constexpr idx_t kChunksPerTask = 8;
+    std::atomic<idx_t> next{0};
+    RunParallel(context, threads, [&](idx_t t, ExecutionContext& local) {
+      for (idx_t first = next.fetch_add(kChunksPerTask); first < chunks; first = next.fetch_add(kChunksPerTask)) {
+        local.CheckInterrupt();
+        IndexChunks(table, first, std::min(chunks, first + kChunksPerTask), true, has_null[t]);
+      }
+    });
+  }
+  for (uint8_t h : has_null) table.has_null_key = table.has_null_key || h;
+}
+
+void PhysicalHashJoin::IndexChunks(Table& table, idx_t first, idx_t end, bool atomic, uint8_t& has_null_key) const {
+  const bool two_keys = !table.keys2.empty();
+  std::vector<uint64_t> hashes(STANDARD_VECTOR_SIZE, 0);
+  for (idx_t c = first; c < end; c++) {
     DataChunk& chunk = table.rows.Chunk(c);
-    for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
+    if (!table.direct) {
+      for (idx_t k = 0; k < right_keys_.size(); k++) HashVector(chunk.data[right_width_ + k], chunk.size(), hashes.data(), k > 0);
+    }
+    IntegerKeys keys1, keys2;
+    if (table.inline_key) keys1 = IntegerKeys(std::as_const(chunk).data[right_width_]);
+    if (two_keys) keys2 = IntegerKeys(std::as_const(chunk).data[right_width_ + 1]);
     for (idx_t r = 0; r < chunk.size(); r++) {
       bool has_null = false;
       for (idx_t k = 0; k < right_keys_.size(); k++) has_null |= !NullsEqual(k) && !chunk.data[right_width_ + k].IsValid(r);
       if (has_null) {  // NULL never equals anything
-        table.has_null_key = true;
+        has_null_key = 1;
         continue;
       }
       idx_t row = c * STANDARD_VECTOR_SIZE + r;
       Entry& entry = table.entries[row];
       entry.hash = hashes[r];
       if (table.inline_key) {
-        entry.key = IntegerKeys(std::as_const(chunk).data[right_width_])[r];
-        if (two_keys) table.keys2[row] = IntegerKeys(std::as_const(chunk).data[right_width_ + 1])[r];
-        if (table.min_key > table.max_key) {
-          table.min_key = table.max_key = entry.key;
-        } else {
-          table.min_key = std::min(table.min_key, entry.key);
-          table.max_key = std::max(table.max_key, entry.key);
-        }
+        entry.key = keys1[r];
+        if (two_keys) table.keys2[row] = keys2[r];
       }
-      uint64_t& head = table.heads[hashes[r] & table.mask];
-      entry.next = static_cast<uint32_t>(head & kHeadRowMask);
-      head = (head & ~kHeadRowMask) | TagBit(hashes[r]) | (row + 1);
+      uint64_t bucket = hashes[r] & table.mask;
+      uint64_t bits = TagBit(hashes[r]) | (row + 1);
+      if (table.direct) {
+        bucket = static_cast<uint64_t>(entry.key) - static_cast<uint64_t>(table.min_key);
+        bits = row + 1;
+      }
+      uint64_t& head = table.heads[bucket];
+      if (!atomic) {
+        entry.next = static_cast<uint32_t>(head & kHeadRowMask);
+        head = (head & ~kHeadRowMask) | bits;
+        continue;
+      }
+      // Other threads link rows into this bucket at the same time.
+      std::atomic_ref<uint64_t> shared(head);
+      uint64_t old = shared.load(std::memory_order_relaxed);
+      do {
+        entry.next = static_cast<uint32_t>(old & kHeadRowMask);
+      } while (!shared.compare_exchange_weak(old, (old & ~kHeadRowMask) | bits, std::memory_order_relaxed));
     }
-  }
-}
-
-void PhysicalHashJoin::BuildOnce(ExecutionContext& context) {
-  // The other workers wait here while one builds: they have nothing to probe before.
-  std::lock_guard<std::mutex> lock(build_table_->mutex);
-  if (build_table_->error) std::rethrow_exception(build_table_->error);
-  if (build_table_->done) return;
-  try {
-    Build(context);
-    build_table_->done = true;
-  } catch (...) {
-    build_table_->error = std::current_exception();
-    throw;
   }
 }
 
@@ -228,45 +220,71 @@ void PhysicalHashJoin::StartProbe(ExecutionContext& context) {
   probe_keys_.Reset();
   for (idx_t k = 0; k < left_keys_.size(); k++) executor.Execute(*left_keys_[k], probe_, probe_keys_.data[k]);
   probe_keys_.SetCardinality(count);
+  const Table& table = *table_;
   probe_hashes_.resize(count);
-  for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
+  if (table.direct) {
+    std::fill(probe_hashes_.begin(), probe_hashes_.end(), 0);  // as the entries' (CollectPairs compares them)
+  } else {
+    for (idx_t k = 0; k < left_keys_.size(); k++) HashVector(probe_keys_.data[k], count, probe_hashes_.data(), k > 0);
+  }
   probe_skip_.assign(count, 0);
   for (idx_t k = 0; k < left_keys_.size(); k++) {
     if (NullsEqual(k)) continue;
     const uint8_t* valid = probe_keys_.data[k].Validity();
     for (idx_t i = 0; i < count; i++) probe_skip_[i] |= !valid[i];
   }
-  const Table& table = *table_;
-  // Rows whose key lies outside the build keys' range skip the table (not
-  // in probe_skip_, which says the key is NULL).
-  probe_out_of_range_.assign(count, 0);
-  if (table.inline_key && table.min_key <= table.max_key) {
-    IntegerKeys keys(std::as_const(probe_keys_).data[0]);
-    for (idx_t i = 0; i < count; i++) probe_out_of_range_[i] = keys[i] < table.min_key || keys[i] > table.max_key;
-  }
-  // Load every row's bucket head before walking any chain, with prefetches,
-  // so the cache misses of a chunk overlap instead of queueing up. A row
-  // becomes a candidate when its bucket's tag has its bit.
   probe_heads_.resize(count);
   candidates_.resize(count);
   const uint64_t* heads = table.heads.data();
-  const uint64_t* hashes = probe_hashes_.data();
-  const uint64_t mask = table.mask;
-  if (table.heads.size() * sizeof(uint64_t) > (64 << 10)) {
-    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&heads[hashes[i] & mask]);
-  }
   idx_t candidates = 0;
-  for (idx_t i = 0; i < count; i++) {
-    uint64_t head = heads[hashes[i] & mask];
-    bool hit = !(probe_skip_[i] | probe_out_of_range_[i]) && (head & TagBit(hashes[i])) != 0;
-    probe_heads_[i] = hit ? static_cast<uint32_t>(head & kHeadRowMask) : 0;
-    candidates_[candidates] = static_cast<sel_t>(i);
-    candidates += hit;
+  if (table.direct) {
+    // The bucket is the key less the smallest build key; a key outside the
+    // span, or NULL, meets nothing.
+    IntegerKeys keys(std::as_const(probe_keys_).data[0]);
+    const uint64_t min = static_cast<uint64_t>(table.min_key);
+    const uint64_t span = table.span;
+    if (span * sizeof(uint64_t) > (64 << 10)) {
+      for (idx_t i = 0; i < count; i++) {
+        uint64_t bucket = static_cast<uint64_t>(keys[i]) - min;
+        if (bucket < span) __builtin_prefetch(&heads[bucket]);
+      }
+    }
+    for (idx_t i = 0; i < count; i++) {
+      uint64_t bucket = static_cast<uint64_t>(keys[i]) - min;
+      bool in_span = (bucket < span) & !probe_skip_[i];
+      uint64_t head = heads[in_span ? bucket : 0] & kHeadRowMask;
+      bool hit = in_span & (head != 0);
+      probe_heads_[i] = hit ? static_cast<uint32_t>(head) : 0;
+      candidates_[candidates] = static_cast<sel_t>(i);
+      candidates += hit;
+    }
+  } else {
+    // Rows whose key lies outside the build keys' range skip the table.
+    probe_out_of_range_.assign(count, 0);
+    if (table.inline_key && table.min_key <= table.max_key) {
+      IntegerKeys keys(std::as_const(probe_keys_).data[0]);
+      for (idx_t i = 0; i < count; i++) probe_out_of_range_[i] = keys[i] < table.min_key || keys[i] > table.max_key;
+    }
+    // Load every row's bucket head before walking any chain, with prefetches,
+    // so the cache misses of a chunk overlap instead of queueing up. A row
+    // becomes a candidate when its bucket's tag has its bit.
+    const uint64_t* hashes = probe_hashes_.data();
+    const uint64_t mask = table.mask;
+    if (table.heads.size() * sizeof(uint64_t) > (64 << 10)) {
+      for (idx_t i = 0; i < count; i++) __builtin_prefetch(&heads[hashes[i] & mask]);
+    }
+    for (idx_t i = 0; i < count; i++) {
+      uint64_t head = heads[hashes[i] & mask];
+      bool hit = !(probe_skip_[i] | probe_out_of_range_[i]) & ((head & TagBit(hashes[i])) != 0);
+      probe_heads_[i] = hit ? static_cast<uint32_t>(head & kHeadRowMask) : 0;
+      candidates_[candidates] = static_cast<sel_t>(i);
+      candidates += hit;
+    }
   }
   candidates_.resize(candidates);
   for (idx_t c = 0; c < candidates; c++) __builtin_prefetch(&table.entries[probe_heads_[candidates_[c]] - 1]);
   matched_.assign(count, 0);
-  mark_null_.assign(count, 0);
+  if (kind_ == JoinKind::MARK) mark_null_.assign(count, 0);
   candidate_ = 0;
   row_started_ = false;
   have_probe_ = true;

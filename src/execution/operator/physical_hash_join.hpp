@@ -15,6 +15,13 @@
 // mode the copies write their probe rows to one set of partition files
 // instead, and the last copy to finish joins every partition.
 //
+// Parallel build (SetBuildWorkers): when the build side is a chain over a
+// table scan (execution/parallel/parallel_planning.hpp), copies of it read
+// its morsels on several threads, each into rows of its own; the rows are
+// merged (chunks moved, not copied) and the index is linked by those threads
+// too, each bucket head swapped in with a compare-and-swap. The build rows'
+// order, and so the order of the pairs, then varies from run to run.
+//
 // Grace hash join (SET memory_limit, docs/memory.md): the build reserves
 // memory for its rows and index (MemoryReservation). When the pool refuses,
 // the rows collected so far and every later build row go to 64 temp files by
@@ -39,6 +46,8 @@
 #include "execution/operator/join_kind.hpp"
 
 namespace lakestream {
+
+class MorselSource;
 
 class PhysicalHashJoin : public PhysicalOperator {
  public:
@@ -69,6 +78,17 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool ProbesInParallel() const { return true; }
   // This join (a worker's copy of `builder`) probes builder's table; only
   // builder's right child is read, once, by whichever copy needs it first.
+  // Parallel build: `workers` are copies of the build side (children[1]),
+  // planned from copies of its logical plan, whose table scans take morsels
+  // from `morsels` as children[1]'s does; children[1] and the workers then
+  // read the build side on as many threads, each into rows of its own,
+  // merged before the index is built (over the same threads). Without
+  // workers the build runs on the thread that needs it.
+  void SetBuildWorkers(std::vector<PhysicalOperatorPtr> workers, std::shared_ptr<MorselSource> morsels) {
+    build_workers_ = std::move(workers);
+    build_morsels_ = std::move(morsels);
+    build_threads_ = build_workers_.size() + 1;
+  }
   void ShareBuild(PhysicalHashJoin& builder) {
     table_ = builder.build_table_;
     build_table_ = builder.build_table_;
@@ -79,6 +99,14 @@ class PhysicalHashJoin : public PhysicalOperator {
 
  private:
   void Build(ExecutionContext& context);
+  // What the threads of one build share (physical_hash_join_build.cpp).
+  struct BuildSink;
+  // Reads `source` (children[1] or a build worker) into `rows`, or into the
+  // sink's partition files once the memory reservation refuses.
+  void BuildFrom(ExecutionContext& context, PhysicalOperator& source, const std::vector<BoundExprPtr>& keys,
+                 BuildSink& sink, ChunkCollection& rows);
+  // Moves `rows` (build columns then keys) to the sink's partition files.
+  void SpillBuildRows(ChunkCollection& rows, BuildSink& sink) const;
   // Prepares keys and hashes of a fresh probe chunk.
   void StartProbe(ExecutionContext& context);
   // Collects up to one vector of matching (probe row, build row) pairs.
@@ -164,6 +192,11 @@ class PhysicalHashJoin : public PhysicalOperator {
     int64_t min_key = 0;
     int64_t max_key = -1;
     std::vector<int64_t> keys2;  // two inline keys: the second key of each build row
+    // One inline key spanning at most kDirectSpanPerRow buckets per row: the
+    // bucket of key k is k - min_key (heads has `span` of them, without
+    // tags) and no hash is computed (the entries' and probes' are 0).
+    bool direct = false;
+    uint64_t span = 0;
     uint64_t mask = 0;
     bool has_null_key = false;
     // Per build column, each chunk's values and validity bytes: a gather
@@ -187,10 +220,13 @@ class PhysicalHashJoin : public PhysicalOperator {
   // true for the last copy to finish, whose build_matched_ becomes the merge.
   bool MergeBuildMatches();
   void BuildOnce(ExecutionContext& context);
-  // The chained index over table.rows (after they are all there).
-  void BuildIndex(Table& table) const;
+  // The chained index over table.rows (after they are all there), on
+  // `threads` threads (the caller's and threads - 1 started for it).
+  void BuildIndex(ExecutionContext& context, Table& table, idx_t threads = 1) const;
+  void IndexChunks(Table& table, idx_t first, idx_t end, bool atomic, uint8_t& has_null_key) const;
   // Grace mode (see the top of this file).
   static constexpr idx_t kGracePartitions = 64;
+  static constexpr uint64_t kDirectSpanPerRow = 8;
   // Index bytes per build row: its Entry, about two bucket heads, a second key.
   static constexpr uint64_t kIndexBytesPerRow = sizeof(Entry) + sizeof(uint64_t) * 2 + sizeof(int64_t);
   struct GraceBuild {
@@ -211,8 +247,6 @@ class PhysicalHashJoin : public PhysicalOperator {
   // Partition of each row of `keys` (hashes left in `hashes`).
   void GracePartitions(DataChunk& keys, idx_t key_offset, idx_t count, std::vector<uint64_t>& hashes,
                        std::vector<uint32_t>& partitions) const;
-  // Moves the collected build rows to partition files; later rows follow them.
-  void StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill);
   // Partition p's build table, loaded by the first copy that asks.
   std::shared_ptr<Table> LoadPartition(ExecutionContext& context, GraceBuild& grace, idx_t p);
   // Sends every probe row to this copy's partition files (the shared ones
@@ -227,6 +261,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::shared_ptr<Table> table_ = std::make_shared<Table>();
   std::shared_ptr<Table> build_table_ = table_;  // what Build fills; never replaced
   PhysicalHashJoin* builder_ = this;  // the join whose right child fills table_
+  std::vector<PhysicalOperatorPtr> build_workers_;  // SetBuildWorkers
+  std::shared_ptr<MorselSource> build_morsels_;
+  idx_t build_threads_ = 1;  // the threads reading the build side (EXPLAIN)
   std::vector<row_equal_t> key_equal_;
 
   // Probe state, kept across Next() calls.

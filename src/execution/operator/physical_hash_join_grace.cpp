@@ -15,20 +15,6 @@ void PhysicalHashJoin::GracePartitions(DataChunk& keys, idx_t key_offset, idx_t 
   for (idx_t i = 0; i < count; i++) partitions[i] = static_cast<uint32_t>(hashes[i] >> 58);
 }
 
-void PhysicalHashJoin::StartGrace(ExecutionContext& context, std::unique_ptr<PartitionedSpill>& spill) {
-  auto build_types = build_table_->rows.Types();
-  spill = std::make_unique<PartitionedSpill>(context.spill, build_types, kGracePartitions, "join-build");
-  std::vector<uint64_t> hashes;
-  std::vector<uint32_t> partitions;
-  for (idx_t c = 0; c < build_table_->rows.ChunkCount(); c++) {
-    DataChunk& chunk = build_table_->rows.Chunk(c);
-    GracePartitions(chunk, right_width_, chunk.size(), hashes, partitions);
-    spill->Append(chunk, nullptr, partitions.data(), chunk.size());
-  }
-  build_table_->rows.Clear();
-  build_table_->reservation.Reset();
-}
-
 std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(ExecutionContext& context, GraceBuild& grace,
                                                                          idx_t p) {
   std::lock_guard<std::mutex> lock(grace.mutex);
@@ -60,7 +46,7 @@ std::shared_ptr<PhysicalHashJoin::Table> PhysicalHashJoin::LoadPartition(Executi
       table->rows.Append(chunk);
     }
   }
-  BuildIndex(*table);
+  BuildIndex(context, *table);
   table->build_rows = grace.rows;
   table->has_null_key = table->has_null_key || grace.has_null_key;
   grace.loaded[p] = table;
