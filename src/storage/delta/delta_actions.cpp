@@ -427,6 +427,7 @@ void Protocol::AddReaderFeature(std::string_view feature) { AddFeature(reader_fe
 void Protocol::AddWriterFeature(std::string_view feature) { AddFeature(writer_features, feature); }
 
 std::optional<int64_t> AddFile::NumRecords() const {
+  if (counts.num_records) return counts.num_records;
   if (!stats) return std::nullopt;
   if (auto fast = ScanNumRecords(*stats)) return fast;
   json j = ParseJson(*stats);

@@ -73,6 +73,16 @@ struct Metadata {
   bool operator==(const Metadata&) const = default;
 };
 
+// numRecords and the largest nullCount of a file's statistics, read from a
+// checkpoint's typed add.stats_parsed (delta_checkpoint.hpp) so that COUNT(*)
+// need not parse `stats`. A shortcut to the same statistics, not content of
+// the action: equality ignores it, and it is never written.
+struct StatsCounts {
+  std::optional<int64_t> num_records;  // none: parse `stats`
+  int64_t max_null_count = 0;
+  bool operator==(const StatsCounts&) const { return true; }
+};
+
 struct AddFile {
   std::string path;  // decoded
   PartitionValues partition_values;
@@ -86,7 +96,8 @@ struct AddFile {
   std::optional<std::string> deletion_vector;
   std::optional<int64_t> base_row_id;
   std::optional<int64_t> default_row_commit_version;
-  // numRecords from `stats`, when present and well-formed.
+  StatsCounts counts;
+  // numRecords from `counts` or else `stats`, when present and well-formed.
   std::optional<int64_t> NumRecords() const;
   // The deletion vector's cardinality (rows of the file that are deleted); 0
   // without one or when it cannot be parsed (reading it then reports why).

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_parse.hpp"
+#include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream::delta {
@@ -29,11 +30,12 @@ LogicalType DeletionVectorType() {
   return LogicalType::Struct({{"storageType", kStr}, {"pathOrInlineDv", kStr}, {"offset", kInt},
                               {"sizeInBytes", kInt}, {"cardinality", kLong}, {"maxRowIndex", kLong}});
 }
-LogicalType AddType() {
+// `stats_parsed`: StatsParsedType of the table (delta_stats.hpp).
+LogicalType AddType(const LogicalType& stats_parsed) {
   return LogicalType::Struct({{"path", kStr}, {"partitionValues", MapType()}, {"size", kLong},
                               {"modificationTime", kLong}, {"dataChange", kBool}, {"tags", MapType()},
-                              {"stats", kStr}, {"deletionVector", DeletionVectorType()}, {"baseRowId", kLong},
-                              {"defaultRowCommitVersion", kLong}});
+                              {"stats", kStr}, {"stats_parsed", stats_parsed}, {"deletionVector", DeletionVectorType()},
+                              {"baseRowId", kLong}, {"defaultRowCommitVersion", kLong}});
 }
 LogicalType RemoveType() {
   return LogicalType::Struct({{"path", kStr}, {"deletionTimestamp", kLong}, {"dataChange", kBool},
@@ -176,6 +178,8 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info) {
 Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snap,
                                            int64_t now_ms) {
   if (snap.version < 0) return Status::InvalidArgument("cannot checkpoint an empty snapshot");
+  LS_RETURN_NOT_OK(snap.files.Load());
+  const FileMap::Map& files = snap.files.Get();
   // Those the snapshot left unread in its own checkpoint are read now: a
   // checkpoint without them would lose them for VACUUM.
   std::map<std::string, RemoveFile> read_now;
@@ -186,7 +190,12 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   }
   const auto& tombstones = snap.unread_tombstone_parts.empty() ? snap.tombstones : read_now;
   std::vector<std::string> names = {"txn", "add", "remove", "metaData", "protocol"};
-  std::vector<LogicalType> types = {TxnType(), AddType(), RemoveType(), MetadataType(), ProtocolType()};
+  // The files' statistics also as typed columns (Spark's default,
+  // delta.checkpoint.writeStatsAsStruct): readers count rows and skip files
+  // from them without parsing JSON (delta_checkpoint_read.cpp).
+  LogicalType stats_type = StatsParsedType(snap.schema, snap.partition_columns(),
+                                           ColumnMappingMode(snap.metadata) != "none");
+  std::vector<LogicalType> types = {TxnType(), AddType(stats_type), RemoveType(), MetadataType(), ProtocolType()};
   // Columns only tables that use them get, so older readers are not shown
   // actions they do not know. A table with the v2Checkpoint feature gets a
   // V2 spec checkpoint under the classic name: the same file plus a
@@ -210,6 +219,14 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
 
   ParquetWriterOptions options;
   options.codec = ParquetCodec::kSnappy;  // what Spark writes; every reader has it
+  {
+    std::vector<std::string> paths;
+    paths.reserve(files.size());
+    for (const auto& [path, a] : files) paths.push_back(path);
+    options.key_value_metadata = {{kSummaryFilesKey, std::to_string(files.size())},
+                                  {kSummaryBytesKey, std::to_string(snap.files.TotalBytes())},
+                                  {kSummaryPathsKey, PathFilter(paths).Serialize()}};
+  }
   auto created = ParquetWriter::Create(temp, names, types, options);
   if (!created.ok()) return created.status();
   ParquetWriter& writer = *created.value();
@@ -254,12 +271,18 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                                                             Value::BOOLEAN(false)}));
   for (const auto& [app, t] : snap.txns)
     emit(0, Value::STRUCT(types[0], {Value::VARCHAR(t.app_id), Value::BIGINT(t.version), OptLongV(t.last_updated)}));
-  for (const auto& [path, a] : snap.files) {
+  // The files get row groups of their own too: a reader that loads the
+  // table's log actions skips them by their statistics and decodes the
+  // files only when they are used (file_map.hpp).
+  flush();
+  if (status.ok()) status = writer.EndRowGroup();
+  for (const auto& [path, a] : files) {
     // Checkpoints describe state, not change: dataChange is false (as Spark).
     emit(1, Value::STRUCT(types[1], {Value::VARCHAR(EncodePath(a.path)), MapValue(a.partition_values),
                                      Value::BIGINT(a.size), Value::BIGINT(a.modification_time),
                                      Value::BOOLEAN(false), a.tags ? MapValue(*a.tags) : Value(MapType()),
-                                     OptStr(a.stats), DeletionVectorValue(a.deletion_vector),
+                                     OptStr(a.stats), StatsParsedValue(stats_type, a.stats),
+                                     DeletionVectorValue(a.deletion_vector),
                                      OptLongV(a.base_row_id), OptLongV(a.default_row_commit_version)}));
     adds++;
   }

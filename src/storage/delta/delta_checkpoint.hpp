@@ -6,12 +6,16 @@
 // (`%020d.checkpoint.%010d.%010d.parquet`) V1 checkpoints written by Spark,
 // delta-rs or us: top-level struct columns add, remove, metaData, protocol,
 // txn are looked up by name (others, e.g. cdc or domainMetadata, ignored);
-// partitionValues is a MAP, tags a MAP, stats a JSON string.
+// partitionValues is a MAP, tags a MAP, stats a JSON string (and, when a
+// checkpoint has it, stats_parsed the same as typed columns: numRecords and
+// nullCount from there spare COUNT(*) the JSON, AddFile::counts).
 //
 // Writing produces one classic checkpoint with Spark's column layout:
 //   txn      STRUCT(appId, version, lastUpdated)
 //   add      STRUCT(path, partitionValues MAP, size, modificationTime,
-//                   dataChange, tags MAP, stats)
+//                   dataChange, tags MAP, stats, stats_parsed STRUCT
+//                   (StatsParsedType, delta_stats.hpp), deletionVector,
+//                   baseRowId, defaultRowCommitVersion)
 //   remove   STRUCT(path, deletionTimestamp, dataChange, extendedFileMetadata,
 //                   partitionValues MAP, size)
 //   metaData STRUCT(id, name, description, format STRUCT(provider, options MAP),
@@ -19,7 +23,11 @@
 //   protocol STRUCT(minReaderVersion, minWriterVersion, readerFeatures LIST,
 //                   writerFeatures LIST)
 // one action per row, Snappy-compressed, written under a temp name, fsynced
-// and renamed into place, so a reader never sees a partial checkpoint.
+// and renamed into place, so a reader never sees a partial checkpoint. The
+// log actions (protocol, metaData, txn, domainMetadata), the adds and the
+// removes each get row groups of their own, so that a reader skips those it
+// does not need by their statistics. The footer carries the files'
+// FileSummary (kSummary*Key below).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +40,13 @@
 #include "storage/delta/delta_snapshot.hpp"
 
 namespace lakestream::delta {
+
+// Keys of the Parquet footer's key-value metadata under which our
+// checkpoints record their files' FileSummary (file_map.hpp): count, bytes
+// and a PathFilter of their paths. Other readers ignore them.
+inline constexpr char kSummaryFilesKey[] = "lakestream.numFiles";
+inline constexpr char kSummaryBytesKey[] = "lakestream.sizeInBytes";
+inline constexpr char kSummaryPathsKey[] = "lakestream.pathFilter";
 
 // Contents of _last_checkpoint.
 struct LastCheckpoint {
@@ -54,13 +69,16 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info);
 std::optional<std::string> LastCheckpointV2Path(const std::string& contents, int64_t version);
 
 // Loads the checkpoint of `version` made of `part_paths` (one path for a
-// classic checkpoint) into `snapshot`, which must be fresh: its files, txns,
-// protocol and metadata are what the checkpoint's actions give when applied
-// in file order, and its version is `version`. The checkpoint's tombstones
-// are not read: `snapshot.unread_tombstone_parts` is set to `part_paths`
-// instead. Corruption naming the file on bad content; `snapshot` is then
-// partly filled and must be discarded. Only the fields the actions model are
-// decoded (delta_checkpoint_read.cpp).
+// classic checkpoint) into `snapshot`, which must be fresh: its txns,
+// domains, protocol and metadata are what the checkpoint's actions give when
+// applied in file order, and its version is `version`. The checkpoint's
+// files are not decoded yet: snapshot.files decodes them on first use
+// (file_map.hpp), from the parts opened here (kept open, so a later log
+// cleanup does not lose them); a corrupt add column shows up then. Its
+// tombstones are not read either: `snapshot.unread_tombstone_parts` is set
+// to `part_paths` instead. Corruption naming the file on bad content;
+// `snapshot` is then partly filled and must be discarded. Only the fields
+// the actions model are decoded (delta_checkpoint_read.cpp).
 Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
                       Snapshot& snapshot);
 

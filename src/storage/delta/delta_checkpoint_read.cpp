@@ -12,6 +12,7 @@
 // missing, NULL or of another type reads as absent, so e.g. an INTEGER where
 // a BIGINT is expected is accepted, a VARCHAR is not.
 #include <algorithm>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
@@ -149,14 +150,25 @@ Result<std::string> PathOf(const Vector* v, idx_t row, const std::string& file, 
 }
 
 // Where decoded actions go: a list of actions, straight into a snapshot
-// (skipping a second move of every file), or, for the tombstones a snapshot
-// left unread, into a map of them.
+// (skipping a second move of every file), or, for what a snapshot left
+// unread, into a map of tombstones, of files or of file sizes.
 struct Sink {
   std::vector<Action>* actions = nullptr;
   Snapshot* snapshot = nullptr;
   std::map<std::string, RemoveFile>* tombstones = nullptr;
+  std::map<std::string, AddFile>* files = nullptr;
+  std::map<std::string, FileSize>* sizes = nullptr;
 
-  void Put(AddFile a) { snapshot ? snapshot->ApplyAdd(std::move(a)) : actions->push_back(std::move(a)); }
+  void Put(AddFile a) {
+    if (files) {
+      std::string key = a.path;
+      files->insert_or_assign(files->end(), std::move(key), std::move(a));
+    } else if (snapshot) {
+      snapshot->ApplyAdd(std::move(a));
+    } else {
+      actions->push_back(std::move(a));
+    }
+  }
   void Put(RemoveFile r) {
     if (tombstones) {
       std::string key = r.path;
@@ -189,19 +201,81 @@ std::string DvJson(const Vector* dv, idx_t row) {
   return j.dump();
 }
 
+// numRecords and the largest nullCount of an add.stats_parsed struct, read
+// straight from its vectors (resolved once per chunk, like AddReader's).
+struct CountReader {
+  const Vector* stats_parsed = nullptr;
+  const Vector* num_records = nullptr;
+  // nullCount and the STRUCTs within it (a struct column's counts nest),
+  // each with the leaves directly under it.
+  struct Level {
+    const Vector* level;
+    std::vector<const Vector*> leaves;
+  };
+  std::vector<Level> levels;
+
+  explicit CountReader(const Vector* s) : stats_parsed(s) {
+    if (!s) return;
+    num_records = LongField(s, "numRecords");
+    const Vector* nulls = Field(s, "nullCount", {TypeId::STRUCT});
+    std::vector<const Vector*> todo;
+    if (nulls) todo.push_back(nulls);
+    while (!todo.empty()) {
+      const Vector* level = todo.back();
+      todo.pop_back();
+      Level l{level, {}};
+      for (idx_t i = 0; i < level->ChildCount(); i++) {
+        const Vector& kid = level->Child(i);
+        if (kid.GetType().id() == TypeId::STRUCT) todo.push_back(&kid);
+        else l.leaves.push_back(&kid);
+      }
+      levels.push_back(std::move(l));
+    }
+  }
+
+  // Nothing when the row has no numRecords, or a count that is not a
+  // non-negative integer (the JSON stats then decide, and word the error).
+  StatsCounts Read(idx_t row) const {
+    StatsCounts counts;
+    if (!Has(stats_parsed, row)) return counts;
+    counts.num_records = Long(num_records, row);
+    if (!counts.num_records) return counts;
+    for (const Level& l : levels) {
+      if (!l.level->IsValid(row)) continue;
+      for (const Vector* leaf : l.leaves) {
+        if (!leaf->IsValid(row)) continue;
+        auto id = leaf->GetType().id();
+        auto n = id == TypeId::BIGINT || id == TypeId::INTEGER ? Long(leaf, row) : std::nullopt;
+        if (!n || *n < 0) {
+          counts.num_records.reset();
+          return counts;
+        }
+        counts.max_null_count = std::max(counts.max_null_count, *n);
+      }
+    }
+    return counts;
+  }
+};
+
 // The field vectors of one projected action column in the current chunk.
 struct AddReader {
   const Vector *path, *pv, *size, *mtime, *data_change, *stats, *stats_parsed, *tags, *dv, *row_id, *row_version;
+  CountReader counts;
   explicit AddReader(const Vector& s)
       : path(StrField(&s, "path")), pv(MapField(&s, "partitionValues")), size(LongField(&s, "size")),
         mtime(LongField(&s, "modificationTime")), data_change(BoolField(&s, "dataChange")),
         stats(StrField(&s, "stats")), stats_parsed(Field(&s, "stats_parsed", {TypeId::STRUCT})), tags(MapField(&s, "tags")), dv(Field(&s, "deletionVector")),
-        row_id(LongField(&s, "baseRowId")), row_version(LongField(&s, "defaultRowCommitVersion")) {}
+        row_id(LongField(&s, "baseRowId")), row_version(LongField(&s, "defaultRowCommitVersion")), counts(stats_parsed) {}
 
   Status Read(idx_t row, const std::string& file, Sink& sink) const {
-    AddFile a;
     auto p = PathOf(path, row, file, "add");
     if (!p.ok()) return p.status();
+    if (sink.sizes) {
+      FileSize f{Long(size, row).value_or(0), Has(dv, row) ? std::optional<std::string>(DvJson(dv, row)) : std::nullopt};
+      sink.sizes->insert_or_assign(sink.sizes->end(), p.take(), std::move(f));
+      return Status::OK();
+    }
+    AddFile a;
     a.path = p.take();
     if (Has(pv, row)) a.partition_values = *PvMap(pv, row);
     a.size = Long(size, row).value_or(0);
@@ -211,6 +285,9 @@ struct AddReader {
     // Struct statistics stand in for JSON ones a table chose not to write
     // (delta.checkpoint.writeStatsAsJson = false): COUNT(*) and skipping use them.
     if (!a.stats && Has(stats_parsed, row)) a.stats = StatsJsonFromStruct(stats_parsed->GetValue(row));
+    // And where both are there, COUNT(*) reads its counts from the struct
+    // instead of parsing the JSON.
+    a.counts = counts.Read(row);
     a.tags = SMap(tags, row);
     if (Has(dv, row)) a.deletion_vector = DvJson(dv, row);
     a.base_row_id = Long(row_id, row);
@@ -306,12 +383,20 @@ Status ReadTxn(const Vector& s, idx_t row, const std::string& file, Sink& sink) 
   return Status::OK();
 }
 
-// Which action columns a decode reads.
-enum class Columns { kAll, kAllButRemove, kOnlyRemove };
+// Which action columns a decode reads: all of them, what a snapshot reads
+// when it is loaded (everything but the files), only the adds, only the
+// adds' paths, sizes and deletion vectors, or only the removes.
+enum class Columns { kAll, kLog, kAdds, kAddSizes, kRemoves };
 
 bool Wanted(Columns wanted, Column column) {
-  if (wanted == Columns::kAll) return true;
-  return (column == Column::kRemove) == (wanted == Columns::kOnlyRemove);
+  switch (wanted) {
+    case Columns::kAll: return true;
+    case Columns::kLog: return column != Column::kAdd && column != Column::kRemove;
+    case Columns::kAdds:
+    case Columns::kAddSizes: return column == Column::kAdd;
+    case Columns::kRemoves: return column == Column::kRemove;
+  }
+  return false;
 }
 
 // A checkpoint part, mapped in place when the file system allows it (a
@@ -344,13 +429,10 @@ Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Co
       const LogicalType& type = reader.ColumnTypes()[i];
       if (reader.ColumnNames()[i] != spec.name || type.id() != TypeId::STRUCT) continue;
       ParquetProjection p{i, {}};
+      std::vector<std::string> fields = spec.fields;
+      if (wanted == Columns::kAddSizes) fields = {"path", "size", "deletionVector"};
       for (const auto& [name, child] : type.children())
-        if (std::find(spec.fields.begin(), spec.fields.end(), name) != spec.fields.end()) p.fields.push_back(name);
-      // Struct statistics are decoded only where JSON ones were not written
-      // (Spark then leaves add.stats out of the schema): they cost as much
-      // again to decode.
-      auto has = [&](const char* f) { return std::find(p.fields.begin(), p.fields.end(), f) != p.fields.end(); };
-      if (has("stats") && has("stats_parsed")) p.fields.erase(std::find(p.fields.begin(), p.fields.end(), "stats_parsed"));
+        if (std::find(fields.begin(), fields.end(), name) != fields.end()) p.fields.push_back(name);
       // None of the protocol's fields: read it whole, so that a row in it is
       // still seen (and refused, having no path / id / versions).
       projection.push_back(std::move(p));
@@ -359,7 +441,12 @@ Status DecodePart(ParquetReader& reader, const std::string& path, Sink& sink, Co
     }
   }
   if (projection.empty()) {
-    if (wanted == Columns::kOnlyRemove) return Status::OK();  // a checkpoint without tombstones
+    if (wanted != Columns::kAll && wanted != Columns::kLog) return Status::OK();  // a checkpoint without files or tombstones
+    // A V2 checkpoint's sidecar holds only files.
+    const auto& names = reader.ColumnNames();
+    bool files = std::find(names.begin(), names.end(), "add") != names.end() ||
+                 std::find(names.begin(), names.end(), "remove") != names.end();
+    if (wanted == Columns::kLog && files) return Status::OK();
     return Status::Corruption(path + ": not a Delta checkpoint (no add/metaData/protocol columns)");
   }
   LS_RETURN_NOT_OK(reader.ScanProjected(projection, {any_action}));
@@ -494,11 +581,77 @@ Status LoadJsonManifest(FileSystem* fs, const std::string& path, Snapshot& snaps
 
 }  // namespace
 
+namespace {
+
+// The footer's FileSummary (WriteCheckpointFile); nothing unless all of it
+// is there and well-formed.
+std::optional<FileSummary> ReadFileSummary(const ParquetReader& reader) {
+  std::optional<int64_t> files, bytes;
+  std::optional<PathFilter> paths;
+  auto number = [](const std::string& text) -> std::optional<int64_t> {
+    if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return std::stoll(text);
+  };
+  for (const auto& [key, value] : reader.KeyValueMetadata()) {
+    if (key == kSummaryFilesKey) files = number(value);
+    else if (key == kSummaryBytesKey) bytes = number(value);
+    else if (key == kSummaryPathsKey) paths = PathFilter::Parse(value);
+  }
+  if (!files || !bytes || !paths) return std::nullopt;
+  return FileSummary{*files, *bytes, std::move(*paths)};
+}
+
+// The add columns of a loaded checkpoint's parts, decoded when the snapshot's
+// files are first used (file_map.hpp). It keeps the parts open (mapped in
+// place, or in memory) from loading on: a log cleanup that deletes them
+// later does not take the snapshot's files with it.
+class CheckpointFiles : public FileSource {
+ public:
+  void AddPart(std::string path, std::unique_ptr<ParquetReader> reader) {
+    // Our checkpoints are one part; a summary of one part of several would
+    // not be the snapshot's.
+    summary_ = parts_.empty() ? ReadFileSummary(*reader) : std::nullopt;
+    parts_.push_back({std::move(path), std::move(reader)});
+  }
+
+  const std::optional<FileSummary>& Summary() const override { return summary_; }
+
+  Status Decode(std::map<std::string, AddFile>& files) const override {
+    Sink sink;
+    sink.files = &files;
+    return DecodeAll(sink, Columns::kAdds);
+  }
+  Status DecodeSizes(std::map<std::string, FileSize>& sizes) const override {
+    Sink sink;
+    sink.sizes = &sizes;
+    return DecodeAll(sink, Columns::kAddSizes);
+  }
+
+ private:
+  Status DecodeAll(Sink& sink, Columns columns) const {
+    // A reader scans one projection at a time.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& part : parts_) LS_RETURN_NOT_OK(DecodePart(*part.reader, part.path, sink, columns));
+    return Status::OK();
+  }
+
+  struct Part {
+    std::string path;
+    std::unique_ptr<ParquetReader> reader;
+  };
+  std::vector<Part> parts_;
+  std::optional<FileSummary> summary_;
+  mutable std::mutex mu_;
+};
+
+}  // namespace
+
 Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths, int64_t version,
                       Snapshot& snapshot) {
   Sink sink{nullptr, &snapshot};
   std::vector<std::string> tombstone_parts;
   std::vector<std::string> sidecars;
+  auto files = std::make_shared<CheckpointFiles>();
   for (const auto& path : part_paths) {
     if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
       LS_RETURN_NOT_OK(LoadJsonManifest(fs, path, snapshot, sidecars));
@@ -506,11 +659,12 @@ Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths
     }
     auto reader = OpenPart(fs, path);
     if (!reader.ok()) return reader.status();
-    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kLog));
     tombstone_parts.push_back(path);
     auto more = ParquetSidecars(*reader.value(), path);
     if (!more.ok()) return more.status();
     sidecars.insert(sidecars.end(), more.value().begin(), more.value().end());
+    files->AddPart(path, reader.take());
   }
   for (const auto& path : sidecars) {
     auto reader = OpenPart(fs, path);
@@ -520,9 +674,11 @@ Status LoadCheckpoint(FileSystem* fs, const std::vector<std::string>& part_paths
                                   ", which does not exist");
       return reader.status();
     }
-    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kAllButRemove));
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kLog));
     tombstone_parts.push_back(path);
+    files->AddPart(path, reader.take());
   }
+  snapshot.files.SetSource(std::move(files));
   snapshot.version = version;
   snapshot.unread_tombstone_parts = tombstone_parts;
   return Status::OK();
@@ -534,8 +690,9 @@ Result<std::map<std::string, RemoveFile>> AllTombstones(FileSystem* fs, const Sn
   for (const auto& path : snapshot.unread_tombstone_parts) {
     auto reader = OpenPart(fs, path);
     if (!reader.ok()) return reader.status();
-    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kOnlyRemove));
+    LS_RETURN_NOT_OK(DecodePart(*reader.value(), path, sink, Columns::kRemoves));
   }
+  if (!from_checkpoint.empty()) LS_RETURN_NOT_OK(snapshot.files.Load());
   // Any action on a path after the checkpoint is newer than its tombstone
   // there: an add made it active (in files), a remove is already here.
   std::map<std::string, RemoveFile> all = snapshot.tombstones;

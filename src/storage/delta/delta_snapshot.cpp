@@ -53,20 +53,11 @@ void Snapshot::ApplyDomain(DomainMetadata domain) {
 
 void Snapshot::ApplyAdd(AddFile add) {
   if (!tombstones.empty()) tombstones.erase(add.path);
-  std::string key = add.path;
-  // The end() hint makes in-order arrival (a checkpoint) constant time per
-  // file; a wrong hint only costs the usual logarithmic search.
-  files.insert_or_assign(files.end(), std::move(key), std::move(add));
+  files.Add(std::move(add));
 }
 
 void Snapshot::ApplyRemove(RemoveFile remove) {
-  // A file's identity is its path and deletion vector: the remove of the old
-  // (path, DV) that comes with the add of a new DV on the same path must not
-  // retire the new one, whichever order the commit lists them in.
-  auto active = files.find(remove.path);
-  if (active != files.end() &&
-      (!remove.deletion_vector || DeletionVectorId(remove.deletion_vector) == DeletionVectorId(active->second.deletion_vector)))
-    files.erase(active);
+  files.Remove(remove);
   std::string key = remove.path;
   tombstones.insert_or_assign(tombstones.end(), std::move(key), std::move(remove));
 }
@@ -90,11 +81,7 @@ std::optional<int64_t> Snapshot::NumRecords() const {
   return total;
 }
 
-int64_t Snapshot::TotalBytes() const {
-  int64_t total = 0;
-  for (const auto& [path, add] : files) total += add.size;
-  return total;
-}
+int64_t Snapshot::TotalBytes() const { return files.TotalBytes(); }
 
 std::optional<int64_t> Snapshot::TxnVersion(const std::string& app_id) const {
   auto it = txns.find(app_id);
@@ -168,6 +155,7 @@ Status CheckFileInside(const Snapshot& snapshot, const FileAction& action, const
 }  // namespace
 
 Status CheckFilesInsideTable(const Snapshot& snapshot) {
+  LS_RETURN_NOT_OK(snapshot.files.Load());
   for (const auto& [path, add] : snapshot.files) LS_RETURN_NOT_OK(CheckFileInside(snapshot, add, "data file"));
   for (const auto& [path, remove] : snapshot.tombstones) LS_RETURN_NOT_OK(CheckFileInside(snapshot, remove, "removed file"));
   return Status::OK();

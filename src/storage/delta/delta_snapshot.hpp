@@ -17,6 +17,7 @@
 #include "common/status.hpp"
 #include "storage/delta/delta_actions.hpp"
 #include "storage/delta/delta_schema.hpp"
+#include "storage/delta/file_map.hpp"
 
 namespace lakestream::delta {
 
@@ -27,8 +28,9 @@ struct Snapshot {
   Metadata metadata;
   std::vector<DeltaColumn> schema;  // parsed metadata.schema_string (all columns, partition ones included)
   // Active files keyed by their decoded path: iteration order is by path, so
-  // scans and tests see a deterministic order.
-  std::map<std::string, AddFile> files;
+  // scans and tests see a deterministic order. A checkpoint's adds are
+  // decoded on first use (file_map.hpp).
+  FileMap files;
   // Removed files by path. Only VACUUM and the checkpoints we write need
   // them, never a read, and a table that has seen many rewrites carries one
   // per rewritten file in its checkpoint (until retention expires them), so a

@@ -10,6 +10,7 @@
 #include "common/date.hpp"
 #include "common/decimal.hpp"
 #include "common/json_parse.hpp"
+#include "storage/delta/column_mapping.hpp"
 
 namespace lakestream::delta {
 
@@ -305,6 +306,116 @@ Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string
     if (auto why = BadNullCount(*nulls, records, "")) return bad(*why);
   }
   return std::optional<int64_t>(records);
+}
+
+Result<std::optional<int64_t>> CheckedNumRecords(const AddFile& add, const std::string& file) {
+  const StatsCounts& c = add.counts;
+  if (!c.num_records) return CheckedNumRecords(add.stats, file);
+  if (*c.num_records < 0 || c.max_null_count < 0 || c.max_null_count > *c.num_records)
+    return Status::Corruption("the statistics of data file " + file + " in the checkpoint are invalid: numRecords is " +
+                              std::to_string(*c.num_records) + " and a nullCount " + std::to_string(c.max_null_count) +
+                              " (add.stats_parsed)");
+  return c.num_records;
+}
+
+namespace {
+
+bool HasStructBounds(TypeId id) {
+  switch (id) {
+    case TypeId::INTEGER:
+    case TypeId::BIGINT:
+    case TypeId::DOUBLE:
+    case TypeId::DATE:
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
+    case TypeId::VARCHAR: return true;
+    default: return false;
+  }
+}
+
+// A JSON bound as a value of `type`; NULL when it does not convert exactly.
+Value BoundValue(const nlohmann::json& j, const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::INTEGER:
+      if (j.is_number_integer() && j.get<int64_t>() >= INT32_MIN && j.get<int64_t>() <= INT32_MAX)
+        return Value::INTEGER(static_cast<int32_t>(j.get<int64_t>()));
+      break;
+    case TypeId::BIGINT:
+      if (j.is_number_integer() && (!j.is_number_unsigned() || j.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)))
+        return Value::BIGINT(j.get<int64_t>());
+      break;
+    case TypeId::DOUBLE:
+      if (j.is_number()) return Value::DOUBLE(j.get<double>());
+      break;
+    case TypeId::DATE: {
+      date_t d;
+      if (j.is_string() && Date::TryParse(j.get<std::string>(), d)) return Value::DATE(d);
+      break;
+    }
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ: {
+      timestamp_t t;
+      bool ntz = type.id() == TypeId::TIMESTAMP_NTZ;
+      if (j.is_string() && (ntz ? Timestamp::TryParseNtz(j.get<std::string>(), t) : Timestamp::TryParse(j.get<std::string>(), t)))
+        return ntz ? Value::TIMESTAMP_NTZ(t) : Value::TIMESTAMP(t);
+      break;
+    }
+    case TypeId::VARCHAR:
+      if (j.is_string()) return Value::VARCHAR(j.get<std::string>());
+      break;
+    default: break;
+  }
+  return Value(type);
+}
+
+// A minValues / maxValues / nullCount object as a value of STRUCT `type`.
+Value StatsObject(const nlohmann::json& obj, const LogicalType& type) {
+  std::vector<Value> fields;
+  fields.reserve(type.children().size());
+  for (const auto& [name, field_type] : type.children()) {
+    auto it = obj.is_object() ? obj.find(name) : obj.end();
+    fields.push_back(it == obj.end() ? Value(field_type) : BoundValue(*it, field_type));
+  }
+  return Value::STRUCT(type, std::move(fields));
+}
+
+}  // namespace
+
+LogicalType StatsParsedType(const std::vector<DeltaColumn>& schema, const std::vector<std::string>& partition_columns,
+                            bool physical_names) {
+  std::vector<std::pair<std::string, LogicalType>> bounds, counts;
+  for (const auto& column : schema) {
+    if (column.type.IsNested()) continue;
+    if (std::find(partition_columns.begin(), partition_columns.end(), column.name) != partition_columns.end()) continue;
+    std::string name = physical_names ? PhysicalNameOf(column) : column.name;
+    if (HasStructBounds(column.type.id())) bounds.emplace_back(name, column.type);
+    counts.emplace_back(name, LogicalType(TypeId::BIGINT));
+  }
+  std::vector<std::pair<std::string, LogicalType>> fields = {{"numRecords", LogicalType(TypeId::BIGINT)}};
+  if (!bounds.empty()) {
+    fields.emplace_back("minValues", LogicalType::Struct(bounds));
+    fields.emplace_back("maxValues", LogicalType::Struct(bounds));
+  }
+  if (!counts.empty()) fields.emplace_back("nullCount", LogicalType::Struct(counts));
+  return LogicalType::Struct(fields);
+}
+
+Value StatsParsedValue(const LogicalType& type, const std::optional<std::string>& stats) {
+  if (!stats) return Value(type);
+  nlohmann::json j = ParseJson(*stats);
+  if (!j.is_object()) return Value(type);
+  std::vector<Value> fields;
+  for (const auto& [name, field_type] : type.children()) {
+    auto it = j.find(name);
+    if (it == j.end()) {
+      fields.emplace_back(field_type);
+    } else if (name == "numRecords") {
+      fields.push_back(BoundValue(*it, field_type));
+    } else {
+      fields.push_back(it->is_object() ? StatsObject(*it, field_type) : Value(field_type));
+    }
+  }
+  return Value::STRUCT(type, std::move(fields));
 }
 
 }  // namespace lakestream::delta

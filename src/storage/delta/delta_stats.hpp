@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "storage/delta/delta_actions.hpp"
+#include "storage/delta/delta_schema.hpp"
 #include "storage/parquet/parquet_writer.hpp"
 
 namespace lakestream::delta {
@@ -38,6 +40,23 @@ std::string MakeStatsJson(const std::vector<std::string>& names, const std::vect
 // a bound that cannot be written is left out, which only costs skipping.
 std::string StatsJsonFromStruct(const Value& stats_parsed);
 
+// The inverse, for the checkpoints we write (PROTOCOL.md "Checkpoint
+// Schema": add.stats_parsed, as Spark writes with
+// delta.checkpoint.writeStatsAsStruct): STRUCT(numRecords BIGINT,
+// minValues STRUCT(col type...), maxValues STRUCT(...), nullCount
+// STRUCT(col BIGINT...)) over the table's top-level non-nested data columns
+// (partition columns have no statistics), named as the stats name them: by
+// physical name when `physical_names`. minValues / maxValues carry the
+// INTEGER, BIGINT, DOUBLE, DATE, TIMESTAMP[_NTZ] and VARCHAR columns (the
+// types whose JSON bounds convert exactly; others have none there, which
+// only costs skipping); a struct without fields is left out.
+LogicalType StatsParsedType(const std::vector<DeltaColumn>& schema, const std::vector<std::string>& partition_columns,
+                            bool physical_names);
+// One file's `stats` JSON as a value of `type` (StatsParsedType): NULL when
+// it has none or it does not parse; a bound or count that does not convert
+// to its column's type is NULL.
+Value StatsParsedValue(const LogicalType& type, const std::optional<std::string>& stats);
+
 // The numRecords of an add's stats, checked, for answering COUNT(*) from the
 // log: nullopt when there are no stats or they omit numRecords (the rows must
 // then be counted). Corruption naming `file` when the stats are not a JSON
@@ -45,5 +64,8 @@ std::string StatsJsonFromStruct(const Value& stats_parsed);
 // non-negative integer no larger than numRecords: stats that lie must not
 // become an answer.
 Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string>& stats, const std::string& file);
+// The same for an add: from its typed counts (AddFile::counts) when it has
+// them, without parsing `stats`.
+Result<std::optional<int64_t>> CheckedNumRecords(const AddFile& add, const std::string& file);
 
 }  // namespace lakestream::delta

@@ -144,6 +144,7 @@ Status CheckRowTrackingEnablement(const std::string& table, const Snapshot& base
   }
   int64_t missing = 0;
   std::string example;
+  LS_RETURN_NOT_OK(base.files.Load());
   for (const auto& [path, add] : base.files) {
     if ((add.base_row_id && add.default_row_commit_version) || removed.count(path)) continue;
     if (missing++ == 0) example = path;

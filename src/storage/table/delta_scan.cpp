@@ -1,4 +1,5 @@
 // DeltaTable::Scan: the active files of one snapshot, projected by name.
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -434,7 +435,10 @@ static DeltaSnapshotState::CheckedCount CountFromStats(const DeltaSnapshotState&
     DeltaSnapshotState::CheckedCount check;
     check.total = 0;
     for (const delta::AddFile* add : state.files) {
-      auto n = delta::CheckedNumRecords(add->stats, snapshot.FilePath(add->path));
+      // The full path only for the message: building it per file would cost
+      // as much as the check.
+      auto n = delta::CheckedNumRecords(*add, add->path);
+      if (!n.ok()) n = delta::CheckedNumRecords(*add, snapshot.FilePath(add->path));
       if (!n.ok()) {
         check.error = "Table " + name + " (version " + std::to_string(snapshot.version) + "): " + n.status().message() +
                       ". Rewrite the table from a good copy, or time-travel to a version that does not list the file";
@@ -472,11 +476,11 @@ std::optional<idx_t> DeltaTable::EstimatedRowCount() {
 // is asked for itself.
 static void CheckDataFilesExist(FileSystem* fs, const DeltaSnapshotState& state) {
   const delta::Snapshot& snapshot = state.snapshot;
-  std::unordered_set<std::string> listed;
   std::vector<std::string> paths;
   paths.reserve(state.files.size());
   for (const delta::AddFile* add : state.files) paths.push_back(snapshot.FilePath(add->path));
   if (IsRemotePath(snapshot.table_path)) {
+    std::unordered_set<std::string> listed;
     if (paths.size() > 1) {
       auto objects = S3FileSystem::Instance()->ListRecursiveSkipping(snapshot.table_path, "_delta_log");
       if (objects.ok()) {
@@ -484,19 +488,40 @@ static void CheckDataFilesExist(FileSystem* fs, const DeltaSnapshotState& state)
         for (auto& o : objects.value()) listed.insert(bucket + o.key);
       }
     }
-  } else {
-    constexpr size_t kListFrom = 16;  // files in one directory from which one listing is cheaper
-    std::unordered_map<std::string, size_t> per_directory;
-    for (const std::string& path : paths) per_directory[ParentDirectory(path)]++;
-    for (const auto& [dir, count] : per_directory) {
-      if (count < kListFrom) continue;
-      auto names = fs->ListDirectory(dir);
-      if (!names.ok()) continue;
-      for (const std::string& name : names.value()) listed.insert(JoinPath(dir, name));
-    }
+    for (const std::string& path : paths)
+      if (!listed.count(path) && !fs->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+    return;
   }
-  for (const std::string& path : paths)
-    if (!listed.count(path) && !fs->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+  // Directory and name of a local path, as views into it: a large table
+  // checks many files, and copying each path's parts would cost more than
+  // looking them up.
+  auto split = [](std::string_view path) -> std::pair<std::string_view, std::string_view> {
+    size_t slash = path.rfind('/');
+    if (slash == std::string_view::npos) return {".", path};
+    return {path.substr(0, slash == 0 ? 1 : slash), path.substr(slash + 1)};
+  };
+  constexpr size_t kListFrom = 16;  // files in one directory from which one listing is cheaper
+  std::unordered_map<std::string_view, size_t> per_directory;
+  for (const std::string& path : paths) per_directory[split(path).first]++;
+  struct Listing {
+    std::vector<std::string> names;
+    std::unordered_set<std::string_view> set;  // views into `names`
+  };
+  std::unordered_map<std::string_view, Listing> listed;
+  for (const auto& [dir, count] : per_directory) {
+    if (count < kListFrom) continue;
+    auto names = fs->ListDirectory(std::string(dir));
+    if (!names.ok()) continue;
+    Listing& l = listed[dir];
+    l.names = names.take();
+    l.set.reserve(l.names.size());
+    for (const std::string& name : l.names) l.set.insert(name);
+  }
+  for (const std::string& path : paths) {
+    auto [dir, name] = split(path);
+    auto l = listed.find(dir);
+    if ((l == listed.end() || !l->second.set.count(name)) && !fs->FileExists(path)) ThrowMissingDataFile(snapshot, path);
+  }
 }
 
 idx_t DeltaTable::RowCount() {

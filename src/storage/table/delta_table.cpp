@@ -106,11 +106,24 @@ DeltaTable::~DeltaTable() {
   if (!read_only_) delta::WaitForCheckpoints(path_);
 }
 
+const std::vector<const delta::AddFile*>& DeltaFileList::List() const {
+  if (map_) {
+    // A decode that throws leaves the flag unset: the next use tries again.
+    std::call_once(listed_, [&] {
+      const delta::FileMap::Map& files = map_->Get();
+      std::vector<const delta::AddFile*> list;
+      list.reserve(files.size());
+      for (const auto& [path, add] : files) list.push_back(&add);
+      list_ = std::move(list);
+    });
+  }
+  return list_;
+}
+
 void DeltaTable::SetSnapshot(delta::Snapshot snapshot) {
   auto state = std::make_shared<DeltaSnapshotState>();
   state->access = access_;
   state->snapshot = std::move(snapshot);
-  for (auto& [path, add] : state->snapshot.files) state->files.push_back(&add);
   state->columns = ColumnsFromDeltaSchema(state->snapshot.schema);
   state->physical_names = PhysicalColumnNames(state->snapshot);
   if (delta::ColumnMappingMode(state->snapshot.metadata) != "none") {

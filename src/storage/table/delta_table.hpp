@@ -45,11 +45,38 @@ struct DeltaTableDefinition {
   std::string description;
 };
 
+// DeltaSnapshotState::files: the snapshot's files in path order, as
+// pointers into snapshot.files, listed on first use (the list needs the
+// snapshot's files decoded, which a statement that reads only the log never
+// does: delta/file_map.hpp). Read as a const vector from any thread. A list
+// filled with push_back (the change feed's files) is plain: it leaves the
+// map behind.
+class DeltaFileList {
+ public:
+  explicit DeltaFileList(const delta::FileMap* map = nullptr) : map_(map) {}
+  size_t size() const { return List().size(); }
+  bool empty() const { return List().empty(); }
+  const delta::AddFile* operator[](size_t i) const { return List()[i]; }
+  const delta::AddFile* at(size_t i) const { return List().at(i); }
+  std::vector<const delta::AddFile*>::const_iterator begin() const { return List().begin(); }
+  std::vector<const delta::AddFile*>::const_iterator end() const { return List().end(); }
+  void push_back(const delta::AddFile* add) {
+    map_ = nullptr;
+    list_.push_back(add);
+  }
+
+ private:
+  const std::vector<const delta::AddFile*>& List() const;
+  const delta::FileMap* map_;
+  mutable std::once_flag listed_;
+  mutable std::vector<const delta::AddFile*> list_;
+};
+
 // One snapshot with its files in a fixed order (the row id's file index).
 struct DeltaSnapshotState {
   delta::Snapshot snapshot;
   std::shared_ptr<const DataFileAccess> access;  // the table's (never null for a table's state)
-  std::vector<const delta::AddFile*> files;
+  DeltaFileList files{&snapshot.files};
   std::vector<TableColumn> columns;
   // The name of each column in the data files and partition values: its
   // delta.columnMapping.physicalName under column mapping, else its name.
