@@ -10,6 +10,7 @@
 #include "execution/physical_planner.hpp"
 #include "main/parameter_substitution.hpp"
 #include "main/query_stream.hpp"
+#include "main/view_maintainer.hpp"
 #include "planner/binder.hpp"
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -129,8 +130,15 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   context.Database().RefreshTables();
   // A view can be behind without this process having changed its sources
   // (a crash between a source's commit and the view's, another engine
-  // writing an attached source): auto views catch up before anything reads them.
-  CatchUpViewsBeforeStatement(context, statement);
+  // writing an attached source), or because the background maintainer has
+  // not refreshed it yet (main/view_maintainer.hpp): auto views catch up
+  // before anything reads them, from the change sets handed to the
+  // maintainer when they reach. DML that reads no view does not wait.
+  if (StatementMayReadViews(statement)) {
+    TakePendingViewChanges(context);
+    CatchUpViewsBeforeStatement(context, statement);
+  }
+  context.CommittedChanges().clear();  // the statement's own commits go here next
   context.ViewsRead().clear();
   context.EndCommit();
   context.CheckInterrupt();
@@ -211,7 +219,17 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
         // The statement has committed: what follows (view maintenance) belongs to it.
         context.BeginCommit();
         WarnAboutStaleViewReads(context);
-        if (!result->HasError() && statement->type != StatementType::SELECT) MaintainViewsAfterStatement(context);
+        if (!result->HasError() && statement->type != StatementType::SELECT) {
+          if (!DefersViewMaintenance(context, *statement)) {
+            MaintainViewsAfterStatement(context);
+          } else if (MovedAnAutoViewSource(context, versions)) {
+            // Under the lock, so the maintainer's round (or the next
+            // statement's catch-up) finds every commit it sees in memory;
+            // the maintainer makes them durable before the view's commit.
+            HandOffViewMaintenance(context, std::move(context.CommittedChanges()));
+            context.CommittedChanges().clear();
+          }
+        }
         if (statement->type != StatementType::SELECT) publications = CommitsToPublish(context.Database(), versions);
       }
       Status durable = durability.Flush();

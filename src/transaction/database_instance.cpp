@@ -642,6 +642,18 @@ void DatabaseInstance::RefreshTables() {
   }
 }
 
+DatabaseInstance::~DatabaseInstance() {
+  // No statement runs any more (every connection is gone); what the
+  // background work still does needs the whole instance.
+  if (background_) background_->Stop();
+}
+
+BackgroundWork& DatabaseInstance::GetBackgroundWork(const std::function<std::unique_ptr<BackgroundWork>()>& make) {
+  std::lock_guard<std::mutex> guard(background_lock_);
+  if (!background_) background_ = make();
+  return *background_;
+}
+
 SinkRegistry& DatabaseInstance::GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make) {
   std::lock_guard<std::mutex> guard(sink_registry_lock_);
   if (!sink_registry_) sink_registry_ = make();

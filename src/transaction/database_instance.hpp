@@ -35,6 +35,16 @@ class SinkRegistry {
   virtual ~SinkRegistry() = default;
 };
 
+// Work a higher layer runs in the background for one open database
+// (main/view_maintainer.hpp: the auto views' refresh after DML). Defined
+// above this layer; Stop() runs first when the database closes, while
+// everything it uses is still there, and finishes what is pending.
+class BackgroundWork {
+ public:
+  virtual ~BackgroundWork() = default;
+  virtual void Stop() = 0;
+};
+
 // The statement lock: a mutex that another thread may release. A streaming
 // result (Connection::SendQuery) holds it from the thread that started the
 // SELECT until the thread that fetches its last chunk, or destroys it,
@@ -74,6 +84,9 @@ class DatabaseInstance {
   // Opens (creating if needed) the database; CorruptionError for a damaged
   // catalog. Opening takes no lock (see AcquireWriteLock).
   DatabaseInstance(std::string path, DatabaseOptions options);
+  ~DatabaseInstance();
+  DatabaseInstance(const DatabaseInstance&) = delete;
+  DatabaseInstance& operator=(const DatabaseInstance&) = delete;
   const std::string& Path() const { return path_; }
   bool InMemory() const { return path_.empty(); }
   const DatabaseOptions& Options() const { return options_; }
@@ -145,6 +158,8 @@ class DatabaseInstance {
   void ReloadCatalogIfChanged();
   // This database's sink registry, made with `make` on first use.
   SinkRegistry& GetSinkRegistry(const std::function<std::unique_ptr<SinkRegistry>()>& make);
+  // This database's background work, made with `make` on first use.
+  BackgroundWork& GetBackgroundWork(const std::function<std::unique_ptr<BackgroundWork>()>& make);
   // CREATE SECRET's secrets: temporary ones for this instance's life, persistent ones in its folder.
   SecretManager& Secrets();
 
@@ -169,6 +184,8 @@ class DatabaseInstance {
   std::mutex sink_registry_lock_;
   // Last: its producers are closed before the catalog goes.
   std::unique_ptr<SinkRegistry> sink_registry_;
+  std::mutex background_lock_;
+  std::unique_ptr<BackgroundWork> background_;
   std::mutex secrets_lock_;
   std::shared_ptr<SecretManager> secrets_;
   // s3:// paths find their credentials in this database's S3 secrets

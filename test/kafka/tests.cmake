@@ -3,7 +3,7 @@
 # (exit 77) when kcat or python3 is missing.
 find_program(LAKESTREAM_KCAT kcat)
 find_program(LAKESTREAM_PYTHON3_KAFKA python3)
-foreach(kafka_test formats scenarios file_sink kill outage follow two_followers replace raw_format schema_evolution s3_table client_config)
+foreach(kafka_test formats scenarios file_sink kill outage follow two_followers replace raw_format schema_evolution s3_table client_config view_rate)
   add_test(NAME kafka/${kafka_test}
     COMMAND bash -c "command -v kcat >/dev/null && command -v python3 >/dev/null || { echo 'kcat or python3 missing: skipped'; exit 77; }; exec python3 test/kafka/${kafka_test}_test.py $<TARGET_FILE:lakestream> $<TARGET_FILE:lakestream-mock-kafka>"
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -44,8 +44,10 @@ check "setup" '[[ $RC == 0 ]]'
 
 sql "$DB" "INSERT INTO raw VALUES (2, 'abc')"
 check "the INSERT that committed exits 0" '[[ $RC == 0 && "$OUT" == $'"'"'num_affected_rows\n1\n'"'"' ]]'
-check "its warning names the view and the error" \
-  '[[ "$ERR" == "WARNING: materialized view typed could not be refreshed after the statement committed"* && "$ERR" == *abc* && "$ERR" == *"REFRESH MATERIALIZED VIEW typed"* ]]'
+# DML refreshes its views in the background (docs/views.md, "When auto
+# views refresh"): the INSERT has returned; the failure is the view's.
+sql "$DB" "SHOW MATERIALIZED VIEWS"
+check "the background refresh marked the view failed, with the error" '[[ "$OUT" == *"typed,auto,incremental,raw@1,failed,"*abc* ]]'
 
 sql "$DB" "SELECT id, s FROM raw ORDER BY id"
 check "the source row is committed" '[[ $RC == 0 && "$OUT" == $'"'"'id,s\n1,10\n2,abc\n'"'"' ]]'
@@ -73,7 +75,9 @@ sql "$DB" "INSERT INTO other VALUES (3)"
 check "a failed view is not retried while its sources stand still" '[[ $RC == 0 && -z "$ERR" ]]'
 
 sql "$DB" "INSERT INTO raw VALUES (3, '30')"
-check "a new source commit retries it: still failing, still exit 0" '[[ $RC == 0 && "$ERR" == *"materialized view typed could not be refreshed"* ]]'
+check "a new source commit: still exit 0" '[[ $RC == 0 ]]'
+sql "$DB" "SELECT COUNT(*) AS c FROM typed"
+check "the retry failed again: a read says so" '[[ $RC == 0 && "$OUT" == $'"'"'c\n1\n'"'"' && "$ERR" == *"typed is behind its source raw (at version 1, source at 3): its last refresh failed: "*abc* ]]'
 
 sql "$DB" "REFRESH MATERIALIZED VIEW typed"
 check "REFRESH of the failing view fails and says why" \
@@ -141,7 +145,7 @@ else
 fi
 rm -rf "$DB/c"
 sql "$DB" "INSERT INTO keep VALUES (5)"
-check "a source folder removed outside: the statement still succeeds" '[[ $RC == 0 && "$ERR" == *"materialized view vc could not be refreshed"*"reads c, which cannot be opened"* ]]'
+check "a source folder removed outside: the statement still succeeds" '[[ $RC == 0 ]]'
 sql "$DB" "SELECT s FROM vk"
 check "other views keep working" '[[ $RC == 0 && "$OUT" == $'"'"'s\n5\n'"'"' && -z "$ERR" ]]'
 sql "$DB" "SHOW MATERIALIZED VIEWS"

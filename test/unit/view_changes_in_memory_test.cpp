@@ -40,6 +40,10 @@ class ViewChangesInMemory : public ::testing::Test {
     Ok(*con_, "CREATE MATERIALIZED VIEW rows_v AS SELECT id, v * 2 AS w FROM src WHERE g < 5");
     Ok(*con_, "CREATE MATERIALIZED VIEW sums AS SELECT g, SUM(v) AS total, COUNT(*) AS n FROM src GROUP BY g");
   }
+  // A statement that reads a view catches every auto view up first (DML
+  // leaves its views to the background maintainer, main/view_maintainer.hpp,
+  // so the counts are taken after this).
+  void CatchUp() { Ok(*con_, "SELECT COUNT(*) FROM sums"); }
   // The views hold what their queries compute now.
   void ExpectViewsCurrent() {
     EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM (SELECT * FROM rows_v EXCEPT ALL SELECT id, v * 2 FROM src WHERE g < 5)"), "0");
@@ -56,10 +60,15 @@ class ViewChangesInMemory : public ::testing::Test {
 
 TEST_F(ViewChangesInMemory, InsertRefreshesFromTheCommitWithoutRecompiling) {
   Ok(*con_, "INSERT INTO src VALUES (1000, 1, 7.50)");  // the views compile (after CREATE's own refresh) at most once
+  CatchUp();
   Counts before = Counts::Now();
   for (int i = 0; i < 5; i++) Ok(*con_, "INSERT INTO src VALUES (" + std::to_string(2000 + i) + ", " + std::to_string(i) + ", 1.25)");
+  CatchUp();
   Counts d = Counts::Now() - before;
-  EXPECT_EQ(d.in_memory, 10);  // 5 statements x 2 views
+  // 2 views, refreshed after each of the 5 statements or fewer times for
+  // several at once, always from the commits in memory.
+  EXPECT_GE(d.in_memory, 2);
+  EXPECT_LE(d.in_memory, 10);
   EXPECT_EQ(d.from_feed, 0);
   EXPECT_EQ(d.compiles, 0);
   ExpectViewsCurrent();
@@ -88,6 +97,7 @@ TEST_F(ViewChangesInMemory, UpdateDeleteAndMergeRefreshFromTheCommit) {
   for (const char* sql : statements) {
     Counts before = Counts::Now();
     Ok(*con_, sql);
+    CatchUp();
     Counts d = Counts::Now() - before;
     EXPECT_EQ(d.in_memory, 2) << sql;
     EXPECT_EQ(d.from_feed, 0) << sql;
@@ -98,8 +108,10 @@ TEST_F(ViewChangesInMemory, UpdateDeleteAndMergeRefreshFromTheCommit) {
 TEST_F(ViewChangesInMemory, WhatTheCommitDidNotKeepIsReadFromTheFeed) {
   // An UPDATE of more rows than a commit keeps.
   Ok(*con_, "INSERT INTO src SELECT 10000 + i, i % 10, 1 FROM range(0, 20000) t(i)");
+  CatchUp();
   Counts before = Counts::Now();
   Ok(*con_, "UPDATE src SET v = v + 1 WHERE id >= 10000");
+  CatchUp();
   Counts d = Counts::Now() - before;
   EXPECT_EQ(d.in_memory, 0);
   EXPECT_EQ(d.from_feed, 2);
@@ -107,6 +119,7 @@ TEST_F(ViewChangesInMemory, WhatTheCommitDidNotKeepIsReadFromTheFeed) {
   // An INSERT larger than an append keeps in memory.
   before = Counts::Now();
   Ok(*con_, "INSERT INTO src SELECT 50000 + i, i % 10, 1 FROM range(0, 20000) t(i)");
+  CatchUp();
   d = Counts::Now() - before;
   EXPECT_EQ(d.in_memory, 0);
   EXPECT_EQ(d.from_feed, 2);
@@ -121,7 +134,10 @@ TEST_F(ViewChangesInMemory, AViewBehindTheCommitCatchesUpFromTheFeed) {
   // Two commits behind, in a statement of its own: nothing kept covers it.
   Ok(*con_, "REFRESH MATERIALIZED VIEW man");
   Counts d = Counts::Now() - before;
-  EXPECT_EQ(d.in_memory, 4);  // the auto views, after each INSERT
+  // The auto views, after each INSERT or once for both (REFRESH catches
+  // them up first).
+  EXPECT_GE(d.in_memory, 2);
+  EXPECT_LE(d.in_memory, 4);
   EXPECT_EQ(d.from_feed, 1);  // man
   EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM man"), "12");
   EXPECT_EQ(One(*con_, "SELECT SUM(v) FROM man"), One(*con_, "SELECT SUM(v) FROM src WHERE g = 1"));

@@ -22,6 +22,8 @@
 #include "transaction/client_context.hpp"
 #include "transaction/name_resolution.hpp"
 #include "storage/table/delta_table.hpp"
+#include "storage/delta/log_sync.hpp"
+#include "common/file_system.hpp"
 
 namespace lakestream {
 
@@ -271,6 +273,28 @@ std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& cont
   return MakeRowsResult({"info_name", "info_value"}, {TypeId::VARCHAR, TypeId::VARCHAR}, rows);
 }
 
+// The view's commit must not become durable before the source commits it
+// reflects. A statement's own commits are pending in its DeferredLogSync
+// already; the background maintainer and a catch-up may reflect commits
+// another connection linked and is still making durable (or that another
+// thread made durable, which the fsync then repeats cheaply). So the
+// sources' _delta_log/ fsyncs go ahead of the view's commit (FlushExcept),
+// or happen now without a deferring scope.
+static void SourcesDurableFirst(ClientContext& context, TableCatalogEntry& view) {
+  if (!view.state.sources) return;
+  for (auto& [source, version] : *view.state.sources) {
+    TableCatalogEntry* table = context.GetCatalog().FindTable(source);
+    DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
+    if (!delta || IsRemotePath(delta->Log().log_path())) continue;  // object stores: durable when answered
+    if (auto* deferred = delta::DeferredLogSync::Current()) {
+      deferred->Defer(delta->SharedFs(), delta->Log().log_path());
+      continue;
+    }
+    Status s = delta::SyncLogDirectory(delta->Fs(), delta->Log().log_path());
+    if (!s.ok()) s.Throw();
+  }
+}
+
 // Refreshes the auto views that are behind, each as its own commit, except
 // `skip`. A view that fails is marked failed and the statement is warned; it
 // is not tried again until a source moves. `after_statement`: the statement
@@ -303,6 +327,7 @@ static void MaintainViews(ClientContext& context, const std::string& skip, bool 
         PausePoint("view.after_source_commit");
       }
       try {
+        SourcesDurableFirst(context, *view);
         RefreshView(context, *view, false);
         refreshed = true;
       } catch (const std::exception& e) {

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Many single-row commits into the source of an auto materialized view, with
+a Kafka sink on the view followed by `lakestream sink --follow` (issue 30,
+the sustained case of bench/latency, without its timing).
+
+One process runs the commits back to back (one statement each: INSERTs,
+with UPDATEs and DELETEs among them), so the view's background maintainer
+(src/main/view_maintainer.hpp) refreshes the view behind them while the
+follower delivers from the view's change feed. Whatever the interleaving,
+the topic must hold every view change exactly once, in commit order per
+key, and replaying it must give the view; the view must equal its query.
+A read after a write in the same process sees the write.
+
+Usage: view_rate_test.py LAKESTREAM MOCK_KAFKA"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kafka_test_lib import Checker, MockBroker, Shell, read_topic, verify_exactly_once  # noqa: E402
+
+N = 600  # commits of the writer
+
+
+def main():
+    lakestream, mock = sys.argv[1], sys.argv[2]
+    check = Checker()
+    broker = MockBroker(mock, [("rate", 1)])
+    tmp = tempfile.mkdtemp(prefix="sink-view-rate-")
+    follow = None
+    try:
+        db = os.path.join(tmp, "db")
+        sh = Shell(lakestream, db)
+        sh.run("CREATE TABLE t (id INT, val INT, PRIMARY KEY (id)) TBLPROPERTIES ('change_tracking' = 'true')")
+        sh.run("CREATE MATERIALIZED VIEW v AS SELECT id, val FROM t")
+        sh.run("CREATE SINK s FROM v INTO KAFKA WITH ('bootstrap.servers' = '%s', 'topic' = 'rate', "
+               "'format' = 'upsert', 'key' = 'id')" % broker.bootstrap)
+        log_path = os.path.join(tmp, "follow.log")
+        log = open(log_path, "w")
+        follow = subprocess.Popen([lakestream, "sink", db, "s", "--follow", "--interval", "0.2"],
+                                  stdout=subprocess.DEVNULL, stderr=log)
+
+        statements = []
+        for i in range(N):
+            if i % 50 == 49:
+                statements.append("UPDATE t SET val = val + 1 WHERE id = %d" % (i - 10))
+            elif i % 50 == 48:
+                statements.append("DELETE FROM t WHERE id = %d" % (i - 20))
+            else:
+                statements.append("INSERT INTO t VALUES (%d, %d)" % (i, i))
+        sh.run(";\n".join(statements))
+        source_commits = max(int(r[0]) for r in sh.rows("DESCRIBE HISTORY t"))
+
+        # Read-your-writes in one process: the INSERT returns before its
+        # view's refresh, the SELECT after it catches the view up first.
+        rows = sh.rows("INSERT INTO t VALUES (100000, 7); SELECT val FROM v WHERE id = 100000")[-1:]  # the SELECT's
+        check.eq("a read after an INSERT in the same process sees it", rows, [["7"]])
+        rows = sh.rows("UPDATE t SET val = 8 WHERE id = 100000; SELECT count(*), sum(val) FROM v WHERE id = 100000")[-1:]
+        check.eq("a read after an UPDATE sees it", rows, [["1", "8"]])
+
+        check.eq("the view equals its query (rows of v not in t)",
+                 sh.rows("SELECT count(*) FROM (SELECT id, val FROM v EXCEPT ALL SELECT id, val FROM t)"), [["0"]])
+        check.eq("the view equals its query (rows of t not in v)",
+                 sh.rows("SELECT count(*) FROM (SELECT id, val FROM t EXCEPT ALL SELECT id, val FROM v)"), [["0"]])
+        view_commits = max(int(r[0]) for r in sh.rows("DESCRIBE HISTORY v"))
+        print("info: %d source commits, %d view commits (the maintainer coalesces)" % (source_commits, view_commits))
+        check.true("no more view commits than source commits", view_commits <= source_commits + 3,
+                   "%d > %d" % (view_commits, source_commits))
+
+        deadline = time.time() + 180
+        while time.time() < deadline and sh.rows("SHOW SINKS", readonly=True)[0][5] != "0":
+            time.sleep(0.2)
+        check.eq("the follower caught up", sh.rows("SHOW SINKS", readonly=True)[0][5], "0")
+        follow.send_signal(signal.SIGINT)
+        check.eq("the follower stops on SIGINT", follow.wait(60), 0)
+        follow = None
+        log.close()
+        messages = read_topic(broker.bootstrap, "rate")
+        verify_exactly_once(check, sh, "v", messages, "view sink")
+        keys = [m["key"] for m in messages]
+        inserted = N - 2 * (N // 50) + 1  # plus the read-your-writes row
+        check.eq("every inserted key reached the topic", len(set(keys)), inserted)
+    finally:
+        if follow:
+            follow.kill()
+        broker.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    check.exit()
+
+
+if __name__ == "__main__":
+    main()
