@@ -92,6 +92,24 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
         throw InternalError(sig.name + "() in an incrementally maintained view");
     }
   }
+  first_sub_.assign(view_aggregates_.size(), 0);
+  for (idx_t s = subs_.size(); s-- > 0;) first_sub_[subs_[s].aggregate] = s;
+  // A view whose select list only names keys and aggregates (no HAVING, no
+  // expression over them) gets its rows without running its plan (ViewRowsFor).
+  if (plan->type == LogicalOperatorType::PROJECTION && plan->children.size() == 1 && &plan->children[0] == slot) {
+    for (auto& e : plan->expressions) {
+      const ColumnBinding& b = e->binding;
+      bool key = b.table_index == aggregate.table_index && b.column_index < group_count_;
+      bool value = b.table_index == aggregate.aggregate_index && b.column_index < view_aggregates_.size();
+      if (e->type != BoundExpressionType::COLUMN_REF || !(key || value)) {
+        direct_.clear();
+        break;
+      }
+      direct_.emplace_back(key, b.column_index);
+      view_types_.push_back(e->return_type);
+    }
+    if (direct_.empty()) view_types_.clear();
+  }
 }
 
 LogicalOperatorPtr AggregateMaintainer::BuildStatePlan() const {
@@ -170,11 +188,46 @@ void AggregateMaintainer::AddPartial(const Row& partial, int sign, GroupMap& gro
   }
 }
 
+Value AggregateMaintainer::FinalValue(const Row& state, idx_t j) const {
+  const AggregateSignature& sig = view_aggregates_[j];
+  const Value* sub = &state[group_count_ + 1 + first_sub_[j]];
+  switch (sig.kind) {
+    case AggregateKind::COUNT_STAR: return state[group_count_];
+    case AggregateKind::SUM: return sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0];
+    case AggregateKind::AVG: {
+      int64_t n = sub[1].AsBigint();
+      if (n == 0) return Value(sig.return_type);
+      // The same arithmetic as avg() itself, so both give the same double.
+      hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
+      double divisor = sig.input_type.id() == TypeId::DECIMAL
+                           ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
+                           : 1.0;
+      return Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor);
+    }
+    default: return sub[0];
+  }
+}
+
 std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>& states) {
   std::vector<LogicalType> types(state_types_.begin(), state_types_.begin() + group_count_);
   for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
-  std::vector<idx_t> first_sub(view_aggregates_.size(), 0);
-  for (idx_t s = subs_.size(); s-- > 0;) first_sub[subs_[s].aggregate] = s;
+  if (!direct_.empty()) {
+    // The view's columns are the keys and aggregates themselves: its rows are
+    // built here, without planning and running the view's projection.
+    std::vector<Row> out(states.size());
+    for (idx_t r = 0; r < states.size(); r++) {
+      const Row& state = *states[r];
+      Row& row = out[r];
+      row.reserve(direct_.size());
+      for (idx_t c = 0; c < direct_.size(); c++) {
+        auto [is_key, index] = direct_[c];
+        Value v = is_key ? state[index] : FinalValue(state, index);
+        const LogicalType& type = view_types_[c];
+        row.push_back(v.type() == type ? std::move(v) : v.CastAs(type));
+      }
+    }
+    return out;
+  }
   // The groups' final aggregate values, written straight into chunks.
   auto finals = std::make_shared<ChunkCollection>(types);
   for (idx_t start = 0; start < states.size(); start += STANDARD_VECTOR_SIZE) {
@@ -183,32 +236,8 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
     chunk.Initialize(types, count);
     for (idx_t r = 0; r < count; r++) {
       const Row& state = *states[start + r];
-      auto set = [&](idx_t column, const Value& v) { chunk.SetValue(column, r, v); };  // casts to the column's type
-      for (idx_t g = 0; g < group_count_; g++) set(g, state[g]);
-      for (idx_t j = 0; j < view_aggregates_.size(); j++) {
-        const AggregateSignature& sig = view_aggregates_[j];
-        const Value* sub = &state[group_count_ + 1 + first_sub[j]];
-        idx_t column = group_count_ + j;
-        switch (sig.kind) {
-          case AggregateKind::COUNT_STAR: set(column, state[group_count_]); break;
-          case AggregateKind::SUM: set(column, sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0]); break;
-          case AggregateKind::AVG: {
-            int64_t n = sub[1].AsBigint();
-            if (n == 0) {
-              set(column, Value(sig.return_type));
-              break;
-            }
-            // The same arithmetic as avg() itself, so both give the same double.
-            hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
-            double divisor = sig.input_type.id() == TypeId::DECIMAL
-                                 ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
-                                 : 1.0;
-            set(column, Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor));
-            break;
-          }
-          default: set(column, sub[0]); break;
-        }
-      }
+      for (idx_t g = 0; g < group_count_; g++) chunk.SetValue(g, r, state[g]);  // casts to the column's type
+      for (idx_t j = 0; j < view_aggregates_.size(); j++) chunk.SetValue(group_count_ + j, r, FinalValue(state, j));
     }
     chunk.SetCardinality(count);
     finals->Append(std::move(chunk));

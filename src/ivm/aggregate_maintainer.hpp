@@ -137,6 +137,8 @@ class AggregateMaintainer {
                   std::vector<std::string>& touched);
   // The view rows (output of the view's query) of the given groups.
   std::vector<Row> ViewRowsFor(const std::vector<const Row*>& states);
+  // The value of view aggregate `j` for a group's state.
+  Value FinalValue(const Row& state, idx_t j) const;
   std::vector<Row> RunStatePlan();
   std::string StatePath(int64_t view_version) const;
   // Builds stored_ from a scan of the whole view; false when its rows cannot
@@ -156,6 +158,11 @@ class AggregateMaintainer {
   std::vector<idx_t> group_columns_;  // 0 .. group_count_ - 1: the keys' columns in a state row
   std::vector<AggregateSignature> view_aggregates_;
   std::vector<SubAggregate> subs_;
+  std::vector<idx_t> first_sub_;  // per view aggregate: its first sub-aggregate
+  // When the view's columns are its keys and aggregates as they are: per
+  // column, (is a key, key or aggregate index) and the column's type; empty otherwise.
+  std::vector<std::pair<bool, idx_t>> direct_;
+  std::vector<LogicalType> view_types_;
   std::vector<LogicalType> state_types_;
   GroupMap state_;
   StoredRows stored_;
