@@ -96,7 +96,8 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
   for (idx_t s = subs_.size(); s-- > 0;) first_sub_[subs_[s].aggregate] = s;
   // A view whose select list only names keys and aggregates (no HAVING, no
   // expression over them) gets its rows without running its plan (ViewRowsFor).
-  if (plan->type == LogicalOperatorType::PROJECTION && plan->children.size() == 1 && &plan->children[0] == slot) {
+  if (plan->type == LogicalOperatorType::PROJECTION && plan->children.size() == 1 &&
+      plan->children[0].get() == slot->get()) {
     for (auto& e : plan->expressions) {
       const ColumnBinding& b = e->binding;
       bool key = b.table_index == aggregate.table_index && b.column_index < group_count_;
