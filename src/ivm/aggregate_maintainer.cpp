@@ -16,6 +16,7 @@
 #include "transaction/client_context.hpp"
 #include "storage/parquet/parquet_reader.hpp"
 #include "storage/parquet/parquet_writer.hpp"
+#include "storage/table/deletion_vector_update.hpp"
 
 namespace lakestream {
 
@@ -36,7 +37,21 @@ struct AggregateMaintainer::Cache {
   std::map<std::string, int64_t> versions;
   idx_t refreshes_unsaved = 0;
   idx_t rows_unsaved = 0;
+  StoredRows stored;
 };
+
+uint32_t AggregateMaintainer::StoredRows::PathId(const std::string& path) {
+  auto [it, fresh] = path_ids.try_emplace(path, static_cast<uint32_t>(paths.size()));
+  if (fresh) paths.push_back(path);
+  return it->second;
+}
+
+void AggregateMaintainer::StoredRows::Clear() {
+  known = false;
+  rows.clear();
+  paths.clear();
+  path_ids.clear();
+}
 
 static std::vector<idx_t> Prefix(idx_t n) {
   std::vector<idx_t> out;
@@ -76,6 +91,25 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
         // view_analysis.cpp sends every other aggregate to recompute-and-diff.
         throw InternalError(sig.name + "() in an incrementally maintained view");
     }
+  }
+  first_sub_.assign(view_aggregates_.size(), 0);
+  for (idx_t s = subs_.size(); s-- > 0;) first_sub_[subs_[s].aggregate] = s;
+  // A view whose select list only names keys and aggregates (no HAVING, no
+  // expression over them) gets its rows without running its plan (ViewRowsFor).
+  if (plan->type == LogicalOperatorType::PROJECTION && plan->children.size() == 1 &&
+      plan->children[0].get() == slot->get()) {
+    for (auto& e : plan->expressions) {
+      const ColumnBinding& b = e->binding;
+      bool key = b.table_index == aggregate.table_index && b.column_index < group_count_;
+      bool value = b.table_index == aggregate.aggregate_index && b.column_index < view_aggregates_.size();
+      if (e->type != BoundExpressionType::COLUMN_REF || !(key || value)) {
+        direct_.clear();
+        break;
+      }
+      direct_.emplace_back(key, b.column_index);
+      view_types_.push_back(e->return_type);
+    }
+    if (direct_.empty()) view_types_.clear();
   }
 }
 
@@ -155,11 +189,46 @@ void AggregateMaintainer::AddPartial(const Row& partial, int sign, GroupMap& gro
   }
 }
 
+Value AggregateMaintainer::FinalValue(const Row& state, idx_t j) const {
+  const AggregateSignature& sig = view_aggregates_[j];
+  const Value* sub = &state[group_count_ + 1 + first_sub_[j]];
+  switch (sig.kind) {
+    case AggregateKind::COUNT_STAR: return state[group_count_];
+    case AggregateKind::SUM: return sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0];
+    case AggregateKind::AVG: {
+      int64_t n = sub[1].AsBigint();
+      if (n == 0) return Value(sig.return_type);
+      // The same arithmetic as avg() itself, so both give the same double.
+      hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
+      double divisor = sig.input_type.id() == TypeId::DECIMAL
+                           ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
+                           : 1.0;
+      return Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor);
+    }
+    default: return sub[0];
+  }
+}
+
 std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>& states) {
   std::vector<LogicalType> types(state_types_.begin(), state_types_.begin() + group_count_);
   for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
-  std::vector<idx_t> first_sub(view_aggregates_.size(), 0);
-  for (idx_t s = subs_.size(); s-- > 0;) first_sub[subs_[s].aggregate] = s;
+  if (!direct_.empty()) {
+    // The view's columns are the keys and aggregates themselves: its rows are
+    // built here, without planning and running the view's projection.
+    std::vector<Row> out(states.size());
+    for (idx_t r = 0; r < states.size(); r++) {
+      const Row& state = *states[r];
+      Row& row = out[r];
+      row.reserve(direct_.size());
+      for (idx_t c = 0; c < direct_.size(); c++) {
+        auto [is_key, index] = direct_[c];
+        Value v = is_key ? state[index] : FinalValue(state, index);
+        const LogicalType& type = view_types_[c];
+        row.push_back(v.type() == type ? std::move(v) : v.CastAs(type));
+      }
+    }
+    return out;
+  }
   // The groups' final aggregate values, written straight into chunks.
   auto finals = std::make_shared<ChunkCollection>(types);
   for (idx_t start = 0; start < states.size(); start += STANDARD_VECTOR_SIZE) {
@@ -168,32 +237,8 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
     chunk.Initialize(types, count);
     for (idx_t r = 0; r < count; r++) {
       const Row& state = *states[start + r];
-      auto set = [&](idx_t column, const Value& v) { chunk.SetValue(column, r, v); };  // casts to the column's type
-      for (idx_t g = 0; g < group_count_; g++) set(g, state[g]);
-      for (idx_t j = 0; j < view_aggregates_.size(); j++) {
-        const AggregateSignature& sig = view_aggregates_[j];
-        const Value* sub = &state[group_count_ + 1 + first_sub[j]];
-        idx_t column = group_count_ + j;
-        switch (sig.kind) {
-          case AggregateKind::COUNT_STAR: set(column, state[group_count_]); break;
-          case AggregateKind::SUM: set(column, sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0]); break;
-          case AggregateKind::AVG: {
-            int64_t n = sub[1].AsBigint();
-            if (n == 0) {
-              set(column, Value(sig.return_type));
-              break;
-            }
-            // The same arithmetic as avg() itself, so both give the same double.
-            hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
-            double divisor = sig.input_type.id() == TypeId::DECIMAL
-                                 ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
-                                 : 1.0;
-            set(column, Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor));
-            break;
-          }
-          default: set(column, sub[0]); break;
-        }
-      }
+      for (idx_t g = 0; g < group_count_; g++) chunk.SetValue(g, r, state[g]);  // casts to the column's type
+      for (idx_t j = 0; j < view_aggregates_.size(); j++) chunk.SetValue(group_count_ + j, r, FinalValue(state, j));
     }
     chunk.SetCardinality(count);
     finals->Append(std::move(chunk));
@@ -221,8 +266,94 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   return CollectRows(ExecutePlan(context_, std::move(plan)));
 }
 
+bool AggregateMaintainer::LoadStoredRows() {
+  stored_.Clear();
+  DeltaTable& storage = *DatabaseInstance::AsDelta(view_);
+  std::shared_ptr<const DeltaSnapshotState> state = storage.State();
+  ViewRows all = ScanViewRows(storage, view_.Types(), analysis_.key_columns);
+  GetIvmCounters().stored_row_scans++;
+  stored_.rows.reserve(all.rows.size());
+  for (idx_t i = 0; i < all.rows.size(); i++) {
+    auto id = static_cast<uint64_t>(all.ids[i]);
+    if (id >> 32 >= state->files.size()) return false;
+    StoredRow stored{std::move(all.rows[i]), stored_.PathId(state->files[id >> 32]->path),
+                     static_cast<uint32_t>(id & 0xffffffffULL)};
+    if (!stored_.rows.emplace(EncodeRow(stored.row, analysis_.key_columns), std::move(stored)).second) {
+      stored_.Clear();  // a key repeats: rows cannot be found by group
+      return false;
+    }
+  }
+  stored_.known = true;
+  return true;
+}
+
+bool AggregateMaintainer::StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out) {
+  const DeltaSnapshotState& state = *DatabaseInstance::AsDelta(view_)->State();
+  // Only the files the touched rows are in need their index in the snapshot.
+  constexpr uint64_t kUnknown = ~uint64_t(0);
+  std::vector<uint64_t> index_of(stored_.paths.size(), kUnknown);
+  std::unordered_map<std::string_view, uint64_t> wanted;
+  std::vector<const StoredRow*> found;
+  found.reserve(keys.size());
+  for (auto& key : keys) {
+    auto it = stored_.rows.find(key);
+    if (it == stored_.rows.end()) continue;  // a group the view holds no row of
+    found.push_back(&it->second);
+    wanted.emplace(stored_.paths[it->second.file], kUnknown);
+  }
+  for (uint64_t f = 0; f < state.files.size() && !wanted.empty(); f++) {
+    auto it = wanted.find(state.files[f]->path);
+    if (it != wanted.end()) it->second = f;
+  }
+  for (auto& [path, index] : wanted) {
+    if (index == kUnknown) return false;
+    index_of[stored_.path_ids.at(std::string(path))] = index;
+  }
+  out.rows.reserve(found.size());
+  out.ids.reserve(found.size());
+  for (const StoredRow* row : found) {
+    out.rows.push_back(row->row);
+    out.ids.push_back(static_cast<row_t>(index_of[row->file] << 32 | row->position));
+  }
+  return true;
+}
+
+void AggregateMaintainer::PlacePendingRows() {
+  PendingRows pending = std::move(pending_);
+  pending_ = PendingRows();
+  if (!stored_.known) return;
+  for (auto& key : pending.removed) stored_.rows.erase(key);
+  if (pending.written.empty()) return;
+  // The file the commit added: the one path of the snapshot not there before.
+  const DeltaSnapshotState& state = *DatabaseInstance::AsDelta(view_)->State();
+  std::unordered_set<std::string_view> before(pending.paths_before.begin(), pending.paths_before.end());
+  const delta::AddFile* added = nullptr;
+  idx_t new_files = 0;
+  for (auto* add : state.files) {
+    if (before.count(add->path)) continue;
+    new_files++;
+    added = add;
+  }
+  if (new_files != 1 || added->DeletedRowCount() != 0 ||
+      added->NumRecords().value_or(-1) != static_cast<int64_t>(pending.written.size())) {
+    stored_.Clear();  // not written as expected: the next refresh scans the view
+    return;
+  }
+  uint32_t file = stored_.PathId(added->path);
+  uint32_t position = 0;
+  for (auto& [key, row] : pending.written) stored_.rows[key] = StoredRow{std::move(row), file, position++};
+  // Paths of files no row is in any more are dropped now and then.
+  if (stored_.paths.size() > 64 + 2 * state.files.size()) {
+    StoredRows compact;
+    compact.known = true;
+    compact.rows = std::move(stored_.rows);
+    for (auto& [key, row] : compact.rows) row.file = compact.PathId(stored_.paths[row.file]);
+    stored_ = std::move(compact);
+  }
+}
+
 idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit,
-                                        DeltaFileRows& read) {
+                                        DeltaFileRows& read, ChunkCollection& removed) {
   ChunkCollection plus, minus;
   RunDeltaRule(context_, [this] { return BuildStatePlan(); }, deltas, plus, minus);
   std::vector<std::string> touched;
@@ -263,10 +394,41 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
     if (it != state_.end()) states.push_back(&it->second.values);
   }
   std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
-  ViewRows old_rows = ScanViewRows(*view_.storage, view_.Types(), analysis_.key_columns,
-                                   [&](const std::string& key) { return touched_keys.count(key) > 0; });
+  DeltaTable& storage = *DatabaseInstance::AsDelta(view_);
+  // The old rows from the stored rows where they can be kept (see the header).
+  bool placed = !analysis_.key_columns.empty() && WritesDeletionVectors(storage.Snapshot()) &&
+                (stored_.known || LoadStoredRows());
+  ViewRows old_rows;
+  if (placed && !StoredRowsFor(keys, old_rows)) {
+    placed = LoadStoredRows() && StoredRowsFor(keys, old_rows);
+  }
+  if (!placed) {
+    stored_.Clear();
+    old_rows = ScanViewRows(*view_.storage, view_.Types(), analysis_.key_columns,
+                            [&](const std::string& key) { return touched_keys.count(key) > 0; });
+  }
   DiffRows(old_rows, new_rows, analysis_.key_columns, view_.Types(), commit);
   read = std::move(old_rows.files);
+  if (placed) {
+    // What Keep() places after the commit, and the removed rows' values.
+    std::unordered_map<row_t, const Row*> old_by_id;
+    old_by_id.reserve(old_rows.ids.size());
+    for (idx_t i = 0; i < old_rows.ids.size(); i++) old_by_id.emplace(old_rows.ids[i], &old_rows.rows[i]);
+    std::vector<const Row*> values;
+    values.reserve(commit.deleted_rows.size() + commit.updated_row_ids.size());
+    for (row_t id : commit.deleted_rows) {
+      values.push_back(old_by_id.at(id));
+      pending_.removed.push_back(EncodeRow(*values.back(), analysis_.key_columns));
+    }
+    for (row_t id : commit.updated_row_ids) values.push_back(old_by_id.at(id));
+    removed = MakeCollection(view_.Types(), values);
+    auto written = [&](const ChunkCollection& rows) {
+      ForEachRow(rows, [&](const Row& row) { pending_.written.emplace_back(EncodeRow(row, analysis_.key_columns), row); });
+    };
+    written(commit.updated);
+    written(commit.inserted);
+    for (auto* add : storage.State()->files) pending_.paths_before.push_back(add->path);
+  }
   return keys.size();
 }
 
@@ -352,6 +514,11 @@ void AggregateMaintainer::PruneStates(int64_t keep_version) {
 
 void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string, int64_t>& versions, idx_t change_rows,
                                bool rebuilt) {
+  if (rebuilt) {
+    stored_.Clear();
+  } else {
+    PlacePendingRows();
+  }
   if (versions != versions_ || rebuilt) refreshes_unsaved_++;
   rows_unsaved_ += change_rows;
   versions_ = versions;
@@ -374,6 +541,7 @@ void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string,
   cache->versions = versions_;
   cache->refreshes_unsaved = refreshes_unsaved_;
   cache->rows_unsaved = rows_unsaved_;
+  cache->stored = std::move(stored_);
   RuntimeOf(view_).aggregate = std::move(cache);
 }
 
@@ -386,6 +554,7 @@ bool AggregateMaintainer::LoadState() {
     versions_ = std::move(cache->versions);
     refreshes_unsaved_ = cache->refreshes_unsaved;
     rows_unsaved_ = cache->rows_unsaved;
+    stored_ = std::move(cache->stored);
     return true;
   }
   // The newest file not newer than the view (a newer one, left by a crash

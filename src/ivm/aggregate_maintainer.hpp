@@ -26,6 +26,20 @@
 // row in the view. So a process that dies (or skips writing the state) costs
 // a longer catch-up from the change feeds on the next start, never a wrong
 // row; with no usable state the view is recomputed and diffed.
+//
+// The view's stored rows: with deletion vectors on (a view's default) and
+// group keys in the view's columns, the state kept in memory also holds each
+// group's row as the view stores it and where (data file, row in the file).
+// A refresh then takes the touched groups' old rows and row ids from there
+// instead of scanning the view, and hands their values to the commit
+// (KnownRemovedRows), which writes their change data rows without reading the
+// view's files. After the commit (Keep) the rows it wrote are placed in the
+// one data file it added, in the order DeltaTable::Commit writes them
+// (updates by the row id they replace, then inserts), checked against that
+// file's row count; any other outcome (several files, no file, a count that
+// differs) forgets the places, and so does a state loaded from a file, a
+// recompute, or a view that moved without this process: the next refresh
+// then scans the view once and keeps the places of every row again.
 #pragma once
 
 #include <map>
@@ -60,7 +74,11 @@ class AggregateMaintainer {
   // Incremental refresh: applies `deltas` to the state and adds the changed
   // view rows to `commit`; `read`: the view's files it read (for the commit).
   // Returns the number of groups touched.
-  idx_t ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit, DeltaFileRows& read);
+  // `removed`: the values of the rows the commit removes (commit.deleted_rows'
+  // and then commit.updated_row_ids'), when located through the stored rows
+  // (for KnownRemovedRows); left empty otherwise.
+  idx_t ApplyChanges(const std::map<std::string, SourceDelta>& deltas, TableCommit& commit, DeltaFileRows& read,
+                     ChunkCollection& removed);
   // Recomputes the state of every group from the sources (recompute-and-diff
   // refreshes keep the state of an aggregate view current this way).
   void RebuildState();
@@ -87,6 +105,28 @@ class AggregateMaintainer {
 
   // What a view keeps in memory between refreshes (ViewRuntime::aggregate).
   struct Cache;
+  // A group's row as the view stores it: its values and place (file: index
+  // into StoredRows::paths, position: row in that file).
+  struct StoredRow {
+    Row row;
+    uint32_t file = 0;
+    uint32_t position = 0;
+  };
+  // Every row of the view by encoded group key, when known (see the header).
+  struct StoredRows {
+    bool known = false;
+    std::unordered_map<std::string, StoredRow> rows;
+    std::vector<std::string> paths;
+    std::unordered_map<std::string, uint32_t> path_ids;
+    uint32_t PathId(const std::string& path);
+    void Clear();
+  };
+  // The rows a refresh's commit writes and removes, placed by Keep().
+  struct PendingRows {
+    std::vector<std::string> removed;                      // keys whose row goes
+    std::vector<std::pair<std::string, Row>> written;      // in the order the data file gets them
+    std::vector<std::string> paths_before;                 // the view's files before the commit
+  };
 
   // Writes the state file of `view_version` (fsynced, then the other state files go).
   void SaveState(int64_t view_version);
@@ -97,8 +137,18 @@ class AggregateMaintainer {
                   std::vector<std::string>& touched);
   // The view rows (output of the view's query) of the given groups.
   std::vector<Row> ViewRowsFor(const std::vector<const Row*>& states);
+  // The value of view aggregate `j` for a group's state.
+  Value FinalValue(const Row& state, idx_t j) const;
   std::vector<Row> RunStatePlan();
   std::string StatePath(int64_t view_version) const;
+  // Builds stored_ from a scan of the whole view; false when its rows cannot
+  // be keyed by group (a key repeats).
+  bool LoadStoredRows();
+  // The touched groups' stored rows as ViewRows (ids in the current snapshot);
+  // false when a row's file is not in it.
+  bool StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out);
+  // After the commit: places pending_ in the snapshot, or forgets stored_.
+  void PlacePendingRows();
 
   ClientContext& context_;
   TableCatalogEntry& view_;
@@ -108,8 +158,15 @@ class AggregateMaintainer {
   std::vector<idx_t> group_columns_;  // 0 .. group_count_ - 1: the keys' columns in a state row
   std::vector<AggregateSignature> view_aggregates_;
   std::vector<SubAggregate> subs_;
+  std::vector<idx_t> first_sub_;  // per view aggregate: its first sub-aggregate
+  // When the view's columns are its keys and aggregates as they are: per
+  // column, (is a key, key or aggregate index) and the column's type; empty otherwise.
+  std::vector<std::pair<bool, idx_t>> direct_;
+  std::vector<LogicalType> view_types_;
   std::vector<LogicalType> state_types_;
   GroupMap state_;
+  StoredRows stored_;
+  PendingRows pending_;
   std::map<std::string, int64_t> versions_;
   // Refreshes and source change rows since the state file was written.
   idx_t refreshes_unsaved_ = 0;

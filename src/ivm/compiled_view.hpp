@@ -87,6 +87,8 @@ struct IvmCounters {
   std::atomic<int64_t> changes_from_feed{0};
   // Row view indexes (view_row_index.hpp) built from a scan of the whole view.
   std::atomic<int64_t> row_index_builds{0};
+  // Aggregate views' stored rows (aggregate_maintainer.hpp) taken from a scan of the whole view.
+  std::atomic<int64_t> stored_row_scans{0};
 };
 IvmCounters& GetIvmCounters();
 

@@ -1,5 +1,6 @@
 #include "ivm/view_diff.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
@@ -271,7 +272,18 @@ void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const 
     pairing = Pairing();
     PairRows(old_rows, new_rows, {}, false, pairing);
   }
-  commit.updated_row_ids.insert(commit.updated_row_ids.end(), pairing.updated_ids.begin(), pairing.updated_ids.end());
+  // Updates by the row id they replace: the order DeltaTable::Commit writes
+  // their new versions in, which the aggregate maintainer's stored rows rely on.
+  std::vector<idx_t> order(pairing.updated_ids.size());
+  for (idx_t i = 0; i < order.size(); i++) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](idx_t a, idx_t b) { return pairing.updated_ids[a] < pairing.updated_ids[b]; });
+  std::vector<const Row*> updated;
+  updated.reserve(order.size());
+  for (idx_t i : order) {
+    commit.updated_row_ids.push_back(pairing.updated_ids[i]);
+    updated.push_back(pairing.updated[i]);
+  }
+  pairing.updated = std::move(updated);
   commit.deleted_rows.insert(commit.deleted_rows.end(), pairing.deleted_ids.begin(), pairing.deleted_ids.end());
   commit.updated = MakeCollection(types, pairing.updated);
   commit.inserted = MakeCollection(types, pairing.inserted);

@@ -48,7 +48,8 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
 
 // Adds to `commit` what turns `old_rows` into `new_rows`. With key columns,
 // old and new rows pair by key (keys must be unique on each side; otherwise
-// rows pair as a whole).
+// rows pair as a whole). Updates are added in the order of the row ids they
+// replace (the order DeltaTable::Commit writes their new versions in).
 void DiffRows(const ViewRows& old_rows, const std::vector<Row>& new_rows, const std::vector<idx_t>& key_columns,
               const std::vector<LogicalType>& types, TableCommit& commit);
 

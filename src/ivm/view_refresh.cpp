@@ -139,7 +139,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   commit.operation = "REFRESH MATERIALIZED VIEW";
   std::unique_ptr<AggregateMaintainer> aggregate;
   if (analysis.kind == MaintenanceKind::AGGREGATE) aggregate = std::make_unique<AggregateMaintainer>(context, view, compiled);
-  ChunkCollection removed;  // the values of the rows it removes, when located through the row index
+  ChunkCollection removed;  // the values of the rows it removes, when located without a scan (row index, stored rows)
   ViewRowIndex* row_index = nullptr;  // set when an incremental row refresh located its removals through it
   std::string fallback;  // why an incremental view was recomputed this time
   idx_t change_rows = 0;  // source change rows read
@@ -167,7 +167,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         outcome.path = "up to date";
         done = true;
       } else if (aggregate) {
-        aggregate->ApplyChanges(deltas, commit, read);
+        aggregate->ApplyChanges(deltas, commit, read, removed);
         done = true;
       } else {
         ChunkCollection plus, minus;
