@@ -127,6 +127,43 @@ TEST(ReadFilesBlocks, CsvInvalidUtf8NamesTheLineAndFileOffset) {
   }
 }
 
+// The reader hands out its first rows having read one block, not the file:
+// a file whose last line is not UTF-8 yields rows before it fails (the old
+// whole-file reader failed before the first row), and each batch stays small.
+TEST(ReadFilesBlocks, CsvRowsComeBeforeTheFileIsRead) {
+  testing::ScopedTempDir dir;
+  std::string text = "id,s\n";
+  const idx_t kRows = 200000;
+  for (idx_t i = 0; i < kRows; i++) text += std::to_string(i) + ",row " + std::to_string(i) + "\n";
+  text += "x,caf\xE9\n";
+  std::string path = WriteFile(dir.path, "big.csv", text);
+  ReadFilesOptions options;
+  options.header = true;
+  FileSchema schema = Schema({"id", "s"}, {TypeId::BIGINT, TypeId::VARCHAR});
+  RecordBuilder builder(schema, "", path);
+  auto reader = OpenFileRecords(path, FileFormat::CSV, options, 64 << 10);
+  ASSERT_TRUE(reader->Read(builder, 1000));
+  ChunkCollection first = builder.TakeRows();
+  ASSERT_EQ(first.Count(), 999u);  // the header is the first of the 1000 records
+  EXPECT_EQ(first.Chunk(0).GetValue(1, 0).ToString(), "row 0");
+  idx_t rows = first.Count();
+  std::string error;
+  try {
+    while (reader->Read(builder, 1000)) {
+      ChunkCollection batch = builder.TakeRows();
+      EXPECT_LE(batch.Count(), 1000u);
+      rows += batch.Count();
+    }
+  } catch (const Exception& e) {
+    error = e.what();
+  }
+  // Every row but those of the last block (a block is checked before its records are read).
+  EXPECT_GT(rows, kRows - 10000);
+  EXPECT_LT(rows, kRows);
+  EXPECT_NE(error.find("big.csv line " + std::to_string(kRows + 2) + ": the text is not valid UTF-8"), std::string::npos)
+      << error;
+}
+
 TEST(ReadFilesBlocks, JsonLinesDoNotDependOnTheBlockSize) {
   testing::ScopedTempDir dir;
   std::string path = WriteFile(dir.path, "a.json",

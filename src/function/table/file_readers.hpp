@@ -131,8 +131,9 @@ class BlockFileReader {
 class FileRecordReader {
  public:
   virtual ~FileRecordReader() = default;
-  // Reads up to `max_records` more records into `out`; false once the file
-  // has no more (the records of this call are still in `out`).
+  // Reads up to `max_records` more records (a CSV header counts) into
+  // `out`; false once the file has no more (the records of this call are
+  // still in `out`).
   virtual bool Read(RecordBuilder& out, idx_t max_records) = 0;
 };
 
