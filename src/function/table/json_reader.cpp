@@ -190,11 +190,7 @@ class JsonRecordStream {
 
   // The next record, or false at the end of the file.
   bool Next(JsonRecord& record) {
-    if (whole_) {
-      if (next_ >= records_.size()) return false;
-      record = std::move(records_[next_++]);
-      return true;
-    }
+    if (whole_) return NextElement(record);
     while (true) {
       size_t end = buffer_.find('\n', pos_);
       if (end == std::string::npos && !at_end_) {
@@ -227,40 +223,55 @@ class JsonRecordStream {
   }
 
  private:
-  void Add(idx_t line, json object, std::string problem, std::string text) {
-    records_.push_back({line, std::move(object), std::move(problem), std::move(text)});
+  static void Set(JsonRecord& record, idx_t line, std::string problem, std::string text) {
+    record.line = line;
+    record.problem = std::move(problem);
+    record.text = std::move(text);
   }
 
+  // The document's outcome: an object, an array (read element by element),
+  // or a problem reported as the file's one record.
   void ReadDocument(const std::string& text) {
     JsonError error;
-    json doc = ParseOrderedJson(text, &error);
-    if (doc.is_discarded()) {
-      Add(1, json(), ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(std::string_view(text).substr(0, 200)));
-      return;
+    doc_ = ParseOrderedJson(text, &error);
+    if (doc_.is_discarded()) {
+      Set(problem_, 1, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(std::string_view(text).substr(0, 200)));
+    } else if (!doc_.is_object() && !doc_.is_array()) {
+      Set(problem_, 1, "expected a JSON object or an array of objects, got " + std::string(doc_.type_name()), doc_.dump());
+    } else if (doc_.is_array()) {
+      lines_ = ElementLines(text);
     }
-    if (doc.is_object()) {
-      Add(1, std::move(doc), "", "");
-      return;
-    }
-    if (!doc.is_array()) {
-      Add(1, json(), "expected a JSON object or an array of objects, got " + std::string(doc.type_name()), doc.dump());
-      return;
-    }
-    auto lines = ElementLines(text);
-    records_.reserve(doc.size());
-    for (idx_t i = 0; i < doc.size(); i++) {
-      idx_t line = i < lines.size() ? lines[i] : 1;
-      if (!doc[i].is_object()) {
-        Add(line, json(), "expected a JSON object, got " + std::string(doc[i].type_name()), doc[i].dump());
-        continue;
+  }
+
+  bool NextElement(JsonRecord& record) {
+    if (!problem_.problem.empty() || doc_.is_object()) {
+      if (next_++ > 0) return false;
+      if (!problem_.problem.empty()) {
+        Set(record, problem_.line, problem_.problem, problem_.text);
+      } else {
+        Set(record, 1, "", "");
+        record.object = std::move(doc_);
       }
-      Add(line, std::move(doc[i]), "", "");
+      return true;
     }
+    if (next_ >= doc_.size()) return false;
+    idx_t i = next_++;
+    idx_t line = i < lines_.size() ? lines_[i] : 1;
+    json& element = doc_[i];
+    if (!element.is_object()) {
+      Set(record, line, "expected a JSON object, got " + std::string(element.type_name()), element.dump());
+    } else {
+      Set(record, line, "", "");
+      record.object = std::move(element);
+    }
+    return true;
   }
 
   BlockFileReader file_;
   bool whole_ = false;
-  std::vector<JsonRecord> records_;  // of a document
+  json doc_;  // a document read whole
+  std::vector<idx_t> lines_;  // where each of its elements starts
+  JsonRecord problem_;        // a document that is not an object or an array of them
   idx_t next_ = 0;
   std::string buffer_;  // JSON lines: the block read, from the line cut by the last one
   size_t pos_ = 0;
