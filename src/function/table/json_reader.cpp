@@ -163,7 +163,12 @@ std::vector<idx_t> ElementLines(const std::string& text) {
 }
 
 // A record of the file: an object, or text that is not one (problem set).
+// Filled in place by JsonRecordStream::Next, never copied or moved.
 struct JsonRecord {
+  JsonRecord() : object(nullptr) {}
+  JsonRecord(const JsonRecord&) = delete;
+  JsonRecord& operator=(const JsonRecord&) = delete;
+
   idx_t line = 0;
   json object;
   std::string problem;
