@@ -10,7 +10,6 @@
 
 #include "common/date.hpp"
 #include "common/exception.hpp"
-#include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "lakestream/utf8.hpp"
 #include "function/table/file_readers.hpp"
@@ -26,64 +25,96 @@ struct CsvField {
 
 struct CsvRecord {
   idx_t line = 0;  // where the record starts
+  // Reused from record to record (a field's string keeps its capacity).
   std::vector<CsvField> fields;
-  std::string raw;
-  std::string error;  // an unterminated quote
+  std::string_view raw;  // into the text parsed; valid until the next record
+  std::string error;     // an unterminated quote
 };
 
-// Splits `text` into records; calls on_record(record) for each non-empty one.
-template <class OnRecord>
-void ForEachCsvRecord(const std::string& text, const ReadFilesOptions& options, OnRecord on_record) {
-  size_t pos = 0;
-  idx_t line = 1;
+enum class Parsed { RECORD, BLANK, NEED_MORE, END };
+
+// Parses the record at text[pos..] into `record`, advancing `pos` and `line`
+// past it. NEED_MORE (pos and line unchanged) when the record runs past the
+// end of `text` and more text follows (`at_end` false).
+Parsed ParseCsvRecord(std::string_view text, size_t& pos_io, idx_t& line_io, bool at_end, const ReadFilesOptions& options,
+                      CsvRecord& record) {
+  size_t pos = pos_io;
+  idx_t line = line_io;
+  if (pos >= text.size()) return at_end ? Parsed::END : Parsed::NEED_MORE;
   const char delim = options.delimiter, quote = options.quote;
-  while (pos < text.size()) {
-    CsvRecord record;
-    record.line = line;
-    size_t start = pos;
-    CsvField field;
-    bool quoted = false, was_quoted = false, done = false;
-    while (!done) {
-      if (pos >= text.size()) {
-        if (quoted) record.error = "a quoted field is not closed before the end of the file";
-        done = true;
-        break;
-      }
-      char c = text[pos++];
-      if (quoted) {
-        if (c == quote) {
-          if (pos < text.size() && text[pos] == quote) {
-            field.text += quote;
-            pos++;
-          } else {
-            quoted = false;
-          }
+  record.line = line;
+  record.error.clear();
+  const size_t start = pos;
+  idx_t n = 0;
+  auto next_field = [&]() {
+    if (n == record.fields.size()) record.fields.emplace_back();
+    CsvField& f = record.fields[n++];
+    f.text.clear();
+    f.null = false;
+  };
+  next_field();
+  bool quoted = false, was_quoted = false;
+  while (true) {
+    if (pos >= text.size()) {
+      if (!at_end) return Parsed::NEED_MORE;
+      if (quoted) record.error = "a quoted field is not closed before the end of the file";
+      break;
+    }
+    CsvField& field = record.fields[n - 1];
+    char c = text[pos++];
+    if (quoted) {
+      if (c == quote) {
+        if (pos >= text.size() && !at_end) return Parsed::NEED_MORE;  // "" or the closing quote?
+        if (pos < text.size() && text[pos] == quote) {
+          field.text += quote;
+          pos++;
         } else {
-          if (c == '\n') line++;
-          field.text += c;
+          quoted = false;
         }
-        continue;
-      }
-      if (c == quote && field.text.empty() && !was_quoted) {
-        quoted = was_quoted = true;
-      } else if (c == delim) {
-        field.null = field.text.empty() && !was_quoted;
-        record.fields.push_back(std::move(field));
-        field = CsvField();
-        was_quoted = false;
-      } else if (c == '\n') {
-        line++;
-        done = true;
-      } else if (c != '\r') {
+      } else {
+        if (c == '\n') line++;
         field.text += c;
       }
+      continue;
     }
-    field.null = field.text.empty() && !was_quoted;
-    record.fields.push_back(std::move(field));
-    record.raw = text.substr(start, pos - start);
-    while (!record.raw.empty() && (record.raw.back() == '\n' || record.raw.back() == '\r')) record.raw.pop_back();
-    if (record.raw.empty()) continue;  // blank line
-    if (!on_record(record)) return;
+    if (c == quote && field.text.empty() && !was_quoted) {
+      quoted = was_quoted = true;
+    } else if (c == delim) {
+      field.null = field.text.empty() && !was_quoted;
+      next_field();
+      was_quoted = false;
+    } else if (c == '\n') {
+      line++;
+      break;
+    } else if (c != '\r') {
+      // The rest of an unquoted field in one append.
+      size_t end = pos;
+      while (end < text.size() && text[end] != delim && text[end] != '\n' && text[end] != '\r' && text[end] != quote) end++;
+      field.text.append(text.data() + pos - 1, end - pos + 1);
+      pos = end;
+    }
+  }
+  CsvField& last = record.fields[n - 1];
+  last.null = last.text.empty() && !was_quoted;
+  record.fields.resize(n);
+  std::string_view raw = text.substr(start, pos - start);
+  while (!raw.empty() && (raw.back() == '\n' || raw.back() == '\r')) raw.remove_suffix(1);
+  record.raw = raw;
+  pos_io = pos;
+  line_io = line;
+  return raw.empty() ? Parsed::BLANK : Parsed::RECORD;
+}
+
+// Calls on_record(record) for each non-empty record of `text` until it returns false.
+template <class OnRecord>
+void ForEachCsvRecord(std::string_view text, const ReadFilesOptions& options, OnRecord on_record) {
+  size_t pos = 0;
+  idx_t line = 1;
+  CsvRecord record;
+  while (true) {
+    Parsed parsed = ParseCsvRecord(text, pos, line, true, options, record);
+    if (parsed == Parsed::END) return;
+    if (parsed == Parsed::RECORD && !on_record(record)) return;
   }
 }
 
@@ -146,30 +177,82 @@ std::string Location(const ReadFilesOptions& options, const std::string& path, i
   return options.function + "(): " + path + " line " + std::to_string(line);
 }
 
-// The file's text, which must be UTF-8 (VARCHAR is).
-std::string ReadCsvText(const std::string& path, const ReadFilesOptions& options) {
-  std::string text = ReadWholeFile(path, options);
-  size_t bad = FindInvalidUtf8(text);
-  if (bad != std::string::npos) {
-    idx_t line = 1 + static_cast<idx_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n'));
-    throw InvalidInputError(Location(options, path, line) + ": the text is not valid UTF-8 (" + DescribeInvalidUtf8(text, bad) +
-                            " of the file); convert the file to UTF-8 first, e.g. iconv -f latin1 -t utf-8");
+// The records of a file read in blocks. The text must be UTF-8 (VARCHAR is):
+// each block is checked up to its last newline, which no multi-byte sequence
+// holds, and the rest with the next block.
+class CsvRecordStream {
+ public:
+  CsvRecordStream(const std::string& path, const ReadFilesOptions& options, uint64_t block_size)
+      : path_(path), options_(options), file_(path, options, block_size) {}
+
+  // The next non-blank record (its raw text valid until the next call), or
+  // false at the end of the file.
+  bool Next(CsvRecord& record) {
+    while (true) {
+      switch (ParseCsvRecord(buffer_, pos_, line_, at_end_, options_, record)) {
+        case Parsed::RECORD: return true;
+        case Parsed::BLANK: continue;
+        case Parsed::END: return false;
+        case Parsed::NEED_MORE: Refill(); break;
+      }
+    }
   }
-  return text;
-}
+
+ private:
+  // Drops the records read and appends a block to the one cut by the end.
+  void Refill() {
+    buffer_.erase(0, pos_);
+    buffer_offset_ += pos_;
+    checked_ -= pos_;
+    buffer_line_ = line_;
+    pos_ = 0;
+    at_end_ = !file_.Append(buffer_);
+    size_t end = buffer_.size();
+    if (!at_end_) {
+      size_t newline = buffer_.rfind('\n');
+      end = newline == std::string::npos ? 0 : newline + 1;
+    }
+    if (end <= checked_) return;
+    std::string_view fresh = std::string_view(buffer_).substr(checked_, end - checked_);
+    size_t bad = FindInvalidUtf8(fresh);
+    if (bad != std::string::npos) {
+      bad += checked_;
+      auto first = buffer_.begin(), at = buffer_.begin() + static_cast<std::ptrdiff_t>(bad);
+      idx_t line = buffer_line_ + static_cast<idx_t>(std::count(first, at, '\n'));
+      // "byte 0xFF at offset N" with N the offset in the file.
+      std::string byte = DescribeInvalidUtf8(buffer_, bad);
+      byte = byte.substr(0, byte.find(" at offset ")) + " at offset " + std::to_string(buffer_offset_ + bad);
+      throw InvalidInputError(Location(options_, path_, line) + ": the text is not valid UTF-8 (" + byte +
+                              " of the file); convert the file to UTF-8 first, e.g. iconv -f latin1 -t utf-8");
+    }
+    checked_ = end;
+  }
+
+  std::string path_;
+  const ReadFilesOptions& options_;
+  BlockFileReader file_;
+  std::string buffer_;
+  size_t pos_ = 0;
+  idx_t line_ = 1;            // of buffer_[pos_]
+  idx_t buffer_line_ = 1;     // of buffer_[0]
+  uint64_t buffer_offset_ = 0;  // in the file, of buffer_[0]
+  size_t checked_ = 0;        // buffer_[0, checked_) is valid UTF-8
+  bool at_end_ = false;
+};
 
 }  // namespace
 
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference,
                      idx_t max_records) {
-  std::string text = ReadCsvText(path, options);
+  CsvRecordStream records(path, options, kReadBlockBytes);
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   bool header_pending = options.header;
   idx_t count = 0;
-  ForEachCsvRecord(text, options, [&](const CsvRecord& record) {
+  CsvRecord record;
+  while (count < max_records && records.Next(record)) {
     if (!record.error.empty()) {
-      if (!options.rescue_column.empty()) return false;
+      if (!options.rescue_column.empty()) break;
       throw InvalidInputError(Location(options, path, record.line) + ": " + record.error +
                               "; close the quote, or pass rescue => true to keep malformed records in _rescued_data");
     }
@@ -177,7 +260,7 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
       names = HeaderNames(record, options);
       types.assign(names.size(), TypeId::SQLNULL);
       header_pending = false;
-      return true;
+      continue;
     }
     while (names.size() < record.fields.size()) {
       names.push_back(options.unnamed_prefix + std::to_string(names.size()));
@@ -186,19 +269,18 @@ void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, S
     for (idx_t i = 0; i < record.fields.size(); i++) {
       if (!record.fields[i].null) types[i] = MergeInferredTypes(types[i], InferCsvType(record.fields[i].text));
     }
-    return ++count < max_records;
-  });
+    count++;
+  }
   for (idx_t i = 0; i < names.size(); i++) inference.Observe(names[i], types[i]);
 }
 
 void SniffCsv(const std::string& path, ReadFilesOptions& options) {
   constexpr idx_t kSniffRecords = 1000;
   // The head of the file is enough for the first rows (the whole file is
-  // read, and checked for UTF-8, by inference and the scan that follow).
+  // read, and checked for UTF-8, by the scan that follows).
   constexpr uint64_t kSniffBytes = 1 << 20;
-  FileSystem* fs = options.files ? options.files : FileSystem::For(path);
-  auto head = fs->ReadRange(path, 0, kSniffBytes);
-  std::string text = head.ok() ? head.take() : ReadCsvText(path, options);
+  std::string text;
+  BlockFileReader(path, options, kSniffBytes).Append(text);
   if (text.size() == kSniffBytes) text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
   auto first_records = [&](char delimiter, idx_t limit) {
     ReadFilesOptions probe = options;
@@ -254,57 +336,82 @@ void SniffCsv(const std::string& path, ReadFilesOptions& options) {
   }
 }
 
-void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
-  std::string text = ReadCsvText(path, options);
-  const FileSchema& schema = out.Schema();
+namespace {
+
+class CsvRecordReader : public FileRecordReader {
+ public:
+  CsvRecordReader(const std::string& path, const ReadFilesOptions& options, uint64_t block_size)
+      : options_(options), records_(path, options, block_size), header_pending_(options.header) {}
+
+  bool Read(RecordBuilder& out, idx_t max_records) override {
+    for (idx_t n = 0; n < max_records; n++) {
+      if (!records_.Next(record_)) return false;
+      Add(out);
+    }
+    return true;
+  }
+
+ private:
   // File column i -> schema column (or -1: unknown), by header name or position.
-  std::vector<int64_t> mapping;
-  std::vector<std::string> file_names;
-  bool header_pending = options.header;
-  ForEachCsvRecord(text, options, [&](const CsvRecord& record) {
-    if (header_pending && record.error.empty()) {
-      file_names = HeaderNames(record, options);
-      for (idx_t i = 0; i < file_names.size(); i++) {
-        bool positional = options.columns_by_position && i < schema.size();
-        mapping.push_back(positional ? static_cast<int64_t>(i) : schema.Find(file_names[i]));
-      }
-      header_pending = false;
-      return true;
+  void MapColumn(const FileSchema& schema, idx_t i) {
+    bool positional = options_.columns_by_position && i < schema.size();
+    mapping_.push_back(positional ? static_cast<int64_t>(i) : schema.Find(file_names_[i]));
+  }
+
+  void Add(RecordBuilder& out) {
+    const FileSchema& schema = out.Schema();
+    const CsvRecord& record = record_;
+    if (header_pending_ && record.error.empty()) {
+      file_names_ = HeaderNames(record, options_);
+      for (idx_t i = 0; i < file_names_.size(); i++) MapColumn(schema, i);
+      header_pending_ = false;
+      return;
     }
     out.BeginRecord(record.line);
     if (!record.error.empty()) {
-      out.Malformed(record.error, record.raw);
+      out.Malformed(record.error, std::string(record.raw));
       out.EndRecord();
-      return true;
+      return;
     }
-    if (!options.header) {
-      while (mapping.size() < record.fields.size()) {
-        idx_t i = mapping.size();
-        file_names.push_back(options.unnamed_prefix + std::to_string(i));
-        bool positional = options.columns_by_position && i < schema.size();
-        mapping.push_back(positional ? static_cast<int64_t>(i) : schema.Find(file_names.back()));
+    if (!options_.header) {
+      while (mapping_.size() < record.fields.size()) {
+        file_names_.push_back(options_.unnamed_prefix + std::to_string(mapping_.size()));
+        MapColumn(schema, mapping_.size());
       }
     }
-    if (options.header && record.fields.size() != mapping.size()) {
+    if (options_.header && record.fields.size() != mapping_.size()) {
       out.Malformed("the record has " + std::to_string(record.fields.size()) + " fields but the header has " +
-                        std::to_string(mapping.size()),
-                    record.raw);
+                        std::to_string(mapping_.size()),
+                    std::string(record.raw));
       out.EndRecord();
-      return true;
+      return;
     }
     for (idx_t i = 0; i < record.fields.size(); i++) {
       const CsvField& field = record.fields[i];
-      nlohmann::ordered_json original = field.null ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(field.text);
-      if (mapping[i] < 0) {
-        out.Unknown(file_names[i], original);
+      if (mapping_[i] < 0) {
+        if (out.Rescuing()) {
+          out.Unknown(file_names_[i], field.null ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(field.text));
+        }
         continue;
       }
-      if (field.null) continue;
-      out.SetValue(static_cast<idx_t>(mapping[i]), Value(field.text), original);
+      if (!field.null) out.SetText(static_cast<idx_t>(mapping_[i]), field.text);
     }
     out.EndRecord();
-    return true;
-  });
+  }
+
+  const ReadFilesOptions& options_;
+  CsvRecordStream records_;
+  CsvRecord record_;
+  bool header_pending_;
+  std::vector<int64_t> mapping_;
+  std::vector<std::string> file_names_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileRecordReader> OpenCsvRecords(const std::string& path, const ReadFilesOptions& options,
+                                                 uint64_t block_size) {
+  return std::make_unique<CsvRecordReader>(path, options, block_size);
 }
 
 }  // namespace lakestream

@@ -1,7 +1,16 @@
 // Readers behind read_files(): JSON (one object per line, or a whole-file
 // array/object), CSV (RFC 4180 quoting, optional header, any one-character
-// delimiter) and Parquet. Each reads a whole file into rows of a given schema,
-// or contributes the file's columns to schema inference.
+// delimiter) and Parquet. Each reads a file into rows of a given schema a
+// batch of records at a time, or contributes the file's columns to schema
+// inference.
+//
+// Memory does not grow with the file: CSV and JSON lines are read in blocks
+// of kReadBlockBytes (a record cut by a block's end, a quoted CSV field
+// holding newlines included, is carried into the next block), and read_files()
+// hands each batch of rows on before reading the next. A JSON file that is
+// one document (an array of objects, or multiLine) is still parsed whole, and
+// a Parquet file is decoded whole into rows (its reader has no row batches
+// here yet).
 //
 // Records that do not fit the schema (malformed text, a value that does not
 // cast to its column's type, a field the schema lacks) go to the rescue column
@@ -11,12 +20,16 @@
 // and line, and unknown fields are dropped.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "common/chunk_collection.hpp"
+#include "common/status.hpp"
 #include "function/table/read_files_options.hpp"
 #include "function/table/schema_merge.hpp"
 
@@ -65,6 +78,10 @@ class RecordBuilder {
   // A record that cannot be read at all: rescued as _corrupt_record, or an error.
   void Malformed(const std::string& problem, const std::string& text);
   void EndRecord();
+  // Stores the text `text` of a CSV field cast to the column's type (rescued,
+  // or an error, when it does not cast).
+  void SetText(idx_t column, std::string_view text);
+  // The rows built so far (the builder starts empty again).
   ChunkCollection TakeRows();
   idx_t RecordCount() const { return records_; }
 
@@ -87,17 +104,54 @@ class RecordBuilder {
   nlohmann::ordered_json rescued_;
 };
 
+// How much of a CSV or JSON-lines file a reader holds at once (plus the one
+// record a block's end cuts).
+inline constexpr uint64_t kReadBlockBytes = uint64_t{8} << 20;
+
+// A file read in blocks through options.files (FileSystem::For(path) when
+// null) with ReadRange. IOErrors as ReadWholeFile's.
+class BlockFileReader {
+ public:
+  BlockFileReader(std::string path, const ReadFilesOptions& options, uint64_t block_size);
+  // Appends the next block (up to block_size bytes) to `buffer`; false, with
+  // nothing appended, at the end of the file.
+  bool Append(std::string& buffer);
+
+ private:
+  [[noreturn]] void Fail(const Status& status) const;
+
+  std::string path_;
+  const ReadFilesOptions& options_;
+  uint64_t block_size_;
+  uint64_t offset_ = 0;
+  std::optional<uint64_t> size_;  // asked once, before the first block
+};
+
+// The records of one file, read a batch at a time into a RecordBuilder.
+class FileRecordReader {
+ public:
+  virtual ~FileRecordReader() = default;
+  // Reads up to `max_records` more records (a CSV header counts) into
+  // `out`; false once the file has no more (the records of this call are
+  // still in `out`).
+  virtual bool Read(RecordBuilder& out, idx_t max_records) = 0;
+};
+
 // Adds the columns of up to `max_records` records of `path` to `inference`.
 void InferFileColumns(const std::string& path, FileFormat format, const ReadFilesOptions& options,
                       SchemaInference& inference, idx_t max_records);
-// Reads every record of `path` into `out`.
-void ReadFileRecords(const std::string& path, FileFormat format, const ReadFilesOptions& options, RecordBuilder& out);
+// A reader of `path`'s records; `block_size` is for tests that cut records
+// at every byte. `options` must outlive the reader.
+std::unique_ptr<FileRecordReader> OpenFileRecords(const std::string& path, FileFormat format,
+                                                  const ReadFilesOptions& options, uint64_t block_size = kReadBlockBytes);
 
 // Per-format entry points (json_reader.cpp, csv_reader.cpp, parquet_file_reader.cpp).
 void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
-void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
+std::unique_ptr<FileRecordReader> OpenJsonRecords(const std::string& path, const ReadFilesOptions& options,
+                                                  uint64_t block_size);
 void InferCsvColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference, idx_t max_records);
-void ReadCsvRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out);
+std::unique_ptr<FileRecordReader> OpenCsvRecords(const std::string& path, const ReadFilesOptions& options,
+                                                 uint64_t block_size);
 // Settles options.auto_header / auto_delimiter from the file at `path` (the
 // first of a read): the delimiter among , | ; and tab that splits the first
 // rows into the most columns, equally; a header row when one of its fields

@@ -1,6 +1,6 @@
-// JSON files for read_files(): one object per line (JSON lines), or, when the
-// file starts with '[' or multiLine is set, one value for the whole file (an
-// array of objects, or one object). Nested objects are read into STRUCT
+// JSON files for read_files(): one object per line (JSON lines, read in
+// blocks), or, when the file starts with '[' or multiLine is set, one value
+// for the whole file (an array of objects, or one object), parsed whole. Nested objects are read into STRUCT
 // columns, arrays into ARRAY columns (function/table/schema_merge.hpp infers
 // them); a VARCHAR column takes any JSON value, objects and arrays as text.
 #include <cmath>
@@ -128,7 +128,6 @@ bool Convert(const json& v, const LogicalType& type, Value& out, const std::stri
   return TryCastValue(raw, type, out, &error);
 }
 
-// Calls `record(line, object_text_or_value)` for each record of the file.
 // Whole-file values: the 1-based line where each top-level element starts
 // comes from a scan that tracks nesting and strings.
 std::vector<idx_t> ElementLines(const std::string& text) {
@@ -163,116 +162,197 @@ std::vector<idx_t> ElementLines(const std::string& text) {
   return lines;
 }
 
-bool WholeFile(const std::string& text, const ReadFilesOptions& options) {
-  if (options.multi_line) return true;
-  for (char c : text) {
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
-    return c == '[';
-  }
-  return false;
-}
+// A record of the file: an object, or text that is not one (problem set).
+// Filled in place by JsonRecordStream::Next, never copied or moved.
+struct JsonRecord {
+  JsonRecord() : object(nullptr) {}
+  JsonRecord(const JsonRecord&) = delete;
+  JsonRecord& operator=(const JsonRecord&) = delete;
 
-template <class OnRecord, class OnError>
-void ForEachRecord(const std::string& path, const ReadFilesOptions& options, idx_t max_records, OnRecord on_record,
-                   OnError on_error) {
-  std::string text = ReadWholeFile(path, options);
-  idx_t count = 0;
-  if (WholeFile(text, options)) {
-    JsonError error;
-    json doc = ParseOrderedJson(text, &error);
-    if (doc.is_discarded()) {
-      on_error(1, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(std::string_view(text).substr(0, 200)));
-      return;
+  idx_t line = 0;
+  json object;
+  std::string problem;
+  std::string text;
+};
+
+// The records of a file: JSON lines read in blocks, or (a file whose first
+// character is '[', or multiLine) the elements of one document parsed whole.
+class JsonRecordStream {
+ public:
+  JsonRecordStream(const std::string& path, const ReadFilesOptions& options, uint64_t block_size)
+      : file_(path, options, block_size) {
+    // The first block tells JSON lines from a document.
+    bool more = true;
+    size_t first = std::string::npos;
+    while (more && (first = buffer_.find_first_not_of(" \t\r\n")) == std::string::npos) more = file_.Append(buffer_);
+    at_end_ = !more;
+    if (options.multi_line || (first != std::string::npos && buffer_[first] == '[')) {
+      buffer_.clear();
+      ReadDocument(ReadWholeFile(path, options));
+      whole_ = true;
     }
-    if (doc.is_object()) {
-      on_record(1, doc);
-      return;
-    }
-    if (!doc.is_array()) {
-      on_error(1, "expected a JSON object or an array of objects, got " + std::string(doc.type_name()), doc.dump());
-      return;
-    }
-    auto lines = ElementLines(text);
-    for (idx_t i = 0; i < doc.size() && count < max_records; i++, count++) {
-      idx_t line = i < lines.size() ? lines[i] : 1;
-      if (!doc[i].is_object()) {
-        on_error(line, "expected a JSON object, got " + std::string(doc[i].type_name()), doc[i].dump());
+  }
+
+  // The next record, or false at the end of the file.
+  bool Next(JsonRecord& record) {
+    if (whole_) return NextElement(record);
+    while (true) {
+      size_t end = buffer_.find('\n', pos_);
+      if (end == std::string::npos && !at_end_) {
+        buffer_.erase(0, pos_);
+        pos_ = 0;
+        at_end_ = !file_.Append(buffer_);
         continue;
       }
-      on_record(line, doc[i]);
+      if (end == std::string::npos) end = buffer_.size();
+      if (pos_ >= buffer_.size() && at_end_) return false;
+      std::string_view raw(buffer_.data() + pos_, end - pos_);
+      pos_ = end + 1;
+      line_++;
+      if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+      if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
+      record.line = line_;
+      record.problem.clear();
+      record.text.clear();
+      JsonError error;
+      record.object = ParseOrderedJson(raw, &error);
+      if (record.object.is_discarded()) {
+        record.problem = ReplaceInvalidUtf8(error.message);
+        record.text = ReplaceInvalidUtf8(raw);
+      } else if (!record.object.is_object()) {
+        record.problem = "expected a JSON object, got " + std::string(record.object.type_name());
+        record.text = std::string(raw);
+      }
+      return true;
     }
-    return;
   }
-  idx_t line = 0;
-  size_t pos = 0;
-  while (pos < text.size() && count < max_records) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view raw(text.data() + pos, end - pos);
-    pos = end + 1;
-    line++;
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    if (raw.find_first_not_of(" \t") == std::string_view::npos) continue;
-    count++;
+
+ private:
+  static void Set(JsonRecord& record, idx_t line, std::string problem, std::string text) {
+    record.line = line;
+    record.problem = std::move(problem);
+    record.text = std::move(text);
+  }
+
+  // The document's outcome: an object, an array (read element by element),
+  // or a problem reported as the file's one record.
+  void ReadDocument(const std::string& text) {
     JsonError error;
-    json record = ParseOrderedJson(raw, &error);
-    if (record.is_discarded()) {
-      on_error(line, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(raw));
-      continue;
+    doc_ = ParseOrderedJson(text, &error);
+    if (doc_.is_discarded()) {
+      Set(problem_, 1, ReplaceInvalidUtf8(error.message), ReplaceInvalidUtf8(std::string_view(text).substr(0, 200)));
+    } else if (!doc_.is_object() && !doc_.is_array()) {
+      Set(problem_, 1, "expected a JSON object or an array of objects, got " + std::string(doc_.type_name()), doc_.dump());
+    } else if (doc_.is_array()) {
+      lines_ = ElementLines(text);
     }
-    if (!record.is_object()) {
-      on_error(line, "expected a JSON object, got " + std::string(record.type_name()), std::string(raw));
-      continue;
-    }
-    on_record(line, record);
   }
-}
+
+  bool NextElement(JsonRecord& record) {
+    if (!problem_.problem.empty() || doc_.is_object()) {
+      if (next_++ > 0) return false;
+      if (!problem_.problem.empty()) {
+        Set(record, problem_.line, problem_.problem, problem_.text);
+      } else {
+        Set(record, 1, "", "");
+        record.object = std::move(doc_);
+      }
+      return true;
+    }
+    if (next_ >= doc_.size()) return false;
+    idx_t i = next_++;
+    idx_t line = i < lines_.size() ? lines_[i] : 1;
+    json& element = doc_[i];
+    if (!element.is_object()) {
+      Set(record, line, "expected a JSON object, got " + std::string(element.type_name()), element.dump());
+    } else {
+      Set(record, line, "", "");
+      record.object = std::move(element);
+    }
+    return true;
+  }
+
+  BlockFileReader file_;
+  bool whole_ = false;
+  json doc_;  // a document read whole
+  std::vector<idx_t> lines_;  // where each of its elements starts
+  JsonRecord problem_;        // a document that is not an object or an array of them
+  idx_t next_ = 0;
+  std::string buffer_;  // JSON lines: the block read, from the line cut by the last one
+  size_t pos_ = 0;
+  idx_t line_ = 0;
+  bool at_end_ = false;
+};
 
 }  // namespace
 
 void InferJsonColumns(const std::string& path, const ReadFilesOptions& options, SchemaInference& inference,
                       idx_t max_records) {
-  ForEachRecord(
-      path, options, max_records,
-      [&](idx_t, const json& object) {
-        for (auto& [key, value] : object.items()) inference.Observe(key, InferJsonValueType(value, inference.Options()));
-      },
-      [&](idx_t line, const std::string& problem, const std::string&) {
-        // Inference skips what reading will reject or rescue (with the line then).
-        if (!options.rescue_column.empty()) return;
-        throw InvalidInputError(options.function + "(): " + path + " line " + std::to_string(line) + ": " + problem +
-                                "; fix the record, or pass rescue => true to keep malformed records in _rescued_data");
-      });
+  JsonRecordStream records(path, options, kReadBlockBytes);
+  JsonRecord record;
+  for (idx_t count = 0; count < max_records && records.Next(record); count++) {
+    if (record.problem.empty()) {
+      for (auto& [key, value] : record.object.items()) inference.Observe(key, InferJsonValueType(value, inference.Options()));
+      continue;
+    }
+    // Inference skips what reading will reject or rescue (with the line then).
+    if (!options.rescue_column.empty()) continue;
+    throw InvalidInputError(options.function + "(): " + path + " line " + std::to_string(record.line) + ": " +
+                            record.problem + "; fix the record, or pass rescue => true to keep malformed records in _rescued_data");
+  }
 }
 
-void ReadJsonRecords(const std::string& path, const ReadFilesOptions& options, RecordBuilder& out) {
-  const FileSchema& schema = out.Schema();
-  auto unknown = [&out](const std::string& path, const json& value) { out.Unknown(path, value); };
-  ForEachRecord(
-      path, options, std::numeric_limits<idx_t>::max(),
-      [&](idx_t line, const json& object) {
-        out.BeginRecord(line);
-        for (auto& [key, value] : object.items()) {
-          int64_t column = schema.Find(key);
-          if (column < 0) {
-            out.Unknown(key, value);
-            continue;
-          }
-          const LogicalType& target = schema.types[column];
-          Value v;
-          if (Convert(value, target, v, key, unknown)) {
-            out.SetTyped(column, v);  // Convert returns values of exactly `target`
-          } else {
-            out.Mismatch(column, value, JsonKind(value));
-          }
-        }
-        out.EndRecord();
-      },
-      [&](idx_t line, const std::string& problem, const std::string& text) {
-        out.BeginRecord(line);
-        out.Malformed(problem, text);
-        out.EndRecord();
-      });
+namespace {
+
+class JsonRecordReader : public FileRecordReader {
+ public:
+  JsonRecordReader(const std::string& path, const ReadFilesOptions& options, uint64_t block_size)
+      : records_(path, options, block_size) {}
+
+  bool Read(RecordBuilder& out, idx_t max_records) override {
+    for (idx_t n = 0; n < max_records; n++) {
+      if (!records_.Next(record_)) return false;
+      Add(out);
+    }
+    return true;
+  }
+
+ private:
+  void Add(RecordBuilder& out) {
+    out.BeginRecord(record_.line);
+    if (!record_.problem.empty()) {
+      out.Malformed(record_.problem, record_.text);
+      out.EndRecord();
+      return;
+    }
+    const FileSchema& schema = out.Schema();
+    auto unknown = [&out](const std::string& path, const json& value) { out.Unknown(path, value); };
+    for (auto& [key, value] : record_.object.items()) {
+      int64_t column = schema.Find(key);
+      if (column < 0) {
+        out.Unknown(key, value);
+        continue;
+      }
+      const LogicalType& target = schema.types[column];
+      Value v;
+      if (Convert(value, target, v, key, unknown)) {
+        out.SetTyped(column, v);  // Convert returns values of exactly `target`
+      } else {
+        out.Mismatch(column, value, JsonKind(value));
+      }
+    }
+    out.EndRecord();
+  }
+
+  JsonRecordStream records_;
+  JsonRecord record_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileRecordReader> OpenJsonRecords(const std::string& path, const ReadFilesOptions& options,
+                                                  uint64_t block_size) {
+  return std::make_unique<JsonRecordReader>(path, options, block_size);
 }
 
 }  // namespace lakestream

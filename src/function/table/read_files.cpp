@@ -8,6 +8,10 @@
 // first run is reused (and evolved by the files of later runs, per
 // schemaEvolutionMode), and the files read are recorded in the scope so the
 // executor commits their ingestion with their rows.
+//
+// The scan streams: files are read one after another, each a batch of records
+// at a time (function/table/file_readers.hpp), so memory does not grow with
+// the size of the files.
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "function/table/table_functions.hpp"
@@ -132,6 +136,57 @@ static bool EvolveSchema(FileSchema& schema, const std::vector<DiscoveredFile>& 
   return changed;
 }
 
+// The rows of the files, file by file and a batch of records at a time: the
+// source holds one batch, never a whole file (function/table/file_readers.hpp).
+class ReadFilesSource : public TableSource {
+ public:
+  ReadFilesSource(std::vector<DiscoveredFile> files, FileFormat format, ReadFilesOptions options, FileSchema schema,
+                  std::shared_ptr<int64_t> counter, std::vector<idx_t> projected)
+      : files_(std::move(files)),
+        format_(format),
+        options_(std::move(options)),
+        schema_(std::move(schema)),
+        counter_(std::move(counter)),
+        projected_(std::move(projected)) {}
+
+  bool Next(DataChunk& out) override {
+    while (next_chunk_ >= batch_.ChunkCount()) {
+      if (!reader_) {
+        if (next_file_ >= files_.size()) return false;
+        const std::string& path = files_[next_file_++].path;
+        builder_ = std::make_unique<RecordBuilder>(schema_, options_.rescue_column, path, options_.function);
+        reader_ = OpenFileRecords(path, format_, options_);
+      }
+      if (!reader_->Read(*builder_, kBatchRecords)) reader_.reset();
+      batch_ = builder_->TakeRows();
+      next_chunk_ = 0;
+      *counter_ += static_cast<int64_t>(batch_.Count());
+    }
+    const DataChunk& chunk = batch_.Chunk(next_chunk_++);
+    out.Reset();
+    for (idx_t c = 0; c < out.ColumnCount(); c++) out.data[c].Copy(chunk.data[projected_[c]], nullptr, chunk.size(), 0, 0);
+    out.SetCardinality(chunk.size());
+    return true;
+  }
+  std::string Name() const override { return "READ_FILES"; }
+
+ private:
+  // Records per batch: a few chunks, so a batch's rows stay small.
+  static constexpr idx_t kBatchRecords = 8 * STANDARD_VECTOR_SIZE;
+
+  std::vector<DiscoveredFile> files_;
+  FileFormat format_;
+  ReadFilesOptions options_;
+  FileSchema schema_;
+  std::shared_ptr<int64_t> counter_;
+  std::vector<idx_t> projected_;  // output column i = row column projected_[i]
+  idx_t next_file_ = 0;
+  std::unique_ptr<RecordBuilder> builder_;
+  std::unique_ptr<FileRecordReader> reader_;  // of files_[next_file_ - 1]
+  ChunkCollection batch_;
+  idx_t next_chunk_ = 0;
+};
+
 TableFunctionBinding BindReadFiles(ClientContext& context, const std::vector<Value>& arguments,
                                    const std::vector<std::string>& argument_names) {
   ReadFilesOptions options = ParseReadFilesOptions(arguments, argument_names);
@@ -234,15 +289,7 @@ TableFunctionBinding BindReadFiles(ClientContext& context, ReadFilesOptions opti
   auto types = binding.types;
   std::shared_ptr<int64_t> counter = scope ? scope->rows_read : std::make_shared<int64_t>(0);
   binding.factory = [files, format, options, schema, types, counter](const std::vector<idx_t>& projected) {
-    auto rows = std::make_shared<ChunkCollection>(types);
-    for (auto& file : files) {
-      RecordBuilder builder(schema, options.rescue_column, file.path, options.function);
-      ReadFileRecords(file.path, format, options, builder);
-      ChunkCollection part = builder.TakeRows();
-      *counter += static_cast<int64_t>(part.Count());
-      rows->Merge(std::move(part));
-    }
-    return MakeCollectionSource(std::shared_ptr<const ChunkCollection>(rows), projected, "READ_FILES");
+    return TableSourcePtr(std::make_unique<ReadFilesSource>(files, format, options, schema, counter, projected));
   };
   return binding;
 }

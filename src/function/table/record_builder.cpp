@@ -1,4 +1,6 @@
-// Schema inference, the row builder shared by the readers, and the format dispatch.
+// Schema inference, the row builder shared by the readers, the block reader
+// and the format dispatch.
+#include <algorithm>
 
 #include "common/cast.hpp"
 #include "common/exception.hpp"
@@ -78,6 +80,23 @@ void RecordBuilder::SetValue(idx_t column, const Value& value, const nlohmann::o
        "such values in _rescued_data");
 }
 
+void RecordBuilder::SetText(idx_t column, std::string_view text) {
+  const LogicalType& target = schema_.types[column];
+  Value value{std::string(text)};
+  if (target.id() == TypeId::VARCHAR) {
+    chunk_.data[column].SetValue(row_, value);
+    return;
+  }
+  Value cast;
+  std::string error;
+  if (TryCastValue(value, target, cast, &error)) {
+    chunk_.data[column].SetValue(row_, cast);
+    return;
+  }
+  // The JSON text of the original is built only for the rescue column or the error.
+  SetValue(column, value, nlohmann::ordered_json(std::string(text)));
+}
+
 void RecordBuilder::Mismatch(idx_t column, const nlohmann::ordered_json& original, const std::string& seen) {
   if (Rescuing()) {
     rescued_[schema_.names[column]] = original;
@@ -144,6 +163,39 @@ std::string ReadWholeFile(const std::string& path, const ReadFilesOptions& optio
   return bytes.take();
 }
 
+BlockFileReader::BlockFileReader(std::string path, const ReadFilesOptions& options, uint64_t block_size)
+    : path_(std::move(path)), options_(options), block_size_(block_size) {}
+
+void BlockFileReader::Fail(const Status& status) const {
+  if (!IsRemotePath(path_) && status.IsNotFound()) {
+    throw IOError(options_.function + "(): cannot open " + path_ + "; check that it exists and is readable");
+  }
+  throw IOError(options_.function + "(): cannot read " + path_ + ": " + status.message());
+}
+
+bool BlockFileReader::Append(std::string& buffer) {
+  FileSystem* fs = options_.files ? options_.files : FileSystem::For(path_);
+  if (!size_) {
+    // Read up to the size the file has now: an object store refuses a range
+    // that starts at the end (416), and a file still being written is read
+    // as it was when the read began.
+    auto size = fs->FileSize(path_);
+    if (!size.ok()) Fail(size.status());
+    size_ = size.value();
+  }
+  if (offset_ >= *size_) return false;
+  auto bytes = fs->ReadRange(path_, offset_, std::min(block_size_, *size_ - offset_));
+  if (!bytes.ok()) Fail(bytes.status());
+  const std::string& block = bytes.value();
+  if (block.empty()) {
+    size_ = offset_;  // the file shrank
+    return false;
+  }
+  offset_ += block.size();
+  buffer += block;
+  return true;
+}
+
 void InferFileColumns(const std::string& path, FileFormat format, const ReadFilesOptions& options,
                       SchemaInference& inference, idx_t max_records) {
   switch (format) {
@@ -155,11 +207,30 @@ void InferFileColumns(const std::string& path, FileFormat format, const ReadFile
   throw InternalError("read_files(): no format for " + path);
 }
 
-void ReadFileRecords(const std::string& path, FileFormat format, const ReadFilesOptions& options, RecordBuilder& out) {
+namespace {
+
+// A Parquet file in one batch (ReadParquetRecords decodes it whole).
+class ParquetRecordReader : public FileRecordReader {
+ public:
+  ParquetRecordReader(std::string path, const ReadFilesOptions& options) : path_(std::move(path)), options_(options) {}
+  bool Read(RecordBuilder& out, idx_t) override {
+    ReadParquetRecords(path_, options_, out);
+    return false;
+  }
+
+ private:
+  std::string path_;
+  const ReadFilesOptions& options_;
+};
+
+}  // namespace
+
+std::unique_ptr<FileRecordReader> OpenFileRecords(const std::string& path, FileFormat format,
+                                                  const ReadFilesOptions& options, uint64_t block_size) {
   switch (format) {
-    case FileFormat::JSON: return ReadJsonRecords(path, options, out);
-    case FileFormat::CSV: return ReadCsvRecords(path, options, out);
-    case FileFormat::PARQUET: return ReadParquetRecords(path, options, out);
+    case FileFormat::JSON: return OpenJsonRecords(path, options, block_size);
+    case FileFormat::CSV: return OpenCsvRecords(path, options, block_size);
+    case FileFormat::PARQUET: return std::make_unique<ParquetRecordReader>(path, options);
     case FileFormat::UNKNOWN: break;
   }
   throw InternalError("read_files(): no format for " + path);
