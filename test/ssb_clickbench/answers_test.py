@@ -30,7 +30,7 @@ HERE = os.path.join(BENCH, "ssb_clickbench")
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "tpch"))
 import compare  # noqa: E402
-from tpch_answers_test import SKIP, check_answers, duckdb_available, expected_failures  # noqa: E402
+from tpch_answers_test import SKIP, check_answers, duckdb_available, expected_failures, select_queries  # noqa: E402
 
 TPCH_TABLES = ["region", "nation", "supplier", "part", "partsupp", "customer", "orders", "lineitem"]
 SSB_TABLES = ["lineorder", "customer", "supplier", "part", "date"]
@@ -68,12 +68,8 @@ def main():
         print(f"SKIP: DuckDB is unavailable: {missing}")
         return SKIP
     listed = expected_failures(os.path.join(ROOT, "test", "ssb_clickbench", "expected_failures.txt"))
-    queries = sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "queries")) if f.endswith(".sql"))
-    if args.only:
-        queries = [q for q in queries if q in args.only.split(",")]
-    unknown = set(listed) - set(queries) if not args.only else set()
-    if unknown:
-        print(f"FAIL: expected_failures.txt names queries that do not exist: {sorted(unknown)}")
+    queries = select_queries(os.path.join(HERE, "queries"), listed, args.only)
+    if queries is None:
         return 1
 
     work = tempfile.mkdtemp(prefix="lakestream-ssb-clickbench-test.")

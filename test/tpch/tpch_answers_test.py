@@ -90,6 +90,20 @@ def duckdb_available(bench_dir):
     return None
 
 
+def select_queries(query_dir, listed, only):
+    """The query names (files NAME.sql) of `query_dir`, only those in the
+    comma-separated `only` when given; None (after saying why) when the
+    expected-failures list names a query that does not exist."""
+    queries = sorted(f[:-4] for f in os.listdir(query_dir) if f.endswith(".sql"))
+    if only:
+        queries = [q for q in queries if q in only.split(",")]
+    unknown = set(listed) - set(queries) if not only else set()
+    if unknown:
+        print(f"FAIL: expected_failures.txt names queries that do not exist: {sorted(unknown)}")
+        return None
+    return queries
+
+
 def check_answers(bench_bin, bench_dir, load, queries, query_dir, listed, listed_file, work, log, timeout, start, compare,
                   load_timeout=600):
     """Loads `load` into DuckDB and lakestream (bench servers; a path, or a dict
@@ -169,12 +183,8 @@ def main():
         print(f"SKIP: DuckDB is unavailable: {missing}")
         return SKIP
     listed = expected_failures(os.path.join(ROOT, "test", "tpch", "expected_failures.txt"))
-    queries = sorted(f[:-4] for f in os.listdir(os.path.join(bench_dir, "tpch", "queries")) if f.endswith(".sql"))
-    if args.only:
-        queries = [q for q in queries if q in args.only.split(",")]
-    unknown = set(listed) - set(queries) if not args.only else set()
-    if unknown:
-        print(f"FAIL: expected_failures.txt names queries that do not exist: {sorted(unknown)}")
+    queries = select_queries(os.path.join(bench_dir, "tpch", "queries"), listed, args.only)
+    if queries is None:
         return 1
 
     work = tempfile.mkdtemp(prefix="lakestream-tpch-test.")

@@ -125,19 +125,7 @@ FileMap::FileMap(const FileMap& other) {
   decoded_.store(other.decoded_.load());
 }
 
-FileMap::FileMap(FileMap&& other) noexcept {
-  std::lock_guard<std::mutex> lock(other.mu_);
-  source_ = std::move(other.source_);
-  pending_ = std::move(other.pending_);
-  map_ = std::move(other.map_);
-  summary_ = other.summary_;
-  decoded_.store(other.decoded_.load());
-  other.source_.reset();
-  other.pending_.clear();
-  other.map_.clear();
-  other.summary_.reset();
-  other.decoded_.store(true);
-}
+FileMap::FileMap(FileMap&& other) noexcept { *this = std::move(other); }
 
 FileMap& FileMap::operator=(const FileMap& other) {
   if (this != &other) *this = FileMap(other);
