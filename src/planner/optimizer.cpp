@@ -1,5 +1,6 @@
 #include "planner/optimizer.hpp"
 
+#include "planner/common_subexpressions.hpp"
 #include "planner/join_order/join_order_optimizer.hpp"
 #include "planner/or_factoring.hpp"
 #include "planner/semi_join_reduction.hpp"
@@ -226,6 +227,7 @@ LogicalOperatorPtr OptimizePlan(LogicalOperatorPtr plan) {
     PruneColumns(shared, refs);
     MarkJoinOutputs(shared, refs);
   });
+  EliminateCommonSubexpressions(*plan, reduced.next_index);
   MarkJoinOutputs(*plan, references(*plan));
   return plan;
 }

@@ -4,7 +4,9 @@
 // - top-N windows: row_number() filtered to rn <= N keeps N rows per
 //   partition instead of sorting them all (top_n_window.hpp);
 // - join order: inner/cross joins are reordered by cost (join_order/);
-// - column pruning: scans read only the columns something references.
+// - column pruning: scans read only the columns something references;
+// - common subexpressions of a projection or aggregate are computed once
+//   (common_subexpressions.hpp).
 #pragma once
 
 #include "planner/logical_plan.hpp"

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "common/exception.hpp"
 #include "execution/operator/hash_slots.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/parallel/parallel_runner.hpp"
@@ -60,9 +61,16 @@ PhysicalHashAggregate::PhysicalHashAggregate(PhysicalOperatorPtr child, std::vec
     integer_key_ = key == TypeId::INTEGER || key == TypeId::BIGINT || key == TypeId::DATE || key == TypeId::TIMESTAMP ||
                    key == TypeId::TIMESTAMP_NTZ;
   }
+  if (!integer_key_ && grouping_sets_.empty() && !groups_.empty()) {
+    std::vector<LogicalType> key_types;
+    for (auto& g : groups_) key_types.push_back(g->return_type);
+    packable_ = packer_.Plan(key_types);
+  }
   // Per group: its keys, about three open-addressing slots (id + hash; the
   // table doubles at half full), and a state per aggregate.
-  bytes_per_group_ = integer_key_ ? 3 * sizeof(IntegerKeySlot) : 3 * (sizeof(uint32_t) + sizeof(uint64_t));
+  bytes_per_group_ = integer_key_ ? 3 * sizeof(IntegerKeySlot)
+                     : packable_  ? 3 * (sizeof(PackedKeySlot) + sizeof(uint32_t) + sizeof(uint64_t))
+                                  : 3 * (sizeof(uint32_t) + sizeof(uint64_t));
   for (auto& g : groups_) bytes_per_group_ += g->return_type.PhysicalSize() + 1;
   bytes_per_group_ += aggregates_.size() * 24;
   ResetTable();
@@ -84,6 +92,7 @@ void PhysicalHashAggregate::ResetTable() {
     }
     states_.push_back(std::move(state));
   }
+  ShareTotals();
   group_keys_.clear();
   for (auto& g : groups_) group_keys_.push_back(std::make_unique<Vector>(g->return_type, 1024));
   if (!grouping_sets_.empty()) group_keys_.push_back(std::make_unique<Vector>(TypeId::INTEGER, 1024));
@@ -93,6 +102,9 @@ void PhysicalHashAggregate::ResetTable() {
   integer_slots_.assign(integer_key_ ? 1024 : 0, IntegerKeySlot{0, 0, 0});
   integer_mask_ = 1023;
   null_group_ = UINT32_MAX;
+  packed_ = packable_;
+  packed_slots_.assign(packed_ ? 1024 : 0, PackedKeySlot{});
+  packed_mask_ = 1023;
   group_count_ = 0;
   emitted_ = 0;
   string_bytes_ = 0;
@@ -100,6 +112,25 @@ void PhysicalHashAggregate::ResetTable() {
   if (!grouped_) {
     group_count_ = 1;
     for (auto& s : states_) s->Resize(1);
+  }
+}
+
+void PhysicalHashAggregate::ShareTotals() {
+  totals_of_.assign(aggregates_.size(), kOwnTotals);
+  auto plain = [&](idx_t a) {
+    const BoundAggregate& agg = aggregates_[a];
+    return agg.argument && !agg.second && !agg.filter && agg.order_keys.empty() && !agg.signature.distinct;
+  };
+  for (idx_t a = 0; a < aggregates_.size(); a++) {
+    auto* shared = dynamic_cast<SharedTotals*>(states_[a].get());
+    if (!shared || !plain(a)) continue;
+    for (idx_t b = 0; b < a; b++) {
+      if (totals_of_[b] != kOwnTotals || !plain(b) || !aggregates_[b].argument->Equals(*aggregates_[a].argument)) continue;
+      if (shared->FinalizeFrom(*states_[b])) {
+        totals_of_[a] = b;
+        break;
+      }
+    }
   }
 }
 
@@ -205,6 +236,8 @@ std::string PhysicalHashAggregate::Details() const {
   }
   if (!grouping_sets_.empty()) d += " [" + std::to_string(grouping_sets_.size()) + " grouping sets]";
   if (count_from_table_) d += " [row count from table metadata]";
+  // Known once the rows are in (EXPLAIN ANALYZE): long strings end the packing.
+  if (packed_ && consumed_) d += " [packed keys]";
   if (threads_ > 1) d += " [" + std::to_string(threads_) + " threads]";
   if (spilled_partitions_ > 0) d += " [spilled " + std::to_string(spilled_partitions_) + " partition files]";
   return d;
@@ -292,141 +325,32 @@ void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
   for (idx_t a = 0; a < states_.size(); a++) states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_);
 }
 
-void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
-
-uint32_t PhysicalHashAggregate::AddGroup(DataChunk& keys, idx_t row) {
-  uint32_t gid = static_cast<uint32_t>(group_count_++);
-  for (idx_t c = 0; c < keys.ColumnCount(); c++) {
-    if (gid >= group_keys_[c]->Capacity()) group_keys_[c]->Resize(group_keys_[c]->Capacity() * 2);
-    Vector& store = *group_keys_[c];
-    if (store.GetType().id() == TypeId::VARCHAR) {
-      // Copy the bytes: referencing the input's heap would pin every input chunk.
-      bool valid = keys.data[c].IsValid(row);
-      store.SetValid(gid, valid);
-      if (valid) {
-        string_t key = std::as_const(keys.data[c]).GetData<string_t>()[row];
-        store.GetData<string_t>()[gid] = store.AddString(key);
-        string_bytes_ += key.size();
-      }
-    } else {
-      store.Copy(keys.data[c], nullptr, 1, row, gid);
-    }
-  }
-  return gid;
-}
-
-void PhysicalHashAggregate::FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert,
-                                              const sel_t* sel) {
-  const Vector& column = std::as_const(keys).data[0];
-  const bool wide = column.GetType().PhysicalSize() == sizeof(int64_t);
-  const int64_t* wide_keys = wide ? column.GetData<int64_t>() : nullptr;
-  const int32_t* narrow_keys = wide ? nullptr : column.GetData<int32_t>();
-  const uint8_t* valid = column.Validity();
-  const uint64_t* hashes = hashes_.data();
-  if (group_count_ > STANDARD_VECTOR_SIZE) {
-    for (idx_t i = 0; i < count; i++) __builtin_prefetch(&integer_slots_[hashes[sel ? sel[i] : i] & integer_mask_]);
-  }
-  for (idx_t i = 0; i < count; i++) {
-    const idx_t row = sel ? sel[i] : i;
-    if (!valid[row]) {
-      if (null_group_ == UINT32_MAX && insert) null_group_ = AddGroup(keys, row);
-      group_ids[i] = null_group_ == UINT32_MAX ? kMissingGroup : null_group_;
-      continue;
-    }
-    const int64_t key = wide ? wide_keys[row] : narrow_keys[row];
-    uint64_t pos = hashes[row] & integer_mask_;
-    while (true) {
-      IntegerKeySlot& slot = integer_slots_[pos];
-      if (slot.id == 0) {
-        if (!insert) {
-          group_ids[i] = kMissingGroup;
-          break;
-        }
-        uint32_t gid = AddGroup(keys, row);
-        slot = IntegerKeySlot{key, gid + 1, static_cast<uint32_t>(hashes[row])};
-        group_ids[i] = gid;
-        if (group_count_ * 2 > integer_slots_.size()) GrowIntegerKeySlots(integer_slots_, integer_mask_);
-        break;
-      }
-      if (slot.key == key) {
-        group_ids[i] = slot.id - 1;
-        break;
-      }
-      pos = (pos + 1) & integer_mask_;
-    }
-  }
-}
-
-void PhysicalHashAggregate::FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert, const sel_t* sel) {
-  // With a selection, every row is hashed: cheaper than copying the selected ones out.
-  const idx_t hashed = sel ? keys.size() : count;
-  hashes_.resize(hashed);
-  uint64_t* hashes = hashes_.data();
-  for (idx_t c = 0; c < keys.ColumnCount(); c++) HashVector(keys.data[c], hashed, hashes, c > 0);
-  if (integer_key_) return FindIntegerGroups(keys, count, group_ids, insert, sel);
-  idx_t key_count = keys.ColumnCount();
-  // Many groups: each row's first slot is a cache miss; start them all
-  // before probing so they overlap (as the hash join's probe does).
-  if (group_count_ > STANDARD_VECTOR_SIZE) {
-    for (idx_t i = 0; i < count; i++) {
-      __builtin_prefetch(&slots_[hashes[sel ? sel[i] : i] & mask_]);
-      __builtin_prefetch(&slot_hashes_[hashes[sel ? sel[i] : i] & mask_]);
-    }
-  }
-  for (idx_t i = 0; i < count; i++) {
-    const idx_t row = sel ? sel[i] : i;
-    uint64_t h = hashes[row];
-    uint64_t pos = h & mask_;
-    while (true) {
-      uint32_t entry = slots_[pos];
-      if (entry == 0 && !insert) {
-        group_ids[i] = kMissingGroup;
-        break;
-      }
-      if (entry == 0) {
-        uint32_t gid = AddGroup(keys, row);
-        slots_[pos] = gid + 1;
-        slot_hashes_[pos] = h;
-        group_ids[i] = gid;
-        if (group_count_ * 2 > slots_.size()) Grow();
-        break;
-      }
-      if (slot_hashes_[pos] == h) {
-        uint32_t gid = entry - 1;
-        bool equal = true;
-        for (idx_t c = 0; c < key_count && equal; c++) equal = key_equal_[c](keys.data[c], row, *group_keys_[c], gid);
-        if (equal) {
-          group_ids[i] = gid;
-          break;
-        }
-      }
-      pos = (pos + 1) & mask_;
-    }
-  }
-}
-
 void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk& input, const ChunkSelection& selection,
                                          idx_t a) {
   auto& agg = aggregates_[a];
   auto& in = inputs_[a];
   // A bare column reference needs no copy.
-  auto evaluate = [&](const BoundExprPtr& expr, std::unique_ptr<Vector>& scratch) -> const Vector* {
+  auto evaluate = [&](const BoundExprPtr& expr, DataChunk& rows, std::unique_ptr<Vector>& scratch) -> const Vector* {
     if (!expr) return nullptr;
-    if (expr->type == BoundExpressionType::COLUMN_REF) return &input.data[expr->column_index];
+    if (expr->type == BoundExpressionType::COLUMN_REF) return &rows.data[expr->column_index];
     if (!scratch) scratch = std::make_unique<Vector>(expr->return_type);
     scratch->Reset();
-    executor.Execute(*expr, input, *scratch);
+    executor.Execute(*expr, rows, *scratch);
     return scratch.get();
   };
-  in.arg = evaluate(agg.argument, in.argument);
-  in.sec = evaluate(agg.second, in.second);
-  in.keys.resize(agg.order_keys.size());
-  in.key_ptrs.resize(agg.order_keys.size());
-  for (idx_t k = 0; k < agg.order_keys.size(); k++) in.key_ptrs[k] = evaluate(agg.order_keys[k], in.keys[k]);
+  auto evaluate_arguments = [&](DataChunk& rows) {
+    in.arg = evaluate(agg.argument, rows, in.argument);
+    in.sec = evaluate(agg.second, rows, in.second);
+    in.keys.resize(agg.order_keys.size());
+    in.key_ptrs.resize(agg.order_keys.size());
+    for (idx_t k = 0; k < agg.order_keys.size(); k++) in.key_ptrs[k] = evaluate(agg.order_keys[k], rows, in.keys[k]);
+  };
   in.rows = selection.rows;
   in.count = selection.rows ? selection.count : input.size();
-  if (agg.filter) {
-    const Vector* pass = evaluate(agg.filter, in.filter_result);
+  if (!agg.filter) {
+    evaluate_arguments(input);
+  } else {
+    const Vector* pass = evaluate(agg.filter, input, in.filter_result);
     const bool* truth = pass->GetData<bool>();
     in.sel.clear();
     in.positions.clear();
@@ -438,6 +362,19 @@ void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk
     }
     in.rows = in.sel.data();
     in.count = in.sel.size();
+    try {
+      evaluate_arguments(input);
+    } catch (const Exception& e) {
+      if (e.Type() == ExceptionType::INTERRUPT) throw;
+      // A row the FILTER drops may be the cause (sum(CAST(s AS INTEGER))
+      // FILTER (WHERE s <> 'x')): the arguments are evaluated on a copy of
+      // the passing rows, raising what one of those raises.
+      in.filtered.Initialize(input.GetTypes(), std::max<idx_t>(in.count, 1));
+      in.filtered.Append(input, in.sel.data(), in.count);
+      evaluate_arguments(in.filtered);
+      in.rows = nullptr;
+      return;
+    }
   }
   // ORDER BY and two-argument aggregates read dense vectors, and so do the
   // states that cannot read through a selection.
@@ -550,13 +487,17 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource
       }
       count = hits.size();
       evaluate_keys(hits);
-      for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, hits, selection, a);
+      for (idx_t a = 0; a < aggregates_.size(); a++) {
+        if (totals_of_[a] == kOwnTotals) PrepareInput(executor, hits, selection, a);
+      }
     } else {
       // Keys and arguments of every row; a row outside the selection that
       // raises makes them evaluated on a copy of the selected rows instead.
       cut = EvaluateOnSelection(input, selection, [&] {
         if (!groups_.empty()) evaluate_keys(input);
-        for (idx_t a = 0; a < aggregates_.size(); a++) PrepareInput(executor, input, selection, a);
+        for (idx_t a = 0; a < aggregates_.size(); a++) {
+          if (totals_of_[a] == kOwnTotals) PrepareInput(executor, input, selection, a);
+        }
       });
       count = selection.rows ? selection.count : input.size();
     }
@@ -581,7 +522,9 @@ void PhysicalHashAggregate::Consume(ExecutionContext& context, const ChunkSource
       if (grouped_) {
         for (auto& s : states_) s->Resize(group_count_);
       }
-      for (idx_t a = 0; a < aggregates_.size(); a++) UpdateAggregate(a, set, group_ids.data());
+      for (idx_t a = 0; a < aggregates_.size(); a++) {
+        if (totals_of_[a] == kOwnTotals) UpdateAggregate(a, set, group_ids.data());
+      }
     }
     // Cut down to the selected rows: the source's next chunk needs the full capacity.
     if (cut) children[0]->InitializeChunk(input);

@@ -28,10 +28,12 @@
 #include <functional>
 
 #include "execution/operator/hash_slots.hpp"
+#include "execution/operator/packed_keys.hpp"
 #include "execution/operator/physical_operator.hpp"
 #include "execution/operator/selected_output.hpp"
 #include "common/vector_operations.hpp"
 #include "function/aggregate/selected_update.hpp"
+#include "function/aggregate/shared_totals.hpp"
 #include "function/aggregate_function.hpp"
 #include "planner/bound_aggregate.hpp"
 #include "storage/data_table.hpp"
@@ -77,6 +79,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
     std::vector<std::unique_ptr<Vector>> compact_keys;
     std::vector<sel_t> sel;        // FILTER: the rows passing it
     std::vector<sel_t> positions;  // FILTER: their places among the chunk's selected rows (their group ids')
+    DataChunk filtered;            // FILTER: a copy of the passing rows, when an argument raised on a dropped row
     const Vector* arg = nullptr;
     const Vector* sec = nullptr;
     std::vector<const Vector*> key_ptrs;
@@ -102,6 +105,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   // nothing more is reserved), unless `force`.
   bool ReserveGroups(idx_t groups, bool force);
   bool SpillAllowed() const;
+  // Lets an aggregate finalize from the totals of an earlier one over the
+  // same argument (sum(x) and avg(x): shared_totals.hpp); sets totals_of_.
+  void ShareTotals();
   void StartSpilling(ExecutionContext& context, uint64_t needed);
   // Moves the files this table spilled to (if any) into `into`, one entry
   // per partition: files of a partition already in `into` from `round_start`
@@ -121,11 +127,17 @@ class PhysicalHashAggregate : public PhysicalOperator {
   // Group ids of the rows of `keys` (rows sel[0, count) of it when `sel` is
   // given: group_ids[i] is row sel[i]'s), adding new groups; with `insert`
   // false a row whose group is missing gets kMissingGroup. Leaves the hashes
-  // (of every row of `keys` with `sel`) in hashes_.
+  // (of every row of `keys` with `sel`) in hashes_: HashVector's, except in
+  // packed mode (never while spilling, which partitions by them).
   static constexpr uint32_t kMissingGroup = UINT32_MAX;
   void FindGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert = true, const sel_t* sel = nullptr);
   // FindGroups for one integer key (IntegerKeySlot), hashes_ already set.
   void FindIntegerGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert, const sel_t* sel);
+  // FindGroups in packed mode (packed_keys.hpp); false (nothing found, the
+  // table back to per-column slots) when a row's keys do not fit.
+  bool FindPackedGroups(DataChunk& keys, idx_t count, uint32_t* group_ids, bool insert, const sel_t* sel);
+  // Leaves packed mode for good: the groups go into slots_ by HashVector's hashes.
+  void LeavePackedMode();
   // A new group for row `row` of `keys`: stores its keys, returns its id.
   uint32_t AddGroup(DataChunk& keys, idx_t row);
   void Grow();
@@ -136,6 +148,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<std::unique_ptr<AggregateState>> states_;
   std::vector<OrderedAggregateState*> ordered_;  // states_[a] when aggregate a has ORDER BY
   std::vector<SelectedUpdate*> selected_updates_;  // states_[a] when it reads selected rows in place
+  // The aggregate whose totals aggregate a finalizes from, or kOwnTotals:
+  // an aggregate with another's totals is neither evaluated nor updated.
+  static constexpr idx_t kOwnTotals = static_cast<idx_t>(-1);
+  std::vector<idx_t> totals_of_;
   std::vector<AggregateInput> inputs_;
   // grouping()/grouping_id() values: [aggregate][set], and a vector of them.
   std::vector<std::vector<int64_t>> grouping_values_;
@@ -157,6 +173,14 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<IntegerKeySlot> integer_slots_;
   uint64_t integer_mask_ = 0;
   uint32_t null_group_ = UINT32_MAX;
+  // Several keys, or one not an integer, that pack into 16 bytes: the groups
+  // are found in packed_slots_ by their packed keys while packed_ holds.
+  KeyPacker packer_;
+  bool packable_ = false;
+  bool packed_ = false;
+  std::vector<PackedKey> packed_keys_;
+  std::vector<PackedKeySlot> packed_slots_;
+  uint64_t packed_mask_ = 0;
 
   bool grouped_ = false;  // GROUP BY or GROUPING SETS: groups come from the keys
   bool count_from_table_ = false;

@@ -10,6 +10,7 @@
 #include "function/aggregate/aggregate_families.hpp"
 #include "function/aggregate/distinct_pairs.hpp"
 #include "function/aggregate/selected_update.hpp"
+#include "function/aggregate/shared_totals.hpp"
 #include "function/aggregate_function.hpp"
 
 namespace lakestream {
@@ -124,10 +125,16 @@ class DistinctState : public AggregateState {
 // SUM over BIGINT (inputs widened by the binder) and DECIMAL accumulate in
 // 128 bits; overflow is reported when the result type cannot hold the total.
 template <class INPUT>
-class HugeSumState : public AggregateState, public SelectedUpdate {
+class HugeSumState : public AggregateState, public SelectedUpdate, public SharedTotals {
  public:
   HugeSumState(LogicalType result_type, bool average) : result_type_(std::move(result_type)), average_(average) {}
+  bool FinalizeFrom(AggregateState& source) override {
+    auto* same = dynamic_cast<HugeSumState*>(&source);
+    if (same) totals_ = same;
+    return same != nullptr;
+  }
   void Resize(idx_t n) override {
+    if (totals_ != this) return;
     sums_.resize(n, 0);
     counts_.resize(n, 0);
   }
@@ -166,30 +173,33 @@ class HugeSumState : public AggregateState, public SelectedUpdate {
     counts_[0] += n;
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
+    const std::vector<hugeint_t>& sums = totals_->sums_;
+    const std::vector<int64_t>& counts = totals_->counts_;
     for (idx_t i = 0; i < count; i++) {
       idx_t g = first + i;
-      if (counts_[g] == 0) {
+      if (counts[g] == 0) {
         result.SetValid(i, false);
         continue;
       }
       result.SetValid(i, true);
       if (average_) {
-        result.GetData<double>()[i] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]) / scale_divisor;
+        result.GetData<double>()[i] = static_cast<double>(sums[g]) / static_cast<double>(counts[g]) / scale_divisor;
       } else if (result_type_.id() == TypeId::BIGINT) {
-        if (sums_[g] > std::numeric_limits<int64_t>::max() || sums_[g] < std::numeric_limits<int64_t>::min()) {
-          throw ConversionError("Overflow in sum(): the total " + Decimal::HugeintToString(sums_[g]) +
+        if (sums[g] > std::numeric_limits<int64_t>::max() || sums[g] < std::numeric_limits<int64_t>::min()) {
+          throw ConversionError("Overflow in sum(): the total " + Decimal::HugeintToString(sums[g]) +
                                 " does not fit in BIGINT; cast the argument to DECIMAL(38,0) or DOUBLE");
         }
-        result.GetData<int64_t>()[i] = static_cast<int64_t>(sums_[g]);
+        result.GetData<int64_t>()[i] = static_cast<int64_t>(sums[g]);
       } else {
-        if (!Decimal::FitsWidth(sums_[g], result_type_.width())) {
+        if (!Decimal::FitsWidth(sums[g], result_type_.width())) {
           throw ConversionError("Overflow in sum(): the total does not fit in " + result_type_.ToString());
         }
-        result.GetData<hugeint_t>()[i] = sums_[g];
+        result.GetData<hugeint_t>()[i] = sums[g];
       }
     }
   }
   void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+    if (totals_ != this) return;
     auto& from = static_cast<HugeSumState&>(other);
     for (idx_t g = 0; g < count; g++) {
       sums_[targets[g]] += from.sums_[g];
@@ -203,12 +213,19 @@ class HugeSumState : public AggregateState, public SelectedUpdate {
   bool average_;
   std::vector<hugeint_t> sums_;
   std::vector<int64_t> counts_;
+  const HugeSumState* totals_ = this;  // whose sums_ and counts_ Finalize reads
 };
 
-class DoubleSumState : public AggregateState, public SelectedUpdate {
+class DoubleSumState : public AggregateState, public SelectedUpdate, public SharedTotals {
  public:
   explicit DoubleSumState(bool average) : average_(average) {}
+  bool FinalizeFrom(AggregateState& source) override {
+    auto* same = dynamic_cast<DoubleSumState*>(&source);
+    if (same) totals_ = same;
+    return same != nullptr;
+  }
   void Resize(idx_t n) override {
+    if (totals_ != this) return;
     sums_.resize(n, 0);
     counts_.resize(n, 0);
   }
@@ -249,11 +266,13 @@ class DoubleSumState : public AggregateState, public SelectedUpdate {
     counts_[0] += n;
   }
   void Finalize(idx_t first, idx_t count, Vector& result) override {
+    const std::vector<double>& sums = totals_->sums_;
+    const std::vector<int64_t>& counts = totals_->counts_;
     auto* out = result.GetData<double>();
     for (idx_t i = 0; i < count; i++) {
       idx_t g = first + i;
-      result.SetValid(i, counts_[g] > 0);
-      if (counts_[g] > 0) out[i] = average_ ? sums_[g] / static_cast<double>(counts_[g]) : sums_[g];
+      result.SetValid(i, counts[g] > 0);
+      if (counts[g] > 0) out[i] = average_ ? sums[g] / static_cast<double>(counts[g]) : sums[g];
     }
   }
 
@@ -261,6 +280,7 @@ class DoubleSumState : public AggregateState, public SelectedUpdate {
   bool average_;
   std::vector<double> sums_;
   std::vector<int64_t> counts_;
+  const DoubleSumState* totals_ = this;  // whose sums_ and counts_ Finalize reads
 };
 
 // MIN / MAX / ANY_VALUE keep the current value per group in a vector of the
