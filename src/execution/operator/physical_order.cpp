@@ -1,11 +1,10 @@
 #include "execution/operator/physical_order.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "common/vector_operations.hpp"
 #include "execution/parallel/numbered_morsels.hpp"
-#include "execution/parallel/parallel_runner.hpp"
+#include "execution/parallel/pipeline_workers.hpp"
 
 namespace lakestream {
 
@@ -231,23 +230,14 @@ void PhysicalOrder::SetWorkers(std::vector<std::unique_ptr<PhysicalOrder>> worke
 }
 
 void PhysicalOrder::SortParallel(ExecutionContext& context) {
-  auto start = std::chrono::steady_clock::now();
-  std::atomic<int64_t> worker_nanos{0};
-  RunParallel(
-      context, workers_.size() + 1,
-      [this, &worker_nanos](idx_t worker, ExecutionContext& local) {
-        auto worker_start = std::chrono::steady_clock::now();
+  RunPipelineWorkers(
+      context, *this, workers_.size() + 1,
+      [this](idx_t worker, ExecutionContext& local) {
         PhysicalOrder* copy = worker == 0 ? this : workers_[worker - 1].get();
         copy->Collect(local);
         copy->FinishRuns(local);
-        worker_nanos += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - worker_start).count();
       },
       [this] { morsels_->CancelAll(); });
-  if (context.profiling) {
-    // EXPLAIN ANALYZE sums time over threads (as the parallel hash aggregate).
-    int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
-    if (worker_nanos > wall) Profile().nanos.fetch_add(static_cast<uint64_t>(worker_nanos - wall), std::memory_order_relaxed);
-  }
   // Runs in copy order, each copy's runs in the order it wrote them: the
   // merge's last tie-break (after the morsel number) is this order.
   for (idx_t c = 0; c <= workers_.size(); c++) {

@@ -6,7 +6,7 @@
 
 #include "execution/parallel/numbered_morsels.hpp"
 #include "execution/parallel/parallel_planning.hpp"
-#include "execution/parallel/parallel_runner.hpp"
+#include "execution/parallel/pipeline_workers.hpp"
 #include "execution/parallel/window_partitions.hpp"
 #include "function/window/window_executor.hpp"
 #include "transaction/client_context.hpp"
@@ -105,8 +105,8 @@ void PhysicalWindow::Collect(ExecutionContext& context) {
 }
 
 void PhysicalWindow::CollectParallel(ExecutionContext& context) {
-  RunParallel(
-      context, workers_.size() + 1,
+  RunPipelineWorkers(
+      context, *this, workers_.size() + 1,
       [this](idx_t worker, ExecutionContext& local) { (worker == 0 ? this : workers_[worker - 1].get())->Collect(local); },
       [this] { morsels_->CancelAll(); });
   // Each morsel was read by one copy: its segment. In morsel order, the
