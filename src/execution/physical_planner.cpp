@@ -20,6 +20,7 @@
 #include "execution/operator/physical_union.hpp"
 #include "execution/operator/physical_unnest.hpp"
 #include "execution/operator/physical_window.hpp"
+#include "execution/parallel/numbered_morsels.hpp"
 #include "execution/parallel/parallel_planning.hpp"
 #include "execution/plan_executor.hpp"
 #include "execution/subquery_resolver.hpp"
@@ -345,6 +346,64 @@ static PhysicalOperatorPtr PlanAggregate(ClientContext& context, LogicalOperator
   return aggregate;
 }
 
+// ORDER BY (and top-N) and WINDOW over a parallel chain (parallel_planning.hpp) runs on
+// up to PlanningThreads() threads: copies of the operator planned from
+// copies of its logical subtree, their scans sharing numbered morsels
+// (numbered_morsels.hpp) so the result keeps the order of one thread.
+// `plan_one` plans one copy; `eligible`: the operator's own expressions are
+// repeatable.
+template <class Sink, class PlanOne>
+static std::unique_ptr<Sink> PlanOrderedSink(ClientContext& context, LogicalOperator& op, bool eligible,
+                                             const PlanOne& plan_one) {
+  idx_t threads = PlanningThreads(context);
+  std::vector<LogicalOperatorPtr> copies;
+  if (eligible && threads > 1 && ParallelSafeChain(*op.children[0])) {
+    for (idx_t t = 1; t < threads; t++) copies.push_back(CopyLogicalPlan(op));
+  }
+  std::unique_ptr<Sink> sink = plan_one(op);
+  PhysicalTableScan* scan = copies.empty() ? nullptr : ChainScan(*sink->children[0]);
+  std::shared_ptr<MorselSource> morsels = scan ? scan->CreateMorselSource() : nullptr;
+  if (!morsels || morsels->MorselCount() < 2) return sink;
+  auto numbered = NumberedMorsels::Split(morsels, std::min<idx_t>(copies.size() + 1, morsels->MorselCount()));
+  scan->SetMorsels(numbered[0], true);
+  PlanningCopies scope;
+  std::vector<std::unique_ptr<Sink>> workers;
+  for (idx_t t = 0; t + 1 < numbered.size(); t++) {
+    std::unique_ptr<Sink> worker = plan_one(*copies[t]);
+    PhysicalTableScan* worker_scan = ChainScan(*worker->children[0]);
+    if (!worker_scan) throw InternalError("a copy of a parallel " + sink->Name() + "'s input planned differently");
+    worker_scan->SetMorsels(numbered[t + 1], false);
+    ShareJoinBuilds(*sink->children[0], *worker->children[0]);
+    sink->ShareProfileWith(*worker);
+    workers.push_back(std::move(worker));
+  }
+  sink->SetWorkers(std::move(workers), std::move(numbered));
+  return sink;
+}
+
+// ORDER BY, top-N when top_n > 0 (PhysicalOrder), on several threads when it can.
+static PhysicalOperatorPtr PlanOrder(ClientContext& context, LogicalOperator& op, idx_t top_n) {
+  bool eligible = true;
+  for (auto& o : op.orders) eligible = eligible && IsRepeatable(*o.expression);
+  return PlanOrderedSink<PhysicalOrder>(context, op, eligible, [&](LogicalOperator& order) {
+    auto bindings = order.children[0]->GetBindings();
+    for (auto& o : order.orders) ResolveColumns(*o.expression, bindings);
+    return std::make_unique<PhysicalOrder>(Plan(context, *order.children[0]), std::move(order.orders), top_n);
+  });
+}
+
+// WINDOW (PhysicalWindow), reading its input on several threads when it can.
+static PhysicalOperatorPtr PlanWindow(ClientContext& context, LogicalOperator& op) {
+  bool eligible = true;
+  for (auto& e : op.expressions) eligible = eligible && IsRepeatable(*e);
+  return PlanOrderedSink<PhysicalWindow>(context, op, eligible, [&](LogicalOperator& window) {
+    auto bindings = window.children[0]->GetBindings();
+    for (auto& e : window.expressions) ResolveColumns(*e, bindings);
+    return std::make_unique<PhysicalWindow>(Plan(context, *window.children[0]), std::move(window.expressions),
+                                            std::move(window.windows));
+  });
+}
+
 static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
   switch (op.type) {
     case LogicalOperatorType::GET: {
@@ -402,11 +461,7 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       return std::make_unique<PhysicalUnnest>(Plan(context, *op.children[0]), std::move(op.expressions[0]),
                                               op.source_types, op.unnest_position, op.unnest_outer);
     }
-    case LogicalOperatorType::ORDER: {
-      auto bindings = op.children[0]->GetBindings();
-      for (auto& o : op.orders) ResolveColumns(*o.expression, bindings);
-      return std::make_unique<PhysicalOrder>(Plan(context, *op.children[0]), std::move(op.orders));
-    }
+    case LogicalOperatorType::ORDER: return PlanOrder(context, op, 0);
     case LogicalOperatorType::LIMIT: {
       // LIMIT (SELECT ...): the subquery was resolved to a constant above.
       if (op.limit_expression) op.limit = LimitValueOf(ConstantOf(*op.limit_expression), "LIMIT");
@@ -414,22 +469,17 @@ static PhysicalOperatorPtr Plan(ClientContext& context, LogicalOperator& op) {
       // ORDER BY ... LIMIT: the sort keeps only the rows the limit can reach.
       LogicalOperator& child = *op.children[0];
       if (child.type == LogicalOperatorType::ORDER && op.limit >= 0 && op.limit + op.offset <= kMaxTopN) {
-        auto bindings = child.children[0]->GetBindings();
-        for (auto& o : child.orders) ResolveColumns(*o.expression, bindings);
-        auto order = std::make_unique<PhysicalOrder>(Plan(context, *child.children[0]), std::move(child.orders),
-                                                     static_cast<idx_t>(std::max<int64_t>(1, op.limit + op.offset)));
+        auto order = PlanOrder(context, child, static_cast<idx_t>(std::max<int64_t>(1, op.limit + op.offset)));
         return std::make_unique<PhysicalLimit>(std::move(order), op.limit, op.offset);
       }
       return std::make_unique<PhysicalLimit>(Plan(context, *op.children[0]), op.limit, op.offset);
     }
     case LogicalOperatorType::WINDOW: {
+      if (op.window_top_n == 0) return PlanWindow(context, op);
       auto bindings = op.children[0]->GetBindings();
       for (auto& e : op.expressions) ResolveColumns(*e, bindings);
-      if (op.window_top_n > 0) {
-        return std::make_unique<PhysicalTopNWindow>(Plan(context, *op.children[0]), std::move(op.expressions),
-                                                    std::move(op.windows[0]), static_cast<idx_t>(op.window_top_n));
-      }
-      return std::make_unique<PhysicalWindow>(Plan(context, *op.children[0]), std::move(op.expressions), std::move(op.windows));
+      return std::make_unique<PhysicalTopNWindow>(Plan(context, *op.children[0]), std::move(op.expressions),
+                                                  std::move(op.windows[0]), static_cast<idx_t>(op.window_top_n));
     }
     case LogicalOperatorType::UNION: {
       std::vector<PhysicalOperatorPtr> inputs;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "common/vector_operations.hpp"
+#include "execution/parallel/numbered_morsels.hpp"
+#include "execution/parallel/pipeline_workers.hpp"
 
 namespace lakestream {
 
@@ -15,6 +17,7 @@ std::string PhysicalOrder::Details() const {
   std::string d;
   for (auto& o : orders_) d += (d.empty() ? "" : ", ") + o.expression->ToString() + (o.descending ? " DESC" : " ASC");
   if (top_n_ > 0) d += " [top " + std::to_string(top_n_) + "]";
+  if (threads_ > 1) d += " [" + std::to_string(threads_) + " threads]";
   if (spilled_runs_ > 0) d += " [merged " + std::to_string(spilled_runs_) + " sorted runs from disk]";
   return d;
 }
@@ -101,28 +104,35 @@ void PhysicalOrder::AppendBeforeBoundary(const DataChunk& input, const DataChunk
   keys_.Append(picked_keys_);
 }
 
-void PhysicalOrder::SpillRun(ExecutionContext& context) {
-  SortInMemory();
+std::vector<LogicalType> PhysicalOrder::RunTypes() const {
   std::vector<LogicalType> run_types = types;
   for (auto& t : keys_.Types()) run_types.push_back(t);
-  auto run = std::make_unique<SpillFile>(context.spill, run_types, "order-by-run");
+  return run_types;
+}
+
+void PhysicalOrder::GatherSorted(idx_t start, idx_t n, DataChunk& chunk) const {
+  chunk.Reset();
+  const idx_t width = types.size();
+  const idx_t key_count = keys_.Types().size();
+  for (idx_t i = 0; i < n; i++) {
+    uint64_t row = permutation_[start + i];
+    const DataChunk& r = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
+    const DataChunk& k = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
+    for (idx_t c = 0; c < width; c++) chunk.data[c].Copy(r.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+    for (idx_t c = 0; c < key_count; c++) chunk.data[width + c].Copy(k.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
+  }
+  chunk.SetCardinality(n);
+}
+
+void PhysicalOrder::SpillRun(ExecutionContext& context) {
+  SortInMemory();
+  auto run = std::make_unique<SpillFile>(context.spill, RunTypes(), "order-by-run");
   DataChunk chunk;
-  chunk.Initialize(run_types);
-  idx_t width = types.size();
+  chunk.Initialize(RunTypes());
   for (idx_t start = 0; start < permutation_.size(); start += STANDARD_VECTOR_SIZE) {
     context.CheckInterrupt();
     idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, permutation_.size() - start);
-    chunk.Reset();
-    for (idx_t i = 0; i < n; i++) {
-      uint64_t row = permutation_[start + i];
-      const DataChunk& r = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
-      const DataChunk& k = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
-      for (idx_t c = 0; c < width; c++) chunk.data[c].Copy(r.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-      for (idx_t c = 0; c < orders_.size(); c++) {
-        chunk.data[width + c].Copy(k.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-      }
-    }
-    chunk.SetCardinality(n);
+    GatherSorted(start, n, chunk);
     run->Append(chunk, nullptr, n);
   }
   runs_.push_back(std::move(run));
@@ -133,11 +143,12 @@ void PhysicalOrder::SpillRun(ExecutionContext& context) {
   reservation_.Reset();
 }
 
-void PhysicalOrder::Sort(ExecutionContext& context) {
+void PhysicalOrder::Collect(ExecutionContext& context) {
   ExpressionExecutor executor(context.function_context);
   std::vector<LogicalType> key_types;
   for (auto& o : orders_) key_types.push_back(o.expression->return_type);
   for (auto& t : key_types) compare_.push_back(GetRowCompareFunction(t));
+  if (morsels_) key_types.emplace_back(TypeId::BIGINT);  // the morsel number (parallel)
   rows_.SetTypes(types);
   keys_.SetTypes(key_types);
   if (context.memory) reservation_.Attach(context.memory);
@@ -155,6 +166,11 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
     if (input.size() == 0) continue;
     keys.Reset();
     for (idx_t k = 0; k < orders_.size(); k++) executor.Execute(*orders_[k].expression, input, keys.data[k]);
+    if (morsels_) {
+      // Read after the chunk: the chain emits rows of the morsel its scan read last.
+      auto* number = keys.data[orders_.size()].GetData<int64_t>();
+      std::fill_n(number, input.size(), static_cast<int64_t>(morsels_->Current()));
+    }
     keys.SetCardinality(input.size());
     uint64_t bytes = ChunkBytes(input) + ChunkBytes(keys) + input.size() * sizeof(uint64_t);
     if (!reservation_.Grow(bytes)) {
@@ -179,12 +195,79 @@ void PhysicalOrder::Sort(ExecutionContext& context) {
       reservation_.ForceGrow(kept);
     }
   }
+}
+
+void PhysicalOrder::FinishRuns(ExecutionContext& context) {
   if (runs_.empty()) {
     SortInMemory();
     return;
   }
   if (rows_.Count() > 0) SpillRun(context);
+}
+
+idx_t PhysicalOrder::SortedRows() const {
+  return top_n_ > 0 ? std::min<idx_t>(top_n_, permutation_.size()) : permutation_.size();
+}
+
+void PhysicalOrder::Sort(ExecutionContext& context) {
+  Collect(context);
+  FinishRuns(context);
+  if (runs_.empty()) return;
+  for (auto& run : runs_) {
+    cursors_.emplace_back();
+    cursors_.back().file = std::move(run);
+  }
+  runs_.clear();
   StartMerge();
+}
+
+void PhysicalOrder::SetWorkers(std::vector<std::unique_ptr<PhysicalOrder>> workers,
+                               std::vector<std::shared_ptr<NumberedMorsels>> morsels) {
+  workers_ = std::move(workers);
+  threads_ = workers_.size() + 1;
+  morsels_ = morsels[0];
+  for (idx_t w = 0; w < workers_.size(); w++) workers_[w]->morsels_ = morsels[w + 1];
+}
+
+void PhysicalOrder::SortParallel(ExecutionContext& context) {
+  RunPipelineWorkers(
+      context, *this, workers_.size() + 1,
+      [this](idx_t worker, ExecutionContext& local) {
+        PhysicalOrder* copy = worker == 0 ? this : workers_[worker - 1].get();
+        copy->Collect(local);
+        copy->FinishRuns(local);
+      },
+      [this] { morsels_->CancelAll(); });
+  // Runs in copy order, each copy's runs in the order it wrote them: the
+  // merge's last tie-break (after the morsel number) is this order.
+  for (idx_t c = 0; c <= workers_.size(); c++) {
+    PhysicalOrder* copy = c == 0 ? this : workers_[c - 1].get();
+    if (c > 0) spilled_runs_ += copy->spilled_runs_;
+    for (auto& run : copy->runs_) {
+      cursors_.emplace_back();
+      cursors_.back().file = std::move(run);
+    }
+    copy->runs_.clear();
+    if (copy->SortedRows() > 0) {
+      cursors_.emplace_back();
+      cursors_.back().owner = copy;
+    }
+  }
+  StartMerge();
+}
+
+bool PhysicalOrder::ReadRun(RunCursor& cursor) const {
+  if (cursor.file) {
+    if (cursor.file->Read(cursor.chunk)) return true;
+    cursor.file.reset();  // read: delete it now
+    return false;
+  }
+  idx_t end = cursor.owner->SortedRows();
+  if (cursor.next >= end) return false;
+  idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, end - cursor.next);
+  cursor.owner->GatherSorted(cursor.next, n, cursor.chunk);
+  cursor.next += n;
+  return true;
 }
 
 bool PhysicalOrder::RunAfter(idx_t a, idx_t b) const {
@@ -193,16 +276,20 @@ bool PhysicalOrder::RunAfter(idx_t a, idx_t b) const {
   idx_t width = types.size();
   if (KeyLess(y.chunk, y.row, width, x.chunk, x.row, width)) return true;
   if (KeyLess(x.chunk, x.row, width, y.chunk, y.row, width)) return false;
+  if (morsels_) {
+    // Parallel: equal keys in the order of the morsels they came from.
+    auto mx = static_cast<uint64_t>(x.chunk.data[width + orders_.size()].GetData<int64_t>()[x.row]);
+    auto my = static_cast<uint64_t>(y.chunk.data[width + orders_.size()].GetData<int64_t>()[y.row]);
+    if (mx != my) return mx > my;
+  }
   return a > b;  // equal keys: the earlier run's row first (stable)
 }
 
 void PhysicalOrder::StartMerge() {
-  std::vector<LogicalType> run_types = types;
-  for (auto& t : keys_.Types()) run_types.push_back(t);
-  cursors_.resize(runs_.size());
-  for (idx_t r = 0; r < runs_.size(); r++) {
-    cursors_[r].chunk.Initialize(run_types);
-    if (runs_[r]->Read(cursors_[r].chunk)) heap_.push_back(r);
+  merging_ = true;
+  for (idx_t r = 0; r < cursors_.size(); r++) {
+    cursors_[r].chunk.Initialize(RunTypes());
+    if (ReadRun(cursors_[r])) heap_.push_back(r);
   }
   std::make_heap(heap_.begin(), heap_.end(), [this](idx_t a, idx_t b) { return RunAfter(a, b); });
 }
@@ -221,9 +308,8 @@ bool PhysicalOrder::MergeNext(ExecutionContext& context, DataChunk& out) {
     n++;
     if (++cursor.row >= cursor.chunk.size()) {
       cursor.row = 0;
-      if (!runs_[r]->Read(cursor.chunk)) {
+      if (!ReadRun(cursor)) {
         heap_.pop_back();
-        runs_[r].reset();  // read: delete it now
         continue;
       }
     }
@@ -235,10 +321,14 @@ bool PhysicalOrder::MergeNext(ExecutionContext& context, DataChunk& out) {
 
 bool PhysicalOrder::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (!sorted_) {
-    Sort(context);
+    if (workers_.empty()) {
+      Sort(context);
+    } else {
+      SortParallel(context);
+    }
     sorted_ = true;
   }
-  if (!runs_.empty()) return MergeNext(context, out);
+  if (merging_) return MergeNext(context, out);
   if (position_ >= permutation_.size()) return false;
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, permutation_.size() - position_);
   out.Reset();

@@ -16,6 +16,17 @@
 // that does not sort before it (ties included, the sort being stable) is
 // dropped with one key comparison, before it is copied. The rows emitted are
 // the full sort's first top_n rows, ties in input order.
+//
+// Parallel (SetWorkers; DuckDB's parallel sort): over a chain of filters,
+// projections and hash-join probes on a table scan, each thread runs a copy
+// of this operator over its own copy of the chain, the scans sharing the
+// table's morsels. Each copy collects, spills and sorts its rows as above
+// (its own reservation against the shared pool; top-N: its own first top_n),
+// on its thread; then this copy merges every copy's runs, on memory and on
+// disk, through the same heap. Each row carries the number of the morsel it
+// came from (NumberedMorsels) as a last, hidden key: equal keys come out in
+// morsel order, and within a morsel (read by one copy) in that copy's order,
+// so ties come out as at one thread.
 #pragma once
 
 #include "common/chunk_collection.hpp"
@@ -25,6 +36,8 @@
 
 namespace lakestream {
 
+class NumberedMorsels;
+
 class PhysicalOrder : public PhysicalOperator {
  public:
   // top_n > 0: only the first top_n rows are read by the parent (above).
@@ -32,9 +45,34 @@ class PhysicalOrder : public PhysicalOperator {
   bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "ORDER_BY"; }
   std::string Details() const override;
+  // Parallel sort (above): `workers` are copies of this operator whose
+  // chains' scans read morsels[1..]; this copy's scan reads morsels[0].
+  void SetWorkers(std::vector<std::unique_ptr<PhysicalOrder>> workers,
+                  std::vector<std::shared_ptr<NumberedMorsels>> morsels);
 
  private:
+  struct RunCursor {
+    PhysicalOrder* owner = nullptr;   // a run in memory: the copy whose sorted rows it reads
+    std::unique_ptr<SpillFile> file;  // else a run on disk
+    idx_t next = 0;                   // in memory: the next position in owner->permutation_
+    DataChunk chunk;                  // rows then keys
+    idx_t row = 0;
+  };
+
   void Sort(ExecutionContext& context);
+  void SortParallel(ExecutionContext& context);
+  // Reads the child into rows_/keys_, spilling sorted runs when the pool refuses.
+  void Collect(ExecutionContext& context);
+  // After Collect: the rows in memory sorted (no runs on disk) or spilled as
+  // the last run.
+  void FinishRuns(ExecutionContext& context);
+  // Rows permutation_[start, start + n) with their keys, into `chunk` (run layout).
+  void GatherSorted(idx_t start, idx_t n, DataChunk& chunk) const;
+  // The next chunk of a run; false at its end.
+  bool ReadRun(RunCursor& cursor) const;
+  // The rows FinishRuns sorted in memory that can be emitted.
+  idx_t SortedRows() const;
+  std::vector<LogicalType> RunTypes() const;
   // permutation_ = the collected rows' positions in sorted order.
   void SortInMemory();
   // Writes the collected rows, sorted, to a new run file and forgets them.
@@ -55,11 +93,8 @@ class PhysicalOrder : public PhysicalOperator {
   std::vector<row_compare_t> compare_;
   MemoryReservation reservation_;
   std::vector<std::unique_ptr<SpillFile>> runs_;
-  struct RunCursor {
-    DataChunk chunk;  // rows then keys
-    idx_t row = 0;
-  };
   std::vector<RunCursor> cursors_;
+  bool merging_ = false;
   std::vector<idx_t> heap_;  // runs with rows left, a min-heap on their current row
   idx_t spilled_runs_ = 0;   // for EXPLAIN ANALYZE
   bool sorted_ = false;
@@ -72,6 +107,10 @@ class PhysicalOrder : public PhysicalOperator {
   DataChunk boundary_;  // top-N: the keys of the last row kept
   DataChunk picked_rows_, picked_keys_;
   std::vector<sel_t> sel_;
+  // Parallel: the copy's morsel numbers (a last BIGINT key), the other copies.
+  std::shared_ptr<NumberedMorsels> morsels_;
+  std::vector<std::unique_ptr<PhysicalOrder>> workers_;
+  idx_t threads_ = 1;  // for EXPLAIN ANALYZE
 };
 
 }  // namespace lakestream
