@@ -76,9 +76,10 @@ TEST(DeltaLazySnapshot, LogOnlyUseNeverDecodesTheAdds) {
   table->Commit(insert);
   EXPECT_EQ(delta::FileSourceDecodes(), decodes);
   EXPECT_EQ(table->Snapshot().files.size(), 13u);
-  // Counting rows does decode, once, and agrees with a full JSON replay.
+  // Nor does counting rows (the footer's record count, delta_count_test.cpp);
+  // the files agree with a full JSON replay.
   EXPECT_EQ(table->RowCount(), 10u + 11 * 10 + 2);
-  EXPECT_EQ(delta::FileSourceDecodes(), decodes + 1);
+  EXPECT_EQ(delta::FileSourceDecodes(), decodes);
   auto log = delta::DeltaLog::Open(FileSystem::Default(), path).take();
   delta::LoadOptions json_only;
   json_only.use_checkpoint = false;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -105,6 +106,19 @@ Value DeletionVectorValue(const std::optional<std::string>& dv_json) {
 
 // A NULL in a (possibly nested) vector row, with nested children NULL too so
 // no stale child data is ever looked at.
+// The footer's record count (FileSummary::records): LiveRecords summed;
+// nullopt when a file has none, so that a reader counts the files instead
+// and reports what is wrong with them.
+std::optional<int64_t> SummedRecords(const FileMap::Map& files) {
+  int64_t total = 0;
+  for (const auto& [path, add] : files) {
+    auto records = LiveRecords(add);
+    if (!records || *records > INT64_MAX - total) return std::nullopt;
+    total += *records;
+  }
+  return total;
+}
+
 void SetNull(Vector& vec, idx_t row) {
   vec.SetValid(row, false);
   if (vec.GetType().id() == TypeId::STRUCT) {
@@ -226,6 +240,7 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
     options.key_value_metadata = {{kSummaryFilesKey, std::to_string(files.size())},
                                   {kSummaryBytesKey, std::to_string(snap.files.TotalBytes())},
                                   {kSummaryPathsKey, PathFilter(paths).Serialize()}};
+    if (auto records = SummedRecords(files)) options.key_value_metadata.emplace_back(kSummaryRecordsKey, std::to_string(*records));
   }
   auto created = ParquetWriter::Create(temp, names, types, options);
   if (!created.ok()) return created.status();

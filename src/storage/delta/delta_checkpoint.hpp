@@ -42,11 +42,13 @@
 namespace lakestream::delta {
 
 // Keys of the Parquet footer's key-value metadata under which our
-// checkpoints record their files' FileSummary (file_map.hpp): count, bytes
-// and a PathFilter of their paths. Other readers ignore them.
+// checkpoints record their files' FileSummary (file_map.hpp): count, bytes,
+// a PathFilter of their paths and, when every file has a LiveRecords, their
+// rows (absent otherwise). Other readers ignore them.
 inline constexpr char kSummaryFilesKey[] = "lakestream.numFiles";
 inline constexpr char kSummaryBytesKey[] = "lakestream.sizeInBytes";
 inline constexpr char kSummaryPathsKey[] = "lakestream.pathFilter";
+inline constexpr char kSummaryRecordsKey[] = "lakestream.numRecords";
 
 // Contents of _last_checkpoint.
 struct LastCheckpoint {

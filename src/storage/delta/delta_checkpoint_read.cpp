@@ -586,7 +586,7 @@ namespace {
 // The footer's FileSummary (WriteCheckpointFile); nothing unless all of it
 // is there and well-formed.
 std::optional<FileSummary> ReadFileSummary(const ParquetReader& reader) {
-  std::optional<int64_t> files, bytes;
+  std::optional<int64_t> files, bytes, records;
   std::optional<PathFilter> paths;
   auto number = [](const std::string& text) -> std::optional<int64_t> {
     if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
@@ -596,9 +596,10 @@ std::optional<FileSummary> ReadFileSummary(const ParquetReader& reader) {
     if (key == kSummaryFilesKey) files = number(value);
     else if (key == kSummaryBytesKey) bytes = number(value);
     else if (key == kSummaryPathsKey) paths = PathFilter::Parse(value);
+    else if (key == kSummaryRecordsKey) records = number(value);
   }
   if (!files || !bytes || !paths) return std::nullopt;
-  return FileSummary{*files, *bytes, std::move(*paths)};
+  return FileSummary{*files, *bytes, std::move(*paths), records};
 }
 
 // The add columns of a loaded checkpoint's parts, decoded when the snapshot's

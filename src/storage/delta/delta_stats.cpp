@@ -11,6 +11,7 @@
 #include "common/decimal.hpp"
 #include "common/json_parse.hpp"
 #include "storage/delta/column_mapping.hpp"
+#include "storage/delta/deletion_vector.hpp"
 
 namespace lakestream::delta {
 
@@ -316,6 +317,16 @@ Result<std::optional<int64_t>> CheckedNumRecords(const AddFile& add, const std::
                               std::to_string(*c.num_records) + " and a nullCount " + std::to_string(c.max_null_count) +
                               " (add.stats_parsed)");
   return c.num_records;
+}
+
+std::optional<int64_t> LiveRecords(const AddFile& add) {
+  auto records = CheckedNumRecords(add, add.path);
+  if (!records.ok() || !records.value()) return std::nullopt;
+  int64_t rows = *records.value();
+  if (!add.deletion_vector) return rows;
+  auto dv = ParseDeletionVectorDescriptor(*add.deletion_vector);
+  if (!dv.ok() || dv.value().cardinality < 0 || dv.value().cardinality > rows) return std::nullopt;
+  return rows - dv.value().cardinality;
 }
 
 namespace {

@@ -67,5 +67,11 @@ Result<std::optional<int64_t>> CheckedNumRecords(const std::optional<std::string
 // The same for an add: from its typed counts (AddFile::counts) when it has
 // them, without parsing `stats`.
 Result<std::optional<int64_t>> CheckedNumRecords(const AddFile& add, const std::string& file);
+// The rows of `add` that a read returns: its checked numRecords less its
+// deletion vector's cardinality. nullopt when either is unknown (no stats,
+// a deletion vector that does not parse) or they contradict each other
+// (CheckedNumRecords fails, more rows deleted than the file has): a count
+// must then read the file, which reports what is wrong with it.
+std::optional<int64_t> LiveRecords(const AddFile& add);
 
 }  // namespace lakestream::delta

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "storage/delta/deletion_vector.hpp"
+#include "storage/delta/delta_stats.hpp"
 
 namespace lakestream::delta {
 
@@ -232,22 +233,27 @@ void FileMap::Remove(const RemoveFile& remove) {
   pending_.emplace_back(std::move(key));
 }
 
-std::optional<std::pair<size_t, int64_t>> FileMap::FromSummary(const FileSummary& summary) const {
+std::optional<FileMap::Totals> FileMap::FromSummary(const FileSummary& summary) const {
   // The files added after the checkpoint: none of them is one of its files
   // (else the filter would have said "maybe" and sent us back).
-  std::map<std::string, FileSize> tail;
+  struct TailFile {
+    int64_t size = 0;
+    std::optional<std::string> deletion_vector;
+    std::optional<int64_t> records;  // LiveRecords
+  };
+  std::map<std::string, TailFile> tail;
   int64_t files = summary.files, bytes = summary.bytes;
   for (const auto& change : pending_) {
     const std::string& path = std::visit([](const auto& c) -> const std::string& { return c.path; }, change);
     auto it = tail.find(path);
     if (it == tail.end() && summary.paths.MayContain(path)) return std::nullopt;
-    if (auto* add = std::get_if<AddFile>(&change)) {
+    if (const auto* add = std::get_if<AddFile>(&change)) {
       if (it == tail.end()) {
         files++;
       } else {
         bytes -= it->second.size;
       }
-      tail.insert_or_assign(path, FileSize{add->size, add->deletion_vector});
+      tail.insert_or_assign(path, TailFile{add->size, add->deletion_vector, LiveRecords(*add)});
       bytes += add->size;
     } else if (it != tail.end()) {
       const RemoveFile& remove = std::get<RemoveFile>(change);
@@ -259,10 +265,16 @@ std::optional<std::pair<size_t, int64_t>> FileMap::FromSummary(const FileSummary
     }
   }
   if (files < 0 || bytes < 0) return std::nullopt;  // a summary that lies: count the paths
-  return std::make_pair(static_cast<size_t>(files), bytes);
+  Totals totals{static_cast<size_t>(files), bytes, summary.records};
+  for (const auto& [path, file] : tail) {
+    if (!totals.records) break;
+    if (!file.records || *file.records > INT64_MAX - *totals.records) totals.records.reset();
+    else *totals.records += *file.records;
+  }
+  return totals;
 }
 
-Status FileMap::SummaryLocked(size_t& files, int64_t& bytes) const {
+Status FileMap::SummaryLocked(Totals& totals) const {
   if (!summary_ && map_.empty() && source_->Summary()) summary_ = FromSummary(*source_->Summary());
   if (!summary_) {
     std::map<std::string, FileSize> sizes;
@@ -270,7 +282,7 @@ Status FileMap::SummaryLocked(size_t& files, int64_t& bytes) const {
     LS_RETURN_NOT_OK(source_->DecodeSizes(sizes));
     CountFileSourceDecode(true);
     for (const auto& change : pending_) {
-      if (auto* add = std::get_if<AddFile>(&change)) {
+      if (const auto* add = std::get_if<AddFile>(&change)) {
         ApplyAdd(sizes, add->path, FileSize{add->size, add->deletion_vector});
       } else {
         ApplyRemove(sizes, std::get<RemoveFile>(change));
@@ -278,10 +290,9 @@ Status FileMap::SummaryLocked(size_t& files, int64_t& bytes) const {
     }
     int64_t total = 0;
     for (const auto& [path, size] : sizes) total += size.size;
-    summary_.emplace(sizes.size(), total);
+    summary_ = Totals{sizes.size(), total, std::nullopt};
   }
-  files = summary_->first;
-  bytes = summary_->second;
+  totals = *summary_;
   return Status::OK();
 }
 
@@ -289,10 +300,9 @@ size_t FileMap::size() const {
   if (decoded_.load(std::memory_order_acquire)) return map_.size();
   std::lock_guard<std::mutex> lock(mu_);
   if (decoded_.load()) return map_.size();
-  size_t files = 0;
-  int64_t bytes = 0;
-  ThrowIfError(SummaryLocked(files, bytes));
-  return files;
+  Totals totals;
+  ThrowIfError(SummaryLocked(totals));
+  return totals.files;
 }
 
 int64_t FileMap::TotalBytes() const {
@@ -304,10 +314,17 @@ int64_t FileMap::TotalBytes() const {
   if (decoded_.load(std::memory_order_acquire)) return sum(map_);
   std::lock_guard<std::mutex> lock(mu_);
   if (decoded_.load()) return sum(map_);
-  size_t files = 0;
-  int64_t bytes = 0;
-  ThrowIfError(SummaryLocked(files, bytes));
-  return bytes;
+  Totals totals;
+  ThrowIfError(SummaryLocked(totals));
+  return totals.bytes;
+}
+
+std::optional<int64_t> FileMap::RecordsFromSummary() const {
+  if (decoded_.load(std::memory_order_acquire)) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (decoded_.load() || !map_.empty() || !source_->Summary()) return std::nullopt;
+  if (!summary_) summary_ = FromSummary(*source_->Summary());
+  return summary_ ? summary_->records : std::nullopt;
 }
 
 }  // namespace lakestream::delta

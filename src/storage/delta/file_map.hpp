@@ -72,6 +72,10 @@ struct FileSummary {
   int64_t files = 0;
   int64_t bytes = 0;
   PathFilter paths;
+  // The rows a read of the files returns (LiveRecords summed, delta_stats.hpp):
+  // what COUNT(*) needs. nullopt when the footer does not say: a checkpoint
+  // written before it was recorded, or one of whose files has no numRecords.
+  std::optional<int64_t> records;
 };
 
 // The undecoded files of a snapshot: a checkpoint's add column
@@ -125,6 +129,13 @@ class FileMap {
   size_t size() const;
   bool empty() const { return size() == 0; }
   int64_t TotalBytes() const;
+  // The rows a read of the map's files returns (LiveRecords summed) from the
+  // checkpoint's FileSummary and the changes after it, without decoding the
+  // checkpoint's adds (COUNT(*) of a large table, issue 30). nullopt when
+  // that cannot tell: the adds are decoded already (sum them instead), the
+  // footer has no record count, a change after the checkpoint may touch one
+  // of its files, or an add after it has no LiveRecords.
+  std::optional<int64_t> RecordsFromSummary() const;
 
   // The std::map interface; each decodes first (throwing on failure).
   const Map& Get() const;
@@ -148,11 +159,18 @@ class FileMap {
   // Applies `change` to `files` (either map kind).
   static void Apply(Map& files, Change change);
   Status DecodeLocked() const;
-  // (files, bytes) of the undecoded map.
-  Status SummaryLocked(size_t& files, int64_t& bytes) const;
+  // What the undecoded map holds, in numbers.
+  struct Totals {
+    size_t files = 0;
+    int64_t bytes = 0;
+    std::optional<int64_t> records;  // as RecordsFromSummary
+  };
+  // The undecoded map's totals (its sizes decoded when the footer has no
+  // summary, and then without records).
+  Status SummaryLocked(Totals& totals) const;
   // The same from the source's FileSummary; nullopt when a change may touch
   // a file of the checkpoint (its paths must then be decoded).
-  std::optional<std::pair<size_t, int64_t>> FromSummary(const FileSummary& summary) const;
+  std::optional<Totals> FromSummary(const FileSummary& summary) const;
 
   mutable std::mutex mu_;
   mutable std::atomic<bool> decoded_{true};
@@ -162,8 +180,9 @@ class FileMap {
   mutable std::shared_ptr<const FileSource> source_;
   mutable std::vector<Change> pending_;
   mutable Map map_;
-  // DESCRIBE DETAIL's numbers while undecoded (reset by Add/Remove).
-  mutable std::optional<std::pair<size_t, int64_t>> summary_;
+  // DESCRIBE DETAIL's and COUNT(*)'s numbers while undecoded (reset by
+  // Add/Remove).
+  mutable std::optional<Totals> summary_;
 };
 
 // Times a FileSource decoded its adds fully / their sizes in this process

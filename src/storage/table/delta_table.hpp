@@ -102,7 +102,7 @@ struct DeltaSnapshotState {
   // COUNT(*)'s checked statistics (RowCount): the sum of numRecords (nullopt
   // when some file has none) or why the stats cannot be trusted, worked out
   // once per snapshot, since a file's stats never change (parsing them is
-  // most of a count's cost). Whether the files still exist is checked anew.
+  // most of a count's cost).
   struct CheckedCount {
     std::optional<int64_t> total;
     std::string error;
@@ -154,12 +154,15 @@ class DeltaTable : public DataTable {
   // Commit() taking the rows of the files it rewrites from `read` where it
   // holds them; ignored unless read at the version the commit starts from.
   void Commit(TableCommit& commit, const DeltaFileRows& read);
-  // From the files' numRecords stats when every file has them (after checking
-  // each file still exists and its stats are sane: CorruptionError or IOError
-  // naming the file and version otherwise), else by reading the files.
+  // From the log when every file has numRecords stats (and a deletion vector
+  // that parses): a checkpoint footer's record count plus the commits after
+  // it, else the adds' numRecords less their deletion vectors' cardinalities
+  // (CorruptionError naming the file and version when they contradict
+  // themselves); else by reading the files. No data file is opened or
+  // stat'ed for the log's answer (a scan names one that is gone).
   idx_t RowCount() override;
-  // The sum of the files' numRecords stats (parsed once per snapshot, shared
-  // with RowCount), without the existence checks; nullopt when a file has none.
+  // RowCount's answer from the log (worked out once per snapshot, shared
+  // with RowCount); nullopt when a file has no numRecords or its stats lie.
   std::optional<idx_t> EstimatedRowCount() override;
   std::optional<double> EstimatedDistinctCount(idx_t column) override;  // delta_skipping.cpp
   // delta.appendOnly = true at the current snapshot: the one place the SQL

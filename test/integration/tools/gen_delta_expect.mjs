@@ -127,7 +127,9 @@ async function gen(name, cdfFrom) {
       L(`----`);
       L(`missing its data file`);
       L();
-      if (latest) { L(`statement error`); L(`SELECT count(*) FROM ${tn}`); L(`----`); L(`missing its data file`); L(); }
+      // count(*) without WHERE answers from the log (numRecords) without
+      // opening a file; one that must read the rows fails like the scan.
+      if (latest) { L(`statement error`); L(`SELECT count(*) FROM ${tn} WHERE random() >= 0`); L(`----`); L(`missing its data file`); L(); }
       continue;
     }
     if (latest) {
