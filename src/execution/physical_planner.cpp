@@ -49,14 +49,6 @@ void ResolveColumns(BoundExpression& expr, const std::vector<ColumnBinding>& bin
 // (PhysicalOrder's top-N) up to this many; a larger limit sorts everything.
 static constexpr int64_t kMaxTopN = int64_t{1} << 20;
 
-static BoundExprPtr Conjunction(std::vector<BoundExprPtr> conjuncts) {
-  if (conjuncts.empty()) return nullptr;
-  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
-  auto e = std::make_unique<BoundExpression>(BoundExpressionType::AND, TypeId::BOOLEAN);
-  e->children = std::move(conjuncts);
-  return e;
-}
-
 static void TablesOf(const BoundExpression& expr, std::set<idx_t>& tables) {
   if (expr.type == BoundExpressionType::COLUMN_REF) tables.insert(expr.binding.table_index);
   for (auto& c : expr.children) TablesOf(*c, tables);

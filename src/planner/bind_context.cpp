@@ -217,6 +217,14 @@ void BindContext::MarkMerged(const std::string& name) {
   }
 }
 
+BoundExprPtr Conjunction(std::vector<BoundExprPtr> conjuncts) {
+  if (conjuncts.empty()) return nullptr;
+  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
+  auto e = std::make_unique<BoundExpression>(BoundExpressionType::AND, TypeId::BOOLEAN);
+  e->children = std::move(conjuncts);
+  return e;
+}
+
 void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {
   if (expr->type == BoundExpressionType::AND) {
     for (auto& c : expr->children) SplitConjunctions(std::move(c), out);

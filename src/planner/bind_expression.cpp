@@ -546,6 +546,35 @@ BoundExprPtr Binder::BindUserFunctionCall(const UserScalarFunction& function, st
   return FoldConstant(std::move(expr));
 }
 
+// (a, b, ...) IN (SELECT x, y, ...), NOT IN, = ANY, <> ALL: one probe per
+// column, each cast to the type it and its column compare in; the join
+// matches on every pair (planner/subquery/plan_subqueries.cpp), so a row
+// compares as SQL's row comparison does: NULL when no pair is false and one
+// is NULL.
+BoundExprPtr Binder::BindRowMembership(const ParsedExpression& expr, const ParsedExpression& row, const BindContext& scope,
+                                       AggregateBindState* aggregate, const char* clause,
+                                       const std::vector<LogicalType>& columns,
+                                       const std::function<BoundExprPtr(SubqueryKind, LogicalType)>& make_node) {
+  if (row.children.size() != columns.size()) {
+    throw BinderError("IN (subquery): the row on the left has " + std::to_string(row.children.size()) +
+                      " values but the subquery returns " + std::to_string(columns.size()) +
+                      " columns; select one column per value");
+  }
+  bool negated = expr.type == ExpressionType::SUBQUERY_NOT_IN || expr.type == ExpressionType::COMPARE_NE;
+  auto e = make_node(negated ? SubqueryKind::NOT_IN : SubqueryKind::IN, TypeId::BOOLEAN);
+  for (idx_t i = 0; i < columns.size(); i++) {
+    auto probe = Bind(*row.children[i], scope, aggregate, clause);
+    LogicalType common = MaxLogicalType(probe->return_type, columns[i]);
+    if (common.id() == TypeId::INVALID) {
+      throw BinderError("Cannot compare " + probe->return_type.ToString() + " (value " + std::to_string(i + 1) +
+                        " of the row) with subquery column " + std::to_string(i + 1) + " of type " +
+                        columns[i].ToString() + " in IN (subquery); cast one side explicitly");
+    }
+    e->children.push_back(AddCast(std::move(probe), common));
+  }
+  return e;
+}
+
 BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                                   const char* clause) {
   // Bound here; correlated ones and IN become joins once the query is bound
@@ -577,9 +606,18 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
     e->name.clear();
     return e;
   }
-  if (query.types.size() != 1) {
-    throw BinderError("Subquery returns " + std::to_string(query.types.size()) +
-                      " columns but is used as a single value; select exactly one column");
+  bool membership = expr.type == ExpressionType::SUBQUERY_IN || expr.type == ExpressionType::SUBQUERY_NOT_IN ||
+                    (quantified && (node.type == ExpressionType::SUBQUERY_ANY) == (expr.type == ExpressionType::COMPARE_EQ) &&
+                     (expr.type == ExpressionType::COMPARE_EQ || expr.type == ExpressionType::COMPARE_NE));
+  const ParsedExpression* row = expr.type == ExpressionType::SUBQUERY_SCALAR ? nullptr : expr.children[0].get();
+  bool row_probe = row && row->type == ExpressionType::FUNCTION && row->function_name == "row";
+  if (query.types.size() != 1 || (row_probe && membership && query.types[0].id() != TypeId::STRUCT)) {
+    if (!row_probe || !membership) {
+      throw BinderError("Subquery returns " + std::to_string(query.types.size()) +
+                        " columns but is used as a single value; select exactly one column, or compare a row of as "
+                        "many values with IN: (a, b) IN (SELECT x, y ...)");
+    }
+    return BindRowMembership(expr, *row, scope, aggregate, clause, query.types, make_node);
   }
   if (expr.type == ExpressionType::SUBQUERY_SCALAR) return make_node(SubqueryKind::SCALAR, query.types[0]);
   auto probe = Bind(*expr.children[0], scope, aggregate, clause);

@@ -2,6 +2,7 @@
 // and builds the logical plan of a query (DuckDB's binder is the model).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -166,6 +167,10 @@ class Binder {
                        AggregateBindState* aggregate, WindowBindState& state);
   BoundExprPtr BindSubquery(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                             const char* clause);
+  BoundExprPtr BindRowMembership(const ParsedExpression& expr, const ParsedExpression& row, const BindContext& scope,
+                                 AggregateBindState* aggregate, const char* clause,
+                                 const std::vector<LogicalType>& columns,
+                                 const std::function<BoundExprPtr(SubqueryKind, LogicalType)>& make_node);
   void CheckAnyOverValues(const ParsedExpression& expr, const BindContext& scope, const char* clause);
   BoundExprPtr BindCase(const ParsedExpression& expr, const BindContext& scope, AggregateBindState* aggregate,
                         const char* clause);
@@ -291,5 +296,7 @@ int64_t LimitValueOf(const Value& value, const char* what);
 
 // Splits AND trees into their conjuncts.
 void SplitConjunctions(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
+// The AND of `conjuncts`: null when there are none, the one itself when one.
+BoundExprPtr Conjunction(std::vector<BoundExprPtr> conjuncts);
 
 }  // namespace lakestream

@@ -187,7 +187,10 @@ class SubqueryPlanner {
       return false;
     }
     auto join = MakeJoin(kind == SubqueryKind::NOT_EXISTS ? LogicalJoinType::ANTI : LogicalJoinType::SEMI, op, d);
-    if (probes) join->expressions.push_back(Compare(node, std::move(node.children[0]), FirstColumn(*join, node)));
+    if (probes) {
+      // One join key per value of a row: (a, b) IN (SELECT x, y ...) hashes on both.
+      for (auto& match : MatchRow(node, Columns(*join, node))) join->expressions.push_back(std::move(match));
+    }
     op.children[0] = std::move(join);
     return true;
   }
@@ -207,14 +210,21 @@ class SubqueryPlanner {
     if (kind == SubqueryKind::SCALAR || d.ungrouped_aggregate) {
       // A scalar subquery (and IN over a one-row aggregate, which is x = that row).
       auto empty = std::move(d.empty_value);
+      const LogicalOperator* aggregate = d.ungrouped_aggregate;
       auto join = MakeJoin(LogicalJoinType::SINGLE, op, d);
-      auto value = FirstColumn(*join, node);
-      if (empty) value = FixEmpty(std::move(value), std::move(empty), *join);
-      op.children[0] = std::move(join);
-      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
-        value = Compare(node, std::move(node.children[0]), std::move(value));
-        if (kind == SubqueryKind::NOT_IN) value = Not(std::move(value));
+      auto values = Columns(*join, node);
+      for (idx_t i = 0; i < values.size(); i++) {
+        auto empty_i = i == 0 ? std::move(empty) : EmptyValue(*join->children[1], aggregate, i);
+        if (empty_i) values[i] = FixEmpty(std::move(values[i]), std::move(empty_i), *join);
       }
+      BoundExprPtr value;
+      if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
+        value = Conjunction(MatchRow(node, std::move(values)));
+        if (kind == SubqueryKind::NOT_IN) value = Not(std::move(value));
+      } else {
+        value = std::move(values[0]);
+      }
+      op.children[0] = std::move(join);
       if (kind == SubqueryKind::EXISTS || kind == SubqueryKind::NOT_EXISTS) {
         value = MakeConstant(Value::BOOLEAN(kind == SubqueryKind::EXISTS));
       }
@@ -225,7 +235,8 @@ class SubqueryPlanner {
     auto join = MakeJoin(LogicalJoinType::MARK, op, d);
     join->table_index = binder_.NextTableIndex();
     if (kind == SubqueryKind::IN || kind == SubqueryKind::NOT_IN || AnyComparison(kind)) {
-      join->mark_condition = Compare(node, std::move(node.children[0]), FirstColumn(*join, node));
+      // A row compares pair by pair: NULL when no pair is false and one is NULL.
+      join->mark_condition = Conjunction(MatchRow(node, Columns(*join, node)));
     }
     bool negated = kind == SubqueryKind::NOT_IN || kind == SubqueryKind::NOT_EXISTS;
     // EXPLAIN shows NOT (mark), not a double negation.
@@ -326,10 +337,23 @@ class SubqueryPlanner {
     return join;
   }
 
-  // The subquery's (first) column as the join outputs it.
-  static BoundExprPtr FirstColumn(const LogicalOperator& join, const BoundExpression& node) {
-    ColumnBinding first = join.children[1]->GetBindings()[0];
-    return MakeBindingRef(first, node.subquery->types[0], node.name);
+  // The subquery's columns as the join outputs them: the first, or one per
+  // probe when a row is compared ((a, b) IN (SELECT x, y ...)).
+  static std::vector<BoundExprPtr> Columns(const LogicalOperator& join, const BoundExpression& node) {
+    auto bindings = join.children[1]->GetBindings();
+    std::vector<BoundExprPtr> columns;
+    idx_t count = std::max<idx_t>(1, node.children.size());
+    for (idx_t i = 0; i < count; i++) columns.push_back(MakeBindingRef(bindings[i], node.subquery->types[i], node.name));
+    return columns;
+  }
+
+  // probe_i = column_i (probe <op> column for op ANY), one per probe.
+  std::vector<BoundExprPtr> MatchRow(BoundExpression& node, std::vector<BoundExprPtr> columns) {
+    std::vector<BoundExprPtr> matches;
+    for (idx_t i = 0; i < node.children.size(); i++) {
+      matches.push_back(Compare(node, std::move(node.children[i]), std::move(columns[i])));
+    }
+    return matches;
   }
 
   // probe = column for IN / NOT IN, probe <op> column for op ANY.
@@ -345,10 +369,10 @@ class SubqueryPlanner {
 
   // What the subquery's first column is for an outer row without rows, when
   // an aggregate without GROUP BY tops it (count(*) + 1 -> 1); null when NULL.
-  BoundExprPtr EmptyValue(const LogicalOperator& root, const LogicalOperator* aggregate) {
+  BoundExprPtr EmptyValue(const LogicalOperator& root, const LogicalOperator* aggregate, idx_t column = 0) {
     if (!aggregate) return nullptr;
     auto types = root.GetTypes();
-    BoundExprPtr value = MakeBindingRef(root.GetBindings()[0], types[0]);
+    BoundExprPtr value = MakeBindingRef(root.GetBindings()[column], types[column]);
     const LogicalOperator* op = &root;
     while (op != aggregate) {
       if (op->type == LogicalOperatorType::PROJECTION) {
