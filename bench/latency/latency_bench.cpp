@@ -192,8 +192,9 @@ int main(int argc, char** argv) {
   std::vector<double> commit, insert, e2e, rate_e2e;
   int single_delivered = 0;
   for (int i = 1; i <= single_n; i++) {
-    // The pauses let the follower finish its pass (it holds the write lock
-    // while it records its position), so neither commit waits for it.
+    // The pauses let the follower finish its pass (it takes the write lock
+    // when it saves its position, at most once a second), so neither commit
+    // waits for it.
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     auto c0 = Clock::now();
     Must(con, "INSERT INTO c VALUES (" + std::to_string(i) + ", 'single')");

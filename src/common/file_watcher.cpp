@@ -58,17 +58,23 @@ Status FileWatcher::Watch(const std::string& dir) {
 
 // Reads everything queued on a non-blocking descriptor; true when anything
 // was. `ignored` gets the watch descriptors the kernel dropped (their folder
-// was deleted: a dropped and re-created table), for inotify's descriptor.
+// was deleted: a dropped and re-created table), for inotify's descriptor;
+// there an event only for a hidden name (a writer's temp file, such as
+// .00000000000000000007.json.<pid>-<n>.tmp before it becomes the commit)
+// counts as nothing: the file's final name brings its own event, and a
+// follower woken by the temp file would find no new commit and pass for
+// nothing (two or three wake-ups per commit, bench/latency).
 static bool Drain(int fd, std::vector<int>* ignored) {
   bool any = false;
   alignas(struct inotify_event) char buffer[4096];
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n > 0) {
-      any = true;
+      if (!ignored) any = true;
       for (ssize_t at = 0; ignored && at + static_cast<ssize_t>(sizeof(struct inotify_event)) <= n;) {
         const auto* event = reinterpret_cast<const struct inotify_event*>(buffer + at);
         if (event->mask & IN_IGNORED) ignored->push_back(event->wd);
+        any = any || event->len == 0 || event->name[0] != '.';
         at += static_cast<ssize_t>(sizeof(struct inotify_event) + event->len);
       }
       continue;

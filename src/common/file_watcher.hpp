@@ -1,6 +1,7 @@
 // FileWatcher: waits until a file appears in one of a few local folders
-// (inotify: created, moved in, or closed after writing) or another thread
-// calls Wake(). A follower that delivers a table's new commits (a sink,
+// (inotify: created, moved in, or closed after writing; hidden names, a
+// writer's temp files, do not count: their final name does) or another
+// thread calls Wake(). A follower that delivers a table's new commits (a sink,
 // a pipeline's continuous mode) watches the table's _delta_log/ with it, so
 // it wakes when a commit file lands instead of at its next poll.
 //

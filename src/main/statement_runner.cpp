@@ -133,8 +133,9 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   // writing an attached source), or because the background maintainer has
   // not refreshed it yet (main/view_maintainer.hpp): auto views catch up
   // before anything reads them, from the change sets handed to the
-  // maintainer when they reach. DML that reads no view does not wait.
-  if (StatementMayReadViews(statement)) {
+  // maintainer when they reach. DML that reads no view does not wait, nor
+  // RUN SINK behind another process's maintainer (CatchesUpViewsFirst).
+  if (CatchesUpViewsFirst(context, statement)) {
     TakePendingViewChanges(context);
     CatchUpViewsBeforeStatement(context, statement);
   }
@@ -221,7 +222,9 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
         WarnAboutStaleViewReads(context);
         if (!result->HasError() && statement->type != StatementType::SELECT) {
           if (!DefersViewMaintenance(context, *statement)) {
-            MaintainViewsAfterStatement(context);
+            // RUN SINK commits to no table: what it found stale was left to
+            // its catch-up before it (CatchesUpViewsFirst), not to this.
+            if (statement->type != StatementType::RUN_SINK) MaintainViewsAfterStatement(context);
           } else if (MovedAnAutoViewSource(context, versions)) {
             // Under the lock, so the maintainer's round (or the next
             // statement's catch-up) finds every commit it sees in memory;

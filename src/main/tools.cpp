@@ -1,6 +1,8 @@
 // The tools-facing functions (include/lakestream/tools.hpp).
 #include "lakestream/tools.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "catalog/catalog.hpp"
@@ -14,6 +16,7 @@
 #include "main/statement/statement_executor.hpp"
 #include "sink/sink_runner.hpp"
 #include "transaction/client_context.hpp"
+#include "storage/table/delta_table.hpp"
 #include "transaction/database_instance.hpp"
 
 namespace lakestream {
@@ -38,7 +41,22 @@ void SetSinkProgressCallback(Connection& connection, std::function<void(const Si
 int64_t SinkPendingVersions(Connection& connection, const std::string& name) {
   ClientContext& context = ConnectionAccess::Context(connection);
   SinkCatalogEntry* sink = context.GetCatalog().FindSink(name);
-  return sink ? GetSinkStatus(context, *sink).pending_versions : 0;
+  if (!sink) return 0;
+  if (context.GetCatalog().FindStream(sink->source)) return GetSinkStatus(context, *sink).pending_versions;
+  // A table or view source: versions only (SHOW SINKS's pending rows would
+  // read the pending change feed after every pass of a follower).
+  TableCatalogEntry* table = context.GetCatalog().FindTable(sink->source);
+  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
+  if (!delta) return 0;
+  int64_t latest = delta->Version();
+  std::optional<int64_t> delivered = UnsavedDeliveredVersion(context, *sink);
+  if (!delivered) delivered = sink->state.delivered_version;
+  int64_t pending = std::max<int64_t>(0, latest - delivered.value_or(latest));
+  return pending + (sink->state.snapshot_pending.value_or(false) ? 1 : 0);
+}
+
+void SetSinkSaveInterval(Connection& connection, int64_t milliseconds) {
+  SetSinkSaveInterval(ConnectionAccess::Context(connection), std::chrono::milliseconds(std::max<int64_t>(milliseconds, 0)));
 }
 
 namespace {

@@ -30,6 +30,7 @@
 // warning on every read of it), as the statement's own refresh did.
 #pragma once
 
+#include <chrono>
 #include <vector>
 
 #include "parser/ast.hpp"
@@ -44,6 +45,22 @@ class ClientContext;
 // table-reading function (SYSTEM$...). Those skip the catch-up before the
 // statement; every other statement catches the auto views up first.
 bool StatementMayReadViews(const SQLStatement& statement);
+
+// Whether `statement` catches the auto views up before it runs
+// (statement_runner.cpp): StatementMayReadViews, except for RUN SINK from a
+// process whose maintainer has nothing pending. Its stale views were then
+// written by another process, whose maintainer refreshes them within
+// milliseconds (and that commit wakes a sink's follower); catching them up
+// here would take the write lock from that writer and refresh the view in
+// its place from the change feed (bench/latency: `sink --follow` refreshed
+// the view in one pass of seven, each time keeping the writer's INSERTs out).
+// Such a RUN SINK catches the views up only when one has stayed stale longer
+// than kForeignViewGrace: the oldest source commit it does not reflect is
+// older than that, so its writer died before refreshing it or is gone.
+// Correctness never rests on this choice: a refresh is one commit under the
+// write lock that records the source versions it reflects, whoever runs it.
+bool CatchesUpViewsFirst(ClientContext& context, const SQLStatement& statement);
+constexpr std::chrono::milliseconds kForeignViewGrace{1000};
 
 // True for the statements whose auto views the maintainer refreshes
 // (INSERT, UPDATE, DELETE, MERGE on a writable local database directory);

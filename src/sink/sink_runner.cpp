@@ -22,6 +22,7 @@
 #include "connector/secret_use.hpp"
 #include "catalog/catalog_store.hpp"
 #include "sink/sink_lease.hpp"
+#include "sink/sink_sessions.hpp"
 #include "sink/sink_source.hpp"
 #include "connector/sink_target.hpp"
 #include "storage/table/change_feed.hpp"
@@ -38,27 +39,6 @@ constexpr int64_t kMessagesPerProgress = 20000;
 // Versions read from the change feed at once while versions are small.
 constexpr int64_t kVersionsPerRead = 16;
 constexpr idx_t kRowsForSingleVersionReads = 10000;
-
-// The sink sessions of one open database (DatabaseInstance owns it).
-class SinkSessions : public SinkRegistry {
- public:
-  std::mutex mutex;
-  // The targets (producers, open files) by sink id and definition: they
-  // outlive one RUN SINK so a connection stays open while the database does.
-  // The definition is part of the key because ALTER SINK keeps the id, and a
-  // follower must not go on writing with the options it started with.
-  std::map<std::string, std::unique_ptr<SinkWriter>> targets;
-  SinkProgressListener listener;
-  // By sink id: the lease generation under which this process's last pass of
-  // the sink succeeded (sink_lease.hpp). A pass that finds it in the lease
-  // file follows that pass directly, so its target need not rescan.
-  std::map<std::string, uint64_t> lease_generations;
-};
-
-SinkSessions& SessionsOf(ClientContext& context) {
-  SinkRegistry& registry = context.Database().GetSinkRegistry([] { return std::make_unique<SinkSessions>(); });
-  return static_cast<SinkSessions&>(registry);  // only this file makes one
-}
 
 }  // namespace
 
@@ -200,8 +180,12 @@ class SinkRun {
   // with SaveState.
   // `continuing`: this process delivered the sink's previous pass and
   // nobody held its lease since (SinkWriter::Resume).
-  SinkRun(ClientContext& context, SinkCatalogEntry& sink, bool continuing)
+  // `unsaved`: the state this process's previous pass acknowledged and did
+  // not save (sink_sessions.hpp), to start from; `defer_saves`: this pass
+  // may leave its own progress unsaved for the next one.
+  SinkRun(ClientContext& context, SinkCatalogEntry& sink, bool continuing, const SinkState* unsaved, bool defer_saves)
       : continuing_(continuing),
+        defer_saves_(defer_saves),
         context_(context),
         own_(sink),
         sink_(own_),
@@ -211,6 +195,10 @@ class SinkRun {
         source_(ResolveSinkSource(context, sink)),
         sessions_(SessionsOf(context)) {
     id_ = sink.Id();
+    if (unsaved) {
+      own_.state = *unsaved;
+      resumed_unsaved_ = true;
+    }
     {
       std::lock_guard<std::mutex> guard(sessions_.mutex);
       listener_ = sessions_.listener;
@@ -236,6 +224,13 @@ class SinkRun {
     bool snapshot = sink_.state.snapshot_pending.value_or(false);
     result.delivered_version = delivered;
     if (delivered >= latest && !snapshot) {
+      // Nothing new: what the last pass left unsaved is saved once its
+      // interval is up (a follower's poll comes within it), else kept.
+      if (resumed_unsaved_ && SaveDue()) {
+        SaveState();
+      } else if (resumed_unsaved_) {
+        unsaved_ = true;
+      }
       if (!sink_.state.last_error.value_or("").empty()) ClearError();
       return result;
     }
@@ -266,6 +261,12 @@ class SinkRun {
     });
     return Finish(committed_version_);
   }
+
+  // After Run: progress the target acknowledged that is not in the catalog
+  // (deferred saves), and the catalog state it follows.
+  bool LeftUnsaved() const { return unsaved_; }
+  const SinkState& State() const { return sink_.state; }
+  const nlohmann::json& Recorded() const { return known_state_; }
 
  private:
   // A stream source: its offset is the sink's progress. The batch's end
@@ -480,8 +481,21 @@ class SinkRun {
     saved_skipped_ = skipped_changes_;
     uncommitted_messages_ = 0;
     committed_version_ = produced_version_;
-    SaveState();
+    if (SaveDue()) {
+      SaveState();
+    } else {
+      unsaved_ = true;
+    }
     Report("");
+  }
+
+  // Whether progress is saved now: always, unless saves are deferred and
+  // this process saved the sink less than save_interval ago.
+  bool SaveDue() {
+    if (!defer_saves_) return true;
+    std::lock_guard<std::mutex> guard(sessions_.mutex);
+    auto last = sessions_.last_saved.find(id_);
+    return last == sessions_.last_saved.end() || std::chrono::steady_clock::now() - last->second >= sessions_.save_interval;
   }
 
   void RecordError(const std::string& message) {
@@ -557,6 +571,11 @@ class SinkRun {
     entry->state = sink_.state;
     db.SaveCatalog();
     known_state_ = SinkStateToJson(sink_.state);
+    unsaved_ = false;
+    {
+      std::lock_guard<std::mutex> guard(sessions_.mutex);
+      sessions_.last_saved[id_] = std::chrono::steady_clock::now();
+    }
     if (!held) {
       // Taking the lock re-read the catalog if another process changed it,
       // opening the tables afresh: the source's pointers are the new ones'.
@@ -566,6 +585,9 @@ class SinkRun {
   }
 
   bool continuing_;
+  bool defer_saves_;
+  bool resumed_unsaved_ = false;  // the run started from an unsaved state
+  bool unsaved_ = false;          // progress acknowledged and not saved
   ClientContext& context_;
   SinkCatalogEntry own_;  // the run's copy of the sink
   SinkCatalogEntry& sink_;
@@ -628,17 +650,29 @@ SinkRunResult RunSink(ClientContext& context, const std::string& name) {
   SinkSessions& sessions = SessionsOf(context);
   std::string id = sink->Id();
   bool continuing = false;
+  bool defer_saves = false;
+  std::optional<SinkState> unsaved;
   {
     std::lock_guard<std::mutex> guard(sessions.mutex);
     auto last = sessions.lease_generations.find(id);
     continuing = lease && last != sessions.lease_generations.end() && last->second == lease->PreviousGeneration();
     sessions.lease_generations.erase(id);  // set again only when this pass succeeds
+    // What the previous pass left unsaved counts only if nobody delivered
+    // or redefined the sink since; else the recorded position (and the
+    // target's resume scan) is where this pass starts.
+    auto left = sessions.unsaved.find(id);
+    if (left != sessions.unsaved.end()) {
+      if (continuing && SinkStateToJson(sink->state) == left->second.recorded) unsaved = left->second.state;
+      sessions.unsaved.erase(left);
+    }
+    defer_saves = lease && !catalog.FindStream(sink->source) && sessions.save_interval.count() > 0;
   }
-  SinkRun run(context, *sink, continuing);
+  SinkRun run(context, *sink, continuing, unsaved ? &*unsaved : nullptr, defer_saves);
   SinkRunResult result = run.Run();
   if (lease && lease->Generation() != 0) {
     std::lock_guard<std::mutex> guard(sessions.mutex);
     sessions.lease_generations[id] = lease->Generation();
+    if (run.LeftUnsaved()) sessions.unsaved[id] = {run.State(), run.Recorded()};
   }
   return result;
 }

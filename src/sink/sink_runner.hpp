@@ -25,6 +25,7 @@
 // offset first; the stream's offset is the progress).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -54,6 +55,19 @@ using SinkProgressListener = std::function<void(const SinkProgress&)>;
 // One listener per open database (the shell's sink command sets it on the
 // database it opened); nullptr removes it.
 void SetSinkProgressListener(ClientContext& context, SinkProgressListener listener);
+
+// Deferred progress saves for the passes of this database (sink_sessions.hpp):
+// a pass under a sink's lease records its progress in the catalog at most
+// once per `interval`, keeping what it did not save for the next pass of this
+// process; a pass with nothing to deliver saves it. `lakestream sink --follow`
+// sets 1 s, so a follower woken by every commit no longer takes the write
+// lock and rewrites catalog.json per pass; zero (the default) saves at every
+// progress point. Exactly once does not rest on the save (docs/sinks.md).
+void SetSinkSaveInterval(ClientContext& context, std::chrono::milliseconds interval);
+
+// The delivered version a pass of this process acknowledged and has not
+// saved yet, when it still follows the catalog's state of `sink`.
+std::optional<int64_t> UnsavedDeliveredVersion(ClientContext& context, const SinkCatalogEntry& sink);
 
 // CREATE SINK, CREATE OR REPLACE SINK and ALTER SINK (sink_definition.cpp):
 // checks `sink`'s source, options and target (the topic must exist on a

@@ -97,6 +97,27 @@ TEST(FileWatcher, TimeoutWithoutEventAndOtherFoldersDoNotWake) {
   std::filesystem::remove_all(other);
 }
 
+TEST(FileWatcher, HiddenTempFileDoesNotWakeItsFinalNameDoes) {
+  // A commit as DeltaLog writes it: a hidden temp file (created, written,
+  // closed), then the commit's own name.
+  std::string dir = TempDir("hidden");
+  FileWatcher watcher;
+  ASSERT_TRUE(watcher.Watch(dir).ok());
+  std::string temp = dir + "/.00000000000000000003.json.123-4-5.tmp";
+  std::ofstream(temp) << "{}";
+  auto start = Clock::now();
+  auto woken = watcher.Wait(milliseconds(200));
+  ASSERT_TRUE(woken.ok());
+  EXPECT_FALSE(woken.value());  // the temp file's events woke nobody
+  EXPECT_GE(std::chrono::duration_cast<milliseconds>(Clock::now() - start).count(), 150);
+  bool commit_woke = false;
+  auto took = WaitWhile(watcher, milliseconds(20000), commit_woke,
+                        [&] { std::filesystem::rename(temp, dir + "/00000000000000000003.json"); });
+  EXPECT_TRUE(commit_woke);
+  EXPECT_LT(took.count(), 5000);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(FileWatcher, MissingFolderIsAClearStatus) {
   std::string dir = TempDir("missing");
   FileWatcher watcher;

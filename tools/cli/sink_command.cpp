@@ -1,5 +1,5 @@
-// `lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]`: runs a sink
-// from the shell.
+// `lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]
+// [--save-interval SECONDS]`: runs a sink from the shell.
 //
 // Without --follow it delivers everything pending (as RUN SINK does) and
 // exits: 0 on success, 1 on a delivery error (printed, and recorded in SHOW
@@ -10,7 +10,12 @@
 // own process through the in-process notifier. --interval SECONDS (default
 // 1) is the longest wait, the poll where notifications do not reach (an
 // s3:// source, no inotify). A wake-up is a hint: each pass reads the sink's
-// recorded position as RUN SINK always does. The Kafka producer stays
+// recorded position as RUN SINK always does (or what this process's last
+// pass delivered and did not save yet). A follower saves its position in the
+// catalog at most every --save-interval SECONDS (default 1; 0: after every
+// pass), also when a pass finds nothing new and when it stops
+// (SetSinkSaveInterval); a crash in between repeats no delivery, the Kafka
+// resume scan skips what is there (docs/sinks.md). The Kafka producer stays
 // connected across passes. A broker that cannot be reached is
 // retried with exponential backoff (1 s doubling to 30 s), with the error in
 // SHOW SINKS while it lasts; an error that retrying cannot fix (an update for
@@ -27,6 +32,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -42,12 +48,15 @@ namespace lakestream {
 namespace {
 
 std::atomic<bool> g_stop{false};
+// How often a follower saves its position by default, seconds (SetSinkSaveInterval).
+constexpr double kFollowSaveInterval = 1.0;
 void OnSignal(int) { g_stop = true; }
 
 int Usage() {
   std::fprintf(stderr,
-               "usage: lakestream sink DB_DIR NAME [--follow] [--interval SECONDS]\n"
-               "  delivers the pending changes of sink NAME of database DB_DIR; --follow keeps delivering\n");
+               "usage: lakestream sink DB_DIR NAME [--follow] [--interval SECONDS] [--save-interval SECONDS]\n"
+               "  delivers the pending changes of sink NAME of database DB_DIR; --follow keeps delivering,\n"
+               "  saving its position at most every --save-interval seconds (default 1)\n");
   return 2;
 }
 
@@ -120,6 +129,7 @@ int RunSinkCommand(int argc, char** argv) {
   std::string db_dir, name;
   bool follow = false;
   double interval = 1.0;
+  double save_interval = kFollowSaveInterval;
   for (int i = 2; i < argc; i++) {
     std::string arg = argv[i];
     if (arg == "--follow" || arg == "-follow" || arg == "-f") {
@@ -127,6 +137,10 @@ int RunSinkCommand(int argc, char** argv) {
     } else if (arg == "--interval" && i + 1 < argc) {
       interval = std::atof(argv[++i]);
       if (interval <= 0) return Usage();
+    } else if (arg == "--save-interval" && i + 1 < argc) {
+      char* end = nullptr;
+      save_interval = std::strtod(argv[++i], &end);
+      if (end == argv[i] || *end != '\0' || save_interval < 0) return Usage();
     } else if (arg == "-h" || arg == "--help") {
       Usage();
       return 0;
@@ -180,6 +194,11 @@ int RunSinkCommand(int argc, char** argv) {
         waiting_for_lock = false;
         con = std::make_unique<Connection>(*db);
         SetSinkProgressCallback(*con, on_progress);  // the callback lives with the database
+        // A busy writer wakes the follower many times a second: saving the
+        // position after each pass would take the database's write lock
+        // from that writer each time (the Kafka resume scan makes a lost
+        // save harmless; a quiet pass and the stop save it).
+        if (follow) SetSinkSaveInterval(*con, static_cast<int64_t>(save_interval * 1000));
       }
       // Before the pass reads the source, so a commit during it wakes the next wait.
       if (follow) waiter.FollowSink(*con, name);
@@ -234,6 +253,12 @@ int RunSinkCommand(int argc, char** argv) {
     progress.Update(total, delivered, lag, "", true);
     if (!follow) break;
     Sleep(interval, &waiter);
+  }
+  if (follow && con && exit_code == 0) {
+    // Stopping: the last pass saves what earlier ones left unsaved.
+    SetSinkSaveInterval(*con, 0);
+    auto last = con->Query("RUN SINK " + QuoteIdentifier(name));
+    if (!last->HasError()) total += last->GetValue(0, 0).GetBigint();
   }
   close_database();
   progress.Finish();

@@ -30,9 +30,19 @@ struct SinkProgressReport {
 // its own; nullptr removes it). Called on the thread that runs the sink.
 void SetSinkProgressCallback(Connection& connection, std::function<void(const SinkProgressReport&)> callback);
 
-// Source versions the sink `name` has not delivered yet; 0 when there is no
-// such sink.
+// Source versions the sink `name` has not delivered yet (counting what a
+// pass of this database delivered and has not saved yet as delivered); 0
+// when there is no such sink.
 int64_t SinkPendingVersions(Connection& connection, const std::string& name);
+
+// How often the sink passes of the database `connection` belongs to save
+// their progress in the catalog (the database's write lock and a rewrite of
+// catalog.json): at most once per `milliseconds`, a pass with nothing new to
+// deliver saves what earlier passes left; 0 (the default) saves at every
+// progress point. For a follower (`lakestream sink --follow`) that a busy
+// writer wakes many times a second; exactly once does not depend on it
+// (docs/sinks.md, "Delivery: exactly once").
+void SetSinkSaveInterval(Connection& connection, int64_t milliseconds);
 
 // A user of `lakestream serve` (CREATE USER, docs/server.md): a secret of
 // type pg_user holding its SCRAM verifier (lakestream/scram.hpp), never its
