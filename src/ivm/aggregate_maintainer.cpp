@@ -1,6 +1,7 @@
 #include "ivm/aggregate_maintainer.hpp"
 #include "execution/plan_executor.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <string_view>
 #include <unordered_set>
@@ -287,20 +288,13 @@ bool AggregateMaintainer::LoadStoredRows() {
   return true;
 }
 
-bool AggregateMaintainer::StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out) {
+bool AggregateMaintainer::StoredRowIds(const std::vector<const StoredRow*>& rows, std::vector<row_t>& ids) const {
   const DeltaSnapshotState& state = *DatabaseInstance::AsDelta(view_)->State();
   // Only the files the touched rows are in need their index in the snapshot.
   constexpr uint64_t kUnknown = ~uint64_t(0);
   std::vector<uint64_t> index_of(stored_.paths.size(), kUnknown);
   std::unordered_map<std::string_view, uint64_t> wanted;
-  std::vector<const StoredRow*> found;
-  found.reserve(keys.size());
-  for (auto& key : keys) {
-    auto it = stored_.rows.find(key);
-    if (it == stored_.rows.end()) continue;  // a group the view holds no row of
-    found.push_back(&it->second);
-    wanted.emplace(stored_.paths[it->second.file], kUnknown);
-  }
+  for (const StoredRow* row : rows) wanted.emplace(stored_.paths[row->file], kUnknown);
   for (uint64_t f = 0; f < state.files.size() && !wanted.empty(); f++) {
     auto it = wanted.find(state.files[f]->path);
     if (it != wanted.end()) it->second = f;
@@ -309,12 +303,97 @@ bool AggregateMaintainer::StoredRowsFor(const std::vector<std::string>& keys, Vi
     if (index == kUnknown) return false;
     index_of[stored_.path_ids.at(std::string(path))] = index;
   }
-  out.rows.reserve(found.size());
-  out.ids.reserve(found.size());
-  for (const StoredRow* row : found) {
-    out.rows.push_back(row->row);
-    out.ids.push_back(static_cast<row_t>(index_of[row->file] << 32 | row->position));
+  ids.clear();
+  ids.reserve(rows.size());
+  for (const StoredRow* row : rows) ids.push_back(static_cast<row_t>(index_of[row->file] << 32 | row->position));
+  return true;
+}
+
+bool AggregateMaintainer::StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out) {
+  std::vector<const StoredRow*> found;
+  found.reserve(keys.size());
+  for (auto& key : keys) {
+    auto it = stored_.rows.find(key);
+    if (it != stored_.rows.end()) found.push_back(&it->second);  // else a group the view holds no row of
   }
+  if (!StoredRowIds(found, out.ids)) return false;
+  out.rows.reserve(found.size());
+  for (const StoredRow* row : found) out.rows.push_back(row->row);
+  return true;
+}
+
+bool AggregateMaintainer::KeysAreStateKeys() const {
+  const std::vector<idx_t>& keys = analysis_.key_columns;
+  if (direct_.empty() || keys.size() != group_count_) return false;
+  for (idx_t i = 0; i < keys.size(); i++) {
+    if (keys[i] >= direct_.size() || direct_[keys[i]] != std::make_pair(true, i) || view_types_[keys[i]] != state_types_[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool AggregateMaintainer::CommitFromStoredRows(const std::vector<std::string>& keys, TableCommit& commit,
+                                               ChunkCollection& removed) {
+  // Per touched group: its stored row (if any) and its state (if it still has rows).
+  std::vector<const StoredRow*> old_rows(keys.size(), nullptr);
+  std::vector<const Row*> states;
+  std::vector<idx_t> state_of(keys.size(), ~idx_t(0));  // key -> index into states
+  std::vector<const StoredRow*> present;
+  for (idx_t k = 0; k < keys.size(); k++) {
+    auto stored = stored_.rows.find(keys[k]);
+    if (stored != stored_.rows.end()) {
+      old_rows[k] = &stored->second;
+      present.push_back(&stored->second);
+    }
+    auto group = state_.find(keys[k]);
+    if (group != state_.end()) {
+      state_of[k] = states.size();
+      states.push_back(&group->second.values);
+    }
+  }
+  std::vector<row_t> present_ids;
+  if (!StoredRowIds(present, present_ids)) return false;
+  // One view row per state, in order (the direct path of ViewRowsFor).
+  std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
+  struct Change {
+    row_t id;
+    idx_t key;
+  };
+  std::vector<Change> updates, deletes;
+  std::vector<idx_t> inserts;
+  for (idx_t k = 0, p = 0; k < keys.size(); k++) {
+    row_t id = old_rows[k] ? present_ids[p++] : 0;
+    bool now = state_of[k] != ~idx_t(0);
+    if (old_rows[k] && now) {
+      if (old_rows[k]->row != new_rows[state_of[k]]) updates.push_back({id, k});
+    } else if (old_rows[k]) {
+      deletes.push_back({id, k});
+    } else if (now) {
+      inserts.push_back(k);
+    }
+  }
+  // Updates by the row id they replace: the order DeltaTable::Commit writes their new versions in.
+  std::sort(updates.begin(), updates.end(), [](const Change& a, const Change& b) { return a.id < b.id; });
+  std::vector<const Row*> updated, inserted, gone;
+  for (auto& d : deletes) {
+    commit.deleted_rows.push_back(d.id);
+    gone.push_back(&old_rows[d.key]->row);
+    pending_.removed.push_back(keys[d.key]);
+  }
+  for (auto& u : updates) {
+    commit.updated_row_ids.push_back(u.id);
+    gone.push_back(&old_rows[u.key]->row);
+    updated.push_back(&new_rows[state_of[u.key]]);
+  }
+  for (idx_t k : inserts) inserted.push_back(&new_rows[state_of[k]]);
+  commit.updated = MakeCollection(view_.Types(), updated);
+  commit.inserted = MakeCollection(view_.Types(), inserted);
+  removed = MakeCollection(view_.Types(), gone);
+  // In the order the commit's data file gets them: updates, then inserts.
+  pending_.written.reserve(updates.size() + inserts.size());
+  for (auto& u : updates) pending_.written.emplace_back(keys[u.key], std::move(new_rows[state_of[u.key]]));
+  for (idx_t k : inserts) pending_.written.emplace_back(keys[k], std::move(new_rows[state_of[k]]));
   return true;
 }
 
@@ -388,16 +467,24 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
       if (recompute.count(key)) state_[key] = Group{row, false};
     }
   }
+  DeltaTable& storage = *DatabaseInstance::AsDelta(view_);
+  // The old rows from the stored rows where they can be kept (see the header).
+  bool placed = !analysis_.key_columns.empty() && WritesDeletionVectors(storage.Snapshot()) &&
+                (stored_.known || LoadStoredRows());
+  if (placed && KeysAreStateKeys()) {
+    // Each touched group's stored row against its new row, key by key.
+    if (CommitFromStoredRows(keys, commit, removed) || (LoadStoredRows() && CommitFromStoredRows(keys, commit, removed))) {
+      for (auto* add : storage.State()->files) pending_.paths_before.push_back(add->path);
+      return keys.size();
+    }
+    placed = false;  // the stored rows cannot be keyed by group: scan below
+  }
   std::vector<const Row*> states;
   for (auto& key : keys) {
     auto it = state_.find(key);
     if (it != state_.end()) states.push_back(&it->second.values);
   }
   std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
-  DeltaTable& storage = *DatabaseInstance::AsDelta(view_);
-  // The old rows from the stored rows where they can be kept (see the header).
-  bool placed = !analysis_.key_columns.empty() && WritesDeletionVectors(storage.Snapshot()) &&
-                (stored_.known || LoadStoredRows());
   ViewRows old_rows;
   if (placed && !StoredRowsFor(keys, old_rows)) {
     placed = LoadStoredRows() && StoredRowsFor(keys, old_rows);

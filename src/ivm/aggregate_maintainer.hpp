@@ -144,9 +144,23 @@ class AggregateMaintainer {
   // Builds stored_ from a scan of the whole view; false when its rows cannot
   // be keyed by group (a key repeats).
   bool LoadStoredRows();
+  // The row ids of stored rows in the current snapshot; false when a row's
+  // file is not in it.
+  bool StoredRowIds(const std::vector<const StoredRow*>& rows, std::vector<row_t>& ids) const;
   // The touched groups' stored rows as ViewRows (ids in the current snapshot);
   // false when a row's file is not in it.
   bool StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out);
+  // True when a view row's key columns encode like its group's state key
+  // (the select list is keys and aggregates, keys in GROUP BY order and type),
+  // so a group's stored row is found by its state key.
+  bool KeysAreStateKeys() const;
+  // With the stored rows known and KeysAreStateKeys(): adds to `commit` what
+  // turns the touched groups' (`keys`) stored rows into their rows now (an
+  // update where both exist and differ, a delete or insert where one does),
+  // the removed rows' values to `removed` (deleted, then updated, for
+  // KnownRemovedRows) and what Keep() places to pending_. False, with
+  // nothing added, when a stored row's file is not in the snapshot.
+  bool CommitFromStoredRows(const std::vector<std::string>& keys, TableCommit& commit, ChunkCollection& removed);
   // After the commit: places pending_ in the snapshot, or forgets stored_.
   void PlacePendingRows();
 
