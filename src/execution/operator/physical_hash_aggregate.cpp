@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <utility>
 
 #include "execution/operator/hash_slots.hpp"
+#include "execution/operator/partitioned_aggregate_merge.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/parallel/parallel_runner.hpp"
 #include "expression/repeatable.hpp"
@@ -205,7 +207,10 @@ std::string PhysicalHashAggregate::Details() const {
   }
   if (!grouping_sets_.empty()) d += " [" + std::to_string(grouping_sets_.size()) + " grouping sets]";
   if (count_from_table_) d += " [row count from table metadata]";
-  if (threads_ > 1) d += " [" + std::to_string(threads_) + " threads]";
+  if (threads_ > 1) {
+    d += " [" + std::to_string(threads_) + " threads" +
+         (merged_partitions_ ? ", " + std::to_string(merged_partitions_) + " partitions merged in parallel" : "") + "]";
+  }
   if (spilled_partitions_ > 0) d += " [spilled " + std::to_string(spilled_partitions_) + " partition files]";
   return d;
 }
@@ -256,6 +261,19 @@ void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
     int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     if (worker_nanos > wall) Profile().nanos.fetch_add(static_cast<uint64_t>(worker_nanos - wall), std::memory_order_relaxed);
   }
+  std::vector<PhysicalHashAggregate*> tables{this};
+  bool any_spilled = spill_ != nullptr;
+  for (auto& worker : workers_) {
+    tables.push_back(worker.get());
+    any_spilled = any_spilled || worker->spill_;
+  }
+  if (!any_spilled && PartitionedAggregateMerge::Applies(tables)) {
+    partitions_ = PartitionedAggregateMerge::Merge(context, tables);
+    merged_partitions_ = partitions_.size();
+    workers_.clear();
+    ResetTable();  // its groups are in the partitions now
+    return;
+  }
   size_t round_start = pending_.size();
   CollectSpill(pending_, round_start);
   bool spilled = !pending_.empty();
@@ -289,10 +307,28 @@ void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
     // The other table is freed right after: held briefly twice, not refused.
     ReserveGroups(group_count_, true);
   }
-  for (idx_t a = 0; a < states_.size(); a++) states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_);
+  for (idx_t a = 0; a < states_.size(); a++) {
+    states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_, nullptr);
+  }
 }
 
 void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
+
+void PhysicalHashAggregate::ReserveSlots(idx_t groups) {
+  // The table grows once more than half full.
+  const idx_t capacity = std::bit_ceil(std::max<idx_t>(2 * groups + 2, slots_.size()));
+  if (integer_key_) {
+    integer_slots_.assign(capacity, IntegerKeySlot{0, 0, 0});
+    integer_mask_ = capacity - 1;
+  } else {
+    slots_.assign(capacity, 0);
+    slot_hashes_.assign(capacity, 0);
+    mask_ = capacity - 1;
+  }
+  for (auto& keys : group_keys_) {
+    if (keys->Capacity() < groups) keys->Resize(groups);
+  }
+}
 
 uint32_t PhysicalHashAggregate::AddGroup(DataChunk& keys, idx_t row) {
   uint32_t gid = static_cast<uint32_t>(group_count_++);
@@ -598,6 +634,14 @@ bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) 
     }
     consumed_ = true;
   }
+  while (next_partition_ < partitions_.size()) {
+    PhysicalHashAggregate& part = *partitions_[next_partition_];
+    if (part.emitted_ < part.group_count_) {
+      part.EmitChunk(out);
+      return true;
+    }
+    partitions_[next_partition_++].reset();  // emitted: free it now
+  }
   while (emitted_ >= group_count_) {
     // The table's groups are out: aggregate the next spilled partition in it.
     if (pending_.empty()) {
@@ -617,13 +661,17 @@ bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) 
     }
     CollectSpill(pending_, pending_.size());
   }
+  EmitChunk(out);
+  return true;
+}
+
+void PhysicalHashAggregate::EmitChunk(DataChunk& out) {
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, group_count_ - emitted_);
   out.Reset();
   for (idx_t c = 0; c < groups_.size(); c++) out.data[c].Copy(*group_keys_[c], nullptr, n, emitted_, 0);
   for (idx_t a = 0; a < aggregates_.size(); a++) states_[a]->Finalize(emitted_, n, out.data[groups_.size() + a]);
   out.SetCardinality(n);
   emitted_ += n;
-  return true;
 }
 
 }  // namespace lakestream

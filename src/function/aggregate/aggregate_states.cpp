@@ -32,9 +32,10 @@ class CountStarState : public AggregateState, public SelectedUpdate {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<CountStarState&>(other).counts_;
-    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[g];
+    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[CombineSource(sources, g)];
   }
 
  protected:
@@ -81,7 +82,8 @@ class CountDistinctState : public AggregateState {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t) override {
+  // Merges every pair of `other`: no `sources` (CombinesSelected() is false).
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t, const uint32_t*) override {
     seen_.Merge(static_cast<CountDistinctState&>(other).seen_, targets, [&](uint32_t group) { counts_[group]++; });
   }
 
@@ -189,11 +191,13 @@ class HugeSumState : public AggregateState, public SelectedUpdate {
       }
     }
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<HugeSumState&>(other);
     for (idx_t g = 0; g < count; g++) {
-      sums_[targets[g]] += from.sums_[g];
-      counts_[targets[g]] += from.counts_[g];
+      const uint32_t source = CombineSource(sources, g);
+      sums_[targets[g]] += from.sums_[source];
+      counts_[targets[g]] += from.counts_[source];
     }
   }
   double scale_divisor = 1.0;
@@ -357,12 +361,14 @@ class ExtremeState : public AggregateState, public SelectedUpdate {
     }
   }
   // Every candidate goes through Update's comparison: min/max only (any_value is not Combinable).
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<ExtremeState&>(other);
     Vector one(from.values_.GetType(), 1);
     for (idx_t g = 0; g < count; g++) {
-      if (!from.has_[g]) continue;
-      one.Copy(from.values_, nullptr, 1, g, 0);
+      const uint32_t source = CombineSource(sources, g);
+      if (!from.has_[source]) continue;
+      one.Copy(from.values_, nullptr, 1, source, 0);
       Update(&one, &targets[g], 1);
     }
   }
@@ -405,7 +411,7 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
 
 }  // namespace
 
-void AggregateState::Combine(AggregateState&, const uint32_t*, idx_t) {
+void AggregateState::Combine(AggregateState&, const uint32_t*, idx_t, const uint32_t*) {
   throw InternalError("an aggregate that cannot be combined was run on several threads");
 }
 
