@@ -101,10 +101,18 @@ class AggregateState {
   virtual void Finalize(idx_t first, idx_t count, Vector& result) = 0;
   // Folds groups [0, count) of `other` (a state of the same signature, filled
   // by another thread) into this state's groups targets[0, count), which
-  // Resize has made room for. Only states whose signature is Combinable()
-  // implement it; the others throw InternalError.
-  virtual void Combine(AggregateState& other, const uint32_t* targets, idx_t count);
+  // Resize has made room for. With `sources` (only when CombinesSelected()),
+  // group sources[i] of `other` folds into targets[i] instead: the
+  // partitioned merge of a parallel aggregate takes one partition's groups
+  // of each thread's table. `other` is only read, so several threads may
+  // combine different groups of it at once. Only states whose signature is
+  // Combinable() implement it; the others throw InternalError.
+  virtual void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources);
+  virtual bool CombinesSelected() const { return false; }
 };
+
+// The group of `other` that Combine folds into targets[g].
+inline uint32_t CombineSource(const uint32_t* sources, idx_t g) { return sources ? sources[g] : static_cast<uint32_t>(g); }
 
 std::unique_ptr<AggregateState> CreateAggregateState(const AggregateSignature& signature);
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <utility>
 
 #include "common/exception.hpp"
 #include "execution/operator/hash_slots.hpp"
+#include "execution/operator/partitioned_aggregate_merge.hpp"
 #include "execution/operator/physical_table_scan.hpp"
 #include "execution/parallel/parallel_runner.hpp"
 #include "expression/repeatable.hpp"
@@ -238,7 +240,10 @@ std::string PhysicalHashAggregate::Details() const {
   if (count_from_table_) d += " [row count from table metadata]";
   // Known once the rows are in (EXPLAIN ANALYZE): long strings end the packing.
   if (packed_ && consumed_) d += " [packed keys]";
-  if (threads_ > 1) d += " [" + std::to_string(threads_) + " threads]";
+  if (threads_ > 1) {
+    d += " [" + std::to_string(threads_) + " threads" +
+         (merged_partitions_ ? ", " + std::to_string(merged_partitions_) + " partitions merged in parallel" : "") + "]";
+  }
   if (spilled_partitions_ > 0) d += " [spilled " + std::to_string(spilled_partitions_) + " partition files]";
   return d;
 }
@@ -289,6 +294,19 @@ void PhysicalHashAggregate::ConsumeParallel(ExecutionContext& context) {
     int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     if (worker_nanos > wall) Profile().nanos.fetch_add(static_cast<uint64_t>(worker_nanos - wall), std::memory_order_relaxed);
   }
+  std::vector<PhysicalHashAggregate*> tables{this};
+  bool any_spilled = spill_ != nullptr;
+  for (auto& worker : workers_) {
+    tables.push_back(worker.get());
+    any_spilled = any_spilled || worker->spill_;
+  }
+  if (!any_spilled && PartitionedAggregateMerge::Applies(tables)) {
+    partitions_ = PartitionedAggregateMerge::Merge(context, tables);
+    merged_partitions_ = partitions_.size();
+    workers_.clear();
+    ResetTable();  // its groups are in the partitions now
+    return;
+  }
   size_t round_start = pending_.size();
   CollectSpill(pending_, round_start);
   bool spilled = !pending_.empty();
@@ -322,7 +340,9 @@ void PhysicalHashAggregate::Combine(PhysicalHashAggregate& other) {
     // The other table is freed right after: held briefly twice, not refused.
     ReserveGroups(group_count_, true);
   }
-  for (idx_t a = 0; a < states_.size(); a++) states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_);
+  for (idx_t a = 0; a < states_.size(); a++) {
+    states_[a]->Combine(*other.states_[a], targets.data(), other.group_count_, nullptr);
+  }
 }
 
 void PhysicalHashAggregate::PrepareInput(ExpressionExecutor& executor, DataChunk& input, const ChunkSelection& selection,
@@ -541,6 +561,14 @@ bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) 
     }
     consumed_ = true;
   }
+  while (next_partition_ < partitions_.size()) {
+    PhysicalHashAggregate& part = *partitions_[next_partition_];
+    if (part.emitted_ < part.group_count_) {
+      part.EmitChunk(out);
+      return true;
+    }
+    partitions_[next_partition_++].reset();  // emitted: free it now
+  }
   while (emitted_ >= group_count_) {
     // The table's groups are out: aggregate the next spilled partition in it.
     if (pending_.empty()) {
@@ -560,13 +588,17 @@ bool PhysicalHashAggregate::GetChunk(ExecutionContext& context, DataChunk& out) 
     }
     CollectSpill(pending_, pending_.size());
   }
+  EmitChunk(out);
+  return true;
+}
+
+void PhysicalHashAggregate::EmitChunk(DataChunk& out) {
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, group_count_ - emitted_);
   out.Reset();
   for (idx_t c = 0; c < groups_.size(); c++) out.data[c].Copy(*group_keys_[c], nullptr, n, emitted_, 0);
   for (idx_t a = 0; a < aggregates_.size(); a++) states_[a]->Finalize(emitted_, n, out.data[groups_.size() + a]);
   out.SetCardinality(n);
   emitted_ += n;
-  return true;
 }
 
 }  // namespace lakestream

@@ -23,6 +23,10 @@
 // into the merged table the rows of the groups it now holds (a thread may have
 // spilled rows of a group another thread kept). GROUPING SETS and input with
 // nested columns do not spill: they fail with the out-of-memory error.
+//
+// Many groups and no spill: the threads' tables are merged partition by
+// partition in parallel instead (partitioned_aggregate_merge.hpp), and the
+// groups come out partition by partition.
 #pragma once
 
 #include <functional>
@@ -41,6 +45,8 @@
 namespace lakestream {
 
 class PhysicalHashAggregate : public PhysicalOperator {
+  friend class PartitionedAggregateMerge;  // reads the threads' tables, fills its partition tables
+
  public:
   // `grouping_sets`: positions in `groups` of each set; empty for plain GROUP BY.
   PhysicalHashAggregate(PhysicalOperatorPtr child, std::vector<BoundExprPtr> groups, std::vector<BoundAggregate> aggregates,
@@ -122,6 +128,8 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void FoldSpilledIntoTable(ExecutionContext& context);
   // Folds every group of `other` (a worker) into this aggregate.
   void Combine(PhysicalHashAggregate& other);
+  // Writes the next groups of the table (from emitted_ on) to `out`.
+  void EmitChunk(DataChunk& out);
   void PrepareInput(ExpressionExecutor& executor, DataChunk& input, const ChunkSelection& selection, idx_t a);
   void UpdateAggregate(idx_t a, idx_t set, const uint32_t* group_ids);
   // Group ids of the rows of `keys` (rows sel[0, count) of it when `sel` is
@@ -141,6 +149,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   // A new group for row `row` of `keys`: stores its keys, returns its id.
   uint32_t AddGroup(DataChunk& keys, idx_t row);
   void Grow();
+  // Sizes an empty table's slots and key columns for `groups` groups, so
+  // that adding them neither grows nor rehashes (the partitioned merge knows
+  // its partitions' sizes).
+  void ReserveSlots(idx_t groups);
 
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundAggregate> aggregates_;
@@ -200,6 +212,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<SpilledPartition> pending_;    // partitions still to aggregate
   idx_t spilled_partitions_ = 0;             // for EXPLAIN ANALYZE
   std::vector<uint32_t> miss_partitions_;
+  // After a partitioned merge: the partition tables, emitted in order (this
+  // table is then empty).
+  std::vector<std::unique_ptr<PhysicalHashAggregate>> partitions_;
+  idx_t next_partition_ = 0;
+  idx_t merged_partitions_ = 0;  // for EXPLAIN ANALYZE
   std::vector<sel_t> hit_sel_, miss_sel_;
 };
 

@@ -2,11 +2,32 @@
 // one-integer-key table and the packed-key table (packed_keys.hpp).
 #include "execution/operator/physical_hash_aggregate.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <utility>
 
 namespace lakestream {
 
 void PhysicalHashAggregate::Grow() { GrowHashSlots(slots_, slot_hashes_, mask_); }
+
+void PhysicalHashAggregate::ReserveSlots(idx_t groups) {
+  // The table grows once more than half full.
+  const idx_t capacity = std::bit_ceil(std::max<idx_t>(2 * groups + 2, slots_.size()));
+  if (integer_key_) {
+    integer_slots_.assign(capacity, IntegerKeySlot{0, 0, 0});
+    integer_mask_ = capacity - 1;
+  } else if (packed_) {
+    packed_slots_.assign(capacity, PackedKeySlot{});
+    packed_mask_ = capacity - 1;
+  } else {
+    slots_.assign(capacity, 0);
+    slot_hashes_.assign(capacity, 0);
+    mask_ = capacity - 1;
+  }
+  for (auto& keys : group_keys_) {
+    if (keys->Capacity() < groups) keys->Resize(groups);
+  }
+}
 
 uint32_t PhysicalHashAggregate::AddGroup(DataChunk& keys, idx_t row) {
   uint32_t gid = static_cast<uint32_t>(group_count_++);

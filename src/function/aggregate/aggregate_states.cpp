@@ -33,9 +33,10 @@ class CountStarState : public AggregateState, public SelectedUpdate {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<CountStarState&>(other).counts_;
-    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[g];
+    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[CombineSource(sources, g)];
   }
 
  protected:
@@ -82,7 +83,8 @@ class CountDistinctState : public AggregateState {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t) override {
+  // Merges every pair of `other`: no `sources` (CombinesSelected() is false).
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t, const uint32_t*) override {
     seen_.Merge(static_cast<CountDistinctState&>(other).seen_, targets, [&](uint32_t group) { counts_[group]++; });
   }
 
@@ -198,12 +200,17 @@ class HugeSumState : public AggregateState, public SelectedUpdate, public Shared
       }
     }
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
-    if (totals_ != this) return;
-    auto& from = static_cast<HugeSumState&>(other);
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
+    if (totals_ != this) return;  // the state whose totals this one reads combines them
+    // The other table's sum and avg of one argument may share one total
+    // (ShareTotals) while this table's do not (a partition table of the
+    // parallel merge): read the total the other state finalizes from.
+    const HugeSumState& from = *static_cast<HugeSumState&>(other).totals_;
     for (idx_t g = 0; g < count; g++) {
-      sums_[targets[g]] += from.sums_[g];
-      counts_[targets[g]] += from.counts_[g];
+      const uint32_t source = CombineSource(sources, g);
+      sums_[targets[g]] += from.sums_[source];
+      counts_[targets[g]] += from.counts_[source];
     }
   }
   double scale_divisor = 1.0;
@@ -377,12 +384,14 @@ class ExtremeState : public AggregateState, public SelectedUpdate {
     }
   }
   // Every candidate goes through Update's comparison: min/max only (any_value is not Combinable).
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<ExtremeState&>(other);
     Vector one(from.values_.GetType(), 1);
     for (idx_t g = 0; g < count; g++) {
-      if (!from.has_[g]) continue;
-      one.Copy(from.values_, nullptr, 1, g, 0);
+      const uint32_t source = CombineSource(sources, g);
+      if (!from.has_[source]) continue;
+      one.Copy(from.values_, nullptr, 1, source, 0);
       Update(&one, &targets[g], 1);
     }
   }
@@ -425,7 +434,7 @@ std::unique_ptr<AggregateState> MakeExtreme(const LogicalType& type) {
 
 }  // namespace
 
-void AggregateState::Combine(AggregateState&, const uint32_t*, idx_t) {
+void AggregateState::Combine(AggregateState&, const uint32_t*, idx_t, const uint32_t*) {
   throw InternalError("an aggregate that cannot be combined was run on several threads");
 }
 

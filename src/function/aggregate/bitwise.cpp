@@ -33,12 +33,14 @@ class BitwiseState : public AggregateState {
       out[i] = values_[first + i];
     }
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<BitwiseState&>(other);
     for (idx_t g = 0; g < count; g++) {
-      if (!from.has_[g]) continue;
+      const uint32_t source = CombineSource(sources, g);
+      if (!from.has_[source]) continue;
       has_[targets[g]] = 1;
-      Fold(values_[targets[g]], from.values_[g]);
+      Fold(values_[targets[g]], from.values_[source]);
     }
   }
 

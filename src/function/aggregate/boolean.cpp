@@ -33,14 +33,16 @@ class BoolState : public AggregateState {
       out[i] = values_[first + i] != 0;
     }
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<BoolState&>(other);
     for (idx_t g = 0; g < count; g++) {
-      if (!from.has_[g]) continue;
+      const uint32_t source = CombineSource(sources, g);
+      if (!from.has_[source]) continue;
       uint32_t t = targets[g];
       has_[t] = 1;
-      if (is_and_) values_[t] &= from.values_[g];
-      else values_[t] |= from.values_[g];
+      if (is_and_) values_[t] &= from.values_[source];
+      else values_[t] |= from.values_[source];
     }
   }
 
@@ -63,9 +65,10 @@ class CountIfState : public AggregateState {
     for (idx_t i = 0; i < count; i++) out[i] = counts_[first + i];
     result.SetAllValid(count);
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<CountIfState&>(other).counts_;
-    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[g];
+    for (idx_t g = 0; g < count; g++) counts_[targets[g]] += from[CombineSource(sources, g)];
   }
 
  private:

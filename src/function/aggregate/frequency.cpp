@@ -43,10 +43,13 @@ class FrequencyState : public AggregateState {
       Count(gids[i], *input, i, 1, sequence_++);
     }
   }
-  void Combine(AggregateState& other, const uint32_t* targets, idx_t count) override {
+  bool CombinesSelected() const override { return true; }
+  void Combine(AggregateState& other, const uint32_t* targets, idx_t count, const uint32_t* sources) override {
     auto& from = static_cast<FrequencyState&>(other);
-    for (idx_t g = 0; g < count && g < from.groups_.size(); g++) {
-      for (uint32_t e : from.groups_[g]) {
+    for (idx_t g = 0; g < count; g++) {
+      const uint32_t source = CombineSource(sources, g);
+      if (source >= from.groups_.size()) continue;
+      for (uint32_t e : from.groups_[source]) {
         const Entry& entry = from.entries_[e];
         Count(targets[g], from.values_, entry.row, entry.count, sequence_++);
       }
