@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "common/collection_gather.hpp"
 #include "common/vector_operations.hpp"
+#include "execution/operator/sort_packed_keys.hpp"
 #include "execution/parallel/numbered_morsels.hpp"
 #include "execution/parallel/pipeline_workers.hpp"
 
@@ -12,6 +14,8 @@ PhysicalOrder::PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> 
     : PhysicalOperator(child->types), orders_(std::move(orders)), top_n_(top_n) {
   children.push_back(std::move(child));
 }
+
+PhysicalOrder::~PhysicalOrder() = default;
 
 std::string PhysicalOrder::Details() const {
   std::string d;
@@ -39,13 +43,19 @@ bool PhysicalOrder::KeyLess(const DataChunk& a, idx_t ra, idx_t ka, const DataCh
 }
 
 void PhysicalOrder::SortInMemory() {
-  permutation_.resize(rows_.Count());
-  for (idx_t i = 0; i < permutation_.size(); i++) permutation_[i] = i;
-  auto less = [&](uint64_t a, uint64_t b) {
-    return KeyLess(keys_.Chunk(a / STANDARD_VECTOR_SIZE), a % STANDARD_VECTOR_SIZE, 0,
-                   keys_.Chunk(b / STANDARD_VECTOR_SIZE), b % STANDARD_VECTOR_SIZE, 0);
-  };
-  std::stable_sort(permutation_.begin(), permutation_.end(), less);
+  row_gather_.reset();
+  key_gather_.reset();
+  if (!SortPackedKeys(keys_, orders_, permutation_)) {
+    permutation_.resize(rows_.Count());
+    for (idx_t i = 0; i < permutation_.size(); i++) permutation_[i] = i;
+    auto less = [&](uint64_t a, uint64_t b) {
+      return KeyLess(keys_.Chunk(a / STANDARD_VECTOR_SIZE), a % STANDARD_VECTOR_SIZE, 0,
+                     keys_.Chunk(b / STANDARD_VECTOR_SIZE), b % STANDARD_VECTOR_SIZE, 0);
+    };
+    std::stable_sort(permutation_.begin(), permutation_.end(), less);
+  }
+  row_gather_ = std::make_unique<CollectionGather>(rows_);
+  key_gather_ = std::make_unique<CollectionGather>(keys_);
 }
 
 void PhysicalOrder::CutToTopN() {
@@ -59,18 +69,16 @@ void PhysicalOrder::CutToTopN() {
     const idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, keep - start);
     r.Reset();
     k.Reset();
-    for (idx_t i = 0; i < n; i++) {
-      const uint64_t row = permutation_[start + i];
-      const DataChunk& rc = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
-      const DataChunk& kc = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
-      for (idx_t c = 0; c < r.ColumnCount(); c++) r.data[c].Copy(rc.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-      for (idx_t c = 0; c < k.ColumnCount(); c++) k.data[c].Copy(kc.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-    }
+    // The strings are copied: the kept rows must not hold every cut chunk's heap.
+    for (idx_t c = 0; c < r.ColumnCount(); c++) row_gather_->Gather(c, &permutation_[start], n, r.data[c], 0, true);
+    for (idx_t c = 0; c < k.ColumnCount(); c++) key_gather_->Gather(c, &permutation_[start], n, k.data[c], 0, true);
     r.SetCardinality(n);
     k.SetCardinality(n);
     rows.Append(r);
     keys.Append(k);
   }
+  row_gather_.reset();
+  key_gather_.reset();
   rows_ = std::move(rows);
   keys_ = std::move(keys);
   permutation_.clear();
@@ -114,13 +122,8 @@ void PhysicalOrder::GatherSorted(idx_t start, idx_t n, DataChunk& chunk) const {
   chunk.Reset();
   const idx_t width = types.size();
   const idx_t key_count = keys_.Types().size();
-  for (idx_t i = 0; i < n; i++) {
-    uint64_t row = permutation_[start + i];
-    const DataChunk& r = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
-    const DataChunk& k = keys_.Chunk(row / STANDARD_VECTOR_SIZE);
-    for (idx_t c = 0; c < width; c++) chunk.data[c].Copy(r.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-    for (idx_t c = 0; c < key_count; c++) chunk.data[width + c].Copy(k.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-  }
+  for (idx_t c = 0; c < width; c++) row_gather_->Gather(c, &permutation_[start], n, chunk.data[c]);
+  for (idx_t c = 0; c < key_count; c++) key_gather_->Gather(c, &permutation_[start], n, chunk.data[width + c]);
   chunk.SetCardinality(n);
 }
 
@@ -137,6 +140,8 @@ void PhysicalOrder::SpillRun(ExecutionContext& context) {
   }
   runs_.push_back(std::move(run));
   spilled_runs_++;
+  row_gather_.reset();
+  key_gather_.reset();
   rows_.Clear();
   keys_.Clear();
   permutation_.clear();
@@ -172,7 +177,8 @@ void PhysicalOrder::Collect(ExecutionContext& context) {
       std::fill_n(number, input.size(), static_cast<int64_t>(morsels_->Current()));
     }
     keys.SetCardinality(input.size());
-    uint64_t bytes = ChunkBytes(input) + ChunkBytes(keys) + input.size() * sizeof(uint64_t);
+    // Per row also its permutation entry and, while sorting, its packed key (up to 16 bytes).
+    uint64_t bytes = ChunkBytes(input) + ChunkBytes(keys) + input.size() * (sizeof(uint64_t) + 16);
     if (!reservation_.Grow(bytes)) {
       if (!can_spill) {
         ThrowOutOfMemory("ORDER_BY (" + std::to_string(rows_.Count()) + " rows so far)", bytes, context.memory.get(),
@@ -332,11 +338,7 @@ bool PhysicalOrder::GetChunk(ExecutionContext& context, DataChunk& out) {
   if (position_ >= permutation_.size()) return false;
   idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, permutation_.size() - position_);
   out.Reset();
-  for (idx_t i = 0; i < n; i++) {
-    uint64_t row = permutation_[position_ + i];
-    const DataChunk& chunk = rows_.Chunk(row / STANDARD_VECTOR_SIZE);
-    for (idx_t c = 0; c < out.ColumnCount(); c++) out.data[c].Copy(chunk.data[c], nullptr, 1, row % STANDARD_VECTOR_SIZE, i);
-  }
+  for (idx_t c = 0; c < out.ColumnCount(); c++) row_gather_->Gather(c, &permutation_[position_], n, out.data[c]);
   out.SetCardinality(n);
   position_ += n;
   return true;

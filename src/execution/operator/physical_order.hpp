@@ -1,6 +1,8 @@
 // ORDER BY: materialises its input, sorts row positions with a comparator over
-// the key columns (NULLS FIRST/LAST per key), and emits rows in that order.
-// The sort is stable, so ties keep their input order.
+// the key columns (NULLS FIRST/LAST per key), and emits rows in that order,
+// a column at a time (CollectionGather). The sort is stable, so ties keep
+// their input order. Integer-like keys are sorted as packed integers instead
+// of through the comparator (sort_packed_keys.hpp).
 //
 // External sort (SET memory_limit, docs/memory.md): the collected rows and
 // keys are reserved (MemoryReservation); when the pool refuses, the rows so
@@ -36,12 +38,14 @@
 
 namespace lakestream {
 
+class CollectionGather;
 class NumberedMorsels;
 
 class PhysicalOrder : public PhysicalOperator {
  public:
   // top_n > 0: only the first top_n rows are read by the parent (above).
   PhysicalOrder(PhysicalOperatorPtr child, std::vector<BoundOrder> orders, idx_t top_n = 0);
+  ~PhysicalOrder() override;
   bool GetChunk(ExecutionContext& context, DataChunk& out) override;
   std::string Name() const override { return "ORDER_BY"; }
   std::string Details() const override;
@@ -101,6 +105,8 @@ class PhysicalOrder : public PhysicalOperator {
   ChunkCollection rows_;
   ChunkCollection keys_;
   std::vector<uint64_t> permutation_;
+  // After SortInMemory: column-wise copies out of rows_ and keys_.
+  std::unique_ptr<CollectionGather> row_gather_, key_gather_;
   idx_t position_ = 0;
   idx_t top_n_ = 0;
   bool has_boundary_ = false;
