@@ -30,21 +30,6 @@ bool Flat(const LogicalType& type) {
   }
 }
 
-template <class T>
-void GatherTyped(const std::vector<const uint8_t*>& data, const std::vector<const uint8_t*>& validity,
-                 const uint64_t* positions, idx_t count, Vector& out, idx_t out_offset) {
-  T* dst = out.GetData<T>() + out_offset;
-  uint8_t* valid = out.Validity() + out_offset;
-  const uint8_t* const* chunks = data.data();
-  const uint8_t* const* valid_chunks = validity.data();
-  for (idx_t i = 0; i < count; i++) {
-    const uint64_t chunk = positions[i] / STANDARD_VECTOR_SIZE;
-    const uint64_t offset = positions[i] % STANDARD_VECTOR_SIZE;
-    std::memcpy(dst + i, chunks[chunk] + offset * sizeof(T), sizeof(T));
-    valid[i] = valid_chunks[chunk][offset];
-  }
-}
-
 }  // namespace
 
 CollectionGather::CollectionGather(const ChunkCollection& rows)
@@ -67,34 +52,22 @@ void CollectionGather::Gather(idx_t column, const uint64_t* positions, idx_t cou
                               bool copy_strings) const {
   const auto& data = data_[column];
   const auto& validity = validity_[column];
-  switch (rows_.Types()[column].id()) {
-    case TypeId::BOOLEAN: return GatherTyped<bool>(data, validity, positions, count, out, out_offset);
-    case TypeId::INTEGER:
-    case TypeId::DATE: return GatherTyped<int32_t>(data, validity, positions, count, out, out_offset);
-    case TypeId::BIGINT:
-    case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: return GatherTyped<int64_t>(data, validity, positions, count, out, out_offset);
-    case TypeId::DOUBLE: return GatherTyped<double>(data, validity, positions, count, out, out_offset);
-    case TypeId::DECIMAL: return GatherTyped<hugeint_t>(data, validity, positions, count, out, out_offset);
-    case TypeId::INTERVAL: return GatherTyped<interval_t>(data, validity, positions, count, out, out_offset);
-    case TypeId::VARCHAR:
-      GatherTyped<string_t>(data, validity, positions, count, out, out_offset);
-      if (!copy_strings) {
-        out.AddHeapReference(heaps_[column]);
-        return;
-      }
-      for (idx_t i = 0; i < count; i++) {
-        string_t& s = out.GetData<string_t>()[out_offset + i];
-        if (out.IsValid(out_offset + i)) s = out.AddString(s);
-      }
+  if (GatherFlatColumn(data, validity, positions, count, out, out_offset)) {
+    if (out.GetType().id() != TypeId::VARCHAR) return;
+    if (!copy_strings) {
+      out.AddHeapReference(heaps_[column]);
       return;
-    default:
-      // Nested columns: row by row (their children are not flat).
-      for (idx_t i = 0; i < count; i++) {
-        const uint64_t p = positions[i];
-        out.Copy(rows_.Chunk(p / STANDARD_VECTOR_SIZE).data[column], nullptr, 1, p % STANDARD_VECTOR_SIZE,
-                 out_offset + i);
-      }
+    }
+    for (idx_t i = 0; i < count; i++) {
+      string_t& s = out.GetData<string_t>()[out_offset + i];
+      if (out.IsValid(out_offset + i)) s = out.AddString(s);
+    }
+    return;
+  }
+  // Nested columns: row by row (their children are not flat).
+  for (idx_t i = 0; i < count; i++) {
+    const uint64_t p = positions[i];
+    out.Copy(rows_.Chunk(p / STANDARD_VECTOR_SIZE).data[column], nullptr, 1, p % STANDARD_VECTOR_SIZE, out_offset + i);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/collection_gather.hpp"
 #include "common/exception.hpp"
 #include "execution/memory/memory_pool.hpp"
 #include "execution/parallel/parallel_runner.hpp"
@@ -363,46 +364,6 @@ idx_t PhysicalHashJoin::CollectPairs() {
   return pairs;
 }
 
-// Gathers build rows of one column into `out` with a typed loop, through the
-// table's per-chunk pointers (Table::column_data).
-template <class T>
-static void GatherColumn(const std::vector<const uint8_t*>& data, const std::vector<const uint8_t*>& validity,
-                         const uint32_t* rows, idx_t count, Vector& out) {
-  T* dst = out.GetData<T>();
-  uint8_t* valid = out.Validity();
-  const uint8_t* const* chunks = data.data();
-  const uint8_t* const* valid_chunks = validity.data();
-  for (idx_t i = 0; i < count; i++) {
-    idx_t chunk = rows[i] / STANDARD_VECTOR_SIZE;
-    idx_t offset = rows[i] % STANDARD_VECTOR_SIZE;
-    std::memcpy(dst + i, chunks[chunk] + offset * sizeof(T), sizeof(T));
-    valid[i] = valid_chunks[chunk][offset];
-  }
-}
-
-static void Gather(const std::shared_ptr<StringHeap>& heaps, const std::vector<const uint8_t*>& data,
-                   const std::vector<const uint8_t*>& validity, const uint32_t* rows, idx_t count, Vector& out) {
-  switch (out.GetType().id()) {
-    case TypeId::BOOLEAN: return GatherColumn<bool>(data, validity, rows, count, out);
-    case TypeId::INTEGER:
-    case TypeId::DATE: return GatherColumn<int32_t>(data, validity, rows, count, out);
-    case TypeId::BIGINT:
-    case TypeId::TIMESTAMP:
-    case TypeId::TIMESTAMP_NTZ: return GatherColumn<int64_t>(data, validity, rows, count, out);
-    case TypeId::DOUBLE: return GatherColumn<double>(data, validity, rows, count, out);
-    case TypeId::DECIMAL: return GatherColumn<hugeint_t>(data, validity, rows, count, out);
-    case TypeId::VARCHAR: {
-      GatherColumn<string_t>(data, validity, rows, count, out);
-      // Keep the build side's string bytes alive as long as `out` lives.
-      out.AddHeapReference(heaps);
-      return;
-    }
-    default:
-      break;
-  }
-  throw InternalError("hash join gather of a " + out.GetType().ToString() + " column");
-}
-
 void PhysicalHashJoin::GatherBuild(idx_t column, const uint32_t* rows, idx_t count, Vector& out) const {
   const Table& table = *table_;
   switch (out.GetType().id()) {
@@ -417,7 +378,11 @@ void PhysicalHashJoin::GatherBuild(idx_t column, const uint32_t* rows, idx_t cou
     case TypeId::VARCHAR: {
       // Shares the ownership of the table, which holds every heap.
       std::shared_ptr<StringHeap> heaps(table_, &table_->heap_anchor);
-      Gather(heaps, table.column_data[column], table.column_validity[column], rows, count, out);
+      if (!GatherFlatColumn(table.column_data[column], table.column_validity[column], rows, count, out)) {
+        throw InternalError("hash join gather of a " + out.GetType().ToString() + " column");
+      }
+      // Keep the build side's string bytes alive as long as `out` lives.
+      if (out.GetType().id() == TypeId::VARCHAR) out.AddHeapReference(heaps);
       return;
     }
     default:
