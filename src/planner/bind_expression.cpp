@@ -612,6 +612,11 @@ BoundExprPtr Binder::BindSubquery(const ParsedExpression& expr, const BindContex
   const ParsedExpression* row = expr.type == ExpressionType::SUBQUERY_SCALAR ? nullptr : expr.children[0].get();
   bool row_probe = row && row->type == ExpressionType::FUNCTION && row->function_name == "row";
   if (query.types.size() != 1 || (row_probe && membership && query.types[0].id() != TypeId::STRUCT)) {
+    if (row_probe && quantified && !membership) {
+      throw NotImplementedError("a row compared with a subquery by " + std::string(OperatorFunctionName(expr.type)) +
+                                (node.type == ExpressionType::SUBQUERY_ALL ? " ALL" : " ANY") +
+                                " (rows support IN, NOT IN, = ANY and <> ALL)");
+    }
     if (!row_probe || !membership) {
       throw BinderError("Subquery returns " + std::to_string(query.types.size()) +
                         " columns but is used as a single value; select exactly one column, or compare a row of as "
