@@ -94,9 +94,18 @@ TEST(DeltaLazySnapshot, ChangesAfterTheCheckpointApplyInOrder) {
   ScopedTempDir dir("lakestream_lazy_snapshot");
   std::string path = MakeCheckpointedTable(dir.path);
   auto table = DeltaTable::Open(FileSystem::Default(), "t", path);
-  TableCommit update = testing::UpdateOneRow();  // rewrites the file of row 3 (in the checkpoint)
-  table->Commit(update);
   auto log = delta::DeltaLog::Open(FileSystem::Default(), path).take();
+  // Data file paths are random, so the first file in path order may be one
+  // of the two added after the checkpoint: rewrite the first one it holds.
+  auto at_checkpoint = log->LoadSnapshot(10).take();
+  uint64_t file_index = 0;
+  for (const auto& [path_in_table, add] : table->Snapshot().files) {
+    if (at_checkpoint.files.find(path_in_table) != at_checkpoint.files.end()) break;
+    file_index++;
+  }
+  ASSERT_LT(file_index, 12u);
+  TableCommit update = testing::UpdateOneRow(file_index);
+  table->Commit(update);
   auto lazy = log->LoadSnapshot().take();
   EXPECT_EQ(lazy.checkpoint_version, 10);
   delta::LoadOptions json_only;

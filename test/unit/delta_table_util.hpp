@@ -45,10 +45,12 @@ inline std::unique_ptr<DeltaTable> MakeTable(FileSystem* fs, const std::string& 
 }
 
 // An UPDATE of row 3: rewrites the data file and writes a change data file.
-inline TableCommit UpdateOneRow() {
+// An UPDATE of row 3 of the table's `file_index`-th file in path order (the
+// order of its snapshot's file map; row ids are file index << 32 | row).
+inline TableCommit UpdateOneRow(uint64_t file_index = 0) {
   TableCommit update;
   update.operation = "UPDATE";
-  update.updated_row_ids = {3};
+  update.updated_row_ids = {static_cast<row_t>(file_index << 32 | 3)};
   update.updated = Rows(3, 1);
   return update;
 }
