@@ -232,6 +232,17 @@ TEST(DeltaCount, FooterRecordCountFollowsTheChangesAfterIt) {
   EXPECT_EQ(map.size(), 3u);
   delta::FileMap copy = map;
   EXPECT_EQ(copy.RecordsFromSummary(), 37);
+  // A file without a vector gaining one, the add listed first: the remove
+  // (no vector) names the old logical file, not the new one.
+  delta::AddFile g = Add("g.parquet", 4);
+  map.Add(g);
+  map.Add(Add("g.parquet", 4, 1));
+  map.Remove(Remove(g));
+  EXPECT_EQ(map.RecordsFromSummary(), 40);
+  EXPECT_EQ(map.size(), 4u);
+  ASSERT_TRUE(map.Load().ok());
+  ASSERT_EQ(map.Get().count("g.parquet"), 1u);
+  EXPECT_EQ(delta::LiveRecords(map.Get().at("g.parquet")), 3);
 
   // A remove of (maybe) one of the checkpoint's files: the footer cannot say
   // how many rows went with it.

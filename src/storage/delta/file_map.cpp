@@ -24,12 +24,18 @@ void ApplyAdd(std::map<std::string, Value>& files, const std::string& path, Valu
   files.insert_or_assign(files.end(), path, std::move(value));
 }
 
+// A logical file is (path, deletion vector id) (PROTOCOL.md "Action
+// Reconciliation"); a remove without a vector names the file without one.
+// So the remove of the old (path, DV) that comes with the add of a new DV on
+// the same path leaves the new file, whichever order the commit lists them.
+bool SameLogicalFile(const RemoveFile& remove, const std::optional<std::string>& active_vector) {
+  return DeletionVectorId(remove.deletion_vector) == DeletionVectorId(active_vector);
+}
+
 template <class Value>
 void ApplyRemove(std::map<std::string, Value>& files, const RemoveFile& remove) {
   auto active = files.find(remove.path);
-  if (active != files.end() &&
-      (!remove.deletion_vector || DeletionVectorId(remove.deletion_vector) == DeletionVectorId(active->second.deletion_vector)))
-    files.erase(active);
+  if (active != files.end() && SameLogicalFile(remove, active->second.deletion_vector)) files.erase(active);
 }
 
 // FNV-1a, then mixed: stable across builds, since filters are stored.
@@ -257,8 +263,7 @@ std::optional<FileMap::Totals> FileMap::FromSummary(const FileSummary& summary) 
       bytes += add->size;
     } else if (it != tail.end()) {
       const RemoveFile& remove = std::get<RemoveFile>(change);
-      if (remove.deletion_vector && DeletionVectorId(remove.deletion_vector) != DeletionVectorId(it->second.deletion_vector))
-        continue;
+      if (!SameLogicalFile(remove, it->second.deletion_vector)) continue;
       files--;
       bytes -= it->second.size;
       tail.erase(it);
