@@ -78,7 +78,8 @@ std::string PhysicalHashJoin::Details() const {
   if (null_aware_) d += " (NULL-aware)";
   if (build_threads_ > 1) d += " [build: " + std::to_string(build_threads_) + " threads]";
   if (build_table_->direct) d += " [keys indexed directly]";
-  // Copies sharing probe files: the one that joined them counted for all.
+  // Partitions are joined by every copy of the join (one per thread): the
+  // most any copy joined.
   idx_t spilled = spilled_partitions_;
   if (build_table_->grace) spilled = std::max<idx_t>(spilled, build_table_->grace->shared_partitions);
   if (spilled > 0) d += " [grace join: " + std::to_string(spilled) + " partitions from disk]";

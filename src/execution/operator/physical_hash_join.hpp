@@ -240,7 +240,7 @@ class PhysicalHashJoin : public PhysicalOperator {
     // copies still partitioning theirs.
     std::unique_ptr<PartitionedSpill> shared_probe;
     idx_t partitioning = 0;
-    std::atomic<idx_t> shared_partitions{0};  // partitions the last copy joined (EXPLAIN ANALYZE)
+    std::atomic<idx_t> shared_partitions{0};  // the most partitions one copy joined (EXPLAIN ANALYZE)
   };
   // Whether a row of `chunk` (build columns then keys) has a NULL key that never matches.
   bool HasNullKey(const DataChunk& chunk) const;

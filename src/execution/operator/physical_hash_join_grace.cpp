@@ -115,7 +115,11 @@ bool PhysicalHashJoin::NextGracePartition(ExecutionContext& context) {
     probe_done_ = false;
     have_probe_ = false;
     spilled_partitions_++;
-    if (TracksBuildMatches() && build_table_->copies > 1) grace_->shared_partitions = spilled_partitions_;
+    // The copy EXPLAIN ANALYZE asks may have probed no rows (its threads took
+    // every morsel) or, sharing probe files, joined none itself.
+    idx_t most = grace_->shared_partitions.load();
+    while (most < spilled_partitions_ && !grace_->shared_partitions.compare_exchange_weak(most, spilled_partitions_)) {
+    }
     return true;
   }
   grace_done_ = true;
