@@ -5,7 +5,9 @@
 // CREATE OR REPLACE of a target (the offset is folded into the catalog, not
 // lost), a second Database on the same directory seeing the offset another
 // moved, CREATE TABLE AS, and a catalog written before this contract with a
-// consumption under way (pending_target), settled once on open.
+// consumption under way (pending_target), settled once on open. And the
+// same rule for materialized views: a refresh that reaches new source
+// versions without changing a row commits the view's txns alone, not the catalog.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -209,6 +211,30 @@ TEST_F(StreamOffsetTest, OldCatalogWithAPendingConsumptionIsSettledOnce) {
   Close();
   Open();
   EXPECT_EQ(Catalog(), settled);
+}
+
+// A materialized view's source versions live in its log's txns (docs/views.md,
+// "Crash safety"): a source commit the view filters out moves them with a
+// commit of the txns alone; catalog.json stays as it was.
+TEST_F(StreamOffsetTest, ViewRefreshWithoutRowChangesCommitsTxnsNotTheCatalog) {
+  Run("CREATE TABLE src (id INT, v INT) TBLPROPERTIES ('change_tracking' = 'true')");
+  Run("INSERT INTO src VALUES (1, 1)");
+  Run("CREATE MATERIALIZED VIEW mv AS SELECT id, v FROM src WHERE v > 0");
+  Run("INSERT INTO src VALUES (2, 2)");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM mv"), 2);  // a read catches the view up first
+  const std::string catalog = Catalog();
+  const int64_t view_before = Version("mv");
+  Run("INSERT INTO src VALUES (3, -1)");  // filtered out by the view
+  EXPECT_EQ(Scalar("SELECT count(*) FROM mv"), 2);
+  EXPECT_EQ(Catalog(), catalog) << "a refresh that changed no row must not write catalog.json";
+  ASSERT_EQ(Version("mv"), view_before + 1);
+  std::string commit = Commit("mv", view_before + 1);
+  EXPECT_NE(commit.find("\"lakestream.view.source.src\""), std::string::npos) << commit;
+  EXPECT_EQ(commit.find("\"add\""), std::string::npos) << commit;
+  Close();
+  Open();
+  auto refreshed = Run("REFRESH MATERIALIZED VIEW mv");
+  EXPECT_EQ(refreshed->GetValue(0, 0).ToString(), "up to date");
 }
 
 }  // namespace
