@@ -1,5 +1,6 @@
 #include "catalog/catalog.hpp"
 
+#include "catalog/stream_offset.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 
@@ -81,6 +82,7 @@ TableCatalogEntry& Catalog::CreateTable(std::unique_ptr<TableCatalogEntry> entry
       throw CatalogError("Table with name " + entry->name +
                          " already exists! Use CREATE OR REPLACE TABLE to replace it, or pick another name.");
     }
+    FoldStreamOffsets(*this, *it->second);  // the replaced table's consumptions stay counted
   }
   auto& slot = tables_[key];
   slot = std::move(entry);
@@ -113,6 +115,7 @@ bool Catalog::DropTable(const std::string& name, bool if_exists) {
     if (if_exists) return false;
     GetTable(name);  // throws with a hint
   }
+  FoldStreamOffsets(*this, *it->second);  // its consumptions stay counted (stream_offset.hpp)
   tables_.erase(it);
   return true;
 }

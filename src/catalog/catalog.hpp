@@ -116,24 +116,24 @@ struct TableCatalogEntry {
 };
 
 // A table stream: a cursor over the change feed of a table or materialized
-// view (src/stream/). Its offset moves only when a DML statement that read it
-// commits (stream/stream_offsets.hpp says how that stays atomic).
+// view (src/stream/). `offset` is only the base of its offset; the consuming
+// DML's Delta txns raise it (catalog/stream_offset.hpp, StreamPositionOf).
 struct StreamCatalogEntry {
   std::string name;
   std::string id;      // unique per creation; names the stream's Delta txn appId
   std::string source;  // the table or materialized view it reads
   bool append_only = false;
   bool show_initial_rows = false;
-  // Every change up to and including this version has been consumed; the
-  // stream returns the changes of versions (offset, latest]. With
-  // show_initial_rows and nothing consumed yet, `initial_pending` is true and
-  // the first read returns the rows of the source as of `offset` as inserts.
+  // The base of the offset (stream_offset.hpp): every change up to and
+  // including this version has been consumed. With show_initial_rows and
+  // nothing consumed yet, `initial_pending` is true and the first read
+  // returns the rows of the source as of `offset` as inserts.
   int64_t offset = -1;
   bool initial_pending = false;
   timestamp_t created_at = 0;
   std::string comment;
-  // Set while a consuming statement commits: the table it commits to and the
-  // source version it read. Reconciled on open (see stream_offsets.hpp).
+  // Written only by older versions (a consumption under way, settled once on
+  // open: ReconcileStreamOffsets, transaction/statement_commit.hpp).
   std::string pending_target;
   int64_t pending_version = -1;
   // The Delta table id (metaData.id) of the source at CREATE STREAM: a source
@@ -286,7 +286,7 @@ class Catalog {
   // "table s.t", "stream s.c", ... for every object of the schema, sorted by kind then name.
   std::vector<std::string> DescribeObjectsIn(const std::string& schema) const;
 
-  // Throws CatalogError when a table of that name exists (unless if_not_exists / replace).
+  // Throws CatalogError when a table of that name exists (unless if_not_exists / replace; replacing folds as DropTable).
   TableCatalogEntry& CreateTable(std::unique_ptr<TableCatalogEntry> entry, bool if_not_exists, bool or_replace);
   // Throws CatalogError when a stream or a plain view has the name a new
   // table of `kind` would take (CreateTable checks it too; callers call it
@@ -295,7 +295,7 @@ class Catalog {
   // Throws CatalogError "Table with name x does not exist!" with a "Did you mean" hint.
   TableCatalogEntry& GetTable(const std::string& name);
   TableCatalogEntry* FindTable(const std::string& name);
-  // Returns false when absent and if_exists; throws otherwise.
+  // False when absent and if_exists; throws otherwise. Folds its stream txns into the streams' bases first (stream_offset.hpp).
   bool DropTable(const std::string& name, bool if_exists);
   void RenameTable(const std::string& from, const std::string& to);
   std::vector<std::string> TableNames() const;  // sorted

@@ -40,20 +40,21 @@ static DeltaTable& SourceTable(ClientContext& context, const TableCatalogEntry& 
   return *delta;
 }
 
-// What the view's rows reflect for `sources`: the newer of its last commit's
-// txn actions and the catalog's record (see the header).
+// What the view's rows reflect for `sources`: its log's txn actions, the one
+// record once the view has a commit; the catalog's only for a source no
+// commit names (see the header).
 static VersionMap ReflectedVersions(TableCatalogEntry& view, const std::vector<std::string>& sources) {
   VersionMap out;
   DeltaTable* storage = DatabaseInstance::AsDelta(view);
   for (auto& source : sources) {
     std::string key = StringUtil::Lower(source);
     int64_t version = -1;
-    if (view.state.sources) {
+    auto txn = storage ? storage->Snapshot().TxnVersion(SourceTxnAppId(source)) : std::nullopt;
+    if (txn) {
+      version = *txn;
+    } else if (view.state.sources) {
       auto it = view.state.sources->find(key);
       if (it != view.state.sources->end()) version = it->second;
-    }
-    if (storage) {
-      if (auto txn = storage->Snapshot().TxnVersion(SourceTxnAppId(source))) version = std::max(version, *txn);
     }
     if (version >= 0) out[key] = version;
   }
@@ -215,7 +216,13 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
       went_down = went_down || (now != current.end() && now->second < version);
     }
   }
-  bool committed = commit.ChangedRows() > 0 || went_down;
+  // Once the view's log records its sources (its first commit), it is their
+  // one record: versions it does not hold yet are committed too, as txns
+  // alone when no row changed. Before that the catalog holds them.
+  const bool moved = ReflectedVersions(view, analysis.sources) != current;
+  bool logged = false;
+  for (auto& source : analysis.sources) logged = logged || storage->Snapshot().TxnVersion(SourceTxnAppId(source)).has_value();
+  bool committed = commit.ChangedRows() > 0 || went_down || (logged && moved);
   if (committed) {
     std::optional<KnownRemovedRows> known;
     if (removed.Count() > 0) known.emplace(*storage, commit, removed);
@@ -235,19 +242,19 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
   state.last_refresh = ViewRefreshRecord{outcome.path,     fallback,        storage->Version(),
                                          outcome.inserted, outcome.updated, outcome.deleted};
   // The catalog is saved (three fsyncs) only when it has to say something the
-  // view's Delta log does not: a commit's txn actions already record its
-  // source versions (readers take the newer of the two), so only versions
-  // reached without a commit, a new shape, or a new set of sources need it.
-  // last_refresh alone is informational and rides along with the next save.
+  // view's Delta log does not: once the log records the source versions
+  // (every later refresh that reaches new ones commits), only a new shape, a
+  // new set of sources or a cleared failure need it; before the view's first
+  // commit, versions reached too. last_refresh alone is informational and
+  // rides along with the next save.
   bool same_shape = recorded.maintenance && recorded.shape && recorded.reason && recorded.maintenance == state.maintenance &&
                     recorded.shape == state.shape && recorded.reason == state.reason;
   bool same_sources = recorded.sources && recorded.sources->size() == current.size();
   for (auto& [source, version] : current) {
     if (!same_sources) break;
-    auto it = recorded.sources->find(source);
-    same_sources = it != recorded.sources->end() && (committed || it->second == version);
+    same_sources = recorded.sources->count(source) > 0;
   }
-  if (!same_shape || !same_sources || was_failed) context.Database().SaveCatalog();
+  if (!same_shape || !same_sources || was_failed || (moved && !committed)) context.Database().SaveCatalog();
   return outcome;
 }
 

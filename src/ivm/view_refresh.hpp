@@ -10,11 +10,11 @@
 //   recompute-and-diff     the whole query, diffed against the stored rows
 //                          (views that cannot be incremental, REFRESH ... FULL,
 //                          and recovery when history or state is missing).
-// Where a view's rows reflect the sources: the txn actions of its last
-// commit, or the catalog's record when a later refresh found nothing to
-// change (whichever is newer). A refresh that commits does not save the
-// catalog at all (the txn actions say it); one that moves the versions
-// without a commit saves it. So no crash can make a change apply twice.
+// Where a view's rows reflect the sources: the txn actions of its log, the
+// one record (the catalog's "sources" only for a source no commit names
+// yet). A refresh that reaches new source versions always commits, as txns
+// alone when no row changes, and saves the catalog only for a new shape or
+// set of sources. So no crash can make a change apply twice.
 #pragma once
 
 #include <map>
@@ -42,7 +42,7 @@ std::string SourceTxnAppId(const std::string& source);
 RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool full);
 
 // The source versions the view reflects (lower-case source name -> version):
-// the newer of the catalog's record and the view's txn actions.
+// the view's txn actions (the catalog's record for a source they lack).
 std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view);
 
 // True when a source has a version the view does not reflect yet (cheap: it

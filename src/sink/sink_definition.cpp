@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "catalog/stream_offset.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/file_system.hpp"
@@ -75,7 +76,9 @@ void CheckNoUncountedMessages(ClientContext& context, const SinkCatalogEntry& si
                               int32_t partitions) {
   std::vector<int64_t> offsets = sink.state.partition_offsets.value_or(std::vector<int64_t>());
   int64_t counted = sink.state.delivered_version.value_or(-1);
-  if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(sink.source)) counted = stream->offset;
+  if (StreamCatalogEntry* stream = context.GetCatalog().FindStream(sink.source)) {
+    counted = StreamPositionOf(context.GetCatalog(), *stream).offset;
+  }
   auto tails = ReadSinkTail(options, sink.Id(), partitions, offsets, kKafkaRequestTimeoutMs);
   if (!tails.ok()) throw IOError("Sink " + sink.name + ": " + tails.status().message());
   for (auto& tail : tails.value()) {
@@ -187,7 +190,7 @@ void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalo
 
   // A new position: what CREATE SINK does.
   timestamp_t now = Timestamp::Now();
-  int64_t version = source.stream ? source.stream->offset : source.delta->Version();
+  int64_t version = source.stream ? StreamPositionOf(context.GetCatalog(), *source.stream).offset : source.delta->Version();
   bool snapshot = false;
   int64_t delivered = version;
   if (!source.stream) {

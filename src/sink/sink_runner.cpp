@@ -21,6 +21,7 @@
 #include "connector/sink_encoder.hpp"
 #include "connector/secret_use.hpp"
 #include "catalog/catalog_store.hpp"
+#include "catalog/stream_offset.hpp"
 #include "sink/sink_lease.hpp"
 #include "sink/sink_sessions.hpp"
 #include "sink/sink_source.hpp"
@@ -276,11 +277,12 @@ class SinkRun {
   SinkRunResult RunStream() {
     SinkRunResult result;
     StreamCatalogEntry& stream = *source_.stream;
-    int64_t offset = stream.offset;
+    StreamPosition at = StreamPositionOf(context_.GetCatalog(), stream);
+    int64_t offset = at.offset;
     int64_t latest = source_.delta->Version();
     // SHOW_INITIAL_ROWS and never read: the rows as of the offset come first,
     // as inserts, in the same batch (so a batch may end at the offset itself).
-    bool initial = stream.initial_pending;
+    bool initial = at.initial_pending;
     int64_t batch = latest;
     if (sink_.state.stream_batch) {
       int64_t saved = *sink_.state.stream_batch;
@@ -317,8 +319,11 @@ class SinkRun {
       }
       DeliverVersion(encoder, batch, ts, rows);
       Check(target_->Flush());
-      // Deliver, then advance: the offset moves only after the broker acknowledged.
-      AdvanceStreamOffset(context_, stream, batch);
+      // Deliver, then advance: the offset moves only after the broker
+      // acknowledged, in the catalog save that records the sink's progress
+      // (one write: a sink has no Delta log to hold it; RecordProgress always
+      // saves for a stream source, whose saves are never deferred).
+      AdvanceStreamBase(stream, batch);
       sink_.state.stream_batch.reset();
       RecordProgress();
     });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "catalog/catalog.hpp"
+#include "catalog/stream_offset.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "sink/sink_runner.hpp"
@@ -20,8 +21,9 @@ SinkStatus GetSinkStatus(ClientContext& context, SinkCatalogEntry& sink) {
     status.source_kind = "stream";
     try {
       status.latest_version = StreamSource(context, *stream).Version();
-      status.pending_versions = std::max<int64_t>(0, status.latest_version - stream->offset) + (stream->initial_pending ? 1 : 0);
-      status.next_version = stream->initial_pending ? stream->offset : stream->offset + 1;
+      StreamPosition at = StreamPositionOf(context.GetCatalog(), *stream);
+      status.pending_versions = std::max<int64_t>(0, status.latest_version - at.offset) + (at.initial_pending ? 1 : 0);
+      status.next_version = at.initial_pending ? at.offset : at.offset + 1;
     } catch (const Exception&) {
       // A stale stream: RUN SINK says why.
     }
@@ -78,7 +80,7 @@ std::optional<int64_t> OldestVersionStillNeeded(Catalog& catalog, const std::str
   };
   for (auto& name : catalog.StreamNames()) {
     StreamCatalogEntry& stream = *catalog.FindStream(name);
-    if (StringUtil::CIEquals(stream.source, table)) need(stream.offset);
+    if (StringUtil::CIEquals(stream.source, table)) need(StreamPositionOf(catalog, stream).offset);
   }
   for (auto& name : catalog.SinkNames()) {
     SinkCatalogEntry& sink = *catalog.FindSink(name);

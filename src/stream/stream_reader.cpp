@@ -1,5 +1,6 @@
 #include "stream/stream_reader.hpp"
 
+#include "catalog/stream_offset.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
 #include "transaction/client_context.hpp"
@@ -29,14 +30,21 @@ std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream
   if (!entry) return "its source table " + stream.source + " no longer exists; drop it with DROP STREAM " + stream.name;
   DeltaTable* delta = entry->storage ? DatabaseInstance::AsDelta(*entry) : nullptr;
   if (!delta) return "its source table " + entry->name + " cannot be opened (" + entry->load_error + ")";
+  StreamPosition at = StreamPositionOf(context.GetCatalog(), stream);
+  if (!at.unknown_in.empty()) {
+    TableCatalogEntry* unknown = context.GetCatalog().FindTable(at.unknown_in);
+    return "its offset may be recorded in table " + at.unknown_in + ", which cannot be opened (" +
+           (unknown ? unknown->load_error : std::string("gone")) + "); restore " + at.unknown_in +
+           "'s files, or DROP TABLE " + at.unknown_in;
+  }
   const std::string& id = delta->Snapshot().metadata.id;
   if (!stream.source_id.empty() && id != stream.source_id) {
     return "its source table " + entry->name + " was dropped and re-created (table id " + stream.source_id + " -> " +
-           id + "), so its offset (version " + std::to_string(stream.offset) + ") belongs to the old table; " +
+           id + "), so its offset (version " + std::to_string(at.offset) + ") belongs to the old table; " +
            RecreateHint(stream);
   }
-  if (stream.offset > delta->Version()) {
-    return "its offset (version " + std::to_string(stream.offset) + ") is past the latest version of " + entry->name +
+  if (at.offset > delta->Version()) {
+    return "its offset (version " + std::to_string(at.offset) + ") is past the latest version of " + entry->name +
            " (" + std::to_string(delta->Version()) + "; was the table replaced?); " + RecreateHint(stream);
   }
   if (!delta->Snapshot().ChangeDataFeedEnabled()) {
@@ -45,7 +53,7 @@ std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream
   }
   // The versions it has not consumed must be readable as the read will read
   // them (commits still in the log, the feed on at each): the same function.
-  std::string unreadable = ChangeFeedUnreadableReason(*delta, stream.offset + 1, delta->Version());
+  std::string unreadable = ChangeFeedUnreadableReason(*delta, at.offset + 1, delta->Version());
   if (!unreadable.empty()) return unreadable + "; " + RecreateHint(stream);
   return "";
 }
@@ -53,8 +61,9 @@ std::string StreamStaleReason(ClientContext& context, StreamCatalogEntry& stream
 bool StreamHasData(ClientContext& context, StreamCatalogEntry& stream) {
   if (!StreamStaleReason(context, stream).empty()) return false;
   DeltaTable& source = StreamSource(context, stream);
-  if (stream.initial_pending && source.AtVersion(stream.offset)->RowCount() > 0) return true;
-  for (int64_t v = stream.offset + 1; v <= source.Version(); v++) {
+  StreamPosition at = StreamPositionOf(context.GetCatalog(), stream);
+  if (at.initial_pending && source.AtVersion(at.offset)->RowCount() > 0) return true;
+  for (int64_t v = at.offset + 1; v <= source.Version(); v++) {
     auto actions = source.Log().ReadCommit(v);
     if (!actions.ok()) return false;
     for (auto& action : actions.value()) {
@@ -105,13 +114,14 @@ void ComputeStreamChanges(ClientContext& context, StreamCatalogEntry& stream, in
   idx_t column_count = entry->columns.size();
   ChangeFeedSchema schema = GetChangeFeedSchema(source);
   ChunkCollection feed(schema.types);
-  if (stream.initial_pending) AppendInitialRows(source, stream.offset, column_count, feed);
-  if (stream.offset < end_version) {
+  StreamPosition at = StreamPositionOf(context.GetCatalog(), stream);
+  if (at.initial_pending) AppendInitialRows(source, at.offset, column_count, feed);
+  if (at.offset < end_version) {
     try {
-      ReadChangeFeed(source, stream.offset + 1, end_version, feed);
+      ReadChangeFeed(source, at.offset + 1, end_version, feed);
     } catch (const Exception& e) {
       throw CatalogError("Stream " + stream.name + " is stale: the changes of " + entry->name + " after version " +
-                         std::to_string(stream.offset) + " can no longer be read (" + e.what() + "); " + RecreateHint(stream));
+                         std::to_string(at.offset) + " can no longer be read (" + e.what() + "); " + RecreateHint(stream));
     }
   }
   if (stream.append_only) {

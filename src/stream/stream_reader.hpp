@@ -1,7 +1,8 @@
 // Reading a table stream (ClickZetta/Snowflake semantics, DESIGN.md section 5).
 //
-// A stream over table T with offset O shows the changes of T's versions
-// (O, latest]: STANDARD streams their net change (stream/net_changes.hpp),
+// A stream over table T with offset O (catalog/stream_offset.hpp: the
+// catalog's base raised by its consumers' Delta txns) shows the changes of
+// T's versions (O, latest]: STANDARD streams their net change (stream/net_changes.hpp),
 // APPEND_ONLY streams the inserted rows. With SHOW_INITIAL_ROWS, until the
 // first consumption the rows of T as of O come first, as inserts.
 //

@@ -5,6 +5,7 @@
 
 #include "storage/table_append.hpp"
 
+#include "catalog/stream_offset.hpp"
 #include "common/commit_notifier.hpp"
 #include "common/crash_point.hpp"
 #include "common/exception.hpp"
@@ -15,25 +16,6 @@
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
-
-std::string StreamAppId(const StreamCatalogEntry& stream) { return "lakestream.stream." + stream.id; }
-
-static void ClearPending(StreamCatalogEntry& stream) {
-  stream.pending_target.clear();
-  stream.pending_version = -1;
-}
-
-// Everything up to `version` is consumed (in memory; the caller saves the catalog).
-static void MarkConsumed(StreamCatalogEntry& stream, int64_t version) {
-  stream.offset = version;
-  stream.initial_pending = false;
-  ClearPending(stream);
-}
-
-void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version) {
-  MarkConsumed(stream, version);
-  context.Database().SaveCatalog();
-}
 
 std::string CommitKey(DatabaseInstance& db, TableCatalogEntry& table) {
   if (DeltaTable* delta = table.storage ? DatabaseInstance::AsDelta(table) : nullptr) return delta->Path();
@@ -161,85 +143,78 @@ class WrittenChanges {
   ChangeSet set_;
 };
 
+// The streams the current statement read whose position the commit must
+// move: each with the source version it read. A stream already at that
+// version (nothing new since its last consumption) needs no record.
+static std::vector<std::pair<StreamCatalogEntry*, int64_t>> StreamsToRecord(ClientContext& context) {
+  std::vector<std::pair<StreamCatalogEntry*, int64_t>> consumed;
+  Catalog& catalog = context.GetCatalog();
+  for (auto& [name, changes] : context.StreamReads()) {
+    StreamCatalogEntry* stream = catalog.FindStream(changes->stream);
+    if (!stream) continue;
+    StreamPosition at = StreamPositionOf(catalog, *stream);
+    if (changes->read_version <= at.offset && !at.initial_pending) continue;
+    consumed.emplace_back(stream, changes->read_version);
+  }
+  return consumed;
+}
+
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit) {
   context.BeginCommit();  // an interrupt now would leave the statement half committed
   // The executors refused earlier; this catches any path that did not.
   if (commit.overwrite || !commit.deleted_rows.empty() || !commit.updated_row_ids.empty()) {
     CheckRowsRemovable(target, commit.operation);
   }
-  std::vector<std::pair<StreamCatalogEntry*, int64_t>> consumed;
-  for (auto& [name, changes] : context.StreamReads()) {
-    StreamCatalogEntry* stream = context.GetCatalog().FindStream(changes->stream);
-    if (stream) consumed.emplace_back(stream, changes->read_version);
-  }
   DeltaTable* delta = DatabaseInstance::AsDelta(target);
   const int64_t before = delta ? delta->Version() : -1;
-  if (consumed.empty()) {
-    WrittenChanges written(commit);
-    target.storage->Commit(commit);
-    KeepChangeSet(context, target, commit, before);
-    // A commit whose last fsync is deferred is published by the statement
-    // runner once it is durable (PublishCommits after the flush).
-    if (!delta::DeferredLogSync::Current()) PublishCommit(context.Database(), target);
-    return;
-  }
-  TableAppend* appended = AppendScope::For(target.storage.get());
-  if (commit.ChangedRows() + (appended ? appended->RowCount() : 0) == 0 && !commit.overwrite) {
-    for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
-    context.Database().SaveCatalog();
-    return;
-  }
-  for (auto& [stream, version] : consumed) {
-    stream->pending_target = target.name;
-    stream->pending_version = version;
-    commit.txns.emplace_back(StreamAppId(*stream), version);
-  }
-  context.Database().SaveCatalog();
-  CrashPoint("stream.before_target_commit");
-  WrittenChanges written(commit);
-  try {
-    target.storage->Commit(commit);
-  } catch (...) {
-    for (auto& [stream, version] : consumed) ClearPending(*stream);
-    try {
-      context.Database().SaveCatalog();
-    } catch (...) {
-      // The pending record stays; the next open settles it against the target's log.
+  const bool read_streams = !context.StreamReads().empty();
+  auto consumed = read_streams ? StreamsToRecord(context) : std::vector<std::pair<StreamCatalogEntry*, int64_t>>();
+  if (read_streams) {
+    TableAppend* appended = AppendScope::For(target.storage.get());
+    bool changes_rows = commit.ChangedRows() + (appended ? appended->RowCount() : 0) > 0 || commit.overwrite;
+    // Nothing to write and no stream to move: nothing becomes durable. A
+    // statement that changes no rows but moves a stream commits its txns
+    // alone (as Spark's Delta sink does for an empty batch).
+    if (!changes_rows && consumed.empty()) return;
+    if (!consumed.empty() && !delta) {
+      throw InternalError("table " + target.name + " consumes a stream but has no Delta log to record the stream's offset in");
     }
-    throw;
   }
-  CrashPoint("stream.after_target_commit");
+  for (auto& [stream, version] : consumed) commit.txns.emplace_back(StreamAppId(*stream), version);
+  if (!consumed.empty()) CrashPoint("stream.before_target_commit");
+  WrittenChanges written(commit);  // alive until KeepChangeSet has taken the rows
+  target.storage->Commit(commit);
+  // The commit is the consumption: the offsets moved with it (stream_offset.hpp).
+  if (!consumed.empty()) CrashPoint("stream.after_target_commit");
   KeepChangeSet(context, target, commit, before);
-  for (auto& [stream, version] : consumed) MarkConsumed(*stream, version);
-  context.Database().SaveCatalog();  // flushes a deferred sync of the commit first
-  PublishCommit(context.Database(), target);
+  // A commit whose last fsync is deferred is published by the statement
+  // runner once it is durable (PublishCommits after the flush).
+  if (!delta::DeferredLogSync::Current()) PublishCommit(context.Database(), target);
 }
 
 TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableCatalogEntry> table, TableCommit& commit,
                                   bool or_replace) {
   context.BeginCommit();  // an interrupt now would leave the statement half committed
-  TableAppend* appended = AppendScope::For(table->storage.get());
-  if (commit.ChangedRows() + (appended ? appended->RowCount() : 0) > 0) table->storage->Commit(commit);
-  CrashPoint("ctas.before_register");
   Catalog& catalog = context.GetCatalog();
-  struct Before {
-    StreamCatalogEntry* stream;
-    StreamCatalogEntry saved;
-  };
-  std::vector<Before> moved;
-  for (auto& [name, changes] : context.StreamReads()) {
-    StreamCatalogEntry* stream = catalog.FindStream(changes->stream);
-    if (!stream) continue;
-    moved.push_back({stream, *stream});
-    MarkConsumed(*stream, changes->read_version);
+  // The streams read, as they were: a failed save must not leave them moved
+  // (dropping the table again below would fold its txns into them).
+  std::vector<std::pair<StreamCatalogEntry*, StreamCatalogEntry>> read;
+  for (auto& [stream, version] : StreamsToRecord(context)) {
+    read.emplace_back(stream, *stream);
+    commit.txns.emplace_back(StreamAppId(*stream), version);
   }
+  TableAppend* appended = AppendScope::For(table->storage.get());
+  if (commit.ChangedRows() + (appended ? appended->RowCount() : 0) > 0 || !commit.txns.empty()) table->storage->Commit(commit);
+  // Until the save below names the table, its txns count for nothing: the
+  // streams move exactly when the table appears with its rows.
+  CrashPoint("ctas.before_register");
   std::string name = table->name;
   TableCatalogEntry& entry = catalog.CreateTable(std::move(table), false, or_replace);
   try {
     context.Database().SaveCatalog();
   } catch (...) {
-    for (auto& before : moved) *before.stream = before.saved;
     catalog.DropTable(name, true);
+    for (auto& [stream, saved] : read) *stream = saved;
     throw;
   }
   context.Database().ClearUnregistered(entry);
@@ -257,9 +232,10 @@ void ReconcileStreamOffsets(DatabaseInstance& db) {
     if (target && !delta) continue;  // cannot tell yet; settled on an open where the target loads
     if (delta) {
       auto recorded = delta->Snapshot().TxnVersion(StreamAppId(stream));
-      if (recorded && *recorded == stream.pending_version) MarkConsumed(stream, stream.pending_version);
+      if (recorded && *recorded == stream.pending_version) AdvanceStreamBase(stream, stream.pending_version);
     }
-    ClearPending(stream);
+    stream.pending_target.clear();
+    stream.pending_version = -1;
     changed = true;
   }
   if (changed) db.SaveCatalog();

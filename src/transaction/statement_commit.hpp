@@ -12,19 +12,31 @@
 // Crash-safety contract. A DML statement that read streams (INSERT ... SELECT,
 // MERGE ... USING, CREATE TABLE AS, UPDATE/DELETE with a subquery) commits to
 // its target table T and moves each stream's offset to the source version it
-// read (V), both or neither:
+// read (V), both or neither, with one durable write: T's Delta commit
 //
-//   1. catalog: stream.pending_target = T, stream.pending_version = V    (saved, fsynced)
-//   2. T's Delta commit: the statement's rows plus
-//        txn { appId: "lakestream.stream." <stream id>, version: V }
-//   3. catalog: stream.offset = V; pending_target cleared                 (saved)
+//   T's commit: the statement's rows plus
+//     txn { appId: "lakestream.stream." <stream id>, version: V }
 //
-// A process that dies between 1 and 3 leaves a pending record; the next
-// open (ReconcileStreamOffsets) moves the offset to V exactly when T's
-// snapshot holds that txn, i.e. when step 2 committed. A statement that
-// changes no rows moves the offsets directly (nothing else is written).
-// Crash points stream.before_target_commit and stream.after_target_commit
-// (common/crash_point.hpp) let the kill tests stop a process between the steps.
+// That txn is the offset (catalog/stream_offset.hpp: a reader takes the
+// highest of the catalog's base and every catalogued table's txn for the
+// stream), so there is no moment where one is durable and the other is not,
+// and nothing to settle on the next open. catalog.json is not written.
+//   * Changes no rows but the stream moved: T gets a commit holding only the
+//     txns (as Spark's Delta sink commits an empty batch's SetTransaction).
+//   * Changes no rows and no stream moved: nothing is written.
+//   * CREATE TABLE AS: the new table's first commit holds the txns; they count
+//     from the catalog save that registers the table (CommitNewTable).
+//   * DROP or replacement of T: its txns are folded into the catalog's base
+//     in the drop's own catalog save (Catalog::DropTable), so no stream goes back.
+// Crash points stream.before_target_commit (nothing written yet) and
+// stream.after_target_commit (the commit written; its fsync may still be
+// deferred, delta::DeferredLogSync) let the kill tests stop a process on
+// either side of the one write (common/crash_point.hpp).
+//
+// Catalogs written before this contract may hold a consumption under way
+// (stream.pending_target/pending_version, written before T's commit):
+// ReconcileStreamOffsets settles it once when the database next opens for
+// writing, from T's txn, and clears it.
 #pragma once
 
 #include <cstdint>
@@ -34,31 +46,31 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "catalog/stream_offset.hpp"
 
 namespace lakestream {
 
 class ClientContext;
 class DatabaseInstance;
 
-// The Delta txn appId that records this stream's consumption in a target.
-std::string StreamAppId(const StreamCatalogEntry& stream);
-
-// Commits `commit` to `target` (when it changes rows) and moves the offset of
-// every stream the current statement read, atomically as described above.
+// Commits `commit` to `target` with the txns of every stream the current
+// statement read, as described above (a statement that read streams and
+// changes nothing commits only the txns that move a stream, or nothing).
 // Every DML executor commits through here.
 // Refuses a commit that removes rows of an append-only table (see below).
 void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, TableCommit& commit);
 
 // CREATE TABLE AS: `table` is not in the catalog yet (its storage was made
 // with the unregistered mark, DatabaseInstance::CreateTableStorage). Commits
-// the statement's rows to it as one Delta commit, then registers it in the
-// same catalog save that moves the offsets of the streams the statement
-// read, and clears the mark. A crash before that save leaves no table in
-// the catalog (its folder a leftover the next CREATE of the name removes)
-// and the streams where they were: the table never appears without its
-// rows. Crash point ctas.before_register lets kill tests stop a process
-// between the commit and the save. On failure the table is not in the
-// catalog and the streams have not moved; the caller deletes its storage.
+// the statement's rows to it as one Delta commit with the txns of the
+// streams the statement read (the txns alone when there are no rows), then
+// registers it in a catalog save, from which those txns count, and clears
+// the mark. A crash before that save leaves no table in the catalog (its
+// folder a leftover the next CREATE of the name removes) and the streams
+// where they were: the table never appears without its rows. Crash point
+// ctas.before_register lets kill tests stop a process between the commit
+// and the save. On failure the table is not in the catalog and the streams
+// have not moved; the caller deletes its storage.
 TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableCatalogEntry> table, TableCommit& commit,
                                   bool or_replace);
 
@@ -69,9 +81,6 @@ bool TableIsAppendOnly(TableCatalogEntry& table);
 // `table` is append-only. Every statement that removes or rewrites rows calls
 // it before it computes or writes anything; the commit path checks again.
 void CheckRowsRemovable(TableCatalogEntry& table, const std::string& operation);
-
-// Moves a stream's offset with nothing else to commit (sinks, empty DML) and saves the catalog.
-void AdvanceStreamOffset(ClientContext& context, StreamCatalogEntry& stream, int64_t version);
 
 // The key of `table`'s commits in the process's CommitNotifier
 // (common/commit_notifier.hpp): its Delta folder; for a table in memory the
@@ -98,8 +107,8 @@ using Publications = std::vector<std::pair<std::string, int64_t>>;
 Publications CommitsToPublish(DatabaseInstance& db, const TableVersions& before);
 void Publish(const Publications& publications);
 
-// Settles consumptions interrupted by a crash (step 1 done, step 3 not).
-// Called when a database opens for writing.
+// Settles a consumption an older version left under way (pending_target,
+// above) and clears it. Called when a database opens for writing.
 void ReconcileStreamOffsets(DatabaseInstance& db);
 
 }  // namespace lakestream

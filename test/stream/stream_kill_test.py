@@ -4,13 +4,15 @@
 least --kills times (fixed seed), while a writer keeps inserting and deleting
 rows of the source between consumptions.
 
-Kills land either at the two crash points between the writes that must be
-atomic together (LAKESTREAM_CRASH_POINT=stream.before_target_commit: after the
-catalog intent, before the target's Delta commit; stream.after_target_commit:
-after the commit, before the offset is saved) or after a random delay.
+Kills land either at the two crash points around the one durable write of
+a consumption, the target's Delta commit that holds the rows and the
+stream's txn (LAKESTREAM_CRASH_POINT=stream.before_target_commit: nothing
+written yet; stream.after_target_commit: the commit written), or after a
+random delay. Some rounds insert a row and delete it again, so that the
+consumption's net change is empty and its commit holds the txn alone.
 
-After every kill the database reopens (settling an interrupted consumption)
-and at the end one clean consumption drains the stream. Then:
+After every kill the database reopens and at the end one clean consumption
+drains the stream. Then:
   * the target holds every consumed change exactly once: no id is INSERTed
     twice or DELETEd twice;
   * replaying the target's rows in consumption order onto the empty source
@@ -57,14 +59,20 @@ def main():
                 sys.exit(f"FAIL: only {kills} kills in {attempts} attempts")
             # The writer: a few inserts and sometimes a delete.
             rows = []
-            for _ in range(rng.randint(1, 4)):
-                rows.append(f"({next_id}, {rng.randint(0, 99)})")
-                live.append(next_id)
+            if rng.random() < 0.2:
+                # A row inserted and deleted again: the window's net change is
+                # empty and the consumption commits the stream's txn alone.
+                stmts = [f"INSERT INTO src VALUES ({next_id}, 0)", f"DELETE FROM src WHERE id = {next_id}"]
                 next_id += 1
-            stmts = ["INSERT INTO src VALUES " + ", ".join(rows)]
-            if len(live) > 5 and rng.random() < 0.4:
-                doomed = live.pop(rng.randrange(len(live)))
-                stmts.append(f"DELETE FROM src WHERE id = {doomed}")
+            else:
+                for _ in range(rng.randint(1, 4)):
+                    rows.append(f"({next_id}, {rng.randint(0, 99)})")
+                    live.append(next_id)
+                    next_id += 1
+                stmts = ["INSERT INTO src VALUES " + ", ".join(rows)]
+                if len(live) > 5 and rng.random() < 0.4:
+                    doomed = live.pop(rng.randrange(len(live)))
+                    stmts.append(f"DELETE FROM src WHERE id = {doomed}")
             shell(args.shell, db, *stmts)
             # The consumer, killed.
             env = dict(os.environ)

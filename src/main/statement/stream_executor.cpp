@@ -3,6 +3,7 @@
 #include <random>
 
 #include "catalog/object_folder.hpp"
+#include "catalog/stream_offset.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
 #include "common/string_util.hpp"
@@ -124,7 +125,7 @@ static std::vector<Value> StreamRow(ClientContext& context, StreamCatalogEntry& 
           Value(stream.source),
           Value(source ? TableKindToString(source->kind) : "table"),
           Value(stream.append_only ? "APPEND_ONLY" : "STANDARD"),
-          Value::BIGINT(stream.offset),
+          Value::BIGINT(StreamPositionOf(context.GetCatalog(), stream).offset),
           Value::BOOLEAN(stale.empty() && StreamHasData(context, stream)),
           Value::BOOLEAN(!stale.empty()),
           stale.empty() ? Value(LogicalType(TypeId::VARCHAR)) : Value(stale),

@@ -1,0 +1,52 @@
+#include "catalog/stream_offset.hpp"
+
+#include <algorithm>
+
+#include "storage/table/delta_table.hpp"
+
+namespace lakestream {
+
+std::string StreamAppId(const StreamCatalogEntry& stream) { return "lakestream.stream." + stream.id; }
+
+StreamPosition StreamPositionOf(Catalog& catalog, const StreamCatalogEntry& stream) {
+  StreamPosition position;
+  position.offset = stream.offset;
+  position.initial_pending = stream.initial_pending;
+  const std::string app_id = StreamAppId(stream);
+  for (auto& name : catalog.TableNames()) {
+    TableCatalogEntry* table = catalog.FindTable(name);
+    if (!table) continue;
+    if (!table->storage) {
+      if (!table->load_error.empty() && position.unknown_in.empty()) position.unknown_in = table->name;
+      continue;
+    }
+    auto* delta = dynamic_cast<DeltaTable*>(table->storage.get());
+    if (!delta) continue;  // in memory: no txns (streams need a database directory)
+    if (auto version = delta->Snapshot().TxnVersion(app_id)) {
+      position.offset = std::max(position.offset, *version);
+      position.initial_pending = false;  // a consumption read them
+    }
+  }
+  return position;
+}
+
+void AdvanceStreamBase(StreamCatalogEntry& stream, int64_t version) {
+  stream.offset = std::max(stream.offset, version);
+  stream.initial_pending = false;
+}
+
+bool FoldStreamOffsets(Catalog& catalog, TableCatalogEntry& table) {
+  auto* delta = table.storage ? dynamic_cast<DeltaTable*>(table.storage.get()) : nullptr;
+  if (!delta) return false;
+  bool moved = false;
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry& stream = *catalog.FindStream(name);
+    auto version = delta->Snapshot().TxnVersion(StreamAppId(stream));
+    if (!version || (*version <= stream.offset && !stream.initial_pending)) continue;
+    AdvanceStreamBase(stream, *version);
+    moved = true;
+  }
+  return moved;
+}
+
+}  // namespace lakestream
