@@ -194,7 +194,11 @@ Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::
     JsonError error;
     auto json = ParseJson(text, &error);
     if (json.is_discarded()) throw std::invalid_argument(error.message);
-    if (json.value("format", 0) != 1) {
+    // Format 2: a stream's "offset" is a base that the targets' Delta txns
+    // move past (catalog/stream_offset.hpp). A format-1 reader would take the
+    // base for the offset and deliver again, so it must refuse format 2.
+    int format = json.value("format", 0);
+    if (format != 1 && format != kCatalogFormat) {
       return Status::Corruption(path + ": unknown catalog format " + json.value("format", nlohmann::json(0)).dump() +
                                 "; it was written by a newer lakestream");
     }
@@ -269,7 +273,7 @@ Result<CatalogRecord> CatalogRecordFromText(const std::string& text, const std::
 
 std::string CatalogRecordToText(const CatalogRecord& record) {
   nlohmann::json json;
-  json["format"] = 1;
+  json["format"] = kCatalogFormat;
   json["version"] = record.version;
   json["tables"] = nlohmann::json::array();
   for (auto& t : record.tables) {

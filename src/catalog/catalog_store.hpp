@@ -7,7 +7,7 @@
 // Each table's schema, properties and data live in its own Delta log; the
 // catalog only names the tables and what Delta cannot hold:
 //
-//   catalog  := { "format": 1, "version": <n>, "tables": [ table* ],
+//   catalog  := { "format": 2, "version": <n>, "tables": [ table* ],
 //                 "streams": [ stream* ], "sinks": [ sink* ], "views": [ view* ],
 //                 "schemas": [ <str>* ] }
 //              ("views" only when there is a plain view, "schemas" only when
@@ -28,6 +28,11 @@
 //   sink     := { "name": <str>, "source": <str>, "target": "kafka" | "file", "file_path": <str>,
 //                 "options": [ [ <key>, <value> ]* ], "state": <json object> }
 //   view     := { "name": <str>, "definition": <sql>, "columns": [ <str>* ], "comment": <str> }
+//
+// Format 1 (before issue 30) read a stream's "offset" as the offset itself;
+// from format 2 it is a base that the consuming targets' Delta txns move past
+// (catalog/stream_offset.hpp). Format 1 still loads; this version writes 2, so
+// an older lakestream refuses the database instead of delivering again.
 //
 // Missing members take their defaults, so catalogs written before streams,
 // views and sinks existed still load. `state` objects belong to the module
@@ -55,6 +60,9 @@
 #include "common/status.hpp"
 
 namespace lakestream {
+
+// The catalog format this version writes (it reads 1 and 2).
+constexpr int kCatalogFormat = 2;
 
 struct CatalogTableRecord {
   std::string name;

@@ -83,9 +83,15 @@ def main():
         log.close()
         messages = read_topic(broker.bootstrap, "rate")
         verify_exactly_once(check, sh, "v", messages, "view sink")
-        keys = [m["key"] for m in messages]
-        inserted = N - 2 * (N // 50) + 1  # plus the read-your-writes row
-        check.eq("every inserted key reached the topic", len(set(keys)), inserted)
+        # The maintainer folds many source commits into one view commit, so a
+        # row inserted and deleted within one fold never was in the view, and
+        # its key may be missing from the topic; every key the view holds, and
+        # only keys ever inserted, must be there.
+        inserted = {str(i) for i in range(N) if i % 50 not in (48, 49)} | {"100000"}
+        deleted = {str(i - 20) for i in range(N) if i % 50 == 48}
+        keys = {m["key"] for m in messages}
+        check.eq("every key the view holds reached the topic", sorted(inserted - deleted - keys), [])
+        check.eq("only inserted keys reached the topic", sorted(keys - inserted), [])
 
         # Deferred saves (sink_sessions.hpp): a follower that saves its
         # position at most once an hour delivers past what the catalog
@@ -125,8 +131,10 @@ def main():
         log.close()
         messages = read_topic(broker.bootstrap, "rate")
         verify_exactly_once(check, sh, "v", messages, "view sink after a follower with unsaved progress was killed")
-        check.eq("every key of both followers reached the topic once",
-                 len({m["key"] for m in messages}), inserted + 51)
+        later = {"200000"} | {str(200001 + i) for i in range(40)} | {str(300000 + i) for i in range(10)}
+        keys = {m["key"] for m in messages}
+        check.eq("every key of both followers reached the topic", sorted(((inserted - deleted) | later) - keys), [])
+        check.eq("only inserted keys reached the topic, after the restart too", sorted(keys - inserted - later), [])
     finally:
         if follow:
             follow.kill()

@@ -93,6 +93,11 @@ TEST(CatalogStore, OldCatalogIsWrittenBackWithTheSameKeysAndValues) {
   EXPECT_EQ(after["version"].get<int64_t>(), before["version"].get<int64_t>() + 1);
   before.erase("version");
   after.erase("version");
+  // Written as format 2 (stream offsets are bases, catalog_store.hpp), so
+  // that a lakestream from before refuses the database.
+  EXPECT_EQ(before["format"], 1);
+  EXPECT_EQ(after["format"], 2);
+  before["format"] = 2;
   // One change on purpose: the Kafka sink's password leaves the catalog for
   // the sink's own secret (docs/secrets.md), which the sink names instead.
   auto& options = before["sinks"][1]["options"];
@@ -111,6 +116,22 @@ TEST(CatalogStore, OldCatalogIsWrittenBackWithTheSameKeysAndValues) {
   nlohmann::json secret = ReadJson(secret_file);
   EXPECT_EQ(secret["owner_sink"], "orders_kafka");
   EXPECT_EQ(secret["values"], nlohmann::json::array({{"sasl.password", "hunter2"}}));
+}
+
+// A catalog of a format this version does not know is refused, naming the
+// file and the cause; formats 1 and 2 load.
+TEST(CatalogStore, UnknownFormatIsRefusedAndKnownOnesLoad) {
+  const std::string empty = R"(, "version": 3, "tables": [], "streams": [], "sinks": []})";
+  for (int format : {1, 2}) {
+    auto record = CatalogRecordFromText(R"({"format": )" + std::to_string(format) + empty, "db/catalog.json");
+    ASSERT_TRUE(record.ok()) << format << ": " << record.status().ToString();
+    EXPECT_EQ(record.value().version, 3);
+  }
+  auto newer = CatalogRecordFromText(R"({"format": 3)" + empty, "db/catalog.json");
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.status().message().find("db/catalog.json: unknown catalog format 3"), std::string::npos)
+      << newer.status().ToString();
+  EXPECT_NE(newer.status().message().find("newer lakestream"), std::string::npos);
 }
 
 // Keys this version does not know, and known keys holding another type,
