@@ -10,7 +10,8 @@
 #include "execution/physical_planner.hpp"
 #include "main/parameter_substitution.hpp"
 #include "main/query_stream.hpp"
-#include "main/view_maintainer.hpp"
+#include "ivm/view_maintainer.hpp"
+#include "ivm/view_maintenance.hpp"
 #include "planner/binder.hpp"
 #include "planner/optimizer.hpp"
 #include "main/statement/statement_executor.hpp"
@@ -131,7 +132,7 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   // A view can be behind without this process having changed its sources
   // (a crash between a source's commit and the view's, another engine
   // writing an attached source), or because the background maintainer has
-  // not refreshed it yet (main/view_maintainer.hpp): auto views catch up
+  // not refreshed it yet (ivm/view_maintainer.hpp): auto views catch up
   // before anything reads them, from the change sets handed to the
   // maintainer when they reach. DML that reads no view does not wait, nor
   // RUN SINK behind another process's maintainer (CatchesUpViewsFirst).

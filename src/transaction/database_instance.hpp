@@ -36,7 +36,7 @@ class SinkRegistry {
 };
 
 // Work a higher layer runs in the background for one open database
-// (main/view_maintainer.hpp: the auto views' refresh after DML). Defined
+// (ivm/view_maintainer.hpp: the auto views' refresh after DML). Defined
 // above this layer; Stop() runs first when the database closes, while
 // everything it uses is still there, and finishes what is pending.
 class BackgroundWork {

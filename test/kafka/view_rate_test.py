@@ -5,7 +5,7 @@ the sustained case of bench/latency, without its timing).
 
 One process runs the commits back to back (one statement each: INSERTs,
 with UPDATEs and DELETEs among them), so the view's background maintainer
-(src/main/view_maintainer.hpp) refreshes the view behind them while the
+(src/ivm/view_maintainer.hpp) refreshes the view behind them while the
 follower delivers from the view's change feed. Whatever the interleaving,
 the topic must hold every view change exactly once, in commit order per
 key, and replaying it must give the view; the view must equal its query.

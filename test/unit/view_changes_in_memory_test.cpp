@@ -41,7 +41,7 @@ class ViewChangesInMemory : public ::testing::Test {
     Ok(*con_, "CREATE MATERIALIZED VIEW sums AS SELECT g, SUM(v) AS total, COUNT(*) AS n FROM src GROUP BY g");
   }
   // A statement that reads a view catches every auto view up first (DML
-  // leaves its views to the background maintainer, main/view_maintainer.hpp,
+  // leaves its views to the background maintainer, ivm/view_maintainer.hpp,
   // so the counts are taken after this).
   void CatchUp() { Ok(*con_, "SELECT COUNT(*) FROM sums"); }
   // The views hold what their queries compute now.

@@ -1,4 +1,4 @@
-// Auto views refreshed in the background after DML (main/view_maintainer.hpp):
+// Auto views refreshed in the background after DML (ivm/view_maintainer.hpp):
 // whatever the maintainer thread has done when a statement starts, a read
 // sees every write before it, the view and its source agree within one
 // statement, and closing the database finishes the pending refresh.

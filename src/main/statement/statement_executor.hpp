@@ -55,21 +55,7 @@ std::unique_ptr<QueryResult> ExecuteRefresh(ClientContext& context, RefreshState
 std::unique_ptr<QueryResult> ExecuteDropMaterializedView(ClientContext& context, DropStatement& stmt);
 std::unique_ptr<QueryResult> ExecuteShowMaterializedViews(ClientContext& context, ShowStatement& statement);
 std::unique_ptr<QueryResult> ExecuteDescribeMaterializedView(ClientContext& context, DescribeStatement& stmt);
-// Called after every statement that succeeded and may have committed to a
-// table: brings the views in `auto` refresh mode up to date, each as its own
-// commit. Must be cheap when nothing changed. A view whose refresh fails does
-// not fail the statement (its own commit stands): the view is marked failed
-// with the reason (SHOW MATERIALIZED VIEWS), keeps its last good rows, and the
-// statement's result carries a warning. A failed view is tried again only
-// once one of its sources moved (or by REFRESH MATERIALIZED VIEW).
-void MaintainViewsAfterStatement(ClientContext& context);
-// Called before every statement of a writable database: catches up the auto
-// views that are behind their sources (see MaintainViewsAfterStatement),
-// except the view the statement itself refreshes, replaces or drops.
-void CatchUpViewsBeforeStatement(ClientContext& context, SQLStatement& statement);
-// Adds a warning for each materialized view the statement read (ViewsRead)
-// that is behind its sources: manual mode, failed, or a read-only database.
-void WarnAboutStaleViewReads(ClientContext& context);
+// Auto views caught up around statements: ivm/view_maintenance.hpp.
 
 // Sinks (sink_executor.cpp, issue 7).
 std::unique_ptr<QueryResult> ExecuteCreateSink(ClientContext& context, CreateSinkStatement& statement);

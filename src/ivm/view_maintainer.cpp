@@ -1,4 +1,4 @@
-#include "main/view_maintainer.hpp"
+#include "ivm/view_maintainer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 #include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "ivm/view_refresh.hpp"
-#include "main/statement/statement_executor.hpp"
+#include "ivm/view_maintenance.hpp"
 #include "storage/delta/log_sync.hpp"
 #include "storage/table/delta_table.hpp"
 #include "transaction/client_context.hpp"
