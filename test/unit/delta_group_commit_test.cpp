@@ -190,6 +190,23 @@ TEST(DeltaGroupCommit, SyncAfterADurableOwnCommitNeedsNoFsyncUntilAnotherWriterC
   EXPECT_EQ(fs.dir_syncs.load(), before + 1);
 }
 
+// A table dropped and created again at the same path by another process
+// has commit files this process did not link: no shortcut then.
+TEST(DeltaGroupCommit, SyncAfterTheTableWasCreatedAgainFsyncs) {
+  testing::ScopedTempDir dir("lakestream_group_commit");
+  SlowDirectorySync fs;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&fs, path);  // versions 0 and 1
+  std::string log = path + "/_delta_log";
+  std::string latest = log + "/" + delta::CommitFileName(1);
+  ASSERT_TRUE(fs.RemoveFile(latest).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // another modification time
+  ASSERT_TRUE(fs.WriteFile(latest, "{}\n").ok());
+  int before = fs.dir_syncs.load();
+  ASSERT_TRUE(delta::SyncLogDirectory(&fs, log).ok());
+  EXPECT_EQ(fs.dir_syncs.load(), before + 1);
+}
+
 // A caller that arrives while the fsync covering this process's last link
 // runs waits for that fsync instead of starting another one after it.
 TEST(DeltaGroupCommit, SyncJoinsTheRunningFsyncThatFollowedTheLink) {

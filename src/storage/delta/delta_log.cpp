@@ -438,7 +438,7 @@ Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, con
     // then round 2 (this directory, now or deferred): docs/delta-format.md
     // "Commits and durability".
     s = fs_->LinkIfAbsent(path, SerializeCommit(actions), first, before_link);
-    if (s.ok()) NoteLinked(log_path_, version);
+    if (s.ok()) NoteLinked(fs_, log_path_, version);
   } else {
     // Object stores: one conditional PUT, durable when answered.
     if (before_link) s = before_link();

@@ -33,6 +33,7 @@ struct DirectoryState {
   // The commit this process linked last, and the first generation that
   // began after its link (NoteLinked).
   int64_t linked_version = -1;
+  int64_t linked_mtime_ms = 0;  // its commit file's, to recognise it again
   int64_t linked_covered_by = 0;
 };
 
@@ -60,12 +61,15 @@ bool AlreadyDurable(FileSystem* fs, const std::string& dir, DirectoryState& stat
   int64_t version = state.linked_version;
   if (version < 0 || (state.durable < state.linked_covered_by && !(state.syncing && state.started >= state.linked_covered_by)))
     return false;
+  int64_t mtime_ms = state.linked_mtime_ms;
   l.unlock();
   // Another writer (another process) may have committed after us; its name
-  // needs an fsync of its own.
+  // needs an fsync of its own. And the commit file must still be ours: a
+  // table dropped and created again at this path has commits of its own.
   bool newer = fs->FileExists(JoinPath(dir, CommitFileName(version + 1)));
+  auto ours = fs->ModificationTime(JoinPath(dir, CommitFileName(version)));
   l.lock();
-  if (newer || state.linked_version != version) return false;
+  if (newer || !ours.ok() || ours.value() != mtime_ms || state.linked_version != version) return false;
   if (state.durable >= state.linked_covered_by) {
     status = Status::OK();
   } else if (state.syncing && state.started >= state.linked_covered_by) {
@@ -111,10 +115,12 @@ Status SyncLogDirectory(FileSystem* fs, const std::string& dir) {
   return s;
 }
 
-void NoteLinked(const std::string& dir, int64_t version) {
+void NoteLinked(FileSystem* fs, const std::string& dir, int64_t version) {
+  auto mtime = fs->ModificationTime(JoinPath(dir, CommitFileName(version)));
   DirectoryState& state = StateFor(dir);
   std::lock_guard<std::mutex> l(state.mu);
-  state.linked_version = version;
+  state.linked_version = mtime.ok() ? version : -1;
+  state.linked_mtime_ms = mtime.ok() ? mtime.value() : 0;
   state.linked_covered_by = state.started + 1;
 }
 

@@ -22,7 +22,9 @@
 // Ordering kept (what crash safety rests on):
 //   * a deferred commit is durable before anything this thread makes
 //     durable that could depend on it: a commit to another table (a view
-//     over it) flushes first (FlushExcept), and so does every catalog save
+//     over it) flushes it before its own link (FlushExcept, run alongside
+//     that commit's first flush round: DeltaTable::CommitActions), and so
+//     does every catalog save
 //     (DatabaseInstance::SaveCatalog: stream offsets, CTAS registration);
 //   * the statement reports success, and its followers hear of its commits
 //     (PublishCommits), only after Flush succeeded.
@@ -51,7 +53,8 @@ namespace lakestream::delta {
 //
 // No new fsync when this process knows it would add nothing: the newest
 // commit in `dir` is the one this process linked last (NoteLinked; the
-// commit file of the next version does not exist), and an fsync that started
+// commit file of the next version does not exist, and that version's file
+// has the modification time it had when linked), and an fsync that started
 // after that link has succeeded (then returns OK at once) or is running (then
 // waits for it). A commit is linked only after its predecessor exists, so
 // every commit present was linked before that fsync began. This is what a
@@ -60,9 +63,9 @@ namespace lakestream::delta {
 Status SyncLogDirectory(FileSystem* fs, const std::string& dir);
 
 // Records that this process has just linked the commit file of `version`
-// into `dir` (DeltaLog::Commit, after the link): what SyncLogDirectory's
-// shortcut rests on.
-void NoteLinked(const std::string& dir, int64_t version);
+// into `dir` of `fs` (DeltaLog::Commit, after the link): what
+// SyncLogDirectory's shortcut rests on.
+void NoteLinked(FileSystem* fs, const std::string& dir, int64_t version);
 
 // fsyncs of directories SyncLogDirectory ran in this process, and calls it
 // answered without one (tests, bench).
