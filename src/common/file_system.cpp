@@ -1,4 +1,5 @@
 #include "common/file_system.hpp"
+#include "common/crash_point.hpp"
 
 #include "common/s3/s3_file_system.hpp"
 #include "common/write_error.hpp"
@@ -133,12 +134,12 @@ bool WriteAll(int fd, const char* data, size_t n) {
   return true;
 }
 
-// The paths of one FsyncAll, claimed one at a time by the caller and by
-// whichever helper threads join in. Helpers hold the job by shared_ptr, so
-// one that wakes after the caller returned finds nothing left and touches
-// nothing of the caller's.
+// The tasks of one RunConcurrently (the fsyncs of one FsyncAll), claimed
+// one at a time by the caller and by whichever helper threads join in.
+// Helpers hold the job by shared_ptr, so one that wakes after the caller
+// returned finds nothing left and touches nothing of the caller's.
 struct SyncJob {
-  std::vector<std::pair<std::string, int>> todo;  // path, open(2) flags
+  std::vector<std::function<Status()>> todo;
   std::atomic<size_t> next{0};
   std::mutex mu;
   std::condition_variable done;
@@ -148,7 +149,7 @@ struct SyncJob {
   static Status SyncPath(const std::string& path, int flags);
   void Work() {
     for (size_t i; (i = next.fetch_add(1)) < todo.size();) {
-      Status s = SyncPath(todo[i].first, todo[i].second);
+      Status s = todo[i]();
       if (!s.ok()) {
         std::lock_guard<std::mutex> l(mu);
         if (first_error.ok()) first_error = s;
@@ -312,15 +313,12 @@ class PosixFileSystem : public FileSystem {
 
   Status FsyncAll(const DurableSet& paths) override {
     if (paths.files.size() + paths.directories.size() <= 1) return FileSystem::FsyncAll(paths);
-    // One thread per path (at most kMaxThreads), the caller being one of
-    // them: fsyncs that wait on the same journal commit cost one flush.
-    constexpr size_t kMaxThreads = 16;
-    auto job = std::make_shared<SyncJob>();
-    for (auto& f : paths.files) job->todo.emplace_back(f, O_RDONLY);
-    for (auto& d : paths.directories) job->todo.emplace_back(d, O_RDONLY | O_DIRECTORY);
-    SyncHelpers::Get()->Offer(job, std::min(job->todo.size(), kMaxThreads) - 1);
-    job->Work();
-    return job->Finish();
+    // One task per path, run concurrently: fsyncs that wait on the same
+    // journal commit cost one flush.
+    std::vector<std::function<Status()>> tasks;
+    for (const auto& f : paths.files) tasks.emplace_back([&f] { return SyncPath(f, O_RDONLY); });
+    for (const auto& d : paths.directories) tasks.emplace_back([&d] { return SyncPath(d, O_RDONLY | O_DIRECTORY); });
+    return RunConcurrently(std::move(tasks));
   }
 
  private:
@@ -389,6 +387,18 @@ FileSystem* PosixInstance() {
 }
 
 }  // namespace
+
+Status RunConcurrently(std::vector<std::function<Status()>> tasks) {
+  // One thread per task (at most kMaxThreads), the caller being one of them.
+  constexpr size_t kMaxThreads = 16;
+  if (tasks.empty()) return Status::OK();
+  if (tasks.size() == 1) return tasks[0]();
+  auto job = std::make_shared<SyncJob>();
+  job->todo = std::move(tasks);
+  SyncHelpers::Get()->Offer(job, std::min(job->todo.size(), kMaxThreads) - 1);
+  job->Work();
+  return job->Finish();
+}
 
 FileSystem* FileSystem::Default() {
   static SchemeFileSystem* fs = new SchemeFileSystem(PosixInstance());
@@ -479,14 +489,25 @@ Status FileSystem::PutIfAbsent(const std::string& path, const std::string& conte
   return FsyncDirectory(ParentDirectory(path));
 }
 
-Status FileSystem::LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first) {
+Status FileSystem::LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first,
+                                const std::function<Status()>& alongside) {
   std::string temp = TempPathFor(path);
   Status s = WriteFile(temp, contents);
   if (s.ok()) {
     DurableSet round = first;
     round.files.insert(temp);
-    s = FsyncAll(round);
+    if (alongside) {
+      std::vector<std::function<Status()>> both;
+      both.emplace_back([&] { return FsyncAll(round); });
+      both.push_back(alongside);
+      s = RunConcurrently(std::move(both));
+    } else {
+      s = FsyncAll(round);
+    }
   }
+  // A kill here leaves the flushed files unnamed and the commit absent
+  // (test/ivm/view_kill_test.py).
+  if (s.ok() && alongside) CrashPoint("commit.after_dependencies_durable");
   if (s.ok()) s = Link(temp, path);
   // The temp name is garbage from here on, whatever happened: it never
   // carries meaning, so failing to remove it is harmless (VACUUM-style cleanup

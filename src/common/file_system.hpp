@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -120,7 +121,14 @@ class FileSystem {
   // parent makes it so. For a caller that makes several names of one
   // directory durable with one fsync (group commit, storage/delta/log_sync.hpp).
   // Local file systems only: object stores have no link (use PutIfAbsent).
-  Status LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {});
+  // `alongside`, when given, is another flush that must succeed before the
+  // link and does not depend on this one (a Delta commit's: the sources'
+  // _delta_log/ fsyncs before a view's commit): it runs concurrently with the
+  // fsync of the temp file and `first` (RunConcurrently), so the link waits
+  // for one flush round instead of two. Its failure is returned, and then
+  // nothing is linked.
+  Status LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {},
+                      const std::function<Status()>& alongside = nullptr);
 
   // Writes `contents` to a temp file beside `path`, fsyncs it, renames it over
   // `path` and fsyncs the directory: an atomic, durable overwrite (for files
@@ -139,6 +147,14 @@ class FileSystem {
   static std::string TempPathFor(const std::string& path);
   static bool IsTempFileName(const std::string& name);
 };
+
+// Runs `tasks` at the same time, the caller running a share of them and
+// threads kept for the life of the process the rest, and returns once all
+// have ended: OK, or the first failure. For flushes that do not depend on
+// one another (FsyncAll's fsyncs): a journaling file system (ext4, xfs)
+// makes concurrent fsyncs durable with one journal commit and one device
+// cache flush instead of one each. A task may itself call RunConcurrently.
+Status RunConcurrently(std::vector<std::function<Status()>> tasks);
 
 // True for a URL with a scheme (s3://...): not a local path, so no
 // std::filesystem call or open(2) may be made on it.

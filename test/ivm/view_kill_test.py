@@ -102,17 +102,21 @@ def run(binary, db, sql, env=None):
                           env=dict(os.environ, **(env or {})))
 
 
-def crash_point_phase(binary, work):
-    db = os.path.join(work, "crash_point_db")
+def crash_point_phase(binary, work, point="view.after_source_commit"):
+    """Kills the UPDATE's process at `point`: after its source commit, before
+    the auto view's refresh (view.after_source_commit) or with the view's
+    files and the source's _delta_log/ durable but the view's commit not yet
+    linked (commit.after_dependencies_durable). Either way the source keeps
+    the UPDATE and the view is caught up when next read."""
+    db = os.path.join(work, "crash_point_db_" + point.replace(".", "_"))
     shell(binary, db,
           "CREATE TABLE src (g INT, v BIGINT) TBLPROPERTIES (delta.enableChangeDataFeed = true)",
           "INSERT INTO src SELECT range % 4, 1000000 FROM range(12)",
           "CREATE MATERIALIZED VIEW gold AS SELECT g, SUM(v) AS total FROM src GROUP BY g",
           "CREATE MATERIALIZED VIEW gold_m TBLPROPERTIES ('refresh' = 'manual') AS SELECT g, SUM(v) AS total FROM src GROUP BY g")
-    p = run(binary, db, "UPDATE src SET v = v + 500000 WHERE g = 0",
-            {"LAKESTREAM_CRASH_POINT": "view.after_source_commit"})
+    p = run(binary, db, "UPDATE src SET v = v + 500000 WHERE g = 0", {"LAKESTREAM_CRASH_POINT": point})
     if p.returncode != -signal.SIGKILL:
-        raise AssertionError(f"crash point view.after_source_commit did not kill the UPDATE (rc {p.returncode}): {p.stderr}")
+        raise AssertionError(f"crash point {point} did not kill the UPDATE (rc {p.returncode}): {p.stderr}")
     source = csv_rows(shell(binary, db, "SELECT SUM(v) FROM src"))[1][0][0]
     if source != "13500000":
         raise AssertionError(f"the UPDATE before the crash point did not commit: source sums to {source}")
@@ -132,7 +136,7 @@ def crash_point_phase(binary, work):
     p = run(binary, db, "SELECT SUM(total) FROM gold_m")
     if csv_rows(p.stdout)[1][0][0] != source or p.stderr:
         raise AssertionError(f"gold_m after REFRESH: {p.stdout!r} {p.stderr!r}, source {source}")
-    print("crash point view.after_source_commit: ok", flush=True)
+    print(f"crash point {point}: ok", flush=True)
 
 
 def main():
@@ -147,6 +151,7 @@ def main():
     db = os.path.join(work, "db")
     try:
         crash_point_phase(args.shell, work)
+        crash_point_phase(args.shell, work, "commit.after_dependencies_durable")
         shell(args.shell, db,
               "CREATE TABLE t (id INT, g INT, v DECIMAL(10,2)) TBLPROPERTIES (delta.enableChangeDataFeed = true)",
               *[f"CREATE MATERIALIZED VIEW {n} AS {q}" for n, q in VIEWS.items()])

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "delta_table_util.hpp"
+#include "storage/delta/delta_checkpoint.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/delta/log_sync.hpp"
 #include "storage/table/delta_table.hpp"
@@ -26,6 +27,8 @@ using Op = FaultInjectionFileSystem::Op;
 class SlowDirectorySync : public FileSystem {
  public:
   std::atomic<int> dir_syncs{0};
+  // A directory fsync of a path ending in this fails (empty: none).
+  std::string failing_suffix;
   Result<std::string> ReadFile(const std::string& p) override { return base_->ReadFile(p); }
   Status WriteFile(const std::string& p, const std::string& c) override { return base_->WriteFile(p, c); }
   Result<std::vector<std::string>> ListDirectory(const std::string& d) override { return base_->ListDirectory(d); }
@@ -40,6 +43,9 @@ class SlowDirectorySync : public FileSystem {
   Status FsyncDirectory(const std::string& d) override {
     dir_syncs++;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!failing_suffix.empty() && d.size() >= failing_suffix.size() &&
+        d.compare(d.size() - failing_suffix.size(), failing_suffix.size(), failing_suffix) == 0)
+      return Status::IOError("injected: cannot fsync " + d);
     return base_->FsyncDirectory(d);
   }
 
@@ -162,6 +168,90 @@ TEST(DeltaGroupCommit, CommitToAnotherTableFlushesTheDeferredOneFirst) {
     ASSERT_TRUE(v.ok()) << v.status().ToString();
     EXPECT_EQ(v.value().version, 1);  // its own fsync was still deferred
   }
+}
+
+// A commit this process linked and made durable needs no second fsync
+// (a view's commit asking for its source's): SyncLogDirectory answers from
+// memory, unless a newer commit (another writer's) is in the log.
+TEST(DeltaGroupCommit, SyncAfterADurableOwnCommitNeedsNoFsyncUntilAnotherWriterCommits) {
+  testing::ScopedTempDir dir("lakestream_group_commit");
+  SlowDirectorySync fs;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&fs, path);  // versions 0 and 1, each synced
+  std::string log = path + "/_delta_log";
+  int before = fs.dir_syncs.load();
+  int64_t saved = delta::LogDirectorySyncsSaved();
+  ASSERT_TRUE(delta::SyncLogDirectory(&fs, log).ok());
+  EXPECT_EQ(fs.dir_syncs.load(), before);
+  EXPECT_EQ(delta::LogDirectorySyncsSaved(), saved + 1);
+  // Version 2 by another process: its name may not be durable yet.
+  ASSERT_TRUE(fs.WriteFile(log + "/" + delta::CommitFileName(2), "{}\n").ok());
+  ASSERT_TRUE(delta::SyncLogDirectory(&fs, log).ok());
+  EXPECT_EQ(fs.dir_syncs.load(), before + 1);
+}
+
+// A table dropped and created again at the same path by another process
+// has commit files this process did not link: no shortcut then.
+TEST(DeltaGroupCommit, SyncAfterTheTableWasCreatedAgainFsyncs) {
+  testing::ScopedTempDir dir("lakestream_group_commit");
+  SlowDirectorySync fs;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&fs, path);  // versions 0 and 1
+  std::string log = path + "/_delta_log";
+  std::string latest = log + "/" + delta::CommitFileName(1);
+  ASSERT_TRUE(fs.RemoveFile(latest).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // another modification time
+  ASSERT_TRUE(fs.WriteFile(latest, "{}\n").ok());
+  int before = fs.dir_syncs.load();
+  ASSERT_TRUE(delta::SyncLogDirectory(&fs, log).ok());
+  EXPECT_EQ(fs.dir_syncs.load(), before + 1);
+}
+
+// A caller that arrives while the fsync covering this process's last link
+// runs waits for that fsync instead of starting another one after it.
+TEST(DeltaGroupCommit, SyncJoinsTheRunningFsyncThatFollowedTheLink) {
+  testing::ScopedTempDir dir("lakestream_group_commit");
+  SlowDirectorySync fs;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&fs, path);
+  auto log = delta::DeltaLog::Open(&fs, path).take();
+  delta::Txn txn;
+  txn.app_id = "writer";
+  txn.version = 2;
+  ASSERT_TRUE(log->Commit(2, {txn}, {}, delta::DeltaLog::Sync::kDeferred).ok());
+  int before = fs.dir_syncs.load();
+  std::thread statement([&] { EXPECT_TRUE(delta::SyncLogDirectory(&fs, log->log_path()).ok()); });
+  while (fs.dir_syncs.load() == before) std::this_thread::yield();  // its fsync (20 ms) has begun
+  EXPECT_TRUE(delta::SyncLogDirectory(&fs, log->log_path()).ok());
+  statement.join();
+  EXPECT_EQ(fs.dir_syncs.load(), before + 1);
+}
+
+// A view's commit flushes its source's deferred _delta_log/ fsync alongside
+// its own files; when that flush fails, the view's commit is not linked.
+TEST(DeltaGroupCommit, ViewCommitIsNotLinkedWhenItsSourceCannotBeMadeDurable) {
+  testing::ScopedTempDir dir("lakestream_group_commit");
+  SlowDirectorySync fs;
+  auto source = testing::MakeTable(&fs, dir.path + "/source");
+  auto view = testing::MakeTable(&fs, dir.path + "/view");
+  delta::DeferredLogSync deferred;
+  TableCommit insert = testing::InsertRows(100, 5);
+  source->Commit(insert);
+  EXPECT_TRUE(deferred.Pending());
+  fs.failing_suffix = "/source/_delta_log";
+  TableCommit derived = testing::InsertRows(100, 5);
+  EXPECT_THROW(view->Commit(derived), std::exception);
+  EXPECT_EQ(view->Version(), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.path + "/view/_delta_log/" + delta::CommitFileName(2)));
+  // Its data file was removed with the failed commit: only version 1's remain.
+  auto snap = delta::DeltaLog::Open(&fs, dir.path + "/view").take()->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().version, 1);
+  size_t data_files = 0;
+  for (auto& entry : std::filesystem::directory_iterator(dir.path + "/view"))
+    data_files += entry.path().extension() == ".parquet" ? 1 : 0;
+  EXPECT_EQ(data_files, snap.value().files.size());
+  fs.failing_suffix.clear();
 }
 
 }  // namespace

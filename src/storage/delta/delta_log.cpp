@@ -422,7 +422,8 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
   return out;
 }
 
-Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first, Sync sync) {
+Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first, Sync sync,
+                        const std::function<Status()>& before_link) {
   if (version < 0) return Status::InvalidArgument("cannot commit negative version " + std::to_string(version));
   if (actions.empty()) return Status::InvalidArgument("cannot commit an empty list of actions");
   LS_RETURN_NOT_OK(fs_->CreateDirectories(log_path_));
@@ -431,9 +432,18 @@ Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, con
     return Status::InvalidArgument("cannot commit version " + std::to_string(version) + " of table " + table_path_ +
                                    ": version " + std::to_string(version - 1) + " does not exist");
   std::string path = JoinPath(log_path_, CommitFileName(version));
-  // Object stores: one conditional PUT, durable when answered.
-  Status s = CanDeferSync() ? fs_->LinkIfAbsent(path, SerializeCommit(actions), first)
-                            : fs_->PutIfAbsent(path, SerializeCommit(actions), first);
+  Status s;
+  if (CanDeferSync()) {
+    // Round 1 (the commit's files, its temp file, `before_link`), the link,
+    // then round 2 (this directory, now or deferred): docs/delta-format.md
+    // "Commits and durability".
+    s = fs_->LinkIfAbsent(path, SerializeCommit(actions), first, before_link);
+    if (s.ok()) NoteLinked(fs_, log_path_, version);
+  } else {
+    // Object stores: one conditional PUT, durable when answered.
+    if (before_link) s = before_link();
+    if (s.ok()) s = fs_->PutIfAbsent(path, SerializeCommit(actions), first);
+  }
   if (s.IsAlreadyExists())
     return Status::AlreadyExists("version " + std::to_string(version) + " of table " + table_path_ +
                                  " was already committed by another writer");

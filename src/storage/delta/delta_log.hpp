@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -116,9 +117,15 @@ class DeltaLog {
   // local log only: CanDeferSync) it is left out: on OK the commit is
   // visible and everything it names durable, but its own name becomes
   // durable only with the caller's later SyncLogDirectory(log_path()).
+  // `before_link`: a flush that must succeed before the commit becomes
+  // visible but does not depend on this commit's files (the _delta_log/
+  // fsyncs of the sources of a view, log_sync.hpp): on a local log it runs
+  // concurrently with the fsync of `first` and the commit's temp file
+  // (FileSystem::LinkIfAbsent), on an object store before the PUT. Its
+  // failure is returned and nothing is committed.
   enum class Sync { kNow, kDeferred };
   Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {},
-                Sync sync = Sync::kNow);
+                Sync sync = Sync::kNow, const std::function<Status()>& before_link = nullptr);
   // Whether Commit can defer its directory fsync: a local log (object
   // stores make a PUT durable when it is answered).
   bool CanDeferSync() const;

@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 
+#include "storage/delta/delta_checkpoint.hpp"
+
 namespace lakestream::delta {
 
 namespace {
@@ -18,14 +20,25 @@ struct Group {
 // The state of one directory: the group now syncing (if any) and the one
 // collecting callers for the next fsync. A caller joins `next`, whose fsync
 // cannot have started yet, so it starts after the caller's link.
+// Generations number the fsyncs in the order they start (one runs at a
+// time, so they also end in that order).
 struct DirectoryState {
   std::mutex mu;
   std::condition_variable cv;
   bool syncing = false;
   std::shared_ptr<Group> next;
+  std::shared_ptr<Group> running;  // while syncing
+  int64_t started = 0;             // generation of the latest fsync begun
+  int64_t durable = 0;             // latest generation that succeeded
+  // The commit this process linked last, and the first generation that
+  // began after its link (NoteLinked).
+  int64_t linked_version = -1;
+  int64_t linked_mtime_ms = 0;  // its commit file's, to recognise it again
+  int64_t linked_covered_by = 0;
 };
 
 std::atomic<int64_t> sync_count{0};
+std::atomic<int64_t> syncs_saved{0};
 
 DirectoryState& StateFor(const std::string& dir) {
   static std::mutex mu;
@@ -40,11 +53,43 @@ DirectoryState& StateFor(const std::string& dir) {
 
 thread_local DeferredLogSync* current_scope = nullptr;
 
+// The shortcut of SyncLogDirectory (see log_sync.hpp): true with `status`
+// set when an fsync already made (or is making) every commit of `dir`
+// durable. Called and returns with `l` held; lets go of it for the stat.
+bool AlreadyDurable(FileSystem* fs, const std::string& dir, DirectoryState& state, std::unique_lock<std::mutex>& l,
+                    Status& status) {
+  int64_t version = state.linked_version;
+  if (version < 0 || (state.durable < state.linked_covered_by && !(state.syncing && state.started >= state.linked_covered_by)))
+    return false;
+  int64_t mtime_ms = state.linked_mtime_ms;
+  l.unlock();
+  // Another writer (another process) may have committed after us; its name
+  // needs an fsync of its own. And the commit file must still be ours: a
+  // table dropped and created again at this path has commits of its own.
+  bool newer = fs->FileExists(JoinPath(dir, CommitFileName(version + 1)));
+  auto ours = fs->ModificationTime(JoinPath(dir, CommitFileName(version)));
+  l.lock();
+  if (newer || !ours.ok() || ours.value() != mtime_ms || state.linked_version != version) return false;
+  if (state.durable >= state.linked_covered_by) {
+    status = Status::OK();
+  } else if (state.syncing && state.started >= state.linked_covered_by) {
+    std::shared_ptr<Group> running = state.running;
+    state.cv.wait(l, [&] { return running->done; });
+    status = running->status;
+  } else {
+    return false;  // the covering fsync failed meanwhile
+  }
+  syncs_saved++;
+  return true;
+}
+
 }  // namespace
 
 Status SyncLogDirectory(FileSystem* fs, const std::string& dir) {
   DirectoryState& state = StateFor(dir);
   std::unique_lock<std::mutex> l(state.mu);
+  Status known;
+  if (AlreadyDurable(fs, dir, state, l, known)) return known;
   if (!state.next) state.next = std::make_shared<Group>();
   std::shared_ptr<Group> mine = state.next;
   for (;;) {
@@ -54,6 +99,8 @@ Status SyncLogDirectory(FileSystem* fs, const std::string& dir) {
   }
   // The leader: every caller that joined `mine` so far linked before this fsync.
   state.syncing = true;
+  state.running = mine;
+  int64_t generation = ++state.started;
   state.next = nullptr;
   l.unlock();
   Status s = fs->FsyncDirectory(dir);
@@ -61,12 +108,24 @@ Status SyncLogDirectory(FileSystem* fs, const std::string& dir) {
   l.lock();
   mine->status = s;
   mine->done = true;
+  if (s.ok()) state.durable = generation;
   state.syncing = false;
+  state.running = nullptr;
   state.cv.notify_all();
   return s;
 }
 
+void NoteLinked(FileSystem* fs, const std::string& dir, int64_t version) {
+  auto mtime = fs->ModificationTime(JoinPath(dir, CommitFileName(version)));
+  DirectoryState& state = StateFor(dir);
+  std::lock_guard<std::mutex> l(state.mu);
+  state.linked_version = mtime.ok() ? version : -1;
+  state.linked_mtime_ms = mtime.ok() ? mtime.value() : 0;
+  state.linked_covered_by = state.started + 1;
+}
+
 int64_t LogDirectorySyncCount() { return sync_count.load(); }
+int64_t LogDirectorySyncsSaved() { return syncs_saved.load(); }
 
 DeferredLogSync::DeferredLogSync() {
   if (current_scope) return;
@@ -86,6 +145,12 @@ void DeferredLogSync::Defer(std::shared_ptr<FileSystem> fs, const std::string& d
   for (auto& [f, d] : pending_)
     if (d == dir) return;
   pending_.emplace_back(std::move(fs), dir);
+}
+
+bool DeferredLogSync::PendingExcept(const std::string& dir) const {
+  for (const auto& entry : pending_)
+    if (entry.second != dir) return true;
+  return false;
 }
 
 Status DeferredLogSync::FlushExcept(const std::string& dir) {

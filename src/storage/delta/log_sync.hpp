@@ -22,7 +22,9 @@
 // Ordering kept (what crash safety rests on):
 //   * a deferred commit is durable before anything this thread makes
 //     durable that could depend on it: a commit to another table (a view
-//     over it) flushes first (FlushExcept), and so does every catalog save
+//     over it) flushes it before its own link (FlushExcept, run alongside
+//     that commit's first flush round: DeltaTable::CommitActions), and so
+//     does every catalog save
 //     (DatabaseInstance::SaveCatalog: stream offsets, CTAS registration);
 //   * the statement reports success, and its followers hear of its commits
 //     (PublishCommits), only after Flush succeeded.
@@ -42,15 +44,33 @@
 
 namespace lakestream::delta {
 
-// fsync(2) of `dir` that starts after this call began, shared with the
-// concurrent callers for the same directory path: while one fsync runs, the
-// callers that arrive wait, and the first of them then syncs once for all
-// of them. Returns that fsync's Status (each caller of a failed group gets
-// the failure). Thread-safe; directories are told apart by path.
+// Makes every name linked into the _delta_log/ `dir` before this call
+// durable. Normally an fsync(2) of `dir` that starts after this call began,
+// shared with the concurrent callers for the same directory path: while one
+// fsync runs, the callers that arrive wait, and the first of them then syncs
+// once for all of them. Returns that fsync's Status (each caller of a failed
+// group gets the failure). Thread-safe; directories are told apart by path.
+//
+// No new fsync when this process knows it would add nothing: the newest
+// commit in `dir` is the one this process linked last (NoteLinked; the
+// commit file of the next version does not exist, and that version's file
+// has the modification time it had when linked), and an fsync that started
+// after that link has succeeded (then returns OK at once) or is running (then
+// waits for it). A commit is linked only after its predecessor exists, so
+// every commit present was linked before that fsync began. This is what a
+// view's commit asks for its sources (their statement made them durable a
+// moment ago) and costs a stat instead of a device flush.
 Status SyncLogDirectory(FileSystem* fs, const std::string& dir);
 
-// fsyncs of directories SyncLogDirectory ran in this process (tests, bench).
+// Records that this process has just linked the commit file of `version`
+// into `dir` of `fs` (DeltaLog::Commit, after the link): what
+// SyncLogDirectory's shortcut rests on.
+void NoteLinked(FileSystem* fs, const std::string& dir, int64_t version);
+
+// fsyncs of directories SyncLogDirectory ran in this process, and calls it
+// answered without one (tests, bench).
 int64_t LogDirectorySyncCount();
+int64_t LogDirectorySyncsSaved();
 
 class DeferredLogSync {
  public:
@@ -77,6 +97,8 @@ class DeferredLogSync {
   // `dir`, so that what it may depend on is durable first.
   Status FlushExcept(const std::string& dir);
   bool Pending() const { return !pending_.empty(); }
+  // Whether a directory other than `dir` is pending (FlushExcept has work).
+  bool PendingExcept(const std::string& dir) const;
 
  private:
   std::vector<std::pair<std::shared_ptr<FileSystem>, std::string>> pending_;

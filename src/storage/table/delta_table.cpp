@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <set>
 
 #include "common/confined_file_system.hpp"
@@ -318,14 +319,15 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     // Under a DeferredLogSync (a statement that waits for durability after
     // letting go of its locks) the last fsync is left to the scope, which
     // first makes durable what this commit may depend on: the commits to
-    // other tables it holds (a view's source before the view).
+    // other tables it holds (a view's source before the view). Those fsyncs
+    // run alongside this commit's first flush round, before its link.
     delta::DeferredLogSync* deferred = log_->CanDeferSync() ? delta::DeferredLogSync::Current() : nullptr;
-    if (deferred) {
-      Status flushed = deferred->FlushExcept(log_->log_path());
-      if (!flushed.ok()) ThrowFor(name_, flushed);
+    std::function<Status()> depended_on;
+    if (deferred && deferred->PendingExcept(log_->log_path())) {
+      depended_on = [deferred, this] { return deferred->FlushExcept(log_->log_path()); };
     }
     Status s = log_->Commit(version, committed, new_files,
-                            deferred ? delta::DeltaLog::Sync::kDeferred : delta::DeltaLog::Sync::kNow);
+                            deferred ? delta::DeltaLog::Sync::kDeferred : delta::DeltaLog::Sync::kNow, depended_on);
     if (deferred && s.ok()) deferred->Defer(fs_, log_->log_path());
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
