@@ -72,6 +72,51 @@ static void AppendValue(const Value& v, std::string& out) {
   }
 }
 
+void AppendVectorValue(const Vector& v, idx_t row, std::string& out) {
+  auto raw = [&out](const auto& x) { out.append(reinterpret_cast<const char*>(&x), sizeof(x)); };
+  if (!v.IsValid(row)) {
+    out.push_back('N');
+    return;
+  }
+  // The same bytes as AppendValue(v.GetValue(row)), read from the vector.
+  switch (v.GetType().id()) {
+    case TypeId::BOOLEAN:
+      out.push_back('B');
+      out.push_back(v.GetData<bool>()[row] ? 1 : 0);
+      return;
+    case TypeId::INTEGER:
+      out.push_back('I');
+      raw(static_cast<int64_t>(v.GetData<int32_t>()[row]));
+      return;
+    case TypeId::BIGINT:
+      out.push_back('I');
+      raw(v.GetData<int64_t>()[row]);
+      return;
+    case TypeId::DECIMAL:
+      out.push_back('D');
+      out.push_back(static_cast<char>(v.GetType().scale()));
+      raw(v.GetData<hugeint_t>()[row]);
+      return;
+    case TypeId::VARCHAR: {
+      string_t text = v.GetData<string_t>()[row];
+      out.push_back('S');
+      raw(static_cast<uint64_t>(text.size()));
+      out.append(text.data(), text.size());
+      return;
+    }
+    case TypeId::DATE:
+      out.push_back('d');
+      raw(v.GetData<date_t>()[row]);
+      return;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
+      out.push_back('t');
+      raw(v.GetData<timestamp_t>()[row]);
+      return;
+    default: AppendValue(v.GetValue(row), out);  // DOUBLE's normal forms, nested and rarer types
+  }
+}
+
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns) {
   // Built in binary rather than as SQL text: refreshes encode every changed
   // group's key several times, and formatting values was most of their cost.

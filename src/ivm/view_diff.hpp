@@ -23,6 +23,10 @@ using Row = std::vector<Value>;
 // and GROUP BY see them (NULL equals NULL).
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 
+// Appends the encoding of a vector's row to `out`: the bytes EncodeRow gives
+// that value, without building a Value for the common flat types.
+void AppendVectorValue(const Vector& v, idx_t row, std::string& out);
+
 // The rows of a collection as Values.
 std::vector<Row> CollectRows(const ChunkCollection& rows);
 // Calls `fn` with each row of a collection as Values, in one reused Row (for
