@@ -73,5 +73,12 @@ using RowLocator = std::function<bool(const ChunkCollection& wanted, std::vector
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
                     const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
                     DeltaFileRows& read, const RowLocator& locate = nullptr, ChunkCollection* removed = nullptr);
+// The same over the change as collections (the delta rule's output). A view
+// without key columns whose removals `locate` finds is changed chunk by
+// chunk: its rows never become Values, and the located rows are `removed`
+// as they are. Others go through the overload above.
+bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const ChunkCollection& minus,
+                    const ChunkCollection& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
+                    DeltaFileRows& read, const RowLocator& locate = nullptr, ChunkCollection* removed = nullptr);
 
 }  // namespace lakestream
