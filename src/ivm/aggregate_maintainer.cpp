@@ -511,6 +511,7 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   bool remote = IsRemotePath(path);
   std::string tmp = remote ? path : path + ".tmp";
   ParquetWriterOptions options;
+  options.uncompressed_below = kSmallChunkUncompressedBytes;  // as table data files
   options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions_).dump()});
   auto writer = ParquetWriter::Create(tmp, StateNames(group_count_, subs_.size()), state_types_, options);
   if (!writer.ok()) writer.status().Throw();

@@ -89,8 +89,23 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
     DataChunk& chunk = feed.Chunk(k);
     const Vector& change_types = chunk.data[width];
     kinds.clear();
+    // Runs of one change type (a commit writes each kind's rows together):
+    // a row whose string equals the previous one's takes its kind unparsed.
+    const string_t* names = change_types.GetData<string_t>();
+    string_t last;
+    bool parsed = false;
+    ChangeKind last_kind = ChangeKind::DELETE;
     for (idx_t r = 0; r < chunk.size(); r++) {
-      kinds.push_back(change_types.IsValid(r) ? ParseChangeType(change_types.GetData<string_t>()[r]).value_or(ChangeKind::DELETE) : ChangeKind::DELETE);
+      if (!change_types.IsValid(r)) {
+        kinds.push_back(ChangeKind::DELETE);
+        continue;
+      }
+      if (!parsed || names[r] != last) {
+        parsed = true;
+        last = names[r];
+        last_kind = ParseChangeType(last).value_or(ChangeKind::DELETE);
+      }
+      kinds.push_back(last_kind);
     }
     DataChunk columns;
     columns.Initialize(types, chunk.size());
