@@ -97,7 +97,7 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
   for (auto& sub : subs_) sub_signatures.push_back(sub.signature);
   state_ = std::make_unique<ViewAggregateState>(
       std::vector<LogicalType>(state_types_.begin(), state_types_.begin() + static_cast<std::ptrdiff_t>(group_count_)),
-      std::move(sub_signatures));
+      sub_signatures);
   first_sub_.assign(view_aggregates_.size(), 0);
   for (idx_t s = subs_.size(); s-- > 0;) first_sub_[subs_[s].aggregate] = s;
   // A view whose select list only names keys and aggregates (no HAVING, no
@@ -162,15 +162,15 @@ Value AggregateMaintainer::FinalValue(GroupId group, idx_t j) const {
   }
 }
 
-std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<GroupId>& states) {
+std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<GroupId>& groups) {
   std::vector<LogicalType> types(state_types_.begin(), state_types_.begin() + group_count_);
   for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
   if (!direct_.empty()) {
     // The view's columns are the keys and aggregates themselves: its rows are
     // built here, without planning and running the view's projection.
-    std::vector<Row> out(states.size());
-    for (idx_t r = 0; r < states.size(); r++) {
-      GroupId group = states[r];
+    std::vector<Row> out(groups.size());
+    for (idx_t r = 0; r < groups.size(); r++) {
+      GroupId group = groups[r];
       Row& row = out[r];
       row.reserve(direct_.size());
       for (idx_t c = 0; c < direct_.size(); c++) {
@@ -184,12 +184,12 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<GroupId>& st
   }
   // The groups' final aggregate values, written straight into chunks.
   auto finals = std::make_shared<ChunkCollection>(types);
-  for (idx_t start = 0; start < states.size(); start += STANDARD_VECTOR_SIZE) {
-    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, states.size() - start);
+  for (idx_t start = 0; start < groups.size(); start += STANDARD_VECTOR_SIZE) {
+    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, groups.size() - start);
     DataChunk chunk;
     chunk.Initialize(types, count);
     for (idx_t r = 0; r < count; r++) {
-      GroupId group = states[start + r];
+      GroupId group = groups[start + r];
       for (idx_t g = 0; g < group_count_; g++) chunk.SetValue(g, r, state_->KeyValue(group, g));  // casts to the column's type
       for (idx_t j = 0; j < view_aggregates_.size(); j++) chunk.SetValue(group_count_ + j, r, FinalValue(group, j));
     }

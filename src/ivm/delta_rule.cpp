@@ -51,19 +51,8 @@ static void AddChanges(SourceDelta& delta, const DataChunk& columns, const Chang
   for (idx_t r = 0; r < columns.size(); r++) {
     (ChangeAdds(kinds[r]) ? plus_rows : minus_rows).push_back(static_cast<sel_t>(r));
   }
-  auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
-    if (sel.empty()) return;
-    if (sel.size() == columns.size()) {
-      out.Append(columns);
-      return;
-    }
-    DataChunk part;
-    part.Initialize(out.Types(), sel.size());
-    part.Append(columns, sel.data(), sel.size());
-    out.Append(part);
-  };
-  append(*delta.plus, plus_rows);
-  append(*delta.minus, minus_rows);
+  AppendSelected(*delta.plus, columns, plus_rows);
+  AppendSelected(*delta.minus, columns, minus_rows);
 }
 
 static SourceDelta EmptyDelta(DeltaTable& table, int64_t from, int64_t to, const std::vector<LogicalType>& types) {

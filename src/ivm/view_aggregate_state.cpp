@@ -5,7 +5,7 @@
 
 namespace lakestream {
 
-ViewAggregateState::ViewAggregateState(std::vector<LogicalType> key_types, std::vector<AggregateSignature> subs)
+ViewAggregateState::ViewAggregateState(std::vector<LogicalType> key_types, const std::vector<AggregateSignature>& subs)
     : key_types_(std::move(key_types)) {
   for (idx_t k = 0; k < key_types_.size(); k++) key_columns_.push_back(k);
   for (auto& sub : subs) {

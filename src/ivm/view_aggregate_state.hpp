@@ -34,7 +34,7 @@ class ViewAggregateState {
 
   // `key_types`: the GROUP BY keys' types; `subs`: the sub-aggregates that
   // follow count(*) (COUNT, SUM over BIGINT/DECIMAL, MIN, MAX, COUNT(DISTINCT)).
-  ViewAggregateState(std::vector<LogicalType> key_types, std::vector<AggregateSignature> subs);
+  ViewAggregateState(std::vector<LogicalType> key_types, const std::vector<AggregateSignature>& subs);
 
   // Adds (sign = +1) or subtracts (-1) the partial aggregates in `partial`
   // (state rows) to their groups, creating groups not seen yet; appends the

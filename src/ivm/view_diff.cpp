@@ -404,22 +404,22 @@ bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, cons
 
 namespace lakestream {
 
+void AppendSelected(ChunkCollection& out, const DataChunk& chunk, const std::vector<sel_t>& sel) {
+  if (sel.empty()) return;
+  if (sel.size() == chunk.size()) {
+    out.Append(chunk);
+    return;
+  }
+  DataChunk part;
+  part.Initialize(out.Types(), sel.size());
+  part.Append(chunk, sel.data(), sel.size());
+  out.Append(std::move(part));
+}
+
 // The rows of `in` that `keep` names (per chunk, the rows in order), as one collection.
 static ChunkCollection Gather(const ChunkCollection& in, const std::vector<std::vector<sel_t>>& keep) {
   ChunkCollection out(in.Types());
-  for (idx_t k = 0; k < in.ChunkCount(); k++) {
-    const std::vector<sel_t>& sel = keep[k];
-    if (sel.empty()) continue;
-    const DataChunk& chunk = in.Chunk(k);
-    if (sel.size() == chunk.size()) {
-      out.Append(chunk);
-      continue;
-    }
-    DataChunk part;
-    part.Initialize(in.Types(), sel.size());
-    part.Append(chunk, sel.data(), sel.size());
-    out.Append(std::move(part));
-  }
+  for (idx_t k = 0; k < in.ChunkCount(); k++) AppendSelected(out, in.Chunk(k), keep[k]);
   return out;
 }
 

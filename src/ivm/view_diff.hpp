@@ -27,6 +27,9 @@ std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 // that value, without building a Value for the common flat types.
 void AppendVectorValue(const Vector& v, idx_t row, std::string& out);
 
+// Appends rows `sel` of `chunk` (same types as `out`) to `out`.
+void AppendSelected(ChunkCollection& out, const DataChunk& chunk, const std::vector<sel_t>& sel);
+
 // The rows of a collection as Values.
 std::vector<Row> CollectRows(const ChunkCollection& rows);
 // Calls `fn` with each row of a collection as Values, in one reused Row (for
