@@ -34,7 +34,7 @@ static constexpr idx_t kSaveRowsPerGroup = 16;
 struct AggregateMaintainer::Cache {
   std::string definition;  // a replaced definition never reuses the state
   int64_t view_version = -1;
-  GroupMap state;
+  std::unique_ptr<ViewAggregateState> state;
   std::map<std::string, int64_t> versions;
   idx_t refreshes_unsaved = 0;
   idx_t rows_unsaved = 0;
@@ -93,6 +93,11 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
         throw InternalError(sig.name + "() in an incrementally maintained view");
     }
   }
+  std::vector<AggregateSignature> sub_signatures;
+  for (auto& sub : subs_) sub_signatures.push_back(sub.signature);
+  state_ = std::make_unique<ViewAggregateState>(
+      std::vector<LogicalType>(state_types_.begin(), state_types_.begin() + static_cast<std::ptrdiff_t>(group_count_)),
+      sub_signatures);
   first_sub_.assign(view_aggregates_.size(), 0);
   for (idx_t s = subs_.size(); s-- > 0;) first_sub_[subs_[s].aggregate] = s;
   // A view whose select list only names keys and aggregates (no HAVING, no
@@ -136,94 +141,41 @@ std::vector<Row> AggregateMaintainer::RunStatePlan() {
   return CollectRows(ExecutePlan(context_, BuildStatePlan()));
 }
 
-// a + sign * b over BIGINT or DECIMAL (NULL counts as 0).
-static Value AddSigned(const Value& a, const Value& b, int sign, const LogicalType& type) {
-  if (b.IsNull()) return a;
-  if (type.id() == TypeId::DECIMAL) {
-    hugeint_t x = a.IsNull() ? 0 : a.GetHugeint();
-    return Value::DECIMAL(x + sign * b.GetHugeint(), type.width(), type.scale());
-  }
-  int64_t x = a.IsNull() ? 0 : a.AsBigint();
-  return Value::BIGINT(x + sign * b.AsBigint());
-}
-
-void AggregateMaintainer::AddPartial(const Row& partial, int sign, GroupMap& groups,
-                                     std::vector<std::string>& touched) {
-  std::string key = EncodeRow(partial, group_columns_);
-  auto it = groups.find(key);
-  if (it == groups.end()) {
-    Group fresh;
-    fresh.values.assign(partial.begin(), partial.begin() + group_count_);
-    fresh.values.push_back(Value::BIGINT(0));
-    for (auto& sub : subs_) {
-      bool counter = sub.signature.kind == AggregateKind::COUNT || sub.signature.kind == AggregateKind::COUNT_DISTINCT;
-      fresh.values.push_back(counter ? Value::BIGINT(0) : Value(sub.signature.return_type));
-    }
-    it = groups.emplace(key, std::move(fresh)).first;
-  }
-  touched.push_back(std::move(key));
-  Group& group = it->second;
-  group.values[group_count_] = AddSigned(group.values[group_count_], partial[group_count_], sign, TypeId::BIGINT);
-  for (idx_t s = 0; s < subs_.size(); s++) {
-    idx_t col = group_count_ + 1 + s;
-    const Value& v = partial[col];
-    Value& cur = group.values[col];
-    switch (subs_[s].signature.kind) {
-      case AggregateKind::COUNT:
-      case AggregateKind::SUM: cur = AddSigned(cur, v, sign, subs_[s].signature.return_type); break;
-      case AggregateKind::MIN:
-      case AggregateKind::MAX: {
-        if (v.IsNull()) break;
-        int order = subs_[s].signature.kind == AggregateKind::MIN ? 1 : -1;  // >0: v is worse than cur
-        if (sign > 0) {
-          if (cur.IsNull() || v.Compare(cur) * order < 0) cur = v;
-        } else if (cur.IsNull() || v.Compare(cur) * order <= 0) {
-          // The current extreme (or something at least as extreme) left: only a
-          // recomputation of the group knows the next one.
-          group.recompute = true;
-        }
-        break;
-      }
-      case AggregateKind::COUNT_DISTINCT: group.recompute = true; break;
-      default: break;
-    }
-  }
-}
-
-Value AggregateMaintainer::FinalValue(const Row& state, idx_t j) const {
+Value AggregateMaintainer::FinalValue(GroupId group, idx_t j) const {
   const AggregateSignature& sig = view_aggregates_[j];
-  const Value* sub = &state[group_count_ + 1 + first_sub_[j]];
+  idx_t sub = first_sub_[j];
   switch (sig.kind) {
-    case AggregateKind::COUNT_STAR: return state[group_count_];
-    case AggregateKind::SUM: return sub[1].AsBigint() == 0 ? Value(sig.return_type) : sub[0];
+    case AggregateKind::COUNT_STAR: return Value::BIGINT(state_->Count(group));
+    case AggregateKind::SUM: return state_->Counter(group, sub + 1) == 0 ? Value(sig.return_type) : state_->Sub(group, sub);
     case AggregateKind::AVG: {
-      int64_t n = sub[1].AsBigint();
+      int64_t n = state_->Counter(group, sub + 1);
       if (n == 0) return Value(sig.return_type);
       // The same arithmetic as avg() itself, so both give the same double.
-      hugeint_t sum = sub[0].type().id() == TypeId::DECIMAL ? sub[0].GetHugeint() : static_cast<hugeint_t>(sub[0].AsBigint());
+      Value total = state_->Sub(group, sub);
+      hugeint_t sum = total.type().id() == TypeId::DECIMAL ? total.GetHugeint() : static_cast<hugeint_t>(total.AsBigint());
       double divisor = sig.input_type.id() == TypeId::DECIMAL
                            ? static_cast<double>(Decimal::PowerOfTen(sig.input_type.scale()))
                            : 1.0;
       return Value::DOUBLE(static_cast<double>(sum) / static_cast<double>(n) / divisor);
     }
-    default: return sub[0];
+    default: return state_->Sub(group, sub);
   }
 }
 
-std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>& states) {
+std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<GroupId>& groups) {
   std::vector<LogicalType> types(state_types_.begin(), state_types_.begin() + group_count_);
   for (auto& sig : view_aggregates_) types.push_back(sig.return_type);
   if (!direct_.empty()) {
     // The view's columns are the keys and aggregates themselves: its rows are
     // built here, without planning and running the view's projection.
-    std::vector<Row> out(states.size());
-    for (idx_t r = 0; r < states.size(); r++) {
-      const Row& state = *states[r];
+    std::vector<Row> out(groups.size());
+    for (idx_t r = 0; r < groups.size(); r++) {
+      GroupId group = groups[r];
       Row& row = out[r];
       row.reserve(direct_.size());
       for (idx_t c = 0; c < direct_.size(); c++) {
         auto [is_key, index] = direct_[c];
-        Value v = is_key ? state[index] : FinalValue(state, index);
+        Value v = is_key ? state_->KeyValue(group, index) : FinalValue(group, index);
         const LogicalType& type = view_types_[c];
         row.push_back(v.type() == type ? std::move(v) : v.CastAs(type));
       }
@@ -232,14 +184,14 @@ std::vector<Row> AggregateMaintainer::ViewRowsFor(const std::vector<const Row*>&
   }
   // The groups' final aggregate values, written straight into chunks.
   auto finals = std::make_shared<ChunkCollection>(types);
-  for (idx_t start = 0; start < states.size(); start += STANDARD_VECTOR_SIZE) {
-    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, states.size() - start);
+  for (idx_t start = 0; start < groups.size(); start += STANDARD_VECTOR_SIZE) {
+    idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, groups.size() - start);
     DataChunk chunk;
     chunk.Initialize(types, count);
     for (idx_t r = 0; r < count; r++) {
-      const Row& state = *states[start + r];
-      for (idx_t g = 0; g < group_count_; g++) chunk.SetValue(g, r, state[g]);  // casts to the column's type
-      for (idx_t j = 0; j < view_aggregates_.size(); j++) chunk.SetValue(group_count_ + j, r, FinalValue(state, j));
+      GroupId group = groups[start + r];
+      for (idx_t g = 0; g < group_count_; g++) chunk.SetValue(g, r, state_->KeyValue(group, g));  // casts to the column's type
+      for (idx_t j = 0; j < view_aggregates_.size(); j++) chunk.SetValue(group_count_ + j, r, FinalValue(group, j));
     }
     chunk.SetCardinality(count);
     finals->Append(std::move(chunk));
@@ -333,11 +285,11 @@ bool AggregateMaintainer::KeysAreStateKeys() const {
   return true;
 }
 
-bool AggregateMaintainer::CommitFromStoredRows(const std::vector<std::string>& keys, TableCommit& commit,
-                                               ChunkCollection& removed) {
+bool AggregateMaintainer::CommitFromStoredRows(const std::vector<std::string>& keys, const std::vector<GroupId>& groups,
+                                               TableCommit& commit, ChunkCollection& removed) {
   // Per touched group: its stored row (if any) and its state (if it still has rows).
   std::vector<const StoredRow*> old_rows(keys.size(), nullptr);
-  std::vector<const Row*> states;
+  std::vector<GroupId> states;
   std::vector<idx_t> state_of(keys.size(), ~idx_t(0));  // key -> index into states
   std::vector<const StoredRow*> present;
   for (idx_t k = 0; k < keys.size(); k++) {
@@ -346,10 +298,9 @@ bool AggregateMaintainer::CommitFromStoredRows(const std::vector<std::string>& k
       old_rows[k] = &stored->second;
       present.push_back(&stored->second);
     }
-    auto group = state_.find(keys[k]);
-    if (group != state_.end()) {
+    if (groups[k] != kNoGroup) {
       state_of[k] = states.size();
-      states.push_back(&group->second.values);
+      states.push_back(groups[k]);
     }
   }
   std::vector<row_t> present_ids;
@@ -435,36 +386,39 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
                                         DeltaFileRows& read, ChunkCollection& removed) {
   ChunkCollection plus, minus;
   RunDeltaRule(context_, [this] { return BuildStatePlan(); }, deltas, plus, minus);
-  std::vector<std::string> touched;
+  std::vector<GroupId> touched;
   // The minus side first: a deleted extreme is judged against the old extreme.
-  ForEachRow(minus, [&](const Row& row) { AddPartial(row, -1, state_, touched); });
-  ForEachRow(plus, [&](const Row& row) { AddPartial(row, +1, state_, touched); });
-  // The touched groups, each once, in the order the change first touched them.
+  for (idx_t k = 0; k < minus.ChunkCount(); k++) state_->Apply(minus.Chunk(k), -1, touched);
+  for (idx_t k = 0; k < plus.ChunkCount(); k++) state_->Apply(plus.Chunk(k), +1, touched);
+  // The touched groups, each once, in the order the change first touched
+  // them: their keys, and their groups now (kNoGroup once a group has no rows).
   std::vector<std::string> keys;
-  keys.reserve(touched.size());
-  std::unordered_set<std::string_view> touched_keys;  // views into `touched`
-  touched_keys.reserve(touched.size());
-  for (auto& key : touched) {
-    if (touched_keys.insert(key).second) keys.push_back(key);
-  }
+  std::vector<GroupId> groups;
+  std::vector<uint8_t> seen(state_->IdLimit(), 0);
   std::unordered_set<std::string> recompute;
-  for (auto& key : keys) {
-    Group& group = state_.at(key);
-    int64_t count = group.values[group_count_].AsBigint();
+  std::vector<GroupId> emptied;
+  for (GroupId id : touched) {
+    if (seen[id]) continue;
+    seen[id] = 1;
+    keys.push_back(state_->Key(id));
+    groups.push_back(id);
+    int64_t count = state_->Count(id);
     if (count < 0) {
       throw InternalError("materialized view " + view_.name + ": a group's row count fell below zero; "
                           "run REFRESH MATERIALIZED VIEW " + view_.name + " FULL");
     }
     if (count == 0) {
-      state_.erase(key);
-    } else if (group.recompute) {
-      recompute.insert(key);
+      groups.back() = kNoGroup;
+      emptied.push_back(id);
+    } else if (state_->NeedsRecompute(id)) {
+      recompute.insert(keys.back());
     }
   }
+  // Only now: an erased group's id is reused by the next new group.
+  for (GroupId id : emptied) state_->Erase(id);
   if (!recompute.empty()) {
     for (auto& row : RunStatePlan()) {
-      std::string key = EncodeRow(row, group_columns_);
-      if (recompute.count(key)) state_[key] = Group{row, false};
+      if (recompute.count(EncodeRow(row, group_columns_))) state_->Set(row);
     }
   }
   DeltaTable& storage = *DatabaseInstance::AsDelta(view_);
@@ -473,16 +427,16 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
                 (stored_.known || LoadStoredRows());
   if (placed && KeysAreStateKeys()) {
     // Each touched group's stored row against its new row, key by key.
-    if (CommitFromStoredRows(keys, commit, removed) || (LoadStoredRows() && CommitFromStoredRows(keys, commit, removed))) {
+    if (CommitFromStoredRows(keys, groups, commit, removed) ||
+        (LoadStoredRows() && CommitFromStoredRows(keys, groups, commit, removed))) {
       for (auto* add : storage.State()->files) pending_.paths_before.push_back(add->path);
       return keys.size();
     }
     placed = false;  // the stored rows cannot be keyed by group: scan below
   }
-  std::vector<const Row*> states;
-  for (auto& key : keys) {
-    auto it = state_.find(key);
-    if (it != state_.end()) states.push_back(&it->second.values);
+  std::vector<GroupId> states;
+  for (GroupId group : groups) {
+    if (group != kNoGroup) states.push_back(group);
   }
   std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
   ViewRows old_rows;
@@ -491,6 +445,7 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   }
   if (!placed) {
     stored_.Clear();
+    std::unordered_set<std::string_view> touched_keys(keys.begin(), keys.end());
     old_rows = ScanViewRows(*view_.storage, view_.Types(), analysis_.key_columns,
                             [&](const std::string& key) { return touched_keys.count(key) > 0; });
   }
@@ -520,11 +475,8 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
 }
 
 void AggregateMaintainer::RebuildState() {
-  state_.clear();
-  for (auto& row : RunStatePlan()) {
-    std::string key = EncodeRow(row, group_columns_);
-    state_[key] = Group{std::move(row), false};
-  }
+  state_->Clear();
+  for (auto& row : RunStatePlan()) state_->Set(row);
 }
 
 std::string AggregateMaintainer::StateDirectory(ClientContext& context, const std::string& view_name) {
@@ -559,12 +511,15 @@ void AggregateMaintainer::SaveState(int64_t view_version) {
   bool remote = IsRemotePath(path);
   std::string tmp = remote ? path : path + ".tmp";
   ParquetWriterOptions options;
+  options.uncompressed_below = kSmallChunkUncompressedBytes;  // as table data files
   options.key_value_metadata.push_back({kSourcesKey, nlohmann::json(versions_).dump()});
   auto writer = ParquetWriter::Create(tmp, StateNames(group_count_, subs_.size()), state_types_, options);
   if (!writer.ok()) writer.status().Throw();
   std::vector<Row> rows;
-  rows.reserve(state_.size());
-  for (auto& [key, group] : state_) rows.push_back(group.values);
+  rows.reserve(state_->Size());
+  for (GroupId id = 0; id < state_->IdLimit(); id++) {
+    if (state_->Live(id)) rows.push_back(state_->StateRow(id));
+  }
   ChunkCollection data = MakeCollection(state_types_, rows);
   for (idx_t k = 0; k < data.ChunkCount(); k++) {
     Status a = writer.value()->Append(data.Chunk(k));
@@ -610,7 +565,7 @@ void AggregateMaintainer::Keep(int64_t view_version, const std::map<std::string,
   rows_unsaved_ += change_rows;
   versions_ = versions;
   if (rebuilt || refreshes_unsaved_ >= kSaveEveryRefreshes ||
-      rows_unsaved_ >= std::max<idx_t>(kSaveRows, kSaveRowsPerGroup * state_.size())) {
+      rows_unsaved_ >= std::max<idx_t>(kSaveRows, kSaveRowsPerGroup * state_->Size())) {
     try {
       SaveState(view_version);
       refreshes_unsaved_ = 0;
@@ -676,7 +631,7 @@ bool AggregateMaintainer::LoadStateFile(int64_t view_version) {
     versions_ = sources.get<std::map<std::string, int64_t>>();
   }
   if (!r.Scan(Prefix(state_types_.size())).ok()) return false;
-  state_.clear();
+  state_->Clear();
   while (true) {
     DataChunk chunk;
     chunk.Initialize(r.ProjectedTypes());
@@ -685,8 +640,7 @@ bool AggregateMaintainer::LoadStateFile(int64_t view_version) {
     for (idx_t row = 0; row < chunk.size(); row++) {
       Row values;
       for (idx_t c = 0; c < state_types_.size(); c++) values.push_back(chunk.GetValue(c, row).CastAs(state_types_[c]));
-      std::string key = EncodeRow(values, group_columns_);
-      state_[key] = Group{std::move(values), false};
+      state_->Set(values);
     }
   }
   return true;

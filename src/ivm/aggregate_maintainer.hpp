@@ -48,6 +48,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ivm/view_aggregate_state.hpp"
 #include "ivm/compiled_view.hpp"
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
@@ -97,11 +98,8 @@ class AggregateMaintainer {
     AggregateSignature signature;
     idx_t aggregate = 0;  // which aggregate of the view it serves
   };
-  struct Group {
-    Row values;  // state layout: keys, count(*), sub-aggregates
-    bool recompute = false;
-  };
-  using GroupMap = std::unordered_map<std::string, Group>;  // encoded group keys -> state
+  using GroupId = ViewAggregateState::GroupId;
+  static constexpr GroupId kNoGroup = ~GroupId(0);
 
   // What a view keeps in memory between refreshes (ViewRuntime::aggregate).
   struct Cache;
@@ -133,12 +131,10 @@ class AggregateMaintainer {
   void PruneStates(int64_t keep_version);
   bool LoadStateFile(int64_t view_version);
   LogicalOperatorPtr BuildStatePlan() const;
-  void AddPartial(const Row& partial, int sign, GroupMap& groups,
-                  std::vector<std::string>& touched);
   // The view rows (output of the view's query) of the given groups.
-  std::vector<Row> ViewRowsFor(const std::vector<const Row*>& states);
+  std::vector<Row> ViewRowsFor(const std::vector<GroupId>& groups);
   // The value of view aggregate `j` for a group's state.
-  Value FinalValue(const Row& state, idx_t j) const;
+  Value FinalValue(GroupId group, idx_t j) const;
   std::vector<Row> RunStatePlan();
   std::string StatePath(int64_t view_version) const;
   // Builds stored_ from a scan of the whole view; false when its rows cannot
@@ -155,12 +151,14 @@ class AggregateMaintainer {
   // so a group's stored row is found by its state key.
   bool KeysAreStateKeys() const;
   // With the stored rows known and KeysAreStateKeys(): adds to `commit` what
-  // turns the touched groups' (`keys`) stored rows into their rows now (an
+  // turns the touched groups' (`keys`; `groups`: each one's group now, or
+  // kNoGroup when it has no rows left) stored rows into their rows now (an
   // update where both exist and differ, a delete or insert where one does),
   // the removed rows' values to `removed` (deleted, then updated, for
   // KnownRemovedRows) and what Keep() places to pending_. False, with
   // nothing added, when a stored row's file is not in the snapshot.
-  bool CommitFromStoredRows(const std::vector<std::string>& keys, TableCommit& commit, ChunkCollection& removed);
+  bool CommitFromStoredRows(const std::vector<std::string>& keys, const std::vector<GroupId>& groups,
+                            TableCommit& commit, ChunkCollection& removed);
   // After the commit: places pending_ in the snapshot, or forgets stored_.
   void PlacePendingRows();
 
@@ -178,7 +176,7 @@ class AggregateMaintainer {
   std::vector<std::pair<bool, idx_t>> direct_;
   std::vector<LogicalType> view_types_;
   std::vector<LogicalType> state_types_;
-  GroupMap state_;
+  std::unique_ptr<ViewAggregateState> state_;
   StoredRows stored_;
   PendingRows pending_;
   std::map<std::string, int64_t> versions_;

@@ -51,19 +51,8 @@ static void AddChanges(SourceDelta& delta, const DataChunk& columns, const Chang
   for (idx_t r = 0; r < columns.size(); r++) {
     (ChangeAdds(kinds[r]) ? plus_rows : minus_rows).push_back(static_cast<sel_t>(r));
   }
-  auto append = [&](ChunkCollection& out, const std::vector<sel_t>& sel) {
-    if (sel.empty()) return;
-    if (sel.size() == columns.size()) {
-      out.Append(columns);
-      return;
-    }
-    DataChunk part;
-    part.Initialize(out.Types(), sel.size());
-    part.Append(columns, sel.data(), sel.size());
-    out.Append(part);
-  };
-  append(*delta.plus, plus_rows);
-  append(*delta.minus, minus_rows);
+  AppendSelected(*delta.plus, columns, plus_rows);
+  AppendSelected(*delta.minus, columns, minus_rows);
 }
 
 static SourceDelta EmptyDelta(DeltaTable& table, int64_t from, int64_t to, const std::vector<LogicalType>& types) {
@@ -89,8 +78,23 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
     DataChunk& chunk = feed.Chunk(k);
     const Vector& change_types = chunk.data[width];
     kinds.clear();
+    // Runs of one change type (a commit writes each kind's rows together):
+    // a row whose string equals the previous one's takes its kind unparsed.
+    const string_t* names = change_types.GetData<string_t>();
+    string_t last;
+    bool parsed = false;
+    ChangeKind last_kind = ChangeKind::DELETE;
     for (idx_t r = 0; r < chunk.size(); r++) {
-      kinds.push_back(change_types.IsValid(r) ? ParseChangeType(change_types.GetData<string_t>()[r]).value_or(ChangeKind::DELETE) : ChangeKind::DELETE);
+      if (!change_types.IsValid(r)) {
+        kinds.push_back(ChangeKind::DELETE);
+        continue;
+      }
+      if (!parsed || names[r] != last) {
+        parsed = true;
+        last = names[r];
+        last_kind = ParseChangeType(last).value_or(ChangeKind::DELETE);
+      }
+      kinds.push_back(last_kind);
     }
     DataChunk columns;
     columns.Initialize(types, chunk.size());

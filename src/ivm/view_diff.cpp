@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace lakestream {
 
@@ -69,6 +70,51 @@ static void AppendValue(const Value& v, std::string& out) {
       raw(static_cast<uint64_t>(text.size()));
       out += text;
     }
+  }
+}
+
+void AppendVectorValue(const Vector& v, idx_t row, std::string& out) {
+  auto raw = [&out](const auto& x) { out.append(reinterpret_cast<const char*>(&x), sizeof(x)); };
+  if (!v.IsValid(row)) {
+    out.push_back('N');
+    return;
+  }
+  // The same bytes as AppendValue(v.GetValue(row)), read from the vector.
+  switch (v.GetType().id()) {
+    case TypeId::BOOLEAN:
+      out.push_back('B');
+      out.push_back(v.GetData<bool>()[row] ? 1 : 0);
+      return;
+    case TypeId::INTEGER:
+      out.push_back('I');
+      raw(static_cast<int64_t>(v.GetData<int32_t>()[row]));
+      return;
+    case TypeId::BIGINT:
+      out.push_back('I');
+      raw(v.GetData<int64_t>()[row]);
+      return;
+    case TypeId::DECIMAL:
+      out.push_back('D');
+      out.push_back(static_cast<char>(v.GetType().scale()));
+      raw(v.GetData<hugeint_t>()[row]);
+      return;
+    case TypeId::VARCHAR: {
+      string_t text = v.GetData<string_t>()[row];
+      out.push_back('S');
+      raw(static_cast<uint64_t>(text.size()));
+      out.append(text.data(), text.size());
+      return;
+    }
+    case TypeId::DATE:
+      out.push_back('d');
+      raw(v.GetData<date_t>()[row]);
+      return;
+    case TypeId::TIMESTAMP:
+    case TypeId::TIMESTAMP_NTZ:
+      out.push_back('t');
+      raw(v.GetData<timestamp_t>()[row]);
+      return;
+    default: AppendValue(v.GetValue(row), out);  // DOUBLE's normal forms, nested and rarer types
   }
 }
 
@@ -351,6 +397,97 @@ bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, cons
     for (row_t id : commit.updated_row_ids) values.push_back(value_of.at(id));
     *removed = MakeCollection(types, values);
   }
+  return true;
+}
+
+}  // namespace lakestream
+
+namespace lakestream {
+
+void AppendSelected(ChunkCollection& out, const DataChunk& chunk, const std::vector<sel_t>& sel) {
+  if (sel.empty()) return;
+  if (sel.size() == chunk.size()) {
+    out.Append(chunk);
+    return;
+  }
+  DataChunk part;
+  part.Initialize(out.Types(), sel.size());
+  part.Append(chunk, sel.data(), sel.size());
+  out.Append(std::move(part));
+}
+
+// The rows of `in` that `keep` names (per chunk, the rows in order), as one collection.
+static ChunkCollection Gather(const ChunkCollection& in, const std::vector<std::vector<sel_t>>& keep) {
+  ChunkCollection out(in.Types());
+  for (idx_t k = 0; k < in.ChunkCount(); k++) AppendSelected(out, in.Chunk(k), keep[k]);
+  return out;
+}
+
+// The encoding of row `r` of `chunk` (every column) into `out`.
+static void EncodeChunkRow(const DataChunk& chunk, idx_t r, std::string& out) {
+  out.clear();
+  for (idx_t c = 0; c < chunk.ColumnCount(); c++) AppendVectorValue(chunk.data[c], r, out);
+}
+
+bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const ChunkCollection& minus,
+                    const ChunkCollection& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
+                    DeltaFileRows& read, const RowLocator& locate, ChunkCollection* removed) {
+  bool typed = (minus.Count() == 0 || minus.Types() == types) && (plus.Count() == 0 || plus.Types() == types);
+  if (!locate || !key_columns.empty() || !typed) {
+    // Keyed views pair removals and additions into updates (DiffRows), by row.
+    return ApplyBagChange(view, types, CollectRows(minus), CollectRows(plus), key_columns, commit, read, locate, removed);
+  }
+  // A row both removed and added is no change (the view's feed holds only
+  // real changes): pairs of equal rows cancel, found by their encodings'
+  // hashes and checked byte for byte.
+  std::string scratch, other;
+  std::unordered_multimap<uint64_t, std::pair<idx_t, sel_t>> minus_at;  // hash -> (chunk, row), not cancelled
+  minus_at.reserve(minus.Count());
+  std::hash<std::string_view> hash;
+  for (idx_t k = 0; k < minus.ChunkCount(); k++) {
+    const DataChunk& chunk = minus.Chunk(k);
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      EncodeChunkRow(chunk, r, scratch);
+      minus_at.emplace(hash(scratch), std::make_pair(k, static_cast<sel_t>(r)));
+    }
+  }
+  std::vector<std::vector<sel_t>> kept_plus(plus.ChunkCount());
+  std::vector<std::vector<bool>> cancelled(minus.ChunkCount());
+  for (idx_t k = 0; k < minus.ChunkCount(); k++) cancelled[k].assign(minus.Chunk(k).size(), false);
+  for (idx_t k = 0; k < plus.ChunkCount(); k++) {
+    const DataChunk& chunk = plus.Chunk(k);
+    for (idx_t r = 0; r < chunk.size(); r++) {
+      bool cancels = false;
+      if (!minus_at.empty()) {
+        EncodeChunkRow(chunk, r, scratch);
+        auto [from, to] = minus_at.equal_range(hash(scratch));
+        for (auto it = from; it != to; ++it) {
+          EncodeChunkRow(minus.Chunk(it->second.first), it->second.second, other);
+          if (other != scratch) continue;
+          cancelled[it->second.first][it->second.second] = true;
+          minus_at.erase(it);
+          cancels = true;
+          break;
+        }
+      }
+      if (!cancels) kept_plus[k].push_back(static_cast<sel_t>(r));
+    }
+  }
+  std::vector<std::vector<sel_t>> kept_minus(minus.ChunkCount());
+  for (idx_t k = 0; k < minus.ChunkCount(); k++) {
+    for (idx_t r = 0; r < cancelled[k].size(); r++) {
+      if (!cancelled[k][r]) kept_minus[k].push_back(static_cast<sel_t>(r));
+    }
+  }
+  ChunkCollection wanted = Gather(minus, kept_minus);
+  wanted.SetTypes(types);
+  commit.deleted_rows.clear();
+  if (wanted.Count() > 0 && !locate(wanted, commit.deleted_rows)) return false;
+  commit.inserted = Gather(plus, kept_plus);
+  commit.inserted.SetTypes(types);
+  commit.updated = ChunkCollection(types);
+  // The removed rows' values, in the commit's order (deletes only here).
+  if (removed && wanted.Count() > 0) *removed = std::move(wanted);
   return true;
 }
 

@@ -23,6 +23,13 @@ using Row = std::vector<Value>;
 // and GROUP BY see them (NULL equals NULL).
 std::string EncodeRow(const Row& row, const std::vector<idx_t>& columns = {});
 
+// Appends the encoding of a vector's row to `out`: the bytes EncodeRow gives
+// that value, without building a Value for the common flat types.
+void AppendVectorValue(const Vector& v, idx_t row, std::string& out);
+
+// Appends rows `sel` of `chunk` (same types as `out`) to `out`.
+void AppendSelected(ChunkCollection& out, const DataChunk& chunk, const std::vector<sel_t>& sel);
+
 // The rows of a collection as Values.
 std::vector<Row> CollectRows(const ChunkCollection& rows);
 // Calls `fn` with each row of a collection as Values, in one reused Row (for
@@ -68,6 +75,13 @@ using RowLocator = std::function<bool(const ChunkCollection& wanted, std::vector
 // commit.updated_row_ids', for KnownRemovedRows).
 bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const std::vector<Row>& minus,
                     const std::vector<Row>& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
+                    DeltaFileRows& read, const RowLocator& locate = nullptr, ChunkCollection* removed = nullptr);
+// The same over the change as collections (the delta rule's output). A view
+// without key columns whose removals `locate` finds is changed chunk by
+// chunk: its rows never become Values, and the located rows are `removed`
+// as they are. Others go through the overload above.
+bool ApplyBagChange(DataTable& view, const std::vector<LogicalType>& types, const ChunkCollection& minus,
+                    const ChunkCollection& plus, const std::vector<idx_t>& key_columns, TableCommit& commit,
                     DeltaFileRows& read, const RowLocator& locate = nullptr, ChunkCollection* removed = nullptr);
 
 }  // namespace lakestream

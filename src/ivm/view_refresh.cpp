@@ -178,7 +178,7 @@ RefreshOutcome RefreshView(ClientContext& context, TableCatalogEntry& view, bool
         if (row_index) {
           locate = [&](const ChunkCollection& wanted, std::vector<row_t>& ids) { return row_index->Locate(wanted, ids); };
         }
-        done = ApplyBagChange(*view.storage, view.Types(), CollectRows(minus), CollectRows(plus), analysis.key_columns,
+        done = ApplyBagChange(*view.storage, view.Types(), minus, plus, analysis.key_columns,
                               commit, read, locate, &removed);
         if (!done) fallback = "the view did not hold a row its sources' change removed";
       }

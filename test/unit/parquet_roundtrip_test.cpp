@@ -9,6 +9,7 @@
 namespace lakestream {
 namespace {
 
+using testing::ChunkCodecs;
 using testing::ReadAll;
 using testing::TempPath;
 using testing::WriteRows;
@@ -142,6 +143,41 @@ TEST(ParquetRoundTrip, EveryCodec) {
     WriteRows(path, Names(types.size()), types, rows, opt);
     ExpectSame(rows, ReadAll(path));
   }
+}
+
+// uncompressed_below: a column chunk of one small page is stored
+// UNCOMPRESSED (its footer says so), larger chunks and chunks of several
+// pages keep the codec, and every file reads back the same.
+TEST(ParquetRoundTrip, SmallChunksUncompressedBelowTheThreshold) {
+  using parquet::Codec;
+  auto types = AllFlatTypes();
+  auto few = MakeRows(5, true, 3);
+  ParquetWriterOptions small;
+  small.uncompressed_below = kSmallChunkUncompressedBytes;
+  std::string path = TempPath("small_chunks.parquet");
+  WriteRows(path, Names(types.size()), types, few, small);
+  ExpectSame(few, ReadAll(path));
+  auto codecs = ChunkCodecs(path);
+  EXPECT_EQ(codecs, std::vector<Codec>(types.size(), Codec::UNCOMPRESSED));
+  // Off (the default): the codec, whatever the size.
+  std::string off = TempPath("small_chunks_off.parquet");
+  WriteRows(off, Names(types.size()), types, few);
+  EXPECT_EQ(ChunkCodecs(off), std::vector<Codec>(types.size(), Codec::ZSTD));
+  ExpectSame(few, ReadAll(off));
+  // A tiny BOOLEAN chunk beside a large string chunk in one row group: each chunk by its own size.
+  std::vector<std::vector<Value>> mixed;
+  for (int i = 0; i < 300; i++) mixed.push_back({Value::BOOLEAN(i % 3 == 0), Value(std::string(100, static_cast<char>('a' + i % 26)) + std::to_string(i))});
+  std::string both = TempPath("small_and_large.parquet");
+  WriteRows(both, {"b", "s"}, {TypeId::BOOLEAN, TypeId::VARCHAR}, mixed, small);
+  EXPECT_EQ(ChunkCodecs(both), (std::vector<Codec>{Codec::UNCOMPRESSED, Codec::ZSTD}));
+  ExpectSame(mixed, ReadAll(both));
+  // A chunk of several pages (each small) keeps the codec: the rule is per chunk.
+  auto many = MakeRows(3000, true, 11);
+  small.page_size = 64;
+  std::string paged = TempPath("small_pages.parquet");
+  WriteRows(paged, Names(types.size()), types, many, small);
+  for (Codec codec : ChunkCodecs(paged)) EXPECT_EQ(codec, Codec::ZSTD);
+  ExpectSame(many, ReadAll(paged));
 }
 
 TEST(ParquetRoundTrip, LongAndNonAsciiStrings) {

@@ -80,9 +80,8 @@ inline ParquetFileInfo WriteRows(const std::string& path, const std::vector<std:
   return info.ok() ? info.value() : ParquetFileInfo{};
 }
 
-// Whether column chunk `column` of the first row group has a dictionary page
-// (read from the footer). False, with a test failure, when the footer does not parse.
-inline bool HasDictionaryPage(const std::string& path, size_t column) {
+// The footer of the Parquet file at `path`; false, with a test failure, when it does not parse.
+inline bool ReadFooter(const std::string& path, parquet::FileMetaData& md) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() < 12) return ADD_FAILURE() << path << ": too short", false;
@@ -90,11 +89,31 @@ inline bool HasDictionaryPage(const std::string& path, size_t column) {
   std::memcpy(&footer_len, bytes.data() + bytes.size() - 8, 4);
   if (footer_len > bytes.size() - 12) return ADD_FAILURE() << path << ": bad footer length", false;
   parquet::TReader r(reinterpret_cast<const uint8_t*>(bytes.data()) + bytes.size() - 8 - footer_len, footer_len);
+  if (!parquet::ReadFileMetaData(r, md)) return ADD_FAILURE() << path << ": footer does not parse", false;
+  return true;
+}
+
+// Whether column chunk `column` of the first row group has a dictionary page
+// (read from the footer). False, with a test failure, when the footer does not parse.
+inline bool HasDictionaryPage(const std::string& path, size_t column) {
   parquet::FileMetaData md;
-  if (!parquet::ReadFileMetaData(r, md) || md.row_groups.empty() || md.row_groups[0].columns.size() <= column ||
-      !md.row_groups[0].columns[column].meta_data)
-    return ADD_FAILURE() << path << ": footer does not parse", false;
+  if (!ReadFooter(path, md)) return false;
+  if (md.row_groups.empty() || md.row_groups[0].columns.size() <= column || !md.row_groups[0].columns[column].meta_data)
+    return ADD_FAILURE() << path << ": no column chunk " << column, false;
   return md.row_groups[0].columns[column].meta_data->dictionary_page_offset.has_value();
+}
+
+// The codec of every column chunk, row group by row group.
+inline std::vector<parquet::Codec> ChunkCodecs(const std::string& path) {
+  parquet::FileMetaData md;
+  std::vector<parquet::Codec> out;
+  if (!ReadFooter(path, md)) return out;
+  for (auto& rg : md.row_groups) {
+    for (auto& cc : rg.columns) {
+      if (cc.meta_data) out.push_back(cc.meta_data->codec);
+    }
+  }
+  return out;
 }
 
 }  // namespace lakestream::testing

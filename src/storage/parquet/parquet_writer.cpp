@@ -84,6 +84,9 @@ struct LeafWriter {
   int max_def = 0, max_rep = 0;
   LogicalType type;
   bool top_level_flat = false;
+  // The column chunk being flushed is small enough to be stored UNCOMPRESSED
+  // (ParquetWriterOptions::uncompressed_below).
+  bool uncompressed = false;
 
   // Current page.
   std::vector<uint8_t> defs, reps;
@@ -832,7 +835,8 @@ struct ParquetWriter::Impl {
 
   void WritePage(LeafWriter& lw, PageHeader& ph, const std::string& body) {
     page_comp.clear();
-    if (!Compress(codec, reinterpret_cast<const uint8_t*>(body.data()), body.size(), page_comp, opt.compression_level)) {
+    if (!Compress(lw.uncompressed ? Codec::UNCOMPRESSED : codec, reinterpret_cast<const uint8_t*>(body.data()), body.size(),
+                  page_comp, opt.compression_level)) {
       error = "compression failed";
       return;
     }
@@ -905,13 +909,16 @@ struct ParquetWriter::Impl {
     rg.file_offset = static_cast<int64_t>(offset);
     int64_t total_comp = 0;
     for (auto& lw : leaves) {
+      // A chunk whose one page and dictionary are this small: its codec's
+      // fixed cost per page outweighs what it saves (uncompressed_below).
+      lw.uncompressed = lw.chunk.empty() && lw.PageBytesEstimate() + lw.dict_plain.size() < opt.uncompressed_below;
       FlushPage(lw);
       if (!error.empty()) return Status::IOError(path + ": " + error);
       ColumnChunk cc;
       auto& m = cc.meta_data.emplace();
       m.type = lw.physical;
       m.path_in_schema = lw.path;
-      m.codec = codec;
+      m.codec = lw.uncompressed ? Codec::UNCOMPRESSED : codec;
       m.num_values = lw.chunk_values;
       int64_t start = static_cast<int64_t>(offset);
       std::string dict_page;
@@ -958,6 +965,7 @@ struct ParquetWriter::Impl {
       lw.chunk_values = lw.chunk_uncompressed = lw.chunk_nulls = 0;
       lw.used_dict_pages = lw.used_plain_pages = false;
       lw.has_minmax = false;
+      lw.uncompressed = false;
       lw.ResetDict();
     }
     rg.total_compressed_size = total_comp;

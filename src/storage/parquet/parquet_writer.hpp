@@ -61,10 +61,24 @@ struct ParquetField {
   std::vector<ParquetField> children;
 };
 
+// ParquetWriterOptions::uncompressed_below for table data files: column
+// chunks under 16 KiB (a commit of up to about 2,000 BIGINTs per column).
+constexpr idx_t kSmallChunkUncompressedBytes = 16 << 10;
+
 // Sizes beyond the limits of parquet_limits.hpp are lowered to them.
 struct ParquetWriterOptions {
   ParquetCodec codec = ParquetCodec::kZstd;
   int compression_level = 0;              // 0 = the codec's default (ZSTD: 3)
+  // A column chunk written as one page smaller than this many bytes
+  // (uncompressed, with its dictionary) is stored UNCOMPRESSED (the
+  // chunk's codec in the footer says so; every reader handles it). 0: off,
+  // every chunk uses `codec` (COPY ... (COMPRESSION x) gets what it names).
+  // Table data files use kSmallChunkUncompressedBytes: a codec costs a fixed
+  // ~10 us per page whatever its size (ZSTD level 3 on this machine class:
+  // 11 us for 1 KiB, 28 us for 4 KiB, 52 us for 8 KiB, at a ratio of ~0.37),
+  // so the one-page chunks of a small commit (a view refresh, a few-row
+  // INSERT) spent more time compressing than their few KiB cost to write.
+  idx_t uncompressed_below = 0;
   idx_t row_group_rows = 1'000'000;       // a row group ends at this many rows...
   idx_t row_group_bytes = 128ULL << 20;   // ...or this many (uncompressed, estimated) bytes
   // Target uncompressed data page size (<= parquet::kMaxTargetPageBytes): a

@@ -1,5 +1,7 @@
 #include "storage/table/deletion_vector_update.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "common/exception.hpp"
@@ -23,13 +25,21 @@ KnownRemovedRows::KnownRemovedRows(const DataTable& table, const TableCommit& co
     : table(table), values(values), outer_(current_known) {
   idx_t i = 0;
   idx_t deleted = commit.deleted_rows.size();
+  at.reserve(values.Count());
   for (idx_t c = 0; c < values.ChunkCount(); c++) {
     for (idx_t r = 0; r < values.Chunk(c).size(); r++, i++) {
       row_t id = i < deleted ? commit.deleted_rows[i] : commit.updated_row_ids.at(i - deleted);
-      at[static_cast<uint64_t>(id)] = {c, static_cast<sel_t>(r)};
+      at.emplace_back(static_cast<uint64_t>(id), std::make_pair(c, static_cast<sel_t>(r)));
     }
   }
+  auto by_id = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(at.begin(), at.end(), by_id)) std::stable_sort(at.begin(), at.end(), by_id);
   current_known = this;
+}
+
+const std::pair<idx_t, sel_t>* KnownRemovedRows::Find(uint64_t id) const {
+  auto it = std::lower_bound(at.begin(), at.end(), id, [](const auto& entry, uint64_t key) { return entry.first < key; });
+  return it != at.end() && it->first == id ? &it->second : nullptr;
 }
 
 KnownRemovedRows::~KnownRemovedRows() { current_known = outer_; }
@@ -42,9 +52,9 @@ bool AddKnownChanges(uint64_t file_index, const std::vector<std::pair<uint64_t, 
   std::vector<std::pair<idx_t, sel_t>> where;
   where.reserve(rows.size());
   for (auto& [position, update] : rows) {
-    auto it = known.at.find((file_index << 32) | position);
-    if (it == known.at.end()) return false;
-    where.push_back(it->second);
+    const std::pair<idx_t, sel_t>* at = known.Find((file_index << 32) | position);
+    if (!at) return false;
+    where.push_back(*at);
   }
   DataChunk deletes, preimages;
   deletes.Initialize(known.values.Types());

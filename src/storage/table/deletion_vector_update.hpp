@@ -15,7 +15,6 @@
 
 #include <functional>
 #include <memory>
-#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,9 +54,14 @@ class KnownRemovedRows {
   // The innermost one alive on this thread, or null.
   static const KnownRemovedRows* Current();
 
+  // Where the values of row `id` are in `values` ((chunk, row)), or null.
+  const std::pair<idx_t, sel_t>* Find(uint64_t id) const;
+
   const DataTable& table;
   const ChunkCollection& values;
-  std::unordered_map<uint64_t, std::pair<idx_t, sel_t>> at;  // row id -> (chunk, row) in `values`
+  // (row id, (chunk, row) in `values`), sorted by row id: one array built per
+  // commit (a refresh's ids come mostly sorted), not a hash map of every row.
+  std::vector<std::pair<uint64_t, std::pair<idx_t, sel_t>>> at;
 
  private:
   const KnownRemovedRows* outer_;

@@ -263,6 +263,7 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
   ParquetWriterOptions options;
   options.label = "table " + table_name_;
+  options.uncompressed_below = kSmallChunkUncompressedBytes;
   // A row group ends by the target size at the latest (its bytes are
   // estimated from its compressed pages), so files roll near the target
   // and the rows held in memory stay below it.
