@@ -30,7 +30,7 @@ mkdir -p "$out/obj"
 common="src/common/cast.cpp src/common/date.cpp src/common/decimal.cpp src/common/delta_table_properties.cpp src/common/display_width.cpp src/common/exception.cpp src/common/interval.cpp src/common/json_parse.cpp src/common/status.cpp src/common/time_zone.cpp
         src/common/types.cpp src/common/value.cpp src/common/vector.cpp src/common/string_util.cpp src/common/sql_identifier.cpp src/common/utf8.cpp"
 # The file system routes s3:// paths to the S3 client (libcurl, libxml2, libcrypto).
-files="src/common/file_system.cpp src/common/write_error.cpp src/common/s3/*.cpp"
+files="src/common/file_system.cpp src/common/crash_point.cpp src/common/write_error.cpp src/common/s3/*.cpp"
 delta="$common $files src/storage/parquet/*.cpp src/storage/delta/*.cpp"
 case "$target" in
   parquet) sources="$common $files src/storage/parquet/*.cpp"; corpus=test/parquet/corpus ;;
