@@ -66,7 +66,9 @@ bool GatherFlatColumn(const std::vector<const uint8_t*>& data, const std::vector
                       const POSITION* positions, idx_t count, Vector& out, idx_t out_offset) {
   using gather_detail::GatherTyped;
   switch (out.GetType().id()) {
-    case TypeId::BOOLEAN: GatherTyped<bool>(data, validity, positions, count, out, out_offset); return true;
+    case TypeId::BOOLEAN:  // as bytes: a NULL row's slot may hold any byte, not a valid bool
+      GatherTyped<uint8_t>(data, validity, positions, count, out, out_offset);
+      return true;
     case TypeId::INTEGER:
     case TypeId::DATE: GatherTyped<int32_t>(data, validity, positions, count, out, out_offset); return true;
     case TypeId::BIGINT:

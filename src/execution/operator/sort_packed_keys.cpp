@@ -42,7 +42,8 @@ void ForEachValue(const Vector& v, idx_t count, F&& f) {
     for (idx_t i = 0; i < count; i++) f(static_cast<hugeint_t>(data[i]), valid[i] != 0);
   };
   switch (v.GetType().id()) {
-    case TypeId::BOOLEAN: return run(v.GetData<bool>());
+    // As bytes: a NULL row's slot may hold any byte, not a valid bool.
+    case TypeId::BOOLEAN: return run(v.GetData<uint8_t>());
     case TypeId::INTEGER:
     case TypeId::DATE: return run(v.GetData<int32_t>());
     case TypeId::BIGINT:
