@@ -13,7 +13,10 @@
 // Usage: ivm_differential DB_DIR [OPERATIONS] [SEED]. Exit 0 on success.
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 #include <random>
@@ -75,6 +78,8 @@ std::string Show(const std::vector<std::string>& rows) {
   return s;
 }
 
+std::string g_database_dir;  // main's argument: the views' Delta logs are under it
+
 void Check(Connection& con, ViewShape& view, const std::string& after) {
   std::vector<std::string> now = Rows(con, "SELECT * FROM " + view.name);
   std::vector<std::string> expected = Rows(con, view.query);
@@ -101,7 +106,20 @@ void Check(Connection& con, ViewShape& view, const std::string& after) {
       // A version without change rows is a refresh that moved its sources'
       // versions without changing a row: it commits the txns alone, the
       // view's log being their one record (docs/views.md, "Crash safety").
-      if (removed.empty() && added.empty()) continue;
+      // Anything more (files written, removed or change files) is a refresh
+      // that did work for nothing.
+      if (removed.empty() && added.empty()) {
+        char name[32];
+        std::snprintf(name, sizeof(name), "%020lld.json", static_cast<long long>(v));
+        std::ifstream entry(g_database_dir + "/" + view.name + "/_delta_log/" + name);
+        std::string text((std::istreambuf_iterator<char>(entry)), std::istreambuf_iterator<char>());
+        if (text.empty() || text.find("\"txn\"") == std::string::npos || text.find("\"add\"") != std::string::npos ||
+            text.find("\"remove\"") != std::string::npos || text.find("\"cdc\"") != std::string::npos) {
+          Fail("view " + view.name + " has version " + std::to_string(v) +
+               " without any change that is not a txn-only commit (after: " + after + ")");
+        }
+        continue;
+      }
       std::multiset<std::string> gone(removed.begin(), removed.end());
       for (auto& row : added) {
         if (gone.count(row)) Fail("view " + view.name + " version " + std::to_string(v) + " removes and re-adds " + row);
@@ -174,6 +192,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string dir = argv[1];
+  g_database_dir = dir;
   int operations = argc > 2 ? std::atoi(argv[2]) : 1000;
   unsigned seed = argc > 3 ? static_cast<unsigned>(std::atol(argv[3])) : 20240601u;
   std::filesystem::remove_all(dir);
