@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/exception.hpp"
 #include "storage/table/delta_table.hpp"
 
 namespace lakestream {
@@ -33,6 +34,26 @@ StreamPosition StreamPositionOf(Catalog& catalog, const StreamCatalogEntry& stre
 void AdvanceStreamBase(StreamCatalogEntry& stream, int64_t version) {
   stream.offset = std::max(stream.offset, version);
   stream.initial_pending = false;
+}
+
+void CheckTargetKeepsStreamTxns(const TableCatalogEntry& target, const std::string& stream_name) {
+  std::string retention = target.GetProperty(kTxnRetentionProperty);
+  if (retention.empty()) return;
+  throw InvalidInputError("table " + target.name + " cannot record the consumption of stream " + stream_name +
+                          ": it sets " + kTxnRetentionProperty + " = '" + retention +
+                          "', so a checkpoint may drop the txn that holds the stream's offset and the stream would "
+                          "deliver its changes again; run ALTER TABLE " + target.name + " UNSET TBLPROPERTIES ('" +
+                          kTxnRetentionProperty + "') or consume the stream into another table");
+}
+
+std::vector<std::string> StreamsRecordedIn(Catalog& catalog, TableCatalogEntry& table) {
+  std::vector<std::string> names;
+  auto* delta = table.storage ? dynamic_cast<DeltaTable*>(table.storage.get()) : nullptr;
+  if (!delta) return names;
+  for (auto& name : catalog.StreamNames()) {
+    if (delta->Snapshot().TxnVersion(StreamAppId(*catalog.FindStream(name)))) names.push_back(name);
+  }
+  return names;
 }
 
 bool FoldStreamOffsets(Catalog& catalog, TableCatalogEntry& table) {

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 
@@ -52,6 +53,20 @@ StreamPosition StreamPositionOf(Catalog& catalog, const StreamCatalogEntry& stre
 // Moves the base forward to `version` (never back) and ends the initial
 // rows. In memory: the caller's catalog save makes it durable.
 void AdvanceStreamBase(StreamCatalogEntry& stream, int64_t version);
+
+// The table property that lets another engine's checkpoints drop txns older
+// than its value. A table recording a consumption must keep its txns: with
+// an expired txn the stream's offset would go back and deliver again.
+inline constexpr const char* kTxnRetentionProperty = "delta.setTransactionRetentionDuration";
+
+// Throws when `target` sets kTxnRetentionProperty: recording the consumption
+// of `stream_name` there could be undone by a checkpoint. Names the table,
+// the stream and the fix (unset the property, or consume into another table).
+void CheckTargetKeepsStreamTxns(const TableCatalogEntry& target, const std::string& stream_name);
+
+// The streams of `catalog` whose consumption `table` records (a txn of its
+// log), in the catalog's order; empty for a table without a Delta log.
+std::vector<std::string> StreamsRecordedIn(Catalog& catalog, TableCatalogEntry& table);
 
 // Folds the stream txns `table` records into the base of the streams of
 // `catalog` (in memory), before `table` leaves the catalog. True when a base moved.

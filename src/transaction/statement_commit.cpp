@@ -180,7 +180,10 @@ void CommitStatementChanges(ClientContext& context, TableCatalogEntry& target, T
       throw InternalError("table " + target.name + " consumes a stream but has no Delta log to record the stream's offset in");
     }
   }
-  for (auto& [stream, version] : consumed) commit.txns.emplace_back(StreamAppId(*stream), version);
+  for (auto& [stream, version] : consumed) {
+    CheckTargetKeepsStreamTxns(target, stream->name);
+    commit.txns.emplace_back(StreamAppId(*stream), version);
+  }
   if (!consumed.empty()) CrashPoint("stream.before_target_commit");
   WrittenChanges written(commit);  // alive until KeepChangeSet has taken the rows
   target.storage->Commit(commit);
@@ -200,6 +203,7 @@ TableCatalogEntry& CommitNewTable(ClientContext& context, std::unique_ptr<TableC
   // (dropping the table again below would fold its txns into them).
   std::vector<std::pair<StreamCatalogEntry*, StreamCatalogEntry>> read;
   for (auto& [stream, version] : StreamsToRecord(context)) {
+    CheckTargetKeepsStreamTxns(*table, stream->name);
     read.emplace_back(stream, *stream);
     commit.txns.emplace_back(StreamAppId(*stream), version);
   }

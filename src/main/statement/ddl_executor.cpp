@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "catalog/catalog.hpp"
+#include "catalog/stream_offset.hpp"
 #include "execution/subquery_resolver.hpp"
 #include "execution/execute_into.hpp"
 #include "execution/plan_executor.hpp"
@@ -367,6 +368,14 @@ std::unique_ptr<QueryResult> ExecuteAlterTable(ClientContext& context, AlterTabl
   if (delta) context.Database().RequireWritable("ALTER TABLE");
   switch (stmt.alter_type) {
     case AlterType::SET_PROPERTIES:
+      for (auto& [key, value] : stmt.properties) {
+        if (!StringUtil::CIEquals(key, kTxnRetentionProperty)) continue;
+        auto streams = StreamsRecordedIn(context.GetCatalog(), table);
+        if (streams.empty()) continue;
+        throw InvalidInputError("cannot set " + key + " on table " + table.name + ": it records the offset of stream " +
+                                streams[0] + " in its txns, which a checkpoint could then drop, and the stream would "
+                                "deliver its changes again; leave the property unset on tables that consume streams");
+      }
       for (auto& [key, value] : stmt.properties) ApplyProperty(table, key, value);
       if (delta) {
         std::map<std::string, std::string> properties;
