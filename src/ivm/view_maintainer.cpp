@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "common/date.hpp"
+#include "common/delivery_trace.hpp"
 #include "common/file_system.hpp"
 #include "common/string_util.hpp"
 #include "ivm/view_refresh.hpp"
@@ -114,6 +115,7 @@ class ViewMaintainer : public BackgroundWork {
         std::unique_lock<std::mutex> guard(mutex_);
         wake_.wait(guard, [&] { return requested_ || stopping_; });
         if (!requested_) return;
+        TraceDelivery("maintainer_wake");
         // Group refresh: work that comes right after a round means commits
         // arrive faster than rounds run one each (a round holds the
         // statement lock through its own commit and fsyncs, which the
@@ -159,13 +161,18 @@ class ViewMaintainer : public BackgroundWork {
         context.BeginStatement(Timestamp::Now());
         db_.AcquireWriteLock(nullptr);
         db_.RefreshTables();
+        TraceDelivery("maintainer_locked");
         TableVersions versions = CurrentTableVersions(db_);
         UseChangeSets(context, TakePending());
         context.BeginCommit();
         MaintainViewsAfterStatement(context);
+        TraceDelivery("maintainer_refreshed");
         publications = CommitsToPublish(db_, versions);
       }
-      if (durability.Flush().ok()) Publish(publications);
+      if (durability.Flush().ok()) {
+        TraceDelivery("maintainer_durable");
+        Publish(publications);
+      }
     } catch (...) {
       // The views stay behind; the next statement that reads one, the next
       // handoff or the next open catches them up. A refresh that failed

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "common/date.hpp"
+#include "common/delivery_trace.hpp"
 #include "common/exception.hpp"
 #include "common/query_progress.hpp"
 #include "common/string_util.hpp"
@@ -218,6 +219,7 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
         // What this statement commits from here on is published below.
         if (statement->type != StatementType::SELECT) versions = CurrentTableVersions(context.Database());
         result = RunStatement(context, *statement);
+        TraceDelivery("statement_ran");
         // The statement has committed: what follows (view maintenance) belongs to it.
         context.BeginCommit();
         WarnAboutStaleViewReads(context);
@@ -246,6 +248,7 @@ std::vector<std::unique_ptr<QueryResult>> RunStatements(ClientContext& context,
       // statement that throws after committing leaves its followers to
       // inotify or their poll.)
       Publish(publications);
+      TraceDelivery("statement_durable");
     } catch (...) {
       result = ErrorResult(context);
     }

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "common/delivery_trace.hpp"
 #include "common/pause_point.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
@@ -240,6 +241,7 @@ class SinkRun {
     // What goes out must survive a crash: the source's newest commits may
     // still wait for their writer's (group) fsync.
     source_.delta->SyncLog();
+    TraceDelivery("sink_log_synced");
     // A sink of an older catalog learns which table its position belongs to.
     if (!sink_.state.source_id) sink_.state.source_id = SinkSourceId(source_);
     // On failure, keep what the target already made durable.
@@ -252,6 +254,7 @@ class SinkRun {
         auto feed_schema = GetChangeFeedSchema(*source_.delta);
         ChunkCollection feed(feed_schema.types);
         ReadChangeFeed(*source_.delta, next, end, feed);
+        TraceDelivery("sink_feed_read");
         per_read = feed.Count() > kRowsForSingleVersionReads ? 1 : kVersionsPerRead;
         DeliverFeed(encoder, feed, feed_schema.names.size() - 3);
         produced_version_ = end;
@@ -399,6 +402,7 @@ class SinkRun {
       uncommitted_messages_++;
       return;
     }
+    if (run_messages_ == 0) TraceDelivery("sink_produce");
     Check(target_->Write(m));
     run_messages_++;
     uncommitted_messages_++;
@@ -473,6 +477,7 @@ class SinkRun {
     if (produced_version_ <= committed_version_) return;
     if (!force && uncommitted_messages_ < kMessagesPerProgress) return;
     Check(target_->Flush());
+    TraceDelivery("sink_acked");
     RecordProgress();
   }
 
@@ -628,6 +633,7 @@ SinkRunResult RunSink(ClientContext& context, const std::string& name) {
   DatabaseInstance& db = context.Database();
   Catalog& catalog = context.GetCatalog();
   auto check_interrupt = [&] { context.CheckInterrupt(); };
+  TraceDelivery("sink_pass");
   SinkCatalogEntry* sink = &catalog.GetSink(name);
   // A sink on a table or view of a local database delivers under its lease
   // and takes the write lock only to record progress. A sink on a stream
@@ -672,8 +678,10 @@ SinkRunResult RunSink(ClientContext& context, const std::string& name) {
     }
     defer_saves = lease && !catalog.FindStream(sink->source) && sessions.save_interval.count() > 0;
   }
+  TraceDelivery("sink_leased");
   SinkRun run(context, *sink, continuing, unsaved ? &*unsaved : nullptr, defer_saves);
   SinkRunResult result = run.Run();
+  TraceDelivery("sink_done");
   if (lease && lease->Generation() != 0) {
     std::lock_guard<std::mutex> guard(sessions.mutex);
     sessions.lease_generations[id] = lease->Generation();
