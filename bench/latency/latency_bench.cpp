@@ -20,7 +20,10 @@
 //      plain table's achieved rate: this machine state's ceiling), then into
 //      t at RATE for SECONDS; then waits up to 60 s for every message;
 //      counts distinct and duplicate keys.
-// Writes OUT_DIR/{commit,insert,e2e,rate_e2e}.txt (seconds, one per line)
+// Writes OUT_DIR/{commit,insert,e2e,rate_e2e}.txt (seconds, one per line),
+// OUT_DIR/single_times.txt (start, return and arrival of each single INSERT,
+// steady_clock ns, and this process's pid: bench/latency/stages lines them
+// up with a LAKESTREAM_DELIVERY_TRACE file)
 // and prints "ok <rate sent> <rate delivered distinct> <duplicates>
 // <achieved commits/s> <single delivered> <plain table achieved commits/s>".
 #include <librdkafka/rdkafka.h>
@@ -28,6 +31,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -190,6 +194,12 @@ int main(int argc, char** argv) {
   }
 
   std::vector<double> commit, insert, e2e, rate_e2e;
+  // Per single INSERT: start, return, arrival (steady_clock ns, the clock of
+  // LAKESTREAM_DELIVERY_TRACE), for bench/latency/stages.
+  std::ofstream times(out + "/single_times.txt");
+  auto ns = [](Clock::time_point t) {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+  };
   int single_delivered = 0;
   for (int i = 1; i <= single_n; i++) {
     // The pauses let the follower finish its pass (it takes the write lock
@@ -207,6 +217,7 @@ int main(int argc, char** argv) {
     if (auto t = wait_for(i, 10)) {
       e2e.push_back(Seconds(*t - t0));
       single_delivered++;
+      times << ns(t0) << " " << ns(t1) << " " << ns(*t) << " " << getpid() << "\n";
     }
   }
 

@@ -56,11 +56,17 @@ bool StatementMayReadViews(const SQLStatement& statement);
 // the view in one pass of seven, each time keeping the writer's INSERTs out).
 // Such a RUN SINK catches the views up only when one has stayed stale longer
 // than kForeignViewGrace: the oldest source commit it does not reflect is
-// older than that, so its writer died before refreshing it or is gone.
+// older than that, so its writer died before refreshing it or is gone. A
+// process looks for such views at most every kForeignCheckEvery (its first
+// RUN SINK always looks): the look refreshes every table and reads commit
+// times, which a follower passing after every commit would otherwise pay
+// each pass; a dead writer's view is then caught up within
+// kForeignViewGrace + kForeignCheckEvery of its source commit.
 // Correctness never rests on this choice: a refresh is one commit under the
 // write lock that records the source versions it reflects, whoever runs it.
 bool CatchesUpViewsFirst(ClientContext& context, const SQLStatement& statement);
 constexpr std::chrono::milliseconds kForeignViewGrace{1000};
+constexpr std::chrono::milliseconds kForeignCheckEvery{500};
 
 // True for the statements whose auto views the maintainer refreshes
 // (INSERT, UPDATE, DELETE, MERGE on a writable local database directory);

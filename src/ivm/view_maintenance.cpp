@@ -4,6 +4,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/crash_point.hpp"
+#include "common/delivery_trace.hpp"
 #include "common/file_system.hpp"
 #include "common/pause_point.hpp"
 #include "common/string_util.hpp"
@@ -71,6 +72,7 @@ static void MaintainViews(ClientContext& context, const std::string& skip, bool 
       }
       try {
         SourcesDurableFirst(context, *view);
+        TraceDelivery("maintainer_refresh_view");
         RefreshView(context, *view, false);
         refreshed = true;
       } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/commit_notifier.hpp"
+#include "common/delivery_trace.hpp"
 #include "common/file_system.hpp"
 #include "common/file_watcher.hpp"
 #include "lakestream/tools.hpp"
@@ -71,6 +72,7 @@ bool CommitWaiter::Wait(int64_t timeout_ms) {
     std::this_thread::sleep_for(std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)));
     return false;
   }
+  if (woken.value()) TraceDelivery("sink_wake");
   return woken.value();
 }
 

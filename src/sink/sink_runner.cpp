@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "common/delivery_trace.hpp"
 #include "common/pause_point.hpp"
 #include "common/date.hpp"
 #include "common/exception.hpp"
@@ -237,14 +238,28 @@ class SinkRun {
     }
     latest_ = latest;
     committed_version_ = delivered;
-    // What goes out must survive a crash: the source's newest commits may
-    // still wait for their writer's (group) fsync.
-    source_.delta->SyncLog();
     // A sink of an older catalog learns which table its position belongs to.
     if (!sink_.state.source_id) sink_.state.source_id = SinkSourceId(source_);
     // On failure, keep what the target already made durable.
     DeliverWithTarget(/*keep_partial_progress=*/true, [&](SinkEncoder& encoder) {
-      if (snapshot) DeliverSnapshot(encoder);
+      // What goes out must survive a crash: the source's newest commits may
+      // still wait for their writer's (group) fsync of the log, so the pass
+      // makes it durable (SyncLog) before its first message. After its first
+      // read: a follower wakes on the commit's link, and its writer's fsync
+      // of the log begins a moment later, so the read overlaps that fsync
+      // and SyncLog mostly waits for the end of the same journal commit
+      // (bench/latency; before, the read followed the fsync).
+      bool synced = false;
+      auto durable = [&] {
+        if (synced) return;
+        source_.delta->SyncLog();
+        TraceDelivery("sink_log_synced");
+        synced = true;
+      };
+      if (snapshot) {
+        durable();
+        DeliverSnapshot(encoder);
+      }
       int64_t next = delivered + 1;
       int64_t per_read = kVersionsPerRead;
       while (next <= latest) {
@@ -252,6 +267,8 @@ class SinkRun {
         auto feed_schema = GetChangeFeedSchema(*source_.delta);
         ChunkCollection feed(feed_schema.types);
         ReadChangeFeed(*source_.delta, next, end, feed);
+        TraceDelivery("sink_feed_read");
+        durable();
         per_read = feed.Count() > kRowsForSingleVersionReads ? 1 : kVersionsPerRead;
         DeliverFeed(encoder, feed, feed_schema.names.size() - 3);
         produced_version_ = end;
@@ -399,6 +416,7 @@ class SinkRun {
       uncommitted_messages_++;
       return;
     }
+    if (run_messages_ == 0) TraceDelivery("sink_produce");
     Check(target_->Write(m));
     run_messages_++;
     uncommitted_messages_++;
@@ -473,6 +491,7 @@ class SinkRun {
     if (produced_version_ <= committed_version_) return;
     if (!force && uncommitted_messages_ < kMessagesPerProgress) return;
     Check(target_->Flush());
+    TraceDelivery("sink_acked");
     RecordProgress();
   }
 
@@ -624,10 +643,26 @@ void SetSinkProgressListener(ClientContext& context, SinkProgressListener listen
   sessions.listener = std::move(listener);
 }
 
+void RefreshSinkSource(ClientContext& context, const std::string& name) {
+  Catalog& catalog = context.GetCatalog();
+  SinkCatalogEntry* sink = catalog.FindSink(name);
+  TableCatalogEntry* table = sink && !catalog.FindStream(sink->source) ? catalog.FindTable(sink->source) : nullptr;
+  DeltaTable* delta = table ? DatabaseInstance::AsDelta(*table) : nullptr;
+  if (!delta) {
+    context.Database().RefreshTables();
+    return;
+  }
+  int64_t before = delta->Version();
+  delta->Refresh();
+  if (delta->Version() != before) DatabaseInstance::SyncFromDelta(*table);
+  TraceDelivery("sink_source_refreshed");
+}
+
 SinkRunResult RunSink(ClientContext& context, const std::string& name) {
   DatabaseInstance& db = context.Database();
   Catalog& catalog = context.GetCatalog();
   auto check_interrupt = [&] { context.CheckInterrupt(); };
+  TraceDelivery("sink_pass");
   SinkCatalogEntry* sink = &catalog.GetSink(name);
   // A sink on a table or view of a local database delivers under its lease
   // and takes the write lock only to record progress. A sink on a stream
@@ -672,8 +707,10 @@ SinkRunResult RunSink(ClientContext& context, const std::string& name) {
     }
     defer_saves = lease && !catalog.FindStream(sink->source) && sessions.save_interval.count() > 0;
   }
+  TraceDelivery("sink_leased");
   SinkRun run(context, *sink, continuing, unsaved ? &*unsaved : nullptr, defer_saves);
   SinkRunResult result = run.Run();
+  TraceDelivery("sink_done");
   if (lease && lease->Generation() != 0) {
     std::lock_guard<std::mutex> guard(sessions.mutex);
     sessions.lease_generations[id] = lease->Generation();

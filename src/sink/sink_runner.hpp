@@ -80,6 +80,13 @@ std::optional<int64_t> UnsavedDeliveredVersion(ClientContext& context, const Sin
 // IOError naming the sink and the fix.
 void DefineSink(ClientContext& context, SinkCatalogEntry& sink, const SinkCatalogEntry* previous, bool reposition);
 
+// Before a pass of RUN SINK `name` (statement_runner.cpp, in place of
+// DatabaseInstance::RefreshTables): moves the sink's source table or view to
+// its latest version, and no other table. A sink on a stream (whose offset is
+// read from every table's txns), or a name that is not a sink, refreshes
+// every table as other statements do.
+void RefreshSinkSource(ClientContext& context, const std::string& name);
+
 // RUN SINK `name`: delivers every pending change. On failure the error is
 // recorded in the state (SHOW SINKS shows it), progress made so far is kept,
 // and the error is thrown (IOError for the target, InvalidInputError for a

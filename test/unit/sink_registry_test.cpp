@@ -3,8 +3,6 @@
 // deliver to their own files and report progress to their own listener.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,13 +18,6 @@ namespace {
 void Exec(Connection& con, const std::string& sql) {
   auto r = con.Query(sql);
   ASSERT_FALSE(r->HasError()) << sql << "\n" << r->GetError();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 TEST(SinkRegistry, TwoDatabasesKeepTheirOwnSinkSessions) {
@@ -58,8 +49,8 @@ TEST(SinkRegistry, TwoDatabasesKeepTheirOwnSinkSessions) {
   Exec(b, "INSERT INTO t VALUES (4, 'again_b')");
   Exec(a, "RUN SINK out");
   Exec(b, "RUN SINK out");
-  std::string file_a = ReadFile(tmp.path + "/a_out.jsonl");
-  std::string file_b = ReadFile(tmp.path + "/b_out.jsonl");
+  std::string file_a = lakestream::testing::ReadWholeFile(tmp.path + "/a_out.jsonl");
+  std::string file_b = lakestream::testing::ReadWholeFile(tmp.path + "/b_out.jsonl");
   EXPECT_NE(file_a.find("only_in_a"), std::string::npos) << file_a;
   EXPECT_NE(file_a.find("again_a"), std::string::npos) << file_a;
   EXPECT_EQ(file_a.find("only_in_b"), std::string::npos) << file_a;
@@ -73,7 +64,7 @@ TEST(SinkRegistry, TwoDatabasesKeepTheirOwnSinkSessions) {
   Exec(b, "DROP SINK out");
   Exec(a, "INSERT INTO t VALUES (5, 'after_drop_a')");
   Exec(a, "RUN SINK out");
-  EXPECT_NE(ReadFile(tmp.path + "/a_out.jsonl").find("after_drop_a"), std::string::npos);
+  EXPECT_NE(lakestream::testing::ReadWholeFile(tmp.path + "/a_out.jsonl").find("after_drop_a"), std::string::npos);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #ifndef LAKESTREAM_SHARED_DIR
@@ -27,6 +29,14 @@ struct ScopedTempDir {
   ScopedTempDir(const ScopedTempDir&) = delete;
   ScopedTempDir& operator=(const ScopedTempDir&) = delete;
 };
+
+// The whole text of the file at `path` ("" when it cannot be read).
+inline std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // The path of shared Delta table `table` (read only).
 inline std::string SharedDeltaTable(const std::string& table) {
