@@ -13,6 +13,7 @@
 #include "storage/delta/delta_schema.hpp"
 #include "storage/delta/delta_stats.hpp"
 #include "storage/parquet/parquet_writer.hpp"
+#include "storage/table/data_file_pool.hpp"
 
 namespace lakestream {
 
@@ -28,12 +29,20 @@ std::string NewUuid() {
   return buf;
 }
 
+std::string NewDataFileName(std::string_view kind, int number) {
+  char prefix[32];
+  snprintf(prefix, sizeof(prefix), "-%05d-", number);
+  return std::string(kind) + prefix + NewUuid() + ".c000.parquet";
+}
+
 bool IsWrittenDataFileName(std::string_view name) {
-  constexpr std::string_view kSuffix = ".c000.zstd.parquet";
+  constexpr std::string_view kSuffix = ".c000.parquet";
+  constexpr std::string_view kOldSuffix = ".c000.zstd.parquet";  // before the names were codec-neutral
   constexpr size_t kUuid = 36;
   size_t prefix = name.starts_with("part-") ? 5 : name.starts_with("cdc-") ? 4 : 0;
-  if (prefix == 0 || !name.ends_with(kSuffix)) return false;
-  std::string_view middle = name.substr(prefix, name.size() - prefix - kSuffix.size());  // 00000-<uuid>
+  size_t suffix = name.ends_with(kOldSuffix) ? kOldSuffix.size() : name.ends_with(kSuffix) ? kSuffix.size() : 0;
+  if (prefix == 0 || suffix == 0) return false;
+  std::string_view middle = name.substr(prefix, name.size() - prefix - suffix);  // 00000-<uuid>
   size_t dash = middle.find('-');
   if (dash == std::string_view::npos || dash < 5 || middle.size() != dash + 1 + kUuid) return false;
   for (size_t i = 0; i < dash; i++) {
@@ -88,6 +97,7 @@ DeltaFileWriter::DeltaFileWriter(std::shared_ptr<FileSystem> fs, std::string tab
       table_path_(std::move(table_path)),
       columns_(std::move(columns)),
       change_data_(change_data) {
+  pool_ = DataFilePool::Find(table_path_);
   for (idx_t i = 0; i < columns_.size(); i++) {
     bool is_partition = false;
     for (auto& p : partition_columns) is_partition |= StringUtil::CIEquals(p, columns_[i].name);
@@ -250,17 +260,33 @@ void DeltaFileWriter::FlushPartitions() {
   }
 }
 
+bool DeltaFileWriter::OpenPooled(const std::string& folder, const ParquetWriterOptions& options, OpenFile& file) {
+  std::string dir = change_data_ ? table_path_ + "/_change_data" : table_path_;
+  std::optional<std::string> name = pool_->Take(fs_, dir, change_data_ ? "cdc" : "part");
+  if (!name) return false;
+  file.relative = folder + *name;
+  file.full = dir + "/" + *name;
+  // Removed by Abort() if the commit fails (the name is the table's garbage then).
+  created_.push_back(file.full);
+  ExistingFileOpener opener(fs_.get());
+  auto writer = ParquetWriter::Create(file.full, data_names_, data_types_, options, &opener);
+  if (!writer.ok()) {
+    created_.pop_back();
+    // Gone since its batch (a VACUUM, a hand): never written anew, as its
+    // new name would not be durable; the caller makes a name of its own.
+    if (opener.vanished()) {
+      pool_->Discard();  // its batch likely went with it (a VACUUM, a DROP)
+      return false;
+    }
+    Fail(file, writer.status());
+  }
+  file.writer = writer.take();
+  file.pooled = true;
+  return true;
+}
+
 DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
-  char prefix[32];
-  snprintf(prefix, sizeof(prefix), "%s-%05d-", change_data_ ? "cdc" : "part", file_number_++);
   OpenFile file;
-  // Mapped tables: a random folder, never the partition's `col=value/` (see MapColumns).
-  std::string folder = mapped_ ? RandomPrefix() + "/" : directory;
-  file.relative = (change_data_ ? "_change_data/" : "") + folder + prefix + NewUuid() + ".c000.zstd.parquet";
-  file.full = table_path_ + "/" + file.relative;
-  std::string dir = file.full.substr(0, file.full.rfind('/'));
-  Status s = fs_->CreateDirectories(dir);
-  if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
   ParquetWriterOptions options;
   options.label = "table " + table_name_;
   options.uncompressed_below = kSmallChunkUncompressedBytes;
@@ -269,6 +295,21 @@ DeltaFileWriter::OpenFile DeltaFileWriter::Open(const std::string& directory) {
   // and the rows held in memory stay below it.
   options.fields = data_fields_;
   if (target_file_size_ > 0) options.row_group_bytes = std::min<idx_t>(options.row_group_bytes, target_file_size_);
+  std::string change_folder = change_data_ ? "_change_data/" : "";
+  // Pooled names exist in the table's root and _change_data/ folders only,
+  // and serve a writer's first file: a writer that rolls to more files
+  // fsyncs their folder once for all of them anyway.
+  if (pool_ && !mapped_ && directory.empty() && file_number_ == 0 && OpenPooled(change_folder, options, file)) {
+    file_number_++;
+    return file;
+  }
+  // Mapped tables: a random folder, never the partition's `col=value/` (see MapColumns).
+  std::string folder = mapped_ ? RandomPrefix() + "/" : directory;
+  file.relative = change_folder + folder + NewDataFileName(change_data_ ? "cdc" : "part", file_number_++);
+  file.full = table_path_ + "/" + file.relative;
+  std::string dir = file.full.substr(0, file.full.rfind('/'));
+  Status s = fs_->CreateDirectories(dir);
+  if (!s.ok()) throw IOError("Cannot create directory " + dir + " for table data: " + s.message());
   // Recorded before the file exists: a Create that fails half way (a full
   // disk) may still leave it behind, and Abort() removes it.
   created_.push_back(file.full);
@@ -297,9 +338,9 @@ void DeltaFileWriter::Close(OpenFile& file, const delta::PartitionValues& values
   file.writer.reset();
   // Data files must be durable before the commit that names them: the file,
   // and its name in the directory (and a new partition directory's name in
-  // its parent, up to the table root).
+  // its parent, up to the table root); a pooled name is durable already.
   durable_.files.insert(file.full);
-  for (std::string d = file.full.substr(0, file.full.rfind('/')); d.size() >= table_path_.size();
+  for (std::string d = file.full.substr(0, file.full.rfind('/')); !file.pooled && d.size() >= table_path_.size();
        d = d.substr(0, d.rfind('/'))) {
     durable_.directories.insert(d);
     if (d == table_path_ || d.rfind('/') == std::string::npos) break;

@@ -38,6 +38,8 @@
 
 namespace lakestream {
 
+class DataFilePool;
+
 class DeltaFileWriter {
  public:
   // `columns`: every table column in table order. For change data, rows carry
@@ -92,6 +94,7 @@ class DeltaFileWriter {
     std::string relative;  // the path the action names
     std::string full;
     std::unique_ptr<ParquetWriter> writer;
+    bool pooled = false;  // its name came from the DataFilePool: durable already
   };
   struct Partition {
     delta::PartitionValues values;
@@ -100,8 +103,12 @@ class DeltaFileWriter {
     std::optional<OpenFile> file;
   };
 
-  // Creates the next file in the partition `directory` ("" for the root).
+  // Creates the next file in the partition `directory` ("" for the root):
+  // a pooled name when the folder has one (DataFilePool), else a new one.
   OpenFile Open(const std::string& directory);
+  // Opens a pooled name of `folder` into `file`; false when there is none or
+  // it vanished (the caller then makes a name of its own).
+  bool OpenPooled(const std::string& folder, const ParquetWriterOptions& options, OpenFile& file);
   // Closes `file` (its writer failed) and throws the error for `s`.
   [[noreturn]] void Fail(OpenFile& file, const Status& s);
   void Write(OpenFile& file, const DataChunk& rows);
@@ -113,6 +120,7 @@ class DeltaFileWriter {
   void Close(OpenFile& file, const delta::PartitionValues& values);
 
   std::shared_ptr<FileSystem> fs_;
+  std::shared_ptr<DataFilePool> pool_;  // the table's, when a table object holds one
   std::string table_name_;
   std::string table_path_;
   std::vector<TableColumn> columns_;
@@ -151,8 +159,14 @@ uint64_t TargetFileSizeOf(const std::map<std::string, std::string>& properties);
 // A random version-4 UUID in its canonical text form.
 std::string NewUuid();
 
+// A new data file name: "<kind>-<number, 5 digits>-<uuid>.c000.parquet" (kind
+// "part" for data, "cdc" for change data). Codec-neutral: a file's column
+// chunks may be ZSTD or, when small, UNCOMPRESSED (parquet_writer.hpp).
+std::string NewDataFileName(std::string_view kind, int number);
+
 // True for the name (no folder) DeltaFileWriter gives a data or change data
-// file: "part-00000-<uuid>.c000.zstd.parquet", "cdc-00000-<uuid>...". VACUUM
+// file: "part-00000-<uuid>.c000.parquet", "cdc-00000-<uuid>..." (and the
+// ".c000.zstd.parquet" of older lakestream versions). VACUUM
 // deletes such a file that no commit names (a writer died before its commit);
 // any other file must be named by the table's log.
 bool IsWrittenDataFileName(std::string_view name);

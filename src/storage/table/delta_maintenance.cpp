@@ -8,6 +8,7 @@
 #include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_checkpoint.hpp"
 #include "common/query_progress.hpp"
+#include "storage/table/data_file_pool.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
 #include "storage/table/row_tracking_rewrite.hpp"
@@ -166,6 +167,9 @@ std::vector<std::string> DeltaTable::Vacuum(std::optional<int64_t> retain_ms, bo
                                 "'vacuumProtocolCheck', so VACUUM follows the write protocol, and " + writable.message() +
                                 ". VACUUM it with an engine that writes these features (VACUUM ... DRY RUN lists the files)");
   }
+  // This process's unused pooled names go first, so that a short retention
+  // deletes none a commit of ours is about to fill (data_file_pool.hpp).
+  if (!dry_run && pool_) pool_->Discard();
   int64_t retention = retain_ms.value_or(snapshot.DeletedFileRetentionMs());
   int64_t cutoff = NowMs() - retention;
   std::set<std::string> active;

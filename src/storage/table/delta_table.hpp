@@ -34,6 +34,7 @@
 
 namespace lakestream {
 
+class DataFilePool;
 class DeltaFileWriter;
 class ExternalAccessPolicy;
 
@@ -290,6 +291,10 @@ class DeltaTable : public DataTable {
   std::unique_ptr<delta::DeltaLog> log_;
   std::shared_ptr<const DeltaSnapshotState> state_;
   std::shared_ptr<DataFileAccess> access_;
+  // Data file names made durable ahead of the commits (data_file_pool.hpp),
+  // shared with the other table objects of this path; held so that writers
+  // find it (DataFilePool::Find) and its unused names go with the last one.
+  std::shared_ptr<DataFilePool> pool_;
   bool read_only_ = false;
 };
 
@@ -321,6 +326,17 @@ bool FileMayMatch(const DeltaSnapshotState& state, const delta::AddFile& add, co
 
 // commitInfo.engineInfo of every commit lakestream writes.
 inline constexpr char kEngineInfo[] = "lakestream/" LAKESTREAM_VERSION;
+
+// A failed Status from the log layer thrown as the SQL layer's typed error
+// (CorruptionError, NotImplementedError, InvalidInputError, IOError), naming
+// the table.
+[[noreturn]] void ThrowFor(const std::string& table, const Status& s);
+
+// Refuses changing `column` of `table` from `from` to `to` unless each leaf
+// that changes widens as Delta allows and the table enables type widening
+// (PROTOCOL "Type Widening": writers reject widening otherwise).
+void CheckTypeChanges(const delta::Snapshot& snapshot, const std::string& table, const std::string& column,
+                      const LogicalType& from, const LogicalType& to);
 
 // The remove action that retires `add` (with extended file metadata, as Spark writes it).
 delta::RemoveFile RemoveFor(const delta::AddFile& add, int64_t now_ms, bool data_change);

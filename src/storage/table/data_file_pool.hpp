@@ -1,0 +1,135 @@
+// DataFilePool: data file names created ahead of the commits that fill them,
+// so that a commit's new data file costs the fsync of the file alone.
+//
+// A commit must make durable the contents of its data files and their names
+// before it links the log entry that names them (docs/delta-format.md
+// "Commits and durability"). A name made by the commit itself needs an fsync
+// of its folder; a name taken from the pool was made durable earlier, in a
+// batch: kBatch empty files created at once and one fsync of their folder
+// (and of its parent, the first time, for a folder that may be new). The
+// commit opens the name WITHOUT O_CREAT, so a name that vanished (a VACUUM
+// with a retention shorter than kMaxAgeMs, another process, a hand) fails to
+// open instead of creating an undurable one; the writer then falls back to a
+// fresh name and its folder's fsync.
+//
+//   auto pool = DataFilePool::ForTable("/db/t");        // held by the table object
+//   std::optional<std::string> name = pool->Take(fs, "/db/t", "part");
+//   // name: "part-00000-<uuid>.c000.parquet" in /db/t, empty, name durable
+//
+// Pools exist for a table's root folder and its `_change_data/` (the folders
+// of unpartitioned tables; partition folders and the random folders of
+// column-mapped tables take today's path). A folder gets a pool only after
+// kWarmTakes commits of this process wrote into it, so a table written now
+// and then never holds empty files; a pool's unused names are deleted when
+// the last table object of its path goes, and by Discard (VACUUM). Names
+// older than kMaxAgeMs are deleted unused: a VACUUM that keeps files younger
+// than that never removes a name a commit is about to fill. Empty names a
+// crash leaves are data files no commit names, which VACUUM removes once
+// older than its retention (as Spark's does).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/file_system.hpp"
+
+namespace lakestream {
+
+class DataFilePool {
+ public:
+  static constexpr int kBatch = 16;
+  static constexpr int kWarmTakes = 8;
+  static constexpr int64_t kMaxAgeMs = 60LL * 60 * 1000;
+
+  // The pool of the table at `table_path` (a local folder), shared by every
+  // table object of this process at that path; null for object storage.
+  static std::shared_ptr<DataFilePool> ForTable(const std::string& table_path);
+  // The pool a table object of `table_path` holds, else null (no names are
+  // pooled for a table nobody holds open).
+  static std::shared_ptr<DataFilePool> Find(const std::string& table_path);
+
+  // Deletes the unused names (best effort).
+  ~DataFilePool();
+  DataFilePool(const DataFilePool&) = delete;
+  DataFilePool& operator=(const DataFilePool&) = delete;
+
+  // The base name of an empty file in `folder` whose name is durable, for a
+  // data file ("part") or change data file ("cdc") `kind`; nullopt when the
+  // folder has no pool yet or its batch failed (the caller then makes a name
+  // of its own and makes its folder durable). Creates a batch when the
+  // folder's pool is empty. Thread-safe. `fs` is kept to delete unused names.
+  std::optional<std::string> Take(const std::shared_ptr<FileSystem>& fs, const std::string& folder,
+                                  std::string_view kind);
+  // Deletes every unused name of every folder (VACUUM, before it lists).
+  void Discard();
+
+  // Per process, for tests and the bench: batches made, names handed out,
+  // batches that failed (their names deleted, none pooled).
+  struct Counters {
+    int64_t batches = 0;
+    int64_t taken = 0;
+    int64_t failed_batches = 0;
+  };
+  static Counters Totals();
+
+  // For tests: the clock (ms since the epoch) that ages names.
+  static void SetClockForTest(int64_t (*now_ms)());
+
+  explicit DataFilePool(std::string table_path) : table_path_(std::move(table_path)) {}
+
+ private:
+  struct Name {
+    std::string name;
+    int64_t created_ms;
+  };
+  struct Folder {
+    int takes = 0;
+    bool parent_synced = false;
+    std::deque<Name> names;
+  };
+  // Creates kBatch names in `folder` and makes them durable. Under mu_.
+  Status Refill(FileSystem* fs, const std::string& folder, std::string_view kind, Folder& state);
+  // Deletes the unused names of `state` (under mu_).
+  void DeleteNames(const std::string& folder, Folder& state);
+
+  std::string table_path_;
+  std::mutex mu_;
+  std::shared_ptr<FileSystem> fs_;  // the file system of the last Take
+  std::map<std::string, Folder> folders_;  // key: folder + "\n" + kind
+};
+
+// A FileSystem for ParquetWriter::Create that opens the file it is given
+// without O_CREAT: writing into a pooled name must never create the name
+// anew (it would not be durable). Every other call goes to `base`.
+// vanished() tells whether the open found no file.
+class ExistingFileOpener : public FileSystem {
+ public:
+  explicit ExistingFileOpener(FileSystem* base) : base_(base) {}
+  bool vanished() const { return vanished_; }
+
+  Result<int> OpenFile(const std::string& path, int flags, uint32_t mode) override;
+  Result<std::string> ReadFile(const std::string& p) override { return base_->ReadFile(p); }
+  Status WriteFile(const std::string& p, const std::string& c) override { return base_->WriteFile(p, c); }
+  Result<std::vector<std::string>> ListDirectory(const std::string& d) override { return base_->ListDirectory(d); }
+  Status CreateDirectories(const std::string& d) override { return base_->CreateDirectories(d); }
+  bool FileExists(const std::string& p) override { return base_->FileExists(p); }
+  Result<uint64_t> FileSize(const std::string& p) override { return base_->FileSize(p); }
+  Result<int64_t> ModificationTime(const std::string& p) override { return base_->ModificationTime(p); }
+  Status RemoveFile(const std::string& p) override { return base_->RemoveFile(p); }
+  Status Rename(const std::string& f, const std::string& t) override { return base_->Rename(f, t); }
+  Status Link(const std::string& f, const std::string& t) override { return base_->Link(f, t); }
+  Status Fsync(const std::string& p) override { return base_->Fsync(p); }
+  Status FsyncDirectory(const std::string& d) override { return base_->FsyncDirectory(d); }
+
+ private:
+  FileSystem* base_;
+  bool vanished_ = false;
+};
+
+}  // namespace lakestream

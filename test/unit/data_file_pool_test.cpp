@@ -1,0 +1,239 @@
+// Pre-created data file names (storage/table/data_file_pool.hpp): after the
+// warm-up a commit's data file needs its own fsync only, never its folder's;
+// a pooled name that vanished, a failed batch and a crash on either side of
+// a batch's fsync never leave a commit naming a file whose name may be lost.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "delta_table_util.hpp"
+#include "recording_file_system.hpp"
+#include "storage/delta/delta_log.hpp"
+#include "storage/table/data_file_pool.hpp"
+#include "storage/table/delta_file_writer.hpp"
+#include "storage/table/delta_table.hpp"
+#include "temp_dir_util.hpp"
+
+namespace lakestream {
+namespace {
+
+namespace fs = std::filesystem;
+using Kind = testing::RecordingFileSystem::Kind;
+using Op = FaultInjectionFileSystem::Op;
+
+// Empty files in `folder` (pooled names nobody filled).
+std::vector<std::string> EmptyFiles(const std::string& folder) {
+  std::vector<std::string> out;
+  for (auto& e : fs::directory_iterator(folder))
+    if (e.is_regular_file() && e.file_size() == 0) out.push_back(e.path().filename().string());
+  return out;
+}
+
+// Commits single-row INSERTs into a table made by MakeTable (whose insert
+// was the first commit into its folder) until the next commit makes a batch.
+void WarmUp(DeltaTable& table, int64_t& next_key) {
+  for (int i = 1; i < DataFilePool::kWarmTakes; i++) {
+    TableCommit insert = testing::InsertRows(next_key++, 1);
+    table.Commit(insert);
+  }
+}
+
+std::shared_ptr<FileSystem> Unowned(FileSystem* fs) { return {fs, [](FileSystem*) {}}; }
+
+TEST(DataFilePool, CommitsAfterTheWarmUpFsyncTheirDataFileButNotItsFolder) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  testing::RecordingFileSystem rec;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&rec, path);
+  int64_t key = 100;
+  WarmUp(*table, key);
+  EXPECT_TRUE(EmptyFiles(path).empty()) << "no names are pooled during the warm-up";
+  auto before = DataFilePool::Totals();
+  rec.Clear();
+  TableCommit first = testing::InsertRows(key++, 1);
+  table->Commit(first);
+  EXPECT_EQ(DataFilePool::Totals().batches, before.batches + 1);
+  EXPECT_EQ(EmptyFiles(path).size(), static_cast<size_t>(DataFilePool::kBatch - 1));
+  // The next commit takes a name of that batch: the data file, the temp
+  // log entry, the link and _delta_log/; no fsync of the table's folder.
+  rec.Clear();
+  TableCommit second = testing::InsertRows(key++, 1);
+  table->Commit(second);
+  std::vector<std::string> fsynced, dir_fsynced;
+  for (auto& e : rec.events()) {
+    if (e.kind == Kind::kFsync) fsynced.push_back(e.path);
+    if (e.kind == Kind::kFsyncDir) dir_fsynced.push_back(e.path);
+  }
+  ASSERT_EQ(fsynced.size(), 2u) << ::testing::PrintToString(fsynced);
+  EXPECT_EQ(dir_fsynced, std::vector<std::string>{path + "/_delta_log"});
+  auto data_file = std::find_if(fsynced.begin(), fsynced.end(), [&](const std::string& p) { return p.find("/_delta_log/") == std::string::npos; });
+  ASSERT_NE(data_file, fsynced.end());
+  std::string name = fs::path(*data_file).filename().string();
+  EXPECT_TRUE(name.ends_with(".c000.parquet") && !name.ends_with(".zstd.parquet")) << name;
+  EXPECT_TRUE(IsWrittenDataFileName(name)) << name;
+  EXPECT_GT(fs::file_size(*data_file), 0u);
+  EXPECT_EQ(EmptyFiles(path).size(), static_cast<size_t>(DataFilePool::kBatch - 2));
+  // Every row is there, read back from the log on a fresh open.
+  auto log = delta::DeltaLog::Open(&rec, path).take();
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().NumRecords(), std::optional<int64_t>(10 + DataFilePool::kWarmTakes + 1));
+  // The last table object of the path deletes the names nobody filled.
+  table.reset();
+  EXPECT_TRUE(EmptyFiles(path).empty());
+}
+
+TEST(DataFilePool, APooledNameThatVanishedIsNotCreatedAgain) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  testing::RecordingFileSystem rec;
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&rec, path);
+  int64_t key = 100;
+  WarmUp(*table, key);
+  TableCommit fill = testing::InsertRows(key++, 1);
+  table->Commit(fill);  // makes the batch
+  std::vector<std::string> pooled = EmptyFiles(path);
+  ASSERT_FALSE(pooled.empty());
+  for (auto& name : pooled) fs::remove(path + "/" + name);  // a VACUUM with a short retention, say
+  rec.Clear();
+  TableCommit insert = testing::InsertRows(key++, 1);
+  table->Commit(insert);
+  // The writer made a name of its own and fsynced its folder before the link.
+  bool root_synced_before_link = false, linked = false;
+  std::string data_file;
+  for (auto& e : rec.events()) {
+    if (e.kind == Kind::kFsyncDir && e.path == path && !linked) root_synced_before_link = true;
+    if (e.kind == Kind::kLink) linked = true;
+    if (e.kind == Kind::kFsync && e.path.find("/_delta_log/") == std::string::npos) data_file = e.path;
+  }
+  EXPECT_TRUE(root_synced_before_link);
+  ASSERT_FALSE(data_file.empty());
+  std::string name = fs::path(data_file).filename().string();
+  EXPECT_EQ(std::count(pooled.begin(), pooled.end(), name), 0) << name;
+  EXPECT_EQ(table->Version(), DataFilePool::kWarmTakes + 2);
+  auto log = delta::DeltaLog::Open(&rec, path).take();
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  for (auto& [p, add] : snap.value().files) EXPECT_TRUE(fs::exists(path + "/" + p)) << p;
+  EXPECT_EQ(snap.value().NumRecords(), std::optional<int64_t>(10 + DataFilePool::kWarmTakes + 1));
+}
+
+TEST(DataFilePool, AFailedBatchPoolsNothingAndTheCommitMakesItsFolderDurable) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  FaultInjectionFileSystem fault(FileSystem::Default());
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(&fault, path);
+  int64_t key = 100;
+  WarmUp(*table, key);
+  auto before = DataFilePool::Totals();
+  fault.FailAfter(Op::kFsync, 1);  // the batch's folder fsync
+  TableCommit insert = testing::InsertRows(key++, 1);
+  table->Commit(insert);
+  EXPECT_EQ(DataFilePool::Totals().failed_batches, before.failed_batches + 1);
+  EXPECT_EQ(DataFilePool::Totals().batches, before.batches);
+  EXPECT_TRUE(EmptyFiles(path).empty()) << "a failed batch deletes its names";
+  // Today's path was durable: a crash now keeps the commit and its file.
+  ASSERT_TRUE(fault.SimulateCrash().ok());
+  auto log = delta::DeltaLog::Open(&fault, path).take();
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().version, DataFilePool::kWarmTakes + 1);
+  for (auto& [p, add] : snap.value().files) EXPECT_TRUE(fs::exists(path + "/" + p)) << p;
+}
+
+// A FaultInjectionFileSystem whose next directory fsync is a power cut:
+// the crash model is applied (names not yet fsynced are lost) and the call
+// fails.
+class CrashAtDirectoryFsync : public FaultInjectionFileSystem {
+ public:
+  using FaultInjectionFileSystem::FaultInjectionFileSystem;
+  bool armed = false;
+  Status FsyncDirectory(const std::string& d) override {
+    if (!armed) return FaultInjectionFileSystem::FsyncDirectory(d);
+    armed = false;
+    Status crashed = SimulateCrash();
+    return crashed.ok() ? Status::IOError("power cut before fsync of " + d) : crashed;
+  }
+};
+
+TEST(DataFilePool, ACrashBeforeTheBatchFsyncLeavesNoNames) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  CrashAtDirectoryFsync fault(FileSystem::Default());
+  std::string folder = dir.path + "/t";
+  auto pool = DataFilePool::ForTable(folder);
+  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(Unowned(&fault), folder, "part"));
+  fault.armed = true;
+  EXPECT_FALSE(pool->Take(Unowned(&fault), folder, "part"));
+  EXPECT_TRUE(EmptyFiles(folder).empty());
+}
+
+TEST(DataFilePool, ACommitIntoAPooledNameSurvivesACrashAndVacuumRemovesEmptyLeftovers) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  FaultInjectionFileSystem fault(FileSystem::Default());
+  {
+    std::string path = dir.path + "/pooled";
+    auto table = testing::MakeTable(&fault, path);
+    int64_t key = 100;
+    WarmUp(*table, key);
+    for (int i = 0; i < 3; i++) {  // the first makes the batch, all three fill pooled names
+      TableCommit insert = testing::InsertRows(key++, 1);
+      table->Commit(insert);
+    }
+    // The crash model loses every name whose folder was not fsynced after
+    // it and every file not fsynced after its last write: the pooled names
+    // were made durable by their batch, their contents by the commits.
+    ASSERT_TRUE(fault.SimulateCrash().ok());
+    auto log = delta::DeltaLog::Open(&fault, path).take();
+    auto snap = log->LoadSnapshot();
+    ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+    EXPECT_EQ(snap.value().version, DataFilePool::kWarmTakes + 3);
+    EXPECT_EQ(snap.value().NumRecords(), std::optional<int64_t>(10 + DataFilePool::kWarmTakes + 2));
+    for (auto& [p, add] : snap.value().files) {
+      EXPECT_TRUE(fs::exists(path + "/" + p)) << p;
+      EXPECT_EQ(static_cast<int64_t>(fs::file_size(path + "/" + p)), add.size) << p;
+    }
+  }
+  // Such leftovers are data files no commit names: VACUUM of a table whose
+  // folder holds one removes it once older than the retention.
+  std::string path = dir.path + "/t";
+  auto table = testing::MakeTable(FileSystem::Default(), path);
+  std::string leftover = path + "/" + NewDataFileName("part", 0);
+  std::ofstream(leftover).close();
+  fs::last_write_time(leftover, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  auto doomed = table->Vacuum(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::hours(1)).count(), false);
+  EXPECT_EQ(doomed, std::vector<std::string>{leftover});
+  EXPECT_FALSE(fs::exists(leftover));
+}
+
+int64_t clock_ms = 0;
+int64_t TestClock() { return clock_ms; }
+
+TEST(DataFilePool, NamesOlderThanTheBoundAreDeletedUnused) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  std::string folder = dir.path + "/t";
+  auto pool = DataFilePool::ForTable(folder);
+  clock_ms = 1'000'000'000;
+  DataFilePool::SetClockForTest(&TestClock);
+  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(Unowned(FileSystem::Default()), folder, "part"));
+  auto first = pool->Take(Unowned(FileSystem::Default()), folder, "part");
+  ASSERT_TRUE(first);
+  std::vector<std::string> old_batch = EmptyFiles(folder);
+  ASSERT_EQ(old_batch.size(), static_cast<size_t>(DataFilePool::kBatch));
+  clock_ms += DataFilePool::kMaxAgeMs + 1;
+  auto second = pool->Take(Unowned(FileSystem::Default()), folder, "part");
+  DataFilePool::SetClockForTest(nullptr);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(std::count(old_batch.begin(), old_batch.end(), *second), 0);
+  // The old batch is gone but for the name taken before (not the pool's any more).
+  for (auto& name : old_batch) EXPECT_EQ(fs::exists(folder + "/" + name), name == *first) << name;
+  EXPECT_EQ(EmptyFiles(folder).size(), static_cast<size_t>(DataFilePool::kBatch) + 1);
+}
+
+}  // namespace
+}  // namespace lakestream
