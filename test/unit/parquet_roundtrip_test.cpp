@@ -166,7 +166,7 @@ TEST(ParquetRoundTrip, SmallChunksUncompressedBelowTheThreshold) {
   ExpectSame(few, ReadAll(off));
   // A tiny BOOLEAN chunk beside a large string chunk in one row group: each chunk by its own size.
   std::vector<std::vector<Value>> mixed;
-  for (int i = 0; i < 300; i++) mixed.push_back({Value::BOOLEAN(i % 3 == 0), Value(std::string(100, static_cast<char>('a' + i % 26)) + std::to_string(i))});
+  for (int i = 0; i < 300; i++) mixed.push_back({Value::BOOLEAN(i % 3 == 0), Value(std::string(300, static_cast<char>('a' + i % 26)) + std::to_string(i))});
   std::string both = TempPath("small_and_large.parquet");
   WriteRows(both, {"b", "s"}, {TypeId::BOOLEAN, TypeId::VARCHAR}, mixed, small);
   EXPECT_EQ(ChunkCodecs(both), (std::vector<Codec>{Codec::UNCOMPRESSED, Codec::ZSTD}));

@@ -62,8 +62,10 @@ struct ParquetField {
 };
 
 // ParquetWriterOptions::uncompressed_below for table data files: column
-// chunks under 16 KiB (a commit of up to about 2,000 BIGINTs per column).
-constexpr idx_t kSmallChunkUncompressedBytes = 16 << 10;
+// chunks under 64 KiB (a commit of up to about 8,000 BIGINTs or 4,000
+// DECIMAL(38,s) per column: a view refresh's change file of 1,000 update
+// pairs, whose sums are 16-byte decimals, is 32 KiB a column).
+constexpr idx_t kSmallChunkUncompressedBytes = 64 << 10;
 
 // Sizes beyond the limits of parquet_limits.hpp are lowered to them.
 struct ParquetWriterOptions {
