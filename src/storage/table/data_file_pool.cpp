@@ -61,7 +61,6 @@ DataFilePool::~DataFilePool() {
 std::optional<std::string> DataFilePool::Take(const std::shared_ptr<FileSystem>& fs, const std::string& folder,
                                               std::string_view kind) {
   std::lock_guard<std::mutex> l(mu_);
-  fs_ = fs;
   Folder& state = folders_[folder + "\n" + std::string(kind)];
   if (++state.takes <= kWarmTakes) return std::nullopt;
   int64_t now = clock_fn.load()();
@@ -107,8 +106,11 @@ Status DataFilePool::Refill(FileSystem* fs, const std::string& folder, std::stri
 void DataFilePool::DeleteNames(const std::string& folder, Folder& state) {
   // Not fsynced: a name that comes back after a crash is an empty file no
   // commit names, which VACUUM removes.
-  if (fs_)
-    for (auto& n : state.names) (void)fs_->RemoveFile(JoinPath(folder, n.name));
+  // Through the process-wide local file system, not a database's: the pool
+  // is shared by every table object of the path and may outlive the
+  // database whose file system last filled it (its access policy freed).
+  // Pools exist for local folders only, and these names are our own.
+  for (auto& n : state.names) (void)FileSystem::Default()->RemoveFile(JoinPath(folder, n.name));
   state.names.clear();
 }
 

@@ -63,7 +63,8 @@ class DataFilePool {
   // data file ("part") or change data file ("cdc") `kind`; nullopt when the
   // folder has no pool yet or its batch failed (the caller then makes a name
   // of its own and makes its folder durable). Creates a batch when the
-  // folder's pool is empty. Thread-safe. `fs` is kept to delete unused names.
+  // folder's pool is empty. Thread-safe. Unused names are deleted through
+  // FileSystem::Default(): `fs` may belong to a database that closes first.
   std::optional<std::string> Take(const std::shared_ptr<FileSystem>& fs, const std::string& folder,
                                   std::string_view kind);
   // Deletes every unused name of every folder (VACUUM, before it lists).
@@ -100,7 +101,6 @@ class DataFilePool {
 
   std::string table_path_;
   std::mutex mu_;
-  std::shared_ptr<FileSystem> fs_;  // the file system of the last Take
   std::map<std::string, Folder> folders_;  // key: folder + "\n" + kind
 };
 
