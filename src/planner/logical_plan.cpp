@@ -1,5 +1,7 @@
 #include "planner/logical_plan.hpp"
 
+#include <algorithm>
+
 #include "common/exception.hpp"
 
 namespace lakestream {
@@ -128,6 +130,16 @@ std::string LogicalOperator::ToString(int indent) const {
   s += "\n";
   for (auto& c : children) s += c->ToString(indent + 1);
   return s;
+}
+
+std::set<idx_t> TablesOf(const LogicalOperator& op) {
+  std::set<idx_t> tables;
+  for (auto& b : op.GetBindings()) tables.insert(b.table_index);
+  return tables;
+}
+
+bool SubsetOf(const std::set<idx_t>& a, const std::set<idx_t>& b) {
+  return std::includes(b.begin(), b.end(), a.begin(), a.end());
 }
 
 }  // namespace lakestream

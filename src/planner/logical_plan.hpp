@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -194,5 +195,11 @@ struct BoundSubquery {
   // The rows, once the plan has run (execution/subquery_resolver.hpp).
   std::shared_ptr<const ChunkCollection> rows;
 };
+
+// The table indexes of the columns `op` produces (its bindings): which side
+// of a join an expression's tables can be pushed to.
+std::set<idx_t> TablesOf(const LogicalOperator& op);
+// Whether every table index of `a` is in `b`.
+bool SubsetOf(const std::set<idx_t>& a, const std::set<idx_t>& b);
 
 }  // namespace lakestream

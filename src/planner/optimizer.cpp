@@ -11,19 +11,6 @@
 
 namespace lakestream {
 
-static std::set<idx_t> ProducedTables(const LogicalOperator& op) {
-  std::set<idx_t> tables;
-  for (auto& b : op.GetBindings()) tables.insert(b.table_index);
-  return tables;
-}
-
-static bool SubsetOf(const std::set<idx_t>& a, const std::set<idx_t>& b) {
-  for (idx_t x : a) {
-    if (!b.count(x)) return false;
-  }
-  return true;
-}
-
 static LogicalOperatorPtr WrapFilter(LogicalOperatorPtr op, std::vector<BoundExprPtr> filters) {
   if (filters.empty()) return op;
   auto filter = std::make_unique<LogicalOperator>(LogicalOperatorType::FILTER);
@@ -94,8 +81,8 @@ static LogicalOperatorPtr Pushdown(LogicalOperatorPtr op, std::vector<BoundExprP
       return WrapFilter(std::move(op), std::move(rest));
     }
     case LogicalOperatorType::JOIN: {
-      auto left_tables = ProducedTables(*op->children[0]);
-      auto right_tables = ProducedTables(*op->children[1]);
+      auto left_tables = TablesOf(*op->children[0]);
+      auto right_tables = TablesOf(*op->children[1]);
       SimplifyOuterJoin(*op, filters, left_tables, right_tables);
       std::vector<BoundExprPtr> left_filters, right_filters, above;
       bool inner = op->join_type == LogicalJoinType::INNER || op->join_type == LogicalJoinType::CROSS;

@@ -14,19 +14,6 @@ namespace lakestream {
 
 namespace {
 
-std::set<idx_t> TablesOf(const LogicalOperator& op) {
-  std::set<idx_t> tables;
-  for (auto& b : op.GetBindings()) tables.insert(b.table_index);
-  return tables;
-}
-
-bool SubsetOf(const std::set<idx_t>& a, const std::set<idx_t>& b) {
-  for (idx_t x : a) {
-    if (!b.count(x)) return false;
-  }
-  return true;
-}
-
 bool IsInnerJoin(const LogicalOperator& op) {
   return op.type == LogicalOperatorType::JOIN &&
          (op.join_type == LogicalJoinType::INNER || op.join_type == LogicalJoinType::CROSS);

@@ -7,18 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_parse.hpp"
+#include "storage/delta/deletion_vector_format.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 
 namespace lakestream::delta {
 
 namespace {
 
-constexpr char kZ85Alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
-constexpr uint32_t kRoaringArrayMagic = 1681511377;
-constexpr uint32_t kSerialCookieNoRun = 12346;
-constexpr uint32_t kSerialCookie = 12347;
-constexpr uint32_t kNoOffsetThreshold = 4;
-constexpr uint32_t kMaxArrayCardinality = 4096;
+using namespace dv_format;  // NOLINT(google-build-using-namespace): the format's constants, read throughout
 
 // Little-endian reads over a bounded buffer; `ok` turns false (and stays) on
 // the first read past the end.

@@ -8,15 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "storage/delta/deletion_vector.hpp"
+#include "storage/delta/deletion_vector_format.hpp"
 
 namespace lakestream::delta {
 
 namespace {
 
-constexpr char kZ85Alphabet[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
-constexpr uint32_t kRoaringArrayMagic = 1681511377;
-constexpr uint32_t kSerialCookieNoRun = 12346;
-constexpr uint32_t kMaxArrayCardinality = 4096;
+using namespace dv_format;  // NOLINT(google-build-using-namespace): the format's constants, read throughout
 
 void PutLE(std::string& out, uint64_t v, int width) {
   for (int i = 0; i < width; i++) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
