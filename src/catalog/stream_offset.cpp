@@ -46,25 +46,28 @@ void CheckTargetKeepsStreamTxns(const TableCatalogEntry& target, const std::stri
                           kTxnRetentionProperty + "') or consume the stream into another table");
 }
 
+std::vector<RecordedConsumption> StreamTxnsIn(Catalog& catalog, TableCatalogEntry& table) {
+  std::vector<RecordedConsumption> recorded;
+  auto* delta = table.storage ? dynamic_cast<DeltaTable*>(table.storage.get()) : nullptr;
+  if (!delta) return recorded;
+  for (auto& name : catalog.StreamNames()) {
+    StreamCatalogEntry* stream = catalog.FindStream(name);
+    if (auto version = delta->Snapshot().TxnVersion(StreamAppId(*stream))) recorded.push_back({stream, *version});
+  }
+  return recorded;
+}
+
 std::vector<std::string> StreamsRecordedIn(Catalog& catalog, TableCatalogEntry& table) {
   std::vector<std::string> names;
-  auto* delta = table.storage ? dynamic_cast<DeltaTable*>(table.storage.get()) : nullptr;
-  if (!delta) return names;
-  for (auto& name : catalog.StreamNames()) {
-    if (delta->Snapshot().TxnVersion(StreamAppId(*catalog.FindStream(name)))) names.push_back(name);
-  }
+  for (auto& consumption : StreamTxnsIn(catalog, table)) names.push_back(consumption.stream->name);
   return names;
 }
 
 bool FoldStreamOffsets(Catalog& catalog, TableCatalogEntry& table) {
-  auto* delta = table.storage ? dynamic_cast<DeltaTable*>(table.storage.get()) : nullptr;
-  if (!delta) return false;
   bool moved = false;
-  for (auto& name : catalog.StreamNames()) {
-    StreamCatalogEntry& stream = *catalog.FindStream(name);
-    auto version = delta->Snapshot().TxnVersion(StreamAppId(stream));
-    if (!version || (*version <= stream.offset && !stream.initial_pending)) continue;
-    AdvanceStreamBase(stream, *version);
+  for (auto& [stream, version] : StreamTxnsIn(catalog, table)) {
+    if (version <= stream->offset && !stream->initial_pending) continue;
+    AdvanceStreamBase(*stream, version);
     moved = true;
   }
   return moved;

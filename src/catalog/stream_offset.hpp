@@ -64,8 +64,16 @@ inline constexpr const char* kTxnRetentionProperty = "delta.setTransactionRetent
 // the stream and the fix (unset the property, or consume into another table).
 void CheckTargetKeepsStreamTxns(const TableCatalogEntry& target, const std::string& stream_name);
 
+// A stream whose consumption a table records: its txn's version there.
+struct RecordedConsumption {
+  StreamCatalogEntry* stream;
+  int64_t version;
+};
+
 // The streams of `catalog` whose consumption `table` records (a txn of its
 // log), in the catalog's order; empty for a table without a Delta log.
+std::vector<RecordedConsumption> StreamTxnsIn(Catalog& catalog, TableCatalogEntry& table);
+// Their names (StreamTxnsIn).
 std::vector<std::string> StreamsRecordedIn(Catalog& catalog, TableCatalogEntry& table);
 
 // Folds the stream txns `table` records into the base of the streams of
