@@ -23,7 +23,9 @@
 // Writes OUT_DIR/{commit,insert,e2e,rate_e2e}.txt (seconds, one per line),
 // OUT_DIR/single_times.txt (start, return and arrival of each single INSERT,
 // steady_clock ns, and this process's pid: bench/latency/stages lines them
-// up with a LAKESTREAM_DELIVERY_TRACE file)
+// up with the LAKESTREAM_DELIVERY_TRACE file the driver always sets, for
+// the broker's acknowledgement of each INSERT's message, the follower's
+// sink_acked)
 // and prints "ok <rate sent> <rate delivered distinct> <duplicates>
 // <achieved commits/s> <single delivered> <plain table achieved commits/s>".
 #include <librdkafka/rdkafka.h>

@@ -1,14 +1,8 @@
 #include "sink/sink_runner.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <filesystem>
 #include <chrono>
-#include <climits>
-#include <cstring>
-#include <map>
 #include <mutex>
 
 #include "common/delivery_trace.hpp"
@@ -44,90 +38,6 @@ constexpr idx_t kRowsForSingleVersionReads = 10000;
 
 }  // namespace
 
-SinkSource ResolveSinkSource(ClientContext& context, const SinkCatalogEntry& sink) {
-  Catalog& catalog = context.GetCatalog();
-  SinkSource source;
-  if (StreamCatalogEntry* stream = catalog.FindStream(sink.source)) {
-    std::string stale = StreamStaleReason(context, *stream);
-    if (!stale.empty()) throw CatalogError("Sink " + sink.name + ": " + stale);
-    source.stream = stream;
-    source.delta = &StreamSource(context, *stream, &source.table);
-    return source;
-  }
-  source.table = catalog.FindTable(sink.source);
-  if (!source.table) {
-    throw CatalogError("Sink " + sink.name + " reads " + sink.source +
-                       ", which does not exist (any more); DROP SINK " + sink.name + " or create " + sink.source + " again");
-  }
-  if (!source.table->load_error.empty()) {
-    throw IOError("Sink " + sink.name + ": its source " + sink.source + " cannot be opened: " + source.table->load_error);
-  }
-  source.delta = DatabaseInstance::AsDelta(*source.table);
-  if (!source.delta) {
-    throw InvalidInputError("Sink " + sink.name + ": " + sink.source +
-                            " is not a Delta table; sinks read the change data feed, which needs a database directory "
-                            "(start lakestream with DB_DIR)");
-  }
-  return source;
-}
-
-std::string SinkSourceId(const SinkSource& source) {
-  return source.stream || !source.delta ? std::string() : source.delta->Snapshot().metadata.id;
-}
-
-void CheckSinkSourceIdentity(const SinkCatalogEntry& sink, const SinkState& state, const SinkSource& source) {
-  std::string id = SinkSourceId(source);
-  if (!state.source_id || id.empty() || *state.source_id == id) return;
-  std::string kind = TableKindToString(source.table->kind);
-  throw CatalogError("Sink " + sink.name + ": source " + kind + " " + sink.source + " was dropped and re-created (table id " +
-                     *state.source_id + " -> " + id + "): the sink's position (delivered up to version " +
-                     std::to_string(state.delivered_version.value_or(-1)) + ") belongs to the old " + kind +
-                     ", and the new one's versions do not follow it. Drop and re-create sink " + sink.name +
-                     ", or start it on the new " + kind + " with ALTER SINK " + sink.name +
-                     " SET ('start' = 'earliest') (its current rows first), 'version 0' (its whole change feed) or "
-                     "'latest'");
-}
-
-bool ChangeFeedOn(const TableCatalogEntry& table) {
-  return StringUtil::Lower(table.GetProperty("delta.enableChangeDataFeed")) == "true";
-}
-
-std::string SinkFilePath(const SinkCatalogEntry& sink) {
-  if (sink.state.file_path) return *sink.state.file_path;
-  return AbsoluteSinkPath(sink.file_path);
-}
-
-void CheckFileOwner(Catalog& catalog, const SinkCatalogEntry& sink, const std::string& path) {
-  for (auto& name : catalog.SinkNames()) {
-    SinkCatalogEntry* other = catalog.FindSink(name);
-    if (!other || other->target != "file" || StringUtil::CIEquals(other->name, sink.name)) continue;
-    if (!SameFile(SinkFilePath(*other), path)) continue;
-    throw CatalogError("Sink " + sink.name + ": file " + path + " is already the target of sink " + other->name +
-                       " (INTO FILE '" + other->file_path + "'); a file belongs to one sink, whose progress counts the "
-                       "bytes it wrote there. Write sink " + sink.name + " INTO another FILE, or DROP SINK " + other->name +
-                       " first");
-  }
-}
-
-void CheckSinkTargetAccess(ClientContext& context, const SinkCatalogEntry& sink, const SinkOptions& options,
-                           const std::string& file_path) {
-  const ExternalAccessPolicy& policy = context.Database().AccessPolicy();
-  if (options.kafka) {
-    policy.CheckNetwork("the Kafka broker " + options.bootstrap_servers, "Sink " + sink.name);
-    return;
-  }
-  policy.CheckNotTableLog(file_path, "Sink " + sink.name);
-  policy.CheckPath(file_path, AccessMode::WRITE, "Sink " + sink.name);
-  struct stat st {};
-  if (::lstat(file_path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    std::error_code ec;
-    std::string target = std::filesystem::read_symlink(file_path, ec).string();
-    throw InvalidInputError("Sink " + sink.name + ": file " + file_path + " is a symbolic link to " + (ec ? "?" : target) +
-                            "; a sink does not append through a link: name the target itself INTO FILE '...', or "
-                            "remove the link");
-  }
-}
-
 namespace {
 
 // Either spelling: a sink on a table stream reads its __change_type.
@@ -138,39 +48,6 @@ ChangeKind ParseKind(string_t text) {
 
 std::string SinkTargetName(const SinkCatalogEntry& sink, const SinkOptions& options) {
   return options.kafka ? "Kafka topic " + options.topic : "file " + SinkFilePath(sink);
-}
-
-std::string TargetKey(const SinkCatalogEntry& sink) {
-  return sink.Id() + "\n" + nlohmann::json(sink.options).dump() + "\n" + sink.target + " " +
-         SinkFilePath(sink);
-}
-
-// Erases every target of the sink with this id; sessions.mutex held.
-void EraseTargetsOf(SinkSessions& sessions, const std::string& id) {
-  std::string prefix = id + "\n";
-  auto& targets = sessions.targets;
-  for (auto it = targets.lower_bound(prefix); it != targets.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
-    it = targets.erase(it);
-  }
-}
-
-SinkWriter& GetTarget(SinkSessions& sessions, const SinkCatalogEntry& sink, const SinkOptions& options, FileSystem* fs) {
-  std::string id = sink.Id();
-  std::string key = TargetKey(sink);
-  std::lock_guard<std::mutex> guard(sessions.mutex);
-  auto found = sessions.targets.find(key);
-  if (found != sessions.targets.end()) return *found->second;
-  EraseTargetsOf(sessions, id);  // one made for an earlier definition of the sink
-  auto target = options.kafka ? OpenKafkaTarget(options, id, sink.source) : OpenFileTarget(options, SinkFilePath(sink), fs);
-  std::unique_ptr<SinkWriter> opened = target.ValueOrThrow();
-  auto& slot = sessions.targets[key];
-  slot = std::move(opened);
-  return *slot;
-}
-
-void DropTarget(SinkSessions& sessions, const std::string& id) {
-  std::lock_guard<std::mutex> guard(sessions.mutex);
-  EraseTargetsOf(sessions, id);
 }
 
 // One run of one sink: reads pending versions, hands their messages to the
@@ -244,15 +121,14 @@ class SinkRun {
     DeliverWithTarget(/*keep_partial_progress=*/true, [&](SinkEncoder& encoder) {
       // What goes out must survive a crash: the source's newest commits may
       // still wait for their writer's (group) fsync of the log, so the pass
-      // makes it durable (SyncLog) before its first message. After its first
-      // read: a follower wakes on the commit's link, and its writer's fsync
-      // of the log begins a moment later, so the read overlaps that fsync
-      // and SyncLog mostly waits for the end of the same journal commit
-      // (bench/latency; before, the read followed the fsync).
+      // makes it durable before its first message: with the fsync that
+      // RefreshSinkSource began when it saw them (the refresh and the first
+      // read overlap it), or with SyncLog when later commits came in since.
+      // After the first read, which needs no durability.
       bool synced = false;
       auto durable = [&] {
         if (synced) return;
-        source_.delta->SyncLog();
+        if (!WaitForEarlySourceSync(latest)) source_.delta->SyncLog();
         TraceDelivery("sink_log_synced");
         synced = true;
       };
@@ -278,6 +154,29 @@ class SinkRun {
       Commit(true);
     });
     return Finish(committed_version_);
+  }
+
+  // Waits for the fsync of the source's log that RefreshSinkSource began
+  // (EarlySourceSync) when it covers every version up to `latest`: true
+  // once it succeeded. False when there is none that covers them (the
+  // caller syncs now). A failed fsync throws.
+  bool WaitForEarlySourceSync(int64_t latest) {
+    SinkSessions::SourceSync early;
+    {
+      std::lock_guard<std::mutex> guard(sessions_.mutex);
+      auto found = sessions_.source_syncs.find(id_);
+      if (found == sessions_.source_syncs.end()) return false;
+      early = std::move(found->second);
+      sessions_.source_syncs.erase(found);
+    }
+    if (early.covers < latest || early.sync->dir() != source_.delta->Log().log_path()) return false;
+    Status s = early.sync->Wait();
+    if (!s.ok()) {
+      throw IOError("Sink " + sink_.name + ": cannot make the commits of " + sink_.source +
+                    " durable before delivering them: " + s.message() + ". Progress is kept at version " +
+                    std::to_string(committed_version_) + "; check the disk, then RUN SINK " + sink_.name + " again");
+    }
+    return true;
   }
 
   // After Run: progress the target acknowledged that is not in the catalog
@@ -643,6 +542,29 @@ void SetSinkProgressListener(ClientContext& context, SinkProgressListener listen
   sessions.listener = std::move(listener);
 }
 
+namespace {
+
+// A pass's source has commits after the version this process knows: the
+// fsync of its _delta_log/ that the pass needs before its first message
+// (Run) begins now, on a sync thread, so that it runs while the pass
+// refreshes the source and reads the new commits' changes instead of after.
+// Only commits seen before it began count as covered: versions whose file
+// exists now (a stat each; one or two on a follower's pass).
+void EarlySourceSync(ClientContext& context, const SinkCatalogEntry& sink, DeltaTable& delta) {
+  if (!delta.Log().CanDeferSync()) return;  // object stores: a commit is durable when answered
+  int64_t covers = delta.Version();
+  while (delta.Log().CommitExists(covers + 1)) covers++;
+  if (covers == delta.Version()) return;
+  SinkSessions::SourceSync started{covers, std::make_unique<delta::StartedLogSync>(delta.SharedFs(), delta.Log().log_path())};
+  SinkSessions& sessions = SessionsOf(context);
+  std::lock_guard<std::mutex> guard(sessions.mutex);
+  // One a pass left unused (it had nothing to deliver) is destroyed with
+  // `started` after the lock is let go, waiting for its fsync then.
+  std::swap(sessions.source_syncs[sink.Id()], started);
+}
+
+}  // namespace
+
 void RefreshSinkSource(ClientContext& context, const std::string& name) {
   Catalog& catalog = context.GetCatalog();
   SinkCatalogEntry* sink = catalog.FindSink(name);
@@ -653,6 +575,7 @@ void RefreshSinkSource(ClientContext& context, const std::string& name) {
     return;
   }
   int64_t before = delta->Version();
+  EarlySourceSync(context, *sink, *delta);
   delta->Refresh();
   if (delta->Version() != before) DatabaseInstance::SyncFromDelta(*table);
   TraceDelivery("sink_source_refreshed");

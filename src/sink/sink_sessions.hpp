@@ -26,6 +26,7 @@
 #include "catalog/catalog_store.hpp"
 #include "connector/sink_target.hpp"
 #include "sink/sink_runner.hpp"
+#include "storage/delta/log_sync.hpp"
 #include "transaction/database_instance.hpp"
 
 namespace lakestream {
@@ -52,8 +53,24 @@ class SinkSessions : public SinkRegistry {
   std::chrono::milliseconds save_interval{0};
   std::map<std::string, std::chrono::steady_clock::time_point> last_saved;  // by sink id
   std::map<std::string, Unsaved> unsaved;                                   // by sink id
+  // By sink id: the fsync of the source's _delta_log/ that a pass began when
+  // it refreshed the source (RefreshSinkSource), covering every version up
+  // to `covers`; the pass waits for it before its first message instead of
+  // syncing then (EarlySourceSync).
+  struct SourceSync {
+    int64_t covers = -1;
+    std::unique_ptr<delta::StartedLogSync> sync;
+  };
+  std::map<std::string, SourceSync> source_syncs;
 };
 
 SinkSessions& SessionsOf(ClientContext& context);
+
+// The open target of `sink` as defined now (opened on first use: a Kafka
+// producer, or the FILE sink's file through `fs`); one made for an earlier
+// definition of the sink is closed. Throws IOError when it cannot be opened.
+SinkWriter& GetTarget(SinkSessions& sessions, const SinkCatalogEntry& sink, const SinkOptions& options, FileSystem* fs);
+// Closes every open target of the sink with this id.
+void DropTarget(SinkSessions& sessions, const std::string& id);
 
 }  // namespace lakestream

@@ -2,12 +2,24 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "storage/delta/delta_checkpoint.hpp"
 
 namespace lakestream::delta {
+
+// (log_sync.hpp) A deferred directory fsync, started by the sync threads as soon as it is
+// deferred (DeferredLogSync::Defer) and waited for by the scope's Flush.
+struct SyncRequest {
+  enum class State { kQueued, kRunning, kDone };
+  std::shared_ptr<FileSystem> fs;
+  std::string dir;
+  State state = State::kQueued;
+  Status status;
+};
 
 namespace {
 
@@ -83,6 +95,82 @@ bool AlreadyDurable(FileSystem* fs, const std::string& dir, DirectoryState& stat
   return true;
 }
 
+
+// The threads that run deferred fsyncs: one per directory being synced at
+// once, started when a request finds none idle (at most kMaxSyncThreads;
+// beyond that a request waits for a thread or for its Flush, which runs it
+// itself). Never destroyed, like StateFor's map: an idle thread waits on it
+// at exit.
+class SyncThreads {
+ public:
+  static SyncThreads& Get() {
+    static auto* threads = new SyncThreads();
+    return *threads;
+  }
+
+  void Submit(const std::shared_ptr<SyncRequest>& request) {
+    std::lock_guard<std::mutex> l(mu_);
+    queue_.push_back(request);
+    if (idle_ < static_cast<int>(queue_.size()) && started_ < kMaxSyncThreads) {
+      started_++;
+      std::thread([this] { Work(); }).detach();
+    } else {
+      work_.notify_one();
+    }
+  }
+
+  // Whether no thread has begun `request` yet.
+  bool Queued(const SyncRequest& request) {
+    std::lock_guard<std::mutex> l(mu_);
+    return request.state == SyncRequest::State::kQueued;
+  }
+
+  // Waits until `request` ran; runs it on this thread when no sync thread
+  // has taken it yet (none idle, or a process forked after starting them).
+  Status Wait(const std::shared_ptr<SyncRequest>& request) {
+    std::unique_lock<std::mutex> l(mu_);
+    if (request->state == SyncRequest::State::kQueued) {
+      Run(*request, l);
+    } else {
+      done_.wait(l, [&] { return request->state == SyncRequest::State::kDone; });
+    }
+    return request->status;
+  }
+
+ private:
+  static constexpr int kMaxSyncThreads = 8;
+
+  void Work() {
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      idle_++;
+      work_.wait(l, [&] { return !queue_.empty(); });
+      idle_--;
+      std::shared_ptr<SyncRequest> request = std::move(queue_.front());
+      queue_.pop_front();
+      if (request->state == SyncRequest::State::kQueued) Run(*request, l);
+    }
+  }
+
+  // Called and returns with `l` held.
+  void Run(SyncRequest& request, std::unique_lock<std::mutex>& l) {
+    request.state = SyncRequest::State::kRunning;
+    l.unlock();
+    Status s = SyncLogDirectory(request.fs.get(), request.dir);
+    l.lock();
+    request.status = s;
+    request.state = SyncRequest::State::kDone;
+    done_.notify_all();
+  }
+
+  std::mutex mu_;
+  std::condition_variable work_;
+  std::condition_variable done_;
+  std::deque<std::shared_ptr<SyncRequest>> queue_;
+  int idle_ = 0;
+  int started_ = 0;
+};
+
 }  // namespace
 
 Status SyncLogDirectory(FileSystem* fs, const std::string& dir) {
@@ -141,27 +229,46 @@ DeferredLogSync::~DeferredLogSync() {
 
 DeferredLogSync* DeferredLogSync::Current() { return current_scope; }
 
+// One request to the sync threads, submitted.
+static std::shared_ptr<SyncRequest> SubmitSync(std::shared_ptr<FileSystem> fs, const std::string& dir) {
+  auto request = std::make_shared<SyncRequest>();
+  request->fs = std::move(fs);
+  request->dir = dir;
+  SyncThreads::Get().Submit(request);
+  return request;
+}
+
+StartedLogSync::StartedLogSync(std::shared_ptr<FileSystem> fs, const std::string& dir)
+    : dir_(dir), request_(SubmitSync(std::move(fs), dir)) {}
+
+StartedLogSync::~StartedLogSync() { (void)Wait(); }
+
+Status StartedLogSync::Wait() { return SyncThreads::Get().Wait(request_); }
+
 void DeferredLogSync::Defer(std::shared_ptr<FileSystem> fs, const std::string& dir) {
-  for (auto& [f, d] : pending_)
-    if (d == dir) return;
-  pending_.emplace_back(std::move(fs), dir);
+  // A request for `dir` not started yet will start after this link, and
+  // covers it; one already started may not.
+  for (auto& pending : pending_) {
+    if (pending.dir == dir && SyncThreads::Get().Queued(*pending.request)) return;
+  }
+  pending_.push_back({dir, SubmitSync(std::move(fs), dir)});
 }
 
 bool DeferredLogSync::PendingExcept(const std::string& dir) const {
-  for (const auto& entry : pending_)
-    if (entry.second != dir) return true;
+  for (const auto& pending : pending_)
+    if (pending.dir != dir) return true;
   return false;
 }
 
 Status DeferredLogSync::FlushExcept(const std::string& dir) {
   Status first;
-  std::vector<std::pair<std::shared_ptr<FileSystem>, std::string>> kept;
-  for (auto& [fs, d] : pending_) {
-    if (d == dir) {
-      kept.emplace_back(std::move(fs), d);
+  std::vector<PendingSync> kept;
+  for (auto& pending : pending_) {
+    if (pending.dir == dir) {
+      kept.push_back(std::move(pending));
       continue;
     }
-    Status s = SyncLogDirectory(fs.get(), d);
+    Status s = SyncThreads::Get().Wait(pending.request);
     if (!s.ok() && first.ok()) first = s;
   }
   pending_ = std::move(kept);

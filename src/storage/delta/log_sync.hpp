@@ -13,10 +13,13 @@
 // DeferredLogSync lets a statement leave that wait until it has let go of
 // the database's locks (main/statement_runner.cpp), so that the statements
 // of other connections run, link their own commits and join the same fsync
-// instead of queueing behind it:
+// instead of queueing behind it. The fsync itself starts at the link, on a
+// sync thread, so it runs while the statement finishes (view handoff, the
+// lock release) and the maintainer's round after a view's link:
 //
 //   DeferredLogSync deferred;          // on the statement's thread
-//   { lock; ...commits link only... }  // DeltaTable::CommitActions defers
+//   { lock; ...commits link only... }  // DeltaTable::CommitActions defers:
+//                                      // the fsync starts on a sync thread
 //   Status s = deferred.Flush();       // the durable point, outside the lock
 //
 // Ordering kept (what crash safety rests on):
@@ -72,6 +75,30 @@ void NoteLinked(FileSystem* fs, const std::string& dir, int64_t version);
 int64_t LogDirectorySyncCount();
 int64_t LogDirectorySyncsSaved();
 
+struct SyncRequest;  // log_sync.cpp
+
+// SyncLogDirectory(fs, dir) begun now on a sync thread (those DeferredLogSync
+// uses), for a caller that knows which commits it will need durable and has
+// other work before that need: a sink's pass starts the fsync of its
+// source's log when it sees the new commits, then reads them
+// (sink/sink_runner.cpp). It covers the commits linked before this
+// constructor ran. Destroying it waits for the fsync.
+class StartedLogSync {
+ public:
+  StartedLogSync(std::shared_ptr<FileSystem> fs, const std::string& dir);
+  ~StartedLogSync();
+  StartedLogSync(const StartedLogSync&) = delete;
+  StartedLogSync& operator=(const StartedLogSync&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  // The fsync's Status, once it ended (runs it here if no thread took it).
+  Status Wait();
+
+ private:
+  std::string dir_;
+  std::shared_ptr<SyncRequest> request_;
+};
+
 class DeferredLogSync {
  public:
   // Installs the scope on this thread; scopes do not nest (an inner one is
@@ -87,21 +114,32 @@ class DeferredLogSync {
   static DeferredLogSync* Current();
 
   // `dir` (a _delta_log/ of `fs`) has a commit linked but not yet durable.
-  // `fs` is kept alive until the flush.
+  // Its SyncLogDirectory starts now on a sync thread of the process (unless
+  // one for `dir` that has not started yet is pending: it covers this link
+  // too), so the fsync overlaps what the caller does between the link and
+  // the Flush (the rest of the statement, letting go of the locks). `fs` is
+  // kept alive until the flush.
   void Defer(std::shared_ptr<FileSystem> fs, const std::string& dir);
-  // Makes every pending directory durable (SyncLogDirectory each). The
-  // first failure is returned; the directories are then no longer pending
-  // either way (their durability is unknown, as after a failed fsync).
+  // Waits for every pending directory's SyncLogDirectory (running one that
+  // no sync thread took yet on this thread). The first failure is
+  // returned; the directories are then no longer pending either way (their
+  // durability is unknown, as after a failed fsync). A deferred commit may
+  // thus be durable before Flush; only after an OK Flush is it sure to be.
   Status Flush();
   // Flush of every pending directory except `dir`: before a commit to
-  // `dir`, so that what it may depend on is durable first.
+  // `dir`, so that what it may depend on is durable first (the link waits
+  // for it).
   Status FlushExcept(const std::string& dir);
   bool Pending() const { return !pending_.empty(); }
   // Whether a directory other than `dir` is pending (FlushExcept has work).
   bool PendingExcept(const std::string& dir) const;
 
  private:
-  std::vector<std::pair<std::shared_ptr<FileSystem>, std::string>> pending_;
+  struct PendingSync {
+    std::string dir;
+    std::shared_ptr<SyncRequest> request;  // holds the FileSystem
+  };
+  std::vector<PendingSync> pending_;
   bool installed_ = false;
 };
 
