@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_set>
 
 #include "common/vector_operations.hpp"
 #include "ivm/compiled_view.hpp"
@@ -185,38 +184,85 @@ void ViewRowIndex::Sync(DeltaTable& view) {
 bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) {
   pending_.clear();
   ids.clear();
-  std::vector<uint64_t> a, b;
-  std::unordered_set<uint64_t> taken;
-  auto lower = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
+  std::vector<uint64_t> key_a, key_b, a, b;
+  key_a.reserve(rows.Count());
+  key_b.reserve(rows.Count());
   for (idx_t k = 0; k < rows.ChunkCount(); k++) {
-    const DataChunk& chunk = rows.Chunk(k);
-    HashRows(chunk, a, b);
-    for (idx_t r = 0; r < chunk.size(); r++) {
-      std::pair<uint64_t, uint64_t> key{a[r], b[r]};
-      uint64_t found = ~uint64_t(0);
-      // The first live entry with this hash that this call has not taken
-      // (a row the view holds twice is found twice).
-      auto take = [&](std::vector<Entry>& entries, uint64_t tag, size_t from, size_t to) {
-        auto it = std::lower_bound(entries.begin() + static_cast<std::ptrdiff_t>(from),
-                                   entries.begin() + static_cast<std::ptrdiff_t>(to), key, lower);
-        for (; it != entries.end() && it->a == key.first && it->b == key.second; ++it) {
-          if (it->file == kDead) continue;
-          found = tag | static_cast<uint64_t>(it - entries.begin());
-          if (taken.insert(found).second) return true;
-        }
-        return false;
-      };
+    HashRows(rows.Chunk(k), a, b);
+    key_a.insert(key_a.end(), a.begin(), a.end());
+    key_b.insert(key_b.end(), b.begin(), b.end());
+  }
+  const size_t n = key_a.size();
+  // Lookups in hash order: copies of one row are neighbours (each takes the
+  // entry after the one before it took), and the lookups walk the arrays in
+  // one direction, so a huge page's TLB entry serves several.
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; i++) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    return Before(key_a[x], key_b[x], key_a[y], key_b[y]) || (key_a[x] == key_a[y] && key_b[x] == key_b[y] && x < y);
+  });
+  // Each lookup is two dependent reads at random places in hundreds of MB
+  // (a directory slot, then entries): issued kAhead lookups early, the
+  // cache misses of several lookups overlap instead of following each other.
+  constexpr size_t kAhead = 8;
+  auto prefetch_slot = [&](size_t i) {
+    if (i < n && !base_.empty()) __builtin_prefetch(&directory_[Slot(key_a[order[i]])]);
+  };
+  auto prefetch_entries = [&](size_t i) {
+    if (i >= n || base_.empty()) return;
+    const Entry* e = base_.data() + directory_[Slot(key_a[order[i]])];
+    __builtin_prefetch(e);
+    __builtin_prefetch(reinterpret_cast<const char*>(e) + 64);
+  };
+  for (size_t i = 0; i < kAhead && i < n; i++) prefetch_slot(i);
+  for (size_t i = 0; i < kAhead / 2 && i < n; i++) prefetch_entries(i);
+  auto lower = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
+  // The first live entry with `key` at or after `from` in `entries`, up to `to`.
+  auto first_live = [&](const std::vector<Entry>& entries, size_t from, size_t to, std::pair<uint64_t, uint64_t> key) {
+    for (; from < to && entries[from].a == key.first && entries[from].b == key.second; from++) {
+      if (entries[from].file != kDead) return from;
+    }
+    return to;
+  };
+  std::vector<row_t> out(n);
+  pending_.reserve(n);
+  uint64_t last = ~uint64_t(0);  // the handle the previous lookup took
+  for (size_t i = 0; i < n; i++) {
+    prefetch_slot(i + kAhead);
+    prefetch_entries(i + kAhead / 2);
+    const uint32_t r = order[i];
+    std::pair<uint64_t, uint64_t> key{key_a[r], key_b[r]};
+    bool again = i > 0 && key_a[order[i - 1]] == key.first && key_b[order[i - 1]] == key.second;
+    // A row the view holds twice is found twice: a copy of the previous key
+    // resumes after the entry the previous copy took (base_ first, then recent_).
+    uint64_t found = ~uint64_t(0);
+    bool in_recent = again && (last & kRecent);
+    if (!in_recent && !base_.empty()) {
       size_t slot = Slot(key.first);
-      bool got = !base_.empty() && take(base_, 0, directory_[slot], directory_[slot + 1]);
-      if (!got && !take(recent_, kRecent, 0, recent_.size())) {
+      size_t to = directory_[slot + 1];
+      size_t from = again ? last + 1
+                          : static_cast<size_t>(std::lower_bound(base_.begin() + static_cast<std::ptrdiff_t>(directory_[slot]),
+                                                                 base_.begin() + static_cast<std::ptrdiff_t>(to), key, lower) -
+                                                base_.begin());
+      size_t at = first_live(base_, from, to, key);
+      if (at < to) found = at;
+    }
+    if (found == ~uint64_t(0)) {
+      size_t from = in_recent ? (last & ~kRecent) + 1
+                              : static_cast<size_t>(std::lower_bound(recent_.begin(), recent_.end(), key, lower) - recent_.begin());
+      size_t at = first_live(recent_, from, recent_.size(), key);
+      if (at == recent_.size()) {
         pending_.clear();
         return false;
       }
-      pending_.push_back(found);
-      const Entry& e = At(found);
-      ids.push_back(static_cast<row_t>((snapshot_index_[e.file] << 32) | e.row));
+      found = kRecent | at;
     }
+    last = found;
+    pending_.push_back(found);
+    const Entry& e = At(found);
+    out[r] = static_cast<row_t>((snapshot_index_[e.file] << 32) | e.row);
   }
+  ids = std::move(out);
   return true;
 }
 

@@ -158,6 +158,32 @@ TEST(DeltaTableDeletionVectors, WithoutTheFeedNothingIsRead) {
   EXPECT_EQ(Keys(table->State()), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
+TEST(DeltaTableDeletionVectors, TheNextDeleteUnionsWithTheVectorThisProcessWrote) {
+  testing::ScopedTempDir dir("lakestream_dv_table");
+  std::string path = dir.path + "/t";
+  auto table = MakeDvTable(path, false);
+  auto first = DeleteRows({1});
+  table->Commit(first);
+  // The vector file of version 2 goes away: the next delete on that data
+  // file unions with the rows it remembers writing, without reading it.
+  int vector_files = 0;
+  for (auto& entry : std::filesystem::directory_iterator(path)) {
+    if (entry.path().filename().string().rfind("deletion_vector_", 0) != 0) continue;
+    std::filesystem::remove(entry.path());
+    vector_files++;
+  }
+  ASSERT_EQ(vector_files, 1);
+  auto second = DeleteRows({3, 7});
+  table->Commit(second);
+  auto v3 = ActionsOf(*table, 3);
+  ASSERT_EQ(v3.adds, 1);
+  EXPECT_EQ(Cardinality(v3.added[0]), 3);
+  EXPECT_EQ(Keys(table->State()), (std::vector<int64_t>{0, 2, 4, 5, 6, 8, 9}));
+  // A reopened table reads the union from the new vector file.
+  auto reopened = DeltaTable::Open(FileSystem::Default(), "t", path);
+  EXPECT_EQ(Keys(reopened->State()), (std::vector<int64_t>{0, 2, 4, 5, 6, 8, 9}));
+}
+
 TEST(DeltaTableDeletionVectors, AConcurrentVectorOnTheSameFileConflicts) {
   testing::ScopedTempDir dir("lakestream_dv_table");
   std::string path = dir.path + "/t";

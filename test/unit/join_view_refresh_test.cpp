@@ -102,6 +102,23 @@ TEST_F(JoinViewRefresh, DuplicateKeysAndRowsLeaveOneCopyAtATime) {
   EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1b'"), "42");
 }
 
+TEST_F(JoinViewRefresh, ThreeCopiesInTwoRefreshesLeaveAtOnce) {
+  // Each row of key 1 is in the view three times: once from the view's
+  // first file, twice from two refreshes' files; one change removes all three.
+  Ok(*con_, "INSERT INTO b VALUES (1, 'n1')");
+  RefreshAndCheck("second copy");
+  Ok(*con_, "INSERT INTO b VALUES (1, 'n1')");
+  RefreshAndCheck("third copy");
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1'"), "60");
+  Ok(*con_, "UPDATE b SET name = 'n1c' WHERE k = 1");
+  RefreshAndCheck("all three copies updated");
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1'"), "0");
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1c'"), "60");
+  Ok(*con_, "DELETE FROM b WHERE k = 1");
+  RefreshAndCheck("all three copies deleted");
+  EXPECT_EQ(One(*con_, "SELECT COUNT(*) FROM j WHERE name = 'n1c'"), "0");
+}
+
 TEST_F(JoinViewRefresh, NullKeysNeverJoinAndKeysMoveBetweenGroups) {
   Ok(*con_, "INSERT INTO b VALUES (NULL, 'null key')");
   Ok(*con_, "INSERT INTO a VALUES (700, NULL, 'null row')");

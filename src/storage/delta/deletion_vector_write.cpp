@@ -55,7 +55,14 @@ void EncodeRoaring32(const std::vector<uint64_t>& rows, size_t begin, size_t end
   for (auto& c : containers) {
     size_t card = c.end - c.begin;
     if (card <= kMaxArrayCardinality) {
-      for (size_t i = c.begin; i < c.end; i++) PutLE(out, rows[i] & 0xFFFF, 2);
+      // Written in place: a refresh re-encodes a large file's whole vector each time.
+      size_t at = out.size();
+      out.resize(at + 2 * card);
+      char* p = out.data() + at;
+      for (size_t i = c.begin; i < c.end; i++, p += 2) {
+        p[0] = static_cast<char>(rows[i] & 0xFF);
+        p[1] = static_cast<char>((rows[i] >> 8) & 0xFF);
+      }
     } else {
       std::vector<uint64_t> words(1024, 0);
       for (size_t i = c.begin; i < c.end; i++) {
@@ -71,6 +78,7 @@ void EncodeRoaring32(const std::vector<uint64_t>& rows, size_t begin, size_t end
 
 std::string EncodeRoaringBitmapArray(const std::vector<uint64_t>& rows) {
   std::string out;
+  out.reserve(16 + 2 * rows.size());  // array containers take 2 bytes a row, plus headers
   PutLE(out, kRoaringArrayMagic, 4);
   uint64_t bitmaps = rows.empty() ? 0 : (rows.back() >> 32) + 1;
   PutLE(out, bitmaps, 8);

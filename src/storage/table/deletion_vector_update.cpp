@@ -1,6 +1,9 @@
 #include "storage/table/deletion_vector_update.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <map>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
@@ -56,26 +59,48 @@ bool AddKnownChanges(uint64_t file_index, const std::vector<std::pair<uint64_t, 
     if (!at) return false;
     where.push_back(*at);
   }
-  DataChunk deletes, preimages;
-  deletes.Initialize(known.values.Types());
-  preimages.Initialize(known.values.Types());
-  auto add = [&](DataChunk& out, ChangeKind kind, std::pair<idx_t, sel_t> row) {
-    if (out.size() == STANDARD_VECTOR_SIZE) {
-      emit(out, kind);
-      out.Reset();
+  // Runs of rows from one chunk of `values` are appended at once; a chunk
+  // of output is made only for a kind that has rows.
+  struct Out {
+    explicit Out(ChangeKind k) : kind(k) {}
+    ChangeKind kind;
+    DataChunk chunk;
+    bool ready = false;
+    idx_t from = 0;  // the chunk of `values` the rows in `run` come from
+    std::vector<sel_t> run;
+  };
+  Out deletes(ChangeKind::DELETE), preimages(ChangeKind::UPDATE_PREIMAGE);
+  auto flush_run = [&](Out& out) {
+    if (out.run.empty()) return;
+    out.chunk.Append(known.values.Chunk(out.from), out.run.data(), out.run.size());
+    out.run.clear();
+  };
+  auto add = [&](Out& out, std::pair<idx_t, sel_t> row) {
+    if (!out.ready) {
+      out.chunk.Initialize(known.values.Types());
+      out.ready = true;
     }
-    out.Append(known.values.Chunk(row.first), &row.second, 1);
+    if (out.chunk.size() + out.run.size() == STANDARD_VECTOR_SIZE) {
+      flush_run(out);
+      emit(out.chunk, out.kind);
+      out.chunk.Reset();
+    }
+    if (!out.run.empty() && row.first != out.from) flush_run(out);
+    out.from = row.first;
+    out.run.push_back(row.second);
   };
   for (idx_t i = 0; i < rows.size(); i++) {
     if (rows[i].second < 0) {
-      add(deletes, ChangeKind::DELETE, where[i]);
+      add(deletes, where[i]);
     } else {
-      add(preimages, ChangeKind::UPDATE_PREIMAGE, where[i]);
+      add(preimages, where[i]);
       updated(rows[i].second, rows[i].first);
     }
   }
-  if (deletes.size() > 0) emit(deletes, ChangeKind::DELETE);
-  if (preimages.size() > 0) emit(preimages, ChangeKind::UPDATE_PREIMAGE);
+  for (Out* out : {&deletes, &preimages}) {
+    flush_run(*out);
+    if (out->ready && out->chunk.size() > 0) emit(out->chunk, out->kind);
+  }
   return true;
 }
 
@@ -86,6 +111,52 @@ std::optional<std::string> LooseBoundsStats(const std::optional<std::string>& st
   j["tightBounds"] = false;
   return j.dump();
 }
+
+namespace {
+
+// The rows of the vectors this process wrote last, by table and vector
+// (descriptor unique id: the file's random UUID and the entry's offset). A
+// vector file is never changed once written, so the next commit deleting
+// from the same data file (a view refresh deleting from one large file each
+// time) unions with these rows instead of reading and decoding the file
+// again. Bounded by kMaxRows rows in all; the oldest go first. A vector of a
+// commit that failed is never named by a snapshot, so never looked up.
+class RecentVectors {
+ public:
+  static constexpr size_t kMaxRows = size_t(4) << 20;  // 32 MB
+
+  static RecentVectors& Instance() {
+    static RecentVectors* instance = new RecentVectors();  // never destroyed: used until the process exits
+    return *instance;
+  }
+  std::shared_ptr<const std::vector<uint64_t>> Find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = rows_.find(key);
+    return it == rows_.end() ? nullptr : it->second;
+  }
+  void Put(std::string key, std::shared_ptr<const std::vector<uint64_t>> rows) {
+    if (rows->size() > kMaxRows) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t size = rows->size();
+    if (!rows_.emplace(key, std::move(rows)).second) return;
+    total_ += size;
+    order_.push_back(std::move(key));
+    while (total_ > kMaxRows && !order_.empty()) {
+      auto old = rows_.find(order_.front());
+      total_ -= old->second->size();
+      rows_.erase(old);
+      order_.pop_front();
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const std::vector<uint64_t>>> rows_;
+  std::deque<std::string> order_;  // keys, oldest first
+  size_t total_ = 0;
+};
+
+}  // namespace
 
 DeletionVectorUpdate::DeletionVectorUpdate(std::shared_ptr<FileSystem> fs, const delta::Snapshot& snapshot,
                                            const bool& visible)
@@ -102,6 +173,11 @@ void DeletionVectorUpdate::Delete(const delta::AddFile& add, const std::vector<u
   if (add.deletion_vector) {
     auto dv = delta::ParseDeletionVectorDescriptor(*add.deletion_vector);
     if (!dv.ok()) throw CorruptionError("Table " + snapshot_.table_path + ", data file " + add.path + ": " + dv.status().message());
+    auto recent = RecentVectors::Instance().Find(snapshot_.table_path + '\n' + dv.value().UniqueId());
+    if (recent && static_cast<int64_t>(recent->size()) == dv.value().cardinality) {
+      deleted = delta::UnionRows(*recent, rows);
+      return Emit(add, std::move(deleted), now_ms, actions);
+    }
     auto old = delta::LoadDeletionVector(fs_.get(), snapshot_, dv.value(), add.path);
     if (!old.ok()) {
       std::string message = "Table " + snapshot_.table_path + " (version " + std::to_string(snapshot_.version) +
@@ -111,14 +187,22 @@ void DeletionVectorUpdate::Delete(const delta::AddFile& add, const std::vector<u
     }
     deleted = delta::UnionRows(old.value(), rows);
   }
+  Emit(add, std::move(deleted), now_ms, actions);
+}
+
+void DeletionVectorUpdate::Emit(const delta::AddFile& add, std::vector<uint64_t> deleted, int64_t now_ms,
+                                std::vector<delta::Action>& actions) {
   actions.emplace_back(RemoveFor(add, now_ms, true));
   auto records = add.NumRecords();
   if (deleted.empty() || (records && static_cast<int64_t>(deleted.size()) >= *records)) return;
   delta::AddFile next = add;
-  next.deletion_vector = delta::DeletionVectorJson(builder_.Add(deleted));
+  delta::DeletionVectorDescriptor dv = builder_.Add(deleted);
+  next.deletion_vector = delta::DeletionVectorJson(dv);
   next.data_change = true;
   next.stats = LooseBoundsStats(add.stats);
   actions.emplace_back(std::move(next));
+  RecentVectors::Instance().Put(snapshot_.table_path + '\n' + dv.UniqueId(),
+                                std::make_shared<const std::vector<uint64_t>>(std::move(deleted)));
 }
 
 void DeletionVectorUpdate::Finish(DurableSet& durable) {

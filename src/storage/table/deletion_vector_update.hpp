@@ -91,7 +91,10 @@ class DeletionVectorUpdate {
   // Deletes `rows` (sorted, distinct row indexes, none deleted already) of
   // the data file `add`: appends its remove, and the add with the new
   // vector unless no row is left. Throws CorruptionError/IOError naming the
-  // table when the file's current vector cannot be read.
+  // table when the file's current vector cannot be read. The vector a
+  // commit wrote last for a data file is remembered (up to a few million
+  // rows in the process), so the next Delete on that file does not read
+  // its vector file back.
   void Delete(const delta::AddFile& add, const std::vector<uint64_t>& rows, int64_t now_ms,
               std::vector<delta::Action>& actions);
   // Writes the vector file (when a vector was added) and lists it in
@@ -99,6 +102,9 @@ class DeletionVectorUpdate {
   void Finish(DurableSet& durable);
 
  private:
+  // The remove of `add`, and its add with the vector of `deleted` (all its deleted rows).
+  void Emit(const delta::AddFile& add, std::vector<uint64_t> deleted, int64_t now_ms, std::vector<delta::Action>& actions);
+
   std::shared_ptr<FileSystem> fs_;
   const delta::Snapshot& snapshot_;
   const bool& visible_;

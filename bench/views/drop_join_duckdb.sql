@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS joined;
+SELECT COUNT(*) FROM src;
