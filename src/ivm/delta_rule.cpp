@@ -110,16 +110,16 @@ SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to) {
 }
 
 std::optional<SourceDelta> SourceDeltaFromCommits(DeltaTable& table, int64_t from, int64_t to,
-                                                  const std::vector<ChangeSet>& commits) {
+                                                  const std::vector<const ChangeSet*>& commits) {
   std::vector<LogicalType> types;
   for (auto& column : table.Columns()) types.push_back(column.type);
   std::vector<const ChangeSet*> chain;
   int64_t reached = from;
-  for (auto& commit : commits) {
-    if (commit.table != &table || commit.from_version != reached) continue;
-    if (commit.rows.Count() > 0 && commit.rows.Types() != types) return std::nullopt;
-    chain.push_back(&commit);
-    reached = commit.to_version;
+  for (const ChangeSet* commit : commits) {
+    if (commit->table != &table || commit->from_version != reached) continue;
+    if (commit->rows.Count() > 0 && commit->rows.Types() != types) return std::nullopt;
+    chain.push_back(commit);
+    reached = commit->to_version;
   }
   if (reached != to || to <= from) return std::nullopt;
   SourceDelta delta = EmptyDelta(table, from, to, types);

@@ -41,13 +41,13 @@ struct SourceDelta {
 // version).
 SourceDelta ReadSourceDelta(DeltaTable& table, int64_t from, int64_t to);
 
-// The same change taken from `commits` (a statement's commits, in order,
-// transaction/statement_commit.hpp) instead of the files: when the commits
+// The same change taken from `commits` (change sets kept in memory, in
+// commit order: transaction/statement_commit.hpp, ClientContext::RecentChanges) instead of the files: when the commits
 // of `table` among them follow each other from `from` to `to` exactly, and
 // hold the table's columns as they are now. nullopt otherwise (a gap: the
 // caller reads the change feed).
 std::optional<SourceDelta> SourceDeltaFromCommits(DeltaTable& table, int64_t from, int64_t to,
-                                                  const std::vector<ChangeSet>& commits);
+                                                  const std::vector<const ChangeSet*>& commits);
 
 // Builds a fresh bound plan whose scans the delta rule replaces; for
 // aggregate views this is the decomposed aggregate over the view's GROUP BY

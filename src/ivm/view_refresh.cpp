@@ -69,6 +69,18 @@ std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view) {
   return ReflectedVersions(view, sources);
 }
 
+std::vector<const ChangeSet*> KeptChangesOf(ClientContext& context, const DeltaTable& table) {
+  std::vector<const ChangeSet*> kept;
+  std::string identity;
+  for (const ChangeSet& set : context.RecentChanges()) {
+    if (set.table != &table) continue;
+    if (identity.empty()) identity = table.Identity();
+    if (set.table_identity == identity) kept.push_back(&set);
+  }
+  for (const ChangeSet& set : context.CommittedChanges()) kept.push_back(&set);
+  return kept;
+}
+
 // The change of every source from `base` to `current`; false when a source is
 // not covered (no base, or a source that went back in time: it was recreated).
 // A change the statement's commits hold in memory is taken from there
@@ -80,7 +92,7 @@ static bool ReadDeltas(ClientContext& context, TableCatalogEntry& view, const Ve
     if (it == base.end() || it->second > version) return false;
     if (it->second == version) continue;
     DeltaTable& table = SourceTable(context, view, source);
-    if (auto kept = SourceDeltaFromCommits(table, it->second, version, context.CommittedChanges())) {
+    if (auto kept = SourceDeltaFromCommits(table, it->second, version, KeptChangesOf(context, table))) {
       deltas[source] = std::move(*kept);
       continue;
     }

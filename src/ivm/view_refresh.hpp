@@ -19,12 +19,15 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace lakestream {
 
 class ClientContext;
+class DeltaTable;
+struct ChangeSet;
 struct TableCatalogEntry;
 
 struct RefreshOutcome {
@@ -48,6 +51,13 @@ std::map<std::string, int64_t> ViewSourceVersions(TableCatalogEntry& view);
 // True when a source has a version the view does not reflect yet (cheap: it
 // compares recorded and current versions).
 bool ViewIsStale(ClientContext& context, TableCatalogEntry& view);
+
+// The change sets in memory that may hold commits of `table`, in commit
+// order: those earlier statements of the connection left
+// (ClientContext::RecentChanges) whose identity is the table's (the object
+// they point at may be gone and its address reused), then the current
+// statement's.
+std::vector<const ChangeSet*> KeptChangesOf(ClientContext& context, const DeltaTable& table);
 
 // "auto" or "manual".
 std::string ViewRefreshMode(const TableCatalogEntry& view);

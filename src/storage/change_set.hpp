@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,11 @@ inline bool ChangeAdds(ChangeKind kind) {
 struct ChangeSet {
   // The table whose commit this is (its storage, which outlives the statement).
   const DataTable* table = nullptr;
+  // The table's path and Delta table id, set when the commit keeps the set:
+  // a set kept past its statement (ClientContext::RecentChanges) is matched
+  // by these as well as by `table`, whose address a table created after the
+  // first was dropped can reuse.
+  std::string table_identity;
   // The commit made the table go from `from_version` to `to_version`
   // (to_version = from_version + 1: one commit).
   int64_t from_version = -1;

@@ -49,7 +49,7 @@ class ClientContext {
     stream_reads_.clear();
     warnings_.clear();
     views_read_.clear();
-    committed_changes_.clear();
+    KeepRecentChanges();
     committing_ = false;
   }
   // Hands the statement's warnings over (QueryResult::Warnings).
@@ -64,6 +64,12 @@ class ClientContext {
   // view maintenance after the statement refreshes from it instead of
   // reading the commits' files back. Cleared when a statement starts.
   std::vector<ChangeSet>& CommittedChanges() { return committed_changes_; }
+  // The change sets earlier statements of this connection committed and
+  // left (not handed to the view maintainer), newest last, at most
+  // ChangeSet::kKeptRowsLimit rows in all: a manual REFRESH right after the
+  // DML that changed its sources takes them from here instead of reading
+  // the change feed back. Match them by ChangeSet::table_identity too.
+  const std::vector<ChangeSet>& RecentChanges() const { return recent_changes_; }
 
   // Warnings for the current statement's result (QueryResult::Warnings);
   // cleared when a statement starts.
@@ -133,10 +139,23 @@ class ClientContext {
   }
 
  private:
+  // Moves the last statement's CommittedChanges to the end of
+  // RecentChanges, then drops the oldest sets past its row limit.
+  void KeepRecentChanges() {
+    for (auto& set : committed_changes_) recent_changes_.push_back(std::move(set));
+    committed_changes_.clear();
+    idx_t rows = 0;
+    for (auto& set : recent_changes_) rows += set.rows.Count();
+    size_t drop = 0;
+    while (drop < recent_changes_.size() && rows > ChangeSet::kKeptRowsLimit) rows -= recent_changes_[drop++].rows.Count();
+    recent_changes_.erase(recent_changes_.begin(), recent_changes_.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+
   std::shared_ptr<DatabaseInstance> db_;
   timestamp_t statement_start_ = 0;
   std::map<std::string, std::shared_ptr<const StreamChanges>> stream_reads_;
   std::vector<ChangeSet> committed_changes_;
+  std::vector<ChangeSet> recent_changes_;
   std::vector<std::string> warnings_;
   std::set<std::string> views_read_;
   CatalogSet<ViewCatalogEntry> temp_views_{"View", "Run SHOW VIEWS to list views."};

@@ -103,6 +103,7 @@ static void KeepChangeSet(ClientContext& context, TableCatalogEntry& target, con
   if (appended && !kept) return;
   ChangeSet changes;
   changes.table = delta;
+  changes.table_identity = delta->Identity();
   // A race lost to another writer moved the commit past from + 1: the
   // versions in between are another process's, which this set does not hold.
   changes.to_version = delta->Version();

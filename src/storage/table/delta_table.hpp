@@ -221,6 +221,9 @@ class DeltaTable : public DataTable {
 
   const std::string& Name() const { return name_; }
   const std::string& Path() const { return path_; }
+  // Which Delta table this is, whatever object holds it: its path and its
+  // table id (a table dropped and created again at the path has a new id).
+  std::string Identity() const { return path_ + "\n" + state_->snapshot.metadata.id; }
   const delta::Snapshot& Snapshot() const { return state_->snapshot; }
   std::shared_ptr<const DeltaSnapshotState> State() const { return state_; }
   const std::vector<TableColumn>& Columns() const { return state_->columns; }
