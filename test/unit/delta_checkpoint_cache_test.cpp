@@ -69,6 +69,13 @@ AddFile File(int i) {
   return a;
 }
 
+// `table`/_delta_log, created.
+std::string MakeLogDir(const std::string& table) {
+  std::string log_dir = table + "/_delta_log";
+  EXPECT_TRUE(FileSystem::Default()->CreateDirectories(log_dir).ok());
+  return log_dir;
+}
+
 std::string ReadCheckpoint(const std::string& log_dir, int64_t version) {
   return FileSystem::Default()->ReadFile(log_dir + "/" + CheckpointFileName(version)).take();
 }
@@ -116,8 +123,7 @@ void ExpectSameCheckpoint(const std::string& log_dir, const std::shared_ptr<cons
 TEST(DeltaCheckpointCache, EveryCheckpointIsTheOneWrittenWithoutTheCache) {
   testing::ScopedTempDir dir("lakestream_cp_cache");
   std::string table = dir.path + "/t";
-  std::string log_dir = table + "/_delta_log";
-  ASSERT_TRUE(FileSystem::Default()->CreateDirectories(log_dir).ok());
+  std::string log_dir = MakeLogDir(table);
   CheckpointCache cache;
 
   auto snap = MakeSnapshot(table);
@@ -159,8 +165,7 @@ TEST(DeltaCheckpointCache, EveryCheckpointIsTheOneWrittenWithoutTheCache) {
 TEST(DeltaCheckpointCache, AFailedWriteEmptiesTheCache) {
   testing::ScopedTempDir dir("lakestream_cp_cache");
   std::string table = dir.path + "/t";
-  std::string log_dir = table + "/_delta_log";
-  ASSERT_TRUE(FileSystem::Default()->CreateDirectories(log_dir).ok());
+  std::string log_dir = MakeLogDir(table);
   CheckpointCache cache;
   auto snap = MakeSnapshot(table);
   for (int i = 0; i < 10; i++) snap->files.Add(File(i));
