@@ -380,6 +380,7 @@ class LocalCatalogStore final : public CatalogStore {
   int Turnstile(int cmd, short type) const;
   Status TookLock(bool* acquired);
   int lock_fd_ = -1;  // open while the store lives; the flock comes and goes
+  std::string pid_;   // "<our pid>\n", what LOCK holds while we hold the flock
   bool queued_ = false;  // holds the turnstile
   FileStamp seen_;
 };
@@ -405,6 +406,7 @@ Status LocalCatalogStore::OpenLockFile() {
   int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return Status::IOError("Cannot open the lock file " + lock_path + ": " + std::strerror(errno));
   lock_fd_ = fd;
+  pid_ = std::to_string(::getpid()) + "\n";
   return Status::OK();
 }
 
@@ -419,9 +421,15 @@ int LocalCatalogStore::Turnstile(int cmd, short type) const {
 
 Status LocalCatalogStore::TookLock(bool* acquired) {
   StopWaiting();
-  std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) < 0) {
-    // The pid is only informational; the flock is what excludes other writers.
+  // The pid is only informational (BusyError); the flock is what excludes
+  // other writers. It is rewritten only when another process wrote its own
+  // since: one pread per statement instead of getpid + ftruncate + pwrite.
+  char held[32];
+  ssize_t n = ::pread(lock_fd_, held, sizeof(held), 0);
+  if (n != static_cast<ssize_t>(pid_.size()) || pid_.compare(0, pid_.size(), held, pid_.size()) != 0) {
+    if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid_.data(), pid_.size(), 0) < 0) {
+      // Best effort, as above.
+    }
   }
   locked_ = true;
   *acquired = true;

@@ -261,7 +261,7 @@ TEST(DeltaLazySnapshot, CorruptAddsFailOnlyWhenUsed) {
 TEST(DeltaLazySnapshot, PathFilterKeepsEveryPathAndRefusesMostOthers) {
   std::vector<std::string> paths;
   for (int i = 0; i < 2000; i++) paths.push_back("p=" + std::to_string(i % 7) + "/part-" + std::to_string(i) + ".parquet");
-  auto filter = delta::PathFilter::Parse(delta::PathFilter(paths).Serialize());
+  auto filter = delta::PathFilter::Parse(delta::PathFilter({paths.begin(), paths.end()}).Serialize());
   ASSERT_TRUE(filter.has_value());
   for (const auto& p : paths) EXPECT_TRUE(filter->MayContain(p)) << p;
   int maybe = 0;

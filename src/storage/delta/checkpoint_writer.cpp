@@ -1,7 +1,9 @@
 #include "storage/delta/checkpoint_writer.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -76,16 +78,36 @@ class Worker {
     }
   }
 
-  static void Write(const std::string& table, const Job& job) {
+  // Runs on the worker thread only, which alone touches caches_.
+  void Write(const std::string& table, const Job& job) {
+    CheckpointCache& cache = CacheFor(table);
     auto log = DeltaLog::Open(job.fs.get(), table);
-    bool ok = log.ok() && log.value()->WriteCheckpoint(*job.snapshot).ok();
+    bool ok = log.ok() && log.value()->WriteCheckpoint(job.snapshot, cache).ok();
     (ok ? written : failed).fetch_add(1);
+  }
+
+  // The cache of `table`'s last checkpoint, made the most recently used;
+  // beyond kCachedTables the least recently checkpointed table's is dropped
+  // (its next checkpoint then encodes every file again).
+  CheckpointCache& CacheFor(const std::string& table) {
+    static constexpr size_t kCachedTables = 4;
+    auto it = std::find_if(caches_.begin(), caches_.end(), [&](const auto& c) { return c.first == table; });
+    if (it != caches_.end()) {
+      caches_.splice(caches_.begin(), caches_, it);
+    } else {
+      caches_.emplace_front(table, CheckpointCache());
+      if (caches_.size() > kCachedTables) caches_.pop_back();
+    }
+    return caches_.front().second;
   }
 
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Job> queued_;  // table path -> newest snapshot to write
   std::set<std::string> running_;
+  // Per table, what its last checkpoint's rows were (delta_checkpoint.hpp),
+  // most recently checkpointed first.
+  std::list<std::pair<std::string, CheckpointCache>> caches_;
   bool stop_ = false;
   std::thread thread_;
 };

@@ -19,6 +19,10 @@
 // the newest checkpoint is worth writing), and _last_checkpoint never moves
 // backwards (DeltaLog::WriteCheckpoint). A failure costs only reading speed
 // and is counted (CheckpointFailures) rather than reported.
+//
+// The thread keeps the rows of the last checkpoint of the few tables it
+// checkpointed last (CheckpointCache, delta_checkpoint.hpp), so that each
+// checkpoint encodes only the files added since the one before.
 #pragma once
 
 #include <cstdint>

@@ -106,19 +106,6 @@ Value DeletionVectorValue(const std::optional<std::string>& dv_json) {
 
 // A NULL in a (possibly nested) vector row, with nested children NULL too so
 // no stale child data is ever looked at.
-// The footer's record count (FileSummary::records): LiveRecords summed;
-// nullopt when a file has none, so that a reader counts the files instead
-// and reports what is wrong with them.
-std::optional<int64_t> SummedRecords(const FileMap::Map& files) {
-  int64_t total = 0;
-  for (const auto& [path, add] : files) {
-    auto records = LiveRecords(add);
-    if (!records || *records > INT64_MAX - total) return std::nullopt;
-    total += *records;
-  }
-  return total;
-}
-
 void SetNull(Vector& vec, idx_t row) {
   vec.SetValid(row, false);
   if (vec.GetType().id() == TypeId::STRUCT) {
@@ -127,6 +114,65 @@ void SetNull(Vector& vec, idx_t row) {
     vec.GetData<list_entry_t>()[row] = list_entry_t{vec.ListSize(), 0};
   }
 }
+
+// A file's row of the add column.
+Value AddValue(const LogicalType& type, const LogicalType& stats_type, const AddFile& a) {
+  // Checkpoints describe state, not change: dataChange is false (as Spark).
+  return Value::STRUCT(type, {Value::VARCHAR(EncodePath(a.path)), MapValue(a.partition_values), Value::BIGINT(a.size),
+                              Value::BIGINT(a.modification_time), Value::BOOLEAN(false),
+                              a.tags ? MapValue(*a.tags) : Value(MapType()), OptStr(a.stats),
+                              StatsParsedValue(stats_type, a.stats), DeletionVectorValue(a.deletion_vector),
+                              OptLongV(a.base_row_id), OptLongV(a.default_row_commit_version)});
+}
+
+// Per file of `files` (in order): the row of `cache` that holds its add row
+// already (its index among the cached snapshot's files), or -1; and its
+// LiveRecords, from the cache when the row is.
+struct FilePlan {
+  std::vector<int64_t> cached_row;
+  std::vector<std::optional<int64_t>> records;
+};
+FilePlan PlanFiles(const FileMap::Map& files, const CheckpointCache* cache) {
+  FilePlan plan;
+  plan.cached_row.reserve(files.size());
+  plan.records.reserve(files.size());
+  const FileMap::Map* old = cache ? &cache->snapshot->files.Get() : nullptr;
+  FileMap::Map::const_iterator it;
+  if (old) it = old->begin();
+  int64_t index = 0;
+  for (const auto& [path, add] : files) {
+    int64_t row = -1;
+    if (old) {
+      // Both maps are in path order: one merge pass finds every match.
+      while (it != old->end() && it->first < path) {
+        ++it;
+        ++index;
+      }
+      if (it != old->end() && it->first == path && it->second == add) row = index;
+    }
+    plan.cached_row.push_back(row);
+    // AddFile equality ignores `counts`, which LiveRecords reads first.
+    bool same_counts = row >= 0 && it->second.counts.num_records == add.counts.num_records &&
+                       it->second.counts.max_null_count == add.counts.max_null_count;
+    plan.records.push_back(same_counts ? cache->records[static_cast<size_t>(row)] : LiveRecords(add));
+  }
+  return plan;
+}
+
+// The footer's record count (FileSummary::records): the files' LiveRecords
+// summed; nullopt when a file has none, so that a reader counts the files
+// instead and reports what is wrong with them.
+std::optional<int64_t> SummedRecords(const std::vector<std::optional<int64_t>>& records) {
+  int64_t total = 0;
+  for (const auto& r : records) {
+    if (!r || *r > INT64_MAX - total) return std::nullopt;
+    total += *r;
+  }
+  return total;
+}
+
+Result<LastCheckpoint> WriteCheckpointWith(FileSystem* fs, const std::string& log_dir, const Snapshot& snap,
+                                           int64_t now_ms, CheckpointCache* cache);
 
 }  // namespace
 
@@ -191,6 +237,24 @@ std::string SerializeLastCheckpoint(const LastCheckpoint& info) {
 
 Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snap,
                                            int64_t now_ms) {
+  return WriteCheckpointWith(fs, log_dir, snap, now_ms, nullptr);
+}
+
+Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir,
+                                           const std::shared_ptr<const Snapshot>& snapshot, int64_t now_ms,
+                                           CheckpointCache& cache) {
+  auto lc = WriteCheckpointWith(fs, log_dir, *snapshot, now_ms, &cache);
+  if (lc.ok()) cache.snapshot = snapshot;
+  else cache = CheckpointCache();
+  return lc;
+}
+
+namespace {
+
+// `cache`, when given, lends the rows of files it holds, and gets this
+// checkpoint's add rows, records and add type (the caller sets its snapshot).
+Result<LastCheckpoint> WriteCheckpointWith(FileSystem* fs, const std::string& log_dir, const Snapshot& snap,
+                                           int64_t now_ms, CheckpointCache* cache) {
   if (snap.version < 0) return Status::InvalidArgument("cannot checkpoint an empty snapshot");
   LS_RETURN_NOT_OK(snap.files.Load());
   const FileMap::Map& files = snap.files.Get();
@@ -231,16 +295,28 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   // finished file in one PUT, so it appears whole or not at all.
   std::string temp = IsRemotePath(final_path) ? final_path : FileSystem::TempPathFor(final_path);
 
+  // Rows of the cache are only lent for the add type they were built for,
+  // and only by a snapshot whose files were decoded (a cache is only ever
+  // filled from such a one).
+  const CheckpointCache* lender =
+      cache && cache->snapshot && cache->add_type == types[1] && cache->snapshot->files.Decoded() ? cache : nullptr;
+  FilePlan plan = PlanFiles(files, lender);
+
   ParquetWriterOptions options;
   options.codec = ParquetCodec::kSnappy;  // what Spark writes; every reader has it
+  // No dictionaries: nearly every value of a checkpoint's big columns (path,
+  // stats, the bounds) is distinct, so the writer built each chunk's
+  // dictionary only to abandon it (a third of a checkpoint's CPU; the file
+  // is ~4% larger without them).
+  options.dictionary = false;
   {
-    std::vector<std::string> paths;
+    std::vector<std::string_view> paths;
     paths.reserve(files.size());
     for (const auto& [path, a] : files) paths.push_back(path);
     options.key_value_metadata = {{kSummaryFilesKey, std::to_string(files.size())},
                                   {kSummaryBytesKey, std::to_string(snap.files.TotalBytes())},
                                   {kSummaryPathsKey, PathFilter(paths).Serialize()}};
-    if (auto records = SummedRecords(files)) options.key_value_metadata.emplace_back(kSummaryRecordsKey, std::to_string(*records));
+    if (auto records = SummedRecords(plan.records)) options.key_value_metadata.emplace_back(kSummaryRecordsKey, std::to_string(*records));
   }
   auto created = ParquetWriter::Create(temp, names, types, options);
   if (!created.ok()) return created.status();
@@ -252,10 +328,17 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   int64_t rows = 0, adds = 0;
   Status status;
   // Appends the rows filled so far to the writer.
+  // The add column's vectors of this checkpoint, kept for the next (cache).
+  std::vector<Vector> add_rows;
+  bool keep_adds = false;
   auto flush = [&]() {
     if (row == 0) return;
     chunk.SetCardinality(row);
     if (status.ok()) status = writer.Append(chunk);
+    if (keep_adds) {
+      add_rows.push_back(std::move(chunk.data[1]));
+      chunk.data[1] = Vector(types[1]);
+    }
     chunk.Reset();
     row = 0;
   };
@@ -291,21 +374,52 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   // files only when they are used (file_map.hpp).
   flush();
   if (status.ok()) status = writer.EndRowGroup();
+  // Each add chunk holds STANDARD_VECTOR_SIZE files (the last fewer), so
+  // file i is row i % size of add_rows[i / size] for the next checkpoint.
+  keep_adds = cache != nullptr;
+  // Rows lent by the cache are copied in runs (one Vector::Copy each, which
+  // shares their strings): `run` lists source rows of `run_source` for the
+  // chunk's rows from `run_start`.
+  const Vector* run_source = nullptr;
+  std::vector<sel_t> run;
+  idx_t run_start = 0;
+  auto copy_run = [&]() {
+    if (!run.empty()) chunk.data[1].Copy(*run_source, run.data(), run.size(), 0, run_start);
+    run.clear();
+  };
+  idx_t file = 0;
   for (const auto& [path, a] : files) {
-    // Checkpoints describe state, not change: dataChange is false (as Spark).
-    emit(1, Value::STRUCT(types[1], {Value::VARCHAR(EncodePath(a.path)), MapValue(a.partition_values),
-                                     Value::BIGINT(a.size), Value::BIGINT(a.modification_time),
-                                     Value::BOOLEAN(false), a.tags ? MapValue(*a.tags) : Value(MapType()),
-                                     OptStr(a.stats), StatsParsedValue(stats_type, a.stats),
-                                     DeletionVectorValue(a.deletion_vector),
-                                     OptLongV(a.base_row_id), OptLongV(a.default_row_commit_version)}));
+    int64_t cached = plan.cached_row[file++];
     adds++;
+    if (cached < 0) {
+      copy_run();
+      emit(1, AddValue(types[1], stats_type, a));
+      continue;
+    }
+    const Vector* source = &lender->rows[static_cast<size_t>(cached) / STANDARD_VECTOR_SIZE];
+    if (source != run_source || run.empty()) {
+      copy_run();
+      run_source = source;
+      run_start = row;
+    }
+    run.push_back(static_cast<sel_t>(static_cast<size_t>(cached) % STANDARD_VECTOR_SIZE));
+    for (idx_t c = 0; c < types.size(); c++) {
+      if (c != 1) SetNull(chunk.data[c], row);
+    }
+    row++;
+    rows++;
+    if (row == STANDARD_VECTOR_SIZE) {
+      copy_run();
+      flush();
+    }
   }
+  copy_run();
   // Tombstones get row groups of their own: readers that need only the
   // table's state (or only the tombstones) then skip the others by their
   // statistics (delta_checkpoint_read.cpp), and a table that has seen many
   // rewrites has far more tombstones than files.
   flush();
+  keep_adds = false;
   if (status.ok()) status = writer.EndRowGroup();
   int64_t horizon = now_ms - snap.DeletedFileRetentionMs();
   for (const auto& [path, r] : tombstones) {
@@ -333,7 +447,14 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
   lc.size = rows;
   lc.size_in_bytes = static_cast<int64_t>(info.value().file_size);
   lc.num_of_add_files = adds;
+  if (cache) {
+    cache->add_type = types[1];
+    cache->rows = std::move(add_rows);
+    cache->records = std::move(plan.records);
+  }
   return lc;
 }
+
+}  // namespace
 
 }  // namespace lakestream::delta

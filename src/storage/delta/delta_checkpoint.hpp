@@ -32,11 +32,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/file_system.hpp"
+#include "common/vector.hpp"
 #include "storage/delta/delta_snapshot.hpp"
 
 namespace lakestream::delta {
@@ -111,6 +113,35 @@ Status DecodeCheckpointPart(const std::string& path, std::string bytes, std::vec
 // it summarises are all still there).
 Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir, const Snapshot& snapshot,
                                            int64_t now_ms);
+
+// What a writer keeps of the last checkpoint it wrote of a table so that the
+// next one encodes only the files that changed (issue 30): building a file's
+// add row (its stats JSON parsed into stats_parsed, its path encoded, its
+// deletion vector parsed) was most of a checkpoint's CPU, and a table that
+// is checkpointed every ten commits keeps nearly all of its files from one
+// checkpoint to the next. A file's row is taken from here only when the new
+// snapshot holds an AddFile equal to the one it was built from (same path,
+// stats, partition values, tags, deletion vector, ...) and the add column's
+// type (the table's stats_parsed) is the same, so the checkpoint written is
+// byte for byte the one WriteCheckpointFile writes without it.
+// Not thread-safe: one writer uses it at a time (the background checkpoint
+// thread, checkpoint_writer.cpp). It holds the snapshot it describes and the
+// rows' vectors (about the size of the checkpoint's add column in memory).
+struct CheckpointCache {
+  std::shared_ptr<const Snapshot> snapshot;  // whose files `rows` describe, in its path order
+  LogicalType add_type;                      // the add column's type when they were built
+  // The add column of that checkpoint, STANDARD_VECTOR_SIZE rows per vector
+  // (the last one fewer): file i of `snapshot` is row i % size of rows[i / size].
+  std::vector<Vector> rows;
+  // LiveRecords of each file (the footer's record count), in the same order.
+  std::vector<std::optional<int64_t>> records;
+};
+
+// WriteCheckpointFile of `*snapshot` reusing the rows `cache` holds, which
+// it then replaces with this checkpoint's (emptied when the write fails).
+Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& log_dir,
+                                           const std::shared_ptr<const Snapshot>& snapshot, int64_t now_ms,
+                                           CheckpointCache& cache);
 
 // File names in _delta_log.
 std::string CommitFileName(int64_t version);               // 00000000000000000007.json

@@ -469,7 +469,15 @@ Result<LastCheckpoint> DeltaLog::ReadLastCheckpoint() {
 // naming a checkpoint that is gone is ignored as stale, LoadSnapshot). The
 // next commit's fsync of this directory makes both durable anyway.
 Result<LastCheckpoint> DeltaLog::WriteCheckpoint(const Snapshot& snapshot) {
-  auto lc = WriteCheckpointFile(fs_, log_path_, snapshot, NowMs());
+  return PointLastCheckpoint(WriteCheckpointFile(fs_, log_path_, snapshot, NowMs()));
+}
+
+Result<LastCheckpoint> DeltaLog::WriteCheckpoint(const std::shared_ptr<const Snapshot>& snapshot,
+                                                 CheckpointCache& cache) {
+  return PointLastCheckpoint(WriteCheckpointFile(fs_, log_path_, snapshot, NowMs(), cache));
+}
+
+Result<LastCheckpoint> DeltaLog::PointLastCheckpoint(Result<LastCheckpoint> lc) {
   if (!lc.ok()) return lc;
   auto existing = ReadLastCheckpoint();
   if (existing.ok() && existing.value().version > lc.value().version) return lc;  // never move it backwards

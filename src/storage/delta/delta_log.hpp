@@ -135,6 +135,9 @@ class DeltaLog {
   // files' before their renames; the names need no directory fsync (a lost
   // checkpoint costs only reading speed, see delta_log.cpp).
   Result<LastCheckpoint> WriteCheckpoint(const Snapshot& snapshot);
+  // The same, reusing and refilling `cache` (WriteCheckpointFile's overload:
+  // only the files that changed since the cache's checkpoint are encoded).
+  Result<LastCheckpoint> WriteCheckpoint(const std::shared_ptr<const Snapshot>& snapshot, CheckpointCache& cache);
   // _last_checkpoint as written. NotFound when absent; Corruption naming the
   // file when malformed.
   Result<LastCheckpoint> ReadLastCheckpoint();
@@ -143,6 +146,8 @@ class DeltaLog {
   DeltaLog(FileSystem* fs, std::string table_path);
   struct Listing;
   Result<Listing> List();
+  // Points _last_checkpoint at the checkpoint `lc` describes (just written).
+  Result<LastCheckpoint> PointLastCheckpoint(Result<LastCheckpoint> lc);
   Result<Snapshot> Replay(const Listing& listing, int64_t target, const LoadOptions& options);
   // The latest snapshot from _last_checkpoint and probed commits, without a
   // listing; nullopt when that does not work out (the caller then lists).

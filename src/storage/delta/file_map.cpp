@@ -58,7 +58,7 @@ constexpr size_t kBitsPerPath = 16;
 
 }  // namespace
 
-PathFilter::PathFilter(const std::vector<std::string>& paths) : hashes_(kFilterHashes) {
+PathFilter::PathFilter(const std::vector<std::string_view>& paths) : hashes_(kFilterHashes) {
   size_t bytes = std::max<size_t>(8, (paths.size() * kBitsPerPath + 7) / 8);
   bits_.assign(bytes, 0);
   uint64_t nbits = bits_.size() * 8;

@@ -56,7 +56,7 @@ struct FileSize {
 class PathFilter {
  public:
   PathFilter() = default;
-  explicit PathFilter(const std::vector<std::string>& paths);
+  explicit PathFilter(const std::vector<std::string_view>& paths);
   bool MayContain(std::string_view path) const;
   // "<hash count>:<bits as hex>"; Parse gives nullopt for anything else.
   std::string Serialize() const;
