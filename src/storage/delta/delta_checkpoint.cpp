@@ -136,7 +136,7 @@ FilePlan PlanFiles(const FileMap::Map& files, const CheckpointCache* cache) {
   FilePlan plan;
   plan.cached_row.reserve(files.size());
   plan.records.reserve(files.size());
-  const FileMap::Map* old = cache ? &cache->snapshot->files.Get() : nullptr;
+  const FileMap::Map* old = cache && cache->files ? &*cache->files : nullptr;
   FileMap::Map::const_iterator it;
   if (old) it = old->begin();
   int64_t index = 0;
@@ -244,7 +244,8 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
                                            const std::shared_ptr<const Snapshot>& snapshot, int64_t now_ms,
                                            CheckpointCache& cache) {
   auto lc = WriteCheckpointWith(fs, log_dir, *snapshot, now_ms, &cache);
-  if (lc.ok()) cache.snapshot = snapshot;
+  // Only a decoded file list is copied (Get() of an undecoded one decodes it).
+  if (lc.ok() && snapshot->files.Decoded()) cache.files = snapshot->files.Get();
   else cache = CheckpointCache();
   return lc;
 }
@@ -295,11 +296,9 @@ Result<LastCheckpoint> WriteCheckpointWith(FileSystem* fs, const std::string& lo
   // finished file in one PUT, so it appears whole or not at all.
   std::string temp = IsRemotePath(final_path) ? final_path : FileSystem::TempPathFor(final_path);
 
-  // Rows of the cache are only lent for the add type they were built for,
-  // and only by a snapshot whose files were decoded (a cache is only ever
-  // filled from such a one).
-  const CheckpointCache* lender =
-      cache && cache->snapshot && cache->add_type == types[1] && cache->snapshot->files.Decoded() ? cache : nullptr;
+  // Rows of the cache are only lent for the add type they were built for
+  // (a cache is only ever filled from a decoded file list).
+  const CheckpointCache* lender = cache && cache->files && cache->add_type == types[1] ? cache : nullptr;
   FilePlan plan = PlanFiles(files, lender);
 
   ParquetWriterOptions options;

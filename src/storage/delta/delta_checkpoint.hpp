@@ -125,13 +125,16 @@ Result<LastCheckpoint> WriteCheckpointFile(FileSystem* fs, const std::string& lo
 // type (the table's stats_parsed) is the same, so the checkpoint written is
 // byte for byte the one WriteCheckpointFile writes without it.
 // Not thread-safe: one writer uses it at a time (the background checkpoint
-// thread, checkpoint_writer.cpp). It holds the snapshot it describes and the
-// rows' vectors (about the size of the checkpoint's add column in memory).
+// thread, checkpoint_writer.cpp). It holds a copy of the file list it
+// describes and the rows' vectors (about twice the size of the checkpoint's
+// add column in memory). A copy, not the snapshot: a table whose snapshot is
+// shared copies it at its next commit (DeltaTable::TakeSnapshotForCommit),
+// on the writer's thread; the copy here is made on the checkpoint thread.
 struct CheckpointCache {
-  std::shared_ptr<const Snapshot> snapshot;  // whose files `rows` describe, in its path order
-  LogicalType add_type;                      // the add column's type when they were built
+  std::optional<FileMap::Map> files;  // the files `rows` describe, in path order
+  LogicalType add_type;               // the add column's type when they were built
   // The add column of that checkpoint, STANDARD_VECTOR_SIZE rows per vector
-  // (the last one fewer): file i of `snapshot` is row i % size of rows[i / size].
+  // (the last one fewer): file i of `files` is row i % size of rows[i / size].
   std::vector<Vector> rows;
   // LiveRecords of each file (the footer's record count), in the same order.
   std::vector<std::optional<int64_t>> records;
