@@ -66,7 +66,8 @@ class ClientContext {
   std::vector<ChangeSet>& CommittedChanges() { return committed_changes_; }
   // The change sets earlier statements of this connection committed and
   // left (not handed to the view maintainer), newest last, at most
-  // ChangeSet::kKeptRowsLimit rows in all: a manual REFRESH right after the
+  // kRecentSetsLimit sets and ChangeSet::kKeptRowsLimit rows in all (a
+  // one-row set still holds a chunk's memory): a manual REFRESH right after the
   // DML that changed its sources takes them from here instead of reading
   // the change feed back. Match them by ChangeSet::table_identity too.
   const std::vector<ChangeSet>& RecentChanges() const { return recent_changes_; }
@@ -139,14 +140,18 @@ class ClientContext {
   }
 
  private:
+  static constexpr size_t kRecentSetsLimit = 16;
+
   // Moves the last statement's CommittedChanges to the end of
-  // RecentChanges, then drops the oldest sets past its row limit.
+  // RecentChanges, then drops the oldest sets past its limits.
   void KeepRecentChanges() {
+    if (committed_changes_.empty()) return;
     for (auto& set : committed_changes_) recent_changes_.push_back(std::move(set));
     committed_changes_.clear();
     idx_t rows = 0;
     for (auto& set : recent_changes_) rows += set.rows.Count();
-    size_t drop = 0;
+    size_t drop = recent_changes_.size() > kRecentSetsLimit ? recent_changes_.size() - kRecentSetsLimit : 0;
+    for (size_t i = 0; i < drop; i++) rows -= recent_changes_[i].rows.Count();
     while (drop < recent_changes_.size() && rows > ChangeSet::kKeptRowsLimit) rows -= recent_changes_[drop++].rows.Count();
     recent_changes_.erase(recent_changes_.begin(), recent_changes_.begin() + static_cast<std::ptrdiff_t>(drop));
   }
