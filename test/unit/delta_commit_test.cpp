@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/file_system.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "temp_dir_util.hpp"
 
@@ -74,6 +75,47 @@ TEST(DeltaCommit, UpdateSnapshotAppliesNewCommits) {
   EXPECT_EQ(updated.value().version, 3);
   EXPECT_EQ(updated.value().files.size(), 3u);
   EXPECT_EQ(updated.value().NumRecords(), 3);
+}
+
+// Counts the listings of _delta_log/ (UpdateSnapshot probes a few new
+// commits by name instead of listing the whole log).
+class ListCountingFileSystem : public FaultInjectionFileSystem {
+ public:
+  using FaultInjectionFileSystem::FaultInjectionFileSystem;
+  Result<std::vector<std::string>> ListDirectory(const std::string& dir) override {
+    lists++;
+    return FaultInjectionFileSystem::ListDirectory(dir);
+  }
+  int lists = 0;
+};
+
+TEST(DeltaCommit, UpdateSnapshotProbesAFewNewCommitsAndListsForMore) {
+  ListCountingFileSystem fs(FileSystem::Default());
+  auto log = DeltaLog::Open(&fs, TempTable("probe")).take();
+  ASSERT_TRUE(log->Commit(0, CreateActions()).ok());
+  auto snap = log->LoadSnapshot().take();
+  int64_t version = 0;
+  // 1, then 15 new commits: found by name, no listing.
+  for (int burst : {1, 15, 16, 40}) {
+    for (int i = 0; i < burst; i++) {
+      version++;
+      ASSERT_TRUE(log->Commit(version, AppendActions("f" + std::to_string(version), 1700000000000 + version)).ok());
+    }
+    if (burst == 40) ASSERT_TRUE(log->WriteCheckpoint(log->LoadSnapshot().take()).ok());
+    fs.lists = 0;
+    auto updated = log->UpdateSnapshot(snap);
+    ASSERT_TRUE(updated.ok()) << updated.status().ToString();
+    EXPECT_EQ(updated.value().version, version) << burst;
+    EXPECT_EQ(static_cast<int64_t>(updated.value().files.size()), version) << burst;
+    EXPECT_EQ(updated.value().NumRecords(), version) << burst;
+    // 16 or more: the listing (which may offer a checkpoint) decides.
+    EXPECT_EQ(fs.lists, burst < 16 ? 0 : 1) << burst;
+    snap = updated.take();
+  }
+  // Nothing new: neither.
+  fs.lists = 0;
+  EXPECT_EQ(log->UpdateSnapshot(snap).value().version, version);
+  EXPECT_EQ(fs.lists, 0);
 }
 
 TEST(DeltaCommit, TwoWritersRacingAppends) {

@@ -321,12 +321,27 @@ Result<Snapshot> DeltaLog::UpdateSnapshot(const Snapshot& base) {
   // Every new version adds its commit file, so without base.version + 1
   // nothing is newer (and a long log need not be listed).
   if (base.version >= 0 && !CommitExists(base.version + 1)) return base;
-  auto listing_or = List();
-  if (!listing_or.ok()) return listing_or.status();
-  const Listing& listing = listing_or.value();
-  int64_t latest = listing.Latest();
-  if (latest <= base.version) return base;
-  if (base.version < 0 || !listing.CommitsCover(base.version + 1, latest)) return LoadSnapshot(latest);
+  // A few new commits (a follower's pass, a writer's refresh) are found by
+  // probing the next names: a long log's listing costs more than the
+  // commits. Past kProbedCommits, the listing may offer a checkpoint.
+  constexpr int64_t kProbedCommits = 16;
+  int64_t latest = -1;
+  if (base.version >= 0) {
+    for (int64_t v = base.version + 2; v <= base.version + kProbedCommits; v++) {
+      if (!CommitExists(v)) {
+        latest = v - 1;
+        break;
+      }
+    }
+  }
+  if (latest < 0) {
+    auto listing_or = List();
+    if (!listing_or.ok()) return listing_or.status();
+    const Listing& listing = listing_or.value();
+    latest = listing.Latest();
+    if (latest <= base.version) return base;
+    if (base.version < 0 || !listing.CommitsCover(base.version + 1, latest)) return LoadSnapshot(latest);
+  }
   Snapshot snap = base;
   snap.warnings.clear();
   std::string schema_before = snap.metadata.schema_string;
