@@ -490,8 +490,10 @@ Status FileSystem::PutIfAbsent(const std::string& path, const std::string& conte
 }
 
 Status FileSystem::LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first,
-                                const std::function<Status()>& alongside) {
-  std::string temp = TempPathFor(path);
+                                const std::function<Status()>& alongside, const std::string& spare_temp) {
+  bool spare_fits = !spare_temp.empty() && ParentDirectory(spare_temp) == ParentDirectory(path) &&
+                    IsTempFileName(BaseName(spare_temp));
+  std::string temp = spare_fits ? spare_temp : TempPathFor(path);
   Status s = WriteFile(temp, contents);
   if (s.ok()) {
     DurableSet round = first;

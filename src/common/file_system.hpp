@@ -126,9 +126,13 @@ class FileSystem {
   // _delta_log/ fsyncs before a view's commit): it runs concurrently with the
   // fsync of the temp file and `first` (RunConcurrently), so the link waits
   // for one flush round instead of two. Its failure is returned, and then
-  // nothing is linked.
+  // nothing is linked. `spare_temp`, when given, is the temp file to write
+  // the contents to: an empty file made ahead in `path`'s folder under a temp
+  // name (IsTempFileName; storage/table/data_file_pool.hpp), so the commit
+  // creates no inode on its way. Its name need not be durable, and one that
+  // vanished is created again. Otherwise a new temp name (TempPathFor).
   Status LinkIfAbsent(const std::string& path, const std::string& contents, const DurableSet& first = {},
-                      const std::function<Status()>& alongside = nullptr);
+                      const std::function<Status()>& alongside = nullptr, const std::string& spare_temp = "");
 
   // Writes `contents` to a temp file beside `path`, fsyncs it, renames it over
   // `path` and fsyncs the directory: an atomic, durable overwrite (for files

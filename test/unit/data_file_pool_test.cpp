@@ -14,6 +14,7 @@
 
 #include "delta_table_util.hpp"
 #include "recording_file_system.hpp"
+#include "storage/delta/deletion_vector.hpp"
 #include "storage/delta/delta_log.hpp"
 #include "storage/table/data_file_pool.hpp"
 #include "storage/table/delta_file_writer.hpp"
@@ -27,11 +28,14 @@ namespace fs = std::filesystem;
 using Kind = testing::RecordingFileSystem::Kind;
 using Op = FaultInjectionFileSystem::Op;
 
-// Empty files in `folder` (pooled names nobody filled).
+// Empty files in `folder` (pooled names nobody filled). The checkpoint
+// thread's temp files may come and go meanwhile.
 std::vector<std::string> EmptyFiles(const std::string& folder) {
   std::vector<std::string> out;
-  for (auto& e : fs::directory_iterator(folder))
-    if (e.is_regular_file() && e.file_size() == 0) out.push_back(e.path().filename().string());
+  for (auto& e : fs::directory_iterator(folder)) {
+    std::error_code ec;
+    if (e.is_regular_file(ec) && fs::file_size(e.path(), ec) == 0 && !ec) out.push_back(e.path().filename().string());
+  }
   return out;
 }
 
@@ -58,7 +62,8 @@ TEST(DataFilePool, CommitsAfterTheWarmUpFsyncTheirDataFileButNotItsFolder) {
   rec.Clear();
   TableCommit first = testing::InsertRows(key++, 1);
   table->Commit(first);
-  EXPECT_EQ(DataFilePool::Totals().batches, before.batches + 1);
+  // Two batches: the data file names and the log entry temps.
+  EXPECT_EQ(DataFilePool::Totals().batches, before.batches + 2);
   EXPECT_EQ(EmptyFiles(path).size(), static_cast<size_t>(DataFilePool::kBatch - 1));
   // The next commit takes a name of that batch: the data file, the temp
   // log entry, the link and _delta_log/; no fsync of the table's folder.
@@ -67,6 +72,8 @@ TEST(DataFilePool, CommitsAfterTheWarmUpFsyncTheirDataFileButNotItsFolder) {
   table->Commit(second);
   std::vector<std::string> fsynced, dir_fsynced;
   for (auto& e : rec.events()) {
+    // The background checkpoint of version 10 may land in this window.
+    if (e.path.find(".checkpoint.") != std::string::npos || e.path.find("_last_checkpoint") != std::string::npos) continue;
     if (e.kind == Kind::kFsync) fsynced.push_back(e.path);
     if (e.kind == Kind::kFsyncDir) dir_fsynced.push_back(e.path);
   }
@@ -136,7 +143,8 @@ TEST(DataFilePool, AFailedBatchPoolsNothingAndTheCommitMakesItsFolderDurable) {
   TableCommit insert = testing::InsertRows(key++, 1);
   table->Commit(insert);
   EXPECT_EQ(DataFilePool::Totals().failed_batches, before.failed_batches + 1);
-  EXPECT_EQ(DataFilePool::Totals().batches, before.batches);
+  // Only the log entry temps' batch (no fsync: their names need none).
+  EXPECT_EQ(DataFilePool::Totals().batches, before.batches + 1);
   EXPECT_TRUE(EmptyFiles(path).empty()) << "a failed batch deletes its names";
   // Today's path was durable: a crash now keeps the commit and its file.
   ASSERT_TRUE(fault.SimulateCrash().ok());
@@ -233,6 +241,160 @@ TEST(DataFilePool, NamesOlderThanTheBoundAreDeletedUnused) {
   // The old batch is gone but for the name taken before (not the pool's any more).
   for (auto& name : old_batch) EXPECT_EQ(fs::exists(folder + "/" + name), name == *first) << name;
   EXPECT_EQ(EmptyFiles(folder).size(), static_cast<size_t>(DataFilePool::kBatch) + 1);
+}
+
+// The log entry's temp file is one made ahead in _delta_log/ (kind "log"):
+// after the warm-up a commit creates no file on its way; the temp name is
+// gone once linked, and the last table object deletes the unused ones.
+TEST(DataFilePool, ALogEntryIsWrittenToATempFileMadeAhead) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  testing::RecordingFileSystem rec;
+  std::string path = dir.path + "/t";
+  std::string log = path + "/_delta_log";
+  auto table = testing::MakeTable(&rec, path);
+  int64_t key = 100;
+  WarmUp(*table, key);
+  EXPECT_TRUE(EmptyFiles(log).empty()) << "no temps are made during the warm-up";
+  TableCommit first = testing::InsertRows(key++, 1);
+  table->Commit(first);  // makes the batch
+  std::vector<std::string> spares = EmptyFiles(log);
+  ASSERT_EQ(spares.size(), static_cast<size_t>(DataFilePool::kBatch - 1));
+  for (auto& name : spares) EXPECT_TRUE(FileSystem::IsTempFileName(name)) << name;
+  rec.Clear();
+  TableCommit second = testing::InsertRows(key++, 1);
+  table->Commit(second);
+  std::string linked_from;
+  for (auto& e : rec.events())
+    if (e.kind == Kind::kLink) linked_from = fs::path(e.from).filename().string();
+  EXPECT_EQ(std::count(spares.begin(), spares.end(), linked_from), 1) << linked_from;
+  EXPECT_FALSE(fs::exists(log + "/" + linked_from));
+  EXPECT_EQ(EmptyFiles(log).size(), static_cast<size_t>(DataFilePool::kBatch - 2));
+  auto reopened = delta::DeltaLog::Open(&rec, path).take();
+  auto snap = reopened->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ(snap.value().version, DataFilePool::kWarmTakes + 2);
+  // A temp made ahead that vanished is simply created again: its name never
+  // needs to be durable.
+  for (auto& name : EmptyFiles(log)) fs::remove(log + "/" + name);
+  TableCommit third = testing::InsertRows(key++, 1);
+  table->Commit(third);
+  EXPECT_EQ(table->Version(), DataFilePool::kWarmTakes + 3);
+  table.reset();
+  EXPECT_TRUE(EmptyFiles(log).empty());
+}
+
+// A pool down to kLowWater names gets its next batch from the background
+// thread, so the takes after it never make a batch on their own thread.
+TEST(DataFilePool, APoolRunningLowRefillsInTheBackground) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  std::string folder = dir.path + "/t";
+  auto pool = DataFilePool::ForTable(folder);
+  auto fs = Unowned(FileSystem::Default());
+  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
+  auto before = DataFilePool::Totals();
+  std::set<std::string> taken;
+  for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) {
+    auto name = pool->Take(fs, folder, "part");
+    ASSERT_TRUE(name);
+    taken.insert(*name);
+  }
+  DataFilePool::WaitForBackgroundBatches();
+  auto after = DataFilePool::Totals();
+  EXPECT_EQ(after.batches, before.batches + 2);
+  EXPECT_EQ(after.background_batches, before.background_batches + 1);
+  for (int i = 0; i < DataFilePool::kBatch; i++) {
+    auto name = pool->Take(fs, folder, "part");
+    ASSERT_TRUE(name);
+    EXPECT_TRUE(taken.insert(*name).second) << "handed out twice: " << *name;
+  }
+  DataFilePool::WaitForBackgroundBatches();
+  EXPECT_EQ(DataFilePool::Totals().batches - DataFilePool::Totals().background_batches,
+            after.batches - after.background_batches)
+      << "no batch was made on the taking thread";
+  // Every name handed out exists, empty.
+  for (auto& name : taken) EXPECT_EQ(fs::file_size(folder + "/" + name), 0u) << name;
+}
+
+// Discard (VACUUM, DROP) while a background batch is on its way: that
+// batch's names are deleted, never handed out.
+TEST(DataFilePool, ABatchMadeAcrossADiscardIsDropped) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  std::string folder = dir.path + "/t";
+  auto pool = DataFilePool::ForTable(folder);
+  auto fs = Unowned(FileSystem::Default());
+  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
+  std::set<std::string> taken;
+  for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) taken.insert(*pool->Take(fs, folder, "part"));
+  pool->Discard();  // before, during or after the background batch: either way
+  DataFilePool::WaitForBackgroundBatches();
+  for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "a pooled name survived the discard: " << name;
+}
+
+TableCommit DeleteRow(uint64_t row) {
+  TableCommit del;
+  del.operation = "DELETE";
+  del.deleted_rows = {static_cast<row_t>(row)};  // file 0
+  return del;
+}
+
+// Deletion vector files (kind "dv"): after the warm-up a DELETE writes its
+// vector into a name made ahead, fsyncing the file but not the table's
+// folder; a name that vanished is created anew with the folder's fsync.
+TEST(DataFilePool, ADeletionVectorIsWrittenToANameMadeAhead) {
+  testing::ScopedTempDir dir("lakestream_pool");
+  testing::RecordingFileSystem rec;
+  std::string path = dir.path + "/t";
+  DeltaTableDefinition definition;
+  definition.columns = {{"k", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))},
+                        {"v", TypeId::BIGINT, false, Value(LogicalType(TypeId::BIGINT))}};
+  definition.properties["delta.enableDeletionVectors"] = "true";
+  auto table = DeltaTable::Create(&rec, "t", path, definition);
+  TableCommit insert = testing::InsertRows(0, 100);
+  table->Commit(insert);
+  uint64_t row = 0;
+  for (int i = 0; i <= DataFilePool::kWarmTakes; i++) {  // the last makes the batch
+    TableCommit del = DeleteRow(row++);
+    table->Commit(del);
+  }
+  std::vector<std::string> pooled;
+  for (auto& name : EmptyFiles(path))
+    if (name.starts_with("deletion_vector_")) pooled.push_back(name);
+  ASSERT_EQ(pooled.size(), static_cast<size_t>(DataFilePool::kBatch - 1));
+  auto vector_file = [&] {
+    std::string written;
+    bool root_synced = false;
+    for (auto& e : rec.events()) {
+      if (e.kind == Kind::kFsync && e.path.find("deletion_vector_") != std::string::npos) written = e.path;
+      if (e.kind == Kind::kFsyncDir && e.path == path) root_synced = true;
+    }
+    return std::make_pair(fs::path(written).filename().string(), root_synced);
+  };
+  rec.Clear();
+  TableCommit del = DeleteRow(row++);
+  table->Commit(del);
+  auto [name, root_synced] = vector_file();
+  EXPECT_EQ(std::count(pooled.begin(), pooled.end(), name), 1) << name;
+  EXPECT_FALSE(root_synced);
+  EXPECT_GT(fs::file_size(path + "/" + name), 0u);
+  // Vanished: written under its own name, the folder fsynced before the link.
+  for (auto& n : EmptyFiles(path))
+    if (n.starts_with("deletion_vector_")) fs::remove(path + "/" + n);
+  rec.Clear();
+  TableCommit again = DeleteRow(row++);
+  table->Commit(again);
+  auto [name2, root_synced2] = vector_file();
+  EXPECT_TRUE(root_synced2);
+  EXPECT_GT(fs::file_size(path + "/" + name2), 0u);
+  // Every row deleted so far is gone on a fresh read of the log.
+  auto log = delta::DeltaLog::Open(&rec, path).take();
+  auto snap = log->LoadSnapshot();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  ASSERT_EQ(snap.value().files.size(), 1u);
+  const delta::AddFile& add = snap.value().files.begin()->second;
+  ASSERT_TRUE(add.deletion_vector);
+  auto dv = delta::ParseDeletionVectorDescriptor(*add.deletion_vector);
+  ASSERT_TRUE(dv.ok());
+  EXPECT_EQ(dv.value().cardinality, static_cast<int64_t>(row));
 }
 
 }  // namespace

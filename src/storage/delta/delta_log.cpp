@@ -438,7 +438,7 @@ Result<std::vector<HistoryEntry>> DeltaLog::History(std::optional<size_t> limit)
 }
 
 Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first, Sync sync,
-                        const std::function<Status()>& before_link) {
+                        const std::function<Status()>& before_link, const std::string& spare_temp) {
   if (version < 0) return Status::InvalidArgument("cannot commit negative version " + std::to_string(version));
   if (actions.empty()) return Status::InvalidArgument("cannot commit an empty list of actions");
   LS_RETURN_NOT_OK(fs_->CreateDirectories(log_path_));
@@ -452,7 +452,7 @@ Status DeltaLog::Commit(int64_t version, const std::vector<Action>& actions, con
     // Round 1 (the commit's files, its temp file, `before_link`), the link,
     // then round 2 (this directory, now or deferred): docs/delta-format.md
     // "Commits and durability".
-    s = fs_->LinkIfAbsent(path, SerializeCommit(actions), first, before_link);
+    s = fs_->LinkIfAbsent(path, SerializeCommit(actions), first, before_link, spare_temp);
     if (s.ok()) NoteLinked(fs_, log_path_, version);
   } else {
     // Object stores: one conditional PUT, durable when answered.

@@ -122,10 +122,13 @@ class DeltaLog {
   // fsyncs of the sources of a view, log_sync.hpp): on a local log it runs
   // concurrently with the fsync of `first` and the commit's temp file
   // (FileSystem::LinkIfAbsent), on an object store before the PUT. Its
-  // failure is returned and nothing is committed.
+  // failure is returned and nothing is committed. `spare_temp`: an empty
+  // temp file made ahead in _delta_log/ to write the entry to (a local log
+  // only; FileSystem::LinkIfAbsent), "" for a new one.
   enum class Sync { kNow, kDeferred };
   Status Commit(int64_t version, const std::vector<Action>& actions, const DurableSet& first = {},
-                Sync sync = Sync::kNow, const std::function<Status()>& before_link = nullptr);
+                Sync sync = Sync::kNow, const std::function<Status()>& before_link = nullptr,
+                const std::string& spare_temp = "");
   // Whether Commit can defer its directory fsync: a local log (object
   // stores make a PUT durable when it is answered).
   bool CanDeferSync() const;

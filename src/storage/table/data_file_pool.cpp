@@ -3,11 +3,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <thread>
 #include <vector>
 
+#include "common/confined_file_system.hpp"
 #include "storage/table/delta_file_writer.hpp"
 
 namespace lakestream {
@@ -21,8 +27,66 @@ int64_t SystemNowMs() {
 
 std::atomic<int64_t (*)()> clock_fn{&SystemNowMs};
 std::atomic<int64_t> batches{0};
+std::atomic<int64_t> background_batches{0};
 std::atomic<int64_t> taken{0};
 std::atomic<int64_t> failed_batches{0};
+
+// The one thread that makes batches ahead of need, started on first use.
+// Never destroyed (an idle thread waits on it until exit); the child of a
+// fork() has no thread and starts afresh, with a fresh queue (a batch the
+// parent had queued is the parent's).
+class BatchThread {
+ public:
+  static BatchThread* Get() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      instance_ = new BatchThread();
+      pthread_atfork(nullptr, nullptr, [] { instance_ = new BatchThread(); });
+    });
+    return instance_;
+  }
+
+  void Submit(std::function<void()> task) {
+    std::lock_guard<std::mutex> l(mu_);
+    queue_.push_back(std::move(task));
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { Loop(); }).detach();
+    }
+    wake_.notify_all();
+  }
+
+  void WaitIdle() {
+    std::unique_lock<std::mutex> l(mu_);
+    idle_.wait(l, [&] { return queue_.empty() && !running_; });
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      wake_.wait(l, [&] { return !queue_.empty(); });
+      std::function<void()> task = std::move(queue_.front());
+      queue_.pop_front();
+      running_ = true;
+      l.unlock();
+      task();
+      task = nullptr;  // its pool may go here, outside mu_
+      l.lock();
+      running_ = false;
+      idle_.notify_all();
+    }
+  }
+
+  static inline BatchThread* instance_ = nullptr;
+  std::mutex mu_;
+  std::condition_variable wake_, idle_;
+  std::deque<std::function<void()>> queue_;
+  bool started_ = false;
+  bool running_ = false;
+};
+
+bool DurableNames(std::string_view kind) { return kind != "log"; }
 
 // Table path -> its pool, while a table object holds it.
 std::mutex registry_mu;
@@ -40,6 +104,7 @@ std::shared_ptr<DataFilePool> DataFilePool::ForTable(const std::string& table_pa
   std::shared_ptr<DataFilePool> pool = slot.lock();
   if (!pool) {
     pool = std::make_shared<DataFilePool>(table_path);
+    pool->self_ = pool;
     slot = pool;
   }
   return pool;
@@ -71,36 +136,85 @@ std::optional<std::string> DataFilePool::Take(const std::shared_ptr<FileSystem>&
   std::string name = std::move(state.names.front().name);
   state.names.pop_front();
   taken++;
+  if (static_cast<int>(state.names.size()) <= kLowWater) RefillInBackground(folder, kind, state);
   return name;
 }
 
-Status DataFilePool::Refill(FileSystem* fs, const std::string& folder, std::string_view kind, Folder& state) {
-  int64_t now = clock_fn.load()();
-  std::vector<std::string> made;
+Status DataFilePool::MakeBatch(FileSystem* fs, const std::string& folder, std::string_view kind, bool sync_parent,
+                               std::vector<std::string>& made) {
   Status s = fs->CreateDirectories(folder);
   for (int i = 0; s.ok() && i < kBatch; i++) {
-    std::string name = NewDataFileName(kind, 0);
+    std::string name = PooledFileName(kind);
     // Recorded first: a create that fails half way may leave the file.
     made.push_back(name);
     s = fs->WriteFile(JoinPath(folder, name), "");
   }
-  if (s.ok()) {
+  if (s.ok() && DurableNames(kind)) {
     // One fsync makes the batch's names durable; the parent's (once) the
     // folder's own name, should this process have just created it.
     DurableSet names;
     names.directories.insert(folder);
-    if (!state.parent_synced) names.directories.insert(ParentDirectory(folder));
+    if (sync_parent) names.directories.insert(ParentDirectory(folder));
     s = fs->FsyncAll(names);
   }
   if (!s.ok()) {
     failed_batches++;
     for (auto& name : made) (void)fs->RemoveFile(JoinPath(folder, name));
+    made.clear();
     return s;
   }
-  state.parent_synced = true;
   batches++;
+  return s;
+}
+
+Status DataFilePool::Refill(FileSystem* fs, const std::string& folder, std::string_view kind, Folder& state) {
+  int64_t now = clock_fn.load()();
+  std::vector<std::string> made;
+  Status s = MakeBatch(fs, folder, kind, !state.parent_synced, made);
+  if (!s.ok()) return s;
+  state.parent_synced = true;
   for (auto& name : made) state.names.push_back(Name{std::move(name), now});
   return Status::OK();
+}
+
+void DataFilePool::RefillInBackground(const std::string& folder, std::string_view kind, Folder& state) {
+  if (state.refilling) return;
+  std::shared_ptr<DataFilePool> self = self_.lock();
+  if (!self) return;  // a pool made outside ForTable (none today)
+  state.refilling = true;
+  std::string key = folder + "\n" + std::string(kind);
+  uint64_t discards = state.discards;
+  BatchThread::Get()->Submit([self = std::move(self), key, discards] { self->BackgroundBatch(key, discards); });
+}
+
+void DataFilePool::BackgroundBatch(const std::string& key, uint64_t discards) {
+  std::string folder = key.substr(0, key.find('\n'));
+  std::string kind = key.substr(key.find('\n') + 1);
+  bool sync_parent;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    sync_parent = !folders_[key].parent_synced;
+  }
+  // Not the committing database's file system (it may close while this
+  // runs): one confined to the table's own folder, which every pooled
+  // folder lies in, so a folder swapped for a link leads nowhere outside.
+  ConfinedFileSystem confined({ConfinedRoot{table_path_, "", ""}});
+  int64_t now = clock_fn.load()();
+  std::vector<std::string> made;
+  Status s = MakeBatch(&confined, folder, kind, sync_parent, made);
+  std::lock_guard<std::mutex> l(mu_);
+  Folder& state = folders_[key];
+  state.refilling = false;
+  if (!s.ok()) return;  // the next empty Take tries on its own thread
+  background_batches++;
+  if (state.discards != discards) {
+    // A VACUUM or DROP discarded the pool after this batch was asked for:
+    // its names must not be handed out.
+    for (auto& name : made) (void)FileSystem::Default()->RemoveFile(JoinPath(folder, name));
+    return;
+  }
+  if (sync_parent) state.parent_synced = true;
+  for (auto& name : made) state.names.push_back(Name{std::move(name), now});
 }
 
 void DataFilePool::DeleteNames(const std::string& folder, Folder& state) {
@@ -116,10 +230,23 @@ void DataFilePool::DeleteNames(const std::string& folder, Folder& state) {
 
 void DataFilePool::Discard() {
   std::lock_guard<std::mutex> l(mu_);
-  for (auto& [key, state] : folders_) DeleteNames(key.substr(0, key.find('\n')), state);
+  for (auto& [key, state] : folders_) {
+    state.discards++;
+    DeleteNames(key.substr(0, key.find('\n')), state);
+  }
 }
 
-DataFilePool::Counters DataFilePool::Totals() { return Counters{batches.load(), taken.load(), failed_batches.load()}; }
+DataFilePool::Counters DataFilePool::Totals() {
+  return Counters{batches.load(), background_batches.load(), taken.load(), failed_batches.load()};
+}
+
+void DataFilePool::WaitForBackgroundBatches() { BatchThread::Get()->WaitIdle(); }
+
+std::string PooledFileName(std::string_view kind) {
+  if (kind == "dv") return "deletion_vector_" + NewUuid() + ".bin";
+  if (kind == "log") return "." + NewUuid() + ".json.tmp";
+  return NewDataFileName(kind, 0);
+}
 
 void DataFilePool::SetClockForTest(int64_t (*now_ms)()) { clock_fn = now_ms ? now_ms : &SystemNowMs; }
 

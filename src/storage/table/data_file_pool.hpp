@@ -1,5 +1,8 @@
-// DataFilePool: data file names created ahead of the commits that fill them,
-// so that a commit's new data file costs the fsync of the file alone.
+// DataFilePool: file names created ahead of the commits that fill them, so
+// that a commit creates no file on its way: creating one costs an inode (on
+// ext4 without a journal, a scan of recently deleted inodes: ~0.2-1 ms, half
+// a single-row commit) and, for a name a commit relies on, its folder's
+// fsync.
 //
 // A commit must make durable the contents of its data files and their names
 // before it links the log entry that names them (docs/delta-format.md
@@ -16,16 +19,23 @@
 //   std::optional<std::string> name = pool->Take(fs, "/db/t", "part");
 //   // name: "part-00000-<uuid>.c000.parquet" in /db/t, empty, name durable
 //
-// Pools exist for a table's root folder and its `_change_data/` (the folders
-// of unpartitioned tables; partition folders and the random folders of
-// column-mapped tables take today's path). A folder gets a pool only after
-// kWarmTakes commits of this process wrote into it, so a table written now
-// and then never holds empty files; a pool's unused names are deleted when
-// the last table object of its path goes, and by Discard (VACUUM). Names
-// older than kMaxAgeMs are deleted unused: a VACUUM that keeps files younger
-// than that never removes a name a commit is about to fill. Empty names a
-// crash leaves are data files no commit names, which VACUUM removes once
-// older than its retention (as Spark's does).
+// Kinds (PooledFileName): "part" and "cdc" (data and change data files, in
+// the table's root and `_change_data/`), "dv" (deletion_vector_<uuid>.bin,
+// in the root) and "log" (the temp file a commit's log entry is written to
+// before its link, in `_delta_log/`: its name never needs to be durable, so
+// a "log" batch has no fsync, and a vanished one is simply created again).
+// Partition folders and the random folders of column-mapped tables take
+// today's path. A folder gets a pool only after kWarmTakes commits of this
+// process wrote into it, so a table written now and then never holds empty
+// files. A pool refills in the background (one process-wide thread) when it
+// is down to kLowWater names, so that steady commits never wait for a
+// batch; an empty pool (the first batch, a burst) refills on the commit's
+// thread. A pool's unused names are deleted when the last table object of
+// its path goes, and by Discard (VACUUM). Names older than kMaxAgeMs are
+// deleted unused: a VACUUM that keeps files younger than that never removes
+// a name a commit is about to fill. Empty names a crash leaves are files no
+// commit names, which VACUUM removes once older than its retention (as
+// Spark's does; log temps by their temp name).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +54,7 @@ namespace lakestream {
 class DataFilePool {
  public:
   static constexpr int kBatch = 16;
+  static constexpr int kLowWater = 4;
   static constexpr int kWarmTakes = 8;
   static constexpr int64_t kMaxAgeMs = 60LL * 60 * 1000;
 
@@ -59,25 +70,32 @@ class DataFilePool {
   DataFilePool(const DataFilePool&) = delete;
   DataFilePool& operator=(const DataFilePool&) = delete;
 
-  // The base name of an empty file in `folder` whose name is durable, for a
-  // data file ("part") or change data file ("cdc") `kind`; nullopt when the
-  // folder has no pool yet or its batch failed (the caller then makes a name
-  // of its own and makes its folder durable). Creates a batch when the
-  // folder's pool is empty. Thread-safe. Unused names are deleted through
-  // FileSystem::Default(): `fs` may belong to a database that closes first.
+  // The base name of an empty file in `folder` for `kind` (see above), its
+  // name durable unless the kind is "log"; nullopt when the folder has no
+  // pool yet or its batch failed (the caller then makes a name of its own
+  // and makes its folder durable). Creates a batch through `fs` when the
+  // folder's pool is empty, and asks the background thread for one when it
+  // is low. Thread-safe. Background batches and the deletion of unused
+  // names go through a file system confined to the table's folder, not
+  // `fs`: `fs` may belong to a database that closes first.
   std::optional<std::string> Take(const std::shared_ptr<FileSystem>& fs, const std::string& folder,
                                   std::string_view kind);
   // Deletes every unused name of every folder (VACUUM, before it lists).
   void Discard();
 
-  // Per process, for tests and the bench: batches made, names handed out,
-  // batches that failed (their names deleted, none pooled).
+  // Per process, for tests and the bench: batches made (of them in the
+  // background), names handed out, batches that failed (their names
+  // deleted, none pooled).
   struct Counters {
     int64_t batches = 0;
+    int64_t background_batches = 0;
     int64_t taken = 0;
     int64_t failed_batches = 0;
   };
   static Counters Totals();
+  // Blocks until the background thread has no batch queued or running
+  // (tests).
+  static void WaitForBackgroundBatches();
 
   // For tests: the clock (ms since the epoch) that ages names.
   static void SetClockForTest(int64_t (*now_ms)());
@@ -92,17 +110,32 @@ class DataFilePool {
   struct Folder {
     int takes = 0;
     bool parent_synced = false;
+    bool refilling = false;   // a background batch is queued or running
+    uint64_t discards = 0;    // Discard()s so far: a batch asked for before one is dropped
     std::deque<Name> names;
   };
-  // Creates kBatch names in `folder` and makes them durable. Under mu_.
+  // Creates kBatch names of `kind` in `folder` through `fs` and makes them
+  // durable (not for "log"); on failure deletes what it made. Needs no lock.
+  static Status MakeBatch(FileSystem* fs, const std::string& folder, std::string_view kind, bool sync_parent,
+                          std::vector<std::string>& made);
+  // MakeBatch on the caller's thread into `state`. Under mu_.
   Status Refill(FileSystem* fs, const std::string& folder, std::string_view kind, Folder& state);
+  // Queues a background batch for `state` unless one is on its way. Under mu_.
+  void RefillInBackground(const std::string& folder, std::string_view kind, Folder& state);
+  // The background thread's batch for the folder of `key`, asked for after
+  // `discards` Discard()s: dropped if another came since.
+  void BackgroundBatch(const std::string& key, uint64_t discards);
   // Deletes the unused names of `state` (under mu_).
   void DeleteNames(const std::string& folder, Folder& state);
 
   std::string table_path_;
+  std::weak_ptr<DataFilePool> self_;  // for the background thread's tasks
   std::mutex mu_;
   std::map<std::string, Folder> folders_;  // key: folder + "\n" + kind
 };
+
+// A fresh name of `kind` ("part", "cdc", "dv", "log"; see DataFilePool).
+std::string PooledFileName(std::string_view kind);
 
 // A FileSystem for ParquetWriter::Create that opens the file it is given
 // without O_CREAT: writing into a pooled name must never create the name

@@ -1,5 +1,7 @@
 #include "storage/table/deletion_vector_update.hpp"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -11,6 +13,7 @@
 #include "common/json_parse.hpp"
 #include "common/string_util.hpp"
 #include "storage/delta/row_tracking.hpp"
+#include "storage/table/data_file_pool.hpp"
 #include "storage/table/delta_file_writer.hpp"
 #include "storage/table/delta_table.hpp"
 
@@ -160,10 +163,12 @@ class RecentVectors {
 
 DeletionVectorUpdate::DeletionVectorUpdate(std::shared_ptr<FileSystem> fs, const delta::Snapshot& snapshot,
                                            const bool& visible)
-    : fs_(std::move(fs)), snapshot_(snapshot), visible_(visible), builder_(NewUuid()) {}
+    : fs_(std::move(fs)), snapshot_(snapshot), visible_(visible) {}
 
 DeletionVectorUpdate::~DeletionVectorUpdate() {
   // Best effort, as DeltaFileWriter::Abort: what cannot be deleted is left for VACUUM.
+  // A name made ahead and taken, not written yet, is garbage too.
+  if (!visible_ && written_.empty() && pooled_) written_ = snapshot_.FilePath(builder_->RelativePath());
   if (!visible_ && !written_.empty()) (void)fs_->RemoveFile(written_);
 }
 
@@ -196,7 +201,19 @@ void DeletionVectorUpdate::Emit(const delta::AddFile& add, std::vector<uint64_t>
   auto records = add.NumRecords();
   if (deleted.empty() || (records && static_cast<int64_t>(deleted.size()) >= *records)) return;
   delta::AddFile next = add;
-  delta::DeletionVectorDescriptor dv = builder_.Add(deleted);
+  if (!builder_) {
+    std::string uuid;
+    if (auto pool = DataFilePool::Find(snapshot_.table_path)) {
+      std::optional<std::string> name = pool->Take(fs_, snapshot_.table_path, "dv");
+      constexpr std::string_view kPrefix = "deletion_vector_", kSuffix = ".bin";
+      if (name && name->starts_with(kPrefix) && name->ends_with(kSuffix)) {
+        uuid = name->substr(kPrefix.size(), name->size() - kPrefix.size() - kSuffix.size());
+        pooled_ = true;
+      }
+    }
+    builder_.emplace(uuid.empty() ? NewUuid() : uuid);
+  }
+  delta::DeletionVectorDescriptor dv = builder_->Add(deleted);
   next.deletion_vector = delta::DeletionVectorJson(dv);
   next.data_change = true;
   next.stats = LooseBoundsStats(add.stats);
@@ -206,12 +223,27 @@ void DeletionVectorUpdate::Emit(const delta::AddFile& add, std::vector<uint64_t>
 }
 
 void DeletionVectorUpdate::Finish(DurableSet& durable) {
-  if (builder_.empty()) return;
-  std::string full = snapshot_.FilePath(builder_.RelativePath());
+  if (!builder_ || builder_->empty()) return;
+  std::string full = snapshot_.FilePath(builder_->RelativePath());
   written_ = full;
-  Status s = fs_->WriteFile(full, builder_.Contents());
-  if (!s.ok()) throw IOError("Table " + snapshot_.table_path + ": cannot write the deletion vector file " + full + ": " + s.message());
   durable.files.insert(full);
+  auto fail = [&](const Status& s) {
+    throw IOError("Table " + snapshot_.table_path + ": cannot write the deletion vector file " + full + ": " + s.message());
+  };
+  if (pooled_) {
+    // Opened without O_CREAT: a name made ahead that vanished (a VACUUM, a
+    // hand) is created below instead, with its folder's fsync.
+    ExistingFileOpener opener(fs_.get());
+    Result<int> fd = opener.OpenFile(full, O_WRONLY | O_TRUNC, 0);
+    if (fd.ok()) {
+      Status s = WriteWholeFd(fd.value(), full, builder_->Contents());
+      if (!s.ok()) fail(s);
+      return;
+    }
+    if (!opener.vanished()) fail(fd.status());
+  }
+  Status s = fs_->WriteFile(full, builder_->Contents());
+  if (!s.ok()) fail(s);
   durable.directories.insert(snapshot_.table_path);
 }
 

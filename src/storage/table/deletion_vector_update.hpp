@@ -98,7 +98,9 @@ class DeletionVectorUpdate {
   void Delete(const delta::AddFile& add, const std::vector<uint64_t>& rows, int64_t now_ms,
               std::vector<delta::Action>& actions);
   // Writes the vector file (when a vector was added) and lists it in
-  // `durable`. IOError naming the table and file when it cannot be written.
+  // `durable` (with the table's folder unless the name was made ahead and
+  // is still there). IOError naming the table and file when it cannot be
+  // written.
   void Finish(DurableSet& durable);
 
  private:
@@ -108,7 +110,10 @@ class DeletionVectorUpdate {
   std::shared_ptr<FileSystem> fs_;
   const delta::Snapshot& snapshot_;
   const bool& visible_;
-  delta::DeletionVectorFileBuilder builder_;
+  // Made at the first vector: named after an empty file made ahead when the
+  // table's DataFilePool has one ("dv"), so Finish creates no file.
+  std::optional<delta::DeletionVectorFileBuilder> builder_;
+  bool pooled_ = false;  // builder_'s file exists, empty, its name durable
   std::string written_;  // the full path Finish() wrote
 };
 

@@ -327,8 +327,12 @@ int64_t DeltaTable::CommitActions(const std::vector<delta::Action>& actions, con
     if (deferred && deferred->PendingExcept(log_->log_path())) {
       depended_on = [deferred, this] { return deferred->FlushExcept(log_->log_path()); };
     }
+    // The log entry goes to an empty temp file made ahead (data_file_pool.hpp):
+    // no inode is created on the commit's way.
+    std::optional<std::string> spare = pool_ ? pool_->Take(fs_, log_->log_path(), "log") : std::nullopt;
     Status s = log_->Commit(version, committed, new_files,
-                            deferred ? delta::DeltaLog::Sync::kDeferred : delta::DeltaLog::Sync::kNow, depended_on);
+                            deferred ? delta::DeltaLog::Sync::kDeferred : delta::DeltaLog::Sync::kNow, depended_on,
+                            spare ? JoinPath(log_->log_path(), *spare) : std::string());
     if (deferred && s.ok()) deferred->Defer(fs_, log_->log_path());
     // A failure after the link (the final directory fsync) leaves the commit
     // visible; when the file is there, it may be ours.
