@@ -187,25 +187,71 @@ ChunkCollection MakeCollection(const std::vector<LogicalType>& types, const std:
 // that turns out to hold no wanted row would otherwise sit in memory whole.
 static constexpr idx_t kMaxKeptFileRows = 1 << 20;
 
-ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
-                      const std::function<bool(const std::string&)>& keep) {
+// Keeps, of the chunks a Delta table's scan gives in order, those that make
+// up a whole file (every row, in file order, at most 1M rows) and that hold
+// a row the caller wants, in `out.files`, for DeltaTable::Commit to rewrite
+// the file without reading it again.
+namespace {
+class WholeFileRows {
+ public:
+  WholeFileRows(const std::vector<LogicalType>& types, DeltaFileRows& out);
+  // Takes a chunk of the scan (row ids `ids`: file << 32 | row); `wanted`:
+  // one of its rows is, so its file is kept when it is whole.
+  void Add(DataChunk&& chunk, const int64_t* ids, bool wanted);
+  // After the scan's last chunk.
+  void Finish();
+
+ private:
+  static constexpr uint64_t kNoFile = ~uint64_t(0);
+  std::vector<LogicalType> types_;
+  DeltaFileRows& out_;
+  ChunkCollection rows_;  // the current file's rows so far
+  uint64_t file_ = kNoFile;
+  uint64_t position_ = 0;  // the next row of file_ expected
+  bool whole_ = false, wanted_ = false;
+};
+}  // namespace
+
+WholeFileRows::WholeFileRows(const std::vector<LogicalType>& types, DeltaFileRows& out)
+    : types_(types), out_(out), rows_(types) {}
+
+void WholeFileRows::Add(DataChunk&& chunk, const int64_t* ids, bool wanted) {
+  if (chunk.size() == 0) return;
+  // A Delta scan's chunk holds rows of one file (row id: file << 32 | row).
+  auto first = static_cast<uint64_t>(ids[0]), last = static_cast<uint64_t>(ids[chunk.size() - 1]);
+  if (first >> 32 != file_) {
+    Finish();
+    file_ = first >> 32;
+    position_ = 0;
+    whole_ = true;
+    wanted_ = false;
+  }
+  whole_ = whole_ && last >> 32 == file_ && (first & 0xffffffffULL) == position_ &&
+           (last & 0xffffffffULL) == position_ + chunk.size() - 1 && rows_.Count() + chunk.size() <= kMaxKeptFileRows;
+  position_ += chunk.size();
+  wanted_ = wanted_ || wanted;
+  if (whole_) {
+    rows_.Append(std::move(chunk));
+  } else {
+    rows_.Clear();
+  }
+}
+
+void WholeFileRows::Finish() {
+  if (file_ != kNoFile && whole_ && wanted_) out_.files.emplace(file_, std::move(rows_));
+  rows_ = ChunkCollection(types_);
+  file_ = kNoFile;
+}
+
+void ScanView(DataTable& view, const std::vector<LogicalType>& types, DeltaFileRows* files,
+              const std::function<bool(const DataChunk&, const int64_t*)>& fn) {
   std::vector<idx_t> ids;
-  idx_t column_count = types.size();
-  for (idx_t c = 0; c < column_count; c++) ids.push_back(c);
-  ViewRows out;
+  for (idx_t c = 0; c < types.size(); c++) ids.push_back(c);
   auto* delta = dynamic_cast<DeltaTable*>(&view);
-  if (delta) out.files.version = delta->Version();
-  // The file being read: its chunks so far, kept (for the commit) when one of
-  // its rows is wanted and they are the whole file in order.
-  constexpr uint64_t kNoFile = ~uint64_t(0);
-  uint64_t file = kNoFile;
-  uint64_t position = 0;  // the next row of `file` expected
-  ChunkCollection file_rows(types);
-  bool whole = false, wanted = false;
-  auto file_done = [&]() {
-    if (delta && file != kNoFile && whole && wanted) out.files.files.emplace(file, std::move(file_rows));
-    file_rows = ChunkCollection(types);
-  };
+  if (!delta) files = nullptr;
+  DeltaFileRows unused;
+  if (files) files->version = delta->Version();
+  WholeFileRows whole(types, files ? *files : unused);
   auto scan = view.Scan(ids);
   while (true) {
     DataChunk chunk;
@@ -213,42 +259,35 @@ ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, co
     Vector row_ids{LogicalType(TypeId::BIGINT)};
     if (!scan->Next(chunk, &row_ids)) break;
     const int64_t* rid = row_ids.GetData<int64_t>();
+    bool wanted = fn(chunk, rid);
+    if (files) whole.Add(std::move(chunk), rid, wanted);
+  }
+  whole.Finish();
+}
+
+ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
+                      const std::function<bool(const std::string&)>& keep) {
+  std::vector<idx_t> all;
+  for (idx_t c = 0; c < types.size(); c++) all.push_back(c);
+  ViewRows out;
+  ScanView(view, types, &out.files, [&](const DataChunk& chunk, const int64_t* rid) {
     Row key;
     idx_t rows_before = out.rows.size();
     for (idx_t r = 0; r < chunk.size(); r++) {
       if (keep) {
         // The key first: rows the caller does not want are never built.
         key.clear();
-        for (idx_t c : key_columns.empty() ? ids : key_columns) key.push_back(chunk.GetValue(c, r));
+        for (idx_t c : key_columns.empty() ? all : key_columns) key.push_back(chunk.GetValue(c, r));
         if (!keep(EncodeRow(key))) continue;
       }
       Row row;
-      row.reserve(column_count);
-      for (idx_t c = 0; c < column_count; c++) row.push_back(chunk.GetValue(c, r));
+      row.reserve(types.size());
+      for (idx_t c = 0; c < types.size(); c++) row.push_back(chunk.GetValue(c, r));
       out.rows.push_back(std::move(row));
       out.ids.push_back(rid[r]);
     }
-    if (!delta || chunk.size() == 0) continue;
-    // A Delta scan's chunk holds rows of one file (row id: file << 32 | row).
-    auto first = static_cast<uint64_t>(rid[0]), last = static_cast<uint64_t>(rid[chunk.size() - 1]);
-    if (first >> 32 != file) {
-      file_done();
-      file = first >> 32;
-      position = 0;
-      whole = true;
-      wanted = false;
-    }
-    whole = whole && last >> 32 == file && (first & 0xffffffffULL) == position &&
-            (last & 0xffffffffULL) == position + chunk.size() - 1 && file_rows.Count() + chunk.size() <= kMaxKeptFileRows;
-    position += chunk.size();
-    wanted = wanted || out.rows.size() > rows_before;
-    if (whole) {
-      file_rows.Append(std::move(chunk));
-    } else {
-      file_rows.Clear();
-    }
-  }
-  file_done();
+    return out.rows.size() > rows_before;
+  });
   return out;
 }
 

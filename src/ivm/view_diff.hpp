@@ -48,6 +48,14 @@ struct ViewRows {
   DeltaFileRows files;
 };
 
+// Scans every column of `view` (of `types`) in order, calling `fn` with each
+// chunk and its row ids; `fn` says whether the chunk holds a row the caller
+// wants. For a Delta view, `files` (may be null) gets the scan's version and
+// the whole files (every row in file order, at most 1M rows) that hold a
+// wanted row, for DeltaTable::Commit to rewrite without reading them again.
+void ScanView(DataTable& view, const std::vector<LogicalType>& types, DeltaFileRows* files,
+              const std::function<bool(const DataChunk&, const int64_t*)>& fn);
+
 // Scans the view (its columns are `types`); when `keep` is set, only the rows
 // whose encoded `key_columns` (all columns when empty) it accepts are returned.
 ViewRows ScanViewRows(DataTable& view, const std::vector<LogicalType>& types, const std::vector<idx_t>& key_columns,
