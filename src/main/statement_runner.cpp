@@ -125,9 +125,11 @@ static void BeginLockedStatement(ClientContext& context, SQLStatement& statement
   // RUN SINK takes the write lock itself, only while it records progress
   // (sink/sink_runner.hpp): a pass that waits for a broker keeps no writer out.
   if (StatementWrites(statement) && statement.type != StatementType::RUN_SINK) {
+    // Taking the lock reloads a catalog another process changed, and while
+    // it is held no other process can: no second look (a stat) is needed.
     context.Database().AcquireWriteLock([&] { context.CheckInterrupt(); });
   }
-  context.Database().ReloadCatalogIfChanged();
+  if (!context.Database().HoldsWriteLock()) context.Database().ReloadCatalogIfChanged();
   ResolveStatementNames(context, statement);  // s.t, db.s.t and USE's schema become catalog keys
   SetSessionTimeZone(context.time_zone);
   if (statement.type == StatementType::RUN_SINK) {
