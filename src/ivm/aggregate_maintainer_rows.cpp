@@ -2,9 +2,9 @@
 // (aggregate_maintainer.hpp, "The view's stored rows"): the touched groups'
 // new rows built from the state into chunks, compared with their stored rows
 // cell by cell, and the commit's updates, deletes, inserts and removed values.
-#include <algorithm>
-
 #include "ivm/aggregate_maintainer.hpp"
+
+#include <algorithm>
 
 #include "catalog/catalog.hpp"
 
