@@ -52,6 +52,7 @@ void AggregateMaintainer::StoredRows::Clear() {
   rows.clear();
   paths.clear();
   path_ids.clear();
+  if (by_group) by_group->Clear();
 }
 
 static std::vector<idx_t> Prefix(idx_t n) {
@@ -117,6 +118,7 @@ AggregateMaintainer::AggregateMaintainer(ClientContext& context, TableCatalogEnt
     }
     if (direct_.empty()) view_types_.clear();
   }
+  by_group_ = KeysAreStateKeys() && ViewStoredRows::Supports(view_.Types());
 }
 
 LogicalOperatorPtr AggregateMaintainer::BuildStatePlan() const {
@@ -225,6 +227,22 @@ bool AggregateMaintainer::LoadStoredRows() {
   std::shared_ptr<const DeltaSnapshotState> state = storage.State();
   ViewRows all = ScanViewRows(storage, view_.Types(), analysis_.key_columns);
   GetIvmCounters().stored_row_scans++;
+  if (by_group_) {
+    // Each row by its group's id: a row of no group, or a second row of one, and the rows cannot be kept by group.
+    if (!stored_.by_group) stored_.by_group = std::make_unique<ViewStoredRows>(view_.Types());
+    ViewStoredRows& rows = *stored_.by_group;
+    for (idx_t i = 0; i < all.rows.size(); i++) {
+      auto id = static_cast<uint64_t>(all.ids[i]);
+      std::optional<GroupId> group = state_->Find(EncodeRow(all.rows[i], analysis_.key_columns));
+      if (id >> 32 >= state->files.size() || !group || rows.Has(*group)) {
+        stored_.Clear();
+        return false;
+      }
+      rows.Set(*group, all.rows[i], rows.PathId(state->files[id >> 32]->path), static_cast<uint32_t>(id & 0xffffffffULL));
+    }
+    stored_.known = true;
+    return true;
+  }
   stored_.rows.reserve(all.rows.size());
   for (idx_t i = 0; i < all.rows.size(); i++) {
     auto id = static_cast<uint64_t>(all.ids[i]);
@@ -240,24 +258,25 @@ bool AggregateMaintainer::LoadStoredRows() {
   return true;
 }
 
-bool AggregateMaintainer::StoredRowIds(const std::vector<const StoredRow*>& rows, std::vector<row_t>& ids) const {
+bool AggregateMaintainer::RowIdsOf(const std::vector<std::string>& paths,
+                                   const std::vector<std::pair<uint32_t, uint32_t>>& places, std::vector<row_t>& ids) const {
   const DeltaSnapshotState& state = *DatabaseInstance::AsDelta(view_)->State();
-  // Only the files the touched rows are in need their index in the snapshot.
+  // Only the files the rows are in need their index in the snapshot.
   constexpr uint64_t kUnknown = ~uint64_t(0);
-  std::vector<uint64_t> index_of(stored_.paths.size(), kUnknown);
-  std::unordered_map<std::string_view, uint64_t> wanted;
-  for (const StoredRow* row : rows) wanted.emplace(stored_.paths[row->file], kUnknown);
-  for (uint64_t f = 0; f < state.files.size() && !wanted.empty(); f++) {
+  std::vector<uint64_t> index_of(paths.size(), kUnknown);
+  std::unordered_map<std::string_view, uint32_t> wanted;
+  for (auto& place : places) wanted.emplace(paths[place.first], place.first);
+  idx_t found = 0;
+  for (uint64_t f = 0; f < state.files.size() && found < wanted.size(); f++) {
     auto it = wanted.find(state.files[f]->path);
-    if (it != wanted.end()) it->second = f;
+    if (it == wanted.end() || index_of[it->second] != kUnknown) continue;
+    index_of[it->second] = f;
+    found++;
   }
-  for (auto& [path, index] : wanted) {
-    if (index == kUnknown) return false;
-    index_of[stored_.path_ids.at(std::string(path))] = index;
-  }
+  if (found < wanted.size()) return false;
   ids.clear();
-  ids.reserve(rows.size());
-  for (const StoredRow* row : rows) ids.push_back(static_cast<row_t>(index_of[row->file] << 32 | row->position));
+  ids.reserve(places.size());
+  for (auto& [file, position] : places) ids.push_back(static_cast<row_t>(index_of[file] << 32 | position));
   return true;
 }
 
@@ -268,7 +287,10 @@ bool AggregateMaintainer::StoredRowsFor(const std::vector<std::string>& keys, Vi
     auto it = stored_.rows.find(key);
     if (it != stored_.rows.end()) found.push_back(&it->second);  // else a group the view holds no row of
   }
-  if (!StoredRowIds(found, out.ids)) return false;
+  std::vector<std::pair<uint32_t, uint32_t>> places;
+  places.reserve(found.size());
+  for (const StoredRow* row : found) places.emplace_back(row->file, row->position);
+  if (!RowIdsOf(stored_.paths, places, out.ids)) return false;
   out.rows.reserve(found.size());
   for (const StoredRow* row : found) out.rows.push_back(row->row);
   return true;
@@ -285,75 +307,15 @@ bool AggregateMaintainer::KeysAreStateKeys() const {
   return true;
 }
 
-bool AggregateMaintainer::CommitFromStoredRows(const std::vector<std::string>& keys, const std::vector<GroupId>& groups,
-                                               TableCommit& commit, ChunkCollection& removed) {
-  // Per touched group: its stored row (if any) and its state (if it still has rows).
-  std::vector<const StoredRow*> old_rows(keys.size(), nullptr);
-  std::vector<GroupId> states;
-  std::vector<idx_t> state_of(keys.size(), ~idx_t(0));  // key -> index into states
-  std::vector<const StoredRow*> present;
-  for (idx_t k = 0; k < keys.size(); k++) {
-    auto stored = stored_.rows.find(keys[k]);
-    if (stored != stored_.rows.end()) {
-      old_rows[k] = &stored->second;
-      present.push_back(&stored->second);
-    }
-    if (groups[k] != kNoGroup) {
-      state_of[k] = states.size();
-      states.push_back(groups[k]);
-    }
-  }
-  std::vector<row_t> present_ids;
-  if (!StoredRowIds(present, present_ids)) return false;
-  // One view row per state, in order (the direct path of ViewRowsFor).
-  std::vector<Row> new_rows = states.empty() ? std::vector<Row>() : ViewRowsFor(states);
-  struct Change {
-    row_t id;
-    idx_t key;
-  };
-  std::vector<Change> updates, deletes;
-  std::vector<idx_t> inserts;
-  for (idx_t k = 0, p = 0; k < keys.size(); k++) {
-    row_t id = old_rows[k] ? present_ids[p++] : 0;
-    bool now = state_of[k] != ~idx_t(0);
-    if (old_rows[k] && now) {
-      if (old_rows[k]->row != new_rows[state_of[k]]) updates.push_back({id, k});
-    } else if (old_rows[k]) {
-      deletes.push_back({id, k});
-    } else if (now) {
-      inserts.push_back(k);
-    }
-  }
-  // Updates by the row id they replace: the order DeltaTable::Commit writes their new versions in.
-  std::sort(updates.begin(), updates.end(), [](const Change& a, const Change& b) { return a.id < b.id; });
-  std::vector<const Row*> updated, inserted, gone;
-  for (auto& d : deletes) {
-    commit.deleted_rows.push_back(d.id);
-    gone.push_back(&old_rows[d.key]->row);
-    pending_.removed.push_back(keys[d.key]);
-  }
-  for (auto& u : updates) {
-    commit.updated_row_ids.push_back(u.id);
-    gone.push_back(&old_rows[u.key]->row);
-    updated.push_back(&new_rows[state_of[u.key]]);
-  }
-  for (idx_t k : inserts) inserted.push_back(&new_rows[state_of[k]]);
-  commit.updated = MakeCollection(view_.Types(), updated);
-  commit.inserted = MakeCollection(view_.Types(), inserted);
-  removed = MakeCollection(view_.Types(), gone);
-  // In the order the commit's data file gets them: updates, then inserts.
-  pending_.written.reserve(updates.size() + inserts.size());
-  for (auto& u : updates) pending_.written.emplace_back(keys[u.key], std::move(new_rows[state_of[u.key]]));
-  for (idx_t k : inserts) pending_.written.emplace_back(keys[k], std::move(new_rows[state_of[k]]));
-  return true;
-}
-
 void AggregateMaintainer::PlacePendingRows() {
   PendingRows pending = std::move(pending_);
   pending_ = PendingRows();
   if (!stored_.known) return;
+  ViewStoredRows* by_group = by_group_ ? stored_.by_group.get() : nullptr;
   for (auto& key : pending.removed) stored_.rows.erase(key);
-  if (pending.written.empty()) return;
+  for (GroupId group : pending.removed_groups) by_group->Erase(group);
+  const idx_t written = by_group ? pending.written_groups.size() : pending.written.size();
+  if (written == 0) return;
   // The file the commit added: the one path of the snapshot not there before.
   const DeltaSnapshotState& state = *DatabaseInstance::AsDelta(view_)->State();
   std::unordered_set<std::string_view> before(pending.paths_before.begin(), pending.paths_before.end());
@@ -365,8 +327,18 @@ void AggregateMaintainer::PlacePendingRows() {
     added = add;
   }
   if (new_files != 1 || added->DeletedRowCount() != 0 ||
-      added->NumRecords().value_or(-1) != static_cast<int64_t>(pending.written.size())) {
+      added->NumRecords().value_or(-1) != static_cast<int64_t>(written)) {
     stored_.Clear();  // not written as expected: the next refresh scans the view
+    return;
+  }
+  if (by_group) {
+    uint32_t file = by_group->PathId(added->path);
+    for (idx_t i = 0; i < written; i++) {
+      idx_t row = pending.written_rows[i];
+      by_group->Set(pending.written_groups[i], pending.fresh.Chunk(row / STANDARD_VECTOR_SIZE), row % STANDARD_VECTOR_SIZE,
+                    file, static_cast<uint32_t>(i));
+    }
+    by_group->CompactPaths(state.files.size());
     return;
   }
   uint32_t file = stored_.PathId(added->path);
@@ -393,7 +365,8 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   // The touched groups, each once, in the order the change first touched
   // them: their keys, and their groups now (kNoGroup once a group has no rows).
   std::vector<std::string> keys;
-  std::vector<GroupId> groups;
+  std::vector<GroupId> groups, ids;
+  std::vector<uint8_t> live;
   std::vector<uint8_t> seen(state_->IdLimit(), 0);
   std::unordered_set<std::string> recompute;
   std::vector<GroupId> emptied;
@@ -402,6 +375,8 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
     seen[id] = 1;
     keys.push_back(state_->Key(id));
     groups.push_back(id);
+    ids.push_back(id);
+    live.push_back(1);
     int64_t count = state_->Count(id);
     if (count < 0) {
       throw InternalError("materialized view " + view_.name + ": a group's row count fell below zero; "
@@ -409,13 +384,17 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
     }
     if (count == 0) {
       groups.back() = kNoGroup;
+      live.back() = 0;
       emptied.push_back(id);
     } else if (state_->NeedsRecompute(id)) {
       recompute.insert(keys.back());
     }
   }
-  // Only now: an erased group's id is reused by the next new group.
-  for (GroupId id : emptied) state_->Erase(id);
+  // Groups left without rows go once their stored rows are found by their
+  // ids; an erased group's id is reused by the next new group.
+  auto erase_emptied = [&] {
+    for (GroupId id : emptied) state_->Erase(id);
+  };
   if (!recompute.empty()) {
     for (auto& row : RunStatePlan()) {
       if (recompute.count(EncodeRow(row, group_columns_))) state_->Set(row);
@@ -425,15 +404,17 @@ idx_t AggregateMaintainer::ApplyChanges(const std::map<std::string, SourceDelta>
   // The old rows from the stored rows where they can be kept (see the header).
   bool placed = !analysis_.key_columns.empty() && WritesDeletionVectors(storage.Snapshot()) &&
                 (stored_.known || LoadStoredRows());
-  if (placed && KeysAreStateKeys()) {
-    // Each touched group's stored row against its new row, key by key.
-    if (CommitFromStoredRows(keys, groups, commit, removed) ||
-        (LoadStoredRows() && CommitFromStoredRows(keys, groups, commit, removed))) {
+  if (placed && by_group_) {
+    // Each touched group's stored row against its new row, group by group.
+    if (CommitFromStoredRows(ids, live, commit, removed) ||
+        (LoadStoredRows() && CommitFromStoredRows(ids, live, commit, removed))) {
       for (auto* add : storage.State()->files) pending_.paths_before.push_back(add->path);
+      erase_emptied();
       return keys.size();
     }
-    placed = false;  // the stored rows cannot be keyed by group: scan below
+    placed = false;  // the stored rows cannot be kept by group: scan below
   }
+  erase_emptied();
   std::vector<GroupId> states;
   for (GroupId group : groups) {
     if (group != kNoGroup) states.push_back(group);

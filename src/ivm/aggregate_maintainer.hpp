@@ -40,6 +40,12 @@
 // differs) forgets the places, and so does a state loaded from a file, a
 // recompute, or a view that moved without this process: the next refresh
 // then scans the view once and keeps the places of every row again.
+// When the view's columns are its keys and aggregates as they are (no HAVING,
+// no expression) and of flat types, the rows are kept by group id in typed
+// cells (ViewStoredRows): a refresh builds its new rows straight from the
+// state into chunks and compares them cell by cell, with no Value per cell
+// and no lookup by encoded key (CommitFromStoredRows). Otherwise they are
+// kept by encoded key and diffed as rows (StoredRowsFor, DiffRows).
 #pragma once
 
 #include <map>
@@ -53,6 +59,7 @@
 #include "ivm/delta_rule.hpp"
 #include "ivm/view_analysis.hpp"
 #include "ivm/view_diff.hpp"
+#include "ivm/view_stored_rows.hpp"
 
 namespace lakestream {
 
@@ -110,12 +117,14 @@ class AggregateMaintainer {
     uint32_t file = 0;
     uint32_t position = 0;
   };
-  // Every row of the view by encoded group key, when known (see the header).
+  // Every row of the view, when known (see the header): by group id
+  // (`by_group`, when by_group_) or else by encoded group key (`rows`).
   struct StoredRows {
     bool known = false;
     std::unordered_map<std::string, StoredRow> rows;
     std::vector<std::string> paths;
     std::unordered_map<std::string, uint32_t> path_ids;
+    std::unique_ptr<ViewStoredRows> by_group;
     uint32_t PathId(const std::string& path);
     void Clear();
   };
@@ -124,6 +133,12 @@ class AggregateMaintainer {
     std::vector<std::string> removed;                      // keys whose row goes
     std::vector<std::pair<std::string, Row>> written;      // in the order the data file gets them
     std::vector<std::string> paths_before;                 // the view's files before the commit
+    // By group (by_group_): the groups whose row goes, the groups whose row
+    // is written in the order the data file gets them, and each one's row in `fresh`.
+    std::vector<GroupId> removed_groups;
+    std::vector<GroupId> written_groups;
+    std::vector<idx_t> written_rows;
+    ChunkCollection fresh;
   };
 
   // Writes the state file of `view_version` (fsynced, then the other state files go).
@@ -140,9 +155,10 @@ class AggregateMaintainer {
   // Builds stored_ from a scan of the whole view; false when its rows cannot
   // be keyed by group (a key repeats).
   bool LoadStoredRows();
-  // The row ids of stored rows in the current snapshot; false when a row's
-  // file is not in it.
-  bool StoredRowIds(const std::vector<const StoredRow*>& rows, std::vector<row_t>& ids) const;
+  // The row ids of rows at `places` ((index into `paths`, row in the file))
+  // in the current snapshot; false when a row's file is not in it.
+  bool RowIdsOf(const std::vector<std::string>& paths, const std::vector<std::pair<uint32_t, uint32_t>>& places,
+                std::vector<row_t>& ids) const;
   // The touched groups' stored rows as ViewRows (ids in the current snapshot);
   // false when a row's file is not in it.
   bool StoredRowsFor(const std::vector<std::string>& keys, ViewRows& out);
@@ -150,15 +166,20 @@ class AggregateMaintainer {
   // (the select list is keys and aggregates, keys in GROUP BY order and type),
   // so a group's stored row is found by its state key.
   bool KeysAreStateKeys() const;
-  // With the stored rows known and KeysAreStateKeys(): adds to `commit` what
-  // turns the touched groups' (`keys`; `groups`: each one's group now, or
-  // kNoGroup when it has no rows left) stored rows into their rows now (an
-  // update where both exist and differ, a delete or insert where one does),
-  // the removed rows' values to `removed` (deleted, then updated, for
-  // KnownRemovedRows) and what Keep() places to pending_. False, with
-  // nothing added, when a stored row's file is not in the snapshot.
-  bool CommitFromStoredRows(const std::vector<std::string>& keys, const std::vector<GroupId>& groups,
-                            TableCommit& commit, ChunkCollection& removed);
+  // With the stored rows known by group (by_group_): adds to `commit` what
+  // turns the touched groups' (`ids`; `live`: whether each still has rows)
+  // stored rows into their rows now (an update where both exist and differ,
+  // a delete or insert where one does), the removed rows' values to
+  // `removed` (deleted, then updated, for KnownRemovedRows) and what Keep()
+  // places to pending_. False, with nothing added, when a stored row's file
+  // is not in the snapshot.
+  bool CommitFromStoredRows(const std::vector<GroupId>& ids, const std::vector<uint8_t>& live, TableCommit& commit,
+                            ChunkCollection& removed);
+  // The view rows of `groups` (live ones), built from the state into chunks
+  // (by_group_ views: the view's columns are keys and aggregates).
+  ChunkCollection NewRows(const std::vector<GroupId>& groups) const;
+  // Writes view aggregate `j` of `groups` into `out` (rows 0 ..).
+  void WriteFinals(Vector& out, const GroupId* groups, idx_t count, idx_t j) const;
   // After the commit: places pending_ in the snapshot, or forgets stored_.
   void PlacePendingRows();
 
@@ -175,6 +196,8 @@ class AggregateMaintainer {
   // column, (is a key, key or aggregate index) and the column's type; empty otherwise.
   std::vector<std::pair<bool, idx_t>> direct_;
   std::vector<LogicalType> view_types_;
+  // The stored rows are kept by group id (KeysAreStateKeys, flat column types).
+  bool by_group_ = false;
   std::vector<LogicalType> state_types_;
   std::unique_ptr<ViewAggregateState> state_;
   StoredRows stored_;

@@ -8,6 +8,8 @@ namespace lakestream {
 ViewAggregateState::ViewAggregateState(std::vector<LogicalType> key_types, const std::vector<AggregateSignature>& subs)
     : key_types_(std::move(key_types)) {
   for (idx_t k = 0; k < key_types_.size(); k++) key_columns_.push_back(k);
+  int_key_ = key_types_.size() == 1 &&
+             (key_types_[0].id() == TypeId::INTEGER || key_types_[0].id() == TypeId::BIGINT);
   for (auto& sub : subs) {
     Column column;
     column.kind = sub.kind;
@@ -51,6 +53,23 @@ ViewAggregateState::GroupId ViewAggregateState::NewId() {
   return id;
 }
 
+bool ViewAggregateState::IntKeyOf(const Value& v, int64_t& out) const {
+  if (v.IsNull()) return false;
+  const Value& key = v.type() == key_types_[0] ? v : v.CastAs(key_types_[0]);
+  out = key_types_[0].id() == TypeId::INTEGER ? key.GetInteger() : key.GetBigint();
+  return true;
+}
+
+void ViewAggregateState::IndexIntKey(GroupId id, const Value& v) {
+  if (!int_key_) return;
+  int64_t key = 0;
+  if (IntKeyOf(v, key)) {
+    int_index_[key] = id;
+  } else {
+    null_group_ = id;
+  }
+}
+
 // A fresh group: no rows, zero counters, no sums or extremes yet.
 ViewAggregateState::GroupId ViewAggregateState::FindOrAdd(const std::string& key, const DataChunk& partial, idx_t row) {
   auto it = index_.find(key);
@@ -59,6 +78,7 @@ ViewAggregateState::GroupId ViewAggregateState::FindOrAdd(const std::string& key
   index_.emplace(key, id);
   keys_[id] = key;
   for (idx_t k = 0; k < key_types_.size(); k++) key_values_[id * key_types_.size() + k] = partial.GetValue(k, row);
+  IndexIntKey(id, key_values_[id * key_types_.size()]);
   live_[id] = 1;
   count_[id] = 0;
   recompute_[id] = 0;
@@ -75,7 +95,30 @@ void ViewAggregateState::Apply(const DataChunk& partial, int sign, std::vector<G
   const idx_t keys = key_types_.size();
   const idx_t rows = partial.size();
   std::vector<GroupId> ids(rows);
-  for (idx_t r = 0; r < rows; r++) {
+  const bool by_value = int_key_ && partial.data[0].GetType().id() == key_types_[0].id();
+  if (by_value) {
+    // Groups already seen by their key's value; only a new one is encoded (below).
+    const Vector& in = partial.data[0];
+    const bool narrow = key_types_[0].id() == TypeId::INTEGER;
+    for (idx_t r = 0; r < rows; r++) {
+      GroupId id = ~GroupId(0);
+      if (!in.IsValid(r)) {
+        id = null_group_;
+      } else {
+        int64_t key = narrow ? in.GetData<int32_t>()[r] : in.GetData<int64_t>()[r];
+        auto it = int_index_.find(key);
+        if (it != int_index_.end()) id = it->second;
+      }
+      if (id == ~GroupId(0)) {
+        scratch_.clear();
+        AppendVectorValue(in, r, scratch_);
+        id = FindOrAdd(scratch_, partial, r);
+      }
+      ids[r] = id;
+    }
+    touched.insert(touched.end(), ids.begin(), ids.end());
+  }
+  for (idx_t r = 0; r < rows && !by_value; r++) {
     scratch_.clear();
     for (idx_t k = 0; k < keys; k++) AppendVectorValue(partial.data[k], r, scratch_);
     ids[r] = FindOrAdd(scratch_, partial, r);
@@ -149,6 +192,7 @@ ViewAggregateState::GroupId ViewAggregateState::Set(const Row& row) {
     index_.emplace(scratch_, id);
     keys_[id] = scratch_;
     live_[id] = 1;
+    IndexIntKey(id, row[0]);
   }
   for (idx_t k = 0; k < keys; k++) key_values_[id * keys + k] = row[k];
   count_[id] = row[keys].IsNull() ? 0 : row[keys].AsBigint();
@@ -182,6 +226,14 @@ std::optional<ViewAggregateState::GroupId> ViewAggregateState::Find(const std::s
 void ViewAggregateState::Erase(GroupId id) {
   if (!live_[id]) return;
   index_.erase(keys_[id]);
+  if (int_key_) {
+    int64_t key = 0;
+    if (IntKeyOf(key_values_[id * key_types_.size()], key)) {
+      int_index_.erase(key);
+    } else {
+      null_group_ = ~GroupId(0);
+    }
+  }
   keys_[id].clear();
   for (idx_t k = 0; k < key_types_.size(); k++) key_values_[id * key_types_.size() + k] = Value();
   for (auto& column : columns_) {
@@ -193,6 +245,8 @@ void ViewAggregateState::Erase(GroupId id) {
 
 void ViewAggregateState::Clear() {
   index_.clear();
+  int_index_.clear();
+  null_group_ = ~GroupId(0);
   keys_.clear();
   key_values_.clear();
   count_.clear();

@@ -11,7 +11,9 @@
 //
 // Groups are found by their keys' encoding (EncodeVectorValue, the same bytes
 // as EncodeRow of the key values, so the maintainer's stored view rows are
-// found by the same key). Ids of erased groups are reused.
+// found by the same key). A single INTEGER or BIGINT key is also indexed by
+// its value, so applying a chunk encodes no key of a group it already has.
+// Ids of erased groups are reused.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +67,8 @@ class ViewAggregateState {
   Value Sub(GroupId id, idx_t s) const;
   // A counter sub-aggregate (COUNT, COUNT(DISTINCT)).
   int64_t Counter(GroupId id, idx_t s) const { return columns_[s].ints[id]; }
+  // A SUM over DECIMAL sub-aggregate, unscaled (0 while nothing was added).
+  hugeint_t Wide(GroupId id, idx_t s) const { return columns_[s].wides[id]; }
   // The group as a state row.
   Row StateRow(GroupId id) const;
 
@@ -81,11 +85,19 @@ class ViewAggregateState {
   };
   GroupId FindOrAdd(const std::string& key, const DataChunk& partial, idx_t row);
   GroupId NewId();
+  // The value of a single integer key (int_key_) in `v`; false for NULL.
+  bool IntKeyOf(const Value& v, int64_t& out) const;
+  // Records group `id` (new) under its integer key `v` (int_key_).
+  void IndexIntKey(GroupId id, const Value& v);
 
   std::vector<LogicalType> key_types_;
   std::vector<idx_t> key_columns_;  // 0 .. key count - 1
   std::vector<Column> columns_;
   std::unordered_map<std::string, GroupId> index_;
+  // With one INTEGER/BIGINT key: the groups by key value, and the NULL key's group.
+  bool int_key_ = false;
+  std::unordered_map<int64_t, GroupId> int_index_;
+  GroupId null_group_ = ~GroupId(0);
   std::vector<std::string> keys_;
   std::vector<Value> key_values_;  // IdLimit() x key count
   std::vector<int64_t> count_;

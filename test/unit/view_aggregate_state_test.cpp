@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -124,6 +125,82 @@ TEST(ViewAggregateState, RandomChangesEqualRecompute) {
     EXPECT_EQ(state.Size(), expected.size()) << "step " << step;
     // Erased ids are reused: the id space stays near the group count.
     EXPECT_LE(state.IdLimit(), 2 * 5 * 2 + 2u);
+  }
+}
+
+// A single INTEGER or BIGINT key is found by its value (and the NULL key by
+// itself) as well as by its encoding: groups emptied and erased come back
+// under a reused id, a Set() group is found by Apply, and each group's
+// count follows the rows it holds.
+TEST(ViewAggregateState, SingleIntegerKeysFoundByValue) {
+  for (TypeId key_type : {TypeId::INTEGER, TypeId::BIGINT}) {
+    AggregateSignature sum = BindAggregate("sum", {LogicalType(TypeId::BIGINT)}, false, false);
+    ViewAggregateState state({key_type}, {sum});
+    auto key = [&](int k) { return k < 0 ? Value(LogicalType(key_type)) : key_type == TypeId::INTEGER ? Value::INTEGER(k) : Value::BIGINT(k); };
+    // Partials of one row each: key, count(*) = 1, sum = n.
+    auto partials = [&](const std::vector<std::pair<int, int64_t>>& rows) {
+      DataChunk chunk;
+      chunk.Initialize({key_type, TypeId::BIGINT, TypeId::BIGINT}, rows.size());
+      for (idx_t r = 0; r < rows.size(); r++) {
+        chunk.SetValue(0, r, key(rows[r].first));
+        chunk.SetValue(1, r, Value::BIGINT(1));
+        chunk.SetValue(2, r, Value::BIGINT(rows[r].second));
+      }
+      chunk.SetCardinality(rows.size());
+      return chunk;
+    };
+    std::mt19937 rng(11);
+    std::map<int, std::pair<int64_t, int64_t>> expected;  // key (-1: NULL) -> (count, sum)
+    std::vector<std::pair<int, int64_t>> held;
+    for (int step = 0; step < 200; step++) {
+      std::vector<std::pair<int, int64_t>> minus, plus;
+      for (int i = static_cast<int>(rng() % 5); i > 0 && !held.empty(); i--) {
+        idx_t at = rng() % held.size();
+        minus.push_back(held[at]);
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(at));
+      }
+      for (int i = static_cast<int>(rng() % 5); i > 0; i--) {
+        int k = static_cast<int>(rng() % 7) - 1;  // -1: the NULL key
+        plus.emplace_back(k, static_cast<int64_t>(rng() % 100) - 50);
+        held.push_back(plus.back());
+      }
+      std::vector<ViewAggregateState::GroupId> touched;
+      if (!minus.empty()) state.Apply(partials(minus), -1, touched);
+      if (!plus.empty()) state.Apply(partials(plus), +1, touched);
+      expected.clear();
+      for (auto& [k, n] : held) {
+        expected[k].first++;
+        expected[k].second += n;
+      }
+      for (ViewAggregateState::GroupId id = 0; id < state.IdLimit(); id++) {
+        if (!state.Live(id)) continue;
+        const Value& v = state.KeyValue(id, 0);
+        int k = v.IsNull() ? -1 : static_cast<int>(v.AsBigint());
+        auto it = expected.find(k);
+        if (state.Count(id) == 0) {
+          EXPECT_TRUE(it == expected.end()) << "step " << step;
+          state.Erase(id);
+          continue;
+        }
+        ASSERT_TRUE(it != expected.end()) << "step " << step;
+        EXPECT_EQ(state.Count(id), it->second.first) << "step " << step << " key " << k;
+        EXPECT_EQ(state.Counter(id, 0), it->second.second) << "step " << step << " key " << k;
+        EXPECT_EQ(state.Find(EncodeRow({key(k)})), std::optional<ViewAggregateState::GroupId>(id));
+      }
+      EXPECT_EQ(state.Size(), expected.size()) << "step " << step;
+      EXPECT_LE(state.IdLimit(), 8u);  // 7 keys: every group once, erased ids reused
+    }
+    // A group made by Set() (a state file, a recompute) is found by Apply.
+    state.Clear();
+    ViewAggregateState::GroupId set = state.Set({key(42), Value::BIGINT(2), Value::BIGINT(10)});
+    ViewAggregateState::GroupId set_null = state.Set({key(-1), Value::BIGINT(1), Value::BIGINT(5)});
+    std::vector<ViewAggregateState::GroupId> touched;
+    state.Apply(partials({{42, 3}, {-1, 4}}), +1, touched);
+    EXPECT_EQ(touched, (std::vector<ViewAggregateState::GroupId>{set, set_null}));
+    EXPECT_EQ(state.Count(set), 3);
+    EXPECT_EQ(state.Counter(set, 0), 13);
+    EXPECT_EQ(state.Counter(set_null, 0), 9);
+    EXPECT_EQ(state.Size(), 2u);
   }
 }
 
