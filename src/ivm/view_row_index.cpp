@@ -23,6 +23,47 @@ static void HashRows(const DataChunk& chunk, std::vector<uint64_t>& a, std::vect
   for (idx_t r = 0; r < n; r++) b[r] = MixHash(b[r] ^ 0x9e3779b97f4a7c15ULL);
 }
 
+// The first column whose values order the index (see the header), -1 for none.
+static int OrderColumn(const std::vector<LogicalType>& types) {
+  for (idx_t c = 0; c < types.size(); c++) {
+    switch (types[c].id()) {
+      case TypeId::INTEGER:
+      case TypeId::DATE:
+      case TypeId::BIGINT:
+      case TypeId::TIMESTAMP:
+      case TypeId::TIMESTAMP_NTZ: return static_cast<int>(c);
+      default: break;
+    }
+  }
+  return -1;
+}
+
+// A signed value as an unsigned key of the same order.
+template <class T>
+static void OrderKeys(const Vector& v, idx_t n, std::vector<uint64_t>& key) {
+  const T* data = v.GetData<T>();
+  const uint8_t* valid = v.Validity();
+  for (idx_t r = 0; r < n; r++) {
+    key[r] = valid[r] ? static_cast<uint64_t>(static_cast<int64_t>(data[r])) ^ (uint64_t(1) << 63) : 0;
+  }
+}
+
+void ViewRowIndex::KeyRows(const DataChunk& chunk, Keys& out) const {
+  HashRows(chunk, out.a, out.b);
+  idx_t n = chunk.size();
+  if (key_column_ < 0) {
+    out.key = out.a;
+    return;
+  }
+  out.key.resize(n);
+  const Vector& v = chunk.data[static_cast<idx_t>(key_column_)];
+  if (v.GetType().PhysicalSize() == sizeof(int32_t)) {
+    OrderKeys<int32_t>(v, n, out.key);
+  } else {
+    OrderKeys<int64_t>(v, n, out.key);
+  }
+}
+
 // The index's arrays are read at random (a lookup reads a directory slot,
 // then an entry): with 4 KB pages nearly every lookup of a large view misses
 // the TLB twice, which on the 2-core VM bench/views runs on was a third of a
@@ -39,7 +80,14 @@ static void ReserveHuge(std::vector<T>& v, size_t n) {
   if (length > 0) (void)madvise(data + skip, length, MADV_HUGEPAGE);  // a hint: failure is fine
 }
 
-static bool Before(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2) { return a1 < a2 || (a1 == a2 && b1 < b2); }
+// Entries and lookups are ordered by (key, a, b).
+struct EntryKey {
+  uint64_t key, a, b;
+  bool operator<(const EntryKey& o) const {
+    return key != o.key ? key < o.key : a != o.a ? a < o.a : b < o.b;
+  }
+  bool operator==(const EntryKey& o) const { return key == o.key && a == o.a && b == o.b; }
+};
 
 void ViewRowIndex::Clear() {
   base_.clear();
@@ -53,8 +101,10 @@ void ViewRowIndex::Clear() {
   dead_entries_ = 0;
 }
 
+static EntryKey KeyOf(const auto& e) { return {e.key, e.a, e.b}; }
+
 void ViewRowIndex::Add(std::vector<Entry> batch) {
-  auto order = [](const Entry& x, const Entry& y) { return Before(x.a, x.b, y.a, y.b); };
+  auto order = [](const Entry& x, const Entry& y) { return KeyOf(x) < KeyOf(y); };
   std::sort(batch.begin(), batch.end(), order);
   live_ += batch.size();
   if (base_.empty() && recent_.empty()) {
@@ -84,15 +134,19 @@ void ViewRowIndex::Add(std::vector<Entry> batch) {
 
 void ViewRowIndex::BuildDirectory() {
   // About four entries per slot: a lookup reads one slot and a cache line or two of base_.
-  directory_bits_ = 0;
-  while (directory_bits_ < 40 && (size_t(1) << directory_bits_) < base_.size() / 4) directory_bits_++;
-  size_t slots = size_t(1) << directory_bits_;
+  int bits = 0;
+  while (bits < 40 && (size_t(1) << bits) < base_.size() / 4) bits++;
+  size_t slots = size_t(1) << bits;
+  key_low_ = base_.empty() ? 0 : base_.front().key;
+  uint64_t range = base_.empty() ? 0 : base_.back().key - key_low_;
+  slot_shift_ = 0;
+  while (slot_shift_ < 64 && (range >> slot_shift_) >= slots) slot_shift_++;
   directory_ = std::vector<size_t>();
   ReserveHuge(directory_, slots + 1);
   directory_.assign(slots + 1, 0);
   size_t i = 0;
   for (size_t slot = 0; slot < slots; slot++) {
-    while (i < base_.size() && Slot(base_[i].a) < slot) i++;
+    while (i < base_.size() && Slot(base_[i].key) < slot) i++;
     directory_[slot] = i;
   }
   directory_[slots] = base_.size();
@@ -116,12 +170,12 @@ void ViewRowIndex::IndexFiles(const std::shared_ptr<const DeltaSnapshotState>& s
   auto scan = MakeDeltaScan(state, columns, indexes);
   std::vector<Entry> batch;
   ReserveHuge(batch, static_cast<size_t>(expected));
-  std::vector<uint64_t> a, b;
+  Keys keys;
   DataChunk chunk;
   chunk.Initialize(types_);
   Vector row_ids(TypeId::BIGINT);
   while (scan->Next(chunk, &row_ids)) {
-    HashRows(chunk, a, b);
+    KeyRows(chunk, keys);
     const int64_t* rid = row_ids.GetData<int64_t>();
     uint64_t file_index = ~uint64_t(0);
     uint32_t id = 0;
@@ -131,7 +185,7 @@ void ViewRowIndex::IndexFiles(const std::shared_ptr<const DeltaSnapshotState>& s
         file_index = row_id >> 32;
         id = ids.at(file_index);
       }
-      batch.push_back({a[r], b[r], id, static_cast<uint32_t>(row_id & 0xffffffffULL)});
+      batch.push_back({keys.key[r], keys.a[r], keys.b[r], id, static_cast<uint32_t>(row_id & 0xffffffffULL)});
       files_[id].live++;
     }
   }
@@ -171,6 +225,7 @@ void ViewRowIndex::Sync(DeltaTable& view) {
   if (rebuild) {
     Clear();
     types_ = std::move(types);
+    key_column_ = OrderColumn(types_);
     GetIvmCounters().row_index_builds++;
     fresh.clear();
     for (uint64_t i = 0; i < state->files.size(); i++) fresh.push_back(i);
@@ -184,42 +239,42 @@ void ViewRowIndex::Sync(DeltaTable& view) {
 bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) {
   pending_.clear();
   ids.clear();
-  std::vector<uint64_t> key_a, key_b, a, b;
-  key_a.reserve(rows.Count());
-  key_b.reserve(rows.Count());
+  std::vector<EntryKey> keys;
+  keys.reserve(rows.Count());
+  Keys chunk_keys;
   for (idx_t k = 0; k < rows.ChunkCount(); k++) {
-    HashRows(rows.Chunk(k), a, b);
-    key_a.insert(key_a.end(), a.begin(), a.end());
-    key_b.insert(key_b.end(), b.begin(), b.end());
+    KeyRows(rows.Chunk(k), chunk_keys);
+    for (size_t r = 0; r < chunk_keys.a.size(); r++) keys.push_back({chunk_keys.key[r], chunk_keys.a[r], chunk_keys.b[r]});
   }
-  const size_t n = key_a.size();
-  // Lookups in hash order: copies of one row are neighbours (each takes the
+  const size_t n = keys.size();
+  // Lookups in entry order: copies of one row are neighbours (each takes the
   // entry after the one before it took), and the lookups walk the arrays in
-  // one direction, so a huge page's TLB entry serves several.
+  // one direction, so neighbouring keys share pages and cache lines.
   std::vector<uint32_t> order(n);
   for (size_t i = 0; i < n; i++) order[i] = static_cast<uint32_t>(i);
   std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-    return Before(key_a[x], key_b[x], key_a[y], key_b[y]) || (key_a[x] == key_a[y] && key_b[x] == key_b[y] && x < y);
+    return keys[x] < keys[y] || (keys[x] == keys[y] && x < y);
   });
-  // Each lookup is two dependent reads at random places in hundreds of MB
-  // (a directory slot, then entries): issued kAhead lookups early, the
-  // cache misses of several lookups overlap instead of following each other.
+  // Each lookup is two dependent reads, at random places in hundreds of MB
+  // when keys are far apart (a directory slot, then entries): issued kAhead
+  // lookups early, the cache misses of several lookups overlap instead of
+  // following each other.
   constexpr size_t kAhead = 8;
   auto prefetch_slot = [&](size_t i) {
-    if (i < n && !base_.empty()) __builtin_prefetch(&directory_[Slot(key_a[order[i]])]);
+    if (i < n && !base_.empty()) __builtin_prefetch(&directory_[Slot(keys[order[i]].key)]);
   };
   auto prefetch_entries = [&](size_t i) {
     if (i >= n || base_.empty()) return;
-    const Entry* e = base_.data() + directory_[Slot(key_a[order[i]])];
+    const Entry* e = base_.data() + directory_[Slot(keys[order[i]].key)];
     __builtin_prefetch(e);
     __builtin_prefetch(reinterpret_cast<const char*>(e) + 64);
   };
   for (size_t i = 0; i < kAhead && i < n; i++) prefetch_slot(i);
   for (size_t i = 0; i < kAhead / 2 && i < n; i++) prefetch_entries(i);
-  auto lower = [](const Entry& e, std::pair<uint64_t, uint64_t> key) { return Before(e.a, e.b, key.first, key.second); };
+  auto lower = [](const Entry& e, const EntryKey& key) { return KeyOf(e) < key; };
   // The first live entry with `key` at or after `from` in `entries`, up to `to`.
-  auto first_live = [&](const std::vector<Entry>& entries, size_t from, size_t to, std::pair<uint64_t, uint64_t> key) {
-    for (; from < to && entries[from].a == key.first && entries[from].b == key.second; from++) {
+  auto first_live = [&](const std::vector<Entry>& entries, size_t from, size_t to, const EntryKey& key) {
+    for (; from < to && KeyOf(entries[from]) == key; from++) {
       if (entries[from].file != kDead) return from;
     }
     return to;
@@ -231,14 +286,14 @@ bool ViewRowIndex::Locate(const ChunkCollection& rows, std::vector<row_t>& ids) 
     prefetch_slot(i + kAhead);
     prefetch_entries(i + kAhead / 2);
     const uint32_t r = order[i];
-    std::pair<uint64_t, uint64_t> key{key_a[r], key_b[r]};
-    bool again = i > 0 && key_a[order[i - 1]] == key.first && key_b[order[i - 1]] == key.second;
+    const EntryKey& key = keys[r];
+    bool again = i > 0 && keys[order[i - 1]] == key;
     // A row the view holds twice is found twice: a copy of the previous key
     // resumes after the entry the previous copy took (base_ first, then recent_).
     uint64_t found = ~uint64_t(0);
     bool in_recent = again && (last & kRecent);
     if (!in_recent && !base_.empty()) {
-      size_t slot = Slot(key.first);
+      size_t slot = Slot(key.key);
       size_t to = directory_[slot + 1];
       size_t from = again ? last + 1
                           : static_cast<size_t>(std::lower_bound(base_.begin() + static_cast<std::ptrdiff_t>(directory_[slot]),
