@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/confined_file_system.hpp"
+#include "common/external_access.hpp"
 #include "storage/table/delta_file_writer.hpp"
 
 namespace lakestream {
@@ -198,7 +199,9 @@ void DataFilePool::BackgroundBatch(const std::string& key, uint64_t discards) {
   // Not the committing database's file system (it may close while this
   // runs): one confined to the table's own folder, which every pooled
   // folder lies in, so a folder swapped for a link leads nowhere outside.
-  ConfinedFileSystem confined({ConfinedRoot{table_path_, "", ""}});
+  // Its root resolved, as the table's own confinement does (table_file_system.cpp):
+  // a relative table path is compared with resolved paths.
+  ConfinedFileSystem confined({ConfinedRoot{ExternalAccessPolicy::Normalize(table_path_), "", ""}});
   int64_t now = clock_fn.load()();
   std::vector<std::string> made;
   Status s = MakeBatch(&confined, folder, kind, sync_parent, made);
