@@ -174,12 +174,13 @@ Status DataFilePool::Refill(FileSystem* fs, const std::string& folder, std::stri
   Status s = MakeBatch(fs, folder, kind, !state.parent_synced, made);
   if (!s.ok()) return s;
   state.parent_synced = true;
+  state.background_failed = false;
   for (auto& name : made) state.names.push_back(Name{std::move(name), now});
   return Status::OK();
 }
 
 void DataFilePool::RefillInBackground(const std::string& folder, std::string_view kind, Folder& state) {
-  if (state.refilling) return;
+  if (state.refilling || state.background_failed) return;
   std::shared_ptr<DataFilePool> self = self_.lock();
   if (!self) return;  // a pool made outside ForTable (none today)
   state.refilling = true;
@@ -208,7 +209,12 @@ void DataFilePool::BackgroundBatch(const std::string& key, uint64_t discards) {
   std::lock_guard<std::mutex> l(mu_);
   Folder& state = folders_[key];
   state.refilling = false;
-  if (!s.ok()) return;  // the next empty Take tries on its own thread
+  if (!s.ok()) {
+    // The next empty Take tries on its own thread, through its own file
+    // system; until one succeeds no batch is asked of this thread again.
+    state.background_failed = true;
+    return;
+  }
   background_batches++;
   if (state.discards != discards) {
     // A VACUUM or DROP discarded the pool after this batch was asked for:

@@ -111,6 +111,7 @@ class DataFilePool {
     int takes = 0;
     bool parent_synced = false;
     bool refilling = false;   // a background batch is queued or running
+    bool background_failed = false;  // the last one failed: none until a batch of the taker's succeeds
     uint64_t discards = 0;    // Discard()s so far: a batch asked for before one is dropped
     std::deque<Name> names;
   };
