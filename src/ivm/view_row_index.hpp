@@ -95,7 +95,9 @@ class ViewRowIndex {
   // since, fall in the first or last slot).
   void BuildDirectory();
   size_t Slot(uint64_t key) const {
-    if (key <= key_low_) return 0;
+    // A shift of 64 (one slot over a range of 2^63 or more) means slot 0; as
+    // a shift it would be undefined.
+    if (key <= key_low_ || slot_shift_ >= 64) return 0;
     return std::min(static_cast<size_t>((key - key_low_) >> slot_shift_), directory_.size() - 2);
   }
   // An entry by handle: an index into base_, or into recent_ with kRecent set.

@@ -339,6 +339,26 @@ TEST(DataFilePool, ABatchMadeAcrossADiscardIsDropped) {
   for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "a pooled name survived the discard: " << name;
 }
 
+// The last holder of a pool lets go (the database closes) while a
+// background batch is on its way: when that returns, no pooled name is left
+// in the folder and none is created after it (a `rm -rf` of the database
+// right after closing it must not race with the batch thread).
+TEST(DataFilePool, ABatchInFlightIsDoneAndDeletedWhenThePoolGoes) {
+  for (int round = 0; round < 20; round++) {
+    testing::ScopedTempDir dir("lakestream_pool");
+    std::string folder = dir.path + "/t";
+    auto pool = DataFilePool::ForTable(folder);
+    auto fs = Unowned(FileSystem::Default());
+    for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
+    std::set<std::string> taken;
+    for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) taken.insert(*pool->Take(fs, folder, "part"));
+    pool.reset();  // mid-batch, before it, or after it
+    for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "left behind: " << name;
+    DataFilePool::WaitForBackgroundBatches();
+    for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "created after the pool went: " << name;
+  }
+}
+
 TableCommit DeleteRow(uint64_t row) {
   TableCommit del;
   del.operation = "DELETE";

@@ -118,6 +118,14 @@ std::shared_ptr<DataFilePool> DataFilePool::Find(const std::string& table_path) 
 }
 
 DataFilePool::~DataFilePool() {
+  // A batch being made for this pool finishes first (and deletes its names,
+  // the pool being gone): when the last table object of the path is gone,
+  // no file is created in its folders any more.
+  {
+    std::unique_lock<std::mutex> l(gate_->mu);
+    gate_->closed = true;
+    gate_->done.wait(l, [&] { return gate_->running == 0; });
+  }
   Discard();
   std::lock_guard<std::mutex> l(registry_mu);
   auto it = Registry().find(table_path_);
@@ -181,35 +189,56 @@ Status DataFilePool::Refill(FileSystem* fs, const std::string& folder, std::stri
 
 void DataFilePool::RefillInBackground(const std::string& folder, std::string_view kind, Folder& state) {
   if (state.refilling || state.background_failed) return;
-  std::shared_ptr<DataFilePool> self = self_.lock();
-  if (!self) return;  // a pool made outside ForTable (none today)
   state.refilling = true;
-  std::string key = folder + "\n" + std::string(kind);
-  uint64_t discards = state.discards;
-  BatchThread::Get()->Submit([self = std::move(self), key, discards] { self->BackgroundBatch(key, discards); });
+  // The task holds the pool weakly: a table closing meanwhile destroys it,
+  // and its destructor waits for the batch through the gate.
+  BatchThread::Get()->Submit([weak = self_, gate = gate_, key = folder + "\n" + std::string(kind),
+                              discards = state.discards, sync_parent = !state.parent_synced, root = table_path_] {
+    BackgroundBatch(weak, *gate, key, discards, sync_parent, root);
+  });
 }
 
-void DataFilePool::BackgroundBatch(const std::string& key, uint64_t discards) {
+void DataFilePool::BackgroundBatch(const std::weak_ptr<DataFilePool>& weak, Gate& gate, const std::string& key,
+                                   uint64_t discards, bool sync_parent, const std::string& table_path) {
+  {
+    std::lock_guard<std::mutex> l(gate.mu);
+    if (gate.closed) return;
+    gate.running++;
+  }
   std::string folder = key.substr(0, key.find('\n'));
   std::string kind = key.substr(key.find('\n') + 1);
-  bool sync_parent;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    sync_parent = !folders_[key].parent_synced;
-  }
   // Not the committing database's file system (it may close while this
   // runs): one confined to the table's own folder, which every pooled
   // folder lies in, so a folder swapped for a link leads nowhere outside.
   // Its root resolved, as the table's own confinement does (table_file_system.cpp):
   // a relative table path is compared with resolved paths.
-  ConfinedFileSystem confined({ConfinedRoot{ExternalAccessPolicy::Normalize(table_path_), "", ""}});
+  ConfinedFileSystem confined({ConfinedRoot{ExternalAccessPolicy::Normalize(table_path), "", ""}});
   int64_t now = clock_fn.load()();
   std::vector<std::string> made;
   Status s = MakeBatch(&confined, folder, kind, sync_parent, made);
+  std::shared_ptr<DataFilePool> pool = weak.lock();
+  if (pool) {
+    pool->AcceptBatch(key, discards, s, sync_parent, now, made);
+  } else {
+    for (auto& name : made) (void)FileSystem::Default()->RemoveFile(JoinPath(folder, name));  // its table closed
+  }
+  {
+    std::lock_guard<std::mutex> l(gate.mu);
+    gate.running--;
+  }
+  gate.done.notify_all();
+  // Last: this may be the pool's last reference, and its destructor waits
+  // for the gate's batches.
+  pool.reset();
+}
+
+void DataFilePool::AcceptBatch(const std::string& key, uint64_t discards, const Status& made_ok, bool sync_parent,
+                               int64_t now, std::vector<std::string>& made) {
+  std::string folder = key.substr(0, key.find('\n'));
   std::lock_guard<std::mutex> l(mu_);
   Folder& state = folders_[key];
   state.refilling = false;
-  if (!s.ok()) {
+  if (!made_ok.ok()) {
     // The next empty Take tries on its own thread, through its own file
     // system; until one succeeds no batch is asked of this thread again.
     state.background_failed = true;

@@ -38,6 +38,7 @@
 // Spark's does; log temps by their temp name).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/file_system.hpp"
 
@@ -121,16 +123,30 @@ class DataFilePool {
                           std::vector<std::string>& made);
   // MakeBatch on the caller's thread into `state`. Under mu_.
   Status Refill(FileSystem* fs, const std::string& folder, std::string_view kind, Folder& state);
+  // Background batches of one pool in progress, shared with their tasks: the
+  // pool's destructor closes it and waits for them.
+  struct Gate {
+    std::mutex mu;
+    std::condition_variable done;
+    int running = 0;
+    bool closed = false;
+  };
   // Queues a background batch for `state` unless one is on its way. Under mu_.
   void RefillInBackground(const std::string& folder, std::string_view kind, Folder& state);
-  // The background thread's batch for the folder of `key`, asked for after
-  // `discards` Discard()s: dropped if another came since.
-  void BackgroundBatch(const std::string& key, uint64_t discards);
+  // The background thread's batch for the folder of `key` of the pool
+  // `weak` (at `table_path`), asked for after `discards` Discard()s.
+  static void BackgroundBatch(const std::weak_ptr<DataFilePool>& weak, Gate& gate, const std::string& key,
+                              uint64_t discards, bool sync_parent, const std::string& table_path);
+  // Pools the names of a background batch, unless it failed (`made_ok`) or
+  // a Discard() came since it was asked for (then deletes them).
+  void AcceptBatch(const std::string& key, uint64_t discards, const Status& made_ok, bool sync_parent, int64_t now,
+                   std::vector<std::string>& made);
   // Deletes the unused names of `state` (under mu_).
   void DeleteNames(const std::string& folder, Folder& state);
 
   std::string table_path_;
   std::weak_ptr<DataFilePool> self_;  // for the background thread's tasks
+  std::shared_ptr<Gate> gate_ = std::make_shared<Gate>();
   std::mutex mu_;
   std::map<std::string, Folder> folders_;  // key: folder + "\n" + kind
 };
