@@ -283,6 +283,21 @@ TEST(DataFilePool, ALogEntryIsWrittenToATempFileMadeAhead) {
   EXPECT_TRUE(EmptyFiles(log).empty());
 }
 
+// Takes a fresh pool of `folder` through its warm-up and its first batch
+// down to kLowWater names, which asks the background thread for the next
+// batch; returns the names taken.
+std::set<std::string> TakeDownToLowWater(DataFilePool& pool, const std::shared_ptr<FileSystem>& fs,
+                                         const std::string& folder) {
+  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool.Take(fs, folder, "part"));
+  std::set<std::string> taken;
+  for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) {
+    auto name = pool.Take(fs, folder, "part");
+    EXPECT_TRUE(name);
+    if (name) taken.insert(*name);
+  }
+  return taken;
+}
+
 // A pool down to kLowWater names gets its next batch from the background
 // thread, so the takes after it never make a batch on their own thread.
 TEST(DataFilePool, APoolRunningLowRefillsInTheBackground) {
@@ -298,14 +313,9 @@ TEST(DataFilePool, APoolRunningLowRefillsInTheBackground) {
   fs::create_directories(folder);
   auto pool = DataFilePool::ForTable(folder);
   auto fs = Unowned(FileSystem::Default());
-  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
-  auto before = DataFilePool::Totals();
-  std::set<std::string> taken;
-  for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) {
-    auto name = pool->Take(fs, folder, "part");
-    ASSERT_TRUE(name);
-    taken.insert(*name);
-  }
+  auto before = DataFilePool::Totals();  // the warm-up makes no batch
+  std::set<std::string> taken = TakeDownToLowWater(*pool, fs, folder);
+  ASSERT_EQ(taken.size(), static_cast<size_t>(DataFilePool::kBatch - DataFilePool::kLowWater));
   DataFilePool::WaitForBackgroundBatches();
   auto after = DataFilePool::Totals();
   EXPECT_EQ(after.failed_batches, before.failed_batches);
@@ -330,10 +340,7 @@ TEST(DataFilePool, ABatchMadeAcrossADiscardIsDropped) {
   testing::ScopedTempDir dir("lakestream_pool");
   std::string folder = dir.path + "/t";
   auto pool = DataFilePool::ForTable(folder);
-  auto fs = Unowned(FileSystem::Default());
-  for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
-  std::set<std::string> taken;
-  for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) taken.insert(*pool->Take(fs, folder, "part"));
+  std::set<std::string> taken = TakeDownToLowWater(*pool, Unowned(FileSystem::Default()), folder);
   pool->Discard();  // before, during or after the background batch: either way
   DataFilePool::WaitForBackgroundBatches();
   for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "a pooled name survived the discard: " << name;
@@ -348,10 +355,7 @@ TEST(DataFilePool, ABatchInFlightIsDoneAndDeletedWhenThePoolGoes) {
     testing::ScopedTempDir dir("lakestream_pool");
     std::string folder = dir.path + "/t";
     auto pool = DataFilePool::ForTable(folder);
-    auto fs = Unowned(FileSystem::Default());
-    for (int i = 0; i < DataFilePool::kWarmTakes; i++) EXPECT_FALSE(pool->Take(fs, folder, "part"));
-    std::set<std::string> taken;
-    for (int i = 0; i < DataFilePool::kBatch - DataFilePool::kLowWater; i++) taken.insert(*pool->Take(fs, folder, "part"));
+    std::set<std::string> taken = TakeDownToLowWater(*pool, Unowned(FileSystem::Default()), folder);
     pool.reset();  // mid-batch, before it, or after it
     for (auto& name : EmptyFiles(folder)) EXPECT_EQ(taken.count(name), 1u) << "left behind: " << name;
     DataFilePool::WaitForBackgroundBatches();
