@@ -225,7 +225,23 @@ Result<std::string> DeletionVectorRelativePath(std::string_view path_or_inline_d
     uuid.push_back(kHex[b & 15]);
   }
   std::string path = prefix.empty() ? "" : std::string(prefix) + "/";
-  return path + "deletion_vector_" + uuid + ".bin";
+  return path + DeletionVectorFileName(uuid);
+}
+
+namespace {
+constexpr std::string_view kVectorFilePrefix = "deletion_vector_";
+constexpr std::string_view kVectorFileSuffix = ".bin";
+}  // namespace
+
+std::string DeletionVectorFileName(std::string_view uuid) {
+  return std::string(kVectorFilePrefix) + std::string(uuid) + std::string(kVectorFileSuffix);
+}
+
+std::string UuidOfDeletionVectorFileName(std::string_view name) {
+  if (name.size() <= kVectorFilePrefix.size() + kVectorFileSuffix.size() || !name.starts_with(kVectorFilePrefix) ||
+      !name.ends_with(kVectorFileSuffix))
+    return "";
+  return std::string(name.substr(kVectorFilePrefix.size(), name.size() - kVectorFilePrefix.size() - kVectorFileSuffix.size()));
 }
 
 Result<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes, const std::string& what, uint64_t max_rows) {

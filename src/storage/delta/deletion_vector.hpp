@@ -49,6 +49,11 @@ std::string DeletionVectorId(const std::optional<std::string>& json);
 // for a length that is not a multiple of 5 or a character outside the alphabet.
 Result<std::string> DecodeZ85(std::string_view text);
 
+// The base name of the vector file with UUID `uuid` (canonical text form):
+// "deletion_vector_<uuid>.bin"; and the UUID of such a name, "" for any other.
+std::string DeletionVectorFileName(std::string_view uuid);
+std::string UuidOfDeletionVectorFileName(std::string_view name);
+
 // The table-relative path of a 'u' vector: "<prefix>/deletion_vector_<uuid>.bin"
 // (no prefix directory when the field is just the 20-character UUID).
 Result<std::string> DeletionVectorRelativePath(std::string_view path_or_inline_dv);
@@ -108,7 +113,7 @@ class DeletionVectorFileBuilder {
   DeletionVectorDescriptor Add(const std::vector<uint64_t>& rows);
   bool empty() const { return contents_.size() <= 1; }
   // The table-relative path (deletion_vector_<uuid>.bin) and the bytes to write there.
-  std::string RelativePath() const { return "deletion_vector_" + uuid_ + ".bin"; }
+  std::string RelativePath() const { return DeletionVectorFileName(uuid_); }
   const std::string& Contents() const { return contents_; }
 
  private:

@@ -15,6 +15,7 @@
 
 #include "common/confined_file_system.hpp"
 #include "common/external_access.hpp"
+#include "storage/delta/deletion_vector.hpp"
 #include "storage/table/delta_file_writer.hpp"
 
 namespace lakestream {
@@ -281,7 +282,7 @@ DataFilePool::Counters DataFilePool::Totals() {
 void DataFilePool::WaitForBackgroundBatches() { BatchThread::Get()->WaitIdle(); }
 
 std::string PooledFileName(std::string_view kind) {
-  if (kind == "dv") return "deletion_vector_" + NewUuid() + ".bin";
+  if (kind == "dv") return delta::DeletionVectorFileName(NewUuid());
   if (kind == "log") return "." + NewUuid() + ".json.tmp";
   return NewDataFileName(kind, 0);
 }

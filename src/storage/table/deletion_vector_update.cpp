@@ -205,11 +205,8 @@ void DeletionVectorUpdate::Emit(const delta::AddFile& add, std::vector<uint64_t>
     std::string uuid;
     if (auto pool = DataFilePool::Find(snapshot_.table_path)) {
       std::optional<std::string> name = pool->Take(fs_, snapshot_.table_path, "dv");
-      constexpr std::string_view kPrefix = "deletion_vector_", kSuffix = ".bin";
-      if (name && name->starts_with(kPrefix) && name->ends_with(kSuffix)) {
-        uuid = name->substr(kPrefix.size(), name->size() - kPrefix.size() - kSuffix.size());
-        pooled_ = true;
-      }
+      if (name) uuid = delta::UuidOfDeletionVectorFileName(*name);
+      pooled_ = !uuid.empty();
     }
     builder_.emplace(uuid.empty() ? NewUuid() : uuid);
   }
